@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { CanvasEdge } from './edge.js';
+import { CanvasId, ClientSaveId, NodeId, ProjectId, ResourceId } from './identifiers.js';
+import { CanvasNode } from './node.js';
+import { ExternalRunStatus } from './node-data/common.js';
+import { AssetKind, RunOutput, RunStatus } from './node-run.js';
+
+/** The canvas read (spec section "Canvas") and the save receipts of writes. */
+
+/** The snapshot contract version a reader must send; a missing or different version is a contract error. */
+export const SNAPSHOT_CONTRACT_VERSION = 'canvas-snapshot.v2';
+
+export const Revision = z.int().min(0);
+
+export const CanvasLayout = z.strictObject({
+  revision: Revision.meta({ description: 'Pass this as base_revision to create_canvas_node / delete_canvas_node.' }),
+  nodes: z.array(CanvasNode),
+  edges: z.array(CanvasEdge),
+});
+export type CanvasLayout = z.infer<typeof CanvasLayout>;
+
+/** An asset a run produces. Its identity is listed while it is still pending. */
+export const RunResource = z.strictObject({
+  asset_id: z.string(),
+  kind: AssetKind,
+  status: z.enum(['pending', 'ready', 'failed']),
+  url: z.string().nullable(),
+});
+export type RunResource = z.infer<typeof RunResource>;
+
+/**
+ * Runtime presentation state of one node, from its latest node run. Authoritative for display, never part of
+ * the layout, never to be sent back as a layout payload.
+ */
+export const NodeRuntimeState = z.strictObject({
+  externalRunId: z.string().nullable(),
+  externalRunStatus: ExternalRunStatus.nullable(),
+  lastRunStatus: RunStatus,
+  isGenerating: z.boolean(),
+  progress: z.strictObject({ percent: z.number().nullable(), message: z.string().nullable() }),
+  outputs: z.array(RunOutput),
+  resources: z.array(RunResource),
+  generationError: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type NodeRuntimeState = z.infer<typeof NodeRuntimeState>;
+
+export const CapturedActor = z.strictObject({
+  token_id: z.string(),
+  token_name: z.string(),
+  issuer: z.string().nullable(),
+  subject: z.string().nullable(),
+});
+export type CapturedActor = z.infer<typeof CapturedActor>;
+
+/** The canvas read. The spec says the output allows additional properties. */
+export const CanvasSnapshot = z.looseObject({
+  snapshot_version: z.literal(SNAPSHOT_CONTRACT_VERSION),
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  locked: z.boolean().meta({ description: 'A locked canvas is read-only: every write is refused.' }),
+  layout: CanvasLayout,
+  node_states: z.record(z.string(), NodeRuntimeState).meta({
+    description: 'Runtime state per node id (runs, progress, results). Never part of the layout.',
+  }),
+  captured_actor: CapturedActor,
+});
+export type CanvasSnapshot = z.infer<typeof CanvasSnapshot>;
+
+const receiptFields = {
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  revision: Revision.meta({ description: 'The canvas revision after this write: use it as the next base_revision.' }),
+  previous_revision: Revision,
+  client_save_id: ClientSaveId,
+  replayed: z
+    .boolean()
+    .meta({ description: 'True when this receipt is the stored answer to an earlier request with this client_save_id.' }),
+  saved_at: z.string(),
+};
+
+export const CreateNodeReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('create_node'),
+  node_id: NodeId,
+});
+export type CreateNodeReceipt = z.infer<typeof CreateNodeReceipt>;
+
+export const DeleteNodeReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('delete_node'),
+  node_id: NodeId,
+  deleted_edge_ids: z.array(ResourceId),
+  reparented_node_ids: z.array(NodeId).meta({
+    description: 'Children of the deleted node, moved to its parent (or the canvas root) keeping their place.',
+  }),
+});
+export type DeleteNodeReceipt = z.infer<typeof DeleteNodeReceipt>;
+
+export const CreateEdgeReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('create_edge'),
+  edge_id: ResourceId,
+});
+export type CreateEdgeReceipt = z.infer<typeof CreateEdgeReceipt>;
+
+export const DeleteEdgeReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('delete_edge'),
+  edge_id: ResourceId,
+});
+export type DeleteEdgeReceipt = z.infer<typeof DeleteEdgeReceipt>;
+
+export type SaveReceipt = CreateNodeReceipt | DeleteNodeReceipt | CreateEdgeReceipt | DeleteEdgeReceipt;

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { CanvasId, NodeId, ProjectId, RunId } from './identifiers.js';
+import { RunTrigger } from './node-data/common.js';
+import { SkillId } from './node-data/skill.js';
+
+/**
+ * The node run record. The spec says only that a run is identified by run_id and scoped to a project and a
+ * canvas; the fields and states are our decision (docs/runs.md).
+ */
+
+export const RUN_STATUSES = ['queued', 'running', 'cancel_requested', 'succeeded', 'failed', 'cancelled'] as const;
+export const RunStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const TERMINAL_RUN_STATUSES = ['succeeded', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
+export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number];
+
+export function isTerminalRunStatus(status: RunStatus): status is TerminalRunStatus {
+  return (TERMINAL_RUN_STATUSES as readonly RunStatus[]).includes(status);
+}
+
+export const RunOperation = z.enum([
+  'image_generation',
+  'speech_generation',
+  'music_generation',
+  'script_generation',
+  'skill',
+]);
+export type RunOperation = z.infer<typeof RunOperation>;
+
+export const AssetKind = z.enum(['image', 'audio', 'json']);
+export type AssetKind = z.infer<typeof AssetKind>;
+
+export const RunOutput = z.strictObject({
+  asset_id: z.string(),
+  kind: AssetKind,
+  url: z.string(),
+  mime_type: z.string(),
+});
+export type RunOutput = z.infer<typeof RunOutput>;
+
+/** Timestamps are ISO 8601 strings in UTC. */
+const Timestamp = z.string();
+
+// Loose at the top level: the spec says every tool output allows additional properties.
+export const NodeRun = z
+  .looseObject({
+    run_id: RunId,
+    project_id: ProjectId,
+    canvas_id: CanvasId,
+    node_id: NodeId,
+    operation: RunOperation,
+    skill_id: SkillId.nullable(),
+    status: RunStatus,
+    progress: z.strictObject({
+      percent: z.number().min(0).max(100).nullable(),
+      message: z.string().nullable(),
+    }),
+    outputs: z.array(RunOutput),
+    error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+    cost: z.strictObject({
+      unit: z.literal('credits'),
+      estimated: z.number().min(0),
+      charged: z.number().min(0).nullable(),
+    }),
+    triggered_by: z.strictObject({ kind: RunTrigger, name: z.string().nullable() }),
+    idempotency_key: z.string().nullable(),
+    attempt: z.int().min(0),
+    created_at: Timestamp,
+    started_at: Timestamp.nullable(),
+    finished_at: Timestamp.nullable(),
+    cancel_requested_at: Timestamp.nullable(),
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'NodeRun' });
+export type NodeRun = z.infer<typeof NodeRun>;
+
+export const CancelRunResult = z.looseObject({
+  run_id: RunId,
+  status: RunStatus.meta({
+    description:
+      'cancel_requested when the request was accepted for an active run (not proof that it stopped); ' +
+      'otherwise the terminal status the run already had.',
+  }),
+  run: NodeRun,
+});
+export type CancelRunResult = z.infer<typeof CancelRunResult>;

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { NodeId, ResourceId } from './identifiers.js';
+import { AudioNodeData, AudioTrimNodeData } from './node-data/audio.js';
+import {
+  BeatContextNodeData,
+  GroupNodeData,
+  Pano360ViewerNodeData,
+  ScriptNodeData,
+  TextAnnotationNodeData,
+} from './node-data/canvas-nodes.js';
+import { PositiveNumber } from './node-data/common.js';
+import { ExportImageNodeData, ImageGenNodeData, ImageNodeData } from './node-data/image.js';
+import {
+  StoryboardGenNodeData,
+  StoryboardNodeData,
+  ThreeDWorldNodeData,
+  UploadNodeData,
+  VideoComposeNodeData,
+  VideoNodeData,
+  VideoStoryNodeData,
+} from './node-data/media-nodes.js';
+import { SkillNodeData } from './node-data/skill.js';
+
+/** The data shape registered for each node type (spec: "Node types (exact values)"). */
+export const NODE_DATA_SCHEMAS = {
+  uploadNode: UploadNodeData,
+  imageNode: ImageNodeData,
+  imageGenNode: ImageGenNodeData,
+  exportImageNode: ExportImageNodeData,
+  beatContextNode: BeatContextNodeData,
+  textAnnotationNode: TextAnnotationNodeData,
+  groupNode: GroupNodeData,
+  storyboardNode: StoryboardNodeData,
+  storyboardGenNode: StoryboardGenNodeData,
+  videoNode: VideoNodeData,
+  audioNode: AudioNodeData,
+  audioTrimNode: AudioTrimNodeData,
+  videoStoryNode: VideoStoryNodeData,
+  videoComposeNode: VideoComposeNodeData,
+  scriptNode: ScriptNodeData,
+  pano360ViewerNode: Pano360ViewerNodeData,
+  threeDWorldNode: ThreeDWorldNodeData,
+  skillNode: SkillNodeData,
+} as const;
+
+export type NodeType = keyof typeof NODE_DATA_SCHEMAS;
+export const NODE_TYPES = Object.keys(NODE_DATA_SCHEMAS) as NodeType[];
+export const NodeTypeSchema = z.enum(NODE_TYPES as [NodeType, ...NodeType[]]);
+
+export const Position = z
+  .strictObject({ x: z.number(), y: z.number() })
+  .meta({ id: 'Position', description: 'Canvas position; both x and y are required and nothing else is allowed.' });
+
+export const NodeStyle = z
+  .strictObject({
+    width: PositiveNumber.optional(),
+    height: PositiveNumber.optional(),
+    zIndex: z.int().optional(),
+  })
+  .meta({ id: 'NodeStyle' });
+
+/** Spec section "Node envelope": no properties other than these. */
+const envelopeFields = {
+  id: NodeId,
+  position: Position,
+  width: PositiveNumber.optional(),
+  height: PositiveNumber.optional(),
+  style: NodeStyle.optional(),
+  parentId: ResourceId.optional(),
+  extent: z.literal('parent').optional(),
+  expandParent: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+  selected: z.boolean().optional(),
+  draggable: z.boolean().optional(),
+  selectable: z.boolean().optional(),
+  connectable: z.boolean().optional(),
+  deletable: z.boolean().optional(),
+  zIndex: z.int().optional(),
+};
+
+function nodeVariant<T extends NodeType>(type: T) {
+  return z.strictObject({ ...envelopeFields, type: z.literal(type), data: NODE_DATA_SCHEMAS[type] });
+}
+
+const nodeVariants = NODE_TYPES.map(nodeVariant);
+type NodeVariant = ReturnType<typeof nodeVariant<NodeType>>;
+
+/** A canvas node: the envelope with `data` matching the data shape registered for `type`. */
+export const CanvasNode = z
+  .discriminatedUnion('type', nodeVariants as [NodeVariant, ...NodeVariant[]])
+  .meta({ id: 'CanvasNode' });
+
+export type CanvasNode = z.infer<typeof CanvasNode>;
+export type NodeDataOf<T extends NodeType> = z.infer<(typeof NODE_DATA_SCHEMAS)[T]>;

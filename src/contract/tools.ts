@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { CanvasSnapshot, CreateNodeReceipt, DeleteNodeReceipt } from './canvas.js';
+import { ToolErrorResult } from './errors.js';
+import { BaseRevision, CanvasId, ClientSaveId, NodeId, ProjectId, RunId } from './identifiers.js';
+import { CanvasNode } from './node.js';
+import { CancelRunResult, NodeRun } from './node-run.js';
+import { SkillCatalog } from './skills.js';
+
+/** Spec section "Tool argument shapes": every arguments object allows no unknown properties. */
+
+export const ListZoneSkillsArgs = z.strictObject({});
+
+export const GetCanvasArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+});
+
+export const CreateCanvasNodeArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  node: CanvasNode,
+  base_revision: BaseRevision,
+  client_save_id: ClientSaveId,
+});
+
+export const DeleteCanvasNodeArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  node_id: NodeId,
+  base_revision: BaseRevision,
+  client_save_id: ClientSaveId,
+});
+
+export const NodeRunArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  run_id: RunId,
+});
+
+export type ListZoneSkillsArgs = z.infer<typeof ListZoneSkillsArgs>;
+export type GetCanvasArgs = z.infer<typeof GetCanvasArgs>;
+export type CreateCanvasNodeArgs = z.infer<typeof CreateCanvasNodeArgs>;
+export type DeleteCanvasNodeArgs = z.infer<typeof DeleteCanvasNodeArgs>;
+export type NodeRunArgs = z.infer<typeof NodeRunArgs>;
+
+function toolContract<I extends z.ZodType, O extends z.ZodType>(input: I, success: O) {
+  // The published output schema is success | error: the official SDK client validates structuredContent of
+  // isError results against the outputSchema too.
+  return { input, success, output: z.union([success, ToolErrorResult]) };
+}
+
+/** The six published tools, in the spec's order. */
+export const TOOL_CONTRACTS = {
+  list_zone_skills: toolContract(ListZoneSkillsArgs, SkillCatalog),
+  get_canvas: toolContract(GetCanvasArgs, CanvasSnapshot),
+  create_canvas_node: toolContract(CreateCanvasNodeArgs, CreateNodeReceipt),
+  delete_canvas_node: toolContract(DeleteCanvasNodeArgs, DeleteNodeReceipt),
+  get_canvas_node_run: toolContract(NodeRunArgs, NodeRun),
+  cancel_canvas_node_run: toolContract(NodeRunArgs, CancelRunResult),
+} as const;
+
+export type PublishedToolName = keyof typeof TOOL_CONTRACTS;
+export const PUBLISHED_TOOL_NAMES = Object.keys(TOOL_CONTRACTS) as PublishedToolName[];
+
+export function isPublishedToolName(name: string): name is PublishedToolName {
+  return Object.hasOwn(TOOL_CONTRACTS, name);
+}
