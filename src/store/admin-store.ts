@@ -1,0 +1,285 @@
+import { CanvasError } from '../shared/errors.js';
+import { ID_PREFIX, newId, newTokenSecret, sha256Hex } from '../shared/ids.js';
+import {
+  CanvasRow,
+  ChatRunRow,
+  MemberRoleRow,
+  ProjectRow,
+  ScopeRow,
+  TokenRow,
+  parseRow,
+  parseRows,
+  type Actor,
+  type CanvasRecord,
+  type ChatRunRecord,
+  type MemberRole,
+  type ProjectRecord,
+  type TokenKind,
+  type TokenRecord,
+  type TokenRole,
+} from './records.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+
+/** Workspaces, projects, canvases, memberships, tokens and chat runs: what administrators manage. */
+
+export interface NewToken {
+  name: string;
+  kind: TokenKind;
+  role: TokenRole;
+  projects: string[];
+  workspaces: string[];
+  actor: Actor | null;
+  expiresAt: number | null;
+}
+
+export interface NewChatRun {
+  projectId: string;
+  canvasId: string;
+  actor: Actor | null;
+  canEdit: boolean;
+  expiresAt: number | null;
+}
+
+export interface AdminStore {
+  isEmpty(): Promise<boolean>;
+  createWorkspace(id: string): Promise<void>;
+  createProject(id: string, workspaceId: string): Promise<void>;
+  setProjectBudget(id: string, budgetCredits: number | null): Promise<void>;
+  getProject(id: string): Promise<ProjectRecord | undefined>;
+  createCanvas(projectId: string, canvasId: string, locked: boolean): Promise<void>;
+  setCanvasLocked(projectId: string, canvasId: string, locked: boolean): Promise<void>;
+  getCanvas(projectId: string, canvasId: string): Promise<CanvasRecord | undefined>;
+  addMember(projectId: string, actor: Actor, role: MemberRole): Promise<void>;
+  getMemberRole(projectId: string, actor: Actor): Promise<MemberRole | undefined>;
+  createToken(token: NewToken): Promise<{ tokenId: string; secret: string }>;
+  revokeToken(tokenId: string): Promise<void>;
+  findTokenBySecret(secret: string): Promise<TokenRecord | undefined>;
+  findTokenBySecretHash(secretHash: string): Promise<TokenRecord | undefined>;
+  getToken(tokenId: string): Promise<TokenRecord | undefined>;
+  createChatRun(chatRun: NewChatRun): Promise<string>;
+  endChatRun(chatRunId: string): Promise<void>;
+  getChatRun(chatRunId: string): Promise<ChatRunRecord | undefined>;
+}
+
+const TOKEN_COLUMNS = 'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at';
+
+async function requireRow(tx: SqlExecutor, sql: string, params: string[], message: string): Promise<void> {
+  if (!(await tx.get(sql, params))) throw new CanvasError('not_found', message);
+}
+
+async function insertUnique(tx: SqlExecutor, existsSql: string, key: string[], message: string, insert: () => Promise<unknown>) {
+  if (await tx.get(existsSql, key)) throw new CanvasError('already_exists', message);
+  await insert();
+}
+
+export function createAdminStore(driver: SqlDriver, clock: () => number): AdminStore {
+  async function tokenWithScopes(row: unknown): Promise<TokenRecord> {
+    const token = parseRow(TokenRow, row);
+    const scopes = parseRows(
+      ScopeRow,
+      await driver.all('SELECT scope_kind, scope_id FROM token_scopes WHERE token_id = ? ORDER BY scope_id', [token.id]),
+    );
+    return {
+      ...token,
+      projects: scopes.filter((scope) => scope.scope_kind === 'project').map((scope) => scope.scope_id),
+      workspaces: scopes.filter((scope) => scope.scope_kind === 'workspace').map((scope) => scope.scope_id),
+    };
+  }
+
+  return {
+    async isEmpty() {
+      return !(await driver.get('SELECT 1 AS present FROM workspaces LIMIT 1'));
+    },
+
+    async createWorkspace(id) {
+      await driver.transaction((tx) =>
+        insertUnique(tx, 'SELECT 1 FROM workspaces WHERE id = ?', [id], `Workspace ${id} already exists.`, () =>
+          tx.run('INSERT INTO workspaces (id, created_at) VALUES (?, ?)', [id, clock()]),
+        ),
+      );
+    },
+
+    async createProject(id, workspaceId) {
+      await driver.transaction(async (tx) => {
+        await requireRow(tx, 'SELECT 1 FROM workspaces WHERE id = ?', [workspaceId], `No workspace ${workspaceId}.`);
+        await insertUnique(tx, 'SELECT 1 FROM projects WHERE id = ?', [id], `Project ${id} already exists.`, () =>
+          tx.run('INSERT INTO projects (id, workspace_id, created_at) VALUES (?, ?, ?)', [id, workspaceId, clock()]),
+        );
+      });
+    },
+
+    async setProjectBudget(id, budgetCredits) {
+      const { changes } = await driver.run('UPDATE projects SET budget_credits = ? WHERE id = ?', [budgetCredits, id]);
+      if (changes === 0) throw new CanvasError('not_found', `No project ${id}.`);
+    },
+
+    async getProject(id) {
+      const row = await driver.get(
+        'SELECT id, workspace_id, budget_credits, spent_credits FROM projects WHERE id = ?',
+        [id],
+      );
+      return row ? parseRow(ProjectRow, row) : undefined;
+    },
+
+    async createCanvas(projectId, canvasId, locked) {
+      await driver.transaction(async (tx) => {
+        await requireRow(tx, 'SELECT 1 FROM projects WHERE id = ?', [projectId], `No project ${projectId}.`);
+        await insertUnique(
+          tx,
+          'SELECT 1 FROM canvases WHERE project_id = ? AND id = ?',
+          [projectId, canvasId],
+          `Canvas ${canvasId} already exists in project ${projectId}.`,
+          () =>
+            tx.run('INSERT INTO canvases (project_id, id, locked, created_at) VALUES (?, ?, ?, ?)', [
+              projectId,
+              canvasId,
+              locked ? 1 : 0,
+              clock(),
+            ]),
+        );
+      });
+    },
+
+    async setCanvasLocked(projectId, canvasId, locked) {
+      const { changes } = await driver.run('UPDATE canvases SET locked = ? WHERE project_id = ? AND id = ?', [
+        locked ? 1 : 0,
+        projectId,
+        canvasId,
+      ]);
+      if (changes === 0) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
+    },
+
+    async getCanvas(projectId, canvasId) {
+      const row = await driver.get(
+        'SELECT project_id, id, revision, states_version, locked FROM canvases WHERE project_id = ? AND id = ?',
+        [projectId, canvasId],
+      );
+      return row ? parseRow(CanvasRow, row) : undefined;
+    },
+
+    async addMember(projectId, actor, role) {
+      await driver.transaction(async (tx) => {
+        await requireRow(tx, 'SELECT 1 FROM projects WHERE id = ?', [projectId], `No project ${projectId}.`);
+        await tx.run('DELETE FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [
+          projectId,
+          actor.issuer,
+          actor.subject,
+        ]);
+        await tx.run(
+          'INSERT INTO project_members (project_id, issuer, subject, role, created_at) VALUES (?, ?, ?, ?, ?)',
+          [projectId, actor.issuer, actor.subject, role, clock()],
+        );
+      });
+    },
+
+    async getMemberRole(projectId, actor) {
+      const row = await driver.get(
+        'SELECT role FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?',
+        [projectId, actor.issuer, actor.subject],
+      );
+      return row ? parseRow(MemberRoleRow, row).role : undefined;
+    },
+
+    async createToken(token) {
+      const tokenId = newId(ID_PREFIX.token);
+      const secret = newTokenSecret();
+      await driver.transaction(async (tx) => {
+        for (const projectId of token.projects) {
+          await requireRow(tx, 'SELECT 1 FROM projects WHERE id = ?', [projectId], `No project ${projectId}.`);
+        }
+        for (const workspaceId of token.workspaces) {
+          await requireRow(tx, 'SELECT 1 FROM workspaces WHERE id = ?', [workspaceId], `No workspace ${workspaceId}.`);
+        }
+        await tx.run(
+          `INSERT INTO tokens (id, name, kind, secret_hash, role, actor_issuer, actor_subject, created_at, expires_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            tokenId,
+            token.name,
+            token.kind,
+            sha256Hex(secret),
+            token.role,
+            token.actor?.issuer ?? null,
+            token.actor?.subject ?? null,
+            clock(),
+            token.expiresAt,
+          ],
+        );
+        const scopes = [
+          ...[...new Set(token.projects)].map((id) => ['project', id] as const),
+          ...[...new Set(token.workspaces)].map((id) => ['workspace', id] as const),
+        ];
+        for (const [kind, id] of scopes) {
+          await tx.run('INSERT INTO token_scopes (token_id, scope_kind, scope_id) VALUES (?, ?, ?)', [tokenId, kind, id]);
+        }
+      });
+      return { tokenId, secret };
+    },
+
+    async revokeToken(tokenId) {
+      const { changes } = await driver.run('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', [
+        clock(),
+        tokenId,
+      ]);
+      if (changes === 0) throw new CanvasError('not_found', `No token ${tokenId}.`);
+    },
+
+    async findTokenBySecret(secret) {
+      return this.findTokenBySecretHash(sha256Hex(secret));
+    },
+
+    async findTokenBySecretHash(secretHash) {
+      const row = await driver.get(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE secret_hash = ?`, [secretHash]);
+      return row ? tokenWithScopes(row) : undefined;
+    },
+
+    async getToken(tokenId) {
+      const row = await driver.get(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE id = ?`, [tokenId]);
+      return row ? tokenWithScopes(row) : undefined;
+    },
+
+    async createChatRun(chatRun) {
+      const id = newId(ID_PREFIX.chatRun);
+      await driver.transaction(async (tx) => {
+        await requireRow(
+          tx,
+          'SELECT 1 FROM canvases WHERE project_id = ? AND id = ?',
+          [chatRun.projectId, chatRun.canvasId],
+          `No canvas ${chatRun.canvasId} in project ${chatRun.projectId}.`,
+        );
+        await tx.run(
+          `INSERT INTO chat_runs (id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            id,
+            chatRun.projectId,
+            chatRun.canvasId,
+            chatRun.actor?.issuer ?? null,
+            chatRun.actor?.subject ?? null,
+            chatRun.canEdit ? 1 : 0,
+            clock(),
+            chatRun.expiresAt,
+          ],
+        );
+      });
+      return id;
+    },
+
+    async endChatRun(chatRunId) {
+      const { changes } = await driver.run('UPDATE chat_runs SET ended_at = COALESCE(ended_at, ?) WHERE id = ?', [
+        clock(),
+        chatRunId,
+      ]);
+      if (changes === 0) throw new CanvasError('not_found', `No chat run ${chatRunId}.`);
+    },
+
+    async getChatRun(chatRunId) {
+      const row = await driver.get(
+        `SELECT id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at, ended_at
+         FROM chat_runs WHERE id = ?`,
+        [chatRunId],
+      );
+      return row ? parseRow(ChatRunRow, row) : undefined;
+    },
+  };
+}

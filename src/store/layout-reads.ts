@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { CanvasRow, LayoutObjectRow, parseRow, parseRows, type CanvasRecord } from './records.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+
+/** Reads of the layout for the snapshot cache: a full load, or only what changed since a known revision. */
+
+export interface LayoutLoad {
+  canvas: CanvasRecord;
+  nodes: LayoutObjectRow[];
+  edges: LayoutObjectRow[];
+}
+
+/** A changed object: its current body, or null when it was deleted. Sorted by creation order. */
+export interface LayoutChange {
+  id: string;
+  body: string | null;
+}
+
+export interface LayoutDelta {
+  canvas: CanvasRecord;
+  nodes: LayoutChange[];
+  edges: LayoutChange[];
+}
+
+const CANVAS_COLUMNS = 'project_id, id, revision, states_version, locked';
+
+const ChangeRow = z.object({ id: z.string(), body: z.string().nullable() });
+
+async function readCanvas(tx: SqlExecutor, projectId: string, canvasId: string): Promise<CanvasRecord | undefined> {
+  const row = await tx.get(`SELECT ${CANVAS_COLUMNS} FROM canvases WHERE project_id = ? AND id = ?`, [projectId, canvasId]);
+  return row ? parseRow(CanvasRow, row) : undefined;
+}
+
+function changesSql(kind: 'node' | 'edge'): string {
+  const table = kind === 'node' ? 'canvas_nodes' : 'canvas_edges';
+  // Deleted objects sort last (no seq); created ones come in creation order, so appending keeps parents first.
+  return `SELECT c.object_id AS id, o.body AS body FROM
+            (SELECT DISTINCT object_id FROM canvas_changes
+             WHERE project_id = ? AND canvas_id = ? AND object_kind = '${kind}' AND revision > ?) c
+          LEFT JOIN ${table} o ON o.project_id = ? AND o.canvas_id = ? AND o.id = c.object_id
+          ORDER BY CASE WHEN o.seq IS NULL THEN 1 ELSE 0 END, o.seq
+          LIMIT ?`;
+}
+
+export function createLayoutReads(driver: SqlDriver) {
+  return {
+    readCanvas: (projectId: string, canvasId: string) => readCanvas(driver, projectId, canvasId),
+
+    loadLayout(projectId: string, canvasId: string): Promise<LayoutLoad | undefined> {
+      return driver.readSnapshot(async (tx) => {
+        const canvas = await readCanvas(tx, projectId, canvasId);
+        if (!canvas) return undefined;
+        const key = [projectId, canvasId];
+        const nodes = parseRows(
+          LayoutObjectRow,
+          await tx.all('SELECT id, body FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? ORDER BY seq', key),
+        );
+        const edges = parseRows(
+          LayoutObjectRow,
+          await tx.all('SELECT id, body FROM canvas_edges WHERE project_id = ? AND canvas_id = ? ORDER BY seq', key),
+        );
+        return { canvas, nodes, edges };
+      });
+    },
+
+    /** What changed after `sinceRevision`, or undefined when more than `limit` objects changed (reload instead). */
+    layoutChangesSince(projectId: string, canvasId: string, sinceRevision: number, limit: number): Promise<LayoutDelta | undefined> {
+      return driver.readSnapshot(async (tx) => {
+        const canvas = await readCanvas(tx, projectId, canvasId);
+        if (!canvas) return undefined;
+        const params = [projectId, canvasId, sinceRevision, projectId, canvasId, limit + 1];
+        const nodes = parseRows(ChangeRow, await tx.all(changesSql('node'), params));
+        const edges = parseRows(ChangeRow, await tx.all(changesSql('edge'), params));
+        if (nodes.length > limit || edges.length > limit) return undefined;
+        return { canvas, nodes, edges };
+      });
+    },
+  };
+}
+
+export type LayoutReads = ReturnType<typeof createLayoutReads>;

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/**
+ * Rows read back from the database, parsed once at this boundary into typed records. Column types differ
+ * slightly between drivers (SQLite integers, PostgreSQL numbers), so numbers are coerced from either.
+ */
+
+const Millis = z.coerce.number().int();
+const NullableMillis = Millis.nullable();
+const Flag = z.coerce.number().transform((value) => value === 1);
+
+export const TOKEN_KINDS = ['agent', 'backend', 'gateway'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+export const TOKEN_ROLES = ['viewer', 'editor'] as const;
+export type TokenRole = (typeof TOKEN_ROLES)[number];
+export const MEMBER_ROLES = ['viewer', 'editor', 'owner'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export interface Actor {
+  issuer: string;
+  subject: string;
+}
+
+function actorOf(issuer: string | null, subject: string | null): Actor | null {
+  return issuer !== null && subject !== null ? { issuer, subject } : null;
+}
+
+export const TokenRow = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(TOKEN_KINDS),
+    role: z.enum(TOKEN_ROLES),
+    actor_issuer: z.string().nullable(),
+    actor_subject: z.string().nullable(),
+    created_at: Millis,
+    expires_at: NullableMillis,
+    revoked_at: NullableMillis,
+  })
+  .transform((row) => ({
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    role: row.role,
+    actor: actorOf(row.actor_issuer, row.actor_subject),
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  }));
+
+export type TokenRecord = z.output<typeof TokenRow> & { projects: string[]; workspaces: string[] };
+
+export const ScopeRow = z.object({ scope_kind: z.enum(['project', 'workspace']), scope_id: z.string() });
+
+export const ProjectRow = z
+  .object({
+    id: z.string(),
+    workspace_id: z.string(),
+    budget_credits: z.coerce.number().nullable(),
+    spent_credits: z.coerce.number(),
+  })
+  .transform((row) => ({
+    id: row.id,
+    workspaceId: row.workspace_id,
+    budgetCredits: row.budget_credits,
+    spentCredits: row.spent_credits,
+  }));
+export type ProjectRecord = z.output<typeof ProjectRow>;
+
+export const CanvasRow = z
+  .object({
+    project_id: z.string(),
+    id: z.string(),
+    revision: Millis,
+    states_version: Millis,
+    locked: Flag,
+  })
+  .transform((row) => ({
+    projectId: row.project_id,
+    id: row.id,
+    revision: row.revision,
+    statesVersion: row.states_version,
+    locked: row.locked,
+  }));
+export type CanvasRecord = z.output<typeof CanvasRow>;
+
+export const ChatRunRow = z
+  .object({
+    id: z.string(),
+    project_id: z.string(),
+    canvas_id: z.string(),
+    actor_issuer: z.string().nullable(),
+    actor_subject: z.string().nullable(),
+    can_edit: Flag,
+    created_at: Millis,
+    expires_at: NullableMillis,
+    ended_at: NullableMillis,
+  })
+  .transform((row) => ({
+    id: row.id,
+    projectId: row.project_id,
+    canvasId: row.canvas_id,
+    actor: actorOf(row.actor_issuer, row.actor_subject),
+    canEdit: row.can_edit,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    endedAt: row.ended_at,
+  }));
+export type ChatRunRecord = z.output<typeof ChatRunRow>;
+
+export const MemberRoleRow = z.object({ role: z.enum(MEMBER_ROLES) });
+
+/** A layout object as stored: its id and canonical JSON body. */
+export const LayoutObjectRow = z.object({ id: z.string(), body: z.string() });
+export type LayoutObjectRow = z.output<typeof LayoutObjectRow>;
+
+export function parseRow<S extends z.ZodType>(schema: S, row: unknown): z.output<S> {
+  return schema.parse(row);
+}
+
+export function parseRows<S extends z.ZodType>(schema: S, rows: unknown[]): Array<z.output<S>> {
+  return rows.map((row) => schema.parse(row));
+}

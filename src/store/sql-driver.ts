@@ -1,0 +1,42 @@
+/**
+ * The three things the store needs from a database: run a statement, run a write transaction, and read a
+ * consistent snapshot. SQL is written once with `?` placeholders in the portable subset both SQLite and
+ * PostgreSQL accept; each driver adapts placeholders and transaction semantics.
+ */
+export type SqlParam = string | number | null;
+export type SqlRow = Record<string, unknown>;
+
+export interface SqlExecutor {
+  all(sql: string, params?: readonly SqlParam[]): Promise<SqlRow[]>;
+  get(sql: string, params?: readonly SqlParam[]): Promise<SqlRow | undefined>;
+  run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export type SqlDialect = 'sqlite' | 'postgres';
+
+export interface SqlDriver extends SqlExecutor {
+  readonly dialect: SqlDialect;
+  /** Appended to a SELECT that must lock the rows it reads until the transaction ends ('' on SQLite). */
+  readonly forUpdate: string;
+  /**
+   * A write transaction: all or nothing. On SQLite it holds the database write lock from the start
+   * (BEGIN IMMEDIATE); on PostgreSQL it is READ COMMITTED, and writers serialize on the rows they lock.
+   */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Several reads that see one committed state. */
+  readSnapshot<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Serializes async critical sections on one connection (a transaction body awaits between statements). */
+export class AsyncMutex {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(work);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}

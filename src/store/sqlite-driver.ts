@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { AsyncMutex, type SqlDriver, type SqlExecutor, type SqlParam, type SqlRow } from './sql-driver.js';
+
+type Connection = Database.Database;
+
+/** Statement cache per connection: statements are prepared once. */
+function executor(connection: Connection): SqlExecutor {
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string): Database.Statement => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = connection.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  return {
+    async all(sql, params = []) {
+      return prepare(sql).all(...(params as SqlParam[])) as SqlRow[];
+    },
+    async get(sql, params = []) {
+      return prepare(sql).get(...(params as SqlParam[])) as SqlRow | undefined;
+    },
+    async run(sql, params = []) {
+      const result = prepare(sql).run(...(params as SqlParam[]));
+      return { changes: result.changes };
+    },
+    async exec(sql) {
+      connection.exec(sql);
+    },
+  };
+}
+
+function open(file: string): Connection {
+  const connection = new Database(file);
+  connection.pragma('busy_timeout = 10000');
+  connection.pragma('foreign_keys = ON');
+  // WAL lets readers work during a write; synchronous=FULL fsyncs the WAL on every commit, so an
+  // acknowledged write survives power loss.
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = FULL');
+  return connection;
+}
+
+/**
+ * SQLite through better-sqlite3. Two connections: a writer for transactions (serialized by a mutex, because a
+ * transaction body awaits between statements) and a reader, which in WAL mode sees only committed data.
+ */
+export function openSqliteDriver(file: string): SqlDriver {
+  mkdirSync(dirname(file), { recursive: true });
+  const writerConnection = open(file);
+  const readerConnection = open(file);
+  const writer = executor(writerConnection);
+  const reader = executor(readerConnection);
+  const writeLock = new AsyncMutex();
+  const readLock = new AsyncMutex();
+
+  async function inTransaction<T>(
+    connection: Connection,
+    begin: string,
+    tx: SqlExecutor,
+    work: (tx: SqlExecutor) => Promise<T>,
+  ): Promise<T> {
+    connection.exec(begin);
+    try {
+      const result = await work(tx);
+      connection.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (connection.inTransaction) connection.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  return {
+    dialect: 'sqlite',
+    forUpdate: '',
+    all: (sql, params) => reader.all(sql, params),
+    get: (sql, params) => reader.get(sql, params),
+    run: (sql, params) => writeLock.run(() => writer.run(sql, params)),
+    transaction: (work) => writeLock.run(() => inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, work)),
+    readSnapshot: (work) => readLock.run(() => inTransaction(readerConnection, 'BEGIN', reader, work)),
+    exec: (sql) => writeLock.run(() => writer.exec(sql)),
+    async close() {
+      await writeLock.run(async () => undefined);
+      readerConnection.close();
+      writerConnection.close();
+    },
+  };
+}

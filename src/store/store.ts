@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { createAdminStore, type AdminStore } from './admin-store.js';
+import { createCanvasWrites, type CanvasWrites } from './canvas-writes.js';
+import { createLayoutReads, type LayoutReads } from './layout-reads.js';
+import { migrate, pendingMigrations } from './migrate.js';
+import { openPostgresDriver } from './postgres-driver.js';
+import { createRunStore, type RunStore } from './run-store.js';
+import type { SqlDialect, SqlDriver } from './sql-driver.js';
+import { openSqliteDriver } from './sqlite-driver.js';
+
+/**
+ * The store: one interface over two databases. Everything above it (backend services, CLI) sees only this.
+ * SQLite is the zero-setup default (a file in the data dir); PostgreSQL serves many processes on one database.
+ */
+export interface Store {
+  readonly dialect: SqlDialect;
+  readonly admin: AdminStore;
+  readonly layout: LayoutReads;
+  readonly writes: CanvasWrites;
+  readonly runs: RunStore;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  pendingMigrations(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export type StoreLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; maxConnections?: number };
+
+export interface OpenStoreOptions {
+  clock?: () => number;
+  /** Apply pending migrations on open (default true). */
+  migrate?: boolean;
+}
+
+export function sqliteFileIn(dataDir: string): string {
+  return join(dataDir, 'canvas.db');
+}
+
+export function storeOnDriver(driver: SqlDriver, clock: () => number): Store {
+  return {
+    dialect: driver.dialect,
+    admin: createAdminStore(driver, clock),
+    layout: createLayoutReads(driver),
+    writes: createCanvasWrites(driver, clock),
+    runs: createRunStore(driver, clock),
+    async ping() {
+      await driver.get('SELECT 1 AS ok');
+    },
+    pendingMigrations: () => pendingMigrations(driver),
+    close: () => driver.close(),
+  };
+}
+
+export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
+  const driver =
+    location.kind === 'sqlite'
+      ? openSqliteDriver(location.file)
+      : openPostgresDriver({ connectionString: location.url, maxConnections: location.maxConnections });
+  try {
+    if (options.migrate ?? true) await migrate(driver);
+  } catch (error) {
+    await driver.close().catch(() => undefined);
+    throw error;
+  }
+  return storeOnDriver(driver, options.clock ?? Date.now);
+}

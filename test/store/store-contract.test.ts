@@ -1,0 +1,355 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { CanvasNode, type CanvasEdge } from '../../src/contract/index.js';
+import { CanvasError } from '../../src/shared/errors.js';
+import type { Store } from '../../src/store/store.js';
+import type { WriteTarget } from '../../src/store/canvas-writes.js';
+import { STORE_TARGETS, openTestStore, type TestDatabase } from '../support/stores.js';
+import { node } from '../support/node-fixtures.js';
+
+/** One suite, every store implementation: SQLite files and PostgreSQL. */
+
+async function expectCanvasError(promise: Promise<unknown>, code: string): Promise<CanvasError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error, `expected a CanvasError ${code}`).toBeInstanceOf(CanvasError);
+  expect((error as CanvasError).code).toBe(code);
+  return error as CanvasError;
+}
+
+function textNode(id: string, extra: Partial<CanvasNode> = {}): CanvasNode {
+  return CanvasNode.parse({ id, type: 'textAnnotationNode', position: { x: 1, y: 2 }, data: { content: id }, ...extra });
+}
+
+function edge(id: string, source: string, target: string): CanvasEdge {
+  return { id, source, target };
+}
+
+describe.each(STORE_TARGETS)('store contract: $name', (target) => {
+  describe.skipIf(!target.available)('on a real database', () => {
+    let store: Store;
+    let database: TestDatabase;
+    let close: () => Promise<void>;
+    let canvasCounter = 0;
+
+    beforeAll(async () => {
+      ({ store, database, close } = await openTestStore(target));
+      await store.admin.createWorkspace('w');
+      await store.admin.createProject('p', 'w');
+    });
+    afterAll(async () => close());
+
+    async function freshCanvas(options: { locked?: boolean } = {}): Promise<WriteTarget & { at(revision: number, clientSaveId?: string | null): WriteTarget }> {
+      canvasCounter += 1;
+      const canvasId = `c${canvasCounter}`;
+      await store.admin.createCanvas('p', canvasId, options.locked ?? false);
+      const base = { projectId: 'p', canvasId, baseRevision: 0, clientSaveId: null };
+      return { ...base, at: (revision, clientSaveId = null) => ({ ...base, baseRevision: revision, clientSaveId }) };
+    }
+
+    describe('migrations', () => {
+      it('leaves nothing pending after open and answers ping', async () => {
+        expect(await store.pendingMigrations()).toEqual([]);
+        await expect(store.ping()).resolves.toBeUndefined();
+      });
+    });
+
+    describe('administration', () => {
+      it('refuses duplicates and dangling references with clear codes', async () => {
+        await expectCanvasError(store.admin.createWorkspace('w'), 'already_exists');
+        await expectCanvasError(store.admin.createProject('p', 'w'), 'already_exists');
+        await expectCanvasError(store.admin.createProject('p2', 'no-such-workspace'), 'not_found');
+        await expectCanvasError(store.admin.createCanvas('no-such-project', 'c'), 'not_found');
+        await store.admin.createCanvas('p', 'dup', false);
+        await expectCanvasError(store.admin.createCanvas('p', 'dup', false), 'already_exists');
+      });
+
+      it('stores memberships and replaces a role', async () => {
+        const actor = { issuer: 'https://idp.example', subject: 'alice' };
+        expect(await store.admin.getMemberRole('p', actor)).toBeUndefined();
+        await store.admin.addMember('p', actor, 'viewer');
+        await store.admin.addMember('p', actor, 'owner');
+        expect(await store.admin.getMemberRole('p', actor)).toBe('owner');
+      });
+
+      it('stores tokens hashed, finds them by secret, and revokes them', async () => {
+        const { tokenId, secret } = await store.admin.createToken({
+          name: 'agent',
+          kind: 'agent',
+          role: 'editor',
+          projects: ['p', 'p'],
+          workspaces: ['w'],
+          actor: { issuer: 'iss', subject: 'sub' },
+          expiresAt: null,
+        });
+        expect(secret).toMatch(/^cmcp_[A-Za-z0-9_-]{43}$/);
+        const found = await store.admin.findTokenBySecret(secret);
+        expect(found).toMatchObject({ id: tokenId, kind: 'agent', role: 'editor', projects: ['p'], workspaces: ['w'] });
+        expect(found?.actor).toEqual({ issuer: 'iss', subject: 'sub' });
+        expect(await store.admin.findTokenBySecret(`${secret}x`)).toBeUndefined();
+
+        const rawRows = await readAllTokenRows(database);
+        expect(rawRows).not.toContain(secret);
+
+        await store.admin.revokeToken(tokenId);
+        expect((await store.admin.getToken(tokenId))?.revokedAt).toEqual(expect.any(Number));
+        await expectCanvasError(store.admin.revokeToken('tok_missing'), 'not_found');
+        await expectCanvasError(
+          store.admin.createToken({ name: 'x', kind: 'agent', role: 'viewer', projects: ['nope'], workspaces: [], actor: null, expiresAt: null }),
+          'not_found',
+        );
+      });
+
+      it('creates and ends chat runs bound to a canvas', async () => {
+        const canvas = await freshCanvas();
+        const id = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
+        expect(id).toMatch(/^chat_/);
+        expect(await store.admin.getChatRun(id)).toMatchObject({ canEdit: true, endedAt: null, canvasId: canvas.canvasId });
+        await store.admin.endChatRun(id);
+        expect((await store.admin.getChatRun(id))?.endedAt).toEqual(expect.any(Number));
+        await expectCanvasError(
+          store.admin.createChatRun({ projectId: 'p', canvasId: 'missing', actor: null, canEdit: true, expiresAt: null }),
+          'not_found',
+        );
+      });
+    });
+
+    describe('revision-checked writes', () => {
+      it('creates a node, bumps the revision by exactly 1, and answers a receipt', async () => {
+        const canvas = await freshCanvas();
+        const receipt = await store.writes.createNode(canvas, textNode('a'));
+        expect(receipt).toMatchObject({ operation: 'create_node', node_id: 'a', revision: 1, previous_revision: 0, replayed: false });
+        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(1);
+      });
+
+      it('refuses a stale base_revision with the current revision and the nodes changed since', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas, textNode('a'));
+        await store.writes.createNode(canvas.at(1), textNode('b'));
+        const error = await expectCanvasError(store.writes.createNode(canvas.at(0), textNode('c')), 'revision_conflict');
+        expect(error.details).toMatchObject({ current_revision: 2, base_revision: 0, changed_node_ids: ['a', 'b'] });
+        const layout = await store.layout.loadLayout('p', canvas.canvasId);
+        expect(layout?.nodes.map((row) => row.id)).toEqual(['a', 'b']);
+      });
+
+      it('refuses an id already on the canvas and a parentId that names no node, writing nothing', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas, textNode('a'));
+        await expectCanvasError(store.writes.createNode(canvas.at(1), textNode('a')), 'already_exists');
+        const missingParent = await expectCanvasError(
+          store.writes.createNode(canvas.at(1), textNode('b', { parentId: 'ghost' })),
+          'invalid_arguments',
+        );
+        expect(missingParent.details.issues).toEqual([expect.objectContaining({ path: 'node.parentId' })]);
+        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(1);
+      });
+
+      it('refuses every write on a locked canvas', async () => {
+        const canvas = await freshCanvas({ locked: true });
+        await expectCanvasError(store.writes.createNode(canvas, textNode('a')), 'canvas_locked');
+        await expectCanvasError(store.writes.deleteNode(canvas, 'a'), 'canvas_locked');
+        await store.admin.setCanvasLocked('p', canvas.canvasId, false);
+        await expect(store.writes.createNode(canvas, textNode('a'))).resolves.toMatchObject({ revision: 1 });
+      });
+
+      it('deletes a node with exactly its connected edges', async () => {
+        const canvas = await freshCanvas();
+        let revision = 0;
+        for (const id of ['a', 'b', 'c', 'd']) await store.writes.createNode(canvas.at(revision++), textNode(id));
+        for (const [id, source, to] of [['ab', 'a', 'b'], ['ca', 'c', 'a'], ['bc', 'b', 'c'], ['cd', 'c', 'd']] as const) {
+          await store.writes.createEdge(canvas.at(revision++), edge(id, source, to));
+        }
+        const receipt = await store.writes.deleteNode(canvas.at(revision), 'a');
+        expect(receipt.deleted_edge_ids.sort()).toEqual(['ab', 'ca']);
+        expect(receipt.revision).toBe(revision + 1);
+        const layout = await store.layout.loadLayout('p', canvas.canvasId);
+        expect(layout?.edges.map((row) => row.id)).toEqual(['bc', 'cd']);
+        expect(layout?.nodes.map((row) => row.id)).toEqual(['b', 'c', 'd']);
+        await expectCanvasError(store.writes.deleteNode(canvas.at(revision + 1), 'a'), 'not_found');
+      });
+
+      it('moves the children of a deleted parent to its parent, keeping their place', async () => {
+        const canvas = await freshCanvas();
+        const group = (id: string, x: number, y: number, parentId?: string) =>
+          CanvasNode.parse({ id, type: 'groupNode', position: { x, y }, data: { label: id }, ...(parentId ? { parentId } : {}) });
+        await store.writes.createNode(canvas.at(0), group('outer', 100, 100));
+        await store.writes.createNode(canvas.at(1), group('inner', 10, 20, 'outer'));
+        await store.writes.createNode(canvas.at(2), textNode('leaf', { parentId: 'inner', extent: 'parent', position: { x: 1, y: 1 } }));
+        await store.writes.createNode(canvas.at(3), textNode('top', { parentId: 'outer', extent: 'parent', position: { x: 5, y: 5 } }));
+
+        const first = await store.writes.deleteNode(canvas.at(4), 'inner');
+        expect(first.reparented_node_ids).toEqual(['leaf']);
+        const second = await store.writes.deleteNode(canvas.at(5), 'outer');
+        expect(second.reparented_node_ids.sort()).toEqual(['leaf', 'top']);
+
+        const layout = await store.layout.loadLayout('p', canvas.canvasId);
+        const nodes = Object.fromEntries(layout!.nodes.map((row) => [row.id, JSON.parse(row.body) as CanvasNode]));
+        expect(nodes.leaf?.position).toEqual({ x: 111, y: 121 });
+        expect(nodes.leaf?.parentId).toBeUndefined();
+        expect(nodes.leaf?.extent).toBeUndefined();
+        expect(nodes.top?.position).toEqual({ x: 105, y: 105 });
+      });
+
+      it('replays the receipt of a client_save_id retry without writing again, even after the revision moved on', async () => {
+        const canvas = await freshCanvas();
+        const first = await store.writes.createNode(canvas.at(0, 'save-1'), textNode('a'));
+        await store.writes.createNode(canvas.at(1), textNode('b'));
+        const replay = await store.writes.createNode(canvas.at(0, 'save-1'), textNode('a'));
+        expect(replay).toEqual({ ...first, replayed: true });
+        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(2);
+
+        await expectCanvasError(store.writes.createNode(canvas.at(0, 'save-1'), textNode('other')), 'idempotency_mismatch');
+        await expectCanvasError(store.writes.deleteNode(canvas.at(2, 'save-1'), 'a'), 'idempotency_mismatch');
+      });
+
+      it('lets exactly one of 16 concurrent creates with the same base_revision succeed', async () => {
+        const canvas = await freshCanvas();
+        const results = await Promise.allSettled(
+          Array.from({ length: 16 }, (_, index) => store.writes.createNode(canvas.at(0), textNode(`n${index}`))),
+        );
+        const fulfilled = results.filter((result) => result.status === 'fulfilled');
+        const conflicts = results.filter(
+          (result) => result.status === 'rejected' && (result.reason as CanvasError).code === 'revision_conflict',
+        );
+        expect(fulfilled).toHaveLength(1);
+        expect(conflicts).toHaveLength(15);
+        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(1);
+      });
+
+      it('reaches revision 1,000 and 1,000 nodes after 1,000 sequential creates', async () => {
+        const canvas = await freshCanvas();
+        for (let revision = 0; revision < 1000; revision += 1) {
+          await store.writes.createNode(canvas.at(revision), textNode(`n${revision}`));
+        }
+        const layout = await store.layout.loadLayout('p', canvas.canvasId);
+        expect(layout?.canvas.revision).toBe(1000);
+        expect(layout?.nodes).toHaveLength(1000);
+        expect(layout?.nodes[999]?.id).toBe('n999');
+      }, 120_000);
+
+      it('creates and deletes edges only between existing nodes, revision-checked', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('a'));
+        const missing = await expectCanvasError(store.writes.createEdge(canvas.at(1), edge('e', 'a', 'ghost')), 'invalid_arguments');
+        expect(missing.details.issues).toEqual([expect.objectContaining({ path: 'edge.target' })]);
+        await store.writes.createNode(canvas.at(1), textNode('b'));
+        await store.writes.createEdge(canvas.at(2), edge('e', 'a', 'b'));
+        await expectCanvasError(store.writes.createEdge(canvas.at(3), edge('e', 'b', 'a')), 'already_exists');
+        await expectCanvasError(store.writes.deleteEdge(canvas.at(2), 'e'), 'revision_conflict');
+        await expect(store.writes.deleteEdge(canvas.at(3), 'e')).resolves.toMatchObject({ revision: 4, edge_id: 'e' });
+        await expectCanvasError(store.writes.deleteEdge(canvas.at(4), 'e'), 'not_found');
+      });
+    });
+
+    describe('layout reads', () => {
+      it('reports only what changed since a revision, deletions included', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('a'));
+        await store.writes.createNode(canvas.at(1), textNode('b'));
+        await store.writes.createNode(canvas.at(2), textNode('c'));
+        await store.writes.deleteNode(canvas.at(3), 'a');
+        const delta = await store.layout.layoutChangesSince('p', canvas.canvasId, 1, 100);
+        expect(delta?.canvas.revision).toBe(4);
+        expect(delta?.nodes.map((change) => [change.id, change.body === null])).toEqual([
+          ['b', false],
+          ['c', false],
+          ['a', true],
+        ]);
+        expect(await store.layout.layoutChangesSince('p', canvas.canvasId, 0, 2)).toBeUndefined();
+      });
+    });
+
+    describe('node runs', () => {
+      const runFor = (canvasId: string, nodeId: string, key: string | null, prompt = 'p') => ({
+        projectId: 'p',
+        canvasId,
+        nodeId,
+        operation: 'image_generation' as const,
+        skillId: null,
+        input: { prompt },
+        costEstimated: 2,
+        triggeredBy: { kind: 'agent' as const, name: 'tester' },
+        idempotencyKey: key,
+        resources: [{ asset_id: 'asset_1', kind: 'image' as const, status: 'pending' as const, url: null }],
+        maxAttempts: 3,
+      });
+
+      it('returns the same run for the same idempotency key and input, refuses another input', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('a'));
+        const first = await store.runs.createRun(runFor(canvas.canvasId, 'a', 'key-1'));
+        const again = await store.runs.createRun(runFor(canvas.canvasId, 'a', 'key-1'));
+        expect(first.replayed).toBe(false);
+        expect(again).toEqual({ run: first.run, replayed: true });
+        await expectCanvasError(store.runs.createRun(runFor(canvas.canvasId, 'a', 'key-1', 'other')), 'idempotency_mismatch');
+      });
+
+      it('scopes runs to their project and canvas', async () => {
+        const canvas = await freshCanvas();
+        const other = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('a'));
+        const { run } = await store.runs.createRun(runFor(canvas.canvasId, 'a', null));
+        expect(await store.runs.getRun('p', canvas.canvasId, run.run_id)).toMatchObject({ status: 'queued', node_id: 'a' });
+        expect(await store.runs.getRun('p', other.canvasId, run.run_id)).toBeUndefined();
+        expect(await store.runs.requestCancel('p', other.canvasId, run.run_id)).toBeUndefined();
+      });
+
+      it('cancels a queued run at once and never charges it; a terminal run stays as it is', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('a'));
+        const { run } = await store.runs.createRun(runFor(canvas.canvasId, 'a', null));
+        const cancelled = await store.runs.requestCancel('p', canvas.canvasId, run.run_id);
+        expect(cancelled?.status).toBe('cancel_requested');
+        expect(cancelled?.run).toMatchObject({ status: 'cancelled', cost: { charged: 0 } });
+        const again = await store.runs.requestCancel('p', canvas.canvasId, run.run_id);
+        expect(again?.status).toBe('cancelled');
+        expect(again?.run.updated_at).toBe(cancelled?.run.updated_at);
+      });
+
+      it('refuses a submission whose estimated cost exceeds what is left of the budget', async () => {
+        await store.admin.createProject('budgeted', 'w');
+        await store.admin.createCanvas('budgeted', 'c', false);
+        await store.admin.setProjectBudget('budgeted', 3);
+        const target = { projectId: 'budgeted', canvasId: 'c', baseRevision: 0, clientSaveId: null };
+        await store.writes.createNode(target, textNode('a'));
+        const submit = (key: string) => store.runs.createRun({ ...runFor('c', 'a', key), projectId: 'budgeted' });
+        await submit('first');
+        const refused = await expectCanvasError(submit('second'), 'budget_exceeded');
+        expect(refused.details).toMatchObject({ estimated_cost: 2, credits_left: 1 });
+      });
+
+      it('lists the latest run of each node that is still on the canvas', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('a'));
+        await store.writes.createNode(canvas.at(1), textNode('b'));
+        await store.runs.createRun(runFor(canvas.canvasId, 'a', null, 'old'));
+        const latest = await store.runs.createRun(runFor(canvas.canvasId, 'a', null, 'new'));
+        await store.runs.createRun(runFor(canvas.canvasId, 'b', null));
+        await store.writes.deleteNode(canvas.at(2), 'b');
+        const rows = await store.runs.latestRunsByNode('p', canvas.canvasId);
+        expect(rows.map((row) => [row.node_id, row.id])).toEqual([['a', latest.run.run_id]]);
+      });
+    });
+  });
+});
+
+async function readAllTokenRows(database: TestDatabase): Promise<string> {
+  if (database.location.kind === 'sqlite') {
+    const connection = new Database(database.location.file, { readonly: true });
+    try {
+      return JSON.stringify(connection.prepare('SELECT * FROM tokens').all());
+    } finally {
+      connection.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: database.location.url });
+  await client.connect();
+  try {
+    return JSON.stringify((await client.query('SELECT * FROM tokens')).rows);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openStore, sqliteFileIn, type OpenStoreOptions, type Store, type StoreLocation } from '../../src/store/store.js';
+
+/**
+ * Real databases for tests: a fresh SQLite file per store, and a fresh schema in the local PostgreSQL.
+ * PostgreSQL tests run when the server is reachable; when it is not, they are skipped with a loud warning,
+ * unless CANVAS_MCP_REQUIRE_POSTGRES=1 (set by .ci/run), which turns the absence into a failure.
+ */
+export const POSTGRES_URL = process.env.CANVAS_MCP_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REQUIRE_POSTGRES = process.env.CANVAS_MCP_REQUIRE_POSTGRES === '1';
+
+async function probePostgres(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export const postgresAvailable = await probePostgres();
+if (!postgresAvailable) {
+  if (REQUIRE_POSTGRES) {
+    throw new Error(`PostgreSQL is required (CANVAS_MCP_REQUIRE_POSTGRES=1) but ${POSTGRES_URL} is unreachable.`);
+  }
+  console.warn(
+    `\n*** PostgreSQL at ${POSTGRES_URL} is unreachable: the PostgreSQL variants of these tests are SKIPPED. ***\n`,
+  );
+}
+
+export interface TestDatabase {
+  location: StoreLocation;
+  cleanup(): Promise<void>;
+}
+
+export async function createSqliteDatabase(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-test-'));
+  return {
+    location: { kind: 'sqlite', file: sqliteFileIn(dir) },
+    async cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function createPostgresDatabase(): Promise<TestDatabase> {
+  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    location: { kind: 'postgres', url: url.toString() },
+    async cleanup() {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+export interface StoreTarget {
+  name: 'sqlite' | 'postgres';
+  available: boolean;
+  createDatabase(): Promise<TestDatabase>;
+}
+
+export const STORE_TARGETS: StoreTarget[] = [
+  { name: 'sqlite', available: true, createDatabase: createSqliteDatabase },
+  { name: 'postgres', available: postgresAvailable, createDatabase: createPostgresDatabase },
+];
+
+export async function openTestStore(
+  target: StoreTarget,
+  options: OpenStoreOptions = {},
+): Promise<{ store: Store; database: TestDatabase; close(): Promise<void> }> {
+  const database = await target.createDatabase();
+  const store = await openStore(database.location, options);
+  return {
+    store,
+    database,
+    async close() {
+      await store.close();
+      await database.cleanup();
+    },
+  };
+}
