@@ -6,7 +6,6 @@ import { CanvasError } from '../../src/shared/errors.js';
 import type { Store } from '../../src/store/store.js';
 import type { WriteTarget } from '../../src/store/canvas-writes.js';
 import { STORE_TARGETS, openTestStore, type TestDatabase } from '../support/stores.js';
-import { node } from '../support/node-fixtures.js';
 
 /** One suite, every store implementation: SQLite files and PostgreSQL. */
 
@@ -62,7 +61,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         await expectCanvasError(store.admin.createWorkspace('w'), 'already_exists');
         await expectCanvasError(store.admin.createProject('p', 'w'), 'already_exists');
         await expectCanvasError(store.admin.createProject('p2', 'no-such-workspace'), 'not_found');
-        await expectCanvasError(store.admin.createCanvas('no-such-project', 'c'), 'not_found');
+        await expectCanvasError(store.admin.createCanvas('no-such-project', 'c', false), 'not_found');
         await store.admin.createCanvas('p', 'dup', false);
         await expectCanvasError(store.admin.createCanvas('p', 'dup', false), 'already_exists');
       });
