@@ -1,12 +1,29 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { reportFailure } from './cli-support.js';
+import { registerAdminCommands } from './commands/admin.js';
 import { registerSchemasCommand } from './commands/schemas.js';
+import { registerServeCommand } from './commands/serve.js';
 
 const program = new Command()
   .name('canvas-mcp')
   .description('Canvas Tool Interface: MCP tool server and canvas backend')
   .showHelpAfterError();
 
-registerSchemasCommand(program);
+async function run(json: boolean, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    process.exitCode = reportFailure(error, json);
+  }
+}
 
-await program.parseAsync(process.argv);
+registerSchemasCommand(program);
+registerServeCommand(program);
+registerAdminCommands(program, run);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = reportFailure(error, false);
+}

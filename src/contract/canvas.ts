@@ -45,14 +45,6 @@ export const NodeRuntimeState = z.strictObject({
 });
 export type NodeRuntimeState = z.infer<typeof NodeRuntimeState>;
 
-export const CapturedActor = z.strictObject({
-  token_id: z.string(),
-  token_name: z.string(),
-  issuer: z.string().nullable(),
-  subject: z.string().nullable(),
-});
-export type CapturedActor = z.infer<typeof CapturedActor>;
-
 /** The canvas read. The spec says the output allows additional properties. */
 export const CanvasSnapshot = z.looseObject({
   snapshot_version: z.literal(SNAPSHOT_CONTRACT_VERSION),
@@ -63,7 +55,6 @@ export const CanvasSnapshot = z.looseObject({
   node_states: z.record(z.string(), NodeRuntimeState).meta({
     description: 'Runtime state per node id (runs, progress, results). Never part of the layout.',
   }),
-  captured_actor: CapturedActor,
 });
 export type CanvasSnapshot = z.infer<typeof CanvasSnapshot>;
 

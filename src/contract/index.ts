@@ -15,3 +15,4 @@ export * from './skills.js';
 export * from './errors.js';
 export * from './tools.js';
 export * from './json-schema.js';
+export * from './rest.js';

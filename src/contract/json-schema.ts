@@ -37,6 +37,17 @@ function asObjectRoot(schema: JsonSchema): JsonSchemaObject {
   return { $schema, type: 'object', ...rest };
 }
 
+/** The input and output JSON Schemas of a tool, as tools/list publishes them. */
+export function toolJsonSchemas(contract: { input: z.ZodType; output: z.ZodType }): {
+  inputSchema: JsonSchemaObject;
+  outputSchema: JsonSchemaObject;
+} {
+  return {
+    inputSchema: asObjectRoot(inputJsonSchema(contract.input)),
+    outputSchema: asObjectRoot(outputJsonSchema(contract.output)),
+  };
+}
+
 export interface PublishedToolSchemas {
   name: PublishedToolName;
   inputSchema: JsonSchemaObject;
@@ -46,10 +57,6 @@ export interface PublishedToolSchemas {
 let published: PublishedToolSchemas[] | undefined;
 
 export function publishedToolSchemas(): PublishedToolSchemas[] {
-  published ??= PUBLISHED_TOOL_NAMES.map((name) => ({
-    name,
-    inputSchema: asObjectRoot(inputJsonSchema(TOOL_CONTRACTS[name].input)),
-    outputSchema: asObjectRoot(outputJsonSchema(TOOL_CONTRACTS[name].output)),
-  }));
+  published ??= PUBLISHED_TOOL_NAMES.map((name) => ({ name, ...toolJsonSchemas(TOOL_CONTRACTS[name]) }));
   return published;
 }

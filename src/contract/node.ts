@@ -82,13 +82,27 @@ function nodeVariant<T extends NodeType>(type: T) {
   return z.strictObject({ ...envelopeFields, type: z.literal(type), data: NODE_DATA_SCHEMAS[type] });
 }
 
+type Envelope = z.infer<ReturnType<typeof z.strictObject<typeof envelopeFields>>>;
+type EnvelopeInput = z.input<ReturnType<typeof z.strictObject<typeof envelopeFields>>>;
+
+/** A canvas node, discriminated by `type`: `data` is the data shape registered for that type. */
+export type CanvasNode = {
+  [T in NodeType]: Envelope & { type: T; data: z.output<(typeof NODE_DATA_SCHEMAS)[T]> };
+}[NodeType];
+type CanvasNodeInput = {
+  [T in NodeType]: EnvelopeInput & { type: T; data: z.input<(typeof NODE_DATA_SCHEMAS)[T]> };
+}[NodeType];
+
 const nodeVariants = NODE_TYPES.map(nodeVariant);
 type NodeVariant = ReturnType<typeof nodeVariant<NodeType>>;
 
-/** A canvas node: the envelope with `data` matching the data shape registered for `type`. */
+/**
+ * A canvas node: the envelope with `data` matching the data shape registered for `type`. The variants are
+ * built from NODE_DATA_SCHEMAS, so zod infers a loose type; CanvasNode restates it, per type, from the same
+ * schemas.
+ */
 export const CanvasNode = z
   .discriminatedUnion('type', nodeVariants as [NodeVariant, ...NodeVariant[]])
-  .meta({ id: 'CanvasNode' });
+  .meta({ id: 'CanvasNode' }) as unknown as z.ZodType<CanvasNode, CanvasNodeInput>;
 
-export type CanvasNode = z.infer<typeof CanvasNode>;
 export type NodeDataOf<T extends NodeType> = z.infer<(typeof NODE_DATA_SCHEMAS)[T]>;

@@ -5,6 +5,7 @@ import { BaseRevision, CanvasId, ClientSaveId, NodeId, ProjectId, RunId } from '
 import { CanvasNode } from './node.js';
 import { CancelRunResult, NodeRun } from './node-run.js';
 import { SkillCatalog } from './skills.js';
+import { IdempotencyKey } from './idempotency.js';
 
 /** Spec section "Tool argument shapes": every arguments object allows no unknown properties. */
 
@@ -60,6 +61,25 @@ export const TOOL_CONTRACTS = {
 } as const;
 
 export type PublishedToolName = keyof typeof TOOL_CONTRACTS;
+
+/**
+ * Tools the registry holds beyond the published six (spec: Rules 2 and 4). They are neither listed nor callable
+ * unless the server is started with --enable-hidden-tools.
+ */
+export const SubmitCanvasNodeRunArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  node_id: NodeId,
+  idempotency_key: IdempotencyKey.optional().meta({
+    description: 'Reuse the same key when retrying one submission: the same key and input return the same run.',
+  }),
+});
+export type SubmitCanvasNodeRunArgs = z.infer<typeof SubmitCanvasNodeRunArgs>;
+
+export const HIDDEN_TOOL_CONTRACTS = {
+  submit_canvas_node_run: toolContract(SubmitCanvasNodeRunArgs, NodeRun),
+} as const;
+export type HiddenToolName = keyof typeof HIDDEN_TOOL_CONTRACTS;
 export const PUBLISHED_TOOL_NAMES = Object.keys(TOOL_CONTRACTS) as PublishedToolName[];
 
 export function isPublishedToolName(name: string): name is PublishedToolName {

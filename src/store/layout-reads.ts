@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CanvasNode } from '../contract/index.js';
 import { CanvasRow, LayoutObjectRow, parseRow, parseRows, type CanvasRecord } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -45,6 +46,15 @@ function changesSql(kind: 'node' | 'edge'): string {
 export function createLayoutReads(driver: SqlDriver) {
   return {
     readCanvas: (projectId: string, canvasId: string) => readCanvas(driver, projectId, canvasId),
+
+    async readNode(projectId: string, canvasId: string, nodeId: string): Promise<CanvasNode | undefined> {
+      const row = await driver.get('SELECT id, body FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+        projectId,
+        canvasId,
+        nodeId,
+      ]);
+      return row ? CanvasNode.parse(JSON.parse(parseRow(LayoutObjectRow, row).body)) : undefined;
+    },
 
     loadLayout(projectId: string, canvasId: string): Promise<LayoutLoad | undefined> {
       return driver.readSnapshot(async (tx) => {

@@ -1,0 +1,87 @@
+import { CanvasError } from '../../shared/errors.js';
+import type { Actor } from '../../store/records.js';
+import type { Principal } from './principal.js';
+
+/**
+ * Everything a backend operation knows about its caller: the verified principal, the delegated actor it asserts
+ * (trusted only because it matches what the administrator issued with the token), and the chat run it acts in.
+ */
+export interface CallerContext {
+  principal: Principal;
+  actor: Actor | null;
+  agentRunId: string | null;
+  requestId: string;
+}
+
+/** The request headers that carry identity; names are lower case. */
+export const IDENTITY_HEADERS = {
+  actorSubject: 'x-service-actor-subject',
+  actorIssuer: 'x-service-actor-issuer',
+  agentRunId: 'x-agent-run-id',
+} as const;
+
+const ACTOR_HEADER_PREFIX = 'x-service-actor-';
+
+export interface IdentityHeaders {
+  actorSubject?: string;
+  actorIssuer?: string;
+  agentRunId?: string;
+  /** Any other X-Service-Actor-* header names present: we define none, so they are refused. */
+  unknownActorHeaders: string[];
+}
+
+export function readIdentityHeaders(get: (name: string) => string | undefined, names: Iterable<string>): IdentityHeaders {
+  const known = new Set<string>([IDENTITY_HEADERS.actorSubject, IDENTITY_HEADERS.actorIssuer]);
+  const unknownActorHeaders = [...names]
+    .map((name) => name.toLowerCase())
+    .filter((name) => name.startsWith(ACTOR_HEADER_PREFIX) && !known.has(name));
+  const value = (name: string) => {
+    const raw = get(name);
+    return raw === undefined || raw === '' ? undefined : raw;
+  };
+  return {
+    actorSubject: value(IDENTITY_HEADERS.actorSubject),
+    actorIssuer: value(IDENTITY_HEADERS.actorIssuer),
+    agentRunId: value(IDENTITY_HEADERS.agentRunId),
+    unknownActorHeaders,
+  };
+}
+
+/**
+ * Accepts the delegated identity headers only when they are exactly what the administrator issued with the
+ * token (spec: Authentication 4: "never guessed"). A token issued without one refuses them.
+ */
+export function resolveCaller(principal: Principal, headers: IdentityHeaders, requestId: string): CallerContext {
+  if (headers.unknownActorHeaders.length > 0) {
+    throw new CanvasError(
+      'forbidden',
+      `Unknown delegated identity header ${headers.unknownActorHeaders.join(', ')}: only X-Service-Actor-Subject and X-Service-Actor-Issuer are defined.`,
+    );
+  }
+  const asserted = headers.actorSubject !== undefined || headers.actorIssuer !== undefined;
+  const required = principal.requiredActor;
+  if (!required) {
+    if (asserted) {
+      throw new CanvasError(
+        'forbidden',
+        'This token was not issued for a delegated identity: remove X-Service-Actor-Subject and X-Service-Actor-Issuer.',
+      );
+    }
+    return { principal, actor: null, agentRunId: headers.agentRunId ?? null, requestId };
+  }
+  if (headers.actorSubject === undefined || headers.actorIssuer === undefined) {
+    throw new CanvasError(
+      'forbidden',
+      'This token requires a delegated identity: send X-Service-Actor-Subject and X-Service-Actor-Issuer with the values the administrator supplied.',
+    );
+  }
+  if (headers.actorSubject !== required.subject || headers.actorIssuer !== required.issuer) {
+    throw new CanvasError('forbidden', 'X-Service-Actor-Subject / X-Service-Actor-Issuer do not match the identity this token was issued for.');
+  }
+  return { principal, actor: { ...required }, agentRunId: headers.agentRunId ?? null, requestId };
+}
+
+export function sameActor(left: Actor | null, right: Actor | null): boolean {
+  if (left === null || right === null) return left === right;
+  return left.issuer === right.issuer && left.subject === right.subject;
+}

@@ -1,0 +1,149 @@
+import type {
+  CancelRunResult,
+  CanvasEdge,
+  CanvasNode,
+  CreateEdgeReceipt,
+  CreateNodeReceipt,
+  DeleteEdgeReceipt,
+  DeleteNodeReceipt,
+  NodeRun,
+  SkillCatalog,
+} from '../contract/index.js';
+import { CanvasError } from '../shared/errors.js';
+import { ID_PREFIX } from '../shared/ids.js';
+import { submitNodeRun } from '../runs/submit.js';
+import type { Store } from '../store/store.js';
+import { authorizeProject, requireCanvas, requireEditAuthorization } from './auth/access.js';
+import type { CallerContext } from './auth/caller.js';
+import { skillCatalog } from './skill-catalog.js';
+import { createSnapshotReader, type SnapshotRead } from './snapshot/snapshot-reader.js';
+
+/**
+ * The canvas backend's operations. Every one checks the caller's rights first; writes also need a canvas edit
+ * authorization. The HTTP API and the in-process tool server both call these, so both enforce the same rules.
+ */
+
+export interface CanvasRef {
+  projectId: string;
+  canvasId: string;
+}
+
+export interface WriteArgs extends CanvasRef {
+  baseRevision: number;
+  clientSaveId: string | null;
+}
+
+export interface RunRef extends CanvasRef {
+  runId: string;
+}
+
+/** How the run engine hears about runs it must start or stop (a no-op until an engine is attached). */
+export interface RunSignals {
+  runQueued(runId: string): void;
+  cancelRequested(runId: string): void;
+}
+
+export interface BackendOptions {
+  store: Store;
+  clock?: () => number;
+  runSignals?: RunSignals;
+  maxCachedCanvases?: number;
+  maxRunAttempts?: number;
+}
+
+export function createBackend(options: BackendOptions) {
+  const { store } = options;
+  const clock = options.clock ?? Date.now;
+  const snapshots = createSnapshotReader(store, { maxCanvases: options.maxCachedCanvases });
+  let signals: RunSignals = options.runSignals ?? { runQueued: () => undefined, cancelRequested: () => undefined };
+
+  async function authorizeWrite(ctx: CallerContext, ref: CanvasRef): Promise<void> {
+    await authorizeProject(store, ctx, ref.projectId, 'editor');
+    await requireCanvas(store, ref.projectId, ref.canvasId);
+    await requireEditAuthorization(store, ctx, ref.projectId, ref.canvasId, clock());
+  }
+
+  function runNotFound(ref: RunRef): CanvasError {
+    const hint = ref.runId.startsWith(ID_PREFIX.chatRun)
+      ? ' It looks like a chat run id (X-Agent-Run-Id); pass the node run id returned when the run was submitted.'
+      : '';
+    return new CanvasError('not_found', `No node run ${ref.runId} on canvas ${ref.canvasId} of project ${ref.projectId}.${hint}`);
+  }
+
+  return {
+    store,
+
+    attachRunSignals(runSignals: RunSignals): void {
+      signals = runSignals;
+    },
+
+    /** The global skill catalog; a project-scoped caller sees exactly this catalog too. */
+    async listSkills(_ctx: CallerContext): Promise<SkillCatalog> {
+      return skillCatalog();
+    },
+
+    async readSnapshot(ctx: CallerContext, ref: CanvasRef): Promise<SnapshotRead> {
+      await authorizeProject(store, ctx, ref.projectId, 'viewer');
+      return snapshots.read(ref.projectId, ref.canvasId);
+    },
+
+    async createNode(ctx: CallerContext, args: WriteArgs & { node: CanvasNode }): Promise<CreateNodeReceipt> {
+      await authorizeWrite(ctx, args);
+      return store.writes.createNode(args, args.node);
+    },
+
+    async deleteNode(ctx: CallerContext, args: WriteArgs & { nodeId: string }): Promise<DeleteNodeReceipt> {
+      await authorizeWrite(ctx, args);
+      return store.writes.deleteNode(args, args.nodeId);
+    },
+
+    async createEdge(ctx: CallerContext, args: WriteArgs & { edge: CanvasEdge }): Promise<CreateEdgeReceipt> {
+      await authorizeWrite(ctx, args);
+      return store.writes.createEdge(args, args.edge);
+    },
+
+    async deleteEdge(ctx: CallerContext, args: WriteArgs & { edgeId: string }): Promise<DeleteEdgeReceipt> {
+      await authorizeWrite(ctx, args);
+      return store.writes.deleteEdge(args, args.edgeId);
+    },
+
+    async submitRun(
+      ctx: CallerContext,
+      args: CanvasRef & { nodeId: string; idempotencyKey: string | null },
+    ): Promise<{ run: NodeRun; replayed: boolean }> {
+      await authorizeProject(store, ctx, args.projectId, 'editor');
+      const result = await submitNodeRun(store, {
+        ...args,
+        triggeredBy: {
+          kind: ctx.agentRunId || ctx.principal.kind === 'agent' ? 'agent' : 'user',
+          name: ctx.actor?.subject ?? ctx.principal.tokenName,
+        },
+        maxAttempts: options.maxRunAttempts,
+      });
+      if (!result.replayed) signals.runQueued(result.run.run_id);
+      return result;
+    },
+
+    async getRun(ctx: CallerContext, ref: RunRef): Promise<NodeRun> {
+      await authorizeProject(store, ctx, ref.projectId, 'viewer');
+      await requireCanvas(store, ref.projectId, ref.canvasId);
+      const run = await store.runs.getRun(ref.projectId, ref.canvasId, ref.runId);
+      if (!run) throw runNotFound(ref);
+      return run;
+    },
+
+    /**
+     * Allowed on a locked canvas too: stopping spend must always be possible (docs/security.md).
+     */
+    async cancelRun(ctx: CallerContext, ref: RunRef): Promise<CancelRunResult> {
+      await authorizeProject(store, ctx, ref.projectId, 'editor');
+      await requireCanvas(store, ref.projectId, ref.canvasId);
+      const outcome = await store.runs.requestCancel(ref.projectId, ref.canvasId, ref.runId);
+      if (!outcome) throw runNotFound(ref);
+      if (outcome.signalWorker) signals.cancelRequested(ref.runId);
+      return { run_id: ref.runId, status: outcome.status, run: outcome.run };
+    },
+  };
+}
+
+export type CanvasBackend = ReturnType<typeof createBackend>;

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { IntrospectionRequest, REQUEST_ID_HEADER, type ErrorBody, type IntrospectionResponse } from '../../contract/index.js';
+import { CanvasError, toCanvasError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Store } from '../../store/store.js';
+import { tokenRejection } from '../auth/principal.js';
+import type { CanvasBackend } from '../backend.js';
+import { authenticate } from './authenticate.js';
+import { CANVAS_ROUTE_PATHS, registerCanvasRoutes } from './canvas-routes.js';
+import type { BackendContext, BackendHttpEnv } from './http-env.js';
+import { jsonBody } from './request-parsing.js';
+
+export interface BackendAppOptions {
+  backend: CanvasBackend;
+  store: Store;
+  logger: Logger;
+  clock?: () => number;
+  bodyLimitBytes?: number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** One error body for every failure: { error: { code, message, details? } } with the code's HTTP status. */
+export function errorResponse(c: BackendContext, error: CanvasError): Response {
+  const body: ErrorBody = {
+    error: { code: error.code, message: error.message, ...(Object.keys(error.details).length ? { details: error.details } : {}) },
+  };
+  if (error.code === 'unauthenticated') c.header('www-authenticate', 'Bearer');
+  return c.json(body, error.status as 400);
+}
+
+export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEnv> {
+  const { backend, store, logger } = options;
+  const clock = options.clock ?? Date.now;
+  const app = new Hono<BackendHttpEnv>();
+
+  app.use('*', async function requestContext(c, next) {
+    const incoming = c.req.header(REQUEST_ID_HEADER);
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = performance.now();
+    c.set('requestId', requestId);
+    c.set('log', logger.child({ request_id: requestId }));
+    c.header(REQUEST_ID_HEADER, requestId);
+    await next();
+    c.get('log').info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+
+  app.onError((error, c) => {
+    const canvasError = toCanvasError(error);
+    if (canvasError.code === 'internal') c.get('log').error({ err: error }, 'unexpected error');
+    return errorResponse(c, canvasError);
+  });
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      await store.ping();
+      const pending = await store.pendingMigrations();
+      if (pending.length > 0) {
+        throw new CanvasError('unavailable', 'Migrations are pending.', { pending_migrations: pending });
+      }
+    } catch (error) {
+      if (error instanceof CanvasError) throw error;
+      throw new CanvasError('unavailable', 'The store is unreachable.');
+    }
+    return c.json({ status: 'ready', store: store.dialect });
+  });
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: options.bodyLimitBytes ?? 1024 * 1024,
+      onError: () => {
+        throw new CanvasError('payload_too_large', `The request body exceeds ${options.bodyLimitBytes ?? 1024 * 1024} bytes.`);
+      },
+    }),
+  );
+
+  app.post('/api/v1/auth/introspect', authenticate(store, clock, { gatewayOnly: true }), async (c) => {
+    const { token_sha256 } = await jsonBody(c, IntrospectionRequest);
+    const token = await store.admin.findTokenBySecretHash(token_sha256);
+    const rejection = tokenRejection(token, clock(), ['agent']);
+    const response: IntrospectionResponse = rejection
+      ? { active: false, reason: rejection }
+      : {
+          active: true,
+          principal: {
+            token_id: token!.id,
+            token_name: token!.name,
+            kind: token!.kind,
+            role: token!.role,
+            projects: token!.projects,
+            workspaces: token!.workspaces,
+            required_actor: token!.actor,
+          },
+        };
+    return c.json(response);
+  });
+
+  app.use('/api/v1/zone/*', authenticate(store, clock));
+  app.use('/api/v2/*', authenticate(store, clock));
+  app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
+  registerCanvasRoutes(app, backend);
+
+  for (const path of ['/healthz', '/readyz', '/api/v1/zone/skills', '/api/v1/auth/introspect', ...CANVAS_ROUTE_PATHS]) {
+    app.all(path, (c) => {
+      throw new CanvasError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`);
+    });
+  }
+  app.notFound(() => {
+    throw new CanvasError('not_found', 'No such route.');
+  });
+  return app;
+}

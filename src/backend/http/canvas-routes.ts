@@ -1,0 +1,123 @@
+import type { Hono } from 'hono';
+import {
+  CanvasId,
+  CreateEdgeBody,
+  CreateNodeBody,
+  IDEMPOTENCY_KEY_HEADER,
+  IdempotencyKey,
+  NodeId,
+  ProjectId,
+  ResourceId,
+  RevisionCheckedBody,
+  RunId,
+  SNAPSHOT_CONTRACT_VERSION,
+  SNAPSHOT_VERSION_HEADER,
+} from '../../contract/index.js';
+import { CanvasError, parseOrThrow } from '../../shared/errors.js';
+import type { CanvasBackend } from '../backend.js';
+import type { BackendHttpEnv } from './http-env.js';
+import { jsonBody, pathParams } from './request-parsing.js';
+
+/** Routes under /api/v2/projects/{project_id}/canvases/{canvas_id} (docs/api.md). */
+
+const CANVAS = '/api/v2/projects/:project_id/canvases/:canvas_id';
+const canvasParams = { project_id: ProjectId, canvas_id: CanvasId };
+
+function requireSnapshotVersion(version: string | undefined): void {
+  if (version === undefined) {
+    throw new CanvasError(
+      'contract_error',
+      `An unversioned snapshot read is a contract error: send ${SNAPSHOT_VERSION_HEADER}: ${SNAPSHOT_CONTRACT_VERSION}.`,
+      { expected_version: SNAPSHOT_CONTRACT_VERSION },
+    );
+  }
+  if (version !== SNAPSHOT_CONTRACT_VERSION) {
+    throw new CanvasError(
+      'contract_error',
+      `Snapshot contract version ${JSON.stringify(version)} is not served; this backend serves ${SNAPSHOT_CONTRACT_VERSION}.`,
+      { expected_version: SNAPSHOT_CONTRACT_VERSION, received_version: version },
+    );
+  }
+}
+
+function writeArgs(params: { project_id: string; canvas_id: string }, body: { base_revision: number; client_save_id: string | null }) {
+  return {
+    projectId: params.project_id,
+    canvasId: params.canvas_id,
+    baseRevision: body.base_revision,
+    clientSaveId: body.client_save_id,
+  };
+}
+
+export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasBackend): void {
+  app.get(`${CANVAS}/snapshot`, async (c) => {
+    const params = pathParams(c, canvasParams);
+    requireSnapshotVersion(c.req.header(SNAPSHOT_VERSION_HEADER));
+    const snapshot = await backend.readSnapshot(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id });
+    return c.body(snapshot.payload.json, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+
+  app.post(`${CANVAS}/nodes`, async (c) => {
+    const params = pathParams(c, canvasParams);
+    const body = await jsonBody(c, CreateNodeBody);
+    const receipt = await backend.createNode(c.get('caller'), { ...writeArgs(params, body), node: body.node });
+    return c.json(receipt, receipt.replayed ? 200 : 201);
+  });
+
+  app.delete(`${CANVAS}/nodes/:node_id`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
+    const body = await jsonBody(c, RevisionCheckedBody);
+    return c.json(await backend.deleteNode(c.get('caller'), { ...writeArgs(params, body), nodeId: params.node_id }));
+  });
+
+  app.post(`${CANVAS}/edges`, async (c) => {
+    const params = pathParams(c, canvasParams);
+    const body = await jsonBody(c, CreateEdgeBody);
+    const receipt = await backend.createEdge(c.get('caller'), { ...writeArgs(params, body), edge: body.edge });
+    return c.json(receipt, receipt.replayed ? 200 : 201);
+  });
+
+  app.delete(`${CANVAS}/edges/:edge_id`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, edge_id: ResourceId });
+    const body = await jsonBody(c, RevisionCheckedBody);
+    return c.json(await backend.deleteEdge(c.get('caller'), { ...writeArgs(params, body), edgeId: params.edge_id }));
+  });
+
+  app.post(`${CANVAS}/nodes/:node_id/runs`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
+    const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
+    const idempotencyKey = rawKey === undefined ? null : parseOrThrow(IdempotencyKey, rawKey, ['Idempotency-Key']);
+    const { run, replayed } = await backend.submitRun(c.get('caller'), {
+      projectId: params.project_id,
+      canvasId: params.canvas_id,
+      nodeId: params.node_id,
+      idempotencyKey,
+    });
+    if (replayed) c.header('idempotency-replayed', 'true');
+    return c.json(run, replayed ? 200 : 202);
+  });
+
+  app.get(`${CANVAS}/runs/:run_id`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, run_id: RunId });
+    return c.json(await backend.getRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, runId: params.run_id }));
+  });
+
+  app.post(`${CANVAS}/runs/:run_id/cancel`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, run_id: RunId });
+    return c.json(
+      await backend.cancelRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, runId: params.run_id }),
+    );
+  });
+}
+
+/** Every path this module serves, for 405 answers to other methods. */
+export const CANVAS_ROUTE_PATHS = [
+  `${CANVAS}/snapshot`,
+  `${CANVAS}/nodes`,
+  `${CANVAS}/nodes/:node_id`,
+  `${CANVAS}/edges`,
+  `${CANVAS}/edges/:edge_id`,
+  `${CANVAS}/nodes/:node_id/runs`,
+  `${CANVAS}/runs/:run_id`,
+  `${CANVAS}/runs/:run_id/cancel`,
+];

@@ -1,0 +1,58 @@
+import { SNAPSHOT_CONTRACT_VERSION } from '../../contract/index.js';
+import { CanvasError } from '../../shared/errors.js';
+import { cachedPayload, joinPayload, type JsonPayload } from '../../shared/json-payload.js';
+import { runtimeState } from '../../store/run-rows.js';
+import type { Store } from '../../store/store.js';
+import { createLayoutCache } from './layout-cache.js';
+
+/**
+ * Assembles the canvas read (the CanvasSnapshot contract) from cached parts: the layout, keyed by revision, and
+ * the node states, keyed by revision and states_version. Runtime results live only in node_states, never in
+ * the layout (spec: Canvas).
+ */
+
+interface StatesEntry {
+  revision: number;
+  statesVersion: number;
+  payload: JsonPayload;
+}
+
+export interface SnapshotRead {
+  revision: number;
+  payload: JsonPayload;
+}
+
+export function createSnapshotReader(store: Store, options: { maxCanvases?: number } = {}) {
+  const layouts = createLayoutCache(store.layout, { maxCanvases: options.maxCanvases });
+  const states = new Map<string, StatesEntry>();
+  const maxCanvases = options.maxCanvases ?? 64;
+
+  async function nodeStates(projectId: string, canvasId: string, revision: number, statesVersion: number): Promise<JsonPayload> {
+    const key = `${projectId}\u0000${canvasId}`;
+    const cached = states.get(key);
+    if (cached && cached.revision === revision && cached.statesVersion === statesVersion) return cached.payload;
+    const rows = await store.runs.latestRunsByNode(projectId, canvasId);
+    const payload = cachedPayload(JSON.stringify(Object.fromEntries(rows.map((row) => [row.node_id, runtimeState(row)]))));
+    states.delete(key);
+    states.set(key, { revision, statesVersion, payload });
+    while (states.size > maxCanvases) states.delete(states.keys().next().value!);
+    return payload;
+  }
+
+  return {
+    /** Caller permissions must be checked before this is called. */
+    async read(projectId: string, canvasId: string): Promise<SnapshotRead> {
+      const canvas = await store.layout.readCanvas(projectId, canvasId);
+      if (!canvas) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
+      const layout = await layouts.get(projectId, canvasId, canvas.revision);
+      if (!layout) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
+      const statesPayload = await nodeStates(projectId, canvasId, layout.revision, canvas.statesVersion);
+      const head =
+        `{"snapshot_version":${JSON.stringify(SNAPSHOT_CONTRACT_VERSION)},"project_id":${JSON.stringify(projectId)},` +
+        `"canvas_id":${JSON.stringify(canvasId)},"locked":${canvas.locked},"layout":`;
+      return { revision: layout.revision, payload: joinPayload([head, layout.payload, ',"node_states":', statesPayload, '}']) };
+    },
+  };
+}
+
+export type SnapshotReader = ReturnType<typeof createSnapshotReader>;

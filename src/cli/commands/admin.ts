@@ -1,0 +1,207 @@
+import type { Command} from 'commander';
+import { Option } from 'commander';
+import { CanvasId, IdempotencyKey, NodeId, ProjectId, ResourceId } from '../../contract/index.js';
+import { CanvasError, parseOrThrow } from '../../shared/errors.js';
+import { submitNodeRun } from '../../runs/submit.js';
+import { MEMBER_ROLES, TOKEN_KINDS, TOKEN_ROLES, type MemberRole, type TokenKind, type TokenRole } from '../../store/records.js';
+import { collect, positiveSeconds, report, withStore, withStoreOptions, type StoreFlags } from '../cli-support.js';
+
+/**
+ * `canvas-mcp admin …`: what administrators do. Every command opens the store directly, so it works while a
+ * server runs on the same store, and prints one JSON object with --json.
+ */
+
+type Flags = StoreFlags & { json?: boolean };
+
+function actorFrom(issuer: string | undefined, subject: string | undefined, flag = '--issuer/--subject') {
+  if ((issuer === undefined) !== (subject === undefined)) {
+    throw new CanvasError('invalid_arguments', `${flag}: give both or neither.`);
+  }
+  return issuer !== undefined && subject !== undefined ? { issuer, subject } : null;
+}
+
+function adminCommand(parent: Command, name: string, description: string): Command {
+  return withStoreOptions(parent.command(name).description(description).option('--json', 'print one JSON object'));
+}
+
+export function registerAdminCommands(program: Command, run: (json: boolean, work: () => Promise<void>) => Promise<void>): void {
+  const admin = program.command('admin').description('Administer workspaces, projects, canvases, members, tokens and runs');
+
+  const workspace = admin.command('workspace').description('Workspaces');
+  adminCommand(workspace, 'create', 'Create a workspace').argument('<workspace>').action((id: string, flags: Flags) =>
+    run(!!flags.json, () =>
+      withStore(flags, async (store) => {
+        await store.admin.createWorkspace(parseOrThrow(ResourceId, id, ['workspace']));
+        report(flags.json, { workspace_id: id }, `workspace ${id} created`);
+      }),
+    ),
+  );
+
+  const project = admin.command('project').description('Projects');
+  adminCommand(project, 'create', 'Create a project in a workspace')
+    .argument('<project>')
+    .requiredOption('--workspace <workspace>', 'the workspace the project belongs to')
+    .action((id: string, flags: Flags & { workspace: string }) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          await store.admin.createProject(parseOrThrow(ProjectId, id, ['project']), flags.workspace);
+          report(flags.json, { project_id: id, workspace_id: flags.workspace }, `project ${id} created in workspace ${flags.workspace}`);
+        }),
+      ),
+    );
+  adminCommand(project, 'budget', 'Set the credit budget of a project ("none" removes it)')
+    .argument('<project>')
+    .requiredOption('--credits <credits>', 'credits, or "none"')
+    .action((id: string, flags: Flags & { credits: string }) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          const credits = flags.credits === 'none' ? null : Number(flags.credits);
+          if (credits !== null && !(Number.isFinite(credits) && credits >= 0)) {
+            throw new CanvasError('invalid_arguments', `--credits must be a number >= 0 or "none", got ${JSON.stringify(flags.credits)}.`);
+          }
+          await store.admin.setProjectBudget(id, credits);
+          report(flags.json, { project_id: id, budget_credits: credits }, `project ${id} budget: ${credits ?? 'none'}`);
+        }),
+      ),
+    );
+
+  const canvas = admin.command('canvas').description('Canvases');
+  adminCommand(canvas, 'create', 'Create a canvas in a project')
+    .argument('<project>')
+    .argument('<canvas>')
+    .option('--locked', 'create it locked read-only')
+    .action((projectId: string, canvasId: string, flags: Flags & { locked?: boolean }) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          await store.admin.createCanvas(projectId, parseOrThrow(CanvasId, canvasId, ['canvas']), !!flags.locked);
+          report(flags.json, { project_id: projectId, canvas_id: canvasId, locked: !!flags.locked }, `canvas ${canvasId} created in project ${projectId}${flags.locked ? ' (locked)' : ''}`);
+        }),
+      ),
+    );
+  for (const [name, locked] of [['lock', true], ['unlock', false]] as const) {
+    adminCommand(canvas, name, `${locked ? 'Lock a canvas read-only' : 'Unlock a canvas'}`)
+      .argument('<project>')
+      .argument('<canvas>')
+      .action((projectId: string, canvasId: string, flags: Flags) =>
+        run(!!flags.json, () =>
+          withStore(flags, async (store) => {
+            await store.admin.setCanvasLocked(projectId, canvasId, locked);
+            report(flags.json, { project_id: projectId, canvas_id: canvasId, locked }, `canvas ${canvasId} ${locked ? 'locked' : 'unlocked'}`);
+          }),
+        ),
+      );
+  }
+
+  const member = admin.command('member').description('Project memberships of delegated actors');
+  adminCommand(member, 'add', 'Add (or change) an actor membership in a project')
+    .argument('<project>')
+    .requiredOption('--issuer <issuer>', 'identity issuer of the actor')
+    .requiredOption('--subject <subject>', 'subject of the actor')
+    .addOption(new Option('--role <role>', 'role in the project').choices(MEMBER_ROLES).makeOptionMandatory())
+    .action((projectId: string, flags: Flags & { issuer: string; subject: string; role: MemberRole }) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          await store.admin.addMember(projectId, { issuer: flags.issuer, subject: flags.subject }, flags.role);
+          report(flags.json, { project_id: projectId, issuer: flags.issuer, subject: flags.subject, role: flags.role }, `${flags.subject} is ${flags.role} of project ${projectId}`);
+        }),
+      ),
+    );
+
+  const token = admin.command('token').description('Tokens');
+  adminCommand(token, 'create', 'Issue a token (the secret is shown once)')
+    .requiredOption('--name <name>', 'a name for people and logs')
+    .option('--project <project>', 'a permitted project (repeatable)', collect, [])
+    .option('--workspace <workspace>', 'a permitted workspace (repeatable)', collect, [])
+    .addOption(new Option('--role <role>', 'the most this token may do').choices(TOKEN_ROLES).default('editor'))
+    .addOption(new Option('--kind <kind>', 'agent: the tool server; backend: REST only; gateway: a tool server in front of this backend').choices(TOKEN_KINDS).default('agent'))
+    .option('--actor-issuer <issuer>', 'delegated identity the requests must assert: issuer')
+    .option('--actor-subject <subject>', 'delegated identity the requests must assert: subject')
+    .option('--expires-in <seconds>', 'expire after this many seconds', positiveSeconds)
+    .action(
+      (flags: Flags & { name: string; project: string[]; workspace: string[]; role: TokenRole; kind: TokenKind; actorIssuer?: string; actorSubject?: string; expiresIn?: number }) =>
+        run(!!flags.json, () =>
+          withStore(flags, async (store) => {
+            const actor = actorFrom(flags.actorIssuer, flags.actorSubject, '--actor-issuer/--actor-subject');
+            const expiresAt = flags.expiresIn ? Date.now() + flags.expiresIn * 1000 : null;
+            const { tokenId, secret } = await store.admin.createToken({
+              name: flags.name,
+              kind: flags.kind,
+              role: flags.role,
+              projects: flags.project,
+              workspaces: flags.workspace,
+              actor,
+              expiresAt,
+            });
+            report(
+              flags.json,
+              { token_id: tokenId, token: secret },
+              `token ${tokenId} (${flags.kind}, ${flags.role}) created. It is shown only now:\n${secret}`,
+            );
+          }),
+        ),
+    );
+  adminCommand(token, 'revoke', 'Revoke a token').argument('<token_id>').action((tokenId: string, flags: Flags) =>
+    run(!!flags.json, () =>
+      withStore(flags, async (store) => {
+        await store.admin.revokeToken(tokenId);
+        report(flags.json, { token_id: tokenId, revoked: true }, `token ${tokenId} revoked`);
+      }),
+    ),
+  );
+
+  const chatRun = admin.command('chat-run').description('Canvas chat runs (the X-Agent-Run-Id of an agent)');
+  adminCommand(chatRun, 'create', 'Create a canvas chat run')
+    .argument('<project>')
+    .argument('<canvas>')
+    .option('--issuer <issuer>', 'actor the chat run belongs to: issuer')
+    .option('--subject <subject>', 'actor the chat run belongs to: subject')
+    .option('--edit', 'hold a canvas edit authorization')
+    .option('--expires-in <seconds>', 'expire after this many seconds', positiveSeconds)
+    .action((projectId: string, canvasId: string, flags: Flags & { issuer?: string; subject?: string; edit?: boolean; expiresIn?: number }) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          const agentRunId = await store.admin.createChatRun({
+            projectId,
+            canvasId,
+            actor: actorFrom(flags.issuer, flags.subject),
+            canEdit: !!flags.edit,
+            expiresAt: flags.expiresIn ? Date.now() + flags.expiresIn * 1000 : null,
+          });
+          report(flags.json, { agent_run_id: agentRunId }, `chat run ${agentRunId} created${flags.edit ? ' with edit authorization' : ''}`);
+        }),
+      ),
+    );
+  adminCommand(chatRun, 'end', 'End a canvas chat run').argument('<agent_run_id>').action((agentRunId: string, flags: Flags) =>
+    run(!!flags.json, () =>
+      withStore(flags, async (store) => {
+        await store.admin.endChatRun(agentRunId);
+        report(flags.json, { agent_run_id: agentRunId, ended: true }, `chat run ${agentRunId} ended`);
+      }),
+    ),
+  );
+
+  const nodeRun = admin.command('node-run').description('Node runs');
+  adminCommand(nodeRun, 'submit', 'Submit a run for a node')
+    .argument('<project>')
+    .argument('<canvas>')
+    .argument('<node_id>')
+    .option('--idempotency-key <key>', 'the same key and input return the same run')
+    .action((projectId: string, canvasId: string, nodeId: string, flags: Flags & { idempotencyKey?: string }) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          const { run: submitted, replayed } = await submitNodeRun(store, {
+            projectId,
+            canvasId,
+            nodeId: parseOrThrow(NodeId, nodeId, ['node_id']),
+            idempotencyKey: flags.idempotencyKey === undefined ? null : parseOrThrow(IdempotencyKey, flags.idempotencyKey, ['--idempotency-key']),
+            triggeredBy: { kind: 'system', name: 'admin-cli' },
+          });
+          report(
+            flags.json,
+            { run_id: submitted.run_id, status: submitted.status, replayed },
+            `run ${submitted.run_id} ${replayed ? 'already existed' : 'submitted'} (${submitted.status}, estimated ${submitted.cost.estimated} credits)`,
+          );
+        }),
+      ),
+    );
+}

@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { loadServeConfig, type ConfigInput, type ConfigKey } from '../../config.js';
+import type { DemoCredentials } from '../../server/demo-seed.js';
+import { startServer, type RunningServer } from '../../server/server.js';
+
+/** `canvas-mcp serve`: the REST backend and the MCP tool server, on SQLite by default. */
+
+const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]> = [
+  ['--host <host>', 'host', 'interface to bind (default 127.0.0.1)'],
+  ['--port <port>', 'port', 'port to listen on (default 8787; 0 picks a free one)'],
+  ['--data <dir>', 'dataDir', 'data directory of the embedded SQLite store (default ./data)'],
+  ['--database-url <url>', 'databaseUrl', 'use PostgreSQL instead of SQLite'],
+  ['--backend-url <url>', 'backendUrl', 'run as a gateway in front of a canvas backend at this URL'],
+  ['--backend-token <token>', 'backendToken', 'the gateway credential for --backend-url (a --kind gateway token)'],
+  ['--public-url <url>', 'publicUrl', 'the URL clients use, when behind a proxy'],
+  ['--allowed-origins <list>', 'allowedOrigins', 'comma-separated browser origins allowed to call /mcp'],
+  ['--rate-limit <n>', 'rateLimitPerMinute', 'requests per minute per token at /mcp (0 disables; default 600)'],
+  ['--body-limit <bytes>', 'bodyLimitBytes', 'largest accepted request body (default 4 MiB)'],
+  ['--log-level <level>', 'logLevel', 'fatal, error, warn, info, debug, trace or silent'],
+  ['--workers <n>', 'workers', 'node run workers inside this process (default 2; 0 for none)'],
+];
+
+function demoBanner(server: RunningServer, demo: DemoCredentials): string {
+  const config = {
+    mcpServers: {
+      'canvas-mcp': {
+        type: 'http',
+        url: server.mcpUrl,
+        headers: { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId },
+      },
+    },
+  };
+  return [
+    '',
+    'Demo seeded: workspace and project "demo", canvas "main".',
+    `  token (shown once, keep it):  ${demo.token}`,
+    `  agent run id (X-Agent-Run-Id): ${demo.agentRunId}`,
+    '',
+    'MCP client config (Claude Desktop, Cursor, VS Code):',
+    JSON.stringify(config, null, 2),
+    '',
+    `Claude Code:  claude mcp add --transport http canvas-mcp ${server.mcpUrl} --header "Authorization: Bearer ${demo.token}" --header "X-Agent-Run-Id: ${demo.agentRunId}"`,
+    '',
+  ].join('\n');
+}
+
+export function registerServeCommand(program: Command): void {
+  const serve = program.command('serve').description('Serve the canvas backend and the MCP tool server');
+  for (const [flags, , description] of SERVE_OPTIONS) serve.option(flags, description);
+  serve
+    .option('--enable-hidden-tools', 'also list and allow tools beyond the six published ones')
+    .option('--no-seed-demo', 'do not seed the demo on an empty store')
+    .action(async () => {
+      const options = serve.opts<Record<string, unknown>>();
+      const flags: ConfigInput = {};
+      for (const [, key] of SERVE_OPTIONS) if (serve.getOptionValueSource(key) === 'cli') flags[key] = options[key];
+      if (serve.getOptionValueSource('enableHiddenTools') === 'cli') flags.enableHiddenTools = true;
+      if (serve.getOptionValueSource('seedDemo') === 'cli') flags.seedDemo = options.seedDemo;
+
+      const config = loadServeConfig(flags);
+      const server = await startServer(config);
+      process.stdout.write(`canvas-mcp ${server.mode} listening on ${server.url}\n  MCP endpoint: ${server.mcpUrl}\n`);
+      if (server.demo) process.stdout.write(demoBanner(server, server.demo));
+
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        process.stdout.write(`${signal}: shutting down\n`);
+        server.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+}

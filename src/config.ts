@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { StoreLocation } from './store/store.js';
+import { sqliteFileIn } from './store/store.js';
+
+/**
+ * Configuration of `serve` (and the store flags every command shares), from command-line flags over
+ * environment variables over defaults, validated once at start. Every setting is listed in docs/operations.md.
+ */
+
+export const ENVIRONMENT = {
+  host: 'CANVAS_MCP_HOST',
+  port: 'CANVAS_MCP_PORT',
+  dataDir: 'CANVAS_MCP_DATA_DIR',
+  databaseUrl: 'CANVAS_MCP_DATABASE_URL',
+  backendUrl: 'CANVAS_MCP_BACKEND_URL',
+  backendToken: 'CANVAS_MCP_BACKEND_TOKEN',
+  publicUrl: 'CANVAS_MCP_PUBLIC_URL',
+  allowedOrigins: 'CANVAS_MCP_ALLOWED_ORIGINS',
+  rateLimitPerMinute: 'CANVAS_MCP_RATE_LIMIT_PER_MINUTE',
+  bodyLimitBytes: 'CANVAS_MCP_BODY_LIMIT_BYTES',
+  logLevel: 'CANVAS_MCP_LOG_LEVEL',
+  enableHiddenTools: 'CANVAS_MCP_ENABLE_HIDDEN_TOOLS',
+  seedDemo: 'CANVAS_MCP_SEED_DEMO',
+  workers: 'CANVAS_MCP_WORKERS',
+} as const;
+
+export type ConfigKey = keyof typeof ENVIRONMENT;
+
+const FLAG: Record<ConfigKey, string> = {
+  host: '--host',
+  port: '--port',
+  dataDir: '--data',
+  databaseUrl: '--database-url',
+  backendUrl: '--backend-url',
+  backendToken: '--backend-token',
+  publicUrl: '--public-url',
+  allowedOrigins: '--allowed-origins',
+  rateLimitPerMinute: '--rate-limit',
+  bodyLimitBytes: '--body-limit',
+  logLevel: '--log-level',
+  enableHiddenTools: '--enable-hidden-tools',
+  seedDemo: '--seed-demo',
+  workers: '--workers',
+};
+
+const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
+const Int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const PostgresUrl = z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' });
+const OriginList = z.union([
+  z.array(z.string()),
+  z.string().transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean)),
+]);
+
+export const ServeConfigSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: Int(0, 65535).default(8787),
+    dataDir: z.string().min(1).default('./data'),
+    databaseUrl: PostgresUrl.optional(),
+    backendUrl: HttpUrl.optional(),
+    backendToken: z.string().min(1).optional(),
+    publicUrl: HttpUrl.optional(),
+    allowedOrigins: OriginList.default([]),
+    rateLimitPerMinute: Int(0, 1_000_000).default(600),
+    bodyLimitBytes: Int(1024, 64 * 1024 * 1024).default(4 * 1024 * 1024),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    enableHiddenTools: Bool.default(false),
+    seedDemo: Bool.default(true),
+    workers: Int(0, 64).default(2),
+  })
+  .superRefine((config, context) => {
+    if (config.backendUrl && !config.backendToken) {
+      context.addIssue({
+        code: 'custom',
+        path: ['backendToken'],
+        message: 'is required with --backend-url (the gateway credential issued with --kind gateway)',
+      });
+    }
+    if (config.backendUrl && config.databaseUrl) {
+      context.addIssue({ code: 'custom', path: ['databaseUrl'], message: 'cannot be combined with --backend-url (a gateway has no store)' });
+    }
+  });
+
+export type ServeConfig = z.output<typeof ServeConfigSchema>;
+export type ConfigInput = Partial<Record<ConfigKey, unknown>>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Flags win over environment variables; unset values fall back to defaults. */
+export function mergeSources(flags: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
+  const merged: ConfigInput = {};
+  for (const key of Object.keys(ENVIRONMENT) as ConfigKey[]) {
+    const value = flags[key] ?? env[ENVIRONMENT[key]];
+    if (value !== undefined && value !== '') merged[key] = value;
+  }
+  return merged;
+}
+
+export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '') as ConfigKey;
+      const source = FLAG[key] ? `${FLAG[key]} (${ENVIRONMENT[key]})` : key;
+      const received = key in input ? `, got ${JSON.stringify(input[key])}` : '';
+      return `${source}: ${issue.message}${received}`;
+    }),
+  );
+}
+
+export function loadServeConfig(flags: ConfigInput, env: NodeJS.ProcessEnv = process.env): ServeConfig {
+  return parseConfig(ServeConfigSchema, mergeSources(flags, env));
+}
+
+/** The store settings shared by every command: --data or --database-url. */
+export const StoreConfigSchema = z.object({
+  dataDir: z.string().min(1).default('./data'),
+  databaseUrl: PostgresUrl.optional(),
+});
+
+export function loadStoreLocation(flags: ConfigInput, env: NodeJS.ProcessEnv = process.env): StoreLocation {
+  const merged = mergeSources(flags, env);
+  const config = parseConfig(StoreConfigSchema, { dataDir: merged.dataDir, databaseUrl: merged.databaseUrl });
+  return storeLocationOf(config);
+}
+
+export function storeLocationOf(config: { dataDir: string; databaseUrl?: string | undefined }): StoreLocation {
+  return config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'sqlite', file: sqliteFileIn(resolve(config.dataDir)) };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { CanvasEdge } from './edge.js';
+import { BaseRevision, ClientSaveId } from './identifiers.js';
+import { CreateCanvasNodeArgs } from './tools.js';
+export { IdempotencyKey } from './idempotency.js';
+
+/**
+ * Bodies and headers of the backend's HTTP API that the six tools do not already define (docs/api.md).
+ * Where a route does what a tool does, its body is the tool's arguments without the path parameters.
+ */
+
+export const SNAPSHOT_VERSION_HEADER = 'x-canvas-snapshot-version';
+export const ON_BEHALF_OF_HEADER = 'x-canvas-on-behalf-of';
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export const CreateNodeBody = CreateCanvasNodeArgs.omit({ project_id: true, canvas_id: true });
+export type CreateNodeBody = z.infer<typeof CreateNodeBody>;
+
+export const RevisionCheckedBody = z.strictObject({
+  base_revision: BaseRevision,
+  client_save_id: ClientSaveId,
+});
+export type RevisionCheckedBody = z.infer<typeof RevisionCheckedBody>;
+
+export const CreateEdgeBody = RevisionCheckedBody.extend({ edge: CanvasEdge });
+export type CreateEdgeBody = z.infer<typeof CreateEdgeBody>;
+
+
+/** A gateway asks who a presented bearer token is, without ever sending the token itself. */
+export const IntrospectionRequest = z.strictObject({
+  token_sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be the lowercase hex SHA-256 of the token' }),
+});
+
+export const IntrospectedPrincipal = z.strictObject({
+  token_id: z.string(),
+  token_name: z.string(),
+  kind: z.enum(['agent', 'backend', 'gateway']),
+  role: z.enum(['viewer', 'editor']),
+  projects: z.array(z.string()),
+  workspaces: z.array(z.string()),
+  required_actor: z.strictObject({ issuer: z.string(), subject: z.string() }).nullable(),
+});
+
+export const IntrospectionResponse = z.discriminatedUnion('active', [
+  z.strictObject({ active: z.literal(true), principal: IntrospectedPrincipal }),
+  z.strictObject({ active: z.literal(false), reason: z.string() }),
+]);
+export type IntrospectionResponse = z.infer<typeof IntrospectionResponse>;

@@ -1,0 +1,39 @@
+import type {
+  CreateCanvasNodeArgs,
+  DeleteCanvasNodeArgs,
+  GetCanvasArgs,
+  NodeRunArgs,
+  SubmitCanvasNodeRunArgs,
+} from '../contract/index.js';
+import type { IdentityHeaders } from '../backend/auth/caller.js';
+import type { Principal } from '../backend/auth/principal.js';
+import type { JsonPayload } from '../shared/json-payload.js';
+
+/**
+ * Everything the tool server needs from the canvas backend. Two implementations: in-process (the default
+ * `serve`, calling the backend's operations directly) and HTTP (a gateway in front of a separately run
+ * backend). Both enforce the same rules because the backend does; both answer serialized JSON, so the hot
+ * path never re-serializes a cached canvas.
+ */
+
+/** The caller of one tool call, as received: verified principal plus the identity headers to forward. */
+export interface ToolCaller {
+  principal: Principal;
+  identity: IdentityHeaders;
+  requestId: string;
+}
+
+export interface BackendClient {
+  readonly mode: 'in-process' | 'http';
+  /** Verifies a bearer token issued for the tool server; throws CanvasError unauthenticated. */
+  authenticate(token: string): Promise<Principal>;
+  listSkills(caller: ToolCaller): Promise<JsonPayload>;
+  getCanvas(caller: ToolCaller, args: GetCanvasArgs): Promise<JsonPayload>;
+  createNode(caller: ToolCaller, args: CreateCanvasNodeArgs): Promise<JsonPayload>;
+  deleteNode(caller: ToolCaller, args: DeleteCanvasNodeArgs): Promise<JsonPayload>;
+  getRun(caller: ToolCaller, args: NodeRunArgs): Promise<JsonPayload>;
+  cancelRun(caller: ToolCaller, args: NodeRunArgs): Promise<JsonPayload>;
+  submitRun(caller: ToolCaller, args: SubmitCanvasNodeRunArgs): Promise<JsonPayload>;
+  /** Throws when the backend cannot serve (for /readyz). */
+  ready(): Promise<void>;
+}

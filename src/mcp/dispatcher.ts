@@ -1,0 +1,116 @@
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CanvasError} from '../shared/errors.js';
+import { invalidArguments, toCanvasError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import { PACKAGE_VERSION } from '../shared/version.js';
+import type { BackendClient, ToolCaller } from './backend-client.js';
+import {
+  PRIMARY_PROTOCOL_VERSION,
+  RPC_ERROR,
+  SERVER_INSTRUCTIONS,
+  isSupportedProtocolVersion,
+  rpcErrorBody,
+  rpcResultBody,
+  type JsonRpcId,
+} from './protocol.js';
+import { listedTool, type ToolDefinition } from './tool-registry.js';
+import { toolErrorResult, toolSuccessReply } from './tool-results.js';
+
+/**
+ * Answers one JSON-RPC request. Protocol faults (unknown method, malformed params, unknown tool) are JSON-RPC
+ * errors; everything a tool itself reports (invalid arguments, conflicts, refusals) is a result with
+ * isError: true that a model can read and act on.
+ */
+
+/** A reply as chunks, so large cached payloads are written without copying them into one string. */
+export type RpcReply = ReadonlyArray<string | Buffer>;
+
+export interface DispatcherOptions {
+  client: BackendClient;
+  tools: readonly ToolDefinition[];
+  logger: Logger;
+}
+
+export interface DispatchContext {
+  caller: ToolCaller;
+  log: Logger;
+}
+
+export function createDispatcher(options: DispatcherOptions) {
+  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  // Built once: the tool list never changes while the server runs.
+  const toolsListResult = { tools: options.tools.map(listedTool) };
+  const serverInfo = { name: 'canvas-mcp', title: 'Canvas Tool Interface', version: PACKAGE_VERSION };
+
+  function initialize(request: JSONRPCRequest): RpcReply {
+    const parsed = InitializeRequestSchema.safeParse(request);
+    if (!parsed.success) {
+      return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid initialize params.')];
+    }
+    const requested = parsed.data.params.protocolVersion;
+    return [
+      rpcResultBody(request.id, {
+        protocolVersion: isSupportedProtocolVersion(requested) ? requested : PRIMARY_PROTOCOL_VERSION,
+        capabilities: { tools: { listChanged: false } },
+        serverInfo,
+        instructions: SERVER_INSTRUCTIONS,
+      }),
+    ];
+  }
+
+  async function callTool(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
+    const parsed = CallToolRequestSchema.safeParse(request);
+    if (!parsed.success) {
+      return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid tools/call params: expected { name, arguments }.')];
+    }
+    const { name, arguments: rawArguments = {} } = parsed.data.params;
+    const tool = tools.get(name);
+    if (!tool) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, `Unknown tool: ${name}`)];
+
+    const log = context.log.child({ tool: name });
+    const args = tool.input.safeParse(rawArguments);
+    if (!args.success) {
+      // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
+      return toolErrorResult(request.id, invalidArguments(args.error, rawArguments));
+    }
+    try {
+      const payload = await tool.invoke(options.client, context.caller, args.data as never);
+      return toolSuccessReply(request.id, payload);
+    } catch (error) {
+      const canvasError = toCanvasError(error);
+      if (canvasError.code === 'internal') log.error({ err: error }, 'tool call failed unexpectedly');
+      return toolErrorResult(request.id, canvasError);
+    }
+  }
+
+  return {
+    async dispatch(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
+      switch (request.method) {
+        case 'initialize':
+          return initialize(request);
+        case 'ping':
+          return [rpcResultBody(request.id, {})];
+        case 'tools/list':
+          return [rpcResultBody(request.id, toolsListResult)];
+        case 'tools/call':
+          return callTool(request, context);
+        default:
+          return [rpcErrorBody(request.id, RPC_ERROR.methodNotFound, `Method not found: ${request.method}`)];
+      }
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;
+
+export function refusalBody(id: JsonRpcId, error: CanvasError): string {
+  return rpcErrorBody(id, RPC_ERROR.serverRefusal, error.message, {
+    code: error.code,
+    retryable: error.retryable,
+    ...error.details,
+  });
+}

@@ -1,0 +1,174 @@
+import type { z } from 'zod';
+import {
+  ErrorBody,
+  IDEMPOTENCY_KEY_HEADER,
+  IntrospectionResponse,
+  ON_BEHALF_OF_HEADER,
+  REQUEST_ID_HEADER,
+  SNAPSHOT_CONTRACT_VERSION,
+  SNAPSHOT_VERSION_HEADER,
+  TOOL_CONTRACTS,
+  HIDDEN_TOOL_CONTRACTS,
+} from '../contract/index.js';
+import { IDENTITY_HEADERS, resolveCaller } from '../backend/auth/caller.js';
+import type { Principal } from '../backend/auth/principal.js';
+import { CanvasError } from '../shared/errors.js';
+import { sha256Hex } from '../shared/ids.js';
+import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
+import type { BackendClient, ToolCaller } from './backend-client.js';
+
+/**
+ * The tool server as a gateway in front of a canvas backend reached over HTTP. It holds its own credential (a
+ * gateway token); the caller's bearer token never leaves the gateway: the backend learns who is calling through
+ * introspection by hash and X-Canvas-On-Behalf-Of, and receives the identity headers as the caller sent them.
+ */
+
+export interface HttpBackendClientOptions {
+  baseUrl: string;
+  /** The gateway's own credential for the backend (a token issued with --kind gateway). */
+  gatewayToken: string;
+  timeoutMs?: number;
+}
+
+interface Call {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  caller?: ToolCaller;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const segment = encodeURIComponent;
+
+export function createHttpBackendClient(options: HttpBackendClientOptions): BackendClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 30_000;
+
+  async function send(call: Call): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { authorization: `Bearer ${options.gatewayToken}`, ...call.headers };
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    if (call.caller) {
+      // Validate locally with the backend's own rule, so both modes refuse the same requests the same way.
+      resolveCaller(call.caller.principal, call.caller.identity, call.caller.requestId);
+      const { identity } = call.caller;
+      headers[ON_BEHALF_OF_HEADER] = call.caller.principal.tokenId;
+      headers[REQUEST_ID_HEADER] = call.caller.requestId;
+      if (identity.actorSubject !== undefined) headers[IDENTITY_HEADERS.actorSubject] = identity.actorSubject;
+      if (identity.actorIssuer !== undefined) headers[IDENTITY_HEADERS.actorIssuer] = identity.actorIssuer;
+      if (identity.agentRunId !== undefined) headers[IDENTITY_HEADERS.agentRunId] = identity.agentRunId;
+    }
+    try {
+      const response = await fetch(`${baseUrl}${call.path}`, {
+        method: call.method,
+        headers,
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return { status: response.status, text: await response.text() };
+    } catch {
+      throw new CanvasError('unavailable', 'The canvas backend could not be reached; retry later.');
+    }
+  }
+
+  function failure(status: number, text: string): CanvasError {
+    let parsed: ErrorBody | undefined;
+    try {
+      parsed = ErrorBody.parse(JSON.parse(text));
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed) return new CanvasError('unavailable', `The canvas backend answered HTTP ${status} without an error body.`);
+    return new CanvasError(parsed.error.code, parsed.error.message, parsed.error.details ?? {});
+  }
+
+  /** Sends a call and validates a success body with the contract before passing its text on unchanged. */
+  async function exchange(call: Call, success: z.ZodType): Promise<JsonPayload> {
+    const { status, text } = await send(call);
+    if (status >= 400) throw failure(status, text);
+    const parsed = success.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new CanvasError('internal', 'The canvas backend answered a body outside the contract.');
+    return cachedPayload(text);
+  }
+
+  const canvasPath = (args: { project_id: string; canvas_id: string }) =>
+    `/api/v2/projects/${segment(args.project_id)}/canvases/${segment(args.canvas_id)}`;
+
+  return {
+    mode: 'http',
+
+    async authenticate(token): Promise<Principal> {
+      const { status, text } = await send({ method: 'POST', path: '/api/v1/auth/introspect', body: { token_sha256: sha256Hex(token) } });
+      if (status === 401 || status === 403) {
+        throw new CanvasError('unavailable', 'The backend refused the gateway credential: check --backend-token.');
+      }
+      if (status >= 400) throw failure(status, text);
+      const answer = IntrospectionResponse.parse(JSON.parse(text));
+      if (!answer.active) throw new CanvasError('unauthenticated', answer.reason);
+      const { principal } = answer;
+      return {
+        tokenId: principal.token_id,
+        tokenName: principal.token_name,
+        kind: principal.kind,
+        role: principal.role,
+        projects: principal.projects,
+        workspaces: principal.workspaces,
+        requiredActor: principal.required_actor,
+      };
+    },
+
+    listSkills: (caller) => exchange({ method: 'GET', path: '/api/v1/zone/skills', caller }, TOOL_CONTRACTS.list_zone_skills.success),
+
+    getCanvas: (caller, args) =>
+      exchange(
+        { method: 'GET', path: `${canvasPath(args)}/snapshot`, caller, headers: { [SNAPSHOT_VERSION_HEADER]: SNAPSHOT_CONTRACT_VERSION } },
+        TOOL_CONTRACTS.get_canvas.success,
+      ),
+
+    createNode: (caller, args) =>
+      exchange(
+        {
+          method: 'POST',
+          path: `${canvasPath(args)}/nodes`,
+          caller,
+          body: { node: args.node, base_revision: args.base_revision, client_save_id: args.client_save_id },
+        },
+        TOOL_CONTRACTS.create_canvas_node.success,
+      ),
+
+    deleteNode: (caller, args) =>
+      exchange(
+        {
+          method: 'DELETE',
+          path: `${canvasPath(args)}/nodes/${segment(args.node_id)}`,
+          caller,
+          body: { base_revision: args.base_revision, client_save_id: args.client_save_id },
+        },
+        TOOL_CONTRACTS.delete_canvas_node.success,
+      ),
+
+    getRun: (caller, args) =>
+      exchange({ method: 'GET', path: `${canvasPath(args)}/runs/${segment(args.run_id)}`, caller }, TOOL_CONTRACTS.get_canvas_node_run.success),
+
+    cancelRun: (caller, args) =>
+      exchange(
+        { method: 'POST', path: `${canvasPath(args)}/runs/${segment(args.run_id)}/cancel`, caller },
+        TOOL_CONTRACTS.cancel_canvas_node_run.success,
+      ),
+
+    submitRun: (caller, args) =>
+      exchange(
+        {
+          method: 'POST',
+          path: `${canvasPath(args)}/nodes/${segment(args.node_id)}/runs`,
+          caller,
+          headers: args.idempotency_key ? { [IDEMPOTENCY_KEY_HEADER]: args.idempotency_key } : {},
+        },
+        HIDDEN_TOOL_CONTRACTS.submit_canvas_node_run.success,
+      ),
+
+    async ready() {
+      const { status } = await send({ method: 'GET', path: '/readyz' });
+      if (status !== 200) throw new CanvasError('unavailable', `The canvas backend is not ready (HTTP ${status}).`);
+    },
+  };
+}

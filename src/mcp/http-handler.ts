@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import getRawBody from 'raw-body';
+import { REQUEST_ID_HEADER } from '../contract/index.js';
+import { readIdentityHeaders } from '../backend/auth/caller.js';
+import { hasTokenInQuery, parseBearer } from '../shared/bearer.js';
+import { CanvasError, toCanvasError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import type { BackendClient, ToolCaller } from './backend-client.js';
+import { refusalBody, type Dispatcher, type RpcReply } from './dispatcher.js';
+import { RPC_ERROR, isSupportedProtocolVersion, rpcErrorBody, type JsonRpcId } from './protocol.js';
+import type { TokenRateLimiter } from './rate-limit.js';
+
+/**
+ * MCP Streamable HTTP (protocol 2025-06-18) at /mcp and /mcp/, stateless: every POST carries one JSON-RPC
+ * message and is answered on its own, so any number of processes can serve behind a load balancer.
+ */
+
+export interface McpHttpOptions {
+  client: BackendClient;
+  dispatcher: Dispatcher;
+  logger: Logger;
+  /** Origins allowed to call (a present Origin outside this list is refused with 403). */
+  allowedOrigins: readonly string[];
+  /** Host names accepted in the Host header; null when the server is not bound to loopback. */
+  allowedHostnames: readonly string[] | null;
+  bodyLimitBytes: number;
+  rateLimiter: TokenRateLimiter | null;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const CORS_HEADERS = 'authorization, content-type, accept, mcp-protocol-version, x-agent-run-id, x-service-actor-subject, x-service-actor-issuer, x-request-id';
+
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+function refuse(status: number, error: CanvasError, id: JsonRpcId = null, headers: Record<string, string> = {}): HttpRefusal {
+  return new HttpRefusal(status, refusalBody(id, error), headers);
+}
+
+function rpcRefusal(status: number, code: number, message: string): HttpRefusal {
+  return new HttpRefusal(status, rpcErrorBody(null, code, message));
+}
+
+function negotiate(accept: string | undefined): 'json' | 'sse' | null {
+  const value = (accept ?? '*/*').toLowerCase();
+  if (/application\/json|application\/\*|\*\/\*/.test(value)) return 'json';
+  if (value.includes('text/event-stream')) return 'sse';
+  return null;
+}
+
+function hostnameOf(host: string | undefined): string | null {
+  if (!host) return null;
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+function writeReply(res: ServerResponse, reply: RpcReply, form: 'json' | 'sse', requestId: string): void {
+  const body = reply.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+  const chunks = form === 'sse' ? [Buffer.from('event: message\ndata: '), ...body, Buffer.from('\n\n')] : body;
+  res.writeHead(200, {
+    'content-type': form === 'sse' ? 'text/event-stream' : 'application/json',
+    'content-length': chunks.reduce((total, chunk) => total + chunk.length, 0),
+    'cache-control': 'no-store',
+    [REQUEST_ID_HEADER]: requestId,
+  });
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
+}
+
+export function createMcpHttpHandler(options: McpHttpOptions) {
+  const { client, dispatcher } = options;
+
+  function checkOrigin(req: IncomingMessage, res: ServerResponse): void {
+    const origin = req.headers.origin;
+    if (origin === undefined) return;
+    if (!options.allowedOrigins.includes(origin)) {
+      throw refuse(403, new CanvasError('forbidden', `Origin ${origin} is not allowed.`));
+    }
+    res.setHeader('access-control-allow-origin', origin);
+    res.setHeader('vary', 'Origin');
+    res.setHeader('access-control-expose-headers', `${REQUEST_ID_HEADER}, www-authenticate`);
+  }
+
+  async function authenticate(req: IncomingMessage): Promise<ToolCaller['principal']> {
+    const unauthenticated = (message: string) =>
+      refuse(401, new CanvasError('unauthenticated', message), null, { 'www-authenticate': 'Bearer' });
+    if (hasTokenInQuery(new URL(req.url ?? '/', 'http://localhost'))) {
+      throw unauthenticated('Tokens are not accepted in the query string: send Authorization: Bearer <token>.');
+    }
+    const bearer = parseBearer(req.headers.authorization);
+    if (!bearer.ok) throw unauthenticated(bearer.reason);
+    try {
+      return await client.authenticate(bearer.token);
+    } catch (error) {
+      const canvasError = toCanvasError(error);
+      if (canvasError.code === 'unauthenticated') throw unauthenticated(canvasError.message);
+      throw refuse(canvasError.status, canvasError);
+    }
+  }
+
+  async function readMessage(req: IncomingMessage): Promise<unknown> {
+    const contentType = req.headers['content-type'] ?? '';
+    if (!/^application\/json\b/i.test(contentType)) {
+      throw refuse(415, new CanvasError('unsupported_media_type', 'Content-Type must be application/json.'));
+    }
+    let text: string;
+    try {
+      text = await getRawBody(req, { limit: options.bodyLimitBytes, encoding: 'utf8' });
+    } catch (error) {
+      if ((error as { type?: string }).type === 'entity.too.large') {
+        throw refuse(413, new CanvasError('payload_too_large', `The request body exceeds ${options.bodyLimitBytes} bytes.`));
+      }
+      throw rpcRefusal(400, RPC_ERROR.parseError, 'Could not read the request body.');
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid JSON.');
+    }
+    if (Array.isArray(message)) {
+      throw rpcRefusal(400, RPC_ERROR.invalidRequest, 'JSON-RPC batches are not supported (removed in MCP 2025-06-18): send one message per request.');
+    }
+    if (!JSONRPCMessageSchema.safeParse(message).success) {
+      throw rpcRefusal(400, RPC_ERROR.invalidRequest, 'Invalid Request: the body is not a JSON-RPC 2.0 message.');
+    }
+    return message;
+  }
+
+  async function handlePost(req: IncomingMessage, res: ServerResponse, requestId: string, log: Logger): Promise<Record<string, unknown>> {
+    const principal = await authenticate(req);
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !isSupportedProtocolVersion(version)) {
+      throw rpcRefusal(400, RPC_ERROR.invalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${version}.`);
+    }
+    const form = negotiate(req.headers.accept);
+    if (!form) {
+      throw rpcRefusal(406, RPC_ERROR.invalidRequest, 'Not Acceptable: accept application/json or text/event-stream.');
+    }
+    const message = await readMessage(req);
+    const request = JSONRPCRequestSchema.safeParse(message);
+    const id: JsonRpcId = request.success ? request.data.id : null;
+
+    if (options.rateLimiter) {
+      const retryAfterMs = await options.rateLimiter.take(principal.tokenId);
+      if (retryAfterMs !== null) {
+        throw refuse(429, new CanvasError('rate_limited', 'Too many requests for this token; retry later.', { retry_after_ms: retryAfterMs }), id, {
+          'retry-after': String(Math.ceil(retryAfterMs / 1000)),
+        });
+      }
+    }
+    // Notifications and responses are accepted with 202 and no body.
+    if (!request.success) {
+      res.writeHead(202, { [REQUEST_ID_HEADER]: requestId }).end();
+      return { rpc: 'notification', status: 202 };
+    }
+
+    const identity = readIdentityHeaders((name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    }, Object.keys(req.headers));
+    const callLog = log.child({
+      token_id: principal.tokenId,
+      ...(identity.agentRunId ? { agent_run_id: identity.agentRunId } : {}),
+      ...(identity.actorSubject ? { actor: `${identity.actorIssuer ?? '?'}|${identity.actorSubject}` } : {}),
+    });
+    const rpcRequest = request.data as JSONRPCRequest;
+    const reply = await dispatcher.dispatch(rpcRequest, { caller: { principal, identity, requestId }, log: callLog });
+    writeReply(res, reply, form, requestId);
+    const tool = rpcRequest.method === 'tools/call' ? (rpcRequest.params as { name?: unknown } | undefined)?.name : undefined;
+    return { rpc: rpcRequest.method, ...(typeof tool === 'string' ? { tool } : {}), token_id: principal.tokenId, status: 200 };
+  }
+
+  return async function handleMcpRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const log = options.logger.child({ request_id: requestId });
+    let fields: Record<string, unknown> = {};
+    try {
+      if (options.allowedHostnames) {
+        const hostname = hostnameOf(req.headers.host);
+        if (!hostname || !options.allowedHostnames.includes(hostname)) {
+          throw refuse(403, new CanvasError('forbidden', `Host ${req.headers.host ?? '(none)'} is not allowed.`));
+        }
+      }
+      checkOrigin(req, res);
+      if (req.method === 'OPTIONS' && req.headers.origin !== undefined) {
+        res.writeHead(204, {
+          'access-control-allow-methods': 'POST',
+          'access-control-allow-headers': CORS_HEADERS,
+          'access-control-max-age': '600',
+        });
+        res.end();
+        fields = { status: 204 };
+        return;
+      }
+      if (req.method !== 'POST') {
+        throw refuse(405, new CanvasError('method_not_allowed', `${req.method} is not supported: this server is stateless, POST only.`), null, {
+          allow: 'POST',
+        });
+      }
+      fields = await handlePost(req, res, requestId, log);
+    } catch (error) {
+      const refusal =
+        error instanceof HttpRefusal ? error : refuse(500, toCanvasError(error));
+      if (!(error instanceof HttpRefusal)) log.error({ err: error }, 'MCP request failed unexpectedly');
+      if (!res.headersSent) {
+        res.writeHead(refusal.status, {
+          'content-type': 'application/json',
+          [REQUEST_ID_HEADER]: requestId,
+          ...refusal.headers,
+        });
+        res.end(refusal.body);
+      } else {
+        res.destroy();
+      }
+      fields = { status: refusal.status };
+    } finally {
+      log.info({ method: req.method, path: '/mcp', ...fields, duration_ms: Math.round(performance.now() - started) }, 'mcp request');
+    }
+  };
+}

@@ -1,0 +1,59 @@
+import { resolveCaller } from '../backend/auth/caller.js';
+import { authenticateSecret } from '../backend/auth/principal.js';
+import type { CanvasBackend } from '../backend/backend.js';
+import { CanvasError } from '../shared/errors.js';
+import { jsonPayload } from '../shared/json-payload.js';
+import type { BackendClient, ToolCaller } from './backend-client.js';
+
+/** The tool server and the backend in one process: tool calls go straight to the backend's operations. */
+export function createInProcessClient(backend: CanvasBackend, clock: () => number = Date.now): BackendClient {
+  const { store } = backend;
+  const context = (caller: ToolCaller) => resolveCaller(caller.principal, caller.identity, caller.requestId);
+  const canvas = (args: { project_id: string; canvas_id: string }) => ({ projectId: args.project_id, canvasId: args.canvas_id });
+
+  return {
+    mode: 'in-process',
+    // Only agent tokens, the ones issued for the tool server, open /mcp (spec: Authentication 2).
+    authenticate: (token) => authenticateSecret(store, token, clock(), ['agent']),
+    listSkills: async (caller) => jsonPayload(await backend.listSkills(context(caller))),
+    getCanvas: async (caller, args) => (await backend.readSnapshot(context(caller), canvas(args))).payload,
+    createNode: async (caller, args) =>
+      jsonPayload(
+        await backend.createNode(context(caller), {
+          ...canvas(args),
+          baseRevision: args.base_revision,
+          clientSaveId: args.client_save_id,
+          node: args.node,
+        }),
+      ),
+    deleteNode: async (caller, args) =>
+      jsonPayload(
+        await backend.deleteNode(context(caller), {
+          ...canvas(args),
+          baseRevision: args.base_revision,
+          clientSaveId: args.client_save_id,
+          nodeId: args.node_id,
+        }),
+      ),
+    getRun: async (caller, args) => jsonPayload(await backend.getRun(context(caller), { ...canvas(args), runId: args.run_id })),
+    cancelRun: async (caller, args) =>
+      jsonPayload(await backend.cancelRun(context(caller), { ...canvas(args), runId: args.run_id })),
+    submitRun: async (caller, args) =>
+      jsonPayload(
+        (
+          await backend.submitRun(context(caller), {
+            ...canvas(args),
+            nodeId: args.node_id,
+            idempotencyKey: args.idempotency_key ?? null,
+          })
+        ).run,
+      ),
+    async ready() {
+      try {
+        await store.ping();
+      } catch {
+        throw new CanvasError('unavailable', 'The store is unreachable.');
+      }
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import type { z } from 'zod';
+import {
+  HIDDEN_TOOL_CONTRACTS,
+  TOOL_CONTRACTS,
+  toolJsonSchemas,
+  type JsonSchemaObject,
+} from '../contract/index.js';
+import type { JsonPayload } from '../shared/json-payload.js';
+import type { BackendClient, ToolCaller } from './backend-client.js';
+
+/**
+ * The registry of tools. The six published tools are listed and callable; the registry may hold more
+ * (spec: Rules 2), which stay hidden unless the server is started with --enable-hidden-tools.
+ */
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  input: z.ZodType;
+  output: z.ZodType;
+  published: boolean;
+  invoke(client: BackendClient, caller: ToolCaller, args: never): Promise<JsonPayload>;
+}
+
+const RUN_ID_RULE =
+  'run_id is a node run id of this project and canvas (node_states[node_id].externalRunId in get_canvas, the canvas UI, ' +
+  'or the submit response): never a chat run id (X-Agent-Run-Id) and never a skill run id (data.skillRunId).';
+
+function define<I extends z.ZodType>(
+  definition: Omit<ToolDefinition, 'input' | 'invoke'> & {
+    input: I;
+    invoke(client: BackendClient, caller: ToolCaller, args: z.output<I>): Promise<JsonPayload>;
+  },
+): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  define({
+    name: 'list_zone_skills',
+    title: 'List zone skills',
+    description:
+      'List the registered skills: skill_id, title, description, and input_schema (the JSON Schema of skillNode.data.parameters). ' +
+      'Call this before creating a skillNode: use a skill_id from this list with parameters that match its input_schema. ' +
+      'A skill in the catalog does not imply a standalone way to execute it.',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: TOOL_CONTRACTS.list_zone_skills.input,
+    output: TOOL_CONTRACTS.list_zone_skills.output,
+    published: true,
+    invoke: (client, caller) => client.listSkills(caller),
+  }),
+  define({
+    name: 'get_canvas',
+    title: 'Read canvas',
+    description:
+      'Read one canvas: layout {revision, nodes, edges} and node_states (runtime state of node runs, kept apart from the layout). ' +
+      'Always read before writing and pass layout.revision as base_revision to create_canvas_node and delete_canvas_node. ' +
+      'Address nodes by layout.nodes[].id. node_states and runtime results are presentation data: never send read results back as a layout or node payload.',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: TOOL_CONTRACTS.get_canvas.input,
+    output: TOOL_CONTRACTS.get_canvas.output,
+    published: true,
+    invoke: (client, caller, args) => client.getCanvas(caller, args),
+  }),
+  define({
+    name: 'create_canvas_node',
+    title: 'Create canvas node',
+    description:
+      'Atomically add exactly one node. First read the canvas with get_canvas and pass its layout.revision as base_revision. ' +
+      'node is {id (new on this canvas), type, position {x, y}, data} plus optional envelope fields; data must match the shape of the type. ' +
+      'A text node is type textAnnotationNode with data.content (the text) and data.displayName (the title). ' +
+      'A skillNode needs a skill_id from list_zone_skills. ' +
+      'On error revision_conflict someone else changed the canvas: re-read with get_canvas, merge their changes into your plan, and resubmit with the new layout.revision. ' +
+      'Needs a canvas edit authorization (the X-Agent-Run-Id of your canvas chat run). ' +
+      'client_save_id (optional) correlates the save receipt: retrying with the same client_save_id and arguments replays the receipt instead of writing twice.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    input: TOOL_CONTRACTS.create_canvas_node.input,
+    output: TOOL_CONTRACTS.create_canvas_node.output,
+    published: true,
+    invoke: (client, caller, args) => client.createNode(caller, args),
+  }),
+  define({
+    name: 'delete_canvas_node',
+    title: 'Delete canvas node',
+    description:
+      'Atomically delete exactly one node, by its exact id from layout.nodes[].id of get_canvas (never by name), together with its connected edges; ' +
+      'its children move to its parent and keep their place. Pass the latest layout.revision as base_revision; ' +
+      'on revision_conflict re-read with get_canvas and decide again. Needs a canvas edit authorization (X-Agent-Run-Id).',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    input: TOOL_CONTRACTS.delete_canvas_node.input,
+    output: TOOL_CONTRACTS.delete_canvas_node.output,
+    published: true,
+    invoke: (client, caller, args) => client.deleteNode(caller, args),
+  }),
+  define({
+    name: 'get_canvas_node_run',
+    title: 'Get node run',
+    description:
+      'Read the authoritative state and result of one node run: status (queued, running, cancel_requested, succeeded, failed, cancelled), ' +
+      `progress, outputs, error and cost. ${RUN_ID_RULE} Poll it after cancel_canvas_node_run to learn whether the run really stopped.`,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: TOOL_CONTRACTS.get_canvas_node_run.input,
+    output: TOOL_CONTRACTS.get_canvas_node_run.output,
+    published: true,
+    invoke: (client, caller, args) => client.getRun(caller, args),
+  }),
+  define({
+    name: 'cancel_canvas_node_run',
+    title: 'Cancel node run',
+    description:
+      'Request cancellation of an active node run. The answer cancel_requested means only that the request was accepted: the generation may still ' +
+      'finish, so keep polling get_canvas_node_run with the same run_id for the authoritative state. A run that already ended answers its terminal ' +
+      `status unchanged. Use the same run_id for query and cancel. ${RUN_ID_RULE}`,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    input: TOOL_CONTRACTS.cancel_canvas_node_run.input,
+    output: TOOL_CONTRACTS.cancel_canvas_node_run.output,
+    published: true,
+    invoke: (client, caller, args) => client.cancelRun(caller, args),
+  }),
+  define({
+    name: 'submit_canvas_node_run',
+    title: 'Submit node run',
+    description:
+      'Start a paid generation run for one node (imageNode, imageGenNode, audioNode, scriptNode or skillNode). Costs credits. ' +
+      'Reuse the same idempotency_key when retrying one submission so it is never charged twice. Answers the node run record.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    input: HIDDEN_TOOL_CONTRACTS.submit_canvas_node_run.input,
+    output: HIDDEN_TOOL_CONTRACTS.submit_canvas_node_run.output,
+    published: false,
+    invoke: (client, caller, args) => client.submitRun(caller, args),
+  }),
+];
+
+/** A tool as tools/list describes it, with schemas generated from the contract once. */
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  outputSchema: JsonSchemaObject;
+  annotations: ToolAnnotations & { title: string };
+}
+
+export function listedTool(definition: ToolDefinition): ListedTool {
+  return {
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    ...toolJsonSchemas(definition),
+    annotations: { title: definition.title, ...definition.annotations },
+  };
+}
+
+export function enabledTools(enableHiddenTools: boolean): ToolDefinition[] {
+  return TOOL_DEFINITIONS.filter((definition) => definition.published || enableHiddenTools);
+}

@@ -1,0 +1,144 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createBackend, type CanvasBackend } from '../backend/backend.js';
+import { createBackendApp, errorResponse } from '../backend/http/app.js';
+import { storeLocationOf, type ServeConfig } from '../config.js';
+import { createDispatcher } from '../mcp/dispatcher.js';
+import { createHttpBackendClient } from '../mcp/http-backend-client.js';
+import { createMcpHttpHandler } from '../mcp/http-handler.js';
+import { createInProcessClient } from '../mcp/in-process-client.js';
+import { createTokenRateLimiter } from '../mcp/rate-limit.js';
+import { enabledTools } from '../mcp/tool-registry.js';
+import type { BackendClient } from '../mcp/backend-client.js';
+import { CanvasError, toCanvasError } from '../shared/errors.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { openStore, type Store } from '../store/store.js';
+import { seedDemo, type DemoCredentials } from './demo-seed.js';
+
+/**
+ * The composition root: configuration in, a listening server out. Backend mode serves the REST API and /mcp on
+ * one store; gateway mode (--backend-url) serves /mcp in front of a backend reached over HTTP.
+ */
+
+export interface RunningServer {
+  url: string;
+  mcpUrl: string;
+  port: number;
+  mode: 'backend' | 'gateway';
+  store: Store | null;
+  backend: CanvasBackend | null;
+  /** Set when this start seeded the demo on an empty store. */
+  demo: DemoCredentials | null;
+  close(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  logger?: Logger;
+  clock?: () => number;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const LOOPBACK_HOSTNAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+function gatewayApp(client: BackendClient): Hono {
+  const app = new Hono();
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    await client.ready();
+    return c.json({ status: 'ready', backend: 'http' });
+  });
+  app.onError((error, c) => errorResponse(c as never, toCanvasError(error)));
+  app.notFound(() => {
+    throw new CanvasError('not_found', 'No such route: this gateway serves /mcp, /healthz and /readyz.');
+  });
+  return app;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export async function startServer(config: ServeConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? Date.now;
+
+  let store: Store | null = null;
+  let backend: CanvasBackend | null = null;
+  let demo: DemoCredentials | null = null;
+  let client: BackendClient;
+  let app: { fetch: (request: Request) => Response | Promise<Response> };
+
+  if (config.backendUrl) {
+    client = createHttpBackendClient({ baseUrl: config.backendUrl, gatewayToken: config.backendToken! });
+    app = gatewayApp(client);
+  } else {
+    store = await openStore(storeLocationOf(config), { clock });
+    if (config.seedDemo && (await store.admin.isEmpty())) demo = await seedDemo(store);
+    backend = createBackend({ store, clock });
+    app = createBackendApp({ backend, store, logger, clock, bodyLimitBytes: config.bodyLimitBytes });
+    client = createInProcessClient(backend, clock);
+  }
+
+  const mcp = createMcpHttpHandler({
+    client,
+    dispatcher: createDispatcher({ client, tools: enabledTools(config.enableHiddenTools), logger }),
+    logger,
+    allowedOrigins: config.allowedOrigins,
+    allowedHostnames: LOOPBACK_HOSTS.has(config.host) ? LOOPBACK_HOSTNAMES : null,
+    bodyLimitBytes: config.bodyLimitBytes,
+    rateLimiter: config.rateLimitPerMinute > 0 ? createTokenRateLimiter(config.rateLimitPerMinute) : null,
+  });
+  const rest = getRequestListener(app.fetch);
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === '/mcp' || path === '/mcp/') void mcp(req, res);
+    else void rest(req, res);
+  });
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+  server.keepAliveTimeout = 5_000;
+
+  let address: AddressInfo;
+  try {
+    address = await listen(server, config.port, config.host);
+  } catch (error) {
+    await store?.close();
+    throw error;
+  }
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = config.publicUrl?.replace(/\/+$/, '') ?? `http://${urlHost}:${address.port}`;
+  logger.info({ url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null }, 'canvas-mcp listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    mcpUrl: `${url}/mcp/`,
+    port: address.port,
+    mode: config.backendUrl ? 'gateway' : 'backend',
+    store,
+    backend,
+    demo,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // Requests still running after 10 s are cut off rather than holding the shutdown forever.
+          setTimeout(() => server.closeAllConnections(), 10_000).unref();
+        });
+        await store?.close();
+        logger.info('canvas-mcp stopped');
+      })();
+      return closing;
+    },
+  };
+}
