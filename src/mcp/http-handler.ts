@@ -21,7 +21,7 @@ export interface McpHttpOptions {
   client: BackendClient;
   dispatcher: Dispatcher;
   logger: Logger;
-  /** Origins allowed to call (a present Origin outside this list is refused with 403). */
+  /** Origins allowed to call (a present Origin outside this list, and not loopback on a loopback server, gets 403). */
   allowedOrigins: readonly string[];
   /** Host names accepted in the Host header; null when the server is not bound to loopback. */
   allowedHostnames: readonly string[] | null;
@@ -83,10 +83,21 @@ function writeReply(res: ServerResponse, reply: RpcReply, form: 'json' | 'sse', 
 export function createMcpHttpHandler(options: McpHttpOptions) {
   const { client, dispatcher } = options;
 
+  /** The configured allowlist; on a loopback-bound server also loopback pages (what DNS rebinding cannot forge). */
+  function isAllowedOrigin(origin: string): boolean {
+    if (options.allowedOrigins.includes(origin)) return true;
+    if (!options.allowedHostnames) return false;
+    try {
+      return options.allowedHostnames.includes(new URL(origin).hostname);
+    } catch {
+      return false;
+    }
+  }
+
   function checkOrigin(req: IncomingMessage, res: ServerResponse): void {
     const origin = req.headers.origin;
     if (origin === undefined) return;
-    if (!options.allowedOrigins.includes(origin)) {
+    if (!isAllowedOrigin(origin)) {
       throw refuse(403, new CanvasError('forbidden', `Origin ${origin} is not allowed.`));
     }
     res.setHeader('access-control-allow-origin', origin);
@@ -222,6 +233,8 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
         res.writeHead(refusal.status, {
           'content-type': 'application/json',
           [REQUEST_ID_HEADER]: requestId,
+          // A body left unread (refused early, or too large) must not poison a reused connection.
+          ...(req.complete ? {} : { connection: 'close' }),
           ...refusal.headers,
         });
         res.end(refusal.body);

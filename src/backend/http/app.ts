@@ -28,6 +28,8 @@ export function errorResponse(c: BackendContext, error: CanvasError): Response {
     error: { code: error.code, message: error.message, ...(Object.keys(error.details).length ? { details: error.details } : {}) },
   };
   if (error.code === 'unauthenticated') c.header('www-authenticate', 'Bearer');
+  // The rest of a refused oversized body is never read: the connection must not be reused.
+  if (error.code === 'payload_too_large') c.header('connection', 'close');
   return c.json(body, error.status as 400);
 }
 

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { loadServeConfig, type ConfigInput, type ConfigKey } from '../../config.js';
 import type { DemoCredentials } from '../../server/demo-seed.js';
 import { startServer, type RunningServer } from '../../server/server.js';
@@ -46,16 +46,20 @@ function demoBanner(server: RunningServer, demo: DemoCredentials): string {
 
 export function registerServeCommand(program: Command): void {
   const serve = program.command('serve').description('Serve the canvas backend and the MCP tool server');
-  for (const [flags, , description] of SERVE_OPTIONS) serve.option(flags, description);
+  const options = SERVE_OPTIONS.map(([flags, key, description]) => ({ option: new Option(flags, description), key }));
+  for (const { option } of options) serve.addOption(option);
   serve
     .option('--enable-hidden-tools', 'also list and allow tools beyond the six published ones')
     .option('--no-seed-demo', 'do not seed the demo on an empty store')
     .action(async () => {
-      const options = serve.opts<Record<string, unknown>>();
+      const values = serve.opts<Record<string, unknown>>();
+      // Only flags given on the command line override the environment.
       const flags: ConfigInput = {};
-      for (const [, key] of SERVE_OPTIONS) if (serve.getOptionValueSource(key) === 'cli') flags[key] = options[key];
+      for (const { option, key } of options) {
+        if (serve.getOptionValueSource(option.attributeName()) === 'cli') flags[key] = values[option.attributeName()];
+      }
       if (serve.getOptionValueSource('enableHiddenTools') === 'cli') flags.enableHiddenTools = true;
-      if (serve.getOptionValueSource('seedDemo') === 'cli') flags.seedDemo = options.seedDemo;
+      if (serve.getOptionValueSource('seedDemo') === 'cli') flags.seedDemo = values.seedDemo;
 
       const config = loadServeConfig(flags);
       const server = await startServer(config);

@@ -1,0 +1,93 @@
+import { CanvasNode } from '../../src/contract/index.js';
+import type { Store } from '../../src/store/store.js';
+
+/**
+ * A small world for permission tests: two workspaces, projects, canvases, tokens of every kind and scope,
+ * memberships and chat runs in every state. Seeded through the store, as an administrator would.
+ */
+export interface World {
+  tokens: Record<
+    | 'editor'
+    | 'viewer'
+    | 'workspaceEditor'
+    | 'otherProject'
+    | 'backendKind'
+    | 'gateway'
+    | 'alice'
+    | 'carol'
+    | 'mallory'
+    | 'revoked'
+    | 'expired',
+    { id: string; secret: string }
+  >;
+  chatRuns: Record<'edit' | 'noEdit' | 'ended' | 'expired' | 'otherCanvas' | 'alice' | 'locked', string>;
+}
+
+export const IDP = 'https://idp.example';
+
+export async function seedWorld(store: Store): Promise<World> {
+  const { admin } = store;
+  await admin.createWorkspace('w1');
+  await admin.createWorkspace('w2');
+  await admin.createProject('p1', 'w1');
+  await admin.createProject('p2', 'w2');
+  await admin.createCanvas('p1', 'c1', false);
+  await admin.createCanvas('p1', 'c-other', false);
+  await admin.createCanvas('p1', 'c-locked', true);
+  await admin.createCanvas('p2', 'c2', false);
+  await store.writes.createNode(
+    { projectId: 'p1', canvasId: 'c-locked', baseRevision: 0, clientSaveId: null },
+    CanvasNode.parse({ id: 'keep', type: 'groupNode', position: { x: 0, y: 0 }, data: { label: 'x' } }),
+  ).catch(() => undefined);
+  await admin.addMember('p1', { issuer: IDP, subject: 'alice' }, 'editor');
+  await admin.addMember('p1', { issuer: IDP, subject: 'carol' }, 'viewer');
+
+  const token = async (
+    name: string,
+    options: Partial<Parameters<Store['admin']['createToken']>[0]> = {},
+  ): Promise<{ id: string; secret: string }> => {
+    const { tokenId, secret } = await admin.createToken({
+      name,
+      kind: 'agent',
+      role: 'editor',
+      projects: ['p1'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+      ...options,
+    });
+    return { id: tokenId, secret };
+  };
+  const tokens: World['tokens'] = {
+    editor: await token('editor'),
+    viewer: await token('viewer', { role: 'viewer' }),
+    workspaceEditor: await token('workspace-editor', { projects: [], workspaces: ['w1'] }),
+    otherProject: await token('other-project', { projects: ['p2'] }),
+    backendKind: await token('backend', { kind: 'backend' }),
+    gateway: await token('gateway', { kind: 'gateway', projects: [] }),
+    alice: await token('alice', { actor: { issuer: IDP, subject: 'alice' } }),
+    carol: await token('carol', { actor: { issuer: IDP, subject: 'carol' } }),
+    mallory: await token('mallory', { actor: { issuer: IDP, subject: 'mallory' } }),
+    revoked: await token('revoked'),
+    expired: await token('expired', { expiresAt: Date.now() - 1000 }),
+  };
+  await admin.revokeToken(tokens.revoked.id);
+
+  const chatRun = (canvasId: string, options: Partial<Parameters<Store['admin']['createChatRun']>[0]> = {}) =>
+    admin.createChatRun({ projectId: 'p1', canvasId, actor: null, canEdit: true, expiresAt: null, ...options });
+  const chatRuns: World['chatRuns'] = {
+    edit: await chatRun('c1'),
+    noEdit: await chatRun('c1', { canEdit: false }),
+    ended: await chatRun('c1'),
+    expired: await chatRun('c1', { expiresAt: Date.now() - 1000 }),
+    otherCanvas: await chatRun('c-other'),
+    alice: await chatRun('c1', { actor: { issuer: IDP, subject: 'alice' } }),
+    locked: await chatRun('c-locked'),
+  };
+  await admin.endChatRun(chatRuns.ended);
+  return { tokens, chatRuns };
+}
+
+export function aliceHeaders(subject = 'alice'): Record<string, string> {
+  return { 'x-service-actor-issuer': IDP, 'x-service-actor-subject': subject };
+}

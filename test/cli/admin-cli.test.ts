@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
+import { cli } from '../support/cli.js';
+import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+
+/** Every admin command, as a separate process with --json, while a server runs on the same store. */
+
+describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
+  describe.skipIf(!target.available)('against a running server', () => {
+    let server: TestServer;
+    let storeFlags: string[];
+    const admin = (...args: string[]) => cli(['admin', ...args, ...storeFlags, '--json']);
+
+    beforeAll(async () => {
+      server = await startTestServer(target);
+      const location = server.database.location;
+      storeFlags = location.kind === 'sqlite' ? ['--data', location.file.replace(/\/canvas\.db$/, '')] : ['--database-url', location.url];
+    });
+    afterAll(async () => server?.close());
+
+    it('builds a working project from scratch, each command printing one JSON object', async () => {
+      expect(await admin('workspace', 'create', 'studio')).toMatchObject({ code: 0, json: { workspace_id: 'studio' } });
+      expect(await admin('project', 'create', 'film', '--workspace', 'studio')).toMatchObject({ code: 0, json: { project_id: 'film' } });
+      expect(await admin('canvas', 'create', 'film', 'board')).toMatchObject({ code: 0, json: { canvas_id: 'board', locked: false } });
+      expect(await admin('canvas', 'create', 'film', 'archive', '--locked')).toMatchObject({ code: 0, json: { locked: true } });
+      expect(await admin('member', 'add', 'film', '--issuer', 'https://idp', '--subject', 'dana', '--role', 'editor')).toMatchObject({
+        code: 0,
+        json: { role: 'editor' },
+      });
+
+      const token = await admin('token', 'create', '--name', 'agent', '--project', 'film', '--role', 'editor');
+      expect(token.code).toBe(0);
+      expect(Object.keys(token.json!).sort()).toEqual(['token', 'token_id']);
+      const secret = token.json!.token as string;
+      const chatRun = await admin('chat-run', 'create', 'film', 'board', '--edit', '--expires-in', '3600');
+      expect(Object.keys(chatRun.json!)).toEqual(['agent_run_id']);
+      const agentRunId = chatRun.json!.agent_run_id as string;
+
+      // The server sees what the CLI wrote, at once.
+      const read = await api(server.url, '/api/v2/projects/film/canvases/board/snapshot', {
+        token: secret,
+        headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
+      });
+      expect(read.status).toBe(200);
+      const node = { id: 'fox', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a fox', size: '1K', imageUrl: null, aspectRatio: '1:1' } };
+      const created = await api(server.url, '/api/v2/projects/film/canvases/board/nodes', {
+        method: 'POST',
+        token: secret,
+        headers: { 'x-agent-run-id': agentRunId },
+        body: { node, base_revision: 0 },
+      });
+      expect(created.status).toBe(201);
+
+      const submitted = await admin('node-run', 'submit', 'film', 'board', 'fox', '--idempotency-key', 'cli-1');
+      expect(submitted).toMatchObject({ code: 0, json: { run_id: expect.stringMatching(/^run_/), status: 'queued', replayed: false } });
+      const again = await admin('node-run', 'submit', 'film', 'board', 'fox', '--idempotency-key', 'cli-1');
+      expect(again.json).toMatchObject({ run_id: submitted.json!.run_id, replayed: true });
+
+      expect(await admin('chat-run', 'end', agentRunId)).toMatchObject({ code: 0, json: { ended: true } });
+      const afterEnd = await api(server.url, '/api/v2/projects/film/canvases/board/nodes', {
+        method: 'POST',
+        token: secret,
+        headers: { 'x-agent-run-id': agentRunId },
+        body: { node: { ...node, id: 'fox-2' }, base_revision: 1 },
+      });
+      expect(afterEnd.status).toBe(403);
+
+      expect(await admin('token', 'revoke', token.json!.token_id as string)).toMatchObject({ code: 0, json: { revoked: true } });
+      const afterRevoke = await api(server.url, '/api/v2/projects/film/canvases/board/snapshot', {
+        token: secret,
+        headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
+      });
+      expect(afterRevoke.status).toBe(401);
+    }, 120_000);
+
+    it('issues delegated-identity and expiring tokens', async () => {
+      await admin('workspace', 'create', 'ws-delegated');
+      await admin('project', 'create', 'proj-delegated', '--workspace', 'ws-delegated');
+      const delegated = await admin(
+        'token', 'create', '--name', 'delegate', '--workspace', 'ws-delegated', '--role', 'viewer',
+        '--actor-issuer', 'https://idp', '--actor-subject', 'erin', '--expires-in', '60',
+      );
+      expect(delegated.code).toBe(0);
+      const record = await server.store.admin.getToken(delegated.json!.token_id as string);
+      expect(record).toMatchObject({ role: 'viewer', workspaces: ['ws-delegated'], actor: { issuer: 'https://idp', subject: 'erin' } });
+      expect(record!.expiresAt! - Date.now()).toBeGreaterThan(50_000);
+    }, 60_000);
+
+    it('reports refusals as a JSON error and exit code 1', async () => {
+      const duplicate = await admin('workspace', 'create', 'studio-dup');
+      expect(duplicate.code).toBe(0);
+      const again = await admin('workspace', 'create', 'studio-dup');
+      expect(again).toMatchObject({ code: 1, json: { error: { code: 'already_exists' } } });
+      const missing = await admin('project', 'create', 'orphan', '--workspace', 'nowhere');
+      expect(missing).toMatchObject({ code: 1, json: { error: { code: 'not_found' } } });
+      const badCanvas = await admin('canvas', 'create', 'film', 'bad id');
+      expect(badCanvas).toMatchObject({ code: 1, json: { error: { code: 'invalid_arguments' } } });
+      const badRole = await cli(['admin', 'member', 'add', 'film', '--issuer', 'i', '--subject', 's', '--role', 'admin', ...storeFlags]);
+      expect(badRole.code).not.toBe(0);
+      expect(badRole.stderr).toContain('Allowed choices are viewer, editor, owner');
+      const halfActor = await admin('token', 'create', '--name', 'x', '--actor-issuer', 'only-issuer');
+      expect(halfActor).toMatchObject({ code: 1, json: { error: { code: 'invalid_arguments' } } });
+    }, 60_000);
+  });
+});

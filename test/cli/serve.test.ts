@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectClient, structured } from '../support/mcp.js';
+import { cli, serveProcess } from '../support/cli.js';
+
+/** `canvas-mcp serve` as a user starts it: demo seed, configuration from flags and environment, shutdown. */
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-serve-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('serve', () => {
+  it('seeds the demo on an empty store, prints what a client needs, serves it, and stops on SIGTERM', async () => {
+    const data = tempDir();
+    const serve = serveProcess(['--data', data, '--port', '0', '--log-level', 'warn']);
+    const [, url] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, token] = await serve.waitFor(/token \(shown once, keep it\):\s+(cmcp_\S+)/);
+    const [, agentRunId] = await serve.waitFor(/agent run id \(X-Agent-Run-Id\): (chat_\S+)/);
+    expect(serve.output()).toContain('"mcpServers"');
+    expect(serve.output()).toContain('claude mcp add --transport http');
+
+    const client = await connectClient(`${url}/mcp/`, { Authorization: `Bearer ${token}`, 'X-Agent-Run-Id': agentRunId! });
+    const canvas = structured<{ layout: { nodes: Array<{ type: string }>; edges: unknown[]; revision: number } }>(
+      await client.callTool({ name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } }),
+    );
+    expect(new Set(canvas.layout.nodes.map((node) => node.type)).size).toBeGreaterThanOrEqual(5);
+    expect(canvas.layout.edges.length).toBeGreaterThan(0);
+    const created = await client.callTool({
+      name: 'create_canvas_node',
+      arguments: {
+        project_id: 'demo',
+        canvas_id: 'main',
+        base_revision: canvas.layout.revision,
+        node: { id: 'hello', type: 'textAnnotationNode', position: { x: 0, y: 600 }, data: { content: 'Hello', displayName: 'Greeting' } },
+      },
+    });
+    expect(created.isError).toBeFalsy();
+    await client.close();
+
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+    expect(serve.output()).toContain('SIGTERM: shutting down');
+
+    // A second start on the same data keeps the data and seeds nothing.
+    const again = serveProcess(['--data', data, '--port', '0', '--log-level', 'warn']);
+    await again.waitFor(/listening on/);
+    expect(again.output()).not.toContain('Demo seeded');
+    again.child.kill('SIGINT');
+    expect(await again.exit).toBe(0);
+  }, 90_000);
+
+  it('reads its settings from CANVAS_MCP_* environment variables', async () => {
+    const data = tempDir();
+    const serve = serveProcess([], { CANVAS_MCP_DATA_DIR: data, CANVAS_MCP_PORT: '0', CANVAS_MCP_LOG_LEVEL: 'warn', CANVAS_MCP_SEED_DEMO: 'false' });
+    const [, url] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const ready = await fetch(`${url}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready', store: 'sqlite' });
+    expect(serve.output()).not.toContain('Demo seeded');
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+  }, 60_000);
+
+  it.each([
+    [['--port', 'abc'], '--port (CANVAS_MCP_PORT)'],
+    [['--log-level', 'loud'], '--log-level (CANVAS_MCP_LOG_LEVEL)'],
+    [['--database-url', 'mysql://x'], 'must be a postgres:// or postgresql:// URL'],
+    [['--backend-url', 'http://127.0.0.1:1'], '--backend-token (CANVAS_MCP_BACKEND_TOKEN): is required with --backend-url'],
+  ])('refuses bad configuration %j with a clear message and exit code 2', async (args, message) => {
+    const result = await cli(['serve', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Invalid configuration');
+    expect(result.stderr).toContain(message);
+  }, 60_000);
+});

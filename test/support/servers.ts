@@ -1,0 +1,78 @@
+import { Writable } from 'node:stream';
+import { loadServeConfig, type ConfigInput } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
+import { createLogger } from '../../src/shared/logger.js';
+import type { Store } from '../../src/store/store.js';
+import type { StoreTarget, TestDatabase } from './stores.js';
+
+/** The real server on a free loopback port, on a fresh real database, with its log lines captured. */
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  store: Store;
+  database: TestDatabase;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestServer(target: StoreTarget, overrides: ConfigInput = {}): Promise<TestServer> {
+  const database = await target.createDatabase();
+  const location =
+    database.location.kind === 'sqlite'
+      ? { dataDir: database.location.file.replace(/\/canvas\.db$/, '') }
+      : { databaseUrl: database.location.url };
+  // An empty environment: the developer's CANVAS_MCP_* variables never leak into a test.
+  const config = loadServeConfig({ port: 0, seedDemo: false, rateLimitPerMinute: 0, ...location, ...overrides }, {});
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(chunk.toString());
+      callback();
+    },
+  });
+  const server = await startServer(config, { logger: createLogger('info', destination) });
+  return {
+    server,
+    url: server.url,
+    store: server.store!,
+    database,
+    logs,
+    async close() {
+      await server.close();
+      await database.cleanup();
+    },
+  };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+export interface ApiRequest {
+  method?: string;
+  token?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  rawBody?: string;
+}
+
+export async function api(baseUrl: string, path: string, request: ApiRequest = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
+  if (request.body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: request.method ?? 'GET',
+    headers,
+    body: request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep the text
+  }
+  return { status: response.status, headers: response.headers, body };
+}
