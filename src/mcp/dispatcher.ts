@@ -37,7 +37,8 @@ export interface DispatcherOptions {
 
 export interface DispatchContext {
   caller: ToolCaller;
-  log: Logger;
+  /** A logger with the request's fields, made only when there is something to log. */
+  log: () => Logger;
 }
 
 export function createDispatcher(options: DispatcherOptions) {
@@ -71,7 +72,6 @@ export function createDispatcher(options: DispatcherOptions) {
     const tool = tools.get(name);
     if (!tool) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, `Unknown tool: ${name}`)];
 
-    const log = context.log.child({ tool: name });
     const args = tool.input.safeParse(rawArguments);
     if (!args.success) {
       // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
@@ -82,7 +82,7 @@ export function createDispatcher(options: DispatcherOptions) {
       return toolSuccessReply(request.id, payload);
     } catch (error) {
       const canvasError = toCanvasError(error);
-      if (canvasError.code === 'internal') log.error({ err: error }, 'tool call failed unexpectedly');
+      if (canvasError.code === 'internal') context.log().error({ err: error }, 'tool call failed unexpectedly');
       return toolErrorResult(request.id, canvasError);
     }
   }

@@ -129,7 +129,7 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     }
     let text: string;
     try {
-      text = await getRawBody(req, { limit: options.bodyLimitBytes, encoding: 'utf8' });
+      text = (await getRawBody(req, { limit: options.bodyLimitBytes })).toString('utf8');
     } catch (error) {
       if ((error as { type?: string }).type === 'entity.too.large') {
         throw refuse(413, new CanvasError('payload_too_large', `The request body exceeds ${options.bodyLimitBytes} bytes.`));
@@ -145,14 +145,29 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     if (Array.isArray(message)) {
       throw rpcRefusal(400, RPC_ERROR.invalidRequest, 'JSON-RPC batches are not supported (removed in MCP 2025-06-18): send one message per request.');
     }
-    if (!JSONRPCMessageSchema.safeParse(message).success) {
-      throw rpcRefusal(400, RPC_ERROR.invalidRequest, 'Invalid Request: the body is not a JSON-RPC 2.0 message.');
-    }
     return message;
   }
 
-  async function handlePost(req: IncomingMessage, res: ServerResponse, requestId: string, log: Logger): Promise<Record<string, unknown>> {
+  /** A request to answer, or null for a notification or response (202); anything else is refused. */
+  function classify(message: unknown): JSONRPCRequest | null {
+    // The common case first: one schema, not the four-way message union.
+    const request = JSONRPCRequestSchema.safeParse(message);
+    if (request.success) return request.data as JSONRPCRequest;
+    if (!JSONRPCMessageSchema.safeParse(message).success) {
+      throw rpcRefusal(400, RPC_ERROR.invalidRequest, 'Invalid Request: the body is not a JSON-RPC 2.0 message.');
+    }
+    return null;
+  }
+
+  async function handlePost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    fields: Record<string, unknown>,
+    requestLog: () => Logger,
+  ): Promise<void> {
     const principal = await authenticate(req);
+    fields.token_id = principal.tokenId;
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !isSupportedProtocolVersion(version)) {
       throw rpcRefusal(400, RPC_ERROR.invalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${version}.`);
@@ -161,9 +176,8 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     if (!form) {
       throw rpcRefusal(406, RPC_ERROR.invalidRequest, 'Not Acceptable: accept application/json or text/event-stream.');
     }
-    const message = await readMessage(req);
-    const request = JSONRPCRequestSchema.safeParse(message);
-    const id: JsonRpcId = request.success ? request.data.id : null;
+    const request = classify(await readMessage(req));
+    const id: JsonRpcId = request ? request.id : null;
 
     if (options.rateLimiter) {
       const retryAfterMs = await options.rateLimiter.take(principal.tokenId);
@@ -174,33 +188,39 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       }
     }
     // Notifications and responses are accepted with 202 and no body.
-    if (!request.success) {
+    if (!request) {
       res.writeHead(202, { [REQUEST_ID_HEADER]: requestId }).end();
-      return { rpc: 'notification', status: 202 };
+      fields.rpc = 'notification';
+      fields.status = 202;
+      return;
     }
 
     const identity = readIdentityHeaders((name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
     }, Object.keys(req.headers));
-    const callLog = log.child({
-      token_id: principal.tokenId,
-      ...(identity.agentRunId ? { agent_run_id: identity.agentRunId } : {}),
-      ...(identity.actorSubject ? { actor: `${identity.actorIssuer ?? '?'}|${identity.actorSubject}` } : {}),
+    if (identity.agentRunId) fields.agent_run_id = identity.agentRunId;
+    if (identity.actorSubject) fields.actor = `${identity.actorIssuer ?? '?'}|${identity.actorSubject}`;
+    fields.rpc = request.method;
+    const tool = request.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined;
+    if (typeof tool === 'string') fields.tool = tool;
+
+    const reply = await dispatcher.dispatch(request, {
+      caller: { principal, identity, requestId },
+      log: () => requestLog().child(fields),
     });
-    const rpcRequest = request.data as JSONRPCRequest;
-    const reply = await dispatcher.dispatch(rpcRequest, { caller: { principal, identity, requestId }, log: callLog });
     writeReply(res, reply, form, requestId);
-    const tool = rpcRequest.method === 'tools/call' ? (rpcRequest.params as { name?: unknown } | undefined)?.name : undefined;
-    return { rpc: rpcRequest.method, ...(typeof tool === 'string' ? { tool } : {}), token_id: principal.tokenId, status: 200 };
+    fields.status = 200;
   }
 
   return async function handleMcpRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const incoming = req.headers[REQUEST_ID_HEADER];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const log = options.logger.child({ request_id: requestId });
-    let fields: Record<string, unknown> = {};
+    // One access line per request; a child logger only when something goes wrong.
+    const fields: Record<string, unknown> = { request_id: requestId };
+    let childLog: Logger | undefined;
+    const requestLog = () => (childLog ??= options.logger.child({ request_id: requestId }));
     try {
       if (options.allowedHostnames) {
         const hostname = hostnameOf(req.headers.host);
@@ -216,7 +236,7 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
           'access-control-max-age': '600',
         });
         res.end();
-        fields = { status: 204 };
+        fields.status = 204;
         return;
       }
       if (req.method !== 'POST') {
@@ -224,11 +244,10 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
           allow: 'POST',
         });
       }
-      fields = await handlePost(req, res, requestId, log);
+      await handlePost(req, res, requestId, fields, requestLog);
     } catch (error) {
-      const refusal =
-        error instanceof HttpRefusal ? error : refuse(500, toCanvasError(error));
-      if (!(error instanceof HttpRefusal)) log.error({ err: error }, 'MCP request failed unexpectedly');
+      const refusal = error instanceof HttpRefusal ? error : refuse(500, toCanvasError(error));
+      if (!(error instanceof HttpRefusal)) requestLog().error({ err: error }, 'MCP request failed unexpectedly');
       if (!res.headersSent) {
         res.writeHead(refusal.status, {
           'content-type': 'application/json',
@@ -241,9 +260,12 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       } else {
         res.destroy();
       }
-      fields = { status: refusal.status };
+      fields.status = refusal.status;
     } finally {
-      log.info({ method: req.method, path: '/mcp', ...fields, duration_ms: Math.round(performance.now() - started) }, 'mcp request');
+      fields.method = req.method;
+      fields.path = '/mcp';
+      fields.duration_ms = Math.round(performance.now() - started);
+      options.logger.info(fields, 'mcp request');
     }
   };
 }

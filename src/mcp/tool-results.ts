@@ -9,13 +9,16 @@ import type { JsonRpcId } from './protocol.js';
  * a one-line message the model can act on, and structuredContent.error = { code, message, retryable, details }.
  */
 
+const BETWEEN_TEXT_AND_STRUCTURED = Buffer.from('"}],"structuredContent":');
+const END_OF_RESULT = Buffer.from('}}');
+
 export function toolSuccessReply(id: JsonRpcId, payload: JsonPayload): RpcReply {
   return [
     `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`,
     ...payload.chunks('escaped'),
-    '"}],"structuredContent":',
+    BETWEEN_TEXT_AND_STRUCTURED,
     ...payload.chunks('json'),
-    '}}',
+    END_OF_RESULT,
   ];
 }
 

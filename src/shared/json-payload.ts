@@ -37,11 +37,12 @@ export function joinPayload(parts: ReadonlyArray<string | JsonPayload>): JsonPay
   const pieces = parts.map((part) => (typeof part === 'string' ? cachedPayload(part) : part));
   let json: string | undefined;
   let escaped: string | undefined;
+  const chunks: Partial<Record<PayloadForm, Buffer[]>> = {};
   return {
     get json() {
       return (json ??= pieces.map((piece) => piece.json).join(''));
     },
     escaped: () => (escaped ??= pieces.map((piece) => piece.escaped()).join('')),
-    chunks: (form) => pieces.flatMap((piece) => piece.chunks(form)),
+    chunks: (form) => (chunks[form] ??= pieces.flatMap((piece) => piece.chunks(form))),
   };
 }

@@ -18,6 +18,7 @@ import {
   type TokenRecord,
   type TokenRole,
 } from './records.js';
+import type { ReadCache } from './read-cache.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** Workspaces, projects, canvases, memberships, tokens and chat runs: what administrators manage. */
@@ -46,6 +47,8 @@ export interface AdminStore {
   createProject(id: string, workspaceId: string): Promise<void>;
   setProjectBudget(id: string, budgetCredits: number | null): Promise<void>;
   getProject(id: string): Promise<ProjectRecord | undefined>;
+  /** The workspace of a project (never changes once created), or undefined when there is no such project. */
+  projectWorkspace(id: string): Promise<string | undefined>;
   createCanvas(projectId: string, canvasId: string, locked: boolean): Promise<void>;
   setCanvasLocked(projectId: string, canvasId: string, locked: boolean): Promise<void>;
   getCanvas(projectId: string, canvasId: string): Promise<CanvasRecord | undefined>;
@@ -72,18 +75,42 @@ async function insertUnique(tx: SqlExecutor, existsSql: string, key: string[], m
   await insert();
 }
 
-export function createAdminStore(driver: SqlDriver, clock: () => number): AdminStore {
-  async function tokenWithScopes(row: unknown): Promise<TokenRecord> {
-    const token = parseRow(TokenRow, row);
+/** A bounded map for facts that never change once written (a token's scopes, a project's workspace). */
+function immutableCache<V>(limit: number) {
+  const entries = new Map<string, V>();
+  return {
+    get: (key: string) => entries.get(key),
+    set(key: string, value: V) {
+      if (entries.size >= limit) entries.delete(entries.keys().next().value!);
+      entries.set(key, value);
+    },
+  };
+}
+
+export function createAdminStore(driver: SqlDriver, clock: () => number, cachedRead: ReadCache): AdminStore {
+  // Scopes are fixed when a token is issued and a project never changes workspace, so both are cached; the token
+  // row itself (revocation, expiry) is read on every request.
+  const tokenScopes = immutableCache<{ projects: string[]; workspaces: string[] }>(10_000);
+  const projectWorkspaces = immutableCache<string>(10_000);
+
+  async function scopesOf(tokenId: string): Promise<{ projects: string[]; workspaces: string[] }> {
+    const cached = tokenScopes.get(tokenId);
+    if (cached) return cached;
     const scopes = parseRows(
       ScopeRow,
-      await driver.all('SELECT scope_kind, scope_id FROM token_scopes WHERE token_id = ? ORDER BY scope_id', [token.id]),
+      await driver.all('SELECT scope_kind, scope_id FROM token_scopes WHERE token_id = ? ORDER BY scope_id', [tokenId]),
     );
-    return {
-      ...token,
+    const value = {
       projects: scopes.filter((scope) => scope.scope_kind === 'project').map((scope) => scope.scope_id),
       workspaces: scopes.filter((scope) => scope.scope_kind === 'workspace').map((scope) => scope.scope_id),
     };
+    tokenScopes.set(tokenId, value);
+    return value;
+  }
+
+  async function tokenWithScopes(row: unknown): Promise<TokenRecord> {
+    const token = parseRow(TokenRow, row);
+    return { ...token, ...(await scopesOf(token.id)) };
   }
 
   return {
@@ -121,6 +148,14 @@ export function createAdminStore(driver: SqlDriver, clock: () => number): AdminS
       return row ? parseRow(ProjectRow, row) : undefined;
     },
 
+    async projectWorkspace(id) {
+      const cached = projectWorkspaces.get(id);
+      if (cached !== undefined) return cached;
+      const project = await this.getProject(id);
+      if (project) projectWorkspaces.set(id, project.workspaceId);
+      return project?.workspaceId;
+    },
+
     async createCanvas(projectId, canvasId, locked) {
       await driver.transaction(async (tx) => {
         await requireRow(tx, 'SELECT 1 FROM projects WHERE id = ?', [projectId], `No project ${projectId}.`);
@@ -149,12 +184,14 @@ export function createAdminStore(driver: SqlDriver, clock: () => number): AdminS
       if (changes === 0) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
     },
 
-    async getCanvas(projectId, canvasId) {
-      const row = await driver.get(
-        'SELECT project_id, id, revision, states_version, locked FROM canvases WHERE project_id = ? AND id = ?',
-        [projectId, canvasId],
-      );
-      return row ? parseRow(CanvasRow, row) : undefined;
+    getCanvas(projectId, canvasId) {
+      return cachedRead(`canvas\u0000${projectId}\u0000${canvasId}`, async () => {
+        const row = await driver.get(
+          'SELECT project_id, id, revision, states_version, locked FROM canvases WHERE project_id = ? AND id = ?',
+          [projectId, canvasId],
+        );
+        return row ? parseRow(CanvasRow, row) : undefined;
+      });
     },
 
     async addMember(projectId, actor, role) {
@@ -172,12 +209,14 @@ export function createAdminStore(driver: SqlDriver, clock: () => number): AdminS
       });
     },
 
-    async getMemberRole(projectId, actor) {
-      const row = await driver.get(
-        'SELECT role FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?',
-        [projectId, actor.issuer, actor.subject],
-      );
-      return row ? parseRow(MemberRoleRow, row).role : undefined;
+    getMemberRole(projectId, actor) {
+      return cachedRead(`member\u0000${projectId}\u0000${actor.issuer}\u0000${actor.subject}`, async () => {
+        const row = await driver.get(
+          'SELECT role FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?',
+          [projectId, actor.issuer, actor.subject],
+        );
+        return row ? parseRow(MemberRoleRow, row).role : undefined;
+      });
     },
 
     async createToken(token) {
@@ -228,9 +267,11 @@ export function createAdminStore(driver: SqlDriver, clock: () => number): AdminS
       return this.findTokenBySecretHash(sha256Hex(secret));
     },
 
-    async findTokenBySecretHash(secretHash) {
-      const row = await driver.get(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE secret_hash = ?`, [secretHash]);
-      return row ? tokenWithScopes(row) : undefined;
+    findTokenBySecretHash(secretHash) {
+      return cachedRead(`token\u0000${secretHash}`, async () => {
+        const row = await driver.get(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE secret_hash = ?`, [secretHash]);
+        return row ? tokenWithScopes(row) : undefined;
+      });
     },
 
     async getToken(tokenId) {
@@ -273,13 +314,15 @@ export function createAdminStore(driver: SqlDriver, clock: () => number): AdminS
       if (changes === 0) throw new CanvasError('not_found', `No chat run ${chatRunId}.`);
     },
 
-    async getChatRun(chatRunId) {
-      const row = await driver.get(
-        `SELECT id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at, ended_at
-         FROM chat_runs WHERE id = ?`,
-        [chatRunId],
-      );
-      return row ? parseRow(ChatRunRow, row) : undefined;
+    getChatRun(chatRunId) {
+      return cachedRead(`chat-run\u0000${chatRunId}`, async () => {
+        const row = await driver.get(
+          `SELECT id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at, ended_at
+           FROM chat_runs WHERE id = ?`,
+          [chatRunId],
+        );
+        return row ? parseRow(ChatRunRow, row) : undefined;
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CanvasNode } from '../contract/index.js';
 import { CanvasRow, LayoutObjectRow, parseRow, parseRows, type CanvasRecord } from './records.js';
+import type { ReadCache } from './read-cache.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** Reads of the layout for the snapshot cache: a full load, or only what changed since a known revision. */
@@ -43,9 +44,10 @@ function changesSql(kind: 'node' | 'edge'): string {
           LIMIT ?`;
 }
 
-export function createLayoutReads(driver: SqlDriver) {
+export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
   return {
-    readCanvas: (projectId: string, canvasId: string) => readCanvas(driver, projectId, canvasId),
+    readCanvas: (projectId: string, canvasId: string) =>
+      cachedRead(`canvas\u0000${projectId}\u0000${canvasId}`, () => readCanvas(driver, projectId, canvasId)),
 
     async readNode(projectId: string, canvasId: string, nodeId: string): Promise<CanvasNode | undefined> {
       const row = await driver.get('SELECT id, body FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [

@@ -93,6 +93,7 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
     run: poolExecutor.run,
     transaction: (work) => inTransaction('BEGIN', work),
     readSnapshot: (work) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work),
+    readVersion: async () => null,
     exec: poolExecutor.exec,
     async close() {
       await pool.end();

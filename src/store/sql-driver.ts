@@ -27,6 +27,11 @@ export interface SqlDriver extends SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Several reads that see one committed state. */
   readSnapshot<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * A number that changes whenever any connection or process commits, or null when the database cannot tell
+   * cheaply (PostgreSQL). While it stays the same, a read answers what it answered before.
+   */
+  readVersion(): Promise<number | null>;
   close(): Promise<void>;
 }
 

@@ -56,6 +56,8 @@ export function openSqliteDriver(file: string): SqlDriver {
   const reader = executor(readerConnection);
   const writeLock = new AsyncMutex();
   const readLock = new AsyncMutex();
+  // SQLite's data_version changes when another connection (our writer, or another process) commits.
+  const dataVersion = readerConnection.prepare('PRAGMA data_version').pluck();
 
   async function inTransaction<T>(
     connection: Connection,
@@ -82,6 +84,7 @@ export function openSqliteDriver(file: string): SqlDriver {
     run: (sql, params) => writeLock.run(() => writer.run(sql, params)),
     transaction: (work) => writeLock.run(() => inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, work)),
     readSnapshot: (work) => readLock.run(() => inTransaction(readerConnection, 'BEGIN', reader, work)),
+    readVersion: async () => dataVersion.get() as number,
     exec: (sql) => writeLock.run(() => writer.exec(sql)),
     async close() {
       await writeLock.run(async () => undefined);

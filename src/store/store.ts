@@ -4,6 +4,7 @@ import { createCanvasWrites, type CanvasWrites } from './canvas-writes.js';
 import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
 import { openPostgresDriver } from './postgres-driver.js';
+import { createReadCache } from './read-cache.js';
 import { createRunStore, type RunStore } from './run-store.js';
 import type { SqlDialect, SqlDriver } from './sql-driver.js';
 import { openSqliteDriver } from './sqlite-driver.js';
@@ -37,10 +38,11 @@ export function sqliteFileIn(dataDir: string): string {
 }
 
 export function storeOnDriver(driver: SqlDriver, clock: () => number): Store {
+  const readCache = createReadCache(driver);
   return {
     dialect: driver.dialect,
-    admin: createAdminStore(driver, clock),
-    layout: createLayoutReads(driver),
+    admin: createAdminStore(driver, clock, readCache),
+    layout: createLayoutReads(driver, readCache),
     writes: createCanvasWrites(driver, clock),
     runs: createRunStore(driver, clock),
     async ping() {

@@ -1,6 +1,6 @@
 import { CanvasError } from '../../shared/errors.js';
 import { ID_PREFIX } from '../../shared/ids.js';
-import type { MemberRole, ProjectRecord, TokenRole } from '../../store/records.js';
+import type { MemberRole, TokenRole } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { sameActor, type CallerContext } from './caller.js';
 
@@ -14,15 +14,14 @@ export type Need = 'viewer' | 'editor';
 
 const RANK: Record<TokenRole | MemberRole, number> = { viewer: 1, editor: 2, owner: 3 };
 
-function inScope(ctx: CallerContext, project: ProjectRecord): boolean {
-  return ctx.principal.projects.includes(project.id) || ctx.principal.workspaces.includes(project.workspaceId);
-}
-
-export async function authorizeProject(store: Store, ctx: CallerContext, projectId: string, need: Need): Promise<ProjectRecord> {
-  const project = await store.admin.getProject(projectId);
+export async function authorizeProject(store: Store, ctx: CallerContext, projectId: string, need: Need): Promise<void> {
+  const workspaceId = await store.admin.projectWorkspace(projectId);
+  const inScope =
+    workspaceId !== undefined &&
+    (ctx.principal.projects.includes(projectId) || ctx.principal.workspaces.includes(workspaceId));
   // A token that could never see the project learns nothing about whether it exists.
-  if (!project || !inScope(ctx, project)) {
-    if (!project && ctx.principal.projects.includes(projectId)) {
+  if (!inScope) {
+    if (workspaceId === undefined && ctx.principal.projects.includes(projectId)) {
       throw new CanvasError('not_found', `No project ${projectId}.`);
     }
     throw new CanvasError('forbidden', `This token is not permitted on project ${projectId}.`);
@@ -43,7 +42,6 @@ export async function authorizeProject(store: Store, ctx: CallerContext, project
         : `No read rights on project ${projectId}.`,
     );
   }
-  return project;
 }
 
 export async function requireCanvas(store: Store, projectId: string, canvasId: string) {

@@ -39,18 +39,35 @@ export function createSnapshotReader(store: Store, options: { maxCanvases?: numb
     return payload;
   }
 
+  /** The assembled document of each canvas's latest read, reused while nothing it depends on has changed. */
+  const documents = new Map<string, { revision: number; statesVersion: number; locked: boolean; read: SnapshotRead }>();
+
   return {
     /** Caller permissions must be checked before this is called. */
     async read(projectId: string, canvasId: string): Promise<SnapshotRead> {
       const canvas = await store.layout.readCanvas(projectId, canvasId);
       if (!canvas) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
+      const key = `${projectId}\u0000${canvasId}`;
+      const document = documents.get(key);
+      if (
+        document &&
+        document.revision === canvas.revision &&
+        document.statesVersion === canvas.statesVersion &&
+        document.locked === canvas.locked
+      ) {
+        return document.read;
+      }
       const layout = await layouts.get(projectId, canvasId, canvas.revision);
       if (!layout) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
       const statesPayload = await nodeStates(projectId, canvasId, layout.revision, canvas.statesVersion);
       const head =
         `{"snapshot_version":${JSON.stringify(SNAPSHOT_CONTRACT_VERSION)},"project_id":${JSON.stringify(projectId)},` +
         `"canvas_id":${JSON.stringify(canvasId)},"locked":${canvas.locked},"layout":`;
-      return { revision: layout.revision, payload: joinPayload([head, layout.payload, ',"node_states":', statesPayload, '}']) };
+      const read = { revision: layout.revision, payload: joinPayload([head, layout.payload, ',"node_states":', statesPayload, '}']) };
+      documents.delete(key);
+      documents.set(key, { revision: layout.revision, statesVersion: canvas.statesVersion, locked: canvas.locked, read });
+      while (documents.size > maxCanvases) documents.delete(documents.keys().next().value!);
+      return read;
     },
   };
 }

@@ -1,0 +1,246 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { CanvasNode } from '../src/contract/index.js';
+import { openStore, sqliteFileIn } from '../src/store/store.js';
+import { cpuMillis, rssMegabytes } from './process-stats.js';
+
+/**
+ * `npm run bench`: the real server (built, embedded SQLite store, default log level) next to two baselines serving
+ * the same get_canvas result, measured in one run with autocannon. Prints req/s, p50, p99, server CPU per call,
+ * RSS, and ratios against the baselines. BENCH_DURATION (seconds per measurement, default 10) shortens a run.
+ */
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Math.max(1, Math.round(DURATION / 5));
+const CONNECTIONS = 16;
+const SIZES = [50, 1000, 10_000] as const;
+const ROOT = new URL('..', import.meta.url).pathname;
+
+interface Measurement {
+  target: string;
+  scenario: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuPerCallMs: number;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  errors: number;
+}
+
+function node(index: number): CanvasNode {
+  const position = { x: (index % 40) * 360, y: Math.floor(index / 40) * 280 };
+  const id = `n${index}`;
+  switch (index % 4) {
+    case 0:
+      return CanvasNode.parse({
+        id,
+        type: 'imageGenNode',
+        position,
+        data: {
+          displayName: `Frame ${index}`,
+          prompt: `Shot ${index}: a lighthouse keeper climbs the stairs as the storm hits the windows, low angle, cinematic`,
+          size: '1K',
+          count: 1,
+          imageUrl: null,
+          aspectRatio: '16:9',
+        },
+      });
+    case 1:
+      return CanvasNode.parse({ id, type: 'textAnnotationNode', position, data: { displayName: `Note ${index}`, content: `Keep the lamp as the only warm light in shot ${index}.` } });
+    case 2:
+      return CanvasNode.parse({ id, type: 'audioNode', position, data: { displayName: `Line ${index}`, audioUrl: null, audioKind: 'speech', text: 'The sea had been waiting for her.' } });
+    default:
+      return CanvasNode.parse({ id, type: 'skillNode', position, data: { skill_id: 'zone.sketch_from_context', skill_schema_version: 'skill.v1', parameters: { aspect_ratio: '16:9' } } });
+  }
+}
+
+async function seed(dataDir: string): Promise<{ token: string; chatRun: string }> {
+  const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
+  await store.admin.createWorkspace('bench');
+  await store.admin.createProject('bench', 'bench');
+  for (const size of SIZES) {
+    await store.admin.createCanvas('bench', `c${size}`, false);
+    for (let index = 0; index < size; index += 1) {
+      await store.writes.createNode({ projectId: 'bench', canvasId: `c${size}`, baseRevision: index, clientSaveId: null }, node(index));
+    }
+  }
+  await store.admin.createCanvas('bench', 'writes', false);
+  const { secret } = await store.admin.createToken({ name: 'bench', kind: 'agent', role: 'editor', projects: ['bench'], workspaces: [], actor: null, expiresAt: null });
+  const chatRun = await store.admin.createChatRun({ projectId: 'bench', canvasId: 'writes', actor: null, canEdit: true, expiresAt: null });
+  await store.close();
+  return { token: secret, chatRun };
+}
+
+async function startProcess(args: string[], logFile: string): Promise<{ child: ChildProcess; url: string }> {
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', log, log] });
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(logFile, 'utf8'));
+    if (match) return { child, url: match[1]! };
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${args.join(' ')} did not start:\n${readFileSync(logFile, 'utf8')}`);
+}
+
+const mcpHeaders = (token?: string) => ({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+  ...(token ? { authorization: `Bearer ${token}` } : {}),
+});
+
+const getCanvasBody = (canvasId: string) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_canvas', arguments: { project_id: 'bench', canvas_id: canvasId } } });
+
+/** One call, checked: the answer must hold the snapshot with the expected number of nodes. */
+async function fetchSnapshot(url: string, canvasId: string, token: string | undefined, expectedNodes: number): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}/mcp`, { method: 'POST', headers: mcpHeaders(token), body: getCanvasBody(canvasId) });
+  const text = await response.text();
+  const json = text.startsWith('event:') ? text.slice(text.indexOf('data: ') + 6).trim() : text;
+  const structured = (JSON.parse(json) as { result: { structuredContent: { layout: { nodes: unknown[] } } } }).result.structuredContent;
+  if (structured.layout.nodes.length !== expectedNodes) throw new Error(`${url} served ${structured.layout.nodes.length} nodes, expected ${expectedNodes}`);
+  return structured as unknown as Record<string, unknown>;
+}
+
+async function measure(
+  target: string,
+  scenario: string,
+  pid: number,
+  options: autocannon.Options,
+): Promise<Measurement> {
+  await autocannon({ ...options, duration: WARMUP });
+  const rssBefore = rssMegabytes(pid);
+  const cpuBefore = cpuMillis(pid);
+  const result = await autocannon({ ...options, duration: DURATION });
+  const cpu = cpuMillis(pid) - cpuBefore;
+  const calls = result.requests.total;
+  return {
+    target,
+    scenario,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuPerCallMs: calls > 0 ? cpu / calls : Number.NaN,
+    rssBeforeMb: rssBefore,
+    rssAfterMb: rssMegabytes(pid),
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
+
+function format(value: number, digits = 2): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-'));
+  const dataDir = join(work, 'data');
+  mkdirSync(dataDir);
+  const children: ChildProcess[] = [];
+  const results: Measurement[] = [];
+  try {
+    process.stdout.write(`seeding canvases of ${SIZES.join(', ')} nodes…\n`);
+    const { token, chatRun } = await seed(dataDir);
+    const ours = await startProcess(
+      ['dist/cli/main.js', 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '1000000', '--no-seed-demo'],
+      join(work, 'server.log'),
+    );
+    children.push(ours.child);
+
+    for (const size of SIZES) {
+      const canvasId = `c${size}`;
+      const snapshot = await fetchSnapshot(ours.url, canvasId, token, size);
+      const snapshotFile = join(work, `${canvasId}.json`);
+      writeFileSync(snapshotFile, JSON.stringify(snapshot));
+      const baselines = [
+        { name: 'bare node:http', script: 'bench/baselines/bare-http.ts' },
+        { name: 'SDK stateless example', script: 'bench/baselines/sdk-stateless.ts' },
+      ];
+      const targets = [{ name: 'canvas-mcp', url: ours.url, pid: ours.child.pid!, token }];
+      for (const baseline of baselines) {
+        const started = await startProcess(['--import', 'tsx', baseline.script, snapshotFile], join(work, `${baseline.name}-${size}.log`));
+        children.push(started.child);
+        await fetchSnapshot(started.url, canvasId, undefined, size);
+        targets.push({ name: baseline.name, url: started.url, pid: started.child.pid!, token: '' });
+      }
+      for (const target of targets) {
+        process.stdout.write(`get_canvas ${size} nodes: ${target.name}…\n`);
+        results.push(
+          await measure(target.name, `get_canvas ${size} nodes`, target.pid, {
+            url: `${target.url}/mcp`,
+            method: 'POST',
+            connections: CONNECTIONS,
+            headers: mcpHeaders(target.token || undefined),
+            body: getCanvasBody(canvasId),
+          }),
+        );
+      }
+      for (const target of targets.slice(1)) process.kill(target.pid);
+    }
+
+    process.stdout.write('create_canvas_node, sequential…\n');
+    let revision = 0;
+    const createRequest = () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: revision,
+        method: 'tools/call',
+        params: {
+          name: 'create_canvas_node',
+          arguments: { project_id: 'bench', canvas_id: 'writes', base_revision: revision, node: { ...node(revision), id: `w${revision++}` } },
+        },
+      });
+    results.push(
+      await measure('canvas-mcp', 'create_canvas_node sequential', ours.child.pid!, {
+        url: `${ours.url}/mcp`,
+        method: 'POST',
+        connections: 1,
+        pipelining: 1,
+        headers: { ...mcpHeaders(token), 'x-agent-run-id': chatRun },
+        requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: createRequest() }) }],
+      }),
+    );
+    const written = await fetchSnapshot(ours.url, 'writes', token, revision);
+    const writtenRevision = (written.layout as { revision: number }).revision;
+    if (writtenRevision !== revision) throw new Error(`writes canvas at revision ${writtenRevision}, expected ${revision}`);
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  }
+
+  const table = [
+    '| scenario | server | req/s | p50 ms | p99 ms | server CPU ms/call | RSS MB before → after | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (row) =>
+        `| ${row.scenario} | ${row.target} | ${format(row.requestsPerSecond, 0)} | ${row.p50} | ${row.p99} | ${format(row.cpuPerCallMs, 3)} | ${format(row.rssBeforeMb, 0)} → ${format(row.rssAfterMb, 0)} | ${row.errors} |`,
+    ),
+  ];
+  const ratios = SIZES.map((size) => {
+    const scenario = `get_canvas ${size} nodes`;
+    const of = (target: string) => results.find((row) => row.scenario === scenario && row.target === target)!;
+    const ours = of('canvas-mcp');
+    const sdk = of('SDK stateless example');
+    const bare = of('bare node:http');
+    return `| ${scenario} | ${format(ours.requestsPerSecond / sdk.requestsPerSecond)}× | ${format(ours.requestsPerSecond / bare.requestsPerSecond)}× | ${format(sdk.cpuPerCallMs / ours.cpuPerCallMs)}× | ${format(bare.cpuPerCallMs / ours.cpuPerCallMs)}× |`;
+  });
+  const output = [
+    `duration ${DURATION}s per measurement after ${WARMUP}s warm-up, ${CONNECTIONS} connections for get_canvas, node ${process.version}`,
+    '',
+    ...table,
+    '',
+    '| scenario | req/s vs SDK example | req/s vs bare handler | CPU/call: SDK ÷ ours | CPU/call: bare ÷ ours |',
+    '|---|---:|---:|---:|---:|',
+    ...ratios,
+  ].join('\n');
+  process.stdout.write(`\n${output}\n`);
+  mkdirSync(join(ROOT, '.bench'), { recursive: true });
+  writeFileSync(join(ROOT, '.bench', 'results.md'), `${output}\n`);
+  writeFileSync(join(ROOT, '.bench', 'results.json'), JSON.stringify(results, null, 2));
+  rmSync(work, { recursive: true, force: true });
+}
+
+await main();
