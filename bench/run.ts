@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
 import { CanvasNode } from '../src/contract/index.js';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
@@ -58,14 +59,14 @@ function node(index: number): CanvasNode {
   }
 }
 
-async function seed(dataDir: string): Promise<{ token: string; chatRun: string }> {
+async function seed(dataDir: string, sizes: readonly number[]): Promise<{ token: string; chatRun: string }> {
   const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
   await store.admin.createWorkspace('bench');
   await store.admin.createProject('bench', 'bench');
-  for (const size of SIZES) {
+  for (const size of sizes) {
     await store.admin.createCanvas('bench', `c${size}`, false);
     for (let index = 0; index < size; index += 1) {
-      await store.writes.createNode({ projectId: 'bench', canvasId: `c${size}`, baseRevision: index, clientSaveId: null }, node(index));
+      await store.writes.createNode({ projectId: 'bench', canvasId: `c${size}`, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node(index));
     }
   }
   await store.admin.createCanvas('bench', 'writes', false);
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
   const results: Measurement[] = [];
   try {
     process.stdout.write(`seeding canvases of ${SIZES.join(', ')} nodes…\n`);
-    const { token, chatRun } = await seed(dataDir);
+    const { token, chatRun } = await seed(dataDir, SIZES);
     const ours = await startProcess(
       ['dist/cli/main.js', 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '1000000', '--no-seed-demo'],
       join(work, 'server.log'),
@@ -182,31 +183,49 @@ async function main(): Promise<void> {
       for (const target of targets.slice(1)) process.kill(target.pid);
     }
 
-    process.stdout.write('create_canvas_node, sequential…\n');
-    let revision = 0;
-    const createRequest = () =>
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: revision,
-        method: 'tools/call',
-        params: {
-          name: 'create_canvas_node',
-          arguments: { project_id: 'bench', canvas_id: 'writes', base_revision: revision, node: { ...node(revision), id: `w${revision++}` } },
-        },
-      });
-    results.push(
-      await measure('canvas-mcp', 'create_canvas_node sequential', ours.child.pid!, {
-        url: `${ours.url}/mcp`,
-        method: 'POST',
-        connections: 1,
-        pipelining: 1,
-        headers: { ...mcpHeaders(token), 'x-agent-run-id': chatRun },
-        requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: createRequest() }) }],
-      }),
-    );
-    const written = await fetchSnapshot(ours.url, 'writes', token, revision);
-    const writtenRevision = (written.layout as { revision: number }).revision;
-    if (writtenRevision !== revision) throw new Error(`writes canvas at revision ${writtenRevision}, expected ${revision}`);
+    const writers = [
+      { label: 'canvas-mcp', url: ours.url, pid: ours.child.pid!, token, chatRun },
+      await (async () => {
+        // The same server with --sqlite-synchronous normal: no fsync per commit (not the default).
+        const normalDir = join(work, 'data-normal');
+        mkdirSync(normalDir);
+        const seeded = await seed(normalDir, []);
+        const started = await startProcess(
+          ['dist/cli/main.js', 'serve', '--data', normalDir, '--port', '0', '--rate-limit', '1000000', '--no-seed-demo', '--sqlite-synchronous', 'normal'],
+          join(work, 'server-normal.log'),
+        );
+        children.push(started.child);
+        return { label: 'canvas-mcp (sqlite-synchronous normal)', url: started.url, pid: started.child.pid!, ...seeded };
+      })(),
+    ];
+    for (const writer of writers) {
+      process.stdout.write(`create_canvas_node, sequential: ${writer.label}…\n`);
+      let revision = 0;
+      const createRequest = () =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: revision,
+          method: 'tools/call',
+          params: {
+            name: 'create_canvas_node',
+            arguments: { project_id: 'bench', canvas_id: 'writes', base_revision: revision, node: { ...node(revision), id: `w${revision++}` } },
+          },
+        });
+      results.push(
+        await measure(writer.label, 'create_canvas_node sequential', writer.pid, {
+          url: `${writer.url}/mcp`,
+          method: 'POST',
+          connections: 1,
+          pipelining: 1,
+          headers: { ...mcpHeaders(writer.token), 'x-agent-run-id': writer.chatRun },
+          requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: createRequest() }) }],
+        }),
+      );
+      // Every create must have landed: the revision equals the number of requests sent.
+      const written = await fetchSnapshot(writer.url, 'writes', writer.token, revision);
+      const writtenRevision = (written.layout as { revision: number }).revision;
+      if (writtenRevision !== revision) throw new Error(`writes canvas at revision ${writtenRevision}, expected ${revision}`);
+    }
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   }

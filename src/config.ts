@@ -23,6 +23,7 @@ export const ENVIRONMENT = {
   enableHiddenTools: 'CANVAS_MCP_ENABLE_HIDDEN_TOOLS',
   seedDemo: 'CANVAS_MCP_SEED_DEMO',
   workers: 'CANVAS_MCP_WORKERS',
+  sqliteSynchronous: 'CANVAS_MCP_SQLITE_SYNCHRONOUS',
 } as const;
 
 export type ConfigKey = keyof typeof ENVIRONMENT;
@@ -42,6 +43,7 @@ const FLAG: Record<ConfigKey, string> = {
   enableHiddenTools: '--enable-hidden-tools',
   seedDemo: '--seed-demo',
   workers: '--workers',
+  sqliteSynchronous: '--sqlite-synchronous',
 };
 
 const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
@@ -69,6 +71,7 @@ export const ServeConfigSchema = z
     enableHiddenTools: Bool.default(false),
     seedDemo: Bool.default(true),
     workers: Int(0, 64).default(2),
+    sqliteSynchronous: z.enum(['full', 'normal']).default('full'),
   })
   .superRefine((config, context) => {
     if (config.backendUrl && !config.backendToken) {
@@ -132,8 +135,12 @@ export function loadStoreLocation(flags: ConfigInput, env: NodeJS.ProcessEnv = p
   return storeLocationOf(config);
 }
 
-export function storeLocationOf(config: { dataDir: string; databaseUrl?: string | undefined }): StoreLocation {
+export function storeLocationOf(config: {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  sqliteSynchronous?: 'full' | 'normal';
+}): StoreLocation {
   return config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'sqlite', file: sqliteFileIn(resolve(config.dataDir)) };
+    : { kind: 'sqlite', file: sqliteFileIn(resolve(config.dataDir)), synchronous: config.sqliteSynchronous ?? 'full' };
 }

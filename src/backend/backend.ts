@@ -12,8 +12,9 @@ import type {
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
 import { submitNodeRun } from '../runs/submit.js';
+import type { WriteTarget } from '../store/canvas-writes.js';
 import type { Store } from '../store/store.js';
-import { authorizeProject, requireCanvas, requireEditAuthorization } from './auth/access.js';
+import { authorizeProject, requireCanvas } from './auth/access.js';
 import type { CallerContext } from './auth/caller.js';
 import { skillCatalog } from './skill-catalog.js';
 import { createSnapshotReader, type SnapshotRead } from './snapshot/snapshot-reader.js';
@@ -57,10 +58,16 @@ export function createBackend(options: BackendOptions) {
   const snapshots = createSnapshotReader(store, { maxCanvases: options.maxCachedCanvases });
   let signals: RunSignals = options.runSignals ?? { runQueued: () => undefined, cancelRequested: () => undefined };
 
-  async function authorizeWrite(ctx: CallerContext, ref: CanvasRef): Promise<void> {
-    await authorizeProject(store, ctx, ref.projectId, 'editor');
-    await requireCanvas(store, ref.projectId, ref.canvasId);
-    await requireEditAuthorization(store, ctx, ref.projectId, ref.canvasId, clock());
+  /** Project rights here; canvas existence, lock, edit authorization and revision inside the write transaction. */
+  async function authorizeWrite(ctx: CallerContext, args: WriteArgs): Promise<WriteTarget> {
+    await authorizeProject(store, ctx, args.projectId, 'editor');
+    return {
+      projectId: args.projectId,
+      canvasId: args.canvasId,
+      baseRevision: args.baseRevision,
+      clientSaveId: args.clientSaveId,
+      authorization: { kind: 'agent', agentRunId: ctx.agentRunId, actor: ctx.actor, now: clock() },
+    };
   }
 
   function runNotFound(ref: RunRef): CanvasError {
@@ -88,23 +95,19 @@ export function createBackend(options: BackendOptions) {
     },
 
     async createNode(ctx: CallerContext, args: WriteArgs & { node: CanvasNode }): Promise<CreateNodeReceipt> {
-      await authorizeWrite(ctx, args);
-      return store.writes.createNode(args, args.node);
+      return store.writes.createNode(await authorizeWrite(ctx, args), args.node);
     },
 
     async deleteNode(ctx: CallerContext, args: WriteArgs & { nodeId: string }): Promise<DeleteNodeReceipt> {
-      await authorizeWrite(ctx, args);
-      return store.writes.deleteNode(args, args.nodeId);
+      return store.writes.deleteNode(await authorizeWrite(ctx, args), args.nodeId);
     },
 
     async createEdge(ctx: CallerContext, args: WriteArgs & { edge: CanvasEdge }): Promise<CreateEdgeReceipt> {
-      await authorizeWrite(ctx, args);
-      return store.writes.createEdge(args, args.edge);
+      return store.writes.createEdge(await authorizeWrite(ctx, args), args.edge);
     },
 
     async deleteEdge(ctx: CallerContext, args: WriteArgs & { edgeId: string }): Promise<DeleteEdgeReceipt> {
-      await authorizeWrite(ctx, args);
-      return store.writes.deleteEdge(args, args.edgeId);
+      return store.writes.deleteEdge(await authorizeWrite(ctx, args), args.edgeId);
     },
 
     async submitRun(

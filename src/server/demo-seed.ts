@@ -1,3 +1,4 @@
+import { SYSTEM_WRITE } from '../canvas/edit-authorization.js';
 import { CanvasNode, type CanvasEdge } from '../contract/index.js';
 import type { Store } from '../store/store.js';
 
@@ -72,7 +73,7 @@ export async function seedDemo(store: Store): Promise<DemoCredentials> {
   await store.admin.createProject(project, workspace);
   await store.admin.createCanvas(project, canvas, false);
   let revision = 0;
-  const at = () => ({ projectId: project, canvasId: canvas, baseRevision: revision++, clientSaveId: null });
+  const at = () => ({ projectId: project, canvasId: canvas, baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE });
   for (const node of DEMO_NODES) await store.writes.createNode(at(), CanvasNode.parse(node));
   for (const edge of DEMO_EDGES) await store.writes.createEdge(at(), edge);
   const { tokenId, secret } = await store.admin.createToken({

@@ -7,10 +7,12 @@ import {
   type CanvasEdge,
   type SaveReceipt,
 } from '../contract/index.js';
+import { editAuthorizationRefusal, type EditAuthorization } from '../canvas/edit-authorization.js';
 import { reparentChild } from '../canvas/rules.js';
 import { CanvasError } from '../shared/errors.js';
 import { canonicalJson, sha256Hex } from '../shared/ids.js';
 import { z } from 'zod';
+import { ChatRunRow, parseRow } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
@@ -24,6 +26,8 @@ export interface WriteTarget {
   canvasId: string;
   baseRevision: number;
   clientSaveId: string | null;
+  /** Checked inside the transaction, so an edit authorization cannot end between check and write. */
+  authorization: EditAuthorization;
 }
 
 const MAX_CHANGED_IDS = 100;
@@ -60,6 +64,20 @@ function parseNodeBody(body: string): CanvasNode {
   return CanvasNode.parse(JSON.parse(body));
 }
 
+async function checkEditAuthorization(tx: SqlExecutor, target: WriteTarget): Promise<void> {
+  const { authorization } = target;
+  if (authorization.kind === 'system') return;
+  const row = authorization.agentRunId
+    ? await tx.get(
+        `SELECT id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at, ended_at
+         FROM chat_runs WHERE id = ?`,
+        [authorization.agentRunId],
+      )
+    : undefined;
+  const refusal = editAuthorizationRefusal(row ? parseRow(ChatRunRow, row) : undefined, authorization, target.projectId, target.canvasId);
+  if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);
+}
+
 export function createCanvasWrites(driver: SqlDriver, clock: () => number) {
   async function write<R extends SaveReceipt>(
     target: WriteTarget,
@@ -67,7 +85,9 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number) {
     payload: Record<string, unknown>,
     step: (context: WriteStep) => Promise<Omit<R, keyof SaveReceiptBase>>,
   ): Promise<R> {
-    const payloadHash = sha256Hex(canonicalJson({ ...payload, base_revision: target.baseRevision }));
+    // Only a save with a client_save_id is ever compared with another.
+    const payloadHash =
+      target.clientSaveId === null ? '' : sha256Hex(canonicalJson({ ...payload, base_revision: target.baseRevision }));
     const key = [target.projectId, target.canvasId];
     return driver.transaction(async (tx) => {
       const canvasRow = await tx.get(
@@ -78,6 +98,7 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number) {
         throw new CanvasError('not_found', `No canvas ${target.canvasId} in project ${target.projectId}.`);
       }
       const canvas = CanvasLockRow.parse(canvasRow);
+      await checkEditAuthorization(tx, target);
 
       if (target.clientSaveId !== null) {
         const stored = await tx.get(
@@ -172,19 +193,19 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number) {
   return {
     createNode(target: WriteTarget, node: CanvasNode): Promise<CreateNodeReceipt> {
       return write(target, CreateNodeReceipt, { operation: 'create_node', node }, async ({ tx, revision, takeSeq, recordChange }) => {
-        if (await requireNode(tx, target, node.id)) {
+        if (node.parentId !== undefined && !(await requireNode(tx, target, node.parentId))) {
+          throw missingReference('node.parentId', node.parentId);
+        }
+        const { changes } = await tx.run(
+          `INSERT INTO canvas_nodes (project_id, canvas_id, id, seq, type, parent_id, body, created_revision, updated_revision)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, canvas_id, id) DO NOTHING`,
+          [target.projectId, target.canvasId, node.id, takeSeq(), node.type, node.parentId ?? null, JSON.stringify(node), revision, revision],
+        );
+        if (changes === 0) {
           throw new CanvasError('already_exists', `A node with id ${JSON.stringify(node.id)} already exists on this canvas; choose a new id.`, {
             node_id: node.id,
           });
         }
-        if (node.parentId !== undefined && !(await requireNode(tx, target, node.parentId))) {
-          throw missingReference('node.parentId', node.parentId);
-        }
-        await tx.run(
-          `INSERT INTO canvas_nodes (project_id, canvas_id, id, seq, type, parent_id, body, created_revision, updated_revision)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [target.projectId, target.canvasId, node.id, takeSeq(), node.type, node.parentId ?? null, JSON.stringify(node), revision, revision],
-        );
         await recordChange('node', node.id, 'create');
         return { operation: 'create_node', node_id: node.id };
       });
@@ -235,18 +256,18 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number) {
     createEdge(target: WriteTarget, edge: CanvasEdge): Promise<CreateEdgeReceipt> {
       return write(target, CreateEdgeReceipt, { operation: 'create_edge', edge }, async ({ tx, revision, takeSeq, recordChange }) => {
         const scope = [target.projectId, target.canvasId];
-        if (await tx.get('SELECT 1 AS present FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [...scope, edge.id])) {
+        if (!(await requireNode(tx, target, edge.source))) throw missingReference('edge.source', edge.source);
+        if (!(await requireNode(tx, target, edge.target))) throw missingReference('edge.target', edge.target);
+        const { changes } = await tx.run(
+          `INSERT INTO canvas_edges (project_id, canvas_id, id, seq, source, target, body, created_revision)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, canvas_id, id) DO NOTHING`,
+          [...scope, edge.id, takeSeq(), edge.source, edge.target, JSON.stringify(edge), revision],
+        );
+        if (changes === 0) {
           throw new CanvasError('already_exists', `An edge with id ${JSON.stringify(edge.id)} already exists on this canvas.`, {
             edge_id: edge.id,
           });
         }
-        if (!(await requireNode(tx, target, edge.source))) throw missingReference('edge.source', edge.source);
-        if (!(await requireNode(tx, target, edge.target))) throw missingReference('edge.target', edge.target);
-        await tx.run(
-          `INSERT INTO canvas_edges (project_id, canvas_id, id, seq, source, target, body, created_revision)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          [...scope, edge.id, takeSeq(), edge.source, edge.target, JSON.stringify(edge), revision],
-        );
         await recordChange('edge', edge.id, 'create');
         return { operation: 'create_edge', edge_id: edge.id };
       });

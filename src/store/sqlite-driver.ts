@@ -33,14 +33,20 @@ function executor(connection: Connection): SqlExecutor {
   };
 }
 
-function open(file: string): Connection {
+/**
+ * `full` (the default) fsyncs the WAL on every commit: an acknowledged write survives power loss. `normal` skips
+ * that fsync: a write survives a crash of the process, but the last ones may be lost on power loss
+ * (docs/operations.md). It is an operator's choice, never made silently.
+ */
+export type SqliteSynchronous = 'full' | 'normal';
+
+function open(file: string, synchronous: SqliteSynchronous): Connection {
   const connection = new Database(file);
   connection.pragma('busy_timeout = 10000');
   connection.pragma('foreign_keys = ON');
-  // WAL lets readers work during a write; synchronous=FULL fsyncs the WAL on every commit, so an
-  // acknowledged write survives power loss.
+  // WAL lets readers work during a write.
   connection.pragma('journal_mode = WAL');
-  connection.pragma('synchronous = FULL');
+  connection.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   return connection;
 }
 
@@ -48,10 +54,10 @@ function open(file: string): Connection {
  * SQLite through better-sqlite3. Two connections: a writer for transactions (serialized by a mutex, because a
  * transaction body awaits between statements) and a reader, which in WAL mode sees only committed data.
  */
-export function openSqliteDriver(file: string): SqlDriver {
+export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 'full'): SqlDriver {
   mkdirSync(dirname(file), { recursive: true });
-  const writerConnection = open(file);
-  const readerConnection = open(file);
+  const writerConnection = open(file, synchronous);
+  const readerConnection = open(file, synchronous);
   const writer = executor(writerConnection);
   const reader = executor(readerConnection);
   const writeLock = new AsyncMutex();

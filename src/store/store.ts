@@ -7,7 +7,7 @@ import { openPostgresDriver } from './postgres-driver.js';
 import { createReadCache } from './read-cache.js';
 import { createRunStore, type RunStore } from './run-store.js';
 import type { SqlDialect, SqlDriver } from './sql-driver.js';
-import { openSqliteDriver } from './sqlite-driver.js';
+import { openSqliteDriver, type SqliteSynchronous } from './sqlite-driver.js';
 
 /**
  * The store: one interface over two databases. Everything above it (backend services, CLI) sees only this.
@@ -25,7 +25,9 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export type StoreLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; maxConnections?: number };
+export type StoreLocation =
+  | { kind: 'sqlite'; file: string; synchronous?: SqliteSynchronous }
+  | { kind: 'postgres'; url: string; maxConnections?: number };
 
 export interface OpenStoreOptions {
   clock?: () => number;
@@ -56,7 +58,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number): Store {
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
   const driver =
     location.kind === 'sqlite'
-      ? openSqliteDriver(location.file)
+      ? openSqliteDriver(location.file, location.synchronous)
       : openPostgresDriver({ connectionString: location.url, maxConnections: location.maxConnections });
   try {
     if (options.migrate ?? true) await migrate(driver);

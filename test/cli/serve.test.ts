@@ -72,6 +72,7 @@ describe('serve', () => {
     [['--port', 'abc'], '--port (CANVAS_MCP_PORT)'],
     [['--log-level', 'loud'], '--log-level (CANVAS_MCP_LOG_LEVEL)'],
     [['--database-url', 'mysql://x'], 'must be a postgres:// or postgresql:// URL'],
+    [['--sqlite-synchronous', 'off'], '--sqlite-synchronous (CANVAS_MCP_SQLITE_SYNCHRONOUS)'],
     [['--backend-url', 'http://127.0.0.1:1'], '--backend-token (CANVAS_MCP_BACKEND_TOKEN): is required with --backend-url'],
   ])('refuses bad configuration %j with a clear message and exit code 2', async (args, message) => {
     const result = await cli(['serve', ...args]);

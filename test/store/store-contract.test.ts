@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
 import { CanvasNode, type CanvasEdge } from '../../src/contract/index.js';
 import { CanvasError } from '../../src/shared/errors.js';
 import type { Store } from '../../src/store/store.js';
@@ -45,7 +46,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       canvasCounter += 1;
       const canvasId = `c${canvasCounter}`;
       await store.admin.createCanvas('p', canvasId, options.locked ?? false);
-      const base = { projectId: 'p', canvasId, baseRevision: 0, clientSaveId: null };
+      const base = { projectId: 'p', canvasId, baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE };
       return { ...base, at: (revision, clientSaveId = null) => ({ ...base, baseRevision: revision, clientSaveId }) };
     }
 
@@ -144,6 +145,25 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         );
         expect(missingParent.details.issues).toEqual([expect.objectContaining({ path: 'node.parentId' })]);
         expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(1);
+      });
+
+      it('checks the edit authorization inside the write: an ended or foreign chat run writes nothing', async () => {
+        const canvas = await freshCanvas();
+        const other = await freshCanvas();
+        const chatRun = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
+        const foreign = await store.admin.createChatRun({ projectId: 'p', canvasId: other.canvasId, actor: null, canEdit: true, expiresAt: null });
+        const asAgent = (agentRunId: string | null) => ({
+          ...canvas.at(0),
+          authorization: { kind: 'agent' as const, agentRunId, actor: null, now: Date.now() },
+        });
+        await expectCanvasError(store.writes.createNode(asAgent(null), textNode('a')), 'edit_not_authorized');
+        await expectCanvasError(store.writes.createNode(asAgent(foreign), textNode('a')), 'edit_not_authorized');
+        await store.admin.endChatRun(chatRun);
+        const ended = await expectCanvasError(store.writes.createNode(asAgent(chatRun), textNode('a')), 'edit_not_authorized');
+        expect(ended.message).toContain('has ended');
+        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(0);
+        const active = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
+        await expect(store.writes.createNode(asAgent(active), textNode('a'))).resolves.toMatchObject({ revision: 1 });
       });
 
       it('refuses every write on a locked canvas', async () => {
@@ -312,7 +332,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         await store.admin.createProject('budgeted', 'w');
         await store.admin.createCanvas('budgeted', 'c', false);
         await store.admin.setProjectBudget('budgeted', 3);
-        const target = { projectId: 'budgeted', canvasId: 'c', baseRevision: 0, clientSaveId: null };
+        const target = { projectId: 'budgeted', canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE };
         await store.writes.createNode(target, textNode('a'));
         const submit = (key: string) => store.runs.createRun({ ...runFor('c', 'a', key), projectId: 'budgeted' });
         await submit('first');

@@ -1,11 +1,11 @@
 import { CanvasError } from '../../shared/errors.js';
-import { ID_PREFIX } from '../../shared/ids.js';
 import type { MemberRole, TokenRole } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
-import { sameActor, type CallerContext } from './caller.js';
+import type { CallerContext } from './caller.js';
 
 /**
- * Project, workspace and object permissions (docs/security.md). Reads need viewer rights, writes editor
+ * Project, workspace and object permissions (docs/security.md). The canvas edit authorization is checked inside
+ * the write transaction itself (src/canvas/edit-authorization.ts), so it cannot change between check and write. Reads need viewer rights, writes editor
  * rights. Rights come from the token's permitted projects and workspaces, capped by its role, and for a
  * delegated actor also by that actor's membership in the project.
  */
@@ -48,38 +48,4 @@ export async function requireCanvas(store: Store, projectId: string, canvasId: s
   const canvas = await store.admin.getCanvas(projectId, canvasId);
   if (!canvas) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
   return canvas;
-}
-
-function notAuthorized(reason: string): CanvasError {
-  return new CanvasError('edit_not_authorized', `No canvas edit authorization: ${reason}`);
-}
-
-/**
- * Spec: Authentication 5. A write carries X-Agent-Run-Id naming a real canvas chat run of the same project and
- * canvas, active, holding an edit authorization, of the same actor. A bearer token alone never gives edit rights.
- */
-export async function requireEditAuthorization(
-  store: Store,
-  ctx: CallerContext,
-  projectId: string,
-  canvasId: string,
-  now: number,
-): Promise<void> {
-  if (!ctx.agentRunId) {
-    throw notAuthorized('send X-Agent-Run-Id with the id of an active canvas chat run that holds an edit authorization.');
-  }
-  const chatRun = await store.admin.getChatRun(ctx.agentRunId);
-  if (!chatRun) {
-    const hint = ctx.agentRunId.startsWith(ID_PREFIX.nodeRun) ? ' (it looks like a node run id, which is a different thing)' : '';
-    throw notAuthorized(`X-Agent-Run-Id names no canvas chat run${hint}.`);
-  }
-  if (chatRun.projectId !== projectId || chatRun.canvasId !== canvasId) {
-    throw notAuthorized('the chat run in X-Agent-Run-Id belongs to another canvas.');
-  }
-  if (chatRun.endedAt !== null) throw notAuthorized('the chat run in X-Agent-Run-Id has ended.');
-  if (chatRun.expiresAt !== null && chatRun.expiresAt <= now) throw notAuthorized('the chat run in X-Agent-Run-Id has expired.');
-  if (!chatRun.canEdit) throw notAuthorized('the chat run in X-Agent-Run-Id holds no edit authorization.');
-  if (!sameActor(chatRun.actor, ctx.actor)) {
-    throw notAuthorized('the chat run in X-Agent-Run-Id belongs to another actor.');
-  }
 }

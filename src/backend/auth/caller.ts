@@ -80,8 +80,3 @@ export function resolveCaller(principal: Principal, headers: IdentityHeaders, re
   }
   return { principal, actor: { ...required }, agentRunId: headers.agentRunId ?? null, requestId };
 }
-
-export function sameActor(left: Actor | null, right: Actor | null): boolean {
-  if (left === null || right === null) return left === right;
-  return left.issuer === right.issuer && left.subject === right.subject;
-}

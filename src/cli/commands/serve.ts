@@ -18,6 +18,7 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--body-limit <bytes>', 'bodyLimitBytes', 'largest accepted request body (default 4 MiB)'],
   ['--log-level <level>', 'logLevel', 'fatal, error, warn, info, debug, trace or silent'],
   ['--workers <n>', 'workers', 'node run workers inside this process (default 2; 0 for none)'],
+  ['--sqlite-synchronous <mode>', 'sqliteSynchronous', 'full (default: survives power loss) or normal (faster writes; see docs/operations.md)'],
 ];
 
 function demoBanner(server: RunningServer, demo: DemoCredentials): string {
