@@ -24,11 +24,20 @@ export const ENVIRONMENT = {
   seedDemo: 'CANVAS_MCP_SEED_DEMO',
   workers: 'CANVAS_MCP_WORKERS',
   sqliteSynchronous: 'CANVAS_MCP_SQLITE_SYNCHRONOUS',
+  runDurationMs: 'CANVAS_MCP_RUN_DURATION_MS',
+  runLeaseMs: 'CANVAS_MCP_RUN_LEASE_MS',
+  runTimeoutMs: 'CANVAS_MCP_RUN_TIMEOUT_MS',
+  imageProvider: 'CANVAS_MCP_IMAGE_PROVIDER',
+  openaiBaseUrl: 'CANVAS_MCP_OPENAI_BASE_URL',
+  openaiApiKey: 'CANVAS_MCP_OPENAI_API_KEY',
+  openaiModel: 'CANVAS_MCP_OPENAI_MODEL',
+  localExecutionLog: 'CANVAS_MCP_LOCAL_EXECUTION_LOG',
 } as const;
 
 export type ConfigKey = keyof typeof ENVIRONMENT;
 
-const FLAG: Record<ConfigKey, string> = {
+/** Command-line flags; settings without one (secrets) come from the environment only. */
+const FLAG: Partial<Record<ConfigKey, string>> = {
   host: '--host',
   port: '--port',
   dataDir: '--data',
@@ -44,6 +53,12 @@ const FLAG: Record<ConfigKey, string> = {
   seedDemo: '--seed-demo',
   workers: '--workers',
   sqliteSynchronous: '--sqlite-synchronous',
+  runDurationMs: '--run-duration-ms',
+  runLeaseMs: '--run-lease-ms',
+  runTimeoutMs: '--run-timeout-ms',
+  imageProvider: '--image-provider',
+  openaiBaseUrl: '--openai-base-url',
+  openaiModel: '--openai-model',
 };
 
 const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
@@ -72,6 +87,14 @@ export const ServeConfigSchema = z
     seedDemo: Bool.default(true),
     workers: Int(0, 64).default(2),
     sqliteSynchronous: z.enum(['full', 'normal']).default('full'),
+    runDurationMs: Int(0, 3_600_000).default(3000),
+    runLeaseMs: Int(200, 3_600_000).default(10_000),
+    runTimeoutMs: Int(1000, 24 * 3_600_000).default(600_000),
+    imageProvider: z.enum(['local', 'openai']).default('local'),
+    openaiBaseUrl: HttpUrl.default('https://api.openai.com/v1'),
+    openaiApiKey: z.string().min(1).optional(),
+    openaiModel: z.string().min(1).default('gpt-image-1'),
+    localExecutionLog: z.string().min(1).optional(),
   })
   .superRefine((config, context) => {
     if (config.backendUrl && !config.backendToken) {
@@ -80,6 +103,9 @@ export const ServeConfigSchema = z
         path: ['backendToken'],
         message: 'is required with --backend-url (the gateway credential issued with --kind gateway)',
       });
+    }
+    if (config.imageProvider === 'openai' && !config.openaiApiKey) {
+      context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --image-provider openai' });
     }
     if (config.backendUrl && config.databaseUrl) {
       context.addIssue({ code: 'custom', path: ['databaseUrl'], message: 'cannot be combined with --backend-url (a gateway has no store)' });
@@ -112,8 +138,10 @@ export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput):
   throw new ConfigError(
     result.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '') as ConfigKey;
-      const source = FLAG[key] ? `${FLAG[key]} (${ENVIRONMENT[key]})` : key;
-      const received = key in input ? `, got ${JSON.stringify(input[key])}` : '';
+      const flag = FLAG[key];
+      const source = flag ? `${flag} (${ENVIRONMENT[key]})` : (ENVIRONMENT[key] ?? key);
+      const secret = key === 'openaiApiKey' || key === 'backendToken';
+      const received = key in input && !secret ? `, got ${JSON.stringify(input[key])}` : '';
       return `${source}: ${issue.message}${received}`;
     }),
   );

@@ -56,7 +56,7 @@ export function createBackend(options: BackendOptions) {
   const { store } = options;
   const clock = options.clock ?? Date.now;
   const snapshots = createSnapshotReader(store, { maxCanvases: options.maxCachedCanvases });
-  let signals: RunSignals = options.runSignals ?? { runQueued: () => undefined, cancelRequested: () => undefined };
+  const signals: RunSignals = options.runSignals ?? { runQueued: () => undefined, cancelRequested: () => undefined };
 
   /** Project rights here; canvas existence, lock, edit authorization and revision inside the write transaction. */
   async function authorizeWrite(ctx: CallerContext, args: WriteArgs): Promise<WriteTarget> {
@@ -79,10 +79,6 @@ export function createBackend(options: BackendOptions) {
 
   return {
     store,
-
-    attachRunSignals(runSignals: RunSignals): void {
-      signals = runSignals;
-    },
 
     /** The global skill catalog; a project-scoped caller sees exactly this catalog too. */
     async listSkills(_ctx: CallerContext): Promise<SkillCatalog> {

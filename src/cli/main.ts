@@ -4,6 +4,7 @@ import { reportFailure } from './cli-support.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerSchemasCommand } from './commands/schemas.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerWorkerCommand } from './commands/worker.js';
 
 const program = new Command()
   .name('canvas-mcp')
@@ -20,6 +21,7 @@ async function run(json: boolean, work: () => Promise<void>): Promise<void> {
 
 registerSchemasCommand(program);
 registerServeCommand(program);
+registerWorkerCommand(program);
 registerAdminCommands(program, run);
 
 try {

@@ -23,7 +23,7 @@ export type CanvasLayout = z.infer<typeof CanvasLayout>;
 export const RunResource = z.strictObject({
   asset_id: z.string(),
   kind: AssetKind,
-  status: z.enum(['pending', 'ready', 'failed']),
+  status: z.enum(['pending', 'ready', 'failed', 'cancelled']),
   url: z.string().nullable(),
 });
 export type RunResource = z.infer<typeof RunResource>;

@@ -15,7 +15,9 @@ import type { BackendClient } from '../mcp/backend-client.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { openStore, type Store } from '../store/store.js';
+import type { RunEngine } from '../runs/engine.js';
 import { seedDemo, type DemoCredentials } from './demo-seed.js';
+import { assetFilesOf, runEngineOf } from './run-engine-setup.js';
 
 /**
  * The composition root: configuration in, a listening server out. Backend mode serves the REST API and /mcp on
@@ -31,6 +33,7 @@ export interface RunningServer {
   backend: CanvasBackend | null;
   /** Set when this start seeded the demo on an empty store. */
   demo: DemoCredentials | null;
+  engine: RunEngine | null;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let backend: CanvasBackend | null = null;
   let demo: DemoCredentials | null = null;
   let client: BackendClient;
+  let engine: RunEngine | null = null;
   let app: { fetch: (request: Request) => Response | Promise<Response> };
 
   if (config.backendUrl) {
@@ -82,8 +86,15 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   } else {
     store = await openStore(storeLocationOf(config), { clock });
     if (config.seedDemo && (await store.admin.isEmpty())) demo = await seedDemo(store);
-    backend = createBackend({ store, clock });
-    app = createBackendApp({ backend, store, logger, clock, bodyLimitBytes: config.bodyLimitBytes });
+    const assets = assetFilesOf(config);
+    engine = runEngineOf(config, store, assets, logger);
+    const runEngine = engine;
+    backend = createBackend({
+      store,
+      clock,
+      runSignals: { runQueued: () => runEngine.runQueued(), cancelRequested: (runId) => runEngine.cancelRequested(runId) },
+    });
+    app = createBackendApp({ backend, store, assets, logger, clock, bodyLimitBytes: config.bodyLimitBytes });
     client = createInProcessClient(backend, clock);
   }
 
@@ -110,7 +121,10 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let address: AddressInfo;
   try {
     address = await listen(server, config.port, config.host);
+    await engine?.start();
   } catch (error) {
+    server.close();
+    await engine?.stop();
     await store?.close();
     throw error;
   }
@@ -127,6 +141,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     store,
     backend,
     demo,
+    engine,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
@@ -135,8 +150,10 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
           // Requests still running after 10 s are cut off rather than holding the shutdown forever.
           setTimeout(() => server.closeAllConnections(), 10_000).unref();
         });
+        await engine?.stop();
         await store?.close();
         logger.info('canvas-mcp stopped');
+        logger.flush();
       })();
       return closing;
     },

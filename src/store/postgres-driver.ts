@@ -87,6 +87,7 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
 
   return {
     dialect: 'postgres',
+    forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
     forUpdate: ' FOR UPDATE',
     all: poolExecutor.all,
     get: poolExecutor.get,
@@ -94,6 +95,22 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
     transaction: (work) => inTransaction('BEGIN', work),
     readSnapshot: (work) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work),
     readVersion: async () => null,
+    async notify(tx, channel, payload) {
+      await tx.get('SELECT pg_notify(?, ?)', [channel, payload]);
+    },
+    async listen(channel, onPayload) {
+      // One dedicated connection per listener; if it drops, callers still make progress by polling.
+      const client = await pool.connect();
+      client.on('notification', (message) => {
+        if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+      });
+      client.on('error', () => undefined);
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+        client.release();
+      };
+    },
     exec: poolExecutor.exec,
     async close() {
       await pool.end();

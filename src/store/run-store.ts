@@ -31,6 +31,9 @@ export interface CancelOutcome {
 
 export const ACTIVE_STATUSES = "('queued', 'running', 'cancel_requested')";
 
+/** The channel on which processes tell each other about runs: `queued:<run_id>` and `cancel:<run_id>`. */
+export const RUN_EVENTS_CHANNEL = 'canvas_mcp_runs';
+
 const SumRow = z.object({ reserved: z.coerce.number().nullable() });
 const BudgetRow = z.object({ budget_credits: z.coerce.number().nullable(), spent_credits: z.coerce.number() });
 
@@ -120,6 +123,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
           ],
         );
         await bumpStatesVersion(tx, run.projectId, run.canvasId);
+        await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${id}`);
         const created = await selectRun(tx, run.projectId, run.canvasId, id);
         return { run: runRecord(created!), replayed: false };
       });
@@ -150,7 +154,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
             await tx.run(
               `UPDATE node_runs SET status = 'cancelled', cancel_requested_at = ?, finished_at = ?, updated_at = ?,
                  cost_charged = 0, resources = ?, progress_message = 'cancelled before it started' WHERE id = ?`,
-              [now, now, now, JSON.stringify(resources.map((resource) => ({ ...resource, status: 'failed' }))), runId],
+              [now, now, now, JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))), runId],
             );
             break;
           }
@@ -159,6 +163,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
               "UPDATE node_runs SET status = 'cancel_requested', cancel_requested_at = ?, updated_at = ? WHERE id = ?",
               [now, now, runId],
             );
+            await driver.notify(tx, RUN_EVENTS_CHANNEL, `cancel:${runId}`);
             break;
           case 'cancel_requested':
           case 'succeeded':
@@ -171,6 +176,15 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
         await bumpStatesVersion(tx, projectId, canvasId);
         const updated = (await selectRun(tx, projectId, canvasId, runId))!;
         return { status: 'cancel_requested', run: runRecord(updated), signalWorker: row.status === 'running' };
+      });
+    },
+
+    /** Subscribes to run events from every process (PostgreSQL); on SQLite nothing arrives and workers poll. */
+    onRunEvent(handler: (event: { kind: 'queued' | 'cancel'; runId: string }) => void): Promise<() => Promise<void>> {
+      return driver.listen(RUN_EVENTS_CHANNEL, (payload) => {
+        const separator = payload.indexOf(':');
+        const kind = payload.slice(0, separator);
+        if (kind === 'queued' || kind === 'cancel') handler({ kind, runId: payload.slice(separator + 1) });
       });
     },
 

@@ -20,6 +20,8 @@ export interface SqlDriver extends SqlExecutor {
   readonly dialect: SqlDialect;
   /** Appended to a SELECT that must lock the rows it reads until the transaction ends ('' on SQLite). */
   readonly forUpdate: string;
+  /** Like forUpdate, but skipping rows another transaction holds (claiming work); '' on SQLite. */
+  readonly forUpdateSkipLocked: string;
   /**
    * A write transaction: all or nothing. On SQLite it holds the database write lock from the start
    * (BEGIN IMMEDIATE); on PostgreSQL it is READ COMMITTED, and writers serialize on the rows they lock.
@@ -32,6 +34,13 @@ export interface SqlDriver extends SqlExecutor {
    * cheaply (PostgreSQL). While it stays the same, a read answers what it answered before.
    */
   readVersion(): Promise<number | null>;
+  /**
+   * Signals other processes when the transaction commits (PostgreSQL NOTIFY). A no-op on SQLite, where other
+   * processes poll instead.
+   */
+  notify(tx: SqlExecutor, channel: string, payload: string): Promise<void>;
+  /** Receives the signals of `notify` from every process; resolves to an unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

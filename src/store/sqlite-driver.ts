@@ -84,6 +84,7 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
 
   return {
     dialect: 'sqlite',
+    forUpdateSkipLocked: '',
     forUpdate: '',
     all: (sql, params) => reader.all(sql, params),
     get: (sql, params) => reader.get(sql, params),
@@ -91,6 +92,8 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     transaction: (work) => writeLock.run(() => inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, work)),
     readSnapshot: (work) => readLock.run(() => inTransaction(readerConnection, 'BEGIN', reader, work)),
     readVersion: async () => dataVersion.get() as number,
+    notify: async () => undefined,
+    listen: async () => async () => undefined,
     exec: (sql) => writeLock.run(() => writer.exec(sql)),
     async close() {
       await writeLock.run(async () => undefined);

@@ -5,6 +5,7 @@ import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import { createReadCache } from './read-cache.js';
+import { createRunClaims, type RunClaims } from './run-claims.js';
 import { createRunStore, type RunStore } from './run-store.js';
 import type { SqlDialect, SqlDriver } from './sql-driver.js';
 import { openSqliteDriver, type SqliteSynchronous } from './sqlite-driver.js';
@@ -19,6 +20,7 @@ export interface Store {
   readonly layout: LayoutReads;
   readonly writes: CanvasWrites;
   readonly runs: RunStore;
+  readonly claims: RunClaims;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   pendingMigrations(): Promise<string[]>;
@@ -47,6 +49,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number): Store {
     layout: createLayoutReads(driver, readCache),
     writes: createCanvasWrites(driver, clock),
     runs: createRunStore(driver, clock),
+    claims: createRunClaims(driver, clock),
     async ping() {
       await driver.get('SELECT 1 AS ok');
     },

@@ -54,7 +54,7 @@ export async function deploy(mode: McpDeployment['mode'], target: StoreTarget, o
     expiresAt: null,
   });
   const gateway: RunningServer = await startServer(
-    loadServeConfig({ port: 0, rateLimitPerMinute: 0, ...overrides, backendUrl: backend.url, backendToken: secret }, {}),
+    loadServeConfig({ port: 0, rateLimitPerMinute: 0, workers: 0, ...overrides, backendUrl: backend.url, backendToken: secret }, {}),
     { logger: createLogger('silent') },
   );
   return {

@@ -22,7 +22,8 @@ export async function startTestServer(target: StoreTarget, overrides: ConfigInpu
       ? { dataDir: database.location.file.replace(/\/canvas\.db$/, '') }
       : { databaseUrl: database.location.url };
   // An empty environment: the developer's CANVAS_MCP_* variables never leak into a test.
-  const config = loadServeConfig({ port: 0, seedDemo: false, rateLimitPerMinute: 0, ...location, ...overrides }, {});
+  // No run workers unless a test asks for them: most suites need submitted runs to stay queued.
+  const config = loadServeConfig({ port: 0, seedDemo: false, rateLimitPerMinute: 0, workers: 0, ...location, ...overrides }, {});
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {

@@ -7,6 +7,8 @@ import type { Logger } from '../../shared/logger.js';
 import type { Store } from '../../store/store.js';
 import { tokenRejection } from '../auth/principal.js';
 import type { CanvasBackend } from '../backend.js';
+import type { AssetFiles } from '../../runs/asset-files.js';
+import { registerAssetRoutes } from './asset-routes.js';
 import { authenticate } from './authenticate.js';
 import { CANVAS_ROUTE_PATHS, registerCanvasRoutes } from './canvas-routes.js';
 import type { BackendContext, BackendHttpEnv } from './http-env.js';
@@ -15,6 +17,7 @@ import { jsonBody } from './request-parsing.js';
 export interface BackendAppOptions {
   backend: CanvasBackend;
   store: Store;
+  assets: AssetFiles;
   logger: Logger;
   clock?: () => number;
   bodyLimitBytes?: number;
@@ -104,12 +107,13 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     return c.json(response);
   });
 
+  registerAssetRoutes(app, store, options.assets);
   app.use('/api/v1/zone/*', authenticate(store, clock));
   app.use('/api/v2/*', authenticate(store, clock));
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
 
-  for (const path of ['/healthz', '/readyz', '/api/v1/zone/skills', '/api/v1/auth/introspect', ...CANVAS_ROUTE_PATHS]) {
+  for (const path of ['/healthz', '/readyz', '/assets/:asset_id', '/api/v1/zone/skills', '/api/v1/auth/introspect', ...CANVAS_ROUTE_PATHS]) {
     app.all(path, (c) => {
       throw new CanvasError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`);
     });

@@ -19,6 +19,12 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--log-level <level>', 'logLevel', 'fatal, error, warn, info, debug, trace or silent'],
   ['--workers <n>', 'workers', 'node run workers inside this process (default 2; 0 for none)'],
   ['--sqlite-synchronous <mode>', 'sqliteSynchronous', 'full (default: survives power loss) or normal (faster writes; see docs/operations.md)'],
+  ['--run-duration-ms <ms>', 'runDurationMs', 'how long the local provider takes per run (default 3000)'],
+  ['--run-lease-ms <ms>', 'runLeaseMs', 'lease of a running run; a dead worker\'s run is picked up after it (default 10000)'],
+  ['--run-timeout-ms <ms>', 'runTimeoutMs', 'a run still going after this fails with timeout (default 600000)'],
+  ['--image-provider <name>', 'imageProvider', 'local (default) or openai (set CANVAS_MCP_OPENAI_API_KEY)'],
+  ['--openai-base-url <url>', 'openaiBaseUrl', 'base URL of an OpenAI-compatible images API (default https://api.openai.com/v1)'],
+  ['--openai-model <model>', 'openaiModel', 'image model for --image-provider openai (default gpt-image-1)'],
 ];
 
 function demoBanner(server: RunningServer, demo: DemoCredentials): string {
@@ -45,22 +51,31 @@ function demoBanner(server: RunningServer, demo: DemoCredentials): string {
   ].join('\n');
 }
 
+/** Reads the flags given on the command line (they override the environment) into configuration input. */
+export function configFlagsOf(command: Command, options: Array<{ option: Option; key: ConfigKey }>): ConfigInput {
+  const values = command.opts<Record<string, unknown>>();
+  const flags: ConfigInput = {};
+  for (const { option, key } of options) {
+    if (command.getOptionValueSource(option.attributeName()) === 'cli') flags[key] = values[option.attributeName()];
+  }
+  return flags;
+}
+
+export function serveOptions(): Array<{ option: Option; key: ConfigKey }> {
+  return SERVE_OPTIONS.map(([flags, key, description]) => ({ option: new Option(flags, description), key }));
+}
+
 export function registerServeCommand(program: Command): void {
   const serve = program.command('serve').description('Serve the canvas backend and the MCP tool server');
-  const options = SERVE_OPTIONS.map(([flags, key, description]) => ({ option: new Option(flags, description), key }));
+  const options = serveOptions();
   for (const { option } of options) serve.addOption(option);
   serve
     .option('--enable-hidden-tools', 'also list and allow tools beyond the six published ones')
     .option('--no-seed-demo', 'do not seed the demo on an empty store')
     .action(async () => {
-      const values = serve.opts<Record<string, unknown>>();
-      // Only flags given on the command line override the environment.
-      const flags: ConfigInput = {};
-      for (const { option, key } of options) {
-        if (serve.getOptionValueSource(option.attributeName()) === 'cli') flags[key] = values[option.attributeName()];
-      }
+      const flags = configFlagsOf(serve, options);
       if (serve.getOptionValueSource('enableHiddenTools') === 'cli') flags.enableHiddenTools = true;
-      if (serve.getOptionValueSource('seedDemo') === 'cli') flags.seedDemo = values.seedDemo;
+      if (serve.getOptionValueSource('seedDemo') === 'cli') flags.seedDemo = serve.opts<{ seedDemo: boolean }>().seedDemo;
 
       const config = loadServeConfig(flags);
       const server = await startServer(config);

@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { loadServeConfig, storeLocationOf } from '../../config.js';
+import { assetFilesOf, runEngineOf } from '../../server/run-engine-setup.js';
+import { createLogger } from '../../shared/logger.js';
+import { openStore } from '../../store/store.js';
+import { configFlagsOf, serveOptions } from './serve.js';
+
+/**
+ * `canvas-mcp worker`: node run workers without an HTTP server, on the same store as `serve`. On PostgreSQL any
+ * number of worker processes share the queue; on SQLite they share the file on one machine.
+ */
+const WORKER_KEYS = new Set([
+  'dataDir',
+  'databaseUrl',
+  'logLevel',
+  'workers',
+  'sqliteSynchronous',
+  'runDurationMs',
+  'runLeaseMs',
+  'runTimeoutMs',
+  'imageProvider',
+  'openaiBaseUrl',
+  'openaiModel',
+]);
+
+export function registerWorkerCommand(program: Command): void {
+  const worker = program.command('worker').description('Run node run workers (no HTTP server) on the same store as serve');
+  const options = serveOptions().filter(({ key }) => WORKER_KEYS.has(key));
+  for (const { option } of options) worker.addOption(option);
+  worker.action(async () => {
+    const config = loadServeConfig({ ...configFlagsOf(worker, options), seedDemo: false });
+    const logger = createLogger(config.logLevel);
+    const store = await openStore(storeLocationOf(config));
+    const engine = runEngineOf(config, store, assetFilesOf(config), logger);
+    await engine.start();
+    process.stdout.write(`canvas-mcp worker running ${config.workers} workers on ${store.dialect}\n`);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      process.stdout.write(`${signal}: stopping workers\n`);
+      engine
+        .stop()
+        .then(() => store.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}

@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { RunOperation, RunOutput, SkillId } from '../contract/index.js';
+import type { Logger } from '../shared/logger.js';
+import type { AssetRecord, Lease, RunOutcome } from '../store/run-claims.js';
+import { RunResources, type RunRow } from '../store/run-rows.js';
+import type { Store } from '../store/store.js';
+import { assetUrl, type AssetFiles } from './asset-files.js';
+import { ProviderError, type ProviderJob } from './providers/provider.js';
+import type { ProviderRegistry } from './providers/registry.js';
+
+/**
+ * The run engine: workers that claim queued runs, execute them with a provider under a lease kept alive by
+ * heartbeats, and finish them. Cancellation is cooperative (an AbortSignal): a run may still succeed after a cancel
+ * request if its provider finishes first (docs/runs.md).
+ *
+ * How a cancel reaches the worker running the run: in the same process at once (the backend calls
+ * cancelRequested); from another process through PostgreSQL NOTIFY, and in any case at the next heartbeat.
+ */
+
+export interface RunEngineOptions {
+  store: Store;
+  providers: ProviderRegistry;
+  assets: AssetFiles;
+  logger: Logger;
+  workers: number;
+  leaseMs?: number;
+  heartbeatMs?: number;
+  pollMs?: number;
+  timeoutMs?: number;
+}
+
+/** Why an execution stopped early. */
+type StopReason = 'cancelled' | 'lease_lost' | 'shutdown' | 'timeout';
+
+class Stop extends Error {
+  constructor(readonly reason: StopReason) {
+    super(`run stopped: ${reason}`);
+  }
+}
+
+function roundCredits(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+export function createRunEngine(options: RunEngineOptions) {
+  const { store, logger } = options;
+  const leaseMs = options.leaseMs ?? 10_000;
+  const heartbeatMs = options.heartbeatMs ?? Math.min(250, Math.floor(leaseMs / 4));
+  const pollMs = options.pollMs ?? 500;
+  const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+  const engineId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+  const executing = new Map<string, AbortController>();
+  let sleepers: Array<() => void> = [];
+  let running = false;
+  let loops: Promise<void>[] = [];
+  let recoveryTimer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => Promise<void>) | undefined;
+
+  function wakeAll(): void {
+    const waiting = sleepers;
+    sleepers = [];
+    for (const wake of waiting) wake();
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        sleepers = sleepers.filter((sleeper) => sleeper !== done);
+        resolve();
+      }
+      sleepers.push(done);
+    });
+  }
+
+  function stopExecution(runId: string, reason: StopReason): void {
+    executing.get(runId)?.abort(new Stop(reason));
+  }
+
+  async function recover(): Promise<void> {
+    try {
+      const recovery = await store.claims.recoverExpired();
+      const total = recovery.requeued.length + recovery.failed.length + recovery.cancelled.length;
+      if (total > 0) {
+        logger.warn({ ...recovery }, 'recovered runs whose worker stopped renewing its lease');
+        if (recovery.requeued.length > 0) wakeAll();
+      }
+    } catch (error) {
+      logger.error({ err: error }, 'run recovery failed');
+    }
+  }
+
+  async function execute(row: RunRow, workerId: string): Promise<void> {
+    const lease: Lease = { runId: row.id, workerId, attempt: row.attempt };
+    const log = logger.child({ run_id: row.id, attempt: row.attempt, worker: workerId });
+    const controller = new AbortController();
+    executing.set(row.id, controller);
+    let progress: { percent: number; message: string } | null = null;
+    let heartbeatTimer: NodeJS.Timeout | undefined;
+    const timeout = setTimeout(() => controller.abort(new Stop('timeout')), timeoutMs);
+
+    // Heartbeats renew the lease and carry progress; one at a time, never overlapping.
+    const heartbeat = async (): Promise<void> => {
+      if (controller.signal.aborted) return;
+      try {
+        const answer = await store.claims.heartbeat(lease, leaseMs, progress);
+        if (answer === 'lost') controller.abort(new Stop('lease_lost'));
+        if (answer === 'cancel_requested') controller.abort(new Stop('cancelled'));
+      } catch (error) {
+        log.warn({ err: error }, 'heartbeat failed');
+      }
+      if (!controller.signal.aborted) heartbeatTimer = setTimeout(() => void heartbeat(), heartbeatMs);
+    };
+    heartbeatTimer = setTimeout(() => void heartbeat(), heartbeatMs);
+
+    const resources = RunResources.parse(JSON.parse(row.resources));
+    const job: ProviderJob = {
+      runId: row.id,
+      attempt: row.attempt,
+      operation: row.operation as RunOperation,
+      skillId: row.skill_id as SkillId | null,
+      input: JSON.parse(row.input) as Record<string, unknown>,
+      outputs: resources.map((resource) => ({ assetId: resource.asset_id, kind: resource.kind })),
+      costEstimated: row.cost_estimated,
+    };
+
+    let outcome: RunOutcome | 'release' | 'lost';
+    try {
+      const result = await options.providers(job.operation).execute(job, {
+        signal: controller.signal,
+        progress: (percent, message) => {
+          progress = { percent: Math.max(0, Math.min(100, percent)), message };
+        },
+      });
+      // Finished, even if a cancel was requested meanwhile: the work is done and delivered.
+      const outputs: RunOutput[] = [];
+      const assets: AssetRecord[] = [];
+      for (const asset of result.assets) {
+        options.assets.write(asset.assetId, asset.bytes);
+        outputs.push({ asset_id: asset.assetId, kind: asset.kind, url: assetUrl(asset.assetId), mime_type: asset.mimeType });
+        assets.push({
+          id: asset.assetId,
+          projectId: row.project_id,
+          canvasId: row.canvas_id,
+          runId: row.id,
+          kind: asset.kind,
+          mimeType: asset.mimeType,
+          byteSize: asset.bytes.length,
+        });
+      }
+      outcome = { status: 'succeeded', outputs, assets, charged: roundCredits(result.charged ?? row.cost_estimated) };
+    } catch (error) {
+      const stop = controller.signal.aborted ? (controller.signal.reason as Stop) : undefined;
+      if (stop?.reason === 'lease_lost') outcome = 'lost';
+      else if (stop?.reason === 'shutdown') outcome = 'release';
+      else if (stop?.reason === 'cancelled') {
+        // Charged for the part that ran, in proportion to the progress the provider reported.
+        const done = (progress as { percent: number } | null)?.percent ?? 0;
+        outcome = { status: 'cancelled', charged: roundCredits((row.cost_estimated * done) / 100) };
+      } else if (stop?.reason === 'timeout') {
+        outcome = { status: 'failed', error: { code: 'timeout', message: `The run did not finish within ${timeoutMs} ms.` }, charged: 0 };
+      } else if (error instanceof ProviderError) {
+        outcome =
+          error.retryable && row.attempt < row.max_attempts
+            ? { status: 'retry', message: error.message, charged: 0 }
+            : { status: 'failed', error: { code: error.code, message: error.message }, charged: 0 };
+      } else {
+        log.error({ err: error }, 'run failed unexpectedly');
+        outcome = { status: 'failed', error: { code: 'internal', message: 'The run failed unexpectedly.' }, charged: 0 };
+      }
+    } finally {
+      clearTimeout(timeout);
+      clearTimeout(heartbeatTimer);
+      executing.delete(row.id);
+    }
+
+    if (outcome === 'lost') {
+      log.warn('lease lost: another worker owns this run now; nothing recorded');
+    } else if (outcome === 'release') {
+      await store.claims.release(lease);
+    } else {
+      const recorded = await store.claims.complete(lease, outcome);
+      if (!recorded) log.warn('lease lost before completion: nothing recorded');
+      else log.info({ status: outcome.status, charged: outcome.charged }, 'run finished');
+    }
+  }
+
+  async function loop(workerId: string): Promise<void> {
+    while (running) {
+      let row: RunRow | undefined;
+      try {
+        row = await store.claims.claimNext(workerId, leaseMs);
+      } catch (error) {
+        logger.error({ err: error }, 'claiming a run failed');
+      }
+      if (!running) {
+        if (row) await store.claims.release({ runId: row.id, workerId, attempt: row.attempt });
+        break;
+      }
+      if (row) await execute(row, workerId);
+      else await sleep(pollMs);
+    }
+  }
+
+  return {
+    async start(): Promise<void> {
+      if (running || options.workers === 0) return;
+      running = true;
+      unsubscribe = await store.runs
+        .onRunEvent((event) => {
+          if (event.kind === 'queued') wakeAll();
+          else stopExecution(event.runId, 'cancelled');
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'run events unavailable; polling only');
+          return undefined;
+        });
+      await recover();
+      recoveryTimer = setInterval(() => void recover(), Math.max(Math.floor(leaseMs / 2), 100));
+      loops = Array.from({ length: options.workers }, (_, index) => loop(`${engineId}:${index}`));
+      logger.info({ workers: options.workers, engine: engineId }, 'run engine started');
+    },
+
+    /** A run was queued in this process: wake a worker now. */
+    runQueued(): void {
+      wakeAll();
+    },
+
+    /** A cancel was requested in this process: stop the execution at once if it runs here. */
+    cancelRequested(runId: string): void {
+      stopExecution(runId, 'cancelled');
+    },
+
+    /** Stops claiming; runs in progress are given back (queued again, or cancelled if that was requested). */
+    async stop(): Promise<void> {
+      if (!running) return;
+      running = false;
+      clearInterval(recoveryTimer);
+      for (const runId of executing.keys()) stopExecution(runId, 'shutdown');
+      wakeAll();
+      await Promise.all(loops);
+      await unsubscribe?.();
+    },
+  };
+}
+
+export type RunEngine = ReturnType<typeof createRunEngine>;

@@ -1,0 +1,70 @@
+import type { AssetKind, RunOperation, SkillId } from '../../contract/index.js';
+
+/**
+ * A provider turns a run's input into assets. It reports progress, stops when its signal aborts (throwing the
+ * signal's reason), and says what the run cost when that differs from the estimate.
+ */
+export interface ProviderJob {
+  runId: string;
+  attempt: number;
+  operation: RunOperation;
+  skillId: SkillId | null;
+  input: Record<string, unknown>;
+  /** The assets to produce, in order, with the identities announced when the run was submitted. */
+  outputs: Array<{ assetId: string; kind: AssetKind }>;
+  costEstimated: number;
+}
+
+export interface ProviderContext {
+  signal: AbortSignal;
+  progress(percent: number, message: string): void;
+}
+
+export interface ProducedAsset {
+  assetId: string;
+  kind: AssetKind;
+  mimeType: string;
+  bytes: Buffer;
+}
+
+export interface ProviderResult {
+  assets: ProducedAsset[];
+  /** Credits actually charged; the estimate when omitted. */
+  charged?: number;
+}
+
+export interface RunProvider {
+  readonly name: string;
+  execute(job: ProviderJob, context: ProviderContext): Promise<ProviderResult>;
+}
+
+/** A failure the provider reports; `retryable` failures are tried again while attempts remain. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** Waits, or rejects with the signal's reason as soon as it aborts. */
+export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

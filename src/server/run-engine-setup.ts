@@ -1,0 +1,31 @@
+import { resolve } from 'node:path';
+import type { ServeConfig } from '../config.js';
+import { createAssetFiles, type AssetFiles } from '../runs/asset-files.js';
+import { createRunEngine, type RunEngine } from '../runs/engine.js';
+import { createProviderRegistry } from '../runs/providers/registry.js';
+import type { Logger } from '../shared/logger.js';
+import type { Store } from '../store/store.js';
+
+/** The run engine as configured: `serve` runs it in-process, `worker` runs only it. */
+export function assetFilesOf(config: ServeConfig): AssetFiles {
+  return createAssetFiles(resolve(config.dataDir));
+}
+
+export function runEngineOf(config: ServeConfig, store: Store, assets: AssetFiles, logger: Logger): RunEngine {
+  return createRunEngine({
+    store,
+    assets,
+    logger,
+    workers: config.workers,
+    leaseMs: config.runLeaseMs,
+    timeoutMs: config.runTimeoutMs,
+    providers: createProviderRegistry({
+      imageProvider: config.imageProvider,
+      localDurationMs: config.runDurationMs,
+      localExecutionLog: config.localExecutionLog,
+      openai: config.openaiApiKey
+        ? { baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.openaiModel }
+        : undefined,
+    }),
+  });
+}

@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import type { AssetKind, RunOutput, RunResource } from '../contract/index.js';
+import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
+import { ACTIVE_STATUSES, bumpStatesVersion } from './run-store.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+
+/**
+ * What workers do to runs: claim one, keep its lease alive, finish it. Every change after the claim is guarded by
+ * the lease owner and the attempt number, so a worker that lost its lease (it stalled, or died and the run was
+ * picked up again) can never complete a run: no run completes twice (docs/runs.md).
+ */
+
+export interface AssetRecord {
+  id: string;
+  projectId: string;
+  canvasId: string;
+  runId: string;
+  kind: AssetKind;
+  mimeType: string;
+  byteSize: number;
+}
+
+export type RunOutcome =
+  | { status: 'succeeded'; outputs: RunOutput[]; assets: AssetRecord[]; charged: number }
+  | { status: 'failed'; error: { code: string; message: string }; charged: number }
+  | { status: 'cancelled'; charged: number }
+  /** A retryable failure with attempts left: back to the queue for another worker. */
+  | { status: 'retry'; message: string; charged: number };
+
+export type HeartbeatAnswer = 'running' | 'cancel_requested' | 'lost';
+
+export interface Lease {
+  runId: string;
+  workerId: string;
+  attempt: number;
+}
+
+export interface Recovery {
+  requeued: string[];
+  failed: string[];
+  cancelled: string[];
+}
+
+const StatusRow = z.object({ status: z.string() });
+const AssetRow = z
+  .object({
+    id: z.string(),
+    project_id: z.string(),
+    canvas_id: z.string(),
+    run_id: z.string(),
+    kind: z.enum(['image', 'audio', 'json']),
+    mime_type: z.string(),
+    byte_size: z.coerce.number(),
+  })
+  .transform((row) => ({
+    id: row.id,
+    projectId: row.project_id,
+    canvasId: row.canvas_id,
+    runId: row.run_id,
+    kind: row.kind,
+    mimeType: row.mime_type,
+    byteSize: row.byte_size,
+  }));
+
+function resourcesWith(row: RunRow, status: RunResource['status'], urls: Map<string, string> = new Map()): string {
+  const resources = RunResources.parse(JSON.parse(row.resources));
+  return JSON.stringify(resources.map((resource) => ({ ...resource, status, url: urls.get(resource.asset_id) ?? resource.url })));
+}
+
+export function createRunClaims(driver: SqlDriver, clock: () => number) {
+  const LEASED = "status IN ('running', 'cancel_requested') AND lease_owner = ? AND attempt = ?";
+
+  async function leasedRow(tx: SqlExecutor, lease: Lease): Promise<RunRow | undefined> {
+    const row = await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ? AND ${LEASED}${driver.forUpdate}`, [
+      lease.runId,
+      lease.workerId,
+      lease.attempt,
+    ]);
+    return row ? parseRunRow(row) : undefined;
+  }
+
+  return {
+    /** Takes the oldest queued run, or nothing. Safe with any number of workers and processes. */
+    claimNext(workerId: string, leaseMs: number): Promise<RunRow | undefined> {
+      return driver.transaction(async (tx) => {
+        const candidate = await tx.get(
+          `SELECT id FROM node_runs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1${driver.forUpdateSkipLocked}`,
+        );
+        if (!candidate) return undefined;
+        const id = z.object({ id: z.string() }).parse(candidate).id;
+        const now = clock();
+        const { changes } = await tx.run(
+          `UPDATE node_runs SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempt = attempt + 1,
+             started_at = COALESCE(started_at, ?), updated_at = ?, progress_percent = 0, progress_message = 'started'
+           WHERE id = ? AND status = 'queued'`,
+          [workerId, now + leaseMs, now, now, id],
+        );
+        if (changes === 0) return undefined;
+        const row = parseRunRow(await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [id]));
+        await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+        return row;
+      });
+    },
+
+    /** Extends the lease and records progress; answers whether to go on, stop (cancel requested) or give up (lost). */
+    heartbeat(lease: Lease, leaseMs: number, progress: { percent: number; message: string } | null): Promise<HeartbeatAnswer> {
+      return driver.transaction(async (tx) => {
+        const row = await leasedRow(tx, lease);
+        if (!row) return 'lost';
+        const now = clock();
+        const changed = progress !== null && (progress.percent !== row.progress_percent || progress.message !== row.progress_message);
+        await tx.run(
+          'UPDATE node_runs SET lease_expires_at = ?, progress_percent = ?, progress_message = ?, updated_at = ? WHERE id = ?',
+          [
+            now + leaseMs,
+            changed ? progress.percent : row.progress_percent,
+            changed ? progress.message : row.progress_message,
+            changed ? now : row.updated_at,
+            lease.runId,
+          ],
+        );
+        if (changed) await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+        return StatusRow.parse(row).status === 'cancel_requested' ? 'cancel_requested' : 'running';
+      });
+    },
+
+    /** Finishes a run the worker still holds; false when the lease was lost (nothing is changed then). */
+    complete(lease: Lease, outcome: RunOutcome): Promise<boolean> {
+      return driver.transaction(async (tx) => {
+        const row = await leasedRow(tx, lease);
+        if (!row) return false;
+        const now = clock();
+        const common = [now, now, outcome.charged, lease.runId];
+        switch (outcome.status) {
+          case 'succeeded': {
+            const urls = new Map(outcome.outputs.map((output) => [output.asset_id, output.url]));
+            await tx.run(
+              `UPDATE node_runs SET status = 'succeeded', outputs = ?, resources = ?, progress_percent = 100, progress_message = 'done',
+                 lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = ? WHERE id = ?`,
+              [JSON.stringify(outcome.outputs), resourcesWith(row, 'ready', urls), ...common],
+            );
+            for (const asset of outcome.assets) {
+              await tx.run(
+                `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+                [asset.id, asset.projectId, asset.canvasId, asset.runId, asset.kind, asset.mimeType, asset.byteSize, now],
+              );
+            }
+            break;
+          }
+          case 'failed':
+            await tx.run(
+              `UPDATE node_runs SET status = 'failed', error_code = ?, error_message = ?, resources = ?, progress_message = 'failed',
+                 lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = ? WHERE id = ?`,
+              [outcome.error.code, outcome.error.message, resourcesWith(row, 'failed'), ...common],
+            );
+            break;
+          case 'cancelled':
+            await tx.run(
+              `UPDATE node_runs SET status = 'cancelled', resources = ?, progress_message = 'cancelled',
+                 lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = ? WHERE id = ?`,
+              [resourcesWith(row, 'cancelled'), ...common],
+            );
+            break;
+          case 'retry':
+            if (row.status === 'cancel_requested') {
+              // A cancel requested meanwhile wins: the run is not tried again.
+              await tx.run(
+                `UPDATE node_runs SET status = 'cancelled', resources = ?, progress_message = 'cancelled', lease_owner = NULL,
+                   lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = ? WHERE id = ?`,
+                [resourcesWith(row, 'cancelled'), ...common],
+              );
+            } else {
+              await tx.run(
+                `UPDATE node_runs SET status = 'queued', progress_percent = NULL, progress_message = ?, lease_owner = NULL,
+                   lease_expires_at = NULL, updated_at = ? WHERE id = ?`,
+                [`retrying: ${outcome.message}`, now, lease.runId],
+              );
+            }
+            break;
+        }
+        if (outcome.charged > 0) {
+          await tx.run('UPDATE projects SET spent_credits = spent_credits + ? WHERE id = ?', [outcome.charged, row.project_id]);
+        }
+        await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+        return true;
+      });
+    },
+
+    /**
+     * Gives a run back without blaming it (this worker is shutting down): queued again with its attempt restored,
+     * or cancelled if a cancel was requested.
+     */
+    release(lease: Lease): Promise<void> {
+      return driver.transaction(async (tx) => {
+        const row = await leasedRow(tx, lease);
+        if (!row) return;
+        const now = clock();
+        if (row.status === 'cancel_requested') {
+          await tx.run(
+            `UPDATE node_runs SET status = 'cancelled', resources = ?, lease_owner = NULL, lease_expires_at = NULL,
+               finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
+            [resourcesWith(row, 'cancelled'), now, now, lease.runId],
+          );
+        } else {
+          await tx.run(
+            `UPDATE node_runs SET status = 'queued', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL,
+               progress_percent = NULL, progress_message = 'waiting for a worker', updated_at = ? WHERE id = ?`,
+            [now, lease.runId],
+          );
+        }
+        await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+      });
+    },
+
+    /**
+     * Runs whose worker stopped renewing its lease: picked up again while attempts remain, otherwise failed; a run
+     * whose cancel was requested is cancelled. Nothing stays stuck.
+     */
+    recoverExpired(): Promise<Recovery> {
+      return driver.transaction(async (tx) => {
+        const now = clock();
+        const rows = (
+          await tx.all(
+            `SELECT ${RUN_COLUMNS} FROM node_runs WHERE status IN ('running', 'cancel_requested') AND lease_expires_at < ?${driver.forUpdateSkipLocked}`,
+            [now],
+          )
+        ).map(parseRunRow);
+        const recovery: Recovery = { requeued: [], failed: [], cancelled: [] };
+        for (const row of rows) {
+          if (row.status === 'cancel_requested') {
+            await tx.run(
+              `UPDATE node_runs SET status = 'cancelled', resources = ?, lease_owner = NULL, lease_expires_at = NULL,
+                 finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
+              [resourcesWith(row, 'cancelled'), now, now, row.id],
+            );
+            recovery.cancelled.push(row.id);
+          } else if (row.attempt < row.max_attempts) {
+            await tx.run(
+              `UPDATE node_runs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, progress_percent = NULL,
+                 progress_message = 'worker lost; waiting for another', updated_at = ? WHERE id = ?`,
+              [now, row.id],
+            );
+            recovery.requeued.push(row.id);
+          } else {
+            await tx.run(
+              `UPDATE node_runs SET status = 'failed', error_code = 'worker_lost', error_message = ?, resources = ?,
+                 lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
+              [`The worker running this run stopped ${row.attempt} times; giving up.`, resourcesWith(row, 'failed'), now, now, row.id],
+            );
+            recovery.failed.push(row.id);
+          }
+          await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+        }
+        return recovery;
+      });
+    },
+
+    async getAsset(assetId: string): Promise<AssetRecord | undefined> {
+      const row = await driver.get(
+        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size FROM assets WHERE id = ?',
+        [assetId],
+      );
+      return row ? AssetRow.parse(row) : undefined;
+    },
+
+    /** Ids of runs that are queued or running, oldest first (diagnostics and tests). */
+    async activeRunIds(): Promise<string[]> {
+      const rows = await driver.all(`SELECT id FROM node_runs WHERE status IN ${ACTIVE_STATUSES} ORDER BY created_at, id`);
+      return rows.map((row) => z.object({ id: z.string() }).parse(row).id);
+    },
+  };
+}
+
+export type RunClaims = ReturnType<typeof createRunClaims>;
