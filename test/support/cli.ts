@@ -40,7 +40,12 @@ export interface ServeProcess {
 }
 
 export function serveProcess(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'serve', ...args], {
+  return cliProcess(['serve', ...args], env);
+}
+
+/** Any long-running canvas-mcp command (serve, worker) as a child process whose output can be awaited. */
+export function cliProcess(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
   });
   let stdout = '';

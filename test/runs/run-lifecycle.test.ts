@@ -1,0 +1,198 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NodeRun, NodeRuntimeState } from '../../src/contract/index.js';
+import { seedWorld, type World } from '../backend/world.js';
+import { connectClient, structured, toolError } from '../support/mcp.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { waitFor } from '../support/wait.js';
+
+/** Node runs end to end through MCP, executed by the real engine with the local provider. */
+
+const ids = { project_id: 'p1', canvas_id: 'c1' };
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function executionLines(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+}
+
+interface Harness {
+  server: TestServer;
+  world: World;
+  agent: Client;
+  log: string;
+  node(id: string, type: string, data: Record<string, unknown>): Promise<void>;
+  submit(nodeId: string, key?: string): Promise<NodeRun>;
+  run(runId: string): Promise<NodeRun>;
+  states(): Promise<{ revision: number; states: Record<string, NodeRuntimeState> }>;
+  close(): Promise<void>;
+}
+
+async function harness(target: (typeof STORE_TARGETS)[number], runDurationMs: number, workers: number): Promise<Harness> {
+  const log = join(mkdtempSync(join(tmpdir(), 'canvas-mcp-exec-')), 'executions.log');
+  writeFileSync(log, '');
+  const server = await startTestServer(target, { workers, runDurationMs, enableHiddenTools: true, localExecutionLog: log });
+  const world = await seedWorld(server.store);
+  const agent = await connectClient(server.server.mcpUrl, {
+    Authorization: `Bearer ${world.tokens.editor.secret}`,
+    'X-Agent-Run-Id': world.chatRuns.edit,
+  });
+  const revision = async () =>
+    structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids })).layout.revision;
+  return {
+    server,
+    world,
+    agent,
+    log,
+    async node(id, type, data) {
+      const result = await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: await revision(), node: { id, type, position: { x: 0, y: 0 }, data } },
+      });
+      expect(result.isError).toBeFalsy();
+    },
+    async submit(nodeId, key) {
+      const result = await agent.callTool({
+        name: 'submit_canvas_node_run',
+        arguments: { ...ids, node_id: nodeId, ...(key ? { idempotency_key: key } : {}) },
+      });
+      expect(result.isError).toBeFalsy();
+      return structured<NodeRun>(result);
+    },
+    async run(runId) {
+      return structured<NodeRun>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } }));
+    },
+    async states() {
+      const snapshot = structured<{ layout: { revision: number }; node_states: Record<string, NodeRuntimeState> }>(
+        await agent.callTool({ name: 'get_canvas', arguments: ids }),
+      );
+      return { revision: snapshot.layout.revision, states: snapshot.node_states };
+    },
+    async close() {
+      await agent.close();
+      await server.close();
+    },
+  };
+}
+
+describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
+  describe.skipIf(!target.available)('with the engine and the local provider', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await harness(target, 900, 2);
+    });
+    afterAll(async () => h?.close());
+
+    it('runs an image generation: progress in node_states, real PNG assets, the layout untouched', async () => {
+      await h.node('frame', 'imageGenNode', { prompt: 'a fox in snow', size: '1K', imageUrl: null, aspectRatio: '16:9', count: 2 });
+      const before = await h.states();
+      const submitted = await h.submit('frame', 'frame-once');
+      expect(submitted).toMatchObject({ status: 'queued', operation: 'image_generation', cost: { estimated: 2, charged: null } });
+
+      const running = await waitFor(() => h.states(), ({ states }) => (states.frame?.progress.percent ?? 0) > 0 && states.frame?.lastRunStatus === 'running');
+      expect(running.states.frame).toMatchObject({ externalRunId: submitted.run_id, externalRunStatus: 'running', isGenerating: true });
+      expect(running.states.frame?.resources.map((resource) => resource.status)).toEqual(['pending', 'pending']);
+
+      const done = await waitFor(() => h.run(submitted.run_id), (run) => run.status === 'succeeded');
+      expect(done).toMatchObject({ attempt: 1, progress: { percent: 100 }, cost: { estimated: 2, charged: 2 }, error: null });
+      expect(done.outputs).toHaveLength(2);
+      for (const output of done.outputs) {
+        expect(output).toMatchObject({ kind: 'image', mime_type: 'image/png', url: `/assets/${output.asset_id}` });
+        const response = await fetch(`${h.server.url}${output.url}`);
+        expect(response.headers.get('content-type')).toBe('image/png');
+        expect(Buffer.from(await response.arrayBuffer()).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+      }
+      const after = await h.states();
+      expect(after.states.frame).toMatchObject({ externalRunStatus: null, isGenerating: false, lastRunStatus: 'succeeded', generationError: null });
+      expect(after.states.frame?.resources.every((resource) => resource.status === 'ready' && resource.url?.startsWith('/assets/'))).toBe(true);
+      expect(after.revision).toBe(before.revision);
+
+      // The same key and input: the same run, never executed or charged twice.
+      const again = await h.submit('frame', 'frame-once');
+      expect(again.run_id).toBe(submitted.run_id);
+      expect(executionLines(h.log).filter((line) => line.startsWith(submitted.run_id))).toEqual([`${submitted.run_id} 1`]);
+      expect((await h.server.store.admin.getProject('p1'))?.spentCredits).toBe(2);
+    });
+
+    it('runs speech, script and skill nodes to WAV and JSON assets', async () => {
+      await h.node('voice', 'audioNode', { audioUrl: null, text: 'The sea was waiting.' });
+      await h.node('script', 'scriptNode', { prompt: 'a storm at sea' });
+      await h.node('plan', 'skillNode', { skill_id: 'workflow.plan_beat_graph', parameters: {} });
+      const runs = await Promise.all(['voice', 'script', 'plan'].map((nodeId) => h.submit(nodeId)));
+      const done = await Promise.all(runs.map((run) => waitFor(() => h.run(run.run_id), (current) => current.status === 'succeeded')));
+      expect(done.map((run) => [run.operation, run.outputs[0]?.mime_type])).toEqual([
+        ['speech_generation', 'audio/wav'],
+        ['script_generation', 'application/json'],
+        ['skill', 'application/json'],
+      ]);
+      const wav = Buffer.from(await (await fetch(`${h.server.url}${done[0]!.outputs[0]!.url}`)).arrayBuffer());
+      expect(wav.subarray(0, 4).toString('ascii')).toBe('RIFF');
+      const json = (await (await fetch(`${h.server.url}${done[2]!.outputs[0]!.url}`)).json()) as { skill_id: string };
+      expect(json.skill_id).toBe('workflow.plan_beat_graph');
+    });
+
+    it('refuses a submission whose estimated cost exceeds the budget left', async () => {
+      await h.server.store.admin.setProjectBudget('p1', 2.5);
+      await h.node('big', 'imageGenNode', { prompt: 'a city', size: '4K', imageUrl: null, aspectRatio: '1:1' });
+      const refused = await h.agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'big' } });
+      expect(toolError(refused)).toMatchObject({ code: 'budget_exceeded', details: { estimated_cost: 4 } });
+      await h.server.store.admin.setProjectBudget('p1', null);
+    });
+  });
+
+  describe.skipIf(!target.available)('cancellation', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await harness(target, 6000, 1);
+    });
+    afterAll(async () => h?.close());
+
+    it('cancels a running run: cancel_requested at once, cancelled soon after, charged for the part that ran', async () => {
+      await h.node('long', 'imageGenNode', { prompt: 'slow', size: '1K', imageUrl: null, aspectRatio: '1:1' });
+      const submitted = await h.submit('long');
+      await waitFor(() => h.run(submitted.run_id), (run) => (run.progress.percent ?? 0) >= 10);
+
+      const started = Date.now();
+      const answer = structured<{ status: string; run: NodeRun }>(
+        await h.agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } }),
+      );
+      expect(answer.status).toBe('cancel_requested');
+      expect(['cancel_requested', 'cancelled']).toContain(answer.run.status);
+      const cancelled = await waitFor(() => h.run(submitted.run_id), (run) => run.status === 'cancelled');
+      const elapsed = Date.now() - started;
+      // The run had about five seconds left: it stopped because of the cancel, not because it finished.
+      expect(elapsed).toBeLessThan(2000);
+      expect(cancelled.cost.charged).toBeGreaterThan(0);
+      expect(cancelled.cost.charged).toBeLessThan(cancelled.cost.estimated);
+      const { states } = await h.states();
+      expect(states.long).toMatchObject({ lastRunStatus: 'cancelled', externalRunStatus: null, isGenerating: false });
+      expect(states.long?.resources.every((resource) => resource.status === 'cancelled')).toBe(true);
+
+      const repeated = structured<{ status: string }>(
+        await h.agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } }),
+      );
+      expect(repeated.status).toBe('cancelled');
+    });
+
+    it('cancels a queued run before it starts: never executed, never charged', async () => {
+      await h.node('busy', 'imageGenNode', { prompt: 'keeps the worker busy', size: '1K', imageUrl: null, aspectRatio: '1:1' });
+      await h.node('waiting', 'imageGenNode', { prompt: 'waits', size: '1K', imageUrl: null, aspectRatio: '1:1' });
+      const busy = await h.submit('busy');
+      await waitFor(() => h.run(busy.run_id), (run) => run.status === 'running');
+      const waiting = await h.submit('waiting');
+      expect((await h.run(waiting.run_id)).status).toBe('queued');
+
+      const answer = structured<{ status: string; run: NodeRun }>(
+        await h.agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: waiting.run_id } }),
+      );
+      expect(answer).toMatchObject({ status: 'cancel_requested', run: { status: 'cancelled', started_at: null, cost: { charged: 0 } } });
+      await h.agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: busy.run_id } });
+      await waitFor(() => h.run(busy.run_id), (run) => run.status === 'cancelled');
+      expect(executionLines(h.log).some((line) => line.startsWith(waiting.run_id))).toBe(false);
+      expect((await h.run(waiting.run_id)).attempt).toBe(0);
+    });
+  });
+});
