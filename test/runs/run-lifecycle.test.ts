@@ -134,6 +134,40 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
       expect(json.skill_id).toBe('workflow.plan_beat_graph');
     });
 
+    it('a cancel racing completion ends in exactly one consistent outcome', async () => {
+      const outcomes: string[] = [];
+      for (const [index, delayMs] of [700, 800, 850, 900, 950, 1000].entries()) {
+        const nodeId = `race-${index}`;
+        await h.node(nodeId, 'imageGenNode', { prompt: nodeId, size: '1K', imageUrl: null, aspectRatio: '1:1' });
+        const submitted = await h.submit(nodeId);
+        await waitFor(() => h.run(submitted.run_id), (run) => run.status !== 'queued');
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        const answer = structured<{ status: string }>(
+          await h.agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } }),
+        );
+        expect(['cancel_requested', 'succeeded']).toContain(answer.status);
+        const final = await waitFor(() => h.run(submitted.run_id), (run) => run.status === 'succeeded' || run.status === 'cancelled');
+        outcomes.push(final.status);
+        const { states } = await h.states();
+        if (final.status === 'succeeded') {
+          expect(final.outputs).toHaveLength(1);
+          expect(final.cost.charged).toBe(final.cost.estimated);
+          expect(states[nodeId]?.resources.map((resource) => resource.status)).toEqual(['ready']);
+        } else {
+          expect(final.outputs).toEqual([]);
+          expect(final.cost.charged).toBeLessThanOrEqual(final.cost.estimated);
+          expect(states[nodeId]?.resources.map((resource) => resource.status)).toEqual(['cancelled']);
+        }
+        expect(executionLines(h.log).filter((line) => line.startsWith(submitted.run_id))).toHaveLength(1);
+        // Terminal means final: a later cancel changes nothing.
+        const later = structured<{ status: string }>(
+          await h.agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } }),
+        );
+        expect(later.status).toBe(final.status);
+      }
+      expect(outcomes).toHaveLength(6);
+    }, 60_000);
+
     it('refuses a submission whose estimated cost exceeds the budget left', async () => {
       await h.server.store.admin.setProjectBudget('p1', 2.5);
       await h.node('big', 'imageGenNode', { prompt: 'a city', size: '4K', imageUrl: null, aspectRatio: '1:1' });
