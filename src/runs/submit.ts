@@ -14,7 +14,7 @@ export interface RunSubmission {
 }
 
 export async function submitNodeRun(store: Store, submission: RunSubmission): Promise<{ run: NodeRun; replayed: boolean }> {
-  const canvas = await store.admin.getCanvas(submission.projectId, submission.canvasId);
+  const canvas = await store.layout.readCanvas(submission.projectId, submission.canvasId);
   if (!canvas) throw new CanvasError('not_found', `No canvas ${submission.canvasId} in project ${submission.projectId}.`);
   if (canvas.locked) {
     throw new CanvasError('canvas_locked', `Canvas ${submission.canvasId} is locked read-only; no run can be submitted.`);

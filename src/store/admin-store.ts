@@ -1,7 +1,7 @@
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, newId, newTokenSecret, sha256Hex } from '../shared/ids.js';
 import {
-  CanvasRow,
+  CHAT_RUN_COLUMNS,
   ChatRunRow,
   MemberRoleRow,
   ProjectRow,
@@ -10,7 +10,6 @@ import {
   parseRow,
   parseRows,
   type Actor,
-  type CanvasRecord,
   type ChatRunRecord,
   type MemberRole,
   type ProjectRecord,
@@ -51,7 +50,6 @@ export interface AdminStore {
   projectWorkspace(id: string): Promise<string | undefined>;
   createCanvas(projectId: string, canvasId: string, locked: boolean): Promise<void>;
   setCanvasLocked(projectId: string, canvasId: string, locked: boolean): Promise<void>;
-  getCanvas(projectId: string, canvasId: string): Promise<CanvasRecord | undefined>;
   addMember(projectId: string, actor: Actor, role: MemberRole): Promise<void>;
   getMemberRole(projectId: string, actor: Actor): Promise<MemberRole | undefined>;
   createToken(token: NewToken): Promise<{ tokenId: string; secret: string }>;
@@ -184,16 +182,6 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
       if (changes === 0) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
     },
 
-    getCanvas(projectId, canvasId) {
-      return cachedRead(`canvas\u0000${projectId}\u0000${canvasId}`, async () => {
-        const row = await driver.get(
-          'SELECT project_id, id, revision, states_version, locked FROM canvases WHERE project_id = ? AND id = ?',
-          [projectId, canvasId],
-        );
-        return row ? parseRow(CanvasRow, row) : undefined;
-      });
-    },
-
     async addMember(projectId, actor, role) {
       await driver.transaction(async (tx) => {
         await requireRow(tx, 'SELECT 1 FROM projects WHERE id = ?', [projectId], `No project ${projectId}.`);
@@ -316,11 +304,7 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
 
     getChatRun(chatRunId) {
       return cachedRead(`chat-run\u0000${chatRunId}`, async () => {
-        const row = await driver.get(
-          `SELECT id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at, ended_at
-           FROM chat_runs WHERE id = ?`,
-          [chatRunId],
-        );
+        const row = await driver.get(`SELECT ${CHAT_RUN_COLUMNS} FROM chat_runs WHERE id = ?`, [chatRunId]);
         return row ? parseRow(ChatRunRow, row) : undefined;
       });
     },

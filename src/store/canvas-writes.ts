@@ -12,7 +12,7 @@ import { reparentChild } from '../canvas/rules.js';
 import { CanvasError } from '../shared/errors.js';
 import { canonicalJson, sha256Hex } from '../shared/ids.js';
 import { z } from 'zod';
-import { ChatRunRow, parseRow } from './records.js';
+import { CHAT_RUN_COLUMNS, ChatRunRow, parseRow } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
@@ -68,11 +68,7 @@ async function checkEditAuthorization(tx: SqlExecutor, target: WriteTarget): Pro
   const { authorization } = target;
   if (authorization.kind === 'system') return;
   const row = authorization.agentRunId
-    ? await tx.get(
-        `SELECT id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at, ended_at
-         FROM chat_runs WHERE id = ?`,
-        [authorization.agentRunId],
-      )
+    ? await tx.get(`SELECT ${CHAT_RUN_COLUMNS} FROM chat_runs WHERE id = ?`, [authorization.agentRunId])
     : undefined;
   const refusal = editAuthorizationRefusal(row ? parseRow(ChatRunRow, row) : undefined, authorization, target.projectId, target.canvasId);
   if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);

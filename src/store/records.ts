@@ -84,6 +84,9 @@ export const CanvasRow = z
   }));
 export type CanvasRecord = z.output<typeof CanvasRow>;
 
+export const CHAT_RUN_COLUMNS =
+  'id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at, ended_at';
+
 export const ChatRunRow = z
   .object({
     id: z.string(),

@@ -24,7 +24,7 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
 
     async function submit(maxAttempts = 3): Promise<string> {
       nodeCounter += 1;
-      const canvas = await store.admin.getCanvas('p', 'c');
+      const canvas = await store.layout.readCanvas('p', 'c');
       const node = CanvasNode.parse({ id: `img-${nodeCounter}`, type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1' } });
       await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: canvas!.revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
       const { run } = await submitNodeRun(store, { projectId: 'p', canvasId: 'c', nodeId: node.id, idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' }, maxAttempts });

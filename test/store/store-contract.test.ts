@@ -122,7 +122,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const canvas = await freshCanvas();
         const receipt = await store.writes.createNode(canvas, textNode('a'));
         expect(receipt).toMatchObject({ operation: 'create_node', node_id: 'a', revision: 1, previous_revision: 0, replayed: false });
-        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(1);
+        expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(1);
       });
 
       it('refuses a stale base_revision with the current revision and the nodes changed since', async () => {
@@ -144,7 +144,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           'invalid_arguments',
         );
         expect(missingParent.details.issues).toEqual([expect.objectContaining({ path: 'node.parentId' })]);
-        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(1);
+        expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(1);
       });
 
       it('checks the edit authorization inside the write: an ended or foreign chat run writes nothing', async () => {
@@ -161,7 +161,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         await store.admin.endChatRun(chatRun);
         const ended = await expectCanvasError(store.writes.createNode(asAgent(chatRun), textNode('a')), 'edit_not_authorized');
         expect(ended.message).toContain('has ended');
-        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(0);
+        expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(0);
         const active = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
         await expect(store.writes.createNode(asAgent(active), textNode('a'))).resolves.toMatchObject({ revision: 1 });
       });
@@ -218,7 +218,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         await store.writes.createNode(canvas.at(1), textNode('b'));
         const replay = await store.writes.createNode(canvas.at(0, 'save-1'), textNode('a'));
         expect(replay).toEqual({ ...first, replayed: true });
-        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(2);
+        expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(2);
 
         await expectCanvasError(store.writes.createNode(canvas.at(0, 'save-1'), textNode('other')), 'idempotency_mismatch');
         await expectCanvasError(store.writes.deleteNode(canvas.at(2, 'save-1'), 'a'), 'idempotency_mismatch');
@@ -235,7 +235,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         );
         expect(fulfilled).toHaveLength(1);
         expect(conflicts).toHaveLength(15);
-        expect((await store.admin.getCanvas('p', canvas.canvasId))?.revision).toBe(1);
+        expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(1);
       });
 
       it('reaches revision 1,000 and 1,000 nodes after 1,000 sequential creates', async () => {

@@ -45,7 +45,7 @@ export async function authorizeProject(store: Store, ctx: CallerContext, project
 }
 
 export async function requireCanvas(store: Store, projectId: string, canvasId: string) {
-  const canvas = await store.admin.getCanvas(projectId, canvasId);
+  const canvas = await store.layout.readCanvas(projectId, canvasId);
   if (!canvas) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
   return canvas;
 }
