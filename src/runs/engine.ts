@@ -193,15 +193,18 @@ export function createRunEngine(options: RunEngineOptions) {
       let row: RunRow | undefined;
       try {
         row = await store.claims.claimNext(workerId, leaseMs);
+        if (row && !running) {
+          await store.claims.release({ runId: row.id, workerId, attempt: row.attempt });
+          break;
+        }
+        if (row) await execute(row, workerId);
+        else await sleep(pollMs);
       } catch (error) {
-        logger.error({ err: error }, 'claiming a run failed');
+        // The store failed (unreachable, say): this worker keeps going after a pause. A run it held is recovered
+        // when its lease expires.
+        logger.error({ err: error, worker: workerId, run_id: row?.id }, 'run worker step failed; retrying');
+        await sleep(pollMs);
       }
-      if (!running) {
-        if (row) await store.claims.release({ runId: row.id, workerId, attempt: row.attempt });
-        break;
-      }
-      if (row) await execute(row, workerId);
-      else await sleep(pollMs);
     }
   }
 

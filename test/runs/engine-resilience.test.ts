@@ -1,0 +1,96 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAssetFiles } from '../../src/runs/asset-files.js';
+import { createRunEngine } from '../../src/runs/engine.js';
+import type { RunProvider } from '../../src/runs/providers/provider.js';
+import { createLogger } from '../../src/shared/logger.js';
+import type { RunRow } from '../../src/store/run-rows.js';
+import type { Store } from '../../src/store/store.js';
+import { waitFor } from '../support/wait.js';
+
+/** Unit test with a fake store: a worker survives store failures instead of dying silently. */
+
+function row(id: string): RunRow {
+  return {
+    id,
+    project_id: 'p',
+    canvas_id: 'c',
+    node_id: 'n',
+    operation: 'script_generation',
+    skill_id: null,
+    status: 'running',
+    input: '{"prompt":"x"}',
+    input_hash: 'h',
+    progress_percent: 0,
+    progress_message: null,
+    outputs: '[]',
+    resources: JSON.stringify([{ asset_id: 'asset_AAAAAAAAAAAAAAAA', kind: 'json', status: 'pending', url: null }]),
+    error_code: null,
+    error_message: null,
+    cost_estimated: 0.5,
+    cost_charged: null,
+    triggered_kind: 'system',
+    triggered_name: null,
+    idempotency_key: null,
+    attempt: 1,
+    max_attempts: 3,
+    lease_owner: 'w',
+    lease_expires_at: 0,
+    created_at: 0,
+    started_at: 0,
+    finished_at: null,
+    cancel_requested_at: null,
+    updated_at: 0,
+  };
+}
+
+describe('run engine resilience', () => {
+  it('keeps working after claiming and recording fail, and completes the runs it can', async () => {
+    const queue = ['run_first', 'run_second'];
+    const calls = { claim: 0, complete: 0 };
+    const completed: string[] = [];
+    const store = {
+      claims: {
+        async claimNext() {
+          calls.claim += 1;
+          if (calls.claim === 1) throw new Error('database unreachable');
+          const id = queue.shift();
+          return id ? row(id) : undefined;
+        },
+        heartbeat: async () => 'running' as const,
+        async complete(lease: { runId: string }) {
+          calls.complete += 1;
+          if (calls.complete === 1) throw new Error('database unreachable');
+          completed.push(lease.runId);
+          return true;
+        },
+        release: async () => undefined,
+        recoverExpired: async () => ({ requeued: [], failed: [], cancelled: [] }),
+      },
+      runs: { onRunEvent: async () => async () => undefined },
+    } as unknown as Store;
+    const provider: RunProvider = {
+      name: 'instant',
+      execute: async (job) => ({ assets: job.outputs.map((output) => ({ ...output, mimeType: 'application/json', bytes: Buffer.from('{}') })) }),
+    };
+    const engine = createRunEngine({
+      store,
+      providers: () => provider,
+      assets: createAssetFiles(mkdtempSync(join(tmpdir(), 'canvas-mcp-assets-'))),
+      logger: createLogger('silent'),
+      workers: 1,
+      pollMs: 10,
+    });
+    await engine.start();
+    try {
+      await waitFor(async () => completed, (ids) => ids.includes('run_second'));
+    } finally {
+      await engine.stop();
+    }
+    // The first claim failed, the first completion failed (its run is left to lease recovery), the second ran.
+    expect(calls.claim).toBeGreaterThanOrEqual(3);
+    expect(completed).toEqual(['run_second']);
+  });
+});
