@@ -40,6 +40,16 @@ interface Call {
 
 const segment = encodeURIComponent;
 
+/** A backend body parsed with a contract schema; anything else is reported as such, never as a raw parse error. */
+function parseBody<S extends z.ZodType>(text: string, schema: S): z.output<S> | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createHttpBackendClient(options: HttpBackendClientOptions): BackendClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -71,12 +81,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
   }
 
   function failure(status: number, text: string): CanvasError {
-    let parsed: ErrorBody | undefined;
-    try {
-      parsed = ErrorBody.parse(JSON.parse(text));
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parseBody(text, ErrorBody);
     if (!parsed) return new CanvasError('unavailable', `The canvas backend answered HTTP ${status} without an error body.`);
     return new CanvasError(parsed.error.code, parsed.error.message, parsed.error.details ?? {});
   }
@@ -85,8 +90,9 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
   async function exchange(call: Call, success: z.ZodType): Promise<JsonPayload> {
     const { status, text } = await send(call);
     if (status >= 400) throw failure(status, text);
-    const parsed = success.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new CanvasError('internal', 'The canvas backend answered a body outside the contract.');
+    if (parseBody(text, success) === undefined) {
+      throw new CanvasError('internal', 'The canvas backend answered a body outside the contract.');
+    }
     return cachedPayload(text);
   }
 
@@ -102,7 +108,8 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         throw new CanvasError('unavailable', 'The backend refused the gateway credential: check --backend-token.');
       }
       if (status >= 400) throw failure(status, text);
-      const answer = IntrospectionResponse.parse(JSON.parse(text));
+      const answer = parseBody(text, IntrospectionResponse);
+      if (!answer) throw new CanvasError('unavailable', 'The canvas backend answered an introspection body outside the contract.');
       if (!answer.active) throw new CanvasError('unauthenticated', answer.reason);
       const { principal } = answer;
       return {

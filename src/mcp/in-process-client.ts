@@ -10,6 +10,11 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
   const { store } = backend;
   const context = (caller: ToolCaller) => resolveCaller(caller.principal, caller.identity, caller.requestId);
   const canvas = (args: { project_id: string; canvas_id: string }) => ({ projectId: args.project_id, canvasId: args.canvas_id });
+  const revisionChecked = (args: { project_id: string; canvas_id: string; base_revision: number; client_save_id: string | null }) => ({
+    ...canvas(args),
+    baseRevision: args.base_revision,
+    clientSaveId: args.client_save_id,
+  });
 
   return {
     mode: 'in-process',
@@ -18,23 +23,9 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
     listSkills: async (caller) => jsonPayload(await backend.listSkills(context(caller))),
     getCanvas: async (caller, args) => (await backend.readSnapshot(context(caller), canvas(args))).payload,
     createNode: async (caller, args) =>
-      jsonPayload(
-        await backend.createNode(context(caller), {
-          ...canvas(args),
-          baseRevision: args.base_revision,
-          clientSaveId: args.client_save_id,
-          node: args.node,
-        }),
-      ),
+      jsonPayload(await backend.createNode(context(caller), { ...revisionChecked(args), node: args.node })),
     deleteNode: async (caller, args) =>
-      jsonPayload(
-        await backend.deleteNode(context(caller), {
-          ...canvas(args),
-          baseRevision: args.base_revision,
-          clientSaveId: args.client_save_id,
-          nodeId: args.node_id,
-        }),
-      ),
+      jsonPayload(await backend.deleteNode(context(caller), { ...revisionChecked(args), nodeId: args.node_id })),
     getRun: async (caller, args) => jsonPayload(await backend.getRun(context(caller), { ...canvas(args), runId: args.run_id })),
     cancelRun: async (caller, args) =>
       jsonPayload(await backend.cancelRun(context(caller), { ...canvas(args), runId: args.run_id })),

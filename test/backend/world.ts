@@ -1,5 +1,3 @@
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
-import { CanvasNode } from '../../src/contract/index.js';
 import type { Store } from '../../src/store/store.js';
 
 /**
@@ -36,10 +34,6 @@ export async function seedWorld(store: Store): Promise<World> {
   await admin.createCanvas('p1', 'c-other', false);
   await admin.createCanvas('p1', 'c-locked', true);
   await admin.createCanvas('p2', 'c2', false);
-  await store.writes.createNode(
-    { projectId: 'p1', canvasId: 'c-locked', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
-    CanvasNode.parse({ id: 'keep', type: 'groupNode', position: { x: 0, y: 0 }, data: { label: 'x' } }),
-  ).catch(() => undefined);
   await admin.addMember('p1', { issuer: IDP, subject: 'alice' }, 'editor');
   await admin.addMember('p1', { issuer: IDP, subject: 'carol' }, 'viewer');
 
