@@ -31,7 +31,6 @@ function demoBanner(server: RunningServer, demo: DemoCredentials): string {
   const config = {
     mcpServers: {
       'canvas-mcp': {
-        type: 'http',
         url: server.mcpUrl,
         headers: { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId },
       },
@@ -43,7 +42,7 @@ function demoBanner(server: RunningServer, demo: DemoCredentials): string {
     `  token (shown once, keep it):  ${demo.token}`,
     `  agent run id (X-Agent-Run-Id): ${demo.agentRunId}`,
     '',
-    'MCP client config (Claude Desktop, Cursor, VS Code):',
+    'MCP client config for Cursor (~/.cursor/mcp.json; VS Code names the key "servers"; Claude Desktop: see README):',
     JSON.stringify(config, null, 2),
     '',
     `Claude Code:  claude mcp add --transport http canvas-mcp ${server.mcpUrl} --header "Authorization: Bearer ${demo.token}" --header "X-Agent-Run-Id: ${demo.agentRunId}"`,
