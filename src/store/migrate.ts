@@ -34,9 +34,8 @@ async function appliedVersions(tx: SqlExecutor): Promise<Set<number>> {
   return new Set(rows.map((row) => Number(row.version)));
 }
 
-/** Applies pending migrations in one transaction; returns the names applied. */
-export async function migrate(driver: SqlDriver): Promise<string[]> {
-  const migrations = loadMigrations();
+/** Applies pending migrations (all of them unless a prefix is given) in one transaction; returns the names applied. */
+export async function migrate(driver: SqlDriver, migrations: Migration[] = loadMigrations()): Promise<string[]> {
   return driver.transaction(async (tx) => {
     if (driver.dialect === 'postgres') await tx.get(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
     await tx.exec(CREATE_LEDGER);

@@ -84,7 +84,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
     claimNext(workerId: string, leaseMs: number): Promise<RunRow | undefined> {
       return driver.transaction(async (tx) => {
         const candidate = await tx.get(
-          `SELECT id FROM node_runs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1${driver.forUpdateSkipLocked}`,
+          `SELECT id FROM node_runs WHERE status = 'queued' ORDER BY created_at, seq, id LIMIT 1${driver.forUpdateSkipLocked}`,
         );
         if (!candidate) return undefined;
         const id = z.object({ id: z.string() }).parse(candidate).id;
@@ -266,7 +266,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
 
     /** Ids of runs that are queued or running, oldest first (diagnostics and tests). */
     async activeRunIds(): Promise<string[]> {
-      const rows = await driver.all(`SELECT id FROM node_runs WHERE status IN ${ACTIVE_STATUSES} ORDER BY created_at, id`);
+      const rows = await driver.all(`SELECT id FROM node_runs WHERE status IN ${ACTIVE_STATUSES} ORDER BY created_at, seq, id`);
       return rows.map((row) => z.object({ id: z.string() }).parse(row).id);
     },
   };

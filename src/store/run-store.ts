@@ -44,6 +44,15 @@ export async function bumpStatesVersion(tx: SqlExecutor, projectId: string, canv
   ]);
 }
 
+const SeqRow = z.object({ seq: z.coerce.number().int() });
+
+/** The canvas's next run sequence number; the UPDATE locks the canvas row, so concurrent submissions never share one. */
+async function takeRunSeq(tx: SqlExecutor, projectId: string, canvasId: string): Promise<number> {
+  await tx.run('UPDATE canvases SET next_run_seq = next_run_seq + 1 WHERE project_id = ? AND id = ?', [projectId, canvasId]);
+  const row = await tx.get('SELECT next_run_seq - 1 AS seq FROM canvases WHERE project_id = ? AND id = ?', [projectId, canvasId]);
+  return SeqRow.parse(row).seq;
+}
+
 export function createRunStore(driver: SqlDriver, clock: () => number) {
   async function selectRun(tx: SqlExecutor, projectId: string, canvasId: string, runId: string, lock = false) {
     const row = await tx.get(
@@ -99,12 +108,14 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
         await checkBudget(tx, run.projectId, run.costEstimated);
         const id = newId(ID_PREFIX.nodeRun);
         const now = clock();
+        const seq = await takeRunSeq(tx, run.projectId, run.canvasId);
         await tx.run(
-          `INSERT INTO node_runs (id, project_id, canvas_id, node_id, operation, skill_id, status, input, input_hash,
+          `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, operation, skill_id, status, input, input_hash,
              resources, cost_estimated, triggered_kind, triggered_name, idempotency_key, max_attempts, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             id,
+            seq,
             run.projectId,
             run.canvasId,
             run.nodeId,
@@ -192,7 +203,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
     async latestRunsByNode(projectId: string, canvasId: string): Promise<RunRow[]> {
       const rows = await driver.all(
         `SELECT ${RUN_COLUMNS} FROM (
-           SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.node_id ORDER BY r.created_at DESC, r.id DESC) AS position
+           SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.node_id ORDER BY r.seq DESC) AS position
            FROM node_runs r WHERE r.project_id = ? AND r.canvas_id = ?
          ) latest
          WHERE latest.position = 1 AND EXISTS (

@@ -58,11 +58,14 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number): Store {
   };
 }
 
+export function openDriver(location: StoreLocation): SqlDriver {
+  return location.kind === 'sqlite'
+    ? openSqliteDriver(location.file, location.synchronous)
+    : openPostgresDriver({ connectionString: location.url, maxConnections: location.maxConnections });
+}
+
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
-  const driver =
-    location.kind === 'sqlite'
-      ? openSqliteDriver(location.file, location.synchronous)
-      : openPostgresDriver({ connectionString: location.url, maxConnections: location.maxConnections });
+  const driver = openDriver(location);
   try {
     if (options.migrate ?? true) await migrate(driver);
   } catch (error) {

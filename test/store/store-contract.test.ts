@@ -4,7 +4,7 @@ import pg from 'pg';
 import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
 import { CanvasNode, type CanvasEdge } from '../../src/contract/index.js';
 import { CanvasError } from '../../src/shared/errors.js';
-import type { Store } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/store.js';
 import type { WriteTarget } from '../../src/store/canvas-writes.js';
 import { STORE_TARGETS, openTestStore, type TestDatabase } from '../support/stores.js';
 
@@ -350,6 +350,21 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         await store.writes.deleteNode(canvas.at(2), 'b');
         const rows = await store.runs.latestRunsByNode('p', canvas.canvasId);
         expect(rows.map((row) => [row.node_id, row.id])).toEqual([['a', latest.run.run_id]]);
+      });
+
+      it('knows the latest run of a node even when runs are submitted within the same millisecond', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('a'));
+        const frozen = await openStore(database.location, { clock: () => 1_700_000_000_000 });
+        try {
+          for (let round = 1; round <= 12; round += 1) {
+            const submitted = await frozen.runs.createRun(runFor(canvas.canvasId, 'a', null, `round ${round}`));
+            const rows = await frozen.runs.latestRunsByNode('p', canvas.canvasId);
+            expect(rows.map((row) => row.id)).toEqual([submitted.run.run_id]);
+          }
+        } finally {
+          await frozen.close();
+        }
       });
     });
   });
