@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -7,6 +7,7 @@ import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
 import { CanvasNode } from '../src/contract/index.js';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
+import { ROOT, startProcess } from './processes.js';
 
 /**
  * `npm run bench`: the real server (built, embedded SQLite store, default log level) next to two baselines serving
@@ -18,7 +19,6 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Math.max(1, Math.round(DURATION / 5));
 const CONNECTIONS = 16;
 const SIZES = [50, 1000, 10_000] as const;
-const ROOT = new URL('..', import.meta.url).pathname;
 
 interface Measurement {
   target: string;
@@ -74,18 +74,6 @@ async function seed(dataDir: string, sizes: readonly number[]): Promise<{ token:
   const chatRun = await store.admin.createChatRun({ projectId: 'bench', canvasId: 'writes', actor: null, canEdit: true, expiresAt: null });
   await store.close();
   return { token: secret, chatRun };
-}
-
-async function startProcess(args: string[], logFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', log, log] });
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(logFile, 'utf8'));
-    if (match) return { child, url: match[1]! };
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${args.join(' ')} did not start:\n${readFileSync(logFile, 'utf8')}`);
 }
 
 const mcpHeaders = (token?: string) => ({
