@@ -4,11 +4,11 @@
 ALTER TABLE canvases ADD COLUMN next_run_seq BIGINT NOT NULL DEFAULT 1;
 ALTER TABLE node_runs ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
 
-UPDATE node_runs SET seq = (
-  SELECT COUNT(*) FROM node_runs earlier
-  WHERE earlier.project_id = node_runs.project_id AND earlier.canvas_id = node_runs.canvas_id
-    AND (earlier.created_at < node_runs.created_at OR (earlier.created_at = node_runs.created_at AND earlier.id <= node_runs.id))
-);
+UPDATE node_runs SET seq = numbered.position
+FROM (
+  SELECT id, ROW_NUMBER() OVER (PARTITION BY project_id, canvas_id ORDER BY created_at, id) AS position FROM node_runs
+) numbered
+WHERE node_runs.id = numbered.id;
 UPDATE canvases SET next_run_seq = 1 + (
   SELECT COALESCE(MAX(r.seq), 0) FROM node_runs r WHERE r.project_id = canvases.project_id AND r.canvas_id = canvases.id
 );
