@@ -19,6 +19,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Math.max(1, Math.round(DURATION / 5));
 const CONNECTIONS = 16;
 const SIZES = [50, 1000, 10_000] as const;
+const BARE_WRITE = 'bare node:http + SQLite write';
 
 interface Measurement {
   target: string;
@@ -185,7 +186,20 @@ async function main(): Promise<void> {
         children.push(started.child);
         return { label: 'canvas-mcp (sqlite-synchronous normal)', url: started.url, pid: started.child.pid!, ...seeded };
       })(),
+      await (async () => {
+        const started = await startProcess(['--import', 'tsx', 'bench/baselines/bare-write.ts', work], join(work, 'bare-write.log'));
+        children.push(started.child);
+        return { label: BARE_WRITE, url: started.url, pid: started.child.pid!, token: '', chatRun: '' };
+      })(),
     ];
+    // Every create must have landed: the revision equals the number of requests sent.
+    const landedRevision = async (writer: (typeof writers)[number], expected: number): Promise<number> => {
+      if (writer.label !== BARE_WRITE) {
+        const written = await fetchSnapshot(writer.url, 'writes', writer.token, expected);
+        return (written.layout as { revision: number }).revision;
+      }
+      return ((await (await fetch(`${writer.url}/revision`)).json()) as { revision: number }).revision;
+    };
     for (const writer of writers) {
       process.stdout.write(`create_canvas_node, sequential: ${writer.label}…\n`);
       let revision = 0;
@@ -205,14 +219,12 @@ async function main(): Promise<void> {
           method: 'POST',
           connections: 1,
           pipelining: 1,
-          headers: { ...mcpHeaders(writer.token), 'x-agent-run-id': writer.chatRun },
+          headers: { ...mcpHeaders(writer.token || undefined), 'x-agent-run-id': writer.chatRun },
           requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: createRequest() }) }],
         }),
       );
-      // Every create must have landed: the revision equals the number of requests sent.
-      const written = await fetchSnapshot(writer.url, 'writes', writer.token, revision);
-      const writtenRevision = (written.layout as { revision: number }).revision;
-      if (writtenRevision !== revision) throw new Error(`writes canvas at revision ${writtenRevision}, expected ${revision}`);
+      const writtenRevision = await landedRevision(writer, revision);
+      if (writtenRevision !== revision) throw new Error(`${writer.label}: writes canvas at revision ${writtenRevision}, expected ${revision}`);
     }
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
@@ -234,6 +246,11 @@ async function main(): Promise<void> {
     const bare = of('bare node:http');
     return `| ${scenario} | ${format(ours.requestsPerSecond / sdk.requestsPerSecond)}× | ${format(ours.requestsPerSecond / bare.requestsPerSecond)}× | ${format(sdk.cpuPerCallMs / ours.cpuPerCallMs)}× | ${format(bare.cpuPerCallMs / ours.cpuPerCallMs)}× |`;
   });
+  const writeRows = results.filter((row) => row.scenario === 'create_canvas_node sequential');
+  const bareWrite = writeRows.find((row) => row.target === BARE_WRITE)!;
+  const writeRatios = writeRows
+    .filter((row) => row !== bareWrite)
+    .map((row) => `| ${row.target} | ${format(row.requestsPerSecond / bareWrite.requestsPerSecond)}× | ${format(bareWrite.cpuPerCallMs / row.cpuPerCallMs)}× |`);
   const output = [
     `duration ${DURATION}s per measurement after ${WARMUP}s warm-up, ${CONNECTIONS} connections for get_canvas, node ${process.version}`,
     '',
@@ -242,6 +259,10 @@ async function main(): Promise<void> {
     '| scenario | req/s vs SDK example | req/s vs bare handler | CPU/call: SDK ÷ ours | CPU/call: bare ÷ ours |',
     '|---|---:|---:|---:|---:|',
     ...ratios,
+    '',
+    '| create_canvas_node sequential | req/s vs bare write | CPU/call: bare write ÷ ours |',
+    '|---|---:|---:|',
+    ...writeRatios,
   ].join('\n');
   process.stdout.write(`\n${output}\n`);
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
