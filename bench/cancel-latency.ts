@@ -25,7 +25,7 @@ const CANVAS = 'runs';
 interface Setup {
   name: string;
   budgetMs: number;
-  location: StoreLocation;
+  database: 'sqlite' | 'postgres';
   separateWorker: boolean;
 }
 
@@ -36,8 +36,9 @@ interface Result {
   pollMs: number[];
 }
 
-async function postgresSchemaUrl(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const schema = `bench_${process.pid}`;
+/** A fresh schema in the local PostgreSQL, or undefined when it is unreachable. */
+async function postgresSchema(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const schema = `bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
   try {
     await admin.connect();
@@ -77,12 +78,14 @@ async function seed(location: StoreLocation): Promise<string> {
 async function measureSetup(setup: Setup, work: string): Promise<Result> {
   const dataDir = join(work, setup.name.replace(/\W+/g, '-'));
   mkdirSync(dataDir);
-  const location = setup.location.kind === 'sqlite' ? { kind: 'sqlite' as const, file: sqliteFileIn(dataDir) } : setup.location;
-  const token = await seed(location);
+  const postgres = setup.database === 'postgres' ? await postgresSchema() : undefined;
+  if (setup.database === 'postgres' && !postgres) throw new Error(`PostgreSQL at ${POSTGRES_URL} went away`);
+  const location: StoreLocation = postgres ? { kind: 'postgres', url: postgres.url } : { kind: 'sqlite', file: sqliteFileIn(dataDir) };
   const storeArgs = location.kind === 'postgres' ? ['--database-url', location.url] : [];
   const common = ['--data', dataDir, '--run-duration-ms', '60000', '--log-level', 'warn', ...storeArgs];
   const children: ChildProcess[] = [];
   try {
+    const token = await seed(location);
     const server = await startProcess(
       ['dist/cli/main.js', 'serve', '--port', '0', '--no-seed-demo', '--rate-limit', '0', '--workers', setup.separateWorker ? '0' : '1', ...common],
       join(dataDir, 'server.log'),
@@ -136,6 +139,7 @@ async function measureSetup(setup: Setup, work: string): Promise<Result> {
         await new Promise((resolve) => child.once('exit', resolve));
       }
     }
+    await postgres?.drop();
   }
 }
 
@@ -148,17 +152,17 @@ const ms = (value: number) => value.toFixed(1);
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'canvas-mcp-cancel-bench-'));
-  const postgres = await postgresSchemaUrl();
-  if (!postgres) process.stdout.write(`PostgreSQL at ${POSTGRES_URL} is unreachable: its setups are SKIPPED.\n`);
-  const sqlite: StoreLocation = { kind: 'sqlite', file: '' };
+  const probe = await postgresSchema();
+  await probe?.drop();
+  if (!probe) process.stdout.write(`PostgreSQL at ${POSTGRES_URL} is unreachable: its setups are SKIPPED.\n`);
   const setups: Setup[] = [
-    { name: 'same process, SQLite', budgetMs: 100, location: sqlite, separateWorker: false },
-    { name: 'worker process, SQLite', budgetMs: 1000, location: sqlite, separateWorker: true },
-    ...(postgres
-      ? [
-          { name: 'same process, PostgreSQL', budgetMs: 100, location: { kind: 'postgres' as const, url: postgres.url }, separateWorker: false },
-          { name: 'worker process, PostgreSQL', budgetMs: 1000, location: { kind: 'postgres' as const, url: postgres.url }, separateWorker: true },
-        ]
+    { name: 'same process, SQLite', budgetMs: 100, database: 'sqlite', separateWorker: false },
+    { name: 'worker process, SQLite', budgetMs: 1000, database: 'sqlite', separateWorker: true },
+    ...(probe
+      ? ([
+          { name: 'same process, PostgreSQL', budgetMs: 100, database: 'postgres', separateWorker: false },
+          { name: 'worker process, PostgreSQL', budgetMs: 1000, database: 'postgres', separateWorker: true },
+        ] as const)
       : []),
   ];
   const results: Result[] = [];
@@ -166,15 +170,8 @@ async function main(): Promise<void> {
     for (const setup of setups) {
       process.stdout.write(`cancel latency: ${setup.name}…\n`);
       results.push(await measureSetup(setup, work));
-      // The PostgreSQL setups share one schema: start each from an empty one.
-      if (postgres && setup.location.kind === 'postgres') {
-        await postgres.drop();
-        const fresh = await postgresSchemaUrl();
-        if (!fresh) throw new Error('PostgreSQL went away during the benchmark');
-      }
     }
   } finally {
-    await postgres?.drop();
     rmSync(work, { recursive: true, force: true });
   }
 
