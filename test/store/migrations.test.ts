@@ -12,15 +12,17 @@ const SAME_MILLISECOND = 1_700_000_000_000;
 
 describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
   describe.skipIf(!target.available)('on a real database', () => {
-    let database: TestDatabase;
-    let driver: SqlDriver;
+    let database: TestDatabase | undefined;
+    let opened: SqlDriver | undefined;
 
     afterEach(async () => {
-      await driver.close();
-      await database.cleanup();
+      await opened?.close();
+      await database?.cleanup();
+      opened = undefined;
+      database = undefined;
     });
 
-    async function runsAsBeforeMigration3(runIds: string[]): Promise<void> {
+    async function runsAsBeforeMigration3(driver: SqlDriver, runIds: string[]): Promise<void> {
       for (const [index, id] of runIds.entries()) {
         await driver.run(
           `INSERT INTO node_runs (id, project_id, canvas_id, node_id, operation, status, input, input_hash,
@@ -33,7 +35,8 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
 
     it('003 numbers existing runs in submission order, so new runs come after them', async () => {
       database = await target.createDatabase();
-      driver = openDriver(database.location);
+      const driver = openDriver(database.location);
+      opened = driver;
       await migrate(
         driver,
         loadMigrations().filter((migration) => migration.version <= 2),
@@ -45,7 +48,7 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
       const node = CanvasNode.parse({ id: 'a', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'a' } });
       await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
       // Two runs tied on created_at (ordered by id as the old query did), then a later one.
-      await runsAsBeforeMigration3(['run_1', 'run_2', 'run_3']);
+      await runsAsBeforeMigration3(driver, ['run_1', 'run_2', 'run_3']);
 
       expect(await migrate(driver)).toEqual(['003_run_order.sql']);
 
