@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CanvasEdge } from './edge.js';
-import { CanvasId, ClientSaveId, NodeId, ProjectId, ResourceId } from './identifiers.js';
+import { CanvasId, ClientSaveId, NodeId, ProjectId, ResourceId, RunId } from './identifiers.js';
 import { CanvasNode } from './node.js';
 import { ExternalRunStatus } from './node-data/common.js';
 import { AssetKind, RunOutput, RunStatus } from './node-run.js';
@@ -77,16 +77,30 @@ export const CreateNodeReceipt = z.looseObject({
 });
 export type CreateNodeReceipt = z.infer<typeof CreateNodeReceipt>;
 
-export const DeleteNodeReceipt = z.looseObject({
-  ...receiptFields,
-  operation: z.literal('delete_node'),
+const deletedNodeFields = {
   node_id: NodeId,
   deleted_edge_ids: z.array(ResourceId),
   reparented_node_ids: z.array(NodeId).meta({
     description: 'Children of the deleted node, moved to its parent (or the canvas root) keeping their place.',
   }),
+  cancelled_run_ids: z.array(RunId).meta({
+    description: 'Active runs of the deleted node whose cancellation was requested (a queued one is never charged).',
+  }),
+};
+
+export const DeleteNodeReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('delete_node'),
+  ...deletedNodeFields,
 });
 export type DeleteNodeReceipt = z.infer<typeof DeleteNodeReceipt>;
+
+export const UpdateNodeReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('update_node'),
+  node_id: NodeId,
+});
+export type UpdateNodeReceipt = z.infer<typeof UpdateNodeReceipt>;
 
 export const CreateEdgeReceipt = z.looseObject({
   ...receiptFields,
@@ -102,4 +116,38 @@ export const DeleteEdgeReceipt = z.looseObject({
 });
 export type DeleteEdgeReceipt = z.infer<typeof DeleteEdgeReceipt>;
 
-export type SaveReceipt = CreateNodeReceipt | DeleteNodeReceipt | CreateEdgeReceipt | DeleteEdgeReceipt;
+/** What one operation of a batch did, in the order given. */
+export const OperationResult = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('create_node'), node_id: NodeId }),
+  z.strictObject({ op: z.literal('update_node'), node_id: NodeId }),
+  z.strictObject({ op: z.literal('delete_node'), ...deletedNodeFields }),
+  z.strictObject({ op: z.literal('create_edge'), edge_id: ResourceId }),
+  z.strictObject({ op: z.literal('delete_edge'), edge_id: ResourceId }),
+]);
+export type OperationResult = z.infer<typeof OperationResult>;
+
+export const BatchReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('batch'),
+  results: z.array(OperationResult),
+});
+export type BatchReceipt = z.infer<typeof BatchReceipt>;
+
+export const RevertReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('revert'),
+  to_revision: Revision,
+  changed_node_ids: z.array(NodeId),
+  changed_edge_ids: z.array(ResourceId),
+  cancelled_run_ids: z.array(RunId),
+});
+export type RevertReceipt = z.infer<typeof RevertReceipt>;
+
+export type SaveReceipt =
+  | CreateNodeReceipt
+  | DeleteNodeReceipt
+  | UpdateNodeReceipt
+  | CreateEdgeReceipt
+  | DeleteEdgeReceipt
+  | BatchReceipt
+  | RevertReceipt;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NodeId, ResourceId } from './identifiers.js';
-import { FreeFormObject, NullableString } from './node-data/common.js';
+import { FreeFormObject, NullableString, Str } from './node-data/common.js';
 
 /**
  * A connection between two nodes. The spec names edges (delete removes a node's connected edges) but not their
@@ -13,8 +13,8 @@ export const CanvasEdge = z
     target: NodeId,
     sourceHandle: NullableString.optional(),
     targetHandle: NullableString.optional(),
-    type: z.string().optional(),
-    label: z.string().optional(),
+    type: Str.optional(),
+    label: Str.optional(),
     animated: z.boolean().optional(),
     hidden: z.boolean().optional(),
     data: FreeFormObject.optional(),

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   already_exists: { status: 409, retryable: false },
   idempotency_mismatch: { status: 422, retryable: false },
   not_runnable: { status: 422, retryable: false },
+  limit_exceeded: { status: 422, retryable: false },
   payload_too_large: { status: 413, retryable: false },
   unsupported_media_type: { status: 415, retryable: false },
   rate_limited: { status: 429, retryable: true },

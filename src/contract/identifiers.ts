@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codePointLength } from './text.js';
 
 /**
  * Identifier rules of the spec (section "Identifier constraints").
@@ -6,7 +7,9 @@ import { z } from 'zod';
  * Every rule is written as a JSON-Schema-expressible check (a `u`-flag pattern, not a refinement), so the JSON
  * Schema published in tools/list accepts and refuses exactly what zod does. Lengths count Unicode code points:
  * that is what JSON Schema's minLength/maxLength count and what a `u`-flag regex quantifier counts (decision in
- * docs/contract.md).
+ * docs/contract.md). Every identifier must be well-formed Unicode: a lone UTF-16 surrogate is refused, because the two
+ * stores would compare such strings differently (SQLite by UTF-8 bytes with the surrogate replaced, PostgreSQL not at
+ * all), and two different ids could name one row.
  */
 
 export const RESOURCE_ID_MAX_LENGTH = 255;
@@ -16,20 +19,22 @@ export const CLIENT_SAVE_ID_MAX_LENGTH = 128;
 // slash, backslash, question mark, hash, percent sign, control characters 0x00-0x20 (space included), 0x7f
 const FORBIDDEN_CHARACTER_CLASS = String.raw`/\\?#%\u0000-\u0020\u007f`;
 const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_CHARACTER_CLASS}]`, 'u');
+// In a `u`-flag class, a surrogate range matches only unpaired surrogates: paired ones are one astral code point.
+const LONE_SURROGATE_CLASS = String.raw`\ud800-\udfff`;
+const LONE_SURROGATE = new RegExp(`[${LONE_SURROGATE_CLASS}]`, 'u');
 
 const RESOURCE_ID_PATTERN = new RegExp(
-  `^(?!\\.{1,2}$)[^${FORBIDDEN_CHARACTER_CLASS}]{1,${RESOURCE_ID_MAX_LENGTH}}$`,
+  `^(?!\\.{1,2}$)[^${FORBIDDEN_CHARACTER_CLASS}${LONE_SURROGATE_CLASS}]{1,${RESOURCE_ID_MAX_LENGTH}}$`,
   'u',
 );
 const CANVAS_ID_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${CANVAS_ID_MAX_LENGTH}}$`, 'u');
 // At least one non-whitespace character, 1..128 code points in all.
-const CLIENT_SAVE_ID_PATTERN = new RegExp(`^(?=[\\s\\S]*\\S)[\\s\\S]{1,${CLIENT_SAVE_ID_MAX_LENGTH}}$`, 'u');
+const CLIENT_SAVE_ID_PATTERN = new RegExp(
+  `^(?=[^${LONE_SURROGATE_CLASS}]*\\S)[^${LONE_SURROGATE_CLASS}]{1,${CLIENT_SAVE_ID_MAX_LENGTH}}$`,
+  'u',
+);
 
-function codePointLength(value: string): number {
-  let length = 0;
-  for (const _ of value) length += 1;
-  return length;
-}
+const LONE_SURROGATE_MESSAGE = 'must be well-formed Unicode (it contains an unpaired UTF-16 surrogate)';
 
 function describeCharacter(character: string): string {
   const code = character.codePointAt(0) ?? 0;
@@ -47,6 +52,7 @@ export function describeResourceIdViolation(value: unknown): string {
     return `must be at most ${RESOURCE_ID_MAX_LENGTH} characters (got ${length})`;
   }
   if (value === '.' || value === '..') return `must not be exactly '${value}'`;
+  if (LONE_SURROGATE.test(value)) return LONE_SURROGATE_MESSAGE;
   const forbidden = FORBIDDEN_CHARACTER.exec(value);
   if (forbidden) {
     return `must not contain ${describeCharacter(forbidden[0])} (forbidden: / \\ ? # % and characters 0x00-0x20, 0x7f)`;
@@ -69,6 +75,7 @@ function describeClientSaveIdViolation(value: unknown): string {
   if (length > CLIENT_SAVE_ID_MAX_LENGTH) {
     return `must be at most ${CLIENT_SAVE_ID_MAX_LENGTH} characters (got ${length})`;
   }
+  if (LONE_SURROGATE.test(value)) return LONE_SURROGATE_MESSAGE;
   return 'must contain at least one non-whitespace character';
 }
 

@@ -16,3 +16,7 @@ export * from './errors.js';
 export * from './tools.js';
 export * from './json-schema.js';
 export * from './rest.js';
+export * from './layout-changes.js';
+export * from './limits.js';
+export * from './json-bounds.js';
+export * from './text.js';

@@ -52,7 +52,9 @@ describe('director control bundle (spec: Director control bundle)', () => {
     refuse('no dir', { ...MINIMAL_DIRECTOR_BUNDLE, dir: undefined }),
     refuse('no paths', { ...MINIMAL_DIRECTOR_BUNDLE, paths: undefined }),
     refuse('no rel_paths', { ...MINIMAL_DIRECTOR_BUNDLE, rel_paths: undefined }),
-    refuse('a path that is not a string', { ...MINIMAL_DIRECTOR_BUNDLE, paths: { depth: 1 } }),
+    // Spec: paths, rel_paths and urls are records whose values are not given.
+    accept('a path value that is not a string', { ...MINIMAL_DIRECTOR_BUNDLE, paths: { depth: 1 } }),
+    refuse('paths that are not an object', { ...MINIMAL_DIRECTOR_BUNDLE, paths: ['depth.png'] }),
     refuse('an unknown property', { ...MINIMAL_DIRECTOR_BUNDLE, version: 1 }),
     refuse('a source with source_type "mesh"', { ...MINIMAL_DIRECTOR_BUNDLE, source: { ...FRAME_SOURCE, source_type: 'mesh' } }),
     refuse('a source with source_kind "active"', {
@@ -88,27 +90,35 @@ describe('frame meta, layer and layer objects', () => {
     refuse('frame_meta without camera', withMeta({ camera: undefined })),
     refuse('frame_meta without layer', withMeta({ layer: undefined })),
     refuse('frame_meta without source', withMeta({ source: undefined })),
-    refuse('a camera without position', withMeta({ camera: { fov_deg: 50 } })),
-    refuse('a camera with 2 coordinates', withMeta({ camera: { position: [0, 1] } })),
-    refuse('a camera with fov_deg 0', withMeta({ camera: { position: [0, 1, 2], fov_deg: 0 } })),
+    // Spec: camera "shape not given": any object.
+    accept('an empty camera', withMeta({ camera: {} })),
+    accept('a camera in another convention', withMeta({ camera: { position: [0, 1], fov_deg: 0, matrix: [1, 0, 0, 1] } })),
+    refuse('a camera that is not an object', withMeta({ camera: [0, 1, 2] })),
     refuse('a layer without stagings', withMeta({ layer: { source_id: 's', actors: [], props: [] } })),
     refuse('a layer object with scale of 2 numbers', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, scale: [1, 1] }] })),
     refuse('a layer object with scale of 4 numbers', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, scale: [1, 1, 1, 1] }] })),
     refuse('an actor object among props (kind actor in props)', withLayer({ props: [ACTOR_LAYER_OBJECT] })),
-    refuse('a prop with a staging-only field (name)', withLayer({ props: [{ ...PROP, name: 'x' }] })),
-    refuse('an actor with shape_hint', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, shape_hint: 'box' }] })),
+    // Spec: layer objects have "optional extras such as …": extras beyond the named ones are kept.
+    accept('a prop with action_playing', withLayer({ props: [{ ...PROP, action_playing: true }] })),
+    accept('a prop with a staging field (name)', withLayer({ props: [{ ...PROP, name: 'x' }] })),
+    accept('an actor with shape_hint and an extra of its own', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, shape_hint: 'box', gaze: 'left' }] })),
+    refuse('a named extra of the wrong type (action_playing "yes")', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, action_playing: 'yes' }] })),
     refuse('a layer object without color', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, color: undefined }] })),
-    refuse('a placement of an unknown mode', withLayer({
+    // Spec: placement is "one of two placement shapes, not given": any object.
+    accept('a placement of another mode', withLayer({
       actors: [{ ...ACTOR_LAYER_OBJECT, placement: { mode: 'screen', x: 0, y: 0 } }],
     })),
-    refuse('a frame placement outside 0..1', withLayer({
+    accept('a frame placement in pixels', withLayer({
       actors: [{ ...ACTOR_LAYER_OBJECT, placement: { mode: 'frame', x: 2, y: 0 } }],
     })),
+    refuse('a placement that is not an object', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, placement: 'here' }] })),
+    refuse('a layer object without placement', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, placement: undefined }] })),
     refuse('a meta actor without marker_color', withMeta({ actors: [{ ...META_ACTOR, marker_color: undefined }] })),
     refuse('a meta actor with action_playing "yes"', withMeta({ actors: [{ ...META_ACTOR, action_playing: 'yes' }] })),
     refuse('a meta prop with type "prop_extra"', withMeta({ props: [{ ...META_PROP, type: 'prop_extra' }] })),
     refuse('a meta prop with category "background"', withMeta({ props: [{ ...META_PROP, category: 'background' }] })),
     refuse('a meta prop without semantic_label', withMeta({ props: [{ ...META_PROP, semantic_label: undefined }] })),
-    refuse('beat_context with an unknown key', withMeta({ beat_context: { scene: 1 } })),
+    // Spec: beat_context is named without a shape: any JSON value.
+    accept('beat_context with keys of its own', withMeta({ beat_context: { scene: 1 } })),
   ])('$name → valid: $valid', ({ value, valid }) => checkBundle(value, valid));
 });

@@ -28,6 +28,10 @@ function resourceIdCases(): Case[] {
     refuse("exactly '..'", '..'),
     refuse('a number instead of a string', 42),
     refuse('null', null),
+    // Not well-formed Unicode: the stores would not tell "a\ud800" and "a\udbff" apart (issue 9, defect 5).
+    refuse('an unpaired high surrogate', 'a\ud800'),
+    refuse('an unpaired low surrogate', 'a\udc00b'),
+    refuse('a low surrogate before a high one (reversed pair)', '\udc00\ud800'),
     ...FORBIDDEN_CHARACTERS.map((character) =>
       refuse(`contains U+${character.codePointAt(0)!.toString(16).padStart(4, '0')}`, `a${character}b`),
     ),
@@ -104,6 +108,9 @@ describe('identifier rules (spec: Identifier constraints)', () => {
       refuse('only tabs and newlines', '\t\n'),
       refuse('129 characters', 's'.repeat(129)),
       refuse('a number', 5),
+      accept('U+0000 inside (stored by hash on every database)', 'a\u0000b'),
+      accept('an astral character', '\u{1F3AC}'),
+      refuse('an unpaired surrogate', 'save\ud800'),
     ])('$name → valid: $valid', ({ value, valid }) => {
       expectVerdict(DeleteCanvasNodeArgs, { ...base, node_id: 'n1', base_revision: 0, client_save_id: value }, valid);
     });
@@ -122,6 +129,7 @@ describe('identifier rules (spec: Identifier constraints)', () => {
       ['a/b', "must not contain '/'"],
       ['a b', 'must not contain control or space character U+0020'],
       ['a\u007fb', 'U+007F'],
+      ['a\ud800', 'well-formed Unicode'],
     ])('%j → %s', (value, reason) => {
       expect(describeResourceIdViolation(value)).toContain(reason);
       const result = GetCanvasArgs.safeParse({ ...base, project_id: value });

@@ -172,9 +172,12 @@ const typeCases: Record<NodeType, Case[]> = {
     refuse('cameraSelection focalLengthMm as a string', { cameraSelection: { focalLengthMm: '35mm' } }),
     refuse('generationBatchStatus "queued"', { generationBatchStatus: 'queued' }),
     refuse('generationBatch with a number', { generationBatch: [1] }),
-    refuse('a mark with an unknown kind', { marks: [{ id: 'm', kind: 'circle', x: 0, y: 0 }] }),
-    refuse('a mark outside 0..1', { marks: [{ id: 'm', kind: 'point', x: 1.5, y: 0 }] }),
-    refuse('a box mark without width', { marks: [{ id: 'm', kind: 'box', x: 0, y: 0, height: 0.2 }] }),
+    // Spec: marks "item shape not given": any item is accepted; only the array bound applies.
+    accept('a mark of any kind', { marks: [{ id: 'm', kind: 'circle', x: 0, y: 0 }] }),
+    accept('a mark in pixel coordinates', { marks: [{ id: 'm', kind: 'point', x: 640, y: 360 }] }),
+    accept('marks that are not objects', { marks: ['x', 1, null, [0, 1]] }),
+    refuse('marks that are not an array', { marks: { id: 'm' } }),
+    refuse('more than 1000 marks', { marks: Array.from({ length: 1001 }, (_, index) => ({ id: `m${index}` })) }),
     refuse('contextPromptMarker as a string', { contextPromptMarker: 'x' }),
   ],
   exportImageNode: [
@@ -228,10 +231,11 @@ const typeCases: Record<NodeType, Case[]> = {
     refuse('voiceRef with an unknown key', { voiceRef: { scope: 'identity', pitch: 2 } }),
     refuse('audioKind "noise"', { audioKind: 'noise' }),
     refuse('convertingAudioFormat "ogg"', { convertingAudioFormat: 'ogg' }),
-    refuse('a segment of an unknown kind', { segments: [{ id: 's', kind: 'sfx', durationMs: 1 }] }),
-    refuse('a speech segment without text', { segments: [{ id: 's', kind: 'speech' }] }),
-    refuse('a silence of 0 ms', { segments: [{ id: 's', kind: 'silence', durationMs: 0 }] }),
-    refuse('a segment with an unknown key', { segments: [{ id: 's', kind: 'silence', durationMs: 1, gain: 2 }] }),
+    // Spec: segments are "segment objects (item shapes … not given)": any object.
+    accept('a segment with only text', { segments: [{ text: 'hi' }] }),
+    accept('a segment of a kind we do not know', { segments: [{ id: 's', kind: 'sfx', durationMs: 1, gain: 2 }] }),
+    refuse('a segment that is not an object', { segments: ['hi'] }),
+    refuse('a segment with a "__proto__" key', { segments: [JSON.parse('{"__proto__": {"x": 1}}')] }),
   ],
   audioTrimNode: [
     accept('every field', {
@@ -262,7 +266,9 @@ const typeCases: Record<NodeType, Case[]> = {
     accept('mainline_context null', { mainline_context: null }),
     accept('mainline_context a string', { mainline_context: 'text' }),
     refuse('syncStatus "broken"', { syncStatus: 'broken' }),
-    refuse('snapshot with an unknown key', { snapshot: { hash: 'x' } }),
+    // Spec: snapshot "object (shape not given)".
+    accept('snapshot with keys we do not recommend', { snapshot: { foo: 1, hash: 'x' } }),
+    refuse('snapshot that is not an object', { snapshot: 'x' }),
     refuse('episode as a string', { episode: 'one' }),
   ],
   groupNode: [
@@ -314,10 +320,10 @@ const typeCases: Record<NodeType, Case[]> = {
       lastExportedEntry: { url: 'x' },
     }),
     accept('lastExportedEntry null', { lastExportedEntry: null }),
-    refuse('sphereCorrectionDeg without roll', { sphereCorrectionDeg: { yaw: 0, pitch: 0 } }),
-    refuse('sphereCorrectionDeg with an unknown key', {
-      sphereCorrectionDeg: { yaw: 0, pitch: 0, roll: 0, tilt: 0 },
-    }),
+    // Spec: sphereCorrectionDeg "object (shape not given)", required.
+    accept('sphereCorrectionDeg empty', { sphereCorrectionDeg: {} }),
+    accept('sphereCorrectionDeg with other keys', { sphereCorrectionDeg: { yaw: 0, pitch: 0, roll: 0, tilt: 0 } }),
+    refuse('sphereCorrectionDeg a number', { sphereCorrectionDeg: 3 }),
     refuse('fovDeg null', { fovDeg: null }),
   ],
   skillNode: [

@@ -1,11 +1,11 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import { inputJsonSchema } from '../../src/contract/index.js';
+import { inputJsonSchema, jsonBoundsIssue } from '../../src/contract/index.js';
 
 /**
- * Validates a value with the zod schema and with ajv on the JSON Schema generated from it, as a client would
- * (ajv's default strict mode). Both verdicts must match the expected one.
+ * Validates a value as the server does at its edge (the JSON bounds, then the zod schema) and with ajv on the JSON
+ * Schema generated from it, as a client would (ajv's default strict mode). Both verdicts must match the expected one.
  */
 const ajv = new Ajv({ allErrors: true });
 const compiled = new WeakMap<z.ZodType, ValidateFunction>();
@@ -22,11 +22,12 @@ function ajvValidator(schema: z.ZodType): ValidateFunction {
 export function expectVerdict(schema: z.ZodType, value: unknown, valid: boolean): void {
   // A round trip through JSON: both validators must see exactly what would cross the wire.
   const json: unknown = JSON.parse(JSON.stringify(value));
+  const bounds = jsonBoundsIssue(json);
   const zodResult = schema.safeParse(json);
   const validate = ajvValidator(schema);
   const ajvValid = validate(json);
-  const why = `zod issues: ${JSON.stringify(zodResult.error?.issues ?? [])}; ajv errors: ${JSON.stringify(validate.errors ?? [])}`;
-  expect({ zod: zodResult.success, ajv: ajvValid }, why).toEqual({ zod: valid, ajv: valid });
+  const why = `bounds: ${JSON.stringify(bounds)}; zod issues: ${JSON.stringify(zodResult.error?.issues ?? [])}; ajv errors: ${JSON.stringify(validate.errors ?? [])}`;
+  expect({ server: bounds === null && zodResult.success, ajv: ajvValid }, why).toEqual({ server: valid, ajv: valid });
 }
 
 export interface Case {

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { commonDataFields, FreeFormObject, NullableNumber, NullableString, PositiveNumber } from './common.js';
+import {
+  commonDataFields,
+  FreeFormObject,
+  List,
+  NullableNumber,
+  NullableString,
+  Str,
+  UnspecifiedObject,
+} from './common.js';
 
 export const VoiceReference = z
   .strictObject({
@@ -11,44 +19,18 @@ export const VoiceReference = z
       'identity',
       'identity_resolved',
     ]),
-    characterName: z.string().optional(),
-    identityId: z.string().optional(),
-    slot: z.string().optional(),
-    voiceId: z.string().optional(),
+    characterName: Str.optional(),
+    identityId: Str.optional(),
+    slot: Str.optional(),
+    voiceId: Str.optional(),
   })
   .meta({ id: 'VoiceReference' });
 
-/**
- * Decided shapes of the three segment variants (spec: "one of three variants, not given"): a spoken line, a
- * music section and a silence, discriminated by `kind`.
- */
-const segmentFields = {
-  id: z.string(),
-  startMs: z.number().min(0).optional(),
-};
-export const SpeechSegment = z.strictObject({
-  ...segmentFields,
-  kind: z.literal('speech'),
-  text: z.string(),
-  voiceRef: VoiceReference.nullable().optional(),
-  emotionPrompt: z.string().optional(),
-  durationMs: NullableNumber.optional(),
-});
-export const MusicSegment = z.strictObject({
-  ...segmentFields,
-  kind: z.literal('music'),
-  label: z.string(),
-  prompt: z.string().optional(),
-  durationMs: PositiveNumber,
-});
-export const SilenceSegment = z.strictObject({
-  ...segmentFields,
-  kind: z.literal('silence'),
-  durationMs: PositiveNumber,
-});
-export const AudioSegment = z
-  .discriminatedUnion('kind', [SpeechSegment, MusicSegment, SilenceSegment])
-  .meta({ id: 'AudioSegment' });
+/** Spec: "segments: array of segment objects (item shapes are one of three variants, not given)". */
+export const AudioSegment = UnspecifiedObject(
+  'one of {kind: "speech", id, text, voiceRef?, emotionPrompt?, startMs?, durationMs?}, ' +
+    '{kind: "music", id, label, prompt?, startMs?, durationMs > 0} or {kind: "silence", id, startMs?, durationMs > 0}.',
+).meta({ id: 'AudioSegment' });
 
 export const AudioNodeData = z.strictObject({
   ...commonDataFields,
@@ -63,11 +45,11 @@ export const AudioNodeData = z.strictObject({
   respectSectionsDurations: z.boolean().optional(),
   audioKind: z.enum(['speech', 'music']).optional(),
   musicLengthMs: z.number().optional(),
-  text: z.string().optional(),
-  emotionPrompt: z.string().optional(),
-  voiceLabel: z.string().optional(),
-  voiceLanguage: z.string().optional(),
-  segments: z.array(AudioSegment).optional(),
+  text: Str.optional(),
+  emotionPrompt: Str.optional(),
+  voiceLabel: Str.optional(),
+  voiceLanguage: Str.optional(),
+  segments: List(AudioSegment).optional(),
   voiceRef: VoiceReference.nullable().optional(),
   generationStartedAt: NullableNumber.optional(),
   generationError: NullableString.optional(),

@@ -6,17 +6,19 @@ import {
   generationProgressFields,
   NullableString,
   PositiveNumber,
+  Str,
+  UnspecifiedObject,
 } from './common.js';
 
 /** Data shapes of the spec's organising and text nodes: groupNode, textAnnotationNode, beatContextNode, scriptNode. */
 
 export const GroupNodeData = z.strictObject({
   ...commonDataFields,
-  label: z.string(),
+  label: Str,
   backgroundColor: NullableString.optional(),
   storyboardGroup: z.boolean().optional(),
   storyboardShowIndex: z.boolean().optional(),
-  storyboardAspect: z.string().optional(),
+  storyboardAspect: Str.optional(),
   storyboardCols: z.number().optional(),
   storyboardBaseWidth: z.number().optional(),
   storyboardBaseHeight: z.number().optional(),
@@ -28,26 +30,21 @@ export const GroupNodeData = z.strictObject({
  */
 export const TextAnnotationNodeData = z.strictObject({
   ...commonDataFields,
-  content: z.string().meta({ description: 'The text of the note.' }),
+  content: Str.meta({ description: 'The text of the note.' }),
   fontSize: PositiveNumber.optional(),
   textColor: NullableString.optional(),
   backgroundColor: NullableString.optional(),
   textAlign: z.enum(['left', 'center', 'right']).optional(),
 });
 
-/** Decided shape of beatContextNode.snapshot (spec: "shape not given"): the beat as it was at the last sync. */
-export const BeatSnapshot = z.strictObject({
-  episode: z.number().optional(),
-  beat: z.number().optional(),
-  content: z.string().optional(),
-  capturedAt: z.string().optional().meta({ description: 'ISO 8601 time of the sync.' }),
-});
+/** Spec: "snapshot: object (shape not given)". */
+export const BeatSnapshot = UnspecifiedObject('the beat as it was at the last sync: {episode?, beat?, content?, capturedAt? (ISO 8601)}.');
 
 export const BeatContextNodeData = z.strictObject({
   ...commonDataFields,
-  content: z.string().optional(),
-  projectId: z.string().optional(),
-  errorMessage: z.string().optional(),
+  content: Str.optional(),
+  projectId: Str.optional(),
+  errorMessage: Str.optional(),
   episode: z.number().optional(),
   beat: z.number().optional(),
   snapshot: BeatSnapshot.optional(),
@@ -59,8 +56,8 @@ export const BeatContextNodeData = z.strictObject({
 export const ScriptNodeData = z.strictObject({
   ...commonDataFields,
   ...generationProgressFields,
-  prompt: z.string().optional(),
-  model: z.string().optional(),
+  prompt: Str.optional(),
+  model: Str.optional(),
   resolvedModelId: NullableString.optional(),
   scriptTitle: NullableString.optional(),
   generationError: NullableString.optional(),
@@ -68,12 +65,8 @@ export const ScriptNodeData = z.strictObject({
   scriptResult: AnyJsonValue.optional(),
 });
 
-/** Decided shape of sphereCorrectionDeg (spec: "shape not given"): the three rotation angles in degrees. */
-export const SphereCorrection = z.strictObject({
-  yaw: z.number(),
-  pitch: z.number(),
-  roll: z.number(),
-});
+/** Spec: "sphereCorrectionDeg: object (shape not given)", required. */
+export const SphereCorrection = UnspecifiedObject('the rotation that levels the sphere, in degrees: {yaw, pitch, roll}.');
 
 export const Pano360ViewerNodeData = z.strictObject({
   ...commonDataFields,

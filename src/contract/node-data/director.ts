@@ -1,13 +1,17 @@
 import { z } from 'zod';
-import { PositiveNumber, Vector3 } from './common.js';
+import { List, ObjectKey, Str, UnspecifiedObject, Vector3 } from './common.js';
 
 /**
- * Spec section "Director control bundle": a field of image-type node data. Every object here refuses unknown
- * properties. Shapes the spec leaves "not given" (camera, placement, beat_context, record values) are decided in
- * docs/contract.md.
+ * Spec section "Director control bundle": a field of image-type node data. Every object the spec shapes refuses
+ * unknown properties, except the layer objects, whose extras the spec lists only "such as". Shapes the spec leaves
+ * "not given" (camera, placement, beat_context, record values) accept any JSON object or value; the shape we
+ * recommend is in their description (docs/contract.md).
  */
 
-const StringRecord = z.record(z.string(), z.string());
+/** A string-keyed record whose values the spec does not give: any JSON value (strings recommended). */
+const NamedValues = z
+  .record(ObjectKey, z.unknown())
+  .meta({ description: 'String-keyed record; value shape not given by the spec (strings recommended: paths or URLs).' });
 
 export const FrameSourceType = z.enum(['sog', 'pano360']);
 export const FrameSourceKind = z.enum(['master', 'reverse', 'pano', 'uploaded', 'custom']);
@@ -15,117 +19,95 @@ export const SourceSlotKind = z.enum(['scene_director_pano_360', 'scene_360_cand
 
 export const FrameSource = z
   .strictObject({
-    source_id: z.string(),
+    source_id: Str,
     source_type: FrameSourceType,
     source_kind: FrameSourceKind,
-    label: z.string().optional(),
-    ply_url: z.string().optional(),
-    url: z.string().optional(),
-    pano_url: z.string().optional(),
-    pano_fs: z.string().optional(),
-    collision_glb_url: z.string().optional(),
-    fs: z.string().optional(),
+    label: Str.optional(),
+    ply_url: Str.optional(),
+    url: Str.optional(),
+    pano_url: Str.optional(),
+    pano_fs: Str.optional(),
+    collision_glb_url: Str.optional(),
+    fs: Str.optional(),
     slot_kind: SourceSlotKind.optional(),
   })
   .meta({ id: 'FrameSource' });
 
-/** Decided shape (spec: "camera (shape not given)"): a pinhole camera in the scene's world coordinates. */
-export const FrameCamera = z
-  .strictObject({
-    position: Vector3.meta({ description: 'Camera position [x, y, z] in world units.' }),
-    rotation_deg: Vector3.optional().meta({ description: 'Camera rotation [pitch, yaw, roll] in degrees.' }),
-    target: Vector3.optional().meta({ description: 'Point the camera looks at [x, y, z], when known.' }),
-    fov_deg: PositiveNumber.optional(),
-    focal_length_mm: PositiveNumber.optional(),
-    near: PositiveNumber.optional(),
-    far: PositiveNumber.optional(),
-  })
-  .meta({ id: 'FrameCamera' });
+/** Spec: "camera (shape not given)". */
+export const FrameCamera = UnspecifiedObject(
+  'a pinhole camera in world units: {position: [x, y, z], rotation_deg?: [pitch, yaw, roll], target?: [x, y, z], ' +
+    'fov_deg?: number > 0, focal_length_mm?: number > 0, near?: number > 0, far?: number > 0}.',
+);
 
-/**
- * Decided shapes (spec: "one of two placement shapes, not given"): an object is either placed in the 3D world
- * or pinned to a point of the frame image (normalized 0..1 coordinates).
- */
-export const WorldPlacement = z.strictObject({
-  mode: z.literal('world'),
-  position: Vector3,
-  rotation_deg: Vector3.optional(),
-});
-export const FramePlacement = z.strictObject({
-  mode: z.literal('frame'),
-  x: z.number().min(0).max(1),
-  y: z.number().min(0).max(1),
-  depth: PositiveNumber.optional(),
-});
-export const Placement = z.discriminatedUnion('mode', [WorldPlacement, FramePlacement]).meta({ id: 'Placement' });
+/** Spec: "placement (one of two placement shapes, not given)". */
+export const Placement = UnspecifiedObject(
+  'either {mode: "world", position: [x, y, z], rotation_deg?: [x, y, z]} or {mode: "frame", x: 0..1, y: 0..1, depth?: number > 0}.',
+);
 
 const layerObjectFields = {
-  id: z.string(),
-  label: z.string(),
-  color: z.string(),
+  id: Str,
+  label: Str,
+  color: Str,
   scale: Vector3,
   placement: Placement,
 };
 
-export const ActorLayerObject = z.strictObject({
+// The spec lists the extras "such as" pose, action_playing, shape_hint, …: the ones it names are typed, others pass.
+export const ActorLayerObject = z.looseObject({
   ...layerObjectFields,
   kind: z.literal('actor'),
-  pose: z.string().optional(),
+  pose: Str.optional(),
   action_playing: z.boolean().optional(),
 });
 
-export const PropLayerObject = z.strictObject({
+export const PropLayerObject = z.looseObject({
   ...layerObjectFields,
   kind: z.literal('prop'),
-  shape_hint: z.string().optional(),
+  pose: Str.optional(),
+  action_playing: z.boolean().optional(),
+  shape_hint: Str.optional(),
 });
 
-export const StagingLayerObject = z.strictObject({
+export const StagingLayerObject = z.looseObject({
   ...layerObjectFields,
   kind: z.literal('staging'),
-  shape_hint: z.string().optional(),
-  name: z.string().optional(),
-  marker_color: z.string().optional(),
-  semantic_label: z.string().optional(),
+  pose: Str.optional(),
+  action_playing: z.boolean().optional(),
+  shape_hint: Str.optional(),
+  name: Str.optional(),
+  marker_color: Str.optional(),
+  semantic_label: Str.optional(),
 });
 
 export const FrameLayer = z
   .strictObject({
-    source_id: z.string(),
-    actors: z.array(ActorLayerObject),
-    props: z.array(PropLayerObject),
-    stagings: z.array(StagingLayerObject),
+    source_id: Str,
+    actors: List(ActorLayerObject),
+    props: List(PropLayerObject),
+    stagings: List(StagingLayerObject),
   })
   .meta({ id: 'FrameLayer' });
 
 export const FrameMetaActor = z.strictObject({
-  id: z.string(),
-  identity_id: z.string(),
-  name: z.string(),
-  label: z.string(),
-  marker_color: z.string(),
-  state: z.string().optional(),
+  id: Str,
+  identity_id: Str,
+  name: Str,
+  label: Str,
+  marker_color: Str,
+  state: Str.optional(),
   action_playing: z.boolean().optional(),
 });
 
 export const FrameMetaPropOrStaging = z.strictObject({
-  id: z.string(),
-  prop_id: z.string(),
-  name: z.string(),
-  label: z.string(),
-  marker_color: z.string(),
-  semantic_label: z.string(),
+  id: Str,
+  prop_id: Str,
+  name: Str,
+  label: Str,
+  marker_color: Str,
+  semantic_label: Str,
   type: z.enum(['prop_hero', 'prop_staging']),
   category: z.enum(['staging', 'hero']),
-  shape_hint: z.string().optional(),
-});
-
-/** Decided shape (spec names beat_context without a shape): the beat the frame was made for. */
-export const FrameBeatContext = z.strictObject({
-  episode: z.number().optional(),
-  beat: z.number().optional(),
-  content: z.string().optional(),
-  source_node_id: z.string().optional(),
+  shape_hint: Str.optional(),
 });
 
 export const FrameMeta = z
@@ -134,20 +116,23 @@ export const FrameMeta = z
     source: FrameSource,
     camera: FrameCamera,
     layer: FrameLayer,
-    actors: z.array(FrameMetaActor).optional(),
-    props: z.array(FrameMetaPropOrStaging).optional(),
-    stagings: z.array(FrameMetaPropOrStaging).optional(),
-    beat_context: FrameBeatContext.optional(),
+    actors: List(FrameMetaActor).optional(),
+    props: List(FrameMetaPropOrStaging).optional(),
+    stagings: List(FrameMetaPropOrStaging).optional(),
+    // Spec: named without a shape.
+    beat_context: z.unknown().optional().meta({
+      description: 'Shape not given by the spec: any JSON value. Recommended: {episode?, beat?, content?, source_node_id?}.',
+    }),
   })
   .meta({ id: 'FrameMeta' });
 
 export const DirectorControlBundle = z
   .strictObject({
     schema_version: z.literal('director_control_bundle_v1'),
-    dir: z.string(),
-    paths: StringRecord,
-    rel_paths: StringRecord,
-    urls: StringRecord.optional(),
+    dir: Str,
+    paths: NamedValues,
+    rel_paths: NamedValues,
+    urls: NamedValues.optional(),
     source: FrameSource.optional(),
     frame_meta: FrameMeta.optional(),
   })
@@ -167,10 +152,10 @@ export const WorldSourceTransform = z.strictObject({
 export const WorldSource = z
   .strictObject({
     source_type: z.enum(['sog', 'pano360', 'mesh']),
-    id: z.string().optional(),
+    id: Str.optional(),
     source_kind: z.enum(['active', 'master', 'reverse', 'pano', 'uploaded', 'custom']).optional(),
-    label: z.string().optional(),
-    urls: StringRecord.optional(),
+    label: Str.optional(),
+    urls: NamedValues.optional(),
     slot_kind: SourceSlotKind.optional(),
     current: z.boolean().optional(),
     transform: WorldSourceTransform.optional(),

@@ -6,9 +6,13 @@ import {
   GenerationMode,
   generationProgressFields,
   ImageSize,
+  List,
   NullableString,
+  ObjectKey,
+  Str,
 } from './common.js';
 import { DirectorControlBundle } from './director.js';
+import { ARRAY_LIMITS } from '../limits.js';
 
 /** Spec section "Shared image-result fields (imageNode, imageGenNode, exportImageNode)": all optional. */
 export const imageResultFields = {
@@ -17,20 +21,20 @@ export const imageResultFields = {
   deliveryPresentationReady: z.boolean().optional(),
   deliveryOriginalState: z.enum(['processing', 'ready', 'failed']).nullable().optional(),
   deliveryOperationId: NullableString.optional(),
-  aspectRatio: z.string().optional(),
+  aspectRatio: Str.optional(),
   isSizeManuallyAdjusted: z.boolean().optional(),
   candidate_origin: FreeFormObject.optional(),
-  output_role: z.string().optional(),
+  output_role: Str.optional(),
   committed_at: NullableString.optional(),
   committed_slot_url: NullableString.optional(),
   director_control_bundle: DirectorControlBundle.optional(),
-  media_kind: z.string().optional(),
+  media_kind: Str.optional(),
 };
 
 /** imageUrl (nullable) and aspectRatio are required where the spec says so. */
 const requiredImageResult = {
   imageUrl: NullableString,
-  aspectRatio: z.string(),
+  aspectRatio: Str,
 };
 
 export const ImageNodeData = z.strictObject({
@@ -38,31 +42,31 @@ export const ImageNodeData = z.strictObject({
   ...imageResultFields,
   ...generationProgressFields,
   ...requiredImageResult,
-  prompt: z.string(),
+  prompt: Str,
   size: ImageSize,
-  model: z.string().optional(),
+  model: Str.optional(),
   gatewayModelId: NullableString.optional(),
   resolvedModelId: NullableString.optional(),
-  requestAspectRatio: z.string().optional(),
+  requestAspectRatio: Str.optional(),
   generationMode: GenerationMode.optional(),
   extraParams: FreeFormObject.optional(),
   modelParams: FreeFormObject.optional(),
   capabilityParams: FreeFormObject.optional(),
   capabilityDefaultPushTarget: FreeFormObject.optional(),
-  capabilityId: z.string().optional(),
-  capabilityOutputKind: z.string().optional(),
-  compiledPromptPreview: z.string().optional(),
+  capabilityId: Str.optional(),
+  capabilityOutputKind: Str.optional(),
+  compiledPromptPreview: Str.optional(),
   // Value shape not given by the spec: any JSON value per input name (docs/contract.md).
-  capabilityInputs: z.record(z.string(), AnyJsonValue).optional(),
+  capabilityInputs: z.record(ObjectKey, AnyJsonValue).optional(),
 });
 
 export const FocusRegion = z.strictObject({
-  sourceUrl: z.string(),
+  sourceUrl: Str,
   x: z.number(),
   y: z.number(),
   width: z.number(),
   height: z.number(),
-  aspectRatio: z.string().optional(),
+  aspectRatio: Str.optional(),
 });
 
 export const CameraSelection = z.strictObject({
@@ -72,42 +76,30 @@ export const CameraSelection = z.strictObject({
   aperture: NullableString.optional(),
 });
 
-/** Decided shape of marks items (spec: "item shape not given"): a point or a box on the image, in 0..1 units. */
-const markFields = {
-  id: z.string(),
-  x: z.number().min(0).max(1),
-  y: z.number().min(0).max(1),
-  label: z.string().optional(),
-  color: z.string().optional(),
-};
-export const ImageMark = z
-  .discriminatedUnion('kind', [
-    z.strictObject({ ...markFields, kind: z.literal('point') }),
-    z.strictObject({
-      ...markFields,
-      kind: z.literal('box'),
-      width: z.number().positive().max(1),
-      height: z.number().positive().max(1),
-    }),
-  ])
-  .meta({ id: 'ImageMark' });
+/** Spec: "marks: array (item shape not given)": any item. */
+export const ImageMark = z.unknown().meta({
+  id: 'ImageMark',
+  description:
+    'Item shape not given by the spec: any JSON value. Recommended: {kind: "point", id, x, y, label?, color?} or ' +
+    '{kind: "box", id, x, y, width, height, label?, color?} in fractions 0..1 of the image.',
+});
 
 export const ImageGenNodeData = z.strictObject({
   ...commonDataFields,
   ...imageResultFields,
   ...generationProgressFields,
   ...requiredImageResult,
-  prompt: z.string(),
+  prompt: Str,
   size: ImageSize,
   generationMode: GenerationMode.optional(),
-  model: z.string().optional(),
-  quality: z.string().optional(),
-  requestAspectRatio: z.string().optional(),
+  model: Str.optional(),
+  quality: Str.optional(),
+  requestAspectRatio: Str.optional(),
   resolvedModelId: NullableString.optional(),
   generationBatchId: NullableString.optional(),
   styleTemplateId: NullableString.optional(),
   referenceImageUrl: NullableString.optional(),
-  generationBatch: z.array(z.string()).nullable().optional(),
+  generationBatch: List(Str, ARRAY_LIMITS.fewItems).nullable().optional(),
   generationBatchStatus: z.enum(['failed', 'running', 'completed', 'partial_failed', 'cancelled']).optional(),
   modelParams: FreeFormObject.optional(),
   count: z.literal([1, 2, 4]).optional(),
@@ -116,7 +108,7 @@ export const ImageGenNodeData = z.strictObject({
   focusRegion: FocusRegion.nullable().optional(),
   cameraSelection: CameraSelection.nullable().optional(),
   autoCommitOnGenerate: z.boolean().optional(),
-  marks: z.array(ImageMark).optional(),
+  marks: List(ImageMark).optional(),
   generationError: NullableString.optional(),
 });
 

@@ -3,11 +3,14 @@ import {
   commonDataFields,
   generationProgressFields,
   ImageSize,
+  List,
   NullableNumber,
   NullableString,
   PositiveNumber,
+  Str,
 } from './common.js';
 import { WorldSource } from './director.js';
+import { ARRAY_LIMITS } from '../limits.js';
 
 /**
  * Data shapes the spec does not show (uploadNode, storyboardNode, storyboardGenNode, videoNode, videoStoryNode,
@@ -26,17 +29,17 @@ export const UploadNodeData = z.strictObject({
   mediaKind: z.enum(['image', 'video', 'audio', 'document', 'model3d']).optional(),
   sizeBytes: z.int().min(0).nullable().optional(),
   previewImageUrl: NullableString.optional(),
-  aspectRatio: z.string().optional(),
+  aspectRatio: Str.optional(),
   isUploading: z.boolean().optional(),
   uploadError: NullableString.optional(),
 });
 
 export const StoryboardFrame = z
   .strictObject({
-    id: z.string(),
+    id: Str,
     imageUrl: NullableString,
-    caption: z.string().optional(),
-    shotType: z.string().optional(),
+    caption: Str.optional(),
+    shotType: Str.optional(),
     durationMs: NullableNumber.optional(),
     sourceNodeId: NullableString.optional(),
   })
@@ -44,23 +47,23 @@ export const StoryboardFrame = z
 
 export const StoryboardNodeData = z.strictObject({
   ...commonDataFields,
-  frames: z.array(StoryboardFrame),
-  title: z.string().optional(),
-  aspectRatio: z.string().optional(),
+  frames: List(StoryboardFrame),
+  title: Str.optional(),
+  aspectRatio: Str.optional(),
   columns: z.int().min(1).optional(),
 });
 
 export const StoryboardGenNodeData = z.strictObject({
   ...commonDataFields,
   ...generationProgressFields,
-  prompt: z.string(),
+  prompt: Str,
   frameCount: z.int().min(1).max(64).optional(),
-  aspectRatio: z.string().optional(),
+  aspectRatio: Str.optional(),
   size: ImageSize.optional(),
-  model: z.string().optional(),
+  model: Str.optional(),
   resolvedModelId: NullableString.optional(),
   styleTemplateId: NullableString.optional(),
-  resultFrames: z.array(StoryboardFrame).optional(),
+  resultFrames: List(StoryboardFrame).optional(),
   generationError: NullableString.optional(),
 });
 
@@ -72,9 +75,9 @@ export const VideoNodeData = z.strictObject({
   sourceFileName: NullableString.optional(),
   sourceImageUrl: NullableString.optional(),
   durationMs: NullableNumber.optional(),
-  aspectRatio: z.string().optional(),
-  prompt: z.string().optional(),
-  model: z.string().optional(),
+  aspectRatio: Str.optional(),
+  prompt: Str.optional(),
+  model: Str.optional(),
   resolvedModelId: NullableString.optional(),
   isUploading: z.boolean().optional(),
   generationError: NullableString.optional(),
@@ -82,8 +85,8 @@ export const VideoNodeData = z.strictObject({
 
 export const VideoStoryShot = z
   .strictObject({
-    id: z.string(),
-    prompt: z.string(),
+    id: Str,
+    prompt: Str,
     durationMs: PositiveNumber,
     imageUrl: NullableString.optional(),
     videoUrl: NullableString.optional(),
@@ -94,16 +97,16 @@ export const VideoStoryShot = z
 export const VideoStoryNodeData = z.strictObject({
   ...commonDataFields,
   ...generationProgressFields,
-  shots: z.array(VideoStoryShot),
-  title: z.string().optional(),
-  aspectRatio: z.string().optional(),
+  shots: List(VideoStoryShot),
+  title: Str.optional(),
+  aspectRatio: Str.optional(),
   resultVideoUrl: NullableString.optional(),
   generationError: NullableString.optional(),
 });
 
 export const VideoComposeClip = z
   .strictObject({
-    id: z.string(),
+    id: Str,
     videoUrl: NullableString,
     sourceNodeId: NullableString.optional(),
     startMs: NonNegativeNumber,
@@ -114,10 +117,10 @@ export const VideoComposeClip = z
 
 export const VideoComposeNodeData = z.strictObject({
   ...commonDataFields,
-  clips: z.array(VideoComposeClip),
+  clips: List(VideoComposeClip),
   audioTrackUrl: NullableString.optional(),
   resultVideoUrl: NullableString.optional(),
-  aspectRatio: z.string().optional(),
+  aspectRatio: Str.optional(),
   isExporting: z.boolean().optional(),
   exportError: NullableString.optional(),
 });
@@ -125,9 +128,9 @@ export const VideoComposeNodeData = z.strictObject({
 export const ThreeDWorldNodeData = z.strictObject({
   ...commonDataFields,
   ...generationProgressFields,
-  sources: z.array(WorldSource),
+  sources: List(WorldSource, ARRAY_LIMITS.fewItems),
   activeSourceId: NullableString.optional(),
   previewImageUrl: NullableString.optional(),
-  prompt: z.string().optional(),
+  prompt: Str.optional(),
   generationError: NullableString.optional(),
 });
