@@ -1,4 +1,5 @@
 import type {
+  BatchReceipt,
   CancelRunResult,
   CanvasEdge,
   CanvasNode,
@@ -6,15 +7,20 @@ import type {
   CreateNodeReceipt,
   DeleteEdgeReceipt,
   DeleteNodeReceipt,
+  LayoutOperation,
   NodeRun,
+  NodeUpdate,
+  RevertReceipt,
   SkillCatalog,
+  UpdateNodeReceipt,
 } from '../contract/index.js';
+import { editAuthorizationRefusal } from '../canvas/edit-authorization.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
 import { submitNodeRun } from '../runs/submit.js';
-import type { WriteTarget } from '../store/canvas-writes.js';
+import type { WriteTarget } from '../store/layout-writes/index.js';
 import type { Store } from '../store/store.js';
-import { authorizeProject, requireCanvas } from './auth/access.js';
+import { authorizeProject, editAuthorizationOf, requireCanvas, type Need } from './auth/access.js';
 import type { CallerContext } from './auth/caller.js';
 import { skillCatalog } from './skill-catalog.js';
 import { createSnapshotReader, type SnapshotRead } from './snapshot/snapshot-reader.js';
@@ -38,7 +44,7 @@ export interface RunRef extends CanvasRef {
   runId: string;
 }
 
-/** How the run engine hears about runs it must start or stop (a no-op until an engine is attached). */
+/** How the run engine hears about runs it must start (a no-op until an engine is attached). */
 export interface RunSignals {
   runQueued(runId: string): void;
   cancelRequested(runId: string): void;
@@ -66,7 +72,7 @@ export function createBackend(options: BackendOptions) {
       canvasId: args.canvasId,
       baseRevision: args.baseRevision,
       clientSaveId: args.clientSaveId,
-      authorization: { kind: 'agent', agentRunId: ctx.agentRunId, actor: ctx.actor, now: clock() },
+      authorization: editAuthorizationOf(ctx, clock()),
     };
   }
 
@@ -77,8 +83,22 @@ export function createBackend(options: BackendOptions) {
     return new CanvasError('not_found', `No node run ${ref.runId} on canvas ${ref.canvasId} of project ${ref.projectId}.${hint}`);
   }
 
+  /** A run spends credits: an agent needs the same edit authorization as a layout write (docs/security.md). */
+  async function checkRunAuthorization(ctx: CallerContext, ref: CanvasRef): Promise<void> {
+    const authorization = editAuthorizationOf(ctx, clock());
+    if (authorization.kind !== 'agent') return;
+    const chatRun = authorization.agentRunId ? await store.admin.getChatRun(authorization.agentRunId) : undefined;
+    const refusal = editAuthorizationRefusal(chatRun, authorization, ref.projectId, ref.canvasId);
+    if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);
+  }
+
   return {
     store,
+
+    /** Checks the caller's project rights; edges call it before parsing a large body. */
+    authorize(ctx: CallerContext, projectId: string, need: Need) {
+      return authorizeProject(store, ctx, projectId, need);
+    },
 
     /** The global skill catalog; a project-scoped caller sees exactly this catalog too. */
     async listSkills(_ctx: CallerContext): Promise<SkillCatalog> {
@@ -94,6 +114,10 @@ export function createBackend(options: BackendOptions) {
       return store.writes.createNode(await authorizeWrite(ctx, args), args.node);
     },
 
+    async updateNode(ctx: CallerContext, args: WriteArgs & { nodeId: string; set: NodeUpdate }): Promise<UpdateNodeReceipt> {
+      return store.writes.updateNode(await authorizeWrite(ctx, args), args.nodeId, args.set);
+    },
+
     async deleteNode(ctx: CallerContext, args: WriteArgs & { nodeId: string }): Promise<DeleteNodeReceipt> {
       return store.writes.deleteNode(await authorizeWrite(ctx, args), args.nodeId);
     },
@@ -106,16 +130,26 @@ export function createBackend(options: BackendOptions) {
       return store.writes.deleteEdge(await authorizeWrite(ctx, args), args.edgeId);
     },
 
+    async applyBatch(ctx: CallerContext, args: WriteArgs & { operations: LayoutOperation[] }): Promise<BatchReceipt> {
+      return store.writes.applyBatch(await authorizeWrite(ctx, args), args.operations);
+    },
+
+    async revert(ctx: CallerContext, args: WriteArgs & { toRevision: number }): Promise<RevertReceipt> {
+      return store.writes.revert(await authorizeWrite(ctx, args), args.toRevision);
+    },
+
     async submitRun(
       ctx: CallerContext,
       args: CanvasRef & { nodeId: string; idempotencyKey: string | null },
     ): Promise<{ run: NodeRun; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
+      await checkRunAuthorization(ctx, args);
+      const person = ctx.principal.kind === 'session' ? ctx.principal.person : null;
       const result = await submitNodeRun(store, {
         ...args,
         triggeredBy: {
-          kind: ctx.agentRunId || ctx.principal.kind === 'agent' ? 'agent' : 'user',
-          name: ctx.actor?.subject ?? ctx.principal.tokenName,
+          kind: person || (ctx.principal.kind === 'backend' && ctx.actor && !ctx.agentRunId) ? 'user' : 'agent',
+          name: ctx.actor?.subject ?? (ctx.principal.kind === 'session' ? ctx.principal.person.subject : ctx.principal.tokenName),
         },
         maxAttempts: options.maxRunAttempts,
       });
@@ -132,7 +166,8 @@ export function createBackend(options: BackendOptions) {
     },
 
     /**
-     * Allowed on a locked canvas too: stopping spend must always be possible (docs/security.md).
+     * Allowed on a locked canvas too, and without a chat run: stopping spend must always be possible
+     * (docs/security.md).
      */
     async cancelRun(ctx: CallerContext, ref: RunRef): Promise<CancelRunResult> {
       await authorizeProject(store, ctx, ref.projectId, 'editor');

@@ -1,12 +1,17 @@
 import type { Actor, ChatRunRecord } from '../store/records.js';
 
 /**
- * Spec: Authentication 5. A write made for an agent carries X-Agent-Run-Id naming a real canvas chat run of the
- * same project and canvas, active, holding an edit authorization, of the same actor. A bearer token alone never
- * gives edit rights. Administrative writes (demo seed, tooling) are `system` writes and need none.
+ * What authorizes one layout write (spec: Authentication 5; docs/security.md):
+ * - `agent`: X-Agent-Run-Id names a real canvas chat run of the same project and canvas, active, holding an edit
+ *   authorization, and presented by the token and for the person it was opened for. A bearer token alone never
+ *   gives edit rights.
+ * - `person`: a signed-in project member whose role (editor or owner) the backend checked before the write.
+ * - `system`: administrative writes (demo seed, tooling).
+ * The authorization also says who the author of the revision is.
  */
 export type EditAuthorization =
-  | { kind: 'agent'; agentRunId: string | null; actor: Actor | null; now: number }
+  | { kind: 'agent'; agentRunId: string | null; tokenId: string; actor: Actor | null; now: number }
+  | { kind: 'person'; person: Actor }
   | { kind: 'system' };
 
 export const SYSTEM_WRITE: EditAuthorization = { kind: 'system' };
@@ -36,6 +41,15 @@ export function editAuthorizationRefusal(
   if (chatRun.endedAt !== null) return 'the chat run in X-Agent-Run-Id has ended.';
   if (chatRun.expiresAt !== null && chatRun.expiresAt <= authorization.now) return 'the chat run in X-Agent-Run-Id has expired.';
   if (!chatRun.canEdit) return 'the chat run in X-Agent-Run-Id holds no edit authorization.';
-  if (!sameActor(chatRun.actor, authorization.actor)) return 'the chat run in X-Agent-Run-Id belongs to another actor.';
+  // Bound to its presenter: a chat run id appears on log lines, so knowing it must not be enough.
+  if (chatRun.tokenId === null && chatRun.actor === null) {
+    return 'the chat run in X-Agent-Run-Id is bound to no token and no person; open a new one for your token.';
+  }
+  if (chatRun.tokenId !== null && chatRun.tokenId !== authorization.tokenId) {
+    return 'the chat run in X-Agent-Run-Id was opened for another token.';
+  }
+  if (chatRun.actor !== null && !sameActor(chatRun.actor, authorization.actor)) {
+    return 'the chat run in X-Agent-Run-Id belongs to another person.';
+  }
   return null;
 }

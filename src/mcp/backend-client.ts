@@ -6,7 +6,8 @@ import type {
   SubmitCanvasNodeRunArgs,
 } from '../contract/index.js';
 import type { IdentityHeaders } from '../backend/auth/caller.js';
-import type { Principal } from '../backend/auth/principal.js';
+import type { TokenPrincipal } from '../backend/auth/principal.js';
+import type { Need } from '../backend/auth/access.js';
 import type { JsonPayload } from '../shared/json-payload.js';
 
 /**
@@ -18,7 +19,7 @@ import type { JsonPayload } from '../shared/json-payload.js';
 
 /** The caller of one tool call, as received: verified principal plus the identity headers to forward. */
 export interface ToolCaller {
-  principal: Principal;
+  principal: TokenPrincipal;
   identity: IdentityHeaders;
   requestId: string;
 }
@@ -26,7 +27,12 @@ export interface ToolCaller {
 export interface BackendClient {
   readonly mode: 'in-process' | 'http';
   /** Verifies a bearer token issued for the tool server; throws CanvasError unauthenticated. */
-  authenticate(token: string): Promise<Principal>;
+  authenticate(token: string): Promise<TokenPrincipal>;
+  /**
+   * Checks the caller's rights on a project before its arguments are parsed in full, so a caller without rights
+   * cannot make the server validate a large body (docs/security.md).
+   */
+  authorize(caller: ToolCaller, projectId: string, need: Need): Promise<void>;
   listSkills(caller: ToolCaller): Promise<JsonPayload>;
   getCanvas(caller: ToolCaller, args: GetCanvasArgs): Promise<JsonPayload>;
   createNode(caller: ToolCaller, args: CreateCanvasNodeArgs): Promise<JsonPayload>;

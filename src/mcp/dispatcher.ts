@@ -3,8 +3,10 @@ import {
   InitializeRequestSchema,
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CanvasError} from '../shared/errors.js';
-import { invalidArguments, toCanvasError } from '../shared/errors.js';
+import { z } from 'zod';
+import { ProjectId, jsonBoundsIssue } from '../contract/index.js';
+import type { CanvasError } from '../shared/errors.js';
+import { invalidArguments, invalidArgumentsOf, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { PACKAGE_VERSION } from '../shared/version.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
@@ -39,7 +41,13 @@ export interface DispatchContext {
   caller: ToolCaller;
   /** A logger with the request's fields, made only when there is something to log. */
   log: () => Logger;
+  /** params.arguments exactly as the client sent them (before any schema rebuilt them). */
+  rawArguments?: unknown;
+  /** Told the error of a tool call that failed, for the access log line. */
+  outcome?: (error: CanvasError) => void;
 }
+
+const ProjectScope = z.looseObject({ project_id: ProjectId });
 
 export function createDispatcher(options: DispatcherOptions) {
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
@@ -68,21 +76,29 @@ export function createDispatcher(options: DispatcherOptions) {
     if (!parsed.success) {
       return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid tools/call params: expected { name, arguments }.')];
     }
-    const { name, arguments: rawArguments = {} } = parsed.data.params;
+    const { name } = parsed.data.params;
     const tool = tools.get(name);
     if (!tool) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, `Unknown tool: ${name}`)];
+    // The arguments as sent: the SDK's parse rebuilds objects, which would silently drop a "__proto__" key.
+    const rawArguments = context.rawArguments ?? parsed.data.params.arguments ?? {};
 
-    const args = tool.input.safeParse(rawArguments);
-    if (!args.success) {
-      // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
-      return toolErrorResult(request.id, invalidArguments(args.error, rawArguments));
-    }
     try {
+      const bounds = jsonBoundsIssue(rawArguments);
+      if (bounds) throw invalidArgumentsOf([bounds]);
+      // Rights first, from project_id alone: a caller without them never makes the server validate a large body.
+      if (tool.need !== null) {
+        const scope = ProjectScope.safeParse(rawArguments);
+        if (scope.success) await options.client.authorize(context.caller, scope.data.project_id, tool.need);
+      }
+      const args = tool.input.safeParse(rawArguments);
+      // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
+      if (!args.success) throw invalidArguments(args.error, rawArguments);
       const payload = await tool.invoke(options.client, context.caller, args.data as never);
       return toolSuccessReply(request.id, payload);
     } catch (error) {
       const canvasError = toCanvasError(error);
       if (canvasError.code === 'internal') context.log().error({ err: error }, 'tool call failed unexpectedly');
+      context.outcome?.(canvasError);
       return toolErrorResult(request.id, canvasError);
     }
   }

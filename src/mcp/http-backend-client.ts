@@ -11,7 +11,7 @@ import {
   HIDDEN_TOOL_CONTRACTS,
 } from '../contract/index.js';
 import { IDENTITY_HEADERS, resolveCaller } from '../backend/auth/caller.js';
-import type { Principal } from '../backend/auth/principal.js';
+import type { TokenPrincipal } from '../backend/auth/principal.js';
 import { CanvasError } from '../shared/errors.js';
 import { sha256Hex } from '../shared/ids.js';
 import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
@@ -86,14 +86,38 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
     return new CanvasError(parsed.error.code, parsed.error.message, parsed.error.details ?? {});
   }
 
-  /** Sends a call and validates a success body with the contract before passing its text on unchanged. */
-  async function exchange(call: Call, success: z.ZodType): Promise<JsonPayload> {
+  /**
+   * Sends a call and validates a success body with the contract before passing its text on unchanged. A body outside
+   * the contract is a contract error (not retryable: the same backend will answer the same), never `internal`.
+   */
+  async function exchange(call: Call, success: z.ZodType, check?: (body: unknown) => void): Promise<JsonPayload> {
     const { status, text } = await send(call);
     if (status >= 400) throw failure(status, text);
-    if (parseBody(text, success) === undefined) {
-      throw new CanvasError('internal', 'The canvas backend answered a body outside the contract.');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new CanvasError('contract_error', 'The canvas backend answered a body that is not JSON.');
+    }
+    check?.(body);
+    if (!success.safeParse(body).success) {
+      throw new CanvasError('contract_error', 'The canvas backend answered a body outside the contract.');
     }
     return cachedPayload(text);
+  }
+
+  /** Spec (Tool notes 1): a version-mismatched or unversioned snapshot is a contract error. */
+  function checkSnapshotVersion(body: unknown): void {
+    const version = body !== null && typeof body === 'object' ? (body as { snapshot_version?: unknown }).snapshot_version : undefined;
+    if (version === undefined) {
+      throw new CanvasError('contract_error', 'The canvas backend answered an unversioned snapshot.', { expected_version: SNAPSHOT_CONTRACT_VERSION });
+    }
+    if (version !== SNAPSHOT_CONTRACT_VERSION) {
+      throw new CanvasError('contract_error', `The canvas backend answered snapshot version ${JSON.stringify(version)}; this server reads ${SNAPSHOT_CONTRACT_VERSION}.`, {
+        expected_version: SNAPSHOT_CONTRACT_VERSION,
+        received_version: version,
+      });
+    }
   }
 
   const canvasPath = (args: { project_id: string; canvas_id: string }) =>
@@ -102,7 +126,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
   return {
     mode: 'http',
 
-    async authenticate(token): Promise<Principal> {
+    async authenticate(token): Promise<TokenPrincipal> {
       const { status, text } = await send({ method: 'POST', path: '/api/v1/auth/introspect', body: { token_sha256: sha256Hex(token) } });
       if (status === 401 || status === 403) {
         throw new CanvasError('unavailable', 'The backend refused the gateway credential: check --backend-token.');
@@ -123,12 +147,24 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       };
     },
 
+    /**
+     * The gateway knows the token's role and scope, not the project's workspace or memberships: it refuses what the
+     * token can never do (a viewer's write) and the backend checks the rest.
+     */
+    async authorize(caller, _projectId, need) {
+      resolveCaller(caller.principal, caller.identity, caller.requestId);
+      if (need !== 'viewer' && caller.principal.role === 'viewer') {
+        throw new CanvasError('forbidden', 'This token has viewer rights only: writes need editor rights.');
+      }
+    },
+
     listSkills: (caller) => exchange({ method: 'GET', path: '/api/v1/zone/skills', caller }, TOOL_CONTRACTS.list_zone_skills.success),
 
     getCanvas: (caller, args) =>
       exchange(
         { method: 'GET', path: `${canvasPath(args)}/snapshot`, caller, headers: { [SNAPSHOT_VERSION_HEADER]: SNAPSHOT_CONTRACT_VERSION } },
         TOOL_CONTRACTS.get_canvas.success,
+        checkSnapshotVersion,
       ),
 
     createNode: (caller, args) =>

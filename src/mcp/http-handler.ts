@@ -4,7 +4,8 @@ import { JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCRequest } from 
 import getRawBody from 'raw-body';
 import { REQUEST_ID_HEADER } from '../contract/index.js';
 import { readIdentityHeaders } from '../backend/auth/caller.js';
-import { hasTokenInQuery, parseBearer } from '../shared/bearer.js';
+import { DUPLICATE_AUTHORIZATION, hasTokenInQuery, headerCount, parseBearer } from '../shared/bearer.js';
+import { decodeUtf8, jsonContentTypeProblem } from '../shared/request-body.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
@@ -48,6 +49,11 @@ function refuse(status: number, error: CanvasError, id: JsonRpcId = null, header
 
 function rpcRefusal(status: number, code: number, message: string): HttpRefusal {
   return new HttpRefusal(status, rpcErrorBody(null, code, message));
+}
+
+function rawArgumentsOf(message: unknown): unknown {
+  const params = (message as { params?: unknown }).params;
+  return params !== null && typeof params === 'object' ? (params as { arguments?: unknown }).arguments : undefined;
 }
 
 function negotiate(accept: string | undefined): 'json' | 'sse' | null {
@@ -111,6 +117,7 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     if (hasTokenInQuery(new URL(req.url ?? '/', 'http://localhost'))) {
       throw unauthenticated('Tokens are not accepted in the query string: send Authorization: Bearer <token>.');
     }
+    if (headerCount(req.rawHeaders, 'authorization') > 1) throw unauthenticated(DUPLICATE_AUTHORIZATION);
     const bearer = parseBearer(req.headers.authorization);
     if (!bearer.ok) throw unauthenticated(bearer.reason);
     try {
@@ -123,19 +130,18 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
   }
 
   async function readMessage(req: IncomingMessage): Promise<unknown> {
-    const contentType = req.headers['content-type'] ?? '';
-    if (!/^application\/json\b/i.test(contentType)) {
-      throw refuse(415, new CanvasError('unsupported_media_type', 'Content-Type must be application/json.'));
-    }
-    let text: string;
+    const contentTypeProblem = jsonContentTypeProblem(req.headers['content-type']);
+    if (contentTypeProblem) throw refuse(415, new CanvasError('unsupported_media_type', contentTypeProblem));
+    let text: string | null;
     try {
-      text = (await getRawBody(req, { limit: options.bodyLimitBytes })).toString('utf8');
+      text = decodeUtf8(await getRawBody(req, { limit: options.bodyLimitBytes }));
     } catch (error) {
       if ((error as { type?: string }).type === 'entity.too.large') {
         throw refuse(413, new CanvasError('payload_too_large', `The request body exceeds ${options.bodyLimitBytes} bytes.`));
       }
       throw rpcRefusal(400, RPC_ERROR.parseError, 'Could not read the request body.');
     }
+    if (text === null) throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid UTF-8.');
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -164,7 +170,6 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     res: ServerResponse,
     requestId: string,
     fields: Record<string, unknown>,
-    requestLog: () => Logger,
   ): Promise<void> {
     const principal = await authenticate(req);
     fields.token_id = principal.tokenId;
@@ -176,7 +181,8 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     if (!form) {
       throw rpcRefusal(406, RPC_ERROR.invalidRequest, 'Not Acceptable: accept application/json or text/event-stream.');
     }
-    const request = classify(await readMessage(req));
+    const message = await readMessage(req);
+    const request = classify(message);
     const id: JsonRpcId = request ? request.id : null;
 
     if (options.rateLimiter) {
@@ -207,7 +213,12 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
 
     const reply = await dispatcher.dispatch(request, {
       caller: { principal, identity, requestId },
-      log: () => requestLog().child(fields),
+      // fields already carry request_id: one child of the root logger, so it appears once.
+      log: () => options.logger.child(fields),
+      rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
+      outcome: (error) => {
+        fields.error_code = error.code;
+      },
     });
     writeReply(res, reply, form, requestId);
     fields.status = 200;
@@ -244,7 +255,7 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
           allow: 'POST',
         });
       }
-      await handlePost(req, res, requestId, fields, requestLog);
+      await handlePost(req, res, requestId, fields);
     } catch (error) {
       const refusal = error instanceof HttpRefusal ? error : refuse(500, toCanvasError(error));
       if (!(error instanceof HttpRefusal)) requestLog().error({ err: error }, 'MCP request failed unexpectedly');

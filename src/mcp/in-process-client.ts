@@ -20,6 +20,9 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
     mode: 'in-process',
     // Only agent tokens, the ones issued for the tool server, open /mcp (spec: Authentication 2).
     authenticate: (token) => authenticateSecret(store, token, clock(), ['agent']),
+    authorize: async (caller, projectId, need) => {
+      await backend.authorize(context(caller), projectId, need);
+    },
     listSkills: async (caller) => jsonPayload(await backend.listSkills(context(caller))),
     getCanvas: async (caller, args) => (await backend.readSnapshot(context(caller), canvas(args))).payload,
     createNode: async (caller, args) =>

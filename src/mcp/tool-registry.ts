@@ -6,6 +6,7 @@ import {
   type JsonSchemaObject,
 } from '../contract/index.js';
 import type { JsonPayload } from '../shared/json-payload.js';
+import type { Need } from '../backend/auth/access.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 
 /**
@@ -27,6 +28,11 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
   input: z.ZodType;
   output: z.ZodType;
+  /**
+   * The project right a call needs, checked from `project_id` alone before the arguments are parsed in full;
+   * null for a tool that reads no project.
+   */
+  need: Need | null;
   published: boolean;
   invoke(client: BackendClient, caller: ToolCaller, args: never): Promise<JsonPayload>;
 }
@@ -47,6 +53,7 @@ function define<I extends z.ZodType>(
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   define({
     name: 'list_zone_skills',
+    need: null,
     title: 'List zone skills',
     description:
       'List the registered skills: skill_id, title, description, and input_schema (the JSON Schema of skillNode.data.parameters). ' +
@@ -60,6 +67,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'get_canvas',
+    need: 'viewer',
     title: 'Read canvas',
     description:
       'Read one canvas: layout {revision, nodes, edges} and node_states (runtime state of node runs, kept apart from the layout). ' +
@@ -73,6 +81,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'create_canvas_node',
+    need: 'editor',
     title: 'Create canvas node',
     description:
       'Atomically add exactly one node. First read the canvas with get_canvas and pass its layout.revision as base_revision. ' +
@@ -90,6 +99,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'delete_canvas_node',
+    need: 'editor',
     title: 'Delete canvas node',
     description:
       'Atomically delete exactly one node, by its exact id from layout.nodes[].id of get_canvas (never by name), together with its connected edges; ' +
@@ -103,6 +113,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'get_canvas_node_run',
+    need: 'viewer',
     title: 'Get node run',
     description:
       'Read the authoritative state and result of one node run: status (queued, running, cancel_requested, succeeded, failed, cancelled), ' +
@@ -115,6 +126,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'cancel_canvas_node_run',
+    need: 'editor',
     title: 'Cancel node run',
     description:
       'Request cancellation of an active node run. The answer cancel_requested means only that the request was accepted: the generation may still ' +
@@ -128,6 +140,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'submit_canvas_node_run',
+    need: 'editor',
     title: 'Submit node run',
     description:
       'Start a paid generation run for one node (imageNode, imageGenNode, audioNode, scriptNode or skillNode). Costs credits. ' +

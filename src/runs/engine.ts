@@ -5,7 +5,7 @@ import type { Logger } from '../shared/logger.js';
 import type { AssetRecord, Lease, RunOutcome } from '../store/run-claims.js';
 import { RunResources, type RunRow } from '../store/run-rows.js';
 import type { Store } from '../store/store.js';
-import { assetUrl, type AssetFiles } from './asset-files.js';
+import { assetUrl, type AssetFiles, type StagedAsset } from './asset-files.js';
 import { ProviderError, type ProviderJob } from './providers/provider.js';
 import type { ProviderRegistry } from './providers/registry.js';
 
@@ -128,18 +128,20 @@ export function createRunEngine(options: RunEngineOptions) {
     };
 
     let outcome: RunOutcome | 'release' | 'lost';
+    const staged: StagedAsset[] = [];
     try {
       const result = await options.providers(job.operation).execute(job, {
         signal: controller.signal,
         progress: (percent, message) => {
           progress = { percent: Math.max(0, Math.min(100, percent)), message };
         },
+        assetPath: (assetId) => options.assets.pathOf(assetId),
       });
       // Finished, even if a cancel was requested meanwhile: the work is done and delivered.
       const outputs: RunOutput[] = [];
       const assets: AssetRecord[] = [];
       for (const asset of result.assets) {
-        options.assets.write(asset.assetId, asset.bytes);
+        staged.push(options.assets.stage(asset.assetId, `${row.id}.${row.attempt}`, asset.bytes));
         outputs.push({ asset_id: asset.assetId, kind: asset.kind, url: assetUrl(asset.assetId), mime_type: asset.mimeType });
         assets.push({
           id: asset.assetId,
@@ -177,14 +179,36 @@ export function createRunEngine(options: RunEngineOptions) {
       executing.delete(row.id);
     }
 
-    if (outcome === 'lost') {
-      log.warn('lease lost: another worker owns this run now; nothing recorded');
-    } else if (outcome === 'release') {
-      await store.claims.release(lease);
-    } else {
-      const recorded = await store.claims.complete(lease, outcome);
-      if (!recorded) log.warn('lease lost before completion: nothing recorded');
-      else log.info({ status: outcome.status, charged: outcome.charged }, 'run finished');
+    try {
+      if (outcome === 'lost') {
+        log.warn('lease lost: another worker owns this run now; nothing recorded');
+      } else if (outcome === 'release') {
+        await store.claims.release(lease);
+      } else {
+        const finished = outcome;
+        const recorded = await untilLeaseEnds(() => store.claims.complete(lease, finished, () => options.assets.publish(staged)));
+        if (!recorded) log.warn('lease lost before completion: nothing recorded, nothing published');
+        else log.info({ status: finished.status, charged: finished.charged }, 'run finished');
+      }
+    } finally {
+      // Published files were renamed away; whatever is left was never published.
+      options.assets.discard(staged);
+    }
+  }
+
+  /**
+   * Retries a store write while the database is away, for as long as the lease could still be valid: a run that
+   * finished during a short outage is recorded once it is back, not executed again.
+   */
+  async function untilLeaseEnds<T>(write: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + leaseMs;
+    for (;;) {
+      try {
+        return await write();
+      } catch (error) {
+        if (Date.now() + heartbeatMs > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, heartbeatMs));
+      }
     }
   }
 
@@ -213,10 +237,15 @@ export function createRunEngine(options: RunEngineOptions) {
       if (running || options.workers === 0) return;
       running = true;
       unsubscribe = await store.runs
-        .onRunEvent((event) => {
-          if (event.kind === 'queued') wakeAll();
-          else stopExecution(event.runId, 'cancelled');
-        })
+        .onRunEvent(
+          (event) => {
+            if (event.kind === 'queued') wakeAll();
+            else stopExecution(event.runId, 'cancelled');
+          },
+          // Back after an outage: runs queued meanwhile were announced to nobody. Missed cancels reach their worker
+          // at its next heartbeat.
+          wakeAll,
+        )
         .catch((error: unknown) => {
           logger.warn({ err: error }, 'run events unavailable; polling only');
           return undefined;

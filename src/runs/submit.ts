@@ -19,13 +19,14 @@ export async function submitNodeRun(store: Store, submission: RunSubmission): Pr
   if (canvas.locked) {
     throw new CanvasError('canvas_locked', `Canvas ${submission.canvasId} is locked read-only; no run can be submitted.`);
   }
-  const node = await store.layout.readNode(submission.projectId, submission.canvasId, submission.nodeId);
-  if (!node) throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
-  const plan = planRun(node);
+  const stored = await store.layout.readNode(submission.projectId, submission.canvasId, submission.nodeId);
+  if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
+  const plan = planRun(stored.node);
   return store.runs.createRun({
     projectId: submission.projectId,
     canvasId: submission.canvasId,
     nodeId: submission.nodeId,
+    nodeSeq: stored.seq,
     operation: plan.operation,
     skillId: plan.skillId,
     input: plan.input,

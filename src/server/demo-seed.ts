@@ -85,6 +85,6 @@ export async function seedDemo(store: Store): Promise<DemoCredentials> {
     actor: null,
     expiresAt: null,
   });
-  const agentRunId = await store.admin.createChatRun({ projectId: project, canvasId: canvas, actor: null, canEdit: true, expiresAt: null });
+  const agentRunId = await store.admin.createChatRun({ projectId: project, canvasId: canvas, actor: null, tokenId, canEdit: true, expiresAt: null });
   return { projectId: project, canvasId: canvas, tokenId, token: secret, agentRunId };
 }

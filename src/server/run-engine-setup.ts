@@ -4,7 +4,21 @@ import { createAssetFiles, type AssetFiles } from '../runs/asset-files.js';
 import { createRunEngine, type RunEngine } from '../runs/engine.js';
 import { createProviderRegistry } from '../runs/providers/registry.js';
 import type { Logger } from '../shared/logger.js';
+import { ensurePrivateDir, tightenPrivateTree } from '../shared/private-files.js';
 import type { Store } from '../store/store.js';
+
+/**
+ * The data dir is private (docs/security.md): created 0700, and an existing one opened to other users is tightened
+ * at start, with one log line.
+ */
+export function tightenDataDir(dataDir: string, logger: Logger): void {
+  const root = resolve(dataDir);
+  ensurePrivateDir(root);
+  const changed = tightenPrivateTree(root);
+  if (changed.length > 0) {
+    logger.warn({ data_dir: root, paths: changed.length }, 'the data dir was readable by other users: permissions tightened to 0700/0600');
+  }
+}
 
 /** The run engine as configured: `serve` runs it in-process, `worker` runs only it. */
 export function assetFilesOf(config: ServeConfig): AssetFiles {

@@ -17,7 +17,7 @@ import { createLogger, type Logger } from '../shared/logger.js';
 import { openStore, type Store } from '../store/store.js';
 import type { RunEngine } from '../runs/engine.js';
 import { seedDemo, type DemoCredentials } from './demo-seed.js';
-import { assetFilesOf, runEngineOf } from './run-engine-setup.js';
+import { assetFilesOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
 
 /**
  * The composition root: configuration in, a listening server out. Backend mode serves the REST API and /mcp on
@@ -84,6 +84,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     client = createHttpBackendClient({ baseUrl: config.backendUrl, gatewayToken: config.backendToken! });
     app = gatewayApp(client);
   } else {
+    tightenDataDir(config.dataDir, logger);
     store = await openStore(storeLocationOf(config), { clock });
     if (config.seedDemo && (await store.admin.isEmpty())) demo = await seedDemo(store);
     const assets = assetFilesOf(config);
@@ -93,6 +94,10 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       store,
       clock,
       runSignals: { runQueued: () => runEngine.runQueued(), cancelRequested: (runId) => runEngine.cancelRequested(runId) },
+    });
+    // Deleting a node asks its runs to stop: a worker of this process hears it at once.
+    store.writes.onCommitted((write) => {
+      for (const runId of write.runsToSignal) runEngine.cancelRequested(runId);
     });
     app = createBackendApp({ backend, store, assets, logger, clock, bodyLimitBytes: config.bodyLimitBytes });
     client = createInProcessClient(backend, clock);

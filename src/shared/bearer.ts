@@ -26,3 +26,17 @@ export const TOKEN_QUERY_PARAMETERS = ['access_token', 'token', 'bearer', 'api_k
 export function hasTokenInQuery(url: URL): boolean {
   return TOKEN_QUERY_PARAMETERS.some((name) => url.searchParams.has(name));
 }
+
+/**
+ * How many times a header was sent (raw header list: [name, value, name, value, …]). Node keeps only the first
+ * Authorization of several; a request with two is ambiguous and refused, never resolved by position.
+ */
+export function headerCount(rawHeaders: readonly string[], name: string): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (rawHeaders[index]!.toLowerCase() === name) count += 1;
+  }
+  return count;
+}
+
+export const DUPLICATE_AUTHORIZATION = 'More than one Authorization header: send exactly one.';

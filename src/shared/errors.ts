@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ERROR_CODES, type ErrorCode, type FieldIssue } from '../contract/index.js';
+import { ERROR_CODES, LIMITS, jsonBoundsIssue, type ErrorCode, type FieldIssue } from '../contract/index.js';
 
 /** The one error class: every expected failure is a CanvasError with a code from the closed list. */
 export class CanvasError extends Error {
@@ -22,13 +22,10 @@ export class CanvasError extends Error {
   }
 }
 
-/** Dotted path of a zod issue: `node.data.prompt`, `node.position` or `(root)`. */
+/** Dotted path of a zod issue: `node.data.prompt`, `operations.150.node.type` or `(root)`. */
 function issuePath(path: readonly PropertyKey[], prefix: readonly PropertyKey[]): string {
-  const full = [...prefix, ...path];
-  if (full.length === 0) return '(root)';
-  return full
-    .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`))
-    .join('');
+  const full = [...prefix, ...path].filter((segment) => segment !== '');
+  return full.length === 0 ? '(root)' : full.map(String).join('.');
 }
 
 const TEXT_NODE_HINT = 'a text node is type textAnnotationNode with data.content (the text) and data.displayName';
@@ -52,26 +49,44 @@ function readPath(value: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Every offending field of a failed parse, with its path and the reason. */
-export function fieldIssues(error: z.ZodError, input: unknown, prefix: readonly PropertyKey[] = []): FieldIssue[] {
-  return error.issues.map((issue) => ({ path: issuePath(issue.path, prefix), message: issueMessage(issue, input) }));
+export function fieldIssues(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[] = []): FieldIssue[] {
+  return issues.map((issue) => ({ path: issuePath(issue.path, prefix), message: issueMessage(issue, input) }));
 }
 
+/**
+ * invalid_arguments naming the offending fields: at most LIMITS.reportedIssues of them, with the total, so one
+ * hostile call cannot make a huge answer.
+ */
 export function invalidArguments(error: z.ZodError, input: unknown, prefix: readonly PropertyKey[] = []): CanvasError {
-  const issues = fieldIssues(error, input, prefix);
+  const total = error.issues.length;
+  const issues = fieldIssues(error.issues.slice(0, LIMITS.reportedIssues), input, prefix);
+  return invalidArgumentsOf(issues, total);
+}
+
+/** invalid_arguments from issues already found (the first few of `total`). */
+export function invalidArgumentsOf(issues: FieldIssue[], total = issues.length): CanvasError {
   const summary = issues
     .slice(0, 3)
     .map((issue) => `${issue.path}: ${issue.message}`)
     .join('; ');
-  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
-  return new CanvasError('invalid_arguments', `Invalid arguments: ${summary}${more}`, { issues });
+  const more = total > 3 ? ` (and ${total - 3} more)` : '';
+  return new CanvasError('invalid_arguments', `Invalid arguments: ${summary}${more}`, {
+    issues,
+    ...(total > issues.length ? { issue_count: total, issues_truncated: true } : {}),
+  });
 }
 
-/** Parses untrusted input with a contract schema, or throws invalid_arguments naming every offending field. */
+/**
+ * Parses untrusted input with a contract schema, or throws invalid_arguments naming the offending fields. The
+ * input's JSON bounds (nesting depth, reserved keys) are checked first, in one linear walk.
+ */
 export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   input: unknown,
   prefix: readonly PropertyKey[] = [],
 ): z.output<S> {
+  const bounds = jsonBoundsIssue(input);
+  if (bounds) throw invalidArgumentsOf([{ path: issuePath(bounds.path === '(root)' ? [] : bounds.path.split('.'), prefix), message: bounds.message }]);
   const result = schema.safeParse(input);
   if (!result.success) throw invalidArguments(result.error, input, prefix);
   return result.data;

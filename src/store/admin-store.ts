@@ -35,7 +35,12 @@ export interface NewToken {
 export interface NewChatRun {
   projectId: string;
   canvasId: string;
+  /** The person the chat run acts for: a presenter must act for that person. */
   actor: Actor | null;
+  /** The one token that may present it. */
+  tokenId?: string | null;
+  /** Who opened it (null: an administrator). */
+  openedBy?: Actor | null;
   canEdit: boolean;
   expiresAt: number | null;
 }
@@ -276,15 +281,22 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
           [chatRun.projectId, chatRun.canvasId],
           `No canvas ${chatRun.canvasId} in project ${chatRun.projectId}.`,
         );
+        if (chatRun.tokenId) {
+          await requireRow(tx, 'SELECT 1 FROM tokens WHERE id = ?', [chatRun.tokenId], `No token ${chatRun.tokenId}.`);
+        }
         await tx.run(
-          `INSERT INTO chat_runs (id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO chat_runs (id, project_id, canvas_id, actor_issuer, actor_subject, token_id, opened_by_issuer,
+             opened_by_subject, can_edit, created_at, expires_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             id,
             chatRun.projectId,
             chatRun.canvasId,
             chatRun.actor?.issuer ?? null,
             chatRun.actor?.subject ?? null,
+            chatRun.tokenId ?? null,
+            chatRun.openedBy?.issuer ?? null,
+            chatRun.openedBy?.subject ?? null,
             chatRun.canEdit ? 1 : 0,
             clock(),
             chatRun.expiresAt,

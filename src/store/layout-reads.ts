@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CanvasNode } from '../contract/index.js';
-import { CanvasRow, LayoutObjectRow, parseRow, parseRows, type CanvasRecord } from './records.js';
+import { CanvasRow, parseRow, parseRows, type CanvasRecord } from './records.js';
 import type { ReadCache } from './read-cache.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -8,14 +8,22 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 export interface LayoutLoad {
   canvas: CanvasRecord;
-  nodes: LayoutObjectRow[];
-  edges: LayoutObjectRow[];
+  nodes: OrderedObject[];
+  edges: OrderedObject[];
 }
 
-/** A changed object: its current body, or null when it was deleted. Sorted by creation order. */
+/** A layout object as stored, with its place in creation order. */
+export interface OrderedObject {
+  id: string;
+  body: string;
+  seq: number;
+}
+
+/** A changed object: its current body and place in creation order, or null when it was deleted. */
 export interface LayoutChange {
   id: string;
   body: string | null;
+  seq: number | null;
 }
 
 export interface LayoutDelta {
@@ -26,7 +34,9 @@ export interface LayoutDelta {
 
 const CANVAS_COLUMNS = 'project_id, id, revision, states_version, locked';
 
-const ChangeRow = z.object({ id: z.string(), body: z.string().nullable() });
+const ChangeRow = z.object({ id: z.string(), body: z.string().nullable(), seq: z.coerce.number().int().nullable() });
+const OrderedRow = z.object({ id: z.string(), body: z.string(), seq: z.coerce.number().int() });
+const NodeBodyRow = z.object({ body: z.string(), seq: z.coerce.number().int() });
 
 async function readCanvas(tx: SqlExecutor, projectId: string, canvasId: string): Promise<CanvasRecord | undefined> {
   const row = await tx.get(`SELECT ${CANVAS_COLUMNS} FROM canvases WHERE project_id = ? AND id = ?`, [projectId, canvasId]);
@@ -36,7 +46,7 @@ async function readCanvas(tx: SqlExecutor, projectId: string, canvasId: string):
 function changesSql(kind: 'node' | 'edge'): string {
   const table = kind === 'node' ? 'canvas_nodes' : 'canvas_edges';
   // Deleted objects sort last (no seq); created ones come in creation order, so appending keeps parents first.
-  return `SELECT c.object_id AS id, o.body AS body FROM
+  return `SELECT c.object_id AS id, o.body AS body, o.seq AS seq FROM
             (SELECT DISTINCT object_id FROM canvas_changes
              WHERE project_id = ? AND canvas_id = ? AND object_kind = '${kind}' AND revision > ?) c
           LEFT JOIN ${table} o ON o.project_id = ? AND o.canvas_id = ? AND o.id = c.object_id
@@ -49,13 +59,16 @@ export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
     readCanvas: (projectId: string, canvasId: string) =>
       cachedRead(`canvas\u0000${projectId}\u0000${canvasId}`, () => readCanvas(driver, projectId, canvasId)),
 
-    async readNode(projectId: string, canvasId: string, nodeId: string): Promise<CanvasNode | undefined> {
-      const row = await driver.get('SELECT id, body FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+    /** A node with its creation sequence number (which incarnation of the id it is). */
+    async readNode(projectId: string, canvasId: string, nodeId: string): Promise<{ node: CanvasNode; seq: number } | undefined> {
+      const row = await driver.get('SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
         projectId,
         canvasId,
         nodeId,
       ]);
-      return row ? CanvasNode.parse(JSON.parse(parseRow(LayoutObjectRow, row).body)) : undefined;
+      if (!row) return undefined;
+      const { body, seq } = NodeBodyRow.parse(row);
+      return { node: CanvasNode.parse(JSON.parse(body)), seq };
     },
 
     loadLayout(projectId: string, canvasId: string): Promise<LayoutLoad | undefined> {
@@ -64,12 +77,12 @@ export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
         if (!canvas) return undefined;
         const key = [projectId, canvasId];
         const nodes = parseRows(
-          LayoutObjectRow,
-          await tx.all('SELECT id, body FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? ORDER BY seq', key),
+          OrderedRow,
+          await tx.all('SELECT id, body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? ORDER BY seq', key),
         );
         const edges = parseRows(
-          LayoutObjectRow,
-          await tx.all('SELECT id, body FROM canvas_edges WHERE project_id = ? AND canvas_id = ? ORDER BY seq', key),
+          OrderedRow,
+          await tx.all('SELECT id, body, seq FROM canvas_edges WHERE project_id = ? AND canvas_id = ? ORDER BY seq', key),
         );
         return { canvas, nodes, edges };
       });

@@ -1,5 +1,7 @@
 import pg from 'pg';
+import { createPostgresListener } from './postgres-listener.js';
 import type { SqlDriver, SqlExecutor, SqlParam, SqlRow } from './sql-driver.js';
+import { asStoreError, isStoreOutage } from './store-outage.js';
 
 const INT8_OID = 20;
 const SERIALIZATION_FAILURE = '40001';
@@ -26,21 +28,29 @@ function toPositional(sql: string): string {
 }
 
 function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
+  const query = async (sql: string, params: readonly SqlParam[]) => {
+    try {
+      return await client.query(toPositional(sql), params as SqlParam[]);
+    } catch (error) {
+      throw asStoreError(error);
+    }
+  };
   return {
     async all(sql, params = []) {
-      const result = await client.query(toPositional(sql), params as SqlParam[]);
-      return result.rows as SqlRow[];
+      return (await query(sql, params)).rows as SqlRow[];
     },
     async get(sql, params = []) {
-      const result = await client.query(toPositional(sql), params as SqlParam[]);
-      return result.rows[0] as SqlRow | undefined;
+      return (await query(sql, params)).rows[0] as SqlRow | undefined;
     },
     async run(sql, params = []) {
-      const result = await client.query(toPositional(sql), params as SqlParam[]);
-      return { changes: result.rowCount ?? 0 };
+      return { changes: (await query(sql, params)).rowCount ?? 0 };
     },
     async exec(sql) {
-      await client.query(sql);
+      try {
+        await client.query(sql);
+      } catch (error) {
+        throw asStoreError(error);
+      }
     },
   };
 }
@@ -66,21 +76,40 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const poolExecutor = executor(pool);
+  const listener = createPostgresListener(options.connectionString);
+
+  async function checkout(): Promise<pg.PoolClient> {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      throw asStoreError(error);
+    }
+  }
 
   async function inTransaction<T>(begin: string, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const client = await pool.connect();
+      const client = await checkout();
+      // A checked-out client has no listener of the pool's: without this one, the server going away while a
+      // transaction waits (a restart) would be an unhandled 'error' event and end the process.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', onError);
       try {
         await client.query(begin);
         const result = await work(executor(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (!broken && !isStoreOutage(error)) await client.query('ROLLBACK').catch(() => undefined);
+        if (isStoreOutage(error) || (error as { code?: unknown }).code === 'unavailable') broken ??= error as Error;
         if (attempt < MAX_TRANSACTION_ATTEMPTS && isRetryable(error)) continue;
-        throw error;
+        throw asStoreError(error);
       } finally {
-        client.release();
+        // A broken connection is destroyed, never handed to the next caller.
+        client.release(broken);
+        client.removeListener('error', onError);
       }
     }
   }
@@ -98,21 +127,12 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
     async notify(tx, channel, payload) {
       await tx.get('SELECT pg_notify(?, ?)', [channel, payload]);
     },
-    async listen(channel, onPayload) {
-      // One dedicated connection per listener; if it drops, callers still make progress by polling.
-      const client = await pool.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
-      });
-      client.on('error', () => undefined);
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
-        client.release();
-      };
+    listen(channel, onPayload, onResync) {
+      return listener.listen(channel, { onPayload, onResync });
     },
     exec: poolExecutor.exec,
     async close() {
+      await listener.close();
       await pool.end();
     },
   };

@@ -85,7 +85,7 @@ export const CanvasRow = z
 export type CanvasRecord = z.output<typeof CanvasRow>;
 
 export const CHAT_RUN_COLUMNS =
-  'id, project_id, canvas_id, actor_issuer, actor_subject, can_edit, created_at, expires_at, ended_at';
+  'id, project_id, canvas_id, actor_issuer, actor_subject, token_id, opened_by_issuer, opened_by_subject, can_edit, created_at, expires_at, ended_at';
 
 export const ChatRunRow = z
   .object({
@@ -94,6 +94,9 @@ export const ChatRunRow = z
     canvas_id: z.string(),
     actor_issuer: z.string().nullable(),
     actor_subject: z.string().nullable(),
+    token_id: z.string().nullable(),
+    opened_by_issuer: z.string().nullable(),
+    opened_by_subject: z.string().nullable(),
     can_edit: Flag,
     created_at: Millis,
     expires_at: NullableMillis,
@@ -104,6 +107,8 @@ export const ChatRunRow = z
     projectId: row.project_id,
     canvasId: row.canvas_id,
     actor: actorOf(row.actor_issuer, row.actor_subject),
+    tokenId: row.token_id,
+    openedBy: actorOf(row.opened_by_issuer, row.opened_by_subject),
     canEdit: row.can_edit,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
@@ -112,10 +117,6 @@ export const ChatRunRow = z
 export type ChatRunRecord = z.output<typeof ChatRunRow>;
 
 export const MemberRoleRow = z.object({ role: z.enum(MEMBER_ROLES) });
-
-/** A layout object as stored: its id and canonical JSON body. */
-export const LayoutObjectRow = z.object({ id: z.string(), body: z.string() });
-export type LayoutObjectRow = z.output<typeof LayoutObjectRow>;
 
 export function parseRow<S extends z.ZodType>(schema: S, row: unknown): z.output<S> {
   return schema.parse(row);

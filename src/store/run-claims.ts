@@ -124,11 +124,16 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
       });
     },
 
-    /** Finishes a run the worker still holds; false when the lease was lost (nothing is changed then). */
-    complete(lease: Lease, outcome: RunOutcome): Promise<boolean> {
+    /**
+     * Finishes a run the worker still holds; false when the lease was lost (nothing is changed then). `publish`
+     * runs inside the transaction once the lease is confirmed, before the record changes: a worker that lost its
+     * lease never publishes (docs/runs.md, "Assets").
+     */
+    complete(lease: Lease, outcome: RunOutcome, publish?: () => void): Promise<boolean> {
       return driver.transaction(async (tx) => {
         const row = await leasedRow(tx, lease);
         if (!row) return false;
+        publish?.();
         const now = clock();
         const common = [now, now, outcome.charged, lease.runId];
         switch (outcome.status) {

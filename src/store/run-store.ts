@@ -3,6 +3,8 @@ import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, canonicalJson, newId, sha256Hex } from '../shared/ids.js';
 import { z } from 'zod';
 import { RUN_COLUMNS, parseRunRow, runRecord, type RunRow } from './run-rows.js';
+import { RUN_EVENTS_CHANNEL, requestRunCancel } from './run-cancel.js';
+export { RUN_EVENTS_CHANNEL };
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** Node runs: submission, scoped reads, cancellation, and the latest run of each node for node_states. */
@@ -11,6 +13,8 @@ export interface NewRun {
   projectId: string;
   canvasId: string;
   nodeId: string;
+  /** The node's creation sequence number: the run belongs to this incarnation of the id only. */
+  nodeSeq: number;
   operation: RunOperation;
   skillId: SkillId | null;
   input: Record<string, unknown>;
@@ -31,8 +35,6 @@ export interface CancelOutcome {
 
 export const ACTIVE_STATUSES = "('queued', 'running', 'cancel_requested')";
 
-/** The channel on which processes tell each other about runs: `queued:<run_id>` and `cancel:<run_id>`. */
-export const RUN_EVENTS_CHANNEL = 'canvas_mcp_runs';
 
 const SumRow = z.object({ reserved: z.coerce.number().nullable() });
 const BudgetRow = z.object({ budget_credits: z.coerce.number().nullable(), spent_credits: z.coerce.number() });
@@ -109,16 +111,25 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
         const id = newId(ID_PREFIX.nodeRun);
         const now = clock();
         const seq = await takeRunSeq(tx, run.projectId, run.canvasId);
+        // The canvas row is locked now: a delete of this node either committed before (refused here) or waits.
+        const nodeStillThere = await tx.get('SELECT 1 AS present FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ? AND seq = ?', [
+          run.projectId,
+          run.canvasId,
+          run.nodeId,
+          run.nodeSeq,
+        ]);
+        if (!nodeStillThere) throw new CanvasError('not_found', `No node with id ${JSON.stringify(run.nodeId)} on this canvas.`);
         await tx.run(
-          `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, operation, skill_id, status, input, input_hash,
+          `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, node_seq, operation, skill_id, status, input, input_hash,
              resources, cost_estimated, triggered_kind, triggered_name, idempotency_key, max_attempts, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             id,
             seq,
             run.projectId,
             run.canvasId,
             run.nodeId,
+            run.nodeSeq,
             run.operation,
             run.skillId,
             JSON.stringify(run.input),
@@ -158,57 +169,45 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
       return driver.transaction(async (tx) => {
         const row = await selectRun(tx, projectId, canvasId, runId, true);
         if (!row) return undefined;
-        const now = clock();
-        switch (row.status) {
-          case 'queued': {
-            const resources = JSON.parse(row.resources) as RunResource[];
-            await tx.run(
-              `UPDATE node_runs SET status = 'cancelled', cancel_requested_at = ?, finished_at = ?, updated_at = ?,
-                 cost_charged = 0, resources = ?, progress_message = 'cancelled before it started' WHERE id = ?`,
-              [now, now, now, JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))), runId],
-            );
-            break;
-          }
-          case 'running':
-            await tx.run(
-              "UPDATE node_runs SET status = 'cancel_requested', cancel_requested_at = ?, updated_at = ? WHERE id = ?",
-              [now, now, runId],
-            );
-            await driver.notify(tx, RUN_EVENTS_CHANNEL, `cancel:${runId}`);
-            break;
-          case 'cancel_requested':
-          case 'succeeded':
-          case 'failed':
-          case 'cancelled': {
-            const status = row.status === 'cancel_requested' ? 'cancel_requested' : row.status;
-            return { status, run: runRecord(row), signalWorker: row.status === 'cancel_requested' };
-          }
+        const outcome = await requestRunCancel(driver, tx, row, clock());
+        if (!outcome.changed) {
+          return { status: row.status, run: runRecord(row), signalWorker: outcome.signalWorker };
         }
         await bumpStatesVersion(tx, projectId, canvasId);
         const updated = (await selectRun(tx, projectId, canvasId, runId))!;
-        return { status: 'cancel_requested', run: runRecord(updated), signalWorker: row.status === 'running' };
+        return { status: 'cancel_requested', run: runRecord(updated), signalWorker: outcome.signalWorker };
       });
     },
 
-    /** Subscribes to run events from every process (PostgreSQL); on SQLite nothing arrives and workers poll. */
-    onRunEvent(handler: (event: { kind: 'queued' | 'cancel'; runId: string }) => void): Promise<() => Promise<void>> {
-      return driver.listen(RUN_EVENTS_CHANNEL, (payload) => {
-        const separator = payload.indexOf(':');
-        const kind = payload.slice(0, separator);
-        if (kind === 'queued' || kind === 'cancel') handler({ kind, runId: payload.slice(separator + 1) });
-      });
+    /**
+     * Subscribes to run events from every process (PostgreSQL); on SQLite nothing arrives and workers poll.
+     * `onResync` runs when events may have been missed (the database came back).
+     */
+    onRunEvent(
+      handler: (event: { kind: 'queued' | 'cancel'; runId: string }) => void,
+      onResync?: () => void,
+    ): Promise<() => Promise<void>> {
+      return driver.listen(
+        RUN_EVENTS_CHANNEL,
+        (payload) => {
+          const separator = payload.indexOf(':');
+          const kind = payload.slice(0, separator);
+          if (kind === 'queued' || kind === 'cancel') handler({ kind, runId: payload.slice(separator + 1) });
+        },
+        onResync,
+      );
     },
 
-    /** The latest run of every node still on the canvas. */
+    /** The latest run of every node on the canvas: only runs of the node that now holds the id (docs/runs.md). */
     async latestRunsByNode(projectId: string, canvasId: string): Promise<RunRow[]> {
       const rows = await driver.all(
         `SELECT ${RUN_COLUMNS} FROM (
            SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.node_id ORDER BY r.seq DESC) AS position
-           FROM node_runs r WHERE r.project_id = ? AND r.canvas_id = ?
+           FROM node_runs r
+           JOIN canvas_nodes n ON n.project_id = r.project_id AND n.canvas_id = r.canvas_id AND n.id = r.node_id AND n.seq = r.node_seq
+           WHERE r.project_id = ? AND r.canvas_id = ?
          ) latest
-         WHERE latest.position = 1 AND EXISTS (
-           SELECT 1 FROM canvas_nodes n WHERE n.project_id = latest.project_id AND n.canvas_id = latest.canvas_id AND n.id = latest.node_id
-         )
+         WHERE latest.position = 1
          ORDER BY latest.node_id`,
         [projectId, canvasId],
       );

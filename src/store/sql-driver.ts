@@ -39,8 +39,11 @@ export interface SqlDriver extends SqlExecutor {
    * processes poll instead.
    */
   notify(tx: SqlExecutor, channel: string, payload: string): Promise<void>;
-  /** Receives the signals of `notify` from every process; resolves to an unsubscribe function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Receives the signals of `notify` from every process; resolves to an unsubscribe function. Signals can be lost
+   * while the database is away: `onResync` runs after each reconnection, for the subscriber to re-read its state.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ensurePrivateDir, ensurePrivateFile } from '../shared/private-files.js';
 import { AsyncMutex, type SqlDriver, type SqlExecutor, type SqlParam, type SqlRow } from './sql-driver.js';
+import { asStoreError } from './store-outage.js';
 
 type Connection = Database.Database;
 
@@ -16,20 +17,22 @@ function executor(connection: Connection): SqlExecutor {
     }
     return statement;
   };
+  // A busy or failing database (locked past busy_timeout, disk full, I/O error) is an outage: `unavailable`.
+  const guarded = <T>(work: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(asStoreError(error));
+    }
+  };
   return {
-    async all(sql, params = []) {
-      return prepare(sql).all(...(params as SqlParam[])) as SqlRow[];
-    },
-    async get(sql, params = []) {
-      return prepare(sql).get(...(params as SqlParam[])) as SqlRow | undefined;
-    },
-    async run(sql, params = []) {
-      const result = prepare(sql).run(...(params as SqlParam[]));
-      return { changes: result.changes };
-    },
-    async exec(sql) {
-      connection.exec(sql);
-    },
+    all: (sql, params = []) => guarded(() => prepare(sql).all(...(params as SqlParam[])) as SqlRow[]),
+    get: (sql, params = []) => guarded(() => prepare(sql).get(...(params as SqlParam[])) as SqlRow | undefined),
+    run: (sql, params = []) => guarded(() => ({ changes: prepare(sql).run(...(params as SqlParam[])).changes })),
+    exec: (sql) =>
+      guarded(() => {
+        connection.exec(sql);
+      }),
   };
 }
 
@@ -55,7 +58,8 @@ function open(file: string, synchronous: SqliteSynchronous): Connection {
  * transaction body awaits between statements) and a reader, which in WAL mode sees only committed data.
  */
 export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 'full'): SqlDriver {
-  mkdirSync(dirname(file), { recursive: true });
+  ensurePrivateDir(dirname(file));
+  ensurePrivateFile(file);
   const writerConnection = open(file, synchronous);
   const readerConnection = open(file, synchronous);
   const writer = executor(writerConnection);
@@ -71,14 +75,18 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     tx: SqlExecutor,
     work: (tx: SqlExecutor) => Promise<T>,
   ): Promise<T> {
-    connection.exec(begin);
+    try {
+      connection.exec(begin);
+    } catch (error) {
+      throw asStoreError(error);
+    }
     try {
       const result = await work(tx);
       connection.exec('COMMIT');
       return result;
     } catch (error) {
       if (connection.inTransaction) connection.exec('ROLLBACK');
-      throw error;
+      throw asStoreError(error);
     }
   }
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createAdminStore, type AdminStore } from './admin-store.js';
-import { createCanvasWrites, type CanvasWrites } from './canvas-writes.js';
+import { createCanvasWrites, type CanvasWrites } from './layout-writes/index.js';
 import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
 import { openPostgresDriver } from './postgres-driver.js';

@@ -30,7 +30,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target);
-      world = await seedWorld(server.store);
+      world = await seedWorld(server.store, { kind: 'backend' });
       call = (path, request) => api(server.url, path, request);
       editorWrite = (request) => ({
         token: world.tokens.editor.secret,
@@ -120,7 +120,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
         });
       });
 
-      it('replays a client_save_id retry with its original receipt, and refuses the id for another payload', async () => {
+      it('replays an identical client_save_id retry with its original receipt; another payload with the id is a new write', async () => {
         const base = await revision();
         const body = { node: text('saved'), base_revision: base, client_save_id: 'save-42' };
         const first = await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body }));
@@ -130,9 +130,9 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
         expect(retry.status).toBe(200);
         expect(retry.body).toEqual({ ...(first.body as object), replayed: true });
         expect(await revision()).toBe(base + 2);
-        const other = await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body: { ...body, node: text('different') } }));
-        expect(other.status).toBe(422);
-        expect(errorOf(other.body).code).toBe('idempotency_mismatch');
+        const other = await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body: { ...body, node: text('different'), base_revision: base + 2 } }));
+        expect(other.status).toBe(201);
+        expect(other.body).toMatchObject({ client_save_id: 'save-42', replayed: false, revision: base + 3, node_id: 'different' });
       });
 
       it.each([
@@ -212,7 +212,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
 
       it('reaches revision 1,000 with 1,000 nodes after 1,000 sequential creates on a fresh canvas', async () => {
         await server.store.admin.createCanvas('p1', 'c-thousand', false);
-        const chatRun = await server.store.admin.createChatRun({ projectId: 'p1', canvasId: 'c-thousand', actor: null, canEdit: true, expiresAt: null });
+        const chatRun = await server.store.admin.createChatRun({ projectId: 'p1', canvasId: 'c-thousand', actor: null, tokenId: world.tokens.editor.id, canEdit: true, expiresAt: null });
         for (let index = 0; index < 1000; index += 1) {
           const response = await call('/api/v2/projects/p1/canvases/c-thousand/nodes', {
             method: 'POST',
@@ -231,6 +231,12 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
 
     describe('node runs', () => {
       const runsOf = (nodeId: string) => `${CANVAS}/nodes/${nodeId}/runs`;
+      // A run spends credits: a token acting for no person presents its chat run, like a layout write.
+      const editorRun = (headers: Record<string, string> = {}): ApiRequest => ({
+        method: 'POST',
+        token: world.tokens.editor.secret,
+        headers: { 'x-agent-run-id': world.chatRuns.edit, ...headers },
+      });
       let imageNodeReady = false;
       async function ensureImageNode(): Promise<void> {
         if (imageNodeReady) return;
@@ -242,29 +248,44 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
 
       it('submits a run once per Idempotency-Key and refuses the key for another node', async () => {
         await ensureImageNode();
-        const first = await call(runsOf('img'), { method: 'POST', token: world.tokens.editor.secret, headers: { 'idempotency-key': 'k-1' } });
+        const first = await call(runsOf('img'), editorRun({ 'idempotency-key': 'k-1' }));
         expect(first.status).toBe(202);
         expect(first.body).toMatchObject({ status: 'queued', operation: 'image_generation', node_id: 'img', idempotency_key: 'k-1', cost: { estimated: 2 } });
-        const again = await call(runsOf('img'), { method: 'POST', token: world.tokens.editor.secret, headers: { 'idempotency-key': 'k-1' } });
+        const again = await call(runsOf('img'), editorRun({ 'idempotency-key': 'k-1' }));
         expect(again.status).toBe(200);
         expect(again.headers.get('idempotency-replayed')).toBe('true');
         expect((again.body as { run_id: string }).run_id).toBe((first.body as { run_id: string }).run_id);
         const second = { id: 'img-2', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a hare', size: '1K', imageUrl: null, aspectRatio: '1:1' } };
         await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body: { node: second, base_revision: await revision() } }));
-        const mismatch = await call(runsOf('img-2'), { method: 'POST', token: world.tokens.editor.secret, headers: { 'idempotency-key': 'k-1' } });
+        const mismatch = await call(runsOf('img-2'), editorRun({ 'idempotency-key': 'k-1' }));
         expect([mismatch.status, errorOf(mismatch.body).code]).toEqual([422, 'idempotency_mismatch']);
+      });
+
+      it('refuses a paid run from a token without a chat run, and from another token presenting one', async () => {
+        await ensureImageNode();
+        const bare = await call(runsOf('img'), { method: 'POST', token: world.tokens.editor.secret, headers: { 'idempotency-key': 'bare' } });
+        expect([bare.status, errorOf(bare.body).code]).toEqual([403, 'edit_not_authorized']);
+        const borrowed = await call(runsOf('img'), {
+          method: 'POST',
+          token: world.tokens.workspaceEditor.secret,
+          headers: { 'idempotency-key': 'borrowed', 'x-agent-run-id': world.chatRuns.edit },
+        });
+        expect([borrowed.status, errorOf(borrowed.body).code]).toEqual([403, 'edit_not_authorized']);
+        const asPerson = await call(runsOf('img'), { method: 'POST', token: world.tokens.alice.secret, headers: { ...aliceHeaders(), 'idempotency-key': 'as-alice' } });
+        expect(asPerson.status).toBe(202);
+        expect(asPerson.body).toMatchObject({ triggered_by: { kind: 'user', name: 'alice' } });
       });
 
       it('refuses to run a node type that has nothing to run', async () => {
         await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body: { node: text('not-runnable'), base_revision: await revision() } }));
-        const response = await call(runsOf('not-runnable'), { method: 'POST', token: world.tokens.editor.secret });
+        const response = await call(runsOf('not-runnable'), editorRun());
         expect([response.status, errorOf(response.body).code]).toEqual([422, 'not_runnable']);
         expect(errorOf(response.body).message).toContain('textAnnotationNode has nothing to run');
       });
 
       it('shows the pending resources of a queued run in node_states, never in the layout', async () => {
         await ensureImageNode();
-        const submitted = await call(runsOf('img'), { method: 'POST', token: world.tokens.editor.secret });
+        const submitted = await call(runsOf('img'), editorRun());
         const runId = (submitted.body as { run_id: string }).run_id;
         const snapshot = await call(`${CANVAS}/snapshot`, { token: world.tokens.editor.secret, headers: SNAPSHOT_HEADERS });
         const body = snapshot.body as { node_states: Record<string, { externalRunId: string; externalRunStatus: string; resources: Array<{ status: string; asset_id: string }> }>; layout: { nodes: Array<{ id: string; data: Record<string, unknown> }> } };
@@ -277,7 +298,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
 
       it('reads and cancels a run only within its own project and canvas', async () => {
         await ensureImageNode();
-        const submitted = await call(runsOf('img'), { method: 'POST', token: world.tokens.editor.secret });
+        const submitted = await call(runsOf('img'), editorRun());
         const runId = (submitted.body as { run_id: string }).run_id;
         const read = await call(`${CANVAS}/runs/${runId}`, { token: world.tokens.viewer.secret });
         expect(read).toMatchObject({ status: 200, body: { run_id: runId, status: 'queued' } });
@@ -296,7 +317,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
 
       it('refuses an Idempotency-Key with spaces', async () => {
         await ensureImageNode();
-        const response = await call(runsOf('img'), { method: 'POST', token: world.tokens.editor.secret, headers: { 'idempotency-key': 'has space' } });
+        const response = await call(runsOf('img'), editorRun({ 'idempotency-key': 'has space' }));
         expect([response.status, errorOf(response.body).code]).toEqual([400, 'invalid_arguments']);
       });
     });
@@ -351,6 +372,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
         ['workspace token reads a project of its workspace', 'workspaceEditor', {}, [200, null]],
         ['token of another project is refused', 'otherProject', {}, [403, 'forbidden']],
         ['backend-kind token reads the backend API', 'backendKind', {}, [200, null]],
+        ['an agent token is for /mcp only: 401 here', 'agentKind', {}, [401, 'unauthenticated']],
         ['gateway token without X-Canvas-On-Behalf-Of is refused', 'gateway', {}, [403, 'forbidden']],
         ['delegated member reads with its identity headers', 'alice', aliceHeaders(), [200, null]],
         ['delegated token without identity headers is refused', 'alice', {}, [403, 'forbidden']],
@@ -369,7 +391,11 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
       type WriteCase = [name: string, token: keyof World['tokens'], chatRun: keyof World['chatRuns'] | null, headers: Record<string, string>, canvas: string, expected: [number, string]];
       const write: WriteCase[] = [
         ['editor with an active edit chat run writes', 'editor', 'edit', {}, 'c1', [201, '']],
-        ['workspace editor with an edit chat run writes', 'workspaceEditor', 'edit', {}, 'c1', [201, '']],
+        ['workspace editor with its own edit chat run writes', 'workspaceEditor', 'workspaceEditor', {}, 'c1', [201, '']],
+        ["another token's chat run is refused (bound to its presenter)", 'workspaceEditor', 'edit', {}, 'c1', [403, 'edit_not_authorized']],
+        ['an agent token cannot write here, even with its chat run', 'agentKind', 'agentKind', {}, 'c1', [401, 'unauthenticated']],
+        ['a backend token acting for an editor member writes as that person', 'alice', null, aliceHeaders(), 'c1', [201, '']],
+        ['a backend token acting for a viewer member cannot write', 'carol', null, aliceHeaders('carol'), 'c1', [403, 'forbidden']],
         ['a bearer token alone never writes', 'editor', null, {}, 'c1', [403, 'edit_not_authorized']],
         ['a chat run without edit authorization', 'editor', 'noEdit', {}, 'c1', [403, 'edit_not_authorized']],
         ['an ended chat run', 'editor', 'ended', {}, 'c1', [403, 'edit_not_authorized']],
@@ -399,17 +425,22 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
     });
 
     describe('gateway tokens', () => {
-      it('act only on behalf of a valid agent token', async () => {
-        const asEditor = await call(`${CANVAS}/snapshot`, {
+      it('act only on behalf of a valid agent token, within their own scope', async () => {
+        const asAgent = await call(`${CANVAS}/snapshot`, {
+          token: world.tokens.gateway.secret,
+          headers: { ...SNAPSHOT_HEADERS, 'x-canvas-on-behalf-of': world.tokens.agentKind.id },
+        });
+        expect(asAgent.status).toBe(200);
+        const outOfGatewayScope = await call(`${CANVAS}/snapshot`, {
+          token: world.tokens.foreignGateway.secret,
+          headers: { ...SNAPSHOT_HEADERS, 'x-canvas-on-behalf-of': world.tokens.agentKind.id },
+        });
+        expect(outOfGatewayScope.status).toBe(403);
+        const forBackendToken = await call(`${CANVAS}/snapshot`, {
           token: world.tokens.gateway.secret,
           headers: { ...SNAPSHOT_HEADERS, 'x-canvas-on-behalf-of': world.tokens.editor.id },
         });
-        expect(asEditor.status).toBe(200);
-        const asOtherProject = await call(`${CANVAS}/snapshot`, {
-          token: world.tokens.gateway.secret,
-          headers: { ...SNAPSHOT_HEADERS, 'x-canvas-on-behalf-of': world.tokens.otherProject.id },
-        });
-        expect(asOtherProject.status).toBe(403);
+        expect(forBackendToken.status).toBe(401);
         const asRevoked = await call(`${CANVAS}/snapshot`, {
           token: world.tokens.gateway.secret,
           headers: { ...SNAPSHOT_HEADERS, 'x-canvas-on-behalf-of': world.tokens.revoked.id },
@@ -417,7 +448,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
         expect(asRevoked.status).toBe(401);
         const agentActingForAnother = await call(`${CANVAS}/snapshot`, {
           token: world.tokens.otherProject.secret,
-          headers: { ...SNAPSHOT_HEADERS, 'x-canvas-on-behalf-of': world.tokens.editor.id },
+          headers: { ...SNAPSHOT_HEADERS, 'x-canvas-on-behalf-of': world.tokens.agentKind.id },
         });
         expect(agentActingForAnother.status).toBe(403);
       });
@@ -426,11 +457,11 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
         const active = await call('/api/v1/auth/introspect', {
           method: 'POST',
           token: world.tokens.gateway.secret,
-          body: { token_sha256: sha256Hex(world.tokens.alice.secret) },
+          body: { token_sha256: sha256Hex(world.tokens.agentKind.secret) },
         });
         expect(active.body).toMatchObject({
           active: true,
-          principal: { token_id: world.tokens.alice.id, kind: 'agent', projects: ['p1'], required_actor: { subject: 'alice' } },
+          principal: { token_id: world.tokens.agentKind.id, kind: 'agent', projects: ['p1'], required_actor: null },
         });
         const revoked = await call('/api/v1/auth/introspect', {
           method: 'POST',

@@ -11,7 +11,9 @@ export interface World {
     | 'workspaceEditor'
     | 'otherProject'
     | 'backendKind'
+    | 'agentKind'
     | 'gateway'
+    | 'foreignGateway'
     | 'alice'
     | 'carol'
     | 'mallory'
@@ -19,12 +21,20 @@ export interface World {
     | 'expired',
     { id: string; secret: string }
   >;
-  chatRuns: Record<'edit' | 'noEdit' | 'ended' | 'expired' | 'otherCanvas' | 'alice' | 'locked', string>;
+  chatRuns: Record<'edit' | 'noEdit' | 'ended' | 'expired' | 'otherCanvas' | 'alice' | 'locked' | 'workspaceEditor' | 'agentKind', string>;
+}
+
+export interface WorldOptions {
+  /**
+   * The kind of the role tokens (editor, viewer, alice, …): `agent` for the tool server's tests, `backend` for the
+   * REST API's (agent tokens are refused there).
+   */
+  kind?: 'agent' | 'backend';
 }
 
 export const IDP = 'https://idp.example';
 
-export async function seedWorld(store: Store): Promise<World> {
+export async function seedWorld(store: Store, worldOptions: WorldOptions = {}): Promise<World> {
   const { admin } = store;
   await admin.createWorkspace('w1');
   await admin.createWorkspace('w2');
@@ -43,7 +53,7 @@ export async function seedWorld(store: Store): Promise<World> {
   ): Promise<{ id: string; secret: string }> => {
     const { tokenId, secret } = await admin.createToken({
       name,
-      kind: 'agent',
+      kind: worldOptions.kind ?? 'agent',
       role: 'editor',
       projects: ['p1'],
       workspaces: [],
@@ -59,7 +69,9 @@ export async function seedWorld(store: Store): Promise<World> {
     workspaceEditor: await token('workspace-editor', { projects: [], workspaces: ['w1'] }),
     otherProject: await token('other-project', { projects: ['p2'] }),
     backendKind: await token('backend', { kind: 'backend' }),
-    gateway: await token('gateway', { kind: 'gateway', projects: [] }),
+    agentKind: await token('agent', { kind: 'agent' }),
+    gateway: await token('gateway', { kind: 'gateway', projects: [], workspaces: ['w1'] }),
+    foreignGateway: await token('foreign-gateway', { kind: 'gateway', projects: ['p2'] }),
     alice: await token('alice', { actor: { issuer: IDP, subject: 'alice' } }),
     carol: await token('carol', { actor: { issuer: IDP, subject: 'carol' } }),
     mallory: await token('mallory', { actor: { issuer: IDP, subject: 'mallory' } }),
@@ -68,15 +80,18 @@ export async function seedWorld(store: Store): Promise<World> {
   };
   await admin.revokeToken(tokens.revoked.id);
 
-  const chatRun = (canvasId: string, options: Partial<Parameters<Store['admin']['createChatRun']>[0]> = {}) =>
-    admin.createChatRun({ projectId: 'p1', canvasId, actor: null, canEdit: true, expiresAt: null, ...options });
+  // Chat runs are bound to their presenter: the editor token, unless said otherwise.
+  const chatRun = (canvasId: string, overrides: Partial<Parameters<Store['admin']['createChatRun']>[0]> = {}) =>
+    admin.createChatRun({ projectId: 'p1', canvasId, actor: null, tokenId: tokens.editor.id, canEdit: true, expiresAt: null, ...overrides });
   const chatRuns: World['chatRuns'] = {
+    workspaceEditor: await chatRun('c1', { tokenId: tokens.workspaceEditor.id }),
+    agentKind: await chatRun('c1', { tokenId: tokens.agentKind.id }),
     edit: await chatRun('c1'),
     noEdit: await chatRun('c1', { canEdit: false }),
     ended: await chatRun('c1'),
     expired: await chatRun('c1', { expiresAt: Date.now() - 1000 }),
     otherCanvas: await chatRun('c-other'),
-    alice: await chatRun('c1', { actor: { issuer: IDP, subject: 'alice' } }),
+    alice: await chatRun('c1', { actor: { issuer: IDP, subject: 'alice' }, tokenId: null }),
     locked: await chatRun('c-locked'),
   };
   await admin.endChatRun(chatRuns.ended);

@@ -29,11 +29,14 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
         json: { role: 'editor' },
       });
 
-      const token = await admin('token', 'create', '--name', 'agent', '--project', 'film', '--role', 'editor');
+      // A backend token: it reads the REST API; agent tokens are for /mcp only.
+      const token = await admin('token', 'create', '--name', 'tooling', '--project', 'film', '--role', 'editor', '--kind', 'backend');
       expect(token.code).toBe(0);
       expect(Object.keys(token.json!).sort()).toEqual(['token', 'token_id']);
       const secret = token.json!.token as string;
-      const chatRun = await admin('chat-run', 'create', 'film', 'board', '--edit', '--expires-in', '3600');
+      const unbound = await admin('chat-run', 'create', 'film', 'board', '--edit');
+      expect(unbound).toMatchObject({ code: 1, json: { error: { code: 'invalid_arguments' } } });
+      const chatRun = await admin('chat-run', 'create', 'film', 'board', '--edit', '--expires-in', '3600', '--token', token.json!.token_id as string);
       expect(Object.keys(chatRun.json!)).toEqual(['agent_run_id']);
       const agentRunId = chatRun.json!.agent_run_id as string;
 

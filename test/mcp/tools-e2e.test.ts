@@ -2,9 +2,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_TOOL_NAMES, SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
-import { aliceHeaders, seedWorld, type World } from '../backend/world.js';
+import { aliceHeaders, type World } from '../backend/world.js';
 import { MODES, connectClient, deploy, structured, toolError, type McpDeployment } from '../support/mcp.js';
-import { api } from '../support/servers.js';
+import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { submitNodeRun } from '../../src/runs/submit.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /** The six tools end to end through the official MCP SDK client, in-process and as a gateway. */
@@ -24,7 +25,7 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
 
     beforeAll(async () => {
       deployment = await deploy(mode, target);
-      world = await seedWorld(deployment.backend.store);
+      world = deployment.world;
       agent = await connectClient(deployment.mcpUrl, {
         Authorization: `Bearer ${world.tokens.editor.secret}`,
         'X-Agent-Run-Id': world.chatRuns.edit,
@@ -159,13 +160,11 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
       let base = await layoutRevision();
       await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base++, node: text('del-a') } });
       await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base++, node: text('del-b') } });
-      const edge = await api(deployment.backend.url, '/api/v2/projects/p1/canvases/c1/edges', {
-        method: 'POST',
-        token: world.tokens.editor.secret,
-        headers: { 'x-agent-run-id': world.chatRuns.edit },
-        body: { edge: { id: 'del-edge', source: 'del-a', target: 'del-b' }, base_revision: base++ },
-      });
-      expect(edge.status).toBe(201);
+      // The published tools create no edges: a person's tooling does, through the store as an administrator would.
+      await deployment.backend.store.writes.createEdge(
+        { projectId: 'p1', canvasId: 'c1', baseRevision: base++, clientSaveId: null, authorization: SYSTEM_WRITE },
+        { id: 'del-edge', source: 'del-a', target: 'del-b' },
+      );
       const result = await agent.callTool({ name: 'delete_canvas_node', arguments: { ...ids, base_revision: base, node_id: 'del-a' } });
       expect(structured(result)).toMatchObject({ node_id: 'del-a', deleted_edge_ids: ['del-edge'], revision: base + 1 });
       const missing = await agent.callTool({ name: 'delete_canvas_node', arguments: { ...ids, base_revision: base + 1, node_id: 'del-a' } });
@@ -175,8 +174,14 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
     it('get_canvas_node_run and cancel_canvas_node_run follow one run by the same run_id', async () => {
       const node = { id: 'run-img', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'owl', size: '0.5K', imageUrl: null, aspectRatio: '1:1' } };
       await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: await layoutRevision(), node } });
-      const submitted = await api(deployment.backend.url, '/api/v2/projects/p1/canvases/c1/nodes/run-img/runs', { method: 'POST', token: world.tokens.editor.secret });
-      const runId = (submitted.body as { run_id: string }).run_id;
+      const submitted = await submitNodeRun(deployment.backend.store, {
+        projectId: 'p1',
+        canvasId: 'c1',
+        nodeId: 'run-img',
+        idempotencyKey: null,
+        triggeredBy: { kind: 'system', name: 'test' },
+      });
+      const runId = submitted.run.run_id;
 
       const read = await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } });
       expect(structured(read)).toMatchObject({ run_id: runId, node_id: 'run-img', status: 'queued' });
@@ -209,7 +214,7 @@ describe.each(MODES)('hidden tools enabled by flag: %s', (mode) => {
   let world: World;
   beforeAll(async () => {
     deployment = await deploy(mode, STORE_TARGETS[0]!, { enableHiddenTools: true });
-    world = await seedWorld(deployment.backend.store);
+    world = deployment.world;
   });
   afterAll(async () => deployment?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedWorld, type World } from '../backend/world.js';
+import type { World } from '../backend/world.js';
 import { MODES, deploy, type McpDeployment } from '../support/mcp.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
@@ -42,7 +42,7 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
 
   beforeAll(async () => {
     deployment = await deploy(mode, STORE_TARGETS[0]!, { allowedOrigins: 'https://app.example' });
-    world = await seedWorld(deployment.backend.store);
+    world = deployment.world;
     url = deployment.mcpUrl.replace(/\/$/, '');
     auth = { authorization: `Bearer ${world.tokens.editor.secret}` };
   });
@@ -202,7 +202,7 @@ describe('MCP rate limit', () => {
   let world: World;
   beforeAll(async () => {
     deployment = await deploy('in-process', STORE_TARGETS[0]!, { rateLimitPerMinute: 3 });
-    world = await seedWorld(deployment.backend.store);
+    world = deployment.world;
   });
   afterAll(async () => deployment?.close());
 

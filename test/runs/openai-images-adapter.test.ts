@@ -94,7 +94,7 @@ describe('OpenAI-compatible images adapter', () => {
   afterAll(() => new Promise<void>((resolve) => stub.server.close(() => resolve())));
 
   const provider = () => createOpenAiImagesProvider({ baseUrl: stub.url, apiKey: API_KEY, model: 'gpt-image-1' });
-  const context = (signal = new AbortController().signal) => ({ signal, progress: () => undefined });
+  const context = (signal = new AbortController().signal) => ({ signal, progress: () => undefined, assetPath: (id: string) => id });
 
   it('sends the prompt, model, count and size with the key, and returns the decoded images', async () => {
     stub.behaviour.next = 'ok';

@@ -41,28 +41,27 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
         driver,
         loadMigrations().filter((migration) => migration.version <= 2),
       );
-      const store = storeOnDriver(driver, () => SAME_MILLISECOND + 10);
-      await store.admin.createWorkspace('w');
-      await store.admin.createProject('p', 'w');
-      await store.admin.createCanvas('p', 'c', false);
-      const node = CanvasNode.parse({ id: 'a', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'a' } });
-      await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+      await seedAtVersion2(driver);
       // Two runs tied on created_at (ordered by id as the old query did), then a later one.
       await runsAsBeforeMigration3(driver, ['run_1', 'run_2', 'run_3']);
 
-      expect(await migrate(driver)).toEqual(['003_run_order.sql']);
-
+      expect(await migrate(driver, loadMigrations().filter((migration) => migration.version <= 3))).toEqual(['003_run_order.sql']);
       const seqs = await driver.all('SELECT id, seq FROM node_runs ORDER BY id');
       expect(seqs.map((row) => [row.id, Number(row.seq)])).toEqual([
         ['run_1', 1],
         ['run_2', 2],
         ['run_3', 3],
       ]);
+
+      expect(await migrate(driver)).toEqual(['004_hardening_and_history.sql']);
+      const store = storeOnDriver(driver, () => SAME_MILLISECOND + 10);
       expect((await store.runs.latestRunsByNode('p', 'c')).map((row) => row.id)).toEqual(['run_3']);
+      const node = await store.layout.readNode('p', 'c', 'a');
       const submitted = await store.runs.createRun({
         projectId: 'p',
         canvasId: 'c',
         nodeId: 'a',
+        nodeSeq: node!.seq,
         operation: 'image_generation',
         skillId: null,
         input: { prompt: 'after the upgrade' },
@@ -74,5 +73,49 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
       });
       expect((await store.runs.latestRunsByNode('p', 'c')).map((row) => row.id)).toEqual([submitted.run.run_id]);
     });
+
+    it('004 carries the layout, its size and the runs of every node forward, and writes continue after it', async () => {
+      database = await target.createDatabase();
+      const driver = openDriver(database.location);
+      opened = driver;
+      await migrate(
+        driver,
+        loadMigrations().filter((migration) => migration.version <= 3),
+      );
+      await seedAtVersion2(driver);
+      await driver.run(
+        `INSERT INTO save_receipts (project_id, canvas_id, client_save_id, payload_hash, receipt, created_at) VALUES ('p', 'c', 'old-save', 'h', '{}', 1)`,
+      );
+      expect(await migrate(driver)).toEqual(['004_hardening_and_history.sql']);
+      const canvas = await driver.get('SELECT node_count, edge_count, layout_bytes FROM canvases WHERE project_id = ? AND id = ?', ['p', 'c']);
+      expect({ nodes: Number(canvas!.node_count), edges: Number(canvas!.edge_count), bytes: Number(canvas!.layout_bytes) }).toEqual({
+        nodes: 1,
+        edges: 0,
+        bytes: NODE_BODY.length,
+      });
+      expect(await driver.get("SELECT client_save_key FROM save_receipts WHERE client_save_key = 'legacy:old-save'")).toBeDefined();
+
+      const store = storeOnDriver(driver, () => SAME_MILLISECOND + 10);
+      const next = CanvasNode.parse({ id: 'b', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'b' } });
+      const receipt = await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: 1, clientSaveId: 'old-save', authorization: SYSTEM_WRITE }, next);
+      expect(receipt).toMatchObject({ revision: 2, replayed: false });
+      const layout = await store.layout.loadLayout('p', 'c');
+      expect(layout?.nodes.map((row) => row.id)).toEqual(['a', 'b']);
+    });
   });
 });
+
+const NODE_BODY = JSON.stringify({ id: 'a', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'a' } });
+
+/** A workspace, project and canvas holding one node at revision 1, written as the schema of 001-003 stored them. */
+async function seedAtVersion2(driver: SqlDriver): Promise<void> {
+  await driver.run("INSERT INTO workspaces (id, created_at) VALUES ('w', 1)");
+  await driver.run("INSERT INTO projects (id, workspace_id, created_at) VALUES ('p', 'w', 1)");
+  await driver.run("INSERT INTO canvases (project_id, id, revision, next_seq, created_at) VALUES ('p', 'c', 1, 2, 1)");
+  await driver.run(
+    `INSERT INTO canvas_nodes (project_id, canvas_id, id, seq, type, parent_id, body, created_revision, updated_revision)
+     VALUES ('p', 'c', 'a', 1, 'textAnnotationNode', NULL, ?, 1, 1)`,
+    [NODE_BODY],
+  );
+  await driver.run("INSERT INTO canvas_changes (project_id, canvas_id, revision, object_kind, object_id, change) VALUES ('p', 'c', 1, 'node', 'a', 'create')");
+}

@@ -5,7 +5,7 @@ import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
 import { CanvasNode, type CanvasEdge } from '../../src/contract/index.js';
 import { CanvasError } from '../../src/shared/errors.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import type { WriteTarget } from '../../src/store/canvas-writes.js';
+import type { WriteTarget } from '../../src/store/layout-writes/index.js';
 import { STORE_TARGETS, openTestStore, type TestDatabase } from '../support/stores.js';
 
 /** One suite, every store implementation: SQLite files and PostgreSQL. */
@@ -105,7 +105,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
 
       it('creates and ends chat runs bound to a canvas', async () => {
         const canvas = await freshCanvas();
-        const id = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
+        const id = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: { issuer: 'i', subject: 's' }, canEdit: true, expiresAt: null });
         expect(id).toMatch(/^chat_/);
         expect(await store.admin.getChatRun(id)).toMatchObject({ canEdit: true, endedAt: null, canvasId: canvas.canvasId });
         await store.admin.endChatRun(id);
@@ -150,11 +150,12 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       it('checks the edit authorization inside the write: an ended or foreign chat run writes nothing', async () => {
         const canvas = await freshCanvas();
         const other = await freshCanvas();
-        const chatRun = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
-        const foreign = await store.admin.createChatRun({ projectId: 'p', canvasId: other.canvasId, actor: null, canEdit: true, expiresAt: null });
-        const asAgent = (agentRunId: string | null) => ({
+        const { tokenId } = await store.admin.createToken({ name: 'agent', kind: 'agent', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
+        const chatRun = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, tokenId, canEdit: true, expiresAt: null });
+        const foreign = await store.admin.createChatRun({ projectId: 'p', canvasId: other.canvasId, actor: null, tokenId, canEdit: true, expiresAt: null });
+        const asAgent = (agentRunId: string | null, presenter = tokenId) => ({
           ...canvas.at(0),
-          authorization: { kind: 'agent' as const, agentRunId, actor: null, now: Date.now() },
+          authorization: { kind: 'agent' as const, agentRunId, tokenId: presenter, actor: null, now: Date.now() },
         });
         await expectCanvasError(store.writes.createNode(asAgent(null), textNode('a')), 'edit_not_authorized');
         await expectCanvasError(store.writes.createNode(asAgent(foreign), textNode('a')), 'edit_not_authorized');
@@ -162,8 +163,31 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const ended = await expectCanvasError(store.writes.createNode(asAgent(chatRun), textNode('a')), 'edit_not_authorized');
         expect(ended.message).toContain('has ended');
         expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(0);
-        const active = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
+        const active = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, tokenId, canEdit: true, expiresAt: null });
         await expect(store.writes.createNode(asAgent(active), textNode('a'))).resolves.toMatchObject({ revision: 1 });
+      });
+
+      it('binds a chat run to its presenter: another token, or a chat run bound to nobody, writes nothing', async () => {
+        const canvas = await freshCanvas();
+        const token = async (name: string) =>
+          (await store.admin.createToken({ name, kind: 'agent', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null })).tokenId;
+        const owner = await token('owner-agent');
+        const intruder = await token('intruder-agent');
+        const boundToOwner = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, tokenId: owner, canEdit: true, expiresAt: null });
+        const unbound = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
+        const person = { issuer: 'https://idp.example', subject: 'mara' };
+        const forPerson = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: person, canEdit: true, expiresAt: null });
+        const write = (agentRunId: string, tokenId: string, actor: { issuer: string; subject: string } | null = null) =>
+          store.writes.createNode(
+            { ...canvas.at(0), authorization: { kind: 'agent', agentRunId, tokenId, actor, now: Date.now() } },
+            textNode(`n-${agentRunId}-${tokenId}`),
+          );
+        expect((await expectCanvasError(write(boundToOwner, intruder), 'edit_not_authorized')).message).toContain('another token');
+        expect((await expectCanvasError(write(unbound, owner), 'edit_not_authorized')).message).toContain('bound to no token');
+        expect((await expectCanvasError(write(forPerson, intruder), 'edit_not_authorized')).message).toContain('another person');
+        expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(0);
+        await expect(write(forPerson, intruder, person)).resolves.toMatchObject({ revision: 1 });
+        await expect(write(boundToOwner, owner)).rejects.toMatchObject({ code: 'revision_conflict' });
       });
 
       it('refuses every write on a locked canvas', async () => {
@@ -220,8 +244,25 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         expect(replay).toEqual({ ...first, replayed: true });
         expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(2);
 
-        await expectCanvasError(store.writes.createNode(canvas.at(0, 'save-1'), textNode('other')), 'idempotency_mismatch');
-        await expectCanvasError(store.writes.deleteNode(canvas.at(2, 'save-1'), 'a'), 'idempotency_mismatch');
+      });
+
+      it('treats client_save_id as a correlation id: another payload with a known id is a new write carrying that id', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0, 'save-1'), textNode('a'));
+        const other = await store.writes.createNode(canvas.at(1, 'save-1'), textNode('other'));
+        expect(other).toMatchObject({ revision: 2, client_save_id: 'save-1', replayed: false, node_id: 'other' });
+        const deleted = await store.writes.deleteNode(canvas.at(2, 'save-1'), 'a');
+        expect(deleted).toMatchObject({ revision: 3, client_save_id: 'save-1', replayed: false });
+        // Each of them still replays its own receipt.
+        expect(await store.writes.createNode(canvas.at(1, 'save-1'), textNode('other'))).toEqual({ ...other, replayed: true });
+      });
+
+      it('stores any client_save_id the spec allows, U+0000 included, the same way on every database', async () => {
+        const canvas = await freshCanvas();
+        const first = await store.writes.createNode(canvas.at(0, 'a\u0000b'), textNode('a'));
+        expect(first.client_save_id).toBe('a\u0000b');
+        expect(await store.writes.createNode(canvas.at(0, 'a\u0000b'), textNode('a'))).toEqual({ ...first, replayed: true });
+        await expect(store.writes.createNode(canvas.at(0, 'a\u0000c'), textNode('a'))).rejects.toMatchObject({ code: 'revision_conflict' });
       });
 
       it('lets exactly one of 16 concurrent creates with the same base_revision succeed', async () => {
@@ -282,10 +323,12 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
     });
 
     describe('node runs', () => {
-      const runFor = (canvasId: string, nodeId: string, key: string | null, prompt = 'p') => ({
+      // Nodes are created first on fresh canvases: 'a' takes creation seq 1, 'b' seq 2.
+      const runFor = (canvasId: string, nodeId: string, key: string | null, prompt = 'p', nodeSeq = nodeId === 'b' ? 2 : 1) => ({
         projectId: 'p',
         canvasId,
         nodeId,
+        nodeSeq,
         operation: 'image_generation' as const,
         skillId: null,
         input: { prompt },
@@ -350,6 +393,28 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         await store.writes.deleteNode(canvas.at(2), 'b');
         const rows = await store.runs.latestRunsByNode('p', canvas.canvasId);
         expect(rows.map((row) => [row.node_id, row.id])).toEqual([['a', latest.run.run_id]]);
+      });
+
+      it('deleting a node requests cancellation of its active runs, and a new node with its id shows none of them', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), CanvasNode.parse({
+          id: 'frame', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1', count: 4 },
+        }));
+        const queued = await store.runs.createRun(runFor(canvas.canvasId, 'frame', null, 'queued one'));
+        const running = await store.runs.createRun(runFor(canvas.canvasId, 'frame', null, 'running one'));
+        // Earlier tests left queued runs of their own: claim until ours (the oldest of this canvas) is taken.
+        let claimed;
+        for (let attempt = 0; attempt < 100 && claimed?.id !== queued.run.run_id; attempt += 1) claimed = await store.claims.claimNext('worker-1', 60_000);
+        expect(claimed?.id).toBe(queued.run.run_id);
+        const receipt = await store.writes.deleteNode(canvas.at(1), 'frame');
+        expect(receipt.cancelled_run_ids.sort()).toEqual([queued.run.run_id, running.run.run_id].sort());
+        // The claimed run is asked to stop (its worker hears it); the queued one never starts and is never charged.
+        expect(await store.runs.getRun('p', canvas.canvasId, queued.run.run_id)).toMatchObject({ status: 'cancel_requested' });
+        expect(await store.runs.getRun('p', canvas.canvasId, running.run.run_id)).toMatchObject({ status: 'cancelled', cost: { charged: 0 } });
+
+        await store.writes.createNode(canvas.at(2), textNode('frame'));
+        expect(await store.runs.latestRunsByNode('p', canvas.canvasId)).toEqual([]);
+        await expectCanvasError(store.runs.createRun(runFor(canvas.canvasId, 'frame', null, 'stale incarnation', 1)), 'not_found');
       });
 
       it('knows the latest run of a node even when runs are submitted within the same millisecond', async () => {

@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../src/server/server.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startTestServer, type TestServer } from './servers.js';
 import type { StoreTarget } from './stores.js';
+import { seedWorld, type World } from '../backend/world.js';
 
 /** The official MCP TypeScript SDK client over real HTTP. */
 export async function connectClient(mcpUrl: string, headers: Record<string, string>): Promise<Client> {
@@ -36,20 +37,26 @@ export interface McpDeployment {
   mode: 'in-process' | 'gateway';
   mcpUrl: string;
   backend: TestServer;
+  world: World;
   close(): Promise<void>;
 }
 
+/**
+ * The backend is seeded with the permission test world (agent tokens) before a gateway starts: a gateway token is
+ * scoped, and acts only within the workspaces it was issued for (both of the world's).
+ */
 export async function deploy(mode: McpDeployment['mode'], target: StoreTarget, overrides: ConfigInput = {}): Promise<McpDeployment> {
   const backend = await startTestServer(target, overrides);
+  const world = await seedWorld(backend.store);
   if (mode === 'in-process') {
-    return { mode, mcpUrl: backend.server.mcpUrl, backend, close: () => backend.close() };
+    return { mode, mcpUrl: backend.server.mcpUrl, backend, world, close: () => backend.close() };
   }
   const { secret } = await backend.store.admin.createToken({
     name: 'gateway',
     kind: 'gateway',
     role: 'viewer',
     projects: [],
-    workspaces: [],
+    workspaces: ['w1', 'w2'],
     actor: null,
     expiresAt: null,
   });
@@ -61,6 +68,7 @@ export async function deploy(mode: McpDeployment['mode'], target: StoreTarget, o
     mode,
     mcpUrl: gateway.mcpUrl,
     backend,
+    world,
     async close() {
       await gateway.close();
       await backend.close();

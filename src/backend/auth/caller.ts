@@ -1,15 +1,18 @@
 import { CanvasError } from '../../shared/errors.js';
 import type { Actor } from '../../store/records.js';
-import type { Principal } from './principal.js';
+import type { Principal, TokenPrincipal } from './principal.js';
 
 /**
  * Everything a backend operation knows about its caller: the verified principal, the delegated actor it asserts
- * (trusted only because it matches what the administrator issued with the token), and the chat run it acts in.
+ * (trusted only because it matches what the administrator issued with the token; for a session, the person), the
+ * chat run it acts in, and the gateway it came through.
  */
 export interface CallerContext {
   principal: Principal;
   actor: Actor | null;
   agentRunId: string | null;
+  /** The gateway token a request came through, whose own scope also bounds what it may reach. */
+  gateway: TokenPrincipal | null;
   requestId: string;
 }
 
@@ -49,9 +52,15 @@ export function readIdentityHeaders(get: (name: string) => string | undefined, n
 
 /**
  * Accepts the delegated identity headers only when they are exactly what the administrator issued with the
- * token (spec: Authentication 4: "never guessed"). A token issued without one refuses them.
+ * token (spec: Authentication 4: "never guessed"). A token issued without one refuses them. A session is its
+ * person; it asserts no other identity.
  */
-export function resolveCaller(principal: Principal, headers: IdentityHeaders, requestId: string): CallerContext {
+export function resolveCaller(
+  principal: Principal,
+  headers: IdentityHeaders,
+  requestId: string,
+  gateway: TokenPrincipal | null = null,
+): CallerContext {
   if (headers.unknownActorHeaders.length > 0) {
     throw new CanvasError(
       'forbidden',
@@ -59,6 +68,11 @@ export function resolveCaller(principal: Principal, headers: IdentityHeaders, re
     );
   }
   const asserted = headers.actorSubject !== undefined || headers.actorIssuer !== undefined;
+  const agentRunId = headers.agentRunId ?? null;
+  if (principal.kind === 'session') {
+    if (asserted) throw new CanvasError('forbidden', 'A signed-in person acts as themselves: remove X-Service-Actor-Subject and X-Service-Actor-Issuer.');
+    return { principal, actor: { ...principal.person }, agentRunId, gateway, requestId };
+  }
   const required = principal.requiredActor;
   if (!required) {
     if (asserted) {
@@ -67,7 +81,7 @@ export function resolveCaller(principal: Principal, headers: IdentityHeaders, re
         'This token was not issued for a delegated identity: remove X-Service-Actor-Subject and X-Service-Actor-Issuer.',
       );
     }
-    return { principal, actor: null, agentRunId: headers.agentRunId ?? null, requestId };
+    return { principal, actor: null, agentRunId, gateway, requestId };
   }
   if (headers.actorSubject === undefined || headers.actorIssuer === undefined) {
     throw new CanvasError(
@@ -78,5 +92,5 @@ export function resolveCaller(principal: Principal, headers: IdentityHeaders, re
   if (headers.actorSubject !== required.subject || headers.actorIssuer !== required.issuer) {
     throw new CanvasError('forbidden', 'X-Service-Actor-Subject / X-Service-Actor-Issuer do not match the identity this token was issued for.');
   }
-  return { principal, actor: { ...required }, agentRunId: headers.agentRunId ?? null, requestId };
+  return { principal, actor: { ...required }, agentRunId, gateway, requestId };
 }

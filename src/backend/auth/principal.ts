@@ -3,11 +3,14 @@ import { sha256Hex } from '../../shared/ids.js';
 import type { Actor, TokenKind, TokenRecord, TokenRole } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 
-/** Who is calling: an administrator-issued token, as verified. A valid token proves only authentication. */
-export interface Principal {
+/**
+ * Who is calling, as verified: an administrator-issued token, or a signed-in person (a session). A valid
+ * credential proves only authentication; every operation still checks permissions (src/backend/auth/access.ts).
+ */
+export interface TokenPrincipal {
+  kind: TokenKind;
   tokenId: string;
   tokenName: string;
-  kind: TokenKind;
   role: TokenRole;
   projects: readonly string[];
   workspaces: readonly string[];
@@ -15,11 +18,20 @@ export interface Principal {
   requiredActor: Actor | null;
 }
 
-export function principalOf(token: TokenRecord): Principal {
+/** A person signed in through a login link (or, later, OpenID Connect): rights come from project membership. */
+export interface SessionPrincipal {
+  kind: 'session';
+  sessionId: string;
+  person: Actor;
+}
+
+export type Principal = TokenPrincipal | SessionPrincipal;
+
+export function principalOf(token: TokenRecord): TokenPrincipal {
   return {
+    kind: token.kind,
     tokenId: token.id,
     tokenName: token.name,
-    kind: token.kind,
     role: token.role,
     projects: token.projects,
     workspaces: token.workspaces,
@@ -27,12 +39,23 @@ export function principalOf(token: TokenRecord): Principal {
   };
 }
 
+/** What a log line says about a caller, never a secret. */
+export function principalLogFields(principal: Principal): Record<string, string> {
+  return principal.kind === 'session'
+    ? { session_person: `${principal.person.issuer}|${principal.person.subject}` }
+    : { token_id: principal.tokenId };
+}
+
 /** Why a token is not valid now, or null when it is. */
 export function tokenRejection(token: TokenRecord | undefined, now: number, accepted: readonly TokenKind[]): string | null {
   if (!token) return 'Unknown token: use a token issued by the administrator for this service.';
   if (token.revokedAt !== null) return 'This token was revoked.';
   if (token.expiresAt !== null && token.expiresAt <= now) return 'This token has expired.';
-  if (!accepted.includes(token.kind)) return 'This token is not valid for this service.';
+  if (!accepted.includes(token.kind)) {
+    return token.kind === 'agent'
+      ? 'Agent tokens are for the MCP endpoint (/mcp) only; the REST API takes backend tokens and signed-in people.'
+      : 'This token is not valid for this service.';
+  }
   return null;
 }
 
@@ -42,7 +65,7 @@ export async function authenticateSecretHash(
   secretHash: string,
   now: number,
   accepted: readonly TokenKind[],
-): Promise<Principal> {
+): Promise<TokenPrincipal> {
   const token = await store.admin.findTokenBySecretHash(secretHash);
   const rejection = tokenRejection(token, now, accepted);
   if (rejection) throw new CanvasError('unauthenticated', rejection);

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import {
   CanvasId,
+  ChangesBody,
   CreateEdgeBody,
   CreateNodeBody,
   IDEMPOTENCY_KEY_HEADER,
@@ -8,14 +9,17 @@ import {
   NodeId,
   ProjectId,
   ResourceId,
+  RevertBody,
   RevisionCheckedBody,
   RunId,
   SNAPSHOT_CONTRACT_VERSION,
   SNAPSHOT_VERSION_HEADER,
+  UpdateNodeBody,
 } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
+import type { Need } from '../auth/access.js';
 import type { CanvasBackend } from '../backend.js';
-import type { BackendHttpEnv } from './http-env.js';
+import type { BackendContext, BackendHttpEnv } from './http-env.js';
 import { jsonBody, pathParams } from './request-parsing.js';
 
 /** Routes under /api/v2/projects/{project_id}/canvases/{canvas_id} (docs/api.md). */
@@ -49,6 +53,13 @@ function writeArgs(params: { project_id: string; canvas_id: string }, body: { ba
   };
 }
 
+/** Path parameters of a canvas route, after the caller's project rights are checked for `need`. */
+async function authorizedCanvas(c: BackendContext, backend: CanvasBackend, need: Need) {
+  const params = pathParams(c, canvasParams);
+  await backend.authorize(c.get('caller'), params.project_id, need);
+  return params;
+}
+
 export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasBackend): void {
   app.get(`${CANVAS}/snapshot`, async (c) => {
     const params = pathParams(c, canvasParams);
@@ -57,40 +68,71 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     return c.body(snapshot.payload.json, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 
+  // Every write checks the caller's rights before it reads the body: no one without them makes us parse a large one.
   app.post(`${CANVAS}/nodes`, async (c) => {
-    const params = pathParams(c, canvasParams);
+    const params = await authorizedCanvas(c, backend, 'editor');
     const body = await jsonBody(c, CreateNodeBody);
     const receipt = await backend.createNode(c.get('caller'), { ...writeArgs(params, body), node: body.node });
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
+  app.patch(`${CANVAS}/nodes/:node_id`, async (c) => {
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const { node_id } = pathParams(c, { node_id: NodeId });
+    const body = await jsonBody(c, UpdateNodeBody);
+    return c.json(await backend.updateNode(c.get('caller'), { ...writeArgs(params, body), nodeId: node_id, set: body.set }));
+  });
+
   app.delete(`${CANVAS}/nodes/:node_id`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const { node_id } = pathParams(c, { node_id: NodeId });
     const body = await jsonBody(c, RevisionCheckedBody);
-    return c.json(await backend.deleteNode(c.get('caller'), { ...writeArgs(params, body), nodeId: params.node_id }));
+    return c.json(await backend.deleteNode(c.get('caller'), { ...writeArgs(params, body), nodeId: node_id }));
   });
 
   app.post(`${CANVAS}/edges`, async (c) => {
-    const params = pathParams(c, canvasParams);
+    const params = await authorizedCanvas(c, backend, 'editor');
     const body = await jsonBody(c, CreateEdgeBody);
     const receipt = await backend.createEdge(c.get('caller'), { ...writeArgs(params, body), edge: body.edge });
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
   app.delete(`${CANVAS}/edges/:edge_id`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, edge_id: ResourceId });
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const { edge_id } = pathParams(c, { edge_id: ResourceId });
     const body = await jsonBody(c, RevisionCheckedBody);
-    return c.json(await backend.deleteEdge(c.get('caller'), { ...writeArgs(params, body), edgeId: params.edge_id }));
+    return c.json(await backend.deleteEdge(c.get('caller'), { ...writeArgs(params, body), edgeId: edge_id }));
+  });
+
+  app.post(`${CANVAS}/changes`, async (c) => {
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const body = await jsonBody(c, ChangesBody);
+    const receipt = await backend.applyBatch(c.get('caller'), { ...writeArgs(params, body), operations: body.operations });
+    return c.json(receipt, receipt.replayed ? 200 : 201);
+  });
+
+  app.post(`${CANVAS}/revert`, async (c) => {
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const body = await jsonBody(c, RevertBody);
+    const receipt = await backend.revert(c.get('caller'), { ...writeArgs(params, body), toRevision: body.to_revision });
+    return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
   app.post(`${CANVAS}/nodes/:node_id/runs`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const { node_id } = pathParams(c, { node_id: NodeId });
     const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
+    // A person's click can be sent twice (a double click, a retry after a lost answer): a key is required then.
+    if (rawKey === undefined && c.get('caller').principal.kind === 'session') {
+      throw new CanvasError('invalid_arguments', 'Send an Idempotency-Key header with a run submission (one new key per click).', {
+        issues: [{ path: 'Idempotency-Key', message: 'is required' }],
+      });
+    }
     const idempotencyKey = rawKey === undefined ? null : parseOrThrow(IdempotencyKey, rawKey, ['Idempotency-Key']);
     const { run, replayed } = await backend.submitRun(c.get('caller'), {
       projectId: params.project_id,
       canvasId: params.canvas_id,
-      nodeId: params.node_id,
+      nodeId: node_id,
       idempotencyKey,
     });
     if (replayed) c.header('idempotency-replayed', 'true');
@@ -117,6 +159,8 @@ export const CANVAS_ROUTE_PATHS = [
   `${CANVAS}/nodes/:node_id`,
   `${CANVAS}/edges`,
   `${CANVAS}/edges/:edge_id`,
+  `${CANVAS}/changes`,
+  `${CANVAS}/revert`,
   `${CANVAS}/nodes/:node_id/runs`,
   `${CANVAS}/runs/:run_id`,
   `${CANVAS}/runs/:run_id/cancel`,

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Logger } from '../../shared/logger.js';
 import type { CallerContext } from '../auth/caller.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal, TokenPrincipal } from '../auth/principal.js';
 
 /** Per-request values the backend's HTTP middleware sets. */
 export interface BackendHttpEnv {
@@ -11,7 +11,7 @@ export interface BackendHttpEnv {
     /** The verified token; for a gateway token acting on behalf of an agent token, that agent token. */
     principal: Principal;
     /** The gateway token itself, when the request came through a gateway. */
-    gateway: Principal | undefined;
+    gateway: TokenPrincipal | undefined;
     caller: CallerContext;
   };
 }

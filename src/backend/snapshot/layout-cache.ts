@@ -1,7 +1,6 @@
 import { CanvasEdge, CanvasNode } from '../../contract/index.js';
 import { cachedPayload, type JsonPayload } from '../../shared/json-payload.js';
-import type { LayoutChange, LayoutReads } from '../../store/layout-reads.js';
-import type { LayoutObjectRow } from '../../store/records.js';
+import type { LayoutChange, LayoutReads, OrderedObject } from '../../store/layout-reads.js';
 
 /**
  * The serialized layout of recently read canvases, keyed by canvas and revision. A newer revision is reached
@@ -15,11 +14,16 @@ export interface CachedLayout {
   payload: JsonPayload;
 }
 
+interface Cached {
+  body: string;
+  seq: number;
+}
+
 interface Entry {
   revision: number;
-  // Map order is creation order: a new object is appended, an updated one keeps its place.
-  nodes: Map<string, string>;
-  edges: Map<string, string>;
+  // Kept in creation order (seq): parents before children, as React Flow needs.
+  nodes: Map<string, Cached>;
+  edges: Map<string, Cached>;
   layout: CachedLayout;
 }
 
@@ -29,26 +33,37 @@ export interface LayoutCacheOptions {
   maxDelta?: number;
 }
 
-function validatedNode(row: LayoutObjectRow): string {
-  CanvasNode.parse(JSON.parse(row.body));
-  return row.body;
+function validated(schema: typeof CanvasNode | typeof CanvasEdge, body: string): string {
+  schema.parse(JSON.parse(body));
+  return body;
 }
 
-function validatedEdge(row: LayoutObjectRow): string {
-  CanvasEdge.parse(JSON.parse(row.body));
-  return row.body;
-}
-
-function render(revision: number, nodes: Map<string, string>, edges: Map<string, string>): CachedLayout {
-  const json = `{"revision":${revision},"nodes":[${[...nodes.values()].join(',')}],"edges":[${[...edges.values()].join(',')}]}`;
+function render(revision: number, nodes: Map<string, Cached>, edges: Map<string, Cached>): CachedLayout {
+  const bodies = (objects: Map<string, Cached>) => [...objects.values()].map((object) => object.body).join(',');
+  const json = `{"revision":${revision},"nodes":[${bodies(nodes)}],"edges":[${bodies(edges)}]}`;
   return { revision, payload: cachedPayload(json) };
 }
 
-function apply(target: Map<string, string>, changes: LayoutChange[], validate: (row: LayoutObjectRow) => string): void {
+/** Applies changes; returns the map to keep (re-sorted when an object moved in creation order). */
+function apply(target: Map<string, Cached>, changes: LayoutChange[], schema: typeof CanvasNode | typeof CanvasEdge): Map<string, Cached> {
+  let reordered = false;
+  let lastSeq = [...target.values()].at(-1)?.seq ?? -1;
   for (const change of changes) {
-    if (change.body === null) target.delete(change.id);
-    else target.set(change.id, validate({ id: change.id, body: change.body }));
+    if (change.body === null || change.seq === null) {
+      target.delete(change.id);
+      continue;
+    }
+    const previous = target.get(change.id);
+    const next = { body: validated(schema, change.body), seq: change.seq };
+    if (previous ? previous.seq !== change.seq : change.seq < lastSeq) reordered = true;
+    target.set(change.id, next);
+    lastSeq = Math.max(lastSeq, change.seq);
   }
+  return reordered ? new Map([...target.entries()].sort(([, left], [, right]) => left.seq - right.seq)) : target;
+}
+
+function ordered(rows: OrderedObject[], schema: typeof CanvasNode | typeof CanvasEdge): Map<string, Cached> {
+  return new Map(rows.map((row) => [row.id, { body: validated(schema, row.body), seq: row.seq }]));
 }
 
 export function createLayoutCache(reads: LayoutReads, options: LayoutCacheOptions = {}) {
@@ -68,8 +83,8 @@ export function createLayoutCache(reads: LayoutReads, options: LayoutCacheOption
       const delta = await reads.layoutChangesSince(projectId, canvasId, cached.revision, maxDelta);
       if (delta) {
         if (delta.canvas.revision === cached.revision) return cached;
-        apply(cached.nodes, delta.nodes, validatedNode);
-        apply(cached.edges, delta.edges, validatedEdge);
+        cached.nodes = apply(cached.nodes, delta.nodes, CanvasNode);
+        cached.edges = apply(cached.edges, delta.edges, CanvasEdge);
         cached.revision = delta.canvas.revision;
         cached.layout = render(cached.revision, cached.nodes, cached.edges);
         return cached;
@@ -77,8 +92,8 @@ export function createLayoutCache(reads: LayoutReads, options: LayoutCacheOption
     }
     const full = await reads.loadLayout(projectId, canvasId);
     if (!full) return undefined;
-    const nodes = new Map(full.nodes.map((row) => [row.id, validatedNode(row)]));
-    const edges = new Map(full.edges.map((row) => [row.id, validatedEdge(row)]));
+    const nodes = ordered(full.nodes, CanvasNode);
+    const edges = ordered(full.edges, CanvasEdge);
     return { revision: full.canvas.revision, nodes, edges, layout: render(full.canvas.revision, nodes, edges) };
   }
 

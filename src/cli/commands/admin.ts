@@ -150,26 +150,36 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
   );
 
   const chatRun = admin.command('chat-run').description('Canvas chat runs (the X-Agent-Run-Id of an agent)');
-  adminCommand(chatRun, 'create', 'Create a canvas chat run')
+  adminCommand(chatRun, 'create', 'Create a canvas chat run, bound to the token that may present it and/or the person it acts for')
     .argument('<project>')
     .argument('<canvas>')
-    .option('--issuer <issuer>', 'actor the chat run belongs to: issuer')
-    .option('--subject <subject>', 'actor the chat run belongs to: subject')
+    .option('--token <token_id>', 'the one token that may present it (X-Agent-Run-Id)')
+    .option('--issuer <issuer>', 'the person it acts for: issuer (the presenting token must act for this person)')
+    .option('--subject <subject>', 'the person it acts for: subject')
     .option('--edit', 'hold a canvas edit authorization')
     .option('--expires-in <seconds>', 'expire after this many seconds', positiveSeconds)
-    .action((projectId: string, canvasId: string, flags: Flags & { issuer?: string; subject?: string; edit?: boolean; expiresIn?: number }) =>
-      run(!!flags.json, () =>
-        withStore(flags, async (store) => {
-          const agentRunId = await store.admin.createChatRun({
-            projectId,
-            canvasId,
-            actor: actorFrom(flags.issuer, flags.subject),
-            canEdit: !!flags.edit,
-            expiresAt: flags.expiresIn ? Date.now() + flags.expiresIn * 1000 : null,
-          });
-          report(flags.json, { agent_run_id: agentRunId }, `chat run ${agentRunId} created${flags.edit ? ' with edit authorization' : ''}`);
-        }),
-      ),
+    .action(
+      (projectId: string, canvasId: string, flags: Flags & { token?: string; issuer?: string; subject?: string; edit?: boolean; expiresIn?: number }) =>
+        run(!!flags.json, () =>
+          withStore(flags, async (store) => {
+            const actor = actorFrom(flags.issuer, flags.subject);
+            if (!flags.token && !actor) {
+              throw new CanvasError(
+                'invalid_arguments',
+                'A chat run is bound to its presenter: give --token TOKEN_ID (the agent token that will send it) and/or --issuer/--subject.',
+              );
+            }
+            const agentRunId = await store.admin.createChatRun({
+              projectId,
+              canvasId,
+              actor,
+              tokenId: flags.token ?? null,
+              canEdit: !!flags.edit,
+              expiresAt: flags.expiresIn ? Date.now() + flags.expiresIn * 1000 : null,
+            });
+            report(flags.json, { agent_run_id: agentRunId }, `chat run ${agentRunId} created${flags.edit ? ' with edit authorization' : ''}`);
+          }),
+        ),
     );
   adminCommand(chatRun, 'end', 'End a canvas chat run').argument('<agent_run_id>').action((agentRunId: string, flags: Flags) =>
     run(!!flags.json, () =>

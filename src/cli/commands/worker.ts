@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadServeConfig, storeLocationOf } from '../../config.js';
-import { assetFilesOf, runEngineOf } from '../../server/run-engine-setup.js';
+import { assetFilesOf, runEngineOf, tightenDataDir } from '../../server/run-engine-setup.js';
 import { createLogger } from '../../shared/logger.js';
 import { openStore } from '../../store/store.js';
 import { configFlagsOf, serveOptions } from './serve.js';
@@ -30,6 +30,7 @@ export function registerWorkerCommand(program: Command): void {
   worker.action(async () => {
     const config = loadServeConfig({ ...configFlagsOf(worker, options), seedDemo: false });
     const logger = createLogger(config.logLevel);
+    tightenDataDir(config.dataDir, logger);
     const store = await openStore(storeLocationOf(config));
     const engine = runEngineOf(config, store, assetFilesOf(config), logger);
     await engine.start();

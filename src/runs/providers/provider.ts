@@ -18,6 +18,8 @@ export interface ProviderJob {
 export interface ProviderContext {
   signal: AbortSignal;
   progress(percent: number, message: string): void;
+  /** Where a published asset of this server lives, for operations that read earlier outputs. */
+  assetPath(assetId: string): string;
 }
 
 export interface ProducedAsset {

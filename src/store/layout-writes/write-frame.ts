@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { LIMITS, type SaveReceipt } from '../../contract/index.js';
+import { editAuthorizationRefusal, type EditAuthorization } from '../../canvas/edit-authorization.js';
+import { CanvasError } from '../../shared/errors.js';
+import { canonicalJson, sha256Hex } from '../../shared/ids.js';
+import { CHAT_RUN_COLUMNS, ChatRunRow, parseRow } from '../records.js';
+import { bumpStatesVersion } from '../run-store.js';
+import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
+import { LayoutTx, type ChangeRecord } from './layout-tx.js';
+
+/**
+ * The one transaction every layout write runs in: lock the canvas row, check the edit authorization, replay an
+ * identical earlier request, check the lock and base_revision, apply the operations, check the canvas caps, bump
+ * the revision by exactly 1, log what changed (with bodies) and who changed it, store the receipt. Any failure
+ * rolls all of it back: nothing is ever half written.
+ */
+
+export interface WriteTarget {
+  projectId: string;
+  canvasId: string;
+  baseRevision: number;
+  clientSaveId: string | null;
+  /** Checked inside the transaction, so an edit authorization cannot end between check and write. */
+  authorization: EditAuthorization;
+}
+
+/** Who made a revision, as the change feed and the history show it. */
+export type RevisionAuthor =
+  | { kind: 'person'; issuer: string; subject: string }
+  | { kind: 'agent'; token_id: string; agent_run_id: string | null; on_behalf_of?: { issuer: string; subject: string } }
+  | { kind: 'system' };
+
+/** What a committed write tells the rest of the process (run engine, change feed). */
+export interface CommittedWrite {
+  projectId: string;
+  canvasId: string;
+  revision: number;
+  author: RevisionAuthor;
+  changes: ChangeRecord[];
+  runsToSignal: string[];
+}
+
+/** The channel on which processes tell each other about layout revisions: `<revision> <project_id>/<canvas_id>`. */
+export const LAYOUT_EVENTS_CHANNEL = 'canvas_mcp_layout';
+
+export type ReceiptBase = Pick<
+  SaveReceipt,
+  'project_id' | 'canvas_id' | 'revision' | 'previous_revision' | 'client_save_id' | 'replayed' | 'saved_at'
+>;
+
+const MAX_CHANGED_IDS = 100;
+
+const CanvasLockRow = z.object({
+  revision: z.coerce.number().int(),
+  locked: z.coerce.number(),
+  next_seq: z.coerce.number().int(),
+  node_count: z.coerce.number().int(),
+  edge_count: z.coerce.number().int(),
+  layout_bytes: z.coerce.number().int(),
+});
+const ReceiptRow = z.object({ receipt: z.string() });
+const IdRow = z.object({ id: z.string() });
+
+export function authorOf(authorization: EditAuthorization): RevisionAuthor {
+  switch (authorization.kind) {
+    case 'person':
+      return { kind: 'person', issuer: authorization.person.issuer, subject: authorization.person.subject };
+    case 'agent':
+      return {
+        kind: 'agent',
+        token_id: authorization.tokenId,
+        agent_run_id: authorization.agentRunId,
+        ...(authorization.actor ? { on_behalf_of: { ...authorization.actor } } : {}),
+      };
+    case 'system':
+      return { kind: 'system' };
+  }
+}
+
+async function changedNodeIds(tx: SqlExecutor, target: WriteTarget): Promise<{ ids: string[]; truncated: boolean }> {
+  const rows = await tx.all(
+    `SELECT DISTINCT object_id AS id FROM canvas_changes
+     WHERE project_id = ? AND canvas_id = ? AND object_kind = 'node' AND revision > ?
+     ORDER BY object_id LIMIT ${MAX_CHANGED_IDS + 1}`,
+    [target.projectId, target.canvasId, target.baseRevision],
+  );
+  const ids = rows.map((row) => IdRow.parse(row).id);
+  return { ids: ids.slice(0, MAX_CHANGED_IDS), truncated: ids.length > MAX_CHANGED_IDS };
+}
+
+async function checkEditAuthorization(tx: SqlExecutor, target: WriteTarget): Promise<void> {
+  const { authorization } = target;
+  if (authorization.kind !== 'agent') return;
+  const row = authorization.agentRunId
+    ? await tx.get(`SELECT ${CHAT_RUN_COLUMNS} FROM chat_runs WHERE id = ?`, [authorization.agentRunId])
+    : undefined;
+  const refusal = editAuthorizationRefusal(row ? parseRow(ChatRunRow, row) : undefined, authorization, target.projectId, target.canvasId);
+  if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);
+}
+
+function checkCaps(layout: LayoutTx): void {
+  const { nodeCount, edgeCount, layoutBytes } = layout.counters;
+  const refuse = (message: string, limit: Record<string, number>) => {
+    throw new CanvasError('limit_exceeded', `This write would exceed a canvas limit: ${message}`, limit);
+  };
+  if (nodeCount > LIMITS.canvasNodes) refuse(`a canvas holds at most ${LIMITS.canvasNodes} nodes.`, { max_nodes: LIMITS.canvasNodes });
+  if (edgeCount > LIMITS.canvasEdges) refuse(`a canvas holds at most ${LIMITS.canvasEdges} edges.`, { max_edges: LIMITS.canvasEdges });
+  if (layoutBytes > LIMITS.canvasBytes) {
+    refuse(`a canvas layout is at most ${LIMITS.canvasBytes} bytes serialized.`, { max_layout_bytes: LIMITS.canvasBytes });
+  }
+}
+
+export interface WriteFrameDeps {
+  driver: SqlDriver;
+  clock: () => number;
+  /** Runs after each commit, in this process. */
+  committed: (write: CommittedWrite) => void;
+}
+
+export async function runLayoutWrite<R extends SaveReceipt>(
+  deps: WriteFrameDeps,
+  target: WriteTarget,
+  request: { operation: string; payload: Record<string, unknown> },
+  receiptSchema: z.ZodType<R>,
+  apply: (layout: LayoutTx) => Promise<Omit<R, keyof ReceiptBase>>,
+): Promise<R> {
+  const { driver, clock } = deps;
+  const key = [target.projectId, target.canvasId];
+  const author = authorOf(target.authorization);
+  // The receipt is keyed by the id and the whole request: only an identical retry replays it (docs/api.md).
+  const saveKey = target.clientSaveId === null ? null : sha256Hex(target.clientSaveId);
+  const payloadHash = sha256Hex(canonicalJson({ ...request.payload, base_revision: target.baseRevision }));
+
+  let committed: CommittedWrite | undefined;
+  const receipt = await driver.transaction(async (tx) => {
+    committed = undefined;
+    const canvasRow = await tx.get(
+      `SELECT revision, locked, next_seq, node_count, edge_count, layout_bytes FROM canvases WHERE project_id = ? AND id = ?${driver.forUpdate}`,
+      key,
+    );
+    if (!canvasRow) throw new CanvasError('not_found', `No canvas ${target.canvasId} in project ${target.projectId}.`);
+    const canvas = CanvasLockRow.parse(canvasRow);
+    await checkEditAuthorization(tx, target);
+
+    if (saveKey !== null) {
+      const stored = await tx.get(
+        'SELECT receipt FROM save_receipts WHERE project_id = ? AND canvas_id = ? AND client_save_key = ? AND payload_hash = ?',
+        [...key, saveKey, payloadHash],
+      );
+      if (stored) return { ...receiptSchema.parse(JSON.parse(ReceiptRow.parse(stored).receipt)), replayed: true };
+    }
+
+    if (canvas.locked === 1) throw new CanvasError('canvas_locked', `Canvas ${target.canvasId} is locked read-only; no write is allowed.`);
+    if (canvas.revision !== target.baseRevision) {
+      const changed = await changedNodeIds(tx, target);
+      throw new CanvasError(
+        'revision_conflict',
+        `base_revision ${target.baseRevision} is stale: the canvas is at revision ${canvas.revision}. Re-read with get_canvas, merge the other changes, and resubmit with base_revision ${canvas.revision}.`,
+        {
+          base_revision: target.baseRevision,
+          current_revision: canvas.revision,
+          changed_node_ids: changed.ids,
+          changed_node_ids_truncated: changed.truncated,
+        },
+      );
+    }
+
+    const now = clock();
+    const revision = canvas.revision + 1;
+    const layout = new LayoutTx(
+      tx,
+      driver,
+      target.projectId,
+      target.canvasId,
+      revision,
+      canvas.next_seq,
+      { nodeCount: canvas.node_count, edgeCount: canvas.edge_count, layoutBytes: canvas.layout_bytes },
+      now,
+    );
+    const result = await apply(layout);
+    checkCaps(layout);
+
+    const changes = [...layout.changes.values()];
+    for (const change of changes) {
+      await tx.run(
+        `INSERT INTO canvas_changes (project_id, canvas_id, revision, object_kind, object_id, change, body, has_body)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
+        [...key, revision, change.kind, change.id, change.change, change.body],
+      );
+    }
+    await tx.run(
+      `INSERT INTO canvas_revisions (project_id, canvas_id, revision, author_kind, token_id, agent_run_id, issuer, subject, operation, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        ...key,
+        revision,
+        author.kind,
+        author.kind === 'agent' ? author.token_id : null,
+        author.kind === 'agent' ? author.agent_run_id : null,
+        author.kind === 'person' ? author.issuer : author.kind === 'agent' ? (author.on_behalf_of?.issuer ?? null) : null,
+        author.kind === 'person' ? author.subject : author.kind === 'agent' ? (author.on_behalf_of?.subject ?? null) : null,
+        request.operation,
+        now,
+      ],
+    );
+    await tx.run(
+      'UPDATE canvases SET revision = ?, next_seq = ?, node_count = ?, edge_count = ?, layout_bytes = ? WHERE project_id = ? AND id = ?',
+      [revision, layout.seqAfter, layout.counters.nodeCount, layout.counters.edgeCount, layout.counters.layoutBytes, ...key],
+    );
+    if (layout.runStatesChanged) await bumpStatesVersion(tx, target.projectId, target.canvasId);
+
+    const receipt = receiptSchema.parse({
+      project_id: target.projectId,
+      canvas_id: target.canvasId,
+      revision,
+      previous_revision: canvas.revision,
+      client_save_id: target.clientSaveId,
+      replayed: false,
+      saved_at: new Date(now).toISOString(),
+      ...result,
+    });
+    if (saveKey !== null) {
+      await tx.run(
+        `INSERT INTO save_receipts (project_id, canvas_id, client_save_key, payload_hash, receipt, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        [...key, saveKey, payloadHash, JSON.stringify(receipt), now],
+      );
+    }
+    await driver.notify(tx, LAYOUT_EVENTS_CHANNEL, `${revision} ${target.projectId}/${target.canvasId}`);
+    committed = { projectId: target.projectId, canvasId: target.canvasId, revision, author, changes, runsToSignal: layout.runsToSignal };
+    return receipt;
+  });
+  if (committed) deps.committed(committed);
+  return receipt;
+}
