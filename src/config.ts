@@ -81,7 +81,7 @@ export const ServeConfigSchema = z
     publicUrl: HttpUrl.optional(),
     allowedOrigins: OriginList.default([]),
     rateLimitPerMinute: Int(0, 1_000_000).default(600),
-    bodyLimitBytes: Int(1024, 64 * 1024 * 1024).default(4 * 1024 * 1024),
+    bodyLimitBytes: Int(1024, 64 * 1024 * 1024).default(1024 * 1024),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     enableHiddenTools: Bool.default(false),
     seedDemo: Bool.default(true),

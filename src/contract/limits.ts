@@ -10,7 +10,7 @@ export const LIMITS = {
   /** Nesting of any JSON value in a request body or tool arguments; free-form fields included. */
   jsonDepth: 64,
   /** One node, serialized as JSON. */
-  nodeBytes: 1024 * 1024,
+  nodeBytes: 512 * 1024,
   /** One edge, serialized as JSON. */
   edgeBytes: 64 * 1024,
   /** Nodes on one canvas. */

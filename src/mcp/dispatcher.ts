@@ -5,8 +5,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ProjectId, jsonBoundsIssue } from '../contract/index.js';
-import type { CanvasError } from '../shared/errors.js';
-import { invalidArguments, invalidArgumentsOf, toCanvasError } from '../shared/errors.js';
+import { CanvasError, invalidArguments, invalidArgumentsOf, toCanvasError } from '../shared/errors.js';
+import type { BodyFault } from '../validation/check-body.js';
 import type { Logger } from '../shared/logger.js';
 import { PACKAGE_VERSION } from '../shared/version.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
@@ -104,6 +104,29 @@ export function createDispatcher(options: DispatcherOptions) {
   }
 
   return {
+    /**
+     * Answers a tools/call whose arguments a worker thread found invalid (a large body, never parsed on this
+     * thread): the caller's rights on the project come first, then the invalid arguments.
+     */
+    async refuseToolCall(
+      id: JsonRpcId,
+      refusal: { tool: string; fault: BodyFault; projectId: string | null },
+      context: DispatchContext,
+    ): Promise<RpcReply> {
+      const tool = tools.get(refusal.tool);
+      if (!tool) return [rpcErrorBody(id, RPC_ERROR.invalidParams, `Unknown tool: ${refusal.tool}`)];
+      let error = new CanvasError(refusal.fault.code, refusal.fault.message, refusal.fault.details);
+      try {
+        if (tool.need !== null && refusal.projectId !== null && ProjectId.safeParse(refusal.projectId).success) {
+          await options.client.authorize(context.caller, refusal.projectId, tool.need);
+        }
+      } catch (caught) {
+        error = toCanvasError(caught);
+      }
+      context.outcome?.(error);
+      return toolErrorResult(id, error);
+    },
+
     async dispatch(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
       switch (request.method) {
         case 'initialize':

@@ -12,6 +12,7 @@ import type { BackendClient, ToolCaller } from './backend-client.js';
 import { refusalBody, type Dispatcher, type RpcReply } from './dispatcher.js';
 import { RPC_ERROR, isSupportedProtocolVersion, rpcErrorBody, type JsonRpcId } from './protocol.js';
 import type { TokenRateLimiter } from './rate-limit.js';
+import type { BodyCheckPool, CheckVerdict } from '../validation/body-check-pool.js';
 
 /**
  * MCP Streamable HTTP (protocol 2025-06-18) at /mcp and /mcp/, stateless: every POST carries one JSON-RPC
@@ -28,6 +29,7 @@ export interface McpHttpOptions {
   allowedHostnames: readonly string[] | null;
   bodyLimitBytes: number;
   rateLimiter: TokenRateLimiter | null;
+  bodyChecks: BodyCheckPool;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -129,18 +131,21 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     }
   }
 
-  async function readMessage(req: IncomingMessage): Promise<unknown> {
+  async function readBody(req: IncomingMessage): Promise<Buffer> {
     const contentTypeProblem = jsonContentTypeProblem(req.headers['content-type']);
     if (contentTypeProblem) throw refuse(415, new CanvasError('unsupported_media_type', contentTypeProblem));
-    let text: string | null;
     try {
-      text = decodeUtf8(await getRawBody(req, { limit: options.bodyLimitBytes }));
+      return await getRawBody(req, { limit: options.bodyLimitBytes });
     } catch (error) {
       if ((error as { type?: string }).type === 'entity.too.large') {
         throw refuse(413, new CanvasError('payload_too_large', `The request body exceeds ${options.bodyLimitBytes} bytes.`));
       }
       throw rpcRefusal(400, RPC_ERROR.parseError, 'Could not read the request body.');
     }
+  }
+
+  function parseMessage(bytes: Buffer): unknown {
+    const text = decodeUtf8(bytes);
     if (text === null) throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid UTF-8.');
     let message: unknown;
     try {
@@ -152,6 +157,38 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       throw rpcRefusal(400, RPC_ERROR.invalidRequest, 'JSON-RPC batches are not supported (removed in MCP 2025-06-18): send one message per request.');
     }
     return message;
+  }
+
+  /** A large body is checked on a worker thread first: one refused there is never parsed on this thread. */
+  async function checkLargeBody(bytes: Buffer): Promise<Extract<CheckVerdict, { kind: 'invalid' }> | null> {
+    const verdict = await options.bodyChecks.checkLarge(bytes, { kind: 'mcp' }).catch((error: unknown) => {
+      const canvasError = toCanvasError(error);
+      throw refuse(canvasError.status, canvasError);
+    });
+    if (verdict === null || verdict.kind === 'valid') return null;
+    if (verdict.kind === 'not_utf8') throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid UTF-8.');
+    if (verdict.kind === 'not_json') throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid JSON.');
+    return verdict;
+  }
+
+  async function takeRateLimit(tokenId: string, id: JsonRpcId): Promise<void> {
+    if (!options.rateLimiter) return;
+    const retryAfterMs = await options.rateLimiter.take(tokenId);
+    if (retryAfterMs !== null) {
+      throw refuse(429, new CanvasError('rate_limited', 'Too many requests for this token; retry later.', { retry_after_ms: retryAfterMs }), id, {
+        'retry-after': String(Math.ceil(retryAfterMs / 1000)),
+      });
+    }
+  }
+
+  function callerOf(req: IncomingMessage, principal: ToolCaller['principal'], requestId: string, fields: Record<string, unknown>): ToolCaller {
+    const identity = readIdentityHeaders((name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    }, Object.keys(req.headers));
+    if (identity.agentRunId) fields.agent_run_id = identity.agentRunId;
+    if (identity.actorSubject) fields.actor = `${identity.actorIssuer ?? '?'}|${identity.actorSubject}`;
+    return { principal, identity, requestId };
   }
 
   /** A request to answer, or null for a notification or response (202); anything else is refused. */
@@ -181,45 +218,46 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     if (!form) {
       throw rpcRefusal(406, RPC_ERROR.invalidRequest, 'Not Acceptable: accept application/json or text/event-stream.');
     }
-    const message = await readMessage(req);
-    const request = classify(message);
-    const id: JsonRpcId = request ? request.id : null;
-
-    if (options.rateLimiter) {
-      const retryAfterMs = await options.rateLimiter.take(principal.tokenId);
-      if (retryAfterMs !== null) {
-        throw refuse(429, new CanvasError('rate_limited', 'Too many requests for this token; retry later.', { retry_after_ms: retryAfterMs }), id, {
-          'retry-after': String(Math.ceil(retryAfterMs / 1000)),
-        });
-      }
-    }
-    // Notifications and responses are accepted with 202 and no body.
-    if (!request) {
-      res.writeHead(202, { [REQUEST_ID_HEADER]: requestId }).end();
-      fields.rpc = 'notification';
-      fields.status = 202;
-      return;
-    }
-
-    const identity = readIdentityHeaders((name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    }, Object.keys(req.headers));
-    if (identity.agentRunId) fields.agent_run_id = identity.agentRunId;
-    if (identity.actorSubject) fields.actor = `${identity.actorIssuer ?? '?'}|${identity.actorSubject}`;
-    fields.rpc = request.method;
-    const tool = request.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined;
-    if (typeof tool === 'string') fields.tool = tool;
-
-    const reply = await dispatcher.dispatch(request, {
-      caller: { principal, identity, requestId },
+    const bytes = await readBody(req);
+    const refusedLarge = await checkLargeBody(bytes);
+    const context = (caller: ToolCaller) => ({
+      caller,
       // fields already carry request_id: one child of the root logger, so it appears once.
       log: () => options.logger.child(fields),
-      rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
-      outcome: (error) => {
+      outcome: (error: CanvasError) => {
         fields.error_code = error.code;
       },
     });
+    let reply: RpcReply;
+    if (refusedLarge) {
+      const id = refusedLarge.id ?? null;
+      await takeRateLimit(principal.tokenId, id);
+      fields.rpc = 'tools/call';
+      fields.tool = refusedLarge.tool;
+      reply = await dispatcher.refuseToolCall(
+        id,
+        { tool: refusedLarge.tool!, fault: refusedLarge.fault, projectId: refusedLarge.projectId },
+        context(callerOf(req, principal, requestId, fields)),
+      );
+    } else {
+      const message = parseMessage(bytes);
+      const request = classify(message);
+      await takeRateLimit(principal.tokenId, request ? request.id : null);
+      // Notifications and responses are accepted with 202 and no body.
+      if (!request) {
+        res.writeHead(202, { [REQUEST_ID_HEADER]: requestId }).end();
+        fields.rpc = 'notification';
+        fields.status = 202;
+        return;
+      }
+      fields.rpc = request.method;
+      const tool = request.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined;
+      if (typeof tool === 'string') fields.tool = tool;
+      reply = await dispatcher.dispatch(request, {
+        ...context(callerOf(req, principal, requestId, fields)),
+        rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
+      });
+    }
     writeReply(res, reply, form, requestId);
     fields.status = 200;
   }

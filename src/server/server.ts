@@ -18,6 +18,7 @@ import { openStore, type Store } from '../store/store.js';
 import type { RunEngine } from '../runs/engine.js';
 import { seedDemo, type DemoCredentials } from './demo-seed.js';
 import { assetFilesOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
+import { WARM_AT_START, createBodyCheckPool } from '../validation/body-check-pool.js';
 
 /**
  * The composition root: configuration in, a listening server out. Backend mode serves the REST API and /mcp on
@@ -79,6 +80,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let client: BackendClient;
   let engine: RunEngine | null = null;
   let app: { fetch: (request: Request) => Response | Promise<Response> };
+  const bodyChecks = createBodyCheckPool();
 
   if (config.backendUrl) {
     client = createHttpBackendClient({ baseUrl: config.backendUrl, gatewayToken: config.backendToken! });
@@ -99,7 +101,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     store.writes.onCommitted((write) => {
       for (const runId of write.runsToSignal) runEngine.cancelRequested(runId);
     });
-    app = createBackendApp({ backend, store, assets, logger, clock, bodyLimitBytes: config.bodyLimitBytes });
+    app = createBackendApp({ backend, store, assets, logger, clock, bodyLimitBytes: config.bodyLimitBytes, bodyChecks });
     client = createInProcessClient(backend, clock);
   }
 
@@ -111,6 +113,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     allowedHostnames: LOOPBACK_HOSTS.has(config.host) ? LOOPBACK_HOSTNAMES : null,
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimiter: config.rateLimitPerMinute > 0 ? createTokenRateLimiter(config.rateLimitPerMinute) : null,
+    bodyChecks,
   });
   const rest = getRequestListener(app.fetch);
 
@@ -127,6 +130,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   try {
     address = await listen(server, config.port, config.host);
     await engine?.start();
+    if (WARM_AT_START) bodyChecks.warm();
   } catch (error) {
     server.close();
     await engine?.stop();
@@ -156,6 +160,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
           setTimeout(() => server.closeAllConnections(), 10_000).unref();
         });
         await engine?.stop();
+        await bodyChecks.close();
         await store?.close();
         logger.info('canvas-mcp stopped');
         logger.flush();

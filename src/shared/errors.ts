@@ -30,7 +30,21 @@ function issuePath(path: readonly PropertyKey[], prefix: readonly PropertyKey[])
 
 const TEXT_NODE_HINT = 'a text node is type textAnnotationNode with data.content (the text) and data.displayName';
 
+const MAX_LISTED_KEYS = 10;
+const MAX_MESSAGE_LENGTH = 500;
+
 function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
+  const message = rawIssueMessage(issue, input);
+  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+}
+
+function rawIssueMessage(issue: z.core.$ZodIssue, input: unknown): string {
+  if (issue.code === 'unrecognized_keys') {
+    // One issue may name thousands of keys: the answer lists a few, and how many there are.
+    const listed = issue.keys.slice(0, MAX_LISTED_KEYS).map((key) => JSON.stringify(key)).join(', ');
+    const more = issue.keys.length > MAX_LISTED_KEYS ? ` and ${issue.keys.length - MAX_LISTED_KEYS} more` : '';
+    return `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${listed}${more}`;
+  }
   if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator === 'type') {
     const value = readPath(input, issue.path);
     const hint = value === 'textNode' || value === 'text' ? ` (${TEXT_NODE_HINT})` : '';
@@ -38,6 +52,7 @@ function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
   }
   return issue.message;
 }
+
 
 function readPath(value: unknown, path: readonly PropertyKey[]): unknown {
   let current = value;

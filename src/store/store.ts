@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createAdminStore, type AdminStore } from './admin-store.js';
-import { createCanvasWrites, type CanvasWrites } from './layout-writes/index.js';
+import { createCanvasWrites, type CanvasCaps, type CanvasWrites } from './layout-writes/index.js';
 import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
 import { openPostgresDriver } from './postgres-driver.js';
@@ -33,6 +33,8 @@ export type StoreLocation =
 
 export interface OpenStoreOptions {
   clock?: () => number;
+  /** Canvas size caps (docs/contract.md, "Limits"); tests lower them. */
+  caps?: Partial<CanvasCaps>;
   /** Apply pending migrations on open (default true). */
   migrate?: boolean;
 }
@@ -41,13 +43,13 @@ export function sqliteFileIn(dataDir: string): string {
   return join(dataDir, 'canvas.db');
 }
 
-export function storeOnDriver(driver: SqlDriver, clock: () => number): Store {
+export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Partial<CanvasCaps> = {}): Store {
   const readCache = createReadCache(driver);
   return {
     dialect: driver.dialect,
     admin: createAdminStore(driver, clock, readCache),
     layout: createLayoutReads(driver, readCache),
-    writes: createCanvasWrites(driver, clock),
+    writes: createCanvasWrites(driver, clock, caps),
     runs: createRunStore(driver, clock),
     claims: createRunClaims(driver, clock),
     async ping() {
@@ -72,5 +74,5 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     await driver.close().catch(() => undefined);
     throw error;
   }
-  return storeOnDriver(driver, options.clock ?? Date.now);
+  return storeOnDriver(driver, options.clock ?? Date.now, options.caps);
 }

@@ -7,6 +7,7 @@ import {
 } from '../../src/contract/index.js';
 import { sha256Hex } from '../../src/shared/ids.js';
 import { api, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
+import { rawRequest } from '../support/raw-http.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { aliceHeaders, seedWorld, type World } from './world.js';
 
@@ -475,6 +476,104 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
           body: { token_sha256: sha256Hex(world.tokens.alice.secret) },
         });
         expect(notGateway.status).toBe(403);
+      });
+    });
+
+    describe('hardening (issue 9)', () => {
+      const url = (path: string) => `${server.url}${path}`;
+
+      it('refuses two Authorization headers with 401', async () => {
+        const response = await rawRequest(url(`${CANVAS}/snapshot`), {
+          method: 'GET',
+          headers: { authorization: [`Bearer ${world.tokens.editor.secret}`, 'Bearer garbage'], ...SNAPSHOT_HEADERS },
+        });
+        expect(response.status).toBe(401);
+        expect((response.json as { error: { message: string } }).error.message).toContain('More than one Authorization header');
+      });
+
+      it.each([
+        ['application/json; charset=utf-16', 415],
+        ['application/json-patch+json', 415],
+        ['application/merge-patch+json', 415],
+        ['application/json; charset=utf-8', 409],
+      ])('answers a write with Content-Type %s with %i', async (contentType, status) => {
+        const response = await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', rawBody: JSON.stringify({ node: text('ct'), base_revision: 0 }), headers: { 'content-type': contentType } }));
+        expect(response.status).toBe(status);
+      });
+
+      it('refuses a body that is not valid UTF-8 with 400', async () => {
+        const body = Buffer.concat([Buffer.from('{"node":{"id":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"},"base_revision":0}')]);
+        const response = await rawRequest(url(`${CANVAS}/nodes`), {
+          headers: { authorization: `Bearer ${world.tokens.editor.secret}`, 'x-agent-run-id': world.chatRuns.edit, 'content-type': 'application/json' },
+          body,
+        });
+        expect(response.status).toBe(400);
+        expect((response.json as { error: { message: string } }).error.message).toContain('UTF-8');
+      });
+
+      it('checks the caller before it reads a large body: a viewer gets 403, an editor a short 400', async () => {
+        const operations = new Array(3000).fill('{"op":"update_node","node_id":"x","set":{"position":{"x":"a","y":"b"},"zIndex":1.5}}').join(',');
+        const rawBody = `{"base_revision":0,"operations":[${operations}]}`;
+        expect(rawBody.length).toBeGreaterThan(64 * 1024);
+        const viewer = await call(`${CANVAS}/changes`, { method: 'POST', token: world.tokens.viewer.secret, rawBody, headers: { 'content-type': 'application/json' } });
+        expect([viewer.status, errorOf(viewer.body).code]).toEqual([403, 'forbidden']);
+        const editor = await call(`${CANVAS}/changes`, editorWrite({ method: 'POST', rawBody, headers: { 'content-type': 'application/json' } }));
+        expect([editor.status, errorOf(editor.body).code]).toEqual([400, 'invalid_arguments']);
+        expect(JSON.stringify(editor.body).length).toBeLessThan(16 * 1024);
+      });
+
+      it('refuses a "__proto__" key anywhere in a body, naming it', async () => {
+        const rawBody = '{"node":{"id":"p","type":"textAnnotationNode","position":{"x":0,"y":0},"data":{"content":"c"},"__proto__":{"x":1}},"base_revision":0}';
+        const response = await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', rawBody, headers: { 'content-type': 'application/json' } }));
+        expect(response.status).toBe(400);
+        expect(errorOf(response.body).details?.issues).toEqual([expect.objectContaining({ path: 'node.__proto__' })]);
+      });
+    });
+
+    describe('edits, batches and revert (issue 10)', () => {
+      it('PATCH moves a node at one revision, and refuses an edit that makes the node invalid with its field path', async () => {
+        const base = await revision();
+        await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body: { node: text('patched'), base_revision: base } }));
+        const moved = await call(`${CANVAS}/nodes/patched`, editorWrite({ method: 'PATCH', body: { base_revision: base + 1, set: { position: { x: 42, y: 7 } } } }));
+        expect(moved).toMatchObject({ status: 200, body: { operation: 'update_node', node_id: 'patched', revision: base + 2 } });
+        const invalid = await call(`${CANVAS}/nodes/patched`, editorWrite({ method: 'PATCH', body: { base_revision: base + 2, set: { data: { displayName: 'no content' } } } }));
+        expect([invalid.status, errorOf(invalid.body).code]).toEqual([400, 'invalid_arguments']);
+        expect((errorOf(invalid.body).details?.issues as Array<{ path: string }>).map((issue) => issue.path)).toContain('set.data.content');
+        const typeChange = await call(`${CANVAS}/nodes/patched`, editorWrite({ method: 'PATCH', body: { base_revision: base + 2, set: { type: 'groupNode' } } }));
+        expect([typeChange.status, errorOf(typeChange.body).code]).toEqual([400, 'invalid_arguments']);
+        expect(await revision()).toBe(base + 2);
+        const stale = await call(`${CANVAS}/nodes/patched`, editorWrite({ method: 'PATCH', body: { base_revision: base, set: { hidden: true } } }));
+        expect([stale.status, errorOf(stale.body).code]).toEqual([409, 'revision_conflict']);
+      });
+
+      it('applies a batch as one revision; one failing at operation 150 of 200 writes nothing and names it', async () => {
+        const base = await revision();
+        const creates = Array.from({ length: 150 }, (_, index) => ({ op: 'create_node', node: text(`batch-${index}`) }));
+        const failing = [...creates, { op: 'create_node', node: { ...text('bad'), type: 'textNode' } }, ...creates.slice(0, 49).map((op) => ({ ...op, node: { ...op.node, id: `${op.node.id}-b` } }))];
+        expect(failing).toHaveLength(200);
+        const refused = await call(`${CANVAS}/changes`, editorWrite({ method: 'POST', body: { base_revision: base, operations: failing } }));
+        expect([refused.status, errorOf(refused.body).code]).toEqual([400, 'invalid_arguments']);
+        expect((errorOf(refused.body).details?.issues as Array<{ path: string }>).map((issue) => issue.path)).toContain('operations.150.node.type');
+        expect(await revision()).toBe(base);
+        const snapshot = await call(`${CANVAS}/snapshot`, { token: world.tokens.editor.secret, headers: SNAPSHOT_HEADERS });
+        expect(JSON.stringify(snapshot.body)).not.toContain('batch-0');
+
+        const applied = await call(`${CANVAS}/changes`, editorWrite({ method: 'POST', body: { base_revision: base, operations: creates.slice(0, 3) } }));
+        expect(applied).toMatchObject({ status: 201, body: { operation: 'batch', revision: base + 1 } });
+        const tooMany = await call(`${CANVAS}/changes`, editorWrite({ method: 'POST', body: { base_revision: base + 1, operations: [...creates, ...creates] } }));
+        expect(tooMany.status).toBe(400);
+      });
+
+      it('reverts to an earlier revision: the exact earlier layout, as a new revision', async () => {
+        const before = await call(`${CANVAS}/snapshot`, { token: world.tokens.editor.secret, headers: SNAPSHOT_HEADERS });
+        const base = (before.body as { layout: { revision: number } }).layout.revision;
+        await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body: { node: text('to-undo'), base_revision: base } }));
+        const reverted = await call(`${CANVAS}/revert`, editorWrite({ method: 'POST', body: { base_revision: base + 1, to_revision: base } }));
+        expect(reverted).toMatchObject({ status: 201, body: { operation: 'revert', to_revision: base, revision: base + 2, changed_node_ids: ['to-undo'] } });
+        const after = await call(`${CANVAS}/snapshot`, { token: world.tokens.editor.secret, headers: SNAPSHOT_HEADERS });
+        const layoutOf = (body: unknown) => (body as { layout: { nodes: unknown[]; edges: unknown[] } }).layout;
+        expect(layoutOf(after.body).nodes).toEqual(layoutOf(before.body).nodes);
+        expect(layoutOf(after.body).edges).toEqual(layoutOf(before.body).edges);
       });
     });
 

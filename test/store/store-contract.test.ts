@@ -304,6 +304,111 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       });
     });
 
+    describe('edits, batches, revert and caps', () => {
+      const image = (id: string, extra: Record<string, unknown> = {}) =>
+        CanvasNode.parse({ id, type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1' }, ...extra });
+      const layoutOf = async (canvasId: string) => {
+        const layout = await store.layout.loadLayout('p', canvasId);
+        return { nodes: layout!.nodes.map((row) => JSON.parse(row.body) as CanvasNode), edges: layout!.edges.map((row) => JSON.parse(row.body) as CanvasEdge) };
+      };
+
+      it('updates one node in one revision; a change that makes it invalid names the field and writes nothing', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), image('img'));
+        const moved = await store.writes.updateNode(canvas.at(1), 'img', { position: { x: 5, y: 6 }, width: 300 });
+        expect(moved).toMatchObject({ operation: 'update_node', node_id: 'img', revision: 2 });
+        expect((await layoutOf(canvas.canvasId)).nodes[0]).toMatchObject({ position: { x: 5, y: 6 }, width: 300 });
+        const removed = await store.writes.updateNode(canvas.at(2), 'img', { width: null });
+        expect(removed.revision).toBe(3);
+        expect((await layoutOf(canvas.canvasId)).nodes[0]?.width).toBeUndefined();
+
+        const invalid = await expectCanvasError(store.writes.updateNode(canvas.at(3), 'img', { data: { prompt: 'no size' } }), 'invalid_arguments');
+        expect((invalid.details.issues as Array<{ path: string }>).map((issue) => issue.path)).toEqual(
+          expect.arrayContaining(['set.data.size', 'set.data.imageUrl', 'set.data.aspectRatio']),
+        );
+        await expectCanvasError(store.writes.updateNode(canvas.at(3), 'ghost', { hidden: true }), 'not_found');
+        expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(3);
+      });
+
+      it('re-parents into a group created later and keeps parents before children; refuses a cycle', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('note'));
+        await store.writes.createNode(canvas.at(1), CanvasNode.parse({ id: 'frame', type: 'groupNode', position: { x: 0, y: 0 }, data: { label: 'f' } }));
+        await store.writes.updateNode(canvas.at(2), 'note', { parentId: 'frame', extent: 'parent' });
+        expect((await layoutOf(canvas.canvasId)).nodes.map((node) => node.id)).toEqual(['frame', 'note']);
+        const cycle = await expectCanvasError(store.writes.updateNode(canvas.at(3), 'frame', { parentId: 'note' }), 'invalid_arguments');
+        expect(cycle.details.issues).toEqual([expect.objectContaining({ path: 'set.parentId' })]);
+      });
+
+      it('applies a batch as one revision, and a batch failing at operation 150 of 200 leaves the canvas untouched', async () => {
+        const canvas = await freshCanvas();
+        const creates = Array.from({ length: 100 }, (_, index) => ({ op: 'create_node' as const, node: textNode(`b${index}`) }));
+        const batch = await store.writes.applyBatch(canvas.at(0), [
+          ...creates,
+          { op: 'update_node', node_id: 'b0', set: { position: { x: 9, y: 9 } } },
+          { op: 'create_edge', edge: edge('e01', 'b0', 'b1') },
+        ]);
+        expect(batch).toMatchObject({ operation: 'batch', revision: 1 });
+        expect(batch.results).toHaveLength(102);
+        const before = await layoutOf(canvas.canvasId);
+        expect(before.nodes).toHaveLength(100);
+
+        const failing = [
+          ...Array.from({ length: 150 }, (_, index) => ({ op: 'update_node' as const, node_id: `b${index % 100}`, set: { position: { x: index, y: 0 } } })),
+          { op: 'create_node' as const, node: textNode('b3') },
+          ...Array.from({ length: 49 }, (_, index) => ({ op: 'delete_node' as const, node_id: `b${index}` })),
+        ];
+        const refused = await expectCanvasError(store.writes.applyBatch(canvas.at(1), failing), 'already_exists');
+        expect(refused.details).toMatchObject({ operation_index: 150, path: 'operations.150.node' });
+        expect(refused.message).toContain('operations.150');
+        expect(await layoutOf(canvas.canvasId)).toEqual(before);
+        expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(1);
+      });
+
+      it('reverts to an earlier revision: the exact earlier layout comes back as a new revision', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('a'));
+        await store.writes.createNode(canvas.at(1), textNode('b'));
+        await store.writes.createEdge(canvas.at(2), edge('ab', 'a', 'b'));
+        const atThree = await layoutOf(canvas.canvasId);
+        await store.writes.updateNode(canvas.at(3), 'a', { position: { x: 50, y: 50 } });
+        await store.writes.deleteNode(canvas.at(4), 'b');
+        await store.writes.createNode(canvas.at(5), textNode('c'));
+        const reverted = await store.writes.revert(canvas.at(6), 3);
+        expect(reverted).toMatchObject({ operation: 'revert', to_revision: 3, revision: 7 });
+        expect(reverted.changed_node_ids.sort()).toEqual(['a', 'b', 'c']);
+        const after = await layoutOf(canvas.canvasId);
+        const byId = <T extends { id: string }>(items: T[]) => [...items].sort((left, right) => left.id.localeCompare(right.id));
+        expect(byId(after.nodes)).toEqual(byId(atThree.nodes));
+        expect(after.edges).toEqual(atThree.edges);
+        // The revert itself is in the history and can be reverted.
+        await store.writes.revert(canvas.at(7), 6);
+        expect((await layoutOf(canvas.canvasId)).nodes.map((node) => node.id).sort()).toEqual(['a', 'c']);
+        await expectCanvasError(store.writes.revert(canvas.at(8), 99), 'invalid_arguments');
+      });
+
+      it('refuses a node over its size cap and a canvas over its node cap, writing nothing', async () => {
+        const canvas = await freshCanvas();
+        const capped = await openStore(database.location, { migrate: false, caps: { canvasNodes: 2, nodeBytes: 400 } });
+        try {
+          await capped.writes.createNode(canvas.at(0), textNode('a'));
+          await capped.writes.createNode(canvas.at(1), textNode('b'));
+          const full = await expectCanvasError(capped.writes.createNode(canvas.at(2), textNode('c')), 'limit_exceeded');
+          expect(full.details).toMatchObject({ max_nodes: 2 });
+          const big = await expectCanvasError(
+            capped.writes.updateNode(canvas.at(2), 'a', { data: { content: 'x'.repeat(500) } }),
+            'invalid_arguments',
+          );
+          expect(big.details.issues).toEqual([expect.objectContaining({ path: 'set' })]);
+          expect((await capped.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(2);
+          await capped.writes.deleteNode(canvas.at(2), 'b');
+          await expect(capped.writes.createNode(canvas.at(3), textNode('c'))).resolves.toMatchObject({ revision: 4 });
+        } finally {
+          await capped.close();
+        }
+      });
+    });
+
     describe('layout reads', () => {
       it('reports only what changed since a revision, deletions included', async () => {
         const canvas = await freshCanvas();

@@ -8,6 +8,7 @@ import type { Store } from '../../store/store.js';
 import { tokenRejection } from '../auth/principal.js';
 import type { CanvasBackend } from '../backend.js';
 import type { AssetFiles } from '../../runs/asset-files.js';
+import type { BodyCheckPool } from '../../validation/body-check-pool.js';
 import { registerAssetRoutes } from './asset-routes.js';
 import { authenticate } from './authenticate.js';
 import { CANVAS_ROUTE_PATHS, registerCanvasRoutes } from './canvas-routes.js';
@@ -21,6 +22,7 @@ export interface BackendAppOptions {
   logger: Logger;
   clock?: () => number;
   bodyLimitBytes?: number;
+  bodyChecks: BodyCheckPool;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -46,6 +48,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const started = performance.now();
     c.set('requestId', requestId);
+    c.set('bodyChecks', options.bodyChecks);
     c.set('log', logger.child({ request_id: requestId }));
     c.header(REQUEST_ID_HEADER, requestId);
     await next();

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Logger } from '../../shared/logger.js';
 import type { CallerContext } from '../auth/caller.js';
 import type { Principal, TokenPrincipal } from '../auth/principal.js';
+import type { BodyCheckPool } from '../../validation/body-check-pool.js';
 
 /** Per-request values the backend's HTTP middleware sets. */
 export interface BackendHttpEnv {
@@ -13,6 +14,8 @@ export interface BackendHttpEnv {
     /** The gateway token itself, when the request came through a gateway. */
     gateway: TokenPrincipal | undefined;
     caller: CallerContext;
+    /** Where large bodies are checked off the event loop. */
+    bodyChecks: BodyCheckPool;
   };
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import { decodeUtf8, jsonContentTypeProblem } from '../../shared/request-body.js';
+import { bodySchemaName } from '../../validation/body-schemas.js';
 import type { BackendContext } from './http-env.js';
 
 /** Parses path parameters with contract schemas: a bad id is refused before any storage access. */
@@ -12,23 +13,33 @@ export function pathParams<S extends Record<string, z.ZodType>>(
   return Object.fromEntries(entries) as { [K in keyof S]: z.output<S[K]> };
 }
 
-/** Reads a JSON body (application/json in UTF-8 only) and parses it with a contract schema. */
+const NOT_UTF8 = () =>
+  new CanvasError('invalid_arguments', 'The request body is not valid UTF-8.', { issues: [{ path: '(root)', message: 'not valid UTF-8' }] });
+const NOT_JSON = () =>
+  new CanvasError('invalid_arguments', 'The request body is not valid JSON.', { issues: [{ path: '(root)', message: 'not valid JSON' }] });
+
+/**
+ * Reads a JSON body (application/json in UTF-8 only) and parses it with a contract schema. A large body is checked
+ * on a worker thread first (src/validation/body-check-pool.ts): an invalid one is refused without being parsed here.
+ */
 export async function jsonBody<S extends z.ZodType>(c: BackendContext, schema: S): Promise<z.output<S>> {
   const contentTypeProblem = jsonContentTypeProblem(c.req.header('content-type'));
   if (contentTypeProblem) throw new CanvasError('unsupported_media_type', contentTypeProblem);
-  const text = decodeUtf8(new Uint8Array(await c.req.arrayBuffer()));
-  if (text === null) {
-    throw new CanvasError('invalid_arguments', 'The request body is not valid UTF-8.', {
-      issues: [{ path: '(root)', message: 'not valid UTF-8' }],
-    });
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const schemaName = bodySchemaName(schema);
+  if (schemaName) {
+    const verdict = await c.get('bodyChecks').checkLarge(bytes, { kind: 'rest', schema: schemaName });
+    if (verdict?.kind === 'not_utf8') throw NOT_UTF8();
+    if (verdict?.kind === 'not_json') throw NOT_JSON();
+    if (verdict?.kind === 'invalid') throw new CanvasError(verdict.fault.code, verdict.fault.message, verdict.fault.details);
   }
+  const text = decodeUtf8(bytes);
+  if (text === null) throw NOT_UTF8();
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new CanvasError('invalid_arguments', 'The request body is not valid JSON.', {
-      issues: [{ path: '(root)', message: 'not valid JSON' }],
-    });
+    throw NOT_JSON();
   }
   return parseOrThrow(schema, body);
 }

@@ -15,7 +15,7 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--public-url <url>', 'publicUrl', 'the URL clients use, when behind a proxy'],
   ['--allowed-origins <list>', 'allowedOrigins', 'comma-separated browser origins allowed to call /mcp'],
   ['--rate-limit <n>', 'rateLimitPerMinute', 'requests per minute per token at /mcp (0 disables; default 600)'],
-  ['--body-limit <bytes>', 'bodyLimitBytes', 'largest accepted request body (default 4 MiB)'],
+  ['--body-limit <bytes>', 'bodyLimitBytes', 'largest accepted request body (default 1 MiB)'],
   ['--log-level <level>', 'logLevel', 'fatal, error, warn, info, debug, trace or silent'],
   ['--workers <n>', 'workers', 'node run workers inside this process (default 2; 0 for none)'],
   ['--sqlite-synchronous <mode>', 'sqliteSynchronous', 'full (default: survives power loss) or normal (faster writes; see docs/operations.md)'],

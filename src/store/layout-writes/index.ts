@@ -15,18 +15,19 @@ import { CanvasError } from '../../shared/errors.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { applyOperation, createEdge, createNode, deleteEdge, deleteNode, updateNode } from './node-operations.js';
 import { revertLayout } from './revert.js';
-import { runLayoutWrite, type CommittedWrite, type WriteTarget } from './write-frame.js';
+import { DEFAULT_CAPS, runLayoutWrite, type CanvasCaps, type CommittedWrite, type WriteTarget } from './write-frame.js';
 
-export type { CommittedWrite, RevisionAuthor, WriteTarget } from './write-frame.js';
+export type { CanvasCaps, CommittedWrite, RevisionAuthor, WriteTarget } from './write-frame.js';
 export { LAYOUT_EVENTS_CHANNEL, authorOf } from './write-frame.js';
 export type { ChangeRecord } from './layout-tx.js';
 
 /** Layout writes: one transaction and exactly one revision per call, whatever the number of operations. */
-export function createCanvasWrites(driver: SqlDriver, clock: () => number) {
+export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps: Partial<CanvasCaps> = {}) {
   const listeners = new Set<(write: CommittedWrite) => void>();
   const deps = {
     driver,
     clock,
+    caps: { ...DEFAULT_CAPS, ...caps },
     committed: (write: CommittedWrite) => {
       for (const listener of listeners) listener(write);
     },

@@ -65,6 +65,7 @@ export class LayoutTx {
     private nextSeq: number,
     readonly counters: CanvasCounters,
     private readonly now: number,
+    private readonly objectCaps: { nodeBytes: number; edgeBytes: number } = { nodeBytes: LIMITS.nodeBytes, edgeBytes: LIMITS.edgeBytes },
   ) {}
 
   get seqAfter(): number {
@@ -129,7 +130,7 @@ export class LayoutTx {
   /** Inserts a node whose id is new here; `path` names the field for a refusal. */
   async insertNode(node: CanvasNode, path: string): Promise<void> {
     const body = JSON.stringify(node);
-    checkObjectSize(body, LIMITS.nodeBytes, path);
+    checkObjectSize(body, this.objectCaps.nodeBytes, path);
     const { changes } = await this.tx.run(
       `INSERT INTO canvas_nodes (project_id, canvas_id, id, seq, type, parent_id, body, created_revision, updated_revision)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, canvas_id, id) DO NOTHING`,
@@ -149,7 +150,7 @@ export class LayoutTx {
 
   async replaceNode(previous: StoredNode, node: CanvasNode, path: string): Promise<void> {
     const body = JSON.stringify(node);
-    checkObjectSize(body, LIMITS.nodeBytes, path);
+    checkObjectSize(body, this.objectCaps.nodeBytes, path);
     await this.tx.run(
       'UPDATE canvas_nodes SET body = ?, parent_id = ?, updated_revision = ? WHERE project_id = ? AND canvas_id = ? AND id = ?',
       [body, node.parentId ?? null, this.revision, ...this.scope, node.id],
@@ -190,7 +191,7 @@ export class LayoutTx {
 
   async insertEdge(edge: CanvasEdge, path: string): Promise<void> {
     const body = JSON.stringify(edge);
-    checkObjectSize(body, LIMITS.edgeBytes, path);
+    checkObjectSize(body, this.objectCaps.edgeBytes, path);
     const { changes } = await this.tx.run(
       `INSERT INTO canvas_edges (project_id, canvas_id, id, seq, source, target, body, created_revision)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, canvas_id, id) DO NOTHING`,

@@ -98,15 +98,31 @@ async function checkEditAuthorization(tx: SqlExecutor, target: WriteTarget): Pro
   if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);
 }
 
-function checkCaps(layout: LayoutTx): void {
+export interface CanvasCaps {
+  canvasNodes: number;
+  canvasEdges: number;
+  canvasBytes: number;
+  nodeBytes: number;
+  edgeBytes: number;
+}
+
+export const DEFAULT_CAPS: CanvasCaps = {
+  canvasNodes: LIMITS.canvasNodes,
+  canvasEdges: LIMITS.canvasEdges,
+  canvasBytes: LIMITS.canvasBytes,
+  nodeBytes: LIMITS.nodeBytes,
+  edgeBytes: LIMITS.edgeBytes,
+};
+
+function checkCaps(layout: LayoutTx, caps: CanvasCaps): void {
   const { nodeCount, edgeCount, layoutBytes } = layout.counters;
   const refuse = (message: string, limit: Record<string, number>) => {
     throw new CanvasError('limit_exceeded', `This write would exceed a canvas limit: ${message}`, limit);
   };
-  if (nodeCount > LIMITS.canvasNodes) refuse(`a canvas holds at most ${LIMITS.canvasNodes} nodes.`, { max_nodes: LIMITS.canvasNodes });
-  if (edgeCount > LIMITS.canvasEdges) refuse(`a canvas holds at most ${LIMITS.canvasEdges} edges.`, { max_edges: LIMITS.canvasEdges });
-  if (layoutBytes > LIMITS.canvasBytes) {
-    refuse(`a canvas layout is at most ${LIMITS.canvasBytes} bytes serialized.`, { max_layout_bytes: LIMITS.canvasBytes });
+  if (nodeCount > caps.canvasNodes) refuse(`a canvas holds at most ${caps.canvasNodes} nodes.`, { max_nodes: caps.canvasNodes });
+  if (edgeCount > caps.canvasEdges) refuse(`a canvas holds at most ${caps.canvasEdges} edges.`, { max_edges: caps.canvasEdges });
+  if (layoutBytes > caps.canvasBytes) {
+    refuse(`a canvas layout is at most ${caps.canvasBytes} bytes serialized.`, { max_layout_bytes: caps.canvasBytes });
   }
 }
 
@@ -115,6 +131,7 @@ export interface WriteFrameDeps {
   clock: () => number;
   /** Runs after each commit, in this process. */
   committed: (write: CommittedWrite) => void;
+  caps: CanvasCaps;
 }
 
 export async function runLayoutWrite<R extends SaveReceipt>(
@@ -176,9 +193,10 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       canvas.next_seq,
       { nodeCount: canvas.node_count, edgeCount: canvas.edge_count, layoutBytes: canvas.layout_bytes },
       now,
+      { nodeBytes: deps.caps.nodeBytes, edgeBytes: deps.caps.edgeBytes },
     );
     const result = await apply(layout);
-    checkCaps(layout);
+    checkCaps(layout, deps.caps);
 
     const changes = [...layout.changes.values()];
     for (const change of changes) {

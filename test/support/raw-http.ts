@@ -1,0 +1,62 @@
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+
+/**
+ * A raw HTTP request where fetch cannot go: repeated headers (two Authorization lines), bodies that are not valid
+ * UTF-8, exact bytes.
+ */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: unknown;
+  /** Milliseconds from sending to the last byte of the answer. */
+  elapsedMs: number;
+}
+
+export function rawRequest(url: string, options: { method?: string; headers?: OutgoingHttpHeaders; body?: string | Buffer }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const request = httpRequest(url, { method: options.method ?? 'POST', headers: options.headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json, elapsedMs: performance.now() - started });
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    if (options.body !== undefined) request.end(options.body);
+    else request.end();
+  });
+}
+
+/** Polls a URL until stopped; returns each answer's status and latency. */
+export function pollWhile(url: string, everyMs: number) {
+  const samples: Array<{ status: number; ms: number }> = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const status = await fetch(url).then(
+        (response) => response.status,
+        () => 0,
+      );
+      samples.push({ status, ms: performance.now() - started });
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
+}
