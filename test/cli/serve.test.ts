@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,35 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+function modeOf(path: string): string {
+  return (statSync(path).mode & 0o777).toString(8);
+}
+
 describe('serve', () => {
+  it('keeps its data dir private: 0700 directories, 0600 files, and tightens an open one at start (issue 9, defect 16)', async () => {
+    const parent = tempDir();
+    const fresh = join(parent, 'fresh');
+    const first = serveProcess(['--data', fresh, '--port', '0', '--log-level', 'warn']);
+    await first.waitFor(/listening on/);
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+    expect(modeOf(fresh)).toBe('700');
+    expect(modeOf(join(fresh, 'assets'))).toBe('700');
+    for (const file of readdirSync(fresh).filter((name) => name.startsWith('canvas.db'))) expect([file, modeOf(join(fresh, file))]).toEqual([file, '600']);
+
+    const open = join(parent, 'open');
+    mkdirSync(join(open, 'assets'), { recursive: true });
+    chmodSync(open, 0o755);
+    chmodSync(join(open, 'assets'), 0o755);
+    writeFileSync(join(open, 'assets', 'asset_AAAAAAAAAAAAAAAA'), 'x', { mode: 0o644 });
+    const second = serveProcess(['--data', open, '--port', '0', '--log-level', 'warn']);
+    await second.waitFor(/listening on/);
+    expect(second.output()).toContain('permissions tightened');
+    second.child.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+    expect([modeOf(open), modeOf(join(open, 'assets')), modeOf(join(open, 'assets', 'asset_AAAAAAAAAAAAAAAA'))]).toEqual(['700', '700', '600']);
+  }, 60_000);
+
   it('seeds the demo on an empty store, prints what a client needs, serves it, and stops on SIGTERM', async () => {
     const data = tempDir();
     const serve = serveProcess(['--data', data, '--port', '0', '--log-level', 'warn']);

@@ -211,6 +211,24 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
       expect(repeated.status).toBe('cancelled');
     });
 
+    it('deleting a node stops its runs, and a new node with the same id shows none of them (issue 9, defect 3)', async () => {
+      await h.node('doomed', 'imageGenNode', { prompt: 'will be deleted', size: '1K', imageUrl: null, aspectRatio: '1:1', count: 4 });
+      const running = await h.submit('doomed');
+      await waitFor(() => h.run(running.run_id), (run) => (run.progress.percent ?? 0) >= 10);
+      const queued = await h.submit('doomed');
+      const deleted = structured<{ cancelled_run_ids: string[] }>(
+        await h.agent.callTool({ name: 'delete_canvas_node', arguments: { ...ids, node_id: 'doomed', base_revision: (await h.states()).revision } }),
+      );
+      expect(deleted.cancelled_run_ids.sort()).toEqual([running.run_id, queued.run_id].sort());
+      const stopped = await waitFor(() => h.run(running.run_id), (run) => run.status === 'cancelled', 2000);
+      expect(stopped.cost.charged).toBeLessThan(stopped.cost.estimated);
+      expect(await h.run(queued.run_id)).toMatchObject({ status: 'cancelled', started_at: null, cost: { charged: 0 } });
+
+      await h.node('doomed', 'textAnnotationNode', { content: 'a new node, same id' });
+      const { states } = await h.states();
+      expect(states.doomed).toBeUndefined();
+    });
+
     it('cancels a queued run before it starts: never executed, never charged', async () => {
       await h.node('busy', 'imageGenNode', { prompt: 'keeps the worker busy', size: '1K', imageUrl: null, aspectRatio: '1:1' });
       await h.node('waiting', 'imageGenNode', { prompt: 'waits', size: '1K', imageUrl: null, aspectRatio: '1:1' });

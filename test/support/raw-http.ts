@@ -13,10 +13,13 @@ export interface RawResponse {
   elapsedMs: number;
 }
 
-export function rawRequest(url: string, options: { method?: string; headers?: OutgoingHttpHeaders; body?: string | Buffer }): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string | string[] | number>; body?: string | Buffer },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const request = httpRequest(url, { method: options.method ?? 'POST', headers: options.headers }, (response) => {
+    const request = httpRequest(url, { method: options.method ?? 'POST', headers: options.headers as OutgoingHttpHeaders }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {

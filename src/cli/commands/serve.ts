@@ -78,9 +78,7 @@ export function registerServeCommand(program: Command): void {
 
       const config = loadServeConfig(flags);
       const server = await startServer(config);
-      process.stdout.write(`canvas-mcp ${server.mode} listening on ${server.url}\n  MCP endpoint: ${server.mcpUrl}\n`);
-      if (server.demo) process.stdout.write(demoBanner(server, server.demo));
-
+      // Handlers before the first line a supervisor (or a test) waits for: a signal right after it stops cleanly.
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
@@ -93,5 +91,7 @@ export function registerServeCommand(program: Command): void {
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
+      process.stdout.write(`canvas-mcp ${server.mode} listening on ${server.url}\n  MCP endpoint: ${server.mcpUrl}\n`);
+      if (server.demo) process.stdout.write(demoBanner(server, server.demo));
     });
 }

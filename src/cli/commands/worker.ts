@@ -34,7 +34,6 @@ export function registerWorkerCommand(program: Command): void {
     const store = await openStore(storeLocationOf(config));
     const engine = runEngineOf(config, store, assetFilesOf(config), logger);
     await engine.start();
-    process.stdout.write(`canvas-mcp worker running ${config.workers} workers on ${store.dialect}\n`);
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
@@ -50,5 +49,6 @@ export function registerWorkerCommand(program: Command): void {
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
+    process.stdout.write(`canvas-mcp worker running ${config.workers} workers on ${store.dialect}\n`);
   });
 }
