@@ -63,3 +63,21 @@ CREATE TABLE canvas_revisions (
   PRIMARY KEY (project_id, canvas_id, revision),
   FOREIGN KEY (project_id, canvas_id) REFERENCES canvases (project_id, id)
 );
+
+-- Runs of generation-shaped nodes produce videos and 3D models too: the asset kinds widen (a CHECK cannot be
+-- altered in SQLite, so the table is rebuilt).
+CREATE TABLE assets_next (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL,
+  canvas_id TEXT NOT NULL,
+  run_id TEXT NOT NULL REFERENCES node_runs (id),
+  kind TEXT NOT NULL CHECK (kind IN ('image', 'audio', 'video', 'model', 'json')),
+  mime_type TEXT NOT NULL,
+  byte_size BIGINT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+INSERT INTO assets_next (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at)
+  SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at FROM assets;
+DROP TABLE assets;
+ALTER TABLE assets_next RENAME TO assets;
+CREATE INDEX assets_by_run ON assets (run_id);

@@ -25,10 +25,16 @@ export const RunOperation = z.enum([
   'music_generation',
   'script_generation',
   'skill',
+  'storyboard_generation',
+  'video_generation',
+  'video_story',
+  'video_composition',
+  'world_generation',
+  'audio_trim',
 ]);
 export type RunOperation = z.infer<typeof RunOperation>;
 
-export const AssetKind = z.enum(['image', 'audio', 'json']);
+export const AssetKind = z.enum(['image', 'audio', 'video', 'model', 'json']);
 export type AssetKind = z.infer<typeof AssetKind>;
 
 export const RunOutput = z.strictObject({

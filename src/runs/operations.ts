@@ -33,7 +33,35 @@ function definedEntries(record: Record<string, unknown>): Record<string, unknown
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }
 
-export function planRun(node: CanvasNode): RunPlan {
+/** What a run may read beyond its node: the audio it trims, the clips it composes (assets of this server). */
+export interface RunContext {
+  /** The asset id behind a URL of this server (`/assets/asset_…`, relative or absolute), or null. */
+  assetIdOf(url: string | null | undefined): string | null;
+  /** The audio asset a trim node takes its input from: that of the audio node connected to it. */
+  sourceAudioAssetId: string | null;
+}
+
+export const NO_CONTEXT: RunContext = { assetIdOf: () => null, sourceAudioAssetId: null };
+
+const ASSET_URL = /\/assets\/(asset_[A-Za-z0-9_-]{16})$/;
+
+export function assetIdOfUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  const path = url.split(/[?#]/, 1)[0]!;
+  return ASSET_URL.exec(path)?.[1] ?? null;
+}
+
+const SECOND = 1000;
+/** Generated clips are short: the local provider renders a few seconds, not a film. */
+const MAX_CLIP_MS = 8 * SECOND;
+const clampMs = (value: number | null | undefined, fallback: number) =>
+  Math.round(Math.min(Math.max(value ?? fallback, 200), MAX_CLIP_MS));
+
+function notRunnable(node: CanvasNode, why: string): CanvasError {
+  return new CanvasError('not_runnable', `This ${node.type} cannot run: ${why}`, { node_type: node.type });
+}
+
+export function planRun(node: CanvasNode, context: RunContext = NO_CONTEXT): RunPlan {
   switch (node.type) {
     case 'imageNode':
     case 'imageGenNode': {
@@ -88,10 +116,82 @@ export function planRun(node: CanvasNode): RunPlan {
         outputs: [{ kind: skill.kind }],
       };
     }
+    case 'storyboardGenNode': {
+      const frames = node.data.frameCount ?? 6;
+      return {
+        operation: 'storyboard_generation',
+        skillId: null,
+        input: definedEntries({ prompt: node.data.prompt, frameCount: frames, aspectRatio: node.data.aspectRatio, size: node.data.size }),
+        costEstimated: 0.5 * frames,
+        outputs: [{ kind: 'image' }],
+      };
+    }
+    case 'videoNode':
+      return {
+        operation: 'video_generation',
+        skillId: null,
+        input: definedEntries({
+          prompt: node.data.prompt ?? node.data.displayName ?? '',
+          aspectRatio: node.data.aspectRatio,
+          durationMs: clampMs(node.data.durationMs, 2 * SECOND),
+        }),
+        costEstimated: 5,
+        outputs: [{ kind: 'video' }],
+      };
+    case 'videoStoryNode': {
+      if (node.data.shots.length === 0) throw notRunnable(node, 'it has no shots; add shots with a prompt and a duration.');
+      const shots = node.data.shots.slice(0, 12).map((shot) => ({ prompt: shot.prompt, durationMs: clampMs(shot.durationMs, SECOND) }));
+      return {
+        operation: 'video_story',
+        skillId: null,
+        input: definedEntries({ shots, aspectRatio: node.data.aspectRatio }),
+        costEstimated: 3 * shots.length,
+        outputs: [{ kind: 'video' }],
+      };
+    }
+    case 'videoComposeNode': {
+      if (node.data.clips.length === 0) throw notRunnable(node, 'it has no clips to compose.');
+      const clips = [...node.data.clips]
+        .sort((left, right) => left.startMs - right.startMs)
+        .slice(0, 24)
+        .map((clip) => ({
+          assetId: context.assetIdOf(clip.videoUrl),
+          seed: clip.id,
+          trimStartMs: clip.trimStartMs ?? 0,
+          trimEndMs: clip.trimEndMs ?? null,
+        }));
+      return {
+        operation: 'video_composition',
+        skillId: null,
+        input: definedEntries({ clips, audioAssetId: context.assetIdOf(node.data.audioTrackUrl), aspectRatio: node.data.aspectRatio }),
+        costEstimated: 1,
+        outputs: [{ kind: 'video' }],
+      };
+    }
+    case 'threeDWorldNode':
+      return {
+        operation: 'world_generation',
+        skillId: null,
+        input: definedEntries({ prompt: node.data.prompt ?? node.data.displayName ?? node.id, sources: node.data.sources.length }),
+        costEstimated: 6,
+        outputs: [{ kind: 'model' }],
+      };
+    case 'audioTrimNode': {
+      if (!context.sourceAudioAssetId) {
+        throw notRunnable(node, 'connect an audio node whose audio is on this server (an edge from it to this node), then run again.');
+      }
+      return {
+        operation: 'audio_trim',
+        skillId: null,
+        input: { sourceAssetId: context.sourceAudioAssetId, trimStartMs: node.data.trimStartMs ?? 0, trimEndMs: node.data.trimEndMs ?? null },
+        costEstimated: 0.1,
+        outputs: [{ kind: 'audio' }],
+      };
+    }
     default:
       throw new CanvasError(
         'not_runnable',
-        `A ${node.type} has nothing to run: runs exist for imageNode, imageGenNode, audioNode, scriptNode and skillNode.`,
+        `A ${node.type} has nothing to run: runs exist for image, audio, script, skill, storyboard, video, 3D world and audio-trim nodes.`,
         { node_type: node.type },
       );
   }

@@ -1,7 +1,9 @@
 import type { NodeRun } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import type { Store } from '../store/store.js';
-import { pendingResources, planRun } from './operations.js';
+import type { CanvasNode } from '../contract/index.js';
+import { RunOutputs } from '../store/run-rows.js';
+import { assetIdOfUrl, pendingResources, planRun, type RunContext } from './operations.js';
 
 /** Submits a run for one node: the one path used by the backend route, the hidden tool and the admin CLI. */
 export interface RunSubmission {
@@ -21,7 +23,7 @@ export async function submitNodeRun(store: Store, submission: RunSubmission): Pr
   }
   const stored = await store.layout.readNode(submission.projectId, submission.canvasId, submission.nodeId);
   if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
-  const plan = planRun(stored.node);
+  const plan = planRun(stored.node, await runContextFor(store, submission.projectId, submission.canvasId, stored.node));
   return store.runs.createRun({
     projectId: submission.projectId,
     canvasId: submission.canvasId,
@@ -36,4 +38,22 @@ export async function submitNodeRun(store: Store, submission: RunSubmission): Pr
     resources: pendingResources(plan),
     maxAttempts: submission.maxAttempts ?? 3,
   });
+}
+
+/** The assets a run reads besides its node's data: for an audio trim, the audio of the node connected to it. */
+async function runContextFor(store: Store, projectId: string, canvasId: string, node: CanvasNode): Promise<RunContext> {
+  const existing = async (assetId: string | null) => (assetId && (await store.claims.getAsset(assetId)) ? assetId : null);
+  const assetIdOf = (url: string | null | undefined) => assetIdOfUrl(url);
+  if (node.type !== 'audioTrimNode') return { assetIdOf, sourceAudioAssetId: null };
+  const latestRuns = new Map((await store.runs.latestRunsByNode(projectId, canvasId)).map((row) => [row.node_id, row]));
+  for (const sourceId of await store.layout.edgeSources(projectId, canvasId, node.id)) {
+    const source = (await store.layout.readNode(projectId, canvasId, sourceId))?.node;
+    if (!source || (source.type !== 'audioNode' && source.type !== 'audioTrimNode')) continue;
+    const fromData = assetIdOfUrl(source.type === 'audioNode' ? source.data.audioUrl : source.data.resultAudioUrl);
+    const run = latestRuns.get(sourceId);
+    const fromRun = run?.status === 'succeeded' ? (RunOutputs.parse(JSON.parse(run.outputs)).find((output) => output.kind === 'audio')?.asset_id ?? null) : null;
+    const sourceAudioAssetId = (await existing(fromData)) ?? (await existing(fromRun));
+    if (sourceAudioAssetId) return { assetIdOf, sourceAudioAssetId };
+  }
+  return { assetIdOf, sourceAudioAssetId: null };
 }

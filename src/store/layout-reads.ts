@@ -71,6 +71,16 @@ export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
       return { node: CanvasNode.parse(JSON.parse(body)), seq };
     },
 
+    /** The nodes with an edge into this one, in edge creation order. */
+    async edgeSources(projectId: string, canvasId: string, nodeId: string): Promise<string[]> {
+      const rows = await driver.all('SELECT source FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND target = ? ORDER BY seq', [
+        projectId,
+        canvasId,
+        nodeId,
+      ]);
+      return rows.map((row) => z.object({ source: z.string() }).parse(row).source);
+    },
+
     loadLayout(projectId: string, canvasId: string): Promise<LayoutLoad | undefined> {
       return driver.readSnapshot(async (tx) => {
         const canvas = await readCanvas(tx, projectId, canvasId);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssetKind, RunOutput, RunResource } from '../contract/index.js';
+import { AssetKind as AssetKindSchema, type AssetKind, type RunOutput, type RunResource } from '../contract/index.js';
 import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
 import { ACTIVE_STATUSES, bumpStatesVersion } from './run-store.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
@@ -48,7 +48,7 @@ const AssetRow = z
     project_id: z.string(),
     canvas_id: z.string(),
     run_id: z.string(),
-    kind: z.enum(['image', 'audio', 'json']),
+    kind: AssetKindSchema,
     mime_type: z.string(),
     byte_size: z.coerce.number(),
   })

@@ -1,11 +1,13 @@
 import { appendFileSync } from 'node:fs';
-import type { AssetKind } from '../../contract/index.js';
-import { abortableDelay, type ProducedAsset, type ProviderJob, type RunProvider } from './provider.js';
-import { aspectOf, deterministicPng, deterministicWav } from './artifacts.js';
+import { abortableDelay, ProviderError, type ProducedAsset, type ProviderContext, type ProviderJob, type RunProvider } from './provider.js';
+import { aspectOf, deterministicPng, deterministicRgb, deterministicWav, storyboardPng } from './artifacts.js';
+import { composeVideo, encodeFrames, evenSize, trimAudio, type ComposeClip, type VideoFormat } from './media/ffmpeg.js';
+import { worldGlb } from './media/world-glb.js';
 
 /**
  * The built-in offline provider: it takes `durationMs`, reports progress ten times, honours cancellation at every
- * step, and produces real files derived deterministically from the input (PNG images, WAV audio, JSON results).
+ * step, and produces real files derived deterministically from the input: PNG images and storyboard sheets, WAV
+ * audio (generated or trimmed), WebM videos (generated, from shots, or composed from clips), GLB worlds, JSON.
  */
 export interface LocalProviderOptions {
   durationMs: number;
@@ -15,35 +17,97 @@ export interface LocalProviderOptions {
 
 const STEPS = 10;
 const IMAGE_WIDTH = 256;
+const VIDEO_WIDTH = 320;
+const VIDEO_FPS = 12;
 
 function seedOf(job: ProviderJob, index: number): string {
   return JSON.stringify({ operation: job.operation, input: job.input, index });
 }
 
-function produce(job: ProviderJob, output: { assetId: string; kind: AssetKind }, index: number): ProducedAsset {
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function videoFormat(aspectRatio: unknown): VideoFormat {
+  const aspect = aspectOf(aspectRatio ?? '16:9');
+  return { ...evenSize(VIDEO_WIDTH, VIDEO_WIDTH / aspect), fps: VIDEO_FPS };
+}
+
+/** Frames of a generated clip: the seed's picture, moving. */
+function generatedClip(seed: string, durationMs: number, format: VideoFormat) {
+  const count = Math.max(1, Math.round((durationMs / 1000) * format.fps));
+  return { count, frames: (index: number) => deterministicRgb(seed, format.width, format.height, index / count) };
+}
+
+type Output = ProviderJob['outputs'][number];
+
+async function produce(job: ProviderJob, output: Output, index: number, context: ProviderContext): Promise<ProducedAsset> {
   const seed = seedOf(job, index);
-  switch (output.kind) {
-    case 'image':
-      return {
-        assetId: output.assetId,
-        kind: 'image',
-        mimeType: 'image/png',
-        bytes: deterministicPng(seed, IMAGE_WIDTH, aspectOf(job.input.aspectRatio ?? (job.input.parameters as { aspect_ratio?: string } | undefined)?.aspect_ratio)),
-      };
-    case 'audio': {
+  const asset = (mimeType: string, bytes: Buffer): ProducedAsset => ({ assetId: output.assetId, kind: output.kind, mimeType, bytes });
+  const { input } = job;
+  const { signal } = context;
+  switch (job.operation) {
+    case 'image_generation':
+      return asset('image/png', deterministicPng(seed, IMAGE_WIDTH, aspectOf(input.aspectRatio)));
+    case 'speech_generation':
+    case 'music_generation': {
       const music = job.operation === 'music_generation';
-      const text = typeof job.input.text === 'string' ? job.input.text : '';
       const durationMs = music
-        ? Math.min(Number(job.input.musicLengthMs ?? 4000) || 4000, 8000)
-        : Math.min(Math.max(text.length * 60, 600), 8000);
-      return { assetId: output.assetId, kind: 'audio', mimeType: 'audio/wav', bytes: deterministicWav(seed, durationMs, music) };
+        ? Math.min(Number(input.musicLengthMs ?? 4000) || 4000, 8000)
+        : Math.min(Math.max(text(input.text).length * 60, 600), 8000);
+      return asset('audio/wav', deterministicWav(seed, durationMs, music));
     }
-    case 'json': {
-      const result =
-        job.operation === 'script_generation'
-          ? { title: `Script for: ${String(job.input.prompt ?? '').slice(0, 60)}`, scenes: [{ index: 1, beat: 'opening', text: String(job.input.prompt ?? '') }] }
-          : { skill_id: job.skillId, parameters: job.input.parameters ?? {}, result: 'completed by the local provider' };
-      return { assetId: output.assetId, kind: 'json', mimeType: 'application/json', bytes: Buffer.from(JSON.stringify(result, null, 2)) };
+    case 'script_generation': {
+      const prompt = text(input.prompt);
+      const result = { title: `Script for: ${prompt.slice(0, 60)}`, scenes: [{ index: 1, beat: 'opening', text: prompt }] };
+      return asset('application/json', Buffer.from(JSON.stringify(result, null, 2)));
+    }
+    case 'skill': {
+      if (output.kind === 'image') {
+        const parameters = input.parameters as { aspect_ratio?: string } | undefined;
+        return asset('image/png', deterministicPng(seed, IMAGE_WIDTH, aspectOf(parameters?.aspect_ratio)));
+      }
+      const result = { skill_id: job.skillId, parameters: input.parameters ?? {}, result: 'completed by the local provider' };
+      return asset('application/json', Buffer.from(JSON.stringify(result, null, 2)));
+    }
+    case 'storyboard_generation': {
+      const count = Math.min(Math.max(Number(input.frameCount ?? 6) || 6, 1), 64);
+      const seeds = Array.from({ length: count }, (_, frame) => `${seed}:${frame}`);
+      return asset('image/png', storyboardPng(seeds, Math.min(count, 4), 128, aspectOf(input.aspectRatio ?? '16:9')));
+    }
+    case 'video_generation': {
+      const format = videoFormat(input.aspectRatio);
+      const clip = generatedClip(seed, Number(input.durationMs ?? 2000), format);
+      return asset('video/webm', await encodeFrames(clip.frames, clip.count, format, signal));
+    }
+    case 'video_story': {
+      const format = videoFormat(input.aspectRatio);
+      const shots = (input.shots as Array<{ prompt: string; durationMs: number }>) ?? [];
+      const clips: ComposeClip[] = shots.map((shot, shotIndex) => ({
+        source: generatedClip(`${seed}:${shotIndex}:${shot.prompt}`, shot.durationMs, format),
+        trimStartMs: 0,
+        trimEndMs: null,
+      }));
+      return asset('video/webm', await composeVideo(clips, format, null, signal));
+    }
+    case 'video_composition': {
+      const format = videoFormat(input.aspectRatio);
+      const clips = (input.clips as Array<{ assetId: string | null; seed: string; trimStartMs: number; trimEndMs: number | null }>) ?? [];
+      const composed: ComposeClip[] = clips.map((clip) => ({
+        // A clip whose video is not on this server is rendered from its id, so the composition keeps its timing.
+        source: clip.assetId ? { file: context.assetPath(clip.assetId) } : generatedClip(`${seed}:${clip.seed}`, 2000, format),
+        trimStartMs: clip.trimStartMs,
+        trimEndMs: clip.trimEndMs,
+      }));
+      const audio = typeof input.audioAssetId === 'string' ? context.assetPath(input.audioAssetId) : null;
+      return asset('video/webm', await composeVideo(composed, format, audio, signal));
+    }
+    case 'world_generation':
+      return asset('model/gltf-binary', await worldGlb(seed));
+    case 'audio_trim': {
+      if (typeof input.sourceAssetId !== 'string') throw new ProviderError('bad_input', 'The trim has no source audio.', false);
+      const end = input.trimEndMs === null || input.trimEndMs === undefined ? null : Number(input.trimEndMs);
+      return asset('audio/wav', await trimAudio(context.assetPath(input.sourceAssetId), Number(input.trimStartMs ?? 0), end, signal));
     }
   }
 }
@@ -51,14 +115,16 @@ function produce(job: ProviderJob, output: { assetId: string; kind: AssetKind },
 export function createLocalProvider(options: LocalProviderOptions): RunProvider {
   return {
     name: 'local',
-    async execute(job, { signal, progress }) {
+    async execute(job, context) {
       if (options.executionLog) appendFileSync(options.executionLog, `${job.runId} ${job.attempt}\n`);
       for (let step = 1; step <= STEPS; step += 1) {
-        await abortableDelay(options.durationMs / STEPS, signal);
-        progress(Math.round((step * 100) / STEPS), step === STEPS ? 'finishing' : `generating (${step}/${STEPS})`);
+        await abortableDelay(options.durationMs / STEPS, context.signal);
+        context.progress(Math.round((step * 100) / STEPS), step === STEPS ? 'finishing' : `generating (${step}/${STEPS})`);
       }
-      signal.throwIfAborted();
-      return { assets: job.outputs.map((output, index) => produce(job, output, index)) };
+      context.signal.throwIfAborted();
+      const assets: ProducedAsset[] = [];
+      for (const [index, output] of job.outputs.entries()) assets.push(await produce(job, output, index, context));
+      return { assets };
     },
   };
 }

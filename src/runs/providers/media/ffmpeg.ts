@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProviderError } from '../provider.js';
+
+/**
+ * Video and audio encoding through Debian's ffmpeg (docs/runs.md, "Media"): a well-kept encoder that every
+ * distribution packages, run as a child process. WebM (VP8) because every browser plays it without licences;
+ * WAV for trimmed audio. An ffmpeg that is missing fails the run with a message saying what to install.
+ */
+
+export const FFMPEG = process.env.CANVAS_MCP_FFMPEG ?? 'ffmpeg';
+
+export interface VideoFormat {
+  width: number;
+  height: number;
+  fps: number;
+}
+
+/** Even dimensions: the yuv420p pixel format needs them. */
+export function evenSize(width: number, height: number): { width: number; height: number } {
+  const even = (value: number) => Math.max(2, Math.round(value / 2) * 2);
+  return { width: even(width), height: even(height) };
+}
+
+function missing(): ProviderError {
+  return new ProviderError('encoder_missing', 'ffmpeg is not installed on this server: install Debian\'s ffmpeg (apt-get install ffmpeg) to run video and audio-trim nodes.', false);
+}
+
+/** Runs ffmpeg with the given arguments, writing `input` to its stdin; rejects with its stderr on failure. */
+function run(args: string[], signal: AbortSignal, input?: (stdin: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(FFMPEG, ['-hide_banner', '-loglevel', 'error', ...(input ? [] : ['-nostdin']), ...args], {
+      stdio: [input ? 'pipe' : 'ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    const onAbort = () => child.kill('SIGKILL');
+    signal.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(error.code === 'ENOENT' ? missing() : error);
+    });
+    child.on('close', (code) => {
+      signal.removeEventListener('abort', onAbort);
+      if (signal.aborted) reject(signal.reason as Error);
+      else if (code === 0) resolve();
+      else reject(new ProviderError('encoder_failed', `ffmpeg failed: ${stderr.trim().split('\n').at(-1) ?? `exit code ${code}`}`, false));
+    });
+    if (input && child.stdin) {
+      child.stdin.on('error', () => undefined);
+      input(child.stdin).then(
+        () => child.stdin!.end(),
+        (error: unknown) => {
+          child.kill('SIGKILL');
+          reject(error);
+        },
+      );
+    }
+  });
+}
+
+/** A scratch directory for one encoding, removed afterwards whatever happens. */
+async function inScratch<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'canvas-mcp-media-'));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function write(stdin: NodeJS.WritableStream, chunk: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (stdin.write(chunk)) resolve();
+    else {
+      stdin.once('drain', resolve);
+      stdin.once('error', reject);
+    }
+  });
+}
+
+const WEBM = ['-c:v', 'libvpx', '-b:v', '600k', '-deadline', 'realtime', '-cpu-used', '8', '-pix_fmt', 'yuv420p'];
+
+/** Encodes raw RGB frames (one Buffer of width × height × 3 bytes each) into a WebM video. */
+export async function encodeFrames(frames: (index: number) => Buffer, count: number, format: VideoFormat, signal: AbortSignal): Promise<Buffer> {
+  return inScratch(async (dir) => {
+    const out = join(dir, 'out.webm');
+    await run(
+      ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${format.width}x${format.height}`, '-r', String(format.fps), '-i', 'pipe:0', ...WEBM, '-an', '-y', out],
+      signal,
+      async (stdin) => {
+        for (let index = 0; index < count; index += 1) {
+          signal.throwIfAborted();
+          await write(stdin, frames(index));
+        }
+      },
+    );
+    return readFile(out);
+  });
+}
+
+export interface ComposeClip {
+  /** A video file to take the clip from, or frames to generate it from. */
+  source: { file: string } | { frames: (index: number) => Buffer; count: number };
+  trimStartMs: number;
+  trimEndMs: number | null;
+}
+
+/**
+ * Cuts each clip, scales it to one format and joins them in order; with an audio track, muxes it (Opus) for the
+ * length of the video.
+ */
+export async function composeVideo(clips: ComposeClip[], format: VideoFormat, audioFile: string | null, signal: AbortSignal): Promise<Buffer> {
+  return inScratch(async (dir) => {
+    const inputs: string[] = [];
+    for (const [index, clip] of clips.entries()) {
+      if ('file' in clip.source) {
+        inputs.push(clip.source.file);
+      } else {
+        const generated = join(dir, `generated-${index}.webm`);
+        const { frames, count } = clip.source;
+        const bytes = await encodeFrames(frames, count, format, signal);
+        await writeFile(generated, bytes);
+        inputs.push(generated);
+      }
+    }
+    const filters = clips.map((clip, index) => {
+      const end = clip.trimEndMs === null ? '' : `:end=${clip.trimEndMs / 1000}`;
+      return `[${index}:v]trim=start=${clip.trimStartMs / 1000}${end},setpts=PTS-STARTPTS,scale=${format.width}:${format.height},fps=${format.fps},format=yuv420p[v${index}]`;
+    });
+    const joined = `${clips.map((_, index) => `[v${index}]`).join('')}concat=n=${clips.length}:v=1:a=0[video]`;
+    const out = join(dir, 'out.webm');
+    const audio = audioFile ? ['-i', audioFile] : [];
+    const mapping = audioFile ? ['-map', '[video]', '-map', `${clips.length}:a`, '-c:a', 'libopus', '-shortest'] : ['-map', '[video]', '-an'];
+    await run([...inputs.flatMap((file) => ['-i', file]), ...audio, '-filter_complex', [...filters, joined].join(';'), ...mapping, ...WEBM, '-y', out], signal);
+    return readFile(out);
+  });
+}
+
+/** Cuts an audio file to [startMs, endMs) as 16-bit PCM WAV. */
+export async function trimAudio(file: string, startMs: number, endMs: number | null, signal: AbortSignal): Promise<Buffer> {
+  return inScratch(async (dir) => {
+    const out = join(dir, 'out.wav');
+    const length = endMs === null ? [] : ['-t', String(Math.max(0, endMs - startMs) / 1000)];
+    await run(['-ss', String(startMs / 1000), '-i', file, ...length, '-c:a', 'pcm_s16le', '-y', out], signal);
+    return readFile(out);
+  });
+}

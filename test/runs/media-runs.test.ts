@@ -1,0 +1,120 @@
+import { NodeIO } from '@gltf-transform/core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import type { NodeRun } from '../../src/contract/index.js';
+import { seedWorld, type World } from '../backend/world.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectClient, structured, toolError } from '../support/mcp.js';
+import { probe } from '../support/media.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * Issue 9, defect 15: every generation-shaped node type runs on the offline local provider and produces a real file
+ * that decodes: a storyboard sheet, videos (generated, from shots, composed from clips with an audio track), a 3D
+ * world, trimmed audio.
+ */
+
+const ids = { project_id: 'p1', canvas_id: 'c1' };
+
+describe('generation-shaped nodes run to real media files', () => {
+  let server: TestServer;
+  let world: World;
+  let agent: Client;
+
+  beforeAll(async () => {
+    server = await startTestServer(STORE_TARGETS[0]!, { workers: 2, runDurationMs: 50, enableHiddenTools: true });
+    world = await seedWorld(server.store);
+    agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${world.tokens.editor.secret}`, 'X-Agent-Run-Id': world.chatRuns.edit });
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await server?.close();
+  });
+
+  async function revision(): Promise<number> {
+    return structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids })).layout.revision;
+  }
+
+  async function node(id: string, type: string, data: Record<string, unknown>): Promise<void> {
+    const result = await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: await revision(), node: { id, type, position: { x: 0, y: 0 }, data } } });
+    expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+  }
+
+  async function run(nodeId: string): Promise<{ run: NodeRun; bytes: Buffer; contentType: string }> {
+    const submitted = structured<NodeRun>(await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: nodeId } }));
+    expect(submitted.run_id, JSON.stringify(submitted)).toBeDefined();
+    const done = await waitFor(
+      async () => structured<NodeRun>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } })),
+      (current) => current.status === 'succeeded' || current.status === 'failed',
+      30_000,
+    );
+    expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    const response = await fetch(`${server.url}${done.outputs[0]!.url}`);
+    return { run: done, bytes: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? '' };
+  }
+
+  it('storyboardGenNode: a PNG sheet of its frames', async () => {
+    await node('board', 'storyboardGenNode', { prompt: 'a chase over rooftops', frameCount: 6, aspectRatio: '16:9' });
+    const { bytes, contentType } = await run('board');
+    expect(contentType).toBe('image/png');
+    const png = PNG.sync.read(bytes);
+    // 4 columns of 128 × 72 frames with a 4-pixel gutter: 2 rows.
+    expect([png.width, png.height]).toEqual([4 * 128 + 5 * 4, 2 * 72 + 3 * 4]);
+  });
+
+  it('videoNode: a WebM video of its duration and aspect', async () => {
+    await node('clip', 'videoNode', { videoUrl: null, prompt: 'waves on a cliff', aspectRatio: '16:9', durationMs: 2000 });
+    const { bytes, contentType } = await run('clip');
+    expect(contentType).toBe('video/webm');
+    const info = probe(bytes);
+    expect(info.streams).toEqual([expect.objectContaining({ codec_type: 'video', codec_name: 'vp8', width: 320, height: 180 })]);
+    expect(info.durationSeconds).toBeCloseTo(2, 1);
+  });
+
+  it('videoStoryNode: one video of its shots in order', async () => {
+    await node('story', 'videoStoryNode', { shots: [{ id: 's1', prompt: 'wide', durationMs: 1000 }, { id: 's2', prompt: 'close', durationMs: 1500 }], aspectRatio: '1:1' });
+    const info = probe((await run('story')).bytes);
+    expect(info.streams[0]).toMatchObject({ codec_type: 'video', width: 320, height: 320 });
+    expect(info.durationSeconds).toBeCloseTo(2.5, 1);
+  });
+
+  it('videoComposeNode: its clips trimmed and joined, with an audio track', async () => {
+    const clip = await run('clip');
+    await node('voice', 'audioNode', { audioUrl: null, text: 'A storm is coming, and nobody listens to the keeper of the light.' });
+    const voice = await run('voice');
+    await node('cut', 'videoComposeNode', {
+      clips: [
+        { id: 'a', videoUrl: clip.run.outputs[0]!.url, startMs: 0, trimStartMs: 500, trimEndMs: 1500 },
+        { id: 'b', videoUrl: 'https://elsewhere.example/clip.mp4', startMs: 1000 },
+      ],
+      audioTrackUrl: voice.run.outputs[0]!.url,
+      aspectRatio: '16:9',
+    });
+    const info = probe((await run('cut')).bytes);
+    expect(info.streams.map((stream) => stream.codec_type).sort()).toEqual(['audio', 'video']);
+    expect(info.durationSeconds).toBeGreaterThan(2.5);
+    expect(info.durationSeconds).toBeLessThan(3.5);
+  });
+
+  it('threeDWorldNode: a GLB world with a ground and blocks', async () => {
+    await node('world', 'threeDWorldNode', { sources: [], prompt: 'a harbour town' });
+    const { bytes, contentType } = await run('world');
+    expect(contentType).toBe('model/gltf-binary');
+    const document = await new NodeIO().readBinary(new Uint8Array(bytes));
+    expect(document.getRoot().listMeshes().map((mesh) => mesh.getName())).toEqual(['ground', ...Array.from({ length: 6 }, (_, index) => `block-${index + 1}`)]);
+  });
+
+  it('audioTrimNode: the connected audio node\'s audio, trimmed; without one it is not runnable', async () => {
+    await node('trim', 'audioTrimNode', { trimStartMs: 200, trimEndMs: 800 });
+    const refused = await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'trim' } });
+    expect(toolError(refused)).toMatchObject({ code: 'not_runnable' });
+    expect(toolError(refused).message).toContain('connect an audio node');
+    await server.store.writes.createEdge({ projectId: 'p1', canvasId: 'c1', baseRevision: await revision(), clientSaveId: null, authorization: SYSTEM_WRITE }, { id: 'voice-trim', source: 'voice', target: 'trim' });
+    const info = probe((await run('trim')).bytes);
+    expect(info.streams).toEqual([expect.objectContaining({ codec_type: 'audio', codec_name: 'pcm_s16le', sample_rate: '16000' })]);
+    expect(info.durationSeconds).toBeCloseTo(0.6, 1);
+  });
+});
