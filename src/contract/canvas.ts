@@ -66,7 +66,7 @@ const receiptFields = {
   client_save_id: ClientSaveId,
   replayed: z
     .boolean()
-    .meta({ description: 'True when this receipt is the stored answer to an earlier request with this client_save_id.' }),
+    .meta({ description: 'True when this receipt is the stored answer to an earlier identical request (same client_save_id and arguments).' }),
   saved_at: z.string(),
 };
 

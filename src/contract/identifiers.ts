@@ -111,7 +111,7 @@ export const ClientSaveId = z
   .meta({ minLength: 1, maxLength: CLIENT_SAVE_ID_MAX_LENGTH })
   .nullable()
   .default(null)
-  .meta({ description: 'Optional id that correlates the save receipt; a retry with the same id replays it.' });
+  .meta({ description: 'Optional id that only correlates the save receipt; an identical retry (same id and arguments) replays the receipt.' });
 
 export type ResourceId = z.infer<typeof ResourceId>;
 export type CanvasId = z.infer<typeof CanvasId>;

@@ -90,7 +90,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'A skillNode needs a skill_id from list_zone_skills. ' +
       'On error revision_conflict someone else changed the canvas: re-read with get_canvas, merge their changes into your plan, and resubmit with the new layout.revision. ' +
       'Needs a canvas edit authorization (the X-Agent-Run-Id of your canvas chat run). ' +
-      'client_save_id (optional) correlates the save receipt: retrying with the same client_save_id and arguments replays the receipt instead of writing twice.',
+      'client_save_id (optional) only correlates the save receipt: it is echoed in the receipt, and retrying exactly the same call (same client_save_id, node and base_revision) after a lost answer replays the receipt instead of writing twice; any other call with that id is a new write.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.create_canvas_node.input,
     output: TOOL_CONTRACTS.create_canvas_node.output,
@@ -103,7 +103,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     title: 'Delete canvas node',
     description:
       'Atomically delete exactly one node, by its exact id from layout.nodes[].id of get_canvas (never by name), together with its connected edges; ' +
-      'its children move to its parent and keep their place. Pass the latest layout.revision as base_revision; ' +
+      'its children move to its parent and keep their place, and its active node runs are asked to stop (cancelled_run_ids). Pass the latest layout.revision as base_revision; ' +
       'on revision_conflict re-read with get_canvas and decide again. Needs a canvas edit authorization (X-Agent-Run-Id).',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.delete_canvas_node.input,
