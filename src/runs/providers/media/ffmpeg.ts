@@ -75,11 +75,20 @@ async function inScratch<T>(work: (dir: string) => Promise<T>): Promise<T> {
 
 function write(stdin: NodeJS.WritableStream, chunk: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (stdin.write(chunk)) resolve();
-    else {
-      stdin.once('drain', resolve);
-      stdin.once('error', reject);
+    if (stdin.write(chunk)) {
+      resolve();
+      return;
     }
+    const onDrain = () => {
+      stdin.off('error', onError);
+      resolve();
+    };
+    const onError = (error: Error) => {
+      stdin.off('drain', onDrain);
+      reject(error);
+    };
+    stdin.once('drain', onDrain);
+    stdin.once('error', onError);
   });
 }
 
