@@ -257,6 +257,14 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         expect(await store.writes.createNode(canvas.at(1, 'save-1'), textNode('other'))).toEqual({ ...other, replayed: true });
       });
 
+      it('keeps node data text as given, unpaired surrogates and U+0000 included, identically on every database', async () => {
+        const canvas = await freshCanvas();
+        const content = 'lone \ud800 high, \udc00 low, nul \u0000, astral \u{1F3AC}';
+        await store.writes.createNode(canvas.at(0), textNode('odd', { data: { content } } as Partial<CanvasNode>));
+        const layout = await store.layout.loadLayout('p', canvas.canvasId);
+        expect((JSON.parse(layout!.nodes[0]!.body) as { data: { content: string } }).data.content).toBe(content);
+      });
+
       it('stores any client_save_id the spec allows, U+0000 included, the same way on every database', async () => {
         const canvas = await freshCanvas();
         const first = await store.writes.createNode(canvas.at(0, 'a\u0000b'), textNode('a'));
