@@ -32,6 +32,8 @@ export const ENVIRONMENT = {
   openaiApiKey: 'CANVAS_MCP_OPENAI_API_KEY',
   openaiModel: 'CANVAS_MCP_OPENAI_MODEL',
   localExecutionLog: 'CANVAS_MCP_LOCAL_EXECUTION_LOG',
+  sessionIdleHours: 'CANVAS_MCP_SESSION_IDLE_HOURS',
+  sessionMaxDays: 'CANVAS_MCP_SESSION_MAX_DAYS',
 } as const;
 
 export type ConfigKey = keyof typeof ENVIRONMENT;
@@ -59,6 +61,8 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   imageProvider: '--image-provider',
   openaiBaseUrl: '--openai-base-url',
   openaiModel: '--openai-model',
+  sessionIdleHours: '--session-idle-hours',
+  sessionMaxDays: '--session-max-days',
 };
 
 const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
@@ -95,6 +99,8 @@ export const ServeConfigSchema = z
     openaiApiKey: z.string().min(1).optional(),
     openaiModel: z.string().min(1).default('gpt-image-1'),
     localExecutionLog: z.string().min(1).optional(),
+    sessionIdleHours: Int(1, 24 * 30).default(12),
+    sessionMaxDays: Int(1, 365).default(7),
   })
   .superRefine((config, context) => {
     if (config.backendUrl && !config.backendToken) {

@@ -17,6 +17,8 @@ export * from './tools.js';
 export * from './json-schema.js';
 export * from './rest.js';
 export * from './layout-changes.js';
+export * from './history.js';
+export * from './people.js';
 export * from './limits.js';
 export * from './json-bounds.js';
 export * from './text.js';

@@ -6,12 +6,20 @@ import type { Store } from '../store/store.js';
 
 export const DEMO = { workspace: 'demo', project: 'demo', canvas: 'main' } as const;
 
+/** The person the first start signs in: the owner of the demo project. */
+export const DEMO_OWNER = { issuer: 'canvas-mcp', subject: 'demo-owner' } as const;
+
+/** A first-start sign-in link lasts this long (a new one: `admin login-link`). */
+export const DEMO_LINK_MS = 15 * 60_000;
+
 export interface DemoCredentials {
   projectId: string;
   canvasId: string;
   tokenId: string;
   token: string;
   agentRunId: string;
+  /** A one-time sign-in secret for the demo owner: the link is `<url>/auth/login?token=<secret>`. */
+  loginSecret: string;
 }
 
 const DEMO_NODES: unknown[] = [
@@ -86,5 +94,7 @@ export async function seedDemo(store: Store): Promise<DemoCredentials> {
     expiresAt: null,
   });
   const agentRunId = await store.admin.createChatRun({ projectId: project, canvasId: canvas, actor: null, tokenId, canEdit: true, expiresAt: null });
-  return { projectId: project, canvasId: canvas, tokenId, token: secret, agentRunId };
+  await store.admin.addMember(project, DEMO_OWNER, 'owner');
+  const loginSecret = await store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: DEMO_LINK_MS, projectId: project, canvasId: canvas });
+  return { projectId: project, canvasId: canvas, tokenId, token: secret, agentRunId, loginSecret };
 }

@@ -19,6 +19,10 @@ import type { RunEngine } from '../runs/engine.js';
 import { seedDemo, type DemoCredentials } from './demo-seed.js';
 import { assetFilesOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
 import { WARM_AT_START, createBodyCheckPool } from '../validation/body-check-pool.js';
+import { createFeedHub, type FeedHub } from '../backend/feed/feed-hub.js';
+import { connectFeedSignals } from '../backend/feed/feed-signals.js';
+import { createPeopleOperations } from '../backend/people-operations.js';
+import type { SessionTimes } from '../store/session-store.js';
 
 /**
  * The composition root: configuration in, a listening server out. Backend mode serves the REST API and /mcp on
@@ -35,6 +39,9 @@ export interface RunningServer {
   /** Set when this start seeded the demo on an empty store. */
   demo: DemoCredentials | null;
   engine: RunEngine | null;
+  /** The change feed of this process (backend mode). */
+  feed: FeedHub | null;
+  config: ServeConfig;
   close(): Promise<void>;
 }
 
@@ -60,6 +67,10 @@ function gatewayApp(client: BackendClient): Hono {
   return app;
 }
 
+export function sessionTimesOf(config: ServeConfig): SessionTimes {
+  return { idleMs: config.sessionIdleHours * 3_600_000, absoluteMs: config.sessionMaxDays * 86_400_000 };
+}
+
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -81,6 +92,10 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let engine: RunEngine | null = null;
   let app: { fetch: (request: Request) => Response | Promise<Response> };
   const bodyChecks = createBodyCheckPool();
+  let feed: FeedHub | null = null;
+  let stopFeedSignals: (() => Promise<void>) | null = null;
+  // Known once the server listens (port 0 picks one): sign-in cookies and CSRF checks need it.
+  let publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : '';
 
   if (config.backendUrl) {
     client = createHttpBackendClient({ baseUrl: config.backendUrl, gatewayToken: config.backendToken! });
@@ -101,7 +116,20 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     store.writes.onCommitted((write) => {
       for (const runId of write.runsToSignal) runEngine.cancelRequested(runId);
     });
-    app = createBackendApp({ backend, store, assets, logger, clock, bodyLimitBytes: config.bodyLimitBytes, bodyChecks });
+    feed = createFeedHub(store, logger);
+    stopFeedSignals = await connectFeedSignals(store, feed, logger);
+    app = createBackendApp({
+      backend,
+      store,
+      assets,
+      logger,
+      clock,
+      bodyLimitBytes: config.bodyLimitBytes,
+      bodyChecks,
+      feed,
+      people: createPeopleOperations(store, clock),
+      sessions: { times: sessionTimesOf(config), publicOrigin: () => publicOrigin },
+    });
     client = createInProcessClient(backend, clock);
   }
 
@@ -139,6 +167,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   }
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = config.publicUrl?.replace(/\/+$/, '') ?? `http://${urlHost}:${address.port}`;
+  publicOrigin = new URL(url).origin;
   logger.info({ url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null }, 'canvas-mcp listening');
 
   let closing: Promise<void> | undefined;
@@ -151,6 +180,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     backend,
     demo,
     engine,
+    feed,
+    config,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
@@ -159,6 +190,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
           // Requests still running after 10 s are cut off rather than holding the shutdown forever.
           setTimeout(() => server.closeAllConnections(), 10_000).unref();
         });
+        feed?.closeAll('shutdown');
+        await stopFeedSignals?.();
         await engine?.stop();
         await bodyChecks.close();
         await store?.close();

@@ -3,6 +3,7 @@ import { ID_PREFIX, newId, newTokenSecret, sha256Hex } from '../shared/ids.js';
 import {
   CHAT_RUN_COLUMNS,
   ChatRunRow,
+  TOKEN_COLUMNS,
   MemberRoleRow,
   ProjectRow,
   ScopeRow,
@@ -30,6 +31,8 @@ export interface NewToken {
   workspaces: string[];
   actor: Actor | null;
   expiresAt: number | null;
+  /** The person who issued it through the API (null: an administrator). */
+  issuedBy?: Actor | null;
 }
 
 export interface NewChatRun {
@@ -67,7 +70,6 @@ export interface AdminStore {
   getChatRun(chatRunId: string): Promise<ChatRunRecord | undefined>;
 }
 
-const TOKEN_COLUMNS = 'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at';
 
 async function requireRow(tx: SqlExecutor, sql: string, params: string[], message: string): Promise<void> {
   if (!(await tx.get(sql, params))) throw new CanvasError('not_found', message);
@@ -223,8 +225,9 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
           await requireRow(tx, 'SELECT 1 FROM workspaces WHERE id = ?', [workspaceId], `No workspace ${workspaceId}.`);
         }
         await tx.run(
-          `INSERT INTO tokens (id, name, kind, secret_hash, role, actor_issuer, actor_subject, created_at, expires_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO tokens (id, name, kind, secret_hash, role, actor_issuer, actor_subject, created_at, expires_at,
+             issued_by_issuer, issued_by_subject)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             tokenId,
             token.name,
@@ -235,6 +238,8 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
             token.actor?.subject ?? null,
             clock(),
             token.expiresAt,
+            token.issuedBy?.issuer ?? null,
+            token.issuedBy?.subject ?? null,
           ],
         );
         const scopes = [

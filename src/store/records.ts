@@ -36,6 +36,8 @@ export const TokenRow = z
     created_at: Millis,
     expires_at: NullableMillis,
     revoked_at: NullableMillis,
+    issued_by_issuer: z.string().nullable(),
+    issued_by_subject: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -46,6 +48,7 @@ export const TokenRow = z
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
+    issuedBy: actorOf(row.issued_by_issuer, row.issued_by_subject),
   }));
 
 export type TokenRecord = z.output<typeof TokenRow> & { projects: string[]; workspaces: string[] };
@@ -117,6 +120,8 @@ export const ChatRunRow = z
 export type ChatRunRecord = z.output<typeof ChatRunRow>;
 
 export const MemberRoleRow = z.object({ role: z.enum(MEMBER_ROLES) });
+
+export const TOKEN_COLUMNS = 'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at, issued_by_issuer, issued_by_subject';
 
 export function parseRow<S extends z.ZodType>(schema: S, row: unknown): z.output<S> {
   return schema.parse(row);

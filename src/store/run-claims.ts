@@ -97,7 +97,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         );
         if (changes === 0) return undefined;
         const row = parseRunRow(await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [id]));
-        await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+        await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         return row;
       });
     },
@@ -119,7 +119,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             lease.runId,
           ],
         );
-        if (changed) await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+        if (changed) await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         return StatusRow.parse(row).status === 'cancel_requested' ? 'cancel_requested' : 'running';
       });
     },
@@ -187,7 +187,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         if (outcome.charged > 0) {
           await tx.run('UPDATE projects SET spent_credits = spent_credits + ? WHERE id = ?', [outcome.charged, row.project_id]);
         }
-        await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+        await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         return true;
       });
     },
@@ -214,7 +214,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             [now, lease.runId],
           );
         }
-        await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+        await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
       });
     },
 
@@ -255,7 +255,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             );
             recovery.failed.push(row.id);
           }
-          await bumpStatesVersion(tx, row.project_id, row.canvas_id);
+          await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         }
         return recovery;
       });

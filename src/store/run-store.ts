@@ -39,11 +39,13 @@ export const ACTIVE_STATUSES = "('queued', 'running', 'cancel_requested')";
 const SumRow = z.object({ reserved: z.coerce.number().nullable() });
 const BudgetRow = z.object({ budget_credits: z.coerce.number().nullable(), spent_credits: z.coerce.number() });
 
-export async function bumpStatesVersion(tx: SqlExecutor, projectId: string, canvasId: string): Promise<void> {
-  await tx.run('UPDATE canvases SET states_version = states_version + 1 WHERE project_id = ? AND id = ?', [
-    projectId,
-    canvasId,
-  ]);
+/** The channel on which processes tell each other that node states of a canvas changed: `<project_id>/<canvas_id>`. */
+export const STATES_EVENTS_CHANNEL = 'canvas_mcp_states';
+
+/** Run state of a canvas changed: its states_version moves on, and other processes hear it (PostgreSQL NOTIFY). */
+export async function bumpStatesVersion(driver: SqlDriver, tx: SqlExecutor, projectId: string, canvasId: string): Promise<void> {
+  await tx.run('UPDATE canvases SET states_version = states_version + 1 WHERE project_id = ? AND id = ?', [projectId, canvasId]);
+  await driver.notify(tx, STATES_EVENTS_CHANNEL, `${projectId}/${canvasId}`);
 }
 
 const SeqRow = z.object({ seq: z.coerce.number().int() });
@@ -144,7 +146,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
             now,
           ],
         );
-        await bumpStatesVersion(tx, run.projectId, run.canvasId);
+        await bumpStatesVersion(driver, tx, run.projectId, run.canvasId);
         await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${id}`);
         const created = await selectRun(tx, run.projectId, run.canvasId, id);
         return { run: runRecord(created!), replayed: false };
@@ -173,7 +175,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
         if (!outcome.changed) {
           return { status: row.status, run: runRecord(row), signalWorker: outcome.signalWorker };
         }
-        await bumpStatesVersion(tx, projectId, canvasId);
+        await bumpStatesVersion(driver, tx, projectId, canvasId);
         const updated = (await selectRun(tx, projectId, canvasId, runId))!;
         return { status: 'cancel_requested', run: runRecord(updated), signalWorker: outcome.signalWorker };
       });

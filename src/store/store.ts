@@ -5,6 +5,9 @@ import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import { createReadCache } from './read-cache.js';
+import { createHistoryReads, type HistoryReads } from './history-reads.js';
+import { createSessionStore, type SessionStore } from './session-store.js';
+import { createDirectoryReads, type DirectoryReads } from './directory-reads.js';
 import { createRunClaims, type RunClaims } from './run-claims.js';
 import { createRunStore, type RunStore } from './run-store.js';
 import type { SqlDialect, SqlDriver } from './sql-driver.js';
@@ -21,8 +24,15 @@ export interface Store {
   readonly writes: CanvasWrites;
   readonly runs: RunStore;
   readonly claims: RunClaims;
+  readonly history: HistoryReads;
+  readonly sessions: SessionStore;
+  readonly directory: DirectoryReads;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
+  /** Signals from every process (PostgreSQL NOTIFY; nothing arrives on SQLite). */
+  listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
+  /** A number that changes whenever any process commits (SQLite), or null (PostgreSQL: use listen). */
+  readVersion(): Promise<number | null>;
   pendingMigrations(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -52,9 +62,14 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     writes: createCanvasWrites(driver, clock, caps),
     runs: createRunStore(driver, clock),
     claims: createRunClaims(driver, clock),
+    history: createHistoryReads(driver),
+    sessions: createSessionStore(driver, clock),
+    directory: createDirectoryReads(driver, clock),
     async ping() {
       await driver.get('SELECT 1 AS ok');
     },
+    listen: (channel, onPayload, onResync) => driver.listen(channel, onPayload, onResync),
+    readVersion: () => driver.readVersion(),
     pendingMigrations: () => pendingMigrations(driver),
     close: () => driver.close(),
   };

@@ -1,12 +1,14 @@
 import type { z } from 'zod';
 import {
   ChangesBody,
+  ChatRunOpenBody,
   CreateEdgeBody,
   CreateNodeBody,
   HIDDEN_TOOL_CONTRACTS,
   RevertBody,
   RevisionCheckedBody,
   TOOL_CONTRACTS,
+  TokenIssueBody,
   UpdateNodeBody,
 } from '../contract/index.js';
 
@@ -21,6 +23,8 @@ const REST_BODIES = {
   CreateEdgeBody,
   ChangesBody,
   RevertBody,
+  ChatRunOpenBody,
+  TokenIssueBody,
 } as const;
 
 const TOOL_INPUTS: Record<string, z.ZodType> = Object.fromEntries(

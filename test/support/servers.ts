@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadServeConfig, type ConfigInput } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
@@ -20,7 +23,8 @@ export async function startTestServer(target: StoreTarget, overrides: ConfigInpu
   const location =
     database.location.kind === 'sqlite'
       ? { dataDir: database.location.file.replace(/\/canvas\.db$/, '') }
-      : { databaseUrl: database.location.url };
+      : // Assets still need a data dir: a temporary one, never the working directory's ./data.
+        { databaseUrl: database.location.url, dataDir: mkdtempSync(join(tmpdir(), 'canvas-mcp-assets-')) };
   // An empty environment: the developer's CANVAS_MCP_* variables never leak into a test.
   // No run workers unless a test asks for them: most suites need submitted runs to stay queued.
   const config = loadServeConfig({ port: 0, seedDemo: false, rateLimitPerMinute: 0, workers: 0, ...location, ...overrides }, {});

@@ -14,6 +14,13 @@ import { authenticate } from './authenticate.js';
 import { CANVAS_ROUTE_PATHS, registerCanvasRoutes } from './canvas-routes.js';
 import type { BackendContext, BackendHttpEnv } from './http-env.js';
 import { jsonBody } from './request-parsing.js';
+import { registerAuthRoutes } from './auth-routes.js';
+import { FEED_ROUTE_PATH, registerFeedRoutes } from './feed-routes.js';
+import { PEOPLE_ROUTE_PATHS, registerPeopleRoutes } from './people-routes.js';
+import { sessionReader } from './session-auth.js';
+import type { FeedHub } from '../feed/feed-hub.js';
+import type { PeopleOperations } from '../people-operations.js';
+import type { SessionTimes } from '../../store/session-store.js';
 
 export interface BackendAppOptions {
   backend: CanvasBackend;
@@ -23,6 +30,9 @@ export interface BackendAppOptions {
   clock?: () => number;
   bodyLimitBytes?: number;
   bodyChecks: BodyCheckPool;
+  feed: FeedHub;
+  people: PeopleOperations;
+  sessions: { times: SessionTimes; publicOrigin: () => string };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -111,12 +121,29 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   });
 
   registerAssetRoutes(app, store, options.assets);
-  app.use('/api/v1/zone/*', authenticate(store, clock));
-  app.use('/api/v2/*', authenticate(store, clock));
+  const sessions = sessionReader({ store, times: options.sessions.times, publicOrigin: options.sessions.publicOrigin });
+  const signedIn = authenticate(store, clock, { sessions });
+  const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
+  app.use('/auth/logout', signedIn);
+  registerAuthRoutes(app, { store, times: options.sessions.times, secureCookie });
+  for (const prefix of ['/api/v1/zone/*', '/api/v1/me', '/api/v1/tokens', '/api/v1/tokens/*', '/api/v2/*']) app.use(prefix, signedIn);
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
+  registerPeopleRoutes(app, options.people);
+  registerFeedRoutes(app, { store, hub: options.feed, clock });
 
-  for (const path of ['/healthz', '/readyz', '/assets/:asset_id', '/api/v1/zone/skills', '/api/v1/auth/introspect', ...CANVAS_ROUTE_PATHS]) {
+  for (const path of [
+    '/healthz',
+    '/readyz',
+    '/assets/:asset_id',
+    '/auth/login',
+    '/auth/logout',
+    '/api/v1/zone/skills',
+    '/api/v1/auth/introspect',
+    ...CANVAS_ROUTE_PATHS,
+    ...PEOPLE_ROUTE_PATHS,
+    FEED_ROUTE_PATH,
+  ]) {
     app.all(path, (c) => {
       throw new CanvasError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`);
     });

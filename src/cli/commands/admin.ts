@@ -5,6 +5,7 @@ import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import { submitNodeRun } from '../../runs/submit.js';
 import { MEMBER_ROLES, TOKEN_KINDS, TOKEN_ROLES, type MemberRole, type TokenKind, type TokenRole } from '../../store/records.js';
 import { collect, positiveSeconds, report, withStore, withStoreOptions, type StoreFlags } from '../cli-support.js';
+import { registerPeopleAdminCommands } from './admin-people.js';
 
 /**
  * `canvas-mcp admin …`: what administrators do. Every command opens the store directly, so it works while a
@@ -189,6 +190,8 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
       }),
     ),
   );
+
+  registerPeopleAdminCommands(admin, run);
 
   const nodeRun = admin.command('node-run').description('Node runs');
   adminCommand(nodeRun, 'submit', 'Submit a run for a node')

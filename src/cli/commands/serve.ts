@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { loadServeConfig, type ConfigInput, type ConfigKey } from '../../config.js';
-import type { DemoCredentials } from '../../server/demo-seed.js';
+import { DEMO_OWNER, type DemoCredentials } from '../../server/demo-seed.js';
 import { startServer, type RunningServer } from '../../server/server.js';
 
 /** `canvas-mcp serve`: the REST backend and the MCP tool server, on SQLite by default. */
@@ -25,6 +25,8 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--image-provider <name>', 'imageProvider', 'local (default) or openai (set CANVAS_MCP_OPENAI_API_KEY)'],
   ['--openai-base-url <url>', 'openaiBaseUrl', 'base URL of an OpenAI-compatible images API (default https://api.openai.com/v1)'],
   ['--openai-model <model>', 'openaiModel', 'image model for --image-provider openai (default gpt-image-1)'],
+  ['--session-idle-hours <hours>', 'sessionIdleHours', 'a signed-in session unused this long ends (default 12)'],
+  ['--session-max-days <days>', 'sessionMaxDays', 'a signed-in session ends this long after sign-in (default 7)'],
 ];
 
 function demoBanner(server: RunningServer, demo: DemoCredentials): string {
@@ -39,6 +41,9 @@ function demoBanner(server: RunningServer, demo: DemoCredentials): string {
   return [
     '',
     'Demo seeded: workspace and project "demo", canvas "main".',
+    `  open the canvas (sign-in link for the demo owner, one use, 15 minutes):`,
+    `    ${server.url}/auth/login?token=${demo.loginSecret}`,
+    `    a new link: npm run -s cli -- admin login-link --issuer ${DEMO_OWNER.issuer} --subject ${DEMO_OWNER.subject} --project demo --canvas main`,
     `  token (shown once, keep it):  ${demo.token}`,
     `  agent run id (X-Agent-Run-Id): ${demo.agentRunId}`,
     '',

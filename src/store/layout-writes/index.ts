@@ -17,7 +17,7 @@ import { applyOperation, createEdge, createNode, deleteEdge, deleteNode, updateN
 import { revertLayout } from './revert.js';
 import { DEFAULT_CAPS, runLayoutWrite, type CanvasCaps, type CommittedWrite, type WriteTarget } from './write-frame.js';
 
-export type { CanvasCaps, CommittedWrite, RevisionAuthor, WriteTarget } from './write-frame.js';
+export type { CanvasCaps, CommittedWrite, WriteTarget } from './write-frame.js';
 export { LAYOUT_EVENTS_CHANNEL, authorOf } from './write-frame.js';
 export type { ChangeRecord } from './layout-tx.js';
 

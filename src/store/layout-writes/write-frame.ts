@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, type SaveReceipt } from '../../contract/index.js';
+import { LIMITS, type RevisionAuthor, type SaveReceipt } from '../../contract/index.js';
 import { editAuthorizationRefusal, type EditAuthorization } from '../../canvas/edit-authorization.js';
 import { CanvasError } from '../../shared/errors.js';
 import { canonicalJson, sha256Hex } from '../../shared/ids.js';
@@ -23,12 +23,6 @@ export interface WriteTarget {
   /** Checked inside the transaction, so an edit authorization cannot end between check and write. */
   authorization: EditAuthorization;
 }
-
-/** Who made a revision, as the change feed and the history show it. */
-export type RevisionAuthor =
-  | { kind: 'person'; issuer: string; subject: string }
-  | { kind: 'agent'; token_id: string; agent_run_id: string | null; on_behalf_of?: { issuer: string; subject: string } }
-  | { kind: 'system' };
 
 /** What a committed write tells the rest of the process (run engine, change feed). */
 export interface CommittedWrite {
@@ -225,7 +219,7 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       'UPDATE canvases SET revision = ?, next_seq = ?, node_count = ?, edge_count = ?, layout_bytes = ? WHERE project_id = ? AND id = ?',
       [revision, layout.seqAfter, layout.counters.nodeCount, layout.counters.edgeCount, layout.counters.layoutBytes, ...key],
     );
-    if (layout.runStatesChanged) await bumpStatesVersion(tx, target.projectId, target.canvasId);
+    if (layout.runStatesChanged) await bumpStatesVersion(driver, tx, target.projectId, target.canvasId);
 
     const receipt = receiptSchema.parse({
       project_id: target.projectId,

@@ -1,0 +1,57 @@
+import type { Logger } from '../../shared/logger.js';
+import { LAYOUT_EVENTS_CHANNEL } from '../../store/layout-writes/index.js';
+import { STATES_EVENTS_CHANNEL } from '../../store/run-store.js';
+import type { Store } from '../../store/store.js';
+import type { FeedHub } from './feed-hub.js';
+
+/**
+ * What tells the change feed that a canvas may have changed: a write of this process at once; another process
+ * through PostgreSQL NOTIFY; on SQLite, where processes share only the file, a poll of the database's commit counter
+ * (PRAGMA data_version) every `pollMs` while anyone watches.
+ */
+export async function connectFeedSignals(store: Store, hub: FeedHub, logger: Logger, pollMs = 250): Promise<() => Promise<void>> {
+  const stopWrites = store.writes.onCommitted((write) => hub.poke(write.projectId, write.canvasId));
+  const canvasOf = (payload: string) => {
+    const [projectId, canvasId] = payload.slice(payload.indexOf(' ') + 1).split('/') as [string, string];
+    return { projectId, canvasId };
+  };
+  const stopLayout = await store.listen(
+    LAYOUT_EVENTS_CHANNEL,
+    (payload) => {
+      const { projectId, canvasId } = canvasOf(payload);
+      hub.poke(projectId, canvasId);
+    },
+    () => hub.pokeAll(),
+  );
+  const stopStates = await store.listen(STATES_EVENTS_CHANNEL, (payload) => {
+    const [projectId, canvasId] = payload.split('/') as [string, string];
+    hub.poke(projectId, canvasId);
+  });
+
+  let version: number | null = null;
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling || !hub.watching()) return;
+    polling = true;
+    store
+      .readVersion()
+      .then((current) => {
+        if (current !== null && current !== version) {
+          if (version !== null) hub.pokeAll();
+          version = current;
+        }
+      })
+      .catch((error: unknown) => logger.debug({ err: error }, 'change feed poll failed'))
+      .finally(() => {
+        polling = false;
+      });
+  }, pollMs);
+  timer.unref();
+
+  return async () => {
+    clearInterval(timer);
+    stopWrites();
+    await stopLayout();
+    await stopStates();
+  };
+}

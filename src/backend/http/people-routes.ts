@@ -1,0 +1,49 @@
+import type { Hono } from 'hono';
+import { CanvasId, ChatRunOpenBody, HistoryQuery, ProjectId, TokenIssueBody } from '../../contract/index.js';
+import { parseOrThrow } from '../../shared/errors.js';
+import type { PeopleOperations } from '../people-operations.js';
+import type { BackendHttpEnv } from './http-env.js';
+import { jsonBody, pathParams } from './request-parsing.js';
+
+/** Routes of the people's side: who am I, chat runs, agent tokens, history (docs/api.md). */
+
+const CANVAS = '/api/v2/projects/:project_id/canvases/:canvas_id';
+const canvasParams = { project_id: ProjectId, canvas_id: CanvasId };
+
+export function registerPeopleRoutes(app: Hono<BackendHttpEnv>, people: PeopleOperations): void {
+  app.get('/api/v1/me', async (c) => c.json(await people.me(c.get('caller'))));
+
+  app.get(`${CANVAS}/history`, async (c) => {
+    const params = pathParams(c, canvasParams);
+    const query = parseOrThrow(HistoryQuery, c.req.query());
+    return c.json(await people.history(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id }, query));
+  });
+
+  app.post(`${CANVAS}/chat-runs`, async (c) => {
+    const params = pathParams(c, canvasParams);
+    const body = await jsonBody(c, ChatRunOpenBody);
+    return c.json(await people.openChatRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id }, body), 201);
+  });
+
+  app.get(`${CANVAS}/chat-runs`, async (c) => {
+    const params = pathParams(c, canvasParams);
+    return c.json({ chat_runs: await people.listChatRuns(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id }) });
+  });
+
+  app.delete(`${CANVAS}/chat-runs/:chat_run_id`, async (c) => {
+    const params = pathParams(c, canvasParams);
+    const chatRunId = c.req.param('chat_run_id');
+    return c.json(await people.endChatRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, chatRunId }));
+  });
+
+  app.post('/api/v1/tokens', async (c) => c.json(await people.issueToken(c.get('caller'), await jsonBody(c, TokenIssueBody)), 201));
+
+  app.get('/api/v1/tokens', async (c) => {
+    const projectId = parseOrThrow(ProjectId, c.req.query('project_id'), ['project_id']);
+    return c.json({ tokens: await people.listTokens(c.get('caller'), projectId) });
+  });
+
+  app.delete('/api/v1/tokens/:token_id', async (c) => c.json(await people.revokeToken(c.get('caller'), c.req.param('token_id'))));
+}
+
+export const PEOPLE_ROUTE_PATHS = ['/api/v1/me', `${CANVAS}/history`, `${CANVAS}/chat-runs`, `${CANVAS}/chat-runs/:chat_run_id`, '/api/v1/tokens', '/api/v1/tokens/:token_id'];

@@ -1,0 +1,200 @@
+import type {
+  ChatRunOpenBody,
+  ChatRunView,
+  HistoryPage,
+  IssuedToken,
+  MeView,
+  ProjectView,
+  TokenIssueBody,
+  TokenView,
+} from '../contract/index.js';
+import { CanvasError } from '../shared/errors.js';
+import type { Actor, ChatRunRecord, MemberRole, TokenRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { authorizeProject, projectRole, requireCanvas } from './auth/access.js';
+import type { CallerContext } from './auth/caller.js';
+
+/**
+ * What people do through the API besides editing (docs/api.md): open and end the chat runs their agents present,
+ * issue agent tokens (owners), read the history, and see which projects they can open.
+ */
+
+const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
+
+/** The person a request acts for: a signed-in person, or a backend token issued for one; null for a bare token. */
+export function personOf(ctx: CallerContext): Actor | null {
+  if (ctx.principal.kind === 'session') return ctx.principal.person;
+  return ctx.principal.kind === 'backend' ? ctx.actor : null;
+}
+
+function requirePerson(ctx: CallerContext, what: string): Actor {
+  const person = personOf(ctx);
+  if (!person) throw new CanvasError('forbidden', `Only a person can ${what}: sign in, or use a backend token issued for a person.`);
+  return person;
+}
+
+const samePerson = (left: Actor | null, right: Actor | null) =>
+  left !== null && right !== null && left.issuer === right.issuer && left.subject === right.subject;
+
+function chatRunView(run: ChatRunRecord): ChatRunView {
+  return {
+    agent_run_id: run.id,
+    project_id: run.projectId,
+    canvas_id: run.canvasId,
+    can_edit: run.canEdit,
+    token_id: run.tokenId,
+    acts_for: run.actor,
+    opened_by: run.openedBy,
+    created_at: iso(run.createdAt)!,
+    expires_at: iso(run.expiresAt),
+  };
+}
+
+export function tokenView(token: TokenRecord): TokenView {
+  return {
+    token_id: token.id,
+    name: token.name,
+    kind: token.kind,
+    role: token.role,
+    projects: token.projects,
+    workspaces: token.workspaces,
+    issued_by: token.issuedBy,
+    created_at: iso(token.createdAt)!,
+    expires_at: iso(token.expiresAt),
+    revoked_at: iso(token.revokedAt),
+  };
+}
+
+export function createPeopleOperations(store: Store, clock: () => number) {
+  return {
+    /**
+     * Opens a chat run for the caller's agent: bound to the given agent token (which then alone may present it), or
+     * without one to the person (a token acting for them presents it). Editors and owners only.
+     */
+    async openChatRun(ctx: CallerContext, ref: { projectId: string; canvasId: string }, body: ChatRunOpenBody): Promise<ChatRunView> {
+      const person = requirePerson(ctx, 'open a chat run');
+      const role = await authorizeProject(store, ctx, ref.projectId, 'editor');
+      await requireCanvas(store, ref.projectId, ref.canvasId);
+      if (body.token_id !== undefined) {
+        const token = await store.admin.getToken(body.token_id);
+        const usable =
+          token && token.kind === 'agent' && token.revokedAt === null && (token.expiresAt === null || token.expiresAt > clock());
+        if (!usable || !token.projects.includes(ref.projectId)) {
+          throw new CanvasError('invalid_arguments', 'token_id must name an active agent token permitted on this project.', {
+            issues: [{ path: 'token_id', message: 'names no active agent token of this project' }],
+          });
+        }
+        if (role !== 'owner' && !samePerson(token.issuedBy, person)) {
+          throw new CanvasError('forbidden', 'Only the person who issued that token, or a project owner, may bind a chat run to it.');
+        }
+      }
+      const id = await store.admin.createChatRun({
+        projectId: ref.projectId,
+        canvasId: ref.canvasId,
+        actor: body.token_id === undefined ? person : null,
+        tokenId: body.token_id ?? null,
+        openedBy: person,
+        canEdit: body.edit,
+        expiresAt: body.expires_in === undefined ? null : clock() + body.expires_in * 1000,
+      });
+      return chatRunView((await store.admin.getChatRun(id))!);
+    },
+
+    async listChatRuns(ctx: CallerContext, ref: { projectId: string; canvasId: string }): Promise<ChatRunView[]> {
+      await authorizeProject(store, ctx, ref.projectId, 'editor');
+      await requireCanvas(store, ref.projectId, ref.canvasId);
+      return (await store.directory.activeChatRuns(ref.projectId, ref.canvasId)).map(chatRunView);
+    },
+
+    /** Ends a chat run: the person who opened it, or an owner of the project. */
+    async endChatRun(ctx: CallerContext, ref: { projectId: string; canvasId: string; chatRunId: string }): Promise<ChatRunView> {
+      const person = requirePerson(ctx, 'end a chat run');
+      const role = await authorizeProject(store, ctx, ref.projectId, 'editor');
+      const run = await store.admin.getChatRun(ref.chatRunId);
+      if (!run || run.projectId !== ref.projectId || run.canvasId !== ref.canvasId) {
+        throw new CanvasError('not_found', `No chat run ${ref.chatRunId} on canvas ${ref.canvasId}.`);
+      }
+      if (role !== 'owner' && !samePerson(run.openedBy, person)) {
+        throw new CanvasError('forbidden', 'Only the person who opened this chat run, or a project owner, may end it.');
+      }
+      await store.admin.endChatRun(run.id);
+      return chatRunView((await store.admin.getChatRun(run.id))!);
+    },
+
+    /** Issues an agent token for one project (owners only); the secret is in this answer only. */
+    async issueToken(ctx: CallerContext, body: TokenIssueBody): Promise<IssuedToken> {
+      const person = requirePerson(ctx, 'issue a token');
+      await authorizeProject(store, ctx, body.project_id, 'owner');
+      const { tokenId, secret } = await store.admin.createToken({
+        name: body.name,
+        kind: 'agent',
+        role: body.role,
+        projects: [body.project_id],
+        workspaces: [],
+        actor: null,
+        expiresAt: body.expires_in === undefined ? null : clock() + body.expires_in * 1000,
+        issuedBy: person,
+      });
+      return { ...tokenView((await store.admin.getToken(tokenId))!), token: secret };
+    },
+
+    async listTokens(ctx: CallerContext, projectId: string): Promise<TokenView[]> {
+      requirePerson(ctx, 'list tokens');
+      await authorizeProject(store, ctx, projectId, 'owner');
+      return (await store.directory.tokens(projectId)).map(tokenView);
+    },
+
+    /** Revokes a token scoped to a project the caller owns, or one the caller issued. */
+    async revokeToken(ctx: CallerContext, tokenId: string): Promise<TokenView> {
+      const person = requirePerson(ctx, 'revoke a token');
+      const token = await store.admin.getToken(tokenId);
+      if (!token) throw new CanvasError('not_found', `No token ${tokenId}.`);
+      if (!samePerson(token.issuedBy, person)) {
+        const roles = await Promise.all(token.projects.map((projectId) => projectRole(store, ctx, projectId).catch(() => null)));
+        if (token.projects.length === 0 || roles.some((role) => role !== 'owner')) {
+          throw new CanvasError('forbidden', 'Only the person who issued this token, or an owner of every project it reaches, may revoke it.');
+        }
+      }
+      await store.admin.revokeToken(tokenId);
+      return tokenView((await store.admin.getToken(tokenId))!);
+    },
+
+    async history(ctx: CallerContext, ref: { projectId: string; canvasId: string }, query: { before?: number; limit: number }): Promise<HistoryPage> {
+      await authorizeProject(store, ctx, ref.projectId, 'viewer');
+      const canvas = await requireCanvas(store, ref.projectId, ref.canvasId);
+      const before = query.before ?? canvas.revision + 1;
+      const revisions = await store.history.history(ref.projectId, ref.canvasId, before, query.limit);
+      const oldest = revisions.at(-1)?.revision ?? null;
+      return { revisions, next_before: oldest !== null && oldest > 1 && revisions.length === query.limit ? oldest : null };
+    },
+
+    /** Who the caller is, and the projects (with their canvases) it can open. */
+    async me(ctx: CallerContext): Promise<MeView> {
+      const person = personOf(ctx);
+      const candidates =
+        ctx.principal.kind === 'session'
+          ? (await store.directory.membershipsOf(ctx.principal.person)).map((entry) => entry.projectId)
+          : (await store.directory.projects()).map((entry) => entry.projectId);
+      const projects: ProjectView[] = [];
+      for (const projectId of candidates) {
+        const role: MemberRole | null = await projectRole(store, ctx, projectId).catch(() => null);
+        if (!role) continue;
+        const workspaceId = (await store.admin.projectWorkspace(projectId))!;
+        const canvases = (await store.directory.canvases(projectId)).map((canvas) => ({
+          canvas_id: canvas.canvasId,
+          locked: canvas.locked,
+          revision: canvas.revision,
+        }));
+        projects.push({ project_id: projectId, workspace_id: workspaceId, role, canvases });
+      }
+      return {
+        kind: person && ctx.principal.kind === 'session' ? 'person' : 'token',
+        person,
+        token_id: ctx.principal.kind === 'session' ? null : ctx.principal.tokenId,
+        projects,
+      };
+    },
+  };
+}
+
+export type PeopleOperations = ReturnType<typeof createPeopleOperations>;

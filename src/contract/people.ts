@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { CanvasId, ProjectId } from './identifiers.js';
+
+/** The people's side of the backend API: chat runs and agent tokens opened by people, and who is signed in. */
+
+const Seconds = z.int().min(60).max(30 * 24 * 3600);
+const Person = z.strictObject({ issuer: z.string(), subject: z.string() });
+const Timestamp = z.string();
+
+/** A name people give: printable text, no control characters, well-formed Unicode. */
+// Written as a string so the control-character range is plain to read (and to the linter).
+const DISPLAY_NAME = new RegExp(String.raw`^[^\u0000-\u001f\u007f\ud800-\udfff]{1,100}$`, 'u');
+export const DisplayName = z.string().regex(DISPLAY_NAME, { error: 'must be 1..100 characters without control characters' });
+
+export const ChatRunOpenBody = z.strictObject({
+  edit: z.boolean().default(true).meta({ description: 'Whether the chat run holds a canvas edit authorization.' }),
+  expires_in: Seconds.optional().meta({ description: 'Seconds until it expires (60 s .. 30 days); none: it lasts until ended.' }),
+  token_id: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ description: 'The agent token that will present it; without one, only a token acting for you may present it.' }),
+});
+export type ChatRunOpenBody = z.infer<typeof ChatRunOpenBody>;
+
+export const ChatRunView = z.strictObject({
+  agent_run_id: z.string(),
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  can_edit: z.boolean(),
+  token_id: z.string().nullable(),
+  acts_for: Person.nullable(),
+  opened_by: Person.nullable(),
+  created_at: Timestamp,
+  expires_at: Timestamp.nullable(),
+});
+export type ChatRunView = z.infer<typeof ChatRunView>;
+
+export const ChatRunList = z.looseObject({ chat_runs: z.array(ChatRunView) });
+
+export const TokenIssueBody = z.strictObject({
+  name: DisplayName,
+  project_id: ProjectId,
+  role: z.enum(['viewer', 'editor']).default('editor'),
+  expires_in: Seconds.optional(),
+});
+export type TokenIssueBody = z.infer<typeof TokenIssueBody>;
+
+export const TokenView = z.strictObject({
+  token_id: z.string(),
+  name: z.string(),
+  kind: z.enum(['agent', 'backend', 'gateway']),
+  role: z.enum(['viewer', 'editor']),
+  projects: z.array(z.string()),
+  workspaces: z.array(z.string()),
+  issued_by: Person.nullable(),
+  created_at: Timestamp,
+  expires_at: Timestamp.nullable(),
+  revoked_at: Timestamp.nullable(),
+});
+export type TokenView = z.infer<typeof TokenView>;
+
+/** The answer to an issue: the secret appears here once and is stored only as its hash. */
+export const IssuedToken = TokenView.extend({ token: z.string() });
+export type IssuedToken = z.infer<typeof IssuedToken>;
+
+export const TokenList = z.looseObject({ tokens: z.array(TokenView) });
+
+export const ProjectView = z.strictObject({
+  project_id: ProjectId,
+  workspace_id: z.string(),
+  role: z.enum(['viewer', 'editor', 'owner']),
+  canvases: z.array(z.strictObject({ canvas_id: CanvasId, locked: z.boolean(), revision: z.int().min(0) })),
+});
+export type ProjectView = z.infer<typeof ProjectView>;
+
+/** GET /api/v1/me: who the caller is and what it can open. */
+export const MeView = z.looseObject({
+  kind: z.enum(['person', 'token']),
+  person: Person.nullable(),
+  token_id: z.string().nullable(),
+  projects: z.array(ProjectView),
+});
+export type MeView = z.infer<typeof MeView>;

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { CanvasEdge, CanvasNode, type HistoryEntry, type LayoutEvent, type RevisionAuthor } from '../contract/index.js';
+import type { SqlDriver } from './sql-driver.js';
+
+/**
+ * The change log read back: who made each revision and what it changed. The history API lists it; the change feed
+ * replays it to a client that missed revisions, with the body each change left, so the client applies them without
+ * re-reading the canvas.
+ */
+
+const Millis = z.coerce.number().int();
+const RevisionRow = z.object({
+  revision: Millis,
+  author_kind: z.enum(['person', 'agent', 'system']),
+  token_id: z.string().nullable(),
+  agent_run_id: z.string().nullable(),
+  issuer: z.string().nullable(),
+  subject: z.string().nullable(),
+  operation: z.string(),
+  created_at: Millis,
+});
+type RevisionRow = z.output<typeof RevisionRow>;
+const ChangeRow = z.object({
+  revision: Millis,
+  object_kind: z.enum(['node', 'edge']),
+  object_id: z.string(),
+  change: z.enum(['create', 'update', 'delete']),
+  body: z.string().nullable(),
+  has_body: z.coerce.number(),
+});
+const RevisionOnly = z.object({ revision: Millis });
+
+function authorOf(row: RevisionRow): RevisionAuthor {
+  switch (row.author_kind) {
+    case 'person':
+      return { kind: 'person', issuer: row.issuer ?? '', subject: row.subject ?? '' };
+    case 'agent':
+      return {
+        kind: 'agent',
+        token_id: row.token_id ?? '',
+        agent_run_id: row.agent_run_id,
+        ...(row.issuer !== null && row.subject !== null ? { on_behalf_of: { issuer: row.issuer, subject: row.subject } } : {}),
+      };
+    case 'system':
+      return { kind: 'system' };
+  }
+}
+
+const REVISION_COLUMNS = 'revision, author_kind, token_id, agent_run_id, issuer, subject, operation, created_at';
+
+export function createHistoryReads(driver: SqlDriver) {
+  async function revisionRows(projectId: string, canvasId: string, from: number, to: number): Promise<Map<number, RevisionRow>> {
+    const rows = await driver.all(
+      `SELECT ${REVISION_COLUMNS} FROM canvas_revisions WHERE project_id = ? AND canvas_id = ? AND revision >= ? AND revision <= ?`,
+      [projectId, canvasId, from, to],
+    );
+    return new Map(rows.map((row) => RevisionRow.parse(row)).map((row) => [row.revision, row]));
+  }
+
+  async function changeRows(projectId: string, canvasId: string, from: number, to: number) {
+    const rows = await driver.all(
+      `SELECT revision, object_kind, object_id, change, body, has_body FROM canvas_changes
+       WHERE project_id = ? AND canvas_id = ? AND revision >= ? AND revision <= ? ORDER BY revision, object_kind DESC, object_id`,
+      [projectId, canvasId, from, to],
+    );
+    return rows.map((row) => ChangeRow.parse(row));
+  }
+
+  return {
+    /** Revisions before `before` (newest first), each with its author and the ids it changed. */
+    async history(projectId: string, canvasId: string, before: number, limit: number): Promise<HistoryEntry[]> {
+      const rows = await driver.all(
+        // Revisions logged with their author, and older ones known only from the change log.
+        `SELECT revision FROM canvas_revisions WHERE project_id = ? AND canvas_id = ? AND revision < ?
+         UNION SELECT revision FROM canvas_changes WHERE project_id = ? AND canvas_id = ? AND revision < ?
+         ORDER BY revision DESC LIMIT ?`,
+        [projectId, canvasId, before, projectId, canvasId, before, limit],
+      );
+      const revisions = rows.map((row) => RevisionOnly.parse(row).revision);
+      if (revisions.length === 0) return [];
+      const low = revisions.at(-1)!;
+      const high = revisions[0]!;
+      const authors = await revisionRows(projectId, canvasId, low, high);
+      const changes = await changeRows(projectId, canvasId, low, high);
+      return revisions.map((revision) => {
+        const row = authors.get(revision);
+        return {
+          revision,
+          author: row ? authorOf(row) : null,
+          at: row ? new Date(row.created_at).toISOString() : null,
+          operation: row?.operation ?? null,
+          changes: changes
+            .filter((change) => change.revision === revision)
+            .map((change) => ({ kind: change.object_kind, id: change.object_id, change: change.change })),
+        };
+      });
+    },
+
+    /**
+     * The layout events after `after` up to `upTo`, oldest first; undefined when they cannot be replayed (more than
+     * `maxRevisions`, or a change logged before bodies were kept): the client must re-read the snapshot.
+     */
+    async eventsAfter(projectId: string, canvasId: string, after: number, upTo: number, maxRevisions: number): Promise<LayoutEvent[] | undefined> {
+      if (upTo <= after) return [];
+      if (upTo - after > maxRevisions) return undefined;
+      const authors = await revisionRows(projectId, canvasId, after + 1, upTo);
+      const changes = await changeRows(projectId, canvasId, after + 1, upTo);
+      if (changes.some((change) => change.change !== 'delete' && change.has_body !== 1)) return undefined;
+      const events: LayoutEvent[] = [];
+      for (let revision = after + 1; revision <= upTo; revision += 1) {
+        const row = authors.get(revision);
+        events.push({
+          revision,
+          author: row ? authorOf(row) : null,
+          at: row ? new Date(row.created_at).toISOString() : null,
+          operation: row?.operation ?? null,
+          changes: changes
+            .filter((change) => change.revision === revision)
+            .map((change) => {
+              const base = { kind: change.object_kind, id: change.object_id, change: change.change };
+              if (change.body === null) return base;
+              const body = JSON.parse(change.body) as unknown;
+              return change.object_kind === 'node' ? { ...base, node: CanvasNode.parse(body) } : { ...base, edge: CanvasEdge.parse(body) };
+            }),
+        });
+      }
+      return events;
+    },
+  };
+}
+
+export type HistoryReads = ReturnType<typeof createHistoryReads>;

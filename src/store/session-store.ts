@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { CanvasError } from '../shared/errors.js';
+import { newId, newTokenSecret, sha256Hex } from '../shared/ids.js';
+import type { Actor } from './records.js';
+import type { SqlDriver } from './sql-driver.js';
+
+/**
+ * One-time sign-in links and the sessions they open (docs/security.md, "People"). Only SHA-256 of each secret is
+ * stored. A session is a person (issuer + subject), wherever the sign-in came from: a link today, OpenID Connect later.
+ */
+
+export interface LoginLinkRecord {
+  person: Actor;
+  projectId: string | null;
+  canvasId: string | null;
+}
+
+export interface SessionRecord {
+  id: string;
+  person: Actor;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  endedAt: number | null;
+}
+
+export interface SessionTimes {
+  /** A session unused this long ends. */
+  idleMs: number;
+  /** A session ends this long after sign-in, used or not. */
+  absoluteMs: number;
+}
+
+const Millis = z.coerce.number().int();
+const LinkRow = z.object({
+  issuer: z.string(),
+  subject: z.string(),
+  project_id: z.string().nullable(),
+  canvas_id: z.string().nullable(),
+  expires_at: Millis,
+  used_at: Millis.nullable(),
+});
+const SessionRow = z
+  .object({
+    id: z.string(),
+    issuer: z.string(),
+    subject: z.string(),
+    created_at: Millis,
+    last_seen_at: Millis,
+    expires_at: Millis,
+    ended_at: Millis.nullable(),
+  })
+  .transform((row) => ({
+    id: row.id,
+    person: { issuer: row.issuer, subject: row.subject },
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    expiresAt: row.expires_at,
+    endedAt: row.ended_at,
+  }));
+
+const SESSION_COLUMNS = 'id, issuer, subject, created_at, last_seen_at, expires_at, ended_at';
+/** last_seen_at is written at most this often, so reading pages is not a write per request. */
+const SEEN_RESOLUTION_MS = 60_000;
+
+export function createSessionStore(driver: SqlDriver, clock: () => number) {
+  return {
+    /** A new one-time sign-in secret for a person; only its hash is kept. */
+    async createLoginLink(person: Actor, options: { expiresInMs: number; projectId?: string | null; canvasId?: string | null }): Promise<string> {
+      const secret = newTokenSecret().replace(/^cmcp_/, 'login_');
+      const now = clock();
+      await driver.run(
+        `INSERT INTO login_links (secret_hash, issuer, subject, project_id, canvas_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [sha256Hex(secret), person.issuer, person.subject, options.projectId ?? null, options.canvasId ?? null, now, now + options.expiresInMs],
+      );
+      return secret;
+    },
+
+    /**
+     * Spends a sign-in link (once: a second use is refused even within its lifetime) and opens a session. Returns
+     * the session secret for the cookie, and where the link leads.
+     */
+    async signIn(linkSecret: string, times: SessionTimes): Promise<{ sessionSecret: string; session: SessionRecord; link: LoginLinkRecord }> {
+      return driver.transaction(async (tx) => {
+        const now = clock();
+        const row = await tx.get(`SELECT issuer, subject, project_id, canvas_id, expires_at, used_at FROM login_links WHERE secret_hash = ?${driver.forUpdate}`, [
+          sha256Hex(linkSecret),
+        ]);
+        const link = row ? LinkRow.parse(row) : undefined;
+        if (!link) throw new CanvasError('unauthenticated', 'This sign-in link is not valid. Ask for a new one.');
+        if (link.used_at !== null) throw new CanvasError('unauthenticated', 'This sign-in link was already used. Ask for a new one.');
+        if (link.expires_at <= now) throw new CanvasError('unauthenticated', 'This sign-in link has expired. Ask for a new one.');
+        await tx.run('UPDATE login_links SET used_at = ? WHERE secret_hash = ?', [now, sha256Hex(linkSecret)]);
+        const sessionSecret = newTokenSecret().replace(/^cmcp_/, 'sess_');
+        const id = newId('ses_');
+        await tx.run(
+          `INSERT INTO sessions (id, secret_hash, issuer, subject, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          [id, sha256Hex(sessionSecret), link.issuer, link.subject, now, now, now + times.absoluteMs],
+        );
+        const session = SessionRow.parse(await tx.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]));
+        return {
+          sessionSecret,
+          session,
+          link: { person: { issuer: link.issuer, subject: link.subject }, projectId: link.project_id, canvasId: link.canvas_id },
+        };
+      });
+    },
+
+    /** The live session a cookie names, or undefined (unknown, ended, idle too long, past its absolute end). */
+    async findSession(secret: string, times: SessionTimes): Promise<SessionRecord | undefined> {
+      const row = await driver.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE secret_hash = ?`, [sha256Hex(secret)]);
+      if (!row) return undefined;
+      const session = SessionRow.parse(row);
+      const now = clock();
+      if (session.endedAt !== null || session.expiresAt <= now || session.lastSeenAt + times.idleMs <= now) return undefined;
+      if (now - session.lastSeenAt >= SEEN_RESOLUTION_MS) {
+        await driver.run('UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL', [now, session.id]);
+      }
+      return session;
+    },
+
+    async getSession(id: string): Promise<SessionRecord | undefined> {
+      const row = await driver.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]);
+      return row ? SessionRow.parse(row) : undefined;
+    },
+
+    async endSession(id: string): Promise<void> {
+      const { changes } = await driver.run('UPDATE sessions SET ended_at = COALESCE(ended_at, ?) WHERE id = ?', [clock(), id]);
+      if (changes === 0) throw new CanvasError('not_found', `No session ${id}.`);
+    },
+
+    /** Sessions that have not ended (they may still be past their expiry), newest first. */
+    async listSessions(): Promise<SessionRecord[]> {
+      const rows = await driver.all(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ended_at IS NULL ORDER BY created_at DESC`);
+      return rows.map((row) => SessionRow.parse(row));
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
