@@ -117,6 +117,37 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       });
     });
 
+    describe('sign-in links and sessions', () => {
+      it('spends a link once, and ends a session when idle too long or past its absolute end', async () => {
+        let now = 1_900_000_000_000;
+        const timed = await openStore(database.location, { migrate: false, clock: () => now });
+        try {
+          const times = { idleMs: 60 * 60_000, absoluteMs: 3 * 60 * 60_000 };
+          const person = { issuer: 'idp', subject: 'sam' };
+          const link = await timed.sessions.createLoginLink(person, { expiresInMs: 15 * 60_000 });
+          const { sessionSecret, session } = await timed.sessions.signIn(link, times);
+          expect(session.person).toEqual(person);
+          await expectCanvasError(timed.sessions.signIn(link, times), 'unauthenticated');
+          expect(await timed.sessions.findSession(sessionSecret, times)).toMatchObject({ id: session.id });
+          // Used every 50 minutes it stays alive, until its absolute end.
+          for (let step = 0; step < 3; step += 1) {
+            now += 50 * 60_000;
+            expect(await timed.sessions.findSession(sessionSecret, times), `after ${(step + 1) * 50} minutes`).toBeDefined();
+          }
+          now += 31 * 60_000;
+          expect(await timed.sessions.findSession(sessionSecret, times)).toBeUndefined();
+          const idle = await timed.sessions.signIn(await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 }), times);
+          now += 61 * 60_000;
+          expect(await timed.sessions.findSession(idle.sessionSecret, times)).toBeUndefined();
+          const late = await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 });
+          now += 61_000;
+          await expectCanvasError(timed.sessions.signIn(late, times), 'unauthenticated');
+        } finally {
+          await timed.close();
+        }
+      });
+    });
+
     describe('revision-checked writes', () => {
       it('creates a node, bumps the revision by exactly 1, and answers a receipt', async () => {
         const canvas = await freshCanvas();
