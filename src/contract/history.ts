@@ -53,7 +53,10 @@ export const NodeStateEvent = z.strictObject({
 export type NodeStateEvent = z.infer<typeof NodeStateEvent>;
 
 /** `event: reset`: the client must re-read the snapshot (a gap too large to replay, or a reader too slow). */
-export const ResetEvent = z.strictObject({ reason: z.string(), revision: Revision });
+export const ResetEvent = z.strictObject({
+  reason: z.enum(['gap_too_large', 'unknown_revision', 'slow_reader', 'access_revoked']),
+  revision: Revision,
+});
 export type ResetEvent = z.infer<typeof ResetEvent>;
 
 export const HistoryEntry = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CanvasEdge, CanvasNode, type HistoryEntry, type LayoutEvent, type RevisionAuthor } from '../contract/index.js';
+import type { HistoryEntry, RevisionAuthor } from '../contract/index.js';
 import type { SqlDriver } from './sql-driver.js';
 
 /**
@@ -97,36 +97,57 @@ export function createHistoryReads(driver: SqlDriver) {
     },
 
     /**
-     * The layout events after `after` up to `upTo`, oldest first; undefined when they cannot be replayed (more than
-     * `maxRevisions`, or a change logged before bodies were kept): the client must re-read the snapshot.
+     * The layout events after `after` up to `upTo`, oldest first, as JSON text (bodies are stored as JSON and go out
+     * as they are, never parsed again); undefined when they cannot be replayed (more than `maxRevisions`, or a change
+     * logged before bodies were kept): the client must re-read the snapshot.
      */
-    async eventsAfter(projectId: string, canvasId: string, after: number, upTo: number, maxRevisions: number): Promise<LayoutEvent[] | undefined> {
+    async eventsAfter(projectId: string, canvasId: string, after: number, upTo: number, maxRevisions: number): Promise<SerializedLayoutEvent[] | undefined> {
       if (upTo <= after) return [];
       if (upTo - after > maxRevisions) return undefined;
       const authors = await revisionRows(projectId, canvasId, after + 1, upTo);
       const changes = await changeRows(projectId, canvasId, after + 1, upTo);
       if (changes.some((change) => change.change !== 'delete' && change.has_body !== 1)) return undefined;
-      const events: LayoutEvent[] = [];
+      const events: SerializedLayoutEvent[] = [];
       for (let revision = after + 1; revision <= upTo; revision += 1) {
         const row = authors.get(revision);
         events.push({
           revision,
-          author: row ? authorOf(row) : null,
-          at: row ? new Date(row.created_at).toISOString() : null,
-          operation: row?.operation ?? null,
-          changes: changes
-            .filter((change) => change.revision === revision)
-            .map((change) => {
-              const base = { kind: change.object_kind, id: change.object_id, change: change.change };
-              if (change.body === null) return base;
-              const body = JSON.parse(change.body) as unknown;
-              return change.object_kind === 'node' ? { ...base, node: CanvasNode.parse(body) } : { ...base, edge: CanvasEdge.parse(body) };
-            }),
+          json: layoutEventJson(
+            revision,
+            row ? authorOf(row) : null,
+            row ? new Date(row.created_at).toISOString() : null,
+            row?.operation ?? null,
+            changes.filter((change) => change.revision === revision).map((change) => ({ kind: change.object_kind, id: change.object_id, change: change.change, body: change.body })),
+          ),
         });
       }
       return events;
     },
   };
+}
+
+/** A `layout` event (contract: LayoutEvent) serialized once, for every subscriber. */
+export interface SerializedLayoutEvent {
+  revision: number;
+  json: string;
+}
+
+/**
+ * The JSON of a LayoutEvent from stored bodies: a body is spliced in as the JSON text it is stored as (it was
+ * validated when written), so a revision costs one string, however many subscribers read it.
+ */
+export function layoutEventJson(
+  revision: number,
+  author: RevisionAuthor | null,
+  at: string | null,
+  operation: string | null,
+  changes: Array<{ kind: 'node' | 'edge'; id: string; change: 'create' | 'update' | 'delete'; body: string | null }>,
+): string {
+  const items = changes.map((change) => {
+    const head = `{"kind":"${change.kind}","id":${JSON.stringify(change.id)},"change":"${change.change}"`;
+    return change.body === null ? `${head}}` : `${head},"${change.kind}":${change.body}}`;
+  });
+  return `{"revision":${revision},"author":${JSON.stringify(author)},"at":${JSON.stringify(at)},"operation":${JSON.stringify(operation)},"changes":[${items.join(',')}]}`;
 }
 
 export type HistoryReads = ReturnType<typeof createHistoryReads>;

@@ -1,4 +1,6 @@
-import type { LayoutEvent, NodeStateEvent, ResetEvent } from '../../contract/index.js';
+import type { ResetEvent } from '../../contract/index.js';
+import { layoutEventJson } from '../../store/history-reads.js';
+import type { CommittedWrite } from '../../store/layout-writes/index.js';
 import type { Logger } from '../../shared/logger.js';
 import { runtimeState } from '../../store/run-rows.js';
 import type { Store } from '../../store/store.js';
@@ -11,10 +13,27 @@ import type { Store } from '../../store/store.js';
  * reader never makes memory grow.
  */
 
-export type FeedEvent =
-  | { event: 'layout'; id: number; data: LayoutEvent }
-  | { event: 'node_state'; data: NodeStateEvent }
-  | { event: 'reset'; data: ResetEvent };
+/**
+ * An event as it goes on the wire: its SSE frame is built and encoded once, whatever the number of subscribers (the
+ * data is the JSON of LayoutEvent, NodeStateEvent or ResetEvent of src/contract/history.ts; JSON has no raw newline,
+ * so it is one `data:` line).
+ */
+export interface FeedEvent {
+  event: 'layout' | 'node_state' | 'reset';
+  frame: Buffer;
+}
+
+export function feedEvent(event: FeedEvent['event'], json: string, id?: number): FeedEvent {
+  return { event, frame: Buffer.from(`event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${json}\n\n`) };
+}
+
+export function reset(reason: ResetEvent['reason'], revision: number): FeedEvent {
+  return feedEvent('reset', JSON.stringify({ reason, revision } satisfies ResetEvent));
+}
+
+function nodeState(nodeId: string, stateJson: string | null): FeedEvent {
+  return feedEvent('node_state', `{"node_id":${JSON.stringify(nodeId)},"state":${stateJson ?? 'null'}}`);
+}
 
 export interface FeedSubscriber {
   /** Queues an event; false when the subscriber's buffer is full (the hub then resets and drops it). */
@@ -51,7 +70,7 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
     for (const subscriber of targets) {
       if (!subscriber.send(event)) {
         // Too slow: its buffer is full. It must re-read the snapshot when it comes back.
-        subscriber.send({ event: 'reset', data: { reason: 'slow_reader', revision: feed.revision } });
+        subscriber.send(reset('slow_reader', feed.revision));
         subscriber.close('slow_reader');
         feed.subscribers.delete(subscriber);
       }
@@ -70,11 +89,11 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
       const events = await store.history.eventsAfter(feed.projectId, feed.canvasId, feed.revision, canvas.revision, maxReplay);
       if (!events) {
         feed.revision = canvas.revision;
-        deliver(feed, [...feed.subscribers], { event: 'reset', data: { reason: 'gap_too_large', revision: canvas.revision } });
+        deliver(feed, [...feed.subscribers], reset('gap_too_large', canvas.revision));
       } else {
-        for (const data of events) {
-          feed.revision = data.revision;
-          deliver(feed, [...feed.subscribers], { event: 'layout', id: data.revision, data });
+        for (const event of events) {
+          feed.revision = event.revision;
+          deliver(feed, [...feed.subscribers], feedEvent('layout', event.json, event.revision));
         }
       }
     }
@@ -82,10 +101,10 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
       feed.statesVersion = canvas.statesVersion;
       const next = await currentStates(feed.projectId, feed.canvasId);
       for (const [nodeId, json] of next) {
-        if (feed.states.get(nodeId) !== json) deliver(feed, [...feed.subscribers], { event: 'node_state', data: { node_id: nodeId, state: JSON.parse(json) } });
+        if (feed.states.get(nodeId) !== json) deliver(feed, [...feed.subscribers], nodeState(nodeId, json));
       }
       for (const nodeId of feed.states.keys()) {
-        if (!next.has(nodeId)) deliver(feed, [...feed.subscribers], { event: 'node_state', data: { node_id: nodeId, state: null } });
+        if (!next.has(nodeId)) deliver(feed, [...feed.subscribers], nodeState(nodeId, null));
       }
       feed.states = next;
     }
@@ -142,18 +161,35 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
       const from = after ?? joined.revision;
       if (from < joined.revision) {
         const events = await store.history.eventsAfter(projectId, canvasId, from, joined.revision, maxReplay);
-        if (!events) subscriber.send({ event: 'reset', data: { reason: from < 0 ? 'unknown_revision' : 'gap_too_large', revision: joined.revision } });
-        else for (const data of events) subscriber.send({ event: 'layout', id: data.revision, data });
+        if (!events) subscriber.send(reset('gap_too_large', joined.revision));
+        else for (const event of events) subscriber.send(feedEvent('layout', event.json, event.revision));
       } else if (from > joined.revision) {
-        subscriber.send({ event: 'reset', data: { reason: 'unknown_revision', revision: joined.revision } });
+        subscriber.send(reset('unknown_revision', joined.revision));
       }
-      for (const [nodeId, json] of joined.states) subscriber.send({ event: 'node_state', data: { node_id: nodeId, state: JSON.parse(json) } });
+      for (const [nodeId, json] of joined.states) subscriber.send(nodeState(nodeId, json));
       joined.subscribers.add(subscriber);
       void refresh(joined);
       return () => {
         joined.subscribers.delete(subscriber);
         if (joined.subscribers.size === 0 && !joined.refreshing) canvases.delete(key);
       };
+    },
+
+    /**
+     * A write of this process committed: when it is the next revision of a watched canvas, its event is built from
+     * what the write already holds, with no read of the store.
+     */
+    committed(write: CommittedWrite): void {
+      const feed = canvases.get(keyOf(write.projectId, write.canvasId));
+      if (!feed) return;
+      if (!feed.refreshing && feed.revision === write.revision - 1) {
+        feed.revision = write.revision;
+        const json = layoutEventJson(write.revision, write.author, write.at, write.operation, write.changes);
+        deliver(feed, [...feed.subscribers], feedEvent('layout', json, write.revision));
+        if (write.runsToSignal.length > 0) void refresh(feed);
+        return;
+      }
+      void refresh(feed);
     },
 
     /** A canvas may have changed (this process wrote it, another process said so, a poll saw the database move). */

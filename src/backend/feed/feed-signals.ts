@@ -10,7 +10,7 @@ import type { FeedHub } from './feed-hub.js';
  * (PRAGMA data_version) every `pollMs` while anyone watches.
  */
 export async function connectFeedSignals(store: Store, hub: FeedHub, logger: Logger, pollMs = 250): Promise<() => Promise<void>> {
-  const stopWrites = store.writes.onCommitted((write) => hub.poke(write.projectId, write.canvasId));
+  const stopWrites = store.writes.onCommitted((write) => hub.committed(write));
   const canvasOf = (payload: string) => {
     const [projectId, canvasId] = payload.slice(payload.indexOf(' ') + 1).split('/') as [string, string];
     return { projectId, canvasId };
@@ -28,17 +28,19 @@ export async function connectFeedSignals(store: Store, hub: FeedHub, logger: Log
     hub.poke(projectId, canvasId);
   });
 
-  let version: number | null = null;
+  // The counter is followed even while nobody watches: a change between a subscription and the next poll must not
+  // become the baseline unnoticed. Reading it costs one PRAGMA.
+  let version: number | null = await store.readVersion().catch(() => null);
   let polling = false;
   const timer = setInterval(() => {
-    if (polling || !hub.watching()) return;
+    if (polling) return;
     polling = true;
     store
       .readVersion()
       .then((current) => {
         if (current !== null && current !== version) {
-          if (version !== null) hub.pokeAll();
           version = current;
+          if (hub.watching()) hub.pokeAll();
         }
       })
       .catch((error: unknown) => logger.debug({ err: error }, 'change feed poll failed'))

@@ -1,25 +1,30 @@
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { CanvasId, ProjectId } from '../../contract/index.js';
+import { CanvasId, ProjectId, REQUEST_ID_HEADER } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
 import { credentialStillValid } from '../auth/recheck.js';
-import type { FeedEvent, FeedHub } from '../feed/feed-hub.js';
+import { reset, type FeedEvent, type FeedHub } from '../feed/feed-hub.js';
 import type { BackendHttpEnv } from './http-env.js';
 import { pathParams } from './request-parsing.js';
 
 /**
  * GET …/canvases/{canvas_id}/events: the change feed as Server-Sent Events (docs/api.md, "Change feed"). Resume with
  * Last-Event-ID (what EventSource sends on its own) or ?after=REVISION.
+ *
+ * Frames go straight to the Node response: an event reaches 200 subscribers as 200 writes of one shared buffer, and
+ * the socket's own backpressure tells a slow reader apart. A reader whose socket is full gets its events queued, up
+ * to a bound; past it, it is cut off with `reset` (it re-reads when it comes back) and memory never grows.
  */
 
 export interface FeedRouteOptions {
   store: Store;
   hub: FeedHub;
   clock: () => number;
-  /** Events a subscriber may have waiting; beyond it the subscriber is cut with `reset`. */
+  /** Events a subscriber may have waiting behind a full socket; beyond it the subscriber is cut with `reset`. */
   maxQueuedEvents?: number;
   heartbeatMs?: number;
   /** How often the subscriber's credential and rights are checked again. */
@@ -29,6 +34,7 @@ export interface FeedRouteOptions {
 export const FEED_ROUTE_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/events';
 
 const Revision = z.coerce.number().int().min(0, { error: 'must be a revision (an integer >= 0)' });
+const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 
 export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRouteOptions): void {
   const maxQueued = options.maxQueuedEvents ?? 2000;
@@ -42,72 +48,69 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
     await requireCanvas(options.store, params.project_id, params.canvas_id);
     const resume = c.req.header('last-event-id') ?? c.req.query('after');
     const after = resume === undefined || resume === '' ? null : parseOrThrow(Revision, resume, ['after']);
-    c.header('cache-control', 'no-store');
-    c.header('x-accel-buffering', 'no');
 
-    return streamSSE(c, async (stream) => {
-      const queue: FeedEvent[] = [];
-      let closed = false;
-      let wake: (() => void) | null = null;
-      const notify = () => {
-        const waiting = wake;
-        wake = null;
-        waiting?.();
-      };
-      const subscriber = {
-        send(event: FeedEvent) {
-          if (closed) return true;
-          // A reset always gets through: it is what tells a reader cut off for being slow to re-read.
-          if (queue.length >= maxQueued && event.event !== 'reset') return false;
-          queue.push(event);
-          notify();
-          return true;
-        },
-        close() {
-          closed = true;
-          notify();
-        },
-      };
-      stream.onAbort(() => subscriber.close());
-      const unsubscribe = await options.hub.subscribe(params.project_id, params.canvas_id, after, subscriber);
-      let heartbeatDue = false;
-      const heartbeat = setInterval(() => {
-        heartbeatDue = true;
-        notify();
-      }, heartbeatMs);
-      // A revoked token, an ended session or a lost membership ends the feed within recheckMs.
-      const recheck = setInterval(() => {
-        void (async () => {
-          try {
-            const valid = await credentialStillValid(options.store, caller, options.clock());
-            if (!valid) throw new CanvasError('unauthenticated', 'The credential of this feed is no longer valid.');
-            await authorizeProject(options.store, caller, params.project_id, 'viewer');
-          } catch (error) {
-            if (error instanceof CanvasError && error.code !== 'unavailable') {
-              queue.push({ event: 'reset', data: { reason: 'access_revoked', revision: 0 } });
-              subscriber.close();
-            }
-          }
-        })();
-      }, recheckMs);
-      try {
-        while (!closed || queue.length > 0) {
-          if (queue.length === 0 && !heartbeatDue) await new Promise<void>((resolve) => (wake = resolve));
-          if (heartbeatDue) {
-            heartbeatDue = false;
-            await stream.write(': keep-alive\n\n');
-          }
-          while (queue.length > 0) {
-            const next = queue.shift()!;
-            await stream.writeSSE({ event: next.event, data: JSON.stringify(next.data), ...('id' in next ? { id: String(next.id) } : {}) });
-          }
-          if (stream.aborted) break;
-        }
-      } finally {
-        clearInterval(heartbeat);
-        clearInterval(recheck);
-        unsubscribe();
-      }
+    const res = (c.env as { outgoing: ServerResponse }).outgoing;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      [REQUEST_ID_HEADER]: c.get('requestId'),
     });
+    res.flushHeaders();
+
+    const queue: FeedEvent[] = [];
+    let draining = false;
+    let closed = false;
+    const flush = () => {
+      draining = false;
+      while (queue.length > 0 && !draining) draining = !res.write(queue.shift()!.frame);
+      if (closed && queue.length === 0) res.end();
+    };
+    res.on('drain', flush);
+    const subscriber = {
+      send(event: FeedEvent) {
+        if (closed) return true;
+        if (!draining && queue.length === 0) {
+          draining = !res.write(event.frame);
+          return true;
+        }
+        // A reset always gets through: it is what tells a reader cut off for being slow to re-read.
+        if (queue.length >= maxQueued && event.event !== 'reset') return false;
+        queue.push(event);
+        return true;
+      },
+      close() {
+        if (closed) return;
+        closed = true;
+        if (queue.length === 0) res.end();
+      },
+    };
+    const unsubscribe = await options.hub.subscribe(params.project_id, params.canvas_id, after, subscriber);
+    const heartbeat = setInterval(() => {
+      if (!draining && queue.length === 0 && !closed) draining = !res.write(KEEP_ALIVE);
+    }, heartbeatMs);
+    // A revoked token, an ended session or a lost membership ends the feed within recheckMs.
+    const recheck = setInterval(() => {
+      void (async () => {
+        try {
+          const valid = await credentialStillValid(options.store, caller, options.clock());
+          if (!valid) throw new CanvasError('unauthenticated', 'The credential of this feed is no longer valid.');
+          await authorizeProject(options.store, caller, params.project_id, 'viewer');
+        } catch (error) {
+          if (error instanceof CanvasError && error.code !== 'unavailable') {
+            subscriber.send(reset('access_revoked', 0));
+            subscriber.close();
+          }
+        }
+      })();
+    }, recheckMs);
+    res.on('close', () => {
+      closed = true;
+      clearInterval(heartbeat);
+      clearInterval(recheck);
+      unsubscribe();
+    });
+    return RESPONSE_ALREADY_SENT;
   });
 }

@@ -30,6 +30,9 @@ export interface CommittedWrite {
   canvasId: string;
   revision: number;
   author: RevisionAuthor;
+  operation: string;
+  /** When it was written (ISO 8601), as the change log records it. */
+  at: string;
   changes: ChangeRecord[];
   runsToSignal: string[];
 }
@@ -239,7 +242,16 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       );
     }
     await driver.notify(tx, LAYOUT_EVENTS_CHANNEL, `${revision} ${target.projectId}/${target.canvasId}`);
-    committed = { projectId: target.projectId, canvasId: target.canvasId, revision, author, changes, runsToSignal: layout.runsToSignal };
+    committed = {
+      projectId: target.projectId,
+      canvasId: target.canvasId,
+      revision,
+      author,
+      operation: request.operation,
+      at: new Date(now).toISOString(),
+      changes,
+      runsToSignal: layout.runsToSignal,
+    };
     return receipt;
   });
   if (committed) deps.committed(committed);

@@ -1,0 +1,152 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rssMegabytes } from './process-stats.js';
+import { ROOT, startProcess } from './processes.js';
+
+/**
+ * `npm run bench` (part): the change feed. Latency from sending a write (create_canvas_node through MCP) to its
+ * `layout` event arriving at each subscriber, with 1 and with 200 subscribers on one canvas; and the server's memory
+ * per idle subscriber, from its RSS with 1,000 of them open. Targets (issue 10): p99 under 50 ms at 200 subscribers,
+ * under 50 KB per idle subscriber.
+ */
+
+const CLI = join(ROOT, 'dist/cli/main.js');
+const WRITES = Number(process.env.BENCH_FEED_WRITES ?? 100);
+
+interface Subscriber {
+  /** Arrival time of each revision's layout event. */
+  arrivals: Map<number, number>;
+  close(): void;
+}
+
+/** Wakes the measuring loop when an awaited revision has reached every subscriber, without polling for it. */
+const waiters = new Set<() => void>();
+function arrived(): void {
+  for (const waiter of waiters) waiter();
+}
+
+async function subscribe(url: string, token: string): Promise<Subscriber> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+  const arrivals = new Map<number, number>();
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        const now = performance.now();
+        buffer += decoder.decode(chunk, { stream: true });
+        const blocks = buffer.split('\n\n');
+        buffer = blocks.pop() ?? '';
+        for (const block of blocks) {
+          if (!block.startsWith('event: layout')) continue;
+          const id = /^id: (\d+)$/m.exec(block)?.[1];
+          if (id) {
+            arrivals.set(Number(id), now);
+            arrived();
+          }
+        }
+      }
+    } catch {
+      // closed
+    }
+  })();
+  return { arrivals, close: () => controller.abort() };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function mcp(url: string, headers: Record<string, string>, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  return ((await response.json()) as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent;
+}
+
+export interface FeedFigures {
+  subscribers: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { subscribers: number; kbPerSubscriber: number } }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-feed-'));
+  const logFile = join(dataDir, 'serve.log');
+  const { child, url } = await startProcess([CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '0'], logFile);
+  try {
+    const log = readFileSync(logFile, 'utf8');
+    const agentToken = /token \(shown once, keep it\):\s+(cmcp_\S+)/.exec(log)![1]!;
+    const chatRun = /agent run id \(X-Agent-Run-Id\): (chat_\S+)/.exec(log)![1]!;
+    const reader = JSON.parse(
+      execFileSync(process.execPath, [CLI, 'admin', 'token', 'create', '--name', 'feed', '--project', 'demo', '--kind', 'backend', '--role', 'viewer', '--data', dataDir, '--json']).toString(),
+    ) as { token: string };
+    const headers = { authorization: `Bearer ${agentToken}`, 'x-agent-run-id': chatRun };
+    const feedUrl = `${url}/api/v2/projects/demo/canvases/main/events`;
+    const latency: FeedFigures[] = [];
+    for (const count of [1, 200]) {
+      const subscribers = await Promise.all(Array.from({ length: count }, () => subscribe(feedUrl, reader.token)));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const samples: number[] = [];
+      for (let index = 0; index < WRITES; index += 1) {
+        const revision = ((await mcp(url, headers, 'get_canvas', { project_id: 'demo', canvas_id: 'main' })).layout as { revision: number }).revision;
+        const sent = performance.now();
+        await mcp(url, headers, 'create_canvas_node', {
+          project_id: 'demo',
+          canvas_id: 'main',
+          base_revision: revision,
+          node: { id: `feed-${count}-${index}`, type: 'textAnnotationNode', position: { x: 0, y: index }, data: { content: 'x' } },
+        });
+        await new Promise<void>((resolve) => {
+          const check = () => {
+            if (subscribers.every((subscriber) => subscriber.arrivals.has(revision + 1))) done();
+          };
+          const timer = setTimeout(() => done(), 2000);
+          const done = () => {
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve();
+          };
+          waiters.add(check);
+          check();
+        });
+        for (const subscriber of subscribers) samples.push((subscriber.arrivals.get(revision + 1) ?? Infinity) - sent);
+      }
+      for (const subscriber of subscribers) subscriber.close();
+      latency.push({ subscribers: count, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples) });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+
+    // Memory: the server's RSS before and after 1,000 idle subscribers connect.
+    global.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const before = rssMegabytes(child.pid!);
+    const idle = await Promise.all(Array.from({ length: 1000 }, () => subscribe(feedUrl, reader.token)));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const after = rssMegabytes(child.pid!);
+    for (const subscriber of idle) subscriber.close();
+    return { latency, idle: { subscribers: 1000, kbPerSubscriber: ((after - before) * 1024) / 1000 } };
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { latency, idle } = await measureFeed();
+  const lines = [
+    '| subscribers | write → event p50 ms | p99 ms | max ms |',
+    '|---:|---:|---:|---:|',
+    ...latency.map((row) => `| ${row.subscribers} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.max.toFixed(1)} |`),
+    '',
+    `Memory: ${idle.kbPerSubscriber.toFixed(1)} KB of server RSS per idle subscriber (${idle.subscribers} open).`,
+  ];
+  process.stdout.write(`\nchange feed (${WRITES} writes per row):\n${lines.join('\n')}\n`);
+}
