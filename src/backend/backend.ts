@@ -11,13 +11,15 @@ import type {
   NodeRun,
   NodeUpdate,
   RevertReceipt,
+  RunEstimate,
   SkillCatalog,
   UpdateNodeReceipt,
 } from '../contract/index.js';
 import { editAuthorizationRefusal } from '../canvas/edit-authorization.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
-import { submitNodeRun } from '../runs/submit.js';
+import { planRun } from '../runs/operations.js';
+import { runContextFor, submitNodeRun } from '../runs/submit.js';
 import type { WriteTarget } from '../store/layout-writes/index.js';
 import type { Store } from '../store/store.js';
 import { authorizeProject, editAuthorizationOf, requireCanvas, type Need } from './auth/access.js';
@@ -155,6 +157,21 @@ export function createBackend(options: BackendOptions) {
       });
       if (!result.replayed) signals.runQueued(result.run.run_id);
       return result;
+    },
+
+    /** What running a node would cost and what the project has left (no run is created). */
+    async estimateRun(ctx: CallerContext, args: CanvasRef & { nodeId: string }): Promise<RunEstimate> {
+      await authorizeProject(store, ctx, args.projectId, 'viewer');
+      const stored = await store.layout.readNode(args.projectId, args.canvasId, args.nodeId);
+      if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(args.nodeId)} on this canvas.`);
+      const plan = planRun(stored.node, await runContextFor(store, args.projectId, args.canvasId, stored.node));
+      const budget = await store.runs.budget(args.projectId);
+      return {
+        node_id: args.nodeId,
+        operation: plan.operation,
+        cost: { unit: 'credits', estimated: plan.costEstimated },
+        budget: { credits: budget.budget, spent: budget.spent, reserved: budget.reserved, left: budget.left },
+      };
     },
 
     async getRun(ctx: CallerContext, ref: RunRef): Promise<NodeRun> {

@@ -91,3 +91,17 @@ export const CancelRunResult = z.looseObject({
   run: NodeRun,
 });
 export type CancelRunResult = z.infer<typeof CancelRunResult>;
+
+/** What a run of a node would cost, and what the project has left: shown before a person starts a paid run. */
+export const RunEstimate = z.looseObject({
+  node_id: NodeId,
+  operation: RunOperation,
+  cost: z.strictObject({ unit: z.literal('credits'), estimated: z.number().min(0) }),
+  budget: z.strictObject({
+    credits: z.number().nullable().meta({ description: 'The project budget; null when it has none.' }),
+    spent: z.number(),
+    reserved: z.number().meta({ description: 'Estimates of the active runs of the project.' }),
+    left: z.number().nullable(),
+  }),
+});
+export type RunEstimate = z.infer<typeof RunEstimate>;

@@ -41,7 +41,7 @@ export async function submitNodeRun(store: Store, submission: RunSubmission): Pr
 }
 
 /** The assets a run reads besides its node's data: for an audio trim, the audio of the node connected to it. */
-async function runContextFor(store: Store, projectId: string, canvasId: string, node: CanvasNode): Promise<RunContext> {
+export async function runContextFor(store: Store, projectId: string, canvasId: string, node: CanvasNode): Promise<RunContext> {
   const existing = async (assetId: string | null) => (assetId && (await store.claims.getAsset(assetId)) ? assetId : null);
   const assetIdOf = (url: string | null | undefined) => assetIdOfUrl(url);
   if (node.type !== 'audioTrimNode') return { assetIdOf, sourceAudioAssetId: null };

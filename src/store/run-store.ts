@@ -25,6 +25,15 @@ export interface NewRun {
   maxAttempts: number;
 }
 
+export interface ProjectBudget {
+  /** Null when the project has no budget. */
+  budget: number | null;
+  spent: number;
+  /** Estimates of the project's active runs. */
+  reserved: number;
+  left: number | null;
+}
+
 export interface CancelOutcome {
   /** cancel_requested when the request was accepted, else the terminal status the run already had. */
   status: RunStatus;
@@ -66,28 +75,36 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
     return row ? parseRunRow(row) : undefined;
   }
 
-  async function checkBudget(tx: SqlExecutor, projectId: string, cost: number): Promise<void> {
+  /** The project's budget, what was charged, and what active runs hold in reserve. */
+  async function budgetOf(executor: SqlExecutor, projectId: string, lock: boolean): Promise<ProjectBudget> {
     const project = BudgetRow.parse(
-      await tx.get(`SELECT budget_credits, spent_credits FROM projects WHERE id = ?${driver.forUpdate}`, [projectId]),
+      await executor.get(`SELECT budget_credits, spent_credits FROM projects WHERE id = ?${lock ? driver.forUpdate : ''}`, [projectId]),
     );
-    if (project.budget_credits === null) return;
     const { reserved } = SumRow.parse(
-      await tx.get(
-        `SELECT SUM(cost_estimated) AS reserved FROM node_runs WHERE project_id = ? AND status IN ${ACTIVE_STATUSES}`,
-        [projectId],
-      ),
+      await executor.get(`SELECT SUM(cost_estimated) AS reserved FROM node_runs WHERE project_id = ? AND status IN ${ACTIVE_STATUSES}`, [projectId]),
     );
-    const left = project.budget_credits - project.spent_credits - (reserved ?? 0);
-    if (cost > left) {
-      throw new CanvasError(
-        'budget_exceeded',
-        `This run is estimated at ${cost} credits but project ${projectId} has ${Math.max(left, 0)} credits left of its budget.`,
-        { estimated_cost: cost, credits_left: Math.max(left, 0), budget: project.budget_credits },
-      );
-    }
+    const held = reserved ?? 0;
+    return {
+      budget: project.budget_credits,
+      spent: project.spent_credits,
+      reserved: held,
+      left: project.budget_credits === null ? null : Math.max(project.budget_credits - project.spent_credits - held, 0),
+    };
+  }
+
+  async function checkBudget(tx: SqlExecutor, projectId: string, cost: number): Promise<void> {
+    const budget = await budgetOf(tx, projectId, true);
+    if (budget.left === null || cost <= budget.left) return;
+    throw new CanvasError(
+      'budget_exceeded',
+      `This run is estimated at ${cost} credits but project ${projectId} has ${budget.left} credits left of its budget.`,
+      { estimated_cost: cost, credits_left: budget.left, budget: budget.budget },
+    );
   }
 
   return {
+    budget: (projectId: string) => budgetOf(driver, projectId, false),
+
     /** Creates a queued run, or returns the run already created with this idempotency key and input. */
     async createRun(run: NewRun): Promise<{ run: NodeRun; replayed: boolean }> {
       const inputHash = sha256Hex(canonicalJson({ node_id: run.nodeId, operation: run.operation, input: run.input }));

@@ -18,6 +18,7 @@ import { registerAuthRoutes } from './auth-routes.js';
 import { FEED_ROUTE_PATH, registerFeedRoutes } from './feed-routes.js';
 import { PEOPLE_ROUTE_PATHS, registerPeopleRoutes } from './people-routes.js';
 import { sessionReader } from './session-auth.js';
+import { registerWebRoutes } from './web-routes.js';
 import type { FeedHub } from '../feed/feed-hub.js';
 import type { PeopleOperations } from '../people-operations.js';
 import type { SessionTimes } from '../../store/session-store.js';
@@ -131,6 +132,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerCanvasRoutes(app, backend);
   registerPeopleRoutes(app, options.people);
   registerFeedRoutes(app, { store, hub: options.feed, clock });
+  registerWebRoutes(app);
 
   for (const path of [
     '/healthz',

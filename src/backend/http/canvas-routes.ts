@@ -139,6 +139,11 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     return c.json(run, replayed ? 200 : 202);
   });
 
+  app.get(`${CANVAS}/nodes/:node_id/run-estimate`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
+    return c.json(await backend.estimateRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: params.node_id }));
+  });
+
   app.get(`${CANVAS}/runs/:run_id`, async (c) => {
     const params = pathParams(c, { ...canvasParams, run_id: RunId });
     return c.json(await backend.getRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, runId: params.run_id }));
@@ -162,6 +167,7 @@ export const CANVAS_ROUTE_PATHS = [
   `${CANVAS}/changes`,
   `${CANVAS}/revert`,
   `${CANVAS}/nodes/:node_id/runs`,
+  `${CANVAS}/nodes/:node_id/run-estimate`,
   `${CANVAS}/runs/:run_id`,
   `${CANVAS}/runs/:run_id/cancel`,
 ];
