@@ -1,0 +1,142 @@
+import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { useEffect, useMemo, useState } from 'react';
+import type { SkillCatalog } from '../../../src/contract/index.js';
+import { CanvasView } from '../canvas/CanvasView.js';
+import { fitCanvas } from '../canvas/fit.js';
+import { CanvasContext, useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
+import type { FlowNode } from '../canvas/flow-nodes.js';
+import { api } from '../model/api.js';
+import { createCanvasController, type CanvasController } from '../model/canvas-store.js';
+import { ConnectAgent } from '../panels/ConnectAgent.js';
+import { HistoryPanel } from '../panels/HistoryPanel.js';
+import { NodeDetails } from '../panels/NodeDetails.js';
+import { Notices } from '../panels/Notices.js';
+import { Palette } from '../panels/Palette.js';
+import { Landing } from './Landing.js';
+import { navigate } from './router.js';
+
+/** One open canvas: the top bar, the palette, the canvas and the side panels. */
+
+type Tab = 'details' | 'history' | 'connect';
+
+const FEED_LABEL = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
+
+function TopBar() {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const address = useCanvasState((state) => state.address);
+  const revision = useCanvasState((state) => state.layout.revision);
+  const feed = useCanvasState((state) => state.feed);
+  const saving = useCanvasState((state) => state.saving);
+  const role = useCanvasState((state) => state.role);
+  const canUndo = useCanvasState((state) => state.undo.length > 0);
+  const person = useCanvasState((state) => state.person);
+  const flow = useReactFlow<FlowNode>();
+  return (
+    <header className="topbar">
+      <a
+        className="back"
+        href="/"
+        onClick={(event) => {
+          event.preventDefault();
+          navigate('/');
+        }}
+      >
+        ← Canvases
+      </a>
+      <h1>
+        {address.projectId} <span className="muted">/</span> {address.canvasId}
+      </h1>
+      <span className="chip" title="The canvas revision this screen shows: every change you make is checked against it.">
+        revision {revision}
+      </span>
+      <span className={`feed feed-${feed}`} data-feed={feed}>
+        {FEED_LABEL[feed]}
+      </span>
+      {saving > 0 ? <span className="muted">Saving…</span> : null}
+      <span className="spacer" />
+      {role === 'viewer' ? <span className="chip chip-warning">View only</span> : null}
+      <button type="button" className="button-small" disabled={!editable || !canUndo} onClick={() => void controller.undoLast()} title="Undo your last change (Ctrl+Z)">
+        Undo
+      </button>
+      <button type="button" className="button-small" onClick={() => fitCanvas(flow, controller.store.getState().layout.nodes, 200)} title="Fit view (F)">
+        Fit
+      </button>
+      <span className="who">{person ? person.subject : ''}</span>
+    </header>
+  );
+}
+
+function SidePanel({ selected }: { selected: string | null }) {
+  const [tab, setTab] = useState<Tab>('details');
+  return (
+    <aside className="side">
+      <div className="tabs" role="tablist">
+        {(
+          [
+            ['details', 'Details'],
+            ['history', 'History'],
+            ['connect', 'Connect an agent'],
+          ] as const
+        ).map(([id, label]) => (
+          <button key={id} type="button" role="tab" aria-selected={tab === id} className={tab === id ? 'tab tab-active' : 'tab'} onClick={() => setTab(id)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <div className="side-body">
+        {tab === 'details' ? <NodeDetails nodeId={selected} /> : null}
+        {tab === 'history' ? <HistoryPanel /> : null}
+        {tab === 'connect' ? <ConnectAgent /> : null}
+      </div>
+    </aside>
+  );
+}
+
+function CanvasBody() {
+  const status = useCanvasState((state) => state.status);
+  const error = useCanvasState((state) => state.error);
+  const [selected, setSelected] = useState<string | null>(null);
+  if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
+  if (status === 'signed-out') return <Landing reason="Your session has ended. Sign in again with a new link." />;
+  if (status === 'forbidden') return <main className="screen-message">You are not a member of this project. Ask an owner to add you.</main>;
+  if (status === 'missing') return <main className="screen-message">There is no such canvas. Go back to your canvases.</main>;
+  if (status === 'error') return <main className="screen-message">The canvas could not be opened: {error}. Reload the page to try again.</main>;
+  return (
+    <div className="canvas-screen">
+      <TopBar />
+      <div className="workspace">
+        <Palette />
+        <main className="canvas">
+          <CanvasView onSelect={setSelected} />
+        </main>
+        <SidePanel selected={selected} />
+      </div>
+      <Notices />
+    </div>
+  );
+}
+
+export function CanvasScreen({ projectId, canvasId }: { projectId: string; canvasId: string }) {
+  // Made inside the effect that closes it: a controller is never used again after close (StrictMode runs effects twice).
+  const [controller, setController] = useState<CanvasController | null>(null);
+  const [skills, setSkills] = useState<SkillCatalog | null>(null);
+  useEffect(() => {
+    const opened = createCanvasController({ projectId, canvasId });
+    setController(opened);
+    void opened.load();
+    return () => opened.close();
+  }, [projectId, canvasId]);
+  useEffect(() => {
+    api.skills().then(setSkills, () => setSkills({ skills: [] }));
+  }, []);
+  const context = useMemo(() => (controller ? { controller, skills } : null), [controller, skills]);
+  if (!context) return <main className="screen-message">Opening the canvas…</main>;
+  return (
+    <CanvasContext.Provider value={context}>
+      <ReactFlowProvider>
+        <CanvasBody />
+      </ReactFlowProvider>
+    </CanvasContext.Provider>
+  );
+}

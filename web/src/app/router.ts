@@ -1,0 +1,32 @@
+import { useSyncExternalStore } from 'react';
+import { webCanvasPath } from '../../../src/contract/index.js';
+
+/** The page's few routes, on the History API: / (projects) and /p/{project}/c/{canvas} (a canvas). */
+
+export type Route = { kind: 'home' } | { kind: 'canvas'; projectId: string; canvasId: string };
+
+export function parseRoute(pathname: string): Route {
+  const match = /^\/p\/([^/]+)\/c\/([^/]+)\/?$/.exec(pathname);
+  if (match) return { kind: 'canvas', projectId: decodeURIComponent(match[1]!), canvasId: decodeURIComponent(match[2]!) };
+  return { kind: 'home' };
+}
+
+export const canvasHref = webCanvasPath;
+
+const listeners = new Set<() => void>();
+window.addEventListener('popstate', () => listeners.forEach((listener) => listener()));
+
+export function navigate(href: string): void {
+  window.history.pushState(null, '', href);
+  listeners.forEach((listener) => listener());
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => window.location.pathname,
+  );
+}

@@ -1,0 +1,170 @@
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  applyEdgeChanges,
+  applyNodeChanges,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type NodeChange,
+  type OnSelectionChangeParams,
+} from '@xyflow/react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CanvasNode } from '../../../src/contract/index.js';
+import { NODE_CARDS } from '../cards/index.js';
+import { connect, createItems, deleteItems, moveNodes, updateNode } from '../model/intents.js';
+import { copySelection, pasteClipboard } from './clipboard.js';
+import { useCanvas, useCanvasState, useEditable } from './context.js';
+import { fitCanvas } from './fit.js';
+import { toFlowEdges, toFlowNodes, type FlowNode } from './flow-nodes.js';
+
+/**
+ * The canvas itself: React Flow drawing the layout as it is now, and turning the person's gestures into writes. One
+ * write per gesture: a drag of several nodes is one batch, one revision.
+ */
+
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
+}
+
+export function CanvasView({ onSelect }: { onSelect: (nodeId: string | null) => void }) {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const layout = useCanvasState((state) => state.layout);
+  const states = useCanvasState((state) => state.states);
+  const highlights = useCanvasState((state) => state.highlights);
+  const flow = useReactFlow<FlowNode>();
+  const [nodes, setNodes] = useState<FlowNode[]>([]);
+  const [edges, setEdges] = useState<Edge[]>([]);
+  const authors = useCallback(() => controller.store.getState().lastAuthor, [controller]);
+  const fitted = useRef(false);
+
+  const refusals = useCanvasState((state) => state.refusals);
+  useEffect(
+    () => setNodes((previous) => toFlowNodes(layout.nodes, states, highlights, editable, previous)),
+    [layout.nodes, states, highlights, editable, refusals],
+  );
+  useEffect(() => setEdges((previous) => toFlowEdges(layout.edges, previous, editable)), [layout.edges, editable]);
+  useEffect(() => {
+    if (!fitted.current && layout.nodes.length > 0) {
+      fitted.current = true;
+      const nodesNow = layout.nodes;
+      requestAnimationFrame(() => {
+        fitCanvas(flow, nodesNow);
+        // A small canvas is shown at its natural size rather than blown up.
+        if (flow.getZoom() > 1) void flow.zoomTo(1);
+      });
+    }
+  }, [layout.nodes, flow]);
+
+  // Removals come from the server (the feed), not from React Flow's own state: a refused delete must not vanish.
+  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
+    setNodes((current) => applyNodeChanges(changes.filter((change) => change.type !== 'remove'), current));
+  }, []);
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    setEdges((current) => applyEdgeChanges(changes.filter((change) => change.type !== 'remove'), current));
+  }, []);
+
+  const onNodeDragStop = useCallback(
+    (_event: unknown, dragged: FlowNode, all: FlowNode[]) => {
+      const moved = all.length > 0 ? all : [dragged];
+      // One node dropped into a group becomes its child (a frame holds its cards).
+      if (moved.length === 1 && dragged.type !== 'groupNode') {
+        const group = flow
+          .getIntersectingNodes(dragged)
+          .find((candidate) => candidate.type === 'groupNode' && candidate.id !== dragged.id && candidate.id !== dragged.parentId);
+        if (group && !dragged.parentId) {
+          const inside = flow.getInternalNode(group.id)!.internals.positionAbsolute;
+          const absolute = flow.getInternalNode(dragged.id)!.internals.positionAbsolute;
+          void controller.submit(
+            updateNode(dragged.id, { parentId: group.id, extent: 'parent', position: { x: absolute.x - inside.x, y: absolute.y - inside.y } }, 'Put into group', authors),
+          );
+          return;
+        }
+      }
+      void controller.submit(moveNodes(moved.map((node) => ({ id: node.id, position: { x: Math.round(node.position.x), y: Math.round(node.position.y) } })), authors));
+    },
+    [controller, flow, authors],
+  );
+
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      const edge = {
+        id: `e-${connection.source}-${connection.target}-${crypto.randomUUID().slice(0, 4)}`,
+        source: connection.source,
+        target: connection.target,
+        ...(connection.sourceHandle ? { sourceHandle: connection.sourceHandle } : {}),
+        ...(connection.targetHandle ? { targetHandle: connection.targetHandle } : {}),
+      };
+      void controller.submit(connect(edge, authors));
+    },
+    [controller, authors],
+  );
+
+  const onDelete = useCallback(
+    ({ nodes: deletedNodes, edges: deletedEdges }: { nodes: FlowNode[]; edges: Edge[] }) => {
+      if (deletedNodes.length + deletedEdges.length === 0) return;
+      void controller.submit(deleteItems(deletedNodes.map((node) => node.id), deletedEdges.map((edge) => edge.id), controller.store.getState().layout));
+    },
+    [controller],
+  );
+
+  const onSelectionChange = useCallback(({ nodes: selected }: OnSelectionChangeParams) => onSelect(selected[0]?.id ?? null), [onSelect]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (isTyping(event.target)) return;
+      const command = event.ctrlKey || event.metaKey;
+      const key = event.key.toLowerCase();
+      if (command && key === 'z') {
+        event.preventDefault();
+        if (editable) void controller.undoLast();
+      } else if (command && key === 'a') {
+        event.preventDefault();
+        setNodes((current) => current.map((node) => ({ ...node, selected: true })));
+      } else if (command && key === 'c') {
+        const selected = new Set(flow.getNodes().filter((node) => node.selected).map((node) => node.id));
+        if (selected.size > 0) copySelection(controller.store.getState().layout, selected);
+      } else if (command && key === 'v' && editable) {
+        const pasted = pasteClipboard(controller.store.getState().layout);
+        if (pasted) void controller.submit(createItems(pasted.nodes as CanvasNode[], pasted.edges, `Paste ${pasted.nodes.length} nodes`));
+      } else if (!command && key === 'f') {
+        fitCanvas(flow, controller.store.getState().layout.nodes, 200);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [controller, editable, flow]);
+
+  return (
+    <ReactFlow<FlowNode>
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={NODE_CARDS}
+      onNodesChange={onNodesChange}
+      onEdgesChange={onEdgesChange}
+      onNodeDragStop={onNodeDragStop}
+      onConnect={onConnect}
+      onDelete={onDelete}
+      onSelectionChange={onSelectionChange}
+      nodesDraggable={editable}
+      nodesConnectable={editable}
+      edgesReconnectable={false}
+      deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}
+      selectionKeyCode="Shift"
+      multiSelectionKeyCode={['Meta', 'Control']}
+      onlyRenderVisibleElements
+      minZoom={0.05}
+      maxZoom={2}
+      proOptions={{ hideAttribution: true }}
+    >
+      <Background gap={24} />
+      <Controls showInteractive={false} />
+      <MiniMap pannable zoomable />
+    </ReactFlow>
+  );
+}

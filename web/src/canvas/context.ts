@@ -1,0 +1,29 @@
+import { createContext, useContext } from 'react';
+import { useStore } from 'zustand';
+import type { SkillCatalog } from '../../../src/contract/index.js';
+import type { CanvasController, CanvasState } from '../model/canvas-store.js';
+
+/** What every card and panel of an open canvas reaches: the controller (state and actions) and the skill catalog. */
+export interface CanvasContextValue {
+  controller: CanvasController;
+  skills: SkillCatalog | null;
+  /** A view that never edits (the MCP App): cards show states, not the controls that change them. */
+  viewOnly?: boolean;
+}
+
+export const CanvasContext = createContext<CanvasContextValue | null>(null);
+
+export function useCanvas(): CanvasContextValue {
+  const value = useContext(CanvasContext);
+  if (!value) throw new Error('useCanvas outside a canvas');
+  return value;
+}
+
+export function useCanvasState<T>(selector: (state: CanvasState) => T): T {
+  return useStore(useCanvas().controller.store, selector);
+}
+
+/** Editors and owners edit; viewers see everything and change nothing. */
+export function useEditable(): boolean {
+  return useCanvasState((state) => state.role === 'editor' || state.role === 'owner');
+}

@@ -1,0 +1,47 @@
+import type { ReactFlowInstance } from '@xyflow/react';
+import type { CanvasNode } from '../../../src/contract/index.js';
+import type { FlowNode } from './flow-nodes.js';
+
+/**
+ * Fits the whole canvas in view. React Flow's own fitView only counts nodes it has measured, and with
+ * onlyRenderVisibleElements a node outside the view is never measured: the bounds here come from the layout (a
+ * child's position is relative to its parent), with a card's usual size where the node gives none.
+ */
+
+const CARD = { width: 280, height: 200 };
+
+export function layoutBounds(
+  nodes: CanvasNode[],
+  include: (node: CanvasNode) => boolean = () => true,
+): { x: number; y: number; width: number; height: number } | null {
+  if (!nodes.some(include)) return null;
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const absolute = new Map<string, { x: number; y: number }>();
+  const place = (node: CanvasNode, depth = 0): { x: number; y: number } => {
+    const known = absolute.get(node.id);
+    if (known) return known;
+    const parent = node.parentId !== undefined && depth < 64 ? byId.get(node.parentId) : undefined;
+    const origin = parent ? place(parent, depth + 1) : { x: 0, y: 0 };
+    const at = { x: origin.x + node.position.x, y: origin.y + node.position.y };
+    absolute.set(node.id, at);
+    return at;
+  };
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (const node of nodes) {
+    if (!include(node)) continue;
+    const at = place(node);
+    left = Math.min(left, at.x);
+    top = Math.min(top, at.y);
+    right = Math.max(right, at.x + (node.width ?? node.style?.width ?? CARD.width));
+    bottom = Math.max(bottom, at.y + (node.height ?? node.style?.height ?? CARD.height));
+  }
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+export function fitCanvas(flow: ReactFlowInstance<FlowNode>, nodes: CanvasNode[], duration = 0): void {
+  const bounds = layoutBounds(nodes);
+  if (bounds) void flow.fitBounds(bounds, { padding: 0.08, duration });
+}

@@ -1,0 +1,22 @@
+import { DirectorSummary } from './director-summary.js';
+import { CardShell, Chips, ImagePreview, ImageResults, PromptEditor, imageUrlOf, runOutputs, type CardProps } from './parts.js';
+import { dataOf, text } from './values.js';
+
+/** imageNode: the picture (the latest run's results while it has them), its prompt and how it is made. */
+export function ImageNodeCard(card: CardProps) {
+  const data = dataOf(card.data.node.data);
+  const results = runOutputs(card.data.state, 'image');
+  const title = text(data.displayName) ?? 'image';
+  return (
+    <CardShell card={card} runnable>
+      {results.ready.length + results.pending > 0 ? (
+        <ImageResults urls={results.ready} pending={results.pending} alt={title} />
+      ) : (
+        <ImagePreview url={imageUrlOf(data)} alt={title} />
+      )}
+      <PromptEditor card={card} placeholder="Describe the image…" />
+      <Chips items={[text(data.model), text(data.size), text(data.aspectRatio), text(data.generationMode)?.replaceAll('_', ' ')]} />
+      <DirectorSummary bundle={data.director_control_bundle} />
+    </CardShell>
+  );
+}

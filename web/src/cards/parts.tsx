@@ -1,0 +1,296 @@
+import { Handle, NodeResizer, Position, useStore, type NodeProps } from '@xyflow/react';
+import { Component, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
+import type { NodeRuntimeState } from '../../../src/contract/index.js';
+import { useCanvas, useEditable } from '../canvas/context.js';
+import type { FlowNode } from '../canvas/flow-nodes.js';
+import { patchData, updateNode } from '../model/intents.js';
+import { RunControls, RunStatusBadge } from './run-controls.js';
+import { dataOf, text, titleOf, type Data } from './values.js';
+
+/** The pieces every node card is made of: the frame, in-place text editing, media and results. */
+
+export type CardProps = NodeProps<FlowNode>;
+
+/** Below this zoom cards show only their title and run state. */
+export const OVERVIEW_ZOOM = 0.45;
+
+const TYPE_LABELS: Record<string, string> = {
+  uploadNode: 'Upload',
+  imageNode: 'Image',
+  imageGenNode: 'Image generator',
+  exportImageNode: 'Export image',
+  beatContextNode: 'Beat',
+  textAnnotationNode: 'Note',
+  groupNode: 'Group',
+  storyboardNode: 'Storyboard',
+  storyboardGenNode: 'Storyboard generator',
+  videoNode: 'Video',
+  audioNode: 'Audio',
+  audioTrimNode: 'Audio trim',
+  videoStoryNode: 'Video story',
+  videoComposeNode: 'Video compose',
+  scriptNode: 'Script',
+  pano360ViewerNode: '360° viewer',
+  threeDWorldNode: '3D world',
+  skillNode: 'Skill',
+};
+
+export function typeLabel(type: string): string {
+  return TYPE_LABELS[type] ?? type;
+}
+
+/** A card that throws while rendering shows what it is instead of taking the page down. */
+export class CardBoundary extends Component<{ id: string; type: string; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.warn(`node ${this.props.id} could not be shown`, error, info.componentStack);
+  }
+  override render(): ReactNode {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div className="card card-broken" data-node-id={this.props.id}>
+        <div className="card-head">
+          <span className="card-type">{typeLabel(this.props.type)}</span>
+          <span className="card-title">{this.props.id}</span>
+        </div>
+        <div className="card-body muted">This node's data could not be shown. Its details are in the side panel.</div>
+      </div>
+    );
+  }
+}
+
+interface ShellProps {
+  card: CardProps;
+  children?: ReactNode;
+  /** Width the card grows to when the node has none of its own. */
+  className?: string;
+  runnable?: boolean;
+  resizable?: boolean;
+}
+
+/** The frame of a card: header (type, title, who just changed it), connection handles, resizing and the run bar. */
+export function CardShell({ card, children, className, runnable, resizable = true }: ShellProps) {
+  const { node, state, highlight } = card.data;
+  const data = dataOf(node.data);
+  const editable = useEditable();
+  const { controller } = useCanvas();
+  // Zoomed far out, a card is its title and run state: a thousand full cards would make panning stutter, and their
+  // text is too small to read anyway. Only crossing the threshold re-renders a card.
+  const overview = useStore((flow) => flow.transform[2] < OVERVIEW_ZOOM);
+  const classes = `card card-${node.type}${highlight ? ' card-highlight' : ''}${card.selected ? ' card-selected' : ''} ${className ?? ''}`;
+  if (overview) {
+    return (
+      <div className={`${classes} card-overview`} data-node-id={node.id} data-node-type={node.type}>
+        <Handle type="target" position={Position.Left} isConnectable={false} />
+        <div className="card-head">
+          <span className="card-type">{typeLabel(node.type)}</span>
+          <span className="card-title">{titleOf(node.type, data, node.id)}</span>
+        </div>
+        {runnable && state ? (
+          <div className="run-bar">
+            <RunStatusBadge state={state} />
+          </div>
+        ) : null}
+        <Handle type="source" position={Position.Right} isConnectable={false} />
+      </div>
+    );
+  }
+  return (
+    <div
+      className={classes}
+      data-node-id={node.id}
+      data-node-type={node.type}
+    >
+      {resizable && editable ? (
+        <NodeResizer
+          isVisible={card.selected}
+          minWidth={160}
+          minHeight={80}
+          onResizeEnd={(_event, size) => {
+            const authors = () => controller.store.getState().lastAuthor;
+            const set = { width: Math.round(size.width), height: Math.round(size.height), position: { x: Math.round(size.x), y: Math.round(size.y) } };
+            void controller.submit(updateNode(node.id, set, 'Resize', authors));
+          }}
+        />
+      ) : null}
+      <Handle type="target" position={Position.Left} isConnectable={editable} />
+      <div className="card-head">
+        <span className="card-type">{typeLabel(node.type)}</span>
+        <span className="card-title" title={titleOf(node.type, data, node.id)}>
+          {titleOf(node.type, data, node.id)}
+        </span>
+      </div>
+      {highlight ? <div className="card-author">{highlight}</div> : null}
+      <div className="card-body">{children}</div>
+      {runnable ? <RunControls nodeId={node.id} state={state} /> : null}
+      <Handle type="source" position={Position.Right} isConnectable={editable} />
+    </div>
+  );
+}
+
+/**
+ * Text edited in place: a click opens it (for editors), Enter with Ctrl/⌘ or leaving the field saves, Escape
+ * cancels. What the person typed stays in the field until the save is done; a failed save keeps it in the notice.
+ */
+export function EditableText({
+  value,
+  onSave,
+  placeholder,
+  multiline = true,
+  label,
+  className,
+}: {
+  value: string;
+  onSave: (next: string) => void;
+  placeholder: string;
+  multiline?: boolean;
+  label: string;
+  className?: string;
+}) {
+  const editable = useEditable();
+  const [draft, setDraft] = useState<string | null>(null);
+  const field = useRef<HTMLTextAreaElement & HTMLInputElement>(null);
+  const editing = draft !== null;
+  useEffect(() => {
+    if (editing) field.current?.focus();
+  }, [editing]);
+  // The card can go away mid-edit (someone deleted the node): what was typed is still sent, so the person is told
+  // it could not be applied and gets the text back, instead of losing it with the card.
+  const unsaved = useRef<{ draft: string | null; value: string; onSave: (next: string) => void }>({ draft, value, onSave });
+  unsaved.current = { draft, value, onSave };
+  useEffect(
+    () => () => {
+      const { draft: left, value: saved, onSave: save } = unsaved.current;
+      if (left !== null && left !== saved) save(left);
+    },
+    [],
+  );
+
+  if (draft === null) {
+    return (
+      <div
+        className={`editable ${className ?? ''}${value ? '' : ' muted'}${editable ? ' can-edit' : ''}`}
+        role={editable ? 'button' : undefined}
+        tabIndex={editable ? 0 : undefined}
+        aria-label={editable ? `Edit ${label}` : label}
+        onClick={editable ? () => setDraft(value) : undefined}
+        onKeyDown={editable ? (event) => event.key === 'Enter' && setDraft(value) : undefined}
+      >
+        {value || placeholder}
+      </div>
+    );
+  }
+  const finish = (save: boolean) => {
+    unsaved.current = { ...unsaved.current, draft: null };
+    if (save && draft !== value) onSave(draft);
+    setDraft(null);
+  };
+  const common = {
+    ref: field,
+    className: `nodrag nowheel editable-field ${className ?? ''}`,
+    'aria-label': label,
+    value: draft,
+    placeholder,
+    onChange: (event: { target: { value: string } }) => setDraft(event.target.value),
+    onBlur: () => finish(true),
+    onKeyDown: (event: React.KeyboardEvent) => {
+      if (event.key === 'Escape') finish(false);
+      else if (event.key === 'Enter' && (event.metaKey || event.ctrlKey || !multiline)) finish(true);
+      event.stopPropagation();
+    },
+  };
+  return multiline ? <textarea rows={4} {...common} /> : <input {...common} />;
+}
+
+/** Saves one data field of a node: the rest of its data is taken as it is when the save is sent (see patchData). */
+export function useSaveField(nodeId: string) {
+  const { controller } = useCanvas();
+  return (field: string, value: unknown, label: string, keep?: string) => {
+    const authors = () => controller.store.getState().lastAuthor;
+    void controller.submit(patchData(nodeId, { [field]: value }, label, authors, keep));
+  };
+}
+
+/** The prompt of a generating node, edited in place. */
+export function PromptEditor({ card, placeholder }: { card: CardProps; placeholder: string }) {
+  const save = useSaveField(card.data.node.id);
+  const prompt = text(dataOf(card.data.node.data).prompt) ?? '';
+  return <EditableText className="prompt" label="prompt" value={prompt} placeholder={placeholder} onSave={(next) => save('prompt', next, 'Edit prompt', next)} />;
+}
+
+export function Field({ name, children }: { name: string; children: ReactNode }) {
+  if (children === undefined || children === null || children === '') return null;
+  return (
+    <div className="field">
+      <span className="field-name">{name}</span>
+      <span className="field-value">{children}</span>
+    </div>
+  );
+}
+
+export function Chips({ items }: { items: Array<string | undefined | false> }) {
+  const shown = items.filter((item): item is string => typeof item === 'string' && item !== '');
+  if (shown.length === 0) return null;
+  return (
+    <div className="chips">
+      {shown.map((item) => (
+        <span key={item} className="chip">
+          {item}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** Outputs of the latest run by kind, ready ones first; pending resources as placeholders. */
+export function runOutputs(state: NodeRuntimeState | undefined, kind: string): { ready: string[]; pending: number } {
+  if (!state) return { ready: [], pending: 0 };
+  const ready = state.outputs.filter((output) => output.kind === kind).map((output) => output.url);
+  const pending = state.resources.filter((resource) => resource.kind === kind && resource.status === 'pending').length;
+  return { ready, pending };
+}
+
+export function ImageResults({ urls, pending, alt }: { urls: string[]; pending: number; alt: string }) {
+  if (urls.length === 0 && pending === 0) return null;
+  return (
+    <div className={`thumbs thumbs-${Math.min(urls.length + pending, 4)}`}>
+      {urls.map((url) => (
+        <img key={url} src={url} alt={alt} loading="lazy" className="thumb" />
+      ))}
+      {Array.from({ length: pending }, (_, index) => (
+        <div key={`pending-${index}`} className="thumb thumb-pending" aria-label="image pending">
+          <span className="spinner" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function imageUrlOf(data: Data): string | undefined {
+  return text(data.imageUrl) ?? text(data.previewImageUrl) ?? text(data.committed_slot_url);
+}
+
+export function ImagePreview({ url, alt }: { url: string | undefined; alt: string }) {
+  if (!url) return <div className="media-empty">No image yet</div>;
+  return <img src={url} alt={alt} loading="lazy" className="preview" />;
+}
+
+export function AudioPlayer({ url }: { url: string | undefined }) {
+  if (!url) return null;
+  return <audio className="nodrag media-audio" controls preload="metadata" src={url} />;
+}
+
+export function VideoPlayer({ url, poster }: { url: string | undefined; poster?: string | undefined }) {
+  if (!url) return null;
+  return <video className="nodrag media-video" controls preload="metadata" src={url} poster={poster} />;
+}
+
+export function ErrorLine({ message }: { message: string | undefined | null }) {
+  if (!message) return null;
+  return <div className="error-line">{message}</div>;
+}
+
+export type { Data };

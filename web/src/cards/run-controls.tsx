@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import type { NodeRuntimeState, RunEstimate } from '../../../src/contract/index.js';
+import { useCanvas, useEditable } from '../canvas/context.js';
+import { newKey } from '../model/api.js';
+
+/**
+ * Run and Cancel on a runnable card, and the state of its latest run as it changes (the change feed's node_state
+ * events): queued, running with the time it has taken, succeeded, failed with its error, cancelled. A paid run is
+ * started only after the person has seen its cost and the project's budget; each click on "Start" has its own
+ * idempotency key, so a double click or a retried request never starts (or charges) a second run.
+ */
+
+const ACTIVE = new Set(['queued', 'running', 'cancel_requested']);
+
+function useSecondsSince(startedAt: number | null, active: boolean): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return startedAt === null ? null : Math.max(0, Math.round((now - startedAt) / 1000));
+}
+
+export function RunStatusBadge({ state }: { state: NodeRuntimeState | undefined }) {
+  const status = state?.lastRunStatus;
+  const seconds = useSecondsSince(state?.generationStartedAt ?? null, status === 'running' || status === 'cancel_requested');
+  if (!state || !status) return <span className="run-status run-none" data-run-status="none">Not run yet</span>;
+  const percent = state.progress.percent;
+  const label = {
+    queued: 'Queued',
+    running: `Running${seconds !== null ? ` ${seconds} s` : ''}${percent !== null ? ` · ${Math.round(percent)}%` : ''}`,
+    cancel_requested: 'Cancelling…',
+    succeeded: 'Done',
+    failed: 'Failed',
+    cancelled: 'Cancelled',
+  }[status];
+  return (
+    <span className={`run-status run-${status}`} data-run-status={status} title={state.progress.message ?? undefined}>
+      {ACTIVE.has(status) ? <span className="spinner" /> : null}
+      {label}
+    </span>
+  );
+}
+
+function budgetLine(estimate: RunEstimate): string {
+  const { credits, left } = estimate.budget;
+  if (credits === null) return 'No budget limit on this project.';
+  return `Budget: ${left ?? 0} of ${credits} credits left.`;
+}
+
+export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRuntimeState | undefined }) {
+  const { controller, viewOnly } = useCanvas();
+  const editable = useEditable();
+  const [confirming, setConfirming] = useState<{ estimate: RunEstimate | null; error: string | null } | null>(null);
+  const [starting, setStarting] = useState(false);
+  const active = state !== undefined && ACTIVE.has(state.lastRunStatus);
+  const runId = state?.externalRunId ?? null;
+
+  const openConfirm = async () => {
+    setConfirming({ estimate: null, error: null });
+    try {
+      setConfirming({ estimate: await controller.estimate(nodeId), error: null });
+    } catch (error) {
+      setConfirming({ estimate: null, error: (error as Error).message });
+    }
+  };
+  const start = async () => {
+    setStarting(true);
+    await controller.runNode(nodeId, newKey());
+    setStarting(false);
+    setConfirming(null);
+  };
+  const estimate = confirming?.estimate ?? null;
+  const overBudget = estimate !== null && estimate.budget.left !== null && estimate.budget.left < estimate.cost.estimated;
+
+  const failure = state?.lastRunStatus === 'failed' && state.generationError ? <span className="run-error">{state.generationError}</span> : null;
+  if (viewOnly) {
+    return (
+      <div className="run-bar">
+        <RunStatusBadge state={state} />
+        {failure}
+      </div>
+    );
+  }
+  return (
+    <div className="run-bar nodrag">
+      <RunStatusBadge state={state} />
+      {failure}
+      <span className="run-actions">
+        {active && runId ? (
+          <button type="button" className="button-small" disabled={!editable || state.lastRunStatus === 'cancel_requested'} onClick={() => void controller.cancelRun(runId)}>
+            Cancel
+          </button>
+        ) : (
+          <button type="button" className="button-small button-primary" disabled={!editable || confirming !== null} onClick={() => void openConfirm()}>
+            Run
+          </button>
+        )}
+      </span>
+      {confirming ? (
+        <div className="run-confirm" role="dialog" aria-label="Start a run">
+          {confirming.error ? (
+            <p className="error-line">{confirming.error}</p>
+          ) : confirming.estimate ? (
+            <>
+              <p>
+                This run costs about <strong>{confirming.estimate.cost.estimated} credits</strong>.
+              </p>
+              <p className="muted">{budgetLine(confirming.estimate)}</p>
+              {overBudget ? <p className="error-line">That is more than the budget has left: the run would be refused.</p> : null}
+            </>
+          ) : (
+            <p className="muted">Checking the cost…</p>
+          )}
+          <div className="run-confirm-actions">
+            <button type="button" className="button-small" onClick={() => setConfirming(null)}>
+              Not now
+            </button>
+            <button
+              type="button"
+              className="button-small button-primary"
+              disabled={!confirming.estimate || starting || overBudget}
+              onClick={() => void start()}
+            >
+              Start run
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

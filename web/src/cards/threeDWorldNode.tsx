@@ -1,0 +1,23 @@
+import { CardShell, Chips, ErrorLine, ImagePreview, PromptEditor, runOutputs, type CardProps } from './parts.js';
+import { dataOf, list, text } from './values.js';
+
+/** threeDWorldNode: its world sources (by type), the active one, and the generated world to download. */
+export function ThreeDWorldNodeCard(card: CardProps) {
+  const data = dataOf(card.data.node.data);
+  const sources = list(data.sources).map(dataOf);
+  const models = runOutputs(card.data.state, 'model');
+  const kinds = [...new Set(sources.map((source) => text(source.source_type)).filter(Boolean))];
+  return (
+    <CardShell card={card} runnable>
+      <ImagePreview url={text(data.previewImageUrl)} alt={text(data.displayName) ?? '3D world'} />
+      <PromptEditor card={card} placeholder="Describe the world…" />
+      <Chips items={[`${sources.length} sources`, ...kinds.map((kind) => kind as string), text(data.activeSourceId) ? `active: ${text(data.activeSourceId)}` : undefined]} />
+      {models.ready.map((url) => (
+        <a key={url} className="download nodrag" href={url} download>
+          Download the world (GLB)
+        </a>
+      ))}
+      <ErrorLine message={text(data.generationError)} />
+    </CardShell>
+  );
+}

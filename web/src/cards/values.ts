@@ -1,0 +1,48 @@
+/**
+ * Reading node data defensively. The server validates every node against the contract, but a card must never crash
+ * the page on data it does not expect (an older schema, a new field, a bug): each accessor answers a plain value or
+ * nothing.
+ */
+
+export type Data = Record<string, unknown>;
+
+export function dataOf(value: unknown): Data {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Data) : {};
+}
+
+export function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+export function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function bool(value: unknown): boolean {
+  return value === true;
+}
+
+/** A node's title: its displayName, else what its type calls a title, else its id. */
+export function titleOf(type: string, data: Data, id: string): string {
+  return text(data.displayName) ?? text(data.label) ?? text(data.scriptTitle) ?? text(data.title) ?? text(data.fileName) ?? `${id}`;
+}
+
+export function formatMs(ms: number | undefined | null): string | undefined {
+  if (ms === undefined || ms === null || !Number.isFinite(ms)) return undefined;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
+}
+
+/** A short, readable view of any JSON value (script results, free-form fields). */
+export function preview(value: unknown, max = 280): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const shown = typeof value === 'string' ? value : JSON.stringify(value, null, 1);
+  if (shown === undefined) return undefined;
+  return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown;
+}

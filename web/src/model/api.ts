@@ -1,0 +1,113 @@
+import type {
+  BatchReceipt,
+  CanvasSnapshot,
+  ChatRunView,
+  HistoryPage,
+  IssuedToken,
+  LayoutOperation,
+  MeView,
+  NodeRun,
+  RevertReceipt,
+  RunEstimate,
+  SkillCatalog,
+  TokenView,
+} from '../../../src/contract/index.js';
+
+/**
+ * The page talks to the same REST routes as any client (docs/api.md): no private back door. Every write carries
+ * X-Requested-By (with the Origin the browser adds, what the server asks of a signed-in write).
+ */
+
+export const SNAPSHOT_VERSION = 'canvas-snapshot.v2';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      'x-requested-by': 'canvas-mcp',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const json = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!response.ok) {
+    const error = (json as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
+    throw new ApiError(response.status, error?.code ?? 'unknown', error?.message ?? `HTTP ${response.status}`, error?.details ?? {});
+  }
+  return json as T;
+}
+
+const canvasPath = (projectId: string, canvasId: string) =>
+  `/api/v2/projects/${encodeURIComponent(projectId)}/canvases/${encodeURIComponent(canvasId)}`;
+
+export interface CanvasAddress {
+  projectId: string;
+  canvasId: string;
+}
+
+export const api = {
+  me: () => request<MeView>('GET', '/api/v1/me'),
+  logout: () => request<void>('POST', '/auth/logout'),
+  skills: () => request<SkillCatalog>('GET', '/api/v1/zone/skills'),
+
+  snapshot: ({ projectId, canvasId }: CanvasAddress) =>
+    request<CanvasSnapshot>('GET', `${canvasPath(projectId, canvasId)}/snapshot`, undefined, { 'x-canvas-snapshot-version': SNAPSHOT_VERSION }),
+
+  changes: ({ projectId, canvasId }: CanvasAddress, baseRevision: number, operations: LayoutOperation[], clientSaveId: string) =>
+    request<BatchReceipt>('POST', `${canvasPath(projectId, canvasId)}/changes`, { base_revision: baseRevision, client_save_id: clientSaveId, operations }),
+
+  revert: ({ projectId, canvasId }: CanvasAddress, baseRevision: number, toRevision: number) =>
+    request<RevertReceipt>('POST', `${canvasPath(projectId, canvasId)}/revert`, { base_revision: baseRevision, to_revision: toRevision }),
+
+  history: ({ projectId, canvasId }: CanvasAddress, before?: number) =>
+    request<HistoryPage>('GET', `${canvasPath(projectId, canvasId)}/history?limit=50${before ? `&before=${before}` : ''}`),
+
+  estimate: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
+    request<RunEstimate>('GET', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/run-estimate`),
+
+  /** One key per click: a double click or a retry never starts (or charges) a second run. */
+  submitRun: ({ projectId, canvasId }: CanvasAddress, nodeId: string, idempotencyKey: string) =>
+    request<NodeRun>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs`, undefined, {
+      'idempotency-key': idempotencyKey,
+    }),
+
+  cancelRun: ({ projectId, canvasId }: CanvasAddress, runId: string) =>
+    request<{ status: string }>('POST', `${canvasPath(projectId, canvasId)}/runs/${encodeURIComponent(runId)}/cancel`),
+
+  chatRuns: ({ projectId, canvasId }: CanvasAddress) => request<{ chat_runs: ChatRunView[] }>('GET', `${canvasPath(projectId, canvasId)}/chat-runs`),
+
+  openChatRun: ({ projectId, canvasId }: CanvasAddress, body: { edit: boolean; token_id?: string; expires_in?: number }) =>
+    request<ChatRunView>('POST', `${canvasPath(projectId, canvasId)}/chat-runs`, body),
+
+  endChatRun: ({ projectId, canvasId }: CanvasAddress, agentRunId: string) =>
+    request<ChatRunView>('DELETE', `${canvasPath(projectId, canvasId)}/chat-runs/${encodeURIComponent(agentRunId)}`),
+
+  issueToken: (body: { name: string; project_id: string }) => request<IssuedToken>('POST', '/api/v1/tokens', body),
+
+  revokeToken: (tokenId: string) => request<TokenView>('DELETE', `/api/v1/tokens/${encodeURIComponent(tokenId)}`),
+
+  /**
+   * Each feed connection gets its own URL: Chromium holds a second request for a URL already being fetched (its
+   * cache lock) until the first ends, and a feed never ends, so two tabs at the same revision would stall.
+   */
+  feedUrl: ({ projectId, canvasId }: CanvasAddress, after: number) => `${canvasPath(projectId, canvasId)}/events?after=${after}&connection=${newKey()}`,
+};
+
+export function newKey(): string {
+  return crypto.randomUUID();
+}

@@ -1,0 +1,347 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { CanvasEdge, CanvasNode, LayoutOperation, NodeRun, NodeRuntimeState, RunEstimate } from '../../../src/contract/index.js';
+import { api, ApiError, newKey, type CanvasAddress } from './api.js';
+import { applyLayoutEvent, authorLabel, inverseOperations, parentsFirst, type Author, type Layout, type LayoutEventData } from './layout.js';
+
+/**
+ * The state of one open canvas and everything that changes it: the snapshot, the change feed, and the person's own
+ * writes (plain TypeScript: tests drive it without a browser; React components only read it and call its actions).
+ *
+ * A write is an *intent* that knows how to turn the layout it meets into operations. Every write carries the revision
+ * the screen shows; on `revision_conflict` the page re-reads and builds the intent again on what it finds, so the
+ * person's change lands on top of the other one. When it no longer applies (its node was deleted), the person is told
+ * who changed what, and anything they typed is kept in the notice.
+ */
+
+export type Role = 'viewer' | 'editor' | 'owner';
+export type Status = 'loading' | 'ready' | 'signed-out' | 'forbidden' | 'missing' | 'error';
+export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'closed';
+
+export interface Notice {
+  id: number;
+  tone: 'info' | 'warning' | 'error';
+  text: string;
+  /** Something the person should not lose: the text they typed into a change that could not be applied. */
+  keep?: string;
+  /** Nodes the notice is about, which the person can bring into view. */
+  nodeIds?: string[];
+}
+
+export interface Intent {
+  label: string;
+  /** What the person typed into this change: kept in the notice if the change cannot be applied. */
+  keep?: string;
+  /** The operations for this layout, or why the intent no longer applies to it. */
+  build(layout: Layout): LayoutOperation[] | { notApplicable: string };
+  /** Whether undo may take it back (undo's own writes are not undone again). */
+  undoable?: boolean;
+}
+
+export interface CanvasState {
+  address: CanvasAddress;
+  status: Status;
+  error: string | null;
+  role: Role | null;
+  person: { issuer: string; subject: string } | null;
+  layout: Layout;
+  states: Record<string, NodeRuntimeState>;
+  feed: FeedStatus;
+  /** Nodes someone else just changed: the label names who, until the time given. */
+  highlights: Record<string, { label: string; until: number }>;
+  /** Who last changed each node, for the notices that explain a conflict. */
+  lastAuthor: Record<string, Author | null>;
+  notices: Notice[];
+  undo: Array<{ label: string; operations: LayoutOperation[] }>;
+  saving: number;
+  /** Bumped when a change of the person's was not applied: the view puts what it moved or resized back. */
+  refusals: number;
+}
+
+const HIGHLIGHT_MS = 2500;
+const INFO_NOTICE_MS = 8000;
+
+function nodeName(node: CanvasNode): string {
+  const data = node.data as { displayName?: unknown; label?: unknown };
+  return typeof data.displayName === 'string' && data.displayName ? data.displayName : typeof data.label === 'string' && data.label ? data.label : node.id;
+}
+const MAX_ATTEMPTS = 3;
+
+export interface CanvasController {
+  store: StoreApi<CanvasState>;
+  load(): Promise<void>;
+  submit(intent: Intent): Promise<boolean>;
+  undoLast(): Promise<void>;
+  revertTo(revision: number): Promise<void>;
+  /** What a run of the node would cost, and the project's budget. */
+  estimate(nodeId: string): Promise<RunEstimate>;
+  /** Starts a run with the key of one click: a retry or double click never starts a second one. */
+  runNode(nodeId: string, idempotencyKey: string): Promise<NodeRun | null>;
+  cancelRun(runId: string): Promise<void>;
+  dismiss(noticeId: number): void;
+  notify(tone: Notice['tone'], text: string, keep?: string, nodeIds?: string[]): void;
+  close(): void;
+}
+
+function isMine(author: Author | null, person: CanvasState['person']): boolean {
+  return author?.kind === 'person' && person !== null && author.issuer === person.issuer && author.subject === person.subject;
+}
+
+/** A canvas not read yet. */
+export function initialCanvasState(address: CanvasAddress): CanvasState {
+  return {
+    address,
+    status: 'loading',
+    error: null,
+    role: null,
+    person: null,
+    layout: { revision: 0, nodes: [], edges: [] },
+    states: {},
+    feed: 'connecting',
+    highlights: {},
+    lastAuthor: {},
+    notices: [],
+    undo: [],
+    saving: 0,
+    refusals: 0,
+  };
+}
+
+export function createCanvasController(address: CanvasAddress, options: { EventSource?: typeof EventSource } = {}): CanvasController {
+  const store = createStore<CanvasState>(() => initialCanvasState(address));
+  let source: EventSource | null = null;
+  let noticeId = 0;
+  let closed = false;
+
+  const notify = (tone: Notice['tone'], text: string, keep?: string, nodeIds?: string[]) => {
+    noticeId += 1;
+    const notice: Notice = { id: noticeId, tone, text, ...(keep ? { keep } : {}), ...(nodeIds?.length ? { nodeIds } : {}) };
+    store.setState((state) => ({ notices: [...state.notices.slice(-4), notice] }));
+    // News goes away by itself; a warning, an error or anything holding the person's text stays until dismissed.
+    if (tone === 'info' && !keep) setTimeout(() => store.setState((state) => ({ notices: state.notices.filter((kept) => kept.id !== notice.id) })), INFO_NOTICE_MS);
+  };
+
+  function applyEvent(event: LayoutEventData): void {
+    const state = store.getState();
+    if (event.revision <= state.layout.revision) return;
+    if (event.revision !== state.layout.revision + 1) {
+      // A gap: the feed missed something. Re-read, then listen again from there.
+      void reload();
+      return;
+    }
+    const layout = applyLayoutEvent(state.layout, event);
+    const lastAuthor = { ...state.lastAuthor };
+    const highlights = { ...state.highlights };
+    const mine = isMine(event.author, state.person);
+    const until = Date.now() + HIGHLIGHT_MS;
+    for (const change of event.changes) {
+      if (change.kind !== 'node') continue;
+      lastAuthor[change.id] = event.author;
+      if (!mine && change.change !== 'delete') highlights[change.id] = { label: authorLabel(event.author), until };
+    }
+    store.setState({ layout, lastAuthor, highlights });
+    if (!mine) setTimeout(() => expireHighlights(), HIGHLIGHT_MS + 50);
+    // What someone else added may be outside the view: say so, with a way to go and look.
+    const added = event.changes.filter((change) => change.kind === 'node' && change.change === 'create' && change.node).map((change) => change.node!);
+    if (!mine && added.length > 0) {
+      const what = added.length === 1 ? `"${nodeName(added[0]!)}"` : `${added.length} nodes`;
+      notify('info', `${authorLabel(event.author)} added ${what}.`, undefined, added.map((node) => node.id));
+    }
+  }
+
+  function expireHighlights(): void {
+    const now = Date.now();
+    const highlights = Object.fromEntries(Object.entries(store.getState().highlights).filter(([, value]) => value.until > now));
+    store.setState({ highlights });
+  }
+
+  function openFeed(after: number): void {
+    source?.close();
+    if (closed) return;
+    const EventSourceClass = options.EventSource ?? EventSource;
+    const feed = new EventSourceClass(api.feedUrl(address, after), { withCredentials: true });
+    source = feed;
+    store.setState({ feed: 'connecting' });
+    feed.onopen = () => store.setState({ feed: 'live' });
+    // The browser reconnects by itself, sending Last-Event-ID: the server replays what was missed.
+    feed.onerror = () => store.setState({ feed: feed.readyState === EventSourceClass.CLOSED ? 'closed' : 'reconnecting' });
+    feed.addEventListener('layout', (message) => applyEvent(JSON.parse((message as MessageEvent<string>).data) as LayoutEventData));
+    feed.addEventListener('node_state', (message) => {
+      const { node_id: nodeId, state } = JSON.parse((message as MessageEvent<string>).data) as { node_id: string; state: NodeRuntimeState | null };
+      store.setState((current) => {
+        const states = { ...current.states };
+        if (state) states[nodeId] = state;
+        else delete states[nodeId];
+        return { states };
+      });
+    });
+    feed.addEventListener('reset', () => void reload());
+  }
+
+  async function readSnapshot(): Promise<void> {
+    const snapshot = await api.snapshot(address);
+    store.setState({
+      layout: { revision: snapshot.layout.revision, nodes: parentsFirst(snapshot.layout.nodes as CanvasNode[]), edges: snapshot.layout.edges as CanvasEdge[] },
+      states: snapshot.node_states as Record<string, NodeRuntimeState>,
+    });
+  }
+
+  async function reload(): Promise<void> {
+    try {
+      await readSnapshot();
+      openFeed(store.getState().layout.revision);
+    } catch (error) {
+      notify('error', `Could not re-read the canvas: ${(error as Error).message}`);
+    }
+  }
+
+  /** Who changed which node after `revision` (from the history), so a change that no longer applies can say who. */
+  async function learnAuthorsSince(revision: number): Promise<void> {
+    try {
+      const page = await api.history(address);
+      const lastAuthor = { ...store.getState().lastAuthor };
+      for (const entry of [...page.revisions].reverse()) {
+        if (entry.revision <= revision) continue;
+        for (const change of entry.changes) if (change.kind === 'node') lastAuthor[change.id] = entry.author;
+      }
+      store.setState({ lastAuthor });
+    } catch {
+      // Names in a notice are a courtesy: without them it says "someone".
+    }
+  }
+
+  function failureStatus(error: unknown): Status {
+    if (error instanceof ApiError) {
+      if (error.status === 401) return 'signed-out';
+      if (error.status === 403) return 'forbidden';
+      if (error.status === 404) return 'missing';
+    }
+    return 'error';
+  }
+
+  async function submit(intent: Intent): Promise<boolean> {
+    store.setState((state) => ({ saving: state.saving + 1 }));
+    try {
+      const applied = await applyIntent(intent);
+      if (!applied) store.setState((state) => ({ refusals: state.refusals + 1 }));
+      return applied;
+    } finally {
+      store.setState((state) => ({ saving: state.saving - 1 }));
+    }
+  }
+
+  /** Builds the intent on the layout shown and sends it; on a conflict, re-reads and builds it again on what is there. */
+  async function applyIntent(intent: Intent): Promise<boolean> {
+    const key = newKey();
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      const before = store.getState().layout;
+      const built = intent.build(before);
+      if (!Array.isArray(built)) {
+        notify('warning', built.notApplicable, intent.keep);
+        return false;
+      }
+      if (built.length === 0) return true;
+      try {
+        const receipt = await api.changes(address, before.revision, built, key);
+        if (intent.undoable !== false) {
+          const inverse = inverseOperations(before, built);
+          if (inverse && inverse.length > 0) store.setState((state) => ({ undo: [...state.undo.slice(-49), { label: intent.label, operations: inverse }] }));
+        }
+        // The feed brings the change itself; if it is down, re-read rather than show a stale canvas.
+        setTimeout(() => {
+          if (store.getState().layout.revision < receipt.revision) void reload();
+        }, 1500);
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'revision_conflict' && attempt < MAX_ATTEMPTS) {
+          await readSnapshot();
+          await learnAuthorsSince(before.revision);
+          openFeed(store.getState().layout.revision);
+          continue;
+        }
+        notify('error', `${intent.label}: ${(error as Error).message}`, intent.keep);
+        return false;
+      }
+    }
+    notify('error', `${intent.label}: the canvas kept changing under this change; try again.`, intent.keep);
+    return false;
+  }
+
+  return {
+    store,
+    notify,
+    async load() {
+      store.setState({ status: 'loading', error: null });
+      try {
+        const me = await api.me();
+        const project = me.projects.find((entry) => entry.project_id === address.projectId);
+        await readSnapshot();
+        store.setState({ status: 'ready', role: project?.role ?? 'viewer', person: me.person });
+        openFeed(store.getState().layout.revision);
+      } catch (error) {
+        store.setState({ status: failureStatus(error), error: (error as Error).message });
+      }
+    },
+    submit,
+    async undoLast() {
+      const last = store.getState().undo.at(-1);
+      if (!last) {
+        notify('info', 'Nothing of yours to undo.');
+        return;
+      }
+      store.setState((state) => ({ undo: state.undo.slice(0, -1) }));
+      const operations = last.operations;
+      const done = await submit({
+        label: `Undo ${last.label.toLowerCase()}`,
+        undoable: false,
+        build: (layout) => {
+          const ids = new Set(layout.nodes.map((node) => node.id));
+          const missing = operations.find((operation) => operation.op === 'update_node' && !ids.has(operation.node_id));
+          return missing && missing.op === 'update_node'
+            ? { notApplicable: `Cannot undo ${last.label.toLowerCase()}: "${missing.node_id}" was deleted by ${authorLabel(store.getState().lastAuthor[missing.node_id])}.` }
+            : operations;
+        },
+      });
+      if (done) notify('info', `Undone: ${last.label.toLowerCase()}.`);
+    },
+    async revertTo(revision) {
+      try {
+        await api.revert(address, store.getState().layout.revision, revision);
+        notify('info', `Reverted to revision ${revision}.`);
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'revision_conflict') {
+          notify('warning', 'The canvas changed just now; look at the history again before reverting.');
+          await reload();
+        } else {
+          notify('error', `Revert failed: ${(error as Error).message}`);
+        }
+      }
+    },
+    estimate(nodeId) {
+      return api.estimate(address, nodeId);
+    },
+    async runNode(nodeId, idempotencyKey) {
+      try {
+        const run = await api.submitRun(address, nodeId, idempotencyKey);
+        return run;
+      } catch (error) {
+        notify('error', `The run did not start: ${(error as Error).message}`);
+        return null;
+      }
+    },
+    async cancelRun(runId) {
+      try {
+        await api.cancelRun(address, runId);
+      } catch (error) {
+        notify('error', `Cancel failed: ${(error as Error).message}`);
+      }
+    },
+    dismiss(id) {
+      store.setState((state) => ({ notices: state.notices.filter((notice) => notice.id !== id) }));
+    },
+    close() {
+      closed = true;
+      source?.close();
+      store.setState({ feed: 'closed' });
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ChatRunView } from '../../../src/contract/index.js';
+import { clientConfigs } from '../../../src/shared/client-configs.js';
+import { useCanvas, useCanvasState } from '../canvas/context.js';
+import { api } from '../model/api.js';
+
+/**
+ * Connects an agent to this canvas from the browser alone: an owner gets a new agent token (shown once) and a chat
+ * run holding the edit authorization, bound to that token; an editor gets a chat run for a token acting for them.
+ * The panel shows the configurations to paste into Claude Code, Cursor, VS Code or Claude Desktop, and ends a
+ * connection with one click (its chat run ends; a token issued here is revoked with it).
+ */
+
+interface Connection {
+  chatRun: ChatRunView;
+  token: string | null;
+}
+
+function CopyBlock({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="copy-block">
+      <pre>{text}</pre>
+      <button
+        type="button"
+        className="button-small"
+        onClick={() =>
+          void navigator.clipboard?.writeText(text).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
+
+export function ConnectAgent() {
+  const { controller } = useCanvas();
+  const address = useCanvasState((state) => state.address);
+  const role = useCanvasState((state) => state.role);
+  const person = useCanvasState((state) => state.person);
+  const [active, setActive] = useState<ChatRunView[]>([]);
+  const [connection, setConnection] = useState<Connection | null>(null);
+  const [issuedTokens, setIssuedTokens] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const canConnect = role === 'editor' || role === 'owner';
+
+  const refresh = useCallback(async () => {
+    if (!canConnect) return;
+    try {
+      setActive((await api.chatRuns(address)).chat_runs);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }, [address, canConnect]);
+  useEffect(() => void refresh(), [refresh]);
+
+  const connect = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      let token: string | null = null;
+      let tokenId: string | undefined;
+      if (role === 'owner') {
+        const issued = await api.issueToken({ name: `Agent of ${person?.subject ?? 'a person'} on ${address.canvasId}`, project_id: address.projectId });
+        token = issued.token;
+        tokenId = issued.token_id;
+      }
+      const chatRun = await api.openChatRun(address, { edit: true, ...(tokenId ? { token_id: tokenId } : {}) });
+      if (tokenId) setIssuedTokens((current) => ({ ...current, [chatRun.agent_run_id]: tokenId }));
+      setConnection({ chatRun, token });
+      await refresh();
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const end = async (agentRunId: string) => {
+    try {
+      await api.endChatRun(address, agentRunId);
+      const tokenId = issuedTokens[agentRunId];
+      if (tokenId) await api.revokeToken(tokenId);
+      if (connection?.chatRun.agent_run_id === agentRunId) setConnection(null);
+      controller.notify('info', 'The agent connection was ended: its chat run can no longer write.');
+      await refresh();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+
+  if (!canConnect) return <p className="muted panel-empty">Viewers cannot connect an agent: ask an editor or owner of this project.</p>;
+  const mcpUrl = `${window.location.origin}/mcp/`;
+  return (
+    <div className="connect">
+      <p>
+        An agent reads this canvas and writes to it through the MCP endpoint <code>{mcpUrl}</code>. Its writes appear here live, with its name.
+      </p>
+      <button type="button" className="button-primary" disabled={busy} onClick={() => void connect()}>
+        {busy ? 'Connecting…' : 'Connect an agent'}
+      </button>
+      {error ? <p className="error-line">{error}</p> : null}
+      {connection ? (
+        <section className="connection" data-agent-run-id={connection.chatRun.agent_run_id}>
+          <h3>Paste into your client</h3>
+          {connection.token ? (
+            <p className="warning">The token is shown only now. Copy it into your client's configuration.</p>
+          ) : (
+            <p className="warning">
+              Replace TOKEN with a token acting for you (an owner issues one), or ask an owner to connect the agent.
+            </p>
+          )}
+          {clientConfigs({ mcpUrl, token: connection.token ?? 'TOKEN', agentRunId: connection.chatRun.agent_run_id }).map((config) => (
+            <details key={config.client} className="client-config" open={config.client === 'Claude Code'}>
+              <summary>
+                {config.client} <span className="muted">{config.where}</span>
+              </summary>
+              <CopyBlock text={config.text} />
+            </details>
+          ))}
+        </section>
+      ) : null}
+      <h3>Active agent connections</h3>
+      {active.length === 0 ? <p className="muted">None.</p> : null}
+      <ul className="chat-runs">
+        {active.map((chatRun) => (
+          <li key={chatRun.agent_run_id}>
+            <code>{chatRun.agent_run_id}</code>
+            <span className="muted">
+              {chatRun.can_edit ? ' can edit' : ' read only'}
+              {chatRun.opened_by ? ` · opened by ${chatRun.opened_by.subject}` : ''}
+            </span>
+            <button type="button" className="button-small" onClick={() => void end(chatRun.agent_run_id)}>
+              End
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

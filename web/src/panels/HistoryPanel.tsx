@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { HistoryEntry } from '../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
+import { api } from '../model/api.js';
+import { authorLabel } from '../model/layout.js';
+
+const CHANGE_WORDS = { create: 'added', update: 'changed', delete: 'deleted' } as const;
+
+function describe(entry: HistoryEntry, names: Map<string, string>): string {
+  if (entry.changes.length === 0) return entry.operation ?? 'no change';
+  const parts = entry.changes.slice(0, 3).map((change) => `${CHANGE_WORDS[change.change]} ${change.kind} ${names.get(change.id) ?? change.id}`);
+  return `${parts.join(', ')}${entry.changes.length > 3 ? ` and ${entry.changes.length - 3} more` : ''}`;
+}
+
+function ago(at: string | null): string {
+  if (!at) return '';
+  const seconds = Math.round((Date.now() - Date.parse(at)) / 1000);
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.round(seconds / 3600)} h ago`;
+  return new Date(at).toLocaleString();
+}
+
+/** The canvas's revisions, newest first, with who made each and what changed; any one can be reverted to. */
+export function HistoryPanel() {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const address = useCanvasState((state) => state.address);
+  const revision = useCanvasState((state) => state.layout.revision);
+  const nodes = useCanvasState((state) => state.layout.nodes);
+  const [entries, setEntries] = useState<HistoryEntry[]>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const page = await api.history(address);
+      setEntries(page.revisions);
+      setNext(page.next_before);
+      setError(null);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }, [address]);
+  useEffect(() => void load(), [load, revision]);
+
+  const names = new Map(nodes.map((node) => [node.id, (node.data as { displayName?: string }).displayName ?? node.id]));
+  return (
+    <div className="history">
+      {error ? <p className="error-line">Could not read the history: {error}</p> : null}
+      <ol className="history-list">
+        {entries.map((entry) => (
+          <li key={entry.revision} className="history-entry" data-revision={entry.revision}>
+            <div className="history-head">
+              <span className="history-revision">r{entry.revision}</span>
+              <span className={`history-author author-${entry.author?.kind ?? 'unknown'}`}>{authorLabel(entry.author)}</span>
+              <span className="muted">{ago(entry.at)}</span>
+            </div>
+            <div className="history-what">{describe(entry, names)}</div>
+            {editable && entry.revision < revision ? (
+              <button type="button" className="button-small" onClick={() => void controller.revertTo(entry.revision)}>
+                Revert to here
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {next !== null ? (
+        <button
+          type="button"
+          className="button-small"
+          onClick={() =>
+            void api.history(address, next).then((page) => {
+              setEntries((current) => [...current, ...page.revisions]);
+              setNext(page.next_before);
+            })
+          }
+        >
+          Older revisions
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
+import { EditableText, typeLabel } from '../cards/parts.js';
+import { RunStatusBadge } from '../cards/run-controls.js';
+import { dataOf, text } from '../cards/values.js';
+import { deleteItems, patchData } from '../model/intents.js';
+import { authorLabel } from '../model/layout.js';
+
+/** Everything about the selected node: its place, its data, who changed it last and its latest run. */
+export function NodeDetails({ nodeId }: { nodeId: string | null }) {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const node = useCanvasState((state) => state.layout.nodes.find((candidate) => candidate.id === nodeId));
+  const runState = useCanvasState((state) => (nodeId ? state.states[nodeId] : undefined));
+  const lastAuthor = useCanvasState((state) => (nodeId ? state.lastAuthor[nodeId] : undefined));
+  if (!nodeId || !node) return <p className="muted panel-empty">Select a node to see its details.</p>;
+  const data = dataOf(node.data);
+  const authors = () => controller.store.getState().lastAuthor;
+  const rename = (next: string) => void controller.submit(patchData(node.id, { displayName: next }, 'Rename', authors, next));
+  return (
+    <div className="details">
+      <h2>
+        <EditableText multiline={false} label="display name" value={text(data.displayName) ?? ''} placeholder={node.id} onSave={rename} />
+      </h2>
+      <dl className="facts">
+        <dt>Type</dt>
+        <dd>
+          {typeLabel(node.type)} <code>{node.type}</code>
+        </dd>
+        <dt>Id</dt>
+        <dd>
+          <code>{node.id}</code>
+        </dd>
+        <dt>Position</dt>
+        <dd>
+          {Math.round(node.position.x)}, {Math.round(node.position.y)}
+          {node.width && node.height ? ` · ${Math.round(node.width)} × ${Math.round(node.height)}` : ''}
+        </dd>
+        {node.parentId ? (
+          <>
+            <dt>In group</dt>
+            <dd>
+              <code>{node.parentId}</code>
+            </dd>
+          </>
+        ) : null}
+        {lastAuthor !== undefined ? (
+          <>
+            <dt>Last changed by</dt>
+            <dd>{authorLabel(lastAuthor)}</dd>
+          </>
+        ) : null}
+        {runState ? (
+          <>
+            <dt>Latest run</dt>
+            <dd>
+              <RunStatusBadge state={runState} /> <code>{runState.externalRunId}</code>
+              {runState.outputs.map((output) => (
+                <div key={output.asset_id}>
+                  <a href={output.url} target="_blank" rel="noreferrer">
+                    {output.kind} ({output.mime_type})
+                  </a>
+                </div>
+              ))}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      <h3>Data</h3>
+      <pre className="data-json">{JSON.stringify(node.data, null, 2)}</pre>
+      {editable ? (
+        <button type="button" className="button-danger" onClick={() => void controller.submit(deleteItems([node.id], [], controller.store.getState().layout))}>
+          Delete this node
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useReactFlow } from '@xyflow/react';
+import { useCanvas, useCanvasState } from '../canvas/context.js';
+import { layoutBounds } from '../canvas/fit.js';
+import type { FlowNode } from '../canvas/flow-nodes.js';
+
+/**
+ * What happened to the person's changes that did not go as planned: a conflict that could not be re-applied, a
+ * refused write. Text the person typed into such a change is shown here to copy, never silently dropped.
+ */
+export function Notices() {
+  const { controller } = useCanvas();
+  const notices = useCanvasState((state) => state.notices);
+  const flow = useReactFlow<FlowNode>();
+  const show = (ids: string[]) => {
+    const { nodes } = controller.store.getState().layout;
+    const wanted = new Set(ids);
+    // Bounds from the layout (a child's position is relative to its parent), so nodes outside the view count too.
+    const bounds = layoutBounds(nodes, (node) => wanted.has(node.id));
+    if (bounds) void flow.fitBounds(bounds, { padding: 0.3, duration: 300 });
+  };
+  if (notices.length === 0) return null;
+  return (
+    <div className="notices" role="status" aria-live="polite">
+      {notices.map((notice) => (
+        <div key={notice.id} className={`notice notice-${notice.tone}`}>
+          <div className="notice-text">{notice.text}</div>
+          {notice.keep ? (
+            <label className="notice-keep">
+              What you typed (copy it before closing):
+              <textarea readOnly value={notice.keep} rows={3} onFocus={(event) => event.target.select()} />
+            </label>
+          ) : null}
+          <div className="notice-actions">
+            {notice.nodeIds ? (
+              <button type="button" className="button-small" onClick={() => show(notice.nodeIds!)}>
+                Show
+              </button>
+            ) : null}
+            <button type="button" className="button-small" onClick={() => controller.dismiss(notice.id)} aria-label="Dismiss">
+              Dismiss
+            </button>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { useReactFlow } from '@xyflow/react';
+import { useCanvas, useEditable } from '../canvas/context.js';
+import { createItems } from '../model/intents.js';
+import { PALETTE, paletteNode, type PaletteEntry } from '../model/palette.js';
+import { typeLabel } from '../cards/parts.js';
+
+const GROUPS: Array<PaletteEntry['group']> = ['Structure', 'Story', 'Image', 'Video', 'Sound', '3D', 'Skills'];
+
+/** Adds a node of any type, with data valid for it, in the middle of what the person is looking at. */
+export function Palette() {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const flow = useReactFlow();
+  const add = (entry: PaletteEntry) => {
+    const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
+    const center = pane ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
+    const node = paletteNode(entry, { x: Math.round(center.x - 140), y: Math.round(center.y - 80) });
+    void controller.submit(createItems([node], [], `Add ${entry.label.toLowerCase()}`));
+  };
+  return (
+    <nav className="palette" aria-label="Add a node">
+      <h2>Add</h2>
+      {!editable ? <p className="muted">You can view this canvas; an editor or owner can change it.</p> : null}
+      {GROUPS.map((group) => (
+        <section key={group}>
+          <h3>{group}</h3>
+          {PALETTE.filter((entry) => entry.group === group).map((entry) => (
+            <button key={entry.type} type="button" className="palette-item" disabled={!editable} title={typeLabel(entry.type)} onClick={() => add(entry)}>
+              {entry.label}
+            </button>
+          ))}
+        </section>
+      ))}
+    </nav>
+  );
+}
