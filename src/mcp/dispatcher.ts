@@ -1,6 +1,7 @@
 import {
   CallToolRequestSchema,
   InitializeRequestSchema,
+  ReadResourceRequestSchema,
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -8,9 +9,12 @@ import { ProjectId, jsonBoundsIssue } from '../contract/index.js';
 import { CanvasError, invalidArguments, invalidArgumentsOf, toCanvasError } from '../shared/errors.js';
 import type { BodyFault } from '../validation/check-body.js';
 import type { Logger } from '../shared/logger.js';
-import { PACKAGE_VERSION } from '../shared/version.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
+import type { AssetUrls } from './asset-urls.js';
+import { CANVAS_APP_URI, type CanvasApp } from './canvas-app.js';
+import { SERVER_INFO, type EraFrame } from './era.js';
 import {
+  ALL_PROTOCOL_VERSIONS,
   PRIMARY_PROTOCOL_VERSION,
   RPC_ERROR,
   SERVER_INSTRUCTIONS,
@@ -23,7 +27,8 @@ import { listedTool, type ToolDefinition } from './tool-registry.js';
 import { toolErrorResult, toolSuccessReply } from './tool-results.js';
 
 /**
- * Answers one JSON-RPC request. Protocol faults (unknown method, malformed params, unknown tool) are JSON-RPC
+ * Answers one JSON-RPC request, in either protocol era: the era (src/mcp/era.ts) says which methods exist and adds
+ * its fields to results; the tools, their arguments and their errors are the same in both. Protocol faults (unknown method, malformed params, unknown tool) are JSON-RPC
  * errors; everything a tool itself reports (invalid arguments, conflicts, refusals) is a result with
  * isError: true that a model can read and act on.
  */
@@ -35,14 +40,21 @@ export interface DispatcherOptions {
   client: BackendClient;
   tools: readonly ToolDefinition[];
   logger: Logger;
+  /** Makes the asset URLs of results absolute (src/mcp/asset-urls.ts). */
+  assetUrls: AssetUrls;
+  /** The ui:// resource of the canvas as an MCP App (src/mcp/canvas-app.ts). */
+  canvasApp: CanvasApp;
 }
 
 export interface DispatchContext {
   caller: ToolCaller;
+  era: EraFrame;
   /** A logger with the request's fields, made only when there is something to log. */
   log: () => Logger;
   /** params.arguments exactly as the client sent them (before any schema rebuilt them). */
   rawArguments?: unknown;
+  /** The arguments of a large body, already bounded and parsed with the tool's schema on a worker thread. */
+  checkedArguments?: unknown;
   /** Told the error of a tool call that failed, for the access log line. */
   outcome?: (error: CanvasError) => void;
 }
@@ -51,9 +63,10 @@ const ProjectScope = z.looseObject({ project_id: ProjectId });
 
 export function createDispatcher(options: DispatcherOptions) {
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-  // Built once: the tool list never changes while the server runs.
+  // Built once, in registry order: the tool list never changes while the server runs, and the same order on every
+  // call lets clients cache it (2026-07-28 tools.mdx: "SHOULD return tools in a deterministic order").
   const toolsListResult = { tools: options.tools.map(listedTool) };
-  const serverInfo = { name: 'canvas-mcp', title: 'Canvas Tool Interface', version: PACKAGE_VERSION };
+  const capabilities = { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } };
 
   function initialize(request: JSONRPCRequest): RpcReply {
     const parsed = InitializeRequestSchema.safeParse(request);
@@ -64,11 +77,26 @@ export function createDispatcher(options: DispatcherOptions) {
     return [
       rpcResultBody(request.id, {
         protocolVersion: isSupportedProtocolVersion(requested) ? requested : PRIMARY_PROTOCOL_VERSION,
-        capabilities: { tools: { listChanged: false } },
-        serverInfo,
+        capabilities,
+        serverInfo: SERVER_INFO,
         instructions: SERVER_INSTRUCTIONS,
       }),
     ];
+  }
+
+  /** 2026-07-28 server/discover: what initialize answered, without a handshake (server/discover.mdx). */
+  function discover(request: JSONRPCRequest, era: EraFrame): RpcReply {
+    const result = { supportedVersions: ALL_PROTOCOL_VERSIONS, capabilities, instructions: SERVER_INSTRUCTIONS };
+    return [rpcResultBody(request.id, result, era.resultHead + era.cacheHead)];
+  }
+
+  /** resources/read: the one resource this server has, the canvas app (every caller that may call tools may read it). */
+  function readResource(request: JSONRPCRequest, era: EraFrame): RpcReply {
+    const parsed = ReadResourceRequestSchema.safeParse(request);
+    if (!parsed.success) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid resources/read params: expected { uri }.')];
+    const { uri } = parsed.data.params;
+    if (uri !== CANVAS_APP_URI) return [rpcErrorBody(request.id, era.resourceNotFoundCode, `Resource not found: ${uri}`, { uri })];
+    return [rpcResultBody(request.id, { contents: [options.canvasApp.contents()] }, era.resultHead + era.cacheHead)];
   }
 
   async function callTool(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
@@ -83,23 +111,26 @@ export function createDispatcher(options: DispatcherOptions) {
     const rawArguments = context.rawArguments ?? parsed.data.params.arguments ?? {};
 
     try {
-      const bounds = jsonBoundsIssue(rawArguments);
+      const checked = context.checkedArguments !== undefined;
+      const bounds = checked ? null : jsonBoundsIssue(rawArguments);
       if (bounds) throw invalidArgumentsOf([bounds]);
       // Rights first, from project_id alone: a caller without them never makes the server validate a large body.
       if (tool.need !== null) {
         const scope = ProjectScope.safeParse(rawArguments);
         if (scope.success) await options.client.authorize(context.caller, scope.data.project_id, tool.need);
       }
-      const args = tool.input.safeParse(rawArguments);
+      const args = checked ? { success: true as const, data: context.checkedArguments, error: undefined } : tool.input.safeParse(rawArguments);
       // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
       if (!args.success) throw invalidArguments(args.error, rawArguments);
-      const payload = await tool.invoke(options.client, context.caller, args.data as never);
-      return toolSuccessReply(request.id, payload);
+      const payload = options.assetUrls.absolute(await tool.invoke(options.client, context.caller, args.data as never));
+      const extra = tool.extraContent ? await tool.extraContent(options.client, payload.json) : [];
+      const meta = tool.resultMeta ? tool.resultMeta(args.data as never, options.assetUrls) : null;
+      return toolSuccessReply(request.id, payload, context.era, extra, meta);
     } catch (error) {
       const canvasError = toCanvasError(error);
       if (canvasError.code === 'internal') context.log().error({ err: error }, 'tool call failed unexpectedly');
       context.outcome?.(canvasError);
-      return toolErrorResult(request.id, canvasError);
+      return toolErrorResult(request.id, canvasError, context.era);
     }
   }
 
@@ -124,19 +155,31 @@ export function createDispatcher(options: DispatcherOptions) {
         error = toCanvasError(caught);
       }
       context.outcome?.(error);
-      return toolErrorResult(id, error);
+      return toolErrorResult(id, error, context.era);
     },
 
     async dispatch(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
+      const { era } = context;
+      if (!era.hasMethod(request.method)) {
+        return [rpcErrorBody(request.id, RPC_ERROR.methodNotFound, `Method not found: ${request.method}`)];
+      }
       switch (request.method) {
         case 'initialize':
           return initialize(request);
         case 'ping':
           return [rpcResultBody(request.id, {})];
+        case 'server/discover':
+          return discover(request, era);
         case 'tools/list':
-          return [rpcResultBody(request.id, toolsListResult)];
+          return [rpcResultBody(request.id, toolsListResult, era.resultHead + era.cacheHead)];
         case 'tools/call':
           return callTool(request, context);
+        case 'resources/list':
+          return [rpcResultBody(request.id, { resources: [options.canvasApp.listing()] }, era.resultHead + era.cacheHead)];
+        case 'resources/templates/list':
+          return [rpcResultBody(request.id, { resourceTemplates: [] }, era.resultHead + era.cacheHead)];
+        case 'resources/read':
+          return readResource(request, era);
         default:
           return [rpcErrorBody(request.id, RPC_ERROR.methodNotFound, `Method not found: ${request.method}`)];
       }

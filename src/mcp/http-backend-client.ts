@@ -209,6 +209,20 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         HIDDEN_TOOL_CONTRACTS.submit_canvas_node_run.success,
       ),
 
+    /** HEAD of each asset's capability URL: the backend serves /assets without a token. */
+    async assetSizes(assetIds) {
+      const sizes = new Map<string, number>();
+      for (const assetId of assetIds) {
+        try {
+          const response = await fetch(`${baseUrl}/assets/${segment(assetId)}`, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+          const length = Number(response.headers.get('content-length'));
+          if (response.ok && Number.isSafeInteger(length)) sizes.set(assetId, length);
+        } catch {
+          // A size is optional in a resource link: an asset the backend does not answer for goes without one.
+        }
+      }
+      return sizes;
+    },
     async ready() {
       const { status } = await send({ method: 'GET', path: '/readyz' });
       if (status !== 200) throw new CanvasError('unavailable', `The canvas backend is not ready (HTTP ${status}).`);

@@ -10,13 +10,19 @@ import { CanvasError, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 import { refusalBody, type Dispatcher, type RpcReply } from './dispatcher.js';
-import { RPC_ERROR, isSupportedProtocolVersion, rpcErrorBody, type JsonRpcId } from './protocol.js';
+import type { EraFrame } from './era.js';
+import { eraOf, isEraFrame, mirroredHeaders, type Framed, type MirroredHeaders } from './era-selection.js';
+import { unsupportedVersion, type EraRefusal } from './modern-era.js';
+import { RPC_ERROR, isModernProtocolVersion, isSupportedProtocolVersion, rpcErrorBody, type JsonRpcId } from './protocol.js';
 import type { TokenRateLimiter } from './rate-limit.js';
+import { mcpOutcomeOf, mcpResultOf, noteRefusal, rpcErrorCodeOf, type McpObserver } from './request-outcome.js';
 import type { BodyCheckPool, CheckVerdict } from '../validation/body-check-pool.js';
 
 /**
- * MCP Streamable HTTP (protocol 2025-06-18) at /mcp and /mcp/, stateless: every POST carries one JSON-RPC
- * message and is answered on its own, so any number of processes can serve behind a load balancer.
+ * MCP Streamable HTTP at /mcp and /mcp/, stateless, in both protocol eras (2025-06-18 and its neighbours with an
+ * initialize handshake; 2026-07-28 with per-request `_meta`): every POST carries one JSON-RPC message and is
+ * answered on its own, so any number of processes can serve behind a load balancer. Everything up to the JSON-RPC
+ * shape is era-blind; then the era's framing (src/mcp/era.ts, src/mcp/modern-era.ts) admits the message.
  */
 
 export interface McpHttpOptions {
@@ -30,10 +36,13 @@ export interface McpHttpOptions {
   bodyLimitBytes: number;
   rateLimiter: TokenRateLimiter | null;
   bodyChecks: BodyCheckPool;
+  /** Told the outcome of every request (metrics). */
+  observe?: McpObserver;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const CORS_HEADERS = 'authorization, content-type, accept, mcp-protocol-version, x-agent-run-id, x-service-actor-subject, x-service-actor-issuer, x-request-id';
+const CORS_HEADERS =
+  'authorization, content-type, accept, mcp-protocol-version, mcp-method, mcp-name, x-agent-run-id, x-service-actor-subject, x-service-actor-issuer, x-request-id';
 
 class HttpRefusal extends Error {
   constructor(
@@ -51,6 +60,10 @@ function refuse(status: number, error: CanvasError, id: JsonRpcId = null, header
 
 function rpcRefusal(status: number, code: number, message: string): HttpRefusal {
   return new HttpRefusal(status, rpcErrorBody(null, code, message));
+}
+
+function eraRefusal(refused: EraRefusal): HttpRefusal {
+  return new HttpRefusal(refused.status, refused.body);
 }
 
 function rawArgumentsOf(message: unknown): unknown {
@@ -79,6 +92,8 @@ function writeReply(res: ServerResponse, reply: RpcReply, form: 'json' | 'sse', 
   const chunks = form === 'sse' ? [Buffer.from('event: message\ndata: '), ...body, Buffer.from('\n\n')] : body;
   res.writeHead(200, {
     'content-type': form === 'sse' ? 'text/event-stream' : 'application/json',
+    // 2026-07-28: servers SHOULD send it with an SSE response so proxies do not buffer it.
+    ...(form === 'sse' ? { 'x-accel-buffering': 'no' } : {}),
     'content-length': chunks.reduce((total, chunk) => total + chunk.length, 0),
     'cache-control': 'no-store',
     [REQUEST_ID_HEADER]: requestId,
@@ -159,13 +174,16 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     return message;
   }
 
-  /** A large body is checked on a worker thread first: one refused there is never parsed on this thread. */
-  async function checkLargeBody(bytes: Buffer): Promise<Extract<CheckVerdict, { kind: 'invalid' }> | null> {
+  /**
+   * A large body is checked on a worker thread first: one refused there is never parsed on this thread, and the
+   * tool arguments of a valid one come back checked.
+   */
+  async function checkLargeBody(bytes: Buffer): Promise<Extract<CheckVerdict, { kind: 'invalid' | 'valid' }> | null> {
     const verdict = await options.bodyChecks.checkLarge(bytes, { kind: 'mcp' }).catch((error: unknown) => {
       const canvasError = toCanvasError(error);
       throw refuse(canvasError.status, canvasError);
     });
-    if (verdict === null || verdict.kind === 'valid') return null;
+    if (verdict === null || verdict.kind === 'valid' || verdict.kind === 'invalid') return verdict;
     if (verdict.kind === 'not_utf8') throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid UTF-8.');
     if (verdict.kind === 'not_json') throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid JSON.');
     return verdict;
@@ -202,6 +220,13 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     return null;
   }
 
+  function frame(message: Framed, headers: MirroredHeaders, fields: Record<string, unknown>): EraFrame {
+    const era = eraOf(message, headers);
+    if (!isEraFrame(era)) throw eraRefusal(era);
+    fields.era = era.name;
+    return era;
+  }
+
   async function handlePost(
     req: IncomingMessage,
     res: ServerResponse,
@@ -210,16 +235,21 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
   ): Promise<void> {
     const principal = await authenticate(req);
     fields.token_id = principal.tokenId;
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && !isSupportedProtocolVersion(version)) {
-      throw rpcRefusal(400, RPC_ERROR.invalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${version}.`);
-    }
+    const headers = mirroredHeaders(req);
+    const version = headers.protocolVersion;
+    // Both eras: an unsupported version is 400 (2025-06-18 MUST); 2026-07-28 names the error and the versions
+    // served, and (like every error answering a request) carries the request's id: refused once the body is read.
+    const unservedVersion = version !== undefined && !isSupportedProtocolVersion(version) && !isModernProtocolVersion(version);
+    const refuseUnservedVersion = (id: JsonRpcId) => {
+      if (unservedVersion) throw eraRefusal(unsupportedVersion(id, version));
+    };
     const form = negotiate(req.headers.accept);
     if (!form) {
       throw rpcRefusal(406, RPC_ERROR.invalidRequest, 'Not Acceptable: accept application/json or text/event-stream.');
     }
     const bytes = await readBody(req);
-    const refusedLarge = await checkLargeBody(bytes);
+    const large = await checkLargeBody(bytes);
+    const refusedLarge = large?.kind === 'invalid' ? large : null;
     const context = (caller: ToolCaller) => ({
       caller,
       // fields already carry request_id: one child of the root logger, so it appears once.
@@ -231,17 +261,21 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     let reply: RpcReply;
     if (refusedLarge) {
       const id = refusedLarge.id ?? null;
+      refuseUnservedVersion(id);
+      const era = frame({ id, method: 'tools/call', params: { name: refusedLarge.tool, _meta: refusedLarge.meta } }, headers, fields);
       await takeRateLimit(principal.tokenId, id);
       fields.rpc = 'tools/call';
       fields.tool = refusedLarge.tool;
       reply = await dispatcher.refuseToolCall(
         id,
         { tool: refusedLarge.tool!, fault: refusedLarge.fault, projectId: refusedLarge.projectId },
-        context(callerOf(req, principal, requestId, fields)),
+        { ...context(callerOf(req, principal, requestId, fields)), era },
       );
     } else {
       const message = parseMessage(bytes);
       const request = classify(message);
+      refuseUnservedVersion(request ? request.id : null);
+      const era = frame(request ?? (message as Framed), headers, fields);
       await takeRateLimit(principal.tokenId, request ? request.id : null);
       // Notifications and responses are accepted with 202 and no body.
       if (!request) {
@@ -255,9 +289,14 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       if (typeof tool === 'string') fields.tool = tool;
       reply = await dispatcher.dispatch(request, {
         ...context(callerOf(req, principal, requestId, fields)),
+        era,
         rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
+        ...(request.method === 'tools/call' && large?.kind === 'valid' && large.value !== undefined ? { checkedArguments: large.value } : {}),
       });
     }
+    // A JSON-RPC error (an unknown tool, bad params) is a failure too: the access line says so.
+    const rpcError = rpcErrorCodeOf(reply);
+    if (rpcError !== null) fields.rpc_error = rpcError;
     writeReply(res, reply, form, requestId);
     fields.status = 200;
   }
@@ -310,11 +349,16 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
         res.destroy();
       }
       fields.status = refusal.status;
+      noteRefusal(fields, refusal.body);
     } finally {
       fields.method = req.method;
       fields.path = '/mcp';
-      fields.duration_ms = Math.round(performance.now() - started);
+      const seconds = (performance.now() - started) / 1000;
+      fields.duration_ms = Math.round(seconds * 1000);
+      // ok, tool_error (isError result), rpc_error or refused: a failed call never reads like a success.
+      fields.outcome = mcpResultOf(fields);
       options.logger.info(fields, 'mcp request');
+      options.observe?.(mcpOutcomeOf(fields, seconds));
     }
   };
 }

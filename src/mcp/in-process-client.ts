@@ -42,6 +42,14 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
           })
         ).run,
       ),
+    async assetSizes(assetIds) {
+      const sizes = new Map<string, number>();
+      for (const assetId of assetIds) {
+        const asset = await store.claims.getAsset(assetId);
+        if (asset) sizes.set(assetId, asset.byteSize);
+      }
+      return sizes;
+    },
     async ready() {
       try {
         await store.ping();

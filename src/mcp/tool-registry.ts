@@ -3,11 +3,15 @@ import {
   HIDDEN_TOOL_CONTRACTS,
   TOOL_CONTRACTS,
   toolJsonSchemas,
+  webCanvasPath,
   type JsonSchemaObject,
 } from '../contract/index.js';
 import type { JsonPayload } from '../shared/json-payload.js';
 import type { Need } from '../backend/auth/access.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
+import type { AssetUrls } from './asset-urls.js';
+import { CANVAS_APP_TOOL_META, CANVAS_URL_META } from './canvas-app.js';
+import { runOutputLinks } from './run-output-links.js';
 
 /**
  * The registry of tools. The six published tools are listed and callable; the registry may hold more
@@ -27,6 +31,8 @@ export interface ToolDefinition {
   description: string;
   annotations: ToolAnnotations;
   input: z.ZodType;
+  /** The structured result of a successful call (`output` is success | error). */
+  success: z.ZodType;
   output: z.ZodType;
   /**
    * The project right a call needs, checked from `project_id` alone before the arguments are parsed in full;
@@ -35,6 +41,12 @@ export interface ToolDefinition {
   need: Need | null;
   published: boolean;
   invoke(client: BackendClient, caller: ToolCaller, args: never): Promise<JsonPayload>;
+  /** Content items added after the JSON text of a success (its URLs already absolute); the structured result is unchanged. */
+  extraContent?(client: BackendClient, json: string): Promise<object[]>;
+  /** The tool's `_meta` in tools/list (get_canvas names its MCP App). */
+  meta?: Record<string, unknown>;
+  /** The `_meta` of a successful result; content and structured result are unchanged by it. */
+  resultMeta?(args: never, urls: AssetUrls): Record<string, unknown>;
 }
 
 const RUN_ID_RULE =
@@ -42,9 +54,11 @@ const RUN_ID_RULE =
   'or the submit response): never a chat run id (X-Agent-Run-Id) and never a skill run id (data.skillRunId).';
 
 function define<I extends z.ZodType>(
-  definition: Omit<ToolDefinition, 'input' | 'invoke'> & {
+  definition: Omit<ToolDefinition, 'input' | 'invoke' | 'extraContent' | 'resultMeta'> & {
+    extraContent?: ToolDefinition['extraContent'];
     input: I;
     invoke(client: BackendClient, caller: ToolCaller, args: z.output<I>): Promise<JsonPayload>;
+    resultMeta?(args: z.output<I>, urls: AssetUrls): Record<string, unknown>;
   },
 ): ToolDefinition {
   return definition as unknown as ToolDefinition;
@@ -61,6 +75,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'A skill in the catalog does not imply a standalone way to execute it.',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: TOOL_CONTRACTS.list_zone_skills.input,
+    success: TOOL_CONTRACTS.list_zone_skills.success,
     output: TOOL_CONTRACTS.list_zone_skills.output,
     published: true,
     invoke: (client, caller) => client.listSkills(caller),
@@ -75,9 +90,13 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'Address nodes by layout.nodes[].id. node_states and runtime results are presentation data: never send read results back as a layout or node payload.',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: TOOL_CONTRACTS.get_canvas.input,
+    success: TOOL_CONTRACTS.get_canvas.success,
     output: TOOL_CONTRACTS.get_canvas.output,
     published: true,
     invoke: (client, caller, args) => client.getCanvas(caller, args),
+    // Hosts that render MCP Apps show the canvas itself beside the result (src/mcp/canvas-app.ts).
+    meta: CANVAS_APP_TOOL_META,
+    resultMeta: (args, urls) => ({ [CANVAS_URL_META]: urls.resolve(webCanvasPath(args.project_id, args.canvas_id)) }),
   }),
   define({
     name: 'create_canvas_node',
@@ -93,6 +112,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'client_save_id (optional) only correlates the save receipt: it is echoed in the receipt, and retrying exactly the same call (same client_save_id, node and base_revision) after a lost answer replays the receipt instead of writing twice; any other call with that id is a new write.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.create_canvas_node.input,
+    success: TOOL_CONTRACTS.create_canvas_node.success,
     output: TOOL_CONTRACTS.create_canvas_node.output,
     published: true,
     invoke: (client, caller, args) => client.createNode(caller, args),
@@ -107,6 +127,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'on revision_conflict re-read with get_canvas and decide again. Needs a canvas edit authorization (X-Agent-Run-Id).',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.delete_canvas_node.input,
+    success: TOOL_CONTRACTS.delete_canvas_node.success,
     output: TOOL_CONTRACTS.delete_canvas_node.output,
     published: true,
     invoke: (client, caller, args) => client.deleteNode(caller, args),
@@ -120,9 +141,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       `progress, outputs, error and cost. ${RUN_ID_RULE} Poll it after cancel_canvas_node_run to learn whether the run really stopped.`,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: TOOL_CONTRACTS.get_canvas_node_run.input,
+    success: TOOL_CONTRACTS.get_canvas_node_run.success,
     output: TOOL_CONTRACTS.get_canvas_node_run.output,
     published: true,
     invoke: (client, caller, args) => client.getRun(caller, args),
+    extraContent: runOutputLinks,
   }),
   define({
     name: 'cancel_canvas_node_run',
@@ -134,6 +157,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       `status unchanged. Use the same run_id for query and cancel. ${RUN_ID_RULE}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     input: TOOL_CONTRACTS.cancel_canvas_node_run.input,
+    success: TOOL_CONTRACTS.cancel_canvas_node_run.success,
     output: TOOL_CONTRACTS.cancel_canvas_node_run.output,
     published: true,
     invoke: (client, caller, args) => client.cancelRun(caller, args),
@@ -147,6 +171,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'Reuse the same idempotency_key when retrying one submission so it is never charged twice. Answers the node run record.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: HIDDEN_TOOL_CONTRACTS.submit_canvas_node_run.input,
+    success: HIDDEN_TOOL_CONTRACTS.submit_canvas_node_run.success,
     output: HIDDEN_TOOL_CONTRACTS.submit_canvas_node_run.output,
     published: false,
     invoke: (client, caller, args) => client.submitRun(caller, args),
@@ -161,6 +186,7 @@ export interface ListedTool {
   inputSchema: JsonSchemaObject;
   outputSchema: JsonSchemaObject;
   annotations: ToolAnnotations & { title: string };
+  _meta?: Record<string, unknown>;
 }
 
 export function listedTool(definition: ToolDefinition): ListedTool {
@@ -170,6 +196,7 @@ export function listedTool(definition: ToolDefinition): ListedTool {
     description: definition.description,
     ...toolJsonSchemas(definition),
     annotations: { title: definition.title, ...definition.annotations },
+    ...(definition.meta ? { _meta: definition.meta } : {}),
   };
 }
 

@@ -2,27 +2,39 @@ import type { ToolErrorResult } from '../contract/index.js';
 import type { CanvasError } from '../shared/errors.js';
 import type { JsonPayload } from '../shared/json-payload.js';
 import type { RpcReply } from './dispatcher.js';
-import type { JsonRpcId } from './protocol.js';
+import type { EraFrame } from './era.js';
+import { rpcResultBody, type JsonRpcId } from './protocol.js';
 
 /**
  * Tool results. Success: `content` holds the JSON text and `structuredContent` the object. Failure: isError,
  * a one-line message the model can act on, and structuredContent.error = { code, message, retryable, details }.
  */
 
-const BETWEEN_TEXT_AND_STRUCTURED = Buffer.from('"}],"structuredContent":');
+const END_OF_TEXT = '"}';
+const BETWEEN_CONTENT_AND_STRUCTURED = Buffer.from('],"structuredContent":');
 const END_OF_RESULT = Buffer.from('}}');
 
-export function toolSuccessReply(id: JsonRpcId, payload: JsonPayload): RpcReply {
+/** `extraContent` follows the JSON text block (resource links of a run's outputs). */
+export function toolSuccessReply(
+  id: JsonRpcId,
+  payload: JsonPayload,
+  era: EraFrame,
+  extraContent: readonly object[] = [],
+  meta: Record<string, unknown> | null = null,
+): RpcReply {
+  const extra = extraContent.map((item) => `,${JSON.stringify(item)}`).join('');
+  const head = meta ? era.resultHeadWith(meta) : era.resultHead;
   return [
-    `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`,
+    `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${head}"content":[{"type":"text","text":"`,
     ...payload.chunks('escaped'),
-    BETWEEN_TEXT_AND_STRUCTURED,
+    END_OF_TEXT + extra,
+    BETWEEN_CONTENT_AND_STRUCTURED,
     ...payload.chunks('json'),
     END_OF_RESULT,
   ];
 }
 
-export function toolErrorResult(id: JsonRpcId, error: CanvasError): RpcReply {
+export function toolErrorResult(id: JsonRpcId, error: CanvasError, era: EraFrame): RpcReply {
   const structuredContent: ToolErrorResult = {
     error: { code: error.code, message: error.message, retryable: error.retryable, details: error.details },
   };
@@ -31,5 +43,5 @@ export function toolErrorResult(id: JsonRpcId, error: CanvasError): RpcReply {
     structuredContent,
     isError: true,
   };
-  return [JSON.stringify({ jsonrpc: '2.0', id, result })];
+  return [rpcResultBody(id, result, era.resultHead)];
 }

@@ -16,15 +16,19 @@ const ajv = new Ajv({ allErrors: true });
 const nodeJsonSchema = inputJsonSchema(CanvasNode);
 const validateNode = ajv.compile(nodeJsonSchema);
 
+/** The published node schema for one type: the shared envelope with that type's branch of the `oneOf` merged in. */
 function nodeArbitrary(type: NodeType): fc.Arbitrary<Record<string, unknown>> {
   const root = nodeJsonSchema as Record<string, unknown>;
-  const definitions = root.definitions as Record<string, Record<string, unknown>>;
-  const union = (definitions.CanvasNode ?? root) as { oneOf: Array<Record<string, unknown>> };
-  const branch = union.oneOf.find(
-    (candidate) => (candidate.properties as Record<string, { const?: string }>).type?.const === type,
-  );
+  const definitions = root.$defs as Record<string, Record<string, unknown>>;
+  const { oneOf, ...envelope } = (definitions.CanvasNode ?? root) as { oneOf: Array<Record<string, unknown>>; properties: Record<string, unknown>; required: string[] };
+  const branch = oneOf.find((candidate) => (candidate.properties as Record<string, { const?: string }>).type?.const === type);
   if (!branch) throw new Error(`no schema branch for ${type}`);
-  return arbitraryFromJsonSchema(branch, root) as fc.Arbitrary<Record<string, unknown>>;
+  const merged = {
+    ...envelope,
+    properties: { ...envelope.properties, ...(branch.properties as Record<string, unknown>) },
+    required: [...envelope.required, ...((branch.required as string[] | undefined) ?? [])],
+  };
+  return arbitraryFromJsonSchema(merged, root) as fc.Arbitrary<Record<string, unknown>>;
 }
 
 describe('property: generated valid nodes', () => {

@@ -60,13 +60,29 @@ describe('published JSON Schema', () => {
     expect(() => ajv.compile(tool.outputSchema)).not.toThrow();
   });
 
-  it.each(PUBLISHED_TOOL_NAMES)('%s: the output schema also accepts the error result', (name) => {
+  it.each(PUBLISHED_TOOL_NAMES)('%s: the output schema accepts the error result and refuses an object that is neither', (name) => {
     const validate = ajv.compile(publishedToolSchemas().find((tool) => tool.name === name)!.outputSchema);
     const errorResult = {
       error: { code: 'revision_conflict', message: 'stale', retryable: true, details: { current_revision: 3 } },
     };
     expect(validate(errorResult)).toBe(true);
-    expect(validate({ error: { code: 'no_such_code', message: 'x', retryable: false, details: {} } })).toBe(false);
+    const successKeys = (TOOL_CONTRACTS[name].success as unknown as { shape: Record<string, unknown> }).shape;
+    if (Object.keys(successKeys).length > 0) expect(validate({ unrelated: true })).toBe(false);
+  });
+
+  it('publishes every shared subschema once, under $defs, with local refs and no type arrays', () => {
+    const text = JSON.stringify(publishedToolSchemas());
+    expect(text).not.toContain('"definitions"');
+    expect(text).not.toMatch(/"type":\[/);
+    for (const tool of publishedToolSchemas()) {
+      const own = JSON.stringify(tool.inputSchema);
+      const defs = Object.keys((tool.inputSchema.$defs as Record<string, unknown> | undefined) ?? {});
+      for (const [, name] of own.matchAll(/"\$ref":"#\/\$defs\/([^"]+)"/g)) expect(defs).toContain(name);
+    }
+    const create = publishedToolSchemas().find((tool) => tool.name === 'create_canvas_node')!.inputSchema;
+    expect(Object.keys(create.$defs as Record<string, unknown>)).toEqual(
+      expect.arrayContaining(['CommonDataFields', 'ImageResultFields', 'DirectorControlBundle', 'NullableString', 'CanvasNode']),
+    );
   });
 
   it('`canvas-mcp schemas` prints one JSON object with the six tools', () => {

@@ -9,11 +9,30 @@ type Schema = Record<string, unknown>;
 const MAX_ARRAY_ITEMS = 3;
 
 function resolveRef(ref: string, root: Schema): Schema {
-  const name = ref.replace(/^#\/definitions\//, '');
-  const definitions = root.definitions as Record<string, Schema> | undefined;
-  const target = definitions?.[name];
+  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+  const definitions = match ? (root[match[1]!] as Record<string, Schema> | undefined) : undefined;
+  const target = match ? definitions?.[match[2]!] : undefined;
   if (!target) throw new Error(`unresolvable $ref ${ref}`);
   return target;
+}
+
+/**
+ * An object schema with the properties its `allOf` references validate (a shared field group) merged in: the
+ * published form names such a property as `{}` and validates it through the group (src/contract/schema-defs.ts).
+ */
+export function withGroupProperties(schema: Schema, root: Schema): Schema {
+  const groups = (Array.isArray(schema.allOf) ? (schema.allOf as Schema[]) : []).map((entry) =>
+    typeof entry.$ref === 'string' ? resolveRef(entry.$ref, root) : entry,
+  );
+  if (groups.length === 0) return schema;
+  const properties = { ...((schema.properties as Record<string, Schema> | undefined) ?? {}) };
+  for (const group of groups) {
+    for (const [key, value] of Object.entries((group.properties as Record<string, Schema> | undefined) ?? {})) {
+      if (key in properties && Object.keys(properties[key]!).length === 0) properties[key] = value;
+    }
+  }
+  const { allOf: _groups, ...rest } = schema;
+  return { ...rest, properties };
 }
 
 function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
@@ -50,7 +69,8 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
   });
 }
 
-function objectArbitrary(schema: Schema, root: Schema): fc.Arbitrary<unknown> {
+function objectArbitrary(published: Schema, root: Schema): fc.Arbitrary<unknown> {
+  const schema = withGroupProperties(published, root);
   const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};
   const required = (schema.required as string[] | undefined) ?? [];
   const keys = Object.keys(properties);
@@ -90,10 +110,28 @@ function typedArbitrary(type: string, schema: Schema, root: Schema): fc.Arbitrar
 
 export function arbitraryFromJsonSchema(schema: Schema, root: Schema = schema): fc.Arbitrary<unknown> {
   if (typeof schema.$ref === 'string') return arbitraryFromJsonSchema(resolveRef(schema.$ref, root), root);
-  if (Array.isArray(schema.allOf) && schema.allOf.length === 1) {
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && schema.type === undefined) {
     return arbitraryFromJsonSchema(schema.allOf[0] as Schema, root);
   }
   const branches = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  if (branches && schema.properties) {
+    // Properties every branch shared, hoisted beside the oneOf (src/contract/schema-defs.ts): merge one branch back.
+    const { oneOf: _oneOf, anyOf: _anyOf, ...shared } = schema;
+    const sharedProperties = shared.properties as Record<string, Schema>;
+    const sharedRequired = (shared.required as string[] | undefined) ?? [];
+    return fc.oneof(
+      ...branches.map((branch) =>
+        arbitraryFromJsonSchema(
+          {
+            ...shared,
+            properties: { ...sharedProperties, ...((branch.properties as Record<string, Schema> | undefined) ?? {}) },
+            required: [...sharedRequired, ...((branch.required as string[] | undefined) ?? [])],
+          },
+          root,
+        ),
+      ),
+    );
+  }
   if (branches) return fc.oneof(...branches.map((branch) => arbitraryFromJsonSchema(branch, root)));
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
