@@ -2,13 +2,16 @@
 import { Command } from 'commander';
 import { reportFailure } from './cli-support.js';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerSchemasCommand } from './commands/schemas.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerWorkerCommand } from './commands/worker.js';
+import { PACKAGE_VERSION } from '../shared/version.js';
 
 const program = new Command()
   .name('canvas-mcp')
   .description('Canvas Tool Interface: MCP tool server and canvas backend')
+  .version(PACKAGE_VERSION, '-V, --version', 'print the version')
   .showHelpAfterError();
 
 async function run(json: boolean, work: () => Promise<void>): Promise<void> {
@@ -20,6 +23,7 @@ async function run(json: boolean, work: () => Promise<void>): Promise<void> {
 }
 
 registerSchemasCommand(program);
+registerOpenApiCommand(program);
 registerServeCommand(program);
 registerWorkerCommand(program);
 registerAdminCommands(program, run);

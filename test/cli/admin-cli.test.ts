@@ -90,6 +90,31 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
       expect(record!.expiresAt! - Date.now()).toBeGreaterThan(50_000);
     }, 60_000);
 
+    it('signs a member in with a one-time admin login-link (15 min by default), and admin session revoke ends that session', async () => {
+      await server.store.admin.createWorkspace('ws-people');
+      await server.store.admin.createProject('people', 'ws-people');
+      await server.store.admin.createCanvas('people', 'board', false);
+      await server.store.admin.addMember('people', { issuer: 'https://idp', subject: 'pia' }, 'editor');
+      const stranger = await admin('login-link', '--issuer', 'https://idp', '--subject', 'nobody');
+      expect(stranger).toMatchObject({ code: 1, json: { error: { code: 'forbidden' } } });
+
+      const link = await admin('login-link', '--issuer', 'https://idp', '--subject', 'pia', '--project', 'people', '--canvas', 'board', '--public-url', server.url);
+      expect(link).toMatchObject({ code: 0, json: { url: expect.stringMatching(/\/auth\/login\?token=\S+$/), expires_in: 900 } });
+      const url = link.json!.url as string;
+      expect(url.startsWith(`${server.url}/auth/login?token=`)).toBe(true);
+      const signIn = await fetch(url, { redirect: 'manual' });
+      expect([signIn.status, signIn.headers.get('location')]).toEqual([303, '/p/people/c/board']);
+      const cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+      expect(await api(server.url, '/api/v1/me', { headers: { cookie } })).toMatchObject({ status: 200, body: { person: { subject: 'pia' } } });
+      expect((await fetch(url, { redirect: 'manual' })).status).toBe(401);
+
+      const sessions = (await admin('session', 'list')).json as { sessions: Array<{ session_id: string; subject: string }> };
+      const session = sessions.sessions.find((entry) => entry.subject === 'pia');
+      expect(session).toBeDefined();
+      expect(await admin('session', 'revoke', session!.session_id)).toMatchObject({ code: 0, json: { session_id: session!.session_id, revoked: true } });
+      expect((await api(server.url, '/api/v1/me', { headers: { cookie } })).status).toBe(401);
+    }, 60_000);
+
     it('reports refusals as a JSON error and exit code 1', async () => {
       const duplicate = await admin('workspace', 'create', 'studio-dup');
       expect(duplicate.code).toBe(0);

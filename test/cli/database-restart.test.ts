@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliProcess, serveProcess, type ServeProcess } from '../support/cli.js';
 import { rawRequest } from '../support/raw-http.js';
+import { openEvents } from '../support/sse.js';
 import { POSTGRES_BINARIES, startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 import { waitFor } from '../support/wait.js';
 
@@ -21,12 +25,16 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
   let database: ThrowawayPostgres;
   let serve: ServeProcess;
   let worker: ServeProcess;
+  let secondServe: ServeProcess | undefined;
   let url: string;
   let headers: Record<string, string>;
+  // Asset files of every process here, never the working directory's ./data.
+  let dataDir: string;
 
   beforeAll(async () => {
     database = await startThrowawayPostgres();
-    serve = serveProcess(['--database-url', database.url, '--port', '0', '--log-level', 'warn', '--rate-limit', '0', '--workers', '1', '--run-duration-ms', '400', '--run-lease-ms', '2000']);
+    dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-restart-'));
+    serve = serveProcess(['--database-url', database.url, '--data', dataDir, '--port', '0', '--log-level', 'warn', '--rate-limit', '0', '--workers', '1', '--run-duration-ms', '400', '--run-lease-ms', '2000']);
     [, url] = (await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/)) as [string, string];
     const [, token] = (await serve.waitFor(/token \(shown once, keep it\):\s+(cmcp_\S+)/)) as [string, string];
     const [, chatRun] = (await serve.waitFor(/agent run id \(X-Agent-Run-Id\): (chat_\S+)/)) as [string, string];
@@ -37,18 +45,19 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-06-18',
     };
-    worker = cliProcess(['worker', '--database-url', database.url, '--log-level', 'warn', '--workers', '1', '--run-duration-ms', '400', '--run-lease-ms', '2000']);
+    worker = cliProcess(['worker', '--database-url', database.url, '--data', dataDir, '--log-level', 'warn', '--workers', '1', '--run-duration-ms', '400', '--run-lease-ms', '2000']);
     await worker.waitFor(/worker running/);
   }, 90_000);
 
   afterAll(async () => {
-    for (const child of [serve, worker]) {
+    for (const child of [serve, worker, secondServe]) {
       if (child && child.child.exitCode === null) {
         child.child.kill('SIGTERM');
         await child.exit;
       }
     }
     database?.destroy();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const call = (name: string, args: Record<string, unknown>) =>
@@ -76,7 +85,18 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
         node: { id: `during-restart-${index}`, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'x' } },
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Restart only once every write is waiting for the canvas row inside its transaction.
+    const watcher = new pg.Client({ connectionString: database.url });
+    await watcher.connect();
+    try {
+      await waitFor(
+        async () => Number((await watcher.query("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")).rows[0].n),
+        (waiting) => waiting >= writes.length,
+        10_000,
+      );
+    } finally {
+      await watcher.end();
+    }
     database.restart('fast');
     const answers = await Promise.all(writes);
     await blocker.end().catch(() => undefined);
@@ -127,5 +147,45 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
     expect(finished).toBe('succeeded');
     expect(serve.child.exitCode).toBeNull();
     expect(worker.child.exitCode).toBeNull();
+  }, 60_000);
+
+  it('delivers a write of another process to a feed of the restarted serve within 1 s, through its reconnected LISTEN', async () => {
+    // This serve process lived through both restarts above: its LISTEN connection is the one that had to reconnect.
+    // On PostgreSQL the feed has no polling fallback (feed-signals polls only SQLite's commit counter; readVersion is
+    // null here): a write of another process reaches this feed only through that connection (its NOTIFY, or the one
+    // re-read its reconnect triggers), so without the reconnect no event would come at all.
+    secondServe = serveProcess(['--database-url', database.url, '--data', dataDir, '--port', '0', '--no-seed-demo', '--workers', '0', '--log-level', 'warn', '--rate-limit', '0']);
+    const [, secondUrl] = (await secondServe.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/)) as [string, string];
+    const feedToken = await cli(['admin', 'token', 'create', '--name', 'feed', '--project', 'demo', '--role', 'viewer', '--kind', 'backend', '--database-url', database.url, '--json']);
+    const base = await revision();
+    const reader = await openEvents(`${url}/api/v2/projects/demo/canvases/main/events?after=${base}`, { authorization: `Bearer ${feedToken.json!.token as string}` });
+    const writeElsewhere = (baseRevision: number, id: string) =>
+      rawRequest(`${secondUrl}/mcp`, {
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'create_canvas_node',
+            arguments: { project_id: 'demo', canvas_id: 'main', base_revision: baseRevision, node: { id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id } } },
+          },
+        }),
+      });
+    const layoutEvent = (revision: number) => reader.waitFor((event) => event.event === 'layout' && event.id === String(revision), 5_000);
+    try {
+      expect(reader.status).toBe(200);
+      // The first write may race the subscription (?after replays it then); once its event is here, the subscriber
+      // is registered and the second write's event can only come live.
+      expect(((await writeElsewhere(base, 'notified-1')).json as ToolReply).result?.isError).toBeFalsy();
+      await layoutEvent(base + 1);
+      const since = Date.now();
+      expect(((await writeElsewhere(base + 1, 'notified-2')).json as ToolReply).result?.isError).toBeFalsy();
+      const event = await layoutEvent(base + 2);
+      expect(event.at - since, `the event took ${event.at - since} ms`).toBeLessThan(1_000);
+      expect(event.data).toMatchObject({ revision: base + 2, changes: [{ kind: 'node', id: 'notified-2', change: 'create' }] });
+    } finally {
+      reader.close();
+    }
   }, 60_000);
 });

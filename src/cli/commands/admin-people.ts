@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CanvasId, ProjectId } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import { positiveSeconds, report, withStore, withStoreOptions, type StoreFlags } from '../cli-support.js';
+import { printList } from './admin-lists.js';
 
 /** `canvas-mcp admin login-link` and `admin session …`: signing people in, and ending their sessions. */
 
@@ -52,7 +53,7 @@ export function registerPeopleAdminCommands(admin: Command, run: Run): void {
     );
 
   const session = admin.command('session').description('Signed-in sessions of people');
-  command(session, 'list', 'List sessions that have not ended').action((flags: Flags) =>
+  command(session, 'list', 'List sessions that have not ended (ids only; never a session secret)').action((flags: Flags) =>
     run(!!flags.json, () =>
       withStore(flags, async (store) => {
         const sessions = (await store.sessions.listSessions()).map((entry) => ({
@@ -63,7 +64,13 @@ export function registerPeopleAdminCommands(admin: Command, run: Run): void {
           last_seen_at: new Date(entry.lastSeenAt).toISOString(),
           expires_at: new Date(entry.expiresAt).toISOString(),
         }));
-        report(flags.json, { sessions }, sessions.map((entry) => `${entry.session_id}  ${entry.subject}  since ${entry.created_at}`).join('\n') || 'no sessions');
+        printList(flags.json, 'sessions', sessions, [
+          ['session', (entry) => entry.session_id],
+          ['person', (entry) => `${entry.issuer}|${entry.subject}`],
+          ['signed in', (entry) => entry.created_at],
+          ['last seen', (entry) => entry.last_seen_at],
+          ['expires', (entry) => entry.expires_at],
+        ]);
       }),
     ),
   );

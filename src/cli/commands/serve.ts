@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { loadServeConfig, type ConfigInput, type ConfigKey } from '../../config.js';
 import { DEMO_OWNER, type DemoCredentials } from '../../server/demo-seed.js';
 import { startServer, type RunningServer } from '../../server/server.js';
+import { clientConfigs } from '../../shared/client-configs.js';
 
 /** `canvas-mcp serve`: the REST backend and the MCP tool server, on SQLite by default. */
 
@@ -12,7 +13,7 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--database-url <url>', 'databaseUrl', 'use PostgreSQL instead of SQLite'],
   ['--backend-url <url>', 'backendUrl', 'run as a gateway in front of a canvas backend at this URL'],
   ['--backend-token <token>', 'backendToken', 'the gateway credential for --backend-url (a --kind gateway token)'],
-  ['--public-url <url>', 'publicUrl', 'the URL clients use, when behind a proxy'],
+  ['--public-url <url>', 'publicUrl', 'the URL clients and browsers use (behind a proxy): sign-in links, cookies, asset URLs in tool results'],
   ['--allowed-origins <list>', 'allowedOrigins', 'comma-separated browser origins allowed to call /mcp'],
   ['--rate-limit <n>', 'rateLimitPerMinute', 'requests per minute per token at /mcp (0 disables; default 600)'],
   ['--body-limit <bytes>', 'bodyLimitBytes', 'largest accepted request body (default 1 MiB)'],
@@ -27,30 +28,28 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--openai-model <model>', 'openaiModel', 'image model for --image-provider openai (default gpt-image-1)'],
   ['--session-idle-hours <hours>', 'sessionIdleHours', 'a signed-in session unused this long ends (default 12)'],
   ['--session-max-days <days>', 'sessionMaxDays', 'a signed-in session ends this long after sign-in (default 7)'],
+  ['--feed-heartbeat-ms <ms>', 'feedHeartbeatMs', 'a comment line on an idle change feed this often, so proxies keep it open (default 15000)'],
+  ['--metrics-token <token>', 'metricsToken', 'bearer token required at /metrics (needed to serve /metrics beyond loopback; prefer CANVAS_MCP_METRICS_TOKEN)'],
 ];
 
-function demoBanner(server: RunningServer, demo: DemoCredentials): string {
-  const config = {
-    mcpServers: {
-      'canvas-mcp': {
-        url: server.mcpUrl,
-        headers: { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId },
-      },
-    },
-  };
+/**
+ * What a person needs after the first start, for stderr (stdout carries JSON log lines only). The token appears once:
+ * the client configurations below it say TOKEN, so the secret is not repeated across the terminal's scrollback.
+ */
+export function demoBanner(server: RunningServer, demo: DemoCredentials): string {
+  const configs = clientConfigs({ mcpUrl: server.mcpUrl, token: 'TOKEN', agentRunId: demo.agentRunId });
+  const shown = configs.filter((config) => config.client === 'Claude Code' || config.client === 'Cursor');
   return [
     '',
     'Demo seeded: workspace and project "demo", canvas "main".',
+    `  token (shown once, keep it):  ${demo.token}`,
+    `  agent run id (X-Agent-Run-Id): ${demo.agentRunId}`,
     `  open the canvas (sign-in link for the demo owner, one use, 15 minutes):`,
     `    ${server.url}/auth/login?token=${demo.loginSecret}`,
     `    a new link: npm run -s cli -- admin login-link --issuer ${DEMO_OWNER.issuer} --subject ${DEMO_OWNER.subject} --project demo --canvas main`,
-    `  token (shown once, keep it):  ${demo.token}`,
-    `  agent run id (X-Agent-Run-Id): ${demo.agentRunId}`,
     '',
-    'MCP client config for Cursor (~/.cursor/mcp.json; VS Code names the key "servers"; Claude Desktop: see README):',
-    JSON.stringify(config, null, 2),
-    '',
-    `Claude Code:  claude mcp add --transport http canvas-mcp ${server.mcpUrl} --header "Authorization: Bearer ${demo.token}" --header "X-Agent-Run-Id: ${demo.agentRunId}"`,
+    'Connect a client (replace TOKEN with the token above; the README and the canvas\'s "Connect an agent" panel show more):',
+    ...shown.flatMap((config) => [`  ${config.client} (${config.where}):`, config.text.replace(/^/gm, '    ')]),
     '',
   ].join('\n');
 }
@@ -88,7 +87,7 @@ export function registerServeCommand(program: Command): void {
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
-        process.stdout.write(`${signal}: shutting down\n`);
+        process.stderr.write(`${signal}: shutting down\n`);
         server.close().then(
           () => process.exit(0),
           () => process.exit(1),
@@ -96,7 +95,8 @@ export function registerServeCommand(program: Command): void {
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
-      process.stdout.write(`canvas-mcp ${server.mode} listening on ${server.url}\n  MCP endpoint: ${server.mcpUrl}\n`);
-      if (server.demo) process.stdout.write(demoBanner(server, server.demo));
+      // For people and scripts, on stderr: stdout carries JSON log lines only.
+      process.stderr.write(`canvas-mcp ${server.mode} listening on ${server.url}\n  MCP endpoint: ${server.mcpUrl}\n`);
+      if (server.demo) process.stderr.write(demoBanner(server, server.demo));
     });
 }

@@ -38,7 +38,7 @@ export function registerWorkerCommand(program: Command): void {
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      process.stdout.write(`${signal}: stopping workers\n`);
+      process.stderr.write(`${signal}: stopping workers\n`);
       engine
         .stop()
         .then(() => store.close())
@@ -49,6 +49,6 @@ export function registerWorkerCommand(program: Command): void {
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
-    process.stdout.write(`canvas-mcp worker running ${config.workers} workers on ${store.dialect}\n`);
+    process.stderr.write(`canvas-mcp worker running ${config.workers} workers on ${store.dialect}\n`);
   });
 }

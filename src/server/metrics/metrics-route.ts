@@ -1,0 +1,53 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context, Env, Hono } from 'hono';
+import { parseBearer } from '../../shared/bearer.js';
+import { CanvasError } from '../../shared/errors.js';
+import type { ServiceMetrics } from './service-metrics.js';
+
+/**
+ * GET /metrics (Prometheus text format). Who may scrape (docs/operations.md, "Metrics"): with --metrics-token, only a
+ * request with `Authorization: Bearer <that token>`, wherever the server binds; without one, anyone when the server
+ * binds to loopback only, and nobody otherwise: a server reachable from the network never publishes its figures to
+ * whoever asks.
+ */
+
+export const METRICS_PATH = '/metrics';
+
+export interface MetricsAccess {
+  /** The scrape credential (--metrics-token), if any. */
+  token: string | undefined;
+  /** Whether the server binds to a loopback address only. */
+  loopbackOnly: boolean;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+export function metricsAuthorizer(access: MetricsAccess): (authorization: string | undefined) => void {
+  const expected = access.token === undefined ? null : digest(access.token);
+  return function authorizeScrape(authorization) {
+    if (expected === null) {
+      if (access.loopbackOnly) return;
+      throw new CanvasError(
+        'not_found',
+        'Metrics are not served on a listener beyond loopback without a scrape token: start the server with --metrics-token (CANVAS_MCP_METRICS_TOKEN).',
+      );
+    }
+    const bearer = parseBearer(authorization);
+    // Digests of equal length: the comparison takes the same time whatever was sent.
+    if (!bearer.ok || !timingSafeEqual(digest(bearer.token), expected)) {
+      throw new CanvasError('unauthenticated', 'Send Authorization: Bearer <the --metrics-token of this server>.');
+    }
+  };
+}
+
+export function registerMetricsRoute<E extends Env>(app: Hono<E>, metrics: ServiceMetrics, access: MetricsAccess): void {
+  const authorize = metricsAuthorizer(access);
+  app.get(METRICS_PATH, async (c: Context<E>) => {
+    authorize(c.req.header('authorization'));
+    const text = await metrics.registry.metrics();
+    return c.body(text, 200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
+  });
+  app.all(METRICS_PATH, (c) => {
+    throw new CanvasError('method_not_allowed', `${c.req.method} is not allowed on ${METRICS_PATH}.`);
+  });
+}

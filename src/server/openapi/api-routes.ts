@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import {
+  BatchReceipt,
+  CancelRunResult,
+  CanvasId,
+  CanvasSnapshot,
+  ChangesBody,
+  ChatRunList,
+  ChatRunOpenBody,
+  ChatRunView,
+  CreateEdgeBody,
+  CreateEdgeReceipt,
+  CreateNodeBody,
+  CreateNodeReceipt,
+  DeleteEdgeReceipt,
+  DeleteNodeReceipt,
+  HealthBody,
+  HistoryPage,
+  HistoryQuery,
+  IdempotencyKey,
+  IntrospectionRequest,
+  IntrospectionResponse,
+  IssuedToken,
+  MeView,
+  NodeId,
+  NodeRun,
+  ProjectId,
+  ReadyBody,
+  ResourceId,
+  RevertBody,
+  RevertReceipt,
+  RevisionCheckedBody,
+  RunEstimate,
+  RunId,
+  SNAPSHOT_CONTRACT_VERSION,
+  SkillCatalog,
+  TokenIssueBody,
+  TokenList,
+  TokenView,
+  UpdateNodeBody,
+  UpdateNodeReceipt,
+} from '../../contract/index.js';
+
+/**
+ * Every route of the backend's HTTP API, described with the contract's own schemas (src/contract/): the OpenAPI
+ * document is assembled from this table (api-document.ts), and a test checks it against the routes the server
+ * registers, both ways. Paths are written as Hono registers them (`:param`).
+ */
+
+export type Auth = 'none' | 'caller' | 'gateway' | 'metrics';
+
+export interface ApiResponse {
+  description: string;
+  /** Media type → schema; none for an empty body. */
+  content?: Record<string, z.ZodType>;
+  headers?: Record<string, string>;
+}
+
+export interface ApiRoute {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: 'service' | 'canvas' | 'runs' | 'people' | 'auth';
+  /** none: open; caller: a backend or gateway token, or a signed-in person's session; gateway: gateway tokens only. */
+  auth: Auth;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  body?: z.ZodType;
+  responses: Record<string, ApiResponse>;
+}
+
+const json = (schema: z.ZodType) => ({ 'application/json': schema });
+const ok = (description: string, schema: z.ZodType): ApiResponse => ({ description, content: json(schema) });
+
+const canvasParams = z.object({ project_id: ProjectId, canvas_id: CanvasId });
+const nodeParams = canvasParams.extend({ node_id: NodeId });
+const runParams = canvasParams.extend({ run_id: RunId });
+const AgentRunHeader = z.object({
+  'x-agent-run-id': z.string().optional().meta({ description: 'The canvas chat run that holds the edit authorization (token callers).' }),
+});
+const SnapshotVersionHeader = z.object({
+  'x-canvas-snapshot-version': z.literal(SNAPSHOT_CONTRACT_VERSION).meta({ description: 'The snapshot contract version the reader speaks.' }),
+});
+const EventStream = z.string().meta({
+  description: 'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot); docs/api.md.',
+});
+const Html = z.string().meta({ description: 'A page for people.' });
+const FileBytes = z.string().meta({ description: 'The file, with its content type.', format: 'binary' });
+const MetricsText = z.string().meta({ description: 'Prometheus text exposition format 0.0.4.' });
+const OpenApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
+
+const CANVAS = '/api/v2/projects/:project_id/canvases/:canvas_id';
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  { method: 'get', path: '/healthz', operationId: 'health', summary: 'The process is up.', tag: 'service', auth: 'none', responses: { 200: ok('Up.', HealthBody) } },
+  {
+    method: 'get', path: '/readyz', operationId: 'ready', summary: 'The store answers and no migration is pending.', tag: 'service', auth: 'none',
+    responses: { 200: ok('Ready.', ReadyBody) },
+  },
+  {
+    method: 'get', path: '/metrics', operationId: 'metrics', summary: 'Prometheus metrics (open on loopback; else only with --metrics-token).', tag: 'service', auth: 'metrics',
+    responses: { 200: { description: 'The metrics.', content: { 'text/plain': MetricsText } } },
+  },
+  {
+    method: 'get', path: '/api/openapi.json', operationId: 'openApiDocument', summary: 'This document.', tag: 'service', auth: 'none',
+    responses: { 200: ok('The OpenAPI 3.1 document of this API.', OpenApiDocument) },
+  },
+  {
+    method: 'get', path: '/assets/:asset_id', operationId: 'getAsset', summary: 'A file a node run produced (the unguessable id is the capability).', tag: 'runs', auth: 'none',
+    params: z.object({ asset_id: z.string().regex(/^asset_[A-Za-z0-9_-]{16}$/) }),
+    responses: { 200: { description: 'The file.', content: { 'application/octet-stream': FileBytes } } },
+  },
+  {
+    method: 'get', path: '/auth/login', operationId: 'signIn', summary: 'Open a session with a one-time sign-in link.', tag: 'auth', auth: 'none',
+    query: z.object({ token: z.string().meta({ description: 'The sign-in secret of the link.' }) }),
+    responses: {
+      303: { description: 'Signed in: the session cookie is set and the browser goes to the canvas (or /).', headers: { location: 'Where to go next.', 'set-cookie': 'The session cookie (HttpOnly).' } },
+      400: { description: 'The link has no token.', content: { 'text/html': Html } },
+      401: { description: 'The link is spent, expired or unknown: a page saying what to do.', content: { 'text/html': Html } },
+    },
+  },
+  {
+    method: 'post', path: '/auth/logout', operationId: 'signOut', summary: 'End the caller\'s session.', tag: 'auth', auth: 'caller',
+    responses: { 204: { description: 'Signed out; the cookie is cleared.' } },
+  },
+  {
+    method: 'post', path: '/api/v1/auth/introspect', operationId: 'introspectToken', summary: 'Who a presented agent token is (gateways only).', tag: 'auth', auth: 'gateway',
+    body: IntrospectionRequest, responses: { 200: ok('The token\'s principal, or why it is not active.', IntrospectionResponse) },
+  },
+  { method: 'get', path: '/api/v1/zone/skills', operationId: 'listSkills', summary: 'The skill catalog.', tag: 'canvas', auth: 'caller', responses: { 200: ok('The catalog.', SkillCatalog) } },
+  { method: 'get', path: '/api/v1/me', operationId: 'me', summary: 'Who the caller is and what it can open.', tag: 'people', auth: 'caller', responses: { 200: ok('The caller.', MeView) } },
+  {
+    method: 'get', path: `${CANVAS}/snapshot`, operationId: 'getSnapshot', summary: 'The layout and node states of a canvas.', tag: 'canvas', auth: 'caller',
+    params: canvasParams, headers: SnapshotVersionHeader, responses: { 200: ok('The snapshot.', CanvasSnapshot) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/nodes`, operationId: 'createNode', summary: 'Add one node at base_revision.', tag: 'canvas', auth: 'caller',
+    params: canvasParams, headers: AgentRunHeader, body: CreateNodeBody,
+    responses: { 201: ok('Created.', CreateNodeReceipt), 200: ok('A replay of an identical earlier request.', CreateNodeReceipt) },
+  },
+  {
+    method: 'patch', path: `${CANVAS}/nodes/:node_id`, operationId: 'updateNode', summary: 'Edit one node.', tag: 'canvas', auth: 'caller',
+    params: nodeParams, headers: AgentRunHeader, body: UpdateNodeBody, responses: { 200: ok('Updated.', UpdateNodeReceipt) },
+  },
+  {
+    method: 'delete', path: `${CANVAS}/nodes/:node_id`, operationId: 'deleteNode', summary: 'Delete one node and its edges.', tag: 'canvas', auth: 'caller',
+    params: nodeParams, headers: AgentRunHeader, body: RevisionCheckedBody, responses: { 200: ok('Deleted.', DeleteNodeReceipt) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/edges`, operationId: 'createEdge', summary: 'Add one edge.', tag: 'canvas', auth: 'caller',
+    params: canvasParams, headers: AgentRunHeader, body: CreateEdgeBody,
+    responses: { 201: ok('Created.', CreateEdgeReceipt), 200: ok('A replay of an identical earlier request.', CreateEdgeReceipt) },
+  },
+  {
+    method: 'delete', path: `${CANVAS}/edges/:edge_id`, operationId: 'deleteEdge', summary: 'Delete one edge.', tag: 'canvas', auth: 'caller',
+    params: canvasParams.extend({ edge_id: ResourceId }), headers: AgentRunHeader, body: RevisionCheckedBody, responses: { 200: ok('Deleted.', DeleteEdgeReceipt) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/changes`, operationId: 'applyChanges', summary: 'An atomic batch of up to 200 operations, as one revision.', tag: 'canvas', auth: 'caller',
+    params: canvasParams, headers: AgentRunHeader, body: ChangesBody,
+    responses: { 201: ok('Applied.', BatchReceipt), 200: ok('A replay of an identical earlier request.', BatchReceipt) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/revert`, operationId: 'revert', summary: 'A new revision whose layout equals an earlier one.', tag: 'canvas', auth: 'caller',
+    params: canvasParams, headers: AgentRunHeader, body: RevertBody,
+    responses: { 201: ok('Reverted.', RevertReceipt), 200: ok('A replay of an identical earlier request.', RevertReceipt) },
+  },
+  {
+    method: 'get', path: `${CANVAS}/events`, operationId: 'changeFeed', summary: 'The change feed (Server-Sent Events).', tag: 'canvas', auth: 'caller',
+    params: canvasParams,
+    query: z.object({ after: z.coerce.number().int().min(0).optional().meta({ description: 'Resume after this revision (or send Last-Event-ID).' }) }),
+    responses: { 200: { description: 'The event stream.', content: { 'text/event-stream': EventStream } } },
+  },
+  {
+    method: 'get', path: `${CANVAS}/history`, operationId: 'history', summary: 'Revisions, newest first.', tag: 'people', auth: 'caller',
+    params: canvasParams, query: HistoryQuery, responses: { 200: ok('A page of revisions.', HistoryPage) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/nodes/:node_id/runs`, operationId: 'submitRun', summary: 'Run a node.', tag: 'runs', auth: 'caller',
+    params: nodeParams,
+    headers: AgentRunHeader.extend({ 'idempotency-key': IdempotencyKey.optional().meta({ description: 'The same key and input return the same run (required for a session).' }) }),
+    responses: { 202: ok('Queued.', NodeRun), 200: { ...ok('A replay: the run this key already made.', NodeRun), headers: { 'idempotency-replayed': 'true' } } },
+  },
+  {
+    method: 'get', path: `${CANVAS}/nodes/:node_id/run-estimate`, operationId: 'estimateRun', summary: 'What a run of the node would cost, and the budget left.', tag: 'runs', auth: 'caller',
+    params: nodeParams, responses: { 200: ok('The estimate.', RunEstimate) },
+  },
+  { method: 'get', path: `${CANVAS}/runs/:run_id`, operationId: 'getRun', summary: 'The record of one node run.', tag: 'runs', auth: 'caller', params: runParams, responses: { 200: ok('The run.', NodeRun) } },
+  {
+    method: 'post', path: `${CANVAS}/runs/:run_id/cancel`, operationId: 'cancelRun', summary: 'Request cancellation of an active run.', tag: 'runs', auth: 'caller',
+    params: runParams, responses: { 200: ok('cancel_requested, or the terminal status the run already had.', CancelRunResult) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/chat-runs`, operationId: 'openChatRun', summary: 'Open a chat run for the caller\'s agent.', tag: 'people', auth: 'caller',
+    params: canvasParams, body: ChatRunOpenBody, responses: { 201: ok('Opened.', ChatRunView) },
+  },
+  {
+    method: 'get', path: `${CANVAS}/chat-runs`, operationId: 'listChatRuns', summary: 'The active chat runs of a canvas.', tag: 'people', auth: 'caller',
+    params: canvasParams, responses: { 200: ok('The chat runs.', ChatRunList) },
+  },
+  {
+    method: 'delete', path: `${CANVAS}/chat-runs/:chat_run_id`, operationId: 'endChatRun', summary: 'End a chat run.', tag: 'people', auth: 'caller',
+    params: canvasParams.extend({ chat_run_id: ResourceId }), responses: { 200: ok('Ended.', ChatRunView) },
+  },
+  { method: 'post', path: '/api/v1/tokens', operationId: 'issueToken', summary: 'Issue an agent token (owners).', tag: 'people', auth: 'caller', body: TokenIssueBody, responses: { 201: ok('Issued; the secret is shown once.', IssuedToken) } },
+  {
+    method: 'get', path: '/api/v1/tokens', operationId: 'listTokens', summary: 'The tokens of a project, without secrets (owners).', tag: 'people', auth: 'caller',
+    query: z.object({ project_id: ProjectId }), responses: { 200: ok('The tokens.', TokenList) },
+  },
+  {
+    method: 'delete', path: '/api/v1/tokens/:token_id', operationId: 'revokeToken', summary: 'Revoke a token.', tag: 'people', auth: 'caller',
+    params: z.object({ token_id: ResourceId }), responses: { 200: ok('Revoked.', TokenView) },
+  },
+];

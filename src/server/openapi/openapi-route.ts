@@ -1,0 +1,19 @@
+import type { Env, Hono } from 'hono';
+import { CanvasError } from '../../shared/errors.js';
+import { buildApiDocument } from './api-document.js';
+
+/** GET /api/openapi.json: the API's OpenAPI document, open to anyone (it describes routes, never data). */
+
+export const OPENAPI_PATH = '/api/openapi.json';
+
+export function registerOpenApiRoute<E extends Env>(app: Hono<E>): void {
+  let text: string | undefined;
+  app.get(OPENAPI_PATH, (c) => {
+    // Built on first request (about 10 ms), then served from memory: the document never changes while the server runs.
+    text ??= JSON.stringify(buildApiDocument());
+    return c.body(text, 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });
+  });
+  app.all(OPENAPI_PATH, (c) => {
+    throw new CanvasError('method_not_allowed', `${c.req.method} is not allowed on ${OPENAPI_PATH}.`);
+  });
+}
