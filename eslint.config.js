@@ -15,4 +15,5 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  { files: ['test/web/fixtures/**/*.js'], languageOptions: { globals: globals.browser } },
 );

@@ -21,6 +21,8 @@ const SAMPLES = Number(process.env.BENCH_CANCEL_SAMPLES ?? 20);
 const POSTGRES_URL = process.env.CANVAS_MCP_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PROJECT = 'bench';
 const CANVAS = 'runs';
+/** Runs are started by a person who may edit the canvas: the bench's token acts for this project editor. */
+const BENCH_PERSON = { issuer: 'bench', subject: 'bench-editor' };
 
 interface Setup {
   name: string;
@@ -70,7 +72,8 @@ async function seed(location: StoreLocation): Promise<string> {
     const node = CanvasNode.parse({ id: `frame-${index}`, type: 'imageGenNode', position: { x: index * 300, y: 0 }, data: { prompt: `frame ${index}`, size: '0.5K', imageUrl: null, aspectRatio: '1:1' } });
     await store.writes.createNode({ projectId: PROJECT, canvasId: CANVAS, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
   }
-  const { secret } = await store.admin.createToken({ name: 'bench', kind: 'backend', role: 'editor', projects: [PROJECT], workspaces: [], actor: null, expiresAt: null });
+  await store.admin.addMember(PROJECT, BENCH_PERSON, 'editor');
+  const { secret } = await store.admin.createToken({ name: 'bench', kind: 'backend', role: 'editor', projects: [PROJECT], workspaces: [], actor: BENCH_PERSON, expiresAt: null });
   await store.close();
   return secret;
 }
@@ -98,7 +101,12 @@ async function measureSetup(setup: Setup, work: string): Promise<Result> {
       children.push(worker.child);
     }
     const api = `${server.url}/api/v2/projects/${PROJECT}/canvases/${CANVAS}`;
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'x-service-actor-issuer': BENCH_PERSON.issuer,
+      'x-service-actor-subject': BENCH_PERSON.subject,
+    };
     const timedGet = async (runId: string): Promise<{ run: NodeRun; ms: number }> => {
       const started = performance.now();
       const response = await fetch(`${api}/runs/${runId}`, { headers });

@@ -10,8 +10,9 @@ import { cpuMillis, rssMegabytes } from './process-stats.js';
 import { ROOT, startProcess } from './processes.js';
 
 /**
- * `npm run bench`: the real server (built, embedded SQLite store, default log level) next to two baselines serving
- * the same get_canvas result, measured in one run with autocannon. Prints req/s, p50, p99, server CPU per call,
+ * `npm run bench`: the real server (built, embedded SQLite store, default log level) next to three baselines serving
+ * the same get_canvas result, measured in one run with autocannon. At 50 nodes both protocol eras are measured for
+ * our server and the SDK v2 handler: the measurement that decides whether to adopt createMcpHandler (issue 12). Prints req/s, p50, p99, server CPU per call,
  * RSS, and ratios against the baselines. BENCH_DURATION (seconds per measurement, default 10) shortens a run.
  */
 
@@ -20,6 +21,10 @@ const WARMUP = Math.max(1, Math.round(DURATION / 5));
 const CONNECTIONS = 16;
 const SIZES = [50, 1000, 10_000] as const;
 const BARE_WRITE = 'bare node:http + SQLite write';
+const SDK_V2 = 'SDK v2 createMcpHandler';
+/** Adopt the SDK v2 handler if its CPU per get_canvas call at 50 nodes is within this factor of ours (issue 12). */
+const ADOPTION_FACTOR = 1.5;
+type Era = 'legacy' | 'modern';
 
 interface Measurement {
   target: string;
@@ -71,25 +76,39 @@ async function seed(dataDir: string, sizes: readonly number[]): Promise<{ token:
     }
   }
   await store.admin.createCanvas('bench', 'writes', false);
-  const { secret } = await store.admin.createToken({ name: 'bench', kind: 'agent', role: 'editor', projects: ['bench'], workspaces: [], actor: null, expiresAt: null });
-  const chatRun = await store.admin.createChatRun({ projectId: 'bench', canvasId: 'writes', actor: null, canEdit: true, expiresAt: null });
+  const { tokenId, secret } = await store.admin.createToken({ name: 'bench', kind: 'agent', role: 'editor', projects: ['bench'], workspaces: [], actor: null, expiresAt: null });
+  // A chat run grants edits only to the token (or person) it is bound to.
+  const chatRun = await store.admin.createChatRun({ projectId: 'bench', canvasId: 'writes', actor: null, tokenId, canEdit: true, expiresAt: null });
   await store.close();
   return { token: secret, chatRun };
 }
 
-const mcpHeaders = (token?: string) => ({
+const mcpHeaders = (token?: string, era: Era = 'legacy') => ({
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-06-18',
+  'mcp-protocol-version': era === 'modern' ? '2026-07-28' : '2025-06-18',
+  ...(era === 'modern' ? { 'mcp-method': 'tools/call', 'mcp-name': 'get_canvas' } : {}),
   ...(token ? { authorization: `Bearer ${token}` } : {}),
 });
 
-const getCanvasBody = (canvasId: string) =>
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_canvas', arguments: { project_id: 'bench', canvas_id: canvasId } } });
+/** A 2026-07-28 request names its version and capabilities in `_meta`, with no initialize before it. */
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+const getCanvasBody = (canvasId: string, era: Era = 'legacy') =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_canvas', arguments: { project_id: 'bench', canvas_id: canvasId }, ...(era === 'modern' ? { _meta: MODERN_META } : {}) },
+  });
 
 /** One call, checked: the answer must hold the snapshot with the expected number of nodes. */
-async function fetchSnapshot(url: string, canvasId: string, token: string | undefined, expectedNodes: number): Promise<Record<string, unknown>> {
-  const response = await fetch(`${url}/mcp`, { method: 'POST', headers: mcpHeaders(token), body: getCanvasBody(canvasId) });
+async function fetchSnapshot(url: string, canvasId: string, token: string | undefined, expectedNodes: number, era: Era = 'legacy'): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}/mcp`, { method: 'POST', headers: mcpHeaders(token, era), body: getCanvasBody(canvasId, era) });
   const text = await response.text();
   const json = text.startsWith('event:') ? text.slice(text.indexOf('data: ') + 6).trim() : text;
   const structured = (JSON.parse(json) as { result: { structuredContent: { layout: { nodes: unknown[] } } } }).result.structuredContent;
@@ -149,6 +168,7 @@ async function main(): Promise<void> {
       const baselines = [
         { name: 'bare node:http', script: 'bench/baselines/bare-http.ts' },
         { name: 'SDK stateless example', script: 'bench/baselines/sdk-stateless.ts' },
+        { name: SDK_V2, script: 'bench/baselines/sdk-v2-handler.ts' },
       ];
       const targets = [{ name: 'canvas-mcp', url: ours.url, pid: ours.child.pid!, token }];
       for (const baseline of baselines) {
@@ -157,17 +177,25 @@ async function main(): Promise<void> {
         await fetchSnapshot(started.url, canvasId, undefined, size);
         targets.push({ name: baseline.name, url: started.url, pid: started.child.pid!, token: '' });
       }
-      for (const target of targets) {
-        process.stdout.write(`get_canvas ${size} nodes: ${target.name}…\n`);
-        results.push(
-          await measure(target.name, `get_canvas ${size} nodes`, target.pid, {
-            url: `${target.url}/mcp`,
-            method: 'POST',
-            connections: CONNECTIONS,
-            headers: mcpHeaders(target.token || undefined),
-            body: getCanvasBody(canvasId),
-          }),
-        );
+      const eraRuns: Array<{ era: Era; scenario: string; targets: typeof targets }> = [{ era: 'legacy', scenario: `get_canvas ${size} nodes`, targets }];
+      if (size === SIZES[0]) {
+        const modernTargets = targets.filter((target) => target.name === 'canvas-mcp' || target.name === SDK_V2);
+        for (const target of modernTargets) await fetchSnapshot(target.url, canvasId, target.token || undefined, size, 'modern');
+        eraRuns.push({ era: 'modern', scenario: `get_canvas ${size} nodes, 2026-07-28`, targets: modernTargets });
+      }
+      for (const { era, scenario, targets: measured } of eraRuns) {
+        for (const target of measured) {
+          process.stdout.write(`${scenario}: ${target.name}…\n`);
+          results.push(
+            await measure(target.name, scenario, target.pid, {
+              url: `${target.url}/mcp`,
+              method: 'POST',
+              connections: CONNECTIONS,
+              headers: mcpHeaders(target.token || undefined, era),
+              body: getCanvasBody(canvasId, era),
+            }),
+          );
+        }
       }
       for (const target of targets.slice(1)) process.kill(target.pid);
     }
@@ -244,7 +272,15 @@ async function main(): Promise<void> {
     const ours = of('canvas-mcp');
     const sdk = of('SDK stateless example');
     const bare = of('bare node:http');
-    return `| ${scenario} | ${format(ours.requestsPerSecond / sdk.requestsPerSecond)}× | ${format(ours.requestsPerSecond / bare.requestsPerSecond)}× | ${format(sdk.cpuPerCallMs / ours.cpuPerCallMs)}× | ${format(bare.cpuPerCallMs / ours.cpuPerCallMs)}× |`;
+    const v2 = of(SDK_V2);
+    return `| ${scenario} | ${format(ours.requestsPerSecond / sdk.requestsPerSecond)}× | ${format(ours.requestsPerSecond / bare.requestsPerSecond)}× | ${format(sdk.cpuPerCallMs / ours.cpuPerCallMs)}× | ${format(bare.cpuPerCallMs / ours.cpuPerCallMs)}× | ${format(v2.cpuPerCallMs / ours.cpuPerCallMs)}× |`;
+  });
+  // The decision of issue 12: adopt the SDK v2 handler if, at 50 nodes, it costs at most 1.5× our CPU per call.
+  const decision = [`get_canvas ${SIZES[0]} nodes`, `get_canvas ${SIZES[0]} nodes, 2026-07-28`].map((scenario) => {
+    const ours = results.find((row) => row.scenario === scenario && row.target === 'canvas-mcp')!;
+    const v2 = results.find((row) => row.scenario === scenario && row.target === SDK_V2)!;
+    const ratio = v2.cpuPerCallMs / ours.cpuPerCallMs;
+    return `| ${scenario} | ${format(ours.cpuPerCallMs, 3)} | ${format(v2.cpuPerCallMs, 3)} | ${format(ratio)}× | ${ratio <= ADOPTION_FACTOR ? 'adopt the SDK' : 'keep ours'} |`;
   });
   const writeRows = results.filter((row) => row.scenario === 'create_canvas_node sequential');
   const bareWrite = writeRows.find((row) => row.target === BARE_WRITE)!;
@@ -256,9 +292,13 @@ async function main(): Promise<void> {
     '',
     ...table,
     '',
-    '| scenario | req/s vs SDK example | req/s vs bare handler | CPU/call: SDK ÷ ours | CPU/call: bare ÷ ours |',
-    '|---|---:|---:|---:|---:|',
+    '| scenario | req/s vs SDK example | req/s vs bare handler | CPU/call: SDK ÷ ours | CPU/call: bare ÷ ours | CPU/call: SDK v2 ÷ ours |',
+    '|---|---:|---:|---:|---:|---:|',
     ...ratios,
+    '',
+    `| SDK v2 createMcpHandler vs ours | ours CPU ms/call | SDK v2 CPU ms/call | SDK v2 ÷ ours | verdict (adopt within ${ADOPTION_FACTOR}×) |`,
+    '|---|---:|---:|---:|---|',
+    ...decision,
     '',
     '| create_canvas_node sequential | req/s vs bare write | CPU/call: bare write ÷ ours |',
     '|---|---:|---:|',

@@ -13,8 +13,8 @@ export interface Served {
   logFile: string;
 }
 
-export async function serve(args: string[], logFile: string): Promise<Served> {
-  const { child, url } = await startProcess([CLI, 'serve', '--port', '0', '--log-level', 'warn', '--rate-limit', '0', ...args], logFile);
+export async function serve(args: string[], logFile: string, nodeOptions: string[] = []): Promise<Served> {
+  const { child, url } = await startProcess([...nodeOptions, CLI, 'serve', '--port', '0', '--log-level', 'warn', '--rate-limit', '0', ...args], logFile);
   return { child, url, logFile };
 }
 
@@ -111,6 +111,8 @@ export interface Row {
   bypasses?: number;
   recoveryMs?: number;
   rssDriftMb?: number;
+  /** Growth of the heap that stays reachable (after a full GC), in MB. */
+  heapDriftMb?: number;
   notes?: string;
   pass: boolean;
 }

@@ -59,6 +59,7 @@ const COLUMNS: Array<[keyof Row, string]> = [
   ['internal', 'internal'],
   ['bypasses', 'bypasses'],
   ['recoveryMs', 'recovery ms'],
+  ['heapDriftMb', 'retained heap drift MB'],
   ['rssDriftMb', 'RSS drift MB'],
   ['pass', 'pass'],
 ];

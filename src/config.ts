@@ -34,6 +34,8 @@ export const ENVIRONMENT = {
   localExecutionLog: 'CANVAS_MCP_LOCAL_EXECUTION_LOG',
   sessionIdleHours: 'CANVAS_MCP_SESSION_IDLE_HOURS',
   sessionMaxDays: 'CANVAS_MCP_SESSION_MAX_DAYS',
+  metricsToken: 'CANVAS_MCP_METRICS_TOKEN',
+  feedHeartbeatMs: 'CANVAS_MCP_FEED_HEARTBEAT_MS',
 } as const;
 
 export type ConfigKey = keyof typeof ENVIRONMENT;
@@ -63,6 +65,8 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   openaiModel: '--openai-model',
   sessionIdleHours: '--session-idle-hours',
   sessionMaxDays: '--session-max-days',
+  metricsToken: '--metrics-token',
+  feedHeartbeatMs: '--feed-heartbeat-ms',
 };
 
 const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
@@ -101,6 +105,8 @@ export const ServeConfigSchema = z
     localExecutionLog: z.string().min(1).optional(),
     sessionIdleHours: Int(1, 24 * 30).default(12),
     sessionMaxDays: Int(1, 365).default(7),
+    metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    feedHeartbeatMs: Int(100, 3_600_000).default(15_000),
   })
   .superRefine((config, context) => {
     if (config.backendUrl && !config.backendToken) {
@@ -146,7 +152,7 @@ export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput):
       const key = String(issue.path[0] ?? '') as ConfigKey;
       const flag = FLAG[key];
       const source = flag ? `${flag} (${ENVIRONMENT[key]})` : (ENVIRONMENT[key] ?? key);
-      const secret = key === 'openaiApiKey' || key === 'backendToken';
+      const secret = key === 'openaiApiKey' || key === 'backendToken' || key === 'metricsToken';
       const received = key in input && !secret ? `, got ${JSON.stringify(input[key])}` : '';
       return `${source}: ${issue.message}${received}`;
     }),

@@ -102,6 +102,12 @@ export function createBackend(options: BackendOptions) {
       return authorizeProject(store, ctx, projectId, need);
     },
 
+    /** The types of those of these nodes that exist: an edge checks the data of a large edit against them. */
+    async nodeTypes(ctx: CallerContext, ref: CanvasRef, nodeIds: string[]): Promise<Record<string, string>> {
+      await authorizeProject(store, ctx, ref.projectId, 'viewer');
+      return store.layout.nodeTypes(ref.projectId, ref.canvasId, nodeIds);
+    },
+
     /** The global skill catalog; a project-scoped caller sees exactly this catalog too. */
     async listSkills(_ctx: CallerContext): Promise<SkillCatalog> {
       return skillCatalog();

@@ -36,7 +36,7 @@ function requirePerson(ctx: CallerContext, what: string): Actor {
 const samePerson = (left: Actor | null, right: Actor | null) =>
   left !== null && right !== null && left.issuer === right.issuer && left.subject === right.subject;
 
-function chatRunView(run: ChatRunRecord): ChatRunView {
+export function chatRunView(run: ChatRunRecord): ChatRunView {
   return {
     agent_run_id: run.id,
     project_id: run.projectId,

@@ -10,7 +10,7 @@ import type { Actor, ChatRunRecord } from '../store/records.js';
  * The authorization also says who the author of the revision is.
  */
 export type EditAuthorization =
-  | { kind: 'agent'; agentRunId: string | null; tokenId: string; actor: Actor | null; now: number }
+  | { kind: 'agent'; agentRunId: string | null; tokenId: string; tokenName?: string; actor: Actor | null; now: number }
   | { kind: 'person'; person: Actor }
   | { kind: 'system' };
 

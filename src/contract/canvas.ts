@@ -41,6 +41,10 @@ export const NodeRuntimeState = z.strictObject({
   outputs: z.array(RunOutput),
   resources: z.array(RunResource),
   generationError: z.string().nullable(),
+  generationStartedAt: z
+    .number()
+    .nullable()
+    .meta({ description: 'When the latest run started (milliseconds since the epoch); null while it is queued or if it never started.' }),
   updatedAt: z.string(),
 });
 export type NodeRuntimeState = z.infer<typeof NodeRuntimeState>;

@@ -14,6 +14,8 @@ export const RevisionAuthor = z
     z.strictObject({
       kind: z.literal('agent'),
       token_id: z.string(),
+      /** The token's name, what a person recognises the agent by. */
+      token_name: z.string().optional(),
       agent_run_id: z.string().nullable(),
       on_behalf_of: z.strictObject({ issuer: z.string(), subject: z.string() }).optional(),
     }),

@@ -22,3 +22,5 @@ export * from './people.js';
 export * from './limits.js';
 export * from './json-bounds.js';
 export * from './text.js';
+export * from './service.js';
+export * from './backup.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CanvasId, NodeId, ProjectId, RunId } from './identifiers.js';
 import { RunTrigger } from './node-data/common.js';
 import { SkillId } from './node-data/skill.js';
+import type { NodeType } from './node.js';
 
 /**
  * The node run record. The spec says only that a run is identified by run_id and scoped to a project and a
@@ -33,6 +34,25 @@ export const RunOperation = z.enum([
   'audio_trim',
 ]);
 export type RunOperation = z.infer<typeof RunOperation>;
+
+/** The node types a run can be submitted for (docs/runs.md); a run of any other type is `not_runnable`. */
+export const RUNNABLE_NODE_TYPES = [
+  'imageNode',
+  'imageGenNode',
+  'audioNode',
+  'audioTrimNode',
+  'scriptNode',
+  'skillNode',
+  'storyboardGenNode',
+  'videoNode',
+  'videoStoryNode',
+  'videoComposeNode',
+  'threeDWorldNode',
+] as const satisfies readonly NodeType[];
+
+export function isRunnableNodeType(type: string): boolean {
+  return (RUNNABLE_NODE_TYPES as readonly string[]).includes(type);
+}
 
 export const AssetKind = z.enum(['image', 'audio', 'video', 'model', 'json']);
 export type AssetKind = z.infer<typeof AssetKind>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CanvasId, ProjectId } from './identifiers.js';
+import { CanvasId, ProjectId, ResourceId } from './identifiers.js';
 
 /** The people's side of the backend API: chat runs and agent tokens opened by people, and who is signed in. */
 
@@ -15,11 +15,10 @@ export const DisplayName = z.string().regex(DISPLAY_NAME, { error: 'must be 1..1
 export const ChatRunOpenBody = z.strictObject({
   edit: z.boolean().default(true).meta({ description: 'Whether the chat run holds a canvas edit authorization.' }),
   expires_in: Seconds.optional().meta({ description: 'Seconds until it expires (60 s .. 30 days); none: it lasts until ended.' }),
-  token_id: z
-    .string()
-    .max(64)
-    .optional()
-    .meta({ description: 'The agent token that will present it; without one, only a token acting for you may present it.' }),
+  // An identifier like any other (well-formed, no U+0000): both stores must answer it the same way (issue 9, defect 6).
+  token_id: ResourceId.optional().meta({
+    description: 'The agent token that will present it; without one, only a token acting for you may present it.',
+  }),
 });
 export type ChatRunOpenBody = z.infer<typeof ChatRunOpenBody>;
 

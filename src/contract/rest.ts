@@ -14,6 +14,12 @@ export const ON_BEHALF_OF_HEADER = 'x-canvas-on-behalf-of';
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REQUEST_ID_HEADER = 'x-request-id';
 
+/** Where the web canvas shows one canvas (the page's route; tool results link to it). */
+export const WEB_CANVAS_ROUTE = '/p/:project_id/c/:canvas_id';
+export function webCanvasPath(projectId: string, canvasId: string): string {
+  return `/p/${encodeURIComponent(projectId)}/c/${encodeURIComponent(canvasId)}`;
+}
+
 export const CreateNodeBody = CreateCanvasNodeArgs.omit({ project_id: true, canvas_id: true });
 export type CreateNodeBody = z.infer<typeof CreateNodeBody>;
 

@@ -28,6 +28,8 @@ export interface RunEngineOptions {
   heartbeatMs?: number;
   pollMs?: number;
   timeoutMs?: number;
+  /** Told each outcome this process records (metrics). */
+  onRunFinished?: (run: { status: RunOutcome['status']; operation: RunOperation; provider: string }) => void;
 }
 
 /** Why an execution stopped early. */
@@ -188,7 +190,10 @@ export function createRunEngine(options: RunEngineOptions) {
         const finished = outcome;
         const recorded = await untilLeaseEnds(() => store.claims.complete(lease, finished, () => options.assets.publish(staged)));
         if (!recorded) log.warn('lease lost before completion: nothing recorded, nothing published');
-        else log.info({ status: finished.status, charged: finished.charged }, 'run finished');
+        else {
+          log.info({ status: finished.status, charged: finished.charged }, 'run finished');
+          options.onRunFinished?.({ status: finished.status, operation: job.operation, provider: options.providers(job.operation).name });
+        }
       }
     } finally {
       // Published files were renamed away; whatever is left was never published.
@@ -254,6 +259,11 @@ export function createRunEngine(options: RunEngineOptions) {
       recoveryTimer = setInterval(() => void recover(), Math.max(Math.floor(leaseMs / 2), 100));
       loops = Array.from({ length: options.workers }, (_, index) => loop(`${engineId}:${index}`));
       logger.info({ workers: options.workers, engine: engineId }, 'run engine started');
+    },
+
+    /** The name of the provider that runs an operation here (metrics). */
+    providerOf(operation: RunOperation): string {
+      return options.providers(operation).name;
     },
 
     /** A run was queued in this process: wake a worker now. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ServeConfig } from '../config.js';
 import { createAssetFiles, type AssetFiles } from '../runs/asset-files.js';
-import { createRunEngine, type RunEngine } from '../runs/engine.js';
+import { createRunEngine, type RunEngine, type RunEngineOptions } from '../runs/engine.js';
 import { createProviderRegistry } from '../runs/providers/registry.js';
 import type { Logger } from '../shared/logger.js';
 import { ensurePrivateDir, tightenPrivateTree } from '../shared/private-files.js';
@@ -25,11 +25,18 @@ export function assetFilesOf(config: ServeConfig): AssetFiles {
   return createAssetFiles(resolve(config.dataDir));
 }
 
-export function runEngineOf(config: ServeConfig, store: Store, assets: AssetFiles, logger: Logger): RunEngine {
+export function runEngineOf(
+  config: ServeConfig,
+  store: Store,
+  assets: AssetFiles,
+  logger: Logger,
+  onRunFinished?: RunEngineOptions['onRunFinished'],
+): RunEngine {
   return createRunEngine({
     store,
     assets,
     logger,
+    onRunFinished,
     workers: config.workers,
     leaseMs: config.runLeaseMs,
     timeoutMs: config.runTimeoutMs,

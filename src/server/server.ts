@@ -4,7 +4,10 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createBackend, type CanvasBackend } from '../backend/backend.js';
 import { createBackendApp, errorResponse } from '../backend/http/app.js';
+import type { BackendHttpEnv } from '../backend/http/http-env.js';
 import { storeLocationOf, type ServeConfig } from '../config.js';
+import { createAssetUrls } from '../mcp/asset-urls.js';
+import { createCanvasApp } from '../mcp/canvas-app.js';
 import { createDispatcher } from '../mcp/dispatcher.js';
 import { createHttpBackendClient } from '../mcp/http-backend-client.js';
 import { createMcpHttpHandler } from '../mcp/http-handler.js';
@@ -23,6 +26,9 @@ import { createFeedHub, type FeedHub } from '../backend/feed/feed-hub.js';
 import { connectFeedSignals } from '../backend/feed/feed-signals.js';
 import { createPeopleOperations } from '../backend/people-operations.js';
 import type { SessionTimes } from '../store/session-store.js';
+import { registerMetricsRoute, type MetricsAccess } from './metrics/metrics-route.js';
+import { registerOpenApiRoute } from './openapi/openapi-route.js';
+import { createServiceMetrics, type ServiceMetrics } from './metrics/service-metrics.js';
 
 /**
  * The composition root: configuration in, a listening server out. Backend mode serves the REST API and /mcp on
@@ -41,6 +47,8 @@ export interface RunningServer {
   engine: RunEngine | null;
   /** The change feed of this process (backend mode). */
   feed: FeedHub | null;
+  /** The HTTP routes this server registered, as Hono lists them (methods and path templates). */
+  routes: ReadonlyArray<{ method: string; path: string }>;
   config: ServeConfig;
   close(): Promise<void>;
 }
@@ -53,16 +61,17 @@ export interface StartServerOptions {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const LOOPBACK_HOSTNAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-function gatewayApp(client: BackendClient): Hono {
+function gatewayApp(client: BackendClient, serviceRoutes: (app: Hono) => void): Hono {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  serviceRoutes(app);
   app.get('/readyz', async (c) => {
     await client.ready();
     return c.json({ status: 'ready', backend: 'http' });
   });
   app.onError((error, c) => errorResponse(c as never, toCanvasError(error)));
   app.notFound(() => {
-    throw new CanvasError('not_found', 'No such route: this gateway serves /mcp, /healthz and /readyz.');
+    throw new CanvasError('not_found', 'No such route: this gateway serves /mcp, /healthz, /readyz and /metrics.');
   });
   return app;
 }
@@ -90,22 +99,30 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let demo: DemoCredentials | null = null;
   let client: BackendClient;
   let engine: RunEngine | null = null;
-  let app: { fetch: (request: Request) => Response | Promise<Response> };
+  let app: Hono<BackendHttpEnv> | Hono;
   const bodyChecks = createBodyCheckPool();
   let feed: FeedHub | null = null;
   let stopFeedSignals: (() => Promise<void>) | null = null;
   // Known once the server listens (port 0 picks one): sign-in cookies and CSRF checks need it.
   let publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : '';
+  // Where /assets is served, for absolute asset URLs in tool results: this server, or in gateway mode the backend.
+  let assetBase = config.backendUrl?.replace(/\/+$/, '') ?? config.publicUrl?.replace(/\/+$/, '') ?? '';
+  const toolNames = enabledTools(config.enableHiddenTools).map((tool) => tool.name);
+  const metricsAccess: MetricsAccess = { token: config.metricsToken, loopbackOnly: LOOPBACK_HOSTS.has(config.host) };
+  // Made once the store and feed exist; the run engine reports to it through this variable.
+  let metrics: ServiceMetrics;
 
   if (config.backendUrl) {
     client = createHttpBackendClient({ baseUrl: config.backendUrl, gatewayToken: config.backendToken! });
-    app = gatewayApp(client);
+    metrics = createServiceMetrics({ store: null, feed: null, providerOf: null, tools: toolNames, logger });
+    const gatewayMetrics = metrics;
+    app = gatewayApp(client, (gateway) => registerMetricsRoute(gateway, gatewayMetrics, metricsAccess));
   } else {
     tightenDataDir(config.dataDir, logger);
     store = await openStore(storeLocationOf(config), { clock });
     if (config.seedDemo && (await store.admin.isEmpty())) demo = await seedDemo(store);
     const assets = assetFilesOf(config);
-    engine = runEngineOf(config, store, assets, logger);
+    engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
     const runEngine = engine;
     backend = createBackend({
       store,
@@ -118,6 +135,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     });
     feed = createFeedHub(store, logger);
     stopFeedSignals = await connectFeedSignals(store, feed, logger);
+    metrics = createServiceMetrics({ store, feed, providerOf: (operation) => runEngine.providerOf(operation), tools: toolNames, logger });
+    const backendMetrics = metrics;
     app = createBackendApp({
       backend,
       store,
@@ -127,21 +146,34 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       bodyLimitBytes: config.bodyLimitBytes,
       bodyChecks,
       feed,
+      feedHeartbeatMs: config.feedHeartbeatMs,
       people: createPeopleOperations(store, clock),
       sessions: { times: sessionTimesOf(config), publicOrigin: () => publicOrigin },
+      observeRequest: (outcome) => backendMetrics.observeRequest(outcome),
+      serviceRoutes: (backendApp) => {
+        registerMetricsRoute(backendApp, backendMetrics, metricsAccess);
+        registerOpenApiRoute(backendApp);
+      },
     });
     client = createInProcessClient(backend, clock);
   }
 
   const mcp = createMcpHttpHandler({
     client,
-    dispatcher: createDispatcher({ client, tools: enabledTools(config.enableHiddenTools), logger }),
+    dispatcher: createDispatcher({
+      client,
+      tools: enabledTools(config.enableHiddenTools),
+      logger,
+      assetUrls: createAssetUrls(() => assetBase),
+      canvasApp: createCanvasApp(() => (assetBase ? new URL(assetBase).origin : '')),
+    }),
     logger,
     allowedOrigins: config.allowedOrigins,
     allowedHostnames: LOOPBACK_HOSTS.has(config.host) ? LOOPBACK_HOSTNAMES : null,
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimiter: config.rateLimitPerMinute > 0 ? createTokenRateLimiter(config.rateLimitPerMinute) : null,
     bodyChecks,
+    observe: (outcome) => metrics.observeMcp(outcome),
   });
   const rest = getRequestListener(app.fetch);
 
@@ -168,6 +200,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = config.publicUrl?.replace(/\/+$/, '') ?? `http://${urlHost}:${address.port}`;
   publicOrigin = new URL(url).origin;
+  assetBase ||= url;
   logger.info({ url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null }, 'canvas-mcp listening');
 
   let closing: Promise<void> | undefined;
@@ -181,6 +214,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     demo,
     engine,
     feed,
+    routes: app.routes.map((route) => ({ method: route.method, path: route.path })),
     config,
     close() {
       closing ??= (async () => {
@@ -194,6 +228,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         await stopFeedSignals?.();
         await engine?.stop();
         await bodyChecks.close();
+        metrics.close();
         await store?.close();
         logger.info('canvas-mcp stopped');
         logger.flush();

@@ -15,6 +15,8 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'config.backendToken',
+  'metricsToken',
+  'config.metricsToken',
 ];
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

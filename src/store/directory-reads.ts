@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RunStatus } from '../contract/index.js';
 import {
   CHAT_RUN_COLUMNS,
   ChatRunRow,
@@ -21,6 +22,18 @@ const ProjectRowSchema = z.object({ id: z.string(), workspace_id: z.string() });
 const MembershipRow = z.object({ project_id: z.string(), workspace_id: z.string(), role: z.enum(MEMBER_ROLES) });
 const CanvasListRow = z.object({ project_id: z.string(), id: z.string(), locked: z.coerce.number(), revision: Millis });
 const MemberRow = z.object({ issuer: z.string(), subject: z.string(), role: z.enum(MEMBER_ROLES), created_at: Millis });
+const RunListRow = z.object({
+  id: z.string(),
+  node_id: z.string(),
+  operation: z.string(),
+  status: RunStatus,
+  attempt: z.coerce.number().int(),
+  cost_estimated: z.coerce.number(),
+  cost_charged: z.coerce.number().nullable(),
+  error_code: z.string().nullable(),
+  created_at: Millis,
+  finished_at: Millis.nullable(),
+});
 
 export interface ProjectEntry {
   projectId: string;
@@ -32,6 +45,19 @@ export interface CanvasEntry {
   canvasId: string;
   locked: boolean;
   revision: number;
+}
+
+export interface RunEntry {
+  runId: string;
+  nodeId: string;
+  operation: string;
+  status: RunStatus;
+  attempt: number;
+  costEstimated: number;
+  costCharged: number | null;
+  errorCode: string | null;
+  createdAt: number;
+  finishedAt: number | null;
 }
 
 export function createDirectoryReads(driver: SqlDriver, clock: () => number) {
@@ -101,6 +127,44 @@ export function createDirectoryReads(driver: SqlDriver, clock: () => number) {
         [projectId, canvasId, clock()],
       );
       return rows.map((row) => parseRow(ChatRunRow, row));
+    },
+
+    /** Every chat run of a canvas, ended and expired ones included, newest first. */
+    async chatRuns(projectId: string, canvasId: string): Promise<ChatRunRecord[]> {
+      const rows = await driver.all(
+        `SELECT ${CHAT_RUN_COLUMNS} FROM chat_runs WHERE project_id = ? AND canvas_id = ? ORDER BY created_at DESC, id`,
+        [projectId, canvasId],
+      );
+      return rows.map((row) => parseRow(ChatRunRow, row));
+    },
+
+    /** Every asset the store knows of (backups archive their files). */
+    async assetIds(): Promise<string[]> {
+      const rows = await driver.all('SELECT id FROM assets ORDER BY id');
+      return rows.map((row) => z.string().parse(row.id));
+    },
+
+    /** Node runs of a canvas, newest first, at most `limit`. */
+    async runs(projectId: string, canvasId: string, limit: number): Promise<RunEntry[]> {
+      const rows = await driver.all(
+        `SELECT id, node_id, operation, status, attempt, cost_estimated, cost_charged, error_code, created_at, finished_at
+         FROM node_runs WHERE project_id = ? AND canvas_id = ? ORDER BY created_at DESC, id LIMIT ?`,
+        [projectId, canvasId, limit],
+      );
+      return rows
+        .map((row) => RunListRow.parse(row))
+        .map((row) => ({
+          runId: row.id,
+          nodeId: row.node_id,
+          operation: row.operation,
+          status: row.status,
+          attempt: row.attempt,
+          costEstimated: row.cost_estimated,
+          costCharged: row.cost_charged,
+          errorCode: row.error_code,
+          createdAt: row.created_at,
+          finishedAt: row.finished_at,
+        }));
     },
   };
 }

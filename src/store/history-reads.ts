@@ -13,6 +13,7 @@ const RevisionRow = z.object({
   revision: Millis,
   author_kind: z.enum(['person', 'agent', 'system']),
   token_id: z.string().nullable(),
+  token_name: z.string().nullable(),
   agent_run_id: z.string().nullable(),
   issuer: z.string().nullable(),
   subject: z.string().nullable(),
@@ -38,6 +39,7 @@ function authorOf(row: RevisionRow): RevisionAuthor {
       return {
         kind: 'agent',
         token_id: row.token_id ?? '',
+        ...(row.token_name !== null ? { token_name: row.token_name } : {}),
         agent_run_id: row.agent_run_id,
         ...(row.issuer !== null && row.subject !== null ? { on_behalf_of: { issuer: row.issuer, subject: row.subject } } : {}),
       };
@@ -46,12 +48,15 @@ function authorOf(row: RevisionRow): RevisionAuthor {
   }
 }
 
-const REVISION_COLUMNS = 'revision, author_kind, token_id, agent_run_id, issuer, subject, operation, created_at';
+// The token's name is read from the token (a rename shows everywhere); the revision keeps only its id.
+const REVISION_COLUMNS = `r.revision, r.author_kind, r.token_id, t.name AS token_name, r.agent_run_id, r.issuer, r.subject, r.operation,
+  r.created_at`;
+const REVISIONS_WITH_TOKEN = 'canvas_revisions r LEFT JOIN tokens t ON t.id = r.token_id';
 
 export function createHistoryReads(driver: SqlDriver) {
   async function revisionRows(projectId: string, canvasId: string, from: number, to: number): Promise<Map<number, RevisionRow>> {
     const rows = await driver.all(
-      `SELECT ${REVISION_COLUMNS} FROM canvas_revisions WHERE project_id = ? AND canvas_id = ? AND revision >= ? AND revision <= ?`,
+      `SELECT ${REVISION_COLUMNS} FROM ${REVISIONS_WITH_TOKEN} WHERE r.project_id = ? AND r.canvas_id = ? AND r.revision >= ? AND r.revision <= ?`,
       [projectId, canvasId, from, to],
     );
     return new Map(rows.map((row) => RevisionRow.parse(row)).map((row) => [row.revision, row]));

@@ -37,6 +37,7 @@ const CANVAS_COLUMNS = 'project_id, id, revision, states_version, locked';
 const ChangeRow = z.object({ id: z.string(), body: z.string().nullable(), seq: z.coerce.number().int().nullable() });
 const OrderedRow = z.object({ id: z.string(), body: z.string(), seq: z.coerce.number().int() });
 const NodeBodyRow = z.object({ body: z.string(), seq: z.coerce.number().int() });
+const NodeTypeRow = z.object({ id: z.string(), type: z.string() });
 
 async function readCanvas(tx: SqlExecutor, projectId: string, canvasId: string): Promise<CanvasRecord | undefined> {
   const row = await tx.get(`SELECT ${CANVAS_COLUMNS} FROM canvases WHERE project_id = ? AND id = ?`, [projectId, canvasId]);
@@ -69,6 +70,16 @@ export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
       if (!row) return undefined;
       const { body, seq } = NodeBodyRow.parse(row);
       return { node: CanvasNode.parse(JSON.parse(body)), seq };
+    },
+
+    /** The types of those of these nodes that exist (at most a batch's worth of ids: one query). */
+    async nodeTypes(projectId: string, canvasId: string, nodeIds: string[]): Promise<Record<string, string>> {
+      if (nodeIds.length === 0) return {};
+      const rows = await driver.all(
+        `SELECT id, type FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id IN (${nodeIds.map(() => '?').join(', ')})`,
+        [projectId, canvasId, ...nodeIds],
+      );
+      return Object.fromEntries(parseRows(NodeTypeRow, rows).map((row) => [row.id, row.type]));
     },
 
     /** The nodes with an edge into this one, in edge creation order. */

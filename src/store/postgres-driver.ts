@@ -118,6 +118,10 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
     dialect: 'postgres',
     forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
     forUpdate: ' FOR UPDATE',
+    stats: {
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      onWriterWait: () => undefined,
+    },
     all: poolExecutor.all,
     get: poolExecutor.get,
     run: poolExecutor.run,

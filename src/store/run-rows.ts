@@ -100,6 +100,7 @@ export function runtimeState(row: RunRow): NodeRuntimeState {
     outputs: RunOutputs.parse(JSON.parse(row.outputs)),
     resources: RunResources.parse(JSON.parse(row.resources)),
     generationError: row.status === 'failed' ? (row.error_message ?? 'generation failed') : null,
+    generationStartedAt: row.started_at,
     updatedAt: iso(row.updated_at),
   };
 }

@@ -16,12 +16,24 @@ export interface SqlExecutor {
 
 export type SqlDialect = 'sqlite' | 'postgres';
 
+/** What a driver tells about its own load (metrics). */
+export interface DriverStats {
+  /** PostgreSQL pool: connections open, idle ones, and callers waiting for one; null on SQLite. */
+  pool(): { total: number; idle: number; waiting: number } | null;
+  /**
+   * Hears, for each SQLite write, how long it waited for the writer: this process's queue, then the file's write lock
+   * (BEGIN IMMEDIATE), in seconds. Never called on PostgreSQL, where writers wait on rows, not on one writer.
+   */
+  onWriterWait(listener: ((seconds: number) => void) | null): void;
+}
+
 export interface SqlDriver extends SqlExecutor {
   readonly dialect: SqlDialect;
   /** Appended to a SELECT that must lock the rows it reads until the transaction ends ('' on SQLite). */
   readonly forUpdate: string;
   /** Like forUpdate, but skipping rows another transaction holds (claiming work); '' on SQLite. */
   readonly forUpdateSkipLocked: string;
+  readonly stats: DriverStats;
   /**
    * A write transaction: all or nothing. On SQLite it holds the database write lock from the start
    * (BEGIN IMMEDIATE); on PostgreSQL it is READ COMMITTED, and writers serialize on the rows they lock.

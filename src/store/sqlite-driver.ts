@@ -66,6 +66,16 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
   const reader = executor(readerConnection);
   const writeLock = new AsyncMutex();
   const readLock = new AsyncMutex();
+  let writerWaitListener: ((seconds: number) => void) | null = null;
+  /** Runs a write under the writer lock; `acquired` is called once it holds the writer (metrics). */
+  const asWriter = <T>(work: (acquired: () => void) => Promise<T>): Promise<T> => {
+    const queued = performance.now();
+    return writeLock.run(() =>
+      work(() => {
+        writerWaitListener?.((performance.now() - queued) / 1000);
+      }),
+    );
+  };
   // SQLite's data_version changes when another connection (our writer, or another process) commits.
   const dataVersion = readerConnection.prepare('PRAGMA data_version').pluck();
 
@@ -74,12 +84,14 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     begin: string,
     tx: SqlExecutor,
     work: (tx: SqlExecutor) => Promise<T>,
+    began?: () => void,
   ): Promise<T> {
     try {
       connection.exec(begin);
     } catch (error) {
       throw asStoreError(error);
     }
+    began?.();
     try {
       const result = await work(tx);
       connection.exec('COMMIT');
@@ -94,10 +106,20 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     dialect: 'sqlite',
     forUpdateSkipLocked: '',
     forUpdate: '',
+    stats: {
+      pool: () => null,
+      onWriterWait(listener) {
+        writerWaitListener = listener;
+      },
+    },
     all: (sql, params) => reader.all(sql, params),
     get: (sql, params) => reader.get(sql, params),
-    run: (sql, params) => writeLock.run(() => writer.run(sql, params)),
-    transaction: (work) => writeLock.run(() => inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, work)),
+    run: (sql, params) =>
+      asWriter((acquired) => {
+        acquired();
+        return writer.run(sql, params);
+      }),
+    transaction: (work) => asWriter((acquired) => inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, work, acquired)),
     readSnapshot: (work) => readLock.run(() => inTransaction(readerConnection, 'BEGIN', reader, work)),
     readVersion: async () => dataVersion.get() as number,
     notify: async () => undefined,

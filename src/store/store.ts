@@ -10,6 +10,7 @@ import { createSessionStore, type SessionStore } from './session-store.js';
 import { createDirectoryReads, type DirectoryReads } from './directory-reads.js';
 import { createRunClaims, type RunClaims } from './run-claims.js';
 import { createRunStore, type RunStore } from './run-store.js';
+import { createStoreMetrics, type StoreMetrics } from './store-metrics.js';
 import type { SqlDialect, SqlDriver } from './sql-driver.js';
 import { openSqliteDriver, type SqliteSynchronous } from './sqlite-driver.js';
 
@@ -27,6 +28,8 @@ export interface Store {
   readonly history: HistoryReads;
   readonly sessions: SessionStore;
   readonly directory: DirectoryReads;
+  /** Load of the store and its run queue (/metrics). */
+  readonly metrics: StoreMetrics;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   /** Signals from every process (PostgreSQL NOTIFY; nothing arrives on SQLite). */
@@ -65,6 +68,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     history: createHistoryReads(driver),
     sessions: createSessionStore(driver, clock),
     directory: createDirectoryReads(driver, clock),
+    metrics: createStoreMetrics(driver),
     async ping() {
       await driver.get('SELECT 1 AS ok');
     },

@@ -54,4 +54,22 @@ describe('the change feed hub', () => {
     expect(fast.received).toEqual(Array.from({ length: 6 }, () => 'event: layout'));
     expect(hub.subscriberCount()).toBe(1);
   });
+
+  it('keeps delivering to a subscriber that came back after closeAll, when an old subscriber leaves afterwards', async () => {
+    const hub = createFeedHub(store, createLogger('silent'));
+    store.writes.onCommitted((write) => hub.committed(write));
+    const sink = () => ({ received: [] as string[], send(event: FeedEvent) { this.received.push(event.event); return true; }, close() {} });
+    const old = sink();
+    const leaveOld = await hub.subscribe('p', 'c', null, old);
+    hub.closeAll('the stream drops');
+    const back = sink();
+    await hub.subscribe('p', 'c', null, back);
+    // The old subscriber's socket reports its close only now, after the new one joined.
+    leaveOld();
+    const revision = (await store.layout.readCanvas('p', 'c'))!.revision;
+    const node = CanvasNode.parse({ id: 'after-drop', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'x' } });
+    await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+    expect(back.received).toEqual(['layout']);
+    expect(hub.subscriberCount()).toBe(1);
+  });
 });

@@ -62,9 +62,9 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
       return structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids })).layout.revision;
     }
 
-    async function feed(after: number | null, lastEventId?: string): Promise<EventReader> {
+    async function feed(after: number | null, lastEventId?: string, baseUrl = server.url): Promise<EventReader> {
       const query = after === null ? '' : `?after=${after}`;
-      const reader = await openEvents(`${server.url}${CANVAS}/events${query}`, {
+      const reader = await openEvents(`${baseUrl}${CANVAS}/events${query}`, {
         authorization: `Bearer ${world.tokens.backendKind.secret}`,
         ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
       });
@@ -79,15 +79,24 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
       return event.data as LayoutData;
     }
 
-    it('delivers every revision and state change in order, with its author, from agents, people and other processes', async () => {
+    /** The same layout event, read by a subscriber of the second `serve` process: equal, and within 1 s as well. */
+    async function sameLayoutEvent(reader: EventReader, remote: EventReader, revision: number, since: number): Promise<LayoutData> {
+      const local = await layoutEvent(reader, revision, since);
+      expect(await layoutEvent(remote, revision, since)).toEqual(local);
+      return local;
+    }
+
+    it('delivers every revision and state change in order, with its author, from agents, people and other processes, to subscribers of both processes', async () => {
       const start = await revision();
       const reader = await feed(start);
+      // A subscriber of the second serve process on the same database receives the same events.
+      const remote = await feed(start, undefined, secondUrl);
       try {
         // An agent, through MCP on this process.
         let since = Date.now();
         await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: start, node: text('from-agent') } });
-        const byAgent = await layoutEvent(reader, start + 1, since);
-        expect(byAgent.author).toEqual({ kind: 'agent', token_id: world.tokens.editor.id, agent_run_id: world.chatRuns.edit });
+        const byAgent = await sameLayoutEvent(reader, remote, start + 1, since);
+        expect(byAgent.author).toEqual({ kind: 'agent', token_id: world.tokens.editor.id, token_name: 'editor', agent_run_id: world.chatRuns.edit });
         expect(byAgent.changes).toEqual([{ kind: 'node', id: 'from-agent', change: 'create', node: text('from-agent') }]);
 
         // A person, through the REST API with a session.
@@ -101,7 +110,7 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
           body: { base_revision: start + 1, set: { position: { x: 40, y: 40 } } },
         });
         expect(patched.status).toBe(200);
-        const byPerson = await layoutEvent(reader, start + 2, since);
+        const byPerson = await sameLayoutEvent(reader, remote, start + 2, since);
         expect(byPerson.author).toEqual({ kind: 'person', issuer: IDP, subject: 'alice' });
         expect(byPerson.changes[0]).toMatchObject({ change: 'update', node: { id: 'from-agent', position: { x: 40, y: 40 } } });
 
@@ -114,7 +123,7 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
         } finally {
           await elsewhere.close();
         }
-        const bySecond = await layoutEvent(reader, start + 3, since);
+        const bySecond = await sameLayoutEvent(reader, remote, start + 3, since);
         expect(bySecond.changes.map((change) => change.id)).toEqual(['from-second']);
 
         // A worker process changing a node's run state.
@@ -122,10 +131,11 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
           name: 'create_canvas_node',
           arguments: { ...ids, base_revision: start + 3, node: { id: 'frame', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a gull', size: '0.5K', imageUrl: null, aspectRatio: '1:1' } } },
         });
-        await layoutEvent(reader, start + 4, Date.now() - 500);
+        await sameLayoutEvent(reader, remote, start + 4, Date.now() - 500);
         worker = cliProcess(['worker', ...storeFlags, '--workers', '1', '--run-duration-ms', '600', '--log-level', 'warn']);
         await worker.waitFor(/worker running/);
         const from = reader.events.length;
+        const remoteFrom = remote.events.length;
         const submitted = await cli(['admin', 'node-run', 'submit', 'p1', 'c1', 'frame', ...storeFlags, '--json']);
         const runId = submitted.json!.run_id as string;
         const stateOf = (status: string) => (received: ReceivedEvent) =>
@@ -135,6 +145,9 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
         const succeeded = await reader.waitFor(stateOf('succeeded'), 10_000, from);
         const finishedAt = Date.parse((await server.store.runs.getRun('p1', 'c1', runId))!.finished_at!);
         expect(succeeded.at - finishedAt, 'the final state arrives within 1 s of the worker recording it').toBeLessThan(1_000);
+        const remoteSucceeded = await remote.waitFor(stateOf('succeeded'), 10_000, remoteFrom);
+        expect(remoteSucceeded.data).toEqual(succeeded.data);
+        expect(remoteSucceeded.at - finishedAt, 'and at the second process within 1 s').toBeLessThan(1_000);
         // Node states are the latest state of each node: a state shorter than one delivery may merge into the next,
         // but they never go backwards.
         const order = ['queued', 'running', 'succeeded'];
@@ -145,10 +158,13 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
         expect(seen).toEqual([...seen].sort((left, right) => left - right));
         expect(seen.at(-1)).toBe(2);
         // Revisions arrived once each and in order.
-        const revisions = reader.events.filter((received) => received.event === 'layout').map((received) => Number(received.id));
-        expect(revisions).toEqual([start + 1, start + 2, start + 3, start + 4]);
+        for (const subscriber of [reader, remote]) {
+          const revisions = subscriber.events.filter((received) => received.event === 'layout').map((received) => Number(received.id));
+          expect(revisions).toEqual([start + 1, start + 2, start + 3, start + 4]);
+        }
       } finally {
         reader.close();
+        remote.close();
       }
     }, 60_000);
 
@@ -186,6 +202,20 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
       const reader = await openEvents(`${server.url}${CANVAS}/events`, { authorization: `Bearer ${secret}`, ...{ 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION } });
       expect(reader.status).toBe(200);
       await server.store.admin.revokeToken(tokenId);
+      const reset = await reader.waitFor((received) => received.event === 'reset', 8_000);
+      expect(reset.data).toMatchObject({ reason: 'access_revoked' });
+      await reader.closed;
+    }, 20_000);
+
+    it('ends a feed whose session ends', async () => {
+      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'alice' }, { expiresInMs: 60_000 });
+      const signIn = await fetch(`${server.url}/auth/login?token=${link}`, { redirect: 'manual' });
+      const cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+      const reader = await openEvents(`${server.url}${CANVAS}/events`, { cookie });
+      expect(reader.status).toBe(200);
+      const sessions = (await server.store.sessions.listSessions()).filter((session) => session.person.subject === 'alice');
+      const newest = sessions.reduce((latest, session) => (session.createdAt > latest.createdAt ? session : latest));
+      await server.store.sessions.endSession(newest.id);
       const reset = await reader.waitFor((received) => received.event === 'reset', 8_000);
       expect(reset.data).toMatchObject({ reason: 'access_revoked' });
       await reader.closed;

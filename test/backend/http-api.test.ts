@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SKILL_IDS,
@@ -522,6 +523,24 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
         expect(JSON.stringify(editor.body).length).toBeLessThan(16 * 1024);
       });
 
+      it('closes the connection when it answers before the body arrived, so a client never reuses it', async () => {
+        const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+          const request = httpRequest(url(`${CANVAS}/changes`), {
+            method: 'POST',
+            headers: { authorization: `Bearer ${world.tokens.viewer.secret}`, 'content-type': 'application/json', 'content-length': 500_000 },
+          });
+          request.on('response', (response) => {
+            response.resume();
+            resolve({ status: response.statusCode ?? 0, connection: response.headers.connection });
+            request.destroy();
+          });
+          request.on('error', reject);
+          // Only the first bytes: the refusal must not wait for the rest.
+          request.write('{"base_revision":0,"operations":[');
+        });
+        expect(answer).toEqual({ status: 403, connection: 'close' });
+      });
+
       it('refuses a "__proto__" key anywhere in a body, naming it', async () => {
         const rawBody = '{"node":{"id":"p","type":"textAnnotationNode","position":{"x":0,"y":0},"data":{"content":"c"},"__proto__":{"x":1}},"base_revision":0}';
         const response = await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', rawBody, headers: { 'content-type': 'application/json' } }));
@@ -562,6 +581,75 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
         expect(applied).toMatchObject({ status: 201, body: { operation: 'batch', revision: base + 1 } });
         const tooMany = await call(`${CANVAS}/changes`, editorWrite({ method: 'POST', body: { base_revision: base + 1, operations: [...creates, ...creates] } }));
         expect(tooMany.status).toBe(400);
+      });
+
+      it('deletes an edge inside a batch (delete_edge) in the same revision as the other operations, and names a missing one', async () => {
+        const base = await revision();
+        const created = await call(`${CANVAS}/changes`, editorWrite({
+          method: 'POST',
+          body: { base_revision: base, operations: [{ op: 'create_node', node: text('be-a') }, { op: 'create_node', node: text('be-b') }, { op: 'create_edge', edge: { id: 'be-ab', source: 'be-a', target: 'be-b' } }] },
+        }));
+        expect(created).toMatchObject({ status: 201, body: { revision: base + 1 } });
+        const applied = await call(`${CANVAS}/changes`, editorWrite({
+          method: 'POST',
+          body: { base_revision: base + 1, operations: [{ op: 'delete_edge', edge_id: 'be-ab' }, { op: 'update_node', node_id: 'be-a', set: { position: { x: 5, y: 6 } } }] },
+        }));
+        expect(applied).toMatchObject({ status: 201, body: { operation: 'batch', revision: base + 2, results: [{ op: 'delete_edge', edge_id: 'be-ab' }, { op: 'update_node', node_id: 'be-a' }] } });
+        const snapshot = await call(`${CANVAS}/snapshot`, { token: world.tokens.editor.secret, headers: SNAPSHOT_HEADERS });
+        const layout = (snapshot.body as { layout: { nodes: Array<{ id: string; position: unknown }>; edges: Array<{ id: string }> } }).layout;
+        expect(layout.edges.map((edge) => edge.id)).not.toContain('be-ab');
+        expect(layout.nodes.find((node) => node.id === 'be-a')?.position).toEqual({ x: 5, y: 6 });
+        const again = await call(`${CANVAS}/changes`, editorWrite({
+          method: 'POST',
+          body: { base_revision: base + 2, operations: [{ op: 'update_node', node_id: 'be-b', set: { hidden: true } }, { op: 'delete_edge', edge_id: 'be-ab' }] },
+        }));
+        expect([again.status, errorOf(again.body).code]).toEqual([404, 'not_found']);
+        expect(errorOf(again.body).details).toMatchObject({ edge_id: 'be-ab', operation_index: 1, path: 'operations.1.edge_id' });
+        expect(await revision()).toBe(base + 2);
+      });
+
+      it('refuses a PATCH whose data nests deeper than 64 levels with invalid_arguments naming the field, and keeps one within it', async () => {
+        const base = await revision();
+        const beat = { id: 'deep-beat', type: 'beatContextNode', position: { x: 0, y: 0 }, data: { content: 'beat' } };
+        await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body: { node: beat, base_revision: base } }));
+        const nested = (levels: number): unknown => (levels === 0 ? 1 : { a: nested(levels - 1) });
+        const deep = await call(`${CANVAS}/nodes/deep-beat`, editorWrite({ method: 'PATCH', body: { base_revision: base + 1, set: { data: { mainline_context: nested(70) } } } }));
+        expect([deep.status, errorOf(deep.body).code]).toEqual([400, 'invalid_arguments']);
+        const [issue] = errorOf(deep.body).details?.issues as Array<{ path: string; message: string }>;
+        expect(issue!.path.startsWith('set.data.mainline_context.a')).toBe(true);
+        expect(issue!.message).toContain('64');
+        expect(await revision()).toBe(base + 1);
+        const within = await call(`${CANVAS}/nodes/deep-beat`, editorWrite({ method: 'PATCH', body: { base_revision: base + 1, set: { data: { mainline_context: nested(50) } } } }));
+        expect(within).toMatchObject({ status: 200, body: { revision: base + 2 } });
+      });
+
+      it('checks the data of a large edit against the type of the node it edits, in a PATCH and in a batch (body check worker)', async () => {
+        const base = await revision();
+        const image = { id: 'large-edit', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1' } };
+        await call(`${CANVAS}/nodes`, editorWrite({ method: 'POST', body: { node: image, base_revision: base } }));
+        // Over 64 KiB: checked on the worker thread before the write.
+        const marks = Array.from({ length: 1000 }, (_, index) => ({ x: index, y: index, label: `mark ${index}`.padEnd(60, '.') }));
+        const valid = { ...image.data, marks };
+        expect(JSON.stringify(valid).length).toBeGreaterThan(64 * 1024);
+        const patched = await call(`${CANVAS}/nodes/large-edit`, editorWrite({ method: 'PATCH', body: { base_revision: base + 1, set: { data: valid } } }));
+        expect(patched).toMatchObject({ status: 200, body: { revision: base + 2 } });
+        const invalid = await call(`${CANVAS}/nodes/large-edit`, editorWrite({ method: 'PATCH', body: { base_revision: base + 2, set: { data: { ...valid, count: 3 } } } }));
+        expect([invalid.status, errorOf(invalid.body).code]).toEqual([400, 'invalid_arguments']);
+        expect((errorOf(invalid.body).details?.issues as Array<{ path: string }>).map((issue) => issue.path)).toEqual(['set.data.count']);
+        // In a batch: a stored node against its stored type, a node the batch creates against the type it is created with.
+        const batch = (operations: unknown[]) => call(`${CANVAS}/changes`, editorWrite({ method: 'POST', body: { base_revision: base + 2, operations } }));
+        const createdAsText = await batch([
+          { op: 'create_node', node: text('large-text') },
+          { op: 'update_node', node_id: 'large-edit', set: { data: valid } },
+          { op: 'update_node', node_id: 'large-text', set: { data: valid } },
+        ]);
+        expect([createdAsText.status, errorOf(createdAsText.body).code]).toEqual([400, 'invalid_arguments']);
+        expect((errorOf(createdAsText.body).details?.issues as Array<{ path: string }>)[0]!.path.startsWith('operations.2.set.data')).toBe(true);
+        const storedInvalid = await batch([{ op: 'update_node', node_id: 'large-edit', set: { data: { ...valid, size: '3K' } } }]);
+        expect((errorOf(storedInvalid.body).details?.issues as Array<{ path: string }>).map((issue) => issue.path)).toEqual(['operations.0.set.data.size']);
+        expect(await revision()).toBe(base + 2);
+        const applied = await batch([{ op: 'create_node', node: { ...image, id: 'large-image' } }, { op: 'update_node', node_id: 'large-image', set: { data: valid } }]);
+        expect(applied).toMatchObject({ status: 201, body: { revision: base + 3 } });
       });
 
       it('reverts to an earlier revision: the exact earlier layout, as a new revision', async () => {

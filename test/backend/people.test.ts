@@ -162,6 +162,42 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
         expect([keyless.status, errorOf(keyless.body).code]).toEqual([400, 'invalid_arguments']);
         const run = await api(server.url, `${CANVAS}/nodes/alice-img/runs`, fromPage(cookie, { method: 'POST', headers: { 'idempotency-key': 'click-1' } }));
         expect(run).toMatchObject({ status: 202, body: { triggered_by: { kind: 'user', name: 'alice' } } });
+
+        // Cancelling needs editor or owner too: a viewer is refused, the editor's cancel is accepted.
+        const runId = (run.body as { run_id: string }).run_id;
+        const viewer = await signIn('carol');
+        const refused = await api(server.url, `${CANVAS}/runs/${runId}/cancel`, fromPage(viewer, { method: 'POST' }));
+        expect([refused.status, errorOf(refused.body).code]).toEqual([403, 'forbidden']);
+        const cancelled = await api(server.url, `${CANVAS}/runs/${runId}/cancel`, fromPage(cookie, { method: 'POST' }));
+        expect(cancelled).toMatchObject({ status: 200, body: { run_id: runId, status: 'cancel_requested', run: { status: 'cancelled', cost: { charged: 0 } } } });
+      });
+
+      it('pages the history newest first with before and next_before, naming the person an agent acted for', async () => {
+        const cookie = await signIn('alice');
+        const start = await revision();
+        for (let index = 0; index < 3; index += 1) {
+          const created = await api(server.url, `${CANVAS}/nodes`, fromPage(cookie, {
+            method: 'POST',
+            body: { node: { id: `page-${start}-${index}`, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'p' } }, base_revision: start + index },
+          }));
+          expect(created.status).toBe(201);
+        }
+        // A backend token issued for alice, presenting her chat run: an agent acting on her behalf.
+        const delegated = await api(server.url, `${CANVAS}/nodes`, {
+          method: 'POST',
+          token: world.tokens.alice.secret,
+          headers: { 'x-agent-run-id': world.chatRuns.alice, 'x-service-actor-issuer': IDP, 'x-service-actor-subject': 'alice' },
+          body: { node: { id: `page-${start}-agent`, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'a' } }, base_revision: start + 3 },
+        });
+        expect(delegated.status).toBe(201);
+
+        type Page = { revisions: Array<{ revision: number; author: Record<string, unknown> }>; next_before: number | null };
+        const first = (await api(server.url, `${CANVAS}/history?limit=2`, { headers: { cookie } })).body as Page;
+        expect(first.revisions.map((entry) => entry.revision)).toEqual([start + 4, start + 3]);
+        expect(first.revisions[0]!.author).toMatchObject({ kind: 'agent', token_id: world.tokens.alice.id, agent_run_id: world.chatRuns.alice, on_behalf_of: { issuer: IDP, subject: 'alice' } });
+        expect(first.next_before).toBe(start + 3);
+        const second = (await api(server.url, `${CANVAS}/history?limit=2&before=${first.next_before}`, { headers: { cookie } })).body as Page;
+        expect(second.revisions.map((entry) => entry.revision)).toEqual([start + 2, start + 1]);
       });
     });
 
@@ -189,7 +225,7 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
           const borrowed = await intruder.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p1', canvas_id: 'c1', base_revision: await revision(), node: node('by-intruder') } });
           expect(toolError(borrowed)).toMatchObject({ code: 'edit_not_authorized' });
           const history = await api(server.url, `${CANVAS}/history?limit=1`, { headers: { cookie } });
-          expect((history.body as { revisions: Array<{ author: unknown }> }).revisions[0]!.author).toEqual({ kind: 'agent', token_id, agent_run_id: chatRun });
+          expect((history.body as { revisions: Array<{ author: unknown }> }).revisions[0]!.author).toEqual({ kind: 'agent', token_id, token_name: 'Claude on my laptop', agent_run_id: chatRun });
 
           const ended = await api(server.url, `${CANVAS}/chat-runs/${chatRun}`, fromPage(cookie, { method: 'DELETE' }));
           expect(ended.status).toBe(200);
@@ -204,6 +240,18 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
         expect(revoked).toMatchObject({ status: 200, body: { revoked_at: expect.any(String) } });
       });
 
+      it('refuses a chat run or token id holding U+0000 with 400 naming it, on every database (issue 9, defect 6)', async () => {
+        const cookie = await signIn('olga');
+        const opened = await api(server.url, `${CANVAS}/chat-runs`, fromPage(cookie, { method: 'POST', body: { token_id: 'tok_\u0000' } }));
+        expect([opened.status, errorOf(opened.body).code]).toEqual([400, 'invalid_arguments']);
+        expect(errorOf(opened.body).details?.issues).toEqual([expect.objectContaining({ path: 'token_id' })]);
+        for (const [path, param] of [[`${CANVAS}/chat-runs/chat_%00`, 'chat_run_id'], ['/api/v1/tokens/tok_%00', 'token_id']] as const) {
+          const response = await api(server.url, path, fromPage(cookie, { method: 'DELETE' }));
+          expect([path, response.status, errorOf(response.body).code]).toEqual([path, 400, 'invalid_arguments']);
+          expect(errorOf(response.body).details?.issues).toEqual([expect.objectContaining({ path: param })]);
+        }
+      });
+
       it('lets editors open chat runs bound to themselves but not issue tokens; viewers neither', async () => {
         const alice = await signIn('alice');
         const opened = await api(server.url, `${CANVAS}/chat-runs`, fromPage(alice, { method: 'POST', body: {} }));
@@ -215,5 +263,25 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
         expect(refused.status).toBe(403);
       });
     });
+  });
+});
+
+describe('sign-in behind https', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(STORE_TARGETS[0]!, { publicUrl: 'https://canvas.example' });
+    await server.store.admin.createWorkspace('w');
+    await server.store.admin.createProject('p', 'w');
+    await server.store.admin.addMember('p', { issuer: IDP, subject: 'alice' }, 'editor');
+  });
+  afterAll(async () => server?.close());
+
+  it('marks the session cookie Secure when the public URL is https', async () => {
+    const secret = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'alice' }, { expiresInMs: 60_000 });
+    // Reached on its loopback port: server.url is the public (https) URL.
+    const response = await fetch(`http://127.0.0.1:${server.server.port}/auth/login?token=${secret}`, { redirect: 'manual' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/');
+    expect(response.headers.get('set-cookie')).toMatch(/; Secure(;|$)/);
   });
 });

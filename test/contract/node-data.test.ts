@@ -491,3 +491,14 @@ describe('data shapes: per-type rules', () => {
     (type, _name, { value, valid }) => check(withData(type, value as Record<string, unknown>), valid),
   );
 });
+
+describe('bounds of node data (issue 9, defect 2: published in the JSON Schema, so ajv agrees)', () => {
+  it.each([
+    accept('a prompt of 100,000 characters', { prompt: 'x'.repeat(100_000) }),
+    accept('a prompt of 100,000 astral code points (200,000 UTF-16 units): length counts code points', { prompt: '\u{1F3AC}'.repeat(100_000) }),
+    refuse('a prompt of 100,001 characters', { prompt: 'x'.repeat(100_001) }),
+    refuse('a prompt of 100,001 astral code points', { prompt: '\u{1F3AC}'.repeat(100_001) }),
+    accept('1,000 marks', { marks: Array.from({ length: 1000 }, (_, index) => ({ id: `m${index}` })) }),
+    refuse('101 generationBatch ids', { generationBatch: Array.from({ length: 101 }, (_, index) => `b${index}`) }),
+  ])('imageGenNode: $name → valid: $valid', ({ value, valid }) => check(withData('imageGenNode', value as Record<string, unknown>), valid));
+});

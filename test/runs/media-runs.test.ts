@@ -52,7 +52,7 @@ describe('generation-shaped nodes run to real media files', () => {
       30_000,
     );
     expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
-    const response = await fetch(`${server.url}${done.outputs[0]!.url}`);
+    const response = await fetch(done.outputs[0]!.url);
     return { run: done, bytes: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? '' };
   }
 

@@ -139,9 +139,10 @@ describe('OpenAI-compatible images adapter', () => {
   it('aborts the HTTP request when the run is cancelled', async () => {
     stub.behaviour.next = 'slow';
     const controller = new AbortController();
+    const callsBefore = stub.calls.length;
     const pending = provider().execute(job(1), context(controller.signal));
-    await waitFor(async () => stub.calls.length, () => true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Cancel once the request is in flight: the stub has it and holds its answer.
+    await waitFor(async () => stub.calls.length, (count) => count > callsBefore);
     controller.abort(new Error('cancelled by test'));
     await expect(pending).rejects.toThrow('cancelled by test');
     await waitFor(async () => stub.aborted.count, (count) => count >= 1, 5000);

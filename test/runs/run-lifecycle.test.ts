@@ -98,16 +98,19 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
 
       const done = await waitFor(() => h.run(submitted.run_id), (run) => run.status === 'succeeded');
       expect(done).toMatchObject({ attempt: 1, progress: { percent: 100 }, cost: { estimated: 2, charged: 2 }, error: null });
+      // What the web canvas counts "running for N s" from.
+      expect(running.states.frame?.generationStartedAt).toBe(Date.parse(done.started_at!));
       expect(done.outputs).toHaveLength(2);
       for (const output of done.outputs) {
-        expect(output).toMatchObject({ kind: 'image', mime_type: 'image/png', url: `/assets/${output.asset_id}` });
-        const response = await fetch(`${h.server.url}${output.url}`);
+        // Tool results carry asset URLs absolute, under the server's public URL (issue 12).
+        expect(output).toMatchObject({ kind: 'image', mime_type: 'image/png', url: `${h.server.url}/assets/${output.asset_id}` });
+        const response = await fetch(output.url);
         expect(response.headers.get('content-type')).toBe('image/png');
         expect(Buffer.from(await response.arrayBuffer()).subarray(0, 8)).toEqual(PNG_SIGNATURE);
       }
       const after = await h.states();
       expect(after.states.frame).toMatchObject({ externalRunStatus: null, isGenerating: false, lastRunStatus: 'succeeded', generationError: null });
-      expect(after.states.frame?.resources.every((resource) => resource.status === 'ready' && resource.url?.startsWith('/assets/'))).toBe(true);
+      expect(after.states.frame?.resources.every((resource) => resource.status === 'ready' && resource.url?.startsWith(`${h.server.url}/assets/`))).toBe(true);
       expect(after.revision).toBe(before.revision);
 
       // The same key and input: the same run, never executed or charged twice.
@@ -128,9 +131,9 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
         ['script_generation', 'application/json'],
         ['skill', 'application/json'],
       ]);
-      const wav = Buffer.from(await (await fetch(`${h.server.url}${done[0]!.outputs[0]!.url}`)).arrayBuffer());
+      const wav = Buffer.from(await (await fetch(done[0]!.outputs[0]!.url)).arrayBuffer());
       expect(wav.subarray(0, 4).toString('ascii')).toBe('RIFF');
-      const json = (await (await fetch(`${h.server.url}${done[2]!.outputs[0]!.url}`)).json()) as { skill_id: string };
+      const json = (await (await fetch(done[2]!.outputs[0]!.url)).json()) as { skill_id: string };
       expect(json.skill_id).toBe('workflow.plan_beat_graph');
     });
 
@@ -141,6 +144,8 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
         await h.node(nodeId, 'imageGenNode', { prompt: nodeId, size: '1K', imageUrl: null, aspectRatio: '1:1' });
         const submitted = await h.submit(nodeId);
         await waitFor(() => h.run(submitted.run_id), (run) => run.status !== 'queued');
+        // Intentional fixed delays, not a wait for a condition: the race is the point. Runs take 900 ms here, so these
+        // cancels land just before, at and just after completion, and either may win; exactly one outcome must hold.
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         const answer = structured<{ status: string }>(
           await h.agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } }),

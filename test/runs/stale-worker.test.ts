@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
 import { CanvasNode } from '../../src/contract/index.js';
@@ -54,8 +55,16 @@ describe.each(STORE_TARGETS)('a stale worker: $name', (target) => {
       const assets = createAssetFiles(dataDir);
       const executions: string[] = [];
       const logger = createLogger('silent');
+      // The stalled worker's log says when it has given up its completion (and discarded what it staged).
+      const stalledLines: string[] = [];
+      const stalledLog = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          stalledLines.push(chunk.toString());
+          callback();
+        },
+      });
       // The stalled worker: its lease runs out (no heartbeat before it does) while its provider is still busy.
-      const stalled = createRunEngine({ store, assets, logger, workers: 1, leaseMs: 300, heartbeatMs: 60_000, pollMs: 20, providers: () => provider('stalled', 1500, executions) });
+      const stalled = createRunEngine({ store, assets, logger: createLogger('warn', stalledLog), workers: 1, leaseMs: 300, heartbeatMs: 60_000, pollMs: 20, providers: () => provider('stalled', 1500, executions) });
       engines.push(stalled);
       await stalled.start();
       const { run } = await submitNodeRun(store, { projectId: 'p', canvasId: 'c', nodeId: 'script', idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' } });
@@ -68,9 +77,11 @@ describe.each(STORE_TARGETS)('a stale worker: $name', (target) => {
       expect(executions).toContain('healthy:2');
       const assetId = done!.outputs[0]!.asset_id;
       expect(JSON.parse(readFileSync(join(dataDir, 'assets', assetId), 'utf8'))).toEqual({ by: 'healthy' });
+      // Published files are private like the rest of the data dir (issue 9, defect 16).
+      expect((statSync(join(dataDir, 'assets', assetId)).mode & 0o777).toString(8)).toBe('600');
 
       // The stalled worker finishes later: its completion is refused and its staged file is discarded.
-      await new Promise((resolve) => setTimeout(resolve, 1700));
+      await waitFor(async () => stalledLines.join(''), (text) => text.includes('lease lost before completion'), 10_000);
       expect(JSON.parse(readFileSync(join(dataDir, 'assets', assetId), 'utf8'))).toEqual({ by: 'healthy' });
       expect(await store.runs.getRun('p', 'c', run.run_id)).toMatchObject({ status: 'succeeded', attempt: 2 });
       expect(readdirSync(join(dataDir, 'assets', '.staging'))).toEqual([]);

@@ -1,4 +1,5 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { waitFor } from './wait.js';
 
 /**
  * A raw HTTP request where fetch cannot go: repeated headers (two Authorization lines), bodies that are not valid
@@ -42,20 +43,27 @@ export function rawRequest(
 
 /** Polls a URL until stopped; returns each answer's status and latency. */
 export function pollWhile(url: string, everyMs: number) {
-  const samples: Array<{ status: number; ms: number }> = [];
+  const samples: Array<{ status: number; ms: number; sentAt: number }> = [];
   let running = true;
   const loop = (async () => {
     while (running) {
-      const started = performance.now();
+      const sentAt = performance.now();
       const status = await fetch(url).then(
         (response) => response.status,
         () => 0,
       );
-      samples.push({ status, ms: performance.now() - started });
+      samples.push({ status, ms: performance.now() - sentAt, sentAt });
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   })();
   return {
+    /**
+     * Resolves once a poll sent at or after `since` (a performance.now() time) has been answered: what the server does
+     * right after an answer (logging, freeing a large body) is measured too.
+     */
+    async answeredSince(since: number): Promise<void> {
+      await waitFor(async () => samples.some((sample) => sample.sentAt >= since), Boolean, 10_000, everyMs);
+    },
     async stop() {
       running = false;
       await loop;

@@ -6,8 +6,15 @@ export interface ReceivedEvent {
   at: number;
 }
 
+/** A comment line (`: keep-alive`), which carries no event: only its text and arrival time. */
+export interface ReceivedComment {
+  text: string;
+  at: number;
+}
+
 export interface EventReader {
   events: ReceivedEvent[];
+  comments: ReceivedComment[];
   /** Resolves with the first event (at or after `from`) that matches, or fails after the timeout. */
   waitFor(match: (event: ReceivedEvent) => boolean, timeoutMs?: number, from?: number): Promise<ReceivedEvent>;
   status: number;
@@ -19,6 +26,7 @@ export async function openEvents(url: string, headers: Record<string, string>): 
   const controller = new AbortController();
   const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   const events: ReceivedEvent[] = [];
+  const comments: ReceivedComment[] = [];
   const closed = (async () => {
     if (!response.body) return;
     const decoder = new TextDecoder();
@@ -35,7 +43,10 @@ export async function openEvents(url: string, headers: Record<string, string>): 
           let id: string | undefined;
           const data: string[] = [];
           for (const line of block.split('\n')) {
-            if (line.startsWith(':')) continue;
+            if (line.startsWith(':')) {
+              comments.push({ text: line.slice(1).replace(/^ /, ''), at: Date.now() });
+              continue;
+            }
             const separator = line.indexOf(':');
             const field = separator < 0 ? line : line.slice(0, separator);
             const value = separator < 0 ? '' : line.slice(separator + 1).replace(/^ /, '');
@@ -52,6 +63,7 @@ export async function openEvents(url: string, headers: Record<string, string>): 
   })();
   return {
     events,
+    comments,
     status: response.status,
     closed,
     close: () => controller.abort(),

@@ -78,7 +78,7 @@ export function editAuthorizationOf(ctx: CallerContext, now: number): EditAuthor
   const { principal } = ctx;
   if (principal.kind === 'session') return { kind: 'person', person: principal.person };
   if (principal.kind === 'backend' && ctx.actor && ctx.agentRunId === null) return { kind: 'person', person: ctx.actor };
-  return { kind: 'agent', agentRunId: ctx.agentRunId, tokenId: principal.tokenId, actor: ctx.actor, now };
+  return { kind: 'agent', agentRunId: ctx.agentRunId, tokenId: principal.tokenId, tokenName: principal.tokenName, actor: ctx.actor, now };
 }
 
 export async function requireCanvas(store: Store, projectId: string, canvasId: string) {

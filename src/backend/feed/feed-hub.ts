@@ -171,7 +171,8 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
       void refresh(joined);
       return () => {
         joined.subscribers.delete(subscriber);
-        if (joined.subscribers.size === 0 && !joined.refreshing) canvases.delete(key);
+        // Only this feed's own entry: after closeAll, the canvas may already have a new one with new subscribers.
+        if (joined.subscribers.size === 0 && !joined.refreshing && canvases.get(key) === joined) canvases.delete(key);
       };
     },
 

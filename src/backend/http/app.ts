@@ -19,6 +19,7 @@ import { FEED_ROUTE_PATH, registerFeedRoutes } from './feed-routes.js';
 import { PEOPLE_ROUTE_PATHS, registerPeopleRoutes } from './people-routes.js';
 import { sessionReader } from './session-auth.js';
 import { registerWebRoutes } from './web-routes.js';
+import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../feed/feed-hub.js';
 import type { PeopleOperations } from '../people-operations.js';
 import type { SessionTimes } from '../../store/session-store.js';
@@ -32,8 +33,14 @@ export interface BackendAppOptions {
   bodyLimitBytes?: number;
   bodyChecks: BodyCheckPool;
   feed: FeedHub;
+  /** How often an idle change feed gets a comment line (default 15 s). */
+  feedHeartbeatMs?: number;
   people: PeopleOperations;
   sessions: { times: SessionTimes; publicOrigin: () => string };
+  /** Told the outcome of every request (metrics). */
+  observeRequest?: RequestObserver;
+  /** Routes of the running service that are not the canvas API (/metrics, /api/openapi.json), registered first. */
+  serviceRoutes?: (app: Hono<BackendHttpEnv>) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -44,8 +51,6 @@ export function errorResponse(c: BackendContext, error: CanvasError): Response {
     error: { code: error.code, message: error.message, ...(Object.keys(error.details).length ? { details: error.details } : {}) },
   };
   if (error.code === 'unauthenticated') c.header('www-authenticate', 'Bearer');
-  // The rest of a refused oversized body is never read: the connection must not be reused.
-  if (error.code === 'payload_too_large') c.header('connection', 'close');
   return c.json(body, error.status as 400);
 }
 
@@ -63,14 +68,31 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     c.set('log', logger.child({ request_id: requestId }));
     c.header(REQUEST_ID_HEADER, requestId);
     await next();
+    // Answered before the body arrived (a refusal checked first): the client must not reuse the connection, whose
+    // unread bytes the server drops.
+    const nodeRequest = c.env?.incoming;
+    if (nodeRequest && !nodeRequest.complete && c.req.method !== 'GET' && c.req.method !== 'HEAD') c.header('connection', 'close');
+    const seconds = (performance.now() - started) / 1000;
+    const route = routeTemplateOf(c);
+    const errorCode = c.get('errorCode') ?? null;
+    // token_id, agent_run_id and actor are on the logger once the caller is known (authenticate).
     c.get('log').info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started) },
+      {
+        method: c.req.method,
+        path: c.req.path,
+        route,
+        status: c.res.status,
+        ...(errorCode ? { error_code: errorCode } : {}),
+        duration_ms: Math.round(seconds * 1000),
+      },
       'request',
     );
+    options.observeRequest?.({ method: c.req.method, route, status: c.res.status, errorCode, seconds });
   });
 
   app.onError((error, c) => {
     const canvasError = toCanvasError(error);
+    c.set('errorCode', canvasError.code);
     if (canvasError.code === 'internal') c.get('log').error({ err: error }, 'unexpected error');
     return errorResponse(c, canvasError);
   });
@@ -99,6 +121,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
       },
     }),
   );
+
+  options.serviceRoutes?.(app);
 
   app.post('/api/v1/auth/introspect', authenticate(store, clock, { gatewayOnly: true }), async (c) => {
     const { token_sha256 } = await jsonBody(c, IntrospectionRequest);
@@ -131,7 +155,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
   registerPeopleRoutes(app, options.people);
-  registerFeedRoutes(app, { store, hub: options.feed, clock });
+  registerFeedRoutes(app, { store, hub: options.feed, clock, heartbeatMs: options.feedHeartbeatMs });
   registerWebRoutes(app);
 
   for (const path of [

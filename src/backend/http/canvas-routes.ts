@@ -20,7 +20,7 @@ import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Need } from '../auth/access.js';
 import type { CanvasBackend } from '../backend.js';
 import type { BackendContext, BackendHttpEnv } from './http-env.js';
-import { jsonBody, pathParams } from './request-parsing.js';
+import { jsonBody, pathParams, type NodeEdits } from './request-parsing.js';
 
 /** Routes under /api/v2/projects/{project_id}/canvases/{canvas_id} (docs/api.md). */
 
@@ -60,6 +60,12 @@ async function authorizedCanvas(c: BackendContext, backend: CanvasBackend, need:
   return params;
 }
 
+/** How a large body's edits learn the types of the nodes they edit (src/validation/edited-data.ts). */
+function nodeEdits(c: BackendContext, backend: CanvasBackend, params: { project_id: string; canvas_id: string }, nodeId?: string): NodeEdits {
+  const ref = { projectId: params.project_id, canvasId: params.canvas_id };
+  return { ...(nodeId === undefined ? {} : { nodeId }), typesOf: (nodeIds) => backend.nodeTypes(c.get('caller'), ref, nodeIds) };
+}
+
 export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasBackend): void {
   app.get(`${CANVAS}/snapshot`, async (c) => {
     const params = pathParams(c, canvasParams);
@@ -79,7 +85,7 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
   app.patch(`${CANVAS}/nodes/:node_id`, async (c) => {
     const params = await authorizedCanvas(c, backend, 'editor');
     const { node_id } = pathParams(c, { node_id: NodeId });
-    const body = await jsonBody(c, UpdateNodeBody);
+    const body = await jsonBody(c, UpdateNodeBody, nodeEdits(c, backend, params, node_id));
     return c.json(await backend.updateNode(c.get('caller'), { ...writeArgs(params, body), nodeId: node_id, set: body.set }));
   });
 
@@ -106,7 +112,7 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
 
   app.post(`${CANVAS}/changes`, async (c) => {
     const params = await authorizedCanvas(c, backend, 'editor');
-    const body = await jsonBody(c, ChangesBody);
+    const body = await jsonBody(c, ChangesBody, nodeEdits(c, backend, params));
     const receipt = await backend.applyBatch(c.get('caller'), { ...writeArgs(params, body), operations: body.operations });
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });

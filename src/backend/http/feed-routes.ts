@@ -35,6 +35,7 @@ export const FEED_ROUTE_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id
 
 const Revision = z.coerce.number().int().min(0, { error: 'must be a revision (an integer >= 0)' });
 const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
+const RETRY_AFTER_DROP = Buffer.from('retry: 1000\n\n');
 
 export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRouteOptions): void {
   const maxQueued = options.maxQueuedEvents ?? 2000;
@@ -57,7 +58,9 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
       'x-accel-buffering': 'no',
       [REQUEST_ID_HEADER]: c.get('requestId'),
     });
-    res.flushHeaders();
+    // A browser whose stream drops comes back after a second (EventSource's own default is several), resuming
+    // from the Last-Event-ID it sends by itself.
+    res.write(RETRY_AFTER_DROP);
 
     const queue: FeedEvent[] = [];
     let draining = false;

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Logger } from '../../shared/logger.js';
 import type { CallerContext } from '../auth/caller.js';
@@ -6,6 +7,8 @@ import type { BodyCheckPool } from '../../validation/body-check-pool.js';
 
 /** Per-request values the backend's HTTP middleware sets. */
 export interface BackendHttpEnv {
+  /** What @hono/node-server passes: the Node request, to tell whether its body was read. */
+  Bindings: { incoming?: IncomingMessage };
   Variables: {
     requestId: string;
     log: Logger;
@@ -16,6 +19,8 @@ export interface BackendHttpEnv {
     caller: CallerContext;
     /** Where large bodies are checked off the event loop. */
     bodyChecks: BodyCheckPool;
+    /** The error code of a failed request, for its log line and metrics. */
+    errorCode: string | undefined;
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { CanvasId, ChatRunOpenBody, HistoryQuery, ProjectId, TokenIssueBody } from '../../contract/index.js';
+import { CanvasId, ChatRunOpenBody, HistoryQuery, ProjectId, ResourceId, TokenIssueBody } from '../../contract/index.js';
 import { parseOrThrow } from '../../shared/errors.js';
 import type { PeopleOperations } from '../people-operations.js';
 import type { BackendHttpEnv } from './http-env.js';
@@ -31,9 +31,9 @@ export function registerPeopleRoutes(app: Hono<BackendHttpEnv>, people: PeopleOp
   });
 
   app.delete(`${CANVAS}/chat-runs/:chat_run_id`, async (c) => {
-    const params = pathParams(c, canvasParams);
-    const chatRunId = c.req.param('chat_run_id');
-    return c.json(await people.endChatRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, chatRunId }));
+    // Ids are parsed like every other path parameter: a U+0000 must be a 400 on SQLite and PostgreSQL alike.
+    const params = pathParams(c, { ...canvasParams, chat_run_id: ResourceId });
+    return c.json(await people.endChatRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, chatRunId: params.chat_run_id }));
   });
 
   app.post('/api/v1/tokens', async (c) => c.json(await people.issueToken(c.get('caller'), await jsonBody(c, TokenIssueBody)), 201));
@@ -43,7 +43,7 @@ export function registerPeopleRoutes(app: Hono<BackendHttpEnv>, people: PeopleOp
     return c.json({ tokens: await people.listTokens(c.get('caller'), projectId) });
   });
 
-  app.delete('/api/v1/tokens/:token_id', async (c) => c.json(await people.revokeToken(c.get('caller'), c.req.param('token_id'))));
+  app.delete('/api/v1/tokens/:token_id', async (c) => c.json(await people.revokeToken(c.get('caller'), pathParams(c, { token_id: ResourceId }).token_id)));
 }
 
 export const PEOPLE_ROUTE_PATHS = ['/api/v1/me', `${CANVAS}/history`, `${CANVAS}/chat-runs`, `${CANVAS}/chat-runs/:chat_run_id`, '/api/v1/tokens', '/api/v1/tokens/:token_id'];

@@ -1,4 +1,5 @@
 import { CanvasEdge, CanvasNode } from '../../contract/index.js';
+import { yieldToIo } from '../../shared/event-loop.js';
 import { cachedPayload, type JsonPayload } from '../../shared/json-payload.js';
 import type { LayoutChange, LayoutReads, OrderedObject } from '../../store/layout-reads.js';
 
@@ -33,10 +34,22 @@ export interface LayoutCacheOptions {
   maxDelta?: number;
 }
 
-function validated(schema: typeof CanvasNode | typeof CanvasEdge, body: string): string {
-  schema.parse(JSON.parse(body));
-  return body;
+/** How long checking stored bodies runs before it gives the event loop a turn (a cold load of a large canvas). */
+const SLICE_MS = 20;
+
+/** Checks bodies read from the store against the contract, yielding to the event loop every SLICE_MS. */
+function createChecker(): (schema: typeof CanvasNode | typeof CanvasEdge, body: string) => Promise<string> {
+  let sliceStarted = performance.now();
+  return async (schema, body) => {
+    if (performance.now() - sliceStarted > SLICE_MS) {
+      await yieldToIo();
+      sliceStarted = performance.now();
+    }
+    schema.parse(JSON.parse(body));
+    return body;
+  };
 }
+type Checker = ReturnType<typeof createChecker>;
 
 function render(revision: number, nodes: Map<string, Cached>, edges: Map<string, Cached>): CachedLayout {
   const bodies = (objects: Map<string, Cached>) => [...objects.values()].map((object) => object.body).join(',');
@@ -45,7 +58,7 @@ function render(revision: number, nodes: Map<string, Cached>, edges: Map<string,
 }
 
 /** Applies changes; returns the map to keep (re-sorted when an object moved in creation order). */
-function apply(target: Map<string, Cached>, changes: LayoutChange[], schema: typeof CanvasNode | typeof CanvasEdge): Map<string, Cached> {
+async function apply(target: Map<string, Cached>, changes: LayoutChange[], schema: typeof CanvasNode | typeof CanvasEdge, validated: Checker): Promise<Map<string, Cached>> {
   let reordered = false;
   let lastSeq = [...target.values()].at(-1)?.seq ?? -1;
   for (const change of changes) {
@@ -54,7 +67,7 @@ function apply(target: Map<string, Cached>, changes: LayoutChange[], schema: typ
       continue;
     }
     const previous = target.get(change.id);
-    const next = { body: validated(schema, change.body), seq: change.seq };
+    const next = { body: await validated(schema, change.body), seq: change.seq };
     if (previous ? previous.seq !== change.seq : change.seq < lastSeq) reordered = true;
     target.set(change.id, next);
     lastSeq = Math.max(lastSeq, change.seq);
@@ -62,8 +75,10 @@ function apply(target: Map<string, Cached>, changes: LayoutChange[], schema: typ
   return reordered ? new Map([...target.entries()].sort(([, left], [, right]) => left.seq - right.seq)) : target;
 }
 
-function ordered(rows: OrderedObject[], schema: typeof CanvasNode | typeof CanvasEdge): Map<string, Cached> {
-  return new Map(rows.map((row) => [row.id, { body: validated(schema, row.body), seq: row.seq }]));
+async function ordered(rows: OrderedObject[], schema: typeof CanvasNode | typeof CanvasEdge, validated: Checker): Promise<Map<string, Cached>> {
+  const objects = new Map<string, Cached>();
+  for (const row of rows) objects.set(row.id, { body: await validated(schema, row.body), seq: row.seq });
+  return objects;
 }
 
 export function createLayoutCache(reads: LayoutReads, options: LayoutCacheOptions = {}) {
@@ -83,8 +98,9 @@ export function createLayoutCache(reads: LayoutReads, options: LayoutCacheOption
       const delta = await reads.layoutChangesSince(projectId, canvasId, cached.revision, maxDelta);
       if (delta) {
         if (delta.canvas.revision === cached.revision) return cached;
-        cached.nodes = apply(cached.nodes, delta.nodes, CanvasNode);
-        cached.edges = apply(cached.edges, delta.edges, CanvasEdge);
+        const validated = createChecker();
+        cached.nodes = await apply(cached.nodes, delta.nodes, CanvasNode, validated);
+        cached.edges = await apply(cached.edges, delta.edges, CanvasEdge, validated);
         cached.revision = delta.canvas.revision;
         cached.layout = render(cached.revision, cached.nodes, cached.edges);
         return cached;
@@ -92,8 +108,9 @@ export function createLayoutCache(reads: LayoutReads, options: LayoutCacheOption
     }
     const full = await reads.loadLayout(projectId, canvasId);
     if (!full) return undefined;
-    const nodes = ordered(full.nodes, CanvasNode);
-    const edges = ordered(full.edges, CanvasEdge);
+    const validated = createChecker();
+    const nodes = await ordered(full.nodes, CanvasNode, validated);
+    const edges = await ordered(full.edges, CanvasEdge, validated);
     return { revision: full.canvas.revision, nodes, edges, layout: render(full.canvas.revision, nodes, edges) };
   }
 

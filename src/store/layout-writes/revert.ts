@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CanvasEdge, CanvasNode } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
+import { parentsFirst } from '../../canvas/parents-first.js';
 import type { LayoutTx, ObjectKind } from './layout-tx.js';
 
 /**
@@ -85,18 +86,3 @@ export async function revertLayout(layout: LayoutTx, toRevision: number): Promis
   return result;
 }
 
-function parentsFirst(nodes: CanvasNode[]): CanvasNode[] {
-  const byId = new Map(nodes.map((node) => [node.id, node]));
-  const ordered: CanvasNode[] = [];
-  const placed = new Set<string>();
-  const place = (node: CanvasNode, seen: Set<string>): void => {
-    if (placed.has(node.id) || seen.has(node.id)) return;
-    seen.add(node.id);
-    const parent = node.parentId === undefined ? undefined : byId.get(node.parentId);
-    if (parent) place(parent, seen);
-    placed.add(node.id);
-    ordered.push(node);
-  };
-  for (const node of nodes) place(node, new Set());
-  return ordered;
-}
