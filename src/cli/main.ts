@@ -8,6 +8,12 @@ import { registerServeCommand } from './commands/serve.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { PACKAGE_VERSION } from '../shared/version.js';
 
+// A reader that stops early (`canvas-mcp openapi | head`) closes the pipe: that ends the output, it is not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = new Command()
   .name('canvas-mcp')
   .description('Canvas Tool Interface: MCP tool server and canvas backend')

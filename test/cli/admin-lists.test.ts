@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/shared/ids.js';
-import { cli } from '../support/cli.js';
+import { CLI_ENTRY, cli } from '../support/cli.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { POSTGRES_URL, STORE_TARGETS, createPostgresDatabase, postgresAvailable } from '../support/stores.js';
 
@@ -24,6 +25,19 @@ describe('canvas-mcp --version', () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     const result = await cli(['--version']);
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n` });
+  }, 30_000);
+});
+
+describe('output into a reader that stops early', () => {
+  it('ends quietly with exit 0 when the pipe closes (canvas-mcp openapi | head)', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'openapi'], { env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Like head: read the first chunk, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
   }, 30_000);
 });
 
