@@ -65,7 +65,15 @@ function node(index: number): CanvasNode {
   }
 }
 
-async function seed(dataDir: string, sizes: readonly number[]): Promise<{ token: string; chatRun: string }> {
+/**
+ * A canvas holds at most 20,000 nodes (LIMITS.canvasNodes): sequential creates fill one write canvas up to
+ * WRITE_CANVAS_FILL, then go on on the next, so every measured create is a real write, never a "canvas full" refusal.
+ */
+const WRITE_CANVASES = 8;
+const WRITE_CANVAS_FILL = 15_000;
+const writeCanvas = (index: number) => `writes-${index}`;
+
+async function seed(dataDir: string, sizes: readonly number[]): Promise<{ token: string; chatRuns: string[] }> {
   const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
   await store.admin.createWorkspace('bench');
   await store.admin.createProject('bench', 'bench');
@@ -75,12 +83,15 @@ async function seed(dataDir: string, sizes: readonly number[]): Promise<{ token:
       await store.writes.createNode({ projectId: 'bench', canvasId: `c${size}`, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node(index));
     }
   }
-  await store.admin.createCanvas('bench', 'writes', false);
   const { tokenId, secret } = await store.admin.createToken({ name: 'bench', kind: 'agent', role: 'editor', projects: ['bench'], workspaces: [], actor: null, expiresAt: null });
-  // A chat run grants edits only to the token (or person) it is bound to.
-  const chatRun = await store.admin.createChatRun({ projectId: 'bench', canvasId: 'writes', actor: null, tokenId, canEdit: true, expiresAt: null });
+  const chatRuns: string[] = [];
+  for (let index = 0; index < WRITE_CANVASES; index += 1) {
+    await store.admin.createCanvas('bench', writeCanvas(index), false);
+    // A chat run grants edits to one canvas, and only to the token (or person) it is bound to.
+    chatRuns.push(await store.admin.createChatRun({ projectId: 'bench', canvasId: writeCanvas(index), actor: null, tokenId, canEdit: true, expiresAt: null }));
+  }
   await store.close();
-  return { token: secret, chatRun };
+  return { token: secret, chatRuns };
 }
 
 const mcpHeaders = (token?: string, era: Era = 'legacy') => ({
@@ -153,7 +164,7 @@ async function main(): Promise<void> {
   const results: Measurement[] = [];
   try {
     process.stdout.write(`seeding canvases of ${SIZES.join(', ')} nodes…\n`);
-    const { token, chatRun } = await seed(dataDir, SIZES);
+    const { token, chatRuns } = await seed(dataDir, SIZES);
     const ours = await startProcess(
       ['dist/cli/main.js', 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '1000000', '--no-seed-demo'],
       join(work, 'server.log'),
@@ -201,7 +212,7 @@ async function main(): Promise<void> {
     }
 
     const writers = [
-      { label: 'canvas-mcp', url: ours.url, pid: ours.child.pid!, token, chatRun },
+      { label: 'canvas-mcp', url: ours.url, pid: ours.child.pid!, token, chatRuns },
       await (async () => {
         // The same server with --sqlite-synchronous normal: no fsync per commit (not the default).
         const normalDir = join(work, 'data-normal');
@@ -217,42 +228,55 @@ async function main(): Promise<void> {
       await (async () => {
         const started = await startProcess(['--import', 'tsx', 'bench/baselines/bare-write.ts', work], join(work, 'bare-write.log'));
         children.push(started.child);
-        return { label: BARE_WRITE, url: started.url, pid: started.child.pid!, token: '', chatRun: '' };
+        return { label: BARE_WRITE, url: started.url, pid: started.child.pid!, token: '', chatRuns: [] };
       })(),
     ];
-    // Every create must have landed: the revision equals the number of requests sent.
-    const landedRevision = async (writer: (typeof writers)[number], expected: number): Promise<number> => {
+    // Every create must have landed: each canvas's revision equals the number of creates sent to it.
+    const landedRevision = async (writer: (typeof writers)[number], canvasId: string, expected: number): Promise<number> => {
       if (writer.label !== BARE_WRITE) {
-        const written = await fetchSnapshot(writer.url, 'writes', writer.token, expected);
+        const written = await fetchSnapshot(writer.url, canvasId, writer.token, expected);
         return (written.layout as { revision: number }).revision;
       }
       return ((await (await fetch(`${writer.url}/revision`)).json()) as { revision: number }).revision;
     };
     for (const writer of writers) {
       process.stdout.write(`create_canvas_node, sequential: ${writer.label}…\n`);
-      let revision = 0;
-      const createRequest = () =>
-        JSON.stringify({
+      // The bare baseline has one canvas and no node limit; ours move to the next canvas when one is filled.
+      const rotates = writer.label !== BARE_WRITE;
+      const sent: number[] = [0];
+      const createRequest = (request: autocannon.Request) => {
+        if (rotates && sent.at(-1)! >= WRITE_CANVAS_FILL) {
+          if (sent.length === WRITE_CANVASES) throw new Error(`${writer.label}: more than ${WRITE_CANVASES * WRITE_CANVAS_FILL} creates; raise WRITE_CANVASES`);
+          sent.push(0);
+        }
+        const canvas = sent.length - 1;
+        const revision = sent[canvas]!;
+        sent[canvas] = revision + 1;
+        const body = JSON.stringify({
           jsonrpc: '2.0',
           id: revision,
           method: 'tools/call',
           params: {
             name: 'create_canvas_node',
-            arguments: { project_id: 'bench', canvas_id: 'writes', base_revision: revision, node: { ...node(revision), id: `w${revision++}` } },
+            arguments: { project_id: 'bench', canvas_id: writeCanvas(canvas), base_revision: revision, node: { ...node(revision), id: `w${revision}` } },
           },
         });
+        return { ...request, body, headers: { ...request.headers, 'x-agent-run-id': writer.chatRuns[canvas] ?? '' } };
+      };
       results.push(
         await measure(writer.label, 'create_canvas_node sequential', writer.pid, {
           url: `${writer.url}/mcp`,
           method: 'POST',
           connections: 1,
           pipelining: 1,
-          headers: { ...mcpHeaders(writer.token || undefined), 'x-agent-run-id': writer.chatRun },
-          requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: createRequest() }) }],
+          headers: mcpHeaders(writer.token || undefined),
+          requests: [{ setupRequest: createRequest }],
         }),
       );
-      const writtenRevision = await landedRevision(writer, revision);
-      if (writtenRevision !== revision) throw new Error(`${writer.label}: writes canvas at revision ${writtenRevision}, expected ${revision}`);
+      for (const [canvas, count] of sent.entries()) {
+        const writtenRevision = await landedRevision(writer, writeCanvas(canvas), count);
+        if (writtenRevision !== count) throw new Error(`${writer.label}: ${writeCanvas(canvas)} at revision ${writtenRevision}, expected ${count}`);
+      }
     }
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
