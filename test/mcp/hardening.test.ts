@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, serveProcess, type ServeProcess } from '../support/cli.js';
-import { pollWhile, rawRequest, type RawResponse } from '../support/raw-http.js';
+import { costlyValues } from '../support/costly-bodies.js';
+import { rawRequest, whileHealthPolled } from '../support/raw-http.js';
 
 /**
  * Issue 9's defects at the MCP endpoint, against a real `serve` process: hostile bodies are refused with a short
@@ -25,21 +26,13 @@ const NODE_HEAD = '{"project_id":"demo","canvas_id":"main","base_revision":0,"no
 
 /** Bodies that cost a naive server the most per byte, each under the default body limit. */
 function worstCases(): Array<[string, string]> {
-  const keys = Array.from({ length: 80_000 }, (_, index) => `"k${index}":0`).join(',');
-  const zeros = new Array(450_000).fill('0').join(',');
-  const wrongProp = '{"id":1,"prop_id":2,"name":3,"label":4,"marker_color":5,"semantic_label":6,"type":7,"category":8,"shape_hint":9}';
-  const wrongProps = new Array(1000).fill(wrongProp).join(',');
-  const bundle =
-    `{"schema_version":"director_control_bundle_v1","dir":"d","paths":{},"rel_paths":{},"frame_meta":{"schema_version":"director_frame_meta_v1",` +
-    `"source":{"source_id":"s","source_type":"sog","source_kind":"master"},"camera":{},"layer":{"source_id":"s","actors":[${wrongProps}],"props":[],"stagings":[]},` +
-    `"props":[${wrongProps}],"stagings":[${wrongProps}],"actors":[${wrongProps}]}}`;
-  const smallObjects = new Array(60_000).fill('{"i":1,"j":[1]}').join(',');
+  const costly = costlyValues();
   return [
-    ['450,000 array items', toolCall(`${NODE_HEAD},"marks":[${zeros}]}}}`)],
-    ['80,000 unknown data keys', toolCall(`${NODE_HEAD},${keys}}}}`)],
-    ['4,000 wrong director objects (36,000 field issues)', toolCall(`${NODE_HEAD},"director_control_bundle":${bundle}}}}`)],
-    ['nesting 400,000 levels deep', toolCall(`${NODE_HEAD},"candidate_origin":{"a":${'['.repeat(400_000)}${']'.repeat(400_000)}}}}}`)],
-    ['60,000 small objects beside an invalid envelope', toolCall(`${NODE_HEAD},"candidate_origin":{"a":[${smallObjects}]}},"z":1}}`)],
+    ['450,000 array items', toolCall(`${NODE_HEAD},"marks":${costly.arrayItems}}}}`)],
+    ['80,000 unknown data keys', toolCall(`${NODE_HEAD},${costly.unknownKeys}}}}`)],
+    ['4,000 wrong director objects (36,000 field issues)', toolCall(`${NODE_HEAD},"director_control_bundle":${costly.wrongDirectorBundle}}}}`)],
+    ['nesting 400,000 levels deep', toolCall(`${NODE_HEAD},"candidate_origin":${costly.deepNesting}}}}`)],
+    ['60,000 small objects beside an invalid envelope', toolCall(`${NODE_HEAD},"candidate_origin":${costly.smallObjects}},"z":1}}`)],
   ];
 }
 
@@ -86,14 +79,7 @@ describe('hostile MCP requests against a serve process', () => {
 
   it.each(worstCases())('refuses %s with a short answer while /healthz keeps answering', async (_name, body) => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(BODY_LIMIT);
-    const health = pollWhile(`${url}/healthz`, 5);
-    let response: RawResponse;
-    try {
-      response = await mcp(body);
-    } finally {
-      await health.answeredSince(performance.now());
-    }
-    const samples = await health.stop();
+    const { response, samples, slowestMs: slowest } = await whileHealthPolled(url, () => mcp(body));
     expect(response.status).toBe(200);
     const reply = response.json as ToolResult;
     expect(reply.result?.isError).toBe(true);
@@ -104,7 +90,6 @@ describe('hostile MCP requests against a serve process', () => {
     expect(samples.length).toBeGreaterThan(0);
     expect(samples.every((sample) => sample.status === 200)).toBe(true);
     // The budget (issue 9): no request of the default body limit holds the event loop for more than 100 ms.
-    const slowest = Math.max(...samples.map((sample) => sample.ms));
     process.stderr.write(`slowest /healthz during ${_name}: ${slowest.toFixed(1)} ms over ${samples.length} answers\n`);
     expect(slowest).toBeLessThan(100);
   }, 60_000);
@@ -122,18 +107,10 @@ describe('hostile MCP requests against a serve process', () => {
       8,
     );
     expect(Buffer.byteLength(body)).toBeGreaterThan(450_000);
-    const health = pollWhile(`${url}/healthz`, 5);
-    let response: RawResponse;
-    try {
-      response = await mcp(body);
-    } finally {
-      await health.answeredSince(performance.now());
-    }
-    const samples = await health.stop();
+    const { response, samples, slowestMs: slowest } = await whileHealthPolled(url, () => mcp(body));
     const reply = response.json as ToolResult & { result: { structuredContent: { revision?: number } } };
     expect(reply.result.isError, JSON.stringify(reply.result.structuredContent).slice(0, 300)).toBeFalsy();
     expect(reply.result.structuredContent.revision).toBe(revision + 1);
-    const slowest = Math.max(...samples.map((sample) => sample.ms));
     process.stderr.write(`slowest /healthz during a valid 480 KB create: ${slowest.toFixed(1)} ms over ${samples.length} answers\n`);
     expect(slowest).toBeLessThan(100);
   }, 60_000);

@@ -71,3 +71,22 @@ export function pollWhile(url: string, everyMs: number) {
     },
   };
 }
+
+/**
+ * Sends a request while `/healthz` of the same server is polled every 5 ms, and keeps polling until a poll sent after
+ * the answer came back (what the server does right after answering counts too). Answers the response, every poll,
+ * and the slowest poll's latency: the latency budget tests' measure of how long the event loop was held.
+ */
+export async function whileHealthPolled<T>(baseUrl: string, send: () => Promise<T>): Promise<{ response: T; samples: Array<{ status: number; ms: number }>; slowestMs: number }> {
+  const health = pollWhile(`${baseUrl}/healthz`, 5);
+  let response: T;
+  try {
+    response = await send();
+    await health.answeredSince(performance.now());
+  } catch (error) {
+    await health.stop();
+    throw error;
+  }
+  const samples = await health.stop();
+  return { response, samples, slowestMs: Math.max(...samples.map((sample) => sample.ms)) };
+}
