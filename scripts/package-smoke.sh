@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The package as a user gets it: pack the tarball, install it into an empty directory, and run it from there:
-# --version, serve (to /readyz) and one MCP exchange with the token serve printed. Run by .ci/run after the build.
+# --version, serve (to /readyz) and MCP calls (initialize, tools/list, get_canvas) with the token serve printed. Run by .ci/run after the build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -61,9 +61,11 @@ tools=$(mcp '{"jsonrpc":"2.0","id":2,"method":"tools/list"}')
 for tool in list_zone_skills get_canvas create_canvas_node delete_canvas_node get_canvas_node_run cancel_canvas_node_run; do
   [[ "$tools" == *"\"name\":\"$tool\""* ]] || { echo "tools/list lacks $tool"; exit 1; }
 done
+canvas=$(mcp '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_canvas","arguments":{"project_id":"demo","canvas_id":"main"}}}')
+[[ "$canvas" == *'"structuredContent"'* && "$canvas" == *'"id":"frame-1"'* ]] || { echo "tools/call get_canvas failed: ${canvas:0:500}"; cat "$log"; exit 1; }
 openapi=$(curl -fsS "$url/api/openapi.json")
 [[ "$openapi" == *'"openapi":"3.1.0"'* ]] || { echo "no OpenAPI document"; exit 1; }
-echo "serve from the installed package: /readyz, initialize, tools/list (six tools) and /api/openapi.json answered"
+echo "serve from the installed package: /readyz, initialize, tools/list (six tools), tools/call get_canvas (the demo) and /api/openapi.json answered"
 
 kill -TERM -- "-$serve_pid"
 wait "$serve_pid" || true
