@@ -125,14 +125,20 @@ describe('2026-07-28 framing, raw HTTP', () => {
   });
   const modernHeaders = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_canvas' };
 
-  async function post(body: unknown, headers: Record<string, string>, bearer = token) {
-    const response = await fetch(deployment.mcpUrl, {
+  async function post(body: unknown, headers: Record<string, string>, bearer = token, url = deployment.mcpUrl) {
+    const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${bearer}`, ...headers },
       body: JSON.stringify(body),
     });
-    return { status: response.status, json: (await response.json()) as { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } } };
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: (await response.json()) as { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } },
+    };
   }
+  const legacyGetCanvas = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_canvas', arguments: ids } };
+  const legacyHeaders = { 'mcp-protocol-version': '2025-06-18' };
 
   it('refuses a request whose Mcp-Method header disagrees with the body: 400, HeaderMismatch -32020', async () => {
     const response = await post(getCanvas(), { ...modernHeaders, 'mcp-method': 'tools/list' });
@@ -206,6 +212,59 @@ describe('2026-07-28 framing, raw HTTP', () => {
     const legacy = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_canvas', arguments: ids } }, { 'mcp-protocol-version': '2025-06-18' }, 'cmcp_not-a-real-token');
     expect(modern.status).toBe(401);
     expect(modern.json).toEqual(legacy.json);
+  });
+
+  it('refuses a foreign Origin the same way in both eras: 403, -32000 forbidden', async () => {
+    const origin = { origin: 'https://evil.example' };
+    const modern = await post(getCanvas(), { ...modernHeaders, ...origin });
+    const legacy = await post(legacyGetCanvas, { ...legacyHeaders, ...origin });
+    expect(modern.status).toBe(403);
+    expect(modern.json).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Origin https://evil.example is not allowed.', data: { code: 'forbidden', retryable: false } },
+    });
+    expect(modern.headers.get('access-control-allow-origin')).toBeNull();
+    expect([legacy.status, legacy.json]).toEqual([modern.status, modern.json]);
+  });
+
+  describe('with a rate limit of 2 requests a minute', () => {
+    let limited: McpDeployment;
+    beforeAll(async () => {
+      limited = await deploy('in-process', STORE_TARGETS[0]!, { rateLimitPerMinute: 2 });
+    });
+    afterAll(async () => limited?.close());
+
+    it('spends one budget per token across both eras, and refuses the same way in both: 429, -32000 rate_limited, Retry-After', async () => {
+      const bearer = limited.world.tokens.editor.secret;
+      const send = (era: 'modern' | 'legacy') =>
+        era === 'modern' ? post(getCanvas(), modernHeaders, bearer, limited.mcpUrl) : post(legacyGetCanvas, legacyHeaders, bearer, limited.mcpUrl);
+      // One request in each era spends the budget of 2.
+      expect([(await send('legacy')).status, (await send('modern')).status]).toEqual([200, 200]);
+      const modern = await send('modern');
+      const legacy = await send('legacy');
+      for (const response of [modern, legacy]) {
+        expect(response.status).toBe(429);
+        expect(response.json).toEqual({
+          jsonrpc: '2.0',
+          id: 1,
+          error: {
+            code: -32000,
+            message: 'Too many requests for this token; retry later.',
+            data: { code: 'rate_limited', retryable: true, retry_after_ms: expect.any(Number) },
+          },
+        });
+        const retryAfterMs = response.json.error!.data!.retry_after_ms as number;
+        expect(retryAfterMs).toBeGreaterThan(0);
+        expect(retryAfterMs).toBeLessThanOrEqual(60_000);
+        expect(response.headers.get('retry-after')).toBe(String(Math.ceil(retryAfterMs / 1000)));
+      }
+      // Apart from the time left, which runs down between the two requests, the answers are identical.
+      const withoutWait = (json: typeof modern.json) => ({ ...json, error: { ...json.error, data: { ...json.error?.data, retry_after_ms: 0 } } });
+      expect(withoutWait(legacy.json)).toEqual(withoutWait(modern.json));
+      // Another token keeps its own budget, in either era.
+      expect((await post(getCanvas(), modernHeaders, limited.world.tokens.viewer.secret, limited.mcpUrl)).status).toBe(200);
+    });
   });
 
   it('frames a large body refused on the worker thread in the era it claims', async () => {

@@ -30,8 +30,46 @@ describe('tools/list size', () => {
     return { bytes: body.length, tools: result.tools };
   }
 
+  /** The same list in 2026-07-28 framing: a `_meta` envelope, the mirrored headers, and resultType, `_meta` and cache hints in the reply. */
+  async function modernToolsList(): Promise<{ bytes: number; result: Record<string, unknown> & { tools: Array<{ name: string }> } }> {
+    const response = await fetch(deployment.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+        authorization: `Bearer ${deployment.world.tokens.viewer.secret}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'size-check', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = Buffer.from(await response.arrayBuffer());
+    const { result } = JSON.parse(body.toString('utf8')) as { result: Record<string, unknown> & { tools: Array<{ name: string }> } };
+    return { bytes: body.length, result };
+  }
+
   it(`answers tools/list in at most ${BUDGET_BYTES} bytes, JSON-RPC envelope included`, async () => {
     const { bytes } = await toolsList();
+    expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it(`answers a 2026-07-28 tools/list in at most ${BUDGET_BYTES} bytes, resultType, _meta and cache hints included`, async () => {
+    const { bytes, result } = await modernToolsList();
+    // The reply measured is the modern one, with every field the era adds, and the same tools as 2025-06-18.
+    expect(result).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'canvas-mcp' } } });
+    expect(result.tools).toEqual((await toolsList()).tools);
     expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 

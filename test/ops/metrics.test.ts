@@ -140,6 +140,44 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
   });
 });
 
+describe('GET /metrics with a run worker', () => {
+  let server: TestServer;
+  let backendToken: string;
+  let backendRun: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(STORE_TARGETS[0]!, { workers: 1, runDurationMs: 50 });
+    const { admin } = server.store;
+    await admin.createWorkspace('studio');
+    await admin.createProject('film', 'studio');
+    await admin.createCanvas('film', 'board', false);
+    const backend = await admin.createToken({ name: 'rest', kind: 'backend', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
+    backendToken = backend.secret;
+    backendRun = await admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId: backend.tokenId, canEdit: true, expiresAt: null });
+  });
+  afterAll(async () => server?.close());
+
+  it('counts a run that succeeded once in canvas_mcp_node_runs_finished_total, by status, operation and provider', async () => {
+    const finished = { status: 'succeeded', operation: 'image_generation', provider: 'local' };
+    expect(sample(await scrape(server.url), 'canvas_mcp_node_runs_finished_total', finished)).toBeUndefined();
+
+    const created = await api(server.url, `${CANVAS}/nodes`, { method: 'POST', token: backendToken, headers: { 'x-agent-run-id': backendRun }, body: { node: node('runs'), base_revision: 0 } });
+    expect(created.status).toBe(201);
+    const submitted = await api(server.url, `${CANVAS}/nodes/runs/runs`, { method: 'POST', token: backendToken, headers: { 'x-agent-run-id': backendRun } });
+    expect(submitted.status).toBe(202);
+    const runId = (submitted.body as { run_id: string }).run_id;
+    await waitFor(
+      async () => ((await api(server.url, `${CANVAS}/runs/${runId}`, { token: backendToken })).body as { status: string }).status,
+      (status) => status === 'succeeded',
+    );
+
+    // The worker counts the outcome right after recording it: wait for the series to appear, then check its value.
+    const text = await waitFor(() => scrape(server.url), (body) => sample(body, 'canvas_mcp_node_runs_finished_total', finished) !== undefined);
+    expect(sample(text, 'canvas_mcp_node_runs_finished_total', finished)).toBe(1);
+    expect(sample(text, 'canvas_mcp_node_runs_finished_total', { ...finished, status: 'failed' })).toBeUndefined();
+  });
+});
+
 describe('who may scrape /metrics', () => {
   const target = STORE_TARGETS[0]!;
 
