@@ -99,6 +99,25 @@ describe('generation-shaped nodes run to real media files', () => {
     expect(info.durationSeconds).toBeLessThan(3.5);
   });
 
+  it('videoComposeNode: a clip whose asset is not on this server fails the run naming the clip and the asset, never a server path', async () => {
+    await node('cut-missing', 'videoComposeNode', {
+      clips: [{ id: 'a', videoUrl: '/assets/asset_missingmissing00', startMs: 0 }],
+      aspectRatio: '16:9',
+    });
+    const submitted = structured<NodeRun>(await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'cut-missing' } }));
+    const done = await waitFor(
+      async () => structured<NodeRun>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } })),
+      (current) => current.status === 'succeeded' || current.status === 'failed',
+      30_000,
+    );
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatchObject({ code: 'input_missing' });
+    expect(done.error!.message).toContain('clip 1');
+    expect(done.error!.message).toContain('asset_missingmissing00');
+    expect(done.error!.message).not.toContain(server.server.config.dataDir);
+    expect(done.error!.message).not.toMatch(/\/(tmp|home|var|root)\//);
+  });
+
   it('threeDWorldNode: a GLB world with a ground and blocks', async () => {
     await node('world', 'threeDWorldNode', { sources: [], prompt: 'a harbour town' });
     const { bytes, contentType } = await run('world');

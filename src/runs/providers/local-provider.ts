@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { abortableDelay, ProviderError, type ProducedAsset, type ProviderContext, type ProviderJob, type RunProvider } from './provider.js';
 import { aspectOf, deterministicPng, deterministicRgb, deterministicWav, storyboardPng } from './artifacts.js';
 import { composeVideo, encodeFrames, evenSize, trimAudio, type ComposeClip, type VideoFormat } from './media/ffmpeg.js';
@@ -40,6 +40,16 @@ function generatedClip(seed: string, durationMs: number, format: VideoFormat) {
 }
 
 type Output = ProviderJob['outputs'][number];
+
+/**
+ * The file of an asset a run reads (a clip, an audio track). One that is not on this server (deleted, or a URL
+ * typed by hand) fails the run naming the input and the asset, not with the encoder's message about a server path.
+ */
+function inputFile(context: ProviderContext, assetId: string, input: string): string {
+  const file = context.assetPath(assetId);
+  if (!existsSync(file)) throw new ProviderError('input_missing', `${input} refers to the asset ${assetId}, which is not on this server.`, false);
+  return file;
+}
 
 async function produce(job: ProviderJob, output: Output, index: number, context: ProviderContext): Promise<ProducedAsset> {
   const seed = seedOf(job, index);
@@ -93,13 +103,13 @@ async function produce(job: ProviderJob, output: Output, index: number, context:
     case 'video_composition': {
       const format = videoFormat(input.aspectRatio);
       const clips = (input.clips as Array<{ assetId: string | null; seed: string; trimStartMs: number; trimEndMs: number | null }>) ?? [];
-      const composed: ComposeClip[] = clips.map((clip) => ({
+      const composed: ComposeClip[] = clips.map((clip, index) => ({
         // A clip whose video is not on this server is rendered from its id, so the composition keeps its timing.
-        source: clip.assetId ? { file: context.assetPath(clip.assetId) } : generatedClip(`${seed}:${clip.seed}`, 2000, format),
+        source: clip.assetId ? { file: inputFile(context, clip.assetId, `clip ${index + 1}`) } : generatedClip(`${seed}:${clip.seed}`, 2000, format),
         trimStartMs: clip.trimStartMs,
         trimEndMs: clip.trimEndMs,
       }));
-      const audio = typeof input.audioAssetId === 'string' ? context.assetPath(input.audioAssetId) : null;
+      const audio = typeof input.audioAssetId === 'string' ? inputFile(context, input.audioAssetId, 'the audio track') : null;
       return asset('video/webm', await composeVideo(composed, format, audio, signal));
     }
     case 'world_generation':
@@ -107,7 +117,7 @@ async function produce(job: ProviderJob, output: Output, index: number, context:
     case 'audio_trim': {
       if (typeof input.sourceAssetId !== 'string') throw new ProviderError('bad_input', 'The trim has no source audio.', false);
       const end = input.trimEndMs === null || input.trimEndMs === undefined ? null : Number(input.trimEndMs);
-      return asset('audio/wav', await trimAudio(context.assetPath(input.sourceAssetId), Number(input.trimStartMs ?? 0), end, signal));
+      return asset('audio/wav', await trimAudio(inputFile(context, input.sourceAssetId, 'the source audio'), Number(input.trimStartMs ?? 0), end, signal));
     }
   }
 }

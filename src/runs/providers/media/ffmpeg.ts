@@ -28,6 +28,11 @@ function missing(): ProviderError {
   return new ProviderError('encoder_missing', 'ffmpeg is not installed on this server: install Debian\'s ffmpeg (apt-get install ffmpeg) to run video and audio-trim nodes.', false);
 }
 
+/** An encoder message as a person may see it: file paths of this server shortened to their file names. */
+function withoutPaths(message: string): string {
+  return message.replace(/(?:\/[^\s/:'"]+)+\/([^\s/:'"]+)/g, '$1');
+}
+
 /** Runs ffmpeg with the given arguments, writing `input` to its stdin; rejects with its stderr on failure. */
 function run(args: string[], signal: AbortSignal, input?: (stdin: NodeJS.WritableStream) => Promise<void>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -48,7 +53,7 @@ function run(args: string[], signal: AbortSignal, input?: (stdin: NodeJS.Writabl
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) reject(signal.reason as Error);
       else if (code === 0) resolve();
-      else reject(new ProviderError('encoder_failed', `ffmpeg failed: ${stderr.trim().split('\n').at(-1) ?? `exit code ${code}`}`, false));
+      else reject(new ProviderError('encoder_failed', `ffmpeg failed: ${withoutPaths(stderr.trim().split('\n').at(-1) || `exit code ${code}`)}`, false));
     });
     if (input && child.stdin) {
       child.stdin.on('error', () => undefined);
