@@ -399,4 +399,130 @@ describe('the web canvas: people and agents editing together', () => {
       await context.close();
     }
   });
+
+  /** Notes an agent adds before the page opens, so the first fit of the page has them in view. */
+  const addNotes = async (notes: Array<{ id: string; x: number; y: number }>) => {
+    for (const { id, x, y } of notes) {
+      const node = { id, type: 'textAnnotationNode', position: { x, y }, data: { displayName: id, content: id } };
+      const created = await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: (await read()).revision, node } });
+      expect(created.isError).toBeFalsy();
+    }
+  };
+  const removeNotes = async (ids: string[]) => {
+    for (const id of ids) await agent.callTool({ name: 'delete_canvas_node', arguments: { ...CANVAS, base_revision: (await read()).revision, node_id: id } });
+  };
+  const viewportOf = async (page: Page) => {
+    const transform = await page.locator('.react-flow__viewport').evaluate((element) => (element as unknown as { style: { transform: string } }).style.transform);
+    const [x, y, zoom] = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([-\d.e]+)\)/.exec(transform)!.slice(1).map(Number) as [number, number, number];
+    return { x, y, zoom };
+  };
+
+  it('drags two cards selected with Ctrl+click together: one revision moves both by the same distance', async () => {
+    await addNotes([
+      { id: 'pair-left', x: 0, y: 1100 },
+      { id: 'pair-right', x: 420, y: 1100 },
+    ]);
+    const { page, errors, close } = await openCanvas();
+    try {
+      const before = await read();
+      await card(page, 'pair-left').locator('.card-head').click();
+      await card(page, 'pair-right').locator('.card-head').click({ modifiers: ['Control'] });
+      await card(page, 'pair-left').locator('.card-selected').waitFor();
+      await card(page, 'pair-right').locator('.card-selected').waitFor();
+
+      const box = (await card(page, 'pair-left').locator('.card-head').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 50, box.y + box.height / 2 + 90, { steps: 8 });
+      await page.mouse.up();
+
+      const after = await waitFor(read, (layout) => layout.revision > before.revision);
+      expect(after.revision).toBe(before.revision + 1);
+      const moved = (id: string) => ({
+        x: nodeOf(after, id)!.position.x - nodeOf(before, id)!.position.x,
+        y: nodeOf(after, id)!.position.y - nodeOf(before, id)!.position.y,
+      });
+      expect(moved('pair-left').y).toBeGreaterThan(30);
+      expect(moved('pair-left').x).toBeGreaterThan(15);
+      expect(Math.abs(moved('pair-right').x - moved('pair-left').x)).toBeLessThanOrEqual(1);
+      expect(Math.abs(moved('pair-right').y - moved('pair-left').y)).toBeLessThanOrEqual(1);
+      // The one revision holds the moves of both nodes.
+      const history = (await page.evaluate(async () => (await fetch('/api/v2/projects/demo/canvases/main/history?limit=1')).json())) as {
+        revisions: Array<{ revision: number; changes: Array<{ kind: string; id: string }> }>;
+      };
+      expect(history.revisions[0]!.revision).toBe(after.revision);
+      expect(history.revisions[0]!.changes.filter((change) => change.kind === 'node').map((change) => change.id).sort()).toEqual(['pair-left', 'pair-right']);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+      await removeNotes(['pair-left', 'pair-right']);
+    }
+  });
+
+  it('selects every card with Ctrl+A, and brings the whole canvas back into view with the F key', async () => {
+    const { page, errors, close } = await openCanvas();
+    try {
+      const layout = await read();
+      // The first fit of the page shows every node.
+      await waitFor(() => page.locator('.react-flow__node').count(), (count) => count === layout.nodes.length);
+      const fitted = await waitFor(() => viewportOf(page), (viewport) => viewport.zoom !== 1 || viewport.x !== 0 || viewport.y !== 0);
+      await expect(page.locator('.card-selected').count()).resolves.toBe(0);
+
+      await page.keyboard.press('Control+a');
+      await waitFor(() => page.locator('.card-selected').count(), (count) => count === layout.nodes.length);
+      await expect(page.locator('.react-flow__node.selected').count()).resolves.toBe(layout.nodes.length);
+
+      const zoomIn = page.locator('.react-flow__controls-zoomin');
+      for (let click = 0; click < 3; click += 1) await zoomIn.click();
+      const zoomed = await waitFor(() => viewportOf(page), (viewport) => viewport.zoom > fitted.zoom * 1.5);
+      await page.keyboard.press('f');
+      // Back to the view of the whole canvas the page opened with (the key animates there, so wait for the end).
+      const refitted = await waitFor(
+        () => viewportOf(page),
+        (viewport) => Math.abs(viewport.zoom - fitted.zoom) < 0.001 && Math.abs(viewport.x - fitted.x) < 0.5 && Math.abs(viewport.y - fitted.y) < 0.5,
+      );
+      expect(refitted.zoom).toBeLessThan(zoomed.zoom);
+      await waitFor(() => page.locator('.react-flow__node').count(), (count) => count === layout.nodes.length);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('moves a card on the open page when another editor moves its node through the HTTP API, marked with their name, without re-reading the canvas', async () => {
+    // Agents' MCP tools create and delete nodes but do not move them: the second actor is another editor, through the
+    // backend's PATCH with their own session.
+    const rosa = { issuer: 'https://idp.example', subject: 'rosa' };
+    await server.store.admin.addMember('demo', rosa, 'editor');
+    const secret = await server.store.sessions.createLoginLink(rosa, { expiresInMs: 60_000 });
+    const login = await fetch(`${server.url}/auth/login?token=${secret}`, { redirect: 'manual' });
+    const cookie = login.headers.get('set-cookie')!.split(';', 1)[0]!;
+    const { page, errors, close } = await openCanvas();
+    try {
+      const before = await read();
+      const from = nodeOf(before, 'voice-1')!.position;
+      const to = { x: from.x + 30, y: from.y + 40 };
+      const rereads: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/snapshot')) rereads.push(request.url());
+      });
+      const patched = await api(server.url, '/api/v2/projects/demo/canvases/main/nodes/voice-1', {
+        method: 'PATCH',
+        headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp' },
+        body: { base_revision: before.revision, set: { position: to } },
+      });
+      expect(patched.status).toBe(200);
+      await card(page, 'voice-1').locator('.card-highlight').waitFor({ timeout: 2000 });
+      await expect(card(page, 'voice-1').locator('.card-author').textContent()).resolves.toBe('rosa');
+      const shown = await card(page, 'voice-1').evaluate((element) => (element as unknown as { style: { transform: string } }).style.transform);
+      expect(shown).toMatch(new RegExp(`^translate\\(${to.x}px, ?${to.y}px\\)$`));
+      await expect(page.locator('.topbar .chip').first().textContent()).resolves.toBe(`revision ${before.revision + 1}`);
+      expect(rereads).toEqual([]);
+      // The mark goes away by itself.
+      await card(page, 'voice-1').locator('.card-highlight').waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { CanvasNode } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { card, launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { connectClient, structured } from '../support/mcp.js';
@@ -80,6 +82,48 @@ describe('the web canvas: runs and agent connections', () => {
     }
   });
 
+  it('shows the elapsed seconds of a running run on its card, counting up while it runs', async () => {
+    const { page, errors, close } = await openCanvas();
+    try {
+      await startRun(page, 'frame-1');
+      await card(page, 'frame-1').locator('[data-run-status="running"]').waitFor({ timeout: 10_000 });
+      // The badge is always there (it reads "Done" once the run ends): -1 when it does not show running seconds.
+      const badge = card(page, 'frame-1').locator('.run-status');
+      const secondsShown = async () => Number(/^Running (\d+) s/.exec((await badge.textContent()) ?? '')?.[1] ?? -1);
+      const first = await waitFor(secondsShown, (seconds) => seconds >= 0);
+      await waitFor(secondsShown, (seconds) => seconds > first, 5000);
+      await card(page, 'frame-1').locator('[data-run-status="succeeded"]').waitFor({ timeout: 15_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows the error of a run that fails on its card', async () => {
+    // A composition whose clip points at an asset this server does not have: the run fails, naming the clip.
+    const revision = (await server.store.layout.readCanvas('demo', 'main'))!.revision;
+    const node = CanvasNode.parse({
+      id: 'broken-compose',
+      type: 'videoComposeNode',
+      position: { x: 960, y: 560 },
+      data: { displayName: 'Broken compose', clips: [{ id: 'c1', videoUrl: '/assets/asset_missingmissing00', startMs: 0 }] },
+    });
+    await server.store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+    const { page, errors, close } = await openCanvas();
+    try {
+      await startRun(page, 'broken-compose');
+      await card(page, 'broken-compose').locator('[data-run-status="failed"]').waitFor({ timeout: 15_000 });
+      const latest = (await server.store.runs.latestRunsByNode('demo', 'main')).find((run) => run.node_id === 'broken-compose');
+      expect(latest?.status).toBe('failed');
+      const shown = await card(page, 'broken-compose').locator('.run-error').textContent();
+      expect(shown).toBe(latest!.error_message);
+      expect(shown).toContain('clip 1 refers to the asset asset_missingmissing00');
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('connects an agent from the browser: the shown configuration lets the SDK client write, and End cuts it off', async () => {
     const { page, errors, close } = await openCanvas();
     try {
@@ -118,6 +162,45 @@ describe('the web canvas: runs and agent connections', () => {
       expect(errors).toEqual([]);
     } finally {
       await close();
+    }
+  });
+
+  it("shows the cost and the project's budget before a run, and disables Start when the run costs more than the budget has left", async () => {
+    // No run holds credits in reserve, so what is left is the budget less what was spent.
+    const { spent } = await waitFor(() => server.store.runs.budget('demo'), (budget) => budget.reserved === 0);
+    const { page, errors, close } = await openCanvas();
+    try {
+      await server.store.admin.setProjectBudget('demo', spent + 10);
+      const enough = await server.store.runs.budget('demo');
+      await card(page, 'frame-1').getByRole('button', { name: 'Run' }).click();
+      const dialog = card(page, 'frame-1').getByRole('dialog', { name: 'Start a run' });
+      await dialog.getByText(`Budget: ${enough.left} of ${enough.budget} credits left.`).waitFor();
+      await expect(dialog.locator('strong').textContent()).resolves.toBe('1 credits');
+      await expect(dialog.getByRole('button', { name: 'Start run' }).isEnabled()).resolves.toBe(true);
+      await expect(dialog.getByText('more than the budget has left').count()).resolves.toBe(0);
+      await dialog.getByRole('button', { name: 'Not now' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      await server.store.admin.setProjectBudget('demo', spent + 0.5);
+      const short = await server.store.runs.budget('demo');
+      await card(page, 'frame-1').getByRole('button', { name: 'Run' }).click();
+      await dialog.getByText(`Budget: ${short.left} of ${short.budget} credits left.`).waitFor();
+      await dialog.getByText('That is more than the budget has left: the run would be refused.').waitFor();
+      await expect(dialog.getByRole('button', { name: 'Start run' }).isDisabled()).resolves.toBe(true);
+      // The server refuses it as well, and nothing was queued.
+      const forced = await page.evaluate(async () => {
+        const response = await fetch('/api/v2/projects/demo/canvases/main/nodes/frame-1/runs', {
+          method: 'POST',
+          headers: { 'x-requested-by': 'canvas-mcp', 'idempotency-key': crypto.randomUUID() },
+        });
+        return { status: response.status, body: (await response.json()) as unknown };
+      });
+      expect(forced).toMatchObject({ status: 402, body: { error: { code: 'budget_exceeded' } } });
+      await expect(server.store.runs.budget('demo')).resolves.toMatchObject({ reserved: 0, spent });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+      await server.store.admin.setProjectBudget('demo', null);
     }
   });
 });
