@@ -14,7 +14,7 @@ import type {
 } from '../../../src/contract/index.js';
 
 /**
- * The page talks to the same REST routes as any client (docs/api.md): no private back door. Every write carries
+ * The page talks to the same REST routes as every other client (docs/api.md): no private back door. Every write carries
  * X-Requested-By (with the Origin the browser adds, what the server asks of a signed-in write).
  */
 
