@@ -18,13 +18,17 @@ export async function serve(args: string[], logFile: string, nodeOptions: string
   return { child, url, logFile };
 }
 
-/** The token and chat run a first start printed. */
-export function demoCredentials(logFile: string): { token: string; chatRun: string } {
-  const log = readFileSync(logFile, 'utf8');
-  const token = /token \(shown once, keep it\):\s+(cmcp_\S+)/.exec(log)?.[1];
-  const chatRun = /agent run id \(X-Agent-Run-Id\): (chat_\S+)/.exec(log)?.[1];
-  if (!token || !chatRun) throw new Error(`no demo credentials in ${logFile}`);
-  return { token, chatRun };
+/** The token and chat run a first start printed (waiting up to 10 s for the banner to reach the log file). */
+export async function demoCredentials(logFile: string): Promise<{ token: string; chatRun: string }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const log = readFileSync(logFile, 'utf8');
+    const token = /token \(shown once, keep it\):\s+(cmcp_\S+)/.exec(log)?.[1];
+    const chatRun = /agent run id \(X-Agent-Run-Id\): (chat_\S+)/.exec(log)?.[1];
+    if (token && chatRun) return { token, chatRun };
+    if (Date.now() > deadline) throw new Error(`no demo credentials in ${logFile}:\n${log.slice(-2000)}`);
+    await sleep(50);
+  }
 }
 
 export function admin(args: string[]): Promise<Record<string, unknown>> {

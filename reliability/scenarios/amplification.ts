@@ -28,7 +28,7 @@ export async function amplification(): Promise<Row> {
   const store = await scenarioStore('sqlite');
   const served = await serve([...store.flags, '--workers', '0'], join(store.dataDir, 'serve.log'));
   try {
-    const { token, chatRun } = demoCredentials(served.logFile);
+    const { token, chatRun } = await demoCredentials(served.logFile);
     const headers = agentHeaders(token, chatRun);
     await sleep(1000); // the body check worker starts in the background after listen
     await fetch(`${served.url}/healthz`);

@@ -25,7 +25,7 @@ export async function authMatrix(): Promise<Row> {
   const served = await serve([...store.flags, '--workers', '0'], join(store.dataDir, 'serve.log'));
   try {
     const flags = store.flags;
-    const demo = demoCredentials(served.logFile);
+    const demo = await demoCredentials(served.logFile);
     const token = async (...args: string[]) => (await admin(['token', 'create', '--name', 'matrix', ...args, ...flags])) as { token: string; token_id: string };
     const chatRunFor = async (tokenId: string, ...args: string[]) =>
       ((await admin(['chat-run', 'create', 'demo', 'main', '--edit', '--token', tokenId, ...args, ...flags])) as { agent_run_id: string }).agent_run_id;

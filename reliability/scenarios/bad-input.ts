@@ -105,7 +105,7 @@ export async function badInput(): Promise<Row> {
   const store = await scenarioStore('sqlite');
   const served = await serve([...store.flags, '--workers', '0'], join(store.dataDir, 'serve.log'));
   try {
-    const { token, chatRun } = demoCredentials(served.logFile);
+    const { token, chatRun } = await demoCredentials(served.logFile);
     const headers = agentHeaders(token, chatRun);
     let total = 0;
     let cleanCount = 0;

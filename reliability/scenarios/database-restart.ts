@@ -13,7 +13,7 @@ export async function databaseRestart(durationMs: number): Promise<Row> {
   let served: Served | undefined;
   try {
     served = await serve([...store.flags, '--workers', '0'], join(store.dataDir, 'serve.log'));
-    const { token, chatRun } = demoCredentials(served.logFile);
+    const { token, chatRun } = await demoCredentials(served.logFile);
     const headers = agentHeaders(token, chatRun);
     const tally = newTally();
     const writing = runWriters({ urls: [served.url], headers, project: 'demo', canvas: 'main', writers: 8, durationMs, deleteEvery: 4 }, tally);

@@ -13,7 +13,7 @@ export async function killRounds(rounds: number): Promise<Row> {
   let current: Served | undefined;
   try {
     current = await serve([...store.flags, '--workers', '0'], join(store.dataDir, 'serve-0.log'));
-    const { token, chatRun } = demoCredentials(current.logFile);
+    const { token, chatRun } = await demoCredentials(current.logFile);
     const headers = agentHeaders(token, chatRun);
     const urls = [current.url];
     const tally = newTally();

@@ -37,7 +37,7 @@ export async function memory(calls: number): Promise<Row> {
     `--diagnostic-dir=${snapshots}`,
   ]);
   try {
-    const { token } = demoCredentials(served.logFile);
+    const { token } = await demoCredentials(served.logFile);
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } } });
     const fire = (amount: number) =>
       autocannon({ url: `${served.url}/mcp`, method: 'POST', headers: agentHeaders(token), body, connections: 16, amount });

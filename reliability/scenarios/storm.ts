@@ -16,7 +16,7 @@ export async function storm(kind: 'sqlite' | 'postgres', durationMs: number): Pr
     processes.push(first);
     const second = await serve([...store.flags, '--workers', '0', '--no-seed-demo'], join(store.dataDir, 'serve-2.log'));
     processes.push(second);
-    const { token, chatRun } = demoCredentials(first.logFile);
+    const { token, chatRun } = await demoCredentials(first.logFile);
     const headers = agentHeaders(token, chatRun);
     const seed = ((await mcpCall(first.url, headers, 'get_canvas', { project_id: 'demo', canvas_id: 'main' })).content?.layout as { revision: number }).revision;
     // People's tooling writes atomic batches through the REST API beside the agents.

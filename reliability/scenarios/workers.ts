@@ -27,7 +27,7 @@ export async function workerFaults(kind: 'sqlite' | 'postgres', runs: number): P
     (await startProcess(workerArgs, join(store.dataDir, `worker-${index}.log`), { env: { CANVAS_MCP_LOCAL_EXECUTION_LOG: executionLog }, ready: /worker running/ })).child;
   try {
     served = await serve([...store.flags, '--workers', '0', '--enable-hidden-tools'], join(store.dataDir, 'serve.log'));
-    const { token, chatRun } = demoCredentials(served.logFile);
+    const { token, chatRun } = await demoCredentials(served.logFile);
     const headers = agentHeaders(token, chatRun);
     const ids = { project_id: 'demo', canvas_id: 'main' };
     for (let index = 0; index < runs; index += 1) {

@@ -96,7 +96,8 @@ export function registerServeCommand(program: Command): void {
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
       // For people and scripts, on stderr: stdout carries JSON log lines only.
-      process.stderr.write(`canvas-mcp ${server.mode} listening on ${server.url}\n  MCP endpoint: ${server.mcpUrl}\n`);
-      if (server.demo) process.stderr.write(demoBanner(server, server.demo));
+      // One write: whoever sees the "listening on" line (a supervisor, a script) sees the demo's credentials with it.
+      const listening = `canvas-mcp ${server.mode} listening on ${server.url}\n  MCP endpoint: ${server.mcpUrl}\n`;
+      process.stderr.write(server.demo ? listening + demoBanner(server, server.demo) : listening);
     });
 }
