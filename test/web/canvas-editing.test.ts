@@ -2,10 +2,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
-import { card, launchBrowser, openLink, screenshot, signIn } from '../support/browser.js';
-import { connectClient, structured } from '../support/mcp.js';
-import { api, startTestServer, type TestServer } from '../support/servers.js';
-import { STORE_TARGETS } from '../support/stores.js';
+import { card, openLink, screenshot, signIn } from '../support/browser.js';
+import { structured } from '../support/mcp.js';
+import { api, type TestServer } from '../support/servers.js';
+import { startDemoStage, type DemoStage } from '../support/demo-stage.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -13,7 +13,6 @@ import { waitFor } from '../support/wait.js';
  * signs in with a login link and edits while an agent (the official MCP SDK client) edits the same canvas.
  */
 
-const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;
 const CANVAS = { project_id: 'demo', canvas_id: 'main' };
 
 interface Layout {
@@ -29,17 +28,13 @@ describe('the web canvas: people and agents editing together', () => {
   const read = async (): Promise<Layout> => structured<{ layout: Layout }>(await agent.callTool({ name: 'get_canvas', arguments: CANVAS })).layout;
   const nodeOf = (layout: Layout, id: string) => layout.nodes.find((node) => node.id === id);
 
+  let stage: DemoStage | undefined;
+
   beforeAll(async () => {
-    server = await startTestServer(sqlite, { seedDemo: true });
-    const demo = server.server.demo!;
-    agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId });
-    browser = await launchBrowser();
+    stage = await startDemoStage();
+    ({ server, agent, browser } = stage);
   });
-  afterAll(async () => {
-    await agent?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(async () => stage?.close());
 
   const openCanvas = async (): Promise<{ context: BrowserContext; page: Page; errors: string[]; close(): Promise<void> }> => {
     const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });

@@ -2,10 +2,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
 import { build, type Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot } from '../support/browser.js';
-import { connectClient, structured } from '../support/mcp.js';
-import { startTestServer, type TestServer } from '../support/servers.js';
-import { STORE_TARGETS } from '../support/stores.js';
+import { screenshot } from '../support/browser.js';
+import { structured } from '../support/mcp.js';
+import type { TestServer } from '../support/servers.js';
+import { startDemoStage, type DemoStage } from '../support/demo-stage.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -14,7 +14,6 @@ import { waitFor } from '../support/wait.js';
  * (@modelcontextprotocol/ext-apps's AppBridge), draws the get_canvas result it is handed.
  */
 
-const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;
 const APP_URI = 'ui://canvas-mcp/canvas.html';
 const CANVAS = { project_id: 'demo', canvas_id: 'main' };
 
@@ -34,17 +33,13 @@ describe('the canvas as an MCP App', () => {
   let agent: Client;
   let browser: Browser;
 
+  let stage: DemoStage | undefined;
+
   beforeAll(async () => {
-    server = await startTestServer(sqlite, { seedDemo: true });
-    const demo = server.server.demo!;
-    agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId });
-    browser = await launchBrowser();
+    stage = await startDemoStage();
+    ({ server, agent, browser } = stage);
   });
-  afterAll(async () => {
-    await agent?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(async () => stage?.close());
 
   it('names the app on get_canvas, and still lists exactly the six tools', async () => {
     const { tools } = await agent.listTools();
