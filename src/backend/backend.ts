@@ -90,7 +90,8 @@ export function createBackend(options: BackendOptions) {
     const authorization = editAuthorizationOf(ctx, clock());
     if (authorization.kind !== 'agent') return;
     const chatRun = authorization.agentRunId ? await store.admin.getChatRun(authorization.agentRunId) : undefined;
-    const refusal = editAuthorizationRefusal(chatRun, authorization, ref.projectId, ref.canvasId);
+    const openerRole = chatRun?.openedBy ? ((await store.admin.getMemberRole(ref.projectId, chatRun.openedBy)) ?? null) : null;
+    const refusal = editAuthorizationRefusal(chatRun, authorization, ref.projectId, ref.canvasId, openerRole);
     if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);
   }
 

@@ -65,6 +65,9 @@ export function tokenView(token: TokenRecord): TokenView {
   };
 }
 
+/** People see and revoke through the API only the agent tokens people issued there (issue 17, defect 4). */
+const issuedByAPerson = (token: TokenRecord) => token.kind === 'agent' && token.issuedBy !== null;
+
 export function createPeopleOperations(store: Store, clock: () => number) {
   return {
     /**
@@ -95,7 +98,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
         tokenId: body.token_id ?? null,
         openedBy: person,
         canEdit: body.edit,
-        expiresAt: body.expires_in === undefined ? null : clock() + body.expires_in * 1000,
+        expiresAt: clock() + body.expires_in * 1000,
       });
       return chatRunView((await store.admin.getChatRun(id))!);
     },
@@ -132,7 +135,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
         projects: [body.project_id],
         workspaces: [],
         actor: null,
-        expiresAt: body.expires_in === undefined ? null : clock() + body.expires_in * 1000,
+        expiresAt: clock() + body.expires_in * 1000,
         issuedBy: person,
       });
       return { ...tokenView((await store.admin.getToken(tokenId))!), token: secret };
@@ -141,14 +144,18 @@ export function createPeopleOperations(store: Store, clock: () => number) {
     async listTokens(ctx: CallerContext, projectId: string): Promise<TokenView[]> {
       requirePerson(ctx, 'list tokens');
       await authorizeProject(store, ctx, projectId, 'owner');
-      return (await store.directory.tokens(projectId)).map(tokenView);
+      // Only what people issued: an administrator's tokens (gateways, backends, agents) are managed with the CLI.
+      return (await store.directory.tokens(projectId)).filter(issuedByAPerson).map(tokenView);
     },
 
-    /** Revokes a token scoped to a project the caller owns, or one the caller issued. */
+    /** Revokes an agent token a person issued: the caller's own, or one of a project the caller owns. */
     async revokeToken(ctx: CallerContext, tokenId: string): Promise<TokenView> {
       const person = requirePerson(ctx, 'revoke a token');
       const token = await store.admin.getToken(tokenId);
       if (!token) throw new CanvasError('not_found', `No token ${tokenId}.`);
+      if (!issuedByAPerson(token)) {
+        throw new CanvasError('forbidden', `Token ${tokenId} was issued by an administrator: only an administrator revokes it (admin token revoke).`);
+      }
       if (!samePerson(token.issuedBy, person)) {
         const roles = await Promise.all(token.projects.map((projectId) => projectRole(store, ctx, projectId).catch(() => null)));
         if (token.projects.length === 0 || roles.some((role) => role !== 'owner')) {

@@ -1,4 +1,4 @@
-import type { Actor, ChatRunRecord } from '../store/records.js';
+import type { Actor, ChatRunRecord, MemberRole } from '../store/records.js';
 
 /**
  * What authorizes one layout write (spec: Authentication 5; docs/security.md):
@@ -23,12 +23,17 @@ function sameActor(left: Actor | null, right: Actor | null): boolean {
   return left.issuer === right.issuer && left.subject === right.subject;
 }
 
-/** Why the chat run gives no edit authorization for this write, or null when it does. */
+/**
+ * Why the chat run gives no edit authorization for this write, or null when it does. `openerRole` is the current
+ * project role of the person who opened the chat run (null: no longer a member); it is not read for a chat run an
+ * administrator opened.
+ */
 export function editAuthorizationRefusal(
   chatRun: ChatRunRecord | undefined,
   authorization: Extract<EditAuthorization, { kind: 'agent' }>,
   projectId: string,
   canvasId: string,
+  openerRole: MemberRole | null,
 ): string | null {
   if (!authorization.agentRunId) {
     return 'send X-Agent-Run-Id with the id of an active canvas chat run that holds an edit authorization.';
@@ -50,6 +55,10 @@ export function editAuthorizationRefusal(
   }
   if (chatRun.actor !== null && !sameActor(chatRun.actor, authorization.actor)) {
     return 'the chat run in X-Agent-Run-Id belongs to another person.';
+  }
+  // What a person granted never exceeds what they hold now (issue 17, defect 1).
+  if (chatRun.openedBy !== null && openerRole !== 'editor' && openerRole !== 'owner') {
+    return `${chatRun.openedBy.subject}, who opened the chat run in X-Agent-Run-Id, no longer has edit rights on project ${projectId}.`;
   }
   return null;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-import { reportFailure } from './cli-support.js';
+import { Command, CommanderError } from 'commander';
+import { CommandLineError, reportFailure } from './cli-support.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerSchemasCommand } from './commands/schemas.js';
@@ -14,11 +14,15 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+const json = process.argv.includes('--json');
 const program = new Command()
   .name('canvas-mcp')
   .description('Canvas Tool Interface: MCP tool server and canvas backend')
   .version(PACKAGE_VERSION, '-V, --version', 'print the version')
-  .showHelpAfterError();
+  // With --json a command line that does not parse is one JSON object too (reported below), not commander's text.
+  .showHelpAfterError(!json)
+  .configureOutput(json ? { outputError: () => undefined } : {})
+  .exitOverride();
 
 async function run(json: boolean, work: () => Promise<void>): Promise<void> {
   try {
@@ -37,5 +41,11 @@ registerAdminCommands(program, run);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  process.exitCode = reportFailure(error, false);
+  if (error instanceof CommanderError) {
+    // Help and --version end here too, with exit code 0 and nothing to report.
+    if (error.exitCode !== 0) process.exitCode = json ? reportFailure(new CommandLineError(error.message.replace(/^error: /, ''), 2), true) : 2;
+    else process.exitCode = 0;
+  } else {
+    process.exitCode = reportFailure(error, json);
+  }
 }

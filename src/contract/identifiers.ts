@@ -97,7 +97,7 @@ export const CanvasId = z
   .meta({
     minLength: 1,
     maxLength: CANVAS_ID_MAX_LENGTH,
-    description: 'Canvas identifier: 1..64 ASCII letters, digits, underscore or hyphen.',
+    description: 'Canvas id: 1..64 ASCII letters, digits, _ or -.',
   });
 
 export const BaseRevision = z

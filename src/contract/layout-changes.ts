@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CanvasEdge } from './edge.js';
 import { BaseRevision, ClientSaveId, NodeId, ResourceId } from './identifiers.js';
-import { CanvasNode, NodeStyle, Position } from './node.js';
-import { FreeFormObject, PositiveNumber } from './node-data/common.js';
+import { CanvasNode, NodeExtent, NodeStyle, Position } from './node.js';
+import { FreeFormObject } from './node-data/common.js';
 
 /**
  * Layout changes beyond the published tools (spec: "Tools that modify an existing node: not shown"; docs/api.md):
@@ -19,8 +19,8 @@ export const MAX_BATCH_OPERATIONS = 200;
 export const NodeUpdate = z
   .strictObject({
     position: Position.optional(),
-    width: PositiveNumber.nullable().optional(),
-    height: PositiveNumber.nullable().optional(),
+    width: NodeExtent.nullable().optional(),
+    height: NodeExtent.nullable().optional(),
     style: NodeStyle.nullable().optional(),
     parentId: ResourceId.nullable().optional(),
     extent: z.literal('parent').nullable().optional(),

@@ -8,6 +8,7 @@ import {
   ScriptNodeData,
   TextAnnotationNodeData,
 } from './node-data/canvas-nodes.js';
+import { LIMITS } from './limits.js';
 import { PositiveNumber } from './node-data/common.js';
 import { ExportImageNodeData, ImageGenNodeData, ImageNodeData } from './node-data/image.js';
 import {
@@ -47,14 +48,18 @@ export type NodeType = keyof typeof NODE_DATA_SCHEMAS;
 export const NODE_TYPES = Object.keys(NODE_DATA_SCHEMAS) as NodeType[];
 export const NodeTypeSchema = z.enum(NODE_TYPES as [NodeType, ...NodeType[]]);
 
+const Coordinate = z.number().min(-LIMITS.coordinate).max(LIMITS.coordinate);
+/** A node's width or height: greater than 0 (spec), at most LIMITS.nodeExtent (ours). */
+export const NodeExtent = PositiveNumber.max(LIMITS.nodeExtent);
+
 export const Position = z
-  .strictObject({ x: z.number(), y: z.number() })
-  .meta({ id: 'Position', description: 'Canvas position; both x and y are required and nothing else is allowed.' });
+  .strictObject({ x: Coordinate, y: Coordinate })
+  .meta({ id: 'Position', description: 'Canvas position: x and y, nothing else.' });
 
 export const NodeStyle = z
   .strictObject({
-    width: PositiveNumber.optional(),
-    height: PositiveNumber.optional(),
+    width: NodeExtent.optional(),
+    height: NodeExtent.optional(),
     zIndex: z.int().optional(),
   })
   .meta({ id: 'NodeStyle' });
@@ -63,8 +68,8 @@ export const NodeStyle = z
 const envelopeFields = {
   id: NodeId,
   position: Position,
-  width: PositiveNumber.optional(),
-  height: PositiveNumber.optional(),
+  width: NodeExtent.optional(),
+  height: NodeExtent.optional(),
   style: NodeStyle.optional(),
   parentId: ResourceId.optional(),
   extent: z.literal('parent').optional(),

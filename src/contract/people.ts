@@ -4,6 +4,11 @@ import { CanvasId, ProjectId, ResourceId } from './identifiers.js';
 /** The people's side of the backend API: chat runs and agent tokens opened by people, and who is signed in. */
 
 const Seconds = z.int().min(60).max(30 * 24 * 3600);
+/**
+ * What people grant ends by itself (issue 17, defect 1): an agent token a person issues lasts 30 days unless they say
+ * less, a chat run 7 days.
+ */
+export const DEFAULT_LIFETIME_SECONDS = { token: 30 * 24 * 3600, chatRun: 7 * 24 * 3600 } as const;
 const Person = z.strictObject({ issuer: z.string(), subject: z.string() });
 const Timestamp = z.string();
 
@@ -14,7 +19,7 @@ export const DisplayName = z.string().regex(DISPLAY_NAME, { error: 'must be 1..1
 
 export const ChatRunOpenBody = z.strictObject({
   edit: z.boolean().default(true).meta({ description: 'Whether the chat run holds a canvas edit authorization.' }),
-  expires_in: Seconds.optional().meta({ description: 'Seconds until it expires (60 s .. 30 days); none: it lasts until ended.' }),
+  expires_in: Seconds.default(DEFAULT_LIFETIME_SECONDS.chatRun).meta({ description: 'Seconds until it expires (60 s .. 30 days; default 7 days).' }),
   // An identifier like any other (well-formed, no U+0000): both stores must answer it the same way (issue 9, defect 6).
   token_id: ResourceId.optional().meta({
     description: 'The agent token that will present it; without one, only a token acting for you may present it.',
@@ -41,7 +46,7 @@ export const TokenIssueBody = z.strictObject({
   name: DisplayName,
   project_id: ProjectId,
   role: z.enum(['viewer', 'editor']).default('editor'),
-  expires_in: Seconds.optional(),
+  expires_in: Seconds.default(DEFAULT_LIFETIME_SECONDS.token).meta({ description: 'Seconds until it expires (60 s .. 30 days; default 30 days).' }),
 });
 export type TokenIssueBody = z.infer<typeof TokenIssueBody>;
 

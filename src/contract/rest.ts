@@ -46,6 +46,8 @@ export const IntrospectedPrincipal = z.strictObject({
   projects: z.array(z.string()),
   workspaces: z.array(z.string()),
   required_actor: z.strictObject({ issuer: z.string(), subject: z.string() }).nullable(),
+  /** The person who issued the token through the API; their current membership caps it (null: an administrator). */
+  issued_by: z.strictObject({ issuer: z.string(), subject: z.string() }).nullable().optional(),
 });
 
 export const IntrospectionResponse = z.discriminatedUnion('active', [

@@ -26,6 +26,30 @@ export const CANVAS_APP_TOOL_META: { ui: McpUiToolMeta; [LEGACY_URI_KEY]: string
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>canvas-mcp canvas</title>
 <p style="font:14px system-ui;margin:2rem">The canvas view is not built on this server: run <code>npm run build</code>.</p></html>`;
 
+/**
+ * The app's own content-security policy, as a meta element (issue 17, defect 5): whatever policy the host applies (or
+ * fails to), the page fetches nothing and draws images and media from this server's origin only. Its script and
+ * styles are inlined by the build, hence 'unsafe-inline' for those alone.
+ */
+export function appPolicy(origin: string): string {
+  const media = origin ? origin : "'none'";
+  return [
+    "default-src 'none'",
+    "script-src 'unsafe-inline'",
+    "style-src 'unsafe-inline'",
+    `img-src ${media}`,
+    `media-src ${media}`,
+    "connect-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+function withOwnPolicy(html: string, origin: string): string {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${appPolicy(origin)}">`;
+  return html.replace(/<head>/i, `<head>${meta}`);
+}
+
 export interface CanvasApp {
   /** The resources/list entry. */
   listing(): Record<string, unknown>;
@@ -55,7 +79,7 @@ export function createCanvasApp(publicOrigin: () => string): CanvasApp {
     contents() {
       // Read once: the file changes only with a new build, which comes with a restart.
       html ??= existsSync(MCP_APP_FILE) ? readFileSync(MCP_APP_FILE, 'utf8') : NOT_BUILT;
-      return { uri: CANVAS_APP_URI, mimeType: MIME_TYPE, text: html, _meta: { ui: ui() } };
+      return { uri: CANVAS_APP_URI, mimeType: MIME_TYPE, text: withOwnPolicy(html, publicOrigin()), _meta: { ui: ui() } };
     },
   };
 }

@@ -144,6 +144,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         projects: principal.projects,
         workspaces: principal.workspaces,
         requiredActor: principal.required_actor,
+        issuedBy: principal.issued_by ?? null,
       };
     },
 

@@ -6,6 +6,7 @@ import { REQUEST_ID_HEADER } from '../contract/index.js';
 import { readIdentityHeaders } from '../backend/auth/caller.js';
 import { DUPLICATE_AUTHORIZATION, hasTokenInQuery, headerCount, parseBearer } from '../shared/bearer.js';
 import { decodeUtf8, jsonContentTypeProblem } from '../shared/request-body.js';
+import { hostAllowed } from '../shared/hosts.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
@@ -76,15 +77,6 @@ function negotiate(accept: string | undefined): 'json' | 'sse' | null {
   if (/application\/json|application\/\*|\*\/\*/.test(value)) return 'json';
   if (value.includes('text/event-stream')) return 'sse';
   return null;
-}
-
-function hostnameOf(host: string | undefined): string | null {
-  if (!host) return null;
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
-    return null;
-  }
 }
 
 function writeReply(res: ServerResponse, reply: RpcReply, form: 'json' | 'sse', requestId: string): void {
@@ -310,11 +302,8 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     let childLog: Logger | undefined;
     const requestLog = () => (childLog ??= options.logger.child({ request_id: requestId }));
     try {
-      if (options.allowedHostnames) {
-        const hostname = hostnameOf(req.headers.host);
-        if (!hostname || !options.allowedHostnames.includes(hostname)) {
-          throw refuse(403, new CanvasError('forbidden', `Host ${req.headers.host ?? '(none)'} is not allowed.`));
-        }
+      if (!hostAllowed(req.headers.host, options.allowedHostnames)) {
+        throw refuse(403, new CanvasError('forbidden', `Host ${req.headers.host ?? '(none)'} is not allowed.`));
       }
       checkOrigin(req, res);
       if (req.method === 'OPTIONS' && req.headers.origin !== undefined) {

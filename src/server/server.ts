@@ -16,6 +16,7 @@ import { createTokenRateLimiter } from '../mcp/rate-limit.js';
 import { enabledTools } from '../mcp/tool-registry.js';
 import type { BackendClient } from '../mcp/backend-client.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
+import { LOOPBACK_HOSTNAMES } from '../shared/hosts.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { openStore, type Store } from '../store/store.js';
 import type { RunEngine } from '../runs/engine.js';
@@ -23,6 +24,9 @@ import { seedDemo, type DemoCredentials } from './demo-seed.js';
 import { assetFilesOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
 import { WARM_AT_START, createBodyCheckPool } from '../validation/body-check-pool.js';
 import { createFeedHub, type FeedHub } from '../backend/feed/feed-hub.js';
+import { createWriteLimits } from '../backend/http/write-limits.js';
+import { LIMITS } from '../contract/index.js';
+import { changeLogBytes } from '../store/layout-writes/write-frame.js';
 import { connectFeedSignals } from '../backend/feed/feed-signals.js';
 import { createPeopleOperations } from '../backend/people-operations.js';
 import type { SessionTimes } from '../store/session-store.js';
@@ -59,7 +63,6 @@ export interface StartServerOptions {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-const LOOPBACK_HOSTNAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 function gatewayApp(client: BackendClient, serviceRoutes: (app: Hono) => void): Hono {
   const app = new Hono();
@@ -108,7 +111,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   // Where /assets is served, for absolute asset URLs in tool results: this server, or in gateway mode the backend.
   let assetBase = config.backendUrl?.replace(/\/+$/, '') ?? config.publicUrl?.replace(/\/+$/, '') ?? '';
   const toolNames = enabledTools(config.enableHiddenTools).map((tool) => tool.name);
-  const metricsAccess: MetricsAccess = { token: config.metricsToken, loopbackOnly: LOOPBACK_HOSTS.has(config.host) };
+  const allowedHostnames = LOOPBACK_HOSTS.has(config.host) ? LOOPBACK_HOSTNAMES : null;
+  const metricsAccess: MetricsAccess = { token: config.metricsToken, loopbackOnly: LOOPBACK_HOSTS.has(config.host), allowedHostnames };
   // Made once the store and feed exist; the run engine reports to it through this variable.
   let metrics: ServiceMetrics;
 
@@ -119,7 +123,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     app = gatewayApp(client, (gateway) => registerMetricsRoute(gateway, gatewayMetrics, metricsAccess));
   } else {
     tightenDataDir(config.dataDir, logger);
-    store = await openStore(storeLocationOf(config), { clock });
+    store = await openStore(storeLocationOf(config), { clock, logger });
     if (config.seedDemo && (await store.admin.isEmpty())) demo = await seedDemo(store);
     const assets = assetFilesOf(config);
     engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
@@ -133,6 +137,13 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     store.writes.onCommitted((write) => {
       for (const runId of write.runsToSignal) runEngine.cancelRequested(runId);
     });
+    // A person's REST writes share /mcp's per-minute request setting, and may log at most 16 maximal writes' worth
+    // of change-log bytes a minute (issue 17, defect 7).
+    const writeLimits =
+      config.rateLimitPerMinute > 0
+        ? createWriteLimits({ requestsPerMinute: config.rateLimitPerMinute, changeLogBytesPerMinute: 16 * LIMITS.changeLogBytes })
+        : null;
+    if (writeLimits) store.writes.onCommitted((write) => writeLimits.spent(write.author, changeLogBytes(write.changes)));
     feed = createFeedHub(store, logger);
     stopFeedSignals = await connectFeedSignals(store, feed, logger);
     metrics = createServiceMetrics({ store, feed, providerOf: (operation) => runEngine.providerOf(operation), tools: toolNames, logger });
@@ -147,6 +158,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       bodyChecks,
       feed,
       feedHeartbeatMs: config.feedHeartbeatMs,
+      writeLimits,
       people: createPeopleOperations(store, clock),
       sessions: { times: sessionTimesOf(config), publicOrigin: () => publicOrigin },
       observeRequest: (outcome) => backendMetrics.observeRequest(outcome),
@@ -169,7 +181,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     }),
     logger,
     allowedOrigins: config.allowedOrigins,
-    allowedHostnames: LOOPBACK_HOSTS.has(config.host) ? LOOPBACK_HOSTNAMES : null,
+    allowedHostnames,
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimiter: config.rateLimitPerMinute > 0 ? createTokenRateLimiter(config.rateLimitPerMinute) : null,
     bodyChecks,

@@ -60,6 +60,8 @@ export interface AdminStore {
   setCanvasLocked(projectId: string, canvasId: string, locked: boolean): Promise<void>;
   addMember(projectId: string, actor: Actor, role: MemberRole): Promise<void>;
   getMemberRole(projectId: string, actor: Actor): Promise<MemberRole | undefined>;
+  /** Ends a membership; throws not_found when there is none. */
+  removeMember(projectId: string, actor: Actor): Promise<void>;
   createToken(token: NewToken): Promise<{ tokenId: string; secret: string }>;
   revokeToken(tokenId: string): Promise<void>;
   findTokenBySecret(secret: string): Promise<TokenRecord | undefined>;
@@ -202,6 +204,15 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
           [projectId, actor.issuer, actor.subject, role, clock()],
         );
       });
+    },
+
+    async removeMember(projectId, actor) {
+      const { changes } = await driver.run('DELETE FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [
+        projectId,
+        actor.issuer,
+        actor.subject,
+      ]);
+      if (changes === 0) throw new CanvasError('not_found', `${actor.subject} (${actor.issuer}) is not a member of project ${projectId}.`);
     },
 
     getMemberRole(projectId, actor) {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { DATA_MIGRATIONS } from './data-migrations.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** Numbered plain-SQL migrations in /migrations, applied in order, each once, by whichever process starts first. */
@@ -44,6 +45,7 @@ export async function migrate(driver: SqlDriver, migrations: Migration[] = loadM
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       await tx.exec(migration.sql);
+      await DATA_MIGRATIONS[migration.version]?.(tx);
       await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
         migration.version,
         migration.name,

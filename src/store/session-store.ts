@@ -63,10 +63,25 @@ const SESSION_COLUMNS = 'id, issuer, subject, created_at, last_seen_at, expires_
 /** last_seen_at is written at most this often, so reading pages is not a write per request. */
 const SEEN_RESOLUTION_MS = 60_000;
 
+/** Throws, saying why, when a sign-in link cannot be used now. */
+function linkRefusal(link: z.output<typeof LinkRow> | undefined, now: number): asserts link {
+  if (!link) throw new CanvasError('unauthenticated', 'This sign-in link is not valid. Ask for a new one.');
+  if (link.used_at !== null) throw new CanvasError('unauthenticated', 'This sign-in link was already used. Ask for a new one.');
+  if (link.expires_at <= now) throw new CanvasError('unauthenticated', 'This sign-in link has expired. Ask for a new one.');
+}
+
+/** A sign-in link lasts at most this long (issue 17, defect 5): a link is a bearer credential sent through chat. */
+export const MAX_LOGIN_LINK_MS = 7 * 24 * 3_600_000;
+
 export function createSessionStore(driver: SqlDriver, clock: () => number) {
   return {
     /** A new one-time sign-in secret for a person; only its hash is kept. */
     async createLoginLink(person: Actor, options: { expiresInMs: number; projectId?: string | null; canvasId?: string | null }): Promise<string> {
+      if (!(options.expiresInMs <= MAX_LOGIN_LINK_MS)) {
+        throw new CanvasError('invalid_arguments', `A sign-in link lasts at most ${MAX_LOGIN_LINK_MS / 86_400_000} days.`, {
+          issues: [{ path: 'expires_in', message: `must be at most ${MAX_LOGIN_LINK_MS / 1000} seconds` }],
+        });
+      }
       const secret = newTokenSecret().replace(/^cmcp_/, 'login_');
       const now = clock();
       await driver.run(
@@ -74,6 +89,19 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
         [sha256Hex(secret), person.issuer, person.subject, options.projectId ?? null, options.canvasId ?? null, now, now + options.expiresInMs],
       );
       return secret;
+    },
+
+    /**
+     * What a sign-in link would do, without spending it (the link's page shows this before the person confirms);
+     * throws unauthenticated, saying why, when it cannot be used.
+     */
+    async peekLoginLink(linkSecret: string): Promise<LoginLinkRecord> {
+      const row = await driver.get('SELECT issuer, subject, project_id, canvas_id, expires_at, used_at FROM login_links WHERE secret_hash = ?', [
+        sha256Hex(linkSecret),
+      ]);
+      const link = row ? LinkRow.parse(row) : undefined;
+      linkRefusal(link, clock());
+      return { person: { issuer: link.issuer, subject: link.subject }, projectId: link.project_id, canvasId: link.canvas_id };
     },
 
     /**
@@ -87,9 +115,7 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
           sha256Hex(linkSecret),
         ]);
         const link = row ? LinkRow.parse(row) : undefined;
-        if (!link) throw new CanvasError('unauthenticated', 'This sign-in link is not valid. Ask for a new one.');
-        if (link.used_at !== null) throw new CanvasError('unauthenticated', 'This sign-in link was already used. Ask for a new one.');
-        if (link.expires_at <= now) throw new CanvasError('unauthenticated', 'This sign-in link has expired. Ask for a new one.');
+        linkRefusal(link, now);
         await tx.run('UPDATE login_links SET used_at = ? WHERE secret_hash = ?', [now, sha256Hex(linkSecret)]);
         const sessionSecret = newTokenSecret().replace(/^cmcp_/, 'sess_');
         const id = newId('ses_');

@@ -3,7 +3,9 @@ import { createAdminStore, type AdminStore } from './admin-store.js';
 import { createCanvasWrites, type CanvasCaps, type CanvasWrites } from './layout-writes/index.js';
 import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
+import { watchOutages } from './outage-watch.js';
 import { openPostgresDriver } from './postgres-driver.js';
+import type { Logger } from '../shared/logger.js';
 import { createReadCache } from './read-cache.js';
 import { createHistoryReads, type HistoryReads } from './history-reads.js';
 import { createSessionStore, type SessionStore } from './session-store.js';
@@ -50,6 +52,8 @@ export interface OpenStoreOptions {
   caps?: Partial<CanvasCaps>;
   /** Apply pending migrations on open (default true). */
   migrate?: boolean;
+  /** Hears when the database goes away and comes back (src/store/outage-watch.ts). */
+  logger?: Logger;
 }
 
 export function sqliteFileIn(dataDir: string): string {
@@ -86,7 +90,8 @@ export function openDriver(location: StoreLocation): SqlDriver {
 }
 
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
-  const driver = openDriver(location);
+  const opened = openDriver(location);
+  const driver = options.logger ? watchOutages(opened, options.logger, options.clock) : opened;
   try {
     if (options.migrate ?? true) await migrate(driver);
   } catch (error) {

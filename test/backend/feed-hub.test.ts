@@ -35,6 +35,10 @@ describe('the change feed hub', () => {
       close() {
         slow.closed = true;
       },
+      drained: async () => undefined,
+      get closed() {
+        return slow.closed;
+      },
     });
     await hub.subscribe('p', 'c', 0, {
       send(event) {
@@ -43,6 +47,10 @@ describe('the change feed hub', () => {
       },
       close() {
         fast.closed = true;
+      },
+      drained: async () => undefined,
+      get closed() {
+        return fast.closed;
       },
     });
     for (let revision = 0; revision < 6; revision += 1) {
@@ -58,7 +66,7 @@ describe('the change feed hub', () => {
   it('keeps delivering to a subscriber that came back after closeAll, when an old subscriber leaves afterwards', async () => {
     const hub = createFeedHub(store, createLogger('silent'));
     store.writes.onCommitted((write) => hub.committed(write));
-    const sink = () => ({ received: [] as string[], send(event: FeedEvent) { this.received.push(event.event); return true; }, close() {} });
+    const sink = () => ({ received: [] as string[], send(event: FeedEvent) { this.received.push(event.event); return true; }, close() {}, drained: async () => undefined, closed: false });
     const old = sink();
     const leaveOld = await hub.subscribe('p', 'c', null, old);
     hub.closeAll('the stream drops');

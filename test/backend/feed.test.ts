@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
 import { cli, cliProcess, serveProcess, type ServeProcess } from '../support/cli.js';
 import { connectClient, structured } from '../support/mcp.js';
-import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
 import { openEvents, type EventReader, type ReceivedEvent } from '../support/sse.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { IDP, seedWorld, type World } from './world.js';
@@ -101,8 +101,7 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
 
         // A person, through the REST API with a session.
         const secret = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'alice' }, { expiresInMs: 60_000 });
-        const signIn = await fetch(`${server.url}/auth/login?token=${secret}`, { redirect: 'manual' });
-        const cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+        const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${secret}`);
         since = Date.now();
         const patched = await api(server.url, `${CANVAS}/nodes/from-agent`, {
           method: 'PATCH',
@@ -209,8 +208,7 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
 
     it('ends a feed whose session ends', async () => {
       const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'alice' }, { expiresInMs: 60_000 });
-      const signIn = await fetch(`${server.url}/auth/login?token=${link}`, { redirect: 'manual' });
-      const cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+      const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${link}`);
       const reader = await openEvents(`${server.url}${CANVAS}/events`, { cookie });
       expect(reader.status).toBe(200);
       const sessions = (await server.store.sessions.listSessions()).filter((session) => session.person.subject === 'alice');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
 import { connectClient, structured, toolError } from '../support/mcp.js';
-import { api, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
+import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { IDP, seedWorld, type World } from './world.js';
 
@@ -40,10 +40,9 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
 
     /** Signs in through a link as a browser would; returns the cookie header for later requests. */
     async function signIn(subject: string): Promise<string> {
-      const response = await fetch(`${server.url}${await link(subject)}`, { redirect: 'manual' });
+      const { response, cookie } = await signInWithLink(`${server.url}${await link(subject)}`);
       expect(response.status).toBe(303);
-      const cookie = response.headers.get('set-cookie')!;
-      return cookie.split(';', 1)[0]!;
+      return cookie;
     }
 
     /** A write from our own page: the cookie, the server's origin, and X-Requested-By. */
@@ -59,7 +58,7 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
 
     describe('sign-in', () => {
       it('opens a session from a one-time link: an HttpOnly, SameSite=Lax cookie, and a redirect to the canvas', async () => {
-        const response = await fetch(`${server.url}${await link('alice')}`, { redirect: 'manual' });
+        const { response } = await signInWithLink(`${server.url}${await link('alice')}`);
         expect(response.status).toBe(303);
         expect(response.headers.get('location')).toBe('/p/p1/c/c1');
         const cookie = response.headers.get('set-cookie')!;
@@ -74,7 +73,7 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
 
       it('refuses a link used twice, an expired one and a made-up one, with a page that says what to do', async () => {
         const once = await link('alice');
-        expect((await fetch(`${server.url}${once}`, { redirect: 'manual' })).status).toBe(303);
+        expect((await signInWithLink(`${server.url}${once}`)).response.status).toBe(303);
         for (const path of [once, await link('alice', { expiresInMs: -1 }), '/auth/login?token=login_nope']) {
           const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
           expect(response.status).toBe(401);
@@ -278,8 +277,13 @@ describe('sign-in behind https', () => {
 
   it('marks the session cookie Secure when the public URL is https', async () => {
     const secret = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'alice' }, { expiresInMs: 60_000 });
-    // Reached on its loopback port: server.url is the public (https) URL.
-    const response = await fetch(`http://127.0.0.1:${server.server.port}/auth/login?token=${secret}`, { redirect: 'manual' });
+    // Reached on its loopback port (server.url is the public https URL), posted with the public origin as the page at the public URL would.
+    const response = await fetch(`http://127.0.0.1:${server.server.port}/auth/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: 'https://canvas.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: secret }),
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/');
     expect(response.headers.get('set-cookie')).toMatch(/; Secure(;|$)/);

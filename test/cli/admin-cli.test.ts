@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
+import { loadServeConfig } from '../../src/config.js';
+import { startServer } from '../../src/server/server.js';
+import { createLogger } from '../../src/shared/logger.js';
 import { cli } from '../support/cli.js';
-import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { connectClient, structured } from '../support/mcp.js';
+import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /** Every admin command, as a separate process with --json, while a server runs on the same store. */
@@ -102,9 +106,8 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
       expect(link).toMatchObject({ code: 0, json: { url: expect.stringMatching(/\/auth\/login\?token=\S+$/), expires_in: 900 } });
       const url = link.json!.url as string;
       expect(url.startsWith(`${server.url}/auth/login?token=`)).toBe(true);
-      const signIn = await fetch(url, { redirect: 'manual' });
+      const { response: signIn, cookie } = await signInWithLink(url);
       expect([signIn.status, signIn.headers.get('location')]).toEqual([303, '/p/people/c/board']);
-      const cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
       expect(await api(server.url, '/api/v1/me', { headers: { cookie } })).toMatchObject({ status: 200, body: { person: { subject: 'pia' } } });
       expect((await fetch(url, { redirect: 'manual' })).status).toBe(401);
 
@@ -129,6 +132,52 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
       expect(badRole.stderr).toContain('Allowed choices are viewer, editor, owner');
       const halfActor = await admin('token', 'create', '--name', 'x', '--actor-issuer', 'only-issuer');
       expect(halfActor).toMatchObject({ code: 1, json: { error: { code: 'invalid_arguments' } } });
+    }, 60_000);
+
+    it('prints one JSON object for every failure with --json: a missing store, a file it cannot write, a command line that does not parse (issue 17)', async () => {
+      const noStore = await cli(['admin', 'workspace', 'create', 'w', '--data', '/nonexistent-canvas-mcp', '--json']);
+      expect(noStore).toMatchObject({ code: 2, json: { error: { code: 'usage', message: expect.stringContaining('No store at') } } });
+      const unwritable = await admin('backup', '--out', '/missing-dir-canvas-mcp/b.tar.gz');
+      expect(unwritable).toMatchObject({ code: 1, json: { error: { code: 'io', details: { errno: 'ENOENT' } } } });
+      const unknownOption = await admin('workspace', 'create', 'w', '--bogus');
+      expect(unknownOption).toMatchObject({ code: 2, json: { error: { code: 'usage', message: "unknown option '--bogus'" } } });
+      const missingArgument = await admin('workspace', 'create');
+      expect(missingArgument).toMatchObject({ code: 2, json: { error: { code: 'usage' } } });
+      for (const failure of [noStore, unwritable, unknownOption, missingArgument]) expect(failure.stdout.trim().split('\n')).toHaveLength(1);
+    }, 60_000);
+
+    it('removes a member: their session stops reaching the project at once (issue 17, defect 1)', async () => {
+      await admin('workspace', 'create', 'ws-remove');
+      await admin('project', 'create', 'remove-me', '--workspace', 'ws-remove');
+      await admin('canvas', 'create', 'remove-me', 'board');
+      await admin('member', 'add', 'remove-me', '--issuer', 'https://idp', '--subject', 'rex', '--role', 'editor');
+      const link = await admin('login-link', '--issuer', 'https://idp', '--subject', 'rex', '--public-url', server.url);
+      const { cookie } = await signInWithLink(link.json!.url as string);
+      const snapshot = () => api(server.url, '/api/v2/projects/remove-me/canvases/board/snapshot', { headers: { cookie, 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION } });
+      expect((await snapshot()).status).toBe(200);
+      expect(await admin('member', 'remove', 'remove-me', '--issuer', 'https://idp', '--subject', 'rex')).toMatchObject({ code: 0, json: { removed: true } });
+      expect((await snapshot()).status).toBe(403);
+      expect(await admin('member', 'remove', 'remove-me', '--issuer', 'https://idp', '--subject', 'rex')).toMatchObject({ code: 1, json: { error: { code: 'not_found' } } });
+    }, 60_000);
+
+    it('sets up a gateway with the documented commands, and it serves the agent (README, docs/operations.md)', async () => {
+      await admin('workspace', 'create', 'ws-gw');
+      await admin('project', 'create', 'gw-project', '--workspace', 'ws-gw');
+      await admin('canvas', 'create', 'gw-project', 'board');
+      const unscoped = await admin('token', 'create', '--name', 'gw', '--kind', 'gateway');
+      expect(unscoped).toMatchObject({ code: 1, json: { error: { code: 'invalid_arguments', message: expect.stringContaining('--workspace') } } });
+      const gatewayToken = (await admin('token', 'create', '--name', 'gw', '--kind', 'gateway', '--workspace', 'ws-gw')).json!.token as string;
+      const agentToken = (await admin('token', 'create', '--name', 'agent', '--project', 'gw-project')).json!.token as string;
+      const gateway = await startServer(loadServeConfig({ port: 0, workers: 0, backendUrl: server.url, backendToken: gatewayToken }, {}), { logger: createLogger('silent') });
+      const client = await connectClient(gateway.mcpUrl, { Authorization: `Bearer ${agentToken}` });
+      try {
+        const result = await client.callTool({ name: 'get_canvas', arguments: { project_id: 'gw-project', canvas_id: 'board' } });
+        expect(result.isError).toBeFalsy();
+        expect(structured<{ layout: { revision: number } }>(result).layout.revision).toBe(0);
+      } finally {
+        await client.close();
+        await gateway.close();
+      }
     }, 60_000);
   });
 });

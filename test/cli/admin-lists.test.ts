@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/shared/ids.js';
 import { CLI_ENTRY, cli } from '../support/cli.js';
-import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
 import { POSTGRES_URL, STORE_TARGETS, createPostgresDatabase, postgresAvailable } from '../support/stores.js';
 
 /** Issue 13, item 2: `--version`, the list commands, and admin commands that never create a store by mistake. */
@@ -106,8 +106,7 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
       const ended = await store.admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId, canEdit: false, expiresAt: null });
       await store.admin.endChatRun(ended);
       const link = await store.sessions.createLoginLink({ issuer: 'https://idp', subject: 'dana' }, { expiresInMs: 60_000, projectId: null, canvasId: null });
-      const signIn = await fetch(`${server.url}/auth/login?token=${link}`, { redirect: 'manual' });
-      sessionSecret = signIn.headers.get('set-cookie')!.split(';', 1)[0]!.split('=')[1]!;
+      sessionSecret = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie.split('=')[1]!;
     });
     afterAll(async () => server?.close());
 

@@ -147,6 +147,21 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
     expect(finished).toBe('succeeded');
     expect(serve.child.exitCode).toBeNull();
     expect(worker.child.exitCode).toBeNull();
+
+    // Each outage (the restart above, this stop) is logged once when it starts and once when it ends, at warn, not
+    // once per 503 (issue 17).
+    const outageLines = serve
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"database'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; outage_ms?: number });
+    const started = outageLines.filter((line) => line.msg.startsWith('database unavailable'));
+    const ended = outageLines.filter((line) => line.msg === 'database available again');
+    expect(started.length).toBeGreaterThanOrEqual(1);
+    expect(started.length).toBeLessThanOrEqual(2);
+    expect(ended).toHaveLength(started.length);
+    expect([...started, ...ended].every((line) => line.level === 40)).toBe(true);
+    expect(ended.at(-1)!.outage_ms).toBeGreaterThan(0);
   }, 60_000);
 
   it('delivers a write of another process to a feed of the restarted serve within 1 s, through its reconnected LISTEN', async () => {

@@ -101,7 +101,8 @@ describe('backup and restore on SQLite', () => {
       expect((await cli(['admin', 'backup', '--out', archive, '--data', dataDir, '--json'])).code).toBe(0);
       const again = await cli(['admin', 'backup', '--out', archive, '--data', dataDir, '--json']);
       expect(again.code).toBe(1);
-      expect(again.stderr).toContain('already exists');
+      // With --json, a failure is one JSON object on stdout too (issue 17).
+      expect((again.json as { error: { message: string } }).error.message).toContain('already exists');
     } finally {
       await source.close();
     }

@@ -3,6 +3,7 @@ import { SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
 import { loadServeConfig } from '../../src/config.js';
 import { connectClient, deploy, toolError } from '../support/mcp.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { rawRequest } from '../support/raw-http.js';
 import { openEvents } from '../support/sse.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
@@ -180,6 +181,23 @@ describe('GET /metrics with a run worker', () => {
 
 describe('who may scrape /metrics', () => {
   const target = STORE_TARGETS[0]!;
+
+  it('answers only loopback Host names on a loopback server, as /mcp does: a DNS-rebinding page cannot read it (issue 17)', async () => {
+    const server = await startTestServer(target);
+    try {
+      const { port } = server.server;
+      for (const host of ['rebind.evil.example', `rebind.evil.example:${port}`]) {
+        const refused = await rawRequest(`http://127.0.0.1:${port}/metrics`, { method: 'GET', headers: { host } });
+        expect([host, refused.status]).toEqual([host, 403]);
+        expect(refused.text).not.toContain('canvas_mcp_');
+      }
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+        expect((await rawRequest(`http://127.0.0.1:${port}/metrics`, { method: 'GET', headers: { host } })).status).toBe(200);
+      }
+    } finally {
+      await server.close();
+    }
+  });
 
   it('is off on a server bound beyond loopback without a --metrics-token', async () => {
     const server = await startTestServer(target, { host: '0.0.0.0' });

@@ -104,6 +104,41 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
       const layout = await store.layout.loadLayout('p', 'c');
       expect(layout?.nodes.map((row) => row.id)).toEqual(['a', 'b']);
     });
+
+    it('006 brings a node stored at 1e20 (and 1e308 wide) within the bounds, so the canvas reads and reverts again (issue 17, defect 6)', async () => {
+      database = await target.createDatabase();
+      const driver = openDriver(database.location);
+      opened = driver;
+      await migrate(driver, loadMigrations().filter((migration) => migration.version <= 5));
+      await seedAtVersion2(driver);
+      const far = JSON.stringify({ id: 'far', type: 'textAnnotationNode', position: { x: 1e20, y: -1e20 }, width: 1e308, style: { height: 1e9 }, data: { content: 'far' } });
+      await driver.run(
+        `INSERT INTO canvas_nodes (project_id, canvas_id, id, seq, type, parent_id, body, created_revision, updated_revision)
+         VALUES ('p', 'c', 'far', 2, 'textAnnotationNode', NULL, ?, 2, 2)`,
+        [far],
+      );
+      await driver.run(
+        `INSERT INTO canvas_changes (project_id, canvas_id, revision, object_kind, object_id, change, body, has_body) VALUES ('p', 'c', 2, 'node', 'far', 'create', ?, 1)`,
+        [far],
+      );
+      await driver.run("UPDATE canvases SET revision = 2, next_seq = 3, node_count = 2, layout_bytes = ? WHERE project_id = 'p' AND id = 'c'", [
+        NODE_BODY.length + far.length,
+      ]);
+      const store = storeOnDriver(driver, () => SAME_MILLISECOND + 10);
+      await expect(store.layout.readNode('p', 'c', 'far')).rejects.toThrow();
+
+      expect(await migrate(driver)).toEqual(['006_node_bounds.sql']);
+      const bounded = (await store.layout.readNode('p', 'c', 'far'))!.node;
+      expect(bounded).toMatchObject({ position: { x: 1e7, y: -1e7 }, width: 1e5, style: { height: 1e5 } });
+      const canvas = await driver.get("SELECT layout_bytes FROM canvases WHERE project_id = 'p' AND id = 'c'");
+      expect(Number(canvas!.layout_bytes)).toBe(NODE_BODY.length + JSON.stringify(bounded).length);
+
+      // The change log still holds the old body: a revert to that revision restores the node within the bounds.
+      const at = (baseRevision: number) => ({ projectId: 'p', canvasId: 'c', baseRevision, clientSaveId: null, authorization: SYSTEM_WRITE });
+      await store.writes.deleteNode(at(2), 'far');
+      await store.writes.revert(at(3), 2);
+      expect((await store.layout.readNode('p', 'c', 'far'))!.node.position).toEqual({ x: 1e7, y: -1e7 });
+    });
   });
 });
 

@@ -56,6 +56,13 @@ export async function openLink(browser: Browser, url: string, viewport = DESKTOP
     page.on('requestfailed', (request) => console.log(`[page +${Date.now() - started} ms] failed ${request.url()} ${request.failure()?.errorText}`));
   }
   await page.goto(url);
+  // A sign-in link opens a page that spends nothing; the person confirms with its button.
+  if (new URL(url).pathname === '/auth/login') {
+    await Promise.all([
+      page.waitForURL((next) => next.pathname !== '/auth/login', { timeout: 10_000 }),
+      page.getByRole('button', { name: /^Sign in as / }).click({ timeout: 10_000 }),
+    ]);
+  }
   return { context, page, errors };
 }
 

@@ -18,7 +18,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(target: StoreTarget, overrides: ConfigInput = {}): Promise<TestServer> {
+export async function startTestServer(target: StoreTarget, overrides: ConfigInput = {}, options: { clock?: () => number } = {}): Promise<TestServer> {
   const database = await target.createDatabase();
   const location =
     database.location.kind === 'sqlite'
@@ -35,7 +35,7 @@ export async function startTestServer(target: StoreTarget, overrides: ConfigInpu
       callback();
     },
   });
-  const server = await startServer(config, { logger: createLogger('info', destination) });
+  const server = await startServer(config, { logger: createLogger('info', destination), ...(options.clock ? { clock: options.clock } : {}) });
   return {
     server,
     url: server.url,
@@ -80,4 +80,23 @@ export async function api(baseUrl: string, path: string, request: ApiRequest = {
     // keep the text
   }
   return { status: response.status, headers: response.headers, body };
+}
+
+/**
+ * Signs in with a one-time link as a browser does: the link's page (GET, which spends nothing), then the page's own
+ * form (POST with this server's Origin). Returns the final answer and the session cookie (`name=value`) it set.
+ */
+export async function signInWithLink(linkUrl: string, options: { cookie?: string; replace?: boolean } = {}): Promise<{ response: Response; cookie: string }> {
+  const url = new URL(linkUrl);
+  const confirm = await fetch(url, { redirect: 'manual', headers: options.cookie ? { cookie: options.cookie } : {} });
+  if (confirm.status !== 200) return { response: confirm, cookie: '' };
+  const form = new URLSearchParams({ token: url.searchParams.get('token') ?? '' });
+  if (options.replace) form.set('replace', '1');
+  const response = await fetch(new URL('/auth/login', url), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: url.origin, 'content-type': 'application/x-www-form-urlencoded', ...(options.cookie ? { cookie: options.cookie } : {}) },
+    body: form,
+  });
+  return { response, cookie: response.headers.get('set-cookie')?.split(';', 1)[0] ?? '' };
 }

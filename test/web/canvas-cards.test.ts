@@ -104,6 +104,40 @@ describe('the web canvas: node cards', () => {
     }
   });
 
+  it('never fetches a sign-in link, an API route or another site that an agent wrote as an image URL, and says so on the card (issue 17, defect 5)', async () => {
+    const victim = { issuer: 'https://idp.example', subject: 'victim' };
+    await server.store.admin.addMember('demo', victim, 'editor');
+    const linkSecret = await server.store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: 60_000 });
+    const urls = {
+      'lure-login': `/auth/login?token=${linkSecret}`,
+      'lure-api': '/api/v2/projects/demo/canvases/main/revert',
+      'lure-remote': 'https://evil.example/pixel.png',
+    };
+    let revision = (await server.store.layout.readCanvas('demo', 'main'))!.revision;
+    for (const [index, [id, imageUrl]] of Object.entries(urls).entries()) {
+      const node = CanvasNode.parse({ id, type: 'imageNode', position: { x: 200 + index * 320, y: 1800 }, data: { ...MINIMAL_DATA.imageNode, imageUrl } });
+      await server.store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+    }
+    const { context, page, errors } = await signIn(browser, server, victim, { projectId: 'demo', canvasId: 'main' }, WALL);
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname + new URL(request.url()).search));
+    try {
+      await page.locator('.feed-live').waitFor();
+      for (const id of Object.keys(urls)) {
+        await card(page, id).scrollIntoViewIfNeeded();
+        await card(page, id).getByText('Image not shown: it is not on this server').waitFor({ timeout: 3000 });
+      }
+      expect(fetched.filter((path) => path.startsWith('/auth/login') || path.includes('/revert'))).toEqual([]);
+      // The link is still unspent: its owner can use it, and the victim's browser is still the victim's.
+      const me = (await page.evaluate(async () => (await fetch('/api/v1/me')).json())) as { person: { subject: string } };
+      expect(me.person.subject).toBe('victim');
+      expect((await server.store.sessions.peekLoginLink(linkSecret)).person).toEqual(DEMO_OWNER);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   /** A node as the server has it now, and the revision of the canvas (read after the node, so never older than it). */
   const readBack = async (nodeId: string) => {
     const node = (await server.store.layout.readNode('demo', 'main', nodeId))?.node;

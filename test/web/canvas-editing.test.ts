@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { card, openLink, screenshot, signIn } from '../support/browser.js';
 import { structured } from '../support/mcp.js';
-import { api, type TestServer } from '../support/servers.js';
+import { api, signInWithLink, type TestServer } from '../support/servers.js';
 import { startDemoStage, type DemoStage } from '../support/demo-stage.js';
 import { waitFor } from '../support/wait.js';
 
@@ -490,8 +490,7 @@ describe('the web canvas: people and agents editing together', () => {
     const rosa = { issuer: 'https://idp.example', subject: 'rosa' };
     await server.store.admin.addMember('demo', rosa, 'editor');
     const secret = await server.store.sessions.createLoginLink(rosa, { expiresInMs: 60_000 });
-    const login = await fetch(`${server.url}/auth/login?token=${secret}`, { redirect: 'manual' });
-    const cookie = login.headers.get('set-cookie')!.split(';', 1)[0]!;
+    const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${secret}`);
     const { page, errors, close } = await openCanvas();
     try {
       const before = await read();

@@ -3,6 +3,9 @@ import { CanvasNode, NODE_TYPES, type CanvasEdge, type LayoutEvent } from '../..
 import { createItems, deleteItems, moveNodes, patchData } from '../src/model/intents.js';
 import { applyLayoutEvent, authorLabel, inverseOperations, parentsFirst, type Layout } from '../src/model/layout.js';
 import { PALETTE, paletteNode } from '../src/model/palette.js';
+import { layoutBounds } from '../src/canvas/fit.js';
+import { toFlowNodes } from '../src/canvas/flow-nodes.js';
+import { safeMediaUrl } from '../src/cards/media-url.js';
 
 /** The page's model in plain TypeScript: what it does to a layout, and what it sends, without a browser. */
 
@@ -129,5 +132,45 @@ describe('the palette', () => {
 
   it.each(PALETTE.map((entry) => [entry.type, entry] as const))('adds a %s that the contract accepts as it stands', (_type, entry) => {
     expect(CanvasNode.safeParse(paletteNode(entry, { x: 10, y: 20 })).error?.issues).toBeUndefined();
+  });
+});
+
+describe('a node far beyond the bounds, stored before they existed (issue 17, defect 6)', () => {
+  const far = note('far', 0, { position: { x: 1e20, y: 1e20 }, width: 1e308 });
+
+  it('is left out of the bounds fit uses, so fit still frames the other nodes', () => {
+    expect(layoutBounds([note('a', 0), note('b', 600), far])).toEqual({ x: 0, y: 0, width: 880, height: 200 });
+    expect(layoutBounds([far])).toBeNull();
+  });
+
+  it('is drawn at the edge of the bounds, not where React Flow and its minimap would lose everything else', () => {
+    const [drawn] = toFlowNodes([far], {}, {}, true, []);
+    expect(drawn!.position).toEqual({ x: 1e7, y: 1e7 });
+    expect(drawn!.width).toBe(1e5);
+  });
+});
+
+describe('what a card may fetch (issue 17, defect 5)', () => {
+  const origin = 'http://127.0.0.1:8787';
+  it.each([
+    ['/assets/asset_abc', `${origin}/assets/asset_abc`],
+    [`${origin}/assets/asset_abc`, `${origin}/assets/asset_abc`],
+    ['/static/x.png', `${origin}/static/x.png`],
+    ['/auth/login?token=login_secret', undefined],
+    ['/%61uth/login?token=login_secret', undefined],
+    ['/./auth/login?token=x', undefined],
+    ['/api/v2/projects/p/canvases/c/revert', undefined],
+    ['/mcp/', undefined],
+    ['/metrics', undefined],
+    ['https://evil.example/pixel.png', undefined],
+    ['//evil.example/pixel.png', undefined],
+    ['javascript:alert(1)', undefined],
+    ['data:image/png;base64,AAAA', undefined],
+  ])('%s → %s', (url, expected) => {
+    expect(safeMediaUrl(url, origin)).toBe(expected);
+  });
+
+  it('draws nothing when the media origin is unknown (the MCP App without the server\'s URL)', () => {
+    expect(safeMediaUrl('/assets/asset_abc', null)).toBeUndefined();
   });
 });

@@ -45,6 +45,17 @@ export async function projectRole(store: Store, ctx: CallerContext, projectId: s
       throw new CanvasError('forbidden', `The gateway this request came through is not permitted on project ${projectId}.`);
     }
     rank = RANK[principal.role];
+    if (principal.issuedBy) {
+      // A token a person issued never does more than that person may do now (issue 17, defect 1).
+      const issuerRole = await store.admin.getMemberRole(projectId, principal.issuedBy);
+      if (!issuerRole) {
+        throw new CanvasError(
+          'forbidden',
+          `This token was issued by ${principal.issuedBy.subject}, who is no longer a member of project ${projectId}: it ended with their membership.`,
+        );
+      }
+      rank = Math.min(rank, RANK[issuerRole]);
+    }
   } else if (workspaceId === undefined) {
     throw new CanvasError('forbidden', `You are not a member of project ${projectId}.`);
   }

@@ -16,6 +16,11 @@ export interface TokenPrincipal {
   workspaces: readonly string[];
   /** The delegated identity the administrator bound to this token; requests must then assert it. */
   requiredActor: Actor | null;
+  /**
+   * The person who issued it through the API (null: an administrator). What it may do never exceeds what that person
+   * holds now: their current membership caps it on every request (docs/security.md, "Agent tokens people issue").
+   */
+  issuedBy: Actor | null;
 }
 
 /** A person signed in through a login link (or, later, OpenID Connect): rights come from project membership. */
@@ -36,6 +41,7 @@ export function principalOf(token: TokenRecord): TokenPrincipal {
     projects: token.projects,
     workspaces: token.workspaces,
     requiredActor: token.actor,
+    issuedBy: token.issuedBy,
   };
 }
 

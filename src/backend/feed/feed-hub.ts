@@ -40,12 +40,24 @@ export interface FeedSubscriber {
   send(event: FeedEvent): boolean;
   /** Ends the stream (after a reset, a revoked right, a shutdown). */
   close(reason: string): void;
+  /** Resolves once everything sent so far has left for the socket (or the stream closed): the replay's backpressure. */
+  drained(): Promise<void>;
+  /** Whether the stream has ended (the client went away, or close was called). */
+  readonly closed: boolean;
 }
 
 export interface FeedHubOptions {
   /** A gap of more revisions than this is not replayed: the client is told to re-read. */
   maxReplayRevisions?: number;
+  /**
+   * A replay of more event bytes than this is not sent: the client is told to re-read the snapshot instead (issue 17,
+   * defect 2: replays of large bodies held hundreds of MB per unread connection).
+   */
+  maxReplayBytes?: number;
 }
+
+/** Revisions read from the store at a time while replaying: memory holds one page, sent before the next is read. */
+const REPLAY_PAGE_REVISIONS = 8;
 
 interface CanvasFeed {
   projectId: string;
@@ -64,6 +76,7 @@ const keyOf = (projectId: string, canvasId: string) => `${projectId}/${canvasId}
 
 export function createFeedHub(store: Store, logger: Logger, options: FeedHubOptions = {}) {
   const maxReplay = options.maxReplayRevisions ?? 1000;
+  const maxReplayBytes = options.maxReplayBytes ?? 4 * 1024 * 1024;
   const canvases = new Map<string, CanvasFeed>();
 
   function deliver(feed: CanvasFeed, targets: Iterable<FeedSubscriber>, event: FeedEvent): void {
@@ -132,6 +145,48 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
     return feed.refreshing;
   }
 
+  /**
+   * Sends the revisions after `after` up to the canvas's current one, a page at a time, waiting for each page to
+   * leave before reading the next; past maxReplayRevisions or maxReplayBytes it sends `reset` instead. Returns with
+   * no refresh running and the subscriber at the feed's revision.
+   */
+  async function replay(feed: CanvasFeed, after: number | null, subscriber: FeedSubscriber): Promise<void> {
+    while (feed.refreshing) await feed.refreshing;
+    let sent = after ?? feed.revision;
+    if (sent > feed.revision) {
+      subscriber.send(reset('unknown_revision', feed.revision));
+      return;
+    }
+    const from = sent;
+    let bytes = 0;
+    // Decided before anything is sent, when it can be: a client owed too much re-reads the snapshot instead.
+    let tooMuch =
+      feed.revision - from > maxReplay ||
+      (sent < feed.revision && (await store.history.changeLogBytes(feed.projectId, feed.canvasId, sent, feed.revision)) > maxReplayBytes);
+    for (;;) {
+      while (feed.refreshing) await feed.refreshing;
+      if (sent >= feed.revision || subscriber.closed) return;
+      if (tooMuch || feed.revision - from > maxReplay) {
+        subscriber.send(reset('gap_too_large', feed.revision));
+        return;
+      }
+      const upTo = Math.min(feed.revision, sent + REPLAY_PAGE_REVISIONS);
+      const events = await store.history.eventsAfter(feed.projectId, feed.canvasId, sent, upTo, REPLAY_PAGE_REVISIONS);
+      if (!events) {
+        tooMuch = true;
+        continue;
+      }
+      for (const event of events) bytes += event.json.length;
+      if (bytes > maxReplayBytes) {
+        tooMuch = true;
+        continue;
+      }
+      for (const event of events) subscriber.send(feedEvent('layout', event.json, event.revision));
+      sent = upTo;
+      await subscriber.drained();
+    }
+  }
+
   return {
     /**
      * Adds a subscriber that has the layout at `after` (its snapshot's revision, or the Last-Event-ID it resumes
@@ -156,16 +211,9 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
         canvases.set(key, feed);
       }
       const joined = feed;
-      // Join after the current refresh, so the replay and the live events meet without a gap or a repeat.
-      while (joined.refreshing) await joined.refreshing;
-      const from = after ?? joined.revision;
-      if (from < joined.revision) {
-        const events = await store.history.eventsAfter(projectId, canvasId, from, joined.revision, maxReplay);
-        if (!events) subscriber.send(reset('gap_too_large', joined.revision));
-        else for (const event of events) subscriber.send(feedEvent('layout', event.json, event.revision));
-      } else if (from > joined.revision) {
-        subscriber.send(reset('unknown_revision', joined.revision));
-      }
+      await replay(joined, after, subscriber);
+      // Nothing is awaited between the end of the replay and joining: the replay and the live events meet without
+      // a gap or a repeat.
       for (const [nodeId, json] of joined.states) subscriber.send(nodeState(nodeId, json));
       joined.subscribers.add(subscriber);
       void refresh(joined);

@@ -18,6 +18,7 @@ import { registerAuthRoutes } from './auth-routes.js';
 import { FEED_ROUTE_PATH, registerFeedRoutes } from './feed-routes.js';
 import { PEOPLE_ROUTE_PATHS, registerPeopleRoutes } from './people-routes.js';
 import { sessionReader } from './session-auth.js';
+import type { WriteLimits } from './write-limits.js';
 import { registerWebRoutes } from './web-routes.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../feed/feed-hub.js';
@@ -39,11 +40,14 @@ export interface BackendAppOptions {
   sessions: { times: SessionTimes; publicOrigin: () => string };
   /** Told the outcome of every request (metrics). */
   observeRequest?: RequestObserver;
+  /** Per-person budgets of REST writes (requests and change-log bytes a minute); none: unlimited. */
+  writeLimits?: WriteLimits | null;
   /** Routes of the running service that are not the canvas API (/metrics, /api/openapi.json), registered first. */
   serviceRoutes?: (app: Hono<BackendHttpEnv>) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** One error body for every failure: { error: { code, message, details? } } with the code's HTTP status. */
 export function errorResponse(c: BackendContext, error: CanvasError): Response {
@@ -51,6 +55,8 @@ export function errorResponse(c: BackendContext, error: CanvasError): Response {
     error: { code: error.code, message: error.message, ...(Object.keys(error.details).length ? { details: error.details } : {}) },
   };
   if (error.code === 'unauthenticated') c.header('www-authenticate', 'Bearer');
+  const retryAfterMs = error.details.retry_after_ms;
+  if (error.code === 'rate_limited' && typeof retryAfterMs === 'number') c.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
   return c.json(body, error.status as 400);
 }
 
@@ -140,6 +146,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
             projects: token!.projects,
             workspaces: token!.workspaces,
             required_actor: token!.actor,
+            issued_by: token!.issuedBy,
           },
         };
     return c.json(response);
@@ -150,12 +157,21 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   const signedIn = authenticate(store, clock, { sessions });
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
-  registerAuthRoutes(app, { store, times: options.sessions.times, secureCookie });
+  app.use('/auth/login', bodyLimit({ maxSize: 4096, onError: () => { throw new CanvasError('payload_too_large', 'A sign-in form is at most 4096 bytes.'); } }));
+  registerAuthRoutes(app, { store, times: options.sessions.times, secureCookie, publicOrigin: options.sessions.publicOrigin });
   for (const prefix of ['/api/v1/zone/*', '/api/v1/me', '/api/v1/tokens', '/api/v1/tokens/*', '/api/v2/*']) app.use(prefix, signedIn);
+  const writeLimits = options.writeLimits;
+  if (writeLimits) {
+    app.use('/api/*', async function limitWrites(c, next) {
+      const caller = c.get('caller');
+      if (caller && !SAFE_METHODS.has(c.req.method)) await writeLimits.take(caller);
+      await next();
+    });
+  }
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
   registerPeopleRoutes(app, options.people);
-  registerFeedRoutes(app, { store, hub: options.feed, clock, heartbeatMs: options.feedHeartbeatMs });
+  registerFeedRoutes(app, { store, hub: options.feed, clock, heartbeatMs: options.feedHeartbeatMs, sessionIdleMs: options.sessions.times.idleMs });
   registerWebRoutes(app);
 
   for (const path of [

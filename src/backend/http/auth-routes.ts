@@ -1,15 +1,20 @@
 import type { Hono } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
 import { CanvasError } from '../../shared/errors.js';
-import type { SessionTimes } from '../../store/session-store.js';
+import type { Actor } from '../../store/records.js';
+import type { LoginLinkRecord, SessionTimes } from '../../store/session-store.js';
 import type { Store } from '../../store/store.js';
-import type { BackendHttpEnv } from './http-env.js';
+import type { BackendContext, BackendHttpEnv } from './http-env.js';
 import { SESSION_COOKIE } from './session-auth.js';
 
 /**
- * Sign-in by one-time link, and sign-out (docs/security.md, "People"). A link opens a session and leads to its canvas
- * (or the project list); a link that cannot be used says why and what to do, in a page a person can read.
+ * Sign-in by one-time link, and sign-out (docs/security.md, "People"). Opening a link (GET) spends nothing: it shows a
+ * page that says who the link signs in, and the person's click POSTs it from this server's own page (the Origin is
+ * checked). So an image an agent points at a link, a cross-site navigation or a chat app's link preview cannot burn a
+ * link or sign a browser in as someone else (issue 17, defect 5). A browser already signed in as another person is
+ * asked before its session is replaced.
  */
 
 export interface AuthRouteOptions {
@@ -17,33 +22,104 @@ export interface AuthRouteOptions {
   times: SessionTimes;
   /** Whether people reach the server over https (the cookie is then Secure). */
   secureCookie: () => boolean;
+  /** The origin people open the server at: a sign-in POST must come from it. */
+  publicOrigin: () => string;
 }
 
 export function canvasPath(projectId: string, canvasId: string): string {
   return `/p/${encodeURIComponent(projectId)}/c/${encodeURIComponent(canvasId)}`;
 }
 
-function explanation(message: string) {
+const PAGE_STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}
+code{background:#f2f2f5;padding:.1rem .3rem;border-radius:4px}
+button{font:inherit;padding:.55rem 1.1rem;border-radius:8px;border:1px solid #1f4fd1;background:#1f4fd1;color:#fff;cursor:pointer}
+.note{background:#fff6e0;border:1px solid #e8c36a;border-radius:8px;padding:.75rem 1rem}`;
+
+function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
   return html`<!doctype html>
 <html lang="en">
-  <head><meta charset="utf-8" /><title>Sign-in link not usable · canvas-mcp</title>
-    <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}code{background:#f2f2f5;padding:.1rem .3rem;border-radius:4px}</style>
+  <head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${title} · canvas-mcp</title>
+    <style>${PAGE_STYLE}</style>
   </head>
-  <body>
-    <h1>This sign-in link cannot be used</h1>
-    <p>${message}</p>
-    <p>Sign-in links work once and for a short time. Ask the person who runs this server for a new one; they make it
-      with <code>npm run -s cli -- admin login-link --issuer … --subject …</code>.</p>
-  </body>
+  <body>${body}</body>
 </html>`;
 }
 
+function explanation(message: string) {
+  return page(
+    'Sign-in link not usable',
+    html`<h1>This sign-in link cannot be used</h1>
+    <p>${message}</p>
+    <p>Sign-in links work once and for a short time. Ask the person who runs this server for a new one; they make it
+      with <code>npm run -s cli -- admin login-link --issuer … --subject …</code>.</p>`,
+  );
+}
+
+const who = (person: Actor) => `${person.subject} (${person.issuer})`;
+
+function confirmation(secret: string, link: LoginLinkRecord, signedInAs: Actor | null) {
+  const other = signedInAs && !(signedInAs.issuer === link.person.issuer && signedInAs.subject === link.person.subject) ? signedInAs : null;
+  const destination = link.projectId && link.canvasId ? html`canvas <strong>${link.canvasId}</strong> of project <strong>${link.projectId}</strong>` : html`your projects`;
+  return page(
+    'Sign in',
+    html`<h1>Sign in to canvas-mcp</h1>
+    <p>This link signs you in as <strong>${who(link.person)}</strong> and opens ${destination}.</p>
+    ${other
+      ? html`<p class="note" role="alert">This browser is signed in as <strong>${who(other)}</strong>. Signing in with this link signs
+          ${other.subject} out here. If you did not expect this link, close this page.</p>`
+      : ''}
+    <form method="post" action="/auth/login">
+      <input type="hidden" name="token" value="${secret}" />
+      ${other ? html`<input type="hidden" name="replace" value="1" />` : ''}
+      <button type="submit">Sign in as ${link.person.subject}</button>
+    </form>`,
+  );
+}
+
 export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRouteOptions): void {
+  /** The person this browser is signed in as now, if any. */
+  async function signedInAs(c: BackendContext) {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    return cookie ? ((await options.store.sessions.findSession(cookie, options.times)) ?? null) : null;
+  }
+
+  const noStore = (c: BackendContext) => {
+    c.header('cache-control', 'no-store');
+    // Not no-referrer: with it, a browser sends `Origin: null` on the form's POST, which the Origin check refuses.
+    c.header('referrer-policy', 'same-origin');
+    c.header('x-frame-options', 'DENY');
+    c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  };
+
   app.get('/auth/login', async (c) => {
+    noStore(c);
     const secret = c.req.query('token');
     if (!secret) return c.html(explanation('The link has no sign-in token in it.'), 400);
     try {
-      const { sessionSecret, link } = await options.store.sessions.signIn(secret, options.times);
+      const link = await options.store.sessions.peekLoginLink(secret);
+      return c.html(confirmation(secret, link, (await signedInAs(c))?.person ?? null));
+    } catch (error) {
+      if (error instanceof CanvasError && error.code === 'unauthenticated') return c.html(explanation(error.message), 401);
+      throw error;
+    }
+  });
+
+  app.post('/auth/login', async (c) => {
+    noStore(c);
+    // Only this server's own sign-in page may spend a link: a cross-site form cannot sign a browser in.
+    if (c.req.header('origin') !== options.publicOrigin()) {
+      return c.html(explanation('The sign-in must be confirmed on this server\'s own page: open the link again and press Sign in.'), 403);
+    }
+    const form = await c.req.parseBody();
+    const secret = typeof form.token === 'string' ? form.token : '';
+    if (!secret) return c.html(explanation('The sign-in form has no sign-in token in it.'), 400);
+    try {
+      const current = await signedInAs(c);
+      const link = await options.store.sessions.peekLoginLink(secret);
+      const samePerson = current && current.person.issuer === link.person.issuer && current.person.subject === link.person.subject;
+      if (current && !samePerson && form.replace !== '1') return c.html(confirmation(secret, link, current.person), 409);
+      const { sessionSecret } = await options.store.sessions.signIn(secret, options.times);
+      if (current && !samePerson) await options.store.sessions.endSession(current.id);
       setCookie(c, SESSION_COOKIE, sessionSecret, {
         httpOnly: true,
         sameSite: 'Lax',
@@ -51,7 +127,6 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
         path: '/',
         maxAge: Math.floor(options.times.absoluteMs / 1000),
       });
-      c.header('cache-control', 'no-store');
       const target = link.projectId && link.canvasId ? canvasPath(link.projectId, link.canvasId) : '/';
       return c.redirect(target, 303);
     } catch (error) {

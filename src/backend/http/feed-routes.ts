@@ -7,7 +7,9 @@ import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
 import { credentialStillValid } from '../auth/recheck.js';
-import { reset, type FeedEvent, type FeedHub } from '../feed/feed-hub.js';
+import { reset, type FeedHub } from '../feed/feed-hub.js';
+import { createFeedQuota } from '../feed/feed-quota.js';
+import { sseSubscriber } from '../feed/sse-subscriber.js';
 import type { BackendHttpEnv } from './http-env.js';
 import { pathParams } from './request-parsing.js';
 
@@ -26,9 +28,17 @@ export interface FeedRouteOptions {
   clock: () => number;
   /** Events a subscriber may have waiting behind a full socket; beyond it the subscriber is cut with `reset`. */
   maxQueuedEvents?: number;
+  /** Bytes of events a subscriber may have waiting behind a full socket; beyond it, the same. */
+  maxQueuedBytes?: number;
+  /** Feeds one session may hold open at once (issue 17, defect 2). */
+  maxFeedsPerSession?: number;
+  /** Feeds one person (all their sessions, and backend tokens acting for them) or one token may hold open at once. */
+  maxFeedsPerCaller?: number;
   heartbeatMs?: number;
   /** How often the subscriber's credential and rights are checked again. */
   recheckMs?: number;
+  /** A session unused this long ends, and with it its open feeds. */
+  sessionIdleMs: number;
 }
 
 export const FEED_ROUTE_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/events';
@@ -38,9 +48,10 @@ const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 const RETRY_AFTER_DROP = Buffer.from('retry: 1000\n\n');
 
 export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRouteOptions): void {
-  const maxQueued = options.maxQueuedEvents ?? 2000;
+  const queueLimits = { maxQueuedEvents: options.maxQueuedEvents ?? 2000, maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024 };
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const recheckMs = options.recheckMs ?? 5_000;
+  const quota = createFeedQuota({ perSession: options.maxFeedsPerSession ?? 8, perCaller: options.maxFeedsPerCaller ?? 16 });
 
   app.get(FEED_ROUTE_PATH, async (c) => {
     const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
@@ -49,6 +60,7 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
     await requireCanvas(options.store, params.project_id, params.canvas_id);
     const resume = c.req.header('last-event-id') ?? c.req.query('after');
     const after = resume === undefined || resume === '' ? null : parseOrThrow(Revision, resume, ['after']);
+    const release = quota.open(caller);
 
     const res = (c.env as { outgoing: ServerResponse }).outgoing;
     res.writeHead(200, {
@@ -62,58 +74,35 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
     // from the Last-Event-ID it sends by itself.
     res.write(RETRY_AFTER_DROP);
 
-    const queue: FeedEvent[] = [];
-    let draining = false;
-    let closed = false;
-    const flush = () => {
-      draining = false;
-      while (queue.length > 0 && !draining) draining = !res.write(queue.shift()!.frame);
-      if (closed && queue.length === 0) res.end();
-    };
-    res.on('drain', flush);
-    const subscriber = {
-      send(event: FeedEvent) {
-        if (closed) return true;
-        if (!draining && queue.length === 0) {
-          draining = !res.write(event.frame);
-          return true;
-        }
-        // A reset always gets through: it is what tells a reader cut off for being slow to re-read.
-        if (queue.length >= maxQueued && event.event !== 'reset') return false;
-        queue.push(event);
-        return true;
-      },
-      close() {
-        if (closed) return;
-        closed = true;
-        if (queue.length === 0) res.end();
-      },
-    };
-    const unsubscribe = await options.hub.subscribe(params.project_id, params.canvas_id, after, subscriber);
-    const heartbeat = setInterval(() => {
-      if (!draining && queue.length === 0 && !closed) draining = !res.write(KEEP_ALIVE);
-    }, heartbeatMs);
-    // A revoked token, an ended session or a lost membership ends the feed within recheckMs.
+    const subscriber = sseSubscriber(res, queueLimits);
+    let unsubscribe: (() => void) | null = null;
+    let gone = false;
+    const heartbeat = setInterval(() => subscriber.idle(KEEP_ALIVE), heartbeatMs);
+    // A revoked token, an ended or idle session or a lost membership ends the feed within recheckMs.
     const recheck = setInterval(() => {
       void (async () => {
         try {
-          const valid = await credentialStillValid(options.store, caller, options.clock());
+          const valid = await credentialStillValid(options.store, caller, options.clock(), options.sessionIdleMs);
           if (!valid) throw new CanvasError('unauthenticated', 'The credential of this feed is no longer valid.');
           await authorizeProject(options.store, caller, params.project_id, 'viewer');
         } catch (error) {
           if (error instanceof CanvasError && error.code !== 'unavailable') {
             subscriber.send(reset('access_revoked', 0));
-            subscriber.close();
+            subscriber.close('access_revoked');
           }
         }
       })();
     }, recheckMs);
+    // Registered before the replay: a client that leaves during it is let go too.
     res.on('close', () => {
-      closed = true;
+      gone = true;
       clearInterval(heartbeat);
       clearInterval(recheck);
-      unsubscribe();
+      release();
+      unsubscribe?.();
     });
+    unsubscribe = await options.hub.subscribe(params.project_id, params.canvas_id, after, subscriber);
+    if (gone) unsubscribe();
     return RESPONSE_ALREADY_SENT;
   });
 }

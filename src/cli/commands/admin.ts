@@ -110,6 +110,19 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
       ),
     );
 
+  adminCommand(member, 'remove', 'Remove a member from a project: their sessions, tokens and chat runs stop reaching it at once')
+    .argument('<project>')
+    .requiredOption('--issuer <issuer>', 'identity issuer of the member')
+    .requiredOption('--subject <subject>', 'subject of the member')
+    .action((projectId: string, flags: Flags & { issuer: string; subject: string }) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          await store.admin.removeMember(projectId, { issuer: flags.issuer, subject: flags.subject });
+          report(flags.json, { project_id: projectId, issuer: flags.issuer, subject: flags.subject, removed: true }, `${flags.subject} removed from project ${projectId}`);
+        }),
+      ),
+    );
+
   const token = admin.command('token').description('Tokens');
   adminCommand(token, 'create', 'Issue a token (the secret is shown once)')
     .requiredOption('--name <name>', 'a name for people and logs')
@@ -125,6 +138,14 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
         run(!!flags.json, () =>
           withStore(flags, async (store) => {
             const actor = actorFrom(flags.actorIssuer, flags.actorSubject, '--actor-issuer/--actor-subject');
+            // A gateway's own scope bounds every request it forwards: without one it would answer forbidden to all.
+            if (flags.kind === 'gateway' && flags.project.length === 0 && flags.workspace.length === 0) {
+              throw new CanvasError(
+                'invalid_arguments',
+                'A gateway token serves only the projects it is permitted on: give --workspace W (or --project P), repeatable.',
+                { issues: [{ path: '--workspace', message: 'a gateway token needs at least one --workspace or --project' }] },
+              );
+            }
             const expiresAt = flags.expiresIn ? Date.now() + flags.expiresIn * 1000 : null;
             const { tokenId, secret } = await store.admin.createToken({
               name: flags.name,

@@ -31,7 +31,7 @@ export function registerWorkerCommand(program: Command): void {
     const config = loadServeConfig({ ...configFlagsOf(worker, options), seedDemo: false });
     const logger = createLogger(config.logLevel);
     tightenDataDir(config.dataDir, logger);
-    const store = await openStore(storeLocationOf(config));
+    const store = await openStore(storeLocationOf(config), { logger });
     const engine = runEngineOf(config, store, assetFilesOf(config), logger);
     await engine.start();
     let stopping = false;

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Env, Hono } from 'hono';
 import { parseBearer } from '../../shared/bearer.js';
+import { hostAllowed } from '../../shared/hosts.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
@@ -18,6 +19,8 @@ export interface MetricsAccess {
   token: string | undefined;
   /** Whether the server binds to a loopback address only. */
   loopbackOnly: boolean;
+  /** Bound to loopback: the only Host names answered, as at /mcp (a DNS-rebinding page must not read the figures). */
+  allowedHostnames: readonly string[] | null;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -43,6 +46,9 @@ export function metricsAuthorizer(access: MetricsAccess): (authorization: string
 export function registerMetricsRoute<E extends Env>(app: Hono<E>, metrics: ServiceMetrics, access: MetricsAccess): void {
   const authorize = metricsAuthorizer(access);
   app.get(METRICS_PATH, async (c: Context<E>) => {
+    if (!hostAllowed(c.req.header('host'), access.allowedHostnames)) {
+      throw new CanvasError('forbidden', `Host ${c.req.header('host') ?? '(none)'} is not allowed.`);
+    }
     authorize(c.req.header('authorization'));
     const text = await metrics.registry.metrics();
     return c.body(text, 200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });

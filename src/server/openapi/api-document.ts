@@ -56,6 +56,7 @@ function operationOf(route: ApiRoute): ZodOpenApiOperationObject {
       ? { requestParams: { ...(route.params ? { path: route.params } : {}), ...(route.query ? { query: route.query } : {}), ...(route.headers ? { header: route.headers } : {}) } }
       : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.form ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: route.form } } } } : {}),
     responses: responsesOf(route),
   };
 }

@@ -68,6 +68,8 @@ export interface ApiRoute {
   query?: z.ZodObject;
   headers?: z.ZodObject;
   body?: z.ZodType;
+  /** An HTML form body (application/x-www-form-urlencoded), for the pages people submit. */
+  form?: z.ZodObject;
   responses: Record<string, ApiResponse>;
 }
 
@@ -113,12 +115,26 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 200: { description: 'The file.', content: { 'application/octet-stream': FileBytes } } },
   },
   {
-    method: 'get', path: '/auth/login', operationId: 'signIn', summary: 'Open a session with a one-time sign-in link.', tag: 'auth', auth: 'none',
+    method: 'get', path: '/auth/login', operationId: 'signInPage', summary: 'The page of a one-time sign-in link: who it signs in, and a button that does it. Spends nothing.', tag: 'auth', auth: 'none',
     query: z.object({ token: z.string().meta({ description: 'The sign-in secret of the link.' }) }),
     responses: {
-      303: { description: 'Signed in: the session cookie is set and the browser goes to the canvas (or /).', headers: { location: 'Where to go next.', 'set-cookie': 'The session cookie (HttpOnly).' } },
+      200: { description: 'The confirmation page (it warns when this browser is signed in as someone else).', content: { 'text/html': Html } },
       400: { description: 'The link has no token.', content: { 'text/html': Html } },
       401: { description: 'The link is spent, expired or unknown: a page saying what to do.', content: { 'text/html': Html } },
+    },
+  },
+  {
+    method: 'post', path: '/auth/login', operationId: 'signIn', summary: 'Spend a one-time sign-in link and open a session (from this server\'s own page: Origin checked).', tag: 'auth', auth: 'none',
+    form: z.object({
+      token: z.string().meta({ description: 'The sign-in secret of the link.' }),
+      replace: z.literal('1').optional().meta({ description: 'Replace the session of another person this browser has (the page asked).' }),
+    }),
+    responses: {
+      303: { description: 'Signed in: the session cookie is set and the browser goes to the canvas (or /).', headers: { location: 'Where to go next.', 'set-cookie': 'The session cookie (HttpOnly).' } },
+      400: { description: 'The form has no token.', content: { 'text/html': Html } },
+      401: { description: 'The link is spent, expired or unknown: a page saying what to do.', content: { 'text/html': Html } },
+      403: { description: 'The form did not come from this server\'s own page (Origin).', content: { 'text/html': Html } },
+      409: { description: 'This browser is signed in as another person: the page asks again.', content: { 'text/html': Html } },
     },
   },
   {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CanvasEdge, CanvasNode } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
+import { nodeWithinBounds } from '../../canvas/node-bounds.js';
 import { parentsFirst } from '../../canvas/parents-first.js';
 import type { LayoutTx, ObjectKind } from './layout-tx.js';
 
@@ -69,7 +70,8 @@ export async function revertLayout(layout: LayoutTx, toRevision: number): Promis
       result.cancelledRunIds.push(...(await layout.cancelActiveRuns(target.id, stored.seq)));
       await layout.removeNode(stored);
     } else {
-      const node = CanvasNode.parse(JSON.parse(target.body));
+      // A body logged before positions and sizes were bounded comes back within them.
+      const node = CanvasNode.parse(JSON.parse(nodeWithinBounds(target.body) ?? target.body));
       if (stored) await layout.replaceNode(stored, node, 'to_revision');
       else restored.push(node);
     }

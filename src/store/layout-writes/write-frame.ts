@@ -3,7 +3,7 @@ import { LIMITS, type RevisionAuthor, type SaveReceipt } from '../../contract/in
 import { editAuthorizationRefusal, type EditAuthorization } from '../../canvas/edit-authorization.js';
 import { CanvasError } from '../../shared/errors.js';
 import { canonicalJson, sha256Hex } from '../../shared/ids.js';
-import { CHAT_RUN_COLUMNS, ChatRunRow, parseRow } from '../records.js';
+import { CHAT_RUN_COLUMNS, ChatRunRow, MemberRoleRow, parseRow } from '../records.js';
 import { bumpStatesVersion } from '../run-store.js';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
 import { LayoutTx, type ChangeRecord } from './layout-tx.js';
@@ -92,7 +92,16 @@ async function checkEditAuthorization(tx: SqlExecutor, target: WriteTarget): Pro
   const row = authorization.agentRunId
     ? await tx.get(`SELECT ${CHAT_RUN_COLUMNS} FROM chat_runs WHERE id = ?`, [authorization.agentRunId])
     : undefined;
-  const refusal = editAuthorizationRefusal(row ? parseRow(ChatRunRow, row) : undefined, authorization, target.projectId, target.canvasId);
+  const chatRun = row ? parseRow(ChatRunRow, row) : undefined;
+  const openerRow = chatRun?.openedBy
+    ? await tx.get('SELECT role FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [
+        target.projectId,
+        chatRun.openedBy.issuer,
+        chatRun.openedBy.subject,
+      ])
+    : undefined;
+  const openerRole = openerRow ? parseRow(MemberRoleRow, openerRow).role : null;
+  const refusal = editAuthorizationRefusal(chatRun, authorization, target.projectId, target.canvasId, openerRole);
   if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);
 }
 
@@ -102,6 +111,8 @@ export interface CanvasCaps {
   canvasBytes: number;
   nodeBytes: number;
   edgeBytes: number;
+  /** Change-log bytes one write may leave. */
+  changeLogBytes: number;
 }
 
 export const DEFAULT_CAPS: CanvasCaps = {
@@ -110,7 +121,15 @@ export const DEFAULT_CAPS: CanvasCaps = {
   canvasBytes: LIMITS.canvasBytes,
   nodeBytes: LIMITS.nodeBytes,
   edgeBytes: LIMITS.edgeBytes,
+  changeLogBytes: LIMITS.changeLogBytes,
 };
+
+/** The bytes of change log a write leaves: the bodies it stores (UTF-16 code units, a close bound for JSON text). */
+export function changeLogBytes(changes: Iterable<ChangeRecord>): number {
+  let bytes = 0;
+  for (const change of changes) bytes += change.body?.length ?? 0;
+  return bytes;
+}
 
 function checkCaps(layout: LayoutTx, caps: CanvasCaps): void {
   const { nodeCount, edgeCount, layoutBytes } = layout.counters;
@@ -121,6 +140,14 @@ function checkCaps(layout: LayoutTx, caps: CanvasCaps): void {
   if (edgeCount > caps.canvasEdges) refuse(`a canvas holds at most ${caps.canvasEdges} edges.`, { max_edges: caps.canvasEdges });
   if (layoutBytes > caps.canvasBytes) {
     refuse(`a canvas layout is at most ${caps.canvasBytes} bytes serialized.`, { max_layout_bytes: caps.canvasBytes });
+  }
+  const logged = changeLogBytes(layout.changes.values());
+  if (logged > caps.changeLogBytes) {
+    throw new CanvasError(
+      'limit_exceeded',
+      `This write would log ${logged} bytes of changed nodes and edges, more than the ${caps.changeLogBytes} one request may cause: change fewer large nodes at once (for a revert, revert to a later revision first).`,
+      { max_change_log_bytes: caps.changeLogBytes, change_log_bytes: logged },
+    );
   }
 }
 

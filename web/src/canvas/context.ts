@@ -9,6 +9,11 @@ export interface CanvasContextValue {
   skills: SkillCatalog | null;
   /** A view that never edits (the MCP App): cards show states, not the controls that change them. */
   viewOnly?: boolean;
+  /**
+   * The one origin cards draw media from (src/cards/media-url.ts): the page's own (the default), or in the MCP App
+   * the canvas-mcp server's; null: no media at all.
+   */
+  mediaOrigin?: string | null;
 }
 
 export const CanvasContext = createContext<CanvasContextValue | null>(null);
@@ -21,6 +26,12 @@ export function useCanvas(): CanvasContextValue {
 
 export function useCanvasState<T>(selector: (state: CanvasState) => T): T {
   return useStore(useCanvas().controller.store, selector);
+}
+
+/** The origin cards may draw media from. */
+export function useMediaOrigin(): string | null {
+  const value = useContext(CanvasContext);
+  return value?.mediaOrigin === undefined ? window.location.origin : value.mediaOrigin;
 }
 
 /** Editors and owners edit; viewers see everything and change nothing. */

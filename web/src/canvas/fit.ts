@@ -1,6 +1,6 @@
 import type { ReactFlowInstance } from '@xyflow/react';
-import type { CanvasNode } from '../../../src/contract/index.js';
-import type { FlowNode } from './flow-nodes.js';
+import { LIMITS, type CanvasNode } from '../../../src/contract/index.js';
+import { drawnPosition, type FlowNode } from './flow-nodes.js';
 
 /**
  * Fits the whole canvas in view. React Flow's own fitView only counts nodes it has measured, and with
@@ -9,6 +9,8 @@ import type { FlowNode } from './flow-nodes.js';
  */
 
 const CARD = { width: 280, height: 200 };
+/** Beyond any layout the contract allows, nested children included. */
+const FAR = LIMITS.coordinate * 100;
 
 export function layoutBounds(
   nodes: CanvasNode[],
@@ -22,7 +24,8 @@ export function layoutBounds(
     if (known) return known;
     const parent = node.parentId !== undefined && depth < 64 ? byId.get(node.parentId) : undefined;
     const origin = parent ? place(parent, depth + 1) : { x: 0, y: 0 };
-    const at = { x: origin.x + node.position.x, y: origin.y + node.position.y };
+    const own = drawnPosition(node.position);
+    const at = { x: origin.x + own.x, y: origin.y + own.y };
     absolute.set(node.id, at);
     return at;
   };
@@ -33,11 +36,16 @@ export function layoutBounds(
   for (const node of nodes) {
     if (!include(node)) continue;
     const at = place(node);
+    const width = node.width ?? node.style?.width ?? CARD.width;
+    const height = node.height ?? node.style?.height ?? CARD.height;
+    // A node whose bounds are not finite numbers within reach is left out: one such node must not make fit do nothing.
+    if (![at.x, at.y, at.x + width, at.y + height].every((value) => Number.isFinite(value) && Math.abs(value) <= FAR)) continue;
     left = Math.min(left, at.x);
     top = Math.min(top, at.y);
-    right = Math.max(right, at.x + (node.width ?? node.style?.width ?? CARD.width));
-    bottom = Math.max(bottom, at.y + (node.height ?? node.style?.height ?? CARD.height));
+    right = Math.max(right, at.x + width);
+    bottom = Math.max(bottom, at.y + height);
   }
+  if (!Number.isFinite(left)) return null;
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 

@@ -1,5 +1,5 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { CanvasEdge, CanvasNode, NodeRuntimeState } from '../../../src/contract/index.js';
+import { LIMITS, type CanvasEdge, type CanvasNode, type NodeRuntimeState } from '../../../src/contract/index.js';
 import { NODE_CARDS } from '../cards/index.js';
 
 /** The canvas layout as React Flow nodes and edges: the card gets the node as stored, its run state and highlight. */
@@ -11,6 +11,21 @@ export interface CardData extends Record<string, unknown> {
 }
 
 export type FlowNode = Node<CardData>;
+
+/**
+ * Where and how large a node is drawn. The contract bounds both (LIMITS.coordinate, LIMITS.nodeExtent), but a node
+ * stored before those bounds may lie at 1e20 or be 1e308 wide: React Flow and its minimap would then scale everything
+ * else out of sight (issue 17, defect 6). It is drawn at the edge of the bounds instead.
+ */
+function clamp(value: number, low: number, high: number, fallback: number): number {
+  return Number.isFinite(value) ? Math.min(Math.max(value, low), high) : fallback;
+}
+export function drawnPosition(position: { x: number; y: number }): { x: number; y: number } {
+  return { x: clamp(position.x, -LIMITS.coordinate, LIMITS.coordinate, 0), y: clamp(position.y, -LIMITS.coordinate, LIMITS.coordinate, 0) };
+}
+function drawnExtent(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : clamp(value, 1, LIMITS.nodeExtent, LIMITS.nodeExtent);
+}
 
 /**
  * React Flow nodes for the layout, keeping what React Flow owns on the screen (selection, measured size, and the
@@ -27,6 +42,9 @@ export function toFlowNodes(
   return nodes.map((node) => {
     const old = before.get(node.id);
     const dragging = old?.dragging === true;
+    const position = drawnPosition(node.position);
+    const width = drawnExtent(node.width);
+    const height = drawnExtent(node.height);
     // Unchanged: the same object, so its memoized card does not render again (a 1,000-node canvas redraws one card
     // per change). A position or size that differs from the layout (a refused drag or resize) is put back.
     if (
@@ -35,9 +53,9 @@ export function toFlowNodes(
       old.data.state === states[node.id] &&
       old.data.highlight === highlights[node.id]?.label &&
       old.draggable === (editable && node.draggable !== false) &&
-      (dragging || (old.position.x === node.position.x && old.position.y === node.position.y)) &&
-      old.width === node.width &&
-      old.height === node.height
+      (dragging || (old.position.x === position.x && old.position.y === position.y)) &&
+      old.width === width &&
+      old.height === height
     ) {
       return old;
     }
@@ -45,13 +63,13 @@ export function toFlowNodes(
       id: node.id,
       // A type this page does not know (a newer server) still gets a card.
       type: node.type in NODE_CARDS ? node.type : 'unknown',
-      position: dragging ? old.position : node.position,
+      position: dragging ? old.position : position,
       data: { node, state: states[node.id], highlight: highlights[node.id]?.label },
       ...(node.parentId !== undefined ? { parentId: node.parentId } : {}),
       ...(node.extent === 'parent' ? { extent: 'parent' as const } : {}),
-      ...(node.width !== undefined ? { width: node.width } : {}),
-      ...(node.height !== undefined ? { height: node.height } : {}),
-      ...(node.style ? { style: { ...node.style } } : {}),
+      ...(width !== undefined ? { width } : {}),
+      ...(height !== undefined ? { height } : {}),
+      ...(node.style ? { style: { ...node.style, ...(node.style.width !== undefined ? { width: drawnExtent(node.style.width) } : {}), ...(node.style.height !== undefined ? { height: drawnExtent(node.style.height) } : {}) } } : {}),
       ...(node.hidden !== undefined ? { hidden: node.hidden } : {}),
       ...(node.zIndex !== undefined ? { zIndex: node.zIndex } : {}),
       ...(node.expandParent !== undefined ? { expandParent: node.expandParent } : {}),

@@ -1,10 +1,11 @@
 import { Handle, NodeResizer, Position, useStore, type NodeProps } from '@xyflow/react';
 import { Component, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
 import type { NodeRuntimeState } from '../../../src/contract/index.js';
-import { useCanvas, useEditable } from '../canvas/context.js';
+import { useCanvas, useEditable, useMediaOrigin } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { patchData, updateNode } from '../model/intents.js';
 import { RunControls, RunStatusBadge } from './run-controls.js';
+import { safeMediaUrl } from './media-url.js';
 import { dataOf, text, titleOf, type Data } from './values.js';
 
 /** The pieces every node card is made of: the frame, in-place text editing, media and results. */
@@ -254,10 +255,12 @@ export function runOutputs(state: NodeRuntimeState | undefined, kind: string): {
 }
 
 export function ImageResults({ urls, pending, alt }: { urls: string[]; pending: number; alt: string }) {
-  if (urls.length === 0 && pending === 0) return null;
+  const origin = useMediaOrigin();
+  const shown = urls.map((url) => safeMediaUrl(url, origin)).filter((url): url is string => url !== undefined);
+  if (shown.length === 0 && pending === 0) return null;
   return (
-    <div className={`thumbs thumbs-${Math.min(urls.length + pending, 4)}`}>
-      {urls.map((url) => (
+    <div className={`thumbs thumbs-${Math.min(shown.length + pending, 4)}`}>
+      {shown.map((url) => (
         <img key={url} src={url} alt={alt} loading="lazy" className="thumb" />
       ))}
       {Array.from({ length: pending }, (_, index) => (
@@ -273,19 +276,46 @@ export function imageUrlOf(data: Data): string | undefined {
   return text(data.imageUrl) ?? text(data.previewImageUrl) ?? text(data.committed_slot_url);
 }
 
+/** Said in place of media a card will not fetch: it is not on this server (src/cards/media-url.ts). */
+function NotShown({ what }: { what: string }) {
+  return <div className="media-empty">{what} not shown: it is not on this server</div>;
+}
+
 export function ImagePreview({ url, alt }: { url: string | undefined; alt: string }) {
+  const safe = safeMediaUrl(url, useMediaOrigin());
   if (!url) return <div className="media-empty">No image yet</div>;
-  return <img src={url} alt={alt} loading="lazy" className="preview" />;
+  if (!safe) return <NotShown what="Image" />;
+  return <img src={safe} alt={alt} loading="lazy" className="preview" />;
 }
 
 export function AudioPlayer({ url }: { url: string | undefined }) {
+  const safe = safeMediaUrl(url, useMediaOrigin());
   if (!url) return null;
-  return <audio className="nodrag media-audio" controls preload="metadata" src={url} />;
+  if (!safe) return <NotShown what="Audio" />;
+  return <audio className="nodrag media-audio" controls preload="metadata" src={safe} />;
 }
 
 export function VideoPlayer({ url, poster }: { url: string | undefined; poster?: string | undefined }) {
+  const origin = useMediaOrigin();
+  const safe = safeMediaUrl(url, origin);
   if (!url) return null;
-  return <video className="nodrag media-video" controls preload="metadata" src={url} poster={poster} />;
+  if (!safe) return <NotShown what="Video" />;
+  return <video className="nodrag media-video" controls preload="metadata" src={safe} poster={safeMediaUrl(poster, origin)} />;
+}
+
+/** A link to a run's file (JSON, 3D model), only to this server's own files. */
+export function FileLink({ url, children, download }: { url: string; children: ReactNode; download?: boolean }) {
+  const safe = safeMediaUrl(url, useMediaOrigin());
+  if (!safe) return null;
+  return download ? (
+    <a className="download nodrag" href={safe} download>
+      {children}
+    </a>
+  ) : (
+    <a className="download nodrag" href={safe} target="_blank" rel="noreferrer">
+      {children}
+    </a>
+  );
 }
 
 export function ErrorLine({ message }: { message: string | undefined | null }) {

@@ -1,5 +1,5 @@
 import { useCanvas } from '../canvas/context.js';
-import { CardShell, ErrorLine, ImageResults, runOutputs, useSaveField, type CardProps } from './parts.js';
+import { CardShell, ErrorLine, FileLink, ImageResults, runOutputs, useSaveField, type CardProps } from './parts.js';
 import { SkillParameters } from './skill-parameters.js';
 import { dataOf, text } from './values.js';
 
@@ -30,9 +30,9 @@ export function SkillNodeCard(card: CardProps) {
       />
       <ImageResults urls={images.ready} pending={images.pending} alt={entry?.title ?? skillId} />
       {json.ready.map((url) => (
-        <a key={url} className="download nodrag" href={url} target="_blank" rel="noreferrer">
+        <FileLink key={url} url={url}>
           Open the result
-        </a>
+        </FileLink>
       ))}
       <ErrorLine message={text(data.generationError)} />
     </CardShell>

@@ -1,3 +1,5 @@
+import { useMediaOrigin } from '../canvas/context.js';
+import { safeMediaUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
 import { dataOf, formatMs, list, num, text } from './values.js';
 
@@ -5,13 +7,18 @@ import { dataOf, formatMs, list, num, text } from './values.js';
 export function StoryboardNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
   const frames = list(data.frames).map(dataOf);
+  const origin = useMediaOrigin();
   return (
     <CardShell card={card} className="card-wide">
       {frames.length === 0 ? <div className="media-empty">No frames yet</div> : null}
       <div className="frames" style={{ gridTemplateColumns: `repeat(${Math.min(num(data.columns) ?? 3, 6)}, 1fr)` }}>
         {frames.slice(0, 24).map((frame, index) => (
           <figure key={text(frame.id) ?? index} className="frame">
-            {text(frame.imageUrl) ? <img src={text(frame.imageUrl)} alt={text(frame.caption) ?? `frame ${index + 1}`} loading="lazy" /> : <div className="frame-empty">{index + 1}</div>}
+            {safeMediaUrl(text(frame.imageUrl), origin) ? (
+              <img src={safeMediaUrl(text(frame.imageUrl), origin)} alt={text(frame.caption) ?? `frame ${index + 1}`} loading="lazy" />
+            ) : (
+              <div className="frame-empty">{index + 1}</div>
+            )}
             <figcaption>
               {text(frame.caption) ?? text(frame.shotType) ?? `Frame ${index + 1}`}
               {formatMs(num(frame.durationMs)) ? <span className="muted"> · {formatMs(num(frame.durationMs))}</span> : null}

@@ -1,4 +1,4 @@
-import { CardShell, Chips, ErrorLine, ImagePreview, PromptEditor, runOutputs, type CardProps } from './parts.js';
+import { CardShell, Chips, ErrorLine, FileLink, ImagePreview, PromptEditor, runOutputs, type CardProps } from './parts.js';
 import { dataOf, list, text } from './values.js';
 
 /** threeDWorldNode: its world sources (by type), the active one, and the generated world to download. */
@@ -13,9 +13,9 @@ export function ThreeDWorldNodeCard(card: CardProps) {
       <PromptEditor card={card} placeholder="Describe the world…" />
       <Chips items={[`${sources.length} sources`, ...kinds.map((kind) => kind as string), text(data.activeSourceId) ? `active: ${text(data.activeSourceId)}` : undefined]} />
       {models.ready.map((url) => (
-        <a key={url} className="download nodrag" href={url} download>
+        <FileLink key={url} url={url} download>
           Download the world (GLB)
-        </a>
+        </FileLink>
       ))}
       <ErrorLine message={text(data.generationError)} />
     </CardShell>

@@ -74,8 +74,12 @@ function Summary({ onOpen }: { onOpen: (() => void) | null }) {
   );
 }
 
-export function AppCanvas({ controller, onOpen }: { controller: ReadOnlyController; onOpen: (() => void) | null }) {
-  const context = useMemo(() => ({ controller, skills: null, viewOnly: true }), [controller]);
+/**
+ * `mediaOrigin` is the canvas-mcp server's origin (that of the full canvas's URL): cards draw media from it alone,
+ * and from nowhere when it is unknown (issue 17, defect 5).
+ */
+export function AppCanvas({ controller, onOpen, mediaOrigin }: { controller: ReadOnlyController; onOpen: (() => void) | null; mediaOrigin: string | null }) {
+  const context = useMemo(() => ({ controller, skills: null, viewOnly: true, mediaOrigin }), [controller, mediaOrigin]);
   return (
     <CanvasContext.Provider value={context}>
       <ReactFlowProvider>

@@ -18,6 +18,14 @@ export const CANVAS_URL_META = 'canvas-mcp/canvasUrl';
 
 type View = { kind: 'waiting' } | { kind: 'canvas'; controller: ReadOnlyController; url: string | null } | { kind: 'problem'; text: string };
 
+function originOf(url: string | null): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
 const app = new App({ name: 'canvas-mcp canvas', version: '1.0.0' }, {});
 
 function Root() {
@@ -49,7 +57,7 @@ function Root() {
   if (view.kind === 'waiting') return <main className="screen-message">Waiting for the canvas…</main>;
   if (view.kind === 'problem') return <main className="screen-message">{view.text}</main>;
   const url = view.url;
-  return <AppCanvas controller={view.controller} onOpen={url ? () => void app.openLink({ url }) : null} />;
+  return <AppCanvas controller={view.controller} onOpen={url ? () => void app.openLink({ url }) : null} mediaOrigin={originOf(url)} />;
 }
 
 createRoot(document.getElementById('root')!).render(
