@@ -4,6 +4,7 @@ import { badInput } from './scenarios/bad-input.js';
 import { databaseRestart } from './scenarios/database-restart.js';
 import { killRounds } from './scenarios/kill-rounds.js';
 import { memory } from './scenarios/memory.js';
+import { feedMemory, historyStall, revertAmplification } from './scenarios/people-side.js';
 import { storm } from './scenarios/storm.js';
 import { workerFaults } from './scenarios/workers.js';
 import type { Row } from './harness.js';
@@ -30,6 +31,9 @@ const scenarios: Array<[string, () => Promise<Row>]> = [
   ['auth matrix', () => authMatrix()],
   ['amplification', () => amplification()],
   ['memory', () => memory(scale.calls)],
+  ['feed memory', () => feedMemory()],
+  ['history stall', () => historyStall()],
+  ['revert amplification', () => revertAmplification()],
 ];
 
 const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
