@@ -36,6 +36,14 @@ export const ENVIRONMENT = {
   sessionMaxDays: 'CANVAS_MCP_SESSION_MAX_DAYS',
   metricsToken: 'CANVAS_MCP_METRICS_TOKEN',
   feedHeartbeatMs: 'CANVAS_MCP_FEED_HEARTBEAT_MS',
+  modelProvider: 'CANVAS_MCP_MODEL_PROVIDER',
+  model: 'CANVAS_MCP_MODEL',
+  modelBaseUrl: 'CANVAS_MCP_MODEL_BASE_URL',
+  modelApiKey: 'CANVAS_MCP_MODEL_API_KEY',
+  modelApiKeyFile: 'CANVAS_MCP_MODEL_API_KEY_FILE',
+  chatMaxSteps: 'CANVAS_MCP_CHAT_MAX_STEPS',
+  chatTokenBudget: 'CANVAS_MCP_CHAT_TOKEN_BUDGET',
+  chatApprovalMinutes: 'CANVAS_MCP_CHAT_APPROVAL_MINUTES',
 } as const;
 
 export type ConfigKey = keyof typeof ENVIRONMENT;
@@ -67,6 +75,13 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   sessionMaxDays: '--session-max-days',
   metricsToken: '--metrics-token',
   feedHeartbeatMs: '--feed-heartbeat-ms',
+  modelProvider: '--model-provider',
+  model: '--model',
+  modelBaseUrl: '--model-base-url',
+  modelApiKeyFile: '--model-api-key-file',
+  chatMaxSteps: '--chat-max-steps',
+  chatTokenBudget: '--chat-token-budget',
+  chatApprovalMinutes: '--chat-approval-minutes',
 };
 
 const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
@@ -107,6 +122,15 @@ export const ServeConfigSchema = z
     sessionMaxDays: Int(1, 365).default(7),
     metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     feedHeartbeatMs: Int(100, 3_600_000).default(15_000),
+    // The canvas chat's model (docs/chat.md): none configured, the chat panel says what to set.
+    modelProvider: z.enum(['anthropic', 'openai', 'openai-compatible']).optional(),
+    model: z.string().min(1).optional(),
+    modelBaseUrl: HttpUrl.optional(),
+    modelApiKey: z.string().min(1).optional(),
+    modelApiKeyFile: z.string().min(1).optional(),
+    chatMaxSteps: Int(1, 200).default(24),
+    chatTokenBudget: Int(1000, 100_000_000).default(400_000),
+    chatApprovalMinutes: Int(1, 24 * 60).default(10),
   })
   .superRefine((config, context) => {
     if (config.backendUrl && !config.backendToken) {
@@ -118,6 +142,18 @@ export const ServeConfigSchema = z
     }
     if (config.imageProvider === 'openai' && !config.openaiApiKey) {
       context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --image-provider openai' });
+    }
+    if (config.modelProvider && !config.model) {
+      context.addIssue({ code: 'custom', path: ['model'], message: 'is required with a model provider (the model id, e.g. claude-sonnet-4-5)' });
+    }
+    if (config.model && !config.modelProvider) {
+      context.addIssue({ code: 'custom', path: ['modelProvider'], message: 'is required with a model: anthropic, openai or openai-compatible' });
+    }
+    if (config.modelProvider === 'openai-compatible' && !config.modelBaseUrl) {
+      context.addIssue({ code: 'custom', path: ['modelBaseUrl'], message: 'is required with openai-compatible (e.g. http://127.0.0.1:11434/v1 for Ollama)' });
+    }
+    if (config.modelApiKey && config.modelApiKeyFile) {
+      context.addIssue({ code: 'custom', path: ['modelApiKeyFile'], message: 'cannot be combined with CANVAS_MCP_MODEL_API_KEY: give the key one way' });
     }
     if (config.backendUrl && config.databaseUrl) {
       context.addIssue({ code: 'custom', path: ['databaseUrl'], message: 'cannot be combined with --backend-url (a gateway has no store)' });
@@ -152,7 +188,7 @@ export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput):
       const key = String(issue.path[0] ?? '') as ConfigKey;
       const flag = FLAG[key];
       const source = flag ? `${flag} (${ENVIRONMENT[key]})` : (ENVIRONMENT[key] ?? key);
-      const secret = key === 'openaiApiKey' || key === 'backendToken' || key === 'metricsToken';
+      const secret = key === 'openaiApiKey' || key === 'backendToken' || key === 'metricsToken' || key === 'modelApiKey';
       const received = key in input && !secret ? `, got ${JSON.stringify(input[key])}` : '';
       return `${source}: ${issue.message}${received}`;
     }),

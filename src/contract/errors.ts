@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, retryable: false },
   revision_conflict: { status: 409, retryable: true },
   already_exists: { status: 409, retryable: false },
+  conversation_busy: { status: 409, retryable: true },
   idempotency_mismatch: { status: 422, retryable: false },
   not_runnable: { status: 422, retryable: false },
   limit_exceeded: { status: 422, retryable: false },

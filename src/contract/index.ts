@@ -19,6 +19,7 @@ export * from './rest.js';
 export * from './layout-changes.js';
 export * from './history.js';
 export * from './people.js';
+export * from './chat.js';
 export * from './limits.js';
 export * from './json-bounds.js';
 export * from './text.js';

@@ -39,6 +39,8 @@ export type RpcReply = ReadonlyArray<string | Buffer>;
 export interface DispatcherOptions {
   client: BackendClient;
   tools: readonly ToolDefinition[];
+  /** The tools an `assistant` token (the canvas chat's agent) lists and may call; default: `tools`. */
+  assistantTools?: readonly ToolDefinition[];
   logger: Logger;
   /** Makes the asset URLs of results absolute (src/mcp/asset-urls.ts). */
   assetUrls: AssetUrls;
@@ -61,11 +63,19 @@ export interface DispatchContext {
 
 const ProjectScope = z.looseObject({ project_id: ProjectId });
 
+/**
+ * A set of tools by name, and its tools/list result built once, in registry order: the list never changes while the
+ * server runs, and the same order on every call lets clients cache it (2026-07-28 tools.mdx: "SHOULD return tools in
+ * a deterministic order").
+ */
+function toolSet(definitions: readonly ToolDefinition[]) {
+  return { byName: new Map(definitions.map((tool) => [tool.name, tool])), listResult: { tools: definitions.map(listedTool) } };
+}
+
 export function createDispatcher(options: DispatcherOptions) {
-  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-  // Built once, in registry order: the tool list never changes while the server runs, and the same order on every
-  // call lets clients cache it (2026-07-28 tools.mdx: "SHOULD return tools in a deterministic order").
-  const toolsListResult = { tools: options.tools.map(listedTool) };
+  const everyone = toolSet(options.tools);
+  const assistant = options.assistantTools ? toolSet(options.assistantTools) : everyone;
+  const toolsOf = (caller: ToolCaller) => (caller.principal.purpose === 'assistant' ? assistant : everyone);
   const capabilities = { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } };
 
   function initialize(request: JSONRPCRequest): RpcReply {
@@ -105,7 +115,7 @@ export function createDispatcher(options: DispatcherOptions) {
       return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid tools/call params: expected { name, arguments }.')];
     }
     const { name } = parsed.data.params;
-    const tool = tools.get(name);
+    const tool = toolsOf(context.caller).byName.get(name);
     if (!tool) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, `Unknown tool: ${name}`)];
     // The arguments as sent: the SDK's parse rebuilds objects, which would silently drop a "__proto__" key.
     const rawArguments = context.rawArguments ?? parsed.data.params.arguments ?? {};
@@ -144,7 +154,7 @@ export function createDispatcher(options: DispatcherOptions) {
       refusal: { tool: string; fault: BodyFault; projectId: string | null },
       context: DispatchContext,
     ): Promise<RpcReply> {
-      const tool = tools.get(refusal.tool);
+      const tool = toolsOf(context.caller).byName.get(refusal.tool);
       if (!tool) return [rpcErrorBody(id, RPC_ERROR.invalidParams, `Unknown tool: ${refusal.tool}`)];
       let error = new CanvasError(refusal.fault.code, refusal.fault.message, refusal.fault.details);
       try {
@@ -171,7 +181,7 @@ export function createDispatcher(options: DispatcherOptions) {
         case 'server/discover':
           return discover(request, era);
         case 'tools/list':
-          return [rpcResultBody(request.id, toolsListResult, era.resultHead + era.cacheHead)];
+          return [rpcResultBody(request.id, toolsOf(context.caller).listResult, era.resultHead + era.cacheHead)];
         case 'tools/call':
           return callTool(request, context);
         case 'resources/list':

@@ -145,6 +145,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         workspaces: principal.workspaces,
         requiredActor: principal.required_actor,
         issuedBy: principal.issued_by ?? null,
+        purpose: principal.purpose ?? null,
       };
     },
 

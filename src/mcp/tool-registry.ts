@@ -203,3 +203,14 @@ export function listedTool(definition: ToolDefinition): ListedTool {
 export function enabledTools(enableHiddenTools: boolean): ToolDefinition[] {
   return TOOL_DEFINITIONS.filter((definition) => definition.published || enableHiddenTools);
 }
+
+/** Tools beyond the six that the canvas chat's own agent also lists and may call (an `assistant` token). */
+const ASSISTANT_TOOLS = new Set(['submit_canvas_node_run']);
+
+/**
+ * What the in-product assistant sees (issue 18): the six, and run submission, which the chat wraps in the person's
+ * approval. Every other caller's list is unchanged: the published interface stays exactly the six tools.
+ */
+export function assistantTools(enableHiddenTools: boolean): ToolDefinition[] {
+  return TOOL_DEFINITIONS.filter((definition) => definition.published || enableHiddenTools || ASSISTANT_TOOLS.has(definition.name));
+}

@@ -13,7 +13,7 @@ import { createHttpBackendClient } from '../mcp/http-backend-client.js';
 import { createMcpHttpHandler } from '../mcp/http-handler.js';
 import { createInProcessClient } from '../mcp/in-process-client.js';
 import { createTokenRateLimiter } from '../mcp/rate-limit.js';
-import { enabledTools } from '../mcp/tool-registry.js';
+import { assistantTools, enabledTools } from '../mcp/tool-registry.js';
 import type { BackendClient } from '../mcp/backend-client.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import { LOOPBACK_HOSTNAMES } from '../shared/hosts.js';
@@ -24,6 +24,8 @@ import { seedDemo, type DemoCredentials } from './demo-seed.js';
 import { assetFilesOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
 import { WARM_AT_START, createBodyCheckPool } from '../validation/body-check-pool.js';
 import { createFeedHub, type FeedHub } from '../backend/feed/feed-hub.js';
+import { createChatService, type ChatService } from '../agent/chat-service.js';
+import { chatModelOf } from '../agent/model.js';
 import { createWriteLimits } from '../backend/http/write-limits.js';
 import { LIMITS } from '../contract/index.js';
 import { changeLogBytes } from '../store/layout-writes/write-frame.js';
@@ -105,6 +107,9 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let app: Hono<BackendHttpEnv> | Hono;
   const bodyChecks = createBodyCheckPool();
   let feed: FeedHub | null = null;
+  let chat: ChatService | null = null;
+  // Where this server's own agent (the canvas chat) reaches /mcp/: known once the server listens.
+  let ownMcpUrl = '';
   let stopFeedSignals: (() => Promise<void>) | null = null;
   // Known once the server listens (port 0 picks one): sign-in cookies and CSRF checks need it.
   let publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : '';
@@ -144,6 +149,19 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         ? createWriteLimits({ requestsPerMinute: config.rateLimitPerMinute, changeLogBytesPerMinute: 16 * LIMITS.changeLogBytes })
         : null;
     if (writeLimits) store.writes.onCommitted((write) => writeLimits.spent(write.author, changeLogBytes(write.changes)));
+    chat = createChatService({
+      store,
+      model: chatModelOf(config),
+      logger,
+      clock,
+      mcpUrl: () => ownMcpUrl,
+      limits: {
+        maxSteps: config.chatMaxSteps,
+        tokenBudget: config.chatTokenBudget,
+        approvalMs: config.chatApprovalMinutes * 60_000,
+        chunkTimeoutMs: 90_000,
+      },
+    });
     feed = createFeedHub(store, logger);
     stopFeedSignals = await connectFeedSignals(store, feed, logger);
     metrics = createServiceMetrics({ store, feed, providerOf: (operation) => runEngine.providerOf(operation), tools: toolNames, logger });
@@ -159,6 +177,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       feed,
       feedHeartbeatMs: config.feedHeartbeatMs,
       writeLimits,
+      chat,
       people: createPeopleOperations(store, clock),
       sessions: { times: sessionTimesOf(config), publicOrigin: () => publicOrigin },
       observeRequest: (outcome) => backendMetrics.observeRequest(outcome),
@@ -175,6 +194,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     dispatcher: createDispatcher({
       client,
       tools: enabledTools(config.enableHiddenTools),
+      assistantTools: assistantTools(config.enableHiddenTools),
       logger,
       assetUrls: createAssetUrls(() => assetBase),
       canvasApp: createCanvasApp(() => (assetBase ? new URL(assetBase).origin : '')),
@@ -212,6 +232,9 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = config.publicUrl?.replace(/\/+$/, '') ?? `http://${urlHost}:${address.port}`;
   publicOrigin = new URL(url).origin;
+  // The chat's agent is a client like any other: it calls the listening socket, on loopback when bound to all interfaces.
+  const ownHost = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : urlHost;
+  ownMcpUrl = `http://${ownHost}:${address.port}/mcp/`;
   assetBase ||= url;
   logger.info({ url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null }, 'canvas-mcp listening');
 
@@ -230,6 +253,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     config,
     close() {
       closing ??= (async () => {
+        // Turns in flight stop first (each recorded as stopped), so their streams end before the server waits on them.
+        await chat?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -17,7 +17,10 @@ export const REDACTED_PATHS = [
   'config.backendToken',
   'metricsToken',
   'config.metricsToken',
-];
+  'modelApiKey',
+  'config.modelApiKey',
+  'apiKey',
+]; 
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

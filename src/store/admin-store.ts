@@ -15,6 +15,7 @@ import {
   type MemberRole,
   type ProjectRecord,
   type TokenKind,
+  type TokenPurpose,
   type TokenRecord,
   type TokenRole,
 } from './records.js';
@@ -33,6 +34,7 @@ export interface NewToken {
   expiresAt: number | null;
   /** The person who issued it through the API (null: an administrator). */
   issuedBy?: Actor | null;
+  purpose?: TokenPurpose | null;
 }
 
 export interface NewChatRun {
@@ -69,6 +71,8 @@ export interface AdminStore {
   getToken(tokenId: string): Promise<TokenRecord | undefined>;
   createChatRun(chatRun: NewChatRun): Promise<string>;
   endChatRun(chatRunId: string): Promise<void>;
+  /** The one token that may present a chat run from now on (the canvas chat mints one per turn). */
+  bindChatRunToken(chatRunId: string, tokenId: string): Promise<void>;
   getChatRun(chatRunId: string): Promise<ChatRunRecord | undefined>;
 }
 
@@ -237,8 +241,8 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
         }
         await tx.run(
           `INSERT INTO tokens (id, name, kind, secret_hash, role, actor_issuer, actor_subject, created_at, expires_at,
-             issued_by_issuer, issued_by_subject)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             issued_by_issuer, issued_by_subject, purpose)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             tokenId,
             token.name,
@@ -251,6 +255,7 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
             token.expiresAt,
             token.issuedBy?.issuer ?? null,
             token.issuedBy?.subject ?? null,
+            token.purpose ?? null,
           ],
         );
         const scopes = [
@@ -328,6 +333,11 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
         chatRunId,
       ]);
       if (changes === 0) throw new CanvasError('not_found', `No chat run ${chatRunId}.`);
+    },
+
+    async bindChatRunToken(chatRunId, tokenId) {
+      const { changes } = await driver.run('UPDATE chat_runs SET token_id = ? WHERE id = ? AND ended_at IS NULL', [tokenId, chatRunId]);
+      if (changes === 0) throw new CanvasError('not_found', `No active chat run ${chatRunId}.`);
     },
 
     getChatRun(chatRunId) {

@@ -13,6 +13,9 @@ export const TOKEN_KINDS = ['agent', 'backend', 'gateway'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 export const TOKEN_ROLES = ['viewer', 'editor'] as const;
 export type TokenRole = (typeof TOKEN_ROLES)[number];
+/** What a token is for beyond its kind: `assistant`, the in-product canvas chat's agent (src/agent/). */
+export const TOKEN_PURPOSES = ['assistant'] as const;
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 export const MEMBER_ROLES = ['viewer', 'editor', 'owner'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
@@ -38,6 +41,7 @@ export const TokenRow = z
     revoked_at: NullableMillis,
     issued_by_issuer: z.string().nullable(),
     issued_by_subject: z.string().nullable(),
+    purpose: z.enum(TOKEN_PURPOSES).nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -49,6 +53,7 @@ export const TokenRow = z
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     issuedBy: actorOf(row.issued_by_issuer, row.issued_by_subject),
+    purpose: row.purpose,
   }));
 
 export type TokenRecord = z.output<typeof TokenRow> & { projects: string[]; workspaces: string[] };
@@ -121,7 +126,8 @@ export type ChatRunRecord = z.output<typeof ChatRunRow>;
 
 export const MemberRoleRow = z.object({ role: z.enum(MEMBER_ROLES) });
 
-export const TOKEN_COLUMNS = 'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at, issued_by_issuer, issued_by_subject';
+export const TOKEN_COLUMNS =
+  'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at, issued_by_issuer, issued_by_subject, purpose';
 
 export function parseRow<S extends z.ZodType>(schema: S, row: unknown): z.output<S> {
   return schema.parse(row);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createAdminStore, type AdminStore } from './admin-store.js';
+import { createChatStore, type ChatStore } from './chat-store.js';
 import { createCanvasWrites, type CanvasCaps, type CanvasWrites } from './layout-writes/index.js';
 import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
@@ -30,6 +31,8 @@ export interface Store {
   readonly history: HistoryReads;
   readonly sessions: SessionStore;
   readonly directory: DirectoryReads;
+  /** The canvas chat's conversations and transcripts. */
+  readonly chats: ChatStore;
   /** Load of the store and its run queue (/metrics). */
   readonly metrics: StoreMetrics;
   /** Throws when the database cannot be reached. */
@@ -72,6 +75,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     history: createHistoryReads(driver),
     sessions: createSessionStore(driver, clock),
     directory: createDirectoryReads(driver, clock),
+    chats: createChatStore(driver, clock),
     metrics: createStoreMetrics(driver),
     async ping() {
       await driver.get('SELECT 1 AS ok');

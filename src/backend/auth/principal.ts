@@ -1,6 +1,6 @@
 import { CanvasError } from '../../shared/errors.js';
 import { sha256Hex } from '../../shared/ids.js';
-import type { Actor, TokenKind, TokenRecord, TokenRole } from '../../store/records.js';
+import type { Actor, TokenKind, TokenPurpose, TokenRecord, TokenRole } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 
 /**
@@ -21,6 +21,8 @@ export interface TokenPrincipal {
    * holds now: their current membership caps it on every request (docs/security.md, "Agent tokens people issue").
    */
   issuedBy: Actor | null;
+  /** `assistant`: the canvas chat's own agent, which may also start runs (each approved by its person in the chat). */
+  purpose: TokenPurpose | null;
 }
 
 /** A person signed in through a login link (or, later, OpenID Connect): rights come from project membership. */
@@ -42,6 +44,7 @@ export function principalOf(token: TokenRecord): TokenPrincipal {
     workspaces: token.workspaces,
     requiredActor: token.actor,
     issuedBy: token.issuedBy,
+    purpose: token.purpose,
   };
 }
 

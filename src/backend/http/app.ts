@@ -18,6 +18,8 @@ import { registerAuthRoutes } from './auth-routes.js';
 import { FEED_ROUTE_PATH, registerFeedRoutes } from './feed-routes.js';
 import { PEOPLE_ROUTE_PATHS, registerPeopleRoutes } from './people-routes.js';
 import { sessionReader } from './session-auth.js';
+import type { ChatService } from '../../agent/chat-service.js';
+import { CHAT_ROUTE_PATHS, registerChatRoutes } from './chat-routes.js';
 import type { WriteLimits } from './write-limits.js';
 import { registerWebRoutes } from './web-routes.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
@@ -40,6 +42,8 @@ export interface BackendAppOptions {
   sessions: { times: SessionTimes; publicOrigin: () => string };
   /** Told the outcome of every request (metrics). */
   observeRequest?: RequestObserver;
+  /** The canvas chat (docs/chat.md). */
+  chat?: ChatService;
   /** Per-person budgets of REST writes (requests and change-log bytes a minute); none: unlimited. */
   writeLimits?: WriteLimits | null;
   /** Routes of the running service that are not the canvas API (/metrics, /api/openapi.json), registered first. */
@@ -147,6 +151,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
             workspaces: token!.workspaces,
             required_actor: token!.actor,
             issued_by: token!.issuedBy,
+            purpose: token!.purpose,
           },
         };
     return c.json(response);
@@ -159,7 +164,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   app.use('/auth/logout', signedIn);
   app.use('/auth/login', bodyLimit({ maxSize: 4096, onError: () => { throw new CanvasError('payload_too_large', 'A sign-in form is at most 4096 bytes.'); } }));
   registerAuthRoutes(app, { store, times: options.sessions.times, secureCookie, publicOrigin: options.sessions.publicOrigin });
-  for (const prefix of ['/api/v1/zone/*', '/api/v1/me', '/api/v1/tokens', '/api/v1/tokens/*', '/api/v2/*']) app.use(prefix, signedIn);
+  for (const prefix of ['/api/v1/zone/*', '/api/v1/me', '/api/v1/tokens', '/api/v1/tokens/*', '/api/v1/chat/*', '/api/v2/*']) app.use(prefix, signedIn);
   const writeLimits = options.writeLimits;
   if (writeLimits) {
     app.use('/api/*', async function limitWrites(c, next) {
@@ -171,6 +176,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
   registerPeopleRoutes(app, options.people);
+  if (options.chat) registerChatRoutes(app, options.chat);
   registerFeedRoutes(app, { store, hub: options.feed, clock, heartbeatMs: options.feedHeartbeatMs, sessionIdleMs: options.sessions.times.idleMs });
   registerWebRoutes(app);
 
@@ -184,6 +190,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     '/api/v1/auth/introspect',
     ...CANVAS_ROUTE_PATHS,
     ...PEOPLE_ROUTE_PATHS,
+    ...(options.chat ? CHAT_ROUTE_PATHS : []),
     FEED_ROUTE_PATH,
   ]) {
     app.all(path, (c) => {

@@ -29,6 +29,13 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--session-idle-hours <hours>', 'sessionIdleHours', 'a signed-in session unused this long ends (default 12)'],
   ['--session-max-days <days>', 'sessionMaxDays', 'a signed-in session ends this long after sign-in (default 7)'],
   ['--feed-heartbeat-ms <ms>', 'feedHeartbeatMs', 'a comment line on an idle change feed this often, so proxies keep it open (default 15000)'],
+  ['--model-provider <name>', 'modelProvider', 'the canvas chat\'s model provider: anthropic, openai or openai-compatible (key in CANVAS_MCP_MODEL_API_KEY)'],
+  ['--model <id>', 'model', 'the canvas chat\'s model id (e.g. claude-sonnet-4-5, gpt-4.1, llama3.1)'],
+  ['--model-base-url <url>', 'modelBaseUrl', 'the model API\'s base URL (required for openai-compatible: Ollama, vLLM, LM Studio, OpenRouter)'],
+  ['--model-api-key-file <path>', 'modelApiKeyFile', 'read the model API key from this file instead of CANVAS_MCP_MODEL_API_KEY'],
+  ['--chat-max-steps <n>', 'chatMaxSteps', 'tool steps the chat\'s agent may take in one turn (default 24)'],
+  ['--chat-token-budget <n>', 'chatTokenBudget', 'model tokens one chat conversation may use (default 400000)'],
+  ['--chat-approval-minutes <n>', 'chatApprovalMinutes', 'how long the chat waits for a person to approve a paid run (default 10)'],
   ['--metrics-token <token>', 'metricsToken', 'bearer token required at /metrics (needed to serve /metrics beyond loopback; prefer CANVAS_MCP_METRICS_TOKEN)'],
 ];
 

@@ -1,0 +1,173 @@
+import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  stepCountIs,
+  streamText,
+  type LanguageModel,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+import { ChatContext, type StoredChatMessage } from '../contract/index.js';
+import { newId } from '../shared/ids.js';
+import { describeModelFailure } from './model-errors.js';
+import { contextNote } from './system-prompt.js';
+
+/**
+ * One turn of the canvas chat's agent: an MCP client of this server's own /mcp/ (the AI SDK's, over Streamable HTTP)
+ * with the turn's token and the conversation's chat run in X-Agent-Run-Id, and the model looping over its tools
+ * (streamText) until it answers, hits the step limit, asks for an approval, is stopped, or fails. Every write goes
+ * through the same checks as an external agent's: there is no in-process shortcut (docs/chat.md).
+ */
+
+/** The tools the chat's agent may use; run submission only with the person's approval (needsApproval). */
+const READ_TOOLS = new Set(['list_zone_skills', 'get_canvas', 'get_canvas_node_run']);
+const WRITE_TOOLS = new Set(['create_canvas_node', 'delete_canvas_node', 'cancel_canvas_node_run']);
+export const APPROVED_TOOL = 'submit_canvas_node_run';
+
+export interface TurnInput {
+  model: LanguageModel;
+  /** This server's own MCP endpoint, as an external client reaches it. */
+  mcpUrl: string;
+  /** The bearer token minted for this turn, and the conversation's chat run. */
+  token: string;
+  chatRunId: string;
+  canEdit: boolean;
+  system: string;
+  /** The transcript: the new user message last, or the assistant message an approval continues. */
+  history: StoredChatMessage[];
+  maxSteps: number;
+  signal: AbortSignal;
+  /** Longest silence from the model mid-answer before the turn fails. */
+  chunkTimeoutMs: number;
+}
+
+export interface TurnResult {
+  /** The assistant's message as it stands at the end (a continuation keeps its id). */
+  message: StoredChatMessage | null;
+  tokens: number;
+  outcome: 'completed' | 'awaiting_approval' | 'stopped' | 'failed';
+  error: string | null;
+}
+
+/** What the model is given of a message: the person's whereabouts ride with their message (system-prompt.ts). */
+function forModel(history: StoredChatMessage[]): UIMessage[] {
+  return history.map((message) => {
+    const context = ChatContext.safeParse((message.metadata as { context?: unknown } | undefined)?.context);
+    const note = message.role === 'user' && context.success ? contextNote(context.data) : null;
+    return (note ? { ...message, parts: [{ type: 'text', text: note }, ...message.parts] } : message) as UIMessage;
+  });
+}
+
+function toolsFor(listed: ToolSet, canEdit: boolean): ToolSet {
+  const tools: ToolSet = {};
+  for (const [name, tool] of Object.entries(listed)) {
+    if (READ_TOOLS.has(name) || (canEdit && WRITE_TOOLS.has(name))) tools[name] = tool;
+    // Spending needs the person: the turn stops at an approval request, and nothing runs before Approve.
+    if (canEdit && name === APPROVED_TOOL) tools[name] = { ...tool, needsApproval: true };
+  }
+  return tools;
+}
+
+const textOf = (content: unknown) =>
+  Array.isArray(content) ? content.map((item) => (item as { text?: unknown }).text).filter((text) => typeof text === 'string').join('\n') : '';
+
+/**
+ * A tool result as the transcript keeps it: a canvas read becomes its revision and size (it is out of date by the
+ * next turn, and a 1,000-node canvas is half a megabyte); everything else keeps its structured result.
+ */
+export function compactToolOutput(toolName: string, output: unknown): unknown {
+  const result = (output ?? {}) as { structuredContent?: Record<string, unknown>; isError?: boolean; content?: unknown };
+  const structured = result.structuredContent;
+  if (result.isError) return { isError: true, error: structured?.error ?? { message: textOf(result.content).slice(0, 2000) } };
+  if (toolName === 'get_canvas' && structured) {
+    const layout = (structured.layout ?? {}) as { revision?: number; nodes?: unknown[] };
+    return { revision: layout.revision, node_count: layout.nodes?.length ?? 0, note: 'A read of the canvas at that revision; read it again before writing.' };
+  }
+  if (toolName === 'list_zone_skills' && structured) {
+    const skills = (structured.skills ?? []) as Array<{ skill_id?: string }>;
+    return { skill_ids: skills.map((skill) => skill.skill_id), note: 'The skill catalog; list it again for the parameter schemas.' };
+  }
+  return structured ?? { text: textOf(result.content).slice(0, 2000) };
+}
+
+/** Keeps the transcript (and what observers receive) small: tool outputs compacted as they stream by. */
+function compactOutputs(): TransformStream<UIMessageChunk, UIMessageChunk> {
+  const names = new Map<string, string>();
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (chunk.type === 'tool-input-start' || chunk.type === 'tool-input-available') {
+        names.set(chunk.toolCallId, chunk.toolName);
+        // The MCP client's metadata (its name, the tool's annotations) says nothing a person or a later turn needs.
+        const { toolMetadata: _metadata, ...rest } = chunk;
+        controller.enqueue(rest);
+        return;
+      }
+      if (chunk.type === 'tool-output-available') {
+        const { toolMetadata: _metadata, ...rest } = chunk;
+        controller.enqueue({ ...rest, output: compactToolOutput(names.get(chunk.toolCallId) ?? '', chunk.output) as never });
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+const awaitsApproval = (message: StoredChatMessage | null) =>
+  !!message && message.parts.some((part) => (part as { state?: string }).state === 'approval-requested');
+
+/**
+ * Runs one turn. Answers the stream of UI message chunks (what the person and everyone watching see) and a promise
+ * of how it ended, once the transcript's new state is known.
+ */
+export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChunk>; done: Promise<TurnResult> } {
+  let settle!: (result: TurnResult) => void;
+  const done = new Promise<TurnResult>((resolve) => {
+    settle = resolve;
+  });
+  let tokens = 0;
+  let failure: string | null = null;
+  let mcp: MCPClient | undefined;
+
+  const chunks = createUIMessageStream<UIMessage>({
+    originalMessages: input.history as UIMessage[],
+    generateId: () => newId('msg_'),
+    async execute({ writer }) {
+      mcp = await createMCPClient({
+        transport: { type: 'http', url: input.mcpUrl, headers: { Authorization: `Bearer ${input.token}`, 'X-Agent-Run-Id': input.chatRunId } },
+        clientName: 'canvas-mcp assistant',
+      });
+      const tools = toolsFor(await mcp.tools(), input.canEdit);
+      const result = streamText({
+        model: input.model,
+        system: input.system,
+        messages: await convertToModelMessages(forModel(input.history), { tools, ignoreIncompleteToolCalls: true }),
+        tools,
+        stopWhen: stepCountIs(input.maxSteps),
+        abortSignal: input.signal,
+        maxRetries: 1,
+        timeout: { chunkMs: input.chunkTimeoutMs },
+        // Failures reach the person through the stream (describeModelFailure) and the log, not the console.
+        onError: () => undefined,
+        onFinish: (event) => {
+          tokens = event.totalUsage.totalTokens ?? 0;
+        },
+        onAbort: (event) => {
+          tokens = event.steps.reduce((sum, step) => sum + (step.usage.totalTokens ?? 0), 0);
+        },
+      });
+      writer.merge(result.toUIMessageStream({ sendReasoning: false, onError: (error) => (failure = describeModelFailure(error)) }).pipeThrough(compactOutputs()));
+      // Drains the model's stream whether or not anyone reads the chunks: a closed tab does not stop a turn.
+      await result.consumeStream({ onError: (error) => void (failure ??= describeModelFailure(error)) });
+    },
+    onError: (error) => (failure ??= describeModelFailure(error)),
+    onFinish: async ({ responseMessage, isAborted }) => {
+      await mcp?.close().catch(() => undefined);
+      const message = responseMessage.parts.length > 0 ? (responseMessage as StoredChatMessage) : null;
+      const outcome = input.signal.aborted || isAborted ? 'stopped' : failure ? 'failed' : awaitsApproval(message) ? 'awaiting_approval' : 'completed';
+      settle({ message, tokens, outcome, error: failure });
+    },
+  });
+  return { chunks, done };
+}
