@@ -5,7 +5,14 @@ import {
   CanvasId,
   CanvasSnapshot,
   ChangesBody,
+  ChatMessagePage,
+  ChatMessagesQuery,
+  ChatModelStatus,
   ChatRunList,
+  ChatSendBody,
+  ConversationCreateBody,
+  ConversationList,
+  ConversationView,
   ChatRunOpenBody,
   ChatRunView,
   CreateEdgeBody,
@@ -61,7 +68,7 @@ export interface ApiRoute {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'service' | 'canvas' | 'runs' | 'people' | 'auth';
+  tag: 'service' | 'canvas' | 'runs' | 'people' | 'chat' | 'auth';
   /** none: open; caller: a backend or gateway token, or a signed-in person's session; gateway: gateway tokens only. */
   auth: Auth;
   params?: z.ZodObject;
@@ -79,6 +86,7 @@ const ok = (description: string, schema: z.ZodType): ApiResponse => ({ descripti
 const canvasParams = z.object({ project_id: ProjectId, canvas_id: CanvasId });
 const nodeParams = canvasParams.extend({ node_id: NodeId });
 const runParams = canvasParams.extend({ run_id: RunId });
+const conversationParams = canvasParams.extend({ conversation_id: ResourceId });
 const AgentRunHeader = z.object({
   'x-agent-run-id': z.string().optional().meta({ description: 'The canvas chat run that holds the edit authorization (token callers).' }),
 });
@@ -89,6 +97,9 @@ const EventStream = z.string().meta({
   description: 'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot); docs/api.md.',
 });
 const Html = z.string().meta({ description: 'A page for people.' });
+const UiMessageStream = z.string().meta({
+  description: 'Server-Sent Events, one `data: <UIMessageChunk JSON>` per chunk, ending with `data: [DONE]` (header x-vercel-ai-ui-message-stream: v1).',
+});
 const FileBytes = z.string().meta({ description: 'The file, with its content type.', format: 'binary' });
 const MetricsText = z.string().meta({ description: 'Prometheus text exposition format 0.0.4.' });
 const OpenApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
@@ -228,5 +239,43 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'delete', path: '/api/v1/tokens/:token_id', operationId: 'revokeToken', summary: 'Revoke a token.', tag: 'people', auth: 'caller',
     params: z.object({ token_id: ResourceId }), responses: { 200: ok('Revoked.', TokenView) },
+  },
+  { method: 'get', path: '/api/v1/chat/model', operationId: 'chatModel', summary: 'Whether the canvas chat has a model, and what to set when it has none.', tag: 'chat', auth: 'caller', responses: { 200: ok('The chat\'s model.', ChatModelStatus) } },
+  {
+    method: 'get', path: `${CANVAS}/conversations`, operationId: 'listConversations', summary: 'The canvas\'s chat conversations, most recent first.', tag: 'chat', auth: 'caller',
+    params: canvasParams, responses: { 200: ok('The conversations.', ConversationList) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/conversations`, operationId: 'startConversation', summary: 'A new conversation for the caller (read-only for a viewer).', tag: 'chat', auth: 'caller',
+    params: canvasParams, body: ConversationCreateBody, responses: { 201: ok('Started.', ConversationView) },
+  },
+  {
+    method: 'get', path: `${CANVAS}/conversations/:conversation_id`, operationId: 'getConversation', summary: 'One conversation.', tag: 'chat', auth: 'caller',
+    params: conversationParams, responses: { 200: ok('The conversation.', ConversationView) },
+  },
+  {
+    method: 'delete', path: `${CANVAS}/conversations/:conversation_id`, operationId: 'deleteConversation', summary: 'End a conversation and delete its transcript (its person only).', tag: 'chat', auth: 'caller',
+    params: conversationParams, responses: { 204: { description: 'Deleted.' } },
+  },
+  {
+    method: 'get', path: `${CANVAS}/conversations/:conversation_id/messages`, operationId: 'conversationMessages', summary: 'A page of the transcript, oldest first.', tag: 'chat', auth: 'caller',
+    params: conversationParams, query: ChatMessagesQuery, responses: { 200: ok('The messages.', ChatMessagePage) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/conversations/:conversation_id/messages`, operationId: 'sendChatMessage', summary: 'Send a message (or approval answers): the turn streams back.', tag: 'chat', auth: 'caller',
+    params: conversationParams, body: ChatSendBody, responses: { 200: { description: 'The turn, as the AI SDK\'s UI message stream.', content: { 'text/event-stream': UiMessageStream } } },
+  },
+  {
+    method: 'get', path: `${CANVAS}/conversations/:conversation_id/stream`, operationId: 'watchConversation', summary: 'The turn running now, from its start.', tag: 'chat', auth: 'caller',
+    params: conversationParams,
+    responses: { 200: { description: 'The turn, as the AI SDK\'s UI message stream.', content: { 'text/event-stream': UiMessageStream } }, 204: { description: 'No turn is running.' } },
+  },
+  {
+    method: 'post', path: `${CANVAS}/conversations/:conversation_id/stop`, operationId: 'stopConversation', summary: 'Stop the running turn at once.', tag: 'chat', auth: 'caller',
+    params: conversationParams, responses: { 200: ok('The conversation.', ConversationView) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/conversations/:conversation_id/end`, operationId: 'endConversation', summary: 'End the conversation and its chat run (the transcript stays).', tag: 'chat', auth: 'caller',
+    params: conversationParams, responses: { 200: ok('The conversation.', ConversationView) },
   },
 ];

@@ -1,5 +1,5 @@
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import type { SkillCatalog } from '../../../src/contract/index.js';
 import { CanvasView } from '../canvas/CanvasView.js';
 import { fitCanvas } from '../canvas/fit.js';
@@ -17,7 +17,10 @@ import { navigate } from './router.js';
 
 /** One open canvas: the top bar, the palette, the canvas and the side panels. */
 
-type Tab = 'details' | 'history' | 'connect';
+type Tab = 'details' | 'history' | 'chat' | 'connect';
+
+// The chat brings the AI SDK with it: loaded when its tab is first opened, not with the canvas.
+const ChatPanel = lazy(() => import('../panels/ChatPanel.js').then((module) => ({ default: module.ChatPanel })));
 
 const FEED_LABEL = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
 
@@ -76,6 +79,7 @@ function SidePanel({ selected }: { selected: string | null }) {
           [
             ['details', 'Details'],
             ['history', 'History'],
+            ['chat', 'Chat'],
             ['connect', 'Connect an agent'],
           ] as const
         ).map(([id, label]) => (
@@ -87,6 +91,11 @@ function SidePanel({ selected }: { selected: string | null }) {
       <div className="side-body">
         {tab === 'details' ? <NodeDetails nodeId={selected} /> : null}
         {tab === 'history' ? <HistoryPanel /> : null}
+        {tab === 'chat' ? (
+          <Suspense fallback={<p className="muted">Opening the chat…</p>}>
+            <ChatPanel />
+          </Suspense>
+        ) : null}
         {tab === 'connect' ? <ConnectAgent /> : null}
       </div>
     </aside>

@@ -1,5 +1,6 @@
 import type { ReactFlowInstance } from '@xyflow/react';
-import { LIMITS, type CanvasNode } from '../../../src/contract/index.js';
+import type { CanvasNode } from '../../../src/contract/index.js';
+import { LIMITS } from '../../../src/contract/limits.js';
 import { drawnPosition, type FlowNode } from './flow-nodes.js';
 
 /**

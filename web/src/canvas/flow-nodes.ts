@@ -1,5 +1,6 @@
 import type { Edge, Node } from '@xyflow/react';
-import { LIMITS, type CanvasEdge, type CanvasNode, type NodeRuntimeState } from '../../../src/contract/index.js';
+import type { CanvasEdge, CanvasNode, NodeRuntimeState } from '../../../src/contract/index.js';
+import { LIMITS } from '../../../src/contract/limits.js';
 import { NODE_CARDS } from '../cards/index.js';
 
 /** The canvas layout as React Flow nodes and edges: the card gets the node as stored, its run state and highlight. */

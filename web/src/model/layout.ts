@@ -24,6 +24,8 @@ export function authorLabel(author: Author | null | undefined): string {
       return author.subject;
     case 'agent': {
       const name = author.token_name ?? author.agent_run_id ?? author.token_id;
+      // The canvas chat's own agent says whom it works for in its name.
+      if (author.token_name?.startsWith('Assistant for ')) return author.token_name;
       return author.on_behalf_of ? `${name} (agent of ${author.on_behalf_of.subject})` : `${name} (agent)`;
     }
     case 'system':
