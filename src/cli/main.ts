@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { CommandLineError, reportFailure } from './cli-support.js';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
 import { registerSchemasCommand } from './commands/schemas.js';
 import { registerServeCommand } from './commands/serve.js';
@@ -37,6 +38,7 @@ registerOpenApiCommand(program);
 registerServeCommand(program);
 registerWorkerCommand(program);
 registerAdminCommands(program, run);
+registerDoctorCommand(program, run);
 
 try {
   await program.parseAsync(process.argv);

@@ -161,9 +161,14 @@ export async function startModelStandin(protocol: Protocol, initial: Brain = scr
       res.end(JSON.stringify(protocol === 'openai' ? { error: { message: `stand-in ${reply.fail}`, type, code: null } } : { type: 'error', error: { type, message: `stand-in ${reply.fail}` } }));
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const toolCalls = 'toolCalls' in reply ? reply.toolCalls.map((call) => ({ ...call, id: `call_${++callCounter}` })) : [];
     const text = 'text' in reply ? (reply.text ?? '') : '';
+    if (raw.stream !== true) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(protocol === 'openai' ? openAICompletion(raw, text, toolCalls) : anthropicMessage(text, toolCalls)));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const noteFirst = () => {
       if (firstChunkAt.length < requests.length) firstChunkAt.push(performance.now());
     };
@@ -192,6 +197,36 @@ export async function startModelStandin(protocol: Protocol, initial: Brain = scr
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** A whole answer at once (a request without `stream: true`, as generateText sends). */
+function openAICompletion(raw: Record<string, unknown>, text: string, toolCalls: StandinToolCall[]) {
+  const message = {
+    role: 'assistant',
+    content: text || null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } })) } : {}),
+  };
+  return {
+    id: `chatcmpl-${Date.now()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: String(raw.model),
+    choices: [{ index: 0, message, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop' }],
+    usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+  };
+}
+
+function anthropicMessage(text: string, toolCalls: StandinToolCall[]) {
+  return {
+    id: `msg_${Date.now()}`,
+    type: 'message',
+    role: 'assistant',
+    model: 'standin',
+    content: [...(text ? [{ type: 'text', text }] : []), ...toolCalls.map((call) => ({ type: 'tool_use', id: call.id.replace('call_', 'toolu_'), name: call.name, input: call.args }))],
+    stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 120, output_tokens: 30 },
   };
 }
 

@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { generateText } from 'ai';
+import { chatModelOf, chatModelStatus } from '../../agent/model.js';
+import { describeModelFailure } from '../../agent/model-errors.js';
+import { loadServeConfig } from '../../config.js';
+import { CanvasError } from '../../shared/errors.js';
+import { report } from '../cli-support.js';
+import { configFlagsOf, serveOptions } from './serve.js';
+
+/**
+ * `canvas-mcp doctor`: which model the canvas chat would use with these settings (the same flags and environment as
+ * `serve`), and whether it answers: one short request, with a 30 s limit. The key is never printed.
+ */
+const DOCTOR_KEYS = new Set(['modelProvider', 'model', 'modelBaseUrl', 'modelApiKeyFile']);
+
+export function registerDoctorCommand(program: Command, run: (json: boolean, work: () => Promise<void>) => Promise<void>): void {
+  const doctor = program.command('doctor').description("Check the canvas chat's model: which one is configured, and whether it answers");
+  const options = serveOptions().filter(({ key }) => DOCTOR_KEYS.has(key));
+  for (const { option } of options) doctor.addOption(option);
+  doctor.option('--json', 'print one JSON object').action((flags: { json?: boolean }) =>
+    run(!!flags.json, async () => {
+      const config = loadServeConfig(configFlagsOf(doctor, options));
+      const model = chatModelOf(config);
+      const status = chatModelStatus(model);
+      if (!model) {
+        report(flags.json, { ...status, answers: null }, status.message);
+        return;
+      }
+      const started = performance.now();
+      try {
+        const answer = await generateText({
+          model: model.languageModel,
+          prompt: 'Reply with the single word OK.',
+          maxRetries: 0,
+          abortSignal: AbortSignal.timeout(30_000),
+        });
+        const ms = Math.round(performance.now() - started);
+        report(flags.json, { ...status, answers: true, reply: answer.text.slice(0, 200), latency_ms: ms }, `${status.message}\nIt answers: "${answer.text.slice(0, 80)}" in ${ms} ms.`);
+      } catch (error) {
+        throw new CanvasError('unavailable', `${status.message} It does not answer: ${describeModelFailure(error)}`, { provider: model.provider, model: model.modelId });
+      }
+    }),
+  );
+}
