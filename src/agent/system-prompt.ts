@@ -28,8 +28,8 @@ How to work with the canvas (these rules are the tool server's; follow them exac
 - Node types and the shape of each node's data come from the tool schemas: use only the types they list (a text note is textAnnotationNode with data.content and data.displayName; a frame is imageGenNode with data.prompt, size, imageUrl (null), aspectRatio). Do not invent properties.
 - Skills: call list_zone_skills to learn skill ids and their parameters before creating a skillNode.
 - New nodes must not overlap existing ones: compute a free area from the positions (and width/height, about 300 x 220 when absent) of the nodes in layout.nodes, and place new nodes there, side by side with about 40 units between them. When the message says where there is free space, start there. A node inside a group sets parentId to the group's id and a position relative to the group (inside its width and height).
-- Connecting nodes is not something your tools can do: when the person asks for connections, create the nodes and say which ones they can connect by dragging from one card's edge to another.
-- start_node_run starts a paid generation run for one node; the person must approve it first, and you will be told if they declined or did not answer. cancel_canvas_node_run needs no approval. A node run id (run_…) is never the chat run id.
+- To connect two nodes (a chain of frames, an audio into a trim), call create_canvas_edge with edge {id (new), source, target} using the nodes' ids, at the current revision.
+- submit_canvas_node_run starts a paid generation run for one node; the person must approve it first, and you will be told if they declined or did not answer. cancel_canvas_node_run needs no approval. A node run id (run_…) is never the chat run id.
 - Work in as few steps as the task needs. When you are done, answer in one or two short sentences naming what you changed (by the nodes' names), and nothing else.`;
 }
 

@@ -23,7 +23,7 @@ import { contextNote } from './system-prompt.js';
 
 /** The tools the chat's agent may use; run submission only with the person's approval (needsApproval). */
 const READ_TOOLS = new Set(['list_zone_skills', 'get_canvas', 'get_canvas_node_run']);
-const WRITE_TOOLS = new Set(['create_canvas_node', 'delete_canvas_node', 'cancel_canvas_node_run']);
+const WRITE_TOOLS = new Set(['create_canvas_node', 'delete_canvas_node', 'create_canvas_edge', 'cancel_canvas_node_run']);
 export const APPROVED_TOOL = 'submit_canvas_node_run';
 
 export interface TurnInput {
@@ -97,6 +97,8 @@ function compactOutputs(): TransformStream<UIMessageChunk, UIMessageChunk> {
   const names = new Map<string, string>();
   return new TransformStream({
     transform(chunk, controller) {
+      // The arguments as they stream in are of use to no one watching: each call shows once its input is whole.
+      if (chunk.type === 'tool-input-delta') return;
       if (chunk.type === 'tool-input-start' || chunk.type === 'tool-input-available') {
         names.set(chunk.toolCallId, chunk.toolName);
         // The MCP client's metadata (its name, the tool's annotations) says nothing a person or a later turn needs.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CanvasSnapshot, CreateNodeReceipt, DeleteNodeReceipt } from './canvas.js';
+import { CanvasSnapshot, CreateEdgeReceipt, CreateNodeReceipt, DeleteNodeReceipt } from './canvas.js';
+import { CanvasEdge } from './edge.js';
 import { ToolErrorResult } from './errors.js';
 import { BaseRevision, CanvasId, ClientSaveId, NodeId, ProjectId, RunId } from './identifiers.js';
 import { CanvasNode } from './node.js';
@@ -76,8 +77,18 @@ export const SubmitCanvasNodeRunArgs = z.strictObject({
 });
 export type SubmitCanvasNodeRunArgs = z.infer<typeof SubmitCanvasNodeRunArgs>;
 
+export const CreateCanvasEdgeArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  edge: CanvasEdge,
+  base_revision: BaseRevision,
+  client_save_id: ClientSaveId,
+});
+export type CreateCanvasEdgeArgs = z.infer<typeof CreateCanvasEdgeArgs>;
+
 export const HIDDEN_TOOL_CONTRACTS = {
   submit_canvas_node_run: toolContract(SubmitCanvasNodeRunArgs, NodeRun),
+  create_canvas_edge: toolContract(CreateCanvasEdgeArgs, CreateEdgeReceipt),
 } as const;
 export type HiddenToolName = keyof typeof HIDDEN_TOOL_CONTRACTS;
 export const PUBLISHED_TOOL_NAMES = Object.keys(TOOL_CONTRACTS) as PublishedToolName[];

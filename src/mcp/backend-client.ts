@@ -1,4 +1,5 @@
 import type {
+  CreateCanvasEdgeArgs,
   CreateCanvasNodeArgs,
   DeleteCanvasNodeArgs,
   GetCanvasArgs,
@@ -40,6 +41,7 @@ export interface BackendClient {
   getRun(caller: ToolCaller, args: NodeRunArgs): Promise<JsonPayload>;
   cancelRun(caller: ToolCaller, args: NodeRunArgs): Promise<JsonPayload>;
   submitRun(caller: ToolCaller, args: SubmitCanvasNodeRunArgs): Promise<JsonPayload>;
+  createEdge(caller: ToolCaller, args: CreateCanvasEdgeArgs): Promise<JsonPayload>;
   /** Byte sizes of finished assets, by id (for resource links); an asset it cannot size is left out. */
   assetSizes(assetIds: readonly string[]): Promise<Map<string, number>>;
   /** Throws when the backend cannot serve (for /readyz). */

@@ -180,6 +180,17 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         TOOL_CONTRACTS.create_canvas_node.success,
       ),
 
+    createEdge: (caller, args) =>
+      exchange(
+        {
+          method: 'POST',
+          path: `${canvasPath(args)}/edges`,
+          caller,
+          body: { edge: args.edge, base_revision: args.base_revision, client_save_id: args.client_save_id },
+        },
+        HIDDEN_TOOL_CONTRACTS.create_canvas_edge.success,
+      ),
+
     deleteNode: (caller, args) =>
       exchange(
         {

@@ -27,6 +27,8 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
     getCanvas: async (caller, args) => (await backend.readSnapshot(context(caller), canvas(args))).payload,
     createNode: async (caller, args) =>
       jsonPayload(await backend.createNode(context(caller), { ...revisionChecked(args), node: args.node })),
+    createEdge: async (caller, args) =>
+      jsonPayload(await backend.createEdge(context(caller), { ...revisionChecked(args), edge: args.edge })),
     deleteNode: async (caller, args) =>
       jsonPayload(await backend.deleteNode(context(caller), { ...revisionChecked(args), nodeId: args.node_id })),
     getRun: async (caller, args) => jsonPayload(await backend.getRun(context(caller), { ...canvas(args), runId: args.run_id })),

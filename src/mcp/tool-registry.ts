@@ -176,6 +176,20 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     published: false,
     invoke: (client, caller, args) => client.submitRun(caller, args),
   }),
+  define({
+    name: 'create_canvas_edge',
+    need: 'editor',
+    title: 'Connect two nodes',
+    description:
+      'Atomically add one edge {id (new on this canvas), source, target} between two nodes, by their exact ids from layout.nodes, at base_revision (the layout.revision you read). ' +
+      'On revision_conflict re-read and resubmit. Needs a canvas edit authorization.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    input: HIDDEN_TOOL_CONTRACTS.create_canvas_edge.input,
+    success: HIDDEN_TOOL_CONTRACTS.create_canvas_edge.success,
+    output: HIDDEN_TOOL_CONTRACTS.create_canvas_edge.output,
+    published: false,
+    invoke: (client, caller, args) => client.createEdge(caller, args),
+  }),
 ];
 
 /** A tool as tools/list describes it, with schemas generated from the contract once. */
@@ -189,8 +203,13 @@ export interface ListedTool {
   _meta?: Record<string, unknown>;
 }
 
+/** Built once per tool: generating its JSON Schemas from the contract is the costliest part of a start. */
+const listed = new WeakMap<ToolDefinition, ListedTool>();
+
 export function listedTool(definition: ToolDefinition): ListedTool {
-  return {
+  const known = listed.get(definition);
+  if (known) return known;
+  const built: ListedTool = {
     name: definition.name,
     title: definition.title,
     description: definition.description,
@@ -198,6 +217,8 @@ export function listedTool(definition: ToolDefinition): ListedTool {
     annotations: { title: definition.title, ...definition.annotations },
     ...(definition.meta ? { _meta: definition.meta } : {}),
   };
+  listed.set(definition, built);
+  return built;
 }
 
 export function enabledTools(enableHiddenTools: boolean): ToolDefinition[] {
@@ -205,11 +226,11 @@ export function enabledTools(enableHiddenTools: boolean): ToolDefinition[] {
 }
 
 /** Tools beyond the six that the canvas chat's own agent also lists and may call (an `assistant` token). */
-const ASSISTANT_TOOLS = new Set(['submit_canvas_node_run']);
+const ASSISTANT_TOOLS = new Set(['submit_canvas_node_run', 'create_canvas_edge']);
 
 /**
- * What the in-product assistant sees (issue 18): the six, and run submission, which the chat wraps in the person's
- * approval. Every other caller's list is unchanged: the published interface stays exactly the six tools.
+ * What the in-product assistant sees (issue 18): the six, run submission (which the chat wraps in the person's
+ * approval) and connecting two nodes, which a person asking for a chain of frames expects. Every other caller's list is unchanged: the published interface stays exactly the six tools.
  */
 export function assistantTools(enableHiddenTools: boolean): ToolDefinition[] {
   return TOOL_DEFINITIONS.filter((definition) => definition.published || enableHiddenTools || ASSISTANT_TOOLS.has(definition.name));

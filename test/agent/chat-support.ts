@@ -16,7 +16,13 @@ export interface ChatStage {
   close(): Promise<void>;
 }
 
-export async function startChatStage(target: StoreTarget, protocol: Protocol = 'openai', brain?: Brain, overrides: Record<string, unknown> = {}): Promise<ChatStage> {
+export async function startChatStage(
+  target: StoreTarget,
+  protocol: Protocol = 'openai',
+  brain?: Brain,
+  overrides: Record<string, unknown> = {},
+  clock?: () => number,
+): Promise<ChatStage> {
   const model = await startModelStandin(protocol, brain);
   const server = await startTestServer(target, {
     modelProvider: protocol === 'openai' ? 'openai-compatible' : 'anthropic',
@@ -24,7 +30,7 @@ export async function startChatStage(target: StoreTarget, protocol: Protocol = '
     modelBaseUrl: model.baseUrl,
     modelApiKey: 'sk-standin',
     ...overrides,
-  });
+  }, clock ? { clock } : {});
   const { admin } = server.store;
   await admin.createWorkspace('w');
   await admin.createProject('p', 'w');
@@ -87,6 +93,7 @@ export function send(stage: ChatStage, conversationId: string, body: unknown, wh
 /** What a careful model does with the canvas, step by step: the spec's rules, played by the stand-in. */
 export type PlannedStep =
   | { create: Record<string, unknown> }
+  | { connect: { id: string; source: string; target: string } }
   | { deleteNamed: string }
   | { run: string };
 
@@ -109,7 +116,7 @@ function parseToolText(text: string): unknown {
  * Reads the canvas first, then does each step at the revision it last saw; on revision_conflict it reads again and
  * redoes the step; finally it says what it did. Steps refer to nodes by name, as a person does; ids come from the read.
  */
-export function plannedAgent(steps: PlannedStep[], finalText = 'Done.'): Brain {
+export function plannedAgent(steps: PlannedStep[], finalText = 'Done.', canvas = { project_id: 'p', canvas_id: 'c' }): Brain {
   return (request) => {
     const results = resultsSinceLastUserMessage(request);
     type Layout = { revision: number; nodes: Array<{ id: string; data: Record<string, unknown> }> };
@@ -135,13 +142,14 @@ export function plannedAgent(steps: PlannedStep[], finalText = 'Done.'): Brain {
         done += 1;
       }
     }
-    if (mustRead) return { toolCalls: [{ name: 'get_canvas', args: { project_id: 'p', canvas_id: 'c' } }] };
+    if (mustRead) return { toolCalls: [{ name: 'get_canvas', args: { ...canvas } }] };
     const step = steps[done];
     if (!step) return { text: finalText };
-    if ('create' in step) return { toolCalls: [{ name: 'create_canvas_node', args: { project_id: 'p', canvas_id: 'c', base_revision: revision, node: step.create } }] };
+    if ('create' in step) return { toolCalls: [{ name: 'create_canvas_node', args: { ...canvas, base_revision: revision, node: step.create } }] };
+    if ('connect' in step) return { toolCalls: [{ name: 'create_canvas_edge', args: { ...canvas, base_revision: revision, edge: step.connect } }] };
     const named = layout?.nodes.find((node) => node.data.displayName === ('deleteNamed' in step ? step.deleteNamed : step.run) || node.data.label === ('deleteNamed' in step ? step.deleteNamed : step.run));
     if (!named) return { text: `I cannot find a node named ${'deleteNamed' in step ? step.deleteNamed : step.run}.` };
-    if ('deleteNamed' in step) return { toolCalls: [{ name: 'delete_canvas_node', args: { project_id: 'p', canvas_id: 'c', base_revision: revision, node_id: named.id } }] };
-    return { toolCalls: [{ name: 'submit_canvas_node_run', args: { project_id: 'p', canvas_id: 'c', node_id: named.id, idempotency_key: `run-${named.id}-${request.messages.length}` } }] };
+    if ('deleteNamed' in step) return { toolCalls: [{ name: 'delete_canvas_node', args: { ...canvas, base_revision: revision, node_id: named.id } }] };
+    return { toolCalls: [{ name: 'submit_canvas_node_run', args: { ...canvas, node_id: named.id, idempotency_key: `run-${named.id}-${request.messages.length}` } }] };
   };
 }

@@ -46,33 +46,57 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       ((await api(stage.server.url, `${CANVAS}/conversations/${id}/messages`, { headers: { cookie: stage.cookies[who] } })).body as { messages: StoredChatMessage[] }).messages;
 
     it('adds frames the person asked for, as "Assistant for ana" on the chat run, and keeps the transcript', async () => {
-      stage.model.setBrain(plannedAgent([{ create: frame('beat-1', 'Arrival') }, { create: frame('beat-2', 'Storm', 720) }, { create: frame('beat-3', 'Rescue', 1040) }], 'Added three frames.'));
+      stage.model.setBrain(
+        plannedAgent(
+          [
+            { create: frame('beat-1', 'Arrival') },
+            { create: frame('beat-2', 'Storm', 720) },
+            { create: frame('beat-3', 'Rescue', 1040) },
+            { connect: { id: 'e-1-2', source: 'beat-1', target: 'beat-2' } },
+            { connect: { id: 'e-2-3', source: 'beat-2', target: 'beat-3' } },
+          ],
+          'Added three frames and connected them.',
+        ),
+      );
       const chat = await newConversation(stage);
       expect(chat.can_edit).toBe(true);
       const before = (await snapshot()).layout.revision;
       const requestsBefore = stage.model.requests.length;
-      const { message } = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'add three storyboard frames for this beat' }, context: { selection: ['beat'] } }));
-      expect(message?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Added three frames.' });
+      const { message } = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'add three storyboard frames for this beat and connect them' }, context: { selection: ['beat'] } }));
+      expect(message?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Added three frames and connected them.' });
       const after = await snapshot();
-      expect(after.layout.revision).toBe(before + 3);
+      expect(after.layout.revision).toBe(before + 5);
+      expect((after.layout as unknown as { edges: Array<{ source: string; target: string }> }).edges).toEqual([
+        expect.objectContaining({ source: 'beat-1', target: 'beat-2' }),
+        expect.objectContaining({ source: 'beat-2', target: 'beat-3' }),
+      ]);
       expect(after.layout.nodes.map((node) => node.id)).toEqual(expect.arrayContaining(['beat-1', 'beat-2', 'beat-3']));
-      const authors = (await history(3)).revisions.map((entry) => entry.author);
+      const authors = (await history(5)).revisions.map((entry) => entry.author);
       for (const author of authors) expect(author).toMatchObject({ kind: 'agent', token_name: 'Assistant for ana', agent_run_id: chat.agent_run_id });
 
       // What the model was given: the rules, the canvas, the person's selection, and only the tools it may use.
       const first = stage.model.requests[requestsBefore]!;
       expect(first.system).toContain('Refer to nodes only by the exact id listed in layout.nodes');
       expect(first.messages.at(-1)!.text).toContain('Selected nodes (what "this" or "these" means): beat.');
-      expect(first.tools.sort()).toEqual(['cancel_canvas_node_run', 'create_canvas_node', 'delete_canvas_node', 'get_canvas', 'get_canvas_node_run', 'list_zone_skills', 'submit_canvas_node_run']);
+      expect(first.tools.sort()).toEqual([
+        'cancel_canvas_node_run',
+        'create_canvas_edge',
+        'create_canvas_node',
+        'delete_canvas_node',
+        'get_canvas',
+        'get_canvas_node_run',
+        'list_zone_skills',
+        'submit_canvas_node_run',
+      ]);
 
       const stored = await transcript(chat.conversation_id);
       expect(stored.map((entry) => entry.role)).toEqual(['user', 'assistant']);
-      expect(stored[0]!.parts).toEqual([{ type: 'text', text: 'add three storyboard frames for this beat' }]);
+      expect(stored[0]!.parts).toEqual([{ type: 'text', text: 'add three storyboard frames for this beat and connect them' }]);
       const calls = stored[1]!.parts.filter((part) => part.type === 'dynamic-tool') as unknown as Array<{ toolName: string; output: { revision?: number } }>;
-      expect(calls.map((call) => call.toolName)).toEqual(['get_canvas', 'create_canvas_node', 'create_canvas_node', 'create_canvas_node']);
-      expect(calls.at(-1)!.output.revision).toBe(before + 3);
+      expect(calls.map((call) => call.toolName)).toEqual(['get_canvas', 'create_canvas_node', 'create_canvas_node', 'create_canvas_node', 'create_canvas_edge', 'create_canvas_edge']);
+      expect(calls.at(-1)!.output.revision).toBe(before + 5);
       expect(JSON.stringify(stored)).not.toContain('"nodes":[');
-      expect(await conversation(chat.conversation_id)).toMatchObject({ status: 'idle', title: 'add three storyboard frames for this beat', owner: { subject: 'ana' } });
+      expect(await conversation(chat.conversation_id)).toMatchObject({ status: 'idle', title: 'add three storyboard frames for this beat and connect them', owner: { subject: 'ana' } });
     });
 
     it('deletes a node by the name the person used, after reading its id from the canvas', async () => {
@@ -270,6 +294,30 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       const runs = new Set((await history(4)).revisions.map((entry) => (entry.author as { agent_run_id: string }).agent_run_id));
       expect(runs).toEqual(new Set([ana.agent_run_id, ben.agent_run_id]));
     });
+  });
+});
+
+describe('an approval nobody answers in time', () => {
+  it('tells the model the approval expired, starts nothing, and an Approve that comes too late changes nothing', async () => {
+    let offsetMs = 0;
+    const stage = await startChatStage(STORE_TARGETS[0]!, 'openai', undefined, { chatApprovalMinutes: 10 }, () => Date.now() + offsetMs);
+    try {
+      const node = { id: 'late', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { displayName: 'Late', prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '16:9' } };
+      stage.model.setBrain(plannedAgent([{ create: node }]));
+      const chat = await newConversation(stage);
+      await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u0', text: 'add a frame' } }));
+      stage.model.setBrain(plannedAgent([{ run: 'Late' }], 'Noted.'));
+      const asked = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'render it' } }));
+      const request = asked.chunks.find((chunk) => chunk.type === 'tool-approval-request') as { approvalId: string };
+      offsetMs = 11 * 60_000;
+      const before = stage.model.requests.length;
+      const late = await readTurn(await send(stage, chat.conversation_id, { approvals: [{ approval_id: request.approvalId, approved: true }] }));
+      expect(late.chunks.some((chunk) => chunk.type === 'tool-output-denied')).toBe(true);
+      expect(JSON.stringify(stage.model.requests.slice(before).map((entry) => entry.raw))).toContain('Nobody approved within 10 minutes');
+      expect((await stage.server.store.runs.latestRunsByNode('p', 'c')).length).toBe(0);
+    } finally {
+      await stage.close();
+    }
   });
 });
 

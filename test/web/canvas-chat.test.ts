@@ -58,7 +58,16 @@ describe('the web canvas: the chat', () => {
 
   it('adds the frames asked for in the chat: they appear in both pages as the assistant\'s, and the other member follows the conversation live', async () => {
     stage.model.setBrain(
-      plannedAgent([{ create: frame('frame-a', 'Arrival', 420) }, { create: frame('frame-b', 'Storm', 760) }, { create: frame('frame-c', 'Rescue', 1100) }], 'Added three frames after the storm beat.'),
+      plannedAgent(
+        [
+          { create: frame('frame-a', 'Arrival', 420) },
+          { create: frame('frame-b', 'Storm', 760) },
+          { create: frame('frame-c', 'Rescue', 1100) },
+          { connect: { id: 'e-ab', source: 'frame-a', target: 'frame-b' } },
+          { connect: { id: 'e-bc', source: 'frame-b', target: 'frame-c' } },
+        ],
+        'Added three frames after the storm beat and connected them.',
+      ),
     );
     const ana = await open('ana');
     const ben = await open('ben');
@@ -69,23 +78,25 @@ describe('the web canvas: the chat', () => {
       // The beat is selected: "this beat" means it.
       await card(ana.page, 'beat').click();
       await openChat(ana.page);
-      await say(ana.page, 'add three storyboard frames for this beat');
+      await say(ana.page, 'add three storyboard frames for this beat and connect them');
 
-      await ana.page.locator('.chat-text', { hasText: 'Added three frames after the storm beat.' }).waitFor({ timeout: 10_000 });
+      await ana.page.locator('.chat-text', { hasText: 'Added three frames after the storm beat and connected them.' }).waitFor({ timeout: 10_000 });
       for (const id of ['frame-a', 'frame-b', 'frame-c']) {
         await card(ana.page, id).waitFor();
         await card(ben.page, id).waitFor();
       }
+      await waitFor(() => ben.page.locator('.react-flow__edge').count(), (count) => count === 2);
       await expect(ana.page.locator('.chat-tool[data-tool="create_canvas_node"]').count()).resolves.toBe(3);
       await expect(ana.page.locator('.chat-tool[data-tool="create_canvas_node"]').first().textContent()).resolves.toContain('Arrival');
       const request = stage.model.requests.find((entry) => entry.messages.some((message) => message.text.includes('add three storyboard frames')))!;
+      expect(request.tools).toContain('create_canvas_edge');
       expect(request.messages.find((message) => message.role === 'user')!.text).toContain('Selected nodes (what "this" or "these" means): beat.');
 
       // Ben sees who did it, and the conversation with its author.
       await ben.page.getByRole('tab', { name: 'History' }).click();
       await ben.page.locator('.history-author', { hasText: 'Assistant for ana' }).first().waitFor();
       await openChat(ben.page);
-      await ben.page.getByLabel('Conversation').selectOption({ label: 'add three storyboard frames for this beat · ana' });
+      await ben.page.getByLabel('Conversation').selectOption({ label: 'add three storyboard frames for this beat and connect them · ana' });
       await ben.page.locator('.chat-text', { hasText: 'Added three frames' }).waitFor();
       await ben.page.getByText("You are following ana's conversation.").waitFor();
       await expect(ben.page.getByLabel('Message', { exact: true }).count()).resolves.toBe(0);

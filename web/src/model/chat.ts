@@ -88,6 +88,7 @@ const TOOL_WORDS: Record<string, string> = {
   get_canvas: 'Read the canvas',
   list_zone_skills: 'Read the skills',
   create_canvas_node: 'Created',
+  create_canvas_edge: 'Connected',
   delete_canvas_node: 'Deleted',
   get_canvas_node_run: 'Checked run',
   cancel_canvas_node_run: 'Cancelled run',
@@ -100,9 +101,9 @@ export function toolWord(tool: string): string {
 
 export function toolLine(part: { toolName?: string; type: string; state?: string; input?: unknown; output?: unknown; errorText?: string }): ToolLine {
   const tool = part.toolName ?? part.type.replace(/^tool-/, '');
-  const input = (part.input ?? {}) as { node_id?: string; node?: { id?: string } };
+  const input = (part.input ?? {}) as { node_id?: string; node?: { id?: string }; edge?: { target?: string } };
   const output = (part.output ?? {}) as { revision?: number; node_id?: string; isError?: boolean; error?: { code?: string; message?: string } };
-  const nodeId = input.node_id ?? input.node?.id ?? output.node_id ?? null;
+  const nodeId = input.node_id ?? input.node?.id ?? input.edge?.target ?? output.node_id ?? null;
   const revision = typeof output.revision === 'number' && tool !== 'get_canvas' ? output.revision : null;
   const base = { tool, nodeId, revision };
   switch (part.state) {
