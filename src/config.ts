@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { StoreLocation } from './store/store.js';
 import { sqliteFileIn } from './store/store.js';
+import { ASSET_STORAGES } from './assets/asset-store.js';
 
 /**
  * Configuration of `serve` (and the store flags every command shares), from command-line flags over
@@ -44,6 +45,15 @@ export const ENVIRONMENT = {
   chatMaxSteps: 'CANVAS_MCP_CHAT_MAX_STEPS',
   chatTokenBudget: 'CANVAS_MCP_CHAT_TOKEN_BUDGET',
   chatApprovalMinutes: 'CANVAS_MCP_CHAT_APPROVAL_MINUTES',
+  assetStore: 'CANVAS_MCP_ASSET_STORE',
+  assetUrlTtlSeconds: 'CANVAS_MCP_ASSET_URL_TTL_SECONDS',
+  s3Bucket: 'CANVAS_MCP_S3_BUCKET',
+  s3Region: 'CANVAS_MCP_S3_REGION',
+  s3Endpoint: 'CANVAS_MCP_S3_ENDPOINT',
+  s3Prefix: 'CANVAS_MCP_S3_PREFIX',
+  s3ForcePathStyle: 'CANVAS_MCP_S3_FORCE_PATH_STYLE',
+  s3AccessKeyId: 'CANVAS_MCP_S3_ACCESS_KEY_ID',
+  s3SecretAccessKey: 'CANVAS_MCP_S3_SECRET_ACCESS_KEY',
 } as const;
 
 export type ConfigKey = keyof typeof ENVIRONMENT;
@@ -82,6 +92,13 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   chatMaxSteps: '--chat-max-steps',
   chatTokenBudget: '--chat-token-budget',
   chatApprovalMinutes: '--chat-approval-minutes',
+  assetStore: '--asset-store',
+  assetUrlTtlSeconds: '--asset-url-ttl',
+  s3Bucket: '--s3-bucket',
+  s3Region: '--s3-region',
+  s3Endpoint: '--s3-endpoint',
+  s3Prefix: '--s3-prefix',
+  s3ForcePathStyle: '--s3-force-path-style',
 };
 
 const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
@@ -131,6 +148,16 @@ export const ServeConfigSchema = z
     chatMaxSteps: Int(1, 200).default(24),
     chatTokenBudget: Int(1000, 100_000_000).default(400_000),
     chatApprovalMinutes: Int(1, 24 * 60).default(10),
+    // Where run outputs are kept (issue 19; docs/runs.md, "Assets"), and how long a signed asset URL works.
+    assetStore: z.enum(ASSET_STORAGES).default('local'),
+    assetUrlTtlSeconds: Int(60, 7 * 86_400).default(3600),
+    s3Bucket: z.string().min(1).optional(),
+    s3Region: z.string().min(1).default('us-east-1'),
+    s3Endpoint: HttpUrl.optional(),
+    s3Prefix: z.string().default(''),
+    s3ForcePathStyle: Bool.default(false),
+    s3AccessKeyId: z.string().min(1).optional(),
+    s3SecretAccessKey: z.string().min(1).optional(),
   })
   .superRefine((config, context) => {
     if (config.backendUrl && !config.backendToken) {
@@ -154,6 +181,15 @@ export const ServeConfigSchema = z
     }
     if (config.modelApiKey && config.modelApiKeyFile) {
       context.addIssue({ code: 'custom', path: ['modelApiKeyFile'], message: 'cannot be combined with CANVAS_MCP_MODEL_API_KEY: give the key one way' });
+    }
+    if (config.assetStore === 'postgres' && !config.databaseUrl) {
+      context.addIssue({ code: 'custom', path: ['assetStore'], message: 'postgres keeps assets in the database: it needs --database-url (PostgreSQL)' });
+    }
+    if (config.assetStore === 's3' && !config.s3Bucket) {
+      context.addIssue({ code: 'custom', path: ['s3Bucket'], message: 'is required with --asset-store s3' });
+    }
+    if ((config.s3AccessKeyId === undefined) !== (config.s3SecretAccessKey === undefined)) {
+      context.addIssue({ code: 'custom', path: ['s3SecretAccessKey'], message: 'goes with CANVAS_MCP_S3_ACCESS_KEY_ID: set both, or neither (the AWS default credentials)' });
     }
     if (config.backendUrl && config.databaseUrl) {
       context.addIssue({ code: 'custom', path: ['databaseUrl'], message: 'cannot be combined with --backend-url (a gateway has no store)' });
@@ -188,7 +224,7 @@ export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput):
       const key = String(issue.path[0] ?? '') as ConfigKey;
       const flag = FLAG[key];
       const source = flag ? `${flag} (${ENVIRONMENT[key]})` : (ENVIRONMENT[key] ?? key);
-      const secret = key === 'openaiApiKey' || key === 'backendToken' || key === 'metricsToken' || key === 'modelApiKey';
+      const secret = key === 'openaiApiKey' || key === 'backendToken' || key === 'metricsToken' || key === 'modelApiKey' || key === 's3SecretAccessKey';
       const received = key in input && !secret ? `, got ${JSON.stringify(input[key])}` : '';
       return `${source}: ${issue.message}${received}`;
     }),

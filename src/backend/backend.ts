@@ -15,7 +15,9 @@ import type {
   SkillCatalog,
   UpdateNodeReceipt,
 } from '../contract/index.js';
+import type { AssetSigner } from '../assets/url-signing.js';
 import { editAuthorizationRefusal } from '../canvas/edit-authorization.js';
+import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
 import { planRun } from '../runs/operations.js';
@@ -54,6 +56,8 @@ export interface RunSignals {
 
 export interface BackendOptions {
   store: Store;
+  /** Signs the asset URLs of canvas reads and run records (src/assets/url-signing.ts); none: they stay bare paths. */
+  signer?: AssetSigner;
   clock?: () => number;
   runSignals?: RunSignals;
   maxCachedCanvases?: number;
@@ -65,6 +69,22 @@ export function createBackend(options: BackendOptions) {
   const clock = options.clock ?? Date.now;
   const snapshots = createSnapshotReader(store, { maxCanvases: options.maxCachedCanvases });
   const signals: RunSignals = options.runSignals ?? { runQueued: () => undefined, cancelRequested: () => undefined };
+  const signer = options.signer;
+  // A cached canvas document is the same payload on every read: its URLs are signed once per signing window.
+  const signedDocuments = new WeakMap<JsonPayload, { expiry: number; payload: JsonPayload }>();
+  function signedDocument(payload: JsonPayload): JsonPayload {
+    if (!signer) return payload;
+    const expiry = signer.expiry();
+    const known = signedDocuments.get(payload);
+    if (known?.expiry === expiry) return known.payload;
+    const json = signer.signJson(payload.json);
+    const signed = json === payload.json ? payload : cachedPayload(json);
+    signedDocuments.set(payload, { expiry, payload: signed });
+    return signed;
+  }
+  /** A run record with its outputs' URLs signed. */
+  const signedRun = (run: NodeRun): NodeRun =>
+    signer ? { ...run, outputs: run.outputs.map((output) => ({ ...output, url: signer.sign(output.asset_id) })) } : run;
 
   /** Project rights here; canvas existence, lock, edit authorization and revision inside the write transaction. */
   async function authorizeWrite(ctx: CallerContext, args: WriteArgs): Promise<WriteTarget> {
@@ -116,7 +136,8 @@ export function createBackend(options: BackendOptions) {
 
     async readSnapshot(ctx: CallerContext, ref: CanvasRef): Promise<SnapshotRead> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
-      return snapshots.read(ref.projectId, ref.canvasId);
+      const read = await snapshots.read(ref.projectId, ref.canvasId);
+      return { ...read, payload: signedDocument(read.payload) };
     },
 
     async createNode(ctx: CallerContext, args: WriteArgs & { node: CanvasNode }): Promise<CreateNodeReceipt> {
@@ -163,7 +184,7 @@ export function createBackend(options: BackendOptions) {
         maxAttempts: options.maxRunAttempts,
       });
       if (!result.replayed) signals.runQueued(result.run.run_id);
-      return result;
+      return { ...result, run: signedRun(result.run) };
     },
 
     /** What running a node would cost and what the project has left (no run is created). */
@@ -186,7 +207,7 @@ export function createBackend(options: BackendOptions) {
       await requireCanvas(store, ref.projectId, ref.canvasId);
       const run = await store.runs.getRun(ref.projectId, ref.canvasId, ref.runId);
       if (!run) throw runNotFound(ref);
-      return run;
+      return signedRun(run);
     },
 
     /**
@@ -199,7 +220,7 @@ export function createBackend(options: BackendOptions) {
       const outcome = await store.runs.requestCancel(ref.projectId, ref.canvasId, ref.runId);
       if (!outcome) throw runNotFound(ref);
       if (outcome.signalWorker) signals.cancelRequested(ref.runId);
-      return { run_id: ref.runId, status: outcome.status, run: outcome.run };
+      return { run_id: ref.runId, status: outcome.status, run: signedRun(outcome.run) };
     },
   };
 }

@@ -43,7 +43,8 @@ export interface BackendClient {
   submitRun(caller: ToolCaller, args: SubmitCanvasNodeRunArgs): Promise<JsonPayload>;
   createEdge(caller: ToolCaller, args: CreateCanvasEdgeArgs): Promise<JsonPayload>;
   /** Byte sizes of finished assets, by id (for resource links); an asset it cannot size is left out. */
-  assetSizes(assetIds: readonly string[]): Promise<Map<string, number>>;
+  /** Sizes of run outputs by asset id, for resource links; `url` is the output's signed URL (what a gateway asks). */
+  assetSizes(outputs: ReadonlyArray<{ assetId: string; url: string }>): Promise<Map<string, number>>;
   /** Throws when the backend cannot serve (for /readyz). */
   ready(): Promise<void>;
 }

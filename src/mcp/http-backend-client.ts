@@ -223,11 +223,12 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       ),
 
     /** HEAD of each asset's capability URL: the backend serves /assets without a token. */
-    async assetSizes(assetIds) {
+    async assetSizes(outputs) {
       const sizes = new Map<string, number>();
-      for (const assetId of assetIds) {
+      for (const { assetId, url } of outputs) {
         try {
-          const response = await fetch(`${baseUrl}/assets/${segment(assetId)}`, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+          // The output's own URL, signed by the backend: a HEAD needs no other credential.
+          const response = await fetch(new URL(url, baseUrl), { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
           const length = Number(response.headers.get('content-length'));
           if (response.ok && Number.isSafeInteger(length)) sizes.set(assetId, length);
         } catch {

@@ -44,9 +44,9 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
           })
         ).run,
       ),
-    async assetSizes(assetIds) {
+    async assetSizes(outputs) {
       const sizes = new Map<string, number>();
-      for (const assetId of assetIds) {
+      for (const { assetId } of outputs) {
         const asset = await store.claims.getAsset(assetId);
         if (asset) sizes.set(assetId, asset.byteSize);
       }

@@ -28,7 +28,7 @@ export async function runOutputLinks(client: BackendClient, json: string): Promi
   const run = JSON.parse(json) as RunOutputs;
   const outputs = Array.isArray(run.outputs) ? run.outputs : [];
   if (outputs.length === 0) return [];
-  const sizes = await client.assetSizes(outputs.map((output) => output.asset_id));
+  const sizes = await client.assetSizes(outputs.map((output) => ({ assetId: output.asset_id, url: output.url })));
   const nodeId = typeof run.node_id === 'string' ? run.node_id : 'output';
   return outputs.map((output, index) => {
     const extension = EXTENSIONS[output.mime_type.split(';')[0]!.trim()] ?? 'bin';

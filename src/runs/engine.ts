@@ -5,7 +5,9 @@ import type { Logger } from '../shared/logger.js';
 import type { AssetRecord, Lease, RunOutcome } from '../store/run-claims.js';
 import { RunResources, type RunRow } from '../store/run-rows.js';
 import type { Store } from '../store/store.js';
-import { assetUrl, type AssetFiles, type StagedAsset } from './asset-files.js';
+import type { Assets } from '../assets/assets.js';
+import type { StagedAsset } from '../assets/asset-store.js';
+import { assetUrl } from './asset-files.js';
 import { ProviderError, type ProviderJob } from './providers/provider.js';
 import type { ProviderRegistry } from './providers/registry.js';
 
@@ -21,7 +23,7 @@ import type { ProviderRegistry } from './providers/registry.js';
 export interface RunEngineOptions {
   store: Store;
   providers: ProviderRegistry;
-  assets: AssetFiles;
+  assets: Assets;
   logger: Logger;
   workers: number;
   leaseMs?: number;
@@ -131,28 +133,40 @@ export function createRunEngine(options: RunEngineOptions) {
 
     let outcome: RunOutcome | 'release' | 'lost';
     const staged: StagedAsset[] = [];
+    const inputs: Array<() => Promise<void>> = [];
+    const writer = options.assets.writer;
     try {
       const result = await options.providers(job.operation).execute(job, {
         signal: controller.signal,
         progress: (percent, message) => {
           progress = { percent: Math.max(0, Math.min(100, percent)), message };
         },
-        assetPath: (assetId) => options.assets.pathOf(assetId),
+        inputFile: async (assetId) => {
+          const file = await options.assets.inputFile(assetId);
+          if (!file) return null;
+          inputs.push(file.release);
+          return file.path;
+        },
       });
       // Finished, even if a cancel was requested meanwhile: the work is done and delivered.
       const outputs: RunOutput[] = [];
       const assets: AssetRecord[] = [];
       for (const asset of result.assets) {
-        staged.push(options.assets.stage(asset.assetId, `${row.id}.${row.attempt}`, asset.bytes));
+        const stagedAsset = await writer.stage(asset.assetId, `${row.id}.${row.attempt}`, asset.bytes);
+        staged.push(stagedAsset);
         outputs.push({ asset_id: asset.assetId, kind: asset.kind, url: assetUrl(asset.assetId), mime_type: asset.mimeType });
         assets.push({
           id: asset.assetId,
+          assetId: asset.assetId,
           projectId: row.project_id,
           canvasId: row.canvas_id,
           runId: row.id,
           kind: asset.kind,
           mimeType: asset.mimeType,
           byteSize: asset.bytes.length,
+          storage: stagedAsset.storage,
+          // A local output is renamed to its final name when published; elsewhere the staged key is the asset.
+          storageKey: stagedAsset.storage === 'local' ? null : stagedAsset.storageKey,
         });
       }
       outcome = { status: 'succeeded', outputs, assets, charged: roundCredits(result.charged ?? row.cost_estimated) };
@@ -179,6 +193,7 @@ export function createRunEngine(options: RunEngineOptions) {
       clearTimeout(timeout);
       clearTimeout(heartbeatTimer);
       executing.delete(row.id);
+      for (const release of inputs) await release().catch(() => undefined);
     }
 
     try {
@@ -188,7 +203,7 @@ export function createRunEngine(options: RunEngineOptions) {
         await store.claims.release(lease);
       } else {
         const finished = outcome;
-        const recorded = await untilLeaseEnds(() => store.claims.complete(lease, finished, () => options.assets.publish(staged)));
+        const recorded = await untilLeaseEnds(() => store.claims.complete(lease, finished, () => writer.publish(staged)));
         if (!recorded) log.warn('lease lost before completion: nothing recorded, nothing published');
         else {
           log.info({ status: finished.status, charged: finished.charged }, 'run finished');
@@ -196,8 +211,10 @@ export function createRunEngine(options: RunEngineOptions) {
         }
       }
     } finally {
-      // Published files were renamed away; whatever is left was never published.
-      options.assets.discard(staged);
+      // Published files were renamed away (and other stores' published keys are named by their rows); whatever is
+      // left was never published.
+      const published = outcome !== 'lost' && outcome !== 'release' && outcome.status === 'succeeded';
+      if (!published || writer.storage === 'local') await writer.discard(staged).catch(() => undefined);
     }
   }
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ServeConfig } from '../config.js';
-import { createAssetFiles, type AssetFiles } from '../runs/asset-files.js';
+import { createAssets, type Assets } from '../assets/assets.js';
+import { s3StoreOf } from '../assets/s3-store.js';
 import { createRunEngine, type RunEngine, type RunEngineOptions } from '../runs/engine.js';
 import { createProviderRegistry } from '../runs/providers/registry.js';
 import type { Logger } from '../shared/logger.js';
@@ -20,15 +21,16 @@ export function tightenDataDir(dataDir: string, logger: Logger): void {
   }
 }
 
-/** The run engine as configured: `serve` runs it in-process, `worker` runs only it. */
-export function assetFilesOf(config: ServeConfig): AssetFiles {
-  return createAssetFiles(resolve(config.dataDir));
+/** The asset stores as configured (`--asset-store`, and the S3 settings when given). */
+export function assetsOf(config: ServeConfig, store: Store): Assets {
+  return createAssets({ dataDir: resolve(config.dataDir), store, storage: config.assetStore, s3: s3StoreOf(config) });
 }
 
+/** The run engine as configured: `serve` runs it in-process, `worker` runs only it. */
 export function runEngineOf(
   config: ServeConfig,
   store: Store,
-  assets: AssetFiles,
+  assets: Assets,
   logger: Logger,
   onRunFinished?: RunEngineOptions['onRunFinished'],
 ): RunEngine {

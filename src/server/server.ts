@@ -21,7 +21,9 @@ import { createLogger, type Logger } from '../shared/logger.js';
 import { openStore, type Store } from '../store/store.js';
 import type { RunEngine } from '../runs/engine.js';
 import { seedDemo, type DemoCredentials } from './demo-seed.js';
-import { assetFilesOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
+import { assetsOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
+import { createAssetSigner } from '../assets/url-signing.js';
+import type { Assets } from '../assets/assets.js';
 import { WARM_AT_START, createBodyCheckPool } from '../validation/body-check-pool.js';
 import { createFeedHub, type FeedHub } from '../backend/feed/feed-hub.js';
 import { createChatService, type ChatService } from '../agent/chat-service.js';
@@ -104,6 +106,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let demo: DemoCredentials | null = null;
   let client: BackendClient;
   let engine: RunEngine | null = null;
+  let assets: Assets | null = null;
   let app: Hono<BackendHttpEnv> | Hono;
   const bodyChecks = createBodyCheckPool();
   let feed: FeedHub | null = null;
@@ -130,12 +133,14 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     tightenDataDir(config.dataDir, logger);
     store = await openStore(storeLocationOf(config), { clock, logger });
     if (config.seedDemo && (await store.admin.isEmpty())) demo = await seedDemo(store);
-    const assets = assetFilesOf(config);
+    assets = assetsOf(config, store);
+    const signer = createAssetSigner(await store.sharedSecret('asset_urls'), { ttlSeconds: config.assetUrlTtlSeconds, clock });
     engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
     const runEngine = engine;
     backend = createBackend({
       store,
       clock,
+      signer,
       runSignals: { runQueued: () => runEngine.runQueued(), cancelRequested: (runId) => runEngine.cancelRequested(runId) },
     });
     // Deleting a node asks its runs to stop: a worker of this process hears it at once.
@@ -170,6 +175,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       backend,
       store,
       assets,
+      signer,
       logger,
       clock,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -226,6 +232,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   } catch (error) {
     server.close();
     await engine?.stop();
+    await assets?.close();
     await store?.close();
     throw error;
   }
@@ -264,6 +271,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         feed?.closeAll('shutdown');
         await stopFeedSignals?.();
         await engine?.stop();
+        await assets?.close();
         await bodyChecks.close();
         metrics.close();
         await store?.close();

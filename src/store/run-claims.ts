@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ASSET_STORAGES, type AssetStorage } from '../assets/asset-store.js';
 import { AssetKind as AssetKindSchema, type AssetKind, type RunOutput, type RunResource } from '../contract/index.js';
 import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
 import { ACTIVE_STATUSES, bumpStatesVersion } from './run-store.js';
@@ -12,12 +13,17 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 export interface AssetRecord {
   id: string;
+  /** The same id, as an asset store reads it (AssetLocation). */
+  assetId: string;
   projectId: string;
   canvasId: string;
   runId: string;
   kind: AssetKind;
   mimeType: string;
   byteSize: number;
+  /** Where the bytes are (src/assets/asset-store.ts), and under which key (null: a local file named after the id). */
+  storage: AssetStorage;
+  storageKey: string | null;
 }
 
 export type RunOutcome =
@@ -51,9 +57,14 @@ const AssetRow = z
     kind: AssetKindSchema,
     mime_type: z.string(),
     byte_size: z.coerce.number(),
+    storage: z.enum(ASSET_STORAGES),
+    storage_key: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
+    assetId: row.id,
+    storage: row.storage,
+    storageKey: row.storage_key,
     projectId: row.project_id,
     canvasId: row.canvas_id,
     runId: row.run_id,
@@ -146,9 +157,9 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             );
             for (const asset of outcome.assets) {
               await tx.run(
-                `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-                [asset.id, asset.projectId, asset.canvasId, asset.runId, asset.kind, asset.mimeType, asset.byteSize, now],
+                `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at, storage, storage_key)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                [asset.id, asset.projectId, asset.canvasId, asset.runId, asset.kind, asset.mimeType, asset.byteSize, now, asset.storage, asset.storageKey],
               );
             }
             break;
@@ -263,7 +274,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
 
     async getAsset(assetId: string): Promise<AssetRecord | undefined> {
       const row = await driver.get(
-        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size FROM assets WHERE id = ?',
+        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets WHERE id = ?',
         [assetId],
       );
       return row ? AssetRow.parse(row) : undefined;

@@ -3,7 +3,7 @@
  * consistent snapshot. SQL is written once with `?` placeholders in the portable subset both SQLite and
  * PostgreSQL accept; each driver adapts placeholders and transaction semantics.
  */
-export type SqlParam = string | number | null;
+export type SqlParam = string | number | null | Buffer;
 export type SqlRow = Record<string, unknown>;
 
 export interface SqlExecutor {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createAdminStore, type AdminStore } from './admin-store.js';
 import { createChatStore, type ChatStore } from './chat-store.js';
+import { sharedSecret } from './server-secrets.js';
 import { createCanvasWrites, type CanvasCaps, type CanvasWrites } from './layout-writes/index.js';
 import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
@@ -23,6 +24,10 @@ import { openSqliteDriver, type SqliteSynchronous } from './sqlite-driver.js';
  */
 export interface Store {
   readonly dialect: SqlDialect;
+  /** The database itself, for what is kept beside the store's records (asset chunks: src/assets/database-store.ts). */
+  readonly driver: SqlDriver;
+  /** A secret every server of this store shares, made by whichever needs it first (signing asset URLs). */
+  sharedSecret(name: string): Promise<string>;
   readonly admin: AdminStore;
   readonly layout: LayoutReads;
   readonly writes: CanvasWrites;
@@ -67,6 +72,8 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
   const readCache = createReadCache(driver);
   return {
     dialect: driver.dialect,
+    driver,
+    sharedSecret: (name) => sharedSecret(driver, name, clock),
     admin: createAdminStore(driver, clock, readCache),
     layout: createLayoutReads(driver, readCache),
     writes: createCanvasWrites(driver, clock, caps),

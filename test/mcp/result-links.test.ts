@@ -10,7 +10,8 @@ import { waitFor } from '../support/wait.js';
 /** Results a client can use: absolute asset URLs everywhere, and resource links for a run's finished outputs. */
 
 const ids = { project_id: 'p1', canvas_id: 'c1' };
-const ABSOLUTE_ASSET = /^https?:\/\/[^/]+\/assets\/asset_[A-Za-z0-9_-]{16}$/;
+/** Absolute, and signed (issue 19): readable with no other credential until it expires. */
+const ABSOLUTE_ASSET = /^https?:\/\/[^/]+\/assets\/asset_[A-Za-z0-9_-]{16}\?exp=\d+&sig=[A-Za-z0-9_-]+$/;
 
 interface RunRecord {
   status: string;
@@ -68,6 +69,16 @@ describe.each(MODES)('result links: %s', (mode) => {
     for (const url of urls) expect(url).toMatch(ABSOLUTE_ASSET);
   });
 
+  it('rewrites only URL fields: a prompt that reads like an asset path stays as written', async () => {
+    const run = structured<RunRecord>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } }));
+    const path = `/assets/${run.outputs[0]!.asset_id}`;
+    const read = await agent.callTool({ name: 'get_canvas', arguments: ids });
+    const node = { id: 'quoting', type: 'imageGenNode', position: { x: 300, y: 0 }, data: { prompt: path, size: '0.5K', imageUrl: null, aspectRatio: '1:1' } };
+    await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: structured<{ layout: { revision: number } }>(read).layout.revision, node } });
+    const snapshot = structured<{ layout: { nodes: Array<{ id: string; data: { prompt?: string } }> } }>(await agent.callTool({ name: 'get_canvas', arguments: ids }));
+    expect(snapshot.layout.nodes.find((each) => each.id === 'quoting')?.data.prompt).toBe(path);
+  });
+
   it('a run without outputs has no links', async () => {
     const { run } = await submitNodeRun(deployment.backend.store, { projectId: 'p1', canvasId: 'c1', nodeId: 'linked', idempotencyKey: 'again', triggeredBy: { kind: 'system', name: 'test' } });
     const cancelled = (await agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: run.run_id } })) as CallToolResult;
@@ -100,6 +111,6 @@ describe('--public-url', () => {
       async () => structured<RunRecord>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: run.run_id } })),
       (record) => record.status === 'succeeded',
     );
-    for (const output of done.outputs) expect(output.url).toBe(`https://canvas.example/base/assets/${output.asset_id}`);
+    for (const output of done.outputs) expect(output.url).toMatch(new RegExp(`^https://canvas\\.example/base/assets/${output.asset_id}\\?exp=\\d+&sig=[A-Za-z0-9_-]+$`));
   });
 });

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAssetFiles } from '../../src/runs/asset-files.js';
+import type { Assets } from '../../src/assets/assets.js';
+import { createLocalAssetStore } from '../../src/assets/local-store.js';
 import { createRunEngine } from '../../src/runs/engine.js';
 import type { RunProvider } from '../../src/runs/providers/provider.js';
 import { createLogger } from '../../src/shared/logger.js';
@@ -46,6 +47,12 @@ function row(id: string): RunRow {
   };
 }
 
+/** Outputs as files in a temporary data dir: this suite's store stands in for the database, not for the files. */
+function localAssets(dataDir: string): Assets {
+  const local = createLocalAssetStore(dataDir);
+  return { writer: local, reader: () => local, inputFile: async () => null, close: async () => undefined };
+}
+
 describe('run engine resilience', () => {
   it('keeps working after claiming and recording fail, and records a finished run once the store answers again', async () => {
     const queue = ['run_first', 'run_second'];
@@ -78,7 +85,7 @@ describe('run engine resilience', () => {
     const engine = createRunEngine({
       store,
       providers: () => provider,
-      assets: createAssetFiles(mkdtempSync(join(tmpdir(), 'canvas-mcp-assets-'))),
+      assets: localAssets(mkdtempSync(join(tmpdir(), 'canvas-mcp-assets-'))),
       logger: createLogger('silent'),
       workers: 1,
       pollMs: 10,

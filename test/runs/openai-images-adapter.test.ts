@@ -94,7 +94,7 @@ describe('OpenAI-compatible images adapter', () => {
   afterAll(() => new Promise<void>((resolve) => stub.server.close(() => resolve())));
 
   const provider = () => createOpenAiImagesProvider({ baseUrl: stub.url, apiKey: API_KEY, model: 'gpt-image-1' });
-  const context = (signal = new AbortController().signal) => ({ signal, progress: () => undefined, assetPath: (id: string) => id });
+  const context = (signal = new AbortController().signal) => ({ signal, progress: () => undefined, inputFile: async () => null });
 
   it('sends the prompt, model, count and size with the key, and returns the decoded images', async () => {
     stub.behaviour.next = 'ok';
@@ -175,7 +175,9 @@ describe('OpenAI-compatible images adapter', () => {
     it('stores the API image as the run asset and serves it', async () => {
       const done = await run('ok', 'ok', 0);
       expect(done).toMatchObject({ status: 'succeeded', attempt: 1 });
-      const served = Buffer.from(await (await fetch(`${server.url}${done.outputs[0]!.url}`)).arrayBuffer());
+      // Read as a member of the project would (an unsigned asset URL needs a credential: issue 19).
+      const { secret } = await server.store.admin.createToken({ name: 'reader', kind: 'backend', role: 'viewer', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
+      const served = Buffer.from(await (await fetch(`${server.url}${done.outputs[0]!.url}`, { headers: { authorization: `Bearer ${secret}` } })).arrayBuffer());
       expect(served.equals(STUB_IMAGE)).toBe(true);
     });
 

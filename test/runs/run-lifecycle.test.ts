@@ -102,8 +102,9 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
       expect(running.states.frame?.generationStartedAt).toBe(Date.parse(done.started_at!));
       expect(done.outputs).toHaveLength(2);
       for (const output of done.outputs) {
-        // Tool results carry asset URLs absolute, under the server's public URL (issue 12).
-        expect(output).toMatchObject({ kind: 'image', mime_type: 'image/png', url: `${h.server.url}/assets/${output.asset_id}` });
+        // Tool results carry asset URLs absolute, under the server's public URL (issue 12), and signed (issue 19).
+        expect(output).toMatchObject({ kind: 'image', mime_type: 'image/png' });
+        expect(output.url.startsWith(`${h.server.url}/assets/${output.asset_id}?exp=`)).toBe(true);
         const response = await fetch(output.url);
         expect(response.headers.get('content-type')).toBe('image/png');
         expect(Buffer.from(await response.arrayBuffer()).subarray(0, 8)).toEqual(PNG_SIGNATURE);

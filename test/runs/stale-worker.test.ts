@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
 import { CanvasNode } from '../../src/contract/index.js';
-import { createAssetFiles } from '../../src/runs/asset-files.js';
+import { createAssets } from '../../src/assets/assets.js';
 import { createRunEngine, type RunEngine } from '../../src/runs/engine.js';
 import type { RunProvider } from '../../src/runs/providers/provider.js';
 import { submitNodeRun } from '../../src/runs/submit.js';
@@ -52,7 +52,7 @@ describe.each(STORE_TARGETS)('a stale worker: $name', (target) => {
 
     it('publishes nothing after losing its lease: the files are those of the worker that completed the run', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-stale-'));
-      const assets = createAssetFiles(dataDir);
+      const assets = createAssets({ dataDir, store, storage: 'local' });
       const executions: string[] = [];
       const logger = createLogger('silent');
       // The stalled worker's log says when it has given up its completion (and discarded what it staged).

@@ -7,7 +7,8 @@ import type { Logger } from '../../shared/logger.js';
 import type { Store } from '../../store/store.js';
 import { tokenRejection } from '../auth/principal.js';
 import type { CanvasBackend } from '../backend.js';
-import type { AssetFiles } from '../../runs/asset-files.js';
+import type { Assets } from '../../assets/assets.js';
+import type { AssetSigner } from '../../assets/url-signing.js';
 import type { BodyCheckPool } from '../../validation/body-check-pool.js';
 import { registerAssetRoutes } from './asset-routes.js';
 import { authenticate } from './authenticate.js';
@@ -30,7 +31,9 @@ import type { SessionTimes } from '../../store/session-store.js';
 export interface BackendAppOptions {
   backend: CanvasBackend;
   store: Store;
-  assets: AssetFiles;
+  assets: Assets;
+  /** Signs and checks asset URLs (src/assets/url-signing.ts). */
+  signer: AssetSigner;
   logger: Logger;
   clock?: () => number;
   bodyLimitBytes?: number;
@@ -157,9 +160,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     return c.json(response);
   });
 
-  registerAssetRoutes(app, store, options.assets);
   const sessions = sessionReader({ store, times: options.sessions.times, publicOrigin: options.sessions.publicOrigin });
   const signedIn = authenticate(store, clock, { sessions });
+  registerAssetRoutes(app, { store, assets: options.assets, signer: options.signer, authenticate: signedIn });
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
   app.use('/auth/login', bodyLimit({ maxSize: 4096, onError: () => { throw new CanvasError('payload_too_large', 'A sign-in form is at most 4096 bytes.'); } }));

@@ -1,26 +1,112 @@
-import type { Hono } from 'hono';
-import { ASSET_ID, type AssetFiles } from '../../runs/asset-files.js';
+import { Readable } from 'node:stream';
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { Assets } from '../../assets/assets.js';
+import { ASSET_ID, AssetMissing, type ByteRange } from '../../assets/asset-store.js';
+import type { AssetSigner } from '../../assets/url-signing.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
-import type { BackendHttpEnv } from './http-env.js';
+import { authorizeProject } from '../auth/access.js';
+import type { BackendContext, BackendHttpEnv } from './http-env.js';
+import { SESSION_COOKIE } from './session-auth.js';
 
 /**
- * GET /assets/{asset_id}: the files node runs produce, at a stable URL. Asset ids carry 96 random bits, so the URL
- * works as a capability (an <img src> in a viewer cannot send a bearer token); docs/runs.md.
+ * GET /assets/{asset_id}: the files node runs produce (issue 19, "Asset access is authorized"). Readable with a signed
+ * URL that has not expired (what tool results and run records carry), or by a member of the asset's project (a
+ * session, or a token of the REST API). An unsigned guess is 401; a caller without rights gets 404, as for an asset
+ * that does not exist. Ranges (audio and video seek) are answered with 206; an asset in S3 is a redirect to a
+ * short-lived presigned URL of the object store.
  */
-export function registerAssetRoutes(app: Hono<BackendHttpEnv>, store: Store, assets: AssetFiles): void {
+
+export interface AssetRouteOptions {
+  store: Store;
+  assets: Assets;
+  signer: AssetSigner;
+  /** Runs the API's authentication (session cookie or bearer token), setting the request's caller. */
+  authenticate: MiddlewareHandler<BackendHttpEnv>;
+}
+
+/** A presigned object-store URL a redirect hands out lives this long. */
+const DIRECT_URL_SECONDS = 300;
+
+function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start > end || start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+async function callerOf(c: BackendContext, authenticate: MiddlewareHandler<BackendHttpEnv>) {
+  const hasCookie = (c.req.header('cookie') ?? '').includes(`${SESSION_COOKIE}=`);
+  if (c.req.header('authorization') === undefined && !hasCookie) return null;
+  await authenticate(c, async () => undefined);
+  return c.get('caller') ?? null;
+}
+
+export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRouteOptions): void {
+  const { store, assets, signer } = options;
   app.get('/assets/:asset_id', async (c) => {
     const assetId = c.req.param('asset_id');
     const asset = ASSET_ID.test(assetId) ? await store.claims.getAsset(assetId) : undefined;
+    const exp = c.req.query('exp');
+    const sig = c.req.query('sig');
+    let cacheSeconds = 300;
+    if (exp !== undefined || sig !== undefined) {
+      const verdict = signer.verify(assetId, exp, sig);
+      if (verdict === 'expired') throw new CanvasError('unauthenticated', 'This asset link has expired: read the canvas or the run again for a fresh one.');
+      if (verdict === 'invalid') throw new CanvasError('unauthenticated', 'This asset link is not valid.');
+      cacheSeconds = Math.max(0, Number(exp) - Math.floor(Date.now() / 1000));
+    } else {
+      const caller = await callerOf(c, options.authenticate);
+      if (!caller) {
+        throw new CanvasError('unauthenticated', 'Asset files are read with the signed URL a canvas read or a run record gives, or by a member of their project.');
+      }
+      if (!asset) throw new CanvasError('not_found', 'No such asset (it may still be pending).');
+      try {
+        await authorizeProject(store, caller, asset.projectId, 'viewer');
+      } catch (error) {
+        // A caller who may not read the project learns nothing about its assets.
+        if (error instanceof CanvasError && error.code === 'forbidden') throw new CanvasError('not_found', 'No such asset (it may still be pending).');
+        throw error;
+      }
+    }
     if (!asset) throw new CanvasError('not_found', 'No such asset (it may still be pending).');
-    const bytes = await assets.read(asset.id).catch(() => {
-      throw new CanvasError('not_found', 'The asset file is missing from this server\'s data dir.');
-    });
-    return c.body(new Uint8Array(bytes), 200, {
+    const reader = assets.reader(asset.storage);
+    if (!reader) throw new CanvasError('not_found', `The asset is kept in ${asset.storage} storage, which this server is not configured to reach.`);
+
+    const direct = await reader.directUrl(asset, DIRECT_URL_SECONDS);
+    if (direct) {
+      c.header('cache-control', 'private, no-store');
+      return c.redirect(direct, 302);
+    }
+    const range = parseRange(c.req.header('range'), asset.byteSize);
+    if (range === 'unsatisfiable') {
+      return c.body(null, 416, { 'content-range': `bytes */${asset.byteSize}` });
+    }
+    let stream: Readable;
+    try {
+      stream = await reader.open(asset, range ?? undefined);
+    } catch (error) {
+      if (error instanceof AssetMissing) throw new CanvasError('not_found', `The asset's bytes are missing from its ${asset.storage} storage.`);
+      throw error;
+    }
+    const headers: Record<string, string> = {
       'content-type': asset.mimeType,
-      'content-length': String(bytes.length),
-      'cache-control': 'public, max-age=31536000, immutable',
+      'accept-ranges': 'bytes',
+      'cache-control': `private, max-age=${cacheSeconds}`,
       'x-content-type-options': 'nosniff',
-    });
+      'content-length': String(range ? range.end - range.start + 1 : asset.byteSize),
+      ...(range ? { 'content-range': `bytes ${range.start}-${range.end}/${asset.byteSize}` } : {}),
+    };
+    return new Response(Readable.toWeb(stream) as ReadableStream, { status: range ? 206 : 200, headers });
   });
 }

@@ -36,6 +36,13 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--chat-max-steps <n>', 'chatMaxSteps', 'tool steps the chat\'s agent may take in one turn (default 24)'],
   ['--chat-token-budget <n>', 'chatTokenBudget', 'model tokens one chat conversation may use (default 400000)'],
   ['--chat-approval-minutes <n>', 'chatApprovalMinutes', 'how long the chat waits for a person to approve a paid run (default 10)'],
+  ['--asset-store <store>', 'assetStore', 'where run outputs are kept: local (default, the data dir), postgres (in the database: many servers share them) or s3'],
+  ['--asset-url-ttl <seconds>', 'assetUrlTtlSeconds', 'how long a signed asset URL in a tool result or run record stays valid (default 3600)'],
+  ['--s3-bucket <bucket>', 's3Bucket', 'the bucket of --asset-store s3 (credentials: CANVAS_MCP_S3_ACCESS_KEY_ID and _SECRET_ACCESS_KEY, or the AWS defaults)'],
+  ['--s3-region <region>', 's3Region', 'the bucket\'s region (default us-east-1)'],
+  ['--s3-endpoint <url>', 's3Endpoint', 'an S3-compatible endpoint (MinIO, R2, Ceph) instead of AWS'],
+  ['--s3-prefix <prefix>', 's3Prefix', 'a key prefix for every object (e.g. canvas-mcp/)'],
+  ['--s3-force-path-style', 's3ForcePathStyle', 'address the bucket in the path, as most S3-compatible stores need'],
   ['--metrics-token <token>', 'metricsToken', 'bearer token required at /metrics (needed to serve /metrics beyond loopback; prefer CANVAS_MCP_METRICS_TOKEN)'],
 ];
 

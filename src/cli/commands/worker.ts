@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadServeConfig, storeLocationOf } from '../../config.js';
-import { assetFilesOf, runEngineOf, tightenDataDir } from '../../server/run-engine-setup.js';
+import { assetsOf, runEngineOf, tightenDataDir } from '../../server/run-engine-setup.js';
 import { createLogger } from '../../shared/logger.js';
 import { openStore } from '../../store/store.js';
 import { configFlagsOf, serveOptions } from './serve.js';
@@ -21,6 +21,12 @@ const WORKER_KEYS = new Set([
   'imageProvider',
   'openaiBaseUrl',
   'openaiModel',
+  'assetStore',
+  's3Bucket',
+  's3Region',
+  's3Endpoint',
+  's3Prefix',
+  's3ForcePathStyle',
 ]);
 
 export function registerWorkerCommand(program: Command): void {
@@ -32,7 +38,8 @@ export function registerWorkerCommand(program: Command): void {
     const logger = createLogger(config.logLevel);
     tightenDataDir(config.dataDir, logger);
     const store = await openStore(storeLocationOf(config), { logger });
-    const engine = runEngineOf(config, store, assetFilesOf(config), logger);
+    const assets = assetsOf(config, store);
+    const engine = runEngineOf(config, store, assets, logger);
     await engine.start();
     let stopping = false;
     const stop = (signal: string) => {
@@ -41,6 +48,7 @@ export function registerWorkerCommand(program: Command): void {
       process.stderr.write(`${signal}: stopping workers\n`);
       engine
         .stop()
+        .then(() => assets.close())
         .then(() => store.close())
         .then(
           () => process.exit(0),

@@ -45,9 +45,9 @@ type Output = ProviderJob['outputs'][number];
  * The file of an asset a run reads (a clip, an audio track). One that is not on this server (deleted, or a URL
  * typed by hand) fails the run naming the input and the asset, not with the encoder's message about a server path.
  */
-function inputFile(context: ProviderContext, assetId: string, input: string): string {
-  const file = context.assetPath(assetId);
-  if (!existsSync(file)) throw new ProviderError('input_missing', `${input} refers to the asset ${assetId}, which is not on this server.`, false);
+async function inputFile(context: ProviderContext, assetId: string, input: string): Promise<string> {
+  const file = await context.inputFile(assetId);
+  if (!file) throw new ProviderError('input_missing', `${input} refers to the asset ${assetId}, which is not on this server.`, false);
   return file;
 }
 
@@ -103,13 +103,16 @@ async function produce(job: ProviderJob, output: Output, index: number, context:
     case 'video_composition': {
       const format = videoFormat(input.aspectRatio);
       const clips = (input.clips as Array<{ assetId: string | null; seed: string; trimStartMs: number; trimEndMs: number | null }>) ?? [];
-      const composed: ComposeClip[] = clips.map((clip, index) => ({
-        // A clip whose video is not on this server is rendered from its id, so the composition keeps its timing.
-        source: clip.assetId ? { file: inputFile(context, clip.assetId, `clip ${index + 1}`) } : generatedClip(`${seed}:${clip.seed}`, 2000, format),
-        trimStartMs: clip.trimStartMs,
-        trimEndMs: clip.trimEndMs,
-      }));
-      const audio = typeof input.audioAssetId === 'string' ? inputFile(context, input.audioAssetId, 'the audio track') : null;
+      const composed: ComposeClip[] = [];
+      for (const [index, clip] of clips.entries()) {
+        composed.push({
+          // A clip whose video is not on this server is rendered from its id, so the composition keeps its timing.
+          source: clip.assetId ? { file: await inputFile(context, clip.assetId, `clip ${index + 1}`) } : generatedClip(`${seed}:${clip.seed}`, 2000, format),
+          trimStartMs: clip.trimStartMs,
+          trimEndMs: clip.trimEndMs,
+        });
+      }
+      const audio = typeof input.audioAssetId === 'string' ? await inputFile(context, input.audioAssetId, 'the audio track') : null;
       return asset('video/webm', await composeVideo(composed, format, audio, signal));
     }
     case 'world_generation':
@@ -117,7 +120,7 @@ async function produce(job: ProviderJob, output: Output, index: number, context:
     case 'audio_trim': {
       if (typeof input.sourceAssetId !== 'string') throw new ProviderError('bad_input', 'The trim has no source audio.', false);
       const end = input.trimEndMs === null || input.trimEndMs === undefined ? null : Number(input.trimEndMs);
-      return asset('audio/wav', await trimAudio(inputFile(context, input.sourceAssetId, 'the source audio'), Number(input.trimStartMs ?? 0), end, signal));
+      return asset('audio/wav', await trimAudio(await inputFile(context, input.sourceAssetId, 'the source audio'), Number(input.trimStartMs ?? 0), end, signal));
     }
   }
 }

@@ -18,8 +18,11 @@ export interface ProviderJob {
 export interface ProviderContext {
   signal: AbortSignal;
   progress(percent: number, message: string): void;
-  /** Where a published asset of this server lives, for operations that read earlier outputs. */
-  assetPath(assetId: string): string;
+  /**
+   * A local file with a published asset's bytes, for operations that read earlier outputs (trimming, composing); null
+   * when the asset is nowhere this process can reach. Temporary copies are removed when the run ends.
+   */
+  inputFile(assetId: string): Promise<string | null>;
 }
 
 export interface ProducedAsset {

@@ -1,0 +1,66 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Where run outputs' bytes live (issue 19; docs/runs.md, "Assets"): one interface, three places. `local` is files in
+ * this server's data dir (the embedded default); `postgres` is chunks in the database, so every server on one
+ * PostgreSQL serves every asset with nothing else to run; `s3` is any S3-compatible object store. The `assets` row of
+ * each asset says which one holds it and under which key, so a server reads assets from any place it can reach,
+ * also while an operator moves them from one to another (`admin assets migrate`).
+ *
+ * A run never writes a visible asset itself: it stages its outputs under its own attempt, and they become the asset
+ * only inside the transaction that completes the run while the worker still holds its lease (`publish` for files,
+ * the row's storage key everywhere else). A worker that lost its lease publishes nothing.
+ */
+
+export const ASSET_STORAGES = ['local', 'postgres', 's3'] as const;
+export type AssetStorage = (typeof ASSET_STORAGES)[number];
+
+export const ASSET_ID = /^asset_[A-Za-z0-9_-]{16}$/;
+
+/** What a reader needs to find an asset's bytes (from its `assets` row). */
+export interface AssetLocation {
+  assetId: string;
+  storage: AssetStorage;
+  /** The key in the storage; null for a local file named after the asset. */
+  storageKey: string | null;
+  byteSize: number;
+  mimeType: string;
+}
+
+export interface StagedAsset {
+  assetId: string;
+  storage: AssetStorage;
+  storageKey: string;
+}
+
+/** Inclusive byte offsets, as in an HTTP Range. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface AssetStore {
+  readonly storage: AssetStorage;
+  /** Writes a run's output where readers cannot see it yet. */
+  stage(assetId: string, attempt: string, bytes: Buffer): Promise<StagedAsset>;
+  /** Makes staged outputs visible: runs inside the run's completing transaction (a rename for files; else nothing). */
+  publish(staged: readonly StagedAsset[]): void;
+  /** Removes staged outputs that will never be published. */
+  discard(staged: readonly StagedAsset[]): Promise<void>;
+  /** The asset's bytes (or a range of them) as a stream, never loaded whole into memory. */
+  open(location: AssetLocation, range?: ByteRange): Promise<Readable>;
+  /** A URL the client may fetch itself (a presigned S3 GET), or null to stream through this server. */
+  directUrl(location: AssetLocation, expiresInSeconds: number): Promise<string | null>;
+  /** Writes a whole asset outside any run (migration, restore); answers its storage key. */
+  put(assetId: string, bytes: Readable, byteSize: number): Promise<string>;
+  /** Deletes an asset's bytes (after a migration copied them elsewhere). */
+  remove(location: AssetLocation): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class AssetMissing extends Error {
+  constructor(readonly assetId: string) {
+    super(`The bytes of ${assetId} are not where its record says.`);
+    this.name = 'AssetMissing';
+  }
+}
