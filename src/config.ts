@@ -110,6 +110,34 @@ const OriginList = z.union([
   z.string().transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean)),
 ]);
 
+// Where run outputs are kept (issue 19; docs/runs.md, "Assets"), and how long a signed asset URL works.
+const ASSET_SETTINGS = {
+  assetStore: z.enum(ASSET_STORAGES).default('local'),
+  assetUrlTtlSeconds: Int(60, 7 * 86_400).default(3600),
+  s3Bucket: z.string().min(1).optional(),
+  s3Region: z.string().min(1).default('us-east-1'),
+  s3Endpoint: HttpUrl.optional(),
+  s3Prefix: z.string().default(''),
+  s3ForcePathStyle: Bool.default(false),
+  s3AccessKeyId: z.string().min(1).optional(),
+  s3SecretAccessKey: z.string().min(1).optional(),
+};
+
+function checkAssetSettings(
+  config: { assetStore: string; databaseUrl?: string | undefined; s3Bucket?: string | undefined; s3AccessKeyId?: string | undefined; s3SecretAccessKey?: string | undefined },
+  context: z.RefinementCtx,
+): void {
+  if (config.assetStore === 'postgres' && !config.databaseUrl) {
+    context.addIssue({ code: 'custom', path: ['assetStore'], message: 'postgres keeps assets in the database: it needs --database-url (PostgreSQL)' });
+  }
+  if (config.assetStore === 's3' && !config.s3Bucket) {
+    context.addIssue({ code: 'custom', path: ['s3Bucket'], message: 'is required with --asset-store s3' });
+  }
+  if ((config.s3AccessKeyId === undefined) !== (config.s3SecretAccessKey === undefined)) {
+    context.addIssue({ code: 'custom', path: ['s3SecretAccessKey'], message: 'goes with CANVAS_MCP_S3_ACCESS_KEY_ID: set both, or neither (the AWS default credentials)' });
+  }
+}
+
 export const ServeConfigSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -148,16 +176,7 @@ export const ServeConfigSchema = z
     chatMaxSteps: Int(1, 200).default(24),
     chatTokenBudget: Int(1000, 100_000_000).default(400_000),
     chatApprovalMinutes: Int(1, 24 * 60).default(10),
-    // Where run outputs are kept (issue 19; docs/runs.md, "Assets"), and how long a signed asset URL works.
-    assetStore: z.enum(ASSET_STORAGES).default('local'),
-    assetUrlTtlSeconds: Int(60, 7 * 86_400).default(3600),
-    s3Bucket: z.string().min(1).optional(),
-    s3Region: z.string().min(1).default('us-east-1'),
-    s3Endpoint: HttpUrl.optional(),
-    s3Prefix: z.string().default(''),
-    s3ForcePathStyle: Bool.default(false),
-    s3AccessKeyId: z.string().min(1).optional(),
-    s3SecretAccessKey: z.string().min(1).optional(),
+    ...ASSET_SETTINGS,
   })
   .superRefine((config, context) => {
     if (config.backendUrl && !config.backendToken) {
@@ -182,15 +201,7 @@ export const ServeConfigSchema = z
     if (config.modelApiKey && config.modelApiKeyFile) {
       context.addIssue({ code: 'custom', path: ['modelApiKeyFile'], message: 'cannot be combined with CANVAS_MCP_MODEL_API_KEY: give the key one way' });
     }
-    if (config.assetStore === 'postgres' && !config.databaseUrl) {
-      context.addIssue({ code: 'custom', path: ['assetStore'], message: 'postgres keeps assets in the database: it needs --database-url (PostgreSQL)' });
-    }
-    if (config.assetStore === 's3' && !config.s3Bucket) {
-      context.addIssue({ code: 'custom', path: ['s3Bucket'], message: 'is required with --asset-store s3' });
-    }
-    if ((config.s3AccessKeyId === undefined) !== (config.s3SecretAccessKey === undefined)) {
-      context.addIssue({ code: 'custom', path: ['s3SecretAccessKey'], message: 'goes with CANVAS_MCP_S3_ACCESS_KEY_ID: set both, or neither (the AWS default credentials)' });
-    }
+    checkAssetSettings(config, context);
     if (config.backendUrl && config.databaseUrl) {
       context.addIssue({ code: 'custom', path: ['databaseUrl'], message: 'cannot be combined with --backend-url (a gateway has no store)' });
     }
@@ -240,6 +251,14 @@ export const StoreConfigSchema = z.object({
   dataDir: z.string().min(1).default('./data'),
   databaseUrl: PostgresUrl.optional(),
 });
+
+/** The store and asset settings of admin commands that move asset bytes (backup, restore, assets migrate). */
+export const AssetConfigSchema = StoreConfigSchema.extend(ASSET_SETTINGS).superRefine(checkAssetSettings);
+export type AssetConfig = z.output<typeof AssetConfigSchema>;
+
+export function loadAssetConfig(flags: ConfigInput, env: NodeJS.ProcessEnv = process.env): AssetConfig {
+  return parseConfig(AssetConfigSchema, mergeSources(flags, env));
+}
 
 export function loadStoreLocation(flags: ConfigInput, env: NodeJS.ProcessEnv = process.env): StoreLocation {
   const merged = mergeSources(flags, env);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { ServeConfig } from '../config.js';
+import type { AssetConfig, ServeConfig } from '../config.js';
 import { createAssets, type Assets } from '../assets/assets.js';
 import { s3StoreOf } from '../assets/s3-store.js';
 import { createRunEngine, type RunEngine, type RunEngineOptions } from '../runs/engine.js';
@@ -22,7 +22,7 @@ export function tightenDataDir(dataDir: string, logger: Logger): void {
 }
 
 /** The asset stores as configured (`--asset-store`, and the S3 settings when given). */
-export function assetsOf(config: ServeConfig, store: Store): Assets {
+export function assetsOf(config: AssetConfig, store: Store): Assets {
   return createAssets({ dataDir: resolve(config.dataDir), store, storage: config.assetStore, s3: s3StoreOf(config) });
 }
 

@@ -280,6 +280,24 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
       return row ? AssetRow.parse(row) : undefined;
     },
 
+    /** Every asset, in id order (backup, admin assets migrate). */
+    async listAssets(): Promise<AssetRecord[]> {
+      const rows = await driver.all('SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets ORDER BY id');
+      return rows.map((row) => AssetRow.parse(row));
+    },
+
+    /**
+     * Points an asset's row at a new copy of its bytes (admin assets migrate, admin restore), only if the row still
+     * names the copy that was read: false when something else moved it meanwhile.
+     */
+    async relocateAsset(assetId: string, from: { storage: AssetStorage; storageKey: string | null }, to: { storage: AssetStorage; storageKey: string | null }): Promise<boolean> {
+      const result = await driver.run(
+        'UPDATE assets SET storage = ?, storage_key = ? WHERE id = ? AND storage = ? AND storage_key IS NOT DISTINCT FROM ?',
+        [to.storage, to.storageKey, assetId, from.storage, from.storageKey],
+      );
+      return result.changes === 1;
+    },
+
     /** Ids of runs that are queued or running, oldest first (diagnostics and tests). */
     async activeRunIds(): Promise<string[]> {
       const rows = await driver.all(`SELECT id FROM node_runs WHERE status IN ${ACTIVE_STATUSES} ORDER BY created_at, seq, id`);

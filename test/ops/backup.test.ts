@@ -7,9 +7,9 @@ import type { NodeRun } from '../../src/contract/index.js';
 import { startServer } from '../../src/server/server.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { cli } from '../support/cli.js';
-import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { canvasWithFinishedImage } from '../support/finished-image.js';
+import { api, startTestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
-import { waitFor } from '../support/wait.js';
 
 /**
  * Issue 13, item 6: `admin backup` writes one archive with a consistent database copy and the asset files it lists,
@@ -18,7 +18,6 @@ import { waitFor } from '../support/wait.js';
  */
 
 const CANVAS = '/api/v2/projects/film/canvases/board';
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-backup-'));
@@ -30,29 +29,6 @@ afterAll(() => {
 });
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
-
-/** A canvas with one image node whose run finished on the local provider; returns the run and the image bytes. */
-async function canvasWithFinishedImage(server: TestServer): Promise<{ token: string; run: NodeRun; image: Buffer }> {
-  const { admin } = server.store;
-  await admin.createWorkspace('studio');
-  await admin.createProject('film', 'studio');
-  await admin.createCanvas('film', 'board', false);
-  const { tokenId, secret } = await admin.createToken({ name: 'rest', kind: 'backend', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
-  const chatRun = await admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId, canEdit: true, expiresAt: null });
-  const node = { id: 'fox', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a fox', size: '1K', imageUrl: null, aspectRatio: '1:1' } };
-  const created = await api(server.url, `${CANVAS}/nodes`, { method: 'POST', token: secret, headers: { 'x-agent-run-id': chatRun }, body: { node, base_revision: 0 } });
-  expect(created.status).toBe(201);
-  const submitted = await api(server.url, `${CANVAS}/nodes/fox/runs`, { method: 'POST', token: secret, headers: { 'x-agent-run-id': chatRun } });
-  expect(submitted.status).toBe(202);
-  const runId = (submitted.body as NodeRun).run_id;
-  const run = await waitFor(
-    async () => (await api(server.url, `${CANVAS}/runs/${runId}`, { token: secret })).body as NodeRun,
-    (current) => current.status === 'succeeded',
-  );
-  const image = Buffer.from(await (await fetch(`${server.url}${run.outputs[0]!.url}`)).arrayBuffer());
-  expect(image.subarray(0, 8)).toEqual(PNG_SIGNATURE);
-  return { token: secret, run, image };
-}
 
 describe('backup and restore on SQLite', () => {
   it('round-trips a canvas with a finished image run, taken while the server runs, served again from the restored dir', async () => {

@@ -1,11 +1,14 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { StoreConfigSchema, mergeSources, parseConfig } from '../../config.js';
+import { s3StoreOf } from '../../assets/s3-store.js';
 import { createBackup } from '../../ops/backup.js';
+import { settleRestoredAssets } from '../../ops/asset-moves.js';
 import { RestoreRefused, restoreBackup } from '../../ops/restore.js';
+import { assetsOf } from '../../server/run-engine-setup.js';
 import { describeStoreLocation } from '../../store/store-presence.js';
-import { openStore } from '../../store/store.js';
+import { openStore, sqliteFileIn } from '../../store/store.js';
 import { report, resolveStore, UsageError, withStoreOptions, type StoreFlags } from '../cli-support.js';
+import { assetConfigOf, withAssetOptions } from './admin-assets.js';
 
 /** `canvas-mcp admin backup` and `admin restore` (docs/operations.md, "Backups"). */
 
@@ -15,23 +18,30 @@ type Run = (json: boolean, work: () => Promise<void>) => Promise<void>;
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 export function registerBackupCommands(admin: Command, run: Run): void {
-  withStoreOptions(admin.command('backup'))
-    .description('Write one archive (.tar.gz) with a consistent copy of the SQLite store and its asset files (on PostgreSQL: the assets, and how to dump the database)')
+  const backup = withAssetOptions(withStoreOptions(admin.command('backup')), { target: false })
+    .description('Write one archive (.tar.gz) with a consistent copy of the SQLite store and the bytes of its assets, wherever they are kept (on PostgreSQL: the assets, and how to dump the database)')
     .requiredOption('--out <file>', 'the archive to write (must not exist)')
-    .option('--json', 'print one JSON object')
-    .action((flags: Flags & { out: string }) =>
+    .option('--json', 'print one JSON object');
+  backup.action((flags: Flags & { out: string }) =>
       run(!!flags.json, async () => {
         const location = await resolveStore(flags);
-        const { dataDir } = parseConfig(StoreConfigSchema, mergeSources({ dataDir: flags.data, databaseUrl: flags.databaseUrl }, process.env));
-        const listAssets = async () => {
-          const store = await openStore(location, { migrate: false });
-          try {
-            return await store.directory.assetIds();
-          } finally {
-            await store.close();
-          }
-        };
-        const result = await createBackup({ location, dataDir, listAssets }, flags.out);
+        const config = assetConfigOf(backup, flags);
+        const s3 = s3StoreOf(config);
+        const store = location.kind === 'postgres' ? await openStore(location, { migrate: false }) : null;
+        const assets = store ? assetsOf(config, store) : null;
+        const result = await createBackup(
+          {
+            location,
+            dataDir: config.dataDir,
+            listAssets: async () => (store ? store.claims.listAssets() : []),
+            readerOf: (storage) => (storage === 's3' ? s3 : (assets?.reader(storage) ?? null)),
+          },
+          flags.out,
+        ).finally(async () => {
+          await s3?.close();
+          await assets?.close();
+          await store?.close();
+        });
         const { manifest } = result;
         const summary = `backup written: ${result.archive} (${result.bytes} bytes, ${manifest.dialect}, ${manifest.assets} assets)`;
         const missing = manifest.missing_assets.length > 0 ? `\n${manifest.missing_assets.length} assets listed by the database had no file: ${manifest.missing_assets.join(', ')}` : '';
@@ -53,26 +63,57 @@ export function registerBackupCommands(admin: Command, run: Run): void {
       }),
     );
 
-  admin
-    .command('restore')
-    .description('Restore an archive of admin backup into a new, empty data dir')
-    .argument('<file>', 'the archive')
-    .requiredOption('--data <dir>', 'the data dir to create (it must not exist, or be empty)')
-    .option('--json', 'print one JSON object')
-    .action((file: string, flags: { data: string; json?: boolean }) =>
+  const restore = withAssetOptions(
+    admin
+      .command('restore')
+      .description('Restore an archive of admin backup into a new, empty data dir; every asset the database lists is made readable')
+      .argument('<file>', 'the archive')
+      .requiredOption('--data <dir>', 'the data dir to create (it must not exist, or be empty)')
+      .option('--database-url <url>', 'PostgreSQL: the database the dump was restored into with pg_restore (restore it first)')
+      .option('--json', 'print one JSON object'),
+    { target: true },
+  );
+  restore.action((file: string, flags: { data: string; databaseUrl?: string; json?: boolean }) =>
       run(!!flags.json, async () => {
+        const config = assetConfigOf(restore, flags);
         const result = await restoreBackup(file, flags.data).catch((error: unknown) => {
           throw error instanceof RestoreRefused ? new UsageError(error.message) : error;
         });
         const { manifest } = result;
-        const next =
-          manifest.dialect === 'sqlite'
-            ? `start it with: npm start -- --data ${result.dataDir}`
-            : 'the database is not in the archive: restore it with pg_restore (admin backup printed the command), then start with --database-url and this --data';
+        if (manifest.dialect === 'postgres' && !flags.databaseUrl) {
+          report(
+            flags.json,
+            { data_dir: result.dataDir, dialect: manifest.dialect, assets: manifest.assets, created_at: manifest.created_at, settled: false },
+            `restored the asset files of a postgres backup of ${manifest.created_at} (${manifest.assets} assets) into ${result.dataDir}\n` +
+              'the database is not in the archive: restore it with pg_restore (admin backup printed the command) into an empty database, then run this again into a new --data with --database-url, so every asset the database lists is made readable',
+          );
+          return;
+        }
+        const location = manifest.dialect === 'sqlite' ? { kind: 'sqlite' as const, file: sqliteFileIn(result.dataDir) } : await resolveStore({ databaseUrl: flags.databaseUrl });
+        const store = await openStore(location);
+        const assets = assetsOf({ ...config, dataDir: result.dataDir }, store);
+        const settled = await settleRestoredAssets(store, assets, join(result.dataDir, 'assets')).finally(async () => {
+          await assets.close();
+          await store.close();
+        });
+        const start = manifest.dialect === 'sqlite' ? `npm start -- --data ${result.dataDir}` : `npm start -- --database-url <url> --data ${result.dataDir}`;
+        const missing = settled.missing.length > 0 ? `\n${settled.missing.length} assets are in neither the archive nor their store: ${settled.missing.join(', ')}` : '';
         report(
           flags.json,
-          { data_dir: result.dataDir, dialect: manifest.dialect, assets: manifest.assets, created_at: manifest.created_at },
-          `restored ${manifest.dialect} backup of ${manifest.created_at} (${manifest.assets} assets) into ${result.dataDir}\n${next}`,
+          {
+            data_dir: result.dataDir,
+            dialect: manifest.dialect,
+            assets: manifest.assets,
+            created_at: manifest.created_at,
+            settled: true,
+            asset_store: config.assetStore,
+            assets_in_place: settled.inPlace,
+            assets_from_archive: settled.fromArchive,
+            missing_assets: settled.missing,
+          },
+          `restored ${manifest.dialect} backup of ${manifest.created_at} (${manifest.assets} assets) into ${result.dataDir}\n` +
+            `assets: ${settled.inPlace} readable where they were, ${settled.fromArchive} restored from the archive into ${config.assetStore} storage${missing}\n` +
+            `start it with: ${start}${config.assetStore === 'local' ? '' : ` --asset-store ${config.assetStore}`}`,
         );
       }),
     );

@@ -5,6 +5,7 @@ import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import { submitNodeRun } from '../../runs/submit.js';
 import { MEMBER_ROLES, TOKEN_KINDS, TOKEN_ROLES, type MemberRole, type TokenKind, type TokenRole } from '../../store/records.js';
 import { collect, positiveSeconds, report, withStore, withStoreOptions, type StoreFlags } from '../cli-support.js';
+import { registerAssetCommands } from './admin-assets.js';
 import { registerBackupCommands } from './admin-backup.js';
 import { registerListCommands } from './admin-lists.js';
 import { registerPeopleAdminCommands } from './admin-people.js';
@@ -243,4 +244,5 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
 
   registerListCommands(admin, run);
   registerBackupCommands(admin, run);
+  registerAssetCommands(admin, run);
 }
