@@ -24,6 +24,7 @@ const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
   caller: [{ bearerToken: [] }, { sessionCookie: [] }],
   gateway: [{ bearerToken: [] }],
   metrics: [{}, { metricsToken: [] }],
+  asset: [{}, { bearerToken: [] }, { sessionCookie: [] }],
 };
 
 function responsesOf(route: ApiRoute): ZodOpenApiResponsesObject {

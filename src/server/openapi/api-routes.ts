@@ -54,7 +54,7 @@ import {
  * registers, both ways. Paths are written as Hono registers them (`:param`).
  */
 
-export type Auth = 'none' | 'caller' | 'gateway' | 'metrics';
+export type Auth = 'none' | 'caller' | 'gateway' | 'metrics' | 'asset';
 
 export interface ApiResponse {
   description: string;
@@ -69,7 +69,10 @@ export interface ApiRoute {
   operationId: string;
   summary: string;
   tag: 'service' | 'canvas' | 'runs' | 'people' | 'chat' | 'auth';
-  /** none: open; caller: a backend or gateway token, or a signed-in person's session; gateway: gateway tokens only. */
+  /**
+   * none: open; caller: a backend or gateway token, or a signed-in person's session; gateway: gateway tokens only;
+   * asset: a signed URL, or a member's token or session.
+   */
   auth: Auth;
   params?: z.ZodObject;
   query?: z.ZodObject;
@@ -121,9 +124,19 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 200: ok('The OpenAPI 3.1 document of this API.', OpenApiDocument) },
   },
   {
-    method: 'get', path: '/assets/:asset_id', operationId: 'getAsset', summary: 'A file a node run produced (the unguessable id is the capability).', tag: 'runs', auth: 'none',
+    method: 'get', path: '/assets/:asset_id', operationId: 'getAsset', summary: 'A file a node run produced: with the signed URL results carry, or as a member of its project (docs/runs.md, "Who may read an asset").', tag: 'runs', auth: 'asset',
     params: z.object({ asset_id: z.string().regex(/^asset_[A-Za-z0-9_-]{16}$/) }),
-    responses: { 200: { description: 'The file.', content: { 'application/octet-stream': FileBytes } } },
+    query: z.object({
+      exp: z.string().regex(/^\d+$/).optional().meta({ description: 'A signed URL: when it expires (Unix seconds).' }),
+      sig: z.string().optional().meta({ description: 'A signed URL: its signature.' }),
+    }),
+    headers: z.object({ range: z.string().optional().meta({ description: 'bytes=START-END, bytes=START- or bytes=-SUFFIX.' }) }),
+    responses: {
+      200: { description: 'The file.', content: { 'application/octet-stream': FileBytes } },
+      206: { description: 'The requested range of the file.', content: { 'application/octet-stream': FileBytes }, headers: { 'content-range': 'bytes START-END/SIZE' } },
+      302: { description: 'An asset kept in S3: a presigned GET of the object store, valid for 5 minutes.', headers: { location: 'The presigned URL.' } },
+      416: { description: 'The range is past the end of the file.', headers: { 'content-range': 'bytes */SIZE' } },
+    },
   },
   {
     method: 'get', path: '/auth/login', operationId: 'signInPage', summary: 'The page of a one-time sign-in link: who it signs in, and a button that does it. Spends nothing.', tag: 'auth', auth: 'none',
