@@ -3,7 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { PassThrough } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Assets } from '../assets/assets.js';
 import type { AssetLocation, AssetStore } from '../assets/asset-store.js';
@@ -60,14 +60,16 @@ async function sha256Of(stream: Readable): Promise<{ hash: string; bytes: number
   return { hash: hash.digest('hex'), bytes };
 }
 
-/** Streams `source` into `put`, hashing the bytes on the way. */
+/** Streams `source` into `put`, hashing the bytes on their way through (a transform: only `put` consumes them). */
 async function copyHashing(source: Readable, put: (bytes: Readable) => Promise<string>): Promise<{ key: string; hash: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const tap = new PassThrough();
-  tap.on('data', (piece: Buffer) => {
-    hash.update(piece);
-    bytes += piece.length;
+  const tap = new Transform({
+    transform(piece: Buffer, _encoding: BufferEncoding, done: (error: null, piece: Buffer) => void) {
+      hash.update(piece);
+      bytes += piece.length;
+      done(null, piece);
+    },
   });
   const [key] = await Promise.all([put(tap), pipeline(source, tap)]);
   return { key, hash: hash.digest('hex'), bytes };
