@@ -102,6 +102,94 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     }
   }
 
+  /**
+   * Group commit (issue 19): write transactions that arrive while one is queued or flushing share the next durable
+   * commit. Each runs inside its own SAVEPOINT, so each is still all or nothing and a refused write (a revision
+   * conflict, a check) rolls back only itself, never its neighbours; every member learns its outcome only after the
+   * COMMIT (and its fsync) returned. The group is formed at the next turn of the event loop (setImmediate), after the
+   * requests that arrived together were all read: a lone writer waits for nothing else.
+   */
+  interface Member {
+    work: (tx: SqlExecutor) => Promise<unknown>;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+    queued: number;
+  }
+  const MAX_GROUP = 64;
+  const pending: Member[] = [];
+  let drainScheduled = false;
+
+  async function commitGroup(group: Member[]): Promise<void> {
+    const began = () => {
+      const now = performance.now();
+      for (const member of group) writerWaitListener?.((now - member.queued) / 1000);
+    };
+    if (group.length === 1) {
+      const [only] = group as [Member];
+      await inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, only.work, began).then(only.resolve, only.reject);
+      return;
+    }
+    try {
+      writerConnection.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      for (const member of group) member.reject(asStoreError(error));
+      return;
+    }
+    began();
+    const applied: Array<{ member: Member; result: unknown }> = [];
+    for (const member of group) {
+      writerConnection.exec('SAVEPOINT group_member');
+      try {
+        const result = await member.work(writer);
+        writerConnection.exec('RELEASE group_member');
+        applied.push({ member, result });
+      } catch (error) {
+        if (writerConnection.inTransaction) {
+          writerConnection.exec('ROLLBACK TO group_member');
+          writerConnection.exec('RELEASE group_member');
+          member.reject(asStoreError(error));
+        } else {
+          // SQLite rolled the whole transaction back (I/O error, disk full): nobody's write was committed.
+          member.reject(asStoreError(error));
+          for (const done of applied) done.member.reject(asStoreError(error));
+          for (const rest of group.slice(group.indexOf(member) + 1)) rest.reject(asStoreError(error));
+          return;
+        }
+      }
+    }
+    try {
+      writerConnection.exec('COMMIT');
+    } catch (error) {
+      if (writerConnection.inTransaction) writerConnection.exec('ROLLBACK');
+      for (const done of applied) done.member.reject(asStoreError(error));
+      return;
+    }
+    for (const done of applied) done.member.resolve(done.result);
+  }
+
+  function drain(): void {
+    drainScheduled = false;
+    // The group is formed once the writer is free: everything that queued meanwhile joins it.
+    void writeLock.run(async () => {
+      const group = pending.splice(0, MAX_GROUP);
+      if (pending.length > 0) scheduleDrain();
+      if (group.length > 0) await commitGroup(group);
+    });
+  }
+
+  function scheduleDrain(): void {
+    if (drainScheduled) return;
+    drainScheduled = true;
+    setImmediate(drain);
+  }
+
+  function groupTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      pending.push({ work, resolve: resolve as (value: unknown) => void, reject, queued: performance.now() });
+      scheduleDrain();
+    });
+  }
+
   return {
     dialect: 'sqlite',
     forUpdateSkipLocked: '',
@@ -119,13 +207,14 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
         acquired();
         return writer.run(sql, params);
       }),
-    transaction: (work) => asWriter((acquired) => inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, work, acquired)),
+    transaction: groupTransaction,
     readSnapshot: (work) => readLock.run(() => inTransaction(readerConnection, 'BEGIN', reader, work)),
     readVersion: async () => dataVersion.get() as number,
     notify: async () => undefined,
     listen: async () => async () => undefined,
     exec: (sql) => writeLock.run(() => writer.exec(sql)),
     async close() {
+      while (pending.length > 0 || drainScheduled) await new Promise((resolve) => setImmediate(resolve));
       await writeLock.run(async () => undefined);
       readerConnection.close();
       writerConnection.close();

@@ -1,0 +1,165 @@
+import autocannon from 'autocannon';
+import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
+import { CanvasNode } from '../src/contract/index.js';
+import { openStore, sqliteFileIn } from '../src/store/store.js';
+import { cpuMillis, rssMegabytes } from './process-stats.js';
+
+/** What the benches share: the node mix, the seeded store, MCP request shapes and one autocannon measurement. */
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const WARMUP = Math.max(1, Math.round(DURATION / 5));
+export type Era = 'legacy' | 'modern';
+
+export interface Measurement {
+  target: string;
+  scenario: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuPerCallMs: number;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  errors: number;
+}
+
+export function node(index: number): CanvasNode {
+  const position = { x: (index % 40) * 360, y: Math.floor(index / 40) * 280 };
+  const id = `n${index}`;
+  switch (index % 4) {
+    case 0:
+      return CanvasNode.parse({
+        id,
+        type: 'imageGenNode',
+        position,
+        data: {
+          displayName: `Frame ${index}`,
+          prompt: `Shot ${index}: a lighthouse keeper climbs the stairs as the storm hits the windows, low angle, cinematic`,
+          size: '1K',
+          count: 1,
+          imageUrl: null,
+          aspectRatio: '16:9',
+        },
+      });
+    case 1:
+      return CanvasNode.parse({ id, type: 'textAnnotationNode', position, data: { displayName: `Note ${index}`, content: `Keep the lamp as the only warm light in shot ${index}.` } });
+    case 2:
+      return CanvasNode.parse({ id, type: 'audioNode', position, data: { displayName: `Line ${index}`, audioUrl: null, audioKind: 'speech', text: 'The sea had been waiting for her.' } });
+    default:
+      return CanvasNode.parse({ id, type: 'skillNode', position, data: { skill_id: 'zone.sketch_from_context', skill_schema_version: 'skill.v1', parameters: { aspect_ratio: '16:9' } } });
+  }
+}
+
+/**
+ * A canvas holds at most 20,000 nodes (LIMITS.canvasNodes): sequential creates fill one write canvas up to
+ * WRITE_CANVAS_FILL, then go on on the next, so every measured create is a real write, never a "canvas full" refusal.
+ */
+export const WRITE_CANVASES = 16;
+export const WRITE_CANVAS_FILL = 15_000;
+export const writeCanvas = (index: number) => `writes-${index}`;
+
+export async function seed(dataDir: string, sizes: readonly number[]): Promise<{ token: string; chatRuns: string[] }> {
+  const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
+  await store.admin.createWorkspace('bench');
+  await store.admin.createProject('bench', 'bench');
+  for (const size of sizes) {
+    await store.admin.createCanvas('bench', `c${size}`, false);
+    for (let index = 0; index < size; index += 1) {
+      await store.writes.createNode({ projectId: 'bench', canvasId: `c${size}`, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node(index));
+    }
+  }
+  const { tokenId, secret } = await store.admin.createToken({ name: 'bench', kind: 'agent', role: 'editor', projects: ['bench'], workspaces: [], actor: null, expiresAt: null });
+  const chatRuns: string[] = [];
+  for (let index = 0; index < WRITE_CANVASES; index += 1) {
+    await store.admin.createCanvas('bench', writeCanvas(index), false);
+    // A chat run grants edits to one canvas, and only to the token (or person) it is bound to.
+    chatRuns.push(await store.admin.createChatRun({ projectId: 'bench', canvasId: writeCanvas(index), actor: null, tokenId, canEdit: true, expiresAt: null }));
+  }
+  await store.close();
+  return { token: secret, chatRuns };
+}
+
+export const mcpHeaders = (token?: string, era: Era = 'legacy') => ({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': era === 'modern' ? '2026-07-28' : '2025-06-18',
+  ...(era === 'modern' ? { 'mcp-method': 'tools/call', 'mcp-name': 'get_canvas' } : {}),
+  ...(token ? { authorization: `Bearer ${token}` } : {}),
+});
+
+/** A 2026-07-28 request names its version and capabilities in `_meta`, with no initialize before it. */
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+export const getCanvasBody = (canvasId: string, era: Era = 'legacy') =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_canvas', arguments: { project_id: 'bench', canvas_id: canvasId }, ...(era === 'modern' ? { _meta: MODERN_META } : {}) },
+  });
+
+/** One call, checked: the answer must hold the snapshot with the expected number of nodes. */
+export async function fetchSnapshot(url: string, canvasId: string, token: string | undefined, expectedNodes: number, era: Era = 'legacy'): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}/mcp`, { method: 'POST', headers: mcpHeaders(token, era), body: getCanvasBody(canvasId, era) });
+  const text = await response.text();
+  const json = text.startsWith('event:') ? text.slice(text.indexOf('data: ') + 6).trim() : text;
+  const parsed = JSON.parse(json) as { result?: { structuredContent: { layout: { nodes: unknown[] } } } };
+  if (!parsed.result) throw new Error(`${url} ${canvasId}: ${json.slice(0, 300)}`);
+  const structured = parsed.result.structuredContent;
+  if (!structured?.layout) throw new Error(`${url} ${canvasId}: ${json.slice(0, 400)}`);
+  if (structured.layout.nodes.length !== expectedNodes) throw new Error(`${url} served ${structured.layout.nodes.length} nodes, expected ${expectedNodes}`);
+  return structured as unknown as Record<string, unknown>;
+}
+
+/**
+ * One measurement: a warm-up, then DURATION seconds, with the server's CPU time read from /proc around it. Several
+ * option sets run at once as independent load generators (one per writer: autocannon resets a connection's context
+ * after each request sequence, so a connection cannot keep a canvas of its own); their counts add up.
+ */
+export async function measure(
+  target: string,
+  scenario: string,
+  pid: number,
+  options: autocannon.Options | autocannon.Options[],
+): Promise<Measurement> {
+  const all = Array.isArray(options) ? options : [options];
+  await Promise.all(all.map((each) => autocannon({ ...each, duration: WARMUP })));
+  const rssBefore = rssMegabytes(pid);
+  const cpuBefore = cpuMillis(pid);
+  const results = await Promise.all(all.map((each) => autocannon({ ...each, duration: DURATION })));
+  const cpu = cpuMillis(pid) - cpuBefore;
+  const calls = results.reduce((sum, result) => sum + result.requests.total, 0);
+  const sorted = (pick: (result: autocannon.Result) => number) => results.map(pick).sort((a, b) => a - b);
+  return {
+    target,
+    scenario,
+    requestsPerSecond: results.reduce((sum, result) => sum + result.requests.average, 0),
+    p50: sorted((result) => result.latency.p50)[Math.floor(results.length / 2)]!,
+    p99: sorted((result) => result.latency.p99).at(-1)!,
+    cpuPerCallMs: calls > 0 ? cpu / calls : Number.NaN,
+    rssBeforeMb: rssBefore,
+    rssAfterMb: rssMegabytes(pid),
+    errors: results.reduce((sum, result) => sum + result.errors + result.non2xx + result.timeouts, 0),
+  };
+}
+
+export function format(value: number, digits = 2): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+
+/** One create_canvas_node JSON-RPC call on a write canvas at the revision its writer is at. */
+export function createNodeBody(canvas: number, revision: number): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: revision,
+    method: 'tools/call',
+    params: {
+      name: 'create_canvas_node',
+      arguments: { project_id: 'bench', canvas_id: writeCanvas(canvas), base_revision: revision, node: { ...node(revision), id: `w${revision}` } },
+    },
+  });
+}
