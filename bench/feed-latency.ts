@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rssMegabytes } from './process-stats.js';
+import { openStore, sqliteFileIn } from '../src/store/store.js';
+import { cpuMillis, rssMegabytes } from './process-stats.js';
 import { ROOT, startProcess } from './processes.js';
 
 /**
@@ -14,6 +14,7 @@ import { ROOT, startProcess } from './processes.js';
 
 const CLI = join(ROOT, 'dist/cli/main.js');
 const WRITES = Number(process.env.BENCH_FEED_WRITES ?? 100);
+const FEEDS_PER_TOKEN = 16;
 
 interface Subscriber {
   /** Arrival time of each revision's layout event. */
@@ -75,6 +76,8 @@ export interface FeedFigures {
   p50: number;
   p99: number;
   max: number;
+  /** Server CPU per write with this many subscribers (the write, its reads, and its event to each subscriber). */
+  cpuPerWriteMs: number;
 }
 
 export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { subscribers: number; kbPerSubscriber: number } }> {
@@ -85,16 +88,22 @@ export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { s
     const log = readFileSync(logFile, 'utf8');
     const agentToken = /token \(shown once, keep it\):\s+(cmcp_\S+)/.exec(log)![1]!;
     const chatRun = /agent run id \(X-Agent-Run-Id\): (chat_\S+)/.exec(log)![1]!;
-    const reader = JSON.parse(
-      execFileSync(process.execPath, [CLI, 'admin', 'token', 'create', '--name', 'feed', '--project', 'demo', '--kind', 'backend', '--role', 'viewer', '--data', dataDir, '--json']).toString(),
-    ) as { token: string };
+    // A token may hold 16 feeds open (issue 17): the subscribers share viewer tokens, 16 to a token.
+    const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
+    const readers: string[] = [];
+    for (let index = 0; index < Math.ceil(1000 / FEEDS_PER_TOKEN); index += 1) {
+      readers.push((await store.admin.createToken({ name: `feed-${index}`, kind: 'backend', role: 'viewer', projects: ['demo'], workspaces: [], actor: null, expiresAt: null })).secret);
+    }
+    await store.close();
+    const readerFor = (index: number) => readers[Math.floor(index / FEEDS_PER_TOKEN)]!;
     const headers = { authorization: `Bearer ${agentToken}`, 'x-agent-run-id': chatRun };
     const feedUrl = `${url}/api/v2/projects/demo/canvases/main/events`;
     const latency: FeedFigures[] = [];
     for (const count of [1, 200]) {
-      const subscribers = await Promise.all(Array.from({ length: count }, () => subscribe(feedUrl, reader.token)));
+      const subscribers = await Promise.all(Array.from({ length: count }, (_, index) => subscribe(feedUrl, readerFor(index))));
       await new Promise((resolve) => setTimeout(resolve, 500));
       const samples: number[] = [];
+      const cpuBefore = cpuMillis(child.pid!);
       for (let index = 0; index < WRITES; index += 1) {
         const revision = ((await mcp(url, headers, 'get_canvas', { project_id: 'demo', canvas_id: 'main' })).layout as { revision: number }).revision;
         const sent = performance.now();
@@ -119,8 +128,9 @@ export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { s
         });
         for (const subscriber of subscribers) samples.push((subscriber.arrivals.get(revision + 1) ?? Infinity) - sent);
       }
+      const cpuPerWriteMs = (cpuMillis(child.pid!) - cpuBefore) / WRITES;
       for (const subscriber of subscribers) subscriber.close();
-      latency.push({ subscribers: count, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples) });
+      latency.push({ subscribers: count, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples), cpuPerWriteMs });
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
 
@@ -128,7 +138,7 @@ export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { s
     global.gc?.();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const before = rssMegabytes(child.pid!);
-    const idle = await Promise.all(Array.from({ length: 1000 }, () => subscribe(feedUrl, reader.token)));
+    const idle = await Promise.all(Array.from({ length: 1000 }, (_, index) => subscribe(feedUrl, readerFor(index))));
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const after = rssMegabytes(child.pid!);
     for (const subscriber of idle) subscriber.close();
@@ -142,10 +152,11 @@ export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { s
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { latency, idle } = await measureFeed();
   const lines = [
-    '| subscribers | write → event p50 ms | p99 ms | max ms |',
-    '|---:|---:|---:|---:|',
-    ...latency.map((row) => `| ${row.subscribers} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.max.toFixed(1)} |`),
+    '| subscribers | write → event p50 ms | p99 ms | max ms | server CPU ms per write |',
+    '|---:|---:|---:|---:|---:|',
+    ...latency.map((row) => `| ${row.subscribers} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.max.toFixed(1)} | ${row.cpuPerWriteMs.toFixed(2)} |`),
     '',
+    `Fan-out: ${(((latency[1]!.cpuPerWriteMs - latency[0]!.cpuPerWriteMs) / (latency[1]!.subscribers - latency[0]!.subscribers)) * 1000).toFixed(1)} µs of server CPU per event per subscriber.`,
     `Memory: ${idle.kbPerSubscriber.toFixed(1)} KB of server RSS per idle subscriber (${idle.subscribers} open).`,
   ];
   process.stdout.write(`\nchange feed (${WRITES} writes per row):\n${lines.join('\n')}\n`);
