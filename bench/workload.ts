@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
 import { CanvasNode } from '../src/contract/index.js';
-import { openStore, sqliteFileIn } from '../src/store/store.js';
+import { openStore, sqliteFileIn, type StoreLocation } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
 
 /** What the benches share: the node mix, the seeded store, MCP request shapes and one autocannon measurement. */
@@ -57,8 +57,8 @@ export const WRITE_CANVASES = 16;
 export const WRITE_CANVAS_FILL = 15_000;
 export const writeCanvas = (index: number) => `writes-${index}`;
 
-export async function seed(dataDir: string, sizes: readonly number[]): Promise<{ token: string; chatRuns: string[] }> {
-  const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
+export async function seed(where: string | StoreLocation, sizes: readonly number[]): Promise<{ token: string; chatRuns: string[] }> {
+  const store = await openStore(typeof where === 'string' ? { kind: 'sqlite', file: sqliteFileIn(where) } : where);
   await store.admin.createWorkspace('bench');
   await store.admin.createProject('bench', 'bench');
   for (const size of sizes) {
@@ -122,15 +122,18 @@ export async function fetchSnapshot(url: string, canvasId: string, token: string
 export async function measure(
   target: string,
   scenario: string,
-  pid: number,
+  pid: number | number[],
   options: autocannon.Options | autocannon.Options[],
 ): Promise<Measurement> {
   const all = Array.isArray(options) ? options : [options];
   await Promise.all(all.map((each) => autocannon({ ...each, duration: WARMUP })));
-  const rssBefore = rssMegabytes(pid);
-  const cpuBefore = cpuMillis(pid);
+  const pids = Array.isArray(pid) ? pid : [pid];
+  const cpuOf = () => pids.reduce((sum, each) => sum + cpuMillis(each), 0);
+  const rssOf = () => pids.reduce((sum, each) => sum + rssMegabytes(each), 0);
+  const rssBefore = rssOf();
+  const cpuBefore = cpuOf();
   const results = await Promise.all(all.map((each) => autocannon({ ...each, duration: DURATION })));
-  const cpu = cpuMillis(pid) - cpuBefore;
+  const cpu = cpuOf() - cpuBefore;
   const calls = results.reduce((sum, result) => sum + result.requests.total, 0);
   const sorted = (pick: (result: autocannon.Result) => number) => results.map(pick).sort((a, b) => a - b);
   return {
@@ -141,7 +144,7 @@ export async function measure(
     p99: sorted((result) => result.latency.p99).at(-1)!,
     cpuPerCallMs: calls > 0 ? cpu / calls : Number.NaN,
     rssBeforeMb: rssBefore,
-    rssAfterMb: rssMegabytes(pid),
+    rssAfterMb: rssOf(),
     errors: results.reduce((sum, result) => sum + result.errors + result.non2xx + result.timeouts, 0),
   };
 }

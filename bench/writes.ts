@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
+import pg from 'pg';
 import { ROOT, startProcess } from './processes.js';
-import { WRITE_CANVASES, WRITE_CANVAS_FILL, createNodeBody, fetchSnapshot, format, mcpHeaders, measure, seed, writeCanvas, type Measurement } from './workload.js';
+import { WRITE_CANVASES, WRITE_CANVAS_FILL, createNodeBody, format, getCanvasBody, mcpHeaders, measure, seed, writeCanvas, type Measurement } from './workload.js';
 
 /**
  * `npm run bench` (writes; issue 19, items 4 and 5): create_canvas_node through /mcp on the real server (built,
@@ -12,10 +13,12 @@ import { WRITE_CANVASES, WRITE_CANVAS_FILL, createNodeBody, fetchSnapshot, forma
  * (bench/baselines/bare-write.ts), in one run:
  *
  * - sequential: one writer, one request at a time: CPU per create and rate, against the bare write;
- * - 16 writers on 16 canvases at once (group commit): the rate against the bare write's sequential rate.
+ * - 16 writers on 16 canvases at once (group commit): the rate against the bare write's sequential rate;
+ * - on PostgreSQL (when reachable, in a database of its own): 16 writers across 2 server processes.
  *
- * Afterwards every canvas's revision must equal the creates sent to it: nothing acknowledged is missing.
- * BENCH_DURATION (seconds per measurement, default 10) shortens a run; BENCH_WRITES_ONLY=sequential|concurrent runs one.
+ * Afterwards every canvas's revision must be at least the creates acknowledged on it (nothing acknowledged is
+ * missing) and at most those sent (a request cut off when a measurement ends may or may not have landed).
+ * BENCH_DURATION (seconds per measurement, default 10) shortens a run; BENCH_WRITES_ONLY=sequential|concurrent|postgres runs one.
  */
 
 const BARE_WRITE = 'bare node:http + SQLite write';
@@ -30,9 +33,23 @@ interface Writer {
   chatRuns: string[];
 }
 
+/** Per write canvas: creates sent, and creates acknowledged (answered 200 without a tool error). */
+interface Tally {
+  sent: number[];
+  acked: number[];
+}
+
+const newTally = (): Tally => ({ sent: [], acked: [] });
+
+function acknowledge(tally: Tally, canvas: number, status: number, body: string): void {
+  if (status === 200 && !body.includes('"isError":true')) tally.acked[canvas] = (tally.acked[canvas] ?? 0) + 1;
+}
+
 /** Sends creates one after another, moving to the next canvas when one is filled (a canvas holds 20,000 nodes). */
-function sequentialCreates(writer: Writer, sent: number[]): autocannon.Options['requests'] {
+function sequentialCreates(writer: Writer, tally: Tally): autocannon.Options['requests'] {
   const rotates = writer.label !== BARE_WRITE;
+  const { sent } = tally;
+  if (sent.length === 0) sent.push(0);
   return [
     {
       setupRequest(request) {
@@ -45,33 +62,40 @@ function sequentialCreates(writer: Writer, sent: number[]): autocannon.Options['
         sent[canvas] = revision + 1;
         return { ...request, body: createNodeBody(canvas, revision), headers: { ...request.headers, 'x-agent-run-id': writer.chatRuns[canvas] ?? '' } };
       },
+      // One connection, one request at a time: the answer is for the canvas written last.
+      onResponse: (status, body) => acknowledge(tally, sent.length - 1, status, body),
     },
   ];
 }
 
 /** One writer on one canvas, one request at a time. */
-function canvasCreates(writer: Writer, sent: number[], canvas: number): autocannon.Options['requests'] {
+function canvasCreates(writer: Writer, tally: Tally, canvas: number): autocannon.Options['requests'] {
   return [
     {
       setupRequest(request) {
-        const revision = sent[canvas] ?? 0;
-        sent[canvas] = revision + 1;
+        const revision = tally.sent[canvas] ?? 0;
+        tally.sent[canvas] = revision + 1;
         return { ...request, body: createNodeBody(canvas, revision), headers: { ...request.headers, 'x-agent-run-id': writer.chatRuns[canvas] ?? '' } };
       },
+      onResponse: (status, body) => acknowledge(tally, canvas, status, body),
     },
   ];
 }
 
-async function landedRevision(writer: Writer, canvas: number, expected: number): Promise<number> {
+async function landedRevision(writer: Writer, canvas: number): Promise<number> {
   if (writer.label === BARE_WRITE) return ((await (await fetch(`${writer.url}/revision`)).json()) as { revision: number }).revision;
-  const written = await fetchSnapshot(writer.url, writeCanvas(canvas), writer.token, expected);
-  return (written.layout as { revision: number }).revision;
+  const response = await fetch(`${writer.url}/mcp`, { method: 'POST', headers: mcpHeaders(writer.token), body: getCanvasBody(writeCanvas(canvas)) });
+  const text = await response.text();
+  const layout = (JSON.parse(text) as { result: { structuredContent: { layout: { revision: number; nodes: unknown[] } } } }).result.structuredContent.layout;
+  if (layout.nodes.length !== layout.revision) throw new Error(`${writer.label}: ${writeCanvas(canvas)} has ${layout.nodes.length} nodes at revision ${layout.revision}`);
+  return layout.revision;
 }
 
-async function checkLanded(writer: Writer, sent: number[]): Promise<void> {
-  for (const [canvas, count] of sent.entries()) {
-    const revision = await landedRevision(writer, canvas, count);
-    if (revision !== count) throw new Error(`${writer.label}: ${writeCanvas(canvas)} at revision ${revision}, expected ${count}`);
+async function checkLanded(writer: Writer, tally: Tally): Promise<void> {
+  for (const [canvas, sent] of tally.sent.entries()) {
+    const acked = tally.acked[canvas] ?? 0;
+    const revision = await landedRevision(writer, canvas);
+    if (revision < acked || revision > sent) throw new Error(`${writer.label}: ${writeCanvas(canvas)} at revision ${revision}, with ${acked} creates acknowledged of ${sent} sent`);
   }
 }
 
@@ -86,7 +110,56 @@ async function ourServer(work: string, name: string, extra: string[], children: 
     join(work, `${name}.log`),
   );
   children.push(started.child);
-  return { label: name === 'ours' ? 'canvas-mcp' : `canvas-mcp (${extra.join(' ')})`, url: started.url, pid: started.child.pid!, ...seeded };
+  return { label: extra.length === 0 ? 'canvas-mcp' : `canvas-mcp (${extra.join(' ')})`, url: started.url, pid: started.child.pid!, ...seeded };
+}
+
+const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** 16 writers on 16 canvases across two server processes on one PostgreSQL database, created for the run and dropped. */
+async function postgresWriters(work: string, children: ChildProcess[]): Promise<Measurement[]> {
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    process.stdout.write(`PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable: its scenario is skipped.\n`);
+    return [];
+  }
+  const database = `canvas_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  try {
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${database}`;
+    const seeded = await seed({ kind: 'postgres', url: url.toString() }, []);
+    const servers: Writer[] = [];
+    for (const name of ['pg-a', 'pg-b']) {
+      const dataDir = join(work, name);
+      mkdirSync(dataDir);
+      const started = await startProcess(
+        ['dist/cli/main.js', 'serve', '--database-url', url.toString(), '--data', dataDir, '--port', '0', '--rate-limit', '1000000', '--no-seed-demo', '--workers', '0'],
+        join(work, `${name}.log`),
+      );
+      children.push(started.child);
+      servers.push({ label: 'canvas-mcp ×2 on PostgreSQL', url: started.url, pid: started.child.pid!, ...seeded });
+    }
+    process.stdout.write(`create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases across 2 servers on PostgreSQL…\n`);
+    const tally = newTally();
+    const measured = await measure(
+      servers[0]!.label,
+      `create_canvas_node ${CONCURRENT_WRITERS} writers`,
+      servers.map((server) => server.pid),
+      Array.from({ length: CONCURRENT_WRITERS }, (_, canvas) => {
+        const server = servers[canvas % servers.length]!;
+        return { url: `${server.url}/mcp`, method: 'POST' as const, connections: 1, pipelining: 1, headers: mcpHeaders(server.token), requests: canvasCreates(server, tally, canvas) };
+      }),
+    );
+    await checkLanded(servers[0]!, tally);
+    for (const server of servers) process.kill(server.pid, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return [measured];
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
 }
 
 async function main(): Promise<void> {
@@ -101,7 +174,7 @@ async function main(): Promise<void> {
     const sequentialWriters = only === 'concurrent' ? [] : [bare, ours, ...(only ? [] : [await ourServer(work, 'normal', ['--sqlite-synchronous', 'normal'], children)])];
     for (const writer of sequentialWriters) {
       process.stdout.write(`create_canvas_node, sequential: ${writer.label}…\n`);
-      const sent = [0];
+      const tally = newTally();
       results.push(
         await measure(writer.label, 'create_canvas_node sequential', writer.pid, {
           url: `${writer.url}/mcp`,
@@ -109,20 +182,20 @@ async function main(): Promise<void> {
           connections: 1,
           pipelining: 1,
           headers: mcpHeaders(writer.token || undefined),
-          requests: sequentialCreates(writer, sent),
+          requests: sequentialCreates(writer, tally),
         }),
       );
-      await checkLanded(writer, sent);
+      await checkLanded(writer, tally);
     }
     if (only !== 'sequential') {
       if (only === 'concurrent') {
         process.stdout.write(`create_canvas_node, sequential: ${bare.label}…\n`);
-        results.push(await measure(bare.label, 'create_canvas_node sequential', bare.pid, { url: `${bare.url}/mcp`, method: 'POST', connections: 1, headers: mcpHeaders(), requests: sequentialCreates(bare, [0]) }));
+        results.push(await measure(bare.label, 'create_canvas_node sequential', bare.pid, { url: `${bare.url}/mcp`, method: 'POST', connections: 1, headers: mcpHeaders(), requests: sequentialCreates(bare, newTally()) }));
       }
       // A fresh server: the sequential run filled its first canvases.
       const fresh = await ourServer(work, 'concurrent', [], children);
       process.stdout.write(`create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases: ${fresh.label}…\n`);
-      const sent: number[] = [];
+      const tally = newTally();
       results.push(
         await measure(
           fresh.label,
@@ -134,12 +207,13 @@ async function main(): Promise<void> {
             connections: 1,
             pipelining: 1,
             headers: mcpHeaders(fresh.token),
-            requests: canvasCreates(fresh, sent, canvas),
+            requests: canvasCreates(fresh, tally, canvas),
           })),
         ),
       );
-      await checkLanded(fresh, sent);
+      await checkLanded(fresh, tally);
     }
+    if (!only || only === 'postgres') results.push(...(await postgresWriters(work, children)));
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
