@@ -109,7 +109,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'A skillNode needs a skill_id from list_zone_skills. ' +
       'On error revision_conflict someone else changed the canvas: re-read with get_canvas, merge their changes into your plan, and resubmit with the new layout.revision. ' +
       'Needs a canvas edit authorization (the X-Agent-Run-Id of your canvas chat run). ' +
-      'client_save_id (optional) only correlates the save receipt: it is echoed in the receipt, and retrying exactly the same call (same client_save_id, node and base_revision) after a lost answer replays the receipt instead of writing twice; any other call with that id is a new write.',
+      'client_save_id (optional) only correlates the save receipt: it is echoed in the receipt, and retrying exactly the same call with the same token (same client_save_id, node and base_revision) after a lost answer replays the receipt instead of writing twice; any other call with that id is a new write.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.create_canvas_node.input,
     success: TOOL_CONTRACTS.create_canvas_node.success,

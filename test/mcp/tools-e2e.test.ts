@@ -93,6 +93,23 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
       expect(nodes.map((node) => node.id)).toContain('mcp-1');
     });
 
+    it('a save receipt is replayed only to its presenter: another token with the same client_save_id gets the usual conflict, or its own write', async () => {
+      const base = await layoutRevision();
+      const call = { ...ids, base_revision: base, node: text('mcp-scoped'), client_save_id: 'mcp-save-scoped' };
+      expect(structured(await agent.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({ revision: base + 1, replayed: false });
+      const other = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${world.tokens.workspaceEditor.secret}`, 'X-Agent-Run-Id': world.chatRuns.workspaceEditor });
+      try {
+        // The same call from another token does not learn the first one's receipt: its base_revision is stale.
+        expect(toolError(await other.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({ code: 'revision_conflict' });
+        const own = await other.callTool({ name: 'create_canvas_node', arguments: { ...call, base_revision: base + 1, node: text('mcp-scoped-2') } });
+        expect(structured(own)).toMatchObject({ revision: base + 2, client_save_id: 'mcp-save-scoped', replayed: false });
+      } finally {
+        await other.close();
+      }
+      // The first token's retry still replays its own receipt.
+      expect(structured(await agent.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({ revision: base + 1, replayed: true });
+    });
+
     it('a stale base_revision is an isError result with revision_conflict and current_revision', async () => {
       const base = await layoutRevision();
       await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base, node: text('mcp-2') } });

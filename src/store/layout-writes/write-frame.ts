@@ -75,6 +75,18 @@ export function authorOf(authorization: EditAuthorization): RevisionAuthor {
   }
 }
 
+/** Who presented a write, as save receipts are scoped: the token, or the signed-in person. */
+function presenterOf(authorization: EditAuthorization): string {
+  switch (authorization.kind) {
+    case 'person':
+      return `person\u0000${authorization.person.issuer}\u0000${authorization.person.subject}`;
+    case 'agent':
+      return `token\u0000${authorization.tokenId}`;
+    case 'system':
+      return 'system';
+  }
+}
+
 async function changedNodeIds(tx: SqlExecutor, target: WriteTarget): Promise<{ ids: string[]; truncated: boolean }> {
   const rows = await tx.all(
     `SELECT DISTINCT object_id AS id FROM canvas_changes
@@ -169,12 +181,16 @@ export async function runLayoutWrite<R extends SaveReceipt>(
   const { driver, clock } = deps;
   const key = [target.projectId, target.canvasId];
   const author = authorOf(target.authorization);
-  // The receipt is keyed by the id and the whole request: only an identical retry replays it (docs/api.md). Hashing
-  // a 1 MiB batch costs ~15 ms of the event loop: only when there is a receipt to key.
+  // The receipt is keyed by its presenter, the id and the whole request: only an identical retry by the same token or
+  // person replays it (docs/api.md); another caller with the same id makes its own write. Hashing a 1 MiB batch
+  // costs ~15 ms of the event loop: only when there is a receipt to key.
   const saved =
     target.clientSaveId === null
       ? null
-      : { key: sha256Hex(target.clientSaveId), payloadHash: sha256Hex(canonicalJson({ ...request.payload, base_revision: target.baseRevision })) };
+      : {
+          key: sha256Hex(`${presenterOf(target.authorization)}\u0000${target.clientSaveId}`),
+          payloadHash: sha256Hex(canonicalJson({ ...request.payload, base_revision: target.baseRevision })),
+        };
 
   let committed: CommittedWrite | undefined;
   const receipt = await driver.transaction(async (tx) => {
