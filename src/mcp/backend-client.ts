@@ -3,6 +3,7 @@ import type {
   CreateCanvasNodeArgs,
   DeleteCanvasNodeArgs,
   GetCanvasArgs,
+  HistoryPage,
   NodeRunArgs,
   SubmitCanvasNodeRunArgs,
 } from '../contract/index.js';
@@ -42,7 +43,8 @@ export interface BackendClient {
   cancelRun(caller: ToolCaller, args: NodeRunArgs): Promise<JsonPayload>;
   submitRun(caller: ToolCaller, args: SubmitCanvasNodeRunArgs): Promise<JsonPayload>;
   createEdge(caller: ToolCaller, args: CreateCanvasEdgeArgs): Promise<JsonPayload>;
-  /** Byte sizes of finished assets, by id (for resource links); an asset it cannot size is left out. */
+  /** A page of a canvas's revisions, newest first, before `before` (the canvas-changes resource). */
+  canvasHistory(caller: ToolCaller, args: { project_id: string; canvas_id: string; before: number; limit: number }): Promise<HistoryPage>;
   /** Sizes of run outputs by asset id, for resource links; `url` is the output's signed URL (what a gateway asks). */
   assetSizes(outputs: ReadonlyArray<{ assetId: string; url: string }>): Promise<Map<string, number>>;
   /** Throws when the backend cannot serve (for /readyz). */

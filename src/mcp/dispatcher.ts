@@ -12,6 +12,7 @@ import type { Logger } from '../shared/logger.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 import type { AssetUrls } from './asset-urls.js';
 import { CANVAS_APP_URI, type CanvasApp } from './canvas-app.js';
+import { CANVAS_RESOURCE_TEMPLATES, createCanvasResources } from './canvas-resources.js';
 import { SERVER_INFO, type EraFrame } from './era.js';
 import {
   ALL_PROTOCOL_VERSIONS,
@@ -77,6 +78,7 @@ export function createDispatcher(options: DispatcherOptions) {
   const assistant = options.assistantTools ? toolSet(options.assistantTools) : everyone;
   const toolsOf = (caller: ToolCaller) => (caller.principal.purpose === 'assistant' ? assistant : everyone);
   const capabilities = { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } };
+  const canvasResources = createCanvasResources(options.client, options.assetUrls);
 
   function initialize(request: JSONRPCRequest): RpcReply {
     const parsed = InitializeRequestSchema.safeParse(request);
@@ -100,13 +102,28 @@ export function createDispatcher(options: DispatcherOptions) {
     return [rpcResultBody(request.id, result, era.resultHead + era.cacheHead)];
   }
 
-  /** resources/read: the one resource this server has, the canvas app (every caller that may call tools may read it). */
-  function readResource(request: JSONRPCRequest, era: EraFrame): RpcReply {
+  /**
+   * resources/read: the canvas app (every caller that may call tools may read it), and the views of a canvas that fit
+   * a host's result limits (src/mcp/canvas-resources.ts), read with the caller's own rights on the canvas.
+   */
+  async function readResource(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
+    const { era } = context;
     const parsed = ReadResourceRequestSchema.safeParse(request);
     if (!parsed.success) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid resources/read params: expected { uri }.')];
     const { uri } = parsed.data.params;
-    if (uri !== CANVAS_APP_URI) return [rpcErrorBody(request.id, era.resourceNotFoundCode, `Resource not found: ${uri}`, { uri })];
-    return [rpcResultBody(request.id, { contents: [options.canvasApp.contents()] }, era.resultHead + era.cacheHead)];
+    if (uri === CANVAS_APP_URI) return [rpcResultBody(request.id, { contents: [options.canvasApp.contents()] }, era.resultHead + era.cacheHead)];
+    try {
+      const contents = await canvasResources.read(uri, context.caller);
+      if (!contents) return [rpcErrorBody(request.id, era.resourceNotFoundCode, `Resource not found: ${uri}`, { uri })];
+      return [rpcResultBody(request.id, { contents: [contents] }, era.resultHead + era.privateHead)];
+    } catch (error) {
+      const canvasError = toCanvasError(error);
+      if (canvasError.code === 'internal') context.log().error({ err: error }, 'resource read failed unexpectedly');
+      context.outcome?.(canvasError);
+      if (canvasError.code === 'not_found') return [rpcErrorBody(request.id, era.resourceNotFoundCode, canvasError.message, { uri })];
+      if (canvasError.code === 'invalid_arguments') return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, canvasError.message, { uri })];
+      return [refusalBody(request.id, canvasError)];
+    }
   }
 
   async function callTool(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
@@ -187,9 +204,9 @@ export function createDispatcher(options: DispatcherOptions) {
         case 'resources/list':
           return [rpcResultBody(request.id, { resources: [options.canvasApp.listing()] }, era.resultHead + era.cacheHead)];
         case 'resources/templates/list':
-          return [rpcResultBody(request.id, { resourceTemplates: [] }, era.resultHead + era.cacheHead)];
+          return [rpcResultBody(request.id, { resourceTemplates: CANVAS_RESOURCE_TEMPLATES }, era.resultHead + era.cacheHead)];
         case 'resources/read':
-          return readResource(request, era);
+          return readResource(request, context);
         default:
           return [rpcErrorBody(request.id, RPC_ERROR.methodNotFound, `Method not found: ${request.method}`)];
       }

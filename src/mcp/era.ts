@@ -20,6 +20,8 @@ export interface EraFrame {
   resultHeadWith(meta: Record<string, unknown>): string;
   /** Members added to cacheable results (tools/list, server/discover; later resources/*), same form. */
   readonly cacheHead: string;
+  /** Members for a result that is the caller's own and changes with every write (a canvas resource): not to be cached. */
+  readonly privateHead: string;
   /** The JSON-RPC code for a resource that does not exist: -32002 before 2026-07-28, -32602 since (changelog, minor 6). */
   readonly resourceNotFoundCode: number;
 }
@@ -36,6 +38,7 @@ function legacyFrame(protocolVersion: string): EraFrame {
     resultHead: '',
     resultHeadWith: (meta) => `"_meta":${JSON.stringify(meta)},`,
     cacheHead: '',
+    privateHead: '',
     resourceNotFoundCode: -32002,
   };
 }

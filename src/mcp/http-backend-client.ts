@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   ErrorBody,
+  HistoryPage,
   IDEMPOTENCY_KEY_HEADER,
   IntrospectionResponse,
   ON_BEHALF_OF_HEADER,
@@ -161,6 +162,11 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
     },
 
     listSkills: (caller) => exchange({ method: 'GET', path: '/api/v1/zone/skills', caller }, TOOL_CONTRACTS.list_zone_skills.success),
+
+    canvasHistory: async (caller, args) =>
+      HistoryPage.parse(
+        JSON.parse((await exchange({ method: 'GET', path: `${canvasPath(args)}/history?before=${args.before}&limit=${args.limit}`, caller }, HistoryPage)).json),
+      ),
 
     getCanvas: (caller, args) =>
       exchange(

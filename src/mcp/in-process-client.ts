@@ -44,6 +44,12 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
           })
         ).run,
       ),
+    async canvasHistory(caller, args) {
+      await backend.authorize(context(caller), args.project_id, 'viewer');
+      const revisions = await store.history.history(args.project_id, args.canvas_id, args.before, args.limit);
+      const oldest = revisions.at(-1)?.revision ?? null;
+      return { revisions, next_before: oldest !== null && oldest > 1 && revisions.length === args.limit ? oldest : null };
+    },
     async assetSizes(outputs) {
       const sizes = new Map<string, number>();
       for (const { assetId } of outputs) {

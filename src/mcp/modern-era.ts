@@ -35,6 +35,7 @@ export const MODERN_ERA: EraFrame = {
   resultHeadWith: (meta) => `"resultType":"complete","_meta":${JSON.stringify({ [META_KEY.serverInfo]: SERVER_INFO, ...meta })},`,
   // "Servers MUST include caching hints" on tools/list and server/discover (server/utilities/caching.mdx).
   cacheHead: `"ttlMs":${CACHE_HINTS.ttlMs},"cacheScope":"${CACHE_HINTS.cacheScope}",`,
+  privateHead: '"ttlMs":0,"cacheScope":"private",',
   resourceNotFoundCode: RPC_ERROR.invalidParams,
 };
 

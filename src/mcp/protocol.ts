@@ -63,4 +63,5 @@ export const SERVER_INSTRUCTIONS =
   'Canvas Tool Interface. Read a canvas with get_canvas and pass layout.revision as base_revision to create_canvas_node and ' +
   'delete_canvas_node; on revision_conflict re-read, merge and retry. A text node is textAnnotationNode with data.content and ' +
   'data.displayName. Never send read results back as a layout payload. Node run ids are not chat run ids or skill run ids. ' +
-  'List skills with list_zone_skills before using a skill_id. Writes need an X-Agent-Run-Id header naming your canvas chat run.';
+  'List skills with list_zone_skills before using a skill_id. Writes need an X-Agent-Run-Id header naming your canvas chat run. ' +
+  'For a large canvas read the resources canvas://{project_id}/{canvas_id}/outline and /nodes/{node_id} instead of the whole canvas.';

@@ -1,0 +1,202 @@
+import { CanvasId, NodeId, ProjectId } from '../contract/index.js';
+import { CanvasError } from '../shared/errors.js';
+import { jsonPayload } from '../shared/json-payload.js';
+import type { AssetUrls } from './asset-urls.js';
+import type { BackendClient, ToolCaller } from './backend-client.js';
+
+/**
+ * Views of a canvas that fit an agent host's result limits (issue 20, item 5; docs/api.md, "Large canvases").
+ * `get_canvas` stays exact to the spec and answers the whole canvas, which at 1,000 nodes is past
+ * what Claude Code (≈25,000 tokens) and claude.ai (≈150,000 characters) accept. These resources answer the same
+ * canvas in pieces, each well under both limits at any size:
+ *
+ * - `canvas://{project_id}/{canvas_id}/outline{?page}`: one tab-separated line per node (id, type, name, position,
+ *   size, parent) and the edges leaving them, 1,000 nodes a page;
+ * - `canvas://{project_id}/{canvas_id}/nodes/{node_id}`: one node with its run state and its edges;
+ * - `canvas://{project_id}/{canvas_id}/changes{?since}`: the revisions after one, with what each changed and who.
+ */
+
+export const OUTLINE_PAGE_NODES = 1000;
+const CHANGES_MAX_REVISIONS = 500;
+const HISTORY_PAGE = 200;
+const NAME_CHARS = 60;
+const SCHEME = 'canvas://';
+
+export const CANVAS_RESOURCE_TEMPLATES = [
+  {
+    uriTemplate: 'canvas://{project_id}/{canvas_id}/outline{?page}',
+    name: 'canvas-outline',
+    title: 'Canvas outline',
+    description:
+      `Every node of a canvas, one tab-separated line each (id, type, name, x, y, width, height, parent), and the edges leaving them; ${OUTLINE_PAGE_NODES} nodes a page (page=1, 2, …; the first line names the revision and the next page). ` +
+      'Read this instead of get_canvas when a canvas is large: it stays within a host\'s result limit at any size. Then read single nodes with canvas-node.',
+    mimeType: 'text/tab-separated-values',
+  },
+  {
+    uriTemplate: 'canvas://{project_id}/{canvas_id}/nodes/{node_id}',
+    name: 'canvas-node',
+    title: 'One canvas node',
+    description: 'One node of a canvas as get_canvas has it, with its run state (node_states), its incoming and outgoing edges, and the canvas revision to write against.',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'canvas://{project_id}/{canvas_id}/changes{?since}',
+    name: 'canvas-changes',
+    title: 'Canvas changes since a revision',
+    description: `The revisions of a canvas after \`since\` (newest last, at most ${CHANGES_MAX_REVISIONS}): which nodes and edges each created, updated or deleted, and who. Read it after a revision_conflict instead of the whole canvas, then read the changed nodes.`,
+    mimeType: 'application/json',
+  },
+] as const;
+
+type CanvasResource =
+  | { kind: 'outline'; projectId: string; canvasId: string; page: number }
+  | { kind: 'node'; projectId: string; canvasId: string; nodeId: string }
+  | { kind: 'changes'; projectId: string; canvasId: string; since: number };
+
+function segment(value: string | undefined, schema: { safeParse(value: unknown): { success: boolean } }, what: string, uri: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value ?? '');
+  } catch {
+    throw new CanvasError('invalid_arguments', `${what} in ${uri} is not valid percent-encoding.`);
+  }
+  if (!schema.safeParse(decoded).success) throw new CanvasError('invalid_arguments', `${what} in ${uri} is not a valid id.`);
+  return decoded;
+}
+
+function wholeNumber(value: string | null, name: string, min: number, uri: string): number | null {
+  if (value === null) return null;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new CanvasError('invalid_arguments', `${name} in ${uri} must be a whole number of at least ${min}.`);
+  return Number(value);
+}
+
+/** The canvas resource a URI names, null when it names none of ours. */
+export function parseCanvasResource(uri: string): CanvasResource | null {
+  if (!uri.startsWith(SCHEME)) return null;
+  const [path = '', query = ''] = uri.slice(SCHEME.length).split('?', 2);
+  const parts = path.split('/');
+  const params = new URLSearchParams(query);
+  const ids = () => ({ projectId: segment(parts[0], ProjectId, 'project_id', uri), canvasId: segment(parts[1], CanvasId, 'canvas_id', uri) });
+  if (parts.length === 3 && parts[2] === 'outline') return { kind: 'outline', ...ids(), page: wholeNumber(params.get('page'), 'page', 1, uri) ?? 1 };
+  if (parts.length === 4 && parts[2] === 'nodes') return { kind: 'node', ...ids(), nodeId: segment(parts[3], NodeId, 'node_id', uri) };
+  if (parts.length === 3 && parts[2] === 'changes') {
+    const since = wholeNumber(params.get('since'), 'since', 0, uri);
+    if (since === null) throw new CanvasError('invalid_arguments', `${uri} needs since=<revision>.`);
+    return { kind: 'changes', ...ids(), since };
+  }
+  return null;
+}
+
+interface SnapshotNode {
+  id: string;
+  type: string;
+  position: { x: number; y: number };
+  width?: number;
+  height?: number;
+  parentId?: string;
+  data?: Record<string, unknown>;
+}
+interface SnapshotEdge {
+  id: string;
+  source: string;
+  target: string;
+}
+interface Snapshot {
+  layout: { revision: number; nodes: SnapshotNode[]; edges: SnapshotEdge[] };
+  node_states: Record<string, unknown>;
+}
+
+/** A name to show for a node: its display name, title or label, else the start of its text; one line, cut short. */
+function nameOf(node: SnapshotNode): string {
+  const data = node.data ?? {};
+  const candidate = [data.displayName, data.title, data.label, data.name, data.content, data.text, data.prompt].find(
+    (value): value is string => typeof value === 'string' && value.trim() !== '',
+  );
+  const flat = (candidate ?? '').replace(/[\t\r\n]+/g, ' ').trim();
+  return flat.length > NAME_CHARS ? `${flat.slice(0, NAME_CHARS - 1)}…` : flat;
+}
+
+const cell = (value: number | string | undefined) => (value === undefined || value === '' ? '-' : String(value));
+
+function outline(snapshot: Snapshot, resource: Extract<CanvasResource, { kind: 'outline' }>): string {
+  const { revision, nodes, edges } = snapshot.layout;
+  const pages = Math.max(1, Math.ceil(nodes.length / OUTLINE_PAGE_NODES));
+  if (resource.page > pages) throw new CanvasError('invalid_arguments', `The outline of ${resource.canvasId} has ${pages} page(s) at revision ${revision}.`);
+  const first = (resource.page - 1) * OUTLINE_PAGE_NODES;
+  const shown = nodes.slice(first, first + OUTLINE_PAGE_NODES);
+  const ids = new Set(shown.map((node) => node.id));
+  const base = `${SCHEME}${encodeURIComponent(resource.projectId)}/${encodeURIComponent(resource.canvasId)}`;
+  const lines = [
+    `# canvas ${resource.projectId}/${resource.canvasId} at revision ${revision}: ${nodes.length} nodes, ${edges.length} edges; page ${resource.page} of ${pages} (nodes ${shown.length === 0 ? 0 : first + 1}-${first + shown.length})`,
+    resource.page < pages ? `# next page: ${base}/outline?page=${resource.page + 1}` : '# last page',
+    `# one node: ${base}/nodes/{node_id}; changes after a revision: ${base}/changes?since={revision}`,
+    'id\ttype\tname\tx\ty\twidth\theight\tparent',
+    ...shown.map((node) =>
+      [node.id, node.type, nameOf(node), Math.round(node.position.x), Math.round(node.position.y), cell(node.width), cell(node.height), cell(node.parentId)].map(cell).join('\t'),
+    ),
+  ];
+  const leaving = edges.filter((edge) => ids.has(edge.source));
+  if (leaving.length > 0) lines.push('', 'edge\tsource\ttarget', ...leaving.map((edge) => `${edge.id}\t${edge.source}\t${edge.target}`));
+  return `${lines.join('\n')}\n`;
+}
+
+export interface CanvasResources {
+  read(uri: string, caller: ToolCaller): Promise<Record<string, unknown> | null>;
+}
+
+export function createCanvasResources(client: BackendClient, assetUrls: AssetUrls): CanvasResources {
+  const snapshotOf = async (caller: ToolCaller, resource: CanvasResource): Promise<Snapshot> =>
+    JSON.parse((await client.getCanvas(caller, { project_id: resource.projectId, canvas_id: resource.canvasId })).json) as Snapshot;
+
+  async function changes(caller: ToolCaller, resource: Extract<CanvasResource, { kind: 'changes' }>) {
+    const { layout } = await snapshotOf(caller, resource);
+    const revisions: unknown[] = [];
+    let before = layout.revision + 1;
+    let truncated = false;
+    while (before - 1 > resource.since) {
+      const page = await client.canvasHistory(caller, { project_id: resource.projectId, canvas_id: resource.canvasId, before, limit: HISTORY_PAGE });
+      const newer = page.revisions.filter((entry) => entry.revision > resource.since);
+      revisions.push(...newer);
+      if (revisions.length >= CHANGES_MAX_REVISIONS) {
+        truncated = true;
+        break;
+      }
+      if (newer.length < page.revisions.length || page.next_before === null) break;
+      before = page.next_before;
+    }
+    const kept = revisions.slice(0, CHANGES_MAX_REVISIONS).reverse();
+    return {
+      since: resource.since,
+      revision: layout.revision,
+      revisions: kept,
+      truncated,
+      ...(truncated ? { hint: `More than ${CHANGES_MAX_REVISIONS} revisions: read the outline again instead.` } : {}),
+    };
+  }
+
+  return {
+    async read(uri, caller) {
+      const resource = parseCanvasResource(uri);
+      if (!resource) return null;
+      if (resource.kind === 'outline') {
+        return { uri, mimeType: 'text/tab-separated-values', text: outline(await snapshotOf(caller, resource), resource) };
+      }
+      if (resource.kind === 'node') {
+        const snapshot = await snapshotOf(caller, resource);
+        const node = snapshot.layout.nodes.find((each) => each.id === resource.nodeId);
+        if (!node) throw new CanvasError('not_found', `No node ${resource.nodeId} on canvas ${resource.canvasId} at revision ${snapshot.layout.revision}.`);
+        const view = {
+          revision: snapshot.layout.revision,
+          node,
+          node_state: snapshot.node_states[resource.nodeId] ?? null,
+          edges: {
+            incoming: snapshot.layout.edges.filter((edge) => edge.target === resource.nodeId),
+            outgoing: snapshot.layout.edges.filter((edge) => edge.source === resource.nodeId),
+          },
+        };
+        return { uri, mimeType: 'application/json', text: assetUrls.absolute(jsonPayload(view)).json };
+      }
+      return { uri, mimeType: 'application/json', text: JSON.stringify(await changes(caller, resource)) };
+    },
+  };
+}
