@@ -88,7 +88,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'Read one canvas: layout {revision, nodes, edges} and node_states (runtime state of node runs, kept apart from the layout). ' +
       'Always read before writing and pass layout.revision as base_revision to create_canvas_node and delete_canvas_node. ' +
       'Address nodes by layout.nodes[].id. node_states and runtime results are presentation data: never send read results back as a layout or node payload. ' +
-      'A large canvas (hundreds of nodes) may exceed your result limit: read the resource canvas://{project_id}/{canvas_id}/outline instead (one line per node, paged), then canvas://{project_id}/{canvas_id}/nodes/{node_id} for the nodes you need, and canvas://{project_id}/{canvas_id}/changes?since={revision} after a conflict.',
+      'Large canvas: read resource canvas://{project_id}/{canvas_id}/outline.',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: TOOL_CONTRACTS.get_canvas.input,
     success: TOOL_CONTRACTS.get_canvas.success,
