@@ -192,7 +192,7 @@ describe('the web canvas: node cards', () => {
       const before = await readBack('frame-1');
       const old = (before.node?.data as { prompt: string }).prompt;
       const prompt = 'The lamp gutters; Mara shields it with her coat, close-up, cold blue light';
-      await card(page, 'frame-1').getByRole('button', { name: 'Edit prompt' }).click();
+      await card(page, 'frame-1').getByRole('button', { name: /^Edit prompt: / }).click();
       const field = card(page, 'frame-1').getByRole('textbox', { name: 'prompt' });
       await expect(field.inputValue()).resolves.toBe(old);
       await field.fill(prompt);

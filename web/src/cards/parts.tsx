@@ -176,7 +176,8 @@ export function EditableText({
         className={`editable ${className ?? ''}${value ? '' : ' muted'}${editable ? ' can-edit' : ''}`}
         role={editable ? 'button' : undefined}
         tabIndex={editable ? 0 : undefined}
-        aria-label={editable ? `Edit ${label}` : label}
+        // The button's name is what it does and then what it shows, so a voice user can say the words they see.
+        aria-label={editable ? `Edit ${label}: ${value || placeholder}` : undefined}
         onClick={editable ? () => setDraft(value) : undefined}
         onKeyDown={editable ? (event) => event.key === 'Enter' && setDraft(value) : undefined}
       >

@@ -1,0 +1,97 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { CanvasNode, NODE_TYPES } from '../../src/contract/index.js';
+import { DEMO_OWNER } from '../../src/server/demo-seed.js';
+import { DESKTOP, WALL, card, launchBrowser, signIn } from '../support/browser.js';
+import { MINIMAL_DATA } from '../support/node-fixtures.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+
+/**
+ * Accessibility (issue 21, item 4): axe-core in real Chromium finds no serious or critical violation on any screen of
+ * the web canvas: the sign-in page, the home page, the canvas with a card of every node type, and each side panel.
+ */
+
+const sqlite = STORE_TARGETS[0]!;
+
+interface Finding {
+  id: string;
+  impact: string | null | undefined;
+  help: string;
+  targets: string[];
+}
+
+async function seriousFindings(page: Page): Promise<Finding[]> {
+  const results = await new AxeBuilder({ page: page as never }).analyze();
+  // A11Y_DEBUG=1 prints every serious finding in full (element, markup, what to fix).
+  if (process.env.A11Y_DEBUG) {
+    for (const violation of results.violations) {
+      for (const node of violation.nodes) console.log(`${violation.impact} ${violation.id} ${node.target.join(' ')}: ${node.html.slice(0, 160)} ${node.failureSummary ?? ''}`);
+    }
+  }
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')) }));
+}
+
+describe('accessibility: axe-core on every screen', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startTestServer(sqlite, { seedDemo: true });
+    let revision = (await server.store.layout.readCanvas('demo', 'main'))!.revision;
+    for (const [index, type] of NODE_TYPES.entries()) {
+      const node = CanvasNode.parse({ id: `a11y-${type}`, type, position: { x: 1200 + (index % 6) * 380, y: Math.floor(index / 6) * 420 }, data: MINIMAL_DATA[type] });
+      await server.store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+    }
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('the sign-in page', async () => {
+    const secret = await server.store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: 60_000 });
+    const context = await browser.newContext({ viewport: DESKTOP });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/auth/login?token=${secret}`);
+      await page.getByRole('button', { name: /^Sign in as / }).waitFor();
+      expect(await seriousFindings(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the home page', async () => {
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, null);
+    try {
+      await page.getByRole('link', { name: /main/ }).first().waitFor();
+      expect(await seriousFindings(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the canvas with a card of every node type, and each side panel', async () => {
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
+    try {
+      await page.locator('.feed-live').waitFor();
+      await card(page, 'a11y-imageGenNode').waitFor();
+      expect(await seriousFindings(page), 'canvas').toEqual([]);
+      await card(page, 'a11y-imageGenNode').click();
+      expect(await seriousFindings(page), 'details of a selected node').toEqual([]);
+      for (const tab of ['History', 'Chat', 'Connect an agent']) {
+        await page.getByRole('tab', { name: tab }).click();
+        await page.waitForTimeout(300);
+        expect(await seriousFindings(page), tab).toEqual([]);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
