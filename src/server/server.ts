@@ -243,6 +243,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   const ownHost = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : urlHost;
   ownMcpUrl = `http://${ownHost}:${address.port}/mcp/`;
   assetBase ||= url;
+  // Commands run beside the server (admin login-link) print links at the address people open it at.
+  await store?.announceUrl(url).catch((error: unknown) => logger.warn({ err: error }, 'could not record the announced URL'));
   logger.info({ url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null }, 'canvas-mcp listening');
 
   let closing: Promise<void> | undefined;

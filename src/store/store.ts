@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createAdminStore, type AdminStore } from './admin-store.js';
 import { createChatStore, type ChatStore } from './chat-store.js';
-import { sharedSecret } from './server-secrets.js';
+import { readServiceNote, sharedSecret, writeServiceNote } from './server-secrets.js';
 import { createCanvasWrites, type CanvasCaps, type CanvasWrites } from './layout-writes/index.js';
 import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
@@ -28,6 +28,9 @@ export interface Store {
   readonly driver: SqlDriver;
   /** A secret every server of this store shares, made by whichever needs it first (signing asset URLs). */
   sharedSecret(name: string): Promise<string>;
+  /** The URL the last server to start announced (people open links there), or null before any did. */
+  announcedUrl(): Promise<string | null>;
+  announceUrl(url: string): Promise<void>;
   readonly admin: AdminStore;
   readonly layout: LayoutReads;
   readonly writes: CanvasWrites;
@@ -74,6 +77,8 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     dialect: driver.dialect,
     driver,
     sharedSecret: (name) => sharedSecret(driver, name, clock),
+    announcedUrl: () => readServiceNote(driver, 'announced_url'),
+    announceUrl: (url) => writeServiceNote(driver, 'announced_url', url, clock),
     admin: createAdminStore(driver, clock, readCache),
     layout: createLayoutReads(driver, readCache),
     writes: createCanvasWrites(driver, clock, caps),

@@ -106,6 +106,9 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
       expect(link).toMatchObject({ code: 0, json: { url: expect.stringMatching(/\/auth\/login\?token=\S+$/), expires_in: 900 } });
       const url = link.json!.url as string;
       expect(url.startsWith(`${server.url}/auth/login?token=`)).toBe(true);
+      // Without --public-url, the link is at the URL the running server announced (here a random port, not 8787).
+      const announced = await admin('login-link', '--issuer', 'https://idp', '--subject', 'pia');
+      expect((announced.json!.url as string).startsWith(`${server.url}/auth/login?token=`)).toBe(true);
       const { response: signIn, cookie } = await signInWithLink(url);
       expect([signIn.status, signIn.headers.get('location')]).toEqual([303, '/p/people/c/board']);
       expect(await api(server.url, '/api/v1/me', { headers: { cookie } })).toMatchObject({ status: 200, body: { person: { subject: 'pia' } } });

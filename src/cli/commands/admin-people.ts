@@ -22,7 +22,7 @@ export function registerPeopleAdminCommands(admin: Command, run: Run): void {
     .option('--expires-in <seconds>', `the link works this long (default ${DEFAULT_LINK_SECONDS})`, positiveSeconds)
     .option('--project <project>', 'open this project\'s canvas after sign-in (with --canvas)')
     .option('--canvas <canvas>', 'the canvas to open after sign-in')
-    .option('--public-url <url>', 'the URL people open the server at (env CANVAS_MCP_PUBLIC_URL; default http://127.0.0.1:8787)')
+    .option('--public-url <url>', 'the URL people open the server at (env CANVAS_MCP_PUBLIC_URL; default: the URL the server announced when it last started)')
     .action((flags: Flags & { issuer: string; subject: string; expiresIn?: number; project?: string; canvas?: string; publicUrl?: string }) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
@@ -45,7 +45,7 @@ export function registerPeopleAdminCommands(admin: Command, run: Run): void {
             projectId: flags.project ?? null,
             canvasId: flags.canvas ?? null,
           });
-          const base = (flags.publicUrl ?? process.env.CANVAS_MCP_PUBLIC_URL ?? 'http://127.0.0.1:8787').replace(/\/+$/, '');
+          const base = (flags.publicUrl ?? process.env.CANVAS_MCP_PUBLIC_URL ?? (await store.announcedUrl()) ?? 'http://127.0.0.1:8787').replace(/\/+$/, '');
           const url = `${base}/auth/login?token=${secret}`;
           report(flags.json, { url, expires_in: seconds }, `sign-in link for ${flags.subject} (one use, ${seconds} s):\n${url}`);
         }),
