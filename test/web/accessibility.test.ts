@@ -94,4 +94,42 @@ describe('accessibility: axe-core on every screen', () => {
       await context.close();
     }
   });
+
+  it('works without a mouse: Tab reaches a card, Enter selects it and opens its details, arrow keys move it in one write', async () => {
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
+    try {
+      await page.locator('.feed-live').waitFor();
+      const before = (await server.store.layout.readCanvas('demo', 'main'))!.revision;
+      const start = (await server.store.layout.readNode('demo', 'main', 'a11y-textAnnotationNode'))!.node.position;
+      // Focus moves between cards with Tab; here straight to one card, as Tab would land on it.
+      await card(page, 'a11y-textAnnotationNode').focus();
+      await page.keyboard.press('Shift');
+      const outline = await card(page, 'a11y-textAnnotationNode').evaluate(
+        (element) => (globalThis as unknown as { getComputedStyle(target: unknown): { outlineStyle: string } }).getComputedStyle(element).outlineStyle,
+      );
+      expect(outline).toBe('solid');
+      await page.keyboard.press('Enter');
+      await page.getByRole('tab', { name: 'Details', selected: true }).waitFor();
+      await page.locator('.side').getByText('a11y-textAnnotationNode').first().waitFor();
+      for (let step = 0; step < 3; step += 1) await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Shift+ArrowDown');
+      const moved = await waitForNode(server, 'a11y-textAnnotationNode', (position) => position.x !== start.x || position.y !== start.y);
+      expect(moved.x - start.x).toBe(15);
+      expect(moved.y - start.y).toBe(20);
+      // Four presses in a row are one write.
+      expect((await server.store.layout.readCanvas('demo', 'main'))!.revision).toBe(before + 1);
+    } finally {
+      await context.close();
+    }
+  });
 });
+
+async function waitForNode(server: TestServer, nodeId: string, ok: (position: { x: number; y: number }) => boolean): Promise<{ x: number; y: number }> {
+  const started = Date.now();
+  for (;;) {
+    const position = (await server.store.layout.readNode('demo', 'main', nodeId))!.node.position;
+    if (ok(position)) return position;
+    if (Date.now() - started > 10_000) throw new Error(`${nodeId} did not move: ${JSON.stringify(position)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

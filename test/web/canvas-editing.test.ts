@@ -278,12 +278,22 @@ describe('the web canvas: people and agents editing together', () => {
     }
   });
 
-  it('deletes the selected node with the Delete key and brings it back with Ctrl+Z', async () => {
+  it('deletes the selected node with the Delete key once confirmed, and brings it back with Ctrl+Z', async () => {
     const { page, close } = await openCanvas();
     try {
       const before = await read();
       await card(page, 'beat-1').locator('.card-head').click();
+      // The Delete key asks first; Escape keeps the node.
       await page.keyboard.press('Delete');
+      await page.getByRole('alertdialog').getByText('Delete 1 node and 2 connections?').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+      expect(nodeOf(await read(), 'beat-1')).toBeDefined();
+      // Enter answers the focused Delete button.
+      await card(page, 'beat-1').locator('.card-head').click();
+      await page.keyboard.press('Delete');
+      await page.getByRole('alertdialog').waitFor();
+      await page.keyboard.press('Enter');
       await waitFor(read, (layout) => !nodeOf(layout, 'beat-1'));
       await card(page, 'beat-1').waitFor({ state: 'detached' });
 
@@ -321,6 +331,7 @@ describe('the web canvas: people and agents editing together', () => {
       const box = (await path.boundingBox())!;
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       await page.keyboard.press('Delete');
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
       const after = await waitFor(edgesOf, (layout) => !layout.edges.some((candidate) => candidate.id === edge.id));
       expect(after.revision).toBe(connected.revision + 1);
       expect(after.edges).toEqual(before.edges);

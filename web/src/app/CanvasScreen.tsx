@@ -70,8 +70,7 @@ function TopBar() {
   );
 }
 
-function SidePanel({ selected }: { selected: string | null }) {
-  const [tab, setTab] = useState<Tab>('details');
+function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Tab; setTab: (tab: Tab) => void }) {
   return (
     <aside className="side">
       <div className="tabs" role="tablist">
@@ -106,6 +105,7 @@ function CanvasBody() {
   const status = useCanvasState((state) => state.status);
   const error = useCanvasState((state) => state.error);
   const [selected, setSelected] = useState<string | null>(null);
+  const [tab, setTab] = useState<Tab>('details');
   if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
   if (status === 'signed-out') return <Landing reason="Your session has ended. Sign in again with a new link." />;
   if (status === 'forbidden') return <main className="screen-message">You are not a member of this project. Ask an owner to add you.</main>;
@@ -117,9 +117,15 @@ function CanvasBody() {
       <div className="workspace">
         <Palette />
         <main className="canvas">
-          <CanvasView onSelect={setSelected} />
+          <CanvasView
+            onSelect={setSelected}
+            onOpen={(nodeId) => {
+              setSelected(nodeId);
+              setTab('details');
+            }}
+          />
         </main>
-        <SidePanel selected={selected} />
+        <SidePanel selected={selected} tab={tab} setTab={setTab} />
       </div>
       <Notices />
     </div>

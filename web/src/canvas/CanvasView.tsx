@@ -26,12 +26,16 @@ import { toFlowEdges, toFlowNodes, type FlowNode } from './flow-nodes.js';
  * write per gesture: a drag of several nodes is one batch, one revision.
  */
 
+/** How long arrow keys rest before a keyboard move is saved. */
+const KEYBOARD_MOVE_REST_MS = 400;
+
 function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
   return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
 }
 
-export function CanvasView({ onSelect }: { onSelect: (nodeId: string | null) => void }) {
+/** `onOpen`: Enter on a focused card asks for its details (the keyboard's double-click). */
+export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | null) => void; onOpen?: (nodeId: string) => void }) {
   const { controller } = useCanvas();
   const editable = useEditable();
   const layout = useCanvasState((state) => state.layout);
@@ -115,6 +119,24 @@ export function CanvasView({ onSelect }: { onSelect: (nodeId: string | null) => 
 
   const onSelectionChange = useCallback(({ nodes: selected }: OnSelectionChangeParams) => onSelect(selected[0]?.id ?? null), [onSelect]);
 
+  // Deleting asks first (issue 21): the Delete key is easy to press by accident, on a keyboard especially.
+  const [pendingDelete, setPendingDelete] = useState<{ nodes: number; edges: number; answer: (yes: boolean) => void } | null>(null);
+  const onBeforeDelete = useCallback(
+    ({ nodes: doomedNodes, edges: doomedEdges }: { nodes: FlowNode[]; edges: Edge[] }) =>
+      new Promise<boolean>((resolve) => {
+        if (doomedNodes.length + doomedEdges.length === 0) return resolve(false);
+        setPendingDelete({ nodes: doomedNodes.length, edges: doomedEdges.length, answer: resolve });
+      }),
+    [],
+  );
+  const answerDelete = useCallback(
+    (yes: boolean) => {
+      pendingDelete?.answer(yes);
+      setPendingDelete(null);
+    },
+    [pendingDelete],
+  );
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (isTyping(event.target)) return;
@@ -134,13 +156,42 @@ export function CanvasView({ onSelect }: { onSelect: (nodeId: string | null) => 
         if (pasted) void controller.submit(createItems(pasted.nodes as CanvasNode[], pasted.edges, `Paste ${pasted.nodes.length} nodes`));
       } else if (!command && key === 'f') {
         fitCanvas(flow, controller.store.getState().layout.nodes, 200);
+      } else if (!command && event.key === 'Enter') {
+        const nodeId = (event.target as HTMLElement | null)?.closest?.('.react-flow__node')?.getAttribute('data-id');
+        if (nodeId) onOpen?.(nodeId);
       }
     };
+    // Arrow keys move the selected nodes (React Flow moves them on screen). Once the keys rest, the moves are saved in
+    // one write: a run of presses is one revision, as a drag is.
+    let pendingMove: ReturnType<typeof setTimeout> | undefined;
+    const saveKeyboardMove = () => {
+      const saved = new Map(controller.store.getState().layout.nodes.map((node) => [node.id, node.position]));
+      const moved = flow
+        .getNodes()
+        .filter((node) => node.selected)
+        .filter((node) => {
+          const before = saved.get(node.id);
+          return before !== undefined && (before.x !== Math.round(node.position.x) || before.y !== Math.round(node.position.y));
+        });
+      if (moved.length > 0) void controller.submit(moveNodes(moved.map((node) => ({ id: node.id, position: { x: Math.round(node.position.x), y: Math.round(node.position.y) } })), authors));
+    };
+    const onKeyUp = (event: KeyboardEvent) => {
+      if (!editable || isTyping(event.target) || !event.key.startsWith('Arrow')) return;
+      clearTimeout(pendingMove);
+      pendingMove = setTimeout(saveKeyboardMove, KEYBOARD_MOVE_REST_MS);
+    };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [controller, editable, flow]);
+    window.addEventListener('keyup', onKeyUp);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('keyup', onKeyUp);
+      clearTimeout(pendingMove);
+    };
+  }, [controller, editable, flow, authors, onOpen]);
 
   return (
+    <>
+    {pendingDelete ? <DeleteConfirm {...pendingDelete} onAnswer={answerDelete} /> : null}
     <ReactFlow<FlowNode>
       nodes={nodes}
       edges={edges}
@@ -150,6 +201,7 @@ export function CanvasView({ onSelect }: { onSelect: (nodeId: string | null) => 
       onNodeDragStop={onNodeDragStop}
       onConnect={onConnect}
       onDelete={onDelete}
+      onBeforeDelete={onBeforeDelete}
       onSelectionChange={onSelectionChange}
       nodesDraggable={editable}
       nodesConnectable={editable}
@@ -166,5 +218,34 @@ export function CanvasView({ onSelect }: { onSelect: (nodeId: string | null) => 
       <Controls showInteractive={false} />
       <MiniMap pannable zoomable />
     </ReactFlow>
+    </>
+  );
+}
+
+/** "Delete 2 nodes?" with the answer under Enter (Delete) and Escape (Cancel). */
+function DeleteConfirm({ nodes, edges, onAnswer }: { nodes: number; edges: number; onAnswer: (yes: boolean) => void }) {
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirm.current?.focus(), []);
+  const what = [nodes > 0 ? `${nodes} node${nodes === 1 ? '' : 's'}` : null, edges > 0 ? `${edges} connection${edges === 1 ? '' : 's'}` : null].filter(Boolean).join(' and ');
+  return (
+    <div
+      className="delete-confirm"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="delete-confirm-title"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onAnswer(false);
+      }}
+    >
+      <p id="delete-confirm-title">Delete {what}? Ctrl+Z brings {nodes + edges === 1 ? 'it' : 'them'} back.</p>
+      <div className="delete-confirm-actions">
+        <button ref={confirm} type="button" className="button-danger" onClick={() => onAnswer(true)}>
+          Delete
+        </button>
+        <button type="button" onClick={() => onAnswer(false)}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }
