@@ -25,3 +25,4 @@ export * from './json-bounds.js';
 export * from './text.js';
 export * from './service.js';
 export * from './backup.js';
+export * from './connections.js';

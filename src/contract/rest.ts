@@ -48,7 +48,7 @@ export const IntrospectedPrincipal = z.strictObject({
   required_actor: z.strictObject({ issuer: z.string(), subject: z.string() }).nullable(),
   /** The person who issued the token through the API; their current membership caps it (null: an administrator). */
   issued_by: z.strictObject({ issuer: z.string(), subject: z.string() }).nullable().optional(),
-  purpose: z.enum(['assistant']).nullable().optional(),
+  purpose: z.enum(['assistant', 'connector']).nullable().optional(),
 });
 
 export const IntrospectionResponse = z.discriminatedUnion('active', [

@@ -11,6 +11,7 @@ import type { IdentityHeaders } from '../backend/auth/caller.js';
 import type { TokenPrincipal } from '../backend/auth/principal.js';
 import type { Need } from '../backend/auth/access.js';
 import type { JsonPayload } from '../shared/json-payload.js';
+import type { ConnectorAccess } from '../oauth/authorization-server.js';
 
 /**
  * Everything the tool server needs from the canvas backend. Two implementations: in-process (the default
@@ -24,6 +25,8 @@ export interface ToolCaller {
   principal: TokenPrincipal;
   identity: IdentityHeaders;
   requestId: string;
+  /** The OAuth grant the request came through (src/oauth/), when it did. */
+  connector?: ConnectorAccess;
 }
 
 export interface BackendClient {

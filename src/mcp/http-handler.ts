@@ -18,6 +18,11 @@ import { RPC_ERROR, isModernProtocolVersion, isSupportedProtocolVersion, rpcErro
 import type { TokenRateLimiter } from './rate-limit.js';
 import { mcpOutcomeOf, mcpResultOf, noteRefusal, rpcErrorCodeOf, type McpObserver } from './request-outcome.js';
 import type { BodyCheckPool, CheckVerdict } from '../validation/body-check-pool.js';
+import type { ConnectorAccess } from '../oauth/authorization-server.js';
+import type { ConnectorGate } from '../oauth/mcp-gate.js';
+
+/** Agent tokens this server issues start so; anything else presented at /mcp is an OAuth access token. */
+const AGENT_TOKEN_PREFIX = 'cmcp_';
 
 /**
  * MCP Streamable HTTP at /mcp and /mcp/, stateless, in both protocol eras (2025-06-18 and its neighbours with an
@@ -39,6 +44,8 @@ export interface McpHttpOptions {
   bodyChecks: BodyCheckPool;
   /** Told the outcome of every request (metrics). */
   observe?: McpObserver;
+  /** OAuth access tokens and their grants (src/oauth/mcp-gate.ts), once the authorization server runs; null: none. */
+  connectors?: () => ConnectorGate | null;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -120,20 +127,32 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     res.setHeader('access-control-expose-headers', `${REQUEST_ID_HEADER}, www-authenticate`);
   }
 
-  async function authenticate(req: IncomingMessage): Promise<ToolCaller['principal']> {
-    const unauthenticated = (message: string) =>
-      refuse(401, new CanvasError('unauthenticated', message), null, { 'www-authenticate': 'Bearer' });
+  interface Authenticated {
+    principal: ToolCaller['principal'];
+    connector?: ConnectorAccess;
+  }
+
+  async function authenticate(req: IncomingMessage): Promise<Authenticated> {
+    const gate = options.connectors?.() ?? null;
+    // Every 401 names where a client learns how to get a token (RFC 9728), when this server issues them.
+    const unauthenticated = (message: string, presented = false) =>
+      refuse(401, new CanvasError('unauthenticated', message), null, { 'www-authenticate': gate ? gate.challenge(presented ? 'invalid_token' : undefined) : 'Bearer' });
     if (hasTokenInQuery(new URL(req.url ?? '/', 'http://localhost'))) {
       throw unauthenticated('Tokens are not accepted in the query string: send Authorization: Bearer <token>.');
     }
     if (headerCount(req.rawHeaders, 'authorization') > 1) throw unauthenticated(DUPLICATE_AUTHORIZATION);
     const bearer = parseBearer(req.headers.authorization);
     if (!bearer.ok) throw unauthenticated(bearer.reason);
+    if (gate && !bearer.token.startsWith(AGENT_TOKEN_PREFIX)) {
+      const verified = await gate.authenticate(bearer.token);
+      if ('refused' in verified) throw unauthenticated(verified.refused, true);
+      return { principal: verified.principal, connector: verified.access };
+    }
     try {
-      return await client.authenticate(bearer.token);
+      return { principal: await client.authenticate(bearer.token) };
     } catch (error) {
       const canvasError = toCanvasError(error);
-      if (canvasError.code === 'unauthenticated') throw unauthenticated(canvasError.message);
+      if (canvasError.code === 'unauthenticated') throw unauthenticated(canvasError.message, true);
       throw refuse(canvasError.status, canvasError);
     }
   }
@@ -191,14 +210,18 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     }
   }
 
-  function callerOf(req: IncomingMessage, principal: ToolCaller['principal'], requestId: string, fields: Record<string, unknown>): ToolCaller {
+  function callerOf(req: IncomingMessage, authenticated: Authenticated, requestId: string, fields: Record<string, unknown>): ToolCaller {
     const identity = readIdentityHeaders((name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
     }, Object.keys(req.headers));
+    const { principal, connector } = authenticated;
+    // A connector writes through the chat run of its grant with no header; a header may still name it.
+    if (connector && !identity.agentRunId && connector.grant.chatRunId) identity.agentRunId = connector.grant.chatRunId;
+    if (connector) fields.grant_id = connector.grant.grantId;
     if (identity.agentRunId) fields.agent_run_id = identity.agentRunId;
     if (identity.actorSubject) fields.actor = `${identity.actorIssuer ?? '?'}|${identity.actorSubject}`;
-    return { principal, identity, requestId };
+    return { principal, identity, requestId, ...(connector ? { connector } : {}) };
   }
 
   /** A request to answer, or null for a notification or response (202); anything else is refused. */
@@ -225,7 +248,8 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     requestId: string,
     fields: Record<string, unknown>,
   ): Promise<void> {
-    const principal = await authenticate(req);
+    const authenticated = await authenticate(req);
+    const { principal } = authenticated;
     fields.token_id = principal.tokenId;
     const headers = mirroredHeaders(req);
     const version = headers.protocolVersion;
@@ -261,7 +285,7 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       reply = await dispatcher.refuseToolCall(
         id,
         { tool: refusedLarge.tool!, fault: refusedLarge.fault, projectId: refusedLarge.projectId },
-        { ...context(callerOf(req, principal, requestId, fields)), era },
+        { ...context(callerOf(req, authenticated, requestId, fields)), era },
       );
     } else {
       const message = parseMessage(bytes);
@@ -279,8 +303,21 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       fields.rpc = request.method;
       const tool = request.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined;
       if (typeof tool === 'string') fields.tool = tool;
+      const gate = options.connectors?.() ?? null;
+      if (authenticated.connector && gate) {
+        const denial = gate.check(authenticated.connector, request, rawArgumentsOf(message));
+        if (denial) {
+          // A missing scope is a challenge a client may answer by asking the person for more; another canvas is not.
+          throw refuse(
+            403,
+            new CanvasError('forbidden', denial.message, denial.scope ? { required_scope: denial.scope } : {}),
+            request.id,
+            denial.scope ? { 'www-authenticate': gate.challenge('insufficient_scope', denial.scope) } : {},
+          );
+        }
+      }
       reply = await dispatcher.dispatch(request, {
-        ...context(callerOf(req, principal, requestId, fields)),
+        ...context(callerOf(req, authenticated, requestId, fields)),
         era,
         rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
         ...(request.method === 'tools/call' && large?.kind === 'valid' && large.value !== undefined ? { checkedArguments: large.value } : {}),

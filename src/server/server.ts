@@ -24,6 +24,10 @@ import { seedDemo, type DemoCredentials } from './demo-seed.js';
 import { assetsOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
 import { createAssetSigner } from '../assets/url-signing.js';
 import type { Assets } from '../assets/assets.js';
+import { createAuthorizationServer, type AuthorizationServer } from '../oauth/authorization-server.js';
+import { createConnectorGrants, type ConnectorGrants } from '../oauth/connector-grants.js';
+import { createConnectorGate, type ConnectorGate } from '../oauth/mcp-gate.js';
+import { PROTECTED_RESOURCE_PATHS, serveResourceMetadata } from '../oauth/resource-metadata.js';
 import { WARM_AT_START, createBodyCheckPool } from '../validation/body-check-pool.js';
 import { createFeedHub, type FeedHub } from '../backend/feed/feed-hub.js';
 import { createChatService, type ChatService } from '../agent/chat-service.js';
@@ -107,6 +111,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let client: BackendClient;
   let engine: RunEngine | null = null;
   let assets: Assets | null = null;
+  let connectors: { server: AuthorizationServer; grants: ConnectorGrants; gate: ConnectorGate } | null = null;
   let app: Hono<BackendHttpEnv> | Hono;
   const bodyChecks = createBodyCheckPool();
   let feed: FeedHub | null = null;
@@ -187,6 +192,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       people: createPeopleOperations(store, clock),
       sessions: { times: sessionTimesOf(config), publicOrigin: () => publicOrigin },
       observeRequest: (outcome) => backendMetrics.observeRequest(outcome),
+      connectors: () => connectors,
       serviceRoutes: (backendApp) => {
         registerMetricsRoute(backendApp, backendMetrics, metricsAccess);
         registerOpenApiRoute(backendApp);
@@ -212,13 +218,15 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     rateLimiter: config.rateLimitPerMinute > 0 ? createTokenRateLimiter(config.rateLimitPerMinute) : null,
     bodyChecks,
     observe: (outcome) => metrics.observeMcp(outcome),
+    connectors: () => connectors?.gate ?? null,
   });
   const rest = getRequestListener(app.fetch);
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?', 1)[0];
+    const path = (req.url ?? '/').split('?', 1)[0]!;
     if (path === '/mcp' || path === '/mcp/') void mcp(req, res);
-    else void rest(req, res);
+    else if (PROTECTED_RESOURCE_PATHS.has(path)) serveResourceMetadata(res, connectors?.server ?? null);
+    else if (!connectors?.server.handle(req, res)) void rest(req, res);
   });
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
@@ -243,6 +251,15 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   const ownHost = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : urlHost;
   ownMcpUrl = `http://${ownHost}:${address.port}/mcp/`;
   assetBase ||= url;
+  // canvas-mcp is its own OAuth authorization server (issue 20): its issuer is the public origin, known only now.
+  if (store && !config.backendUrl) {
+    const oauthServer = await createAuthorizationServer({ store, origin: publicOrigin, logger, clock });
+    connectors = {
+      server: oauthServer,
+      grants: createConnectorGrants({ store, server: oauthServer, clock }),
+      gate: createConnectorGate({ store, server: oauthServer, clock }),
+    };
+  }
   // Commands run beside the server (admin login-link) print links at the address people open it at.
   await store?.announceUrl(url).catch((error: unknown) => logger.warn({ err: error }, 'could not record the announced URL'));
   logger.info({ url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null }, 'canvas-mcp listening');
@@ -273,6 +290,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         feed?.closeAll('shutdown');
         await stopFeedSignals?.();
         await engine?.stop();
+        connectors?.server.close();
         await assets?.close();
         await bodyChecks.close();
         metrics.close();

@@ -13,8 +13,11 @@ export const TOKEN_KINDS = ['agent', 'backend', 'gateway'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 export const TOKEN_ROLES = ['viewer', 'editor'] as const;
 export type TokenRole = (typeof TOKEN_ROLES)[number];
-/** What a token is for beyond its kind: `assistant`, the in-product canvas chat's agent (src/agent/). */
-export const TOKEN_PURPOSES = ['assistant'] as const;
+/**
+ * What a token is for beyond its kind: `assistant`, the in-product canvas chat's agent (src/agent/); `connector`, the
+ * one an OAuth grant acts through (src/oauth/).
+ */
+export const TOKEN_PURPOSES = ['assistant', 'connector'] as const;
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 export const MEMBER_ROLES = ['viewer', 'editor', 'owner'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];

@@ -5,8 +5,10 @@ import type { SqlDriver } from './sql-driver.js';
 /** Secrets every server of one store shares (migration 008), made once by whichever server needs one first. */
 const SecretRow = z.object({ secret: z.string() });
 
-export async function sharedSecret(driver: SqlDriver, name: string, clock: () => number = Date.now): Promise<string> {
-  await driver.run('INSERT INTO server_secrets (name, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [name, newTokenSecret(), clock()]);
+export async function sharedSecret(driver: SqlDriver, name: string, clock: () => number = Date.now, make: () => string | Promise<string> = newTokenSecret): Promise<string> {
+  const existing = await driver.get('SELECT secret FROM server_secrets WHERE name = ?', [name]);
+  if (existing) return SecretRow.parse(existing).secret;
+  await driver.run('INSERT INTO server_secrets (name, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [name, await make(), clock()]);
   return SecretRow.parse(await driver.get('SELECT secret FROM server_secrets WHERE name = ?', [name])).secret;
 }
 

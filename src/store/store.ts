@@ -8,6 +8,7 @@ import { migrate, pendingMigrations } from './migrate.js';
 import { watchOutages } from './outage-watch.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import type { Logger } from '../shared/logger.js';
+import { createOAuthGrants, type OAuthGrants } from './oauth-grants.js';
 import { createReadCache } from './read-cache.js';
 import { createHistoryReads, type HistoryReads } from './history-reads.js';
 import { createSessionStore, type SessionStore } from './session-store.js';
@@ -27,7 +28,7 @@ export interface Store {
   /** The database itself, for what is kept beside the store's records (asset chunks: src/assets/database-store.ts). */
   readonly driver: SqlDriver;
   /** A secret every server of this store shares, made by whichever needs it first (signing asset URLs). */
-  sharedSecret(name: string): Promise<string>;
+  sharedSecret(name: string, make?: () => string | Promise<string>): Promise<string>;
   /** The URL the last server to start announced (people open links there), or null before any did. */
   announcedUrl(): Promise<string | null>;
   announceUrl(url: string): Promise<void>;
@@ -41,6 +42,8 @@ export interface Store {
   readonly directory: DirectoryReads;
   /** The canvas chat's conversations and transcripts. */
   readonly chats: ChatStore;
+  /** What people approved for OAuth clients (src/oauth/). */
+  readonly grants: OAuthGrants;
   /** Load of the store and its run queue (/metrics). */
   readonly metrics: StoreMetrics;
   /** Throws when the database cannot be reached. */
@@ -76,7 +79,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
   return {
     dialect: driver.dialect,
     driver,
-    sharedSecret: (name) => sharedSecret(driver, name, clock),
+    sharedSecret: (name, make) => sharedSecret(driver, name, clock, make),
     announcedUrl: () => readServiceNote(driver, 'announced_url'),
     announceUrl: (url) => writeServiceNote(driver, 'announced_url', url, clock),
     admin: createAdminStore(driver, clock, readCache),
@@ -88,6 +91,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     sessions: createSessionStore(driver, clock),
     directory: createDirectoryReads(driver, clock),
     chats: createChatStore(driver, clock),
+    grants: createOAuthGrants(driver, clock),
     metrics: createStoreMetrics(driver),
     async ping() {
       await driver.get('SELECT 1 AS ok');

@@ -64,7 +64,11 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
     ])('refuses %s with 401 and WWW-Authenticate: Bearer', async (_name, headers) => {
       const response = await post(url, { headers: headers(), body: ping() });
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      // A backend is also an OAuth authorization server: its challenge says where to find it (RFC 9728). A gateway
+      // issues no tokens of its own.
+      expect(response.headers.get('www-authenticate')).toMatch(
+        mode === 'in-process' ? /^Bearer (error="invalid_token", )?resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/", scope="canvas:read canvas:write runs:write"$/ : /^Bearer$/,
+      );
       expect(response.json.error?.data?.code).toBe('unauthenticated');
     });
 

@@ -11,6 +11,11 @@ import type { Assets } from '../../assets/assets.js';
 import type { AssetSigner } from '../../assets/url-signing.js';
 import type { BodyCheckPool } from '../../validation/body-check-pool.js';
 import { registerAssetRoutes } from './asset-routes.js';
+import type { AuthorizationServer } from '../../oauth/authorization-server.js';
+import { INTERACTION_PATH } from '../../oauth/authorization-server.js';
+import type { ConnectorGrants } from '../../oauth/connector-grants.js';
+import { CONNECTION_ROUTE_PATHS, registerConnectionRoutes } from '../../oauth/connection-routes.js';
+import { registerConsentRoutes } from '../../oauth/consent-routes.js';
 import { authenticate } from './authenticate.js';
 import { CANVAS_ROUTE_PATHS, registerCanvasRoutes } from './canvas-routes.js';
 import type { BackendContext, BackendHttpEnv } from './http-env.js';
@@ -51,6 +56,8 @@ export interface BackendAppOptions {
   writeLimits?: WriteLimits | null;
   /** Routes of the running service that are not the canvas API (/metrics, /api/openapi.json), registered first. */
   serviceRoutes?: (app: Hono<BackendHttpEnv>) => void;
+  /** OAuth connectors (src/oauth/): their consent page and connections, once the authorization server runs. */
+  connectors?: () => { server: AuthorizationServer; grants: ConnectorGrants } | null;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -167,6 +174,10 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   app.use('/auth/logout', signedIn);
   app.use('/auth/login', bodyLimit({ maxSize: 4096, onError: () => { throw new CanvasError('payload_too_large', 'A sign-in form is at most 4096 bytes.'); } }));
   registerAuthRoutes(app, { store, times: options.sessions.times, secureCookie, publicOrigin: options.sessions.publicOrigin });
+  const connectors = options.connectors ?? (() => null);
+  registerConsentRoutes(app, { store, times: options.sessions.times, publicOrigin: options.sessions.publicOrigin, connectors });
+  app.use('/api/v1/projects/*', signedIn);
+  app.use('/api/v1/connections/*', signedIn);
   for (const prefix of ['/api/v1/zone/*', '/api/v1/me', '/api/v1/tokens', '/api/v1/tokens/*', '/api/v1/chat/*', '/api/v2/*']) app.use(prefix, signedIn);
   const writeLimits = options.writeLimits;
   if (writeLimits) {
@@ -179,6 +190,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
   registerPeopleRoutes(app, options.people);
+  registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
   if (options.chat) registerChatRoutes(app, options.chat);
   registerFeedRoutes(app, { store, hub: options.feed, clock, heartbeatMs: options.feedHeartbeatMs, sessionIdleMs: options.sessions.times.idleMs });
   registerWebRoutes(app);
@@ -193,6 +205,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     '/api/v1/auth/introspect',
     ...CANVAS_ROUTE_PATHS,
     ...PEOPLE_ROUTE_PATHS,
+    ...CONNECTION_ROUTE_PATHS,
+    `${INTERACTION_PATH}/:uid`,
     ...(options.chat ? CHAT_ROUTE_PATHS : []),
     FEED_ROUTE_PATH,
   ]) {

@@ -26,6 +26,19 @@ export interface AuthRouteOptions {
   publicOrigin: () => string;
 }
 
+/** Where a sign-in may return to instead of the canvas: an OAuth consent page of this server. */
+const NEXT_PAGE = /^\/oauth-ui\/interaction\/[A-Za-z0-9_-]{1,128}$/;
+
+/** The sign-in token in a pasted link (or the token itself). */
+function tokenOfLink(link: string): string {
+  const trimmed = link.trim();
+  try {
+    return new URL(trimmed).searchParams.get('token') ?? '';
+  } catch {
+    return trimmed;
+  }
+}
+
 export function canvasPath(projectId: string, canvasId: string): string {
   return `/p/${encodeURIComponent(projectId)}/c/${encodeURIComponent(canvasId)}`;
 }
@@ -33,9 +46,14 @@ export function canvasPath(projectId: string, canvasId: string): string {
 const PAGE_STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}
 code{background:#f2f2f5;padding:.1rem .3rem;border-radius:4px}
 button{font:inherit;padding:.55rem 1.1rem;border-radius:8px;border:1px solid #1f4fd1;background:#1f4fd1;color:#fff;cursor:pointer}
-.note{background:#fff6e0;border:1px solid #e8c36a;border-radius:8px;padding:.75rem 1rem}`;
+.note{background:#fff6e0;border:1px solid #e8c36a;border-radius:8px;padding:.75rem 1rem}
+.error{background:#fdecec;border:1px solid #e39a9a;border-radius:8px;padding:.75rem 1rem}
+label{display:block;margin:.4rem 0}select,input[type=text],input[type=number]{font:inherit;padding:.35rem .5rem;max-width:100%}
+fieldset{border:1px solid #d7d9e0;border-radius:8px;margin:1rem 0;padding:.5rem 1rem}
+button.secondary{background:#fff;color:#1f4fd1}`;
 
-function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
+/** A page of this server's own (sign-in, connector consent): plain HTML, no script. */
+export function htmlPage(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
   return html`<!doctype html>
 <html lang="en">
   <head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><title>${title} · canvas-mcp</title>
@@ -46,7 +64,7 @@ function page(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString
 }
 
 function explanation(message: string) {
-  return page(
+  return htmlPage(
     'Sign-in link not usable',
     html`<h1>This sign-in link cannot be used</h1>
     <p>${message}</p>
@@ -60,7 +78,7 @@ const who = (person: Actor) => `${person.subject} (${person.issuer})`;
 function confirmation(secret: string, link: LoginLinkRecord, signedInAs: Actor | null) {
   const other = signedInAs && !(signedInAs.issuer === link.person.issuer && signedInAs.subject === link.person.subject) ? signedInAs : null;
   const destination = link.projectId && link.canvasId ? html`canvas <strong>${link.canvasId}</strong> of project <strong>${link.projectId}</strong>` : html`your projects`;
-  return page(
+  return htmlPage(
     'Sign in',
     html`<h1>Sign in to canvas-mcp</h1>
     <p>This link signs you in as <strong>${who(link.person)}</strong> and opens ${destination}.</p>
@@ -76,6 +94,15 @@ function confirmation(secret: string, link: LoginLinkRecord, signedInAs: Actor |
   );
 }
 
+/** Headers of every page of ours: never cached, never framed, no script, forms post only here. */
+export function noStore(c: BackendContext): void {
+  c.header('cache-control', 'no-store');
+  // Not no-referrer: with it, a browser sends `Origin: null` on the form's POST, which the Origin check refuses.
+  c.header('referrer-policy', 'same-origin');
+  c.header('x-frame-options', 'DENY');
+  c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+}
+
 export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRouteOptions): void {
   /** The person this browser is signed in as now, if any. */
   async function signedInAs(c: BackendContext) {
@@ -83,13 +110,6 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     return cookie ? ((await options.store.sessions.findSession(cookie, options.times)) ?? null) : null;
   }
 
-  const noStore = (c: BackendContext) => {
-    c.header('cache-control', 'no-store');
-    // Not no-referrer: with it, a browser sends `Origin: null` on the form's POST, which the Origin check refuses.
-    c.header('referrer-policy', 'same-origin');
-    c.header('x-frame-options', 'DENY');
-    c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  };
 
   app.get('/auth/login', async (c) => {
     noStore(c);
@@ -111,7 +131,9 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
       return c.html(explanation('The sign-in must be confirmed on this server\'s own page: open the link again and press Sign in.'), 403);
     }
     const form = await c.req.parseBody();
-    const secret = typeof form.token === 'string' ? form.token : '';
+    // The consent page of an OAuth client signs a person in with a pasted link and comes back (src/oauth/).
+    const secret = typeof form.token === 'string' ? form.token : typeof form.link === 'string' ? tokenOfLink(form.link) : '';
+    const next = typeof form.next === 'string' && NEXT_PAGE.test(form.next) ? form.next : null;
     if (!secret) return c.html(explanation('The sign-in form has no sign-in token in it.'), 400);
     try {
       const current = await signedInAs(c);
@@ -127,7 +149,7 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
         path: '/',
         maxAge: Math.floor(options.times.absoluteMs / 1000),
       });
-      const target = link.projectId && link.canvasId ? canvasPath(link.projectId, link.canvasId) : '/';
+      const target = next ?? (link.projectId && link.canvasId ? canvasPath(link.projectId, link.canvasId) : '/');
       return c.redirect(target, 303);
     } catch (error) {
       if (error instanceof CanvasError && error.code === 'unauthenticated') return c.html(explanation(error.message), 401);

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import type { Logger } from '../../shared/logger.js';
 import type { CallerContext } from '../auth/caller.js';
@@ -7,8 +7,8 @@ import type { BodyCheckPool } from '../../validation/body-check-pool.js';
 
 /** Per-request values the backend's HTTP middleware sets. */
 export interface BackendHttpEnv {
-  /** What @hono/node-server passes: the Node request, to tell whether its body was read. */
-  Bindings: { incoming?: IncomingMessage };
+  /** What @hono/node-server passes: the Node request (to tell whether its body was read) and response (OAuth pages). */
+  Bindings: { incoming?: IncomingMessage; outgoing?: ServerResponse };
   Variables: {
     requestId: string;
     log: Logger;

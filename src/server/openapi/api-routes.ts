@@ -9,6 +9,8 @@ import {
   ChatMessagesQuery,
   ChatModelStatus,
   ChatRunList,
+  ConnectionList,
+  ConnectionView,
   ChatSendBody,
   ConversationCreateBody,
   ConversationList,
@@ -150,7 +152,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'post', path: '/auth/login', operationId: 'signIn', summary: 'Spend a one-time sign-in link and open a session (from this server\'s own page: Origin checked).', tag: 'auth', auth: 'none',
     form: z.object({
-      token: z.string().meta({ description: 'The sign-in secret of the link.' }),
+      token: z.string().optional().meta({ description: 'The sign-in secret of the link.' }),
+      link: z.string().optional().meta({ description: 'Or the whole sign-in link, pasted (the consent page of an OAuth client).' }),
+      next: z.string().optional().meta({ description: 'An OAuth consent page of this server to return to instead of the canvas.' }),
       replace: z.literal('1').optional().meta({ description: 'Replace the session of another person this browser has (the page asked).' }),
     }),
     responses: {
@@ -160,6 +164,37 @@ export const API_ROUTES: readonly ApiRoute[] = [
       403: { description: 'The form did not come from this server\'s own page (Origin).', content: { 'text/html': Html } },
       409: { description: 'This browser is signed in as another person: the page asks again.', content: { 'text/html': Html } },
     },
+  },
+  {
+    method: 'get', path: '/oauth-ui/interaction/:uid', operationId: 'connectorConsentPage', summary: 'The consent page of an OAuth client: which canvas, what it may do (docs/security.md, "Connectors").', tag: 'auth', auth: 'none',
+    params: z.object({ uid: z.string() }),
+    responses: {
+      200: { description: 'The consent page, or the sign-in page for a person not signed in.', content: { 'text/html': Html } },
+      410: { description: 'The request expired: start again from the client.', content: { 'text/html': Html } },
+    },
+  },
+  {
+    method: 'post', path: '/oauth-ui/interaction/:uid', operationId: 'connectorConsent', summary: 'The person\'s answer: Allow (a canvas and an access level) or Deny. From this server\'s own page only.', tag: 'auth', auth: 'none',
+    params: z.object({ uid: z.string() }),
+    form: z.object({
+      decision: z.enum(['allow', 'deny']),
+      canvas: z.string().optional().meta({ description: 'PROJECT/CANVAS.' }),
+      access: z.enum(['read', 'edit', 'runs']).optional(),
+      spend_limit: z.string().optional().meta({ description: 'Credits the runs it starts may cost in all (empty: the project budget only).' }),
+    }),
+    responses: {
+      303: { description: 'Answered: the browser goes back to the client with a code (or access_denied).', headers: { location: 'The authorization endpoint, then the client.' } },
+      400: { description: 'The answer is incomplete: the page again, saying what is missing.', content: { 'text/html': Html } },
+      403: { description: 'Not from this server\'s page, or beyond the person\'s rights (a viewer allowing edits).', content: { 'text/html': Html } },
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/projects/:project_id/canvases/:canvas_id/connections', operationId: 'listConnections', summary: 'The OAuth clients connected to a canvas.', tag: 'people', auth: 'caller',
+    params: z.object({ project_id: ProjectId, canvas_id: CanvasId }), responses: { 200: ok('The connections.', ConnectionList) },
+  },
+  {
+    method: 'delete', path: '/api/v1/connections/:grant_id', operationId: 'endConnection', summary: 'End a connection: its tokens stop at once (the person who made it, or an owner).', tag: 'people', auth: 'caller',
+    params: z.object({ grant_id: ResourceId }), responses: { 200: ok('Ended.', ConnectionView) },
   },
   {
     method: 'post', path: '/auth/logout', operationId: 'signOut', summary: 'End the caller\'s session.', tag: 'auth', auth: 'caller',

@@ -1,0 +1,94 @@
+import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { principalOf, tokenRejection, type TokenPrincipal } from '../backend/auth/principal.js';
+import { parseCanvasResource } from '../mcp/canvas-resources.js';
+import { OAUTH_SCOPES, type OAuthScope } from '../store/oauth-grants.js';
+import type { Store } from '../store/store.js';
+import type { AuthorizationServer, ConnectorAccess } from './authorization-server.js';
+
+/**
+ * What /mcp asks of OAuth (issue 20): who an access token is, and whether a request stays within its grant. A grant
+ * names one canvas and its scopes: `canvas:read` for reads, `canvas:write` for layout writes, `runs:write` for
+ * starting and cancelling runs. Anything beyond is 403 with a scope challenge; a request naming another canvas is 403
+ * too. Admin-issued agent tokens never come here: they work exactly as before.
+ */
+
+const TOOL_SCOPES: Readonly<Record<string, OAuthScope>> = {
+  get_canvas: 'canvas:read',
+  list_zone_skills: 'canvas:read',
+  get_canvas_node_run: 'canvas:read',
+  create_canvas_node: 'canvas:write',
+  delete_canvas_node: 'canvas:write',
+  create_canvas_edge: 'canvas:write',
+  submit_canvas_node_run: 'runs:write',
+  cancel_canvas_node_run: 'runs:write',
+};
+
+export interface ConnectorDenial {
+  message: string;
+  /** The scope the request needs (for the challenge), or null when no scope would do (another canvas). */
+  scope: OAuthScope | null;
+}
+
+export interface ConnectorGate {
+  /** The WWW-Authenticate value of a 401 or 403 at /mcp (RFC 6750, RFC 9728). */
+  challenge(error?: 'invalid_token' | 'insufficient_scope', scope?: string): string;
+  /** The agent principal an access token acts as, with its grant; or why it is refused. */
+  authenticate(token: string): Promise<{ principal: TokenPrincipal; access: ConnectorAccess } | { refused: string }>;
+  /** Null when the grant allows the request; else why not. */
+  check(access: ConnectorAccess, request: JSONRPCRequest, rawArguments: unknown): ConnectorDenial | null;
+}
+
+function canvasOf(request: JSONRPCRequest, rawArguments: unknown): { projectId: string; canvasId: string } | null {
+  if (request.method === 'resources/read') {
+    const uri = (request.params as { uri?: unknown } | undefined)?.uri;
+    if (typeof uri !== 'string') return null;
+    try {
+      return parseCanvasResource(uri);
+    } catch {
+      return null;
+    }
+  }
+  const args = rawArguments as { project_id?: unknown; canvas_id?: unknown } | undefined;
+  if (!args || typeof args !== 'object') return null;
+  return typeof args.project_id === 'string' || typeof args.canvas_id === 'string' ? { projectId: String(args.project_id), canvasId: String(args.canvas_id) } : null;
+}
+
+export function createConnectorGate(options: { store: Store; server: AuthorizationServer; clock?: () => number }): ConnectorGate {
+  const { store, server } = options;
+  const clock = options.clock ?? Date.now;
+  return {
+    challenge(error, scope) {
+      const parts = [`resource_metadata="${server.resourceMetadataUrl}"`, `scope="${scope ?? OAUTH_SCOPES.join(' ')}"`];
+      if (error) parts.unshift(`error="${error}"`);
+      return `Bearer ${parts.join(', ')}`;
+    },
+
+    async authenticate(token) {
+      const checked = await server.verifyAccessToken(token);
+      if (!checked.ok) return { refused: checked.reason };
+      const agentToken = await store.admin.getToken(checked.access.grant.tokenId);
+      const rejection = tokenRejection(agentToken, clock(), ['agent']);
+      if (rejection) return { refused: 'The grant of this access token has ended.' };
+      await store.grants.touch(checked.access.grant);
+      return { principal: principalOf(agentToken!), access: checked.access };
+    },
+
+    check(access, request, rawArguments) {
+      const needed: OAuthScope | null =
+        request.method === 'tools/call'
+          ? (TOOL_SCOPES[String((request.params as { name?: unknown } | undefined)?.name)] ?? 'canvas:read')
+          : request.method === 'resources/read'
+            ? 'canvas:read'
+            : null;
+      if (needed && !access.scopes.has(needed)) {
+        return { message: `This connection was not allowed ${needed}: ask the person to connect again with more access.`, scope: needed };
+      }
+      const canvas = needed ? canvasOf(request, rawArguments) : null;
+      const { grant } = access;
+      if (canvas && (canvas.projectId !== grant.projectId || canvas.canvasId !== grant.canvasId)) {
+        return { message: `This connection is for canvas ${grant.canvasId} of project ${grant.projectId} only.`, scope: null };
+      }
+      return null;
+    },
+  };
+}

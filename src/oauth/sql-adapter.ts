@@ -1,0 +1,99 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { z } from 'zod';
+import type { SqlDriver } from '../store/sql-driver.js';
+
+/**
+ * oidc-provider's storage (migration 010, `oauth_records`) on our store's database, SQLite or PostgreSQL, so every
+ * server process on one database shares clients, codes, tokens and grants. Single-use records (authorization codes,
+ * refresh tokens) are consumed atomically: two processes never redeem one code. A refresh token rotated less than
+ * `refreshGraceSeconds` ago may be presented once more (a client that refreshes from two requests at once) instead
+ * of counting as a replay, which would end the whole grant.
+ */
+
+const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+
+const RecordRow = z.object({ payload: z.string(), consumed_at: z.coerce.number().nullable() });
+
+export interface SqlAdapterOptions {
+  /** oidc-provider's InvalidGrant error (passed in: the module is imported once, lazily: src/oauth/oidc-module.ts). */
+  invalidGrant: new (detail: string) => Error;
+  clock?: () => number;
+  refreshGraceSeconds?: number;
+}
+
+export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
+  const clock = options.clock ?? Date.now;
+  const grace = options.refreshGraceSeconds ?? 0;
+
+  return class SqlAdapter implements Adapter {
+    constructor(readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const expiresAt = typeof expiresIn === 'number' ? clock() + expiresIn * 1000 : null;
+      await driver.run(
+        `INSERT INTO oauth_records (model, id, payload, grant_id, uid, expires_at, consumed_at) VALUES (?, ?, ?, ?, ?, ?, NULL)
+         ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid, expires_at = excluded.expires_at`,
+        [
+          this.model,
+          id,
+          JSON.stringify(payload),
+          GRANTABLE.has(this.model) ? (payload.grantId ?? null) : null,
+          this.model === 'Session' ? (payload.uid ?? null) : null,
+          expiresAt,
+        ],
+      );
+    }
+
+    private async findWhere(column: 'id' | 'uid', value: string): Promise<AdapterPayload | undefined> {
+      const row = await driver.get(
+        `SELECT payload, consumed_at FROM oauth_records WHERE model = ? AND ${column} = ? AND (expires_at IS NULL OR expires_at > ?)`,
+        [this.model, value, clock()],
+      );
+      if (!row) return undefined;
+      const { payload, consumed_at: consumedAt } = RecordRow.parse(row);
+      const parsed = JSON.parse(payload) as AdapterPayload;
+      if (consumedAt === null) return parsed;
+      if (this.model === 'RefreshToken' && consumedAt > clock() / 1000 - grace) return parsed;
+      return { ...parsed, consumed: consumedAt };
+    }
+
+    find(id: string) {
+      return this.findWhere('id', id);
+    }
+
+    findByUid(uid: string) {
+      return this.findWhere('uid', uid);
+    }
+
+    async findByUserCode(): Promise<undefined> {
+      return undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      const now = Math.floor(clock() / 1000);
+      const lenient = this.model === 'RefreshToken' && grace > 0;
+      const { changes } = await driver.run(
+        lenient
+          ? 'UPDATE oauth_records SET consumed_at = COALESCE(consumed_at, ?) WHERE model = ? AND id = ? AND (consumed_at IS NULL OR consumed_at > ?)'
+          : 'UPDATE oauth_records SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL',
+        lenient ? [now, this.model, id, now - grace] : [now, this.model, id],
+      );
+      // Lost a race with another request or process: refuse rather than issue a second set of tokens.
+      if (changes === 0 && SINGLE_USE.has(this.model)) throw new options.invalidGrant('grant already used');
+    }
+
+    async destroy(id: string): Promise<void> {
+      await driver.run('DELETE FROM oauth_records WHERE model = ? AND id = ?', [this.model, id]);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await driver.run('DELETE FROM oauth_records WHERE model = ? AND grant_id = ?', [this.model, grantId]);
+    }
+  };
+}
+
+/** Drops expired records (any one process, now and then). */
+export async function sweepOAuthRecords(driver: SqlDriver, now: number): Promise<number> {
+  return (await driver.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at < ?', [now])).changes;
+}

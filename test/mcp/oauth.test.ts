@@ -1,0 +1,257 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedV2 } from '@modelcontextprotocol/client';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDP } from '../backend/world.js';
+import { Browser, TestOAuthProvider, type ConsentAnswer } from '../support/oauth-client.js';
+import { signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+
+/**
+ * OAuth 2.1 for MCP (issue 20): a person connects an MCP client to one canvas from the client itself. The official
+ * SDK clients (v1 and v2) go from the first 401 through discovery, dynamic registration and the consent page to
+ * writes with no custom header; the person ends the connection and the next call is 401. And what must fail does.
+ */
+
+const text = (id: string) => ({ id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id } });
+
+interface Stage {
+  server: TestServer;
+  mcpUrl: string;
+  cookies: Record<'ana' | 'vic' | 'olga', string>;
+  close(): Promise<void>;
+}
+
+async function stage(target: (typeof STORE_TARGETS)[number]): Promise<Stage> {
+  const server = await startTestServer(target);
+  const { admin } = server.store;
+  await admin.createWorkspace('w');
+  await admin.createProject('p', 'w');
+  await admin.createCanvas('p', 'c', false);
+  await admin.createCanvas('p', 'other', false);
+  const cookies = {} as Stage['cookies'];
+  for (const [subject, role] of [['ana', 'editor'], ['vic', 'viewer'], ['olga', 'owner']] as const) {
+    await admin.addMember('p', { issuer: IDP, subject }, role);
+    const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000 });
+    cookies[subject] = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
+  }
+  return { server, mcpUrl: server.server.mcpUrl, cookies, close: () => server.close() };
+}
+
+/** Connects the v1 SDK client through OAuth: registration, the person's consent, the code, the tokens. */
+async function connectV1(s: Stage, who: keyof Stage['cookies'], answer: ConsentAnswer) {
+  const provider = new TestOAuthProvider();
+  const first = new Client({ name: 'oauth-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider });
+  await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+  const outcome = await new Browser(s.cookies[who]).authorize(provider.authorizationUrl!, provider.redirectUrl, s.server.url, answer);
+  const code = outcome.callback.get('code');
+  if (!code) return { provider, outcome, client: null };
+  await transport.finishAuth(code);
+  const client = new Client({ name: 'oauth-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider }));
+  return { provider, outcome, client };
+}
+
+const structured = <T,>(result: unknown) => (result as { structuredContent: T }).structuredContent;
+
+describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
+  describe.skipIf(!target.available)('with the official clients', () => {
+    let s: Stage;
+    beforeAll(async () => {
+      s = await stage(target);
+    });
+    afterAll(async () => s?.close());
+
+    it('answers 401 with where to find the authorization server, and publishes both metadata documents', async () => {
+      const response = await fetch(s.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' });
+      expect(response.status).toBe(401);
+      const challenge = response.headers.get('www-authenticate')!;
+      expect(challenge).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp\/", scope="canvas:read canvas:write runs:write"$/);
+      const metadata = (await (await fetch(/resource_metadata="([^"]+)"/.exec(challenge)![1]!)).json()) as { resource: string; authorization_servers: string[] };
+      expect(metadata).toMatchObject({ resource: s.mcpUrl, authorization_servers: [`${s.server.url}/oauth`] });
+      const as = (await (await fetch(`${s.server.url}/.well-known/oauth-authorization-server/oauth`)).json()) as Record<string, unknown>;
+      expect(as).toMatchObject({
+        issuer: `${s.server.url}/oauth`,
+        code_challenge_methods_supported: ['S256'],
+        response_types_supported: ['code'],
+        registration_endpoint: `${s.server.url}/oauth/reg`,
+        client_id_metadata_document_supported: true,
+      });
+      // A token that is not one the server knows: the same challenge, naming the error.
+      const bogus = await fetch(s.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization: 'Bearer not-a-token' }, body: '{}' });
+      expect(bogus.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata=/);
+    });
+
+    it('v1 client: consent with "may edit" on one canvas, a write with no header, seen in the canvas; ending the connection stops the next call', async () => {
+      const { client, outcome, provider } = await connectV1(s, 'ana', { decision: 'allow', canvas: 'p/c', access: 'edit' });
+      expect(outcome.consentPage).toContain('Connect Test connector to a canvas');
+      expect(outcome.callback.get('iss')).toBe(`${s.server.url}/oauth`);
+      expect(provider.saved?.refresh_token).toBeTruthy();
+      const tools = await client!.listTools();
+      expect(tools.tools).toHaveLength(6);
+      const read = structured<{ layout: { revision: number } }>(await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } }));
+      const write = await client!.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'c', base_revision: read.layout.revision, node: text('from-connector') } });
+      expect(write.isError, JSON.stringify(write.content)).toBeFalsy();
+      const history = await s.server.store.history.history('p', 'c', 1e9, 1);
+      expect(history[0]).toMatchObject({ changes: [{ id: 'from-connector', change: 'create' }], author: { kind: 'agent', token_name: 'Test connector (connector)' } });
+
+      // The person sees the connection on the canvas, and ends it.
+      const listed = await fetch(`${s.server.url}/api/v1/projects/p/canvases/c/connections`, { headers: { cookie: s.cookies.ana } });
+      const { connections } = (await listed.json()) as { connections: Array<{ grant_id: string; client_name: string; scopes: string[]; last_used_at: string | null }> };
+      expect(connections).toHaveLength(1);
+      expect(connections[0]).toMatchObject({ client_name: 'Test connector', scopes: ['canvas:read', 'canvas:write'] });
+      expect(connections[0]!.last_used_at).not.toBeNull();
+      const ended = await fetch(`${s.server.url}/api/v1/connections/${connections[0]!.grant_id}`, {
+        method: 'DELETE',
+        headers: { cookie: s.cookies.ana, origin: s.server.url, 'x-requested-by': 'canvas-mcp' },
+      });
+      expect(ended.status).toBe(200);
+      const after = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${provider.saved!.access_token}`, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(after.status).toBe(401);
+      expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      // The refresh token died with it.
+      const refreshed = await fetch(`${s.server.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.client!.client_id }).toString(),
+      });
+      expect(refreshed.status).toBe(400);
+      await client!.close();
+    });
+
+    it('v2 client, 2026-07-28: the whole flow to a write, and a read-only grant is refused writes with a scope challenge', async () => {
+      const provider = new TestOAuthProvider('http://127.0.0.1:53683/callback', 'Reader app');
+      const first = new ClientV2({ name: 'oauth-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const transport = new TransportV2(new URL(s.mcpUrl), { authProvider: provider as never });
+      await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedV2);
+      const outcome = await new Browser(s.cookies.ana).authorize(provider.authorizationUrl!, provider.redirectUrl, s.server.url, { decision: 'allow', canvas: 'p/c', access: 'read' });
+      await transport.finishAuth(outcome.callback);
+      const client = new ClientV2({ name: 'oauth-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new TransportV2(new URL(s.mcpUrl), { authProvider: provider as never }));
+      const read = (await client.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } })) as { structuredContent: { layout: { revision: number } } };
+      expect(read.structuredContent.layout.revision).toBeGreaterThanOrEqual(0);
+      // Beyond the grant: 403 with the scope it would need.
+      const denied = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${provider.saved!.access_token}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'c', base_revision: 0, node: text('nope') } } }),
+      });
+      expect(denied.status).toBe(403);
+      expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", resource_metadata="[^"]+", scope="canvas:write"$/);
+      // Another canvas of the same project is not part of the grant.
+      const elsewhere = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${provider.saved!.access_token}`, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } } }),
+      });
+      expect(elsewhere.status).toBe(403);
+      expect(((await elsewhere.json()) as { error: { message: string } }).error.message).toContain('for canvas c of project p only');
+      await client.close();
+    });
+
+    it("a viewer's consent cannot give edit rights: the page says why and no grant is made", async () => {
+      const provider = new TestOAuthProvider('http://127.0.0.1:53684/callback');
+      const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider });
+      await expect(new Client({ name: 'v', version: '1' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+      const outcome = await new Browser(s.cookies.vic).authorize(provider.authorizationUrl!, provider.redirectUrl, s.server.url, { decision: 'allow', canvas: 'p/c', access: 'edit' });
+      expect(outcome.answerStatus).toBe(403);
+      expect(outcome.answerPage).toContain('You are a viewer of project p');
+      expect(outcome.callback.get('code')).toBeNull();
+    });
+
+    it('deny sends access_denied back to the client', async () => {
+      const provider = new TestOAuthProvider('http://127.0.0.1:53685/callback');
+      await expect(new Client({ name: 'd', version: '1' }).connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+      const outcome = await new Browser(s.cookies.ana).authorize(provider.authorizationUrl!, provider.redirectUrl, s.server.url, { decision: 'deny' });
+      expect(outcome.callback.get('error')).toBe('access_denied');
+    });
+  });
+});
+
+describe('OAuth: what must fail', () => {
+  let s: Stage;
+  let clientId: string;
+  const redirectUri = 'http://127.0.0.1:53690/callback';
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+
+  beforeAll(async () => {
+    s = await stage(STORE_TARGETS[0]!);
+    const registered = await fetch(`${s.server.url}/oauth/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Raw client', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], scope: 'canvas:read canvas:write' }),
+    });
+    expect(registered.status).toBe(201);
+    clientId = ((await registered.json()) as { client_id: string }).client_id;
+  });
+  afterAll(async () => s?.close());
+
+  const authorizeUrl = (extra: Record<string, string> = {}) =>
+    new URL(
+      `${s.server.url}/oauth/auth?${new URLSearchParams({
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        scope: 'canvas:read canvas:write',
+        state: 'st',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: s.mcpUrl,
+        ...extra,
+      })}`,
+    );
+  const token = (params: Record<string, string>) =>
+    fetch(`${s.server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, ...params }).toString() });
+  const code = async () => (await new Browser(s.cookies.ana).authorize(authorizeUrl(), redirectUri, s.server.url, { decision: 'allow', canvas: 'p/c', access: 'edit' })).callback.get('code')!;
+
+  it('a wrong PKCE verifier is refused, and the code still works with the right one, once', async () => {
+    const issued = await code();
+    expect((await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: 'x'.repeat(43) })).status).toBe(400);
+    const good = await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier });
+    expect(good.status).toBe(200);
+    const reused = await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier });
+    expect(reused.status).toBe(400);
+    expect(((await reused.json()) as { error: string }).error).toBe('invalid_grant');
+  });
+
+  it('a redirect address other than the registered one is refused before any consent', async () => {
+    const outcome = await new Browser(s.cookies.ana).follow(authorizeUrl({ redirect_uri: 'http://127.0.0.1:53690/elsewhere' }).href, 'http://127.0.0.1:53690/elsewhere');
+    expect('page' in outcome && outcome.page.status).toBe(400);
+  });
+
+  it('a token for another resource is refused', async () => {
+    const outcome = await new Browser(s.cookies.ana).follow(authorizeUrl({ resource: 'https://elsewhere.example/mcp/' }).href, redirectUri);
+    expect('callback' in outcome && outcome.callback.get('error')).toBe('invalid_target');
+  });
+
+  it('a refresh token used twice ends the grant: its access token stops too', async () => {
+    const issued = await code();
+    const first = (await (await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier })).json()) as { access_token: string; refresh_token: string };
+    const rotated = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(rotated.status).toBe(200);
+    const { access_token: current } = (await rotated.json()) as { access_token: string };
+    // Past the grace window for a client refreshing twice at once, a replayed refresh token is theft.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const replay = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(replay.status).toBe(400);
+    const call = await fetch(s.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${current}`, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(call.status).toBe(401);
+  }, 30_000);
+});
