@@ -316,12 +316,20 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
           );
         }
       }
+      let refund: (() => Promise<void>) | null = null;
+      if (authenticated.connector && gate && tool === 'submit_canvas_node_run') {
+        const reserved = await gate.reserveRun(authenticated.connector, rawArgumentsOf(message));
+        if ('refused' in reserved) throw refuse(402, new CanvasError('budget_exceeded', reserved.refused), request.id);
+        refund = reserved.refund;
+      }
       reply = await dispatcher.dispatch(request, {
         ...context(callerOf(req, authenticated, requestId, fields)),
         era,
         rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
         ...(request.method === 'tools/call' && large?.kind === 'valid' && large.value !== undefined ? { checkedArguments: large.value } : {}),
       });
+      // A submission that failed spent nothing of the connection's limit.
+      if (refund && fields.error_code !== undefined) await refund();
     }
     // A JSON-RPC error (an unknown tool, bad params) is a failure too: the access line says so.
     const rpcError = rpcErrorCodeOf(reply);

@@ -1,7 +1,7 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { principalOf, tokenRejection, type TokenPrincipal } from '../backend/auth/principal.js';
 import { parseCanvasResource } from '../mcp/canvas-resources.js';
-import { OAUTH_SCOPES, type OAuthScope } from '../store/oauth-grants.js';
+import { OAUTH_SCOPES, type OAuthGrantRecord, type OAuthScope } from '../store/oauth-grants.js';
 import type { Store } from '../store/store.js';
 import type { AuthorizationServer, ConnectorAccess } from './authorization-server.js';
 
@@ -36,7 +36,15 @@ export interface ConnectorGate {
   authenticate(token: string): Promise<{ principal: TokenPrincipal; access: ConnectorAccess } | { refused: string }>;
   /** Null when the grant allows the request; else why not. */
   check(access: ConnectorAccess, request: JSONRPCRequest, rawArguments: unknown): ConnectorDenial | null;
+  /**
+   * Counts a run the connection submits against its spending limit (its estimate); answers how to give it back if
+   * the submission fails, or why it may not be submitted.
+   */
+  reserveRun(access: ConnectorAccess, rawArguments: unknown): Promise<{ refund(): Promise<void> } | { refused: string }>;
 }
+
+/** What a run would cost (the backend's estimate), for the connection's spending limit. */
+export type RunEstimator = (grant: OAuthGrantRecord, nodeId: string) => Promise<number>;
 
 function canvasOf(request: JSONRPCRequest, rawArguments: unknown): { projectId: string; canvasId: string } | null {
   if (request.method === 'resources/read') {
@@ -53,7 +61,7 @@ function canvasOf(request: JSONRPCRequest, rawArguments: unknown): { projectId: 
   return typeof args.project_id === 'string' || typeof args.canvas_id === 'string' ? { projectId: String(args.project_id), canvasId: String(args.canvas_id) } : null;
 }
 
-export function createConnectorGate(options: { store: Store; server: AuthorizationServer; clock?: () => number }): ConnectorGate {
+export function createConnectorGate(options: { store: Store; server: AuthorizationServer; estimate: RunEstimator; clock?: () => number }): ConnectorGate {
   const { store, server } = options;
   const clock = options.clock ?? Date.now;
   return {
@@ -89,6 +97,20 @@ export function createConnectorGate(options: { store: Store; server: Authorizati
         return { message: `This connection is for canvas ${grant.canvasId} of project ${grant.projectId} only.`, scope: null };
       }
       return null;
+    },
+
+    async reserveRun(access, rawArguments) {
+      const { grant } = access;
+      if (grant.spendLimit === null) return { refund: async () => undefined };
+      const nodeId = (rawArguments as { node_id?: unknown } | undefined)?.node_id;
+      if (typeof nodeId !== 'string') return { refund: async () => undefined };
+      const cost = await options.estimate(grant, nodeId).catch(() => null);
+      // A node the estimate cannot price is refused by the submission itself, with its own error.
+      if (cost === null) return { refund: async () => undefined };
+      if (!(await store.grants.spend(grant.grantId, cost))) {
+        return { refused: `This run would cost ${cost} credits; this connection may spend ${grant.spendLimit} in all and has spent ${grant.spent}.` };
+      }
+      return { refund: () => store.grants.spend(grant.grantId, -cost).then(() => undefined) };
     },
   };
 }

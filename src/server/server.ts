@@ -28,6 +28,8 @@ import { createAuthorizationServer, type AuthorizationServer } from '../oauth/au
 import { createConnectorGrants, type ConnectorGrants } from '../oauth/connector-grants.js';
 import { createConnectorGate, type ConnectorGate } from '../oauth/mcp-gate.js';
 import { PROTECTED_RESOURCE_PATHS, serveResourceMetadata } from '../oauth/resource-metadata.js';
+import { planRun } from '../runs/operations.js';
+import { runContextFor } from '../runs/submit.js';
 import { WARM_AT_START, createBodyCheckPool } from '../validation/body-check-pool.js';
 import { createFeedHub, type FeedHub } from '../backend/feed/feed-hub.js';
 import { createChatService, type ChatService } from '../agent/chat-service.js';
@@ -257,7 +259,16 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     connectors = {
       server: oauthServer,
       grants: createConnectorGrants({ store, server: oauthServer, clock }),
-      gate: createConnectorGate({ store, server: oauthServer, clock }),
+      gate: createConnectorGate({
+        store,
+        server: oauthServer,
+        clock,
+        estimate: async (grant, nodeId) => {
+          const stored = await store!.layout.readNode(grant.projectId, grant.canvasId, nodeId);
+          if (!stored) throw new CanvasError('not_found', `No node ${nodeId}.`);
+          return planRun(stored.node, await runContextFor(store!, grant.projectId, grant.canvasId, stored.node)).costEstimated;
+        },
+      }),
     };
   }
   // Commands run beside the server (admin login-link) print links at the address people open it at.

@@ -4,6 +4,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConfigInput } from '../../src/config.js';
 import { IDP } from '../backend/world.js';
 import { Browser, TestOAuthProvider, type ConsentAnswer } from '../support/oauth-client.js';
 import { signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
@@ -24,8 +25,8 @@ interface Stage {
   close(): Promise<void>;
 }
 
-async function stage(target: (typeof STORE_TARGETS)[number]): Promise<Stage> {
-  const server = await startTestServer(target);
+async function stage(target: (typeof STORE_TARGETS)[number], overrides: ConfigInput = {}): Promise<Stage> {
+  const server = await startTestServer(target, overrides);
   const { admin } = server.store;
   await admin.createWorkspace('w');
   await admin.createProject('p', 'w');
@@ -159,6 +160,22 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       expect(elsewhere.status).toBe(403);
       expect(((await elsewhere.json()) as { error: { message: string } }).error.message).toContain('for canvas c of project p only');
       await client.close();
+    });
+
+    it('a connection allowed to start runs spends at most its limit: the run past it is refused with budget_exceeded', async () => {
+      // Runs are started with a tool beyond the published six: a server that offers it.
+      const runs = await stage(target, { enableHiddenTools: true });
+      const { client } = await connectV1(runs, 'olga', { decision: 'allow', canvas: 'p/other', access: 'runs', spend_limit: '1' });
+      const revision = structured<{ layout: { revision: number } }>(await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } })).layout.revision;
+      const frame = { id: 'paid', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a gull', size: '1K', imageUrl: null, aspectRatio: '1:1', count: 1 } };
+      expect((await client!.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'other', base_revision: revision, node: frame } })).isError).toBeFalsy();
+      const first = await client!.callTool({ name: 'submit_canvas_node_run', arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid' } });
+      expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+      await expect(client!.callTool({ name: 'submit_canvas_node_run', arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid', idempotency_key: 'second' } })).rejects.toThrow(
+        /may spend 1 in all and has spent 1/,
+      );
+      await client!.close();
+      await runs.close();
     });
 
     it("a viewer's consent cannot give edit rights: the page says why and no grant is made", async () => {
