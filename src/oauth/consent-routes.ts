@@ -125,7 +125,8 @@ function consentPage(view: InteractionView, person: Actor, canvases: CanvasOptio
                     <input id="spend_limit" type="number" name="spend_limit" min="0" step="1" />`
                 : ''}
             </fieldset>
-            <p>Editing needs you to be an editor or owner of the canvas's project; a viewer can allow reading only.</p>
+            <p>Editing needs you to be an editor or owner of the canvas's project; a viewer can allow reading only.
+              ${view.redirectUri ? html`Your answer goes back to <code>${view.redirectUri}</code>: if that is not the app you are adding, deny.` : ''}</p>
             <p>
               <button type="submit" name="decision" value="allow">Allow</button>
               <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
@@ -159,7 +160,8 @@ export function registerConsentRoutes(app: Hono<BackendHttpEnv>, options: Consen
     if (!connectors) throw new CanvasError('unavailable', 'OAuth is not available on this server yet.');
     const { incoming, outgoing } = nodeOf(c);
     const view = await connectors.server.interaction(incoming, outgoing);
-    headersFor(c, null);
+    // The policy of the page that holds the form is the one its answer's redirects are checked against.
+    headersFor(c, redirectOrigin(view?.redirectUri ?? null));
     if (!view || view.uid !== c.req.param('uid')) return c.html(expired(), 410);
     const person = await personOf(c);
     if (!person) return c.html(signInFirst(view, view.uid));

@@ -2,6 +2,7 @@ import type {
   BatchReceipt,
   CanvasSnapshot,
   ChatRunView,
+  ConnectionView,
   HistoryPage,
   IssuedToken,
   LayoutOperation,
@@ -96,6 +97,11 @@ export const api = {
 
   endChatRun: ({ projectId, canvasId }: CanvasAddress, agentRunId: string) =>
     request<ChatRunView>('DELETE', `${canvasPath(projectId, canvasId)}/chat-runs/${encodeURIComponent(agentRunId)}`),
+
+  connections: ({ projectId, canvasId }: CanvasAddress) =>
+    request<{ connections: ConnectionView[] }>('GET', `/api/v1/projects/${encodeURIComponent(projectId)}/canvases/${encodeURIComponent(canvasId)}/connections`),
+
+  endConnection: (grantId: string) => request<ConnectionView>('DELETE', `/api/v1/connections/${encodeURIComponent(grantId)}`),
 
   issueToken: (body: { name: string; project_id: string }) => request<IssuedToken>('POST', '/api/v1/tokens', body),
 

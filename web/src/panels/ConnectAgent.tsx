@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ChatRunView } from '../../../src/contract/index.js';
+import type { ChatRunView, ConnectionView } from '../../../src/contract/index.js';
 import { clientConfigs } from '../../../src/shared/client-configs.js';
 import { useCanvas, useCanvasState } from '../canvas/context.js';
 import { api } from '../model/api.js';
@@ -94,10 +94,19 @@ export function ConnectAgent() {
     }
   };
 
-  if (!canConnect) return <p className="muted panel-empty">Viewers cannot connect an agent: ask an editor or owner of this project.</p>;
   const mcpUrl = `${window.location.origin}/mcp/`;
+  const apps = <ConnectedApps mcpUrl={mcpUrl} />;
+  if (!canConnect) {
+    return (
+      <div className="connect">
+        {apps}
+        <p className="muted">Connecting an agent with a token needs an editor or owner of this project.</p>
+      </div>
+    );
+  }
   return (
     <div className="connect">
+      {apps}
       <p>
         An agent reads this canvas and writes to it through the MCP endpoint <code>{mcpUrl}</code>. Its writes appear here live, with its name.
       </p>
@@ -142,5 +151,73 @@ export function ConnectAgent() {
         ))}
       </ul>
     </div>
+  );
+}
+
+const SCOPE_TEXT: Record<string, string> = { 'canvas:read': 'reads', 'canvas:write': 'edits', 'runs:write': 'starts runs' };
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+/**
+ * Apps connected with OAuth (claude.ai, ChatGPT, Claude Desktop, any MCP client that signs in): the person adds the
+ * server's MCP URL as a connector, signs in and picks this canvas; the connection shows here, and ending it stops the
+ * app at once (docs/security.md, "Connectors").
+ */
+function ConnectedApps({ mcpUrl }: { mcpUrl: string }) {
+  const { controller } = useCanvas();
+  const address = useCanvasState((state) => state.address);
+  const role = useCanvasState((state) => state.role);
+  const person = useCanvasState((state) => state.person);
+  const [connections, setConnections] = useState<ConnectionView[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const refresh = useCallback(async () => {
+    try {
+      setConnections((await api.connections(address)).connections);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }, [address]);
+  useEffect(() => void refresh(), [refresh]);
+
+  const end = async (connection: ConnectionView) => {
+    try {
+      await api.endConnection(connection.grant_id);
+      controller.notify('info', `${connection.client_name ?? 'The app'} was disconnected: its next call is refused.`);
+      await refresh();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+
+  return (
+    <section className="connected-apps" aria-labelledby="connected-apps-title">
+      <h3 id="connected-apps-title">Connected apps</h3>
+      <p>
+        In claude.ai, ChatGPT, Claude Desktop or any MCP client that signs in, add <code>{mcpUrl}</code> as a connector. You sign in here,
+        choose this canvas and what the app may do; no token to copy.
+      </p>
+      {error ? <p className="error-line">{error}</p> : null}
+      {connections.length === 0 ? <p className="muted">No app is connected to this canvas.</p> : null}
+      <ul className="connections">
+        {connections.map((connection) => {
+          const mine = person !== null && connection.person.issuer === person.issuer && connection.person.subject === person.subject;
+          return (
+            <li key={connection.grant_id} data-grant-id={connection.grant_id}>
+              <strong>{connection.client_name ?? connection.client_id}</strong>
+              <span className="muted">
+                {' '}
+                for {connection.person.subject} · {connection.scopes.map((scope) => SCOPE_TEXT[scope] ?? scope).join(', ')} · last used {when(connection.last_used_at)}
+                {connection.spend_limit !== null && connection.scopes.includes('runs:write') ? ` · spent ${connection.spent} of ${connection.spend_limit} credits` : ''}
+              </span>
+              {mine || role === 'owner' ? (
+                <button type="button" className="button-small" onClick={() => void end(connection)} aria-label={`End ${connection.client_name ?? 'the app'}'s connection`}>
+                  End
+                </button>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
