@@ -29,3 +29,6 @@ CONFORMANCE_CLI="$PWD/$tools/node_modules/conformance-stable/dist/index.js" \
 echo "== protocol 2026-07-28 (suite 0.2.0-alpha.12)"
 CONFORMANCE_CLI="$PWD/$tools/node_modules/conformance-next/dist/index.js" \
   npm run -s conformance -- --suite all --spec-version 2026-07-28 --expected-failures scripts/conformance-expected-failures-2026-07-28.yml
+
+echo "== authorization server (suite 0.2.0-alpha.12, 'authorization' command)"
+CONFORMANCE_CLI="$PWD/$tools/node_modules/conformance-next/dist/index.js" npx tsx scripts/conformance-auth.ts
