@@ -1,4 +1,5 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { SqlDriver } from '../store/sql-driver.js';
 
@@ -11,6 +12,12 @@ import type { SqlDriver } from '../store/sql-driver.js';
  */
 
 const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+/**
+ * Records whose id is itself the credential (the opaque token or code a client presents): stored under
+ * the SHA-256 of the id and without it in the payload, so a copy of the database holds no usable token. The id is
+ * put back into the payload when the credential's holder presents it.
+ */
+const HASHED = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
 const RecordRow = z.object({ payload: z.string(), consumed_at: z.coerce.number().nullable() });
@@ -27,7 +34,15 @@ export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
   const grace = options.refreshGraceSeconds ?? 0;
 
   return class SqlAdapter implements Adapter {
-    constructor(readonly model: string) {}
+    private readonly hashed: boolean;
+
+    constructor(readonly model: string) {
+      this.hashed = HASHED.has(model);
+    }
+
+    private key(id: string): string {
+      return this.hashed ? createHash('sha256').update(id).digest('base64url') : id;
+    }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       const expiresAt = typeof expiresIn === 'number' ? clock() + expiresIn * 1000 : null;
@@ -36,8 +51,8 @@ export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
          ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid, expires_at = excluded.expires_at`,
         [
           this.model,
-          id,
-          JSON.stringify(payload),
+          this.key(id),
+          JSON.stringify(this.hashed ? { ...payload, jti: undefined } : payload),
           GRANTABLE.has(this.model) ? (payload.grantId ?? null) : null,
           this.model === 'Session' ? (payload.uid ?? null) : null,
           expiresAt,
@@ -47,12 +62,14 @@ export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
 
     private async findWhere(column: 'id' | 'uid', value: string): Promise<AdapterPayload | undefined> {
       const row = await driver.get(
-        `SELECT payload, consumed_at FROM oauth_records WHERE model = ? AND ${column} = ? AND (expires_at IS NULL OR expires_at > ?)`,
-        [this.model, value, clock()],
+        `SELECT id, payload, consumed_at FROM oauth_records WHERE model = ? AND ${column} = ? AND (expires_at IS NULL OR expires_at > ?)`,
+        [this.model, column === 'id' ? this.key(value) : value, clock()],
       );
       if (!row) return undefined;
       const { payload, consumed_at: consumedAt } = RecordRow.parse(row);
-      const parsed = JSON.parse(payload) as AdapterPayload;
+      const stored = JSON.parse(payload) as AdapterPayload;
+      // A hashed record is found by its id only when its holder presents it: that is the id to put back.
+      const parsed = this.hashed && column === 'id' ? { ...stored, jti: value } : stored;
       if (consumedAt === null) return parsed;
       if (this.model === 'RefreshToken' && consumedAt > clock() / 1000 - grace) return parsed;
       return { ...parsed, consumed: consumedAt };
@@ -77,14 +94,14 @@ export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
         lenient
           ? 'UPDATE oauth_records SET consumed_at = COALESCE(consumed_at, ?) WHERE model = ? AND id = ? AND (consumed_at IS NULL OR consumed_at > ?)'
           : 'UPDATE oauth_records SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL',
-        lenient ? [now, this.model, id, now - grace] : [now, this.model, id],
+        lenient ? [now, this.model, this.key(id), now - grace] : [now, this.model, this.key(id)],
       );
       // Lost a race with another request or process: refuse rather than issue a second set of tokens.
       if (changes === 0 && SINGLE_USE.has(this.model)) throw new options.invalidGrant('grant already used');
     }
 
     async destroy(id: string): Promise<void> {
-      await driver.run('DELETE FROM oauth_records WHERE model = ? AND id = ?', [this.model, id]);
+      await driver.run('DELETE FROM oauth_records WHERE model = ? AND id = ?', [this.model, this.key(id)]);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

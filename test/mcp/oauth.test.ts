@@ -91,6 +91,10 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       expect(outcome.consentPage).toContain('Connect Test connector to a canvas');
       expect(outcome.callback.get('iss')).toBe(`${s.server.url}/oauth`);
       expect(provider.saved?.refresh_token).toBeTruthy();
+      // Tokens are kept hashed: no stored record holds the access or refresh token a client presents.
+      const records = JSON.stringify(await s.server.store.driver.all('SELECT id, payload FROM oauth_records'));
+      expect(records).not.toContain(provider.saved!.access_token);
+      expect(records).not.toContain(provider.saved!.refresh_token);
       const tools = await client!.listTools();
       expect(tools.tools).toHaveLength(6);
       const read = structured<{ layout: { revision: number } }>(await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } }));
