@@ -258,6 +258,23 @@ describe('OAuth: what must fail', () => {
     expect('callback' in outcome && outcome.callback.get('error')).toBe('invalid_target');
   });
 
+  it('an expired access token is refused with invalid_token', async () => {
+    const issued = await code();
+    const tokens = (await (await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier })).json()) as { access_token: string };
+    const call = () =>
+      fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${tokens.access_token}`, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    expect((await call()).status).toBe(200);
+    // An hour later, as far as the store is concerned.
+    await s.server.store.driver.run("UPDATE oauth_records SET expires_at = ? WHERE model = 'AccessToken'", [Date.now() - 1000]);
+    const expired = await call();
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
   it('a refresh token used twice ends the grant: its access token stops too', async () => {
     const issued = await code();
     const first = (await (await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier })).json()) as { access_token: string; refresh_token: string };
