@@ -16,7 +16,7 @@ import { createLogger } from '../src/shared/logger.js';
 
 const CALLBACK_PORT = Number(process.env.CONFORMANCE_CALLBACK_PORT ?? 3917);
 const conformanceNode = process.env.CONFORMANCE_NODE ?? process.execPath;
-const conformanceCli = process.env.CONFORMANCE_CLI;
+const conformanceCli = process.env.CONFORMANCE_CLI ?? '';
 if (!conformanceCli) throw new Error('CONFORMANCE_CLI must name the suite\'s dist/index.js (a release with the authorization command: 0.2.0-alpha.12).');
 
 /** A browser's cookies, kept by hand: fetch follows no redirect here, so every hop is seen. */
@@ -46,8 +46,9 @@ async function followUntil(start: string, stop: (url: string) => boolean): Promi
 const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-conformance-auth-'));
 const server = await startServer(loadServeConfig({ port: 0, dataDir, seedDemo: false, workers: 0, rateLimitPerMinute: 0 }, {}), { logger: createLogger('warn') });
 const origin = new URL(server.url).origin;
-let exitCode = 1;
-try {
+
+/** Runs the suite's authorization scenarios, the person's part played here; answers the suite's exit code. */
+async function run(): Promise<number | null> {
   const store = server.store!;
   const person = { issuer: 'https://conformance.example', subject: 'tester' };
   await store.admin.createWorkspace('conformance');
@@ -97,10 +98,13 @@ try {
   };
   child.stdout.on('data', onOutput);
   child.stderr.on('data', onOutput);
-  exitCode = (await new Promise<number | null>((resolve) => child.on('exit', resolve))) ?? 1;
+  const exitCode = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   process.stdout.write(output.replace(/(code|access_token|refresh_token)([=:"\s]+)[A-Za-z0-9_-]{20,}/g, '$1$2…'));
-} finally {
+  return exitCode;
+}
+
+const exitCode = await run().finally(async () => {
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
-}
-process.exit(exitCode);
+});
+process.exit(exitCode ?? 1);

@@ -87,7 +87,8 @@ describe('accessibility: axe-core on every screen', () => {
       expect(await seriousFindings(page), 'details of a selected node').toEqual([]);
       for (const tab of ['History', 'Chat', 'Connect an agent']) {
         await page.getByRole('tab', { name: tab }).click();
-        await page.waitForTimeout(300);
+        await page.getByRole('tab', { name: tab, selected: true }).waitFor();
+        await page.locator('.side-body > *').first().waitFor();
         expect(await seriousFindings(page), tab).toEqual([]);
       }
     } finally {

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { abortableDelay, ProviderError, type ProducedAsset, type ProviderContext, type ProviderJob, type RunProvider } from './provider.js';
 import { aspectOf, deterministicPng, deterministicRgb, deterministicWav, storyboardPng } from './artifacts.js';
 import { composeVideo, encodeFrames, evenSize, trimAudio, type ComposeClip, type VideoFormat } from './media/ffmpeg.js';
