@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { CanvasSnapshot, CreateEdgeReceipt, CreateNodeReceipt, DeleteNodeReceipt } from './canvas.js';
+import { BatchReceipt, CanvasSnapshot, CreateEdgeReceipt, CreateNodeReceipt, DeleteNodeReceipt } from './canvas.js';
 import { CanvasEdge } from './edge.js';
 import { ToolErrorResult } from './errors.js';
 import { BaseRevision, CanvasId, ClientSaveId, NodeId, ProjectId, RunId } from './identifiers.js';
 import { CanvasNode } from './node.js';
-import { CancelRunResult, NodeRun } from './node-run.js';
+import { CancelRunResult, NodeRun, RunEstimate } from './node-run.js';
+import { ChangesBody } from './layout-changes.js';
 import { SkillCatalog } from './skills.js';
 import { IdempotencyKey } from './idempotency.js';
 
@@ -86,9 +87,25 @@ export const CreateCanvasEdgeArgs = z.strictObject({
 });
 export type CreateCanvasEdgeArgs = z.infer<typeof CreateCanvasEdgeArgs>;
 
+/** An atomic batch of layout operations, one revision (the REST `…/changes` body, addressed like the tools). */
+export const ApplyCanvasChangesArgs = ChangesBody.extend({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+});
+export type ApplyCanvasChangesArgs = z.infer<typeof ApplyCanvasChangesArgs>;
+
+export const EstimateCanvasNodeRunArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  node_id: NodeId,
+});
+export type EstimateCanvasNodeRunArgs = z.infer<typeof EstimateCanvasNodeRunArgs>;
+
 export const HIDDEN_TOOL_CONTRACTS = {
   submit_canvas_node_run: toolContract(SubmitCanvasNodeRunArgs, NodeRun),
   create_canvas_edge: toolContract(CreateCanvasEdgeArgs, CreateEdgeReceipt),
+  apply_canvas_changes: toolContract(ApplyCanvasChangesArgs, BatchReceipt),
+  estimate_canvas_node_run: toolContract(EstimateCanvasNodeRunArgs, RunEstimate),
 } as const;
 export type HiddenToolName = keyof typeof HIDDEN_TOOL_CONTRACTS;
 export const PUBLISHED_TOOL_NAMES = Object.keys(TOOL_CONTRACTS) as PublishedToolName[];

@@ -1,7 +1,9 @@
 import type {
+  ApplyCanvasChangesArgs,
   CreateCanvasEdgeArgs,
   CreateCanvasNodeArgs,
   DeleteCanvasNodeArgs,
+  EstimateCanvasNodeRunArgs,
   GetCanvasArgs,
   HistoryPage,
   NodeRunArgs,
@@ -46,6 +48,9 @@ export interface BackendClient {
   cancelRun(caller: ToolCaller, args: NodeRunArgs): Promise<JsonPayload>;
   submitRun(caller: ToolCaller, args: SubmitCanvasNodeRunArgs): Promise<JsonPayload>;
   createEdge(caller: ToolCaller, args: CreateCanvasEdgeArgs): Promise<JsonPayload>;
+  /** An atomic batch of layout operations (the MCP App's edits: moves, text, deletes), one revision. */
+  applyChanges(caller: ToolCaller, args: ApplyCanvasChangesArgs): Promise<JsonPayload>;
+  estimateRun(caller: ToolCaller, args: EstimateCanvasNodeRunArgs): Promise<JsonPayload>;
   /** A page of a canvas's revisions, newest first, before `before` (the canvas-changes resource). */
   canvasHistory(caller: ToolCaller, args: { project_id: string; canvas_id: string; before: number; limit: number }): Promise<HistoryPage>;
   /** Sizes of run outputs by asset id, for resource links; `url` is the output's signed URL (what a gateway asks). */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { McpUiResourceMeta, McpUiToolMeta, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps';
 import { MCP_APP_FILE } from '../shared/package-paths.js';
+import type { ConnectorAccess } from '../oauth/authorization-server.js';
 
 /**
  * The canvas as an MCP App (MCP Apps, `io.modelcontextprotocol/ui`): get_canvas names a `ui://` resource, and hosts
@@ -22,6 +23,20 @@ export const CANVAS_APP_TOOL_META: { ui: McpUiToolMeta; [LEGACY_URI_KEY]: string
   ui: { resourceUri: CANVAS_APP_URI },
   [LEGACY_URI_KEY]: CANVAS_APP_URI,
 };
+
+/** App-only tools (MCP Apps visibility): callable by the app through its host, never shown to the model. */
+export const APP_ONLY_TOOL_META: { ui: McpUiToolMeta } = { ui: { visibility: ['app'] } };
+
+/**
+ * The key of get_canvas results' `_meta`, for an OAuth connection only, that tells the app what its grant allows
+ * (`edit`: move, edit and delete through apply_canvas_changes; `run`: start and cancel runs). Absent: the app stays
+ * read-only, as for any caller without the app-only tools.
+ */
+export const CANVAS_APP_ACCESS_META = 'canvas-mcp/appAccess';
+
+export function appAccessOf(connector: ConnectorAccess): { edit: boolean; run: boolean } {
+  return { edit: connector.scopes.has('canvas:write'), run: connector.scopes.has('runs:write') };
+}
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>canvas-mcp canvas</title>
 <p style="font:14px system-ui;margin:2rem">The canvas view is not built on this server: run <code>npm run build</code>.</p></html>`;

@@ -12,6 +12,7 @@ import type { Logger } from '../shared/logger.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 import type { AssetUrls } from './asset-urls.js';
 import { CANVAS_APP_URI, type CanvasApp } from './canvas-app.js';
+import { notePresence, type AgentPresence } from './agent-presence.js';
 import { CANVAS_RESOURCE_TEMPLATES, createCanvasResources } from './canvas-resources.js';
 import { SERVER_INFO, type EraFrame } from './era.js';
 import {
@@ -42,6 +43,10 @@ export interface DispatcherOptions {
   tools: readonly ToolDefinition[];
   /** The tools an `assistant` token (the canvas chat's agent) lists and may call; default: `tools`. */
   assistantTools?: readonly ToolDefinition[];
+  /** Who is on each canvas (issue 21): agents' calls mark them there, get_canvas says who else is. */
+  presence?: AgentPresence | null;
+  /** What OAuth connections list and call: the six, and the MCP App's app-only tools (src/mcp/tool-registry.ts). */
+  connectorTools?: readonly ToolDefinition[];
   logger: Logger;
   /** Makes the asset URLs of results absolute (src/mcp/asset-urls.ts). */
   assetUrls: AssetUrls;
@@ -76,7 +81,8 @@ function toolSet(definitions: readonly ToolDefinition[]) {
 export function createDispatcher(options: DispatcherOptions) {
   const everyone = toolSet(options.tools);
   const assistant = options.assistantTools ? toolSet(options.assistantTools) : everyone;
-  const toolsOf = (caller: ToolCaller) => (caller.principal.purpose === 'assistant' ? assistant : everyone);
+  const connector = options.connectorTools ? toolSet(options.connectorTools) : everyone;
+  const toolsOf = (caller: ToolCaller) => (caller.principal.purpose === 'assistant' ? assistant : caller.connector ? connector : everyone);
   const capabilities = { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } };
   const canvasResources = createCanvasResources(options.client, options.assetUrls);
 
@@ -149,9 +155,10 @@ export function createDispatcher(options: DispatcherOptions) {
       const args = checked ? { success: true as const, data: context.checkedArguments, error: undefined } : tool.input.safeParse(rawArguments);
       // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
       if (!args.success) throw invalidArguments(args.error, rawArguments);
-      const payload = options.assetUrls.absolute(await tool.invoke(options.client, context.caller, args.data as never));
+      const result = options.assetUrls.absolute(await tool.invoke(options.client, context.caller, args.data as never));
+      const payload = options.presence ? notePresence(options.presence, tool.name, args.data, context.caller, result) : result;
       const extra = tool.extraContent ? await tool.extraContent(options.client, payload.json) : [];
-      const meta = tool.resultMeta ? tool.resultMeta(args.data as never, options.assetUrls) : null;
+      const meta = tool.resultMeta ? tool.resultMeta(args.data as never, options.assetUrls, context.caller) : null;
       return toolSuccessReply(request.id, payload, context.era, extra, meta);
     } catch (error) {
       const canvasError = toCanvasError(error);

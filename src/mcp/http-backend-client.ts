@@ -197,6 +197,23 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         HIDDEN_TOOL_CONTRACTS.create_canvas_edge.success,
       ),
 
+    applyChanges: (caller, args) =>
+      exchange(
+        {
+          method: 'POST',
+          path: `${canvasPath(args)}/changes`,
+          caller,
+          body: { operations: args.operations, base_revision: args.base_revision, client_save_id: args.client_save_id },
+        },
+        HIDDEN_TOOL_CONTRACTS.apply_canvas_changes.success,
+      ),
+
+    estimateRun: (caller, args) =>
+      exchange(
+        { method: 'GET', path: `${canvasPath(args)}/nodes/${segment(args.node_id)}/run-estimate`, caller },
+        HIDDEN_TOOL_CONTRACTS.estimate_canvas_node_run.success,
+      ),
+
     deleteNode: (caller, args) =>
       exchange(
         {

@@ -29,6 +29,9 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
       jsonPayload(await backend.createNode(context(caller), { ...revisionChecked(args), node: args.node })),
     createEdge: async (caller, args) =>
       jsonPayload(await backend.createEdge(context(caller), { ...revisionChecked(args), edge: args.edge })),
+    applyChanges: async (caller, args) =>
+      jsonPayload(await backend.applyBatch(context(caller), { ...revisionChecked(args), operations: args.operations })),
+    estimateRun: async (caller, args) => jsonPayload(await backend.estimateRun(context(caller), { ...canvas(args), nodeId: args.node_id })),
     deleteNode: async (caller, args) =>
       jsonPayload(await backend.deleteNode(context(caller), { ...revisionChecked(args), nodeId: args.node_id })),
     getRun: async (caller, args) => jsonPayload(await backend.getRun(context(caller), { ...canvas(args), runId: args.run_id })),

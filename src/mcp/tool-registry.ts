@@ -10,7 +10,7 @@ import type { JsonPayload } from '../shared/json-payload.js';
 import type { Need } from '../backend/auth/access.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 import type { AssetUrls } from './asset-urls.js';
-import { CANVAS_APP_TOOL_META, CANVAS_URL_META } from './canvas-app.js';
+import { APP_ONLY_TOOL_META, CANVAS_APP_ACCESS_META, CANVAS_APP_TOOL_META, CANVAS_URL_META, appAccessOf } from './canvas-app.js';
 import { runOutputLinks } from './run-output-links.js';
 
 /**
@@ -46,7 +46,7 @@ export interface ToolDefinition {
   /** The tool's `_meta` in tools/list (get_canvas names its MCP App). */
   meta?: Record<string, unknown>;
   /** The `_meta` of a successful result; content and structured result are unchanged by it. */
-  resultMeta?(args: never, urls: AssetUrls): Record<string, unknown>;
+  resultMeta?(args: never, urls: AssetUrls, caller: ToolCaller): Record<string, unknown>;
 }
 
 const RUN_ID_RULE =
@@ -58,7 +58,7 @@ function define<I extends z.ZodType>(
     extraContent?: ToolDefinition['extraContent'];
     input: I;
     invoke(client: BackendClient, caller: ToolCaller, args: z.output<I>): Promise<JsonPayload>;
-    resultMeta?(args: z.output<I>, urls: AssetUrls): Record<string, unknown>;
+    resultMeta?(args: z.output<I>, urls: AssetUrls, caller: ToolCaller): Record<string, unknown>;
   },
 ): ToolDefinition {
   return definition as unknown as ToolDefinition;
@@ -97,7 +97,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     invoke: (client, caller, args) => client.getCanvas(caller, args),
     // Hosts that render MCP Apps show the canvas itself beside the result (src/mcp/canvas-app.ts).
     meta: CANVAS_APP_TOOL_META,
-    resultMeta: (args, urls) => ({ [CANVAS_URL_META]: urls.resolve(webCanvasPath(args.project_id, args.canvas_id)) }),
+    resultMeta: (args, urls, caller) => ({
+      [CANVAS_URL_META]: urls.resolve(webCanvasPath(args.project_id, args.canvas_id)),
+      ...(caller.connector ? { [CANVAS_APP_ACCESS_META]: appAccessOf(caller.connector) } : {}),
+    }),
   }),
   define({
     name: 'create_canvas_node',
@@ -191,6 +194,32 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     published: false,
     invoke: (client, caller, args) => client.createEdge(caller, args),
   }),
+  define({
+    name: 'apply_canvas_changes',
+    need: 'editor',
+    title: 'Change the canvas',
+    description:
+      'Atomically apply a batch of layout operations (create_node, update_node, delete_node, create_edge, delete_edge) at base_revision, as one revision. ' +
+      'On revision_conflict re-read and build the batch again. Needs a canvas edit authorization.',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    input: HIDDEN_TOOL_CONTRACTS.apply_canvas_changes.input,
+    success: HIDDEN_TOOL_CONTRACTS.apply_canvas_changes.success,
+    output: HIDDEN_TOOL_CONTRACTS.apply_canvas_changes.output,
+    published: false,
+    invoke: (client, caller, args) => client.applyChanges(caller, args),
+  }),
+  define({
+    name: 'estimate_canvas_node_run',
+    need: 'viewer',
+    title: 'Estimate a node run',
+    description: "What a run of one node would cost, and the project's budget.",
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: HIDDEN_TOOL_CONTRACTS.estimate_canvas_node_run.input,
+    success: HIDDEN_TOOL_CONTRACTS.estimate_canvas_node_run.success,
+    output: HIDDEN_TOOL_CONTRACTS.estimate_canvas_node_run.output,
+    published: false,
+    invoke: (client, caller, args) => client.estimateRun(caller, args),
+  }),
 ];
 
 /** A tool as tools/list describes it, with schemas generated from the contract once. */
@@ -235,4 +264,20 @@ const ASSISTANT_TOOLS = new Set(['submit_canvas_node_run', 'create_canvas_edge']
  */
 export function assistantTools(enableHiddenTools: boolean): ToolDefinition[] {
   return TOOL_DEFINITIONS.filter((definition) => definition.published || enableHiddenTools || ASSISTANT_TOOLS.has(definition.name));
+}
+
+/** The app-only tools of the MCP App (issue 20): what the canvas drawn in a host does when the person edits it there. */
+const APP_TOOLS = new Set(['apply_canvas_changes', 'estimate_canvas_node_run', 'submit_canvas_node_run']);
+
+/**
+ * What an OAuth connection lists: the six for the model, and the MCP App's own tools marked app-only
+ * (`_meta.ui.visibility: ["app"]`), which hosts never show the model or let it call: the model still sees exactly the
+ * six. Every other caller's list is unchanged.
+ */
+export function connectorTools(enableHiddenTools: boolean): ToolDefinition[] {
+  return TOOL_DEFINITIONS.flatMap((definition) => {
+    if (definition.published) return [definition];
+    if (APP_TOOLS.has(definition.name)) return [enableHiddenTools ? definition : { ...definition, meta: APP_ONLY_TOOL_META }];
+    return enableHiddenTools ? [definition] : [];
+  });
 }

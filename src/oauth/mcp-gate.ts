@@ -19,6 +19,8 @@ const TOOL_SCOPES: Readonly<Record<string, OAuthScope>> = {
   create_canvas_node: 'canvas:write',
   delete_canvas_node: 'canvas:write',
   create_canvas_edge: 'canvas:write',
+  apply_canvas_changes: 'canvas:write',
+  estimate_canvas_node_run: 'canvas:read',
   submit_canvas_node_run: 'runs:write',
   cancel_canvas_node_run: 'runs:write',
 };

@@ -13,7 +13,7 @@ import { createHttpBackendClient } from '../mcp/http-backend-client.js';
 import { createMcpHttpHandler } from '../mcp/http-handler.js';
 import { createInProcessClient } from '../mcp/in-process-client.js';
 import { createTokenRateLimiter } from '../mcp/rate-limit.js';
-import { assistantTools, enabledTools } from '../mcp/tool-registry.js';
+import { assistantTools, connectorTools, enabledTools } from '../mcp/tool-registry.js';
 import type { BackendClient } from '../mcp/backend-client.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import { LOOPBACK_HOSTNAMES } from '../shared/hosts.js';
@@ -32,6 +32,7 @@ import { planRun } from '../runs/operations.js';
 import { runContextFor } from '../runs/submit.js';
 import { WARM_AT_START, createBodyCheckPool } from '../validation/body-check-pool.js';
 import { createFeedHub, type FeedHub } from '../backend/feed/feed-hub.js';
+import { createPresence, type Presence } from '../backend/presence/presence.js';
 import { createChatService, type ChatService } from '../agent/chat-service.js';
 import { chatModelOf } from '../agent/model.js';
 import { createWriteLimits } from '../backend/http/write-limits.js';
@@ -117,6 +118,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let app: Hono<BackendHttpEnv> | Hono;
   const bodyChecks = createBodyCheckPool();
   let feed: FeedHub | null = null;
+  let presence: Presence | null = null;
   let chat: ChatService | null = null;
   // Where this server's own agent (the canvas chat) reaches /mcp/: known once the server listens.
   let ownMcpUrl = '';
@@ -175,6 +177,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       },
     });
     feed = createFeedHub(store, logger);
+    presence = await createPresence(store, logger, clock);
     stopFeedSignals = await connectFeedSignals(store, feed, logger);
     metrics = createServiceMetrics({ store, feed, providerOf: (operation) => runEngine.providerOf(operation), tools: toolNames, logger });
     const backendMetrics = metrics;
@@ -188,6 +191,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       bodyLimitBytes: config.bodyLimitBytes,
       bodyChecks,
       feed,
+      presence,
+      oidc: config.oidcIssuer && config.oidcClientId ? { issuer: config.oidcIssuer, clientId: config.oidcClientId, clientSecret: config.oidcClientSecret, name: config.oidcName } : null,
       feedHeartbeatMs: config.feedHeartbeatMs,
       writeLimits,
       chat,
@@ -209,6 +214,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       client,
       tools: enabledTools(config.enableHiddenTools),
       assistantTools: assistantTools(config.enableHiddenTools),
+      connectorTools: connectorTools(config.enableHiddenTools),
+      presence,
       logger,
       assetUrls: createAssetUrls(() => assetBase),
       canvasApp: createCanvasApp(() => (assetBase ? new URL(assetBase).origin : '')),
@@ -300,6 +307,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         });
         feed?.closeAll('shutdown');
         await stopFeedSignals?.();
+        await presence?.close();
         await engine?.stop();
         connectors?.server.close();
         await assets?.close();

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config.js';
 import { IDP } from '../backend/world.js';
-import { Browser, TestOAuthProvider, type ConsentAnswer } from '../support/oauth-client.js';
+import { Browser, TestOAuthProvider, connectThroughOAuth, type ConsentAnswer } from '../support/oauth-client.js';
 import { signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
@@ -41,19 +41,9 @@ async function stage(target: (typeof STORE_TARGETS)[number], overrides: ConfigIn
   return { server, mcpUrl: server.server.mcpUrl, cookies, close: () => server.close() };
 }
 
-/** Connects the v1 SDK client through OAuth: registration, the person's consent, the code, the tokens. */
-async function connectV1(s: Stage, who: keyof Stage['cookies'], answer: ConsentAnswer) {
-  const provider = new TestOAuthProvider();
-  const first = new Client({ name: 'oauth-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider });
-  await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-  const outcome = await new Browser(s.cookies[who]).authorize(provider.authorizationUrl!, provider.redirectUrl, s.server.url, answer);
-  const code = outcome.callback.get('code');
-  if (!code) return { provider, outcome, client: null };
-  await transport.finishAuth(code);
-  const client = new Client({ name: 'oauth-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider }));
-  return { provider, outcome, client };
+/** Connects the v1 SDK client through OAuth as one of the stage's people. */
+function connectV1(s: Stage, who: keyof Stage['cookies'], answer: ConsentAnswer) {
+  return connectThroughOAuth({ mcpUrl: s.mcpUrl, serverUrl: s.server.url, cookie: s.cookies[who], answer });
 }
 
 const structured = <T,>(result: unknown) => (result as { structuredContent: T }).structuredContent;
@@ -95,8 +85,15 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       const records = JSON.stringify(await s.server.store.driver.all('SELECT id, payload FROM oauth_records'));
       expect(records).not.toContain(provider.saved!.access_token);
       expect(records).not.toContain(provider.saved!.refresh_token);
+      // The model sees the six; the MCP App's own tools are listed for the app alone (MCP Apps visibility).
       const tools = await client!.listTools();
-      expect(tools.tools).toHaveLength(6);
+      const forModel = tools.tools.filter((tool) => !(tool._meta?.ui as { visibility?: string[] } | undefined)?.visibility?.every((who) => who === 'app'));
+      expect(forModel.map((tool) => tool.name)).toEqual(['list_zone_skills', 'get_canvas', 'create_canvas_node', 'delete_canvas_node', 'get_canvas_node_run', 'cancel_canvas_node_run']);
+      expect(tools.tools.filter((tool) => !forModel.includes(tool)).map((tool) => [tool.name, tool._meta])).toEqual([
+        ['submit_canvas_node_run', { ui: { visibility: ['app'] } }],
+        ['apply_canvas_changes', { ui: { visibility: ['app'] } }],
+        ['estimate_canvas_node_run', { ui: { visibility: ['app'] } }],
+      ]);
       const read = structured<{ layout: { revision: number } }>(await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } }));
       const write = await client!.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'c', base_revision: read.layout.revision, node: text('from-connector') } });
       expect(write.isError, JSON.stringify(write.content)).toBeFalsy();

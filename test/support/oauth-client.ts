@@ -1,5 +1,8 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /**
  * The client side of an OAuth connection in tests: an OAuthClientProvider for the official SDK clients (v1 and v2
@@ -150,4 +153,26 @@ export class Browser {
     if (!('callback' in next)) throw new Error(`after the answer the authorization stopped at ${next.url}: ${next.page.status} ${(await next.page.text()).slice(0, 400)}`);
     return { callback: next.callback, consentPage, answerStatus: answered.status, answerPage: '' };
   }
+}
+
+/**
+ * Connects the v1 SDK client through OAuth as the person whose session `cookie` holds: the first 401, registration,
+ * the person's answer on the consent page, the code, the tokens. `client` is null when the answer gave no code.
+ */
+export async function connectThroughOAuth(options: { mcpUrl: string; serverUrl: string; cookie: string; answer: ConsentAnswer }) {
+  const provider = new TestOAuthProvider();
+  const first = new Client({ name: 'oauth-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(options.mcpUrl), { authProvider: provider });
+  const refused = await first.connect(transport).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (!(refused instanceof UnauthorizedError)) throw new Error(`expected the first connection to be refused with 401, got ${String(refused)}`);
+  const outcome = await new Browser(options.cookie).authorize(provider.authorizationUrl!, provider.redirectUrl, options.serverUrl, options.answer);
+  const code = outcome.callback.get('code');
+  if (!code) return { provider, outcome, client: null };
+  await transport.finishAuth(code);
+  const client = new Client({ name: 'oauth-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(options.mcpUrl), { authProvider: provider }));
+  return { provider, outcome, client };
 }

@@ -1,5 +1,6 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build, type Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from '../support/browser.js';
@@ -7,6 +8,9 @@ import { structured } from '../support/mcp.js';
 import type { TestServer } from '../support/servers.js';
 import { startDemoStage, type DemoStage } from '../support/demo-stage.js';
 import { waitFor } from '../support/wait.js';
+import { DEMO_OWNER } from '../../src/server/demo-seed.js';
+import { connectThroughOAuth } from '../support/oauth-client.js';
+import { signInWithLink } from '../support/servers.js';
 
 /**
  * The canvas as an MCP App: get_canvas names a ui:// resource, the server serves it as text/html;profile=mcp-app with a
@@ -26,6 +30,21 @@ async function hostScript(): Promise<string> {
   });
   const bundle = (Array.isArray(output) ? output[0] : output) as Rollup.RollupOutput;
   return bundle.output[0].code;
+}
+
+/** Loads the test host in the page and has it show the app with a get_canvas result (relaying tool calls or not). */
+async function showInHost(page: Page, app: { html: string; toolResult: unknown; relay: boolean }): Promise<void> {
+  await page.setContent(`<!doctype html><html lang="en"><head><title>Test host</title></head><body><script>${await hostScript()}</script></body></html>`);
+  await page.evaluate(
+    ({ html, toolResult, relay }) =>
+      (globalThis as unknown as { canvasHost: { showApp(options: unknown): Promise<void> } }).canvasHost.showApp({
+        html,
+        toolArguments: { project_id: 'demo', canvas_id: 'main' },
+        toolResult,
+        relay,
+      }),
+    app,
+  );
 }
 
 describe('the canvas as an MCP App', () => {
@@ -84,16 +103,7 @@ describe('the canvas as an MCP App', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
-      await page.setContent(`<!doctype html><html><body><script>${await hostScript()}</script></body></html>`);
-      await page.evaluate(
-        ({ html: appHtml, toolResult: result }) =>
-          (globalThis as unknown as { canvasHost: { showApp(options: unknown): Promise<void> } }).canvasHost.showApp({
-            html: appHtml,
-            toolArguments: { project_id: 'demo', canvas_id: 'main' },
-            toolResult: result,
-          }),
-        { html, toolResult },
-      );
+      await showInHost(page, { html, toolResult, relay: false });
       const app = page.frameLocator('iframe');
       for (const name of names) await app.getByText(name!, { exact: true }).first().waitFor();
       await expect(app.locator('.react-flow__node').count()).resolves.toBe(names.length);
@@ -114,6 +124,101 @@ describe('the canvas as an MCP App', () => {
       expect(errors).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it('two-way through an OAuth connection: the person moves, edits and deletes in the app through the host, sees the agent write, and the model is told', async () => {
+    const link = await server.store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: 60_000 });
+    const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${link}`);
+    const { client: connector } = await connectThroughOAuth({
+      mcpUrl: server.server.mcpUrl,
+      serverUrl: server.url,
+      cookie,
+      answer: { decision: 'allow', canvas: 'demo/main', access: 'runs' },
+    });
+    const read = async () =>
+      structured<{ layout: { revision: number; nodes: Array<{ id: string; position: { x: number; y: number }; data: Record<string, unknown> }> } }>(
+        await agent.callTool({ name: 'get_canvas', arguments: CANVAS }),
+      ).layout;
+    const toolResult = await connector!.callTool({ name: 'get_canvas', arguments: CANVAS });
+    // What the grant allows travels with the result, for the app alone; an admin token's result has no such key.
+    expect(toolResult._meta).toMatchObject({ 'canvas-mcp/appAccess': { edit: true, run: true } });
+    const html = ((await connector!.readResource({ uri: APP_URI })).contents[0] as { text: string }).text;
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    // The host relays the app's tool calls to the server through its MCP client: the connector's, as claude.ai would.
+    await page.exposeFunction('callServerTool', (params: { name: string; arguments?: Record<string, unknown> }) => connector!.callTool(params));
+    const host = () => page.evaluate(() => (globalThis as unknown as { host: { toolCalls: string[]; modelContext: { content: Array<{ text: string }> } | null } }).host);
+    try {
+      await showInHost(page, { html, toolResult, relay: true });
+      const app = page.frameLocator('iframe');
+      const voice = app.locator('.react-flow__node[data-id="voice-1"]');
+      await voice.waitFor();
+      await app.locator('.editable.can-edit').first().waitFor();
+
+      // A drag is one write through the app-only apply_canvas_changes, authored by the connection.
+      const before = await read();
+      const box = (await voice.locator('.card-head').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 100, { steps: 8 });
+      await page.mouse.up();
+      const moved = await waitFor(read, (layout) => layout.revision > before.revision);
+      expect(moved.revision).toBe(before.revision + 1);
+      expect(moved.nodes.find((node) => node.id === 'voice-1')!.position.y).toBeGreaterThan(before.nodes.find((node) => node.id === 'voice-1')!.position.y + 40);
+      const [entry] = await server.store.history.history('demo', 'main', 1e9, 1);
+      expect(entry).toMatchObject({ revision: moved.revision, author: { kind: 'agent', token_name: 'Test connector (connector)' } });
+      expect((await host()).toolCalls).toContain('apply_canvas_changes');
+
+      // The model hears of it on its next turn.
+      const told = await waitFor(host, (state) => state.modelContext !== null);
+      expect(told.modelContext!.content[0]!.text).toMatch(/moved .*\(voice-1\) to \(/);
+
+      // Text edited in place.
+      await app.locator('.react-flow__node[data-id="note-1"] .editable').click();
+      const field = app.locator('.react-flow__node[data-id="note-1"] textarea');
+      await field.fill('Edited inside the chat.');
+      await field.press('Control+Enter');
+      await waitFor(read, (layout) => layout.nodes.find((node) => node.id === 'note-1')?.data.content === 'Edited inside the chat.');
+
+      // The agent's write appears in the app with no reload.
+      const now = await read();
+      await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...CANVAS, base_revision: now.revision, node: { id: 'from-agent', type: 'textAnnotationNode', position: { x: 1000, y: 40 }, data: { content: 'Hello from the agent' } } },
+      });
+      const added = app.locator('.react-flow__node[data-id="from-agent"]');
+      await added.waitFor();
+
+      // Delete asks first, then one write; the node is gone for the agent too.
+      await added.locator('.card-head').click();
+      await page.keyboard.press('Delete');
+      await app.getByRole('alertdialog').waitFor();
+      await page.keyboard.press('Enter');
+      await waitFor(read, (layout) => !layout.nodes.some((node) => node.id === 'from-agent'));
+      await added.waitFor({ state: 'detached' });
+      expect((await host()).modelContext!.content[0]!.text).toMatch(/deleted .*from-agent/);
+
+      // A run starts after the person has seen its cost (app-only estimate and submit), and its state shows up here
+      // (this stage runs no workers: it stays queued).
+      const frame = app.locator('.react-flow__node[data-id="frame-1"]');
+      await frame.getByRole('button', { name: 'Run' }).click();
+      await app.getByRole('dialog', { name: 'Start a run' }).getByText(/This run costs about/).waitFor();
+      await app.getByRole('button', { name: 'Start run' }).click();
+      await frame.locator('.run-bar [data-run-status="queued"]').waitFor();
+      expect((await host()).toolCalls).toEqual(expect.arrayContaining(['estimate_canvas_node_run', 'submit_canvas_node_run']));
+
+      // axe reads the app inside its frame too.
+      const findings = (await new AxeBuilder({ page: page as never }).analyze()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+      expect(findings.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+      await screenshot(page, 'mcp-app-editing');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await connector!.close();
     }
   });
 });

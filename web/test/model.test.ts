@@ -6,6 +6,7 @@ import { PALETTE, paletteNode } from '../src/model/palette.js';
 import { layoutBounds } from '../src/canvas/fit.js';
 import { toFlowNodes } from '../src/canvas/flow-nodes.js';
 import { safeMediaUrl } from '../src/cards/media-url.js';
+import { describeOperations, modelContextText } from '../src/mcp-app/host-transport.js';
 
 /** The page's model in plain TypeScript: what it does to a layout, and what it sends, without a browser. */
 
@@ -172,5 +173,29 @@ describe('what a card may fetch (issue 17, defect 5)', () => {
 
   it('draws nothing when the media origin is unknown (the MCP App without the server\'s URL)', () => {
     expect(safeMediaUrl('/assets/asset_abc', null)).toBeUndefined();
+  });
+});
+
+describe("the MCP App's words to the model", () => {
+  const named = new Map([['n1', note('n1', 0, { data: { content: 'x', displayName: 'Opening' } } as Partial<CanvasNode>)]]);
+
+  it('names each change with the ids the model needs', () => {
+    expect(
+      describeOperations(
+        [
+          { op: 'update_node', node_id: 'n1', set: { position: { x: 10, y: 20 } } },
+          { op: 'update_node', node_id: 'n2', set: { data: { content: 'new' } } },
+          { op: 'delete_node', node_id: 'n1' },
+          { op: 'create_edge', edge: edge('e', 'n1', 'n2') },
+        ],
+        named,
+      ),
+    ).toEqual(['moved "Opening" (n1) to (10, 20)', 'edited n2', 'deleted "Opening" (n1)', 'connected n1 to n2']);
+  });
+
+  it('points to the outline resources only when the canvas is large', () => {
+    const address = { projectId: 'p', canvasId: 'c' };
+    expect(modelContextText(address, 7, ['Move: moved n1 to (1, 2)'], 40)).not.toContain('canvas://');
+    expect(modelContextText(address, 7, ['Move: moved n1 to (1, 2)'], 10_000)).toContain('read the resource canvas://p/c/outline');
   });
 });

@@ -4,9 +4,15 @@ import { NODE_CARDS } from '../cards/index.js';
 import { fitCanvas } from '../canvas/fit.js';
 import { CanvasContext, useCanvasState } from '../canvas/context.js';
 import { toFlowEdges, toFlowNodes, type FlowNode } from '../canvas/flow-nodes.js';
-import type { ReadOnlyController } from '../model/read-only.js';
+import type { CanvasController } from '../model/canvas-store.js';
+import { CanvasView } from '../canvas/CanvasView.js';
+import { Notices } from '../panels/Notices.js';
+import { WhoIsHere } from '../canvas/PresenceLayer.js';
 
-/** The canvas a get_canvas result holds, drawn with the web canvas's cards, read-only. */
+/**
+ * The canvas a get_canvas result holds, drawn with the web canvas's cards: read-only, or, when the connection's grant
+ * allows and the host relays tool calls (`editing`), the web canvas's own editing view (moves, text, delete, runs).
+ */
 
 const ACTIVE = new Set(['queued', 'running', 'cancel_requested']);
 
@@ -47,7 +53,10 @@ function Flow() {
   );
 }
 
-function Summary({ onOpen }: { onOpen: (() => void) | null }) {
+function Summary({ onOpen, editing }: { onOpen: (() => void) | null; editing: boolean }) {
+  const saving = useCanvasState((state) => state.saving);
+  const role = useCanvasState((state) => state.role);
+  const problem = useCanvasState((state) => (state.status === 'ready' || state.status === 'loading' ? null : state.error));
   const address = useCanvasState((state) => state.address);
   const revision = useCanvasState((state) => state.layout.revision);
   const nodeCount = useCanvasState((state) => state.layout.nodes.length);
@@ -64,7 +73,11 @@ function Summary({ onOpen }: { onOpen: (() => void) | null }) {
       <span className="chip">{nodeCount} nodes</span>
       {active ? <span className="chip run-running">{active} running</span> : null}
       {failed ? <span className="chip run-failed">{failed} failed</span> : null}
+      {editing && saving > 0 ? <span className="muted">Saving…</span> : null}
+      {editing && problem ? <span className="chip chip-warning" role="alert">The canvas could not be read: {problem}</span> : null}
       <span className="spacer" />
+      {editing ? <WhoIsHere /> : null}
+      {editing && role === 'viewer' ? <span className="chip chip-warning">View only</span> : null}
       {onOpen ? (
         <button type="button" className="button-small button-primary" onClick={onOpen}>
           Open the full canvas
@@ -78,15 +91,26 @@ function Summary({ onOpen }: { onOpen: (() => void) | null }) {
  * `mediaOrigin` is the canvas-mcp server's origin (that of the full canvas's URL): cards draw media from it alone,
  * and from nowhere when it is unknown (issue 17, defect 5).
  */
-export function AppCanvas({ controller, onOpen, mediaOrigin }: { controller: ReadOnlyController; onOpen: (() => void) | null; mediaOrigin: string | null }) {
-  const context = useMemo(() => ({ controller, skills: null, viewOnly: true, mediaOrigin }), [controller, mediaOrigin]);
+export function AppCanvas({
+  controller,
+  onOpen,
+  mediaOrigin,
+  editing,
+}: {
+  controller: CanvasController;
+  onOpen: (() => void) | null;
+  mediaOrigin: string | null;
+  editing: boolean;
+}) {
+  const context = useMemo(() => ({ controller, skills: null, viewOnly: !editing, mediaOrigin }), [controller, mediaOrigin, editing]);
   return (
     <CanvasContext.Provider value={context}>
       <ReactFlowProvider>
         <div className="app-screen">
-          <Summary onOpen={onOpen} />
+          <Summary onOpen={onOpen} editing={editing} />
           <main className="canvas app-canvas">
-            <Flow />
+            {editing ? <CanvasView onSelect={() => undefined} /> : <Flow />}
+            {editing ? <Notices /> : null}
           </main>
         </div>
       </ReactFlowProvider>

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { CanvasEdge, CanvasNode, LayoutOperation, NodeRun, NodeRuntimeState, RunEstimate } from '../../../src/contract/index.js';
-import { api, ApiError, newKey, type CanvasAddress } from './api.js';
+import type { CanvasEdge, CanvasNode, CanvasSnapshot, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceUpdateBody, RunEstimate } from '../../../src/contract/index.js';
+import { ApiError, newKey, type CanvasAddress } from './api.js';
+import { restTransport, type CanvasTransport, type FeedStatus, type Role } from './transport.js';
 import { applyLayoutEvent, authorLabel, inverseOperations, parentsFirst, type Author, type Layout, type LayoutEventData } from './layout.js';
 
 /**
@@ -13,9 +14,8 @@ import { applyLayoutEvent, authorLabel, inverseOperations, parentsFirst, type Au
  * who changed what, and anything they typed is kept in the notice.
  */
 
-export type Role = 'viewer' | 'editor' | 'owner';
+export type { FeedStatus, Role } from './transport.js';
 export type Status = 'loading' | 'ready' | 'signed-out' | 'forbidden' | 'missing' | 'error';
-export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
 export interface Notice {
   id: number;
@@ -55,6 +55,8 @@ export interface CanvasState {
   saving: number;
   /** Bumped when a change of the person's was not applied: the view puts what it moved or resized back. */
   refusals: number;
+  /** Who else is on the canvas now (people and agents; the person themselves left out). */
+  presence: PresenceEntry[];
 }
 
 const HIGHLIGHT_MS = 2500;
@@ -78,6 +80,8 @@ export interface CanvasController {
   runNode(nodeId: string, idempotencyKey: string): Promise<NodeRun | null>;
   cancelRun(runId: string): Promise<void>;
   dismiss(noticeId: number): void;
+  /** Where the person is (the view throttles it); null: they left the canvas. */
+  reportPresence(report: PresenceUpdateBody | null): void;
   notify(tone: Notice['tone'], text: string, keep?: string, nodeIds?: string[]): void;
   close(): void;
 }
@@ -103,12 +107,18 @@ export function initialCanvasState(address: CanvasAddress): CanvasState {
     undo: [],
     saving: 0,
     refusals: 0,
+    presence: [],
   };
 }
 
-export function createCanvasController(address: CanvasAddress, options: { EventSource?: typeof EventSource } = {}): CanvasController {
+/** `transport`: how the canvas reaches the server; the web canvas's REST routes and change feed by default. */
+export function createCanvasController(
+  address: CanvasAddress,
+  options: { EventSource?: typeof EventSource; transport?: CanvasTransport } = {},
+): CanvasController {
+  const transport = options.transport ?? restTransport(address, options.EventSource);
   const store = createStore<CanvasState>(() => initialCanvasState(address));
-  let source: EventSource | null = null;
+  let stopFeed: (() => void) | null = null;
   let noticeId = 0;
   let closed = false;
 
@@ -155,34 +165,38 @@ export function createCanvasController(address: CanvasAddress, options: { EventS
   }
 
   function openFeed(after: number): void {
-    source?.close();
+    stopFeed?.();
+    stopFeed = null;
     if (closed) return;
-    const EventSourceClass = options.EventSource ?? EventSource;
-    const feed = new EventSourceClass(api.feedUrl(address, after), { withCredentials: true });
-    source = feed;
-    store.setState({ feed: 'connecting' });
-    feed.onopen = () => store.setState({ feed: 'live' });
-    // The browser reconnects by itself, sending Last-Event-ID: the server replays what was missed.
-    feed.onerror = () => store.setState({ feed: feed.readyState === EventSourceClass.CLOSED ? 'closed' : 'reconnecting' });
-    feed.addEventListener('layout', (message) => applyEvent(JSON.parse((message as MessageEvent<string>).data) as LayoutEventData));
-    feed.addEventListener('node_state', (message) => {
-      const { node_id: nodeId, state } = JSON.parse((message as MessageEvent<string>).data) as { node_id: string; state: NodeRuntimeState | null };
-      store.setState((current) => {
-        const states = { ...current.states };
-        if (state) states[nodeId] = state;
-        else delete states[nodeId];
-        return { states };
-      });
+    stopFeed = transport.follow(after, {
+      layout: applyEvent,
+      nodeState: (nodeId, state) =>
+        store.setState((current) => {
+          const states = { ...current.states };
+          if (state) states[nodeId] = state;
+          else delete states[nodeId];
+          return { states };
+        }),
+      snapshot: showSnapshot,
+      reset: () => void reload(),
+      presence: (entries) => {
+        const me = store.getState().person;
+        const mine = me ? `person:${me.issuer}|${me.subject}` : null;
+        store.setState({ presence: entries.filter((entry) => entry.key !== mine) });
+      },
+      status: (feed) => store.setState({ feed }),
     });
-    feed.addEventListener('reset', () => void reload());
   }
 
-  async function readSnapshot(): Promise<void> {
-    const snapshot = await api.snapshot(address);
+  function showSnapshot(snapshot: CanvasSnapshot): void {
     store.setState({
       layout: { revision: snapshot.layout.revision, nodes: parentsFirst(snapshot.layout.nodes as CanvasNode[]), edges: snapshot.layout.edges as CanvasEdge[] },
       states: snapshot.node_states as Record<string, NodeRuntimeState>,
     });
+  }
+
+  async function readSnapshot(): Promise<void> {
+    showSnapshot(await transport.snapshot());
   }
 
   async function reload(): Promise<void> {
@@ -190,14 +204,22 @@ export function createCanvasController(address: CanvasAddress, options: { EventS
       await readSnapshot();
       openFeed(store.getState().layout.revision);
     } catch (error) {
-      notify('error', `Could not re-read the canvas: ${(error as Error).message}`);
+      // Access that ended (removed from the project, signed out elsewhere) is a screen of its own, not a notice.
+      const status = failureStatus(error);
+      if (status === 'error') {
+        notify('error', `Could not re-read the canvas: ${(error as Error).message}`);
+        return;
+      }
+      stopFeed?.();
+      stopFeed = null;
+      store.setState({ status, error: (error as Error).message, feed: 'closed' });
     }
   }
 
   /** Who changed which node after `revision` (from the history), so a change that no longer applies can say who. */
   async function learnAuthorsSince(revision: number): Promise<void> {
     try {
-      const page = await api.history(address);
+      const page = await transport.history();
       const lastAuthor = { ...store.getState().lastAuthor };
       for (const entry of [...page.revisions].reverse()) {
         if (entry.revision <= revision) continue;
@@ -241,7 +263,7 @@ export function createCanvasController(address: CanvasAddress, options: { EventS
       }
       if (built.length === 0) return true;
       try {
-        const receipt = await api.changes(address, before.revision, built, key);
+        const receipt = await transport.changes(before.revision, built, key, intent.label);
         if (intent.undoable !== false) {
           const inverse = inverseOperations(before, built);
           if (inverse && inverse.length > 0) store.setState((state) => ({ undo: [...state.undo.slice(-49), { label: intent.label, operations: inverse }] }));
@@ -272,10 +294,9 @@ export function createCanvasController(address: CanvasAddress, options: { EventS
     async load() {
       store.setState({ status: 'loading', error: null });
       try {
-        const me = await api.me();
-        const project = me.projects.find((entry) => entry.project_id === address.projectId);
+        const { role, person } = await transport.whoAmI();
         await readSnapshot();
-        store.setState({ status: 'ready', role: project?.role ?? 'viewer', person: me.person });
+        store.setState({ status: 'ready', role, person });
         openFeed(store.getState().layout.revision);
       } catch (error) {
         store.setState({ status: failureStatus(error), error: (error as Error).message });
@@ -305,7 +326,7 @@ export function createCanvasController(address: CanvasAddress, options: { EventS
     },
     async revertTo(revision) {
       try {
-        await api.revert(address, store.getState().layout.revision, revision);
+        await transport.revert(store.getState().layout.revision, revision);
         notify('info', `Reverted to revision ${revision}.`);
       } catch (error) {
         if (error instanceof ApiError && error.code === 'revision_conflict') {
@@ -317,11 +338,11 @@ export function createCanvasController(address: CanvasAddress, options: { EventS
       }
     },
     estimate(nodeId) {
-      return api.estimate(address, nodeId);
+      return transport.estimate(nodeId);
     },
     async runNode(nodeId, idempotencyKey) {
       try {
-        const run = await api.submitRun(address, nodeId, idempotencyKey);
+        const run = await transport.submitRun(nodeId, idempotencyKey);
         return run;
       } catch (error) {
         notify('error', `The run did not start: ${(error as Error).message}`);
@@ -330,17 +351,20 @@ export function createCanvasController(address: CanvasAddress, options: { EventS
     },
     async cancelRun(runId) {
       try {
-        await api.cancelRun(address, runId);
+        await transport.cancelRun(runId);
       } catch (error) {
         notify('error', `Cancel failed: ${(error as Error).message}`);
       }
+    },
+    reportPresence(report) {
+      transport.reportPresence?.(report).catch(() => undefined);
     },
     dismiss(id) {
       store.setState((state) => ({ notices: state.notices.filter((notice) => notice.id !== id) }));
     },
     close() {
       closed = true;
-      source?.close();
+      stopFeed?.();
       store.setState({ feed: 'closed' });
     },
   };

@@ -1,0 +1,77 @@
+import type { CanvasSnapshot, HistoryPage, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceEvent, PresenceUpdateBody, RunEstimate } from '../../../src/contract/index.js';
+import { api, type CanvasAddress } from './api.js';
+import type { LayoutEventData } from './layout.js';
+
+/**
+ * How an open canvas reaches the server: the web canvas through the REST routes and the change feed (this file's
+ * `restTransport`), the MCP App through its host's tool calls (web/src/mcp-app/host-transport.ts). The controller
+ * (canvas-store.ts) is the same for both: intents, conflicts and undo behave alike wherever the canvas is drawn.
+ * Failures are ApiErrors, whose `code` is the server's error code (revision_conflict drives a re-read).
+ */
+
+export type Role = 'viewer' | 'editor' | 'owner';
+export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'closed';
+
+export interface FeedHandlers {
+  /** One revision, in order; a gap makes the controller re-read. */
+  layout(event: LayoutEventData): void;
+  nodeState(nodeId: string, state: NodeRuntimeState | null): void;
+  /** A whole new snapshot (a transport that polls instead of listening). */
+  snapshot(snapshot: CanvasSnapshot): void;
+  /** The feed cannot go on from where it was: re-read the canvas. */
+  reset(): void;
+  /** Who is on the canvas now (people and agents). */
+  presence(entries: PresenceEntry[]): void;
+  status(status: FeedStatus): void;
+}
+
+export interface CanvasTransport {
+  whoAmI(): Promise<{ role: Role; person: { issuer: string; subject: string } | null }>;
+  snapshot(): Promise<CanvasSnapshot>;
+  /** `label` names the person's change ("Move", "Edit text"), for a transport that reports it. */
+  changes(baseRevision: number, operations: LayoutOperation[], clientSaveId: string, label: string): Promise<{ revision: number }>;
+  /** Recent revisions with their authors (who changed what, for the notices that explain a conflict). */
+  history(): Promise<HistoryPage>;
+  revert(baseRevision: number, toRevision: number): Promise<unknown>;
+  estimate(nodeId: string): Promise<RunEstimate>;
+  submitRun(nodeId: string, idempotencyKey: string): Promise<NodeRun>;
+  cancelRun(runId: string): Promise<unknown>;
+  /** Follows the canvas's changes after `after`; answers how to stop. */
+  follow(after: number, handlers: FeedHandlers): () => void;
+  /** Tells the others where the person is (selection, cursor in canvas coordinates); null: they left. */
+  reportPresence?(report: PresenceUpdateBody | null): Promise<void>;
+}
+
+/** The web canvas's way: REST with the person's session, and the server-sent change feed. */
+export function restTransport(address: CanvasAddress, EventSourceClass: typeof EventSource = EventSource): CanvasTransport {
+  return {
+    async whoAmI() {
+      const me = await api.me();
+      const project = me.projects.find((entry) => entry.project_id === address.projectId);
+      return { role: project?.role ?? 'viewer', person: me.person };
+    },
+    snapshot: () => api.snapshot(address),
+    changes: (baseRevision, operations, clientSaveId) => api.changes(address, baseRevision, operations, clientSaveId),
+    history: () => api.history(address),
+    revert: (baseRevision, toRevision) => api.revert(address, baseRevision, toRevision),
+    estimate: (nodeId) => api.estimate(address, nodeId),
+    submitRun: (nodeId, idempotencyKey) => api.submitRun(address, nodeId, idempotencyKey),
+    cancelRun: (runId) => api.cancelRun(address, runId),
+    reportPresence: (report) => (report ? api.reportPresence(address, report) : api.leaveCanvas(address)),
+    follow(after, handlers) {
+      const feed = new EventSourceClass(api.feedUrl(address, after), { withCredentials: true });
+      handlers.status('connecting');
+      feed.onopen = () => handlers.status('live');
+      // The browser reconnects by itself, sending Last-Event-ID: the server replays what was missed.
+      feed.onerror = () => handlers.status(feed.readyState === EventSourceClass.CLOSED ? 'closed' : 'reconnecting');
+      feed.addEventListener('layout', (message) => handlers.layout(JSON.parse((message as MessageEvent<string>).data) as LayoutEventData));
+      feed.addEventListener('node_state', (message) => {
+        const { node_id: nodeId, state } = JSON.parse((message as MessageEvent<string>).data) as { node_id: string; state: NodeRuntimeState | null };
+        handlers.nodeState(nodeId, state);
+      });
+      feed.addEventListener('reset', () => handlers.reset());
+      feed.addEventListener('presence', (message) => handlers.presence((JSON.parse((message as MessageEvent<string>).data) as PresenceEvent).entries));
+      return () => feed.close();
+    },
+  };
+}
