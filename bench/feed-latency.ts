@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
 import { ROOT, startProcess } from './processes.js';
+import { arrivalWaiter, readEvents } from './sse-reader.js';
 
 /**
  * `npm run bench` (part): the change feed. Latency from sending a write (create_canvas_node through MCP) to its
@@ -23,37 +24,20 @@ interface Subscriber {
 }
 
 /** Wakes the measuring loop when an awaited revision has reached every subscriber, without polling for it. */
-const waiters = new Set<() => void>();
-function arrived(): void {
-  for (const waiter of waiters) waiter();
-}
+const arrival = arrivalWaiter();
 
 async function subscribe(url: string, token: string): Promise<Subscriber> {
   const controller = new AbortController();
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
   const arrivals = new Map<number, number>();
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        const now = performance.now();
-        buffer += decoder.decode(chunk, { stream: true });
-        const blocks = buffer.split('\n\n');
-        buffer = blocks.pop() ?? '';
-        for (const block of blocks) {
-          if (!block.startsWith('event: layout')) continue;
-          const id = /^id: (\d+)$/m.exec(block)?.[1];
-          if (id) {
-            arrivals.set(Number(id), now);
-            arrived();
-          }
-        }
-      }
-    } catch {
-      // closed
+  void readEvents(response, (block, now) => {
+    if (!block.startsWith('event: layout')) return;
+    const id = /^id: (\d+)$/m.exec(block)?.[1];
+    if (id) {
+      arrivals.set(Number(id), now);
+      arrival.wake();
     }
-  })();
+  });
   return { arrivals, close: () => controller.abort() };
 }
 
@@ -113,19 +97,7 @@ export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { s
           base_revision: revision,
           node: { id: `feed-${count}-${index}`, type: 'textAnnotationNode', position: { x: 0, y: index }, data: { content: 'x' } },
         });
-        await new Promise<void>((resolve) => {
-          const check = () => {
-            if (subscribers.every((subscriber) => subscriber.arrivals.has(revision + 1))) done();
-          };
-          const timer = setTimeout(() => done(), 2000);
-          const done = () => {
-            clearTimeout(timer);
-            waiters.delete(check);
-            resolve();
-          };
-          waiters.add(check);
-          check();
-        });
+        await arrival.until(() => subscribers.every((subscriber) => subscriber.arrivals.has(revision + 1)), 2000);
         for (const subscriber of subscribers) samples.push((subscriber.arrivals.get(revision + 1) ?? Infinity) - sent);
       }
       const cpuPerWriteMs = (cpuMillis(child.pid!) - cpuBefore) / WRITES;
