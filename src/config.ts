@@ -54,6 +54,10 @@ export const ENVIRONMENT = {
   s3ForcePathStyle: 'CANVAS_MCP_S3_FORCE_PATH_STYLE',
   s3AccessKeyId: 'CANVAS_MCP_S3_ACCESS_KEY_ID',
   s3SecretAccessKey: 'CANVAS_MCP_S3_SECRET_ACCESS_KEY',
+  oidcIssuer: 'CANVAS_MCP_OIDC_ISSUER',
+  oidcClientId: 'CANVAS_MCP_OIDC_CLIENT_ID',
+  oidcClientSecret: 'CANVAS_MCP_OIDC_CLIENT_SECRET',
+  oidcName: 'CANVAS_MCP_OIDC_NAME',
 } as const;
 
 export type ConfigKey = keyof typeof ENVIRONMENT;
@@ -89,6 +93,9 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   model: '--model',
   modelBaseUrl: '--model-base-url',
   modelApiKeyFile: '--model-api-key-file',
+  oidcIssuer: '--oidc-issuer',
+  oidcClientId: '--oidc-client-id',
+  oidcName: '--oidc-name',
   chatMaxSteps: '--chat-max-steps',
   chatTokenBudget: '--chat-token-budget',
   chatApprovalMinutes: '--chat-approval-minutes',
@@ -176,6 +183,11 @@ export const ServeConfigSchema = z
     chatMaxSteps: Int(1, 200).default(24),
     chatTokenBudget: Int(1000, 100_000_000).default(400_000),
     chatApprovalMinutes: Int(1, 24 * 60).default(10),
+    // OpenID Connect sign-in beside links (issue 21, docs/security.md): the provider's issuer and this client.
+    oidcIssuer: HttpUrl.optional(),
+    oidcClientId: z.string().min(1).optional(),
+    oidcClientSecret: z.string().min(1).optional(),
+    oidcName: z.string().min(1).max(60).default('single sign-on'),
     ...ASSET_SETTINGS,
   })
   .superRefine((config, context) => {
@@ -200,6 +212,12 @@ export const ServeConfigSchema = z
     }
     if (config.modelApiKey && config.modelApiKeyFile) {
       context.addIssue({ code: 'custom', path: ['modelApiKeyFile'], message: 'cannot be combined with CANVAS_MCP_MODEL_API_KEY: give the key one way' });
+    }
+    if (config.oidcIssuer && !config.oidcClientId) {
+      context.addIssue({ code: 'custom', path: ['oidcClientId'], message: 'is required with --oidc-issuer (the client id registered at the provider)' });
+    }
+    if (config.oidcClientId && !config.oidcIssuer) {
+      context.addIssue({ code: 'custom', path: ['oidcIssuer'], message: 'is required with --oidc-client-id (the provider\'s issuer URL)' });
     }
     checkAssetSettings(config, context);
     if (config.backendUrl && config.databaseUrl) {
@@ -235,7 +253,7 @@ export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput):
       const key = String(issue.path[0] ?? '') as ConfigKey;
       const flag = FLAG[key];
       const source = flag ? `${flag} (${ENVIRONMENT[key]})` : (ENVIRONMENT[key] ?? key);
-      const secret = key === 'openaiApiKey' || key === 'backendToken' || key === 'metricsToken' || key === 'modelApiKey' || key === 's3SecretAccessKey';
+      const secret = key === 'openaiApiKey' || key === 'backendToken' || key === 'metricsToken' || key === 'modelApiKey' || key === 's3SecretAccessKey' || key === 'oidcClientSecret';
       const received = key in input && !secret ? `, got ${JSON.stringify(input[key])}` : '';
       return `${source}: ${issue.message}${received}`;
     }),

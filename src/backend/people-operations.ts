@@ -27,7 +27,7 @@ export function personOf(ctx: CallerContext): Actor | null {
   return ctx.principal.kind === 'backend' ? ctx.actor : null;
 }
 
-function requirePerson(ctx: CallerContext, what: string): Actor {
+export function requirePerson(ctx: CallerContext, what: string): Actor {
   const person = personOf(ctx);
   if (!person) throw new CanvasError('forbidden', `Only a person can ${what}: sign in, or use a backend token issued for a person.`);
   return person;
@@ -180,19 +180,20 @@ export function createPeopleOperations(store: Store, clock: () => number) {
       const person = personOf(ctx);
       const candidates =
         ctx.principal.kind === 'session'
-          ? (await store.directory.membershipsOf(ctx.principal.person)).map((entry) => entry.projectId)
-          : (await store.directory.projects()).map((entry) => entry.projectId);
+          ? await store.directory.membershipsOf(ctx.principal.person)
+          : await store.directory.projects();
       const projects: ProjectView[] = [];
-      for (const projectId of candidates) {
+      for (const { projectId, title } of candidates) {
         const role: MemberRole | null = await projectRole(store, ctx, projectId).catch(() => null);
         if (!role) continue;
         const workspaceId = (await store.admin.projectWorkspace(projectId))!;
         const canvases = (await store.directory.canvases(projectId)).map((canvas) => ({
           canvas_id: canvas.canvasId,
+          title: canvas.title,
           locked: canvas.locked,
           revision: canvas.revision,
         }));
-        projects.push({ project_id: projectId, workspace_id: workspaceId, role, canvases });
+        projects.push({ project_id: projectId, workspace_id: workspaceId, title, role, canvases });
       }
       return {
         kind: person && ctx.principal.kind === 'session' ? 'person' : 'token',

@@ -26,3 +26,5 @@ export * from './text.js';
 export * from './service.js';
 export * from './backup.js';
 export * from './connections.js';
+export * from './team.js';
+export * from './presence.js';

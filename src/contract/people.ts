@@ -73,8 +73,10 @@ export const TokenList = z.looseObject({ tokens: z.array(TokenView) });
 export const ProjectView = z.strictObject({
   project_id: ProjectId,
   workspace_id: z.string(),
+  /** What people call it; null: its id (ids never change, titles do). */
+  title: z.string().nullable(),
   role: z.enum(['viewer', 'editor', 'owner']),
-  canvases: z.array(z.strictObject({ canvas_id: CanvasId, locked: z.boolean(), revision: z.int().min(0) })),
+  canvases: z.array(z.strictObject({ canvas_id: CanvasId, title: z.string().nullable(), locked: z.boolean(), revision: z.int().min(0) })),
 });
 export type ProjectView = z.infer<typeof ProjectView>;
 
@@ -86,3 +88,14 @@ export const MeView = z.looseObject({
   projects: z.array(ProjectView),
 });
 export type MeView = z.infer<typeof MeView>;
+
+/** One of the signed-in person's own sessions (GET /api/v1/me/sessions). */
+export const SessionView = z.strictObject({
+  session_id: z.string(),
+  device: z.string().nullable(),
+  created_at: Timestamp,
+  last_seen_at: Timestamp,
+  current: z.boolean(),
+});
+export type SessionView = z.infer<typeof SessionView>;
+export const SessionList = z.strictObject({ sessions: z.array(SessionView) });

@@ -20,6 +20,12 @@ export function webCanvasPath(projectId: string, canvasId: string): string {
   return `/p/${encodeURIComponent(projectId)}/c/${encodeURIComponent(canvasId)}`;
 }
 
+/** Where the web app shows a project's team (members, invitations, audit log). */
+export const WEB_TEAM_ROUTE = '/p/:project_id/team';
+export function webTeamPath(projectId: string): string {
+  return `/p/${encodeURIComponent(projectId)}/team`;
+}
+
 export const CreateNodeBody = CreateCanvasNodeArgs.omit({ project_id: true, canvas_id: true });
 export type CreateNodeBody = z.infer<typeof CreateNodeBody>;
 

@@ -153,7 +153,7 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
 
     async getProject(id) {
       const row = await driver.get(
-        'SELECT id, workspace_id, budget_credits, spent_credits FROM projects WHERE id = ?',
+        'SELECT id, workspace_id, budget_credits, spent_credits FROM projects WHERE id = ? AND deleted_at IS NULL',
         [id],
       );
       return row ? parseRow(ProjectRow, row) : undefined;

@@ -18,9 +18,9 @@ import type { SqlDriver } from './sql-driver.js';
 /** Lists of what the store holds, for people (the API) and administrators (`admin … list`). */
 
 const Millis = z.coerce.number().int();
-const ProjectRowSchema = z.object({ id: z.string(), workspace_id: z.string() });
-const MembershipRow = z.object({ project_id: z.string(), workspace_id: z.string(), role: z.enum(MEMBER_ROLES) });
-const CanvasListRow = z.object({ project_id: z.string(), id: z.string(), locked: z.coerce.number(), revision: Millis });
+const ProjectRowSchema = z.object({ id: z.string(), workspace_id: z.string(), title: z.string().nullable() });
+const MembershipRow = z.object({ project_id: z.string(), workspace_id: z.string(), role: z.enum(MEMBER_ROLES), title: z.string().nullable() });
+const CanvasListRow = z.object({ project_id: z.string(), id: z.string(), locked: z.coerce.number(), revision: Millis, title: z.string().nullable() });
 const MemberRow = z.object({ issuer: z.string(), subject: z.string(), role: z.enum(MEMBER_ROLES), created_at: Millis });
 const RunListRow = z.object({
   id: z.string(),
@@ -38,6 +38,8 @@ const RunListRow = z.object({
 export interface ProjectEntry {
   projectId: string;
   workspaceId: string;
+  /** What people call it; null: its id. */
+  title: string | null;
 }
 
 export interface CanvasEntry {
@@ -45,6 +47,7 @@ export interface CanvasEntry {
   canvasId: string;
   locked: boolean;
   revision: number;
+  title: string | null;
 }
 
 export interface RunEntry {
@@ -79,27 +82,27 @@ export function createDirectoryReads(driver: SqlDriver, clock: () => number) {
 
   return {
     async projects(): Promise<ProjectEntry[]> {
-      const rows = await driver.all('SELECT id, workspace_id FROM projects ORDER BY id');
-      return rows.map((row) => ProjectRowSchema.parse(row)).map((row) => ({ projectId: row.id, workspaceId: row.workspace_id }));
+      const rows = await driver.all('SELECT id, workspace_id, title FROM projects WHERE deleted_at IS NULL ORDER BY id');
+      return rows.map((row) => ProjectRowSchema.parse(row)).map((row) => ({ projectId: row.id, workspaceId: row.workspace_id, title: row.title }));
     },
 
     /** The projects a person is a member of, with the role. */
     async membershipsOf(person: Actor): Promise<Array<ProjectEntry & { role: MemberRole }>> {
       const rows = await driver.all(
-        `SELECT m.project_id, p.workspace_id, m.role FROM project_members m JOIN projects p ON p.id = m.project_id
-         WHERE m.issuer = ? AND m.subject = ? ORDER BY m.project_id`,
+        `SELECT m.project_id, p.workspace_id, m.role, p.title FROM project_members m JOIN projects p ON p.id = m.project_id
+         WHERE m.issuer = ? AND m.subject = ? AND p.deleted_at IS NULL ORDER BY m.project_id`,
         [person.issuer, person.subject],
       );
-      return rows.map((row) => MembershipRow.parse(row)).map((row) => ({ projectId: row.project_id, workspaceId: row.workspace_id, role: row.role }));
+      return rows.map((row) => MembershipRow.parse(row)).map((row) => ({ projectId: row.project_id, workspaceId: row.workspace_id, role: row.role, title: row.title }));
     },
 
     async canvases(projectId?: string): Promise<CanvasEntry[]> {
       const rows = projectId
-        ? await driver.all('SELECT project_id, id, locked, revision FROM canvases WHERE project_id = ? ORDER BY id', [projectId])
-        : await driver.all('SELECT project_id, id, locked, revision FROM canvases ORDER BY project_id, id');
+        ? await driver.all('SELECT project_id, id, locked, revision, title FROM canvases WHERE project_id = ? AND deleted_at IS NULL ORDER BY id', [projectId])
+        : await driver.all('SELECT project_id, id, locked, revision, title FROM canvases WHERE deleted_at IS NULL ORDER BY project_id, id');
       return rows
         .map((row) => CanvasListRow.parse(row))
-        .map((row) => ({ projectId: row.project_id, canvasId: row.id, locked: row.locked === 1, revision: row.revision }));
+        .map((row) => ({ projectId: row.project_id, canvasId: row.id, locked: row.locked === 1, revision: row.revision, title: row.title }));
     },
 
     async members(projectId: string): Promise<Array<{ person: Actor; role: MemberRole; createdAt: number }>> {

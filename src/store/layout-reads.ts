@@ -40,7 +40,7 @@ const NodeBodyRow = z.object({ body: z.string(), seq: z.coerce.number().int() })
 const NodeTypeRow = z.object({ id: z.string(), type: z.string() });
 
 async function readCanvas(tx: SqlExecutor, projectId: string, canvasId: string): Promise<CanvasRecord | undefined> {
-  const row = await tx.get(`SELECT ${CANVAS_COLUMNS} FROM canvases WHERE project_id = ? AND id = ?`, [projectId, canvasId]);
+  const row = await tx.get(`SELECT ${CANVAS_COLUMNS} FROM canvases WHERE project_id = ? AND id = ? AND deleted_at IS NULL`, [projectId, canvasId]);
   return row ? parseRow(CanvasRow, row) : undefined;
 }
 

@@ -22,6 +22,8 @@ export interface SessionRecord {
   lastSeenAt: number;
   expiresAt: number;
   endedAt: number | null;
+  /** The browser it was opened in (its User-Agent, shortened), when known. */
+  device: string | null;
 }
 
 export interface SessionTimes {
@@ -49,9 +51,11 @@ const SessionRow = z
     last_seen_at: Millis,
     expires_at: Millis,
     ended_at: Millis.nullable(),
+    device: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
+    device: row.device,
     person: { issuer: row.issuer, subject: row.subject },
     createdAt: row.created_at,
     lastSeenAt: row.last_seen_at,
@@ -59,7 +63,7 @@ const SessionRow = z
     endedAt: row.ended_at,
   }));
 
-const SESSION_COLUMNS = 'id, issuer, subject, created_at, last_seen_at, expires_at, ended_at';
+const SESSION_COLUMNS = 'id, issuer, subject, created_at, last_seen_at, expires_at, ended_at, device';
 /** last_seen_at is written at most this often, so reading pages is not a write per request. */
 const SEEN_RESOLUTION_MS = 60_000;
 
@@ -108,7 +112,7 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
      * Spends a sign-in link (once: a second use is refused even within its lifetime) and opens a session. Returns
      * the session secret for the cookie, and where the link leads.
      */
-    async signIn(linkSecret: string, times: SessionTimes): Promise<{ sessionSecret: string; session: SessionRecord; link: LoginLinkRecord }> {
+    async signIn(linkSecret: string, times: SessionTimes, device: string | null = null): Promise<{ sessionSecret: string; session: SessionRecord; link: LoginLinkRecord }> {
       return driver.transaction(async (tx) => {
         const now = clock();
         const row = await tx.get(`SELECT issuer, subject, project_id, canvas_id, expires_at, used_at FROM login_links WHERE secret_hash = ?${driver.forUpdate}`, [
@@ -120,8 +124,8 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
         const sessionSecret = newTokenSecret().replace(/^cmcp_/, 'sess_');
         const id = newId('ses_');
         await tx.run(
-          `INSERT INTO sessions (id, secret_hash, issuer, subject, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          [id, sha256Hex(sessionSecret), link.issuer, link.subject, now, now, now + times.absoluteMs],
+          `INSERT INTO sessions (id, secret_hash, issuer, subject, created_at, last_seen_at, expires_at, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          [id, sha256Hex(sessionSecret), link.issuer, link.subject, now, now, now + times.absoluteMs, device === null ? null : device.slice(0, 200)],
         );
         const session = SessionRow.parse(await tx.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]));
         return {
@@ -153,6 +157,16 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
     async endSession(id: string): Promise<void> {
       const { changes } = await driver.run('UPDATE sessions SET ended_at = COALESCE(ended_at, ?) WHERE id = ?', [clock(), id]);
       if (changes === 0) throw new CanvasError('not_found', `No session ${id}.`);
+    },
+
+    /** A person's live sessions (not ended, not expired, not idle too long), most recently used first. */
+    async sessionsOf(person: Actor, times: SessionTimes): Promise<SessionRecord[]> {
+      const now = clock();
+      const rows = await driver.all(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE issuer = ? AND subject = ? AND ended_at IS NULL AND expires_at > ? AND last_seen_at > ? ORDER BY last_seen_at DESC`,
+        [person.issuer, person.subject, now, now - times.idleMs],
+      );
+      return rows.map((row) => SessionRow.parse(row));
     },
 
     /** Sessions that have not ended (they may still be past their expiry), newest first. */

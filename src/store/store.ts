@@ -8,6 +8,7 @@ import { migrate, pendingMigrations } from './migrate.js';
 import { watchOutages } from './outage-watch.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import type { Logger } from '../shared/logger.js';
+import { createTeamStore, type TeamStore } from './team-store.js';
 import { createOAuthGrants, type OAuthGrants } from './oauth-grants.js';
 import { createReadCache } from './read-cache.js';
 import { createHistoryReads, type HistoryReads } from './history-reads.js';
@@ -44,6 +45,8 @@ export interface Store {
   readonly chats: ChatStore;
   /** What people approved for OAuth clients (src/oauth/). */
   readonly grants: OAuthGrants;
+  /** Projects' teams: members, invitations, the audit log. */
+  readonly team: TeamStore;
   /** Load of the store and its run queue (/metrics). */
   readonly metrics: StoreMetrics;
   /** Throws when the database cannot be reached. */
@@ -92,6 +95,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     directory: createDirectoryReads(driver, clock),
     chats: createChatStore(driver, clock),
     grants: createOAuthGrants(driver, clock),
+    team: createTeamStore(driver, clock),
     metrics: createStoreMetrics(driver),
     async ping() {
       await driver.get('SELECT 1 AS ok');

@@ -1,3 +1,7 @@
+import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { CanvasNode, NODE_TYPES, type NodeType } from '../../src/contract/index.js';
+import type { Store } from '../../src/store/store.js';
+import { MINIMAL_DATA } from './node-fixtures.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './browser.js';
@@ -30,4 +34,16 @@ export async function startDemoStage(): Promise<DemoStage> {
       await server.close();
     },
   };
+}
+
+/**
+ * Adds a card of every node type to the demo canvas, right of the demo's own cards, six to a row: `${prefix}-${type}`
+ * with the data `dataOf` gives (the minimal valid data by default).
+ */
+export async function addCardOfEveryType(store: Store, prefix: string, dataOf: (type: NodeType) => Record<string, unknown> = (type) => MINIMAL_DATA[type]): Promise<void> {
+  let revision = (await store.layout.readCanvas('demo', 'main'))!.revision;
+  for (const [index, type] of NODE_TYPES.entries()) {
+    const node = CanvasNode.parse({ id: `${prefix}-${type}`, type, position: { x: 1200 + (index % 6) * 380, y: Math.floor(index / 6) * 420 }, data: dataOf(type) });
+    await store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+  }
 }

@@ -18,8 +18,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(target: StoreTarget, overrides: ConfigInput = {}, options: { clock?: () => number } = {}): Promise<TestServer> {
-  const database = await target.createDatabase();
+/** `options.database`: a database another test server already uses (a second server process on it); left to its owner. */
+export async function startTestServer(
+  target: StoreTarget,
+  overrides: ConfigInput = {},
+  options: { clock?: () => number; database?: TestDatabase } = {},
+): Promise<TestServer> {
+  const database = options.database ?? (await target.createDatabase());
   const location =
     database.location.kind === 'sqlite'
       ? { dataDir: database.location.file.replace(/\/canvas\.db$/, '') }
@@ -44,7 +49,7 @@ export async function startTestServer(target: StoreTarget, overrides: ConfigInpu
     logs,
     async close() {
       await server.close();
-      await database.cleanup();
+      if (!options.database) await database.cleanup();
     },
   };
 }

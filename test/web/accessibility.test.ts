@@ -1,11 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
-import { CanvasNode, NODE_TYPES } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
-import { DESKTOP, WALL, card, launchBrowser, signIn } from '../support/browser.js';
-import { MINIMAL_DATA } from '../support/node-fixtures.js';
+import { DESKTOP, WALL, card, launchBrowser, screenshot, signIn } from '../support/browser.js';
+import { addCardOfEveryType } from '../support/demo-stage.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
@@ -42,11 +40,7 @@ describe('accessibility: axe-core on every screen', () => {
 
   beforeAll(async () => {
     server = await startTestServer(sqlite, { seedDemo: true });
-    let revision = (await server.store.layout.readCanvas('demo', 'main'))!.revision;
-    for (const [index, type] of NODE_TYPES.entries()) {
-      const node = CanvasNode.parse({ id: `a11y-${type}`, type, position: { x: 1200 + (index % 6) * 380, y: Math.floor(index / 6) * 420 }, data: MINIMAL_DATA[type] });
-      await server.store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
-    }
+    await addCardOfEveryType(server.store, 'a11y');
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -91,6 +85,28 @@ describe('accessibility: axe-core on every screen', () => {
         await page.locator('.side-body > *').first().waitFor();
         expect(await seriousFindings(page), tab).toEqual([]);
       }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('on a tablet the canvas keeps the width, the palette and panel open as drawers, and axe finds nothing serious', async () => {
+    const tablet = { width: 820, height: 1180 };
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, tablet);
+    try {
+      await page.locator('.feed-live').waitFor();
+      const canvasBox = (await page.locator('main.canvas').boundingBox())!;
+      expect(canvasBox.width).toBeGreaterThan(tablet.width * 0.95);
+      await expect(page.locator('.palette').isVisible()).resolves.toBe(false);
+      await expect(page.locator('.side').isVisible()).resolves.toBe(false);
+      await page.getByRole('button', { name: 'Add', exact: true }).click();
+      await page.locator('.palette').waitFor();
+      expect(await seriousFindings(page), 'palette drawer').toEqual([]);
+      await page.getByRole('button', { name: 'Panel', exact: true }).click();
+      await page.locator('.side').waitFor();
+      await expect(page.locator('.palette').isVisible()).resolves.toBe(false);
+      expect(await seriousFindings(page), 'panel drawer').toEqual([]);
+      await screenshot(page, 'canvas-tablet');
     } finally {
       await context.close();
     }

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCardOfEveryType } from '../support/demo-stage.js';
 import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
 import { CanvasNode, NODE_TYPES } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
@@ -35,12 +36,7 @@ describe('the web canvas: node cards', () => {
 
   beforeAll(async () => {
     server = await startTestServer(sqlite, { seedDemo: true });
-    let revision = (await server.store.layout.readCanvas('demo', 'main'))!.revision;
-    for (const [index, type] of NODE_TYPES.entries()) {
-      const data = RICH_DATA[type]?.data ?? MINIMAL_DATA[type];
-      const node = CanvasNode.parse({ id: `all-${type}`, type, position: { x: 1200 + (index % 6) * 380, y: (Math.floor(index / 6)) * 420 }, data });
-      await server.store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
-    }
+    await addCardOfEveryType(server.store, 'all', (type) => RICH_DATA[type]?.data ?? MINIMAL_DATA[type]);
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -19,7 +19,7 @@ import type { Store } from '../../store/store.js';
  * so it is one `data:` line).
  */
 export interface FeedEvent {
-  event: 'layout' | 'node_state' | 'reset';
+  event: 'layout' | 'node_state' | 'reset' | 'presence';
   frame: Buffer;
 }
 

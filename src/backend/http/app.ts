@@ -28,6 +28,12 @@ import type { ChatService } from '../../agent/chat-service.js';
 import { CHAT_ROUTE_PATHS, registerChatRoutes } from './chat-routes.js';
 import type { WriteLimits } from './write-limits.js';
 import { registerWebRoutes } from './web-routes.js';
+import type { Presence } from '../presence/presence.js';
+import { registerOidcRoutes, type OidcSettings } from './oidc-routes.js';
+import { isPresencePath, PRESENCE_ROUTE_PATH, registerPresenceRoutes } from './presence-routes.js';
+import { createTeamOperations } from '../team-operations.js';
+import { registerTeamRoutes, TEAM_ROUTE_PATHS } from './team-routes.js';
+import { registerSessionRoutes, SESSION_ROUTE_PATHS } from './session-routes.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../feed/feed-hub.js';
 import type { PeopleOperations } from '../people-operations.js';
@@ -44,6 +50,10 @@ export interface BackendAppOptions {
   bodyLimitBytes?: number;
   bodyChecks: BodyCheckPool;
   feed: FeedHub;
+  /** OpenID Connect sign-in beside links (issue 21); absent: links only. */
+  oidc?: OidcSettings | null;
+  /** Who is on each canvas (issue 21); absent: no presence routes or events. */
+  presence?: Presence;
   /** How often an idle change feed gets a comment line (default 15 s). */
   feedHeartbeatMs?: number;
   people: PeopleOperations;
@@ -173,26 +183,41 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
   app.use('/auth/login', bodyLimit({ maxSize: 4096, onError: () => { throw new CanvasError('payload_too_large', 'A sign-in form is at most 4096 bytes.'); } }));
-  registerAuthRoutes(app, { store, times: options.sessions.times, secureCookie, publicOrigin: options.sessions.publicOrigin });
+  app.use('/invite', bodyLimit({ maxSize: 4096, onError: () => { throw new CanvasError('payload_too_large', 'An invitation form is at most 4096 bytes.'); } }));
+  const authOptions = { store, times: options.sessions.times, secureCookie, publicOrigin: options.sessions.publicOrigin };
+  registerAuthRoutes(app, authOptions);
+  registerOidcRoutes(app, options.oidc ?? null, { ...authOptions, logger });
   const connectors = options.connectors ?? (() => null);
   registerConsentRoutes(app, { store, times: options.sessions.times, publicOrigin: options.sessions.publicOrigin, connectors });
+  app.use('/api/v1/projects', signedIn);
   app.use('/api/v1/projects/*', signedIn);
   app.use('/api/v1/connections/*', signedIn);
-  for (const prefix of ['/api/v1/zone/*', '/api/v1/me', '/api/v1/tokens', '/api/v1/tokens/*', '/api/v1/chat/*', '/api/v2/*']) app.use(prefix, signedIn);
+  for (const prefix of ['/api/v1/zone/*', '/api/v1/me', '/api/v1/me/*', '/api/v1/tokens', '/api/v1/tokens/*', '/api/v1/chat/*', '/api/v2/*']) app.use(prefix, signedIn);
   const writeLimits = options.writeLimits;
   if (writeLimits) {
     app.use('/api/*', async function limitWrites(c, next) {
       const caller = c.get('caller');
-      if (caller && !SAFE_METHODS.has(c.req.method)) await writeLimits.take(caller);
+      // Presence reports change nothing stored: a cursor moving must not spend the person's write budget.
+      if (caller && !SAFE_METHODS.has(c.req.method) && !isPresencePath(c.req.path)) await writeLimits.take(caller);
       await next();
     });
   }
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
   registerPeopleRoutes(app, options.people);
+  registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
+  registerTeamRoutes(app, createTeamOperations(store, backend, options.sessions.publicOrigin), { ...authOptions, oidcName: options.oidc?.name ?? null });
   if (options.chat) registerChatRoutes(app, options.chat);
-  registerFeedRoutes(app, { store, hub: options.feed, clock, heartbeatMs: options.feedHeartbeatMs, sessionIdleMs: options.sessions.times.idleMs });
+  registerFeedRoutes(app, {
+    store,
+    hub: options.feed,
+    clock,
+    heartbeatMs: options.feedHeartbeatMs,
+    sessionIdleMs: options.sessions.times.idleMs,
+    presence: options.presence ?? null,
+  });
+  if (options.presence) registerPresenceRoutes(app, { store, presence: options.presence });
   registerWebRoutes(app);
 
   for (const path of [
@@ -201,14 +226,19 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     '/assets/:asset_id',
     '/auth/login',
     '/auth/logout',
+    '/api/v1/auth/methods',
     '/api/v1/zone/skills',
     '/api/v1/auth/introspect',
     ...CANVAS_ROUTE_PATHS,
     ...PEOPLE_ROUTE_PATHS,
     ...CONNECTION_ROUTE_PATHS,
+    ...TEAM_ROUTE_PATHS,
+    ...SESSION_ROUTE_PATHS,
+    '/invite',
     `${INTERACTION_PATH}/:uid`,
     ...(options.chat ? CHAT_ROUTE_PATHS : []),
     FEED_ROUTE_PATH,
+    PRESENCE_ROUTE_PATH,
   ]) {
     app.all(path, (c) => {
       throw new CanvasError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`);

@@ -103,12 +103,26 @@ export function noStore(c: BackendContext): void {
   c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
 }
 
+/** The session cookie a sign-in sets: HTTP only, sent on top-level navigations (Lax), Secure over https. */
+export function setSessionCookie(c: BackendContext, sessionSecret: string, options: Pick<AuthRouteOptions, 'secureCookie' | 'times'>): void {
+  setCookie(c, SESSION_COOKIE, sessionSecret, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: options.secureCookie(),
+    path: '/',
+    maxAge: Math.floor(options.times.absoluteMs / 1000),
+  });
+}
+
+/** The session a browser's cookie holds, if it is live. */
+export async function sessionOf(c: BackendContext, options: Pick<AuthRouteOptions, 'store' | 'times'>) {
+  const cookie = getCookie(c, SESSION_COOKIE);
+  return cookie ? ((await options.store.sessions.findSession(cookie, options.times)) ?? null) : null;
+}
+
 export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRouteOptions): void {
   /** The person this browser is signed in as now, if any. */
-  async function signedInAs(c: BackendContext) {
-    const cookie = getCookie(c, SESSION_COOKIE);
-    return cookie ? ((await options.store.sessions.findSession(cookie, options.times)) ?? null) : null;
-  }
+  const signedInAs = (c: BackendContext) => sessionOf(c, options);
 
 
   app.get('/auth/login', async (c) => {
@@ -140,15 +154,9 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
       const link = await options.store.sessions.peekLoginLink(secret);
       const samePerson = current && current.person.issuer === link.person.issuer && current.person.subject === link.person.subject;
       if (current && !samePerson && form.replace !== '1') return c.html(confirmation(secret, link, current.person), 409);
-      const { sessionSecret } = await options.store.sessions.signIn(secret, options.times);
+      const { sessionSecret } = await options.store.sessions.signIn(secret, options.times, c.req.header('user-agent') ?? null);
       if (current && !samePerson) await options.store.sessions.endSession(current.id);
-      setCookie(c, SESSION_COOKIE, sessionSecret, {
-        httpOnly: true,
-        sameSite: 'Lax',
-        secure: options.secureCookie(),
-        path: '/',
-        maxAge: Math.floor(options.times.absoluteMs / 1000),
-      });
+      setSessionCookie(c, sessionSecret, options);
       const target = next ?? (link.projectId && link.canvasId ? canvasPath(link.projectId, link.canvasId) : '/');
       return c.redirect(target, 303);
     } catch (error) {

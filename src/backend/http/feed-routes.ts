@@ -8,6 +8,7 @@ import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
 import { credentialStillValid } from '../auth/recheck.js';
 import { reset, type FeedHub } from '../feed/feed-hub.js';
+import type { Presence } from '../presence/presence.js';
 import { createFeedQuota } from '../feed/feed-quota.js';
 import { sseSubscriber } from '../feed/sse-subscriber.js';
 import type { BackendHttpEnv } from './http-env.js';
@@ -39,6 +40,8 @@ export interface FeedRouteOptions {
   recheckMs?: number;
   /** A session unused this long ends, and with it its open feeds. */
   sessionIdleMs: number;
+  /** Who is on the canvas, sent as `presence` events (issue 21); null: none. */
+  presence?: Presence | null;
 }
 
 export const FEED_ROUTE_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/events';
@@ -76,6 +79,7 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
 
     const subscriber = sseSubscriber(res, queueLimits);
     let unsubscribe: (() => void) | null = null;
+    let unwatch: (() => void) | null = null;
     let gone = false;
     const heartbeat = setInterval(() => subscriber.idle(KEEP_ALIVE), heartbeatMs);
     // A revoked token, an ended or idle session or a lost membership ends the feed within recheckMs.
@@ -85,6 +89,8 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
           const valid = await credentialStillValid(options.store, caller, options.clock(), options.sessionIdleMs);
           if (!valid) throw new CanvasError('unauthenticated', 'The credential of this feed is no longer valid.');
           await authorizeProject(options.store, caller, params.project_id, 'viewer');
+          // A canvas deleted while it was watched ends its feeds too.
+          await requireCanvas(options.store, params.project_id, params.canvas_id);
         } catch (error) {
           if (error instanceof CanvasError && error.code !== 'unavailable') {
             subscriber.send(reset('access_revoked', 0));
@@ -100,8 +106,10 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
       clearInterval(recheck);
       release();
       unsubscribe?.();
+      unwatch?.();
     });
     unsubscribe = await options.hub.subscribe(params.project_id, params.canvas_id, after, subscriber);
+    if (!gone) unwatch = options.presence?.watch(params.project_id, params.canvas_id, subscriber) ?? null;
     if (gone) unsubscribe();
     return RESPONSE_ALREADY_SENT;
   });

@@ -48,6 +48,24 @@ import {
   TokenView,
   UpdateNodeBody,
   UpdateNodeReceipt,
+  AuditList,
+  CanvasCreateBody,
+  CanvasChangeBody,
+  CanvasDuplicateBody,
+  CanvasView,
+  DeleteConfirmBody,
+  ProjectChangeBody,
+  ProjectCreateBody,
+  RetiredView,
+  SessionList,
+  InviteCreateBody,
+  InviteList,
+  InviteView,
+  IssuedInvite,
+  MemberList,
+  MemberView,
+  RoleChangeBody,
+  PresenceUpdateBody,
 } from '../../contract/index.js';
 
 /**
@@ -99,7 +117,7 @@ const SnapshotVersionHeader = z.object({
   'x-canvas-snapshot-version': z.literal(SNAPSHOT_CONTRACT_VERSION).meta({ description: 'The snapshot contract version the reader speaks.' }),
 });
 const EventStream = z.string().meta({
-  description: 'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot); docs/api.md.',
+  description: 'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot), `presence` (who is on the canvas); docs/api.md.',
 });
 const Html = z.string().meta({ description: 'A page for people.' });
 const UiMessageStream = z.string().meta({
@@ -110,6 +128,11 @@ const MetricsText = z.string().meta({ description: 'Prometheus text exposition f
 const OpenApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
 
 const CANVAS = '/api/v2/projects/:project_id/canvases/:canvas_id';
+const projectParams = z.object({ project_id: ProjectId });
+const memberParams = projectParams.extend({
+  issuer: z.string().meta({ description: "The member's issuer (percent-encoded)." }),
+  subject: z.string().meta({ description: "The member's subject (percent-encoded)." }),
+});
 
 export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: '/healthz', operationId: 'health', summary: 'The process is up.', tag: 'service', auth: 'none', responses: { 200: ok('Up.', HealthBody) } },
@@ -195,6 +218,115 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'delete', path: '/api/v1/connections/:grant_id', operationId: 'endConnection', summary: 'End a connection: its tokens stop at once (the person who made it, or an owner).', tag: 'people', auth: 'caller',
     params: z.object({ grant_id: ResourceId }), responses: { 200: ok('Ended.', ConnectionView) },
+  },
+  {
+    method: 'get', path: '/api/v1/projects/:project_id/members', operationId: 'listMembers', summary: "The project's members and their roles (any member).", tag: 'people', auth: 'caller',
+    params: projectParams, responses: { 200: ok('The members.', MemberList) },
+  },
+  {
+    method: 'patch', path: '/api/v1/projects/:project_id/members/:issuer/:subject', operationId: 'changeMemberRole', summary: "Change a member's role (owners; the last owner cannot be demoted).", tag: 'people', auth: 'caller',
+    params: memberParams, body: RoleChangeBody, responses: { 200: ok('The member as now.', MemberView) },
+  },
+  {
+    method: 'delete', path: '/api/v1/projects/:project_id/members/:issuer/:subject', operationId: 'removeMember', summary: 'Remove a member (owners), or leave (the member); their access to the project stops at once, an open feed included. The last owner cannot leave.', tag: 'people', auth: 'caller',
+    params: memberParams, responses: { 204: { description: 'Removed.' } },
+  },
+  {
+    method: 'post', path: '/api/v1/projects/:project_id/invites', operationId: 'invite', summary: 'Invite someone by link, with a role (owners). The link is in the answer, once; it works once and expires.', tag: 'people', auth: 'caller',
+    params: projectParams, body: InviteCreateBody, responses: { 201: ok('The invitation and its link.', IssuedInvite) },
+  },
+  {
+    method: 'get', path: '/api/v1/projects/:project_id/invites', operationId: 'listInvites', summary: "The project's invitations, newest first: who invited whom, accepted, withdrawn (owners).", tag: 'people', auth: 'caller',
+    params: projectParams, responses: { 200: ok('The invitations.', InviteList) },
+  },
+  {
+    method: 'delete', path: '/api/v1/projects/:project_id/invites/:invite_id', operationId: 'withdrawInvite', summary: 'Withdraw an invitation not yet accepted (owners).', tag: 'people', auth: 'caller',
+    params: projectParams.extend({ invite_id: ResourceId }), responses: { 200: ok('The invitation as now.', InviteView) },
+  },
+  {
+    method: 'get', path: '/api/v1/projects/:project_id/audit', operationId: 'readAuditLog', summary: "Every change to the project's team and canvases, newest first (owners).", tag: 'people', auth: 'caller',
+    params: projectParams, query: z.object({ limit: z.int().min(1).max(500).optional() }), responses: { 200: ok('The entries.', AuditList) },
+  },
+  {
+    method: 'post', path: '/api/v1/projects/:project_id/canvases', operationId: 'createCanvas', summary: 'Create a canvas (owners).', tag: 'people', auth: 'caller',
+    params: projectParams, body: CanvasCreateBody, responses: { 201: ok('Created.', CanvasView) },
+  },
+  {
+    method: 'patch', path: '/api/v1/projects/:project_id/canvases/:canvas_id', operationId: 'changeCanvas', summary: 'Lock or unlock a canvas (a locked canvas refuses every layout write), or rename it (its id stays); owners.', tag: 'people', auth: 'caller',
+    params: canvasParams, body: CanvasChangeBody, responses: { 200: ok('The canvas as now.', CanvasView) },
+  },
+  {
+    method: 'delete', path: '/api/v1/projects/:project_id/canvases/:canvas_id', operationId: 'deleteCanvas', summary: 'Delete a canvas (owners; its id typed again in `confirm`): gone at once for everyone, its active runs cancelled, recorded.', tag: 'people', auth: 'caller',
+    params: canvasParams, body: DeleteConfirmBody, responses: { 200: ok('Deleted.', RetiredView) },
+  },
+  {
+    method: 'post', path: '/api/v1/projects/:project_id/canvases/:canvas_id/duplicate', operationId: 'duplicateCanvas', summary: 'Copy a canvas\'s layout into a new canvas (owners); run records stay with the original.', tag: 'people', auth: 'caller',
+    params: canvasParams, body: CanvasDuplicateBody, responses: { 201: ok('The copy.', CanvasView) },
+  },
+  {
+    method: 'post', path: '/api/v1/projects', operationId: 'createProject', summary: 'Create a project in a workspace where the caller owns a project; the caller becomes its owner.', tag: 'people', auth: 'caller',
+    body: ProjectCreateBody, responses: { 201: ok('Created.', z.object({ project_id: z.string(), title: z.string().nullable() })) },
+  },
+  {
+    method: 'patch', path: '/api/v1/projects/:project_id', operationId: 'renameProject', summary: 'Rename a project (owners; its id stays).', tag: 'people', auth: 'caller',
+    params: projectParams, body: ProjectChangeBody, responses: { 200: ok('Renamed.', z.object({ project_id: z.string(), title: z.string().nullable() })) },
+  },
+  {
+    method: 'delete', path: '/api/v1/projects/:project_id', operationId: 'deleteProject', summary: 'Delete a project and its canvases (owners; its id typed again in `confirm`): its active runs cancelled, recorded.', tag: 'people', auth: 'caller',
+    params: projectParams, body: DeleteConfirmBody, responses: { 200: ok('Deleted.', RetiredView) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/presence`, operationId: 'reportPresence', summary: "Where the signed-in person is on the canvas: their selection and cursor (a page sends it throttled, and at least every 10 s). Shown to the others as the feed's presence events; never stored.", tag: 'people', auth: 'caller',
+    params: canvasParams, body: PresenceUpdateBody, responses: { 204: { description: 'Reported.' } },
+  },
+  {
+    method: 'delete', path: `${CANVAS}/presence`, operationId: 'leaveCanvas', summary: 'The person left the canvas: they are gone from the others\' screens at once.', tag: 'people', auth: 'caller',
+    params: canvasParams, responses: { 204: { description: 'Gone.' } },
+  },
+  {
+    method: 'get', path: '/api/v1/auth/methods', operationId: 'signInMethods', summary: 'How people sign in here: links, and the OpenID Connect provider when one is configured.', tag: 'auth', auth: 'none',
+    responses: { 200: ok('The ways to sign in.', z.object({ links: z.boolean(), oidc: z.object({ name: z.string(), start: z.string() }).nullable() })) },
+  },
+  {
+    method: 'get', path: '/auth/oidc/start', operationId: 'oidcSignIn', summary: 'Begin an OpenID Connect sign-in (authorization code with PKCE): a redirect to the provider.', tag: 'auth', auth: 'none',
+    query: z.object({ next: z.string().optional().meta({ description: 'A page of this server to open afterwards (a canvas, an invitation, an OAuth consent).' }) }),
+    responses: {
+      302: { description: 'To the provider.' },
+      404: { description: 'This server has no OpenID Connect provider configured.', content: { 'text/html': Html } },
+      503: { description: 'The provider could not be reached.', content: { 'text/html': Html } },
+    },
+  },
+  {
+    method: 'get', path: '/auth/oidc/callback', operationId: 'oidcCallback', summary: "Where the provider sends the browser back: the code is exchanged, the ID token checked, and a session opened for its (iss, sub).", tag: 'auth', auth: 'none',
+    query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }),
+    responses: { 303: { description: 'Signed in: to the page the sign-in began for.' }, 400: { description: 'No sign-in begun in this browser.', content: { 'text/html': Html } }, 401: { description: 'Refused.', content: { 'text/html': Html } } },
+  },
+  {
+    method: 'get', path: '/api/v1/me/sessions', operationId: 'listMySessions', summary: "The signed-in person's live sessions: which browser, since when, last seen, and which is this one.", tag: 'people', auth: 'caller',
+    responses: { 200: ok('The sessions.', SessionList) },
+  },
+  {
+    method: 'delete', path: '/api/v1/me/sessions/:session_id', operationId: 'endMySession', summary: 'Sign out one of the person\'s own sessions (this one included); its open feeds end too.', tag: 'people', auth: 'caller',
+    params: z.object({ session_id: ResourceId }), responses: { 204: { description: 'Signed out.' } },
+  },
+  {
+    method: 'get', path: '/invite', operationId: 'invitePage', summary: 'The page of an invitation link: who invited whom to what, and a Join button. Spends nothing.', tag: 'auth', auth: 'none',
+    query: z.object({ token: z.string().meta({ description: 'The invitation secret of the link.' }) }),
+    responses: {
+      200: { description: 'The invitation page.', content: { 'text/html': Html } },
+      400: { description: 'The link has no invitation.', content: { 'text/html': Html } },
+      410: { description: 'The invitation was used, withdrawn or has expired.', content: { 'text/html': Html } },
+    },
+  },
+  {
+    method: 'post', path: '/invite', operationId: 'acceptInvite', summary: "Accept an invitation from this server's own page (Origin checked): join as the signed-in person, or as a new person with the name given.", tag: 'auth', auth: 'none',
+    form: z.object({ token: z.string().meta({ description: 'The invitation secret.' }), name: z.string().optional().meta({ description: 'The name the team will see, when not signed in.' }) }),
+    responses: {
+      303: { description: 'Joined: to the home page (a session cookie is set for a new person).' },
+      400: { description: 'No invitation, or no name.', content: { 'text/html': Html } },
+      403: { description: "Not sent from this server's own page.", content: { 'text/html': Html } },
+      410: { description: 'The invitation was used, withdrawn or has expired.', content: { 'text/html': Html } },
+    },
   },
   {
     method: 'post', path: '/auth/logout', operationId: 'signOut', summary: 'End the caller\'s session.', tag: 'auth', auth: 'caller',

@@ -196,7 +196,7 @@ export async function runLayoutWrite<R extends SaveReceipt>(
   const receipt = await driver.transaction(async (tx) => {
     committed = undefined;
     const canvasRow = await tx.get(
-      `SELECT revision, locked, next_seq, node_count, edge_count, layout_bytes FROM canvases WHERE project_id = ? AND id = ?${driver.forUpdate}`,
+      `SELECT revision, locked, next_seq, node_count, edge_count, layout_bytes FROM canvases WHERE project_id = ? AND id = ? AND deleted_at IS NULL${driver.forUpdate}`,
       key,
     );
     if (!canvasRow) throw new CanvasError('not_found', `No canvas ${target.canvasId} in project ${target.projectId}.`);

@@ -1,12 +1,11 @@
 import { CanvasScreen } from './CanvasScreen.js';
 import { Home } from './Home.js';
+import { TeamPage } from './TeamPage.js';
 import { parseRoute, usePathname } from './router.js';
 
 export function App() {
   const route = parseRoute(usePathname());
-  return route.kind === 'canvas' ? (
-    <CanvasScreen key={`${route.projectId}/${route.canvasId}`} projectId={route.projectId} canvasId={route.canvasId} />
-  ) : (
-    <Home />
-  );
+  if (route.kind === 'canvas') return <CanvasScreen key={`${route.projectId}/${route.canvasId}`} projectId={route.projectId} canvasId={route.canvasId} />;
+  if (route.kind === 'team') return <TeamPage key={route.projectId} projectId={route.projectId} />;
+  return <Home />;
 }

@@ -2,6 +2,7 @@ import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import type { SkillCatalog } from '../../../src/contract/index.js';
 import { CanvasView } from '../canvas/CanvasView.js';
+import { WhoIsHere } from '../canvas/PresenceLayer.js';
 import { fitCanvas } from '../canvas/fit.js';
 import { CanvasContext, useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
@@ -58,6 +59,7 @@ function TopBar() {
       </span>
       {saving > 0 ? <span className="muted">Saving…</span> : null}
       <span className="spacer" />
+      <WhoIsHere />
       {role === 'viewer' ? <span className="chip chip-warning">View only</span> : null}
       <button type="button" className="button-small" disabled={!editable || !canUndo} onClick={() => void controller.undoLast()} title="Undo your last change (Ctrl+Z)">
         Undo
@@ -106,6 +108,9 @@ function CanvasBody() {
   const error = useCanvasState((state) => state.error);
   const [selected, setSelected] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>('details');
+  // On a narrow screen (a tablet) the palette and the side panel are drawers over the canvas, one open at a time.
+  const [drawer, setDrawer] = useState<'palette' | 'panel' | null>(null);
+  const toggle = (which: 'palette' | 'panel') => setDrawer((open) => (open === which ? null : which));
   if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
   if (status === 'signed-out') return <Landing reason="Your session has ended. Sign in again with a new link." />;
   if (status === 'forbidden') return <main className="screen-message">You are not a member of this project. Ask an owner to add you.</main>;
@@ -114,7 +119,15 @@ function CanvasBody() {
   return (
     <div className="canvas-screen">
       <TopBar />
-      <div className="workspace">
+      <div className="drawer-toggles narrow-only">
+        <button type="button" className="button-small" aria-expanded={drawer === 'palette'} onClick={() => toggle('palette')}>
+          Add
+        </button>
+        <button type="button" className="button-small" aria-expanded={drawer === 'panel'} onClick={() => toggle('panel')}>
+          Panel
+        </button>
+      </div>
+      <div className="workspace" data-drawer={drawer ?? 'none'}>
         <Palette />
         <main className="canvas">
           <CanvasView
@@ -122,6 +135,7 @@ function CanvasBody() {
             onOpen={(nodeId) => {
               setSelected(nodeId);
               setTab('details');
+              setDrawer('panel');
             }}
           />
         </main>

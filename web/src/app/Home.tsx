@@ -1,17 +1,24 @@
 import { useEffect, useState } from 'react';
-import type { MeView } from '../../../src/contract/index.js';
+import type { MeView, SessionView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
 import { Landing } from './Landing.js';
-import { canvasHref, navigate } from './router.js';
+import { useChange } from './use-change.js';
+import { canvasHref, navigate, teamHref } from './router.js';
 
-/** The projects and canvases the signed-in person can open. */
+/** The projects and canvases the signed-in person can open; owners create and lock canvases here. */
 export function Home() {
   const [me, setMe] = useState<MeView | null>(null);
   const [failure, setFailure] = useState<'signed-out' | 'error' | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const joined = new URLSearchParams(window.location.search).get('joined');
 
-  useEffect(() => {
+  const reload = () =>
     api.me().then(setMe, (error: unknown) => setFailure(error instanceof ApiError && error.status === 401 ? 'signed-out' : 'error'));
+  useEffect(() => {
+    void reload();
   }, []);
+
+  const { act, problem } = useChange(reload);
 
   if (failure === 'signed-out') return <Landing />;
   if (failure === 'error') return <Landing reason="The server did not answer as expected. Reload the page in a moment." />;
@@ -30,33 +37,225 @@ export function Home() {
           ) : null}
         </div>
       </header>
-      {me.projects.length === 0 ? <p>You are not a member of any project yet. Ask an owner to add you.</p> : null}
-      {me.projects.map((project) => (
-        <section key={project.project_id} className="project">
-          <h2>
-            {project.project_id} <span className="role">{project.role}</span>
-          </h2>
-          <ul>
-            {project.canvases.map((canvas) => (
-              <li key={canvas.canvas_id}>
+      {joined && me.projects.some((project) => project.project_id === joined) ? (
+        <p className="notice notice-info" role="status">
+          You joined project {joined}.
+        </p>
+      ) : null}
+      {problem ? (
+        <p className="notice notice-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {me.projects.length === 0 ? <p>You are not a member of any project yet. Ask an owner for an invitation link.</p> : null}
+      {me.projects.some((project) => project.role === 'owner') ? (
+        <OneField label="New project" placeholder="season-2" action="Create project" onSubmit={(projectId) => act(() => api.createProject(projectId))} />
+      ) : null}
+      {me.projects.map((project) => {
+        const owner = project.role === 'owner';
+        const isPending = (kind: Pending['kind'], canvasId?: string) => pending?.kind === kind && pending.projectId === project.project_id && pending.canvasId === canvasId;
+        const done = (change: () => Promise<unknown>) => act(change).then(() => setPending(null));
+        return (
+          <section key={project.project_id} className="project" data-project={project.project_id}>
+            <h2 className="project-title">
+              <span>
+                {project.title ?? project.project_id} <span className="role">{project.role}</span>
+              </span>
+              <span className="project-actions">
+                {owner ? (
+                  <>
+                    <button type="button" className="button-small" onClick={() => setPending({ kind: 'rename', projectId: project.project_id })}>
+                      Rename project
+                    </button>
+                    <button type="button" className="button-small" onClick={() => setPending({ kind: 'delete', projectId: project.project_id })}>
+                      Delete project
+                    </button>
+                  </>
+                ) : null}
                 <a
-                  href={canvasHref(project.project_id, canvas.canvas_id)}
+                  className="button-small"
+                  href={teamHref(project.project_id)}
                   onClick={(event) => {
                     event.preventDefault();
-                    navigate(canvasHref(project.project_id, canvas.canvas_id));
+                    navigate(teamHref(project.project_id));
                   }}
                 >
-                  {canvas.canvas_id}
+                  Team
                 </a>
-                <span className="meta">
-                  revision {canvas.revision}
-                  {canvas.locked ? ' · locked' : ''}
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ))}
+              </span>
+            </h2>
+            {isPending('rename') ? (
+              <OneField label={`New name of ${project.project_id}`} initial={project.title ?? ''} action="Rename" onSubmit={(title) => done(() => api.renameProject(project.project_id, title))} onCancel={() => setPending(null)} />
+            ) : null}
+            {isPending('delete') ? (
+              <TypedConfirm what={`project ${project.project_id} and all its canvases`} id={project.project_id} onConfirm={(typed) => done(() => api.deleteProject(project.project_id, typed))} onCancel={() => setPending(null)} />
+            ) : null}
+            <ul>
+              {project.canvases.map((canvas) => (
+                <li key={canvas.canvas_id} data-canvas={canvas.canvas_id}>
+                  <div className="canvas-row">
+                    <a
+                      href={canvasHref(project.project_id, canvas.canvas_id)}
+                      onClick={(event) => {
+                        event.preventDefault();
+                        navigate(canvasHref(project.project_id, canvas.canvas_id));
+                      }}
+                    >
+                      {canvas.title ?? canvas.canvas_id}
+                    </a>
+                    <span className="meta">
+                      {canvas.title ? `${canvas.canvas_id} · ` : ''}revision {canvas.revision}
+                      {canvas.locked ? ' · locked' : ''}
+                      {owner ? (
+                        <>
+                          <button type="button" className="button-small" aria-label={`${canvas.locked ? 'Unlock' : 'Lock'} ${canvas.canvas_id}`} onClick={() => void act(() => api.changeCanvas(project.project_id, canvas.canvas_id, { locked: !canvas.locked }))}>
+                            {canvas.locked ? 'Unlock' : 'Lock'}
+                          </button>
+                          <button type="button" className="button-small" aria-label={`Rename ${canvas.canvas_id}`} onClick={() => setPending({ kind: 'rename', projectId: project.project_id, canvasId: canvas.canvas_id })}>
+                            Rename
+                          </button>
+                          <button type="button" className="button-small" aria-label={`Duplicate ${canvas.canvas_id}`} onClick={() => setPending({ kind: 'duplicate', projectId: project.project_id, canvasId: canvas.canvas_id })}>
+                            Duplicate
+                          </button>
+                          <button type="button" className="button-small" aria-label={`Delete ${canvas.canvas_id}`} onClick={() => setPending({ kind: 'delete', projectId: project.project_id, canvasId: canvas.canvas_id })}>
+                            Delete
+                          </button>
+                        </>
+                      ) : null}
+                    </span>
+                  </div>
+                  {isPending('rename', canvas.canvas_id) ? (
+                    <OneField label={`New name of ${canvas.canvas_id}`} initial={canvas.title ?? ''} action="Rename" onSubmit={(title) => done(() => api.changeCanvas(project.project_id, canvas.canvas_id, { title }))} onCancel={() => setPending(null)} />
+                  ) : null}
+                  {isPending('duplicate', canvas.canvas_id) ? (
+                    <OneField label={`Id of the copy of ${canvas.canvas_id}`} initial={`${canvas.canvas_id}-copy`} action="Duplicate" onSubmit={(copyId) => done(() => api.duplicateCanvas(project.project_id, canvas.canvas_id, copyId))} onCancel={() => setPending(null)} />
+                  ) : null}
+                  {isPending('delete', canvas.canvas_id) ? (
+                    <TypedConfirm what={`canvas ${canvas.canvas_id}`} id={canvas.canvas_id} onConfirm={(typed) => done(() => api.deleteCanvas(project.project_id, canvas.canvas_id, typed))} onCancel={() => setPending(null)} />
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+            {owner ? <OneField label="New canvas" placeholder="storyboard-2" action="Create" onSubmit={(canvasId) => act(() => api.createCanvas(project.project_id, canvasId))} /> : null}
+          </section>
+        );
+      })}
+      {me.kind === 'person' ? <MySessions /> : null}
     </main>
+  );
+}
+
+/** A short name for a browser from its User-Agent: enough to tell one's laptop from one's phone. */
+function deviceName(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown browser';
+  const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /Chrome\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : 'A browser';
+  const system = /Android/.test(userAgent) ? 'Android' : /iPhone|iPad/.test(userAgent) ? 'iOS' : /Windows/.test(userAgent) ? 'Windows' : /Mac OS X/.test(userAgent) ? 'macOS' : /Linux/.test(userAgent) ? 'Linux' : null;
+  return system ? `${browser} on ${system}` : browser;
+}
+
+/** Where the person is signed in, and signing out any of those places. */
+function MySessions() {
+  const [sessions, setSessions] = useState<SessionView[] | null>(null);
+  const load = () => api.mySessions().then((answer) => setSessions(answer.sessions), () => setSessions(null));
+  useEffect(() => {
+    void load();
+  }, []);
+  if (!sessions) return null;
+  return (
+    <section className="project" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Where you are signed in</h2>
+      <ul>
+        {sessions.map((session) => (
+          <li key={session.session_id} data-session={session.session_id}>
+            <div className="canvas-row">
+              <span>
+                {deviceName(session.device)}
+                {session.current ? <span className="chip">this browser</span> : null}
+              </span>
+              <span className="meta">
+                last seen {new Date(session.last_seen_at).toLocaleString()}
+                <button
+                  type="button"
+                  className="button-small"
+                  onClick={() =>
+                    void api.endMySession(session.session_id).then(() => (session.current ? window.location.assign('/') : load()))
+                  }
+                >
+                  Sign out{session.current ? '' : ' there'}
+                </button>
+              </span>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+interface Pending {
+  kind: 'rename' | 'duplicate' | 'delete';
+  projectId: string;
+  canvasId?: string;
+}
+
+/** One field and its button: a new canvas or project, a new name, the id of a copy. */
+function OneField({
+  label,
+  action,
+  onSubmit,
+  onCancel,
+  initial = '',
+  placeholder,
+}: {
+  label: string;
+  action: string;
+  onSubmit: (value: string) => Promise<unknown>;
+  onCancel?: () => void;
+  initial?: string;
+  placeholder?: string;
+}) {
+  const [value, setValue] = useState(initial);
+  return (
+    <form
+      className="new-canvas"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const trimmed = value.trim();
+        if (trimmed) void onSubmit(trimmed).then(() => setValue(''));
+      }}
+    >
+      <label>
+        {label} <input type="text" value={value} onChange={(event) => setValue(event.target.value)} placeholder={placeholder} required autoFocus={onCancel !== undefined} />
+      </label>
+      <button type="submit" className="button-small button-primary">
+        {action}
+      </button>
+      {onCancel ? (
+        <button type="button" className="button-small" onClick={onCancel}>
+          Cancel
+        </button>
+      ) : null}
+    </form>
+  );
+}
+
+/** Deleting asks for the id typed again: the button stays off until it matches. */
+function TypedConfirm({ what, id, onConfirm, onCancel }: { what: string; id: string; onConfirm: (typed: string) => Promise<unknown>; onCancel: () => void }) {
+  const [typed, setTyped] = useState('');
+  return (
+    <div className="typed-confirm" role="alertdialog" aria-label={`Delete ${what}`}>
+      <p>
+        Delete {what}? Everyone loses it at once and its running generations are cancelled. Type <strong>{id}</strong> to confirm.
+      </p>
+      <label>
+        Type {id} <input type="text" value={typed} onChange={(event) => setTyped(event.target.value)} autoFocus />
+      </label>
+      <button type="button" className="button-small button-danger" disabled={typed !== id} onClick={() => void onConfirm(typed)}>
+        Delete
+      </button>
+      <button type="button" className="button-small" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }

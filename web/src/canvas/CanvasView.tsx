@@ -15,11 +15,13 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CanvasNode } from '../../../src/contract/index.js';
 import { NODE_CARDS } from '../cards/index.js';
+import { newKey } from '../model/api.js';
 import { connect, createItems, deleteItems, moveNodes, updateNode } from '../model/intents.js';
 import { copySelection, pasteClipboard } from './clipboard.js';
 import { useCanvas, useCanvasState, useEditable } from './context.js';
 import { fitCanvas } from './fit.js';
 import { toFlowEdges, toFlowNodes, type FlowNode } from './flow-nodes.js';
+import { PresenceLayer } from './PresenceLayer.js';
 
 /**
  * The canvas itself: React Flow drawing the layout as it is now, and turning the person's gestures into writes. One
@@ -46,6 +48,7 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
   const [edges, setEdges] = useState<Edge[]>([]);
   const authors = useCallback(() => controller.store.getState().lastAuthor, [controller]);
   const fitted = useRef(false);
+  const pane = useRef<HTMLDivElement>(null);
 
   const refusals = useCanvasState((state) => state.refusals);
   useEffect(
@@ -98,7 +101,7 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
   const onConnect = useCallback(
     (connection: Connection) => {
       const edge = {
-        id: `e-${connection.source}-${connection.target}-${crypto.randomUUID().slice(0, 4)}`,
+        id: `e-${connection.source}-${connection.target}-${newKey().slice(0, 4)}`,
         source: connection.source,
         target: connection.target,
         ...(connection.sourceHandle ? { sourceHandle: connection.sourceHandle } : {}),
@@ -193,6 +196,7 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
     <>
     {pendingDelete ? <DeleteConfirm {...pendingDelete} onAnswer={answerDelete} /> : null}
     <ReactFlow<FlowNode>
+      ref={pane}
       nodes={nodes}
       edges={edges}
       nodeTypes={NODE_CARDS}
@@ -217,6 +221,7 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
       <Background gap={24} />
       <Controls showInteractive={false} />
       <MiniMap pannable zoomable />
+      <PresenceLayer pane={pane} />
     </ReactFlow>
     </>
   );

@@ -1,6 +1,7 @@
 import type { CanvasEdge, CanvasNode } from '../../../src/contract/index.js';
 import type { Layout } from '../model/layout.js';
 import { newNodeId } from '../model/palette.js';
+import { newKey } from '../model/api.js';
 
 /**
  * Copy and paste of nodes (with the edges between them) within the page: a paste is one batch, with new ids, placed
@@ -34,6 +35,6 @@ export function pasteClipboard(layout: Layout): { nodes: CanvasNode[]; edges: Ca
     }
     return copy as CanvasNode;
   });
-  const edges = clipboard.edges.map((edge) => ({ ...structuredClone(edge), id: `${edge.id}-${crypto.randomUUID().slice(0, 4)}`, source: ids.get(edge.source)!, target: ids.get(edge.target)! }));
+  const edges = clipboard.edges.map((edge) => ({ ...structuredClone(edge), id: `${edge.id}-${newKey().slice(0, 4)}`, source: ids.get(edge.source)!, target: ids.get(edge.target)! }));
   return { nodes, edges };
 }

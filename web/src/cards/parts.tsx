@@ -265,7 +265,7 @@ export function ImageResults({ urls, pending, alt }: { urls: string[]; pending: 
         <img key={url} src={url} alt={alt} loading="lazy" className="thumb" />
       ))}
       {Array.from({ length: pending }, (_, index) => (
-        <div key={`pending-${index}`} className="thumb thumb-pending" aria-label="image pending">
+        <div key={`pending-${index}`} className="thumb thumb-pending" role="img" aria-label="image pending">
           <span className="spinner" />
         </div>
       ))}

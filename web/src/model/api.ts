@@ -1,4 +1,11 @@
 import type {
+  AuditEntry,
+  CanvasView,
+  SessionView,
+  InviteView,
+  IssuedInvite,
+  MemberView,
+  PresenceUpdateBody,
   BatchReceipt,
   CanvasSnapshot,
   ChatRunView,
@@ -56,6 +63,10 @@ async function request<T>(method: string, path: string, body?: unknown, headers:
 const canvasPath = (projectId: string, canvasId: string) =>
   `/api/v2/projects/${encodeURIComponent(projectId)}/canvases/${encodeURIComponent(canvasId)}`;
 
+const projectPath = (projectId: string) => `/api/v1/projects/${encodeURIComponent(projectId)}`;
+const memberPath = (projectId: string, member: { issuer: string; subject: string }) =>
+  `${projectPath(projectId)}/members/${encodeURIComponent(member.issuer)}/${encodeURIComponent(member.subject)}`;
+
 export interface CanvasAddress {
   projectId: string;
   canvasId: string;
@@ -111,9 +122,44 @@ export const api = {
    * Each feed connection gets its own URL: Chromium holds a second request for a URL already being fetched (its
    * cache lock) until the first ends, and a feed never ends, so two tabs at the same revision would stall.
    */
+  reportPresence: ({ projectId, canvasId }: CanvasAddress, report: PresenceUpdateBody) =>
+    request<void>('POST', `${canvasPath(projectId, canvasId)}/presence`, report),
+  /** Sent as the page goes away: keepalive lets it finish after the page is gone. */
+  leaveCanvas: async ({ projectId, canvasId }: CanvasAddress) => {
+    await fetch(`${canvasPath(projectId, canvasId)}/presence`, { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { 'x-requested-by': 'canvas-mcp' } });
+  },
+  mySessions: () => request<{ sessions: SessionView[] }>('GET', '/api/v1/me/sessions'),
+  endMySession: (sessionId: string) => request<void>('DELETE', `/api/v1/me/sessions/${encodeURIComponent(sessionId)}`),
+  members: (projectId: string) => request<{ members: MemberView[] }>('GET', `${projectPath(projectId)}/members`),
+  changeRole: (projectId: string, member: { issuer: string; subject: string }, role: MemberView['role']) =>
+    request<MemberView>('PATCH', memberPath(projectId, member), { role }),
+  removeMember: (projectId: string, member: { issuer: string; subject: string }) => request<void>('DELETE', memberPath(projectId, member)),
+  invite: (projectId: string, role: MemberView['role']) => request<IssuedInvite>('POST', `${projectPath(projectId)}/invites`, { role }),
+  invites: (projectId: string) => request<{ invites: InviteView[] }>('GET', `${projectPath(projectId)}/invites`),
+  withdrawInvite: (projectId: string, inviteId: string) => request<InviteView>('DELETE', `${projectPath(projectId)}/invites/${encodeURIComponent(inviteId)}`),
+  audit: (projectId: string) => request<{ entries: AuditEntry[] }>('GET', `${projectPath(projectId)}/audit?limit=100`),
+  createCanvas: (projectId: string, canvasId: string) => request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, { canvas_id: canvasId }),
+  changeCanvas: (projectId: string, canvasId: string, change: { locked?: boolean; title?: string | null }) =>
+    request<CanvasView>('PATCH', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, change),
+  duplicateCanvas: (projectId: string, canvasId: string, copyId: string) =>
+    request<CanvasView>('POST', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}/duplicate`, { canvas_id: copyId }),
+  deleteCanvas: (projectId: string, canvasId: string, confirm: string) =>
+    request<unknown>('DELETE', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, { confirm }),
+  createProject: (projectId: string) => request<unknown>('POST', '/api/v1/projects', { project_id: projectId }),
+  renameProject: (projectId: string, title: string) => request<unknown>('PATCH', projectPath(projectId), { title }),
+  deleteProject: (projectId: string, confirm: string) => request<unknown>('DELETE', projectPath(projectId), { confirm }),
+
   feedUrl: ({ projectId, canvasId }: CanvasAddress, after: number) => `${canvasPath(projectId, canvasId)}/events?after=${after}&connection=${newKey()}`,
 };
 
+/**
+ * A random UUID (v4). Not crypto.randomUUID: that exists in secure contexts only, and the MCP App runs in a host's
+ * sandboxed frame, which may not be one; getRandomValues exists everywhere.
+ */
 export function newKey(): string {
-  return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

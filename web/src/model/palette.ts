@@ -1,4 +1,5 @@
 import type { CanvasNode, NodeType } from '../../../src/contract/index.js';
+import { newKey } from './api.js';
 
 /**
  * What the palette adds: for every node type, data that is valid for it as it stands (a test checks each against the
@@ -36,7 +37,7 @@ export const PALETTE: PaletteEntry[] = [
 
 /** A new id nobody else will pick: a readable prefix and a random tail. */
 export function newNodeId(type: NodeType): string {
-  return `${type.replace(/Node$/, '').toLowerCase()}-${crypto.randomUUID().slice(0, 8)}`;
+  return `${type.replace(/Node$/, '').toLowerCase()}-${newKey().slice(0, 8)}`;
 }
 
 export function paletteNode(entry: PaletteEntry, position: { x: number; y: number }, id = newNodeId(entry.type)): CanvasNode {

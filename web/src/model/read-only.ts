@@ -37,6 +37,7 @@ export function createReadOnlyController(snapshot: CanvasSnapshot): ReadOnlyCont
     runNode: async () => null,
     cancelRun: nothing,
     dismiss: () => undefined,
+    reportPresence: () => undefined,
     notify: () => undefined,
     close: () => undefined,
   };

@@ -1,0 +1,137 @@
+import type { Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { html } from 'hono/html';
+import * as oidc from 'openid-client';
+import { z } from 'zod';
+import type { Logger } from '../../shared/logger.js';
+import { LOOPBACK_HOSTNAMES } from '../../shared/hosts.js';
+import { htmlPage, noStore, sessionOf, setSessionCookie, type AuthRouteOptions } from './auth-routes.js';
+import type { BackendHttpEnv } from './http-env.js';
+
+/**
+ * OpenID Connect sign-in beside links (issue 21, docs/security.md "People"): the authorization code flow with PKCE,
+ * state and nonce, through `openid-client` (discovery, the token request, ID token checks). A person signed in this
+ * way is the provider's (`iss`, `sub`), the same kind of person a link signs in: their memberships are the ones an
+ * owner or an invitation gave that pair. The flow's secrets wait in a short-lived HttpOnly cookie of this browser,
+ * so any server of a deployment can finish what another began.
+ */
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  /** None: a public client, which PKCE alone protects. */
+  clientSecret?: string | undefined;
+  /** What the button calls the provider. */
+  name: string;
+}
+
+const FLOW_COOKIE = 'canvas_mcp_oidc';
+const FLOW_SECONDS = 600;
+export const OIDC_START_PATH = '/auth/oidc/start';
+export const OIDC_CALLBACK_PATH = '/auth/oidc/callback';
+/** The session a sign-in opens begins, as every session does, with a one-time link, made and spent here. */
+const SIGN_IN_LINK_MS = 60_000;
+
+const Flow = z.object({ verifier: z.string(), state: z.string(), nonce: z.string(), next: z.string() });
+
+/** Where a sign-in may lead afterwards: pages of this server only (a canvas, an invitation, an OAuth consent). */
+const NEXT = /^\/(?:|p\/[^?#\\]*|invite\?token=[\w.-]+|oauth-ui\/interaction\/[A-Za-z0-9_-]{1,128})$/;
+export function safeNext(next: string | undefined): string {
+  return next && NEXT.test(next) ? next : '/';
+}
+
+function problem(message: string) {
+  return htmlPage(
+    'Sign-in did not work',
+    html`<h1>The sign-in did not work</h1>
+    <p>${message}</p>
+    <p><a href="/">Back to canvas-mcp</a></p>`,
+  );
+}
+
+/** The sign-in routes; without settings they say that this server signs people in with links only. */
+export function registerOidcRoutes(app: Hono<BackendHttpEnv>, settings: OidcSettings | null, options: AuthRouteOptions & { logger: Logger }): void {
+  if (!settings) {
+    app.get('/api/v1/auth/methods', (c) => c.json({ links: true, oidc: null }));
+    for (const path of [OIDC_START_PATH, OIDC_CALLBACK_PATH]) {
+      app.get(path, (c) => {
+        noStore(c);
+        return c.html(problem('This server signs people in with links only: ask the person who runs it for a sign-in link.'), 404);
+      });
+    }
+    return;
+  }
+  let configuration: Promise<oidc.Configuration> | null = null;
+  const issuer = new URL(settings.issuer);
+  // A provider over plain http is accepted on a loopback address only (a local stand-in, a development setup).
+  const insecure = issuer.protocol === 'http:' && LOOPBACK_HOSTNAMES.includes(issuer.hostname);
+  const discover = () =>
+    (configuration ??= oidc
+      .discovery(issuer, settings.clientId, settings.clientSecret, settings.clientSecret ? undefined : oidc.None(), insecure ? { execute: [oidc.allowInsecureRequests] } : undefined)
+      .catch((error: unknown) => {
+        configuration = null;
+        throw error;
+      }));
+  const redirectUri = () => `${options.publicOrigin()}${OIDC_CALLBACK_PATH}`;
+
+  app.get('/api/v1/auth/methods', (c) => c.json({ links: true, oidc: { name: settings.name, start: OIDC_START_PATH } }));
+
+  app.get(OIDC_START_PATH, async (c) => {
+    noStore(c);
+    let config: oidc.Configuration;
+    try {
+      config = await discover();
+    } catch (error) {
+      options.logger.warn({ err: error, issuer: settings.issuer }, 'OpenID Connect discovery failed');
+      return c.html(problem(`${settings.name} could not be reached just now. Try again in a moment, or sign in with a link.`), 503);
+    }
+    const flow = { verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce(), next: safeNext(c.req.query('next')) };
+    setCookie(c, FLOW_COOKIE, Buffer.from(JSON.stringify(flow)).toString('base64url'), {
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: options.secureCookie(),
+      path: '/auth/oidc',
+      maxAge: FLOW_SECONDS,
+    });
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri(),
+      scope: 'openid profile email',
+      code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
+      code_challenge_method: 'S256',
+      state: flow.state,
+      nonce: flow.nonce,
+    });
+    return c.redirect(url.href, 302);
+  });
+
+  app.get(OIDC_CALLBACK_PATH, async (c) => {
+    noStore(c);
+    const saved = getCookie(c, FLOW_COOKIE);
+    deleteCookie(c, FLOW_COOKIE, { path: '/auth/oidc' });
+    const flow = saved ? Flow.safeParse(JSON.parse(Buffer.from(saved, 'base64url').toString('utf8') || 'null')) : null;
+    if (!flow?.success) return c.html(problem('This sign-in was not started in this browser, or took longer than 10 minutes. Start it again.'), 400);
+    const denied = c.req.query('error');
+    if (denied) return c.html(problem(`${settings.name} did not sign you in (${denied}).`), 401);
+    try {
+      const config = await discover();
+      const current = new URL(`${options.publicOrigin()}${c.req.path}${new URL(c.req.url).search}`);
+      const tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: flow.data.verifier,
+        expectedState: flow.data.state,
+        expectedNonce: flow.data.nonce,
+        idTokenExpected: true,
+      });
+      const claims = tokens.claims()!;
+      const person = { issuer: claims.iss, subject: claims.sub };
+      const previous = await sessionOf(c, options);
+      const link = await options.store.sessions.createLoginLink(person, { expiresInMs: SIGN_IN_LINK_MS });
+      const { sessionSecret } = await options.store.sessions.signIn(link, options.times, c.req.header('user-agent') ?? null);
+      if (previous) await options.store.sessions.endSession(previous.id);
+      setSessionCookie(c, sessionSecret, options);
+      return c.redirect(flow.data.next, 303);
+    } catch (error) {
+      options.logger.warn({ err: error }, 'an OpenID Connect sign-in was refused');
+      return c.html(problem(`${settings.name} answered something this server could not accept: ${(error as Error).message}`), 401);
+    }
+  });
+}

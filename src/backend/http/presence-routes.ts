@@ -1,0 +1,47 @@
+import type { Hono } from 'hono';
+import { CanvasId, ProjectId, PresenceUpdateBody } from '../../contract/index.js';
+import { CanvasError } from '../../shared/errors.js';
+import type { Store } from '../../store/store.js';
+import { authorizeProject, requireCanvas } from '../auth/access.js';
+import { personOf } from '../people-operations.js';
+import type { Presence } from '../presence/presence.js';
+import type { BackendContext, BackendHttpEnv } from './http-env.js';
+import { jsonBody, pathParams } from './request-parsing.js';
+
+/**
+ * A person's page says where they are on a canvas (issue 21): POST its selection and cursor (the page throttles
+ * them and repeats them every 10 s), DELETE when it leaves. Any member; the rest of the team sees it through the
+ * change feed's `presence` events. Nothing is stored.
+ */
+
+export const PRESENCE_ROUTE_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/presence';
+const PRESENCE_PATH = /^\/api\/v2\/projects\/[^/]+\/canvases\/[^/]+\/presence$/;
+
+export function isPresencePath(path: string): boolean {
+  return PRESENCE_PATH.test(path);
+}
+
+export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { store: Store; presence: Presence }): void {
+  async function who(c: BackendContext) {
+    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
+    const caller = c.get('caller');
+    const person = personOf(caller);
+    if (!person) throw new CanvasError('forbidden', 'Presence is for people: sign in.');
+    await authorizeProject(options.store, caller, params.project_id, 'viewer');
+    await requireCanvas(options.store, params.project_id, params.canvas_id);
+    return { params, person, key: `person:${person.issuer}|${person.subject}` };
+  }
+
+  app.post(PRESENCE_ROUTE_PATH, async (c) => {
+    const { params, person, key } = await who(c);
+    const body = await jsonBody(c, PresenceUpdateBody);
+    options.presence.report(params.project_id, params.canvas_id, { key, name: person.subject, selection: body.selection, cursor: body.cursor });
+    return c.body(null, 204);
+  });
+
+  app.delete(PRESENCE_ROUTE_PATH, async (c) => {
+    const { params, key } = await who(c);
+    options.presence.leave(params.project_id, params.canvas_id, key);
+    return c.body(null, 204);
+  });
+}

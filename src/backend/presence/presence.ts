@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { PresenceEntry } from '../../contract/index.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Store } from '../../store/store.js';
+import { feedEvent, type FeedSubscriber } from '../feed/feed-hub.js';
+
+/**
+ * Who is on each canvas now (issue 21), in memory: people's pages report their selection and cursor, and agents'
+ * tool calls report the node they touched. Nothing is stored or written to history. Entries expire by themselves (a
+ * page reports at least every 10 s; an agent counts for a minute after its last call). Watchers (open change feeds)
+ * get the whole list as a `presence` event whenever it changes, coalesced to one event per 50 ms per canvas. Across
+ * server processes on one PostgreSQL each change is published with NOTIFY, and every process keeps the same list.
+ * Without watchers a change costs a map write (and, on PostgreSQL, one NOTIFY).
+ */
+
+export const PERSON_TTL_MS = 30_000;
+export const AGENT_TTL_MS = 60_000;
+const COALESCE_MS = 50;
+const SWEEP_MS = 5_000;
+/** An agent's repeated calls on one canvas are reported at most this often, unless the node it touches changes. */
+const AGENT_REPORT_MS = 2_000;
+const CHANNEL = 'canvas_presence';
+
+const COLORS = ['#1f6feb', '#c2410c', '#15803d', '#9333ea', '#b91c1c', '#0e7490', '#a16207', '#be185d'];
+
+export function colorOf(key: string): string {
+  let hash = 0;
+  for (const char of key) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return COLORS[hash % COLORS.length]!;
+}
+
+interface Held {
+  kind: PresenceEntry['kind'];
+  name: string;
+  selection: string[];
+  cursor: PresenceEntry['cursor'];
+  nodeId: string | null;
+  at: number;
+}
+
+type Signal =
+  | { origin: string; project: string; canvas: string; key: string; held: Held }
+  | { origin: string; project: string; canvas: string; key: string; gone: true };
+
+export interface PersonReport {
+  key: string;
+  name: string;
+  selection: string[];
+  cursor: PresenceEntry['cursor'];
+}
+
+export interface Presence {
+  report(projectId: string, canvasId: string, person: PersonReport): void;
+  leave(projectId: string, canvasId: string, key: string): void;
+  touchAgent(projectId: string, canvasId: string, agent: { key: string; name: string }, nodeId: string | null): void;
+  list(projectId: string, canvasId: string): PresenceEntry[];
+  /** Sends the list now (when anyone is there) and on every change until the answer is called. */
+  watch(projectId: string, canvasId: string, subscriber: FeedSubscriber): () => void;
+  close(): Promise<void>;
+}
+
+export async function createPresence(store: Store, logger: Logger, clock: () => number = Date.now): Promise<Presence> {
+  const origin = randomUUID();
+  const canvases = new Map<string, Map<string, Held>>();
+  const watchers = new Map<string, Set<FeedSubscriber>>();
+  const pending = new Map<string, ReturnType<typeof setTimeout>>();
+  const canvasKey = (projectId: string, canvasId: string) => `${projectId}\u0000${canvasId}`;
+
+  function live(key: string): Map<string, Held> {
+    const entries = canvases.get(key) ?? new Map<string, Held>();
+    const now = clock();
+    let expired = false;
+    for (const [id, held] of entries) {
+      if (now - held.at > (held.kind === 'person' ? PERSON_TTL_MS : AGENT_TTL_MS)) {
+        entries.delete(id);
+        expired = true;
+      }
+    }
+    if (entries.size === 0) canvases.delete(key);
+    if (expired) schedule(key);
+    return entries;
+  }
+
+  function entriesOf(key: string): PresenceEntry[] {
+    const now = clock();
+    return [...live(key)].map(([id, held]) => ({
+      key: id,
+      kind: held.kind,
+      name: held.name,
+      color: colorOf(id),
+      selection: held.selection,
+      cursor: held.cursor,
+      node_id: held.nodeId,
+      seen_ms_ago: Math.max(0, now - held.at),
+    }));
+  }
+
+  /** One event per canvas per COALESCE_MS, to its watchers only. */
+  function schedule(key: string): void {
+    if (!watchers.get(key)?.size || pending.has(key)) return;
+    pending.set(
+      key,
+      setTimeout(() => {
+        pending.delete(key);
+        const event = feedEvent('presence', JSON.stringify({ entries: entriesOf(key) }));
+        for (const subscriber of watchers.get(key) ?? []) subscriber.send(event);
+      }, COALESCE_MS),
+    );
+  }
+
+  function apply(signal: Signal): void {
+    const key = canvasKey(signal.project, signal.canvas);
+    if ('gone' in signal) {
+      canvases.get(key)?.delete(signal.key);
+    } else {
+      const entries = canvases.get(key) ?? new Map<string, Held>();
+      entries.set(signal.key, signal.held);
+      canvases.set(key, entries);
+    }
+    schedule(key);
+  }
+
+  function publish(signal: Signal): void {
+    apply(signal);
+    if (store.dialect !== 'postgres') return;
+    // Times travel as ages: the clocks of two servers need not agree.
+    const wire = 'held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal;
+    store.driver.notify(store.driver, CHANNEL, JSON.stringify(wire)).catch((error: unknown) => logger.warn({ err: error }, 'presence was not published'));
+  }
+
+  const stopListening =
+    store.dialect === 'postgres'
+      ? await store.listen(CHANNEL, (payload) => {
+          try {
+            const signal = JSON.parse(payload) as Signal;
+            if (signal.origin === origin) return;
+            apply('held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal);
+          } catch (error) {
+            logger.warn({ err: error }, 'a presence signal could not be read');
+          }
+        })
+      : async () => undefined;
+
+  // Expiry is noticed on a timer only while someone watches.
+  const sweep = setInterval(() => {
+    for (const key of watchers.keys()) live(key);
+  }, SWEEP_MS);
+  sweep.unref();
+
+  return {
+    report(projectId, canvasId, person) {
+      publish({ origin, project: projectId, canvas: canvasId, key: person.key, held: { kind: 'person', name: person.name, selection: person.selection, cursor: person.cursor, nodeId: null, at: clock() } });
+    },
+
+    leave(projectId, canvasId, key) {
+      publish({ origin, project: projectId, canvas: canvasId, key, gone: true });
+    },
+
+    touchAgent(projectId, canvasId, agent, nodeId) {
+      const known = canvases.get(canvasKey(projectId, canvasId))?.get(agent.key);
+      const now = clock();
+      if (known && now - known.at < AGENT_REPORT_MS && (nodeId === null || nodeId === known.nodeId)) return;
+      const held: Held = { kind: 'agent', name: agent.name, selection: [], cursor: null, nodeId: nodeId ?? known?.nodeId ?? null, at: now };
+      publish({ origin, project: projectId, canvas: canvasId, key: agent.key, held });
+    },
+
+    list: (projectId, canvasId) => entriesOf(canvasKey(projectId, canvasId)),
+
+    watch(projectId, canvasId, subscriber) {
+      const key = canvasKey(projectId, canvasId);
+      const set = watchers.get(key) ?? new Set<FeedSubscriber>();
+      set.add(subscriber);
+      watchers.set(key, set);
+      // Nobody there: nothing to say (a page starts from an empty list); otherwise the list as it is now.
+      const entries = entriesOf(key);
+      if (entries.length > 0) subscriber.send(feedEvent('presence', JSON.stringify({ entries })));
+      return () => {
+        set.delete(subscriber);
+        if (set.size === 0) watchers.delete(key);
+      };
+    },
+
+    async close() {
+      clearInterval(sweep);
+      for (const timer of pending.values()) clearTimeout(timer);
+      await stopListening();
+    },
+  };
+}

@@ -1,0 +1,205 @@
+import {
+  CanvasSnapshot,
+  MAX_BATCH_OPERATIONS,
+  type CanvasChangeBody,
+  type CanvasDuplicateBody,
+  type CanvasEdge,
+  type CanvasNode,
+  type CanvasView,
+  type DeleteConfirmBody,
+  type LayoutOperation,
+  type ProjectChangeBody,
+  type ProjectCreateBody,
+} from '../contract/index.js';
+import type {
+  AuditEntry,
+  CanvasCreateBody,
+  InviteCreateBody,
+  InviteView,
+  IssuedInvite,
+  MemberView,
+  RoleChangeBody,
+} from '../contract/index.js';
+import { CanvasError } from '../shared/errors.js';
+import type { Actor } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import type { InviteRecord, MemberRecord } from '../store/team-store.js';
+import { authorizeProject, requireCanvas } from './auth/access.js';
+import type { CallerContext } from './auth/caller.js';
+import type { CanvasBackend } from './backend.js';
+import { requirePerson } from './people-operations.js';
+
+/**
+ * A team run from the browser (issue 21): members see who is in their project; owners invite by link, change roles,
+ * remove members, create and lock canvases and read the audit log; anyone may leave. Every change is in the audit log,
+ * written in the transaction that makes it.
+ */
+
+const DEFAULT_INVITE_SECONDS = 7 * 86_400;
+const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
+
+function memberView(member: MemberRecord): MemberView {
+  return { issuer: member.person.issuer, subject: member.person.subject, role: member.role, joined_at: iso(member.joinedAt)! };
+}
+
+export function inviteView(invite: InviteRecord): InviteView {
+  return {
+    invite_id: invite.id,
+    project_id: invite.projectId,
+    role: invite.role,
+    invited_by: invite.invitedBy,
+    created_at: iso(invite.createdAt)!,
+    expires_at: iso(invite.expiresAt)!,
+    accepted_by: invite.acceptedBy,
+    accepted_at: iso(invite.acceptedAt),
+    revoked_at: iso(invite.revokedAt),
+  };
+}
+
+export interface TeamOperations {
+  members(ctx: CallerContext, projectId: string): Promise<MemberView[]>;
+  invite(ctx: CallerContext, projectId: string, body: InviteCreateBody): Promise<IssuedInvite>;
+  invites(ctx: CallerContext, projectId: string): Promise<InviteView[]>;
+  revokeInvite(ctx: CallerContext, projectId: string, inviteId: string): Promise<InviteView>;
+  changeRole(ctx: CallerContext, projectId: string, person: Actor, body: RoleChangeBody): Promise<MemberView>;
+  removeMember(ctx: CallerContext, projectId: string, person: Actor): Promise<void>;
+  audit(ctx: CallerContext, projectId: string, limit: number): Promise<AuditEntry[]>;
+  createCanvas(ctx: CallerContext, projectId: string, body: CanvasCreateBody): Promise<CanvasView>;
+  changeCanvas(ctx: CallerContext, projectId: string, canvasId: string, body: CanvasChangeBody): Promise<CanvasView>;
+  duplicateCanvas(ctx: CallerContext, projectId: string, canvasId: string, body: CanvasDuplicateBody): Promise<CanvasView>;
+  deleteCanvas(ctx: CallerContext, projectId: string, canvasId: string, body: DeleteConfirmBody): Promise<{ deleted: string; cancelled_run_ids: string[] }>;
+  createProject(ctx: CallerContext, body: ProjectCreateBody): Promise<{ project_id: string; title: string | null }>;
+  renameProject(ctx: CallerContext, projectId: string, body: ProjectChangeBody): Promise<{ project_id: string; title: string | null }>;
+  deleteProject(ctx: CallerContext, projectId: string, body: DeleteConfirmBody): Promise<{ deleted: string; cancelled_run_ids: string[] }>;
+}
+
+export function createTeamOperations(store: Store, backend: CanvasBackend, publicOrigin: () => string): TeamOperations {
+  async function canvasView(projectId: string, canvasId: string): Promise<CanvasView> {
+    const entry = (await store.directory.canvases(projectId)).find((canvas) => canvas.canvasId === canvasId);
+    if (!entry) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
+    return { canvas_id: entry.canvasId, title: entry.title, locked: entry.locked };
+  }
+
+  /** An owner acting as a person (a bare token manages no team). */
+  async function owner(ctx: CallerContext, projectId: string, what: string): Promise<Actor> {
+    const person = requirePerson(ctx, what);
+    await authorizeProject(store, ctx, projectId, 'owner');
+    return person;
+  }
+
+  return {
+    async members(ctx, projectId) {
+      await authorizeProject(store, ctx, projectId, 'viewer');
+      return (await store.team.members(projectId)).map(memberView);
+    },
+
+    async invite(ctx, projectId, body) {
+      const by = await owner(ctx, projectId, 'invite people');
+      const { invite, secret } = await store.team.invite(projectId, body.role, by, (body.expires_in ?? DEFAULT_INVITE_SECONDS) * 1000);
+      return { ...inviteView(invite), url: `${publicOrigin()}/invite?token=${encodeURIComponent(secret)}` };
+    },
+
+    async invites(ctx, projectId) {
+      await owner(ctx, projectId, 'see invitations');
+      return (await store.team.invites(projectId)).map(inviteView);
+    },
+
+    async revokeInvite(ctx, projectId, inviteId) {
+      const by = await owner(ctx, projectId, 'withdraw invitations');
+      return inviteView(await store.team.revokeInvite(projectId, inviteId, by));
+    },
+
+    async changeRole(ctx, projectId, person, body) {
+      const by = await owner(ctx, projectId, 'change roles');
+      return memberView(await store.team.changeRole(projectId, person, body.role, by));
+    },
+
+    async removeMember(ctx, projectId, person) {
+      const by = requirePerson(ctx, 'leave or remove members');
+      const leaving = by.issuer === person.issuer && by.subject === person.subject;
+      await authorizeProject(store, ctx, projectId, leaving ? 'viewer' : 'owner');
+      await store.team.removeMember(projectId, person, by);
+    },
+
+    async audit(ctx, projectId, limit) {
+      await owner(ctx, projectId, 'read the audit log');
+      return (await store.team.audit(projectId, limit)).map((entry) => ({ ...entry, at: iso(entry.at)! }));
+    },
+
+    async createCanvas(ctx, projectId, body) {
+      const by = await owner(ctx, projectId, 'create canvases');
+      await store.team.createCanvas(projectId, body.canvas_id, by);
+      return { canvas_id: body.canvas_id, title: null, locked: false };
+    },
+
+    async changeCanvas(ctx, projectId, canvasId, body) {
+      const by = await owner(ctx, projectId, 'change canvases');
+      await requireCanvas(store, projectId, canvasId);
+      if (body.locked !== undefined) {
+        await store.admin.setCanvasLocked(projectId, canvasId, body.locked);
+        await store.team.record({ projectId, actor: by, action: body.locked ? 'canvas.locked' : 'canvas.unlocked', target: canvasId });
+      }
+      if (body.title !== undefined) await store.team.retitle({ projectId, canvasId }, body.title, by);
+      return canvasView(projectId, canvasId);
+    },
+
+    async duplicateCanvas(ctx, projectId, canvasId, body) {
+      const by = await owner(ctx, projectId, 'duplicate canvases');
+      const source = CanvasSnapshot.parse(JSON.parse((await backend.readSnapshot(ctx, { projectId, canvasId })).payload.json));
+      await store.team.createCanvas(projectId, body.canvas_id, by, { copy_of: canvasId });
+      // Parents come before their children in a layout, so the copy is built in the order read, in batches.
+      const operations: LayoutOperation[] = [
+        ...(source.layout.nodes as CanvasNode[]).map((node) => ({ op: 'create_node' as const, node })),
+        ...(source.layout.edges as CanvasEdge[]).map((edge) => ({ op: 'create_edge' as const, edge })),
+      ];
+      let revision = 0;
+      for (let start = 0; start < operations.length; start += MAX_BATCH_OPERATIONS) {
+        const receipt = await backend.applyBatch(ctx, {
+          projectId,
+          canvasId: body.canvas_id,
+          baseRevision: revision,
+          clientSaveId: null,
+          operations: operations.slice(start, start + MAX_BATCH_OPERATIONS),
+        });
+        revision = receipt.revision;
+      }
+      await store.team.record({ projectId, actor: by, action: 'canvas.duplicated', target: body.canvas_id, details: { from: canvasId, nodes: source.layout.nodes.length } });
+      return canvasView(projectId, body.canvas_id);
+    },
+
+    async deleteCanvas(ctx, projectId, canvasId, body) {
+      const by = await owner(ctx, projectId, 'delete canvases');
+      if (body.confirm !== canvasId) throw new CanvasError('invalid_arguments', `To delete canvas ${canvasId}, type its id (${canvasId}) to confirm.`, { field: 'confirm' });
+      return { deleted: canvasId, cancelled_run_ids: await store.team.retire({ projectId, canvasId }, by) };
+    },
+
+    async createProject(ctx, body) {
+      const by = requirePerson(ctx, 'create projects');
+      const owned = (await store.directory.membershipsOf(by)).filter((entry) => entry.role === 'owner');
+      const workspaceId = body.workspace_id ?? owned[0]?.workspaceId;
+      if (!workspaceId || !owned.some((entry) => entry.workspaceId === workspaceId)) {
+        throw new CanvasError('forbidden', 'Only an owner of a project in a workspace creates projects there: ask an administrator (admin project create).');
+      }
+      await store.team.createProject(body.project_id, workspaceId, body.title ?? null, by);
+      return { project_id: body.project_id, title: body.title ?? null };
+    },
+
+    async renameProject(ctx, projectId, body) {
+      const by = await owner(ctx, projectId, 'rename projects');
+      await store.team.retitle({ projectId }, body.title, by);
+      return { project_id: projectId, title: body.title };
+    },
+
+    async deleteProject(ctx, projectId, body) {
+      const by = await owner(ctx, projectId, 'delete projects');
+      if (body.confirm !== projectId) throw new CanvasError('invalid_arguments', `To delete project ${projectId}, type its id (${projectId}) to confirm.`, { field: 'confirm' });
+      return { deleted: projectId, cancelled_run_ids: await store.team.retire({ projectId }, by) };
+    },
+  };
+}
+
+/** A member named in a path: `issuer|subject` would be ambiguous, so both are path segments. */
+export function memberOf(issuer: string, subject: string): Actor {
+  if (!issuer || !subject) throw new CanvasError('invalid_arguments', 'A member is named by issuer and subject.');
+  return { issuer, subject };
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { CanvasId, ProjectId } from './identifiers.js';
+
+/** A team's workspace in the browser (issue 21): members, invitations, canvases and the audit log (docs/api.md). */
+
+const Person = z.strictObject({ issuer: z.string(), subject: z.string() });
+const Timestamp = z.string();
+export const MemberRoleName = z.enum(['viewer', 'editor', 'owner']);
+
+export const MemberView = z.strictObject({
+  issuer: z.string(),
+  subject: z.string(),
+  role: MemberRoleName,
+  joined_at: Timestamp,
+});
+export type MemberView = z.infer<typeof MemberView>;
+
+export const MemberList = z.strictObject({ members: z.array(MemberView) });
+
+export const RoleChangeBody = z.strictObject({ role: MemberRoleName });
+export type RoleChangeBody = z.infer<typeof RoleChangeBody>;
+
+export const InviteCreateBody = z.strictObject({
+  role: MemberRoleName,
+  expires_in: z
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .optional()
+    .meta({ description: 'Seconds until the invitation expires (default 7 days).' }),
+});
+export type InviteCreateBody = z.infer<typeof InviteCreateBody>;
+
+export const InviteView = z.strictObject({
+  invite_id: z.string(),
+  project_id: z.string(),
+  role: MemberRoleName,
+  invited_by: Person,
+  created_at: Timestamp,
+  expires_at: Timestamp,
+  accepted_by: Person.nullable(),
+  accepted_at: Timestamp.nullable(),
+  revoked_at: Timestamp.nullable(),
+});
+export type InviteView = z.infer<typeof InviteView>;
+
+/** The answer to an invitation: its link appears here once; only its hash is stored. */
+export const IssuedInvite = InviteView.extend({ url: z.string() });
+export type IssuedInvite = z.infer<typeof IssuedInvite>;
+
+export const InviteList = z.strictObject({ invites: z.array(InviteView) });
+
+export const AuditEntry = z.strictObject({
+  at: Timestamp,
+  actor: Person,
+  action: z.string(),
+  target: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditList = z.strictObject({ entries: z.array(AuditEntry) });
+
+export const CanvasCreateBody = z.strictObject({ canvas_id: CanvasId });
+export type CanvasCreateBody = z.infer<typeof CanvasCreateBody>;
+
+const Title = z.string().trim().min(1).max(100).nullable().meta({ description: 'What people call it; null: its id.' });
+
+/** Lock or unlock, and rename (the id never changes: links and agents keep working). */
+export const CanvasChangeBody = z.strictObject({ locked: z.boolean().optional(), title: Title.optional() });
+export type CanvasChangeBody = z.infer<typeof CanvasChangeBody>;
+
+export const CanvasView = z.strictObject({ canvas_id: CanvasId, title: z.string().nullable(), locked: z.boolean() });
+export type CanvasView = z.infer<typeof CanvasView>;
+
+export const CanvasDuplicateBody = z.strictObject({ canvas_id: CanvasId.meta({ description: 'The id of the copy.' }) });
+export type CanvasDuplicateBody = z.infer<typeof CanvasDuplicateBody>;
+
+/** A deletion names what it deletes again, as the person typed it: a slip of the mouse deletes nothing. */
+export const DeleteConfirmBody = z.strictObject({ confirm: z.string().meta({ description: 'The id of what is deleted, typed again.' }) });
+export type DeleteConfirmBody = z.infer<typeof DeleteConfirmBody>;
+
+export const RetiredView = z.strictObject({ deleted: z.string(), cancelled_run_ids: z.array(z.string()) });
+
+export const ProjectCreateBody = z.strictObject({
+  project_id: ProjectId,
+  title: Title.optional(),
+  workspace_id: z.string().optional().meta({ description: 'Default: the workspace of a project the caller owns.' }),
+});
+export type ProjectCreateBody = z.infer<typeof ProjectCreateBody>;
+
+export const ProjectChangeBody = z.strictObject({ title: Title });
+export type ProjectChangeBody = z.infer<typeof ProjectChangeBody>;

@@ -1,0 +1,128 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_OWNER } from '../../src/server/demo-seed.js';
+import { card, launchBrowser, screenshot, signIn } from '../support/browser.js';
+import { connectClient, structured } from '../support/mcp.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * A team run from the browser (issue 21), in Chromium on SQLite and PostgreSQL: the owner creates a canvas and
+ * invites a teammate from the Team page; the teammate opens the link in another browser, gives a name, joins and
+ * edits; the owner removes them and their open canvas stops; the audit log says all of it; axe finds nothing serious.
+ */
+
+async function seriousFindings(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page: page as never }).analyze();
+  return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`);
+}
+
+describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
+  describe.skipIf(!target.available)('in Chromium', () => {
+    let server: TestServer;
+    let browser: Browser;
+    let agent: Client;
+
+    beforeAll(async () => {
+      server = await startTestServer(target, { seedDemo: true });
+      const demo = server.server.demo!;
+      agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId });
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await agent?.close();
+      await browser?.close();
+      await server?.close();
+    });
+
+    it('owner creates a canvas and invites; the teammate joins in another browser and edits; removed, their page stops', async () => {
+      const owner = await signIn(browser, server, DEMO_OWNER, null);
+      const mate = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      try {
+        const page = owner.page;
+        page.setDefaultTimeout(10_000);
+        mate.setDefaultTimeout(10_000);
+        // A new canvas from the home page.
+        await page.getByRole('heading', { name: 'Your canvases' }).waitFor();
+        await page.locator('[data-session]', { hasText: 'this browser' }).waitFor();
+        await page.getByLabel('New canvas').fill('storyboard-2');
+        await page.getByRole('button', { name: 'Create', exact: true }).click();
+        await page.getByRole('link', { name: 'storyboard-2' }).waitFor();
+        expect(await server.store.layout.readCanvas('demo', 'storyboard-2')).toBeTruthy();
+        // Renamed (its id stays), then a new project, then the canvas deleted with its id typed again.
+        await page.getByRole('button', { name: 'Rename storyboard-2' }).click();
+        await page.getByLabel('New name of storyboard-2').fill('Storyboard two');
+        await page.getByRole('button', { name: 'Rename', exact: true }).click();
+        await page.getByRole('link', { name: 'Storyboard two' }).waitFor();
+        await page.getByLabel('New project').fill('season-2');
+        await page.getByRole('button', { name: 'Create project' }).click();
+        await page.locator('section[data-project="season-2"]').waitFor();
+        await page.getByRole('button', { name: 'Delete storyboard-2' }).click();
+        const confirm = page.getByRole('alertdialog', { name: 'Delete canvas storyboard-2' });
+        await expect(confirm.getByRole('button', { name: 'Delete' }).isDisabled()).resolves.toBe(true);
+        await confirm.getByLabel('Type storyboard-2').fill('storyboard-2');
+        await confirm.getByRole('button', { name: 'Delete' }).click();
+        await page.getByRole('link', { name: 'Storyboard two' }).waitFor({ state: 'detached' });
+        expect(await server.store.layout.readCanvas('demo', 'storyboard-2')).toBeUndefined();
+        await screenshot(page, `team-home-${target.name}`);
+        expect(await seriousFindings(page)).toEqual([]);
+
+        // An invitation link for an editor, from the Team page.
+        await page.locator('section[data-project="demo"]').getByRole('link', { name: 'Team' }).click();
+        await page.getByRole('heading', { name: 'Team of demo' }).waitFor();
+        await page.getByLabel('Role for the invitation').selectOption('editor');
+        await page.getByRole('button', { name: 'Create invitation link' }).click();
+        const link = await page.getByLabel(/Invitation link for a editor/).inputValue();
+        expect(link).toMatch(new RegExp(`^${server.url}/invite\\?token=`));
+
+        // The teammate, in a browser of their own with no session, joins with a name and edits the canvas.
+        const matePage = await mate.newPage();
+        const mateErrors: string[] = [];
+        matePage.on('pageerror', (error) => mateErrors.push(error.message));
+        await matePage.goto(link);
+        await matePage.getByText(/invited you to project/).waitFor();
+        expect(await seriousFindings(matePage), 'the invitation page').toEqual([]);
+        await matePage.getByLabel(/Your name/).fill('Ana Lima');
+        await matePage.getByRole('button', { name: 'Join' }).click();
+        await matePage.getByText('You joined project demo.').waitFor();
+        await matePage.getByRole('link', { name: 'main', exact: true }).click();
+        await card(matePage, 'note-1').locator('.editable').click();
+        const field = card(matePage, 'note-1').locator('textarea');
+        await field.fill('Ana was here.');
+        await field.press('Control+Enter');
+        const read = async () => structured<{ layout: { nodes: Array<{ id: string; data: { content?: string } }> } }>(await agent.callTool({ name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } })).layout;
+        await waitFor(read, (layout) => layout.nodes.find((node) => node.id === 'note-1')?.data.content === 'Ana was here.');
+        const [entry] = await server.store.history.history('demo', 'main', 1e9, 1);
+        expect(entry?.author).toMatchObject({ kind: 'person', subject: 'Ana Lima' });
+
+        // The owner sees Ana, and removes her: her open canvas says she is no longer a member.
+        await page.reload();
+        await page.locator('tr[data-member="Ana Lima"]').waitFor();
+        expect(await seriousFindings(page)).toEqual([]);
+        // Owners see the agents working on the project's canvases (the demo's chat run), with End.
+        await page.locator('li', { hasText: /chat run chat_/ }).first().getByRole('button', { name: 'End' }).waitFor();
+        await screenshot(page, `team-members-${target.name}`);
+        await page.getByRole('button', { name: 'Remove Ana Lima' }).click();
+        await page.locator('tr[data-member="Ana Lima"]').waitFor({ state: 'detached' });
+        await matePage.getByText('You are not a member of this project.').waitFor({ timeout: 15_000 });
+
+        // The audit log says who did what.
+        const audit = page.locator('.team-audit');
+        await audit.getByText('removed Ana Lima').waitFor();
+        for (const line of ['joined as editor', 'invited someone as editor', 'created canvas storyboard-2', 'deleted canvas storyboard-2']) await audit.getByText(line).first().waitFor();
+
+        // The last owner cannot leave: the server's reason is shown.
+        await page.getByRole('button', { name: 'Leave' }).click();
+        await page.getByRole('alert').getByText(/last owner/).waitFor();
+        expect(owner.errors).toEqual([]);
+        expect(mateErrors).toEqual([]);
+      } finally {
+        await mate.close();
+        await owner.context.close();
+      }
+    }, 60_000);
+  });
+});

@@ -1,0 +1,130 @@
+import { useReactFlow, useStore as useFlowStore, ViewportPortal } from '@xyflow/react';
+import { useEffect, useRef } from 'react';
+import type { PresenceEntry } from '../../../src/contract/index.js';
+import { useCanvas, useCanvasState } from './context.js';
+import type { FlowNode } from './flow-nodes.js';
+
+/**
+ * Who else is on the canvas (issue 21), drawn on it: each person's cursor with their name and an outline round what
+ * they selected, in their colour; each agent as a marker on the node it touched last. And the person's own place,
+ * reported: their selection and cursor (in canvas coordinates, so zoom and pan differ freely), at most every 100 ms,
+ * repeated every 10 s so it does not expire, and withdrawn when they leave.
+ */
+
+const REPORT_MS = 100;
+const HEARTBEAT_MS = 10_000;
+
+function NodeBox({ nodeId, color, label, className }: { nodeId: string; color: string; label: string; className: string }) {
+  const node = useFlowStore((state) => state.nodeLookup.get(nodeId));
+  if (!node) return null;
+  const { x, y } = node.internals.positionAbsolute;
+  const width = node.measured.width ?? node.width ?? 0;
+  const height = node.measured.height ?? node.height ?? 0;
+  return (
+    <div className={className} style={{ transform: `translate(${x}px, ${y}px)`, width, height, ['--presence-color' as string]: color }}>
+      <span className="presence-label">{label}</span>
+    </div>
+  );
+}
+
+function Others({ entries }: { entries: PresenceEntry[] }) {
+  return (
+    <ViewportPortal>
+      {entries.map((entry) =>
+        entry.kind === 'agent' ? (
+          entry.node_id ? <NodeBox key={entry.key} nodeId={entry.node_id} color={entry.color} label={entry.name} className="presence-agent" /> : null
+        ) : (
+          <div key={entry.key} data-presence={entry.name}>
+            {entry.selection.map((nodeId) => (
+              <NodeBox key={nodeId} nodeId={nodeId} color={entry.color} label={entry.name} className="presence-selection" />
+            ))}
+            {entry.cursor ? (
+              <div className="presence-cursor" style={{ transform: `translate(${entry.cursor.x}px, ${entry.cursor.y}px)`, ['--presence-color' as string]: entry.color }}>
+                <svg width="14" height="18" viewBox="0 0 14 18" aria-hidden="true">
+                  <path d="M0 0 L14 11 L7 11 L4 18 Z" fill="currentColor" />
+                </svg>
+                <span className="presence-label">{entry.name}</span>
+              </div>
+            ) : null}
+          </div>
+        ),
+      )}
+    </ViewportPortal>
+  );
+}
+
+/** Reports the person's selection and cursor; renders the others. Inside the ReactFlow element. */
+export function PresenceLayer({ pane }: { pane: React.RefObject<HTMLElement | null> }) {
+  const { controller } = useCanvas();
+  const entries = useCanvasState((state) => state.presence);
+  const status = useCanvasState((state) => state.status);
+  const flow = useReactFlow<FlowNode>();
+  const selection = useFlowStore((state) => [...state.nodeLookup.values()].filter((node) => node.selected).map((node) => node.id).join('\u0000'));
+  const last = useRef<{ selection: string[]; cursor: { x: number; y: number } | null }>({ selection: [], cursor: null });
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => {
+    if (status !== 'ready') return;
+    const send = () => {
+      timer.current = null;
+      controller.reportPresence(last.current);
+    };
+    const soon = () => {
+      timer.current ??= setTimeout(send, REPORT_MS);
+    };
+    const element = pane.current;
+    const onMove = (event: PointerEvent) => {
+      const point = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      last.current = { ...last.current, cursor: { x: Math.round(point.x), y: Math.round(point.y) } };
+      soon();
+    };
+    const onLeave = () => {
+      last.current = { ...last.current, cursor: null };
+      soon();
+    };
+    element?.addEventListener('pointermove', onMove);
+    element?.addEventListener('pointerleave', onLeave);
+    const heartbeat = setInterval(send, HEARTBEAT_MS);
+    const leave = () => controller.reportPresence(null);
+    window.addEventListener('pagehide', leave);
+    send();
+    return () => {
+      element?.removeEventListener('pointermove', onMove);
+      element?.removeEventListener('pointerleave', onLeave);
+      clearInterval(heartbeat);
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = null;
+      window.removeEventListener('pagehide', leave);
+      leave();
+    };
+  }, [controller, flow, pane, status]);
+
+  useEffect(() => {
+    last.current = { ...last.current, selection: selection ? selection.split('\u0000') : [] };
+    if (status === 'ready') controller.reportPresence(last.current);
+  }, [selection, controller, status]);
+
+  return <Others entries={entries} />;
+}
+
+/** The top bar's list of who is here. */
+export function WhoIsHere() {
+  const entries = useCanvasState((state) => state.presence);
+  if (entries.length === 0) return null;
+  return (
+    <ul className="who-is-here" aria-label="Also on this canvas">
+      {entries.map((entry) => (
+        <li
+          key={entry.key}
+          className="presence-chip"
+          data-kind={entry.kind}
+          style={{ ['--presence-color' as string]: entry.color }}
+          title={entry.kind === 'agent' ? 'An agent working here' : 'Also on this canvas'}
+        >
+          {entry.kind === 'agent' ? <span className="presence-kind">agent</span> : null}
+          {entry.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
