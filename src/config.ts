@@ -32,6 +32,9 @@ export const ENVIRONMENT = {
   openaiBaseUrl: 'CANVAS_MCP_OPENAI_BASE_URL',
   openaiApiKey: 'CANVAS_MCP_OPENAI_API_KEY',
   openaiModel: 'CANVAS_MCP_OPENAI_MODEL',
+  speechProvider: 'CANVAS_MCP_SPEECH_PROVIDER',
+  openaiSpeechModel: 'CANVAS_MCP_OPENAI_SPEECH_MODEL',
+  openaiSpeechVoice: 'CANVAS_MCP_OPENAI_SPEECH_VOICE',
   localExecutionLog: 'CANVAS_MCP_LOCAL_EXECUTION_LOG',
   sessionIdleHours: 'CANVAS_MCP_SESSION_IDLE_HOURS',
   sessionMaxDays: 'CANVAS_MCP_SESSION_MAX_DAYS',
@@ -85,6 +88,9 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   imageProvider: '--image-provider',
   openaiBaseUrl: '--openai-base-url',
   openaiModel: '--openai-model',
+  speechProvider: '--speech-provider',
+  openaiSpeechModel: '--openai-speech-model',
+  openaiSpeechVoice: '--openai-speech-voice',
   sessionIdleHours: '--session-idle-hours',
   sessionMaxDays: '--session-max-days',
   metricsToken: '--metrics-token',
@@ -169,6 +175,9 @@ export const ServeConfigSchema = z
     openaiBaseUrl: HttpUrl.default('https://api.openai.com/v1'),
     openaiApiKey: z.string().min(1).optional(),
     openaiModel: z.string().min(1).default('gpt-image-1'),
+    speechProvider: z.enum(['local', 'openai']).default('local'),
+    openaiSpeechModel: z.string().min(1).default('gpt-4o-mini-tts'),
+    openaiSpeechVoice: z.string().min(1).default('alloy'),
     localExecutionLog: z.string().min(1).optional(),
     sessionIdleHours: Int(1, 24 * 30).default(12),
     sessionMaxDays: Int(1, 365).default(7),
@@ -200,6 +209,9 @@ export const ServeConfigSchema = z
     }
     if (config.imageProvider === 'openai' && !config.openaiApiKey) {
       context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --image-provider openai' });
+    }
+    if (config.speechProvider === 'openai' && !config.openaiApiKey) {
+      context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --speech-provider openai' });
     }
     if (config.modelProvider && !config.model) {
       context.addIssue({ code: 'custom', path: ['model'], message: 'is required with a model provider (the model id, e.g. claude-sonnet-4-5)' });

@@ -20,6 +20,7 @@ import type {
   MemberView,
   RoleChangeBody,
 } from '../contract/index.js';
+import type { Assets } from '../assets/assets.js';
 import { CanvasError } from '../shared/errors.js';
 import type { Actor } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -28,6 +29,7 @@ import { authorizeProject, requireCanvas } from './auth/access.js';
 import type { CallerContext } from './auth/caller.js';
 import type { CanvasBackend } from './backend.js';
 import { requirePerson } from './people-operations.js';
+import { copyRunResults } from './result-copies.js';
 
 /**
  * A team run from the browser (issue 21): members see who is in their project; owners invite by link, change roles,
@@ -73,7 +75,7 @@ export interface TeamOperations {
   deleteProject(ctx: CallerContext, projectId: string, body: DeleteConfirmBody): Promise<{ deleted: string; cancelled_run_ids: string[] }>;
 }
 
-export function createTeamOperations(store: Store, backend: CanvasBackend, publicOrigin: () => string): TeamOperations {
+export function createTeamOperations(store: Store, backend: CanvasBackend, assets: Assets, publicOrigin: () => string): TeamOperations {
   async function canvasView(projectId: string, canvasId: string): Promise<CanvasView> {
     const entry = (await store.directory.canvases(projectId)).find((canvas) => canvas.canvasId === canvasId);
     if (!entry) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
@@ -163,7 +165,9 @@ export function createTeamOperations(store: Store, backend: CanvasBackend, publi
         });
         revision = receipt.revision;
       }
-      await store.team.record({ projectId, actor: by, action: 'canvas.duplicated', target: body.canvas_id, details: { from: canvasId, nodes: source.layout.nodes.length } });
+      const results = body.with_results ? await copyRunResults(store, assets, { projectId, canvasId }, { projectId, canvasId: body.canvas_id }) : null;
+      const details = { from: canvasId, nodes: source.layout.nodes.length, ...(results ? { results: results.copied, results_left_out: results.skipped } : {}) };
+      await store.team.record({ projectId, actor: by, action: 'canvas.duplicated', target: body.canvas_id, details });
       return canvasView(projectId, body.canvas_id);
     },
 

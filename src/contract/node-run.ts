@@ -97,6 +97,8 @@ export const NodeRun = z
     finished_at: Timestamp.nullable(),
     cancel_requested_at: Timestamp.nullable(),
     updated_at: Timestamp,
+    // Beyond the spec's record (its outputs allow additional properties): which provider ran it (issue 22).
+    provider: z.string().nullable().optional().meta({ description: 'Who ran the last attempt: local, openai-images, openai-speech; null before any.' }),
   })
   .meta({ id: 'NodeRun' });
 export type NodeRun = z.infer<typeof NodeRun>;

@@ -73,7 +73,13 @@ export type CanvasChangeBody = z.infer<typeof CanvasChangeBody>;
 export const CanvasView = z.strictObject({ canvas_id: CanvasId, title: z.string().nullable(), locked: z.boolean() });
 export type CanvasView = z.infer<typeof CanvasView>;
 
-export const CanvasDuplicateBody = z.strictObject({ canvas_id: CanvasId.meta({ description: 'The id of the copy.' }) });
+export const CanvasDuplicateBody = z.strictObject({
+  canvas_id: CanvasId.meta({ description: 'The id of the copy.' }),
+  with_results: z
+    .boolean()
+    .optional()
+    .meta({ description: "Also copy each node's latest succeeded run, its outputs as new assets (charged nothing); default false: the layout only." }),
+});
 export type CanvasDuplicateBody = z.infer<typeof CanvasDuplicateBody>;
 
 /** A deletion names what it deletes again, as the person typed it: a slip of the mouse deletes nothing. */

@@ -203,11 +203,12 @@ export function createRunEngine(options: RunEngineOptions) {
         await store.claims.release(lease);
       } else {
         const finished = outcome;
-        const recorded = await untilLeaseEnds(() => store.claims.complete(lease, finished, () => writer.publish(staged)));
+        const provider = options.providers(job.operation).name;
+        const recorded = await untilLeaseEnds(() => store.claims.complete(lease, { ...finished, provider }, () => writer.publish(staged)));
         if (!recorded) log.warn('lease lost before completion: nothing recorded, nothing published');
         else {
           log.info({ status: finished.status, charged: finished.charged }, 'run finished');
-          options.onRunFinished?.({ status: finished.status, operation: job.operation, provider: options.providers(job.operation).name });
+          options.onRunFinished?.({ status: finished.status, operation: job.operation, provider });
         }
       }
     } finally {

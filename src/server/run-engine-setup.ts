@@ -44,10 +44,17 @@ export function runEngineOf(
     timeoutMs: config.runTimeoutMs,
     providers: createProviderRegistry({
       imageProvider: config.imageProvider,
+      speechProvider: config.speechProvider,
       localDurationMs: config.runDurationMs,
       localExecutionLog: config.localExecutionLog,
       openai: config.openaiApiKey
-        ? { baseUrl: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.openaiModel }
+        ? {
+            baseUrl: config.openaiBaseUrl,
+            apiKey: config.openaiApiKey,
+            model: config.openaiModel,
+            speechModel: config.openaiSpeechModel,
+            speechVoice: config.openaiSpeechVoice,
+          }
         : undefined,
     }),
   });

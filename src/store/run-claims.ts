@@ -140,7 +140,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
      * runs inside the transaction once the lease is confirmed, before the record changes: a worker that lost its
      * lease never publishes (docs/runs.md, "Assets").
      */
-    complete(lease: Lease, outcome: RunOutcome, publish?: () => void): Promise<boolean> {
+    complete(lease: Lease, outcome: RunOutcome & { provider?: string }, publish?: () => void): Promise<boolean> {
       return driver.transaction(async (tx) => {
         const row = await leasedRow(tx, lease);
         if (!row) return false;
@@ -195,6 +195,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             }
             break;
         }
+        if (outcome.provider) await tx.run('UPDATE node_runs SET provider = ? WHERE id = ?', [outcome.provider, lease.runId]);
         if (outcome.charged > 0) {
           await tx.run('UPDATE projects SET spent_credits = spent_credits + ? WHERE id = ?', [outcome.charged, row.project_id]);
         }

@@ -6,7 +6,7 @@ import { NodeRun, RunOutput, RunResource, RunStatus, isTerminalRunStatus, type N
 export const RUN_COLUMNS = `id, project_id, canvas_id, node_id, operation, skill_id, status, input, input_hash,
   progress_percent, progress_message, outputs, resources, error_code, error_message, cost_estimated, cost_charged,
   triggered_kind, triggered_name, idempotency_key, attempt, max_attempts, lease_owner, lease_expires_at,
-  created_at, started_at, finished_at, cancel_requested_at, updated_at`;
+  created_at, started_at, finished_at, cancel_requested_at, updated_at, provider`;
 
 const Millis = z.coerce.number().int();
 const NullableMillis = Millis.nullable();
@@ -42,6 +42,7 @@ export const RunRow = z.object({
   finished_at: NullableMillis,
   cancel_requested_at: NullableMillis,
   updated_at: Millis,
+  provider: z.string().nullable(),
 });
 export type RunRow = z.output<typeof RunRow>;
 
@@ -77,6 +78,7 @@ export function runRecord(row: RunRow): NodeRun {
     finished_at: isoOrNull(row.finished_at),
     cancel_requested_at: isoOrNull(row.cancel_requested_at),
     updated_at: iso(row.updated_at),
+    provider: row.provider,
   });
 }
 

@@ -2,7 +2,8 @@ import type { NodeRun, RunOperation, RunResource, RunStatus, SkillId } from '../
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, canonicalJson, newId, sha256Hex } from '../shared/ids.js';
 import { z } from 'zod';
-import { RUN_COLUMNS, parseRunRow, runRecord, type RunRow } from './run-rows.js';
+import { RUN_COLUMNS, RunOutputs, RunResources, parseRunRow, runRecord, type RunRow } from './run-rows.js';
+import type { AssetRecord } from './run-claims.js';
 import { RUN_EVENTS_CHANNEL, requestRunCancel } from './run-cancel.js';
 export { RUN_EVENTS_CHANNEL };
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
@@ -58,6 +59,12 @@ export async function bumpStatesVersion(driver: SqlDriver, tx: SqlExecutor, proj
 }
 
 const SeqRow = z.object({ seq: z.coerce.number().int() });
+
+/** A finished run to copy, and its output assets: each already written under a new id (`record`). */
+export interface RunResultCopy {
+  run: RunRow;
+  assets: Array<{ from: string; record: Omit<AssetRecord, 'projectId' | 'canvasId' | 'runId'> }>;
+}
 
 /** The canvas's next run sequence number; the UPDATE locks the canvas row, so concurrent submissions never share one. */
 async function takeRunSeq(tx: SqlExecutor, projectId: string, canvasId: string): Promise<number> {
@@ -215,6 +222,70 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
         },
         onResync,
       );
+    },
+
+    /**
+     * Copies finished runs' records to another canvas (a duplicate "with run results"), in one transaction: each
+     * lands on the copy's node of the same id as a succeeded run with the outputs given (assets already written under
+     * new ids), charged nothing, keyed by nothing. A node the copy does not hold is skipped.
+     */
+    async copyResults(target: { projectId: string; canvasId: string }, copies: readonly RunResultCopy[]): Promise<number> {
+      return driver.transaction(async (tx) => {
+        let copied = 0;
+        for (const { run, assets } of copies) {
+          const node = SeqRow.optional().parse(
+            await tx.get('SELECT seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [target.projectId, target.canvasId, run.node_id]),
+          );
+          if (!node) continue;
+          const renamed = new Map(assets.map((asset) => [asset.from, asset.record]));
+          const rename = <T extends { asset_id: string; url: string | null }>(item: T): T => {
+            const record = renamed.get(item.asset_id);
+            return record ? { ...item, asset_id: record.id, url: item.url === null ? null : item.url.replace(item.asset_id, record.id) } : item;
+          };
+          const id = newId(ID_PREFIX.nodeRun);
+          const seq = await takeRunSeq(tx, target.projectId, target.canvasId);
+          await tx.run(
+            `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, node_seq, operation, skill_id, status, input, input_hash,
+               progress_percent, progress_message, outputs, resources, cost_estimated, cost_charged, triggered_kind, triggered_name,
+               attempt, max_attempts, created_at, started_at, finished_at, updated_at, provider)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'succeeded', ?, ?, 100, 'done', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            [
+              id,
+              seq,
+              target.projectId,
+              target.canvasId,
+              run.node_id,
+              node.seq,
+              run.operation,
+              run.skill_id,
+              run.input,
+              run.input_hash,
+              JSON.stringify(RunOutputs.parse(JSON.parse(run.outputs)).map(rename)),
+              JSON.stringify(RunResources.parse(JSON.parse(run.resources)).map(rename)),
+              run.cost_estimated,
+              run.triggered_kind,
+              run.triggered_name,
+              run.attempt,
+              run.max_attempts,
+              run.created_at,
+              run.started_at,
+              run.finished_at,
+              clock(),
+              run.provider,
+            ],
+          );
+          for (const { record } of assets) {
+            await tx.run(
+              `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at, storage, storage_key)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              [record.id, target.projectId, target.canvasId, id, record.kind, record.mimeType, record.byteSize, clock(), record.storage, record.storageKey],
+            );
+          }
+          copied += 1;
+        }
+        if (copied > 0) await bumpStatesVersion(driver, tx, target.projectId, target.canvasId);
+        return copied;
+      });
     },
 
     /** The latest run of every node on the canvas: only runs of the node that now holds the id (docs/runs.md). */

@@ -44,6 +44,7 @@ function row(id: string): RunRow {
     finished_at: null,
     cancel_requested_at: null,
     updated_at: 0,
+    provider: null,
   };
 }
 

@@ -57,10 +57,16 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await page.getByLabel('New name of storyboard-2').fill('Storyboard two');
         await page.getByRole('button', { name: 'Rename', exact: true }).click();
         await page.getByRole('link', { name: 'Storyboard two' }).waitFor();
+        // Duplicated with its run results (the copy's id suggested, the option ticked).
+        await page.getByRole('button', { name: 'Duplicate storyboard-2' }).click();
+        await page.getByLabel('Copy run results').check();
+        await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
+        await page.getByRole('link', { name: 'storyboard-2-copy' }).waitFor();
+        expect(await server.store.layout.readCanvas('demo', 'storyboard-2-copy')).toBeTruthy();
         await page.getByLabel('New project').fill('season-2');
         await page.getByRole('button', { name: 'Create project' }).click();
         await page.locator('section[data-project="season-2"]').waitFor();
-        await page.getByRole('button', { name: 'Delete storyboard-2' }).click();
+        await page.getByRole('button', { name: 'Delete storyboard-2', exact: true }).click();
         const confirm = page.getByRole('alertdialog', { name: 'Delete canvas storyboard-2' });
         await expect(confirm.getByRole('button', { name: 'Delete' }).isDisabled()).resolves.toBe(true);
         await confirm.getByLabel('Type storyboard-2').fill('storyboard-2');
@@ -112,7 +118,7 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         // The audit log says who did what.
         const audit = page.locator('.team-audit');
         await audit.getByText('removed Ana Lima').waitFor();
-        for (const line of ['joined as editor', 'invited someone as editor', 'created canvas storyboard-2', 'deleted canvas storyboard-2']) await audit.getByText(line).first().waitFor();
+        for (const line of ['joined as editor', 'invited someone as editor', 'created canvas storyboard-2', 'made canvas storyboard-2-copy as a copy of storyboard-2, with 0 run results', 'deleted canvas storyboard-2']) await audit.getByText(line).first().waitFor();
 
         // The last owner cannot leave: the server's reason is shown.
         await page.getByRole('button', { name: 'Leave' }).click();

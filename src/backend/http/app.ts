@@ -207,7 +207,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
-  registerTeamRoutes(app, createTeamOperations(store, backend, options.sessions.publicOrigin), { ...authOptions, oidcName: options.oidc?.name ?? null });
+  registerTeamRoutes(app, createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin), { ...authOptions, oidcName: options.oidc?.name ?? null });
   if (options.chat) registerChatRoutes(app, options.chat);
   registerFeedRoutes(app, {
     store,

@@ -260,7 +260,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     params: canvasParams, body: DeleteConfirmBody, responses: { 200: ok('Deleted.', RetiredView) },
   },
   {
-    method: 'post', path: '/api/v1/projects/:project_id/canvases/:canvas_id/duplicate', operationId: 'duplicateCanvas', summary: 'Copy a canvas\'s layout into a new canvas (owners); run records stay with the original.', tag: 'people', auth: 'caller',
+    method: 'post', path: '/api/v1/projects/:project_id/canvases/:canvas_id/duplicate', operationId: 'duplicateCanvas', summary: 'Copy a canvas into a new canvas (owners): its layout, and with with_results each node\'s latest succeeded result (its outputs copied as new assets).', tag: 'people', auth: 'caller',
     params: canvasParams, body: CanvasDuplicateBody, responses: { 201: ok('The copy.', CanvasView) },
   },
   {

@@ -128,7 +128,14 @@ export function Home() {
                     <OneField label={`New name of ${canvas.canvas_id}`} initial={canvas.title ?? ''} action="Rename" onSubmit={(title) => done(() => api.changeCanvas(project.project_id, canvas.canvas_id, { title }))} onCancel={() => setPending(null)} />
                   ) : null}
                   {isPending('duplicate', canvas.canvas_id) ? (
-                    <OneField label={`Id of the copy of ${canvas.canvas_id}`} initial={`${canvas.canvas_id}-copy`} action="Duplicate" onSubmit={(copyId) => done(() => api.duplicateCanvas(project.project_id, canvas.canvas_id, copyId))} onCancel={() => setPending(null)} />
+                    <OneField
+                      label={`Id of the copy of ${canvas.canvas_id}`}
+                      initial={`${canvas.canvas_id}-copy`}
+                      action="Duplicate"
+                      option="Copy run results"
+                      onSubmit={(copyId, withResults) => done(() => api.duplicateCanvas(project.project_id, canvas.canvas_id, copyId, withResults))}
+                      onCancel={() => setPending(null)}
+                    />
                   ) : null}
                   {isPending('delete', canvas.canvas_id) ? (
                     <TypedConfirm what={`canvas ${canvas.canvas_id}`} id={canvas.canvas_id} onConfirm={(typed) => done(() => api.deleteCanvas(project.project_id, canvas.canvas_id, typed))} onCancel={() => setPending(null)} />
@@ -206,27 +213,36 @@ function OneField({
   onCancel,
   initial = '',
   placeholder,
+  option,
 }: {
   label: string;
   action: string;
-  onSubmit: (value: string) => Promise<unknown>;
+  onSubmit: (value: string, optionChecked: boolean) => Promise<unknown>;
   onCancel?: () => void;
   initial?: string;
   placeholder?: string;
+  /** A checkbox beside the field (e.g. "Copy run results"), off until ticked. */
+  option?: string;
 }) {
   const [value, setValue] = useState(initial);
+  const [optionChecked, setOptionChecked] = useState(false);
   return (
     <form
       className="new-canvas"
       onSubmit={(event) => {
         event.preventDefault();
         const trimmed = value.trim();
-        if (trimmed) void onSubmit(trimmed).then(() => setValue(''));
+        if (trimmed) void onSubmit(trimmed, optionChecked).then(() => setValue(''));
       }}
     >
       <label>
         {label} <input type="text" value={value} onChange={(event) => setValue(event.target.value)} placeholder={placeholder} required autoFocus={onCancel !== undefined} />
       </label>
+      {option ? (
+        <label className="option">
+          <input type="checkbox" checked={optionChecked} onChange={(event) => setOptionChecked(event.target.checked)} /> {option}
+        </label>
+      ) : null}
       <button type="submit" className="button-small button-primary">
         {action}
       </button>

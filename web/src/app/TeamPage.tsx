@@ -25,7 +25,7 @@ function inviteStatus(invite: InviteView): string {
 
 function describeEntry(entry: AuditEntry): string {
   const target = entry.target.includes('|') ? entry.target.slice(entry.target.indexOf('|') + 1) : entry.target;
-  const details = entry.details as { role?: string; from?: string; to?: string };
+  const details = entry.details as { role?: string; from?: string; to?: string; results?: number };
   switch (entry.action) {
     case 'invite.created':
       return `invited someone as ${details.role ?? 'a member'}`;
@@ -48,7 +48,7 @@ function describeEntry(entry: AuditEntry): string {
     case 'canvas.renamed':
       return `renamed canvas ${target}`;
     case 'canvas.duplicated':
-      return `made canvas ${target} as a copy`;
+      return `made canvas ${target} as a copy of ${details.from ?? 'another canvas'}${details.results === undefined ? '' : `, with ${details.results} run result${details.results === 1 ? '' : 's'}`}`;
     case 'canvas.deleted':
       return `deleted canvas ${target}`;
     case 'project.created':

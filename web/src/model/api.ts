@@ -141,8 +141,8 @@ export const api = {
   createCanvas: (projectId: string, canvasId: string) => request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, { canvas_id: canvasId }),
   changeCanvas: (projectId: string, canvasId: string, change: { locked?: boolean; title?: string | null }) =>
     request<CanvasView>('PATCH', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, change),
-  duplicateCanvas: (projectId: string, canvasId: string, copyId: string) =>
-    request<CanvasView>('POST', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}/duplicate`, { canvas_id: copyId }),
+  duplicateCanvas: (projectId: string, canvasId: string, copyId: string, withResults: boolean) =>
+    request<CanvasView>('POST', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}/duplicate`, { canvas_id: copyId, with_results: withResults }),
   deleteCanvas: (projectId: string, canvasId: string, confirm: string) =>
     request<unknown>('DELETE', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, { confirm }),
   createProject: (projectId: string) => request<unknown>('POST', '/api/v1/projects', { project_id: projectId }),
