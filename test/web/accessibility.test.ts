@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { seriousFindings } from '../support/axe.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { DESKTOP, WALL, card, launchBrowser, screenshot, signIn } from '../support/browser.js';
@@ -13,26 +13,6 @@ import { STORE_TARGETS } from '../support/stores.js';
  */
 
 const sqlite = STORE_TARGETS[0]!;
-
-interface Finding {
-  id: string;
-  impact: string | null | undefined;
-  help: string;
-  targets: string[];
-}
-
-async function seriousFindings(page: Page): Promise<Finding[]> {
-  const results = await new AxeBuilder({ page: page as never }).analyze();
-  // A11Y_DEBUG=1 prints every serious finding in full (element, markup, what to fix).
-  if (process.env.A11Y_DEBUG) {
-    for (const violation of results.violations) {
-      for (const node of violation.nodes) console.log(`${violation.impact} ${violation.id} ${node.target.join(' ')}: ${node.html.slice(0, 160)} ${node.failureSummary ?? ''}`);
-    }
-  }
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')) }));
-}
 
 describe('accessibility: axe-core on every screen', () => {
   let server: TestServer;

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { build, type Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousFindings } from '../support/axe.js';
 import { screenshot } from '../support/browser.js';
 import { structured } from '../support/mcp.js';
 import type { TestServer } from '../support/servers.js';
@@ -212,8 +212,7 @@ describe('the canvas as an MCP App', () => {
       expect((await host()).toolCalls).toEqual(expect.arrayContaining(['estimate_canvas_node_run', 'submit_canvas_node_run']));
 
       // axe reads the app inside its frame too.
-      const findings = (await new AxeBuilder({ page: page as never }).analyze()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-      expect(findings.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+      expect(await seriousFindings(page)).toEqual([]);
       await screenshot(page, 'mcp-app-editing');
       expect(errors).toEqual([]);
     } finally {

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousFindings } from '../support/axe.js';
 import { launchBrowser, screenshot } from '../support/browser.js';
 import { reserveOidcStandIn, type OidcStandIn } from '../support/oidc-standin.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
@@ -67,6 +68,17 @@ describe.each(STORE_TARGETS)('OpenID Connect sign-in: $name', (target) => {
       const bare = await fetch(`${server.url}/auth/oidc/callback?code=x&state=y`, { redirect: 'manual' });
       expect(bare.status).toBe(400);
       expect(await bare.text()).toContain('was not started in this browser');
+      // The page that says so is read as a person would: axe finds nothing serious on it.
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const shown = await page.goto(`${server.url}/auth/oidc/callback?code=x&state=y`);
+        expect(shown?.status()).toBe(400);
+        await page.getByText('was not started in this browser').waitFor();
+        expect(await seriousFindings(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
 
       // Begun here, but answered with another state: openid-client refuses it, and no session is opened.
       const start = await fetch(`${server.url}/auth/oidc/start`, { redirect: 'manual' });

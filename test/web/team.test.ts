@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
+import { seriousFindings } from '../support/axe.js';
 import { card, launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { connectClient, structured } from '../support/mcp.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
@@ -14,11 +14,6 @@ import { waitFor } from '../support/wait.js';
  * invites a teammate from the Team page; the teammate opens the link in another browser, gives a name, joins and
  * edits; the owner removes them and their open canvas stops; the audit log says all of it; axe finds nothing serious.
  */
-
-async function seriousFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page: page as never }).analyze();
-  return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`);
-}
 
 describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
   describe.skipIf(!target.available)('in Chromium', () => {
