@@ -33,6 +33,19 @@ export const ENVIRONMENT = {
   openaiApiKey: 'CANVAS_MCP_OPENAI_API_KEY',
   openaiModel: 'CANVAS_MCP_OPENAI_MODEL',
   speechProvider: 'CANVAS_MCP_SPEECH_PROVIDER',
+  videoProvider: 'CANVAS_MCP_VIDEO_PROVIDER',
+  storyboardProvider: 'CANVAS_MCP_STORYBOARD_PROVIDER',
+  replicateApiToken: 'CANVAS_MCP_REPLICATE_API_TOKEN',
+  replicateBaseUrl: 'CANVAS_MCP_REPLICATE_BASE_URL',
+  replicateImageModel: 'CANVAS_MCP_REPLICATE_IMAGE_MODEL',
+  replicateVideoModel: 'CANVAS_MCP_REPLICATE_VIDEO_MODEL',
+  replicateStoryboardModel: 'CANVAS_MCP_REPLICATE_STORYBOARD_MODEL',
+  falKey: 'CANVAS_MCP_FAL_KEY',
+  falQueueUrl: 'CANVAS_MCP_FAL_QUEUE_URL',
+  falImageModel: 'CANVAS_MCP_FAL_IMAGE_MODEL',
+  falVideoModel: 'CANVAS_MCP_FAL_VIDEO_MODEL',
+  falStoryboardModel: 'CANVAS_MCP_FAL_STORYBOARD_MODEL',
+  providerPollMs: 'CANVAS_MCP_PROVIDER_POLL_MS',
   openaiSpeechModel: 'CANVAS_MCP_OPENAI_SPEECH_MODEL',
   openaiSpeechVoice: 'CANVAS_MCP_OPENAI_SPEECH_VOICE',
   localExecutionLog: 'CANVAS_MCP_LOCAL_EXECUTION_LOG',
@@ -89,6 +102,17 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   openaiBaseUrl: '--openai-base-url',
   openaiModel: '--openai-model',
   speechProvider: '--speech-provider',
+  videoProvider: '--video-provider',
+  storyboardProvider: '--storyboard-provider',
+  replicateBaseUrl: '--replicate-base-url',
+  replicateImageModel: '--replicate-image-model',
+  replicateVideoModel: '--replicate-video-model',
+  replicateStoryboardModel: '--replicate-storyboard-model',
+  falQueueUrl: '--fal-queue-url',
+  falImageModel: '--fal-image-model',
+  falVideoModel: '--fal-video-model',
+  falStoryboardModel: '--fal-storyboard-model',
+  providerPollMs: '--provider-poll-ms',
   openaiSpeechModel: '--openai-speech-model',
   openaiSpeechVoice: '--openai-speech-voice',
   sessionIdleHours: '--session-idle-hours',
@@ -171,11 +195,24 @@ export const ServeConfigSchema = z
     runDurationMs: Int(0, 3_600_000).default(3000),
     runLeaseMs: Int(200, 3_600_000).default(10_000),
     runTimeoutMs: Int(1000, 24 * 3_600_000).default(600_000),
-    imageProvider: z.enum(['local', 'openai']).default('local'),
+    imageProvider: z.enum(['local', 'openai', 'replicate', 'fal']).default('local'),
     openaiBaseUrl: HttpUrl.default('https://api.openai.com/v1'),
     openaiApiKey: z.string().min(1).optional(),
     openaiModel: z.string().min(1).default('gpt-image-1'),
     speechProvider: z.enum(['local', 'openai']).default('local'),
+    videoProvider: z.enum(['local', 'replicate', 'fal']).default('local'),
+    storyboardProvider: z.enum(['local', 'replicate', 'fal']).default('local'),
+    replicateApiToken: z.string().min(1).optional(),
+    replicateBaseUrl: HttpUrl.default('https://api.replicate.com/v1'),
+    replicateImageModel: z.string().min(1).default('black-forest-labs/flux-schnell'),
+    replicateVideoModel: z.string().min(1).default('minimax/video-01'),
+    replicateStoryboardModel: z.string().min(1).default('black-forest-labs/flux-schnell'),
+    falKey: z.string().min(1).optional(),
+    falQueueUrl: HttpUrl.default('https://queue.fal.run'),
+    falImageModel: z.string().min(1).default('fal-ai/flux/schnell'),
+    falVideoModel: z.string().min(1).default('fal-ai/ltx-video'),
+    falStoryboardModel: z.string().min(1).default('fal-ai/flux/schnell'),
+    providerPollMs: Int(10, 60_000).default(1000),
     openaiSpeechModel: z.string().min(1).default('gpt-4o-mini-tts'),
     openaiSpeechVoice: z.string().min(1).default('alloy'),
     localExecutionLog: z.string().min(1).optional(),
@@ -212,6 +249,11 @@ export const ServeConfigSchema = z
     }
     if (config.speechProvider === 'openai' && !config.openaiApiKey) {
       context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --speech-provider openai' });
+    }
+    const hosted = { '--image-provider': config.imageProvider, '--video-provider': config.videoProvider, '--storyboard-provider': config.storyboardProvider };
+    for (const [flag, choice] of Object.entries(hosted)) {
+      if (choice === 'replicate' && !config.replicateApiToken) context.addIssue({ code: 'custom', path: ['replicateApiToken'], message: `is required with ${flag} replicate` });
+      if (choice === 'fal' && !config.falKey) context.addIssue({ code: 'custom', path: ['falKey'], message: `is required with ${flag} fal` });
     }
     if (config.modelProvider && !config.model) {
       context.addIssue({ code: 'custom', path: ['model'], message: 'is required with a model provider (the model id, e.g. claude-sonnet-4-5)' });
@@ -257,6 +299,9 @@ export function mergeSources(flags: ConfigInput, env: NodeJS.ProcessEnv): Config
   return merged;
 }
 
+/** Settings whose values are secrets: never echoed in an error (they come from the environment only). */
+const SECRET_KEYS = new Set<string>(['openaiApiKey', 'backendToken', 'metricsToken', 'modelApiKey', 's3SecretAccessKey', 'oidcClientSecret', 'replicateApiToken', 'falKey']);
+
 export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -265,7 +310,7 @@ export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput):
       const key = String(issue.path[0] ?? '') as ConfigKey;
       const flag = FLAG[key];
       const source = flag ? `${flag} (${ENVIRONMENT[key]})` : (ENVIRONMENT[key] ?? key);
-      const secret = key === 'openaiApiKey' || key === 'backendToken' || key === 'metricsToken' || key === 'modelApiKey' || key === 's3SecretAccessKey' || key === 'oidcClientSecret';
+      const secret = SECRET_KEYS.has(key);
       const received = key in input && !secret ? `, got ${JSON.stringify(input[key])}` : '';
       return `${source}: ${issue.message}${received}`;
     }),

@@ -98,7 +98,7 @@ export const NodeRun = z
     cancel_requested_at: Timestamp.nullable(),
     updated_at: Timestamp,
     // Beyond the spec's record (its outputs allow additional properties): which provider ran it (issue 22).
-    provider: z.string().nullable().optional().meta({ description: 'Who ran the last attempt: local, openai-images, openai-speech; null before any.' }),
+    provider: z.string().nullable().optional().meta({ description: 'Who ran the last attempt: local, openai-images, openai-speech, replicate, fal; null before any.' }),
   })
   .meta({ id: 'NodeRun' });
 export type NodeRun = z.infer<typeof NodeRun>;

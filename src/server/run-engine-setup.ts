@@ -45,6 +45,23 @@ export function runEngineOf(
     providers: createProviderRegistry({
       imageProvider: config.imageProvider,
       speechProvider: config.speechProvider,
+      videoProvider: config.videoProvider,
+      storyboardProvider: config.storyboardProvider,
+      pollIntervalMs: config.providerPollMs,
+      replicate: config.replicateApiToken
+        ? {
+            apiToken: config.replicateApiToken,
+            baseUrl: config.replicateBaseUrl,
+            models: { image_generation: config.replicateImageModel, video_generation: config.replicateVideoModel, storyboard_generation: config.replicateStoryboardModel },
+          }
+        : undefined,
+      fal: config.falKey
+        ? {
+            apiKey: config.falKey,
+            queueUrl: config.falQueueUrl,
+            models: { image_generation: config.falImageModel, video_generation: config.falVideoModel, storyboard_generation: config.falStoryboardModel },
+          }
+        : undefined,
       localDurationMs: config.runDurationMs,
       localExecutionLog: config.localExecutionLog,
       openai: config.openaiApiKey

@@ -1,29 +1,48 @@
 import type { RunOperation } from '../../contract/index.js';
+import { createFalProvider } from './hosted/fal-provider.js';
+import { createReplicateProvider } from './hosted/replicate-provider.js';
 import { createLocalProvider } from './local-provider.js';
 import { createOpenAiImagesProvider } from './openai-images-provider.js';
 import { createOpenAiSpeechProvider } from './openai-speech-provider.js';
 import type { RunProvider } from './provider.js';
 
 /**
- * Which provider runs which operation: image generation may go to an images API and speech to a speech API (both
- * OpenAI-compatible, one key and base URL); everything else runs locally.
+ * Which provider runs which operation (docs/runs.md, "Providers"): image generation may go to an OpenAI-compatible
+ * images API, Replicate or fal; speech to an OpenAI-compatible speech API; video and storyboard sheets to Replicate or
+ * fal. Everything not chosen, and everything else, runs on the offline local provider.
  */
 export interface ProviderSettings {
-  imageProvider: 'local' | 'openai';
+  imageProvider: 'local' | 'openai' | 'replicate' | 'fal';
   speechProvider?: 'local' | 'openai';
+  videoProvider?: 'local' | 'replicate' | 'fal';
+  storyboardProvider?: 'local' | 'replicate' | 'fal';
   localDurationMs: number;
   localExecutionLog?: string | undefined;
   openai?: { baseUrl: string; apiKey: string; model: string; speechModel?: string; speechVoice?: string } | undefined;
+  replicate?: { apiToken: string; baseUrl: string; models: Partial<Record<RunOperation, string>> } | undefined;
+  fal?: { apiKey: string; queueUrl: string; models: Partial<Record<RunOperation, string>> } | undefined;
+  /** How often a hosted provider's queued or running request is read again. */
+  pollIntervalMs?: number;
 }
 
 export type ProviderRegistry = (operation: RunOperation) => RunProvider;
 
 export function createProviderRegistry(settings: ProviderSettings): ProviderRegistry {
   const local = createLocalProvider({ durationMs: settings.localDurationMs, executionLog: settings.localExecutionLog });
-  const images = settings.imageProvider === 'openai' && settings.openai ? createOpenAiImagesProvider(settings.openai) : local;
-  const speech =
-    settings.speechProvider === 'openai' && settings.openai
-      ? createOpenAiSpeechProvider({ ...settings.openai, model: settings.openai.speechModel ?? 'gpt-4o-mini-tts', voice: settings.openai.speechVoice })
-      : local;
-  return (operation) => (operation === 'image_generation' ? images : operation === 'speech_generation' ? speech : local);
+  const { openai, replicate, fal } = settings;
+  const hosted = {
+    replicate: replicate ? createReplicateProvider({ ...replicate, pollIntervalMs: settings.pollIntervalMs }) : local,
+    fal: fal ? createFalProvider({ ...fal, pollIntervalMs: settings.pollIntervalMs }) : local,
+  };
+  const pick = (choice: 'local' | 'replicate' | 'fal' | undefined) => (choice === 'replicate' || choice === 'fal' ? hosted[choice] : local);
+  const byOperation: Partial<Record<RunOperation, RunProvider>> = {
+    image_generation: settings.imageProvider === 'openai' ? (openai ? createOpenAiImagesProvider(openai) : local) : pick(settings.imageProvider),
+    speech_generation:
+      settings.speechProvider === 'openai' && openai
+        ? createOpenAiSpeechProvider({ ...openai, model: openai.speechModel ?? 'gpt-4o-mini-tts', voice: openai.speechVoice })
+        : local,
+    video_generation: pick(settings.videoProvider),
+    storyboard_generation: pick(settings.storyboardProvider),
+  };
+  return (operation) => byOperation[operation] ?? local;
 }

@@ -1,0 +1,93 @@
+import Replicate, { type Prediction } from 'replicate';
+import type { RunOperation } from '../../../contract/index.js';
+import { ProviderError, abortableDelay, type RunProvider } from '../provider.js';
+import { hostedModelInput } from './model-input.js';
+import { downloadOutputs } from './outputs.js';
+
+/**
+ * Replicate's predictions API (issue 22) through its official client (`replicate`): create (with `Prefer: wait` for
+ * images, which usually finish within it), get until the prediction ends, cancel when our run is cancelled. The client
+ * retries 429 (and 5xx on reads) with backoff, at most five times. States map exactly: starting → queued (the run
+ * says "queued at Replicate"), processing → running, succeeded, failed → failed (provider_error with Replicate's
+ * error), canceled → failed (provider_cancelled) unless we asked for it.
+ */
+export interface ReplicateOptions {
+  apiToken: string;
+  baseUrl: string;
+  /** The model (`owner/name`) or version (`owner/name:version`) per operation. */
+  models: Partial<Record<RunOperation, string>>;
+  pollIntervalMs?: number;
+  /** Seconds `Prefer: wait` holds an image prediction's creation (1–60); 0 sends no Prefer. */
+  waitSeconds?: number;
+}
+
+export const REPLICATE_PROVIDER = 'replicate';
+
+export function createReplicateProvider(options: ReplicateOptions): RunProvider {
+  const client = new Replicate({ auth: options.apiToken, baseUrl: options.baseUrl.replace(/\/+$/, ''), useFileOutput: false, fetch: (input, init) => fetch(input, init) });
+  const pollMs = options.pollIntervalMs ?? 1000;
+  return {
+    name: REPLICATE_PROVIDER,
+    async execute(job, { signal, progress }) {
+      const model = options.models[job.operation];
+      if (!model) throw new ProviderError('unsupported_operation', `No Replicate model is configured for ${job.operation}.`, false);
+      const reference = model.includes(':') ? { version: model.slice(model.indexOf(':') + 1) } : { model };
+      const wait = job.operation === 'image_generation' && (options.waitSeconds ?? 30) > 0 ? (options.waitSeconds ?? 30) : false;
+      let prediction = await call(() => client.predictions.create({ ...reference, input: hostedModelInput(job, 'num_outputs'), wait, signal }), signal, true);
+      try {
+        while (prediction.status === 'starting' || prediction.status === 'processing') {
+          progress(prediction.status === 'starting' ? 2 : 50, prediction.status === 'starting' ? 'queued at Replicate' : 'running at Replicate');
+          await abortableDelay(pollMs, signal);
+          const id = prediction.id;
+          prediction = await call(() => client.predictions.get(id, { signal }), signal);
+        }
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        // Our cancel: Replicate is told to stop. A prediction that finished first is delivered, not thrown away.
+        const stopped = await client.predictions.cancel(prediction.id, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+        if (stopped?.status !== 'succeeded') throw error;
+        prediction = stopped;
+      }
+      if (prediction.status === 'failed') {
+        throw new ProviderError('provider_error', `Replicate's prediction ${prediction.id} failed: ${describe(prediction.error)}`, false);
+      }
+      if (prediction.status !== 'succeeded') {
+        throw new ProviderError('provider_cancelled', `Replicate's prediction ${prediction.id} ended ${prediction.status} without our asking.`, false);
+      }
+      progress(90, 'copying the result from Replicate');
+      const finished = signal.aborted ? AbortSignal.timeout(120_000) : signal;
+      return { assets: await downloadOutputs('Replicate', job, outputUrls(prediction), finished) };
+    },
+  };
+}
+
+/**
+ * A call to Replicate, its failures as ours: the HTTP status and Replicate's `detail`, never the request. A creation
+ * refused with 429 or 5xx created nothing, so the engine may try the run again later (`creating`); a read that still
+ * fails after the client's retries is final, since trying again would start a second, paid prediction.
+ */
+async function call(request: () => Promise<Prediction>, signal: AbortSignal, creating = false): Promise<Prediction> {
+  try {
+    return await request();
+  } catch (error) {
+    if (signal.aborted) throw signal.reason as Error;
+    const response = (error as { response?: Response }).response;
+    if (response instanceof Response) {
+      const detail = /"detail"\s*:\s*"([^"]{1,300})"/.exec((error as Error).message)?.[1];
+      const passing = creating && (response.status === 429 || response.status >= 500);
+      throw new ProviderError('provider_error', `Replicate answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`, passing);
+    }
+    throw new ProviderError('provider_unavailable', `Replicate could not be reached (${(error as Error).name}).`, creating);
+  }
+}
+
+function outputUrls(prediction: Prediction): string[] {
+  const output: unknown = prediction.output;
+  const list = Array.isArray(output) ? output : [output];
+  return list.filter((item): item is string => typeof item === 'string' && /^https?:\/\//.test(item));
+}
+
+function describe(error: unknown): string {
+  if (typeof error === 'string' && error) return error.slice(0, 300);
+  return 'no reason given';
+}
