@@ -28,3 +28,4 @@ export * from './backup.js';
 export * from './connections.js';
 export * from './team.js';
 export * from './presence.js';
+export * from './webhooks.js';

@@ -20,6 +20,8 @@ import { LOOPBACK_HOSTNAMES } from '../shared/hosts.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { openStore, type Store } from '../store/store.js';
 import type { RunEngine } from '../runs/engine.js';
+import { createWebhookDispatcher, type WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { storeSeal } from '../webhooks/secrets.js';
 import { seedDemo, type DemoCredentials } from './demo-seed.js';
 import { assetsOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
 import { createAssetSigner } from '../assets/url-signing.js';
@@ -113,6 +115,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let demo: DemoCredentials | null = null;
   let client: BackendClient;
   let engine: RunEngine | null = null;
+  let webhooks: WebhookDispatcher | null = null;
   let assets: Assets | null = null;
   let connectors: { server: AuthorizationServer; grants: ConnectorGrants; gate: ConnectorGate } | null = null;
   let app: Hono<BackendHttpEnv> | Hono;
@@ -145,6 +148,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     assets = assetsOf(config, store);
     const signer = createAssetSigner(await store.sharedSecret('asset_urls'), { ttlSeconds: config.assetUrlTtlSeconds, clock });
     engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
+    webhooks = createWebhookDispatcher({ store, seal: await storeSeal(store)(), logger: logger.child({ component: 'webhooks' }), retryMs: config.webhookRetryMs, giveUpMs: config.webhookGiveUpMs, clock });
     const runEngine = engine;
     backend = createBackend({
       store,
@@ -245,9 +249,11 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   try {
     address = await listen(server, config.port, config.host);
     await engine?.start();
+    await webhooks?.start();
     if (WARM_AT_START) bodyChecks.warm();
   } catch (error) {
     server.close();
+    await webhooks?.stop();
     await engine?.stop();
     await assets?.close();
     await store?.close();
@@ -309,6 +315,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         await stopFeedSignals?.();
         await presence?.close();
         await engine?.stop();
+        await webhooks?.stop();
         connectors?.server.close();
         await assets?.close();
         await bodyChecks.close();

@@ -1,4 +1,5 @@
 import { RunResources, type RunRow } from './run-rows.js';
+import { emitRunEvent } from './webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** The channel on which processes tell each other about runs: `queued:<run_id>` and `cancel:<run_id>`. */
@@ -24,6 +25,7 @@ export async function requestRunCancel(
            cost_charged = 0, resources = ?, progress_message = 'cancelled before it started' WHERE id = ?`,
         [now, now, now, JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))), row.id],
       );
+      await emitRunEvent(driver, tx, row.project_id, row.id, now);
       return { changed: true, signalWorker: false };
     }
     case 'running':

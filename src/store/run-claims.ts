@@ -3,6 +3,7 @@ import { ASSET_STORAGES, type AssetStorage } from '../assets/asset-store.js';
 import { AssetKind as AssetKindSchema, type AssetKind, type RunOutput, type RunResource } from '../contract/index.js';
 import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
 import { ACTIVE_STATUSES, bumpStatesVersion } from './run-store.js';
+import { emitRunEvent } from './webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
@@ -109,6 +110,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         if (changes === 0) return undefined;
         const row = parseRunRow(await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [id]));
         await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
+        await emitRunEvent(driver, tx, row.project_id, row.id, now);
         return row;
       });
     },
@@ -200,6 +202,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
           await tx.run('UPDATE projects SET spent_credits = spent_credits + ? WHERE id = ?', [outcome.charged, row.project_id]);
         }
         await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
+        await emitRunEvent(driver, tx, row.project_id, row.id, now);
         return true;
       });
     },
@@ -227,6 +230,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
           );
         }
         await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
+        await emitRunEvent(driver, tx, row.project_id, row.id, now);
       });
     },
 
@@ -268,6 +272,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             recovery.failed.push(row.id);
           }
           await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
+          await emitRunEvent(driver, tx, row.project_id, row.id, now);
         }
         return recovery;
       });

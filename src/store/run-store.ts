@@ -4,6 +4,7 @@ import { ID_PREFIX, canonicalJson, newId, sha256Hex } from '../shared/ids.js';
 import { z } from 'zod';
 import { RUN_COLUMNS, RunOutputs, RunResources, parseRunRow, runRecord, type RunRow } from './run-rows.js';
 import type { AssetRecord } from './run-claims.js';
+import { emitRunEvent } from './webhook-outbox.js';
 import { RUN_EVENTS_CHANNEL, requestRunCancel } from './run-cancel.js';
 export { RUN_EVENTS_CHANNEL };
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
@@ -171,6 +172,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
           ],
         );
         await bumpStatesVersion(driver, tx, run.projectId, run.canvasId);
+        await emitRunEvent(driver, tx, run.projectId, id, now);
         await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${id}`);
         const created = await selectRun(tx, run.projectId, run.canvasId, id);
         return { run: runRecord(created!), replayed: false };

@@ -9,6 +9,7 @@ import { watchOutages } from './outage-watch.js';
 import { openPostgresDriver } from './postgres-driver.js';
 import type { Logger } from '../shared/logger.js';
 import { createTeamStore, type TeamStore } from './team-store.js';
+import { createWebhookStore, type WebhookStore } from './webhook-store.js';
 import { createOAuthGrants, type OAuthGrants } from './oauth-grants.js';
 import { createReadCache } from './read-cache.js';
 import { createHistoryReads, type HistoryReads } from './history-reads.js';
@@ -47,6 +48,8 @@ export interface Store {
   readonly grants: OAuthGrants;
   /** Projects' teams: members, invitations, the audit log. */
   readonly team: TeamStore;
+  /** Webhook endpoints and the outbox of their deliveries (issue 22). */
+  readonly webhooks: WebhookStore;
   /** Load of the store and its run queue (/metrics). */
   readonly metrics: StoreMetrics;
   /** Throws when the database cannot be reached. */
@@ -96,6 +99,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     chats: createChatStore(driver, clock),
     grants: createOAuthGrants(driver, clock),
     team: createTeamStore(driver, clock),
+    webhooks: createWebhookStore(driver, clock),
     metrics: createStoreMetrics(driver),
     async ping() {
       await driver.get('SELECT 1 AS ok');

@@ -33,6 +33,9 @@ import { registerOidcRoutes, type OidcSettings } from './oidc-routes.js';
 import { isPresencePath, PRESENCE_ROUTE_PATH, registerPresenceRoutes } from './presence-routes.js';
 import { createTeamOperations } from '../team-operations.js';
 import { registerTeamRoutes, TEAM_ROUTE_PATHS } from './team-routes.js';
+import { registerWebhookRoutes, WEBHOOK_ROUTE_PATHS } from './webhook-routes.js';
+import { createWebhookOperations } from '../webhook-operations.js';
+import { storeSeal } from '../../webhooks/secrets.js';
 import { registerSessionRoutes, SESSION_ROUTE_PATHS } from './session-routes.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../feed/feed-hub.js';
@@ -208,6 +211,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
   registerTeamRoutes(app, createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin), { ...authOptions, oidcName: options.oidc?.name ?? null });
+  registerWebhookRoutes(app, createWebhookOperations(store, storeSeal(store), clock));
   if (options.chat) registerChatRoutes(app, options.chat);
   registerFeedRoutes(app, {
     store,
@@ -233,6 +237,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     ...PEOPLE_ROUTE_PATHS,
     ...CONNECTION_ROUTE_PATHS,
     ...TEAM_ROUTE_PATHS,
+    ...WEBHOOK_ROUTE_PATHS,
     ...SESSION_ROUTE_PATHS,
     '/invite',
     `${INTERACTION_PATH}/:uid`,

@@ -40,6 +40,8 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--fal-video-model <endpoint>', 'falVideoModel', 'fal endpoint id (default fal-ai/ltx-video)'],
   ['--fal-storyboard-model <endpoint>', 'falStoryboardModel', 'fal endpoint id (default fal-ai/flux/schnell)'],
   ['--provider-poll-ms <ms>', 'providerPollMs', 'how often a hosted provider\'s request is read again (default 1000)'],
+  ['--webhook-retry-ms <ms>', 'webhookRetryMs', 'first retry of a failed webhook delivery, ×4 each time up to an hour (default 5000)'],
+  ['--webhook-give-up-ms <ms>', 'webhookGiveUpMs', 'how long a webhook delivery is retried (default 86400000, 24 h)'],
   ['--session-idle-hours <hours>', 'sessionIdleHours', 'a signed-in session unused this long ends (default 12)'],
   ['--session-max-days <days>', 'sessionMaxDays', 'a signed-in session ends this long after sign-in (default 7)'],
   ['--feed-heartbeat-ms <ms>', 'feedHeartbeatMs', 'a comment line on an idle change feed this often, so proxies keep it open (default 15000)'],

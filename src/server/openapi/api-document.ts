@@ -83,6 +83,7 @@ export function buildApiDocument(routes: readonly ApiRoute[] = API_ROUTES): Retu
       { name: 'canvas', description: 'Reading and writing a canvas.' },
       { name: 'runs', description: 'Node runs and their files.' },
       { name: 'people', description: 'Signed-in people: who am I, history, chat runs, agent tokens.' },
+      { name: 'webhooks', description: 'Signed webhooks: endpoints for run events and layout revisions, their deliveries (docs/api.md, "Webhooks").' },
       { name: 'auth', description: 'Signing in and out, and token introspection for gateways.' },
     ],
     components: {

@@ -66,6 +66,14 @@ import {
   MemberView,
   RoleChangeBody,
   PresenceUpdateBody,
+  IssuedWebhook,
+  WebhookChangeBody,
+  WebhookCreateBody,
+  WebhookDeleted,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookView,
 } from '../../contract/index.js';
 
 /**
@@ -88,7 +96,7 @@ export interface ApiRoute {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'service' | 'canvas' | 'runs' | 'people' | 'chat' | 'auth';
+  tag: 'service' | 'canvas' | 'runs' | 'people' | 'chat' | 'auth' | 'webhooks';
   /**
    * none: open; caller: a backend or gateway token, or a signed-in person's session; gateway: gateway tokens only;
    * asset: a signed URL, or a member's token or session.
@@ -246,6 +254,30 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'get', path: '/api/v1/projects/:project_id/audit', operationId: 'readAuditLog', summary: "Every change to the project's team and canvases, newest first (owners).", tag: 'people', auth: 'caller',
     params: projectParams, query: z.object({ limit: z.int().min(1).max(500).optional() }), responses: { 200: ok('The entries.', AuditList) },
+  },
+  {
+    method: 'post', path: '/api/v1/projects/:project_id/webhooks', operationId: 'createWebhook', summary: 'Register a webhook endpoint for run events and layout revisions (owners); answers its signing secret once.', tag: 'webhooks', auth: 'caller',
+    params: projectParams, body: WebhookCreateBody, responses: { 201: ok('The endpoint, with its whsec_ secret.', IssuedWebhook) },
+  },
+  {
+    method: 'get', path: '/api/v1/projects/:project_id/webhooks', operationId: 'listWebhooks', summary: "The project's webhook endpoints (owners).", tag: 'webhooks', auth: 'caller',
+    params: projectParams, responses: { 200: ok('The endpoints.', WebhookList) },
+  },
+  {
+    method: 'patch', path: '/api/v1/projects/:project_id/webhooks/:webhook_id', operationId: 'changeWebhook', summary: 'Change an endpoint, or rotate its secret (answered once; the old one signs for 24 more hours); owners.', tag: 'webhooks', auth: 'caller',
+    params: projectParams.extend({ webhook_id: ResourceId }), body: WebhookChangeBody, responses: { 200: ok('The endpoint as now (with `secret` after a rotation).', z.union([IssuedWebhook, WebhookView])) },
+  },
+  {
+    method: 'delete', path: '/api/v1/projects/:project_id/webhooks/:webhook_id', operationId: 'deleteWebhook', summary: 'Delete an endpoint: nothing more is sent to it, its pending deliveries are given up (owners).', tag: 'webhooks', auth: 'caller',
+    params: projectParams.extend({ webhook_id: ResourceId }), responses: { 200: ok('Deleted.', WebhookDeleted) },
+  },
+  {
+    method: 'get', path: '/api/v1/projects/:project_id/webhooks/:webhook_id/deliveries', operationId: 'listWebhookDeliveries', summary: "An endpoint's deliveries, newest first: status, attempts, the receiver's last answer and latency (owners).", tag: 'webhooks', auth: 'caller',
+    params: projectParams.extend({ webhook_id: ResourceId }), query: z.object({ limit: z.int().min(1).max(500).optional() }), responses: { 200: ok('The deliveries.', WebhookDeliveryList) },
+  },
+  {
+    method: 'post', path: '/api/v1/projects/:project_id/webhooks/:webhook_id/deliveries/:delivery_id/redeliver', operationId: 'redeliverWebhook', summary: 'Send a delivery again, under the same webhook-id (owners).', tag: 'webhooks', auth: 'caller',
+    params: projectParams.extend({ webhook_id: ResourceId, delivery_id: ResourceId }), responses: { 202: ok('The delivery, pending again.', WebhookDelivery) },
   },
   {
     method: 'post', path: '/api/v1/projects/:project_id/canvases', operationId: 'createCanvas', summary: 'Create a canvas (owners).', tag: 'people', auth: 'caller',

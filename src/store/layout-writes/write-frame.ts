@@ -5,6 +5,7 @@ import { CanvasError } from '../../shared/errors.js';
 import { canonicalJson, sha256Hex } from '../../shared/ids.js';
 import { CHAT_RUN_COLUMNS, ChatRunRow, MemberRoleRow, parseRow } from '../records.js';
 import { bumpStatesVersion } from '../run-store.js';
+import { emitLayoutEvent } from '../webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
 import { LayoutTx, type ChangeRecord } from './layout-tx.js';
 
@@ -270,6 +271,7 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       [revision, layout.seqAfter, layout.counters.nodeCount, layout.counters.edgeCount, layout.counters.layoutBytes, ...key],
     );
     if (layout.runStatesChanged) await bumpStatesVersion(driver, tx, target.projectId, target.canvasId);
+    await emitLayoutEvent(driver, tx, { projectId: target.projectId, canvasId: target.canvasId, revision, author, operation: request.operation, now });
 
     const receipt = receiptSchema.parse({
       project_id: target.projectId,

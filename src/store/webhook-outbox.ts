@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { RevisionAuthor, WebhookEventType } from '../contract/index.js';
+import { newId } from '../shared/ids.js';
+import { parseRows } from './records.js';
+import { RUN_COLUMNS, parseRunRow, runRecord } from './run-rows.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+
+/**
+ * The webhook outbox (issue 22): events become delivery rows inside the transaction that makes them, so a
+ * delivery exists exactly when its event happened, and survives a restart. Nothing is written (one indexed read)
+ * when the project has no webhook. Callers run this after the canvas row is locked (every such transaction takes it
+ * first), and the canvas's event_seq orders the deliveries of one canvas.
+ */
+
+export const WEBHOOK_CHANNEL = 'canvas_mcp_webhooks';
+
+const HookRow = z.object({ id: z.string(), events: z.string() });
+const SeqRow = z.object({ seq: z.coerce.number().int() });
+
+async function projectHooks(tx: SqlExecutor, projectId: string): Promise<Array<{ id: string; events: string[] }>> {
+  const rows = parseRows(HookRow, await tx.all('SELECT id, events FROM webhooks WHERE project_id = ? AND deleted_at IS NULL', [projectId]));
+  return rows.map((row) => ({ id: row.id, events: JSON.parse(row.events) as string[] }));
+}
+
+async function enqueue(
+  driver: SqlDriver,
+  tx: SqlExecutor,
+  hooks: ReadonlyArray<{ id: string; events: string[] }>,
+  event: { projectId: string; canvasId: string; type: WebhookEventType; data: unknown; now: number },
+): Promise<void> {
+  const wanting = hooks.filter((hook) => hook.events.length === 0 || hook.events.includes(event.type));
+  if (wanting.length === 0) return;
+  await tx.run('UPDATE canvases SET event_seq = event_seq + 1 WHERE project_id = ? AND id = ?', [event.projectId, event.canvasId]);
+  const { seq } = SeqRow.parse(await tx.get('SELECT event_seq AS seq FROM canvases WHERE project_id = ? AND id = ?', [event.projectId, event.canvasId]));
+  const body = JSON.stringify({ type: event.type, timestamp: new Date(event.now).toISOString(), data: event.data });
+  for (const hook of wanting) {
+    await tx.run(
+      `INSERT INTO webhook_deliveries (id, webhook_id, project_id, canvas_id, seq, type, body, status, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+      [newId('msg_'), hook.id, event.projectId, event.canvasId, seq, event.type, body, event.now, event.now],
+    );
+  }
+  await driver.notify(tx, WEBHOOK_CHANNEL, 'due');
+}
+
+const RUN_EVENT_TYPES: Partial<Record<string, WebhookEventType>> = {
+  queued: 'run.queued',
+  running: 'run.running',
+  succeeded: 'run.succeeded',
+  failed: 'run.failed',
+  cancelled: 'run.cancelled',
+};
+
+/** A run's status as it now is in `tx`, as an event (`cancel_requested` is no event: `run.cancelled` follows). */
+export async function emitRunEvent(driver: SqlDriver, tx: SqlExecutor, projectId: string, runId: string, now: number): Promise<void> {
+  const hooks = await projectHooks(tx, projectId);
+  if (hooks.length === 0) return;
+  const row = parseRunRow(await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [runId]));
+  const type = RUN_EVENT_TYPES[row.status];
+  if (!type) return;
+  await enqueue(driver, tx, hooks, { projectId, canvasId: row.canvas_id, type, data: runRecord(row), now });
+}
+
+/** A new layout revision as an event: which canvas, which revision, who made it and how (not its changes). */
+export async function emitLayoutEvent(
+  driver: SqlDriver,
+  tx: SqlExecutor,
+  revision: { projectId: string; canvasId: string; revision: number; author: RevisionAuthor; operation: string; now: number },
+): Promise<void> {
+  const hooks = await projectHooks(tx, revision.projectId);
+  if (hooks.length === 0) return;
+  const data = { project_id: revision.projectId, canvas_id: revision.canvasId, revision: revision.revision, operation: revision.operation, author: revision.author };
+  await enqueue(driver, tx, hooks, { projectId: revision.projectId, canvasId: revision.canvasId, type: 'layout.revision', data, now: revision.now });
+}

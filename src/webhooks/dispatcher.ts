@@ -1,0 +1,157 @@
+import { performance } from 'node:perf_hooks';
+import { Webhook } from 'standardwebhooks';
+import { Agent, fetch } from 'undici';
+import type { Logger } from '../shared/logger.js';
+import { newId } from '../shared/ids.js';
+import type { Store } from '../store/store.js';
+import { WEBHOOK_CHANNEL } from '../store/webhook-outbox.js';
+import type { DeliveryOutcome, DueDelivery } from '../store/webhook-store.js';
+import { publicOnlyLookup } from './network-rule.js';
+import type { SecretSeal } from './secrets.js';
+
+/**
+ * Sends the outbox's deliveries (issue 22): Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`, HMAC-SHA256 over `id.timestamp.body` by the `standardwebhooks` library, also with the previous
+ * secret for a day after a rotation), any 2xx counts as delivered, anything else is tried again with exponential
+ * backoff (first after `retryMs`, ×4 each time, at most an hour apart) until `giveUpMs` after the event. Woken at
+ * once by the transaction that wrote a delivery (NOTIFY on PostgreSQL, in-process on SQLite), so a delivery leaves
+ * within milliseconds; due retries are found by a timer. Redirects are not followed (each hop would escape the
+ * network rule).
+ */
+export interface WebhookDispatcherOptions {
+  store: Store;
+  seal: SecretSeal;
+  logger: Logger;
+  retryMs: number;
+  giveUpMs: number;
+  timeoutMs?: number;
+  clock?: () => number;
+}
+
+export interface WebhookDispatcher {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const MAX_RETRY_GAP_MS = 3_600_000;
+const IDLE_CHECK_MS = 1000;
+
+export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
+  const { store, seal, logger } = options;
+  const clock = options.clock ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const worker = newId('whd_');
+  const agents = {
+    publicOnly: new Agent({ connect: { lookup: publicOnlyLookup }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+    anywhere: new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+  };
+  let running = false;
+  let loopDone: Promise<void> = Promise.resolve();
+  let wake: (() => void) | null = null;
+  // A signal that came while no sleep was waiting (claiming, sending): the next sleep returns at once.
+  let woken = false;
+  const signal = () => {
+    woken = true;
+    wake?.();
+  };
+  let unlisten: (() => Promise<void>) | null = null;
+
+  function signatures(delivery: DueDelivery, at: Date): string {
+    const secrets = [seal.open(delivery.hook.secretSealed)];
+    const previous = delivery.hook.previousSecretSealed;
+    if (previous && (delivery.hook.previousSecretUntil ?? 0) > clock()) secrets.push(seal.open(previous));
+    return secrets.map((secret) => new Webhook(secret).sign(delivery.id, at, delivery.body)).join(' ');
+  }
+
+  function retryAt(delivery: DueDelivery): number | null {
+    const gap = Math.min(options.retryMs * 4 ** delivery.attempts, MAX_RETRY_GAP_MS);
+    const at = clock() + gap;
+    return at - delivery.createdAt > options.giveUpMs ? null : at;
+  }
+
+  async function deliver(delivery: DueDelivery): Promise<void> {
+    const at = new Date(clock());
+    const started = performance.now();
+    let outcome: DeliveryOutcome;
+    try {
+      const response = await fetch(delivery.hook.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'canvas-mcp-webhooks',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signatures(delivery, at),
+        },
+        body: delivery.body,
+        redirect: 'manual',
+        dispatcher: delivery.hook.allowPrivateNetwork ? agents.anywhere : agents.publicOnly,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await response.body?.cancel().catch(() => undefined);
+      const latencyMs = performance.now() - started;
+      outcome =
+        response.status >= 200 && response.status < 300
+          ? { delivered: true, status: response.status, latencyMs }
+          : { delivered: false, status: response.status, error: `the receiver answered HTTP ${response.status}`, latencyMs, retryAt: retryAt(delivery) };
+    } catch (error) {
+      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+      outcome = { delivered: false, status: null, error: cause.slice(0, 300), latencyMs: performance.now() - started, retryAt: retryAt(delivery) };
+    }
+    const recorded = await store.webhooks.finish(delivery.id, worker, outcome);
+    const log = logger.child({ webhook_id: delivery.hook.id, delivery_id: delivery.id, type: delivery.type });
+    if (!recorded) log.warn('webhook delivery lease lost before its outcome was recorded; it will be sent again');
+    else if (!outcome.delivered) log.warn({ status: outcome.status, error: outcome.error, retry_at: outcome.retryAt }, 'webhook delivery failed');
+  }
+
+  async function sleep(ms: number): Promise<void> {
+    if (woken) {
+      woken = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.max(ms, 0));
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        woken = false;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function loop(): Promise<void> {
+    while (running) {
+      try {
+        woken = false;
+        const due = await store.webhooks.claimDue(worker, timeoutMs + 5000, 16);
+        if (due.length > 0) {
+          await Promise.all(due.map(deliver));
+          continue;
+        }
+        const next = await store.webhooks.nextDueAt();
+        await sleep(next === null ? IDLE_CHECK_MS : Math.min(next - clock(), IDLE_CHECK_MS));
+      } catch (error) {
+        logger.error({ err: error }, 'webhook dispatcher: store unavailable; trying again');
+        await sleep(IDLE_CHECK_MS);
+      }
+    }
+  }
+
+  return {
+    async start() {
+      if (running) return;
+      running = true;
+      unlisten = await store.driver.listen(WEBHOOK_CHANNEL, signal, signal);
+      loopDone = loop();
+    },
+    async stop() {
+      running = false;
+      signal();
+      await unlisten?.();
+      await loopDone;
+      await Promise.all([agents.publicOnly.close(), agents.anywhere.close()]);
+    },
+  };
+}
