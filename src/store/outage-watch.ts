@@ -58,6 +58,8 @@ export function watchOutages(driver: SqlDriver, logger: Logger, clock: () => num
     readVersion: () => driver.readVersion(),
     notify: (tx, channel, payload) => driver.notify(tx, channel, payload),
     listen: (channel, onPayload, onResync) => driver.listen(channel, onPayload, onResync),
+    signalLocal: (channel) => driver.signalLocal(channel),
+    onLocalCommit: (channel, listener) => driver.onLocalCommit(channel, listener),
     close: () => driver.close(),
   };
 }

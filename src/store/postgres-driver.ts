@@ -134,6 +134,9 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
     listen(channel, onPayload, onResync) {
       return listener.listen(channel, { onPayload, onResync });
     },
+    // NOTIFY already reaches this process's listeners too.
+    signalLocal: () => undefined,
+    onLocalCommit: () => () => undefined,
     exec: poolExecutor.exec,
     async close() {
       await listener.close();

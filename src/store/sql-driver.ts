@@ -56,6 +56,12 @@ export interface SqlDriver extends SqlExecutor {
    * while the database is away: `onResync` runs after each reconnection, for the subscriber to re-read its state.
    */
   listen(channel: string, onPayload: (payload: string) => void, onResync?: () => void): Promise<() => Promise<void>>;
+  /**
+   * Tells this process's `onLocalCommit` subscribers of `channel` once the write in progress has committed (SQLite,
+   * where `notify` reaches nobody; on PostgreSQL `notify` already reaches every process, this one included).
+   */
+  signalLocal(channel: string): void;
+  onLocalCommit(channel: string, listener: () => void): () => void;
   close(): Promise<void>;
 }
 

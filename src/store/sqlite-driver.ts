@@ -116,6 +116,7 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     queued: number;
   }
   const MAX_GROUP = 64;
+  const localListeners = new Map<string, Set<() => void>>();
   const pending: Member[] = [];
   let drainScheduled = false;
 
@@ -212,6 +213,20 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     readVersion: async () => dataVersion.get() as number,
     notify: async () => undefined,
     listen: async () => async () => undefined,
+    // Queued behind the write lock, which the committing group holds until its COMMIT returned.
+    signalLocal: (channel) => {
+      const subscribers = localListeners.get(channel);
+      if (!subscribers?.size) return;
+      void writeLock.run(async () => undefined).then(() => {
+        for (const listener of subscribers) listener();
+      });
+    },
+    onLocalCommit: (channel, listener) => {
+      const subscribers = localListeners.get(channel) ?? new Set<() => void>();
+      localListeners.set(channel, subscribers);
+      subscribers.add(listener);
+      return () => subscribers.delete(listener);
+    },
     exec: (sql) => writeLock.run(() => writer.exec(sql)),
     async close() {
       while (pending.length > 0 || drainScheduled) await new Promise((resolve) => setImmediate(resolve));

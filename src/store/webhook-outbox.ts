@@ -41,6 +41,7 @@ async function enqueue(
     );
   }
   await driver.notify(tx, WEBHOOK_CHANNEL, 'due');
+  driver.signalLocal(WEBHOOK_CHANNEL);
 }
 
 const RUN_EVENT_TYPES: Partial<Record<string, WebhookEventType>> = {

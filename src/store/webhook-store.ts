@@ -193,6 +193,7 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
         );
         if (changes === 0) throw new CanvasError('not_found', `No delivery ${deliveryId} of webhook ${webhookId}.`);
         await driver.notify(tx, WEBHOOK_CHANNEL, 'due');
+        driver.signalLocal(WEBHOOK_CHANNEL);
         return deliveryRecord(DeliveryRow.parse(await tx.get(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`, [deliveryId])));
       });
     },

@@ -14,7 +14,7 @@ import type { SecretSeal } from './secrets.js';
  * `webhook-signature`, HMAC-SHA256 over `id.timestamp.body` by the `standardwebhooks` library, also with the previous
  * secret for a day after a rotation), any 2xx counts as delivered, anything else is tried again with exponential
  * backoff (first after `retryMs`, ×4 each time, at most an hour apart) until `giveUpMs` after the event. Woken at
- * once by the transaction that wrote a delivery (NOTIFY on PostgreSQL, in-process on SQLite), so a delivery leaves
+ * once by the transaction that wrote a delivery (NOTIFY on PostgreSQL, after the commit in-process on SQLite), so a delivery leaves
  * within milliseconds; due retries are found by a timer. Redirects are not followed (each hop would escape the
  * network rule).
  */
@@ -143,7 +143,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     async start() {
       if (running) return;
       running = true;
-      unlisten = await store.driver.listen(WEBHOOK_CHANNEL, signal, signal);
+      const stopListening = await store.driver.listen(WEBHOOK_CHANNEL, signal, signal);
+      const stopLocal = store.driver.onLocalCommit(WEBHOOK_CHANNEL, signal);
+      unlisten = async () => {
+        stopLocal();
+        await stopListening();
+      };
       loopDone = loop();
     },
     async stop() {

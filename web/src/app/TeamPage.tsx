@@ -3,6 +3,7 @@ import type { AuditEntry, InviteView, IssuedInvite, MeView, MemberView } from '.
 import { api, ApiError } from '../model/api.js';
 import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
+import { WebhooksPanel } from './WebhooksPanel.js';
 import { navigate } from './router.js';
 
 /**
@@ -49,6 +50,16 @@ function describeEntry(entry: AuditEntry): string {
       return `renamed canvas ${target}`;
     case 'canvas.duplicated':
       return `made canvas ${target} as a copy of ${details.from ?? 'another canvas'}${details.results === undefined ? '' : `, with ${details.results} run result${details.results === 1 ? '' : 's'}`}`;
+    case 'webhook.created':
+      return `added a webhook to ${(entry.details as { url?: string }).url ?? 'an endpoint'}`;
+    case 'webhook.changed':
+      return `changed the webhook to ${(entry.details as { url?: string }).url ?? 'an endpoint'}`;
+    case 'webhook.rotated':
+      return `rotated the secret of the webhook to ${(entry.details as { url?: string }).url ?? 'an endpoint'}`;
+    case 'webhook.redelivered':
+      return 'sent a webhook delivery again';
+    case 'webhook.deleted':
+      return 'deleted a webhook';
     case 'canvas.deleted':
       return `deleted canvas ${target}`;
     case 'project.created':
@@ -246,6 +257,8 @@ export function TeamPage({ projectId }: { projectId: string }) {
       ) : null}
 
       {isOwner && me ? <ProjectAgents projectId={projectId} canvasList={(me.projects.find((project) => project.project_id === projectId)?.canvases ?? []).map((canvas) => canvas.canvas_id).join('\n')} /> : null}
+
+      {isOwner ? <WebhooksPanel projectId={projectId} /> : null}
 
       {isOwner ? (
         <section className="project" aria-labelledby="audit-title">

@@ -19,6 +19,10 @@ import type {
   RunEstimate,
   SkillCatalog,
   TokenView,
+  IssuedWebhook,
+  WebhookCreateBody,
+  WebhookDelivery,
+  WebhookView,
 } from '../../../src/contract/index.js';
 
 /**
@@ -138,6 +142,15 @@ export const api = {
   invites: (projectId: string) => request<{ invites: InviteView[] }>('GET', `${projectPath(projectId)}/invites`),
   withdrawInvite: (projectId: string, inviteId: string) => request<InviteView>('DELETE', `${projectPath(projectId)}/invites/${encodeURIComponent(inviteId)}`),
   audit: (projectId: string) => request<{ entries: AuditEntry[] }>('GET', `${projectPath(projectId)}/audit?limit=100`),
+  webhooks: (projectId: string) => request<{ webhooks: WebhookView[] }>('GET', `${projectPath(projectId)}/webhooks`),
+  createWebhook: (projectId: string, body: WebhookCreateBody) => request<IssuedWebhook>('POST', `${projectPath(projectId)}/webhooks`, body),
+  rotateWebhookSecret: (projectId: string, webhookId: string) =>
+    request<IssuedWebhook>('PATCH', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}`, { rotate_secret: true }),
+  deleteWebhook: (projectId: string, webhookId: string) => request<{ deleted: string }>('DELETE', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}`),
+  webhookDeliveries: (projectId: string, webhookId: string) =>
+    request<{ deliveries: WebhookDelivery[] }>('GET', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries?limit=20`),
+  redeliverWebhook: (projectId: string, webhookId: string, deliveryId: string) =>
+    request<WebhookDelivery>('POST', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
   createCanvas: (projectId: string, canvasId: string) => request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, { canvas_id: canvasId }),
   changeCanvas: (projectId: string, canvasId: string, change: { locked?: boolean; title?: string | null }) =>
     request<CanvasView>('PATCH', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, change),
