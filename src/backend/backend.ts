@@ -10,6 +10,7 @@ import type {
   LayoutOperation,
   NodeRun,
   NodeUpdate,
+  ResultVersionList,
   RevertReceipt,
   RunEstimate,
   SkillCatalog,
@@ -26,6 +27,7 @@ import type { WriteTarget } from '../store/layout-writes/index.js';
 import type { Store } from '../store/store.js';
 import { authorizeProject, editAuthorizationOf, requireCanvas, type Need } from './auth/access.js';
 import type { CallerContext } from './auth/caller.js';
+import { pickedData, versionList } from './result-versions.js';
 import { skillCatalog } from './skill-catalog.js';
 import { createSnapshotReader, type SnapshotRead } from './snapshot/snapshot-reader.js';
 
@@ -185,6 +187,28 @@ export function createBackend(options: BackendOptions) {
       });
       if (!result.replayed) signals.runQueued(result.run.run_id);
       return { ...result, run: signedRun(result.run) };
+    },
+
+    /** A node's result versions, oldest first, with the current one marked (issue 22). */
+    async resultVersions(ctx: CallerContext, args: CanvasRef & { nodeId: string }): Promise<ResultVersionList> {
+      await authorizeProject(store, ctx, args.projectId, 'viewer');
+      const stored = await store.layout.readNode(args.projectId, args.canvasId, args.nodeId);
+      if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(args.nodeId)} on this canvas.`);
+      const runs = await store.versions.ofNode(args.projectId, args.canvasId, args.nodeId);
+      const picked = (stored.node.data as { externalRunId?: unknown }).externalRunId;
+      return versionList(args.nodeId, runs, typeof picked === 'string' ? picked : null, signedRun);
+    },
+
+    /** Makes a version the node's current result: a layout write, checked like any other (issue 22). */
+    async pickVersion(ctx: CallerContext, args: WriteArgs & { nodeId: string; runId: string }): Promise<UpdateNodeReceipt> {
+      const target = await authorizeWrite(ctx, args);
+      const stored = await store.layout.readNode(args.projectId, args.canvasId, args.nodeId);
+      if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(args.nodeId)} on this canvas.`);
+      const run = (await store.versions.ofNode(args.projectId, args.canvasId, args.nodeId)).find((candidate) => candidate.id === args.runId);
+      if (!run) {
+        throw new CanvasError('not_found', `Run ${args.runId} is not a version of node ${args.nodeId}: only its succeeded runs are (GET …/nodes/${args.nodeId}/versions).`, { field: 'run_id' });
+      }
+      return store.writes.updateNode(target, args.nodeId, { data: pickedData(stored.node, run, new Date(clock())) });
     },
 
     /** What running a node would cost and what the project has left (no run is created). */

@@ -59,6 +59,11 @@ export const CanvasSnapshot = z.looseObject({
   node_states: z.record(z.string(), NodeRuntimeState).meta({
     description: 'Runtime state per node id (runs, progress, results). Never part of the layout.',
   }),
+  // Beyond the spec's read (its output allows additional properties), issue 22.
+  result_versions: z
+    .record(z.string(), z.strictObject({ count: z.int().min(1), current_run_id: z.string() }))
+    .optional()
+    .meta({ description: 'Per node with succeeded runs: how many result versions, and which is current (picked, else the latest).' }),
 });
 export type CanvasSnapshot = z.infer<typeof CanvasSnapshot>;
 

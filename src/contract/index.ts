@@ -29,3 +29,4 @@ export * from './connections.js';
 export * from './team.js';
 export * from './presence.js';
 export * from './webhooks.js';
+export * from './versions.js';

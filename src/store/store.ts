@@ -10,6 +10,7 @@ import { openPostgresDriver } from './postgres-driver.js';
 import type { Logger } from '../shared/logger.js';
 import { createTeamStore, type TeamStore } from './team-store.js';
 import { createWebhookStore, type WebhookStore } from './webhook-store.js';
+import { createVersionReads, type VersionReads } from './version-reads.js';
 import { createOAuthGrants, type OAuthGrants } from './oauth-grants.js';
 import { createReadCache } from './read-cache.js';
 import { createHistoryReads, type HistoryReads } from './history-reads.js';
@@ -50,6 +51,8 @@ export interface Store {
   readonly team: TeamStore;
   /** Webhook endpoints and the outbox of their deliveries (issue 22). */
   readonly webhooks: WebhookStore;
+  /** Result versions: a node's succeeded runs (issue 22). */
+  readonly versions: VersionReads;
   /** Load of the store and its run queue (/metrics). */
   readonly metrics: StoreMetrics;
   /** Throws when the database cannot be reached. */
@@ -100,6 +103,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     grants: createOAuthGrants(driver, clock),
     team: createTeamStore(driver, clock),
     webhooks: createWebhookStore(driver, clock),
+    versions: createVersionReads(driver),
     metrics: createStoreMetrics(driver),
     async ping() {
       await driver.get('SELECT 1 AS ok');

@@ -15,6 +15,7 @@ import {
   SNAPSHOT_CONTRACT_VERSION,
   SNAPSHOT_VERSION_HEADER,
   UpdateNodeBody,
+  PickVersionBody,
 } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Need } from '../auth/access.js';
@@ -150,6 +151,26 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     return c.json(await backend.estimateRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: params.node_id }));
   });
 
+  app.get(`${CANVAS}/nodes/:node_id/versions`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
+    return c.json(await backend.resultVersions(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: params.node_id }));
+  });
+
+  app.post(`${CANVAS}/nodes/:node_id/versions/:run_id/pick`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, node_id: NodeId, run_id: RunId });
+    const body = await jsonBody(c, PickVersionBody);
+    return c.json(
+      await backend.pickVersion(c.get('caller'), {
+        projectId: params.project_id,
+        canvasId: params.canvas_id,
+        nodeId: params.node_id,
+        runId: params.run_id,
+        baseRevision: body.base_revision,
+        clientSaveId: body.client_save_id ?? null,
+      }),
+    );
+  });
+
   app.get(`${CANVAS}/runs/:run_id`, async (c) => {
     const params = pathParams(c, { ...canvasParams, run_id: RunId });
     return c.json(await backend.getRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, runId: params.run_id }));
@@ -174,6 +195,8 @@ export const CANVAS_ROUTE_PATHS = [
   `${CANVAS}/revert`,
   `${CANVAS}/nodes/:node_id/runs`,
   `${CANVAS}/nodes/:node_id/run-estimate`,
+  `${CANVAS}/nodes/:node_id/versions`,
+  `${CANVAS}/nodes/:node_id/versions/:run_id/pick`,
   `${CANVAS}/runs/:run_id`,
   `${CANVAS}/runs/:run_id/cancel`,
 ];

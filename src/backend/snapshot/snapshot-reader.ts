@@ -32,7 +32,12 @@ export function createSnapshotReader(store: Store, options: { maxCanvases?: numb
     const cached = states.get(key);
     if (cached && cached.revision === revision && cached.statesVersion === statesVersion) return cached.payload;
     const rows = await store.runs.latestRunsByNode(projectId, canvasId);
-    const payload = cachedPayload(JSON.stringify(Object.fromEntries(rows.map((row) => [row.node_id, runtimeState(row)]))));
+    const statesJson = JSON.stringify(Object.fromEntries(rows.map((row) => [row.node_id, runtimeState(row)])));
+    // A canvas without runs has no versions: no second read.
+    const versions = rows.length === 0 ? new Map() : await store.versions.summaries(projectId, canvasId);
+    const summary = Object.fromEntries([...versions].map(([nodeId, version]) => [nodeId, { count: version.count, current_run_id: version.currentRunId }]));
+    // Follows node_states in the document: `…,"node_states":{…},"result_versions":{…}}`.
+    const payload = cachedPayload(versions.size === 0 ? statesJson : `${statesJson},"result_versions":${JSON.stringify(summary)}`);
     states.delete(key);
     states.set(key, { revision, statesVersion, payload });
     while (states.size > maxCanvases) states.delete(states.keys().next().value!);

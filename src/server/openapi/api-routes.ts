@@ -48,6 +48,8 @@ import {
   TokenView,
   UpdateNodeBody,
   UpdateNodeReceipt,
+  PickVersionBody,
+  ResultVersionList,
   AuditList,
   CanvasCreateBody,
   CanvasChangeBody,
@@ -425,6 +427,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'get', path: `${CANVAS}/nodes/:node_id/run-estimate`, operationId: 'estimateRun', summary: 'What a run of the node would cost, and the budget left.', tag: 'runs', auth: 'caller',
     params: nodeParams, responses: { 200: ok('The estimate.', RunEstimate) },
+  },
+  {
+    method: 'get', path: `${CANVAS}/nodes/:node_id/versions`, operationId: 'listResultVersions', summary: "The node's result versions (its succeeded runs), oldest first, the current one marked.", tag: 'runs', auth: 'caller',
+    params: nodeParams, responses: { 200: ok('The versions.', ResultVersionList) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/nodes/:node_id/versions/:run_id/pick`, operationId: 'pickResultVersion', summary: "Make a version the node's current result: a layout write (history, feed, revert) naming the run in externalRunId and its output in the type's result field.", tag: 'runs', auth: 'caller',
+    params: nodeParams.extend({ run_id: RunId }), headers: AgentRunHeader, body: PickVersionBody, responses: { 200: ok('The write.', UpdateNodeReceipt) },
   },
   { method: 'get', path: `${CANVAS}/runs/:run_id`, operationId: 'getRun', summary: 'The record of one node run.', tag: 'runs', auth: 'caller', params: runParams, responses: { 200: ok('The run.', NodeRun) } },
   {

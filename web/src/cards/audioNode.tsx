@@ -1,11 +1,11 @@
-import { AudioPlayer, CardShell, Chips, EditableText, ErrorLine, runOutputs, useSaveField, type CardProps } from './parts.js';
+import { AudioPlayer, CardShell, Chips, EditableText, ErrorLine, shownOutputs, useSaveField, type CardProps } from './parts.js';
 import { dataOf, formatMs, num, text } from './values.js';
 
 /** audioNode: the line to speak (or the music prompt), the voice, and a player with the duration. */
 export function AudioNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
   const save = useSaveField(card.data.node.id);
-  const results = runOutputs(card.data.state, 'audio');
+  const results = shownOutputs(data, card.data.state, 'audio');
   const url = results.ready[0] ?? text(data.audioUrl);
   const music = data.audioKind === 'music';
   const voice = dataOf(data.voiceRef);

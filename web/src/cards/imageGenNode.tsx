@@ -1,11 +1,11 @@
 import { DirectorSummary } from './director-summary.js';
-import { CardShell, Chips, ErrorLine, ImagePreview, ImageResults, PromptEditor, imageUrlOf, runOutputs, type CardProps } from './parts.js';
+import { CardShell, Chips, ErrorLine, ImagePreview, ImageResults, PromptEditor, imageUrlOf, shownOutputs, type CardProps } from './parts.js';
 import { dataOf, num, text } from './values.js';
 
 /** imageGenNode: the generated images (pending ones as placeholders), the prompt, model, size and count. */
 export function ImageGenNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
-  const results = runOutputs(card.data.state, 'image');
+  const results = shownOutputs(data, card.data.state, 'image');
   const title = text(data.displayName) ?? 'generated image';
   const count = num(data.count);
   return (

@@ -1,11 +1,11 @@
 import { DirectorSummary } from './director-summary.js';
-import { CardShell, Chips, ImagePreview, ImageResults, PromptEditor, imageUrlOf, runOutputs, type CardProps } from './parts.js';
+import { CardShell, Chips, ImagePreview, ImageResults, PromptEditor, imageUrlOf, shownOutputs, type CardProps } from './parts.js';
 import { dataOf, text } from './values.js';
 
 /** imageNode: the picture (the latest run's results while it has them), its prompt and how it is made. */
 export function ImageNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
-  const results = runOutputs(card.data.state, 'image');
+  const results = shownOutputs(data, card.data.state, 'image');
   const title = text(data.displayName) ?? 'image';
   return (
     <CardShell card={card} runnable>

@@ -255,6 +255,18 @@ export function runOutputs(state: NodeRuntimeState | undefined, kind: string): {
   return { ready, pending };
 }
 
+/**
+ * What a card shows: the latest run's outputs, unless a person or agent picked an earlier version (issue 22), whose
+ * result the node's data names (`externalRunId`, and the type's result field); a run in progress shows as before.
+ */
+export function shownOutputs(data: Data, state: NodeRuntimeState | undefined, kind: 'image' | 'audio'): { ready: string[]; pending: number } {
+  const latest = runOutputs(state, kind);
+  const picked = text(data.externalRunId);
+  const pickedUrl = kind === 'image' ? text(data.committed_slot_url) : text(data.audioUrl);
+  if (picked && pickedUrl && state && picked !== state.externalRunId && latest.pending === 0) return { ready: [pickedUrl], pending: 0 };
+  return latest;
+}
+
 export function ImageResults({ urls, pending, alt }: { urls: string[]; pending: number; alt: string }) {
   const origin = useMediaOrigin();
   const shown = urls.map((url) => safeMediaUrl(url, origin)).filter((url): url is string => url !== undefined);

@@ -20,6 +20,8 @@ import type {
   SkillCatalog,
   TokenView,
   IssuedWebhook,
+  ResultVersionList,
+  UpdateNodeReceipt as UpdateNodeReceiptView,
   WebhookCreateBody,
   WebhookDelivery,
   WebhookView,
@@ -100,6 +102,14 @@ export const api = {
   submitRun: ({ projectId, canvasId }: CanvasAddress, nodeId: string, idempotencyKey: string) =>
     request<NodeRun>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs`, undefined, {
       'idempotency-key': idempotencyKey,
+    }),
+
+  versions: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
+    request<ResultVersionList>('GET', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/versions`),
+
+  pickVersion: ({ projectId, canvasId }: CanvasAddress, nodeId: string, runId: string, baseRevision: number) =>
+    request<UpdateNodeReceiptView>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/versions/${encodeURIComponent(runId)}/pick`, {
+      base_revision: baseRevision,
     }),
 
   cancelRun: ({ projectId, canvasId }: CanvasAddress, runId: string) =>

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { CanvasEdge, CanvasNode, CanvasSnapshot, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceUpdateBody, RunEstimate } from '../../../src/contract/index.js';
+import type { CanvasEdge, CanvasNode, CanvasSnapshot, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceUpdateBody, ResultVersionList, RunEstimate } from '../../../src/contract/index.js';
 import { ApiError, newKey, type CanvasAddress } from './api.js';
 import { restTransport, type CanvasTransport, type FeedStatus, type Role } from './transport.js';
 import { applyLayoutEvent, authorLabel, inverseOperations, parentsFirst, type Author, type Layout, type LayoutEventData } from './layout.js';
@@ -79,6 +79,10 @@ export interface CanvasController {
   /** Starts a run with the key of one click: a retry or double click never starts a second one. */
   runNode(nodeId: string, idempotencyKey: string): Promise<NodeRun | null>;
   cancelRun(runId: string): Promise<void>;
+  /** A node's result versions, or null when this canvas's transport has none (issue 22). */
+  versions(nodeId: string): Promise<ResultVersionList | null>;
+  /** Makes a version current (a layout write at the shown revision); false when refused (said in a notice). */
+  pickVersion(nodeId: string, runId: string): Promise<boolean>;
   dismiss(noticeId: number): void;
   /** Where the person is (the view throttles it); null: they left the canvas. */
   reportPresence(report: PresenceUpdateBody | null): void;
@@ -347,6 +351,19 @@ export function createCanvasController(
       } catch (error) {
         notify('error', `The run did not start: ${(error as Error).message}`);
         return null;
+      }
+    },
+    async versions(nodeId) {
+      return transport.versions ? transport.versions(nodeId) : null;
+    },
+    async pickVersion(nodeId, runId) {
+      if (!transport.pickVersion) return false;
+      try {
+        await transport.pickVersion(nodeId, runId, store.getState().layout.revision);
+        return true;
+      } catch (error) {
+        notify('error', `That version was not picked: ${(error as Error).message}`);
+        return false;
       }
     },
     async cancelRun(runId) {

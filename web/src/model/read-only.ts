@@ -36,6 +36,8 @@ export function createReadOnlyController(snapshot: CanvasSnapshot): ReadOnlyCont
     estimate: () => Promise.reject(new Error('This view is read-only.')),
     runNode: async () => null,
     cancelRun: nothing,
+    versions: async () => null,
+    pickVersion: async () => false,
     dismiss: () => undefined,
     reportPresence: () => undefined,
     notify: () => undefined,

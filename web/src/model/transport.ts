@@ -1,4 +1,4 @@
-import type { CanvasSnapshot, HistoryPage, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceEvent, PresenceUpdateBody, RunEstimate } from '../../../src/contract/index.js';
+import type { CanvasSnapshot, HistoryPage, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceEvent, PresenceUpdateBody, ResultVersionList, RunEstimate } from '../../../src/contract/index.js';
 import { api, type CanvasAddress } from './api.js';
 import type { LayoutEventData } from './layout.js';
 
@@ -40,6 +40,9 @@ export interface CanvasTransport {
   follow(after: number, handlers: FeedHandlers): () => void;
   /** Tells the others where the person is (selection, cursor in canvas coordinates); null: they left. */
   reportPresence?(report: PresenceUpdateBody | null): Promise<void>;
+  /** A node's result versions (issue 22); a transport without them shows none. */
+  versions?(nodeId: string): Promise<ResultVersionList>;
+  pickVersion?(nodeId: string, runId: string, baseRevision: number): Promise<unknown>;
 }
 
 /** The web canvas's way: REST with the person's session, and the server-sent change feed. */
@@ -56,6 +59,8 @@ export function restTransport(address: CanvasAddress, EventSourceClass: typeof E
     revert: (baseRevision, toRevision) => api.revert(address, baseRevision, toRevision),
     estimate: (nodeId) => api.estimate(address, nodeId),
     submitRun: (nodeId, idempotencyKey) => api.submitRun(address, nodeId, idempotencyKey),
+    versions: (nodeId) => api.versions(address, nodeId),
+    pickVersion: (nodeId, runId, baseRevision) => api.pickVersion(address, nodeId, runId, baseRevision),
     cancelRun: (runId) => api.cancelRun(address, runId),
     reportPresence: (report) => (report ? api.reportPresence(address, report) : api.leaveCanvas(address)),
     follow(after, handlers) {

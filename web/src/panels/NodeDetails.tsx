@@ -4,6 +4,7 @@ import { RunStatusBadge } from '../cards/run-controls.js';
 import { dataOf, text } from '../cards/values.js';
 import { deleteItems, patchData } from '../model/intents.js';
 import { authorLabel } from '../model/layout.js';
+import { ResultVersions } from './ResultVersions.js';
 
 /** Everything about the selected node: its place, its data, who changed it last and its latest run. */
 export function NodeDetails({ nodeId }: { nodeId: string | null }) {
@@ -65,6 +66,7 @@ export function NodeDetails({ nodeId }: { nodeId: string | null }) {
           </>
         ) : null}
       </dl>
+      <ResultVersions nodeId={node.id} refreshKey={`${runState?.externalRunId ?? ''}:${runState?.lastRunStatus ?? ''}:${text(data.externalRunId) ?? ''}`} />
       <h3>Data</h3>
       <pre className="data-json">{JSON.stringify(node.data, null, 2)}</pre>
       {editable ? (

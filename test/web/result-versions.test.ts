@@ -1,0 +1,68 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_OWNER } from '../../src/server/demo-seed.js';
+import { submitNodeRun } from '../../src/runs/submit.js';
+import { seriousFindings } from '../support/axe.js';
+import { card, launchBrowser, screenshot, signIn } from '../support/browser.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * Result versions in the web canvas (issue 22), in Chromium: a node run twice has two versions in its details; the
+ * person steps back to the first, compares it with the current one side by side, and uses it; the card then shows
+ * the first version's image, and the pick is a revision like any edit.
+ */
+
+describe('result versions in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const runIds: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(STORE_TARGETS[0]!, { seedDemo: true, workers: 1, runDurationMs: 0 });
+    for (let round = 0; round < 2; round += 1) {
+      const { run } = await submitNodeRun(server.store, { projectId: 'demo', canvasId: 'main', nodeId: 'frame-1', idempotencyKey: `round-${round}`, triggeredBy: { kind: 'user', name: 'demo-owner' } });
+      server.server.engine!.runQueued();
+      await waitFor(() => server.store.runs.getRun('demo', 'main', run.run_id), (current) => current?.status === 'succeeded');
+      runIds.push(run.run_id);
+    }
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('steps through the versions, compares one with the current, and uses it on the card', async () => {
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    try {
+      await page.locator('.feed-live').waitFor();
+      await card(page, 'frame-1').click();
+      const versions = page.locator('section.versions');
+      await versions.getByText('Version 2 of 2 (current, the latest)').waitFor();
+      await versions.getByRole('button', { name: 'Previous' }).click();
+      await versions.getByText('Version 1 of 2').waitFor();
+      await versions.getByLabel('Compare with the current one').check();
+      await versions.locator('.version-compare figure').nth(1).getByText('Version 1').waitFor();
+      expect(await versions.locator('.version-compare img').count()).toBe(2);
+      await screenshot(page, 'result-versions');
+      expect(await seriousFindings(page)).toEqual([]);
+
+      const before = (await server.store.layout.readCanvas('demo', 'main'))!.revision;
+      await versions.getByRole('button', { name: 'Use this version' }).click();
+      await versions.getByText('Version 1 of 2 (current, picked)').waitFor();
+      const node = await waitFor(
+        async () => (await server.store.layout.readNode('demo', 'main', 'frame-1'))!.node.data as { externalRunId?: string; committed_slot_url?: string },
+        (data) => data.externalRunId === runIds[0],
+      );
+      expect((await server.store.layout.readCanvas('demo', 'main'))!.revision).toBe(before + 1);
+      const firstAsset = (await server.store.runs.getRun('demo', 'main', runIds[0]!))!.outputs[0]!.asset_id;
+      expect(node.committed_slot_url).toBe(`/assets/${firstAsset}`);
+      await card(page, 'frame-1').locator(`img[src*="${firstAsset}"]`).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
