@@ -22,7 +22,7 @@ import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
 import { planRun } from '../runs/operations.js';
-import { runContextFor, submitNodeRun } from '../runs/submit.js';
+import { runContextFor, submitNodeRun, submitNodeRunVariants } from '../runs/submit.js';
 import type { WriteTarget } from '../store/layout-writes/index.js';
 import type { Store } from '../store/store.js';
 import { authorizeProject, editAuthorizationOf, requireCanvas, type Need } from './auth/access.js';
@@ -107,6 +107,15 @@ export function createBackend(options: BackendOptions) {
     return new CanvasError('not_found', `No node run ${ref.runId} on canvas ${ref.canvasId} of project ${ref.projectId}.${hint}`);
   }
 
+  /** Who a run's record says started it: a person (or a token acting for one without a chat run), else an agent. */
+  function triggeredByOf(ctx: CallerContext): { kind: 'user' | 'agent'; name: string } {
+    const person = ctx.principal.kind === 'session' ? ctx.principal.person : null;
+    return {
+      kind: person || (ctx.principal.kind === 'backend' && ctx.actor && !ctx.agentRunId) ? 'user' : 'agent',
+      name: ctx.actor?.subject ?? (ctx.principal.kind === 'session' ? ctx.principal.person.subject : ctx.principal.tokenName),
+    };
+  }
+
   /** A run spends credits: an agent needs the same edit authorization as a layout write (docs/security.md). */
   async function checkRunAuthorization(ctx: CallerContext, ref: CanvasRef): Promise<void> {
     const authorization = editAuthorizationOf(ctx, clock());
@@ -176,17 +185,21 @@ export function createBackend(options: BackendOptions) {
     ): Promise<{ run: NodeRun; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await checkRunAuthorization(ctx, args);
-      const person = ctx.principal.kind === 'session' ? ctx.principal.person : null;
-      const result = await submitNodeRun(store, {
-        ...args,
-        triggeredBy: {
-          kind: person || (ctx.principal.kind === 'backend' && ctx.actor && !ctx.agentRunId) ? 'user' : 'agent',
-          name: ctx.actor?.subject ?? (ctx.principal.kind === 'session' ? ctx.principal.person.subject : ctx.principal.tokenName),
-        },
-        maxAttempts: options.maxRunAttempts,
-      });
+      const result = await submitNodeRun(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts });
       if (!result.replayed) signals.runQueued(result.run.run_id);
       return { ...result, run: signedRun(result.run) };
+    },
+
+    /** N variants of a node in one request, all or none (issue 22, "Run ×N"). */
+    async submitRunVariants(
+      ctx: CallerContext,
+      args: CanvasRef & { nodeId: string; idempotencyKey: string | null; count: number },
+    ): Promise<{ runs: NodeRun[]; replayed: boolean }> {
+      await authorizeProject(store, ctx, args.projectId, 'editor');
+      await checkRunAuthorization(ctx, args);
+      const result = await submitNodeRunVariants(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts });
+      if (!result.replayed) for (const run of result.runs) signals.runQueued(run.run_id);
+      return { runs: result.runs.map(signedRun), replayed: result.replayed };
     },
 
     /** A node's result versions, oldest first, with the current one marked (issue 22). */

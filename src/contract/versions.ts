@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Revision } from './canvas.js';
 import { ClientSaveId, NodeId, RunId } from './identifiers.js';
 import { RunTrigger } from './node-data/common.js';
-import { RunOutput } from './node-run.js';
+import { NodeRun, RunOutput } from './node-run.js';
 
 /**
  * Result versions (issue 22, docs/runs.md "Result versions"): every succeeded run of a node is a version of its
@@ -36,3 +36,9 @@ export const PickVersionBody = z.strictObject({
   client_save_id: ClientSaveId.optional(),
 });
 export type PickVersionBody = z.infer<typeof PickVersionBody>;
+
+/** "Run ×N": N variants of one node in one request, each its own run and version. */
+export const RunVariantsBody = z.strictObject({ count: z.int().min(2).max(8).meta({ description: 'How many variants (2 to 8).' }) });
+export type RunVariantsBody = z.infer<typeof RunVariantsBody>;
+
+export const RunVariants = z.strictObject({ runs: z.array(NodeRun) });

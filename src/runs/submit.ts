@@ -1,5 +1,6 @@
 import type { NodeRun } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
+import type { NewRun } from '../store/run-store.js';
 import type { Store } from '../store/store.js';
 import type { CanvasNode } from '../contract/index.js';
 import { RunOutputs } from '../store/run-rows.js';
@@ -15,7 +16,8 @@ export interface RunSubmission {
   maxAttempts?: number;
 }
 
-export async function submitNodeRun(store: Store, submission: RunSubmission): Promise<{ run: NodeRun; replayed: boolean }> {
+/** The node as stored now and the run its data asks for; refused when the canvas is locked or the node is gone. */
+async function plannedRun(store: Store, submission: RunSubmission) {
   const canvas = await store.layout.readCanvas(submission.projectId, submission.canvasId);
   if (!canvas) throw new CanvasError('not_found', `No canvas ${submission.canvasId} in project ${submission.projectId}.`);
   if (canvas.locked) {
@@ -24,20 +26,41 @@ export async function submitNodeRun(store: Store, submission: RunSubmission): Pr
   const stored = await store.layout.readNode(submission.projectId, submission.canvasId, submission.nodeId);
   if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
   const plan = planRun(stored.node, await runContextFor(store, submission.projectId, submission.canvasId, stored.node));
-  return store.runs.createRun({
+  const newRun = (input: Record<string, unknown>, idempotencyKey: string | null): NewRun => ({
     projectId: submission.projectId,
     canvasId: submission.canvasId,
     nodeId: submission.nodeId,
     nodeSeq: stored.seq,
     operation: plan.operation,
     skillId: plan.skillId,
-    input: plan.input,
+    input,
     costEstimated: plan.costEstimated,
     triggeredBy: submission.triggeredBy,
-    idempotencyKey: submission.idempotencyKey,
+    idempotencyKey,
     resources: pendingResources(plan),
     maxAttempts: submission.maxAttempts ?? 3,
   });
+  return { plan, newRun };
+}
+
+export async function submitNodeRun(store: Store, submission: RunSubmission): Promise<{ run: NodeRun; replayed: boolean }> {
+  const { plan, newRun } = await plannedRun(store, submission);
+  return store.runs.createRun(newRun(plan.input, submission.idempotencyKey));
+}
+
+/**
+ * N variants of one node in one request (issue 22, "Run ×N"): N runs, each its own record and version, created
+ * together or not at all (the budget must cover all of them). Each variant's input names its number, so they differ
+ * (the local provider's output is derived from the input) and so do their input hashes; with an idempotency key K,
+ * the variants are keyed K#1 … K#N, and the same request again answers the same runs.
+ */
+export async function submitNodeRunVariants(store: Store, submission: RunSubmission & { count: number }): Promise<{ runs: NodeRun[]; replayed: boolean }> {
+  const { plan, newRun } = await plannedRun(store, submission);
+  const key = submission.idempotencyKey;
+  const created = await store.runs.createRuns(
+    Array.from({ length: submission.count }, (_, index) => newRun({ ...plan.input, variant: index + 1 }, key === null ? null : `${key}#${index + 1}`)),
+  );
+  return { runs: created.map((entry) => entry.run), replayed: created.every((entry) => entry.replayed) };
 }
 
 /** The assets a run reads besides its node's data: for an audio trim, the audio of the node connected to it. */

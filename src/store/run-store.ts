@@ -110,72 +110,87 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
     );
   }
 
+  /** Creates a queued run inside `tx`, or answers the run already created with this idempotency key and input. */
+  async function insertRun(tx: SqlExecutor, run: NewRun): Promise<{ run: NodeRun; replayed: boolean }> {
+    const inputHash = sha256Hex(canonicalJson({ node_id: run.nodeId, operation: run.operation, input: run.input }));
+    if (run.idempotencyKey !== null) {
+      const existing = await tx.get(
+        `SELECT ${RUN_COLUMNS} FROM node_runs WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?`,
+        [run.projectId, run.canvasId, run.idempotencyKey],
+      );
+      if (existing) {
+        const row = parseRunRow(existing);
+        if (row.input_hash !== inputHash) {
+          throw new CanvasError(
+            'idempotency_mismatch',
+            'This Idempotency-Key was already used for a different run submission; use a new key for a new run.',
+            { idempotency_key: run.idempotencyKey, run_id: row.id },
+          );
+        }
+        return { run: runRecord(row), replayed: true };
+      }
+    }
+    await checkBudget(tx, run.projectId, run.costEstimated);
+    const id = newId(ID_PREFIX.nodeRun);
+    const now = clock();
+    const seq = await takeRunSeq(tx, run.projectId, run.canvasId);
+    // The canvas row is locked now: a delete of this node either committed before (refused here) or waits.
+    const nodeStillThere = await tx.get('SELECT 1 AS present FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ? AND seq = ?', [
+      run.projectId,
+      run.canvasId,
+      run.nodeId,
+      run.nodeSeq,
+    ]);
+    if (!nodeStillThere) throw new CanvasError('not_found', `No node with id ${JSON.stringify(run.nodeId)} on this canvas.`);
+    await tx.run(
+      `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, node_seq, operation, skill_id, status, input, input_hash,
+         resources, cost_estimated, triggered_kind, triggered_name, idempotency_key, max_attempts, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        seq,
+        run.projectId,
+        run.canvasId,
+        run.nodeId,
+        run.nodeSeq,
+        run.operation,
+        run.skillId,
+        JSON.stringify(run.input),
+        inputHash,
+        JSON.stringify(run.resources),
+        run.costEstimated,
+        run.triggeredBy.kind,
+        run.triggeredBy.name,
+        run.idempotencyKey,
+        run.maxAttempts,
+        now,
+        now,
+      ],
+    );
+    await bumpStatesVersion(driver, tx, run.projectId, run.canvasId);
+    await emitRunEvent(driver, tx, run.projectId, id, now);
+    await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${id}`);
+    const created = await selectRun(tx, run.projectId, run.canvasId, id);
+    return { run: runRecord(created!), replayed: false };
+  }
+
   return {
     budget: (projectId: string) => budgetOf(driver, projectId, false),
 
     /** Creates a queued run, or returns the run already created with this idempotency key and input. */
-    async createRun(run: NewRun): Promise<{ run: NodeRun; replayed: boolean }> {
-      const inputHash = sha256Hex(canonicalJson({ node_id: run.nodeId, operation: run.operation, input: run.input }));
+    createRun(run: NewRun): Promise<{ run: NodeRun; replayed: boolean }> {
+      return driver.transaction((tx) => insertRun(tx, run));
+    },
+
+    /**
+     * Creates several runs at once (a node's variants, issue 22): all of them or none, so a budget that covers only
+     * some refuses the whole request. Each has its own idempotency key; a repeated request answers the same runs.
+     */
+    createRuns(runs: readonly NewRun[]): Promise<Array<{ run: NodeRun; replayed: boolean }>> {
       return driver.transaction(async (tx) => {
-        if (run.idempotencyKey !== null) {
-          const existing = await tx.get(
-            `SELECT ${RUN_COLUMNS} FROM node_runs WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?`,
-            [run.projectId, run.canvasId, run.idempotencyKey],
-          );
-          if (existing) {
-            const row = parseRunRow(existing);
-            if (row.input_hash !== inputHash) {
-              throw new CanvasError(
-                'idempotency_mismatch',
-                'This Idempotency-Key was already used for a different run submission; use a new key for a new run.',
-                { idempotency_key: run.idempotencyKey, run_id: row.id },
-              );
-            }
-            return { run: runRecord(row), replayed: true };
-          }
-        }
-        await checkBudget(tx, run.projectId, run.costEstimated);
-        const id = newId(ID_PREFIX.nodeRun);
-        const now = clock();
-        const seq = await takeRunSeq(tx, run.projectId, run.canvasId);
-        // The canvas row is locked now: a delete of this node either committed before (refused here) or waits.
-        const nodeStillThere = await tx.get('SELECT 1 AS present FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ? AND seq = ?', [
-          run.projectId,
-          run.canvasId,
-          run.nodeId,
-          run.nodeSeq,
-        ]);
-        if (!nodeStillThere) throw new CanvasError('not_found', `No node with id ${JSON.stringify(run.nodeId)} on this canvas.`);
-        await tx.run(
-          `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, node_seq, operation, skill_id, status, input, input_hash,
-             resources, cost_estimated, triggered_kind, triggered_name, idempotency_key, max_attempts, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            id,
-            seq,
-            run.projectId,
-            run.canvasId,
-            run.nodeId,
-            run.nodeSeq,
-            run.operation,
-            run.skillId,
-            JSON.stringify(run.input),
-            inputHash,
-            JSON.stringify(run.resources),
-            run.costEstimated,
-            run.triggeredBy.kind,
-            run.triggeredBy.name,
-            run.idempotencyKey,
-            run.maxAttempts,
-            now,
-            now,
-          ],
-        );
-        await bumpStatesVersion(driver, tx, run.projectId, run.canvasId);
-        await emitRunEvent(driver, tx, run.projectId, id, now);
-        await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${id}`);
-        const created = await selectRun(tx, run.projectId, run.canvasId, id);
-        return { run: runRecord(created!), replayed: false };
+        const created: Array<{ run: NodeRun; replayed: boolean }> = [];
+        for (const run of runs) created.push(await insertRun(tx, run));
+        return created;
       });
     },
 

@@ -101,5 +101,46 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       expect(reverted.status, JSON.stringify(reverted.body)).toBe(201);
       expect(await versions()).toMatchObject({ current_run_id: runIds[3], picked: false });
     });
+
+    it('Run ×N makes N variants in one request, each its own run and version; the same key answers the same runs', async () => {
+      const variants = (body: unknown, key: string) =>
+        api(server.url, `${CANVAS}/nodes/frame/runs/variants`, as('ed', { method: 'POST', headers: { 'idempotency-key': key }, body }));
+      expect((await variants({ count: 9 }, 'x')).status).toBe(400);
+      expect((await api(server.url, `${CANVAS}/nodes/frame/runs/variants`, as('ed', { method: 'POST', body: { count: 2 } }))).status).toBe(400);
+      const made = await variants({ count: 3 }, 'trio');
+      expect(made.status, JSON.stringify(made.body)).toBe(202);
+      const runs = (made.body as { runs: NodeRun[] }).runs;
+      expect(runs).toHaveLength(3);
+      expect(new Set(runs.map((run) => run.run_id)).size).toBe(3);
+      expect(runs.map((run) => run.idempotency_key)).toEqual(['trio#1', 'trio#2', 'trio#3']);
+      const again = await variants({ count: 3 }, 'trio');
+      expect(again.status).toBe(200);
+      expect((again.body as { runs: NodeRun[] }).runs.map((run) => run.run_id)).toEqual(runs.map((run) => run.run_id));
+      for (const run of runs) {
+        await waitFor(async () => ((await api(server.url, `${CANVAS}/runs/${run.run_id}`, as('ed'))).body as NodeRun).status, (status) => status === 'succeeded');
+      }
+      const list = await versions();
+      expect(list.versions).toHaveLength(7);
+      // Each variant is its own result: different inputs, different images.
+      const latest = list.versions.slice(-3);
+      expect(new Set(latest.map((version) => version.input_hash)).size).toBe(3);
+      const images = await Promise.all(latest.map(async (version) => Buffer.from(await (await fetch(`${server.url}${version.outputs[0]!.url}`)).arrayBuffer()).toString('base64')));
+      expect(new Set(images).size).toBe(3);
+    });
+
+    it('Run ×N is all or none: a budget that covers only some refuses the request and starts nothing', async () => {
+      const { spent, reserved } = await server.store.runs.budget('p');
+      await server.store.admin.setProjectBudget('p', spent + reserved + 1.5);
+      try {
+        const before = (await versions()).versions.length;
+        const refused = await api(server.url, `${CANVAS}/nodes/frame/runs/variants`, as('ed', { method: 'POST', headers: { 'idempotency-key': 'too-many' }, body: { count: 2 } }));
+        expect(refused.status).toBe(402);
+        expect(JSON.stringify(refused.body)).toContain('budget_exceeded');
+        expect(await server.store.driver.all("SELECT id FROM node_runs WHERE idempotency_key LIKE 'too-many%'")).toEqual([]);
+        expect((await versions()).versions.length).toBe(before);
+      } finally {
+        await server.store.admin.setProjectBudget('p', null);
+      }
+    });
   });
 });

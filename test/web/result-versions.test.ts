@@ -65,4 +65,25 @@ describe('result versions in the browser', () => {
       await context.close();
     }
   });
+
+  it('Run ×2 from the card starts two runs, each a version of its own', async () => {
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    try {
+      await page.locator('.feed-live').waitFor();
+      const frame = card(page, 'frame-1');
+      await frame.getByRole('button', { name: 'Run', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Start a run' });
+      await dialog.getByText(/costs about/).waitFor();
+      await dialog.getByLabel('Variants').selectOption('2');
+      await dialog.getByText(/These 2 runs cost about/).waitFor();
+      await dialog.getByRole('button', { name: 'Start 2 runs' }).click();
+      const versions = await waitFor(() => server.store.versions.ofNode('demo', 'main', 'frame-1'), (rows) => rows.length === 4, 20_000);
+      expect(versions.slice(-2).map((row) => row.idempotency_key?.replace(/^.*#/, '#'))).toEqual(['#1', '#2']);
+      await frame.click();
+      await page.locator('section.versions').getByText(/of 4/).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

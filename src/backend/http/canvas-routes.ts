@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import {
   CanvasId,
   ChangesBody,
@@ -16,6 +16,7 @@ import {
   SNAPSHOT_VERSION_HEADER,
   UpdateNodeBody,
   PickVersionBody,
+  RunVariantsBody,
 } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Need } from '../auth/access.js';
@@ -65,6 +66,17 @@ async function authorizedCanvas(c: BackendContext, backend: CanvasBackend, need:
 function nodeEdits(c: BackendContext, backend: CanvasBackend, params: { project_id: string; canvas_id: string }, nodeId?: string): NodeEdits {
   const ref = { projectId: params.project_id, canvasId: params.canvas_id };
   return { ...(nodeId === undefined ? {} : { nodeId }), typesOf: (nodeIds) => backend.nodeTypes(c.get('caller'), ref, nodeIds) };
+}
+
+/** A run submission's Idempotency-Key: required from a person, whose click can be sent twice (a double click, a retry). */
+function idempotencyKeyOf(c: Context<BackendHttpEnv>): string | null {
+  const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
+  if (rawKey === undefined && c.get('caller').principal.kind === 'session') {
+    throw new CanvasError('invalid_arguments', 'Send an Idempotency-Key header with a run submission (one new key per click).', {
+      issues: [{ path: 'Idempotency-Key', message: 'is required' }],
+    });
+  }
+  return rawKey === undefined ? null : parseOrThrow(IdempotencyKey, rawKey, ['Idempotency-Key']);
 }
 
 export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasBackend): void {
@@ -128,14 +140,7 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
   app.post(`${CANVAS}/nodes/:node_id/runs`, async (c) => {
     const params = await authorizedCanvas(c, backend, 'editor');
     const { node_id } = pathParams(c, { node_id: NodeId });
-    const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
-    // A person's click can be sent twice (a double click, a retry after a lost answer): a key is required then.
-    if (rawKey === undefined && c.get('caller').principal.kind === 'session') {
-      throw new CanvasError('invalid_arguments', 'Send an Idempotency-Key header with a run submission (one new key per click).', {
-        issues: [{ path: 'Idempotency-Key', message: 'is required' }],
-      });
-    }
-    const idempotencyKey = rawKey === undefined ? null : parseOrThrow(IdempotencyKey, rawKey, ['Idempotency-Key']);
+    const idempotencyKey = idempotencyKeyOf(c);
     const { run, replayed } = await backend.submitRun(c.get('caller'), {
       projectId: params.project_id,
       canvasId: params.canvas_id,
@@ -144,6 +149,22 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     });
     if (replayed) c.header('idempotency-replayed', 'true');
     return c.json(run, replayed ? 200 : 202);
+  });
+
+  app.post(`${CANVAS}/nodes/:node_id/runs/variants`, async (c) => {
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const { node_id } = pathParams(c, { node_id: NodeId });
+    const idempotencyKey = idempotencyKeyOf(c);
+    const body = await jsonBody(c, RunVariantsBody);
+    const { runs, replayed } = await backend.submitRunVariants(c.get('caller'), {
+      projectId: params.project_id,
+      canvasId: params.canvas_id,
+      nodeId: node_id,
+      idempotencyKey,
+      count: body.count,
+    });
+    if (replayed) c.header('idempotency-replayed', 'true');
+    return c.json({ runs }, replayed ? 200 : 202);
   });
 
   app.get(`${CANVAS}/nodes/:node_id/run-estimate`, async (c) => {
@@ -195,6 +216,7 @@ export const CANVAS_ROUTE_PATHS = [
   `${CANVAS}/revert`,
   `${CANVAS}/nodes/:node_id/runs`,
   `${CANVAS}/nodes/:node_id/run-estimate`,
+  `${CANVAS}/nodes/:node_id/runs/variants`,
   `${CANVAS}/nodes/:node_id/versions`,
   `${CANVAS}/nodes/:node_id/versions/:run_id/pick`,
   `${CANVAS}/runs/:run_id`,

@@ -50,6 +50,8 @@ import {
   UpdateNodeReceipt,
   PickVersionBody,
   ResultVersionList,
+  RunVariants,
+  RunVariantsBody,
   AuditList,
   CanvasCreateBody,
   CanvasChangeBody,
@@ -423,6 +425,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
     params: nodeParams,
     headers: AgentRunHeader.extend({ 'idempotency-key': IdempotencyKey.optional().meta({ description: 'The same key and input return the same run (required for a session).' }) }),
     responses: { 202: ok('Queued.', NodeRun), 200: { ...ok('A replay: the run this key already made.', NodeRun), headers: { 'idempotency-replayed': 'true' } } },
+  },
+  {
+    method: 'post', path: `${CANVAS}/nodes/:node_id/runs/variants`, operationId: 'submitRunVariants', summary: 'Run ×N: N variants of a node, each its own run and version, all or none (the budget must cover all).', tag: 'runs', auth: 'caller',
+    params: nodeParams,
+    headers: AgentRunHeader.extend({ 'idempotency-key': IdempotencyKey.optional().meta({ description: 'Keys the variants K#1 … K#N: the same key and count return the same runs (required for a session).' }) }),
+    body: RunVariantsBody,
+    responses: { 202: ok('Queued.', RunVariants), 200: { ...ok('A replay: the runs this key already made.', RunVariants), headers: { 'idempotency-replayed': 'true' } } },
   },
   {
     method: 'get', path: `${CANVAS}/nodes/:node_id/run-estimate`, operationId: 'estimateRun', summary: 'What a run of the node would cost, and the budget left.', tag: 'runs', auth: 'caller',

@@ -54,6 +54,7 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
   const editable = useEditable();
   const [confirming, setConfirming] = useState<{ estimate: RunEstimate | null; error: string | null } | null>(null);
   const [starting, setStarting] = useState(false);
+  const [count, setCount] = useState(1);
   const active = state !== undefined && ACTIVE.has(state.lastRunStatus);
   const runId = state?.externalRunId ?? null;
 
@@ -67,12 +68,15 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
   };
   const start = async () => {
     setStarting(true);
-    await controller.runNode(nodeId, newKey());
+    if (count > 1) await controller.runVariants(nodeId, count, newKey());
+    else await controller.runNode(nodeId, newKey());
     setStarting(false);
     setConfirming(null);
+    setCount(1);
   };
   const estimate = confirming?.estimate ?? null;
-  const overBudget = estimate !== null && estimate.budget.left !== null && estimate.budget.left < estimate.cost.estimated;
+  const total = estimate === null ? 0 : Math.round(estimate.cost.estimated * count * 100) / 100;
+  const overBudget = estimate !== null && estimate.budget.left !== null && estimate.budget.left < total;
 
   const failure = state?.lastRunStatus === 'failed' && state.generationError ? <span className="run-error">{state.generationError}</span> : null;
   if (viewOnly) {
@@ -104,11 +108,31 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
             <p className="error-line">{confirming.error}</p>
           ) : confirming.estimate ? (
             <>
+              {controller.runsVariants ? (
+                <label className="option">
+                  Variants{' '}
+                  <select value={count} onChange={(event) => setCount(Number(event.target.value))}>
+                    {[1, 2, 3, 4].map((option) => (
+                      <option key={option} value={option}>
+                        ×{option}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
               <p>
-                This run costs about <strong>{confirming.estimate.cost.estimated} credits</strong>.
+                {count > 1 ? (
+                  <>
+                    These {count} runs cost about <strong>{total} credits</strong> together.
+                  </>
+                ) : (
+                  <>
+                    This run costs about <strong>{total} credits</strong>.
+                  </>
+                )}
               </p>
               <p className="muted">{budgetLine(confirming.estimate)}</p>
-              {overBudget ? <p className="error-line">That is more than the budget has left: the run would be refused.</p> : null}
+              {overBudget ? <p className="error-line">That is more than the budget has left: {count > 1 ? 'the runs' : 'the run'} would be refused.</p> : null}
             </>
           ) : (
             <p className="muted">Checking the cost…</p>
@@ -123,7 +147,7 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
               disabled={!confirming.estimate || starting || overBudget}
               onClick={() => void start()}
             >
-              Start run
+              {count > 1 ? `Start ${count} runs` : 'Start run'}
             </button>
           </div>
         </div>

@@ -104,6 +104,9 @@ export const api = {
       'idempotency-key': idempotencyKey,
     }),
 
+  submitRunVariants: ({ projectId, canvasId }: CanvasAddress, nodeId: string, count: number, idempotencyKey: string) =>
+    request<{ runs: NodeRun[] }>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs/variants`, { count }, { 'idempotency-key': idempotencyKey }),
+
   versions: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
     request<ResultVersionList>('GET', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/versions`),
 

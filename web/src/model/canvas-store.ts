@@ -79,6 +79,10 @@ export interface CanvasController {
   /** Starts a run with the key of one click: a retry or double click never starts a second one. */
   runNode(nodeId: string, idempotencyKey: string): Promise<NodeRun | null>;
   cancelRun(runId: string): Promise<void>;
+  /** Whether "Run ×N" is offered: the canvas's transport can start variants in one request. */
+  readonly runsVariants: boolean;
+  /** Starts N variants with the key of one click; null when refused (said in a notice). */
+  runVariants(nodeId: string, count: number, idempotencyKey: string): Promise<NodeRun[] | null>;
   /** A node's result versions, or null when this canvas's transport has none (issue 22). */
   versions(nodeId: string): Promise<ResultVersionList | null>;
   /** Makes a version current (a layout write at the shown revision); false when refused (said in a notice). */
@@ -350,6 +354,16 @@ export function createCanvasController(
         return run;
       } catch (error) {
         notify('error', `The run did not start: ${(error as Error).message}`);
+        return null;
+      }
+    },
+    runsVariants: transport.submitRunVariants !== undefined,
+    async runVariants(nodeId, count, idempotencyKey) {
+      if (!transport.submitRunVariants) return null;
+      try {
+        return (await transport.submitRunVariants(nodeId, count, idempotencyKey)).runs;
+      } catch (error) {
+        notify('error', `The runs did not start: ${(error as Error).message}`);
         return null;
       }
     },

@@ -36,6 +36,8 @@ export function createReadOnlyController(snapshot: CanvasSnapshot): ReadOnlyCont
     estimate: () => Promise.reject(new Error('This view is read-only.')),
     runNode: async () => null,
     cancelRun: nothing,
+    runsVariants: false,
+    runVariants: async () => null,
     versions: async () => null,
     pickVersion: async () => false,
     dismiss: () => undefined,

@@ -42,6 +42,8 @@ export interface CanvasTransport {
   reportPresence?(report: PresenceUpdateBody | null): Promise<void>;
   /** A node's result versions (issue 22); a transport without them shows none. */
   versions?(nodeId: string): Promise<ResultVersionList>;
+  /** "Run ×N": N variants in one request (issue 22); a transport without it runs one at a time. */
+  submitRunVariants?(nodeId: string, count: number, idempotencyKey: string): Promise<{ runs: NodeRun[] }>;
   pickVersion?(nodeId: string, runId: string, baseRevision: number): Promise<unknown>;
 }
 
@@ -60,6 +62,7 @@ export function restTransport(address: CanvasAddress, EventSourceClass: typeof E
     estimate: (nodeId) => api.estimate(address, nodeId),
     submitRun: (nodeId, idempotencyKey) => api.submitRun(address, nodeId, idempotencyKey),
     versions: (nodeId) => api.versions(address, nodeId),
+    submitRunVariants: (nodeId, count, idempotencyKey) => api.submitRunVariants(address, nodeId, count, idempotencyKey),
     pickVersion: (nodeId, runId, baseRevision) => api.pickVersion(address, nodeId, runId, baseRevision),
     cancelRun: (runId) => api.cancelRun(address, runId),
     reportPresence: (report) => (report ? api.reportPresence(address, report) : api.leaveCanvas(address)),
