@@ -47,6 +47,7 @@ export const ENVIRONMENT = {
   falStoryboardModel: 'CANVAS_MCP_FAL_STORYBOARD_MODEL',
   providerPollMs: 'CANVAS_MCP_PROVIDER_POLL_MS',
   webhookRetryMs: 'CANVAS_MCP_WEBHOOK_RETRY_MS',
+  runPrices: 'CANVAS_MCP_RUN_PRICES',
   webhookGiveUpMs: 'CANVAS_MCP_WEBHOOK_GIVE_UP_MS',
   openaiSpeechModel: 'CANVAS_MCP_OPENAI_SPEECH_MODEL',
   openaiSpeechVoice: 'CANVAS_MCP_OPENAI_SPEECH_VOICE',
@@ -116,6 +117,7 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   falStoryboardModel: '--fal-storyboard-model',
   providerPollMs: '--provider-poll-ms',
   webhookRetryMs: '--webhook-retry-ms',
+  runPrices: '--run-prices',
   webhookGiveUpMs: '--webhook-give-up-ms',
   openaiSpeechModel: '--openai-speech-model',
   openaiSpeechVoice: '--openai-speech-voice',
@@ -218,6 +220,19 @@ export const ServeConfigSchema = z
     falStoryboardModel: z.string().min(1).default('fal-ai/flux/schnell'),
     providerPollMs: Int(10, 60_000).default(1000),
     webhookRetryMs: Int(10, 3_600_000).default(5000),
+    runPrices: z
+      .union([z.record(z.string(), z.number()), z.string()])
+      .transform((value, context) => {
+        if (typeof value !== 'string') return value;
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          context.addIssue({ code: 'custom', message: 'must be a JSON object of model id to credits per output, e.g. {"fal-ai/flux/schnell": 0.4}' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.record(z.string().min(1), z.number().min(0).max(1_000_000), { error: 'must map model ids to credits per output (numbers of 0 or more)' }))
+      .default({}),
     webhookGiveUpMs: Int(1000, 7 * 86_400_000).default(86_400_000),
     openaiSpeechModel: z.string().min(1).default('gpt-4o-mini-tts'),
     openaiSpeechVoice: z.string().min(1).default('alloy'),

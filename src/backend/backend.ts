@@ -23,6 +23,7 @@ import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
 import { planRun } from '../runs/operations.js';
 import { runContextFor, submitNodeRun, submitNodeRunVariants } from '../runs/submit.js';
+import { DEFAULT_PRICING, type RunPricing } from '../runs/pricing.js';
 import type { WriteTarget } from '../store/layout-writes/index.js';
 import type { Store } from '../store/store.js';
 import { authorizeProject, editAuthorizationOf, requireCanvas, type Need } from './auth/access.js';
@@ -64,6 +65,8 @@ export interface BackendOptions {
   runSignals?: RunSignals;
   maxCachedCanvases?: number;
   maxRunAttempts?: number;
+  /** Run estimates (`--run-prices`, src/runs/pricing.ts); the node types' prices when absent. */
+  pricing?: RunPricing;
 }
 
 export function createBackend(options: BackendOptions) {
@@ -72,6 +75,7 @@ export function createBackend(options: BackendOptions) {
   const snapshots = createSnapshotReader(store, { maxCanvases: options.maxCachedCanvases });
   const signals: RunSignals = options.runSignals ?? { runQueued: () => undefined, cancelRequested: () => undefined };
   const signer = options.signer;
+  const pricing = options.pricing ?? DEFAULT_PRICING;
   // A cached canvas document is the same payload on every read: its URLs are signed once per signing window.
   const signedDocuments = new WeakMap<JsonPayload, { expiry: number; payload: JsonPayload }>();
   function signedDocument(payload: JsonPayload): JsonPayload {
@@ -185,7 +189,7 @@ export function createBackend(options: BackendOptions) {
     ): Promise<{ run: NodeRun; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await checkRunAuthorization(ctx, args);
-      const result = await submitNodeRun(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts });
+      const result = await submitNodeRun(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts, pricing });
       if (!result.replayed) signals.runQueued(result.run.run_id);
       return { ...result, run: signedRun(result.run) };
     },
@@ -197,7 +201,7 @@ export function createBackend(options: BackendOptions) {
     ): Promise<{ runs: NodeRun[]; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await checkRunAuthorization(ctx, args);
-      const result = await submitNodeRunVariants(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts });
+      const result = await submitNodeRunVariants(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts, pricing });
       if (!result.replayed) for (const run of result.runs) signals.runQueued(run.run_id);
       return { runs: result.runs.map(signedRun), replayed: result.replayed };
     },
@@ -234,7 +238,7 @@ export function createBackend(options: BackendOptions) {
       return {
         node_id: args.nodeId,
         operation: plan.operation,
-        cost: { unit: 'credits', estimated: plan.costEstimated },
+        cost: { unit: 'credits', estimated: pricing(plan) },
         budget: { credits: budget.budget, spent: budget.spent, reserved: budget.reserved, left: budget.left },
       };
     },

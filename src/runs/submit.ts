@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { CanvasNode } from '../contract/index.js';
 import { RunOutputs } from '../store/run-rows.js';
 import { assetIdOfUrl, pendingResources, planRun, type RunContext } from './operations.js';
+import { DEFAULT_PRICING, type RunPricing } from './pricing.js';
 
 /** Submits a run for one node: the one path used by the backend route, the hidden tool and the admin CLI. */
 export interface RunSubmission {
@@ -14,6 +15,8 @@ export interface RunSubmission {
   idempotencyKey: string | null;
   triggeredBy: { kind: 'user' | 'agent' | 'system'; name: string | null };
   maxAttempts?: number;
+  /** The estimate of a planned run (src/runs/pricing.ts); the node type's price when absent. */
+  pricing?: RunPricing;
 }
 
 /** The node as stored now and the run its data asks for; refused when the canvas is locked or the node is gone. */
@@ -34,7 +37,7 @@ async function plannedRun(store: Store, submission: RunSubmission) {
     operation: plan.operation,
     skillId: plan.skillId,
     input,
-    costEstimated: plan.costEstimated,
+    costEstimated: (submission.pricing ?? DEFAULT_PRICING)(plan),
     triggeredBy: submission.triggeredBy,
     idempotencyKey,
     resources: pendingResources(plan),

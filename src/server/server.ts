@@ -23,7 +23,7 @@ import type { RunEngine } from '../runs/engine.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { storeSeal } from '../webhooks/secrets.js';
 import { seedDemo, type DemoCredentials } from './demo-seed.js';
-import { assetsOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
+import { assetsOf, runEngineOf, runPricingOf, tightenDataDir } from './run-engine-setup.js';
 import { createAssetSigner } from '../assets/url-signing.js';
 import type { Assets } from '../assets/assets.js';
 import { createAuthorizationServer, type AuthorizationServer } from '../oauth/authorization-server.js';
@@ -116,6 +116,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let client: BackendClient;
   let engine: RunEngine | null = null;
   let webhooks: WebhookDispatcher | null = null;
+  const pricing = runPricingOf(config);
   let assets: Assets | null = null;
   let connectors: { server: AuthorizationServer; grants: ConnectorGrants; gate: ConnectorGate } | null = null;
   let app: Hono<BackendHttpEnv> | Hono;
@@ -155,6 +156,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       clock,
       signer,
       runSignals: { runQueued: () => runEngine.runQueued(), cancelRequested: (runId) => runEngine.cancelRequested(runId) },
+      pricing,
     });
     // Deleting a node asks its runs to stop: a worker of this process hears it at once.
     store.writes.onCommitted((write) => {
@@ -279,7 +281,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         estimate: async (grant, nodeId) => {
           const stored = await store!.layout.readNode(grant.projectId, grant.canvasId, nodeId);
           if (!stored) throw new CanvasError('not_found', `No node ${nodeId}.`);
-          return planRun(stored.node, await runContextFor(store!, grant.projectId, grant.canvasId, stored.node)).costEstimated;
+          return pricing(planRun(stored.node, await runContextFor(store!, grant.projectId, grant.canvasId, stored.node)));
         },
       }),
     };

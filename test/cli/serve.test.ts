@@ -102,6 +102,9 @@ describe('serve', () => {
     [['--database-url', 'mysql://x'], 'must be a postgres:// or postgresql:// URL'],
     [['--sqlite-synchronous', 'off'], '--sqlite-synchronous (CANVAS_MCP_SQLITE_SYNCHRONOUS)'],
     [['--backend-url', 'http://127.0.0.1:1'], '--backend-token (CANVAS_MCP_BACKEND_TOKEN): is required with --backend-url'],
+    [['--run-prices', '{fal: 1}'], '--run-prices (CANVAS_MCP_RUN_PRICES): must be a JSON object of model id to credits per output'],
+    [['--run-prices', '{"fal-ai/flux/schnell": "cheap"}'], '--run-prices (CANVAS_MCP_RUN_PRICES)'],
+    [['--image-provider', 'fal'], 'CANVAS_MCP_FAL_KEY: is required with --image-provider fal'],
   ])('refuses bad configuration %j with a clear message and exit code 2', async (args, message) => {
     const result = await cli(['serve', ...args]);
     expect(result.code).toBe(2);

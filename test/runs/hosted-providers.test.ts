@@ -221,6 +221,7 @@ describe('hosted providers against stand-ins of their APIs', () => {
           falQueueUrl: standIn.falUrl,
           falKey: FAL_KEY,
           providerPollMs: 20,
+          runPrices: JSON.stringify({ 'black-forest-labs/flux-schnell': 0.4, 'fal-ai/ltx-video': 12 }),
         });
         await server.store.admin.createWorkspace('w');
         await server.store.admin.createProject('p', 'w');
@@ -253,6 +254,22 @@ describe('hosted providers against stand-ins of their APIs', () => {
         const logs = server.logs.join('');
         expect(logs).not.toContain(REPLICATE_TOKEN);
         expect(logs).not.toContain(FAL_KEY);
+      });
+
+      it('prices per model drive the estimate, the run record and the budget check', async () => {
+        const { secret } = await server.store.admin.createToken({ name: 'pricing', kind: 'backend', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
+        const estimate = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/run-estimate', { token: secret });
+        expect(estimate.body).toMatchObject({ operation: 'video_generation', cost: { estimated: 12 } });
+        expect((await server.store.runs.getRun('p', 'c', (await server.store.runs.latestRunsByNode('p', 'c')).find((row) => row.node_id === 'still')!.id))!.cost.estimated).toBe(0.4);
+        const { spent } = await server.store.runs.budget('p');
+        await server.store.admin.setProjectBudget('p', spent + 5);
+        try {
+          const refused = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/runs', { method: 'POST', token: secret, headers: { 'idempotency-key': 'priced' } });
+          expect(refused.status).toBe(402);
+          expect(JSON.stringify(refused.body)).toContain('estimated at 12 credits');
+        } finally {
+          await server.store.admin.setProjectBudget('p', null);
+        }
       });
 
       it('a queued fal request shows its position, and cancelling the run cancels it at fal', async () => {

@@ -40,6 +40,7 @@ const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]>
   ['--fal-video-model <endpoint>', 'falVideoModel', 'fal endpoint id (default fal-ai/ltx-video)'],
   ['--fal-storyboard-model <endpoint>', 'falStoryboardModel', 'fal endpoint id (default fal-ai/flux/schnell)'],
   ['--provider-poll-ms <ms>', 'providerPollMs', 'how often a hosted provider\'s request is read again (default 1000)'],
+  ['--run-prices <json>', 'runPrices', 'credits per output for the models runs use, e.g. {"fal-ai/flux/schnell":0.4}: drives estimates and budgets'],
   ['--webhook-retry-ms <ms>', 'webhookRetryMs', 'first retry of a failed webhook delivery, ×4 each time up to an hour (default 5000)'],
   ['--webhook-give-up-ms <ms>', 'webhookGiveUpMs', 'how long a webhook delivery is retried (default 86400000, 24 h)'],
   ['--session-idle-hours <hours>', 'sessionIdleHours', 'a signed-in session unused this long ends (default 12)'],
