@@ -257,14 +257,19 @@ describe('hosted providers against stand-ins of their APIs', () => {
       });
 
       it('prices per model drive the estimate, the run record and the budget check', async () => {
-        const { secret } = await server.store.admin.createToken({ name: 'pricing', kind: 'backend', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
+        const { tokenId, secret } = await server.store.admin.createToken({ name: 'pricing', kind: 'backend', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
+        const chatRun = await server.store.admin.createChatRun({ projectId: 'p', canvasId: 'c', actor: null, tokenId, canEdit: true, expiresAt: null });
         const estimate = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/run-estimate', { token: secret });
         expect(estimate.body).toMatchObject({ operation: 'video_generation', cost: { estimated: 12 } });
-        expect((await server.store.runs.getRun('p', 'c', (await server.store.runs.latestRunsByNode('p', 'c')).find((row) => row.node_id === 'still')!.id))!.cost.estimated).toBe(0.4);
+        // Through the backend, as every client submits: the run record carries the model's price.
+        const image = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/still/runs', { method: 'POST', token: secret, headers: { 'idempotency-key': 'priced-image', 'x-agent-run-id': chatRun } });
+        expect(image.status).toBe(202);
+        expect((image.body as NodeRun).cost.estimated).toBe(0.4);
+        await until((image.body as NodeRun).run_id, ['succeeded', 'failed']);
         const { spent } = await server.store.runs.budget('p');
         await server.store.admin.setProjectBudget('p', spent + 5);
         try {
-          const refused = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/runs', { method: 'POST', token: secret, headers: { 'idempotency-key': 'priced' } });
+          const refused = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/runs', { method: 'POST', token: secret, headers: { 'idempotency-key': 'priced', 'x-agent-run-id': chatRun } });
           expect(refused.status).toBe(402);
           expect(JSON.stringify(refused.body)).toContain('estimated at 12 credits');
         } finally {
