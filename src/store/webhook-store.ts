@@ -210,6 +210,7 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
           await tx.all(
             `SELECT d.id FROM webhook_deliveries d
              WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)
+               AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.deleted_at IS NULL)
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
                                WHERE e.webhook_id = d.webhook_id AND e.canvas_id = d.canvas_id AND e.status = 'pending' AND e.seq < d.seq)
              ORDER BY d.next_attempt_at, d.seq LIMIT ?${driver.forUpdateSkipLocked}`,

@@ -248,6 +248,10 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       const before = receiver.received.length;
       await addNode('after-delete');
       expect(await server.store.driver.all("SELECT id FROM webhook_deliveries WHERE status = 'pending'")).toEqual([]);
+      // A delivery that was in flight when the endpoint was deleted, and came back pending, is never claimed again.
+      await server.store.driver.run("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = 0 WHERE webhook_id = ?", [hookId]);
+      expect(await server.store.webhooks.claimDue('test-worker', 1000, 16)).toEqual([]);
+      await server.store.driver.run("UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = ?", [hookId]);
       expect(receiver.received.length).toBe(before);
       const audit = (await api(server.url, `${PROJECT}/audit`, as('olga'))).body as { entries: Array<{ action: string }> };
       expect(audit.entries.map((entry) => entry.action)).toEqual(expect.arrayContaining(['webhook.created', 'webhook.rotated', 'webhook.redelivered', 'webhook.deleted']));
