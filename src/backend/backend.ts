@@ -248,7 +248,10 @@ export function createBackend(options: BackendOptions) {
       await requireCanvas(store, ref.projectId, ref.canvasId);
       const run = await store.runs.getRun(ref.projectId, ref.canvasId, ref.runId);
       if (!run) throw runNotFound(ref);
-      return signedRun(run);
+      // Which result version of its node it produced (issue 22): a succeeded run of the node that holds the id now.
+      const versions = run.status === 'succeeded' ? await store.versions.ofNode(ref.projectId, ref.canvasId, run.node_id) : [];
+      const index = versions.findIndex((version) => version.id === run.run_id);
+      return { ...signedRun(run), version: index === -1 ? null : index + 1 };
     },
 
     /**

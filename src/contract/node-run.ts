@@ -98,6 +98,7 @@ export const NodeRun = z
     cancel_requested_at: Timestamp.nullable(),
     updated_at: Timestamp,
     // Beyond the spec's record (its outputs allow additional properties): which provider ran it (issue 22).
+    version: z.int().min(1).nullable().optional().meta({ description: "Which result version of its node this run produced (1 = the first); null when it produced none." }),
     provider: z.string().nullable().optional().meta({ description: 'Who ran the last attempt: local, openai-images, openai-speech, replicate, fal; null before any.' }),
   })
   .meta({ id: 'NodeRun' });

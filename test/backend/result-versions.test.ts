@@ -70,6 +70,8 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       // Outputs come with signed URLs, readable without a session.
       expect((await fetch(`${server.url}${list.versions[0]!.outputs[0]!.url}`)).status).toBe(200);
       expect((await snapshot()).result_versions).toEqual({ frame: { count: 3, current_run_id: runIds[2] } });
+      // A run's record says which version it produced.
+      expect(((await api(server.url, `${CANVAS}/runs/${runIds[1]}`, as('vic'))).body as NodeRun & { version: number }).version).toBe(2);
     });
 
     it('a pick is a layout write: the node names the run and its image; a new run does not undo it; a revert does', async () => {

@@ -57,7 +57,7 @@ describe('webhooks in the browser', () => {
       expect(secret).toMatch(/^whsec_/);
       await panel.locator('li[data-webhook]').getByText('layout.revision').waitFor();
 
-      // A change on the canvas (by the API, as any client) reaches the receiver, signed with the secret shown.
+      // A change on the canvas (by the API, like every client) reaches the receiver, signed with the secret shown.
       const cookie = await cookieOf(context);
       const snapshot = (await api(server.url, '/api/v2/projects/demo/canvases/main/snapshot', { headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2', cookie } })).body as { layout: { revision: number } };
       const note = { id: 'hook-frame', type: 'imageGenNode', position: { x: 0, y: 900 }, data: { prompt: 'a harbour', size: '1K', imageUrl: null, aspectRatio: '1:1' } };
