@@ -2,6 +2,7 @@ import type {
   BatchReceipt,
   CancelRunResult,
   CanvasEdge,
+  ChainEstimate,
   CanvasNode,
   CreateEdgeReceipt,
   CreateNodeReceipt,
@@ -12,6 +13,7 @@ import type {
   NodeUpdate,
   ResultVersionList,
   RevertReceipt,
+  RunChain,
   RunEstimate,
   SkillCatalog,
   UpdateNodeReceipt,
@@ -22,7 +24,8 @@ import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
 import { planRun } from '../runs/operations.js';
-import { runContextFor, submitNodeRun, submitNodeRunVariants } from '../runs/submit.js';
+import { runContextFor, submitNodeRun, submitNodeRunVariants, submitRunChain } from '../runs/submit.js';
+import { planChain } from '../runs/chain-plan.js';
 import { DEFAULT_PRICING, type RunPricing } from '../runs/pricing.js';
 import type { WriteTarget } from '../store/layout-writes/index.js';
 import type { Store } from '../store/store.js';
@@ -204,6 +207,54 @@ export function createBackend(options: BackendOptions) {
       const result = await submitNodeRunVariants(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts, pricing });
       if (!result.replayed) for (const run of result.runs) signals.runQueued(run.run_id);
       return { runs: result.runs.map(signedRun), replayed: result.replayed };
+    },
+
+    /** What "Run from here" would run and skip, and what it would cost against the budget (no run is created). */
+    async estimateChain(ctx: CallerContext, args: CanvasRef & { nodeId: string }): Promise<ChainEstimate> {
+      await authorizeProject(store, ctx, args.projectId, 'viewer');
+      const plan = await planChain(store, args.projectId, args.canvasId, args.nodeId, pricing);
+      const budget = await store.runs.budget(args.projectId);
+      const total = plan.steps.reduce((sum, step) => sum + step.cost, 0);
+      return {
+        root_node_id: args.nodeId,
+        steps: plan.steps.map((step) => ({
+          node_id: step.nodeId,
+          operation: step.plan.operation,
+          cached: step.cachedRunId !== null,
+          cached_run_id: step.cachedRunId,
+          cost: step.cost,
+          waits_for: step.waitsForNodes,
+        })),
+        cost: { unit: 'credits', estimated: total },
+        budget: { credits: budget.budget, spent: budget.spent, reserved: budget.reserved, left: budget.left },
+        fits_budget: budget.left === null || total <= budget.left,
+      };
+    },
+
+    /** "Run from here": the node and everything downstream, each its own run, cached steps skipped (issue 22). */
+    async submitRunChain(ctx: CallerContext, args: CanvasRef & { nodeId: string; idempotencyKey: string | null }): Promise<{ chain: RunChain; replayed: boolean }> {
+      await authorizeProject(store, ctx, args.projectId, 'editor');
+      await checkRunAuthorization(ctx, args);
+      const result = await submitRunChain(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts, pricing });
+      if (!result.replayed) for (const step of result.chain.steps) if (step.run_id) signals.runQueued(step.run_id);
+      return result;
+    },
+
+    async getChain(ctx: CallerContext, args: CanvasRef & { chainId: string }): Promise<RunChain> {
+      await authorizeProject(store, ctx, args.projectId, 'viewer');
+      const chain = await store.chains.read(args.projectId, args.canvasId, args.chainId);
+      if (!chain) throw new CanvasError('not_found', `No chain ${args.chainId} on canvas ${args.canvasId} of project ${args.projectId}.`);
+      return chain;
+    },
+
+    /** One cancel stops every step of the chain not yet ended; allowed on a locked canvas, like a run's cancel. */
+    async cancelChain(ctx: CallerContext, args: CanvasRef & { chainId: string }): Promise<RunChain> {
+      await authorizeProject(store, ctx, args.projectId, 'editor');
+      await requireCanvas(store, args.projectId, args.canvasId);
+      const outcome = await store.chains.cancel(args.projectId, args.canvasId, args.chainId);
+      if (!outcome) throw new CanvasError('not_found', `No chain ${args.chainId} on canvas ${args.canvasId} of project ${args.projectId}.`);
+      for (const runId of outcome.signalRuns) signals.cancelRequested(runId);
+      return outcome.chain;
     },
 
     /** A node's result versions, oldest first, with the current one marked (issue 22). */

@@ -91,6 +91,8 @@ export const RunId = ResourceId.meta({
   description: 'Node run identifier. Never a chat run id (X-Agent-Run-Id) and never a skill run id.',
 });
 
+export const RunChainId = ResourceId.meta({ description: 'Downstream chain identifier ("Run from here"): chain_…' });
+
 export const CanvasId = z
   .string()
   .regex(CANVAS_ID_PATTERN, { error: (issue) => describeCanvasIdViolation(issue.input) })

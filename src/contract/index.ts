@@ -30,3 +30,4 @@ export * from './team.js';
 export * from './presence.js';
 export * from './webhooks.js';
 export * from './versions.js';
+export * from './chains.js';

@@ -6,6 +6,9 @@ import type { CanvasNode } from '../contract/index.js';
 import { RunOutputs } from '../store/run-rows.js';
 import { assetIdOfUrl, pendingResources, planRun, type RunContext } from './operations.js';
 import { DEFAULT_PRICING, type RunPricing } from './pricing.js';
+import { inputsHashOf, planChain, upstreamResults, type ChainPlan } from './chain-plan.js';
+import type { RunChain } from '../contract/index.js';
+import { ID_PREFIX, newId } from '../shared/ids.js';
 
 /** Submits a run for one node: the one path used by the backend route, the hidden tool and the admin CLI. */
 export interface RunSubmission {
@@ -19,16 +22,20 @@ export interface RunSubmission {
   pricing?: RunPricing;
 }
 
+/** Refused when the canvas is gone or locked read-only: no run starts there. */
+async function requireOpenCanvas(store: Store, projectId: string, canvasId: string): Promise<void> {
+  const canvas = await store.layout.readCanvas(projectId, canvasId);
+  if (!canvas) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
+  if (canvas.locked) throw new CanvasError('canvas_locked', `Canvas ${canvasId} is locked read-only; no run can be submitted.`);
+}
+
 /** The node as stored now and the run its data asks for; refused when the canvas is locked or the node is gone. */
 async function plannedRun(store: Store, submission: RunSubmission) {
-  const canvas = await store.layout.readCanvas(submission.projectId, submission.canvasId);
-  if (!canvas) throw new CanvasError('not_found', `No canvas ${submission.canvasId} in project ${submission.projectId}.`);
-  if (canvas.locked) {
-    throw new CanvasError('canvas_locked', `Canvas ${submission.canvasId} is locked read-only; no run can be submitted.`);
-  }
+  await requireOpenCanvas(store, submission.projectId, submission.canvasId);
   const stored = await store.layout.readNode(submission.projectId, submission.canvasId, submission.nodeId);
   if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
   const plan = planRun(stored.node, await runContextFor(store, submission.projectId, submission.canvasId, stored.node));
+  const upstream = await upstreamResults(store, submission.projectId, submission.canvasId, submission.nodeId);
   const newRun = (input: Record<string, unknown>, idempotencyKey: string | null): NewRun => ({
     projectId: submission.projectId,
     canvasId: submission.canvasId,
@@ -42,6 +49,7 @@ async function plannedRun(store: Store, submission: RunSubmission) {
     idempotencyKey,
     resources: pendingResources(plan),
     maxAttempts: submission.maxAttempts ?? 3,
+    inputsHash: inputsHashOf({ ...plan, input }, upstream),
   });
   return { plan, newRun };
 }
@@ -82,4 +90,54 @@ export async function runContextFor(store: Store, projectId: string, canvasId: s
     if (sourceAudioAssetId) return { assetIdOf, sourceAudioAssetId };
   }
   return { assetIdOf, sourceAudioAssetId: null };
+}
+
+/**
+ * "Run from here" (issue 22): the node and everything downstream of it, each step its own run, cached steps skipped;
+ * written whole or refused whole (the budget must cover every step that runs). With an idempotency key, the same
+ * request again answers the same chain.
+ */
+export async function submitRunChain(store: Store, submission: RunSubmission): Promise<{ chain: RunChain; replayed: boolean }> {
+  await requireOpenCanvas(store, submission.projectId, submission.canvasId);
+  const plan = await planChain(store, submission.projectId, submission.canvasId, submission.nodeId, submission.pricing ?? DEFAULT_PRICING);
+  const chainId = newId(ID_PREFIX.runChain);
+  return store.chains.create(
+    {
+      id: chainId,
+      projectId: submission.projectId,
+      canvasId: submission.canvasId,
+      rootNodeId: submission.nodeId,
+      steps: plan.steps.map((step) => ({ node_id: step.nodeId, run_id: step.runId, cached_run_id: step.cachedRunId, waits_for: step.waitsForNodes })),
+      idempotencyKey: submission.idempotencyKey,
+      triggeredBy: submission.triggeredBy,
+    },
+    chainRuns(plan, chainId, submission),
+  );
+}
+
+function chainRuns(plan: ChainPlan, chainId: string, submission: RunSubmission): NewRun[] {
+  return plan.steps.flatMap((step) =>
+    step.runId === null
+      ? []
+      : [
+          {
+            id: step.runId,
+            projectId: submission.projectId,
+            canvasId: submission.canvasId,
+            nodeId: step.nodeId,
+            nodeSeq: step.nodeSeq,
+            operation: step.plan.operation,
+            skillId: step.plan.skillId,
+            input: step.plan.input,
+            costEstimated: step.cost,
+            triggeredBy: submission.triggeredBy,
+            idempotencyKey: null,
+            resources: step.resources,
+            maxAttempts: submission.maxAttempts ?? 3,
+            chainId,
+            dependsOn: step.waitsForRuns,
+            inputsHash: step.inputsHash,
+          },
+        ],
+  );
 }

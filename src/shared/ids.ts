@@ -4,6 +4,7 @@ import stringify from 'safe-stable-stringify';
 /** Identifier prefixes tell the kinds apart at a glance: a chat run id is never mistaken for a node run id. */
 export const ID_PREFIX = {
   nodeRun: 'run_',
+  runChain: 'chain_',
   chatRun: 'chat_',
   token: 'tok_',
   asset: 'asset_',

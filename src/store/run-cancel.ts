@@ -1,4 +1,4 @@
-import { RunResources, type RunRow } from './run-rows.js';
+import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
 import { emitRunEvent } from './webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -16,16 +16,18 @@ export async function requestRunCancel(
   tx: SqlExecutor,
   row: RunRow,
   now: number,
+  why = 'cancelled before it started',
 ): Promise<{ changed: boolean; signalWorker: boolean }> {
   switch (row.status) {
     case 'queued': {
       const resources = RunResources.parse(JSON.parse(row.resources));
       await tx.run(
         `UPDATE node_runs SET status = 'cancelled', cancel_requested_at = ?, finished_at = ?, updated_at = ?,
-           cost_charged = 0, resources = ?, progress_message = 'cancelled before it started' WHERE id = ?`,
-        [now, now, now, JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))), row.id],
+           cost_charged = 0, resources = ?, progress_message = ? WHERE id = ?`,
+        [now, now, now, JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))), why, row.id],
       );
       await emitRunEvent(driver, tx, row.project_id, row.id, now);
+      await cancelWaitingRuns(driver, tx, row.id, now);
       return { changed: true, signalWorker: false };
     }
     case 'running':
@@ -42,5 +44,23 @@ export async function requestRunCancel(
     case 'failed':
     case 'cancelled':
       return { changed: false, signalWorker: false };
+  }
+}
+
+/**
+ * A run ended without success (failed or cancelled): the queued runs of its chain that wait on it can never start,
+ * so they are cancelled now, in the caller's transaction, and so on down the chain. Nothing is charged for them.
+ */
+export async function cancelWaitingRuns(driver: SqlDriver, tx: SqlExecutor, upstreamRunId: string, now: number): Promise<void> {
+  const waiting = (
+    await tx.all(
+      `SELECT ${RUN_COLUMNS} FROM node_runs
+       WHERE status = 'queued' AND id IN (SELECT run_id FROM run_dependencies WHERE depends_on = ?)
+       ORDER BY seq${driver.forUpdate}`,
+      [upstreamRunId],
+    )
+  ).map(parseRunRow);
+  for (const row of waiting) {
+    await requestRunCancel(driver, tx, row, now, `cancelled: the run it waited for (${upstreamRunId}) did not succeed`);
   }
 }

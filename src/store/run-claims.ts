@@ -3,6 +3,7 @@ import { ASSET_STORAGES, type AssetStorage } from '../assets/asset-store.js';
 import { AssetKind as AssetKindSchema, type AssetKind, type RunOutput, type RunResource } from '../contract/index.js';
 import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
 import { ACTIVE_STATUSES, bumpStatesVersion } from './run-store.js';
+import { RUN_EVENTS_CHANNEL, cancelWaitingRuns } from './run-cancel.js';
 import { emitRunEvent } from './webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -91,12 +92,22 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
     return row ? parseRunRow(row) : undefined;
   }
 
+  /** A run succeeded: the runs waiting on it may be claimable now; workers in other processes hear so. */
+  async function announceWaitingRuns(tx: SqlExecutor, runId: string): Promise<void> {
+    const waiting = await tx.all('SELECT run_id FROM run_dependencies WHERE depends_on = ?', [runId]);
+    for (const row of waiting) await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${z.object({ run_id: z.string() }).parse(row).run_id}`);
+  }
+
   return {
     /** Takes the oldest queued run, or nothing. Safe with any number of workers and processes. */
     claimNext(workerId: string, leaseMs: number): Promise<RunRow | undefined> {
       return driver.transaction(async (tx) => {
         const candidate = await tx.get(
-          `SELECT id FROM node_runs WHERE status = 'queued' ORDER BY created_at, seq, id LIMIT 1${driver.forUpdateSkipLocked}`,
+          // A step of a chain waits until every run it depends on has succeeded.
+          `SELECT id FROM node_runs r WHERE status = 'queued'
+             AND NOT EXISTS (SELECT 1 FROM run_dependencies d JOIN node_runs u ON u.id = d.depends_on
+                             WHERE d.run_id = r.id AND u.status <> 'succeeded')
+           ORDER BY created_at, seq, id LIMIT 1${driver.forUpdateSkipLocked}`,
         );
         if (!candidate) return undefined;
         const id = z.object({ id: z.string() }).parse(candidate).id;
@@ -198,6 +209,8 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             break;
         }
         if (outcome.provider) await tx.run('UPDATE node_runs SET provider = ? WHERE id = ?', [outcome.provider, lease.runId]);
+        if (outcome.status === 'succeeded') await announceWaitingRuns(tx, lease.runId);
+        else if (outcome.status !== 'retry' || row.status === 'cancel_requested') await cancelWaitingRuns(driver, tx, lease.runId, now);
         if (outcome.charged > 0) {
           await tx.run('UPDATE projects SET spent_credits = spent_credits + ? WHERE id = ?', [outcome.charged, row.project_id]);
         }
@@ -222,6 +235,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
                finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
             [resourcesWith(row, 'cancelled'), now, now, lease.runId],
           );
+          await cancelWaitingRuns(driver, tx, lease.runId, now);
         } else {
           await tx.run(
             `UPDATE node_runs SET status = 'queued', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL,
@@ -255,6 +269,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
                  finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
               [resourcesWith(row, 'cancelled'), now, now, row.id],
             );
+            await cancelWaitingRuns(driver, tx, row.id, now);
             recovery.cancelled.push(row.id);
           } else if (row.attempt < row.max_attempts) {
             await tx.run(
@@ -269,6 +284,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
                  lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
               [`The worker running this run stopped ${row.attempt} times; giving up.`, resourcesWith(row, 'failed'), now, now, row.id],
             );
+            await cancelWaitingRuns(driver, tx, row.id, now);
             recovery.failed.push(row.id);
           }
           await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);

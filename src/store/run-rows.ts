@@ -6,7 +6,7 @@ import { NodeRun, RunOutput, RunResource, RunStatus, isTerminalRunStatus, type N
 export const RUN_COLUMNS = `id, project_id, canvas_id, node_id, operation, skill_id, status, input, input_hash,
   progress_percent, progress_message, outputs, resources, error_code, error_message, cost_estimated, cost_charged,
   triggered_kind, triggered_name, idempotency_key, attempt, max_attempts, lease_owner, lease_expires_at,
-  created_at, started_at, finished_at, cancel_requested_at, updated_at, provider`;
+  created_at, started_at, finished_at, cancel_requested_at, updated_at, provider, chain_id, inputs_hash`;
 
 const Millis = z.coerce.number().int();
 const NullableMillis = Millis.nullable();
@@ -43,6 +43,8 @@ export const RunRow = z.object({
   cancel_requested_at: NullableMillis,
   updated_at: Millis,
   provider: z.string().nullable(),
+  chain_id: z.string().nullable(),
+  inputs_hash: z.string().nullable(),
 });
 export type RunRow = z.output<typeof RunRow>;
 
@@ -79,6 +81,7 @@ export function runRecord(row: RunRow): NodeRun {
     cancel_requested_at: isoOrNull(row.cancel_requested_at),
     updated_at: iso(row.updated_at),
     provider: row.provider,
+    chain_id: row.chain_id,
   });
 }
 

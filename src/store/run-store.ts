@@ -25,6 +25,12 @@ export interface NewRun {
   idempotencyKey: string | null;
   resources: RunResource[];
   maxAttempts: number;
+  /** A step of a downstream chain (src/runs/chain-plan.ts): its id chosen ahead, its chain, the runs it waits for. */
+  id?: string;
+  chainId?: string;
+  dependsOn?: readonly string[];
+  /** What the run was given including its upstream results; a later chain compares it to skip the node. */
+  inputsHash?: string | null;
 }
 
 export interface ProjectBudget {
@@ -131,7 +137,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
       }
     }
     await checkBudget(tx, run.projectId, run.costEstimated);
-    const id = newId(ID_PREFIX.nodeRun);
+    const id = run.id ?? newId(ID_PREFIX.nodeRun);
     const now = clock();
     const seq = await takeRunSeq(tx, run.projectId, run.canvasId);
     // The canvas row is locked now: a delete of this node either committed before (refused here) or waits.
@@ -144,8 +150,9 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
     if (!nodeStillThere) throw new CanvasError('not_found', `No node with id ${JSON.stringify(run.nodeId)} on this canvas.`);
     await tx.run(
       `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, node_seq, operation, skill_id, status, input, input_hash,
-         resources, cost_estimated, triggered_kind, triggered_name, idempotency_key, max_attempts, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         resources, cost_estimated, triggered_kind, triggered_name, idempotency_key, max_attempts, created_at, updated_at,
+         chain_id, inputs_hash, progress_message)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         id,
         seq,
@@ -165,8 +172,14 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
         run.maxAttempts,
         now,
         now,
+        run.chainId ?? null,
+        run.inputsHash ?? null,
+        run.dependsOn?.length ? 'waiting for the runs before it in its chain' : null,
       ],
     );
+    for (const upstream of run.dependsOn ?? []) {
+      await tx.run('INSERT INTO run_dependencies (run_id, depends_on) VALUES (?, ?)', [id, upstream]);
+    }
     await bumpStatesVersion(driver, tx, run.projectId, run.canvasId);
     await emitRunEvent(driver, tx, run.projectId, id, now);
     await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${id}`);
@@ -176,6 +189,9 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
 
   return {
     budget: (projectId: string) => budgetOf(driver, projectId, false),
+
+    /** Creates a queued run inside a caller's transaction (a chain's steps, src/store/run-chain-store.ts). */
+    insertIn: insertRun,
 
     /** Creates a queued run, or returns the run already created with this idempotency key and input. */
     createRun(run: NewRun): Promise<{ run: NodeRun; replayed: boolean }> {

@@ -10,6 +10,7 @@ import { openPostgresDriver } from './postgres-driver.js';
 import type { Logger } from '../shared/logger.js';
 import { createTeamStore, type TeamStore } from './team-store.js';
 import { createWebhookStore, type WebhookStore } from './webhook-store.js';
+import { createRunChainStore, type RunChainStore } from './run-chain-store.js';
 import { createVersionReads, type VersionReads } from './version-reads.js';
 import { createOAuthGrants, type OAuthGrants } from './oauth-grants.js';
 import { createReadCache } from './read-cache.js';
@@ -51,6 +52,8 @@ export interface Store {
   readonly team: TeamStore;
   /** Webhook endpoints and the outbox of their deliveries (issue 22). */
   readonly webhooks: WebhookStore;
+  /** Downstream chains ("Run from here", issue 22). */
+  readonly chains: RunChainStore;
   /** Result versions: a node's succeeded runs (issue 22). */
   readonly versions: VersionReads;
   /** Load of the store and its run queue (/metrics). */
@@ -85,6 +88,7 @@ export function sqliteFileIn(dataDir: string): string {
 
 export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Partial<CanvasCaps> = {}): Store {
   const readCache = createReadCache(driver);
+  const runs = createRunStore(driver, clock);
   return {
     dialect: driver.dialect,
     driver,
@@ -94,7 +98,8 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     admin: createAdminStore(driver, clock, readCache),
     layout: createLayoutReads(driver, readCache),
     writes: createCanvasWrites(driver, clock, caps),
-    runs: createRunStore(driver, clock),
+    runs,
+    chains: createRunChainStore(driver, clock, runs),
     claims: createRunClaims(driver, clock),
     history: createHistoryReads(driver),
     sessions: createSessionStore(driver, clock),

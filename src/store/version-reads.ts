@@ -13,6 +13,12 @@ export interface VersionSummary {
   picked: boolean;
 }
 
+/** A node's succeeded runs (oldest first) and the inputs hash of the latest. */
+export interface ResultHead {
+  runIds: string[];
+  lastInputsHash: string | null;
+}
+
 const BodyRow = z.object({ body: z.string() });
 
 export function createVersionReads(driver: SqlDriver) {
@@ -63,6 +69,33 @@ export function createVersionReads(driver: SqlDriver) {
     },
 
     pickedRunId,
+
+    /**
+     * Per node with a version (all of the canvas, or only `nodeIds`): its succeeded runs' ids, oldest first, and the
+     * inputs hash of the latest, which a downstream chain compares to skip the node (src/runs/chain-plan.ts).
+     */
+    async heads(projectId: string, canvasId: string, nodeIds: readonly string[] | null): Promise<Map<string, ResultHead>> {
+      if (nodeIds !== null && nodeIds.length === 0) return new Map();
+      const only = nodeIds === null ? '' : ` AND r.node_id IN (${nodeIds.map(() => '?').join(', ')})`;
+      const runs = parseRows(
+        z.object({ id: z.string(), node_id: z.string(), inputs_hash: z.string().nullable() }),
+        await driver.all(
+          `SELECT r.id, r.node_id, r.inputs_hash FROM node_runs r
+           JOIN canvas_nodes n ON n.project_id = r.project_id AND n.canvas_id = r.canvas_id AND n.id = r.node_id AND n.seq = r.node_seq
+           WHERE r.project_id = ? AND r.canvas_id = ? AND r.status = 'succeeded'${only}
+           ORDER BY r.seq`,
+          [projectId, canvasId, ...(nodeIds ?? [])],
+        ),
+      );
+      const heads = new Map<string, ResultHead>();
+      for (const run of runs) {
+        const head = heads.get(run.node_id) ?? { runIds: [], lastInputsHash: null };
+        head.runIds.push(run.id);
+        head.lastInputsHash = run.inputs_hash;
+        heads.set(run.node_id, head);
+      }
+      return heads;
+    },
   };
 }
 

@@ -45,6 +45,8 @@ function row(id: string): RunRow {
     cancel_requested_at: null,
     updated_at: 0,
     provider: null,
+    chain_id: null,
+    inputs_hash: null,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   ResourceId,
   RevertBody,
   RevisionCheckedBody,
+  RunChainId,
   RunId,
   SNAPSHOT_CONTRACT_VERSION,
   SNAPSHOT_VERSION_HEADER,
@@ -167,6 +168,30 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     return c.json({ runs }, replayed ? 200 : 202);
   });
 
+  app.post(`${CANVAS}/nodes/:node_id/runs/downstream`, async (c) => {
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const { node_id } = pathParams(c, { node_id: NodeId });
+    const idempotencyKey = idempotencyKeyOf(c);
+    const { chain, replayed } = await backend.submitRunChain(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: node_id, idempotencyKey });
+    if (replayed) c.header('idempotency-replayed', 'true');
+    return c.json(chain, replayed ? 200 : 202);
+  });
+
+  app.get(`${CANVAS}/nodes/:node_id/downstream-estimate`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
+    return c.json(await backend.estimateChain(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: params.node_id }));
+  });
+
+  app.get(`${CANVAS}/chains/:chain_id`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, chain_id: RunChainId });
+    return c.json(await backend.getChain(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, chainId: params.chain_id }));
+  });
+
+  app.post(`${CANVAS}/chains/:chain_id/cancel`, async (c) => {
+    const params = pathParams(c, { ...canvasParams, chain_id: RunChainId });
+    return c.json(await backend.cancelChain(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, chainId: params.chain_id }));
+  });
+
   app.get(`${CANVAS}/nodes/:node_id/run-estimate`, async (c) => {
     const params = pathParams(c, { ...canvasParams, node_id: NodeId });
     return c.json(await backend.estimateRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: params.node_id }));
@@ -217,6 +242,10 @@ export const CANVAS_ROUTE_PATHS = [
   `${CANVAS}/nodes/:node_id/runs`,
   `${CANVAS}/nodes/:node_id/run-estimate`,
   `${CANVAS}/nodes/:node_id/runs/variants`,
+  `${CANVAS}/nodes/:node_id/runs/downstream`,
+  `${CANVAS}/nodes/:node_id/downstream-estimate`,
+  `${CANVAS}/chains/:chain_id`,
+  `${CANVAS}/chains/:chain_id/cancel`,
   `${CANVAS}/nodes/:node_id/versions`,
   `${CANVAS}/nodes/:node_id/versions/:run_id/pick`,
   `${CANVAS}/runs/:run_id`,

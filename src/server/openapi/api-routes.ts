@@ -40,6 +40,9 @@ import {
   RevertReceipt,
   RevisionCheckedBody,
   RunEstimate,
+  RunChain,
+  RunChainId,
+  ChainEstimate,
   RunId,
   SNAPSHOT_CONTRACT_VERSION,
   SkillCatalog,
@@ -432,6 +435,24 @@ export const API_ROUTES: readonly ApiRoute[] = [
     headers: AgentRunHeader.extend({ 'idempotency-key': IdempotencyKey.optional().meta({ description: 'Keys the variants K#1 … K#N: the same key and count return the same runs (required for a session).' }) }),
     body: RunVariantsBody,
     responses: { 202: ok('Queued.', RunVariants), 200: { ...ok('A replay: the runs this key already made.', RunVariants), headers: { 'idempotency-replayed': 'true' } } },
+  },
+  {
+    method: 'post', path: `${CANVAS}/nodes/:node_id/runs/downstream`, operationId: 'submitRunChain', summary: 'Run from here: the node and every node downstream of it along edges, in dependency order, each its own run; a node whose inputs are unchanged since its last success is cached (not run, not charged). All or none: the budget must cover every step that runs.', tag: 'runs', auth: 'caller',
+    params: nodeParams,
+    headers: AgentRunHeader.extend({ 'idempotency-key': IdempotencyKey.optional().meta({ description: 'The same key from the same node returns the same chain (required for a session).' }) }),
+    responses: { 202: ok('Queued.', RunChain), 200: { ...ok('A replay: the chain this key already made.', RunChain), headers: { 'idempotency-replayed': 'true' } } },
+  },
+  {
+    method: 'get', path: `${CANVAS}/nodes/:node_id/downstream-estimate`, operationId: 'estimateRunChain', summary: 'What Run from here would run and skip (cached), its whole cost, and whether the budget covers it.', tag: 'runs', auth: 'caller',
+    params: nodeParams, responses: { 200: ok('The estimate.', ChainEstimate) },
+  },
+  {
+    method: 'get', path: `${CANVAS}/chains/:chain_id`, operationId: 'getRunChain', summary: 'A downstream chain: each step cached or its run status, and the cost.', tag: 'runs', auth: 'caller',
+    params: canvasParams.extend({ chain_id: RunChainId }), responses: { 200: ok('The chain.', RunChain) },
+  },
+  {
+    method: 'post', path: `${CANVAS}/chains/:chain_id/cancel`, operationId: 'cancelRunChain', summary: 'One cancel for the whole chain: queued steps are cancelled at once, running ones asked to stop.', tag: 'runs', auth: 'caller',
+    params: canvasParams.extend({ chain_id: RunChainId }), responses: { 200: ok('The chain after the cancel.', RunChain) },
   },
   {
     method: 'get', path: `${CANVAS}/nodes/:node_id/run-estimate`, operationId: 'estimateRun', summary: 'What a run of the node would cost, and the budget left.', tag: 'runs', auth: 'caller',

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChainEstimate, NodeRun, ResultVersionList, RunChain } from '../../src/contract/index.js';
+import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { waitFor } from '../support/wait.js';
+import { IDP } from './world.js';
+
+/**
+ * "Run from here" (issue 22), over real HTTP on SQLite and PostgreSQL: a chain runs a node and everything downstream
+ * of it along edges in dependency order, each step its own run; a node whose inputs are unchanged since its last
+ * success is cached (not run, not charged); the estimate quotes what the chain will cost; one cancel stops the rest;
+ * a step that fails stops the steps waiting on it.
+ *
+ * The graph: script `a` → image `b` → image `c`; `a` → text `t` → image `d`; speech `s` → trim `trim`.
+ */
+
+const CANVAS = '/api/v2/projects/p/canvases/c';
+const at = { x: 0, y: 0 };
+const NODES = [
+  { id: 'a', type: 'scriptNode', position: at, data: { prompt: 'a storm at sea' } },
+  { id: 'b', type: 'imageGenNode', position: at, data: { prompt: 'the lighthouse', size: '1K', imageUrl: null, aspectRatio: '16:9' } },
+  { id: 'c', type: 'imageGenNode', position: at, data: { prompt: 'the keeper', size: '2K', imageUrl: null, aspectRatio: '16:9' } },
+  { id: 't', type: 'textAnnotationNode', position: at, data: { content: 'beat 2', displayName: 'beat 2' } },
+  { id: 'd', type: 'imageGenNode', position: at, data: { prompt: 'the wave', size: '1K', imageUrl: null, aspectRatio: '16:9' } },
+  { id: 's', type: 'audioNode', position: at, data: { audioUrl: null, audioKind: 'speech', text: 'Hold the light.' } },
+  { id: 'trim', type: 'audioTrimNode', position: at, data: { trimStartMs: 0, trimEndMs: 200 } },
+];
+const EDGES = [
+  ['a', 'b'],
+  ['b', 'c'],
+  ['a', 't'],
+  ['t', 'd'],
+  ['s', 'trim'],
+].map(([source, target]) => ({ id: `${source}-${target}`, source, target }));
+
+interface World {
+  server: TestServer;
+  as(request?: ApiRequest): ApiRequest;
+  revision(): Promise<number>;
+}
+
+async function startWorld(target: (typeof STORE_TARGETS)[number], workers: number): Promise<World> {
+  const server = await startTestServer(target, { workers, runDurationMs: 0, rateLimitPerMinute: 1_000_000 });
+  const { admin } = server.store;
+  await admin.createWorkspace('w');
+  await admin.createProject('p', 'w');
+  await admin.createCanvas('p', 'c', false);
+  await admin.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
+  const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ed' }, { expiresInMs: 60_000 });
+  const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${link}`);
+  const as = (request: ApiRequest = {}): ApiRequest => ({ ...request, headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers } });
+  const revision = async () =>
+    ((await api(server.url, `${CANVAS}/snapshot`, as({ headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2' } }))).body as { layout: { revision: number } }).layout.revision;
+  const operations = [...NODES.map((node) => ({ op: 'create_node', node })), ...EDGES.map((edge) => ({ op: 'create_edge', edge }))];
+  const created = await api(server.url, `${CANVAS}/changes`, as({ method: 'POST', body: { base_revision: 0, operations } }));
+  expect(created.status).toBe(201);
+  return { server, as, revision };
+}
+
+describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
+  describe.skipIf(!target.available)('with a worker', () => {
+    let world: World;
+    beforeAll(async () => {
+      world = await startWorld(target, 1);
+    }, 60_000);
+    afterAll(async () => world?.server.close());
+
+    const url = (path: string) => `${world.server.url}${CANVAS}${path}`;
+    const estimate = async (node: string) => (await api(url(''), `/nodes/${node}/downstream-estimate`, world.as())).body as ChainEstimate;
+    const start = (node: string, key: string) => api(url(''), `/nodes/${node}/runs/downstream`, world.as({ method: 'POST', headers: { 'idempotency-key': key } }));
+    const chain = async (id: string) => (await api(url(''), `/chains/${id}`, world.as())).body as RunChain;
+    const run = async (id: string) => (await api(url(''), `/runs/${id}`, world.as())).body as NodeRun;
+    const versionCount = async (node: string) => ((await api(url(''), `/nodes/${node}/versions`, world.as())).body as ResultVersionList).versions.length;
+    const settled = (id: string) => waitFor(() => chain(id), (current) => current.status !== 'active');
+
+    it('quotes the whole chain first: every runnable node downstream, in dependency order, at its price', async () => {
+      const quoted = await estimate('a');
+      expect(quoted.steps.map((step) => [step.node_id, step.cached, step.cost, step.waits_for])).toEqual([
+        ['a', false, 0.5, []],
+        ['b', false, 1, ['a']],
+        ['c', false, 2, ['b']],
+        // d waits for a through the text node t, which does not run.
+        ['d', false, 1, ['a']],
+      ]);
+      expect(quoted).toMatchObject({ root_node_id: 'a', cost: { unit: 'credits', estimated: 4.5 }, fits_budget: true, budget: { credits: null } });
+    });
+
+    it('runs each step after the steps it waits for, each its own run carrying the chain id; the same key answers the same chain', async () => {
+      const started = await start('a', 'chain-1');
+      expect(started.status).toBe(202);
+      const made = started.body as RunChain;
+      expect(made.chain_id).toMatch(/^chain_/);
+      expect(made.steps.map((step) => step.node_id)).toEqual(['a', 'b', 'c', 'd']);
+      const done = await settled(made.chain_id);
+      expect(done.status).toBe('succeeded');
+      expect(done.cost).toEqual({ unit: 'credits', estimated: 4.5, charged: 4.5 });
+      const runs = new Map(await Promise.all(done.steps.map(async (step) => [step.node_id, await run(step.run_id!)] as const)));
+      for (const [node, record] of runs) expect(record, node).toMatchObject({ status: 'succeeded', chain_id: made.chain_id, node_id: node });
+      const finished = (node: string) => Date.parse(runs.get(node)!.finished_at!);
+      const began = (node: string) => Date.parse(runs.get(node)!.started_at!);
+      expect(began('b')).toBeGreaterThanOrEqual(finished('a'));
+      expect(began('c')).toBeGreaterThanOrEqual(finished('b'));
+      expect(began('d')).toBeGreaterThanOrEqual(finished('a'));
+
+      const replay = await start('a', 'chain-1');
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotency-replayed')).toBe('true');
+      expect((replay.body as RunChain).chain_id).toBe(made.chain_id);
+      const otherRoot = await start('b', 'chain-1');
+      expect(otherRoot.status).toBe(422);
+      expect(otherRoot.body).toMatchObject({ error: { code: 'idempotency_mismatch' } });
+    });
+
+    it('skips every node whose inputs did not change: cached, charged nothing, no new version', async () => {
+      const quoted = await estimate('a');
+      expect(quoted.steps.every((step) => step.cached && step.cost === 0 && step.cached_run_id !== null)).toBe(true);
+      expect(quoted.cost.estimated).toBe(0);
+      const before = await versionCount('b');
+      const made = (await start('a', 'chain-2')).body as RunChain;
+      expect(made.status).toBe('succeeded');
+      expect(made.steps.map((step) => step.status)).toEqual(['cached', 'cached', 'cached', 'cached']);
+      expect(made.cost).toEqual({ unit: 'credits', estimated: 0, charged: 0 });
+      expect(await versionCount('b')).toBe(before);
+    });
+
+    it('re-runs exactly what changed and what is downstream of it, at the quoted cost', async () => {
+      const changed = await api(url(''), '/nodes/b', world.as({ method: 'PATCH', body: { base_revision: await world.revision(), set: { data: { ...NODES[1]!.data, prompt: 'the lighthouse at dawn' } } } }));
+      expect(changed.status).toBe(200);
+      const quoted = await estimate('a');
+      expect(quoted.steps.map((step) => [step.node_id, step.cached])).toEqual([
+        ['a', true],
+        ['b', false],
+        ['c', false],
+        ['d', true],
+      ]);
+      expect(quoted.cost.estimated).toBe(3);
+      const counts = { a: await versionCount('a'), b: await versionCount('b'), c: await versionCount('c'), d: await versionCount('d') };
+      const done = await settled(((await start('a', 'chain-3')).body as RunChain).chain_id);
+      expect(done.status).toBe('succeeded');
+      expect(done.cost.charged).toBe(quoted.cost.estimated);
+      expect({ a: await versionCount('a'), b: await versionCount('b'), c: await versionCount('c'), d: await versionCount('d') }).toEqual({
+        ...counts,
+        b: counts.b + 1,
+        c: counts.c + 1,
+      });
+    });
+
+    it('a trim downstream of a speech node that runs trims the new speech, not the old one', async () => {
+      const done = await settled(((await start('s', 'chain-4')).body as RunChain).chain_id);
+      expect(done.status).toBe('succeeded');
+      const speech = await run(done.steps.find((step) => step.node_id === 's')!.run_id!);
+      const trim = (await world.server.store.runs.getRunRow(done.steps.find((step) => step.node_id === 'trim')!.run_id!))!;
+      expect(JSON.parse(trim.input)).toMatchObject({ sourceAssetId: speech.outputs[0]!.asset_id });
+    });
+
+    it('refuses a chain the budget cannot cover, whole, before anything runs, as the estimate said', async () => {
+      const changed = await api(url(''), '/nodes/a', world.as({ method: 'PATCH', body: { base_revision: await world.revision(), set: { data: { prompt: 'a calm sea' } } } }));
+      expect(changed.status).toBe(200);
+      const project = await world.server.store.admin.getProject('p');
+      await world.server.store.admin.setProjectBudget('p', project!.spentCredits + 2);
+      const quoted = await estimate('a');
+      // a, b and c run; d is cached: what it reads (the text node t) did not change.
+      expect(quoted.cost.estimated).toBe(3.5);
+      expect(quoted.fits_budget).toBe(false);
+      const active = await world.server.store.claims.activeRunIds();
+      const refused = await start('a', 'chain-5');
+      expect(refused.status).toBe(402);
+      expect(refused.body).toMatchObject({ error: { code: 'budget_exceeded' } });
+      expect(await world.server.store.claims.activeRunIds()).toEqual(active);
+      await world.server.store.admin.setProjectBudget('p', null);
+    });
+
+    it('refuses a cycle downstream, naming its nodes', async () => {
+      const base = await world.revision();
+      const looped = await api(url(''), '/changes', world.as({
+        method: 'POST',
+        body: {
+          base_revision: base,
+          operations: [
+            { op: 'create_node', node: { id: 'x', type: 'scriptNode', position: at, data: { prompt: 'x' } } },
+            { op: 'create_node', node: { id: 'y', type: 'scriptNode', position: at, data: { prompt: 'y' } } },
+            { op: 'create_edge', edge: { id: 'x-y', source: 'x', target: 'y' } },
+            { op: 'create_edge', edge: { id: 'y-x', source: 'y', target: 'x' } },
+          ],
+        },
+      }));
+      expect(looped.status).toBe(201);
+      const refused = await start('x', 'chain-6');
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ error: { code: 'not_runnable', details: { cycle: ['x', 'y'] } } });
+    });
+  });
+
+  describe.skipIf(!target.available)('driven step by step (no worker)', () => {
+    let world: World;
+    beforeAll(async () => {
+      world = await startWorld(target, 0);
+    }, 60_000);
+    afterAll(async () => world?.server.close());
+
+    const start = async (node: string, key: string) =>
+      (await api(`${world.server.url}${CANVAS}`, `/nodes/${node}/runs/downstream`, world.as({ method: 'POST', headers: { 'idempotency-key': key } }))).body as RunChain;
+    const chain = async (id: string) => (await api(`${world.server.url}${CANVAS}`, `/chains/${id}`, world.as())).body as RunChain;
+    const claims = () => world.server.store.claims;
+
+    it('claims a step only once the steps it waits for succeeded; a failure cancels the steps waiting on it, uncharged', async () => {
+      const made = await start('a', 'fail-1');
+      const root = await claims().claimNext('test-worker', 60_000);
+      expect(root?.node_id).toBe('a');
+      // b and d wait for a; c waits for b: nothing else may start yet.
+      expect(await claims().claimNext('test-worker', 60_000)).toBeUndefined();
+      const lease = { runId: root!.id, workerId: 'test-worker', attempt: root!.attempt };
+      expect(await claims().complete(lease, { status: 'failed', error: { code: 'provider_error', message: 'boom' }, charged: 0 })).toBe(true);
+      const after = await chain(made.chain_id);
+      expect(after.status).toBe('failed');
+      expect(after.steps.map((step) => [step.node_id, step.status, step.cost.charged])).toEqual([
+        ['a', 'failed', 0],
+        ['b', 'cancelled', 0],
+        ['c', 'cancelled', 0],
+        ['d', 'cancelled', 0],
+      ]);
+      expect(await claims().activeRunIds()).toEqual([]);
+    });
+
+    it('one cancel stops the whole chain: the running step is asked to stop, the waiting ones never start', async () => {
+      const made = await start('a', 'cancel-1');
+      const root = await claims().claimNext('test-worker', 60_000);
+      const cancelled = await api(`${world.server.url}${CANVAS}`, `/chains/${made.chain_id}/cancel`, world.as({ method: 'POST' }));
+      expect(cancelled.status).toBe(200);
+      expect((cancelled.body as RunChain).steps.map((step) => [step.node_id, step.status])).toEqual([
+        ['a', 'cancel_requested'],
+        ['b', 'cancelled'],
+        ['c', 'cancelled'],
+        ['d', 'cancelled'],
+      ]);
+      expect(await claims().complete({ runId: root!.id, workerId: 'test-worker', attempt: root!.attempt }, { status: 'cancelled', charged: 0 })).toBe(true);
+      expect((await chain(made.chain_id)).status).toBe('cancelled');
+      expect(await claims().claimNext('test-worker', 60_000)).toBeUndefined();
+      const missing = await api(`${world.server.url}${CANVAS}`, '/chains/chain_missing/cancel', world.as({ method: 'POST' }));
+      expect(missing.status).toBe(404);
+    });
+  });
+});
