@@ -13,7 +13,8 @@ import { runContextFor } from './submit.js';
  * it skips. A node's inputs hash covers what its run is given (operation and input) and, for each node with an edge
  * into it, that node's result: the run it is now (a picked version, else its latest success), or its data when it
  * has no result. A step is cached when that hash equals the one of the node's last succeeded run; a step that runs
- * gives its downstream nodes a new upstream result, so they run too.
+ * gives its downstream nodes a new upstream result, so they run too, unless the node holds a picked version (a new
+ * run does not replace a pick, so what downstream nodes read does not change).
  */
 
 export const MAX_CHAIN_STEPS = 100;
@@ -28,6 +29,8 @@ export interface ChainStepPlan {
   cachedRunId: string | null;
   /** Chosen ahead for a step that runs, so downstream steps can name it before it exists. */
   runId: string | null;
+  /** True when the run will become the node's current result (it runs, and no picked version holds the node). */
+  replacesResult: boolean;
   resources: RunResource[];
   /** Node ids of the steps (that run) this one waits for, and their run ids. */
   waitsForNodes: string[];
@@ -59,13 +62,16 @@ export function inputsHashOf(plan: RunPlan, upstream: ReadonlyMap<string, string
   );
 }
 
+/** The version a person or agent picked for the node, when it is one of its versions: a new run does not replace it. */
+function pickedVersion(data: Record<string, unknown>, head: ResultHead | undefined): string | null {
+  const picked = data.externalRunId;
+  return typeof picked === 'string' && head?.runIds.includes(picked) ? picked : null;
+}
+
 /** What a node gives the nodes downstream of it: its current result's run, or its data when it has none. */
 function resultFingerprint(body: string, head: ResultHead | undefined): string {
   const data = NodeData.parse(JSON.parse(body)).data ?? {};
-  if (head && head.runIds.length > 0) {
-    const picked = data.externalRunId;
-    return `run:${typeof picked === 'string' && head.runIds.includes(picked) ? picked : head.runIds.at(-1)}`;
-  }
+  if (head && head.runIds.length > 0) return `run:${pickedVersion(data, head) ?? head.runIds.at(-1)}`;
   return `data:${sha256Hex(canonicalJson(data))}`;
 }
 
@@ -150,7 +156,7 @@ export async function planChain(store: Store, projectId: string, canvasId: strin
       const sourceNode = nodes.get(source);
       if (!sourceNode) continue;
       const step = steps.get(source);
-      upstream.set(source, step?.runId ? `run:${step.runId}` : resultFingerprint(sourceNode.body, heads.get(source)));
+      upstream.set(source, step?.replacesResult ? `run:${step.runId}` : resultFingerprint(sourceNode.body, heads.get(source)));
       if (step?.runId) waits.add(source);
       else for (const waited of inheritedWaits.get(source) ?? []) waits.add(waited);
     }
@@ -164,6 +170,7 @@ export async function planChain(store: Store, projectId: string, canvasId: strin
     const inputsHash = inputsHashOf(plan, upstream);
     const head = heads.get(nodeId);
     const cached = head !== undefined && head.lastInputsHash === inputsHash;
+    const picked = pickedVersion(NodeData.parse(JSON.parse(body)).data ?? {}, head);
     if (cached) inheritedWaits.set(nodeId, waits);
     const waitsForNodes = cached ? [] : [...waits];
     steps.set(nodeId, {
@@ -174,6 +181,7 @@ export async function planChain(store: Store, projectId: string, canvasId: strin
       inputsHash,
       cachedRunId: cached ? head.runIds.at(-1)! : null,
       runId: cached ? null : newId(ID_PREFIX.nodeRun),
+      replacesResult: !cached && picked === null,
       resources: cached ? [] : pendingResources(plan),
       waitsForNodes,
       waitsForRuns: waitsForNodes.map((waited) => steps.get(waited)!.runId!),
@@ -200,7 +208,8 @@ async function planStep(store: Store, projectId: string, canvasId: string, node:
   let context: RunContext = await runContextFor(store, projectId, canvasId, node);
   if (node.type === 'audioTrimNode') {
     for (const source of await store.layout.edgeSources(projectId, canvasId, node.id)) {
-      const audio = steps.get(source)?.resources.find((resource) => resource.kind === 'audio');
+      const step = steps.get(source);
+      const audio = step?.replacesResult ? step.resources.find((resource) => resource.kind === 'audio') : undefined;
       if (audio) {
         context = { ...context, sourceAudioAssetId: audio.asset_id };
         break;

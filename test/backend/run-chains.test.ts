@@ -145,6 +145,23 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       });
     });
 
+    it('a picked version holds its node: the node runs again, but what its downstream nodes read is unchanged', async () => {
+      const first = ((await api(url(''), '/nodes/b/versions', world.as())).body as ResultVersionList).versions[0]!.run_id;
+      const picked = await api(url(''), `/nodes/b/versions/${first}/pick`, world.as({ method: 'POST', body: { base_revision: await world.revision() } }));
+      expect(picked.status).toBe(200);
+      // The pick itself changed what c reads: c runs once.
+      const afterPick = await estimate('a');
+      expect(afterPick.steps.filter((step) => !step.cached).map((step) => step.node_id)).toEqual(['c']);
+      await settled(((await start('a', 'chain-pick')).body as RunChain).chain_id);
+      const node = (await world.server.store.layout.readNode('p', 'c', 'b'))!.node;
+      const edited = await api(url(''), '/nodes/b', world.as({ method: 'PATCH', body: { base_revision: await world.revision(), set: { data: { ...node.data, prompt: 'the lighthouse at dusk' } } } }));
+      expect(edited.status).toBe(200);
+      const quoted = await estimate('a');
+      expect(quoted.steps.filter((step) => !step.cached).map((step) => step.node_id)).toEqual(['b']);
+      await settled(((await start('a', 'chain-pick-2')).body as RunChain).chain_id);
+      expect(((await api(url(''), '/nodes/b/versions', world.as())).body as ResultVersionList).current_run_id).toBe(first);
+    });
+
     it('a trim downstream of a speech node that runs trims the new speech, not the old one', async () => {
       const done = await settled(((await start('s', 'chain-4')).body as RunChain).chain_id);
       expect(done.status).toBe('succeeded');
@@ -157,10 +174,10 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       const changed = await api(url(''), '/nodes/a', world.as({ method: 'PATCH', body: { base_revision: await world.revision(), set: { data: { prompt: 'a calm sea' } } } }));
       expect(changed.status).toBe(200);
       const project = await world.server.store.admin.getProject('p');
-      await world.server.store.admin.setProjectBudget('p', project!.spentCredits + 2);
+      await world.server.store.admin.setProjectBudget('p', project!.spentCredits + 1);
       const quoted = await estimate('a');
-      // a, b and c run; d is cached: what it reads (the text node t) did not change.
-      expect(quoted.cost.estimated).toBe(3.5);
+      // a and b run; c is cached (b holds a picked version) and so is d: what it reads (the text node t) did not change.
+      expect(quoted.cost.estimated).toBe(1.5);
       expect(quoted.fits_budget).toBe(false);
       const active = await world.server.store.claims.activeRunIds();
       const refused = await start('a', 'chain-5');

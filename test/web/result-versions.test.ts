@@ -11,7 +11,7 @@ import { waitFor } from '../support/wait.js';
 /**
  * Result versions in the web canvas (issue 22), in Chromium: a node run twice has two versions in its details; the
  * person steps back to the first, compares it with the current one side by side, and uses it; the card then shows
- * the first version's image, and the pick is a revision like any edit.
+ * the first version's image, and the pick is a revision like any edit. Run ×N and Run from here start from the card.
  */
 
 describe('result versions in the browser', () => {
@@ -81,6 +81,45 @@ describe('result versions in the browser', () => {
       expect(versions.slice(-2).map((row) => row.idempotency_key?.replace(/^.*#/, '#'))).toEqual(['#1', '#2']);
       await frame.click();
       await page.locator('section.versions').getByText(/of 4/).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('Run from here quotes the chain downstream, runs it with its progress on the card, then finds nothing changed', async () => {
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    try {
+      await page.locator('.feed-live').waitFor();
+      // The frame's prompt changes (through the API, as another tab would): it runs again, and so does the voice
+      // downstream of it, which never ran.
+      const stored = (await server.store.layout.readNode('demo', 'main', 'frame-1'))!;
+      const edited = await context.request.patch(`${server.url}/api/v2/projects/demo/canvases/main/nodes/frame-1`, {
+        headers: { origin: server.url, 'x-requested-by': 'canvas-mcp' },
+        data: { base_revision: (await server.store.layout.readCanvas('demo', 'main'))!.revision, set: { data: { ...stored.node.data, prompt: 'the lighthouse, at dawn' } } },
+      });
+      expect(edited.status()).toBe(200);
+      const frame = card(page, 'frame-1');
+      await frame.getByRole('button', { name: 'Run', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Start a run' });
+      await dialog.getByText(/costs about/).waitFor();
+      await dialog.getByLabel(/From here/).check();
+      await dialog.getByText(/^2 nodes run, for about 2 credits together/).waitFor();
+      expect(await dialog.locator('.chain-steps li').evaluateAll((items) => items.map((item) => [item.getAttribute('data-step'), item.getAttribute('data-cached')]))).toEqual([
+        ['frame-1', 'false'],
+        ['voice-1', 'false'],
+      ]);
+      await screenshot(page, 'run-from-here');
+      expect(await seriousFindings(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Start chain (2 runs)' }).click();
+      await frame.locator('.chain-progress[data-chain-status="succeeded"]').getByText('Chain done: 2 ran, 2 credits.').waitFor({ timeout: 20_000 });
+      const voice = (await server.store.runs.latestRunsByNode('demo', 'main')).find((row) => row.node_id === 'voice-1')!;
+      expect(voice).toMatchObject({ status: 'succeeded', chain_id: expect.stringMatching(/^chain_/) });
+
+      await frame.getByRole('button', { name: 'Run', exact: true }).click();
+      await dialog.getByLabel(/From here/).check();
+      await dialog.getByText('Nothing changed: every node of this chain is cached, so nothing would run.').waitFor();
+      expect(await dialog.getByRole('button', { name: 'Start chain' }).isDisabled()).toBe(true);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import type { NodeRuntimeState, RunEstimate } from '../../../src/contract/index.js';
+import type { ChainEstimate, NodeRuntimeState, RunChain, RunEstimate } from '../../../src/contract/index.js';
 import { useCanvas, useEditable } from '../canvas/context.js';
 import { newKey } from '../model/api.js';
+import { ChainProgress, ChainQuote } from './run-chain.js';
 
 /**
  * Run and Cancel on a runnable card, and the state of its latest run as it changes (the change feed's node_state
@@ -55,6 +56,9 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
   const [confirming, setConfirming] = useState<{ estimate: RunEstimate | null; error: string | null } | null>(null);
   const [starting, setStarting] = useState(false);
   const [count, setCount] = useState(1);
+  // "Run from here": this node and everything downstream of it (issue 22).
+  const [downstream, setDownstream] = useState<{ estimate: ChainEstimate | null; error: string | null } | null>(null);
+  const [chain, setChain] = useState<RunChain | null>(null);
   const active = state !== undefined && ACTIVE.has(state.lastRunStatus);
   const runId = state?.externalRunId ?? null;
 
@@ -66,17 +70,38 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
       setConfirming({ estimate: null, error: (error as Error).message });
     }
   };
+  const chooseDownstream = async (chosen: boolean) => {
+    if (!chosen || !controller.chains) {
+      setDownstream(null);
+      return;
+    }
+    setCount(1);
+    setDownstream({ estimate: null, error: null });
+    try {
+      setDownstream({ estimate: await controller.chains.estimate(nodeId), error: null });
+    } catch (error) {
+      setDownstream({ estimate: null, error: (error as Error).message });
+    }
+  };
   const start = async () => {
     setStarting(true);
-    if (count > 1) await controller.runVariants(nodeId, count, newKey());
+    if (downstream && controller.chains) {
+      const started = await controller.chains.start(nodeId, newKey());
+      if (started) setChain(started);
+    } else if (count > 1) await controller.runVariants(nodeId, count, newKey());
     else await controller.runNode(nodeId, newKey());
     setStarting(false);
     setConfirming(null);
+    setDownstream(null);
     setCount(1);
   };
   const estimate = confirming?.estimate ?? null;
   const total = estimate === null ? 0 : Math.round(estimate.cost.estimated * count * 100) / 100;
-  const overBudget = estimate !== null && estimate.budget.left !== null && estimate.budget.left < total;
+  const chainQuote = downstream?.estimate ?? null;
+  const chainRuns = chainQuote?.steps.filter((step) => !step.cached).length ?? 0;
+  const overBudget = downstream
+    ? chainQuote === null || !chainQuote.fits_budget || chainRuns === 0
+    : estimate !== null && estimate.budget.left !== null && estimate.budget.left < total;
 
   const failure = state?.lastRunStatus === 'failed' && state.generationError ? <span className="run-error">{state.generationError}</span> : null;
   if (viewOnly) {
@@ -102,9 +127,30 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
           </button>
         )}
       </span>
+      {chain ? <ChainProgress chain={chain} onClose={() => setChain(null)} /> : null}
       {confirming ? (
         <div className="run-confirm" role="dialog" aria-label="Start a run">
-          {confirming.error ? (
+          {controller.chains ? (
+            <fieldset className="run-scope">
+              <legend>What to run</legend>
+              <label>
+                <input type="radio" name={`run-scope-${nodeId}`} checked={downstream === null} onChange={() => void chooseDownstream(false)} /> This node
+              </label>
+              <label>
+                <input type="radio" name={`run-scope-${nodeId}`} checked={downstream !== null} onChange={() => void chooseDownstream(true)} /> From here: this node and
+                everything downstream
+              </label>
+            </fieldset>
+          ) : null}
+          {downstream ? (
+            downstream.error ? (
+              <p className="error-line">{downstream.error}</p>
+            ) : downstream.estimate ? (
+              <ChainQuote estimate={downstream.estimate} />
+            ) : (
+              <p className="muted">Checking what changed downstream…</p>
+            )
+          ) : confirming.error ? (
             <p className="error-line">{confirming.error}</p>
           ) : confirming.estimate ? (
             <>
@@ -138,16 +184,23 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
             <p className="muted">Checking the cost…</p>
           )}
           <div className="run-confirm-actions">
-            <button type="button" className="button-small" onClick={() => setConfirming(null)}>
+            <button
+              type="button"
+              className="button-small"
+              onClick={() => {
+                setConfirming(null);
+                setDownstream(null);
+              }}
+            >
               Not now
             </button>
             <button
               type="button"
               className="button-small button-primary"
-              disabled={!confirming.estimate || starting || overBudget}
+              disabled={(!downstream && !confirming.estimate) || starting || overBudget}
               onClick={() => void start()}
             >
-              {count > 1 ? `Start ${count} runs` : 'Start run'}
+              {downstream ? `Start chain${chainRuns > 0 ? ` (${chainRuns} ${chainRuns === 1 ? 'run' : 'runs'})` : ''}` : count > 1 ? `Start ${count} runs` : 'Start run'}
             </button>
           </div>
         </div>

@@ -17,6 +17,8 @@ import type {
   NodeRun,
   RevertReceipt,
   RunEstimate,
+  ChainEstimate,
+  RunChain,
   SkillCatalog,
   TokenView,
   IssuedWebhook,
@@ -106,6 +108,19 @@ export const api = {
 
   submitRunVariants: ({ projectId, canvasId }: CanvasAddress, nodeId: string, count: number, idempotencyKey: string) =>
     request<{ runs: NodeRun[] }>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs/variants`, { count }, { 'idempotency-key': idempotencyKey }),
+
+  /** "Run from here" (issue 22): what the chain from a node would run, skip and cost. */
+  estimateChain: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
+    request<ChainEstimate>('GET', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/downstream-estimate`),
+
+  submitRunChain: ({ projectId, canvasId }: CanvasAddress, nodeId: string, idempotencyKey: string) =>
+    request<RunChain>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs/downstream`, undefined, { 'idempotency-key': idempotencyKey }),
+
+  chain: ({ projectId, canvasId }: CanvasAddress, chainId: string) =>
+    request<RunChain>('GET', `${canvasPath(projectId, canvasId)}/chains/${encodeURIComponent(chainId)}`),
+
+  cancelChain: ({ projectId, canvasId }: CanvasAddress, chainId: string) =>
+    request<RunChain>('POST', `${canvasPath(projectId, canvasId)}/chains/${encodeURIComponent(chainId)}/cancel`),
 
   versions: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
     request<ResultVersionList>('GET', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/versions`),

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { CanvasEdge, CanvasNode, CanvasSnapshot, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceUpdateBody, ResultVersionList, RunEstimate } from '../../../src/contract/index.js';
+import type { CanvasEdge, CanvasNode, CanvasSnapshot, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceUpdateBody, ResultVersionList, RunEstimate, ChainEstimate, RunChain } from '../../../src/contract/index.js';
 import { ApiError, newKey, type CanvasAddress } from './api.js';
 import { restTransport, type CanvasTransport, type FeedStatus, type Role } from './transport.js';
 import { applyLayoutEvent, authorLabel, inverseOperations, parentsFirst, type Author, type Layout, type LayoutEventData } from './layout.js';
@@ -83,6 +83,14 @@ export interface CanvasController {
   readonly runsVariants: boolean;
   /** Starts N variants with the key of one click; null when refused (said in a notice). */
   runVariants(nodeId: string, count: number, idempotencyKey: string): Promise<NodeRun[] | null>;
+  /** "Run from here" (issue 22): null when this canvas's transport cannot run chains. */
+  readonly chains: {
+    estimate(nodeId: string): Promise<ChainEstimate>;
+    /** Starts the chain with the key of one click; null when refused (said in a notice). */
+    start(nodeId: string, idempotencyKey: string): Promise<RunChain | null>;
+    read(chainId: string): Promise<RunChain>;
+    cancel(chainId: string): Promise<RunChain | null>;
+  } | null;
   /** A node's result versions, or null when this canvas's transport has none (issue 22). */
   versions(nodeId: string): Promise<ResultVersionList | null>;
   /** Makes a version current (a layout write at the shown revision); false when refused (said in a notice). */
@@ -367,6 +375,7 @@ export function createCanvasController(
         return null;
       }
     },
+    chains: transport.chains ? chainController(transport.chains, notify) : null,
     async versions(nodeId) {
       return transport.versions ? transport.versions(nodeId) : null;
     },
@@ -397,6 +406,29 @@ export function createCanvasController(
       closed = true;
       stopFeed?.();
       store.setState({ feed: 'closed' });
+    },
+  };
+}
+
+function chainController(chains: NonNullable<CanvasTransport['chains']>, notify: (tone: Notice['tone'], text: string) => void): NonNullable<CanvasController['chains']> {
+  return {
+    estimate: (nodeId) => chains.estimate(nodeId),
+    async start(nodeId, idempotencyKey) {
+      try {
+        return await chains.submit(nodeId, idempotencyKey);
+      } catch (error) {
+        notify('error', `The chain did not start: ${(error as Error).message}`);
+        return null;
+      }
+    },
+    read: (chainId) => chains.read(chainId),
+    async cancel(chainId) {
+      try {
+        return await chains.cancel(chainId);
+      } catch (error) {
+        notify('error', `The chain was not cancelled: ${(error as Error).message}`);
+        return null;
+      }
     },
   };
 }

@@ -38,6 +38,7 @@ export function createReadOnlyController(snapshot: CanvasSnapshot): ReadOnlyCont
     cancelRun: nothing,
     runsVariants: false,
     runVariants: async () => null,
+    chains: null,
     versions: async () => null,
     pickVersion: async () => false,
     dismiss: () => undefined,

@@ -1,4 +1,4 @@
-import type { CanvasSnapshot, HistoryPage, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceEvent, PresenceUpdateBody, ResultVersionList, RunEstimate } from '../../../src/contract/index.js';
+import type { CanvasSnapshot, HistoryPage, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceEvent, PresenceUpdateBody, ResultVersionList, RunEstimate, ChainEstimate, RunChain } from '../../../src/contract/index.js';
 import { api, type CanvasAddress } from './api.js';
 import type { LayoutEventData } from './layout.js';
 
@@ -45,6 +45,13 @@ export interface CanvasTransport {
   /** "Run ×N": N variants in one request (issue 22); a transport without it runs one at a time. */
   submitRunVariants?(nodeId: string, count: number, idempotencyKey: string): Promise<{ runs: NodeRun[] }>;
   pickVersion?(nodeId: string, runId: string, baseRevision: number): Promise<unknown>;
+  /** "Run from here" (issue 22); a transport without it offers runs of one node only. */
+  chains?: {
+    estimate(nodeId: string): Promise<ChainEstimate>;
+    submit(nodeId: string, idempotencyKey: string): Promise<RunChain>;
+    read(chainId: string): Promise<RunChain>;
+    cancel(chainId: string): Promise<RunChain>;
+  };
 }
 
 /** The web canvas's way: REST with the person's session, and the server-sent change feed. */
@@ -64,6 +71,12 @@ export function restTransport(address: CanvasAddress, EventSourceClass: typeof E
     versions: (nodeId) => api.versions(address, nodeId),
     submitRunVariants: (nodeId, count, idempotencyKey) => api.submitRunVariants(address, nodeId, count, idempotencyKey),
     pickVersion: (nodeId, runId, baseRevision) => api.pickVersion(address, nodeId, runId, baseRevision),
+    chains: {
+      estimate: (nodeId) => api.estimateChain(address, nodeId),
+      submit: (nodeId, idempotencyKey) => api.submitRunChain(address, nodeId, idempotencyKey),
+      read: (chainId) => api.chain(address, chainId),
+      cancel: (chainId) => api.cancelChain(address, chainId),
+    },
     cancelRun: (runId) => api.cancelRun(address, runId),
     reportPresence: (report) => (report ? api.reportPresence(address, report) : api.leaveCanvas(address)),
     follow(after, handlers) {
