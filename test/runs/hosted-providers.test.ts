@@ -277,7 +277,7 @@ describe('hosted providers against stand-ins of their APIs', () => {
         }
       });
 
-      it('a queued fal request shows its position, and cancelling the run cancels it at fal', async () => {
+      it('a queued fal request shows its position; cancelling the run cancels it at fal and charges nothing', async () => {
         standIn.plans.push({ outcome: 'never', queuedReads: 1_000 });
         const runId = await submit({ id: 'long', type: 'videoNode', position: { x: 0, y: 400 }, data: { prompt: 'slow', videoUrl: null, aspectRatio: '16:9', durationMs: 3000 } });
         const queued = await waitFor(() => server.store.runs.getRun('p', 'c', runId), (run) => /^queued at fal, position \d+$/.test(run?.progress.message ?? ''));
@@ -286,7 +286,8 @@ describe('hosted providers against stand-ins of their APIs', () => {
         const { secret } = await server.store.admin.createToken({ name: 'canceller', kind: 'backend', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
         const cancel = await api(server.url, `/api/v2/projects/p/canvases/c/runs/${runId}/cancel`, { method: 'POST', token: secret });
         expect(cancel.status).toBe(200);
-        expect(await until(runId, ['cancelled'])).toMatchObject({ status: 'cancelled', provider: 'fal' });
+        // Cancelled while fal still queued it: charged nothing, as fal bills no queue time.
+        expect(await until(runId, ['cancelled'])).toMatchObject({ status: 'cancelled', provider: 'fal', cost: { charged: 0 } });
         expect(standIn.cancels.length).toBe(cancelsBefore + 1);
       });
     });

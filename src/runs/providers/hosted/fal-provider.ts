@@ -9,7 +9,8 @@ import { downloadOutputs } from './outputs.js';
  * which the run's progress shows: "queued at fal, position 3"), result, cancel. The client retries 429 and 502–504
  * (reads also 500) with exponential backoff, three to five times. States map exactly: IN_QUEUE → queued,
  * IN_PROGRESS → running, COMPLETED → succeeded, or failed when fal reports an error (provider_error with its message).
- * Our cancel calls fal's cancel; a request fal already completed is delivered instead.
+ * Our cancel calls fal's cancel; a request fal already completed is delivered instead. A run cancelled while fal still
+ * queued its request is charged nothing (progress 0: fal bills no queue time); once fal runs it, half its estimate.
  */
 export interface FalOptions {
   apiKey: string;
@@ -41,7 +42,7 @@ export function createFalProvider(options: FalOptions): RunProvider {
       let status: QueueStatus = queued;
       try {
         while (status.status !== 'COMPLETED') {
-          progress(status.status === 'IN_QUEUE' ? 2 : 50, status.status === 'IN_QUEUE' ? `queued at fal, position ${status.queue_position}` : 'running at fal');
+          progress(status.status === 'IN_QUEUE' ? 0 : 50, status.status === 'IN_QUEUE' ? `queued at fal, position ${status.queue_position}` : 'running at fal');
           await abortableDelay(pollMs, signal);
           status = await call(() => client.queue.status(model, { requestId, logs: false, abortSignal: signal }), signal);
         }

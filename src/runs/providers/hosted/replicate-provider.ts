@@ -36,7 +36,7 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
       let prediction = await call(() => client.predictions.create({ ...reference, input: hostedModelInput(job, 'num_outputs'), wait, signal }), signal, true);
       try {
         while (prediction.status === 'starting' || prediction.status === 'processing') {
-          progress(prediction.status === 'starting' ? 2 : 50, prediction.status === 'starting' ? 'queued at Replicate' : 'running at Replicate');
+          progress(prediction.status === 'starting' ? 0 : 50, prediction.status === 'starting' ? 'queued at Replicate' : 'running at Replicate');
           await abortableDelay(pollMs, signal);
           const id = prediction.id;
           prediction = await call(() => client.predictions.get(id, { signal }), signal);
