@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { StoreLocation } from './store/store.js';
@@ -6,10 +7,12 @@ import { ASSET_STORAGES } from './assets/asset-store.js';
 
 /**
  * Configuration of `serve` (and the store flags every command shares), from command-line flags over
- * environment variables over defaults, validated once at start. Every setting is listed in docs/operations.md.
+ * environment variables over the settings file (canvas-mcp.config.json) over defaults, validated once at start.
+ * Every setting is listed in docs/operations.md.
  */
 
 export const ENVIRONMENT = {
+  configFile: 'CANVAS_MCP_CONFIG',
   host: 'CANVAS_MCP_HOST',
   port: 'CANVAS_MCP_PORT',
   dataDir: 'CANVAS_MCP_DATA_DIR',
@@ -83,6 +86,7 @@ export type ConfigKey = keyof typeof ENVIRONMENT;
 
 /** Command-line flags; settings without one (secrets) come from the environment only. */
 const FLAG: Partial<Record<ConfigKey, string>> = {
+  configFile: '--config',
   host: '--host',
   port: '--port',
   dataDir: '--data',
@@ -310,11 +314,12 @@ export class ConfigError extends Error {
   }
 }
 
-/** Flags win over environment variables; unset values fall back to defaults. */
+/** Flags win over environment variables, which win over the settings file; unset values fall back to defaults. */
 export function mergeSources(flags: ConfigInput, env: NodeJS.ProcessEnv): ConfigInput {
+  const file = settingsFile(flags.configFile ?? env[ENVIRONMENT.configFile]);
   const merged: ConfigInput = {};
   for (const key of Object.keys(ENVIRONMENT) as ConfigKey[]) {
-    const value = flags[key] ?? env[ENVIRONMENT[key]];
+    const value = flags[key] ?? (env[ENVIRONMENT[key]] || undefined) ?? file[key];
     if (value !== undefined && value !== '') merged[key] = value;
   }
   return merged;
@@ -322,6 +327,48 @@ export function mergeSources(flags: ConfigInput, env: NodeJS.ProcessEnv): Config
 
 /** Settings whose values are secrets: never echoed in an error (they come from the environment only). */
 const SECRET_KEYS = new Set<string>(['openaiApiKey', 'backendToken', 'metricsToken', 'modelApiKey', 's3SecretAccessKey', 'oidcClientSecret', 'replicateApiToken', 'falKey']);
+
+export const SETTINGS_FILE = 'canvas-mcp.config.json';
+
+/**
+ * The settings file (docs/operations.md, "Settings file"): `--config FILE`, else ./canvas-mcp.config.json when it
+ * exists. A JSON object whose keys are the flags' names without `--` (`"image-provider": "fal"`, `"run-prices": {…}`).
+ * Secrets are refused there: they come from the environment only.
+ */
+function settingsFile(path: unknown): ConfigInput {
+  const chosen = typeof path === 'string' && path !== '' ? resolve(path) : null;
+  const file = chosen ?? resolve(SETTINGS_FILE);
+  if (!existsSync(file)) {
+    if (chosen) throw new ConfigError([`--config (CANVAS_MCP_CONFIG): there is no file ${chosen}`]);
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([`${file}: not valid JSON (${(error as Error).message})`]);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError([`${file}: must be a JSON object of settings, such as {"image-provider": "fal"}`]);
+  }
+  const kebab = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  // Flag names, and for the settings without a flag (secrets) their names in the same style, to say where they go.
+  const byName = new Map<string, ConfigKey>([
+    ...(Object.keys(ENVIRONMENT) as ConfigKey[]).map((key) => [kebab(key), key] as const),
+    ...Object.entries(FLAG).map(([key, flag]) => [flag.slice(2), key as ConfigKey] as const),
+  ]);
+  const settings: ConfigInput = {};
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(parsed)) {
+    const key = byName.get(name);
+    if (key && SECRET_KEYS.has(key)) problems.push(`${file}: "${name}" is a secret; set ${ENVIRONMENT[key]} in the environment instead`);
+    else if (!key || key === 'configFile' || !FLAG[key]) problems.push(`${file}: "${name}" is not a setting (the settings are the serve flags without --, such as "image-provider")`);
+    else if (value !== null && typeof value === 'object' && key !== 'runPrices' && !Array.isArray(value)) problems.push(`${file}: "${name}" must be a string, a number or a boolean`);
+    else settings[key] = value;
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings;
+}
 
 export function parseConfig<S extends z.ZodType>(schema: S, input: ConfigInput): z.output<S> {
   const result = schema.safeParse(input);

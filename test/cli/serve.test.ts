@@ -96,6 +96,39 @@ describe('serve', () => {
     expect(await serve.exit).toBe(0);
   }, 60_000);
 
+  it('reads canvas-mcp.config.json from where it starts; the environment and flags win over it', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'canvas-mcp.config.json'), JSON.stringify({ data: './state', port: 0, 'log-level': 'warn', 'seed-demo': false, 'run-prices': { 'gpt-image-1': 3 } }));
+    const serve = serveProcess([], { CANVAS_MCP_SEED_DEMO: 'true' }, dir);
+    const [, url] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    // The data directory came from the file; the environment's seed-demo won over the file's.
+    expect(readdirSync(join(dir, 'state'))).toContain('canvas.db');
+    expect(serve.output()).toContain('Demo seeded');
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+  }, 60_000);
+
+  it.each([
+    [{ 'openai-api-key': 'sk-not-here' }, '"openai-api-key" is a secret; set CANVAS_MCP_OPENAI_API_KEY in the environment instead'],
+    [{ imageProvider: 'fal' }, '"imageProvider" is not a setting (the settings are the serve flags without --, such as "image-provider")'],
+    [{ port: 'abc' }, '--port (CANVAS_MCP_PORT)'],
+    [{ 'image-provider': { name: 'fal' } }, '"image-provider" must be a string, a number or a boolean'],
+  ])('refuses a settings file %j naming what is wrong, never echoing a secret', async (settings, message) => {
+    const file = join(tempDir(), 'settings.json');
+    writeFileSync(file, JSON.stringify(settings));
+    const result = await cli(['serve', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toContain('sk-not-here');
+  }, 60_000);
+
+  it('refuses a --config that names no file', async () => {
+    const result = await cli(['serve', '--config', join(tempDir(), 'missing.json')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--config (CANVAS_MCP_CONFIG): there is no file');
+  }, 60_000);
+
   it.each([
     [['--port', 'abc'], '--port (CANVAS_MCP_PORT)'],
     [['--log-level', 'loud'], '--log-level (CANVAS_MCP_LOG_LEVEL)'],

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 /** Runs the canvas-mcp CLI from source, as a separate process, the way a user or a script would. */
 export const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+/** tsx by its full URL: a process started in another directory (cwd) still finds it. */
+const TSX = import.meta.resolve('tsx');
 
 export interface CliResult {
   code: number;
@@ -11,12 +13,12 @@ export interface CliResult {
   json: Record<string, unknown> | undefined;
 }
 
-export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI_ENTRY, ...args],
-      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 60_000 },
+      ['--import', TSX, CLI_ENTRY, ...args],
+      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 60_000, cwd },
       (error, stdout, stderr) => {
         let json: Record<string, unknown> | undefined;
         try {
@@ -39,14 +41,15 @@ export interface ServeProcess {
   exit: Promise<number | null>;
 }
 
-export function serveProcess(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  return cliProcess(['serve', ...args], env);
+export function serveProcess(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): ServeProcess {
+  return cliProcess(['serve', ...args], env, cwd);
 }
 
 /** Any long-running canvas-mcp command (serve, worker) as a child process whose output can be awaited. */
-export function cliProcess(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+export function cliProcess(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): ServeProcess {
+  const child = spawn(process.execPath, ['--import', TSX, CLI_ENTRY, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    cwd,
   });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => {

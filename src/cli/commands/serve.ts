@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { loadServeConfig, type ConfigInput, type ConfigKey } from '../../config.js';
+import { SETTINGS_FILE, loadServeConfig, type ConfigInput, type ConfigKey } from '../../config.js';
 import { DEMO_OWNER, type DemoCredentials } from '../../server/demo-seed.js';
 import { startServer, type RunningServer } from '../../server/server.js';
 import { clientConfigs } from '../../shared/client-configs.js';
@@ -7,6 +7,7 @@ import { clientConfigs } from '../../shared/client-configs.js';
 /** `canvas-mcp serve`: the REST backend and the MCP tool server, on SQLite by default. */
 
 const SERVE_OPTIONS: Array<[flags: string, key: ConfigKey, description: string]> = [
+  ['--config <file>', 'configFile', `settings file (JSON; default ./${SETTINGS_FILE} when it exists): flags and the environment win over it`],
   ['--host <host>', 'host', 'interface to bind (default 127.0.0.1)'],
   ['--port <port>', 'port', 'port to listen on (default 8787; 0 picks a free one)'],
   ['--data <dir>', 'dataDir', 'data directory of the embedded SQLite store (default ./data)'],
