@@ -185,8 +185,7 @@ function checkAssetSettings(
   }
 }
 
-export const ServeConfigSchema = z
-  .object({
+const ServeSettings = z.object({
     host: z.string().min(1).default('127.0.0.1'),
     port: Int(0, 65535).default(8787),
     dataDir: z.string().min(1).default('./data'),
@@ -260,7 +259,34 @@ export const ServeConfigSchema = z
     oidcClientSecret: z.string().min(1).optional(),
     oidcName: z.string().min(1).max(60).default('single sign-on'),
     ...ASSET_SETTINGS,
-  })
+  });
+
+/**
+ * What prices a run: the provider of each operation, their models and `--run-prices`. Commands that submit runs
+ * without serving (the admin CLI) read these alone, so they price as the server does without needing its keys.
+ */
+export const PricingSettingsSchema = ServeSettings.pick({
+  imageProvider: true,
+  speechProvider: true,
+  videoProvider: true,
+  storyboardProvider: true,
+  openaiModel: true,
+  openaiSpeechModel: true,
+  replicateImageModel: true,
+  replicateVideoModel: true,
+  replicateStoryboardModel: true,
+  falImageModel: true,
+  falVideoModel: true,
+  falStoryboardModel: true,
+  runPrices: true,
+});
+export type PricingSettings = z.output<typeof PricingSettingsSchema>;
+
+export function loadPricingSettings(flags: ConfigInput, env: NodeJS.ProcessEnv = process.env): PricingSettings {
+  return parseConfig(PricingSettingsSchema, mergeSources(flags, env));
+}
+
+export const ServeConfigSchema = ServeSettings
   .superRefine((config, context) => {
     if (config.backendUrl && !config.backendToken) {
       context.addIssue({

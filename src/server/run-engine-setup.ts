@@ -4,8 +4,6 @@ import { createAssets, type Assets } from '../assets/assets.js';
 import { s3StoreOf } from '../assets/s3-store.js';
 import { createRunEngine, type RunEngine, type RunEngineOptions } from '../runs/engine.js';
 import { createProviderRegistry } from '../runs/providers/registry.js';
-import { modelPricing, type RunPricing } from '../runs/pricing.js';
-import type { RunOperation } from '../contract/index.js';
 import type { Logger } from '../shared/logger.js';
 import { ensurePrivateDir, tightenPrivateTree } from '../shared/private-files.js';
 import type { Store } from '../store/store.js';
@@ -79,27 +77,3 @@ export function runEngineOf(
   });
 }
 
-/** The model an operation runs on as configured, or null on the local provider (it has no model to price). */
-export function configuredModelOf(config: ServeConfig): (operation: RunOperation) => string | null {
-  const hosted = (choice: 'local' | 'openai' | 'replicate' | 'fal', models: { openai?: string; replicate: string; fal: string }) =>
-    choice === 'replicate' ? models.replicate : choice === 'fal' ? models.fal : choice === 'openai' ? (models.openai ?? null) : null;
-  return (operation) => {
-    switch (operation) {
-      case 'image_generation':
-        return hosted(config.imageProvider, { openai: config.openaiModel, replicate: config.replicateImageModel, fal: config.falImageModel });
-      case 'speech_generation':
-        return config.speechProvider === 'openai' ? config.openaiSpeechModel : null;
-      case 'video_generation':
-        return hosted(config.videoProvider, { replicate: config.replicateVideoModel, fal: config.falVideoModel });
-      case 'storyboard_generation':
-        return hosted(config.storyboardProvider, { replicate: config.replicateStoryboardModel, fal: config.falStoryboardModel });
-      default:
-        return null;
-    }
-  };
-}
-
-/** Estimates as configured: `--run-prices` for the models operations run on, else the node types' prices. */
-export function runPricingOf(config: ServeConfig): RunPricing {
-  return modelPricing(config.runPrices, configuredModelOf(config));
-}

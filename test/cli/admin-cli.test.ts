@@ -63,6 +63,13 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
       expect(submitted).toMatchObject({ code: 0, json: { run_id: expect.stringMatching(/^run_/), status: 'queued', replayed: false } });
       const again = await admin('node-run', 'submit', 'film', 'board', 'fox', '--idempotency-key', 'cli-1');
       expect(again.json).toMatchObject({ run_id: submitted.json!.run_id, replayed: true });
+      expect(submitted.json!.estimated_credits).toBe(1);
+      // Priced as the server would with the same settings: the image model's price in --run-prices, not the node type's.
+      const priced = await cli(['admin', 'node-run', 'submit', 'film', 'board', 'fox', '--idempotency-key', 'cli-priced', ...storeFlags, '--json'], {
+        CANVAS_MCP_IMAGE_PROVIDER: 'fal',
+        CANVAS_MCP_RUN_PRICES: '{"fal-ai/flux/schnell": 0.7}',
+      });
+      expect(priced).toMatchObject({ code: 0, json: { estimated_credits: 0.7, replayed: false } });
 
       expect(await admin('chat-run', 'end', agentRunId)).toMatchObject({ code: 0, json: { ended: true } });
       const afterEnd = await api(server.url, '/api/v2/projects/film/canvases/board/nodes', {

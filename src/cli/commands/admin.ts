@@ -3,6 +3,8 @@ import { Option } from 'commander';
 import { CanvasId, IdempotencyKey, NodeId, ProjectId, ResourceId } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import { submitNodeRun } from '../../runs/submit.js';
+import { runPricingOf } from '../../runs/pricing.js';
+import { loadPricingSettings } from '../../config.js';
 import { MEMBER_ROLES, TOKEN_KINDS, TOKEN_ROLES, type MemberRole, type TokenKind, type TokenRole } from '../../store/records.js';
 import { collect, positiveSeconds, report, withStore, withStoreOptions, type StoreFlags } from '../cli-support.js';
 import { registerAssetCommands } from './admin-assets.js';
@@ -232,10 +234,12 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
             nodeId: parseOrThrow(NodeId, nodeId, ['node_id']),
             idempotencyKey: flags.idempotencyKey === undefined ? null : parseOrThrow(IdempotencyKey, flags.idempotencyKey, ['--idempotency-key']),
             triggeredBy: { kind: 'system', name: 'admin-cli' },
+            // Priced as the server prices it: the providers, models and prices of the environment or the settings file.
+            pricing: runPricingOf(loadPricingSettings({})),
           });
           report(
             flags.json,
-            { run_id: submitted.run_id, status: submitted.status, replayed },
+            { run_id: submitted.run_id, status: submitted.status, replayed, estimated_credits: submitted.cost.estimated },
             `run ${submitted.run_id} ${replayed ? 'already existed' : 'submitted'} (${submitted.status}, estimated ${submitted.cost.estimated} credits)`,
           );
         }),
