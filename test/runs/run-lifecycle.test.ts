@@ -9,6 +9,7 @@ import { connectClient, structured, toolError } from '../support/mcp.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
+import { submitRunChain } from '../../src/runs/submit.js';
 
 /** Node runs end to end through MCP, executed by the real engine with the local provider. */
 
@@ -136,6 +137,16 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
       expect(wav.subarray(0, 4).toString('ascii')).toBe('RIFF');
       const json = (await (await fetch(done[2]!.outputs[0]!.url)).json()) as { skill_id: string };
       expect(json.skill_id).toBe('workflow.plan_beat_graph');
+    });
+
+    it('get_canvas_node_run names the downstream chain a run is a step of, and none for a run of one node', async () => {
+      await h.node('chained', 'scriptNode', { prompt: 'a chain of one' });
+      const { chain } = await submitRunChain(h.server.store, { projectId: 'p1', canvasId: 'c1', nodeId: 'chained', idempotencyKey: 'chain-once', triggeredBy: { kind: 'user', name: 'dana' } });
+      h.server.server.engine!.runQueued();
+      const step = await waitFor(() => h.run(chain.steps[0]!.run_id!), (run) => run.status === 'succeeded');
+      expect(step).toMatchObject({ chain_id: chain.chain_id, node_id: 'chained', version: 1 });
+      const alone = await h.submit('chained', 'alone');
+      expect(alone.chain_id).toBeNull();
     });
 
     it('a cancel racing completion ends in exactly one consistent outcome', async () => {
