@@ -87,6 +87,31 @@ describe('result versions in the browser', () => {
     }
   });
 
+  it('steps through the versions on the card itself and uses one from there', async () => {
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    try {
+      await page.locator('.feed-live').waitFor();
+      const frame = card(page, 'frame-1');
+      await frame.getByRole('button', { name: 'Versions' }).click();
+      const stepper = frame.getByRole('group', { name: 'Result versions' });
+      // Version 1 was picked earlier; the two variants since did not take the pick away.
+      await stepper.getByText('Version 1 of 4 (current)').waitFor();
+      await stepper.getByRole('button', { name: 'Next version' }).click();
+      await stepper.getByText('Version 2 of 4').waitFor();
+      const second = (await server.store.runs.getRun('demo', 'main', runIds[1]!))!.outputs[0]!.asset_id;
+      await frame.locator(`img[src*="${second}"]`).waitFor();
+      await screenshot(page, 'card-versions');
+      expect(await seriousFindings(page)).toEqual([]);
+      await stepper.getByRole('button', { name: 'Use this' }).click();
+      await waitFor(async () => ((await server.store.layout.readNode('demo', 'main', 'frame-1'))!.node.data as { externalRunId?: string }).externalRunId, (picked) => picked === runIds[1]);
+      await frame.getByRole('button', { name: 'Versions' }).click();
+      await stepper.getByText('Version 2 of 4 (current)').waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('Run from here quotes the chain downstream, runs it with its progress on the card, then finds nothing changed', async () => {
     const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
     try {

@@ -1,3 +1,4 @@
+import { useCardVersions } from './card-versions.js';
 import { AudioPlayer, CardShell, Chips, EditableText, ErrorLine, shownOutputs, useSaveField, type CardProps } from './parts.js';
 import { dataOf, formatMs, num, text } from './values.js';
 
@@ -5,8 +6,10 @@ import { dataOf, formatMs, num, text } from './values.js';
 export function AudioNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
   const save = useSaveField(card.data.node.id);
+  const versions = useCardVersions(card.data.node.id, card.data.state, text(data.externalRunId));
   const results = shownOutputs(data, card.data.state, 'audio');
-  const url = results.ready[0] ?? text(data.audioUrl);
+  const browsed = versions.browsing?.find((output) => output.kind === 'audio')?.url;
+  const url = browsed ?? results.ready[0] ?? text(data.audioUrl);
   const music = data.audioKind === 'music';
   const voice = dataOf(data.voiceRef);
   return (
@@ -18,6 +21,7 @@ export function AudioNodeCard(card: CardProps) {
         onSave={(next) => save('text', next, music ? 'Edit music prompt' : 'Edit line', next)}
       />
       <AudioPlayer url={url} />
+      {versions.controls}
       {!url && results.pending ? <div className="media-empty">Generating audio…</div> : null}
       <Chips
         items={[

@@ -1,11 +1,13 @@
+import { useCardVersions } from './card-versions.js';
 import { DirectorSummary } from './director-summary.js';
-import { CardShell, Chips, ErrorLine, ImagePreview, ImageResults, PromptEditor, imageUrlOf, shownOutputs, type CardProps } from './parts.js';
+import { CardShell, Chips, ErrorLine, ImagePreview, ImageResults, PromptEditor, browsedImages, imageUrlOf, shownOutputs, type CardProps } from './parts.js';
 import { dataOf, num, text } from './values.js';
 
 /** imageGenNode: the generated images (pending ones as placeholders), the prompt, model, size and count. */
 export function ImageGenNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
-  const results = shownOutputs(data, card.data.state, 'image');
+  const versions = useCardVersions(card.data.node.id, card.data.state, text(data.externalRunId));
+  const results = versions.browsing ? browsedImages(versions.browsing) : shownOutputs(data, card.data.state, 'image');
   const title = text(data.displayName) ?? 'generated image';
   const count = num(data.count);
   return (
@@ -15,6 +17,7 @@ export function ImageGenNodeCard(card: CardProps) {
       ) : (
         <ImagePreview url={imageUrlOf(data)} alt={title} />
       )}
+      {versions.controls}
       <PromptEditor card={card} placeholder="Describe the frame…" />
       <Chips
         items={[

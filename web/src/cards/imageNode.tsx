@@ -1,11 +1,13 @@
+import { useCardVersions } from './card-versions.js';
 import { DirectorSummary } from './director-summary.js';
-import { CardShell, Chips, ImagePreview, ImageResults, PromptEditor, imageUrlOf, shownOutputs, type CardProps } from './parts.js';
+import { CardShell, Chips, ImagePreview, ImageResults, PromptEditor, browsedImages, imageUrlOf, shownOutputs, type CardProps } from './parts.js';
 import { dataOf, text } from './values.js';
 
 /** imageNode: the picture (the latest run's results while it has them), its prompt and how it is made. */
 export function ImageNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
-  const results = shownOutputs(data, card.data.state, 'image');
+  const versions = useCardVersions(card.data.node.id, card.data.state, text(data.externalRunId));
+  const results = versions.browsing ? browsedImages(versions.browsing) : shownOutputs(data, card.data.state, 'image');
   const title = text(data.displayName) ?? 'image';
   return (
     <CardShell card={card} runnable>
@@ -14,6 +16,7 @@ export function ImageNodeCard(card: CardProps) {
       ) : (
         <ImagePreview url={imageUrlOf(data)} alt={title} />
       )}
+      {versions.controls}
       <PromptEditor card={card} placeholder="Describe the image…" />
       <Chips items={[text(data.model), text(data.size), text(data.aspectRatio), text(data.generationMode)?.replaceAll('_', ' ')]} />
       <DirectorSummary bundle={data.director_control_bundle} />

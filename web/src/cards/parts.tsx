@@ -1,6 +1,6 @@
 import { Handle, NodeResizer, Position, useStore, type NodeProps } from '@xyflow/react';
 import { Component, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
-import type { NodeRuntimeState } from '../../../src/contract/index.js';
+import type { NodeRuntimeState, RunOutput } from '../../../src/contract/index.js';
 import { useCanvas, useEditable, useMediaOrigin } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { patchData, updateNode } from '../model/intents.js';
@@ -265,6 +265,11 @@ export function shownOutputs(data: Data, state: NodeRuntimeState | undefined, ki
   const pickedUrl = kind === 'image' ? text(data.committed_slot_url) : text(data.audioUrl);
   if (picked && pickedUrl && state && picked !== state.externalRunId && latest.pending === 0) return { ready: [pickedUrl], pending: 0 };
   return latest;
+}
+
+/** The images of a version being looked at on the card (src/cards/card-versions.tsx). */
+export function browsedImages(outputs: readonly RunOutput[]): { ready: string[]; pending: number } {
+  return { ready: outputs.filter((output) => output.kind === 'image').map((output) => output.url), pending: 0 };
 }
 
 export function ImageResults({ urls, pending, alt }: { urls: string[]; pending: number; alt: string }) {

@@ -1,0 +1,80 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { NodeRuntimeState, ResultVersionList, RunOutput } from '../../../src/contract/index.js';
+import { useCanvas, useEditable } from '../canvas/context.js';
+
+/**
+ * Result versions on the card itself (issue 22): "Versions" opens a stepper under the result; Previous and Next show
+ * each version's result on the card in place of the current one, and "Use this" makes the one shown current (a layout
+ * write, like the details panel's "Use this version", where two can also be compared side by side).
+ */
+export function useCardVersions(nodeId: string, state: NodeRuntimeState | undefined, pickedRunId: string | undefined): {
+  /** The outputs of the version being looked at, when it is not the current one. */
+  browsing: RunOutput[] | null;
+  controls: ReactNode;
+} {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const [list, setList] = useState<ResultVersionList | null>(null);
+  const [index, setIndex] = useState<number | null>(null);
+  const refreshKey = `${state?.externalRunId ?? ''}:${state?.lastRunStatus ?? ''}:${pickedRunId ?? ''}`;
+
+  useEffect(() => {
+    // A run ended or a pick landed while the stepper was open: read the versions again, back on the current one.
+    setList(null);
+    setIndex(null);
+  }, [refreshKey]);
+
+  const hasVersions = state?.lastRunStatus === 'succeeded' || pickedRunId !== undefined;
+  if (!hasVersions) return { browsing: null, controls: null };
+  const open = async () => {
+    const next = await controller.versions(nodeId).catch(() => null);
+    if (!next || next.versions.length === 0) return;
+    setList(next);
+    setIndex(Math.max(next.versions.findIndex((version) => version.current), 0));
+  };
+  if (!list || index === null) {
+    return {
+      browsing: null,
+      controls: (
+        <button type="button" className="button-small card-versions-open nodrag" onClick={() => void open()}>
+          Versions
+        </button>
+      ),
+    };
+  }
+  const version = list.versions[index]!;
+  const count = list.versions.length;
+  const step = (by: number) => setIndex(Math.min(Math.max(index + by, 0), count - 1));
+  return {
+    browsing: version.current ? null : version.outputs,
+    controls: (
+      <div className="card-versions nodrag" role="group" aria-label="Result versions">
+        <button type="button" className="button-small" disabled={index === 0} onClick={() => step(-1)} aria-label="Previous version">
+          ‹
+        </button>
+        <span>
+          Version {version.version} of {count}
+          {version.current ? ' (current)' : ''}
+        </span>
+        <button type="button" className="button-small" disabled={index === count - 1} onClick={() => step(1)} aria-label="Next version">
+          ›
+        </button>
+        {version.current ? null : (
+          <button type="button" className="button-small button-primary" disabled={!editable} onClick={() => void controller.pickVersion(nodeId, version.run_id)}>
+            Use this
+          </button>
+        )}
+        <button
+          type="button"
+          className="button-small"
+          onClick={() => {
+            setList(null);
+            setIndex(null);
+          }}
+        >
+          Close
+        </button>
+      </div>
+    ),
+  };
+}
