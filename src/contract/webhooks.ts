@@ -13,6 +13,10 @@ const Timestamp = z.string();
 const WebhookUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .max(2048)
+  // Credentials in the URL would be shown in the endpoint list and the audit log; the signature authenticates us.
+  .refine((url) => URL.canParse(url) && new URL(url).username === '' && new URL(url).password === '', {
+    error: 'must not carry a user name or password (it would be shown wherever the endpoint is listed); receivers authenticate deliveries by their signature',
+  })
   .meta({ description: 'Where deliveries are POSTed: https, and not a private or loopback address unless allow_private_network.' });
 const Events = z
   .array(WebhookEventType)

@@ -40,6 +40,9 @@ export interface DeliveryRecord {
   lastLatencyMs: number | null;
   createdAt: number;
   deliveredAt: number | null;
+  /** When its retries started: the event, or the last redelivery by hand; with the attempts it had then. */
+  retryFrom: number;
+  retryBaseAttempts: number;
 }
 
 /** A claimed delivery with what sending it needs. */
@@ -79,8 +82,11 @@ const DeliveryRow = z.object({
   last_latency_ms: z.coerce.number().nullable(),
   created_at: Millis,
   delivered_at: Millis.nullable(),
+  retry_from: Millis.nullable(),
+  retry_base_attempts: z.coerce.number().int(),
 });
-const DELIVERY_COLUMNS = 'id, webhook_id, canvas_id, type, body, status, attempts, next_attempt_at, last_status, last_error, last_latency_ms, created_at, delivered_at';
+const DELIVERY_COLUMNS =
+  'id, webhook_id, canvas_id, type, body, status, attempts, next_attempt_at, last_status, last_error, last_latency_ms, created_at, delivered_at, retry_from, retry_base_attempts';
 
 function hookRecord(row: z.output<typeof HookRow>): WebhookRecord {
   return {
@@ -112,6 +118,8 @@ function deliveryRecord(row: z.output<typeof DeliveryRow>): DeliveryRecord {
     lastLatencyMs: row.last_latency_ms,
     createdAt: row.created_at,
     deliveredAt: row.delivered_at,
+    retryFrom: row.retry_from ?? row.created_at,
+    retryBaseAttempts: row.retry_base_attempts,
   };
 }
 
@@ -182,14 +190,18 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
       return rows.map(deliveryRecord);
     },
 
-    /** Sends a delivery again, under the same webhook-id (a receiver that already has it can drop it). */
+    /**
+     * Sends a delivery again, under the same webhook-id (a receiver that already has it can drop it), retried as a new
+     * one would be: for the give-up time from now, with the backoff starting over.
+     */
     async redeliver(projectId: string, webhookId: string, deliveryId: string): Promise<DeliveryRecord> {
       await hook(projectId, webhookId);
       return driver.transaction(async (tx) => {
         const now = clock();
         const { changes } = await tx.run(
-          "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND webhook_id = ?",
-          [now, deliveryId, webhookId],
+          `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, retry_from = ?, retry_base_attempts = attempts,
+             lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND webhook_id = ?`,
+          [now, now, deliveryId, webhookId],
         );
         if (changes === 0) throw new CanvasError('not_found', `No delivery ${deliveryId} of webhook ${webhookId}.`);
         await driver.notify(tx, WEBHOOK_CHANNEL, 'due');

@@ -64,9 +64,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   function retryAt(delivery: DueDelivery): number | null {
-    const gap = Math.min(options.retryMs * 4 ** delivery.attempts, MAX_RETRY_GAP_MS);
+    const gap = Math.min(options.retryMs * 4 ** (delivery.attempts - delivery.retryBaseAttempts), MAX_RETRY_GAP_MS);
     const at = clock() + gap;
-    return at - delivery.createdAt > options.giveUpMs ? null : at;
+    return at - delivery.retryFrom > options.giveUpMs ? null : at;
   }
 
   async function deliver(delivery: DueDelivery): Promise<void> {

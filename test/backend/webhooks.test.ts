@@ -133,6 +133,11 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
         expect(errorOf(refused.body)).toMatchObject({ code: 'invalid_arguments', details: { field: 'url' } });
         expect(errorOf(refused.body).message).toContain(words);
       }
+      const withCredentials = await register({ url: 'https://hooks:hunter2@example.com/x' });
+      expect(withCredentials.status).toBe(400);
+      expect(errorOf(withCredentials.body).code).toBe('invalid_arguments');
+      expect(errorOf(withCredentials.body).message).toContain('url: must not carry a user name or password');
+      expect(JSON.stringify(withCredentials.body)).not.toContain('hunter2');
       const unknownEvent = await register({ url: 'https://example.com/x', events: ['run.exploded'] });
       expect(unknownEvent.status).toBe(400);
       const byEditor = await api(server.url, `${PROJECT}/webhooks`, as('ed', { method: 'POST', body: { url: 'https://example.com/x' } }));
@@ -255,6 +260,49 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       expect(receiver.received.length).toBe(before);
       const audit = (await api(server.url, `${PROJECT}/audit`, as('olga'))).body as { entries: Array<{ action: string }> };
       expect(audit.entries.map((entry) => entry.action)).toEqual(expect.arrayContaining(['webhook.created', 'webhook.rotated', 'webhook.redelivered', 'webhook.deleted']));
+    });
+  });
+
+  describe.skipIf(!target.available)('giving up, and sending again by hand', () => {
+    let server: TestServer;
+    let receiver: Receiver;
+    let cookie = '';
+    beforeAll(async () => {
+      server = await startTestServer(target, { workers: 0, webhookRetryMs: 50, webhookGiveUpMs: 1000, rateLimitPerMinute: 1_000_000 });
+      receiver = await startReceiver();
+      const { admin } = server.store;
+      await admin.createWorkspace('w');
+      await admin.createProject('p', 'w');
+      await admin.createCanvas('p', 'c', false);
+      await admin.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
+      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'olga' }, { expiresInMs: 60_000 });
+      cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
+    }, 60_000);
+    afterAll(async () => {
+      await server?.close();
+      await receiver?.close();
+    });
+    const as = (request: ApiRequest = {}): ApiRequest => ({ ...request, headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers } });
+
+    it('a delivery given up on and sent again by hand is retried as a new one, not failed at its first failure', async () => {
+      receiver.failures.push(...Array.from({ length: 1000 }, () => 500));
+      const hook = await api(server.url, `${PROJECT}/webhooks`, as({ method: 'POST', body: { url: receiver.url, allow_private_network: true, events: ['layout.revision'] } }));
+      expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+      const hookId = (hook.body as { webhook_id: string }).webhook_id;
+      const node = { id: 'n', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'n', displayName: 'n' } };
+      expect((await api(server.url, `${CANVAS}/nodes`, as({ method: 'POST', body: { node, base_revision: 0 } }))).status).toBe(201);
+      const deliveries = async () =>
+        ((await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=20`, as())).body as { deliveries: Array<{ delivery_id: string; status: string; attempts: number }> }).deliveries;
+      // The receiver kept failing for the give-up time (1 s here): the delivery failed.
+      const [given] = await waitFor(deliveries, (list) => list[0]?.status === 'failed');
+      receiver.failures.length = 0;
+      receiver.failures.push(503);
+      const again = await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries/${given!.delivery_id}/redeliver`, as({ method: 'POST' }));
+      expect(again.status).toBe(202);
+      // Its first try fails again; it is retried (from the redelivery, not the event) and arrives.
+      const [delivered] = await waitFor(deliveries, (list) => list[0]?.status !== 'pending');
+      expect(delivered).toMatchObject({ status: 'delivered', attempts: given!.attempts + 2 });
+      expect(receiver.received.map((entry) => entry.id)).toEqual([given!.delivery_id]);
     });
   });
 });
