@@ -104,8 +104,10 @@ export function createConnectorGate(options: { store: Store; server: Authorizati
     async reserveRun(access, rawArguments) {
       const { grant } = access;
       if (grant.spendLimit === null) return { refund: async () => undefined };
-      const nodeId = (rawArguments as { node_id?: unknown } | undefined)?.node_id;
+      const { node_id: nodeId, idempotency_key: key } = (rawArguments ?? {}) as { node_id?: unknown; idempotency_key?: unknown };
       if (typeof nodeId !== 'string') return { refund: async () => undefined };
+      // A retried submission (a key already used on this canvas) answers the run it made: nothing more is spent.
+      if (typeof key === 'string' && (await store.runs.keyUsed(grant.projectId, grant.canvasId, key))) return { refund: async () => undefined };
       const cost = await options.estimate(grant, nodeId).catch(() => null);
       // A node the estimate cannot price is refused by the submission itself, with its own error.
       if (cost === null) return { refund: async () => undefined };

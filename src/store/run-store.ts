@@ -215,6 +215,11 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
       return row ? runRecord(row) : undefined;
     },
 
+    /** Whether a run of this canvas was already submitted with this idempotency key. */
+    async keyUsed(projectId: string, canvasId: string, idempotencyKey: string): Promise<boolean> {
+      return (await driver.get('SELECT 1 AS used FROM node_runs WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?', [projectId, canvasId, idempotencyKey])) !== undefined;
+    },
+
     async getRunRow(runId: string): Promise<RunRow | undefined> {
       const row = await driver.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [runId]);
       return row ? parseRunRow(row) : undefined;

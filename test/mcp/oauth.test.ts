@@ -163,15 +163,18 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       await client.close();
     });
 
-    it('a connection allowed to start runs spends at most its limit: the run past it is refused with budget_exceeded', async () => {
+    it('a connection allowed to start runs spends at most its limit: a retried submission spends nothing, the run past it is refused with budget_exceeded', async () => {
       // Runs are started with a tool beyond the published six: a server that offers it.
       const runs = await stage(target, { enableHiddenTools: true });
       const { client } = await connectV1(runs, 'olga', { decision: 'allow', canvas: 'p/other', access: 'runs', spend_limit: '1' });
       const revision = structured<{ layout: { revision: number } }>(await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } })).layout.revision;
       const frame = { id: 'paid', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a gull', size: '1K', imageUrl: null, aspectRatio: '1:1', count: 1 } };
       expect((await client!.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'other', base_revision: revision, node: frame } })).isError).toBeFalsy();
-      const first = await client!.callTool({ name: 'submit_canvas_node_run', arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid' } });
+      const first = await client!.callTool({ name: 'submit_canvas_node_run', arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid', idempotency_key: 'first' } });
       expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+      // The same submission again (a client's retry) answers the same run and spends nothing more.
+      const retried = await client!.callTool({ name: 'submit_canvas_node_run', arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid', idempotency_key: 'first' } });
+      expect(structured<{ run_id: string }>(retried).run_id).toBe(structured<{ run_id: string }>(first).run_id);
       await expect(client!.callTool({ name: 'submit_canvas_node_run', arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid', idempotency_key: 'second' } })).rejects.toThrow(
         /may spend 1 in all and has spent 1/,
       );
