@@ -55,6 +55,11 @@ export interface AssetStore {
   put(assetId: string, bytes: Readable, byteSize: number): Promise<string>;
   /** Deletes an asset's bytes (after a migration copied them elsewhere). */
   remove(location: AssetLocation): Promise<void>;
+  /**
+   * Removes what a process left staged when it died between staging a run's outputs and completing the run: staged
+   * bytes written before `before` that no asset's row names (`named`). Answers how many were removed.
+   */
+  sweepStaged(before: number, named: (storageKey: string) => Promise<boolean>): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -70,6 +70,19 @@ export function createDatabaseAssetStore(driver: SqlDriver, clock: () => number 
       for (const asset of staged) await driver.run('DELETE FROM asset_chunks WHERE storage_key = ?', [asset.storageKey]);
     },
 
+    async sweepStaged(before, named) {
+      const keys = (await driver.all('SELECT DISTINCT storage_key FROM asset_chunks WHERE seq = 0 AND created_at < ?', [before])).map(
+        (row) => z.object({ storage_key: z.string() }).parse(row).storage_key,
+      );
+      let removed = 0;
+      for (const key of keys) {
+        if (await named(key)) continue;
+        await driver.run('DELETE FROM asset_chunks WHERE storage_key = ?', [key]);
+        removed += 1;
+      }
+      return removed;
+    },
+
     async open(location: AssetLocation, range?: ByteRange) {
       const key = location.storageKey;
       if (!key) throw new AssetMissing(location.assetId);

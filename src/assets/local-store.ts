@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -40,6 +40,19 @@ export function createLocalAssetStore(dataDir: string): AssetStore & { pathOf(as
 
     async discard(staged) {
       for (const asset of staged) rmSync(join(dir, asset.storageKey), { force: true });
+    },
+
+    // A published file was renamed out of the staging directory: whatever is still there was never published.
+    async sweepStaged(before) {
+      let removed = 0;
+      for (const name of readdirSync(staging)) {
+        const path = join(staging, name);
+        const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+        if (written === undefined || written >= before) continue;
+        rmSync(path, { recursive: true, force: true });
+        removed += 1;
+      }
+      return removed;
     },
 
     async open(location: AssetLocation, range) {

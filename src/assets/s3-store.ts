@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -70,6 +71,22 @@ export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''
 
     async discard(staged) {
       for (const asset of staged) await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: asset.storageKey }));
+    },
+
+    // A run's output stays under its staged key once published (its row names it), so only unnamed ones are removed.
+    async sweepStaged(before, named) {
+      let removed = 0;
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyOf('staging/'), ContinuationToken: token }));
+        for (const object of page.Contents ?? []) {
+          if (!object.Key || (object.LastModified?.getTime() ?? before) >= before || (await named(object.Key))) continue;
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }));
+          removed += 1;
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return removed;
     },
 
     async open(location: AssetLocation, range) {

@@ -37,6 +37,9 @@ export interface RunEngineOptions {
 /** Why an execution stopped early. */
 type StopReason = 'cancelled' | 'lease_lost' | 'shutdown' | 'timeout';
 
+/** How often staged outputs left behind are looked for, and the least age at which they are removed. */
+const STAGED_SWEEP_MS = 60 * 60_000;
+
 class Stop extends Error {
   constructor(readonly reason: StopReason) {
     super(`run stopped: ${reason}`);
@@ -60,6 +63,9 @@ export function createRunEngine(options: RunEngineOptions) {
   let running = false;
   let loops: Promise<void>[] = [];
   let recoveryTimer: NodeJS.Timeout | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  // Staged outputs older than any run can take were left by a process that died before completing its run.
+  const stagedAgeMs = Math.max(STAGED_SWEEP_MS, timeoutMs + 2 * leaseMs);
   let unsubscribe: (() => Promise<void>) | undefined;
 
   function wakeAll(): void {
@@ -235,6 +241,16 @@ export function createRunEngine(options: RunEngineOptions) {
     }
   }
 
+  async function sweepStaged(): Promise<void> {
+    const writer = options.assets.writer;
+    try {
+      const removed = await writer.sweepStaged(Date.now() - stagedAgeMs, (key) => store.claims.storageKeyNamed(writer.storage, key));
+      if (removed > 0) logger.info({ removed, storage: writer.storage }, 'removed run outputs left staged by a process that stopped');
+    } catch (error) {
+      logger.warn({ err: error }, 'sweeping staged run outputs failed; trying again later');
+    }
+  }
+
   async function loop(workerId: string): Promise<void> {
     while (running) {
       let row: RunRow | undefined;
@@ -275,6 +291,9 @@ export function createRunEngine(options: RunEngineOptions) {
         });
       await recover();
       recoveryTimer = setInterval(() => void recover(), Math.max(Math.floor(leaseMs / 2), 100));
+      void sweepStaged();
+      sweepTimer = setInterval(() => void sweepStaged(), STAGED_SWEEP_MS);
+      sweepTimer.unref();
       loops = Array.from({ length: options.workers }, (_, index) => loop(`${engineId}:${index}`));
       logger.info({ workers: options.workers, engine: engineId }, 'run engine started');
     },
@@ -299,6 +318,7 @@ export function createRunEngine(options: RunEngineOptions) {
       if (!running) return;
       running = false;
       clearInterval(recoveryTimer);
+      clearInterval(sweepTimer);
       for (const runId of executing.keys()) stopExecution(runId, 'shutdown');
       wakeAll();
       await Promise.all(loops);

@@ -320,6 +320,11 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
       return result.changes === 1;
     },
 
+    /** Whether an asset's row names these stored bytes (what an asset store's sweep must keep). */
+    async storageKeyNamed(storage: AssetStorage, storageKey: string): Promise<boolean> {
+      return (await driver.get('SELECT 1 AS named FROM assets WHERE storage = ? AND storage_key = ?', [storage, storageKey])) !== undefined;
+    },
+
     /** Ids of runs that are queued or running, oldest first (diagnostics and tests). */
     async activeRunIds(): Promise<string[]> {
       const rows = await driver.all(`SELECT id FROM node_runs WHERE status IN ${ACTIVE_STATUSES} ORDER BY created_at, seq, id`);

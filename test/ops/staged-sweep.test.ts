@@ -1,0 +1,76 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AssetLocation, AssetStore } from '../../src/assets/asset-store.js';
+import { createDatabaseAssetStore } from '../../src/assets/database-store.js';
+import { createLocalAssetStore } from '../../src/assets/local-store.js';
+import { createS3AssetStore } from '../../src/assets/s3-store.js';
+import type { Store } from '../../src/store/store.js';
+import { startS3Standin, type S3Standin } from '../support/s3-standin.js';
+import { openTestStore, STORE_TARGETS } from '../support/stores.js';
+
+/**
+ * Outputs left staged by a process that died between staging a run's outputs and completing the run (a SIGKILL, a
+ * power cut) are removed by the run engine's sweep, in each of the three asset stores: only those older than any run
+ * can take, and never bytes an asset's row names. The S3 store is tested against s3rver, a local stand-in.
+ */
+
+const ORPHAN = 'asset_OOOOOOOOOOOOOOOO';
+const KEPT = 'asset_KKKKKKKKKKKKKKKK';
+const bytes = Buffer.from('staged output');
+
+let s3: S3Standin;
+let database: { store: Store; close(): Promise<void> } | undefined;
+const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-sweep-'));
+beforeAll(async () => {
+  s3 = await startS3Standin();
+  if (STORE_TARGETS[1]!.available) database = await openTestStore(STORE_TARGETS[1]!);
+});
+afterAll(async () => {
+  await s3?.close();
+  await database?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const stores: Array<[string, () => AssetStore | null]> = [
+  ['local', () => createLocalAssetStore(join(dir, 'local'))],
+  ['postgres', () => (database ? createDatabaseAssetStore(database.store.driver) : null)],
+  ['s3', () => createS3AssetStore(s3.client, s3.bucket, 'sweep/')],
+];
+
+async function readAll(assets: AssetStore, location: AssetLocation): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await assets.open(location)) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+describe.each(stores)('sweeping staged outputs: %s', (_name, make) => {
+  it('removes an old staged output no row names, keeps the published one, and leaves young ones alone', async (context) => {
+    const assets = make();
+    if (!assets) return context.skip();
+    const orphan = await assets.stage(ORPHAN, 'run_dead.1', bytes);
+    const kept = await assets.stage(KEPT, 'run_done.1', bytes);
+    assets.publish([kept]);
+    const named = async (key: string) => key === kept.storageKey;
+    const location = (assetId: string, storageKey: string | null): AssetLocation => ({ assetId, storage: assets.storage, storageKey, byteSize: bytes.length, mimeType: 'text/plain' });
+    // Where the orphan's bytes are: a file in the staging directory, else under its staged key.
+    const orphanThere = async () =>
+      assets.storage === 'local'
+        ? existsSync(join(dir, 'local', 'assets', orphan.storageKey))
+        : readAll(assets, location(ORPHAN, orphan.storageKey)).then(
+            () => true,
+            () => false,
+          );
+
+    // Written just now: younger than the cut-off, so a run may still be completing them.
+    expect(await assets.sweepStaged(Date.now() - 60_000, named)).toBe(0);
+    expect(await orphanThere()).toBe(true);
+
+    expect(await assets.sweepStaged(Date.now() + 60_000, named)).toBe(1);
+    expect(await orphanThere()).toBe(false);
+    expect(await readAll(assets, location(KEPT, assets.storage === 'local' ? null : kept.storageKey))).toEqual(bytes);
+    expect(await assets.sweepStaged(Date.now() + 60_000, named)).toBe(0);
+    await assets.close();
+  });
+});
