@@ -137,10 +137,7 @@ export function createTeamOperations(store: Store, backend: CanvasBackend, asset
     async changeCanvas(ctx, projectId, canvasId, body) {
       const by = await owner(ctx, projectId, 'change canvases');
       await requireCanvas(store, projectId, canvasId);
-      if (body.locked !== undefined) {
-        await store.admin.setCanvasLocked(projectId, canvasId, body.locked);
-        await store.team.record({ projectId, actor: by, action: body.locked ? 'canvas.locked' : 'canvas.unlocked', target: canvasId });
-      }
+      if (body.locked !== undefined) await store.team.setLocked(projectId, canvasId, body.locked, by);
       if (body.title !== undefined) await store.team.retitle({ projectId, canvasId }, body.title, by);
       return canvasView(projectId, canvasId);
     },

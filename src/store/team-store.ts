@@ -55,6 +55,8 @@ export interface TeamStore {
   createProject(projectId: string, workspaceId: string, title: string | null, by: Actor): Promise<void>;
   /** A new canvas and its audit entry, in one transaction (`details` say more, e.g. what it copies). */
   createCanvas(projectId: string, canvasId: string, by: Actor, details?: Record<string, unknown>): Promise<void>;
+  /** Locks a canvas read-only or unlocks it, with its audit entry in the same transaction. */
+  setLocked(projectId: string, canvasId: string, locked: boolean, by: Actor): Promise<void>;
   /** Sets what people call a project or canvas (null: its id again). */
   retitle(target: { projectId: string; canvasId?: string }, title: string | null, by: Actor): Promise<void>;
   /**
@@ -263,6 +265,14 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
         }
         await tx.run('INSERT INTO canvases (project_id, id, locked, created_at) VALUES (?, ?, 0, ?)', [projectId, canvasId, clock()]);
         await record({ projectId, actor: by, action: 'canvas.created', target: canvasId, ...(details ? { details } : {}) }, tx);
+      });
+    },
+
+    async setLocked(projectId, canvasId, locked, by) {
+      await driver.transaction(async (tx) => {
+        const { changes } = await tx.run('UPDATE canvases SET locked = ? WHERE project_id = ? AND id = ? AND deleted_at IS NULL', [locked ? 1 : 0, projectId, canvasId]);
+        if (changes === 0) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
+        await record({ projectId, actor: by, action: locked ? 'canvas.locked' : 'canvas.unlocked', target: canvasId }, tx);
       });
     },
 
