@@ -106,7 +106,13 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         // Owners see the agents working on the project's canvases (the demo's chat run), with End.
         await page.locator('li', { hasText: /chat run chat_/ }).first().getByRole('button', { name: 'End' }).waitFor();
         await screenshot(page, `team-members-${target.name}`);
+        // Removing asks once more; Keep leaves her in.
         await page.getByRole('button', { name: 'Remove Ana Lima' }).click();
+        const question = page.getByRole('group', { name: 'Remove Ana Lima' });
+        await question.getByText('Remove Ana Lima? They lose access at once.').waitFor();
+        await question.getByRole('button', { name: 'Keep' }).click();
+        await page.getByRole('button', { name: 'Remove Ana Lima' }).click();
+        await question.getByRole('button', { name: 'Remove now' }).click();
         await page.locator('tr[data-member="Ana Lima"]').waitFor({ state: 'detached' });
         await matePage.getByText('You are not a member of this project.').waitFor({ timeout: 15_000 });
 
@@ -117,6 +123,7 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
 
         // The last owner cannot leave: the server's reason is shown.
         await page.getByRole('button', { name: 'Leave' }).click();
+        await page.getByRole('group', { name: 'Leave the project' }).getByRole('button', { name: 'Leave now' }).click();
         await page.getByRole('alert').getByText(/last owner/).waitFor();
         expect(owner.errors).toEqual([]);
         expect(mateErrors).toEqual([]);

@@ -76,6 +76,8 @@ export function TeamPage({ projectId }: { projectId: string }) {
   const [members, setMembers] = useState<MemberView[]>([]);
   const [invites, setInvites] = useState<InviteView[]>([]);
   const [audit, setAudit] = useState<AuditEntry[]>([]);
+  // Removing someone (or leaving) asks once more: the member whose row shows the question.
+  const [removing, setRemoving] = useState<string | null>(null);
   const [issued, setIssued] = useState<IssuedInvite | null>(null);
   const [inviteRole, setInviteRole] = useState<Role>('editor');
   const [failure, setFailure] = useState<'signed-out' | 'gone' | null>(null);
@@ -160,7 +162,7 @@ export function TeamPage({ projectId }: { projectId: string }) {
             {members.map((member) => {
               const self = samePerson(me.person, member);
               return (
-                <tr key={`${member.issuer}|${member.subject}`} data-member={member.subject}>
+                <tr key={memberKey(member)} data-member={member.subject}>
                   <td>
                     {member.subject}
                     {self ? <span className="chip">you</span> : null}
@@ -184,15 +186,32 @@ export function TeamPage({ projectId }: { projectId: string }) {
                   </td>
                   <td>{when(member.joined_at)}</td>
                   <td>
-                    {self ? (
-                      <button type="button" className="button-small" onClick={() => void act(async () => {
-                        await api.removeMember(projectId, member);
-                        navigate('/');
-                      })}>
+                    {removing === memberKey(member) ? (
+                      <span className="member-confirm" role="group" aria-label={self ? 'Leave the project' : `Remove ${member.subject}`}>
+                        {self ? 'Leave this project? You lose access to its canvases.' : `Remove ${member.subject}? They lose access at once.`}{' '}
+                        <button
+                          type="button"
+                          className="button-small button-danger"
+                          onClick={() =>
+                            void act(async () => {
+                              setRemoving(null);
+                              await api.removeMember(projectId, member);
+                              if (self) navigate('/');
+                            })
+                          }
+                        >
+                          {self ? 'Leave now' : 'Remove now'}
+                        </button>{' '}
+                        <button type="button" className="button-small" onClick={() => setRemoving(null)}>
+                          {self ? 'Stay' : 'Keep'}
+                        </button>
+                      </span>
+                    ) : self ? (
+                      <button type="button" className="button-small" onClick={() => setRemoving(memberKey(member))}>
                         Leave
                       </button>
                     ) : isOwner ? (
-                      <button type="button" className="button-small button-danger" onClick={() => void act(() => api.removeMember(projectId, member))}>
+                      <button type="button" className="button-small button-danger" onClick={() => setRemoving(memberKey(member))}>
                         Remove {member.subject}
                       </button>
                     ) : null}
@@ -329,4 +348,8 @@ function ProjectAgents({ projectId, canvasList }: { projectId: string; canvasLis
       </ul>
     </section>
   );
+}
+
+function memberKey(member: { issuer: string; subject: string }): string {
+  return `${member.issuer}|${member.subject}`;
 }
