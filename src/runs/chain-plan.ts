@@ -117,7 +117,19 @@ function downstreamOrder(rootId: string, nodes: ReadonlyMap<string, GraphNode>, 
     }
   }
   if (order.length < reach.size) {
-    const looped = [...reach].filter((id) => !order.includes(id)).sort(bySeq);
+    // The nodes left unordered are on a cycle or downstream of one: drop those that lead nowhere within them, until
+    // only the cycle's nodes remain.
+    const left = new Set([...reach].filter((id) => !order.includes(id)));
+    for (let dropped = true; dropped; ) {
+      dropped = false;
+      for (const id of left) {
+        if (!(targets.get(id) ?? []).some((next) => left.has(next))) {
+          left.delete(id);
+          dropped = true;
+        }
+      }
+    }
+    const looped = [...left].sort(bySeq);
     throw new CanvasError('not_runnable', `The nodes downstream of ${rootId} form a cycle (${looped.join(', ')}): a chain needs an order; remove an edge of the cycle.`, {
       node_id: rootId,
       cycle: looped,
@@ -139,7 +151,8 @@ export async function planChain(store: Store, projectId: string, canvasId: strin
   const sources = new Map<string, string[]>();
   for (const edge of layout.edges) {
     const { source, target } = EdgeEnds.parse(JSON.parse(edge.body));
-    targets.set(source, [...(targets.get(source) ?? []), target]);
+    // Two edges between the same nodes (from different handles) are one dependency.
+    targets.set(source, [...new Set([...(targets.get(source) ?? []), target])]);
     sources.set(target, [...new Set([...(sources.get(target) ?? []), source])]);
   }
   const order = downstreamOrder(rootId, nodes, targets, sources);
@@ -179,7 +192,8 @@ export async function planChain(store: Store, projectId: string, canvasId: strin
       plan,
       cost: cached ? 0 : pricing(plan),
       inputsHash,
-      cachedRunId: cached ? head.runIds.at(-1)! : null,
+      // The result that stands: the picked version when there is one, else the latest.
+      cachedRunId: cached ? (picked ?? head.runIds.at(-1)!) : null,
       runId: cached ? null : newId(ID_PREFIX.nodeRun),
       replacesResult: !cached && picked === null,
       resources: cached ? [] : pendingResources(plan),

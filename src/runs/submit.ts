@@ -98,6 +98,9 @@ export async function runContextFor(store: Store, projectId: string, canvasId: s
  * request again answers the same chain.
  */
 export async function submitRunChain(store: Store, submission: RunSubmission): Promise<{ chain: RunChain; replayed: boolean }> {
+  // A repeated request answers its chain even if the canvas changed since (locked, the root deleted).
+  const replayed = await store.chains.replay({ ...submission, rootNodeId: submission.nodeId });
+  if (replayed) return { chain: replayed, replayed: true };
   await requireOpenCanvas(store, submission.projectId, submission.canvasId);
   const plan = await planChain(store, submission.projectId, submission.canvasId, submission.nodeId, submission.pricing ?? DEFAULT_PRICING);
   const chainId = newId(ID_PREFIX.runChain);

@@ -4,7 +4,7 @@ import { CanvasError } from '../shared/errors.js';
 import { RUN_COLUMNS, parseRunRow, type RunRow } from './run-rows.js';
 import { requestRunCancel } from './run-cancel.js';
 import { ACTIVE_STATUSES, bumpStatesVersion, type NewRun, type RunStore } from './run-store.js';
-import type { SqlDriver } from './sql-driver.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
  * Downstream chains ("Run from here", issue 22; migration 016): the chain row names its steps, and each step that
@@ -82,32 +82,46 @@ export function createRunChainStore(driver: SqlDriver, clock: () => number, runs
     return chainRecord(ChainRow.parse(row), chainRuns);
   }
 
+  /** The chain this key already made from this root (refused when it made one from another root), if any. */
+  async function keyedChain(executor: SqlExecutor, chain: Pick<NewChain, 'projectId' | 'canvasId' | 'rootNodeId' | 'idempotencyKey'>): Promise<string | undefined> {
+    if (chain.idempotencyKey === null) return undefined;
+    const existing = await executor.get(`SELECT ${CHAIN_COLUMNS} FROM run_chains WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?`, [
+      chain.projectId,
+      chain.canvasId,
+      chain.idempotencyKey,
+    ]);
+    if (!existing) return undefined;
+    const row = ChainRow.parse(existing);
+    if (row.root_node_id !== chain.rootNodeId) {
+      throw new CanvasError('idempotency_mismatch', 'This Idempotency-Key was already used for a chain from another node; use a new key for a new chain.', {
+        idempotency_key: chain.idempotencyKey,
+        chain_id: row.id,
+      });
+    }
+    return row.id;
+  }
+
   return {
     read,
 
+    /** The chain a repeated request (the same key from the same root) answers, before anything is planned again. */
+    async replay(chain: Pick<NewChain, 'projectId' | 'canvasId' | 'rootNodeId' | 'idempotencyKey'>): Promise<RunChain | undefined> {
+      const chainId = await keyedChain(driver, chain);
+      return chainId === undefined ? undefined : read(chain.projectId, chain.canvasId, chainId);
+    },
+
     /**
      * Writes the chain and its runs, or answers the chain already made with this idempotency key (the same root:
-     * a different root under the same key is refused).
+     * a different root under the same key is refused). The budget must cover every step that runs.
      */
     async create(chain: NewChain, stepRuns: readonly NewRun[]): Promise<{ chain: RunChain; replayed: boolean }> {
       const outcome = await driver.transaction(async (tx) => {
-        if (chain.idempotencyKey !== null) {
-          const existing = await tx.get(`SELECT ${CHAIN_COLUMNS} FROM run_chains WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?`, [
-            chain.projectId,
-            chain.canvasId,
-            chain.idempotencyKey,
-          ]);
-          if (existing) {
-            const row = ChainRow.parse(existing);
-            if (row.root_node_id !== chain.rootNodeId) {
-              throw new CanvasError('idempotency_mismatch', 'This Idempotency-Key was already used for a chain from another node; use a new key for a new chain.', {
-                idempotency_key: chain.idempotencyKey,
-                chain_id: row.id,
-              });
-            }
-            return { chainId: row.id, replayed: true };
-          }
-        }
+        // The project's row first: two requests with one key take turns, and the second answers the first's chain.
+        await runs.lockProjectIn(tx, chain.projectId);
+        const existing = await keyedChain(tx, chain);
+        if (existing !== undefined) return { chainId: existing, replayed: true };
+        const total = Math.round(stepRuns.reduce((sum, run) => sum + run.costEstimated, 0) * 100) / 100;
+        await runs.checkBudgetIn(tx, chain.projectId, total, `This chain (${stepRuns.length} ${stepRuns.length === 1 ? 'run' : 'runs'})`);
         for (const run of stepRuns) await runs.insertIn(tx, run);
         await tx.run(
           `INSERT INTO run_chains (id, project_id, canvas_id, root_node_id, steps, idempotency_key, triggered_kind, triggered_name, created_at)

@@ -106,20 +106,27 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
     };
   }
 
-  async function checkBudget(tx: SqlExecutor, projectId: string, cost: number): Promise<void> {
+  async function checkBudget(tx: SqlExecutor, projectId: string, cost: number, what = 'This run'): Promise<void> {
     const budget = await budgetOf(tx, projectId, true);
     if (budget.left === null || cost <= budget.left) return;
     throw new CanvasError(
       'budget_exceeded',
-      `This run is estimated at ${cost} credits but project ${projectId} has ${budget.left} credits left of its budget.`,
+      `${what} is estimated at ${cost} credits but project ${projectId} has ${budget.left} credits left of its budget.`,
       { estimated_cost: cost, credits_left: budget.left, budget: budget.budget },
     );
+  }
+
+  async function lockProject(tx: SqlExecutor, projectId: string): Promise<void> {
+    await tx.get(`SELECT id FROM projects WHERE id = ?${driver.forUpdate}`, [projectId]);
   }
 
   /** Creates a queued run inside `tx`, or answers the run already created with this idempotency key and input. */
   async function insertRun(tx: SqlExecutor, run: NewRun): Promise<{ run: NodeRun; replayed: boolean }> {
     const inputHash = sha256Hex(canonicalJson({ node_id: run.nodeId, operation: run.operation, input: run.input }));
     if (run.idempotencyKey !== null) {
+      // The project's row first (as the budget check takes it): two submissions with one key then take turns, and
+      // the second sees the first's run instead of failing on the key's uniqueness (PostgreSQL).
+      await lockProject(tx, run.projectId);
       const existing = await tx.get(
         `SELECT ${RUN_COLUMNS} FROM node_runs WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?`,
         [run.projectId, run.canvasId, run.idempotencyKey],
@@ -192,6 +199,9 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
 
     /** Creates a queued run inside a caller's transaction (a chain's steps, src/store/run-chain-store.ts). */
     insertIn: insertRun,
+    /** Inside a caller's transaction: locks the project's row, and refuses `cost` beyond what its budget has left. */
+    lockProjectIn: lockProject,
+    checkBudgetIn: checkBudget,
 
     /** Creates a queued run, or returns the run already created with this idempotency key and input. */
     createRun(run: NewRun): Promise<{ run: NodeRun; replayed: boolean }> {

@@ -182,12 +182,13 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       const active = await world.server.store.claims.activeRunIds();
       const refused = await start('a', 'chain-5');
       expect(refused.status).toBe(402);
-      expect(refused.body).toMatchObject({ error: { code: 'budget_exceeded' } });
+      expect(refused.body).toMatchObject({ error: { code: 'budget_exceeded', details: { estimated_cost: 1.5 } } });
+      expect((refused.body as { error: { message: string } }).error.message).toContain('This chain (2 runs) is estimated at 1.5 credits');
       expect(await world.server.store.claims.activeRunIds()).toEqual(active);
       await world.server.store.admin.setProjectBudget('p', null);
     });
 
-    it('refuses a cycle downstream, naming its nodes', async () => {
+    it('refuses a cycle downstream, naming its nodes and only them', async () => {
       const base = await world.revision();
       const looped = await api(url(''), '/changes', world.as({
         method: 'POST',
@@ -196,8 +197,11 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
           operations: [
             { op: 'create_node', node: { id: 'x', type: 'scriptNode', position: at, data: { prompt: 'x' } } },
             { op: 'create_node', node: { id: 'y', type: 'scriptNode', position: at, data: { prompt: 'y' } } },
+            { op: 'create_node', node: { id: 'z', type: 'scriptNode', position: at, data: { prompt: 'z' } } },
             { op: 'create_edge', edge: { id: 'x-y', source: 'x', target: 'y' } },
             { op: 'create_edge', edge: { id: 'y-x', source: 'y', target: 'x' } },
+            // Downstream of the cycle, not on it.
+            { op: 'create_edge', edge: { id: 'y-z', source: 'y', target: 'z' } },
           ],
         },
       }));
@@ -205,6 +209,7 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       const refused = await start('x', 'chain-6');
       expect(refused.status).toBe(422);
       expect(refused.body).toMatchObject({ error: { code: 'not_runnable', details: { cycle: ['x', 'y'] } } });
+      expect((refused.body as { error: { details: { cycle: string[] } } }).error.details.cycle).toEqual(['x', 'y']);
     });
   });
 
@@ -219,6 +224,50 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       (await api(`${world.server.url}${CANVAS}`, `/nodes/${node}/runs/downstream`, world.as({ method: 'POST', headers: { 'idempotency-key': key } }))).body as RunChain;
     const chain = async (id: string) => (await api(`${world.server.url}${CANVAS}`, `/chains/${id}`, world.as())).body as RunChain;
     const claims = () => world.server.store.claims;
+
+    it('two edges between the same nodes are one dependency: the order and the waits stay right', async () => {
+      const base = await world.revision();
+      const made = await api(`${world.server.url}${CANVAS}`, '/changes', world.as({
+        method: 'POST',
+        body: {
+          base_revision: base,
+          operations: [
+            { op: 'create_node', node: { id: 'p', type: 'scriptNode', position: at, data: { prompt: 'p' } } },
+            // q is created before r, but waits for it.
+            { op: 'create_node', node: { id: 'q', type: 'scriptNode', position: at, data: { prompt: 'q' } } },
+            { op: 'create_node', node: { id: 'r', type: 'scriptNode', position: at, data: { prompt: 'r' } } },
+            { op: 'create_edge', edge: { id: 'p-q-1', source: 'p', target: 'q' } },
+            { op: 'create_edge', edge: { id: 'p-q-2', source: 'p', target: 'q' } },
+            { op: 'create_edge', edge: { id: 'p-r', source: 'p', target: 'r' } },
+            { op: 'create_edge', edge: { id: 'r-q', source: 'r', target: 'q' } },
+          ],
+        },
+      }));
+      expect(made.status).toBe(201);
+      const quoted = (await api(`${world.server.url}${CANVAS}`, '/nodes/p/downstream-estimate', world.as())).body as ChainEstimate;
+      expect(quoted.steps.map((step) => [step.node_id, [...step.waits_for].sort()])).toEqual([
+        ['p', []],
+        ['r', ['p']],
+        ['q', ['p', 'r']],
+      ]);
+    });
+
+    it('the same key twice at once makes one chain: the second request answers it', async () => {
+      const both = await Promise.all([1, 2].map(() => api(`${world.server.url}${CANVAS}`, '/nodes/p/runs/downstream', world.as({ method: 'POST', headers: { 'idempotency-key': 'twice' } }))));
+      expect(both.map((response) => response.status).sort()).toEqual([200, 202]);
+      const [first, second] = both.map((response) => (response.body as RunChain).chain_id);
+      expect(first).toBe(second);
+      // A repeated request answers its chain even once the canvas is locked.
+      await world.server.store.admin.setCanvasLocked('p', 'c', true);
+      try {
+        const again = await api(`${world.server.url}${CANVAS}`, '/nodes/p/runs/downstream', world.as({ method: 'POST', headers: { 'idempotency-key': 'twice' } }));
+        expect(again.status).toBe(200);
+        expect((again.body as RunChain).chain_id).toBe(first);
+      } finally {
+        await world.server.store.admin.setCanvasLocked('p', 'c', false);
+      }
+      await api(`${world.server.url}${CANVAS}`, `/chains/${first}/cancel`, world.as({ method: 'POST' }));
+    });
 
     it('claims a step only once the steps it waits for succeeded; a failure cancels the steps waiting on it, uncharged', async () => {
       const made = await start('a', 'fail-1');
