@@ -357,6 +357,19 @@ const SECRET_KEYS = new Set<string>(['openaiApiKey', 'backendToken', 'metricsTok
 export const SETTINGS_FILE = 'canvas-mcp.config.json';
 
 /**
+ * A value of the settings file as the text a flag would give (so it is checked exactly as a flag is: `"port": false`
+ * is refused, not read as 0), or null when it has no such form: null, a list (except allowed-origins) or an object
+ * (except run-prices).
+ */
+function settingText(key: ConfigKey, value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (key === 'allowedOrigins' && Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');
+  if (key === 'runPrices' && typeof value === 'object' && value !== null && !Array.isArray(value)) return JSON.stringify(value);
+  return null;
+}
+
+/**
  * The settings file (docs/operations.md, "Settings file"): `--config FILE`, else ./canvas-mcp.config.json when it
  * exists. A JSON object whose keys are the flags' names without `--` (`"image-provider": "fal"`, `"run-prices": {…}`).
  * Secrets are refused there: they come from the environment only.
@@ -368,11 +381,16 @@ function settingsFile(path: unknown): ConfigInput {
     if (chosen) throw new ConfigError([`--config (CANVAS_MCP_CONFIG): there is no file ${chosen}`]);
     return {};
   }
+  const text = readFileSync(file, 'utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError([`${file}: not valid JSON (${(error as Error).message})`]);
+    // At most where (when the parser says): its message quotes the text around the error, which may be a secret.
+    const position = Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? NaN);
+    const before = Number.isNaN(position) ? null : text.slice(0, position).split('\n');
+    const where = before ? ` at line ${before.length}, column ${before.at(-1)!.length + 1}` : '';
+    throw new ConfigError([`${file}: not valid JSON${where}`]);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ConfigError([`${file}: must be a JSON object of settings, such as {"image-provider": "fal"}`]);
@@ -389,8 +407,11 @@ function settingsFile(path: unknown): ConfigInput {
     const key = byName.get(name);
     if (key && SECRET_KEYS.has(key)) problems.push(`${file}: "${name}" is a secret; set ${ENVIRONMENT[key]} in the environment instead`);
     else if (!key || key === 'configFile' || !FLAG[key]) problems.push(`${file}: "${name}" is not a setting (the settings are the serve flags without --, such as "image-provider")`);
-    else if (value !== null && typeof value === 'object' && key !== 'runPrices' && !Array.isArray(value)) problems.push(`${file}: "${name}" must be a string, a number or a boolean`);
-    else settings[key] = value;
+    else {
+      const text = settingText(key, value);
+      if (text === null) problems.push(`${file}: "${name}" must be ${key === 'runPrices' ? 'an object of model ids to credits' : key === 'allowedOrigins' ? 'a list of origins or a string' : 'a string, a number or true/false'}`);
+      else settings[key] = text;
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return settings;

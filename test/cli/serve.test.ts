@@ -113,7 +113,12 @@ describe('serve', () => {
     [{ 'openai-api-key': 'sk-not-here' }, '"openai-api-key" is a secret; set CANVAS_MCP_OPENAI_API_KEY in the environment instead'],
     [{ imageProvider: 'fal' }, '"imageProvider" is not a setting (the settings are the serve flags without --, such as "image-provider")'],
     [{ port: 'abc' }, '--port (CANVAS_MCP_PORT)'],
-    [{ 'image-provider': { name: 'fal' } }, '"image-provider" must be a string, a number or a boolean'],
+    [{ 'image-provider': { name: 'fal' } }, '"image-provider" must be a string, a number or true/false'],
+    [{ port: null }, '"port" must be a string, a number or true/false'],
+    // Checked as the flag would be: false is not a port (it is not read as 0).
+    [{ port: false }, '--port (CANVAS_MCP_PORT)'],
+    [{ 'rate-limit': [] }, '"rate-limit" must be a string, a number or true/false'],
+    [{ 'run-prices': ['fal'] }, '"run-prices" must be an object of model ids to credits'],
   ])('refuses a settings file %j naming what is wrong, never echoing a secret', async (settings, message) => {
     const file = join(tempDir(), 'settings.json');
     writeFileSync(file, JSON.stringify(settings));
@@ -121,6 +126,15 @@ describe('serve', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toContain('sk-not-here');
+  }, 60_000);
+
+  it('refuses a settings file that is not JSON without quoting it (it may hold a secret)', async () => {
+    const file = join(tempDir(), 'settings.json');
+    writeFileSync(file, `{\n  "port": 0,\n  "openai-api-key": 'sk-proj-abcdefghijkl'\n}\n`);
+    const result = await cli(['serve', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${file}: not valid JSON`);
+    expect(result.stderr).not.toContain('sk-proj');
   }, 60_000);
 
   it('refuses a --config that names no file', async () => {

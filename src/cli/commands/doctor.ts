@@ -11,7 +11,7 @@ import { configFlagsOf, serveOptions } from './serve.js';
  * `canvas-mcp doctor`: which model the canvas chat would use with these settings (the same flags and environment as
  * `serve`), and whether it answers: one short request, with a 30 s limit. The key is never printed.
  */
-const DOCTOR_KEYS = new Set(['modelProvider', 'model', 'modelBaseUrl', 'modelApiKeyFile']);
+const DOCTOR_KEYS = new Set(['configFile', 'modelProvider', 'model', 'modelBaseUrl', 'modelApiKeyFile']);
 
 export function registerDoctorCommand(program: Command, run: (json: boolean, work: () => Promise<void>) => Promise<void>): void {
   const doctor = program.command('doctor').description("Check the canvas chat's model: which one is configured, and whether it answers");

@@ -10,6 +10,7 @@ import { configFlagsOf, serveOptions } from './serve.js';
  * number of worker processes share the queue; on SQLite they share the file on one machine.
  */
 const WORKER_KEYS = new Set([
+  'configFile',
   'dataDir',
   'databaseUrl',
   'logLevel',
