@@ -57,10 +57,18 @@ export interface AssetStore {
   remove(location: AssetLocation): Promise<void>;
   /**
    * Removes what a process left staged when it died between staging a run's outputs and completing the run: staged
-   * bytes written before `before` that no asset's row names (`named`). Answers how many were removed.
+   * bytes written before `before` of an asset that has no row at all (`known` answers which of some asset ids have
+   * one). Bytes of an asset with a row are kept whatever its row says, so a copy kept by `admin assets migrate
+   * --keep-source` or one a migration is writing stays. Answers how many were removed.
    */
-  sweepStaged(before: number, named: (storageKey: string) => Promise<boolean>): Promise<number>;
+  sweepStaged(before: number, known: (assetIds: readonly string[]) => Promise<ReadonlySet<string>>): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The asset id at the start of a staged name (`asset_…` then `.`, as stage and put name them), or null. */
+export function assetIdOfStagedName(name: string): string | null {
+  const candidate = name.slice(0, name.indexOf('.'));
+  return ASSET_ID.test(candidate) ? candidate : null;
 }
 
 export class AssetMissing extends Error {

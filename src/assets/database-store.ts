@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { SqlDriver } from '../store/sql-driver.js';
-import { AssetMissing, type AssetLocation, type AssetStore, type ByteRange, type StagedAsset } from './asset-store.js';
+import { AssetMissing, assetIdOfStagedName, type AssetLocation, type AssetStore, type ByteRange, type StagedAsset } from './asset-store.js';
+
+/** `asset_` and 16 characters: the start of every storage key of this store. */
+const ASSET_ID_LENGTH = 22;
 
 /**
  * Assets as chunks in the database (`--asset-store postgres`; migration 008): any number of servers on one PostgreSQL
@@ -70,13 +73,21 @@ export function createDatabaseAssetStore(driver: SqlDriver, clock: () => number 
       for (const asset of staged) await driver.run('DELETE FROM asset_chunks WHERE storage_key = ?', [asset.storageKey]);
     },
 
-    async sweepStaged(before, named) {
-      const keys = (await driver.all('SELECT DISTINCT storage_key FROM asset_chunks WHERE seq = 0 AND created_at < ?', [before])).map(
-        (row) => z.object({ storage_key: z.string() }).parse(row).storage_key,
-      );
+    async sweepStaged(before, known) {
+      // Keys start with their asset id (22 characters): only chunks of assets without a row, found by the primary key.
+      const keys = (
+        await driver.all(
+          `SELECT c.storage_key FROM asset_chunks c
+           WHERE c.seq = 0 AND c.created_at < ? AND NOT EXISTS (SELECT 1 FROM assets a WHERE a.id = substr(c.storage_key, 1, ${ASSET_ID_LENGTH}))`,
+          [before],
+        )
+      ).map((row) => z.object({ storage_key: z.string() }).parse(row).storage_key);
+      const assetIds = keys.map(assetIdOfStagedName).filter((id): id is string => id !== null);
+      const withRows = await known(assetIds);
       let removed = 0;
       for (const key of keys) {
-        if (await named(key)) continue;
+        const assetId = assetIdOfStagedName(key);
+        if (assetId === null || withRows.has(assetId)) continue;
         await driver.run('DELETE FROM asset_chunks WHERE storage_key = ?', [key]);
         removed += 1;
       }

@@ -42,7 +42,8 @@ export function createLocalAssetStore(dataDir: string): AssetStore & { pathOf(as
       for (const asset of staged) rmSync(join(dir, asset.storageKey), { force: true });
     },
 
-    // A published file was renamed out of the staging directory: whatever is still there was never published.
+    // A published file was renamed out of the staging directory: whatever is still there, old enough, was never
+    // published (a run's input copies included); the rename of a put finishes in moments.
     async sweepStaged(before) {
       let removed = 0;
       for (const name of readdirSync(staging)) {

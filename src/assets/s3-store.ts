@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ServeConfig } from '../config.js';
-import { AssetMissing, type AssetLocation, type AssetStore, type StagedAsset } from './asset-store.js';
+import { AssetMissing, assetIdOfStagedName, type AssetLocation, type AssetStore, type StagedAsset } from './asset-store.js';
 
 /**
  * Assets in any S3-compatible object store (`--asset-store s3`). Readers get a presigned GET that expires with the
@@ -73,15 +73,22 @@ export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''
       for (const asset of staged) await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: asset.storageKey }));
     },
 
-    // A run's output stays under its staged key once published (its row names it), so only unnamed ones are removed.
-    async sweepStaged(before, named) {
+    // A run's output stays under its staged key once published, so only objects of assets without a row are removed,
+    // a page (up to 1,000 keys) checked at once.
+    async sweepStaged(before, known) {
+      const stagedPrefix = keyOf('staging/');
       let removed = 0;
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyOf('staging/'), ContinuationToken: token }));
-        for (const object of page.Contents ?? []) {
-          if (!object.Key || (object.LastModified?.getTime() ?? before) >= before || (await named(object.Key))) continue;
-          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }));
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: stagedPrefix, ContinuationToken: token }));
+        const old = (page.Contents ?? []).flatMap((object) => {
+          const assetId = object.Key ? assetIdOfStagedName(object.Key.slice(stagedPrefix.length)) : null;
+          return object.Key && assetId && (object.LastModified?.getTime() ?? before) < before ? [{ key: object.Key, assetId }] : [];
+        });
+        const withRows = await known(old.map((object) => object.assetId));
+        for (const object of old) {
+          if (withRows.has(object.assetId)) continue;
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.key }));
           removed += 1;
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined;

@@ -244,7 +244,7 @@ export function createRunEngine(options: RunEngineOptions) {
   async function sweepStaged(): Promise<void> {
     const writer = options.assets.writer;
     try {
-      const removed = await writer.sweepStaged(Date.now() - stagedAgeMs, (key) => store.claims.storageKeyNamed(writer.storage, key));
+      const removed = await writer.sweepStaged(Date.now() - stagedAgeMs, (assetIds) => store.claims.knownAssetIds(assetIds));
       if (removed > 0) logger.info({ removed, storage: writer.storage }, 'removed run outputs left staged by a process that stopped');
     } catch (error) {
       logger.warn({ err: error }, 'sweeping staged run outputs failed; trying again later');

@@ -320,9 +320,15 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
       return result.changes === 1;
     },
 
-    /** Whether an asset's row names these stored bytes (what an asset store's sweep must keep). */
-    async storageKeyNamed(storage: AssetStorage, storageKey: string): Promise<boolean> {
-      return (await driver.get('SELECT 1 AS named FROM assets WHERE storage = ? AND storage_key = ?', [storage, storageKey])) !== undefined;
+    /** Which of these asset ids have a row (an asset store's sweep keeps their bytes), in one query per 500. */
+    async knownAssetIds(assetIds: readonly string[]): Promise<ReadonlySet<string>> {
+      const known = new Set<string>();
+      for (let start = 0; start < assetIds.length; start += 500) {
+        const batch = assetIds.slice(start, start + 500);
+        const rows = await driver.all(`SELECT id FROM assets WHERE id IN (${batch.map(() => '?').join(', ')})`, batch);
+        for (const row of rows) known.add(z.object({ id: z.string() }).parse(row).id);
+      }
+      return known;
     },
 
     /** Ids of runs that are queued or running, oldest first (diagnostics and tests). */

@@ -8,12 +8,14 @@ import { createLocalAssetStore } from '../../src/assets/local-store.js';
 import { createS3AssetStore } from '../../src/assets/s3-store.js';
 import type { Store } from '../../src/store/store.js';
 import { startS3Standin, type S3Standin } from '../support/s3-standin.js';
+import { canvasWithFinishedImage } from '../support/finished-image.js';
+import { startTestServer } from '../support/servers.js';
 import { openTestStore, STORE_TARGETS } from '../support/stores.js';
 
 /**
  * Outputs left staged by a process that died between staging a run's outputs and completing the run (a SIGKILL, a
  * power cut) are removed by the run engine's sweep, in each of the three asset stores: only those older than any run
- * can take, and never bytes an asset's row names. The S3 store is tested against s3rver, a local stand-in.
+ * can take, and never bytes of an asset that has a row. The S3 store is tested against s3rver, a local stand-in.
  */
 
 const ORPHAN = 'asset_OOOOOOOOOOOOOOOO';
@@ -46,13 +48,14 @@ async function readAll(assets: AssetStore, location: AssetLocation): Promise<Buf
 }
 
 describe.each(stores)('sweeping staged outputs: %s', (_name, make) => {
-  it('removes an old staged output no row names, keeps the published one, and leaves young ones alone', async (context) => {
+  it('removes an old staged output of an asset without a row, keeps one with a row, and leaves young ones alone', async (context) => {
     const assets = make();
     if (!assets) return context.skip();
     const orphan = await assets.stage(ORPHAN, 'run_dead.1', bytes);
     const kept = await assets.stage(KEPT, 'run_done.1', bytes);
     assets.publish([kept]);
-    const named = async (key: string) => key === kept.storageKey;
+    // The asset ids with a row: the kept one (its row may name another store: a copy kept by a migration stays too).
+    const known = async (assetIds: readonly string[]) => new Set(assetIds.filter((assetId) => assetId === KEPT));
     const location = (assetId: string, storageKey: string | null): AssetLocation => ({ assetId, storage: assets.storage, storageKey, byteSize: bytes.length, mimeType: 'text/plain' });
     // Where the orphan's bytes are: a file in the staging directory, else under its staged key.
     const orphanThere = async () =>
@@ -64,13 +67,27 @@ describe.each(stores)('sweeping staged outputs: %s', (_name, make) => {
           );
 
     // Written just now: younger than the cut-off, so a run may still be completing them.
-    expect(await assets.sweepStaged(Date.now() - 60_000, named)).toBe(0);
+    expect(await assets.sweepStaged(Date.now() - 60_000, known)).toBe(0);
     expect(await orphanThere()).toBe(true);
 
-    expect(await assets.sweepStaged(Date.now() + 60_000, named)).toBe(1);
+    expect(await assets.sweepStaged(Date.now() + 60_000, known)).toBe(1);
     expect(await orphanThere()).toBe(false);
     expect(await readAll(assets, location(KEPT, assets.storage === 'local' ? null : kept.storageKey))).toEqual(bytes);
-    expect(await assets.sweepStaged(Date.now() + 60_000, named)).toBe(0);
+    expect(await assets.sweepStaged(Date.now() + 60_000, known)).toBe(0);
     await assets.close();
+  });
+});
+
+describe('which assets have a row (what the engine asks before a sweep removes anything)', () => {
+  it('answers the ids of assets that exist, in one query per 500', async () => {
+    const server = await startTestServer(STORE_TARGETS[0]!, { workers: 1, runDurationMs: 0 });
+    try {
+      const { run } = await canvasWithFinishedImage(server);
+      const real = run.outputs[0]!.asset_id;
+      const many = [real, ...Array.from({ length: 600 }, (_, index) => `asset_${String(index).padStart(16, 'X')}`)];
+      expect([...(await server.store.claims.knownAssetIds(many))]).toEqual([real]);
+    } finally {
+      await server.close();
+    }
   });
 });
