@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ChainEstimate, NodeRuntimeState, RunChain, RunEstimate } from '../../../src/contract/index.js';
 import { useCanvas, useEditable } from '../canvas/context.js';
 import { newKey } from '../model/api.js';
@@ -70,18 +70,23 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
       setConfirming({ estimate: null, error: (error as Error).message });
     }
   };
+  // Each choice of what to run (and closing the dialog) outdates a chain quote still on its way.
+  const scopeChoice = useRef(0);
   const chooseDownstream = async (chosen: boolean) => {
+    const choice = ++scopeChoice.current;
     if (!chosen || !controller.chains) {
       setDownstream(null);
       return;
     }
     setCount(1);
     setDownstream({ estimate: null, error: null });
+    let answer: { estimate: ChainEstimate | null; error: string | null };
     try {
-      setDownstream({ estimate: await controller.chains.estimate(nodeId), error: null });
+      answer = { estimate: await controller.chains.estimate(nodeId), error: null };
     } catch (error) {
-      setDownstream({ estimate: null, error: (error as Error).message });
+      answer = { estimate: null, error: (error as Error).message };
     }
+    if (choice === scopeChoice.current) setDownstream(answer);
   };
   const start = async () => {
     setStarting(true);
@@ -188,6 +193,7 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
               type="button"
               className="button-small"
               onClick={() => {
+                scopeChoice.current += 1;
                 setConfirming(null);
                 setDownstream(null);
               }}
