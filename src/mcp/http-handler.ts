@@ -19,7 +19,7 @@ import type { TokenRateLimiter } from './rate-limit.js';
 import { mcpOutcomeOf, mcpResultOf, noteRefusal, rpcErrorCodeOf, type McpObserver } from './request-outcome.js';
 import type { BodyCheckPool, CheckVerdict } from '../validation/body-check-pool.js';
 import type { ConnectorAccess } from '../oauth/authorization-server.js';
-import type { ConnectorGate } from '../oauth/mcp-gate.js';
+import type { ConnectorGate, RunReservation } from '../oauth/mcp-gate.js';
 
 /** Agent tokens this server issues start so; anything else presented at /mcp is an OAuth access token. */
 const AGENT_TOKEN_PREFIX = 'cmcp_';
@@ -316,20 +316,24 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
           );
         }
       }
-      let refund: (() => Promise<void>) | null = null;
+      let reservation: RunReservation | null = null;
       if (authenticated.connector && gate && tool === 'submit_canvas_node_run') {
         const reserved = await gate.reserveRun(authenticated.connector, rawArgumentsOf(message));
         if ('refused' in reserved) throw refuse(402, new CanvasError('budget_exceeded', reserved.refused), request.id);
-        refund = reserved.refund;
+        reservation = reserved;
       }
-      reply = await dispatcher.dispatch(request, {
-        ...context(callerOf(req, authenticated, requestId, fields)),
-        era,
-        rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
-        ...(request.method === 'tools/call' && large?.kind === 'valid' && large.value !== undefined ? { checkedArguments: large.value } : {}),
-      });
-      // A submission that failed spent nothing of the connection's limit.
-      if (refund && fields.error_code !== undefined) await refund();
+      try {
+        reply = await dispatcher.dispatch(request, {
+          ...context(callerOf(req, authenticated, requestId, fields)),
+          era,
+          rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
+          ...(request.method === 'tools/call' && large?.kind === 'valid' && large.value !== undefined ? { checkedArguments: large.value } : {}),
+        });
+        // A submission that failed spent nothing of the connection's limit.
+        if (reservation && fields.error_code !== undefined) await reservation.refund();
+      } finally {
+        reservation?.done();
+      }
     }
     // A JSON-RPC error (an unknown tool, bad params) is a failure too: the access line says so.
     const rpcError = rpcErrorCodeOf(reply);

@@ -40,9 +40,15 @@ export interface ConnectorGate {
   check(access: ConnectorAccess, request: JSONRPCRequest, rawArguments: unknown): ConnectorDenial | null;
   /**
    * Counts a run the connection submits against its spending limit (its estimate); answers how to give it back if
-   * the submission fails, or why it may not be submitted.
+   * the submission fails and `done` to call once it has been answered, or why it may not be submitted. Submissions of
+   * one connection with one idempotency key take turns, so a retry sent while the first is in flight sees its run.
    */
-  reserveRun(access: ConnectorAccess, rawArguments: unknown): Promise<{ refund(): Promise<void> } | { refused: string }>;
+  reserveRun(access: ConnectorAccess, rawArguments: unknown): Promise<RunReservation | { refused: string }>;
+}
+
+export interface RunReservation {
+  refund(): Promise<void>;
+  done(): void;
 }
 
 /** What a run would cost (the backend's estimate), for the connection's spending limit. */
@@ -66,6 +72,23 @@ function canvasOf(request: JSONRPCRequest, rawArguments: unknown): { projectId: 
 export function createConnectorGate(options: { store: Store; server: AuthorizationServer; estimate: RunEstimator; clock?: () => number }): ConnectorGate {
   const { store, server } = options;
   const clock = options.clock ?? Date.now;
+  // Per connection and idempotency key: the submission in progress, which the next one waits for.
+  const turns = new Map<string, Promise<void>>();
+  async function turnOf(key: string): Promise<() => void> {
+    const before = turns.get(key);
+    let finish!: () => void;
+    const mine = new Promise<void>((resolve) => (finish = resolve));
+    const queued = (before ?? Promise.resolve()).then(() => mine);
+    turns.set(key, queued);
+    await before;
+    let finished = false;
+    return () => {
+      if (finished) return;
+      finished = true;
+      finish();
+      if (turns.get(key) === queued) turns.delete(key);
+    };
+  }
   return {
     challenge(error, scope) {
       const parts = [`resource_metadata="${server.resourceMetadataUrl}"`, `scope="${scope ?? OAUTH_SCOPES.join(' ')}"`];
@@ -103,18 +126,26 @@ export function createConnectorGate(options: { store: Store; server: Authorizati
 
     async reserveRun(access, rawArguments) {
       const { grant } = access;
-      if (grant.spendLimit === null) return { refund: async () => undefined };
+      const nothing = async () => undefined;
+      if (grant.spendLimit === null) return { refund: nothing, done: () => undefined };
       const { node_id: nodeId, idempotency_key: key } = (rawArguments ?? {}) as { node_id?: unknown; idempotency_key?: unknown };
-      if (typeof nodeId !== 'string') return { refund: async () => undefined };
-      // A retried submission (a key already used on this canvas) answers the run it made: nothing more is spent.
-      if (typeof key === 'string' && (await store.runs.keyUsed(grant.projectId, grant.canvasId, key))) return { refund: async () => undefined };
-      const cost = await options.estimate(grant, nodeId).catch(() => null);
-      // A node the estimate cannot price is refused by the submission itself, with its own error.
-      if (cost === null) return { refund: async () => undefined };
-      if (!(await store.grants.spend(grant.grantId, cost))) {
-        return { refused: `This run would cost ${cost} credits; this connection may spend ${grant.spendLimit} in all and has spent ${grant.spent}.` };
+      if (typeof nodeId !== 'string') return { refund: nothing, done: () => undefined };
+      const done = typeof key === 'string' ? await turnOf(`${grant.grantId}\u0000${key}`) : () => undefined;
+      try {
+        // A retried submission (a key already used on this canvas) answers the run it made: nothing more is spent.
+        if (typeof key === 'string' && (await store.runs.keyUsed(grant.projectId, grant.canvasId, key))) return { refund: nothing, done };
+        const cost = await options.estimate(grant, nodeId).catch(() => null);
+        // A node the estimate cannot price is refused by the submission itself, with its own error.
+        if (cost === null) return { refund: nothing, done };
+        if (!(await store.grants.spend(grant.grantId, cost))) {
+          done();
+          return { refused: `This run would cost ${cost} credits; this connection may spend ${grant.spendLimit} in all and has spent ${grant.spent}.` };
+        }
+        return { refund: () => store.grants.spend(grant.grantId, -cost).then(() => undefined), done };
+      } catch (error) {
+        done();
+        throw error;
       }
-      return { refund: () => store.grants.spend(grant.grantId, -cost).then(() => undefined) };
     },
   };
 }
