@@ -83,6 +83,29 @@ describe('hosted providers against stand-ins of their APIs', () => {
       expect(result.assets[1]!.bytes.equals(STANDIN_IMAGE)).toBe(true);
     });
 
+    it('takes the base64 data: files of a sync-mode answer as its outputs', async () => {
+      standIn.plans.push({ doneWithinWait: true, dataUriOutputs: true });
+      const result = await replicate().execute(job('image_generation', 2), recorder().context);
+      expect(result.assets.map((asset) => [asset.kind, asset.mimeType, asset.bytes.equals(STANDIN_IMAGE)])).toEqual([
+        ['image', 'image/png', true],
+        ['image', 'image/png', true],
+      ]);
+    });
+
+    it('a cancel while Replicate holds the creation (Prefer: wait) cancels the prediction by its id once it answers', async () => {
+      standIn.plans.push({ outcome: 'never', holdCreateMs: 400 });
+      const before = standIn.cancels.length;
+      const controller = new AbortController();
+      const creates = () => standIn.requests.filter((request) => request.line.startsWith('POST /replicate/v1/models/')).length;
+      const createsAtStart = creates();
+      const pending = replicate().execute(job('image_generation', 1), recorder(controller.signal).context);
+      await waitFor(async () => creates(), (count) => count > createsAtStart);
+      controller.abort(new Error('cancelled by test'));
+      await expect(pending).rejects.toThrow('cancelled by test');
+      // Told to stop: the prediction it created is not left running (and billing) at Replicate.
+      expect(standIn.cancels.length).toBe(before + 1);
+    });
+
     it('follows a video prediction by version from starting (queued) through processing (running) to its file', async () => {
       standIn.plans.push({ kind: 'video', queuedReads: 1, runningReads: 2 });
       const before = standIn.requests.length;

@@ -30,6 +30,10 @@ export interface Plan {
   doneWithinWait?: boolean;
   /** The job completes just before a cancel arrives (a cancel racing completion). */
   completesOnCancel?: boolean;
+  /** Replicate: a creation with `Prefer: wait` is answered only after this long (the job exists meanwhile). */
+  holdCreateMs?: number;
+  /** Replicate: the job's outputs are base64 `data:` URIs, as sync mode answers for some models. */
+  dataUriOutputs?: boolean;
   kind?: 'image' | 'video';
 }
 
@@ -77,6 +81,8 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
         fileStatus: plan.fileStatus ?? 200,
         doneWithinWait: plan.doneWithinWait ?? false,
         completesOnCancel: plan.completesOnCancel ?? false,
+        holdCreateMs: plan.holdCreateMs ?? 0,
+        dataUriOutputs: plan.dataUriOutputs ?? false,
         kind: plan.kind ?? 'image',
         readFailures: [...(plan.readFailures ?? [])],
       },
@@ -105,7 +111,14 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
       model: 'stand/in',
       version: 'hidden',
       input: {},
-      output: job.state === 'succeeded' ? (job.plan.kind === 'video' ? fileUrls(job)[0] : fileUrls(job)) : null,
+      output:
+        job.state !== 'succeeded'
+          ? null
+          : job.plan.dataUriOutputs
+            ? Array.from({ length: job.count }, () => `data:image/png;base64,${STANDIN_IMAGE.toString('base64')}`)
+            : job.plan.kind === 'video'
+              ? fileUrls(job)[0]
+              : fileUrls(job),
       error: job.state === 'failed' ? 'NSFW content detected in the output' : null,
       logs: '',
       urls: { get: `${origin}/replicate/v1/predictions/${job.id}`, cancel: `${origin}/replicate/v1/predictions/${job.id}/cancel` },
@@ -127,7 +140,7 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
     return 'cancelled';
   }
 
-  function handle(req: IncomingMessage, res: ServerResponse, text: string): void {
+  async function handle(req: IncomingMessage, res: ServerResponse, text: string): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : null;
     requests.push({ line: `${req.method} ${path}`, authorization: req.headers.authorization, prefer: req.headers.prefer as string | undefined, body });
@@ -150,6 +163,10 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
         const job = newJob(Number(input.num_outputs ?? 1));
         jobs.set(job.id, job);
         if (req.headers.prefer && job.plan.doneWithinWait) job.state = job.plan.outcome === 'failed' ? 'failed' : 'succeeded';
+        if (req.headers.prefer && job.plan.holdCreateMs > 0) {
+          await new Promise((resolve) => setTimeout(resolve, job.plan.holdCreateMs));
+          if (res.destroyed) return;
+        }
         return json(res, 201, replicatePrediction(job));
       }
       const read = /^\/predictions\/(job\d+)$/.exec(route);
@@ -214,7 +231,7 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    req.on('end', () => handle(req, res, text));
+    req.on('end', () => void handle(req, res, text));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -23,6 +23,11 @@ export interface ReplicateOptions {
 
 export const REPLICATE_PROVIDER = 'replicate';
 
+/** How long a creation may take, its `Prefer: wait` included. */
+const CREATE_TIMEOUT_MS = 90_000;
+/** Errors of a request that reached no server: safe to try again. */
+const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 export function createReplicateProvider(options: ReplicateOptions): RunProvider {
   const client = new Replicate({ auth: options.apiToken, baseUrl: options.baseUrl.replace(/\/+$/, ''), useFileOutput: false, fetch: (input, init) => fetch(input, init) });
   const pollMs = options.pollIntervalMs ?? 1000;
@@ -33,8 +38,11 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
       if (!model) throw new ProviderError('unsupported_operation', `No Replicate model is configured for ${job.operation}.`, false);
       const reference = model.includes(':') ? { version: model.slice(model.indexOf(':') + 1) } : { model };
       const wait = job.operation === 'image_generation' && (options.waitSeconds ?? 30) > 0 ? (options.waitSeconds ?? 30) : false;
-      let prediction = await call(() => client.predictions.create({ ...reference, input: hostedModelInput(job, 'num_outputs'), wait, signal }), signal, true);
+      // Not aborted by our cancel: a creation cut off while Replicate holds it (Prefer: wait) would leave a paid
+      // prediction whose id we never learn. Once it answers, a cancel requested meanwhile cancels it by its id.
+      let prediction = await call(() => client.predictions.create({ ...reference, input: hostedModelInput(job, 'num_outputs'), wait, signal: AbortSignal.timeout(CREATE_TIMEOUT_MS) }), signal, true);
       try {
+        signal.throwIfAborted();
         while (prediction.status === 'starting' || prediction.status === 'processing') {
           progress(prediction.status === 'starting' ? 0 : 50, prediction.status === 'starting' ? 'queued at Replicate' : 'running at Replicate');
           await abortableDelay(pollMs, signal);
@@ -77,14 +85,18 @@ async function call(request: () => Promise<Prediction>, signal: AbortSignal, cre
       const passing = creating && (response.status === 429 || response.status >= 500);
       throw new ProviderError('provider_error', `Replicate answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`, passing);
     }
-    throw new ProviderError('provider_unavailable', `Replicate could not be reached (${(error as Error).name}).`, creating);
+    // Tried again only when the request surely reached nobody: a connection cut later may have created a prediction.
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    const unreached = typeof code === 'string' && UNREACHED.has(code);
+    throw new ProviderError('provider_unavailable', `Replicate could not be reached (${typeof code === 'string' ? code : (error as Error).name}).`, creating && unreached);
   }
 }
 
+/** Its files: URLs, or base64 `data:` URIs (what sync mode answers for some models). */
 function outputUrls(prediction: Prediction): string[] {
   const output: unknown = prediction.output;
   const list = Array.isArray(output) ? output : [output];
-  return list.filter((item): item is string => typeof item === 'string' && /^https?:\/\//.test(item));
+  return list.filter((item): item is string => typeof item === 'string' && /^(https?:\/\/|data:)/.test(item));
 }
 
 function describe(error: unknown): string {
