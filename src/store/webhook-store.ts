@@ -263,8 +263,21 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
     },
 
     /** The time the next pending delivery falls due, if any (the dispatcher sleeps until then). */
+    /**
+     * When a delivery can next be claimed: only the first pending one of each endpoint and canvas counts (those
+     * behind it wait for it), not before another worker's lease on it ends, and none of a deleted endpoint.
+     */
     async nextDueAt(): Promise<number | null> {
-      const row = z.object({ due: z.coerce.number().nullable() }).parse(await driver.get("SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries WHERE status = 'pending'"));
+      const row = z.object({ due: z.coerce.number().nullable() }).parse(
+        await driver.get(
+          `SELECT MIN(CASE WHEN d.lease_expires_at IS NOT NULL AND d.lease_expires_at > d.next_attempt_at THEN d.lease_expires_at ELSE d.next_attempt_at END) AS due
+           FROM webhook_deliveries d
+           WHERE d.status = 'pending'
+             AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.deleted_at IS NULL)
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+                             WHERE e.webhook_id = d.webhook_id AND e.canvas_id = d.canvas_id AND e.status = 'pending' AND e.seq < d.seq)`,
+        ),
+      );
       return row.due;
     },
   };

@@ -35,6 +35,7 @@ export interface WebhookDispatcher {
 
 const MAX_RETRY_GAP_MS = 3_600_000;
 const IDLE_CHECK_MS = 1000;
+const MIN_SLEEP_MS = 10;
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { store, seal, logger } = options;
@@ -131,7 +132,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           continue;
         }
         const next = await store.webhooks.nextDueAt();
-        await sleep(next === null ? IDLE_CHECK_MS : Math.min(next - clock(), IDLE_CHECK_MS));
+        // At least a moment: a delivery due now that another worker just claimed must not make this loop spin.
+        await sleep(next === null ? IDLE_CHECK_MS : Math.min(Math.max(next - clock(), MIN_SLEEP_MS), IDLE_CHECK_MS));
       } catch (error) {
         logger.error({ err: error }, 'webhook dispatcher: store unavailable; trying again');
         await sleep(IDLE_CHECK_MS);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeRun } from '../../src/contract/index.js';
 import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
@@ -260,6 +261,45 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       expect(receiver.received.length).toBe(before);
       const audit = (await api(server.url, `${PROJECT}/audit`, as('olga'))).body as { entries: Array<{ action: string }> };
       expect(audit.entries.map((entry) => entry.action)).toEqual(expect.arrayContaining(['webhook.created', 'webhook.rotated', 'webhook.redelivered', 'webhook.deleted']));
+    });
+  });
+
+  describe.skipIf(!target.available)('waiting for a failing receiver', () => {
+    let server: TestServer;
+    let receiver: Receiver;
+    let cookie = '';
+    beforeAll(async () => {
+      server = await startTestServer(target, { workers: 0, webhookRetryMs: 60_000, rateLimitPerMinute: 1_000_000 });
+      receiver = await startReceiver();
+      const { admin } = server.store;
+      await admin.createWorkspace('w');
+      await admin.createProject('p', 'w');
+      await admin.createCanvas('p', 'c', false);
+      await admin.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
+      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'olga' }, { expiresInMs: 60_000 });
+      cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
+    }, 60_000);
+    afterAll(async () => {
+      await server?.close();
+      await receiver?.close();
+    });
+    const as = (request: ApiRequest = {}): ApiRequest => ({ ...request, headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers } });
+
+    it('sleeps until the retry of the first delivery of a canvas, not spinning on the ones queued behind it', async () => {
+      receiver.failures.push(...Array.from({ length: 100 }, () => 500));
+      const hook = await api(server.url, `${PROJECT}/webhooks`, as({ method: 'POST', body: { url: receiver.url, allow_private_network: true, events: ['layout.revision'] } }));
+      expect(hook.status).toBe(201);
+      for (const [index, id] of ['one', 'two'].entries()) {
+        const node = { id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id, displayName: id } };
+        expect((await api(server.url, `${CANVAS}/nodes`, as({ method: 'POST', body: { node, base_revision: index } }))).status).toBe(201);
+      }
+      const Row = z.object({ seq: z.coerce.number(), attempts: z.coerce.number(), next_attempt_at: z.coerce.number() });
+      const rows = async () => (await server.store.driver.all('SELECT seq, attempts, next_attempt_at FROM webhook_deliveries ORDER BY seq')).map((row) => Row.parse(row));
+      // The first failed once and waits a minute; the second, due since it was made, waits behind it.
+      const [first, second] = await waitFor(rows, (list) => list.length === 2 && list[0]!.attempts === 1);
+      expect(second!.attempts).toBe(0);
+      expect(second!.next_attempt_at).toBeLessThan(Date.now());
+      expect(await server.store.webhooks.nextDueAt()).toBe(first!.next_attempt_at);
     });
   });
 
