@@ -3,7 +3,7 @@ import type { WebhookEventType } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { parseRows, type Actor } from './records.js';
-import type { SqlDriver } from './sql-driver.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { WEBHOOK_CHANNEL } from './webhook-outbox.js';
 
 /**
@@ -124,8 +124,11 @@ function deliveryRecord(row: z.output<typeof DeliveryRow>): DeliveryRecord {
 }
 
 export function createWebhookStore(driver: SqlDriver, clock: () => number) {
-  async function hook(projectId: string, webhookId: string): Promise<WebhookRecord> {
-    const rows = parseRows(HookRow, await driver.all(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE id = ? AND project_id = ? AND deleted_at IS NULL`, [webhookId, projectId]));
+  async function hook(projectId: string, webhookId: string, executor: SqlExecutor = driver, lock = false): Promise<WebhookRecord> {
+    const rows = parseRows(
+      HookRow,
+      await executor.all(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE id = ? AND project_id = ? AND deleted_at IS NULL${lock ? driver.forUpdate : ''}`, [webhookId, projectId]),
+    );
     if (!rows[0]) throw new CanvasError('not_found', `No webhook ${webhookId} in project ${projectId}.`);
     return hookRecord(rows[0]);
   }
@@ -154,24 +157,27 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
       webhookId: string,
       change: { url?: string; events?: WebhookEventType[]; allowPrivateNetwork?: boolean; rotation?: { secretSealed: string; previousUntil: number } },
     ): Promise<WebhookRecord> {
-      const current = await hook(projectId, webhookId);
-      const rotation = change.rotation;
-      await driver.run(
-        `UPDATE webhooks SET url = ?, events = ?, allow_private_network = ?, secret_sealed = ?, previous_secret_sealed = ?, previous_secret_until = ?, updated_at = ?
-         WHERE id = ? AND project_id = ? AND deleted_at IS NULL`,
-        [
-          change.url ?? current.url,
-          JSON.stringify(change.events ?? current.events),
-          (change.allowPrivateNetwork ?? current.allowPrivateNetwork) ? 1 : 0,
-          rotation ? rotation.secretSealed : current.secretSealed,
-          rotation ? current.secretSealed : current.previousSecretSealed,
-          rotation ? rotation.previousUntil : current.previousSecretUntil,
-          clock(),
-          webhookId,
-          projectId,
-        ],
-      );
-      return hook(projectId, webhookId);
+      // Read and written under the row's lock: two changes at once (a rotation among them) never undo each other.
+      return driver.transaction(async (tx) => {
+        const current = await hook(projectId, webhookId, tx, true);
+        const rotation = change.rotation;
+        await tx.run(
+          `UPDATE webhooks SET url = ?, events = ?, allow_private_network = ?, secret_sealed = ?, previous_secret_sealed = ?, previous_secret_until = ?, updated_at = ?
+           WHERE id = ? AND project_id = ? AND deleted_at IS NULL`,
+          [
+            change.url ?? current.url,
+            JSON.stringify(change.events ?? current.events),
+            (change.allowPrivateNetwork ?? current.allowPrivateNetwork) ? 1 : 0,
+            rotation ? rotation.secretSealed : current.secretSealed,
+            rotation ? current.secretSealed : current.previousSecretSealed,
+            rotation ? rotation.previousUntil : current.previousSecretUntil,
+            clock(),
+            webhookId,
+            projectId,
+          ],
+        );
+        return hook(projectId, webhookId, tx);
+      });
     },
 
     /** Deletes an endpoint: nothing more is sent to it; its pending deliveries are given up, its log stays. */
