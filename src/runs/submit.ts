@@ -68,6 +68,9 @@ export async function submitNodeRun(store: Store, submission: RunSubmission): Pr
 export async function submitNodeRunVariants(store: Store, submission: RunSubmission & { count: number }): Promise<{ runs: NodeRun[]; replayed: boolean }> {
   const { plan, newRun } = await plannedRun(store, submission);
   const key = submission.idempotencyKey;
+  if (key !== null && (await store.runs.keyUsed(submission.projectId, submission.canvasId, `${key}#${submission.count + 1}`))) {
+    throw new CanvasError('idempotency_mismatch', 'This Idempotency-Key was already used for more variants; use a new key for a new request.', { idempotency_key: key });
+  }
   const created = await store.runs.createRuns(
     Array.from({ length: submission.count }, (_, index) => newRun({ ...plan.input, variant: index + 1 }, key === null ? null : `${key}#${index + 1}`)),
   );

@@ -216,6 +216,12 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
       return driver.transaction(async (tx) => {
         const created: Array<{ run: NodeRun; replayed: boolean }> = [];
         for (const run of runs) created.push(await insertRun(tx, run));
+        // Some of them made before and some not: the keys were used for another request (another count of variants).
+        if (created.some((entry) => entry.replayed) && created.some((entry) => !entry.replayed)) {
+          throw new CanvasError('idempotency_mismatch', 'This Idempotency-Key was already used for another number of runs; use a new key for a new request.', {
+            idempotency_key: runs[0]?.idempotencyKey ?? null,
+          });
+        }
         return created;
       });
     },

@@ -104,7 +104,7 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       expect(await versions()).toMatchObject({ current_run_id: runIds[3], picked: false });
     });
 
-    it('Run ×N makes N variants in one request, each its own run and version; the same key answers the same runs', async () => {
+    it('Run ×N makes N variants in one request, each its own run and version; the same key answers the same runs, with another count it is refused', async () => {
       const variants = (body: unknown, key: string) =>
         api(server.url, `${CANVAS}/nodes/frame/runs/variants`, as('ed', { method: 'POST', headers: { 'idempotency-key': key }, body }));
       expect((await variants({ count: 9 }, 'x')).status).toBe(400);
@@ -118,6 +118,13 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       const again = await variants({ count: 3 }, 'trio');
       expect(again.status).toBe(200);
       expect((again.body as { runs: NodeRun[] }).runs.map((run) => run.run_id)).toEqual(runs.map((run) => run.run_id));
+      // The same key with another count is another request: refused whole, nothing made or answered in part.
+      for (const count of [2, 4]) {
+        const other = await variants({ count }, 'trio');
+        expect(other.status, `count ${count}`).toBe(422);
+        expect(other.body).toMatchObject({ error: { code: 'idempotency_mismatch' } });
+      }
+      expect(await server.store.runs.keyUsed('p', 'c', 'trio#4')).toBe(false);
       for (const run of runs) {
         await waitFor(async () => ((await api(server.url, `${CANVAS}/runs/${run.run_id}`, as('ed'))).body as NodeRun).status, (status) => status === 'succeeded');
       }
