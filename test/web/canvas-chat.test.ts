@@ -126,8 +126,8 @@ describe('the web canvas: the chat', () => {
       await openChat(ana.page);
       await say(ana.page, 'render the arrival frame');
       const approval = ana.page.getByRole('group', { name: 'Approve a run of Arrival' });
-      await approval.getByText('credits').waitFor();
-      await expect(approval.textContent()).resolves.toContain('about 1 credits');
+      await approval.getByText(/\bcredits?\b/).first().waitFor();
+      await expect(approval.textContent()).resolves.toContain('about 1 credit;');
       expect((await stage.server.store.runs.latestRunsByNode('p', 'c')).find((run) => run.node_id === 'frame-a')).toBeUndefined();
       await approval.getByRole('button', { name: 'Approve' }).click();
       await ana.page.locator('.chat-text', { hasText: 'The arrival frame is rendering.' }).waitFor({ timeout: 10_000 });

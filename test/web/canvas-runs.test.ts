@@ -8,6 +8,7 @@ import { connectClient, structured } from '../support/mcp.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
+import { credits } from '../../web/src/cards/values.js';
 
 /** Runs started and cancelled from the web canvas, and an agent connected from the browser alone (real Chromium). */
 
@@ -36,7 +37,7 @@ describe('the web canvas: runs and agent connections', () => {
   const startRun = async (page: Page, nodeId: string) => {
     await card(page, nodeId).getByRole('button', { name: 'Run' }).click();
     const dialog = card(page, nodeId).getByRole('dialog', { name: 'Start a run' });
-    await dialog.getByText('credits').first().waitFor();
+    await dialog.getByText(/\bcredits?\b/).first().waitFor();
     const text = await dialog.textContent();
     await dialog.getByRole('button', { name: 'Start run' }).click();
     return text ?? '';
@@ -46,7 +47,7 @@ describe('the web canvas: runs and agent connections', () => {
     const { page, errors, close } = await openCanvas();
     try {
       const confirmation = await startRun(page, 'frame-1');
-      expect(confirmation).toContain('1 credits');
+      expect(confirmation).toContain('costs about 1 credit.');
       expect(confirmation).toContain('No budget limit');
       await card(page, 'frame-1').locator('[data-run-status="running"], [data-run-status="queued"]').waitFor();
       const image = card(page, 'frame-1').locator('img.thumb');
@@ -174,8 +175,8 @@ describe('the web canvas: runs and agent connections', () => {
       const enough = await server.store.runs.budget('demo');
       await card(page, 'frame-1').getByRole('button', { name: 'Run' }).click();
       const dialog = card(page, 'frame-1').getByRole('dialog', { name: 'Start a run' });
-      await dialog.getByText(`Budget: ${enough.left} of ${enough.budget} credits left.`).waitFor();
-      await expect(dialog.locator('strong').textContent()).resolves.toBe('1 credits');
+      await dialog.getByText(`Budget: ${enough.left} of ${credits(enough.budget!)} left.`).waitFor();
+      await expect(dialog.locator('strong').textContent()).resolves.toBe('1 credit');
       await expect(dialog.getByRole('button', { name: 'Start run' }).isEnabled()).resolves.toBe(true);
       await expect(dialog.getByText('more than the budget has left').count()).resolves.toBe(0);
       await dialog.getByRole('button', { name: 'Not now' }).click();
@@ -184,7 +185,7 @@ describe('the web canvas: runs and agent connections', () => {
       await server.store.admin.setProjectBudget('demo', spent + 0.5);
       const short = await server.store.runs.budget('demo');
       await card(page, 'frame-1').getByRole('button', { name: 'Run' }).click();
-      await dialog.getByText(`Budget: ${short.left} of ${short.budget} credits left.`).waitFor();
+      await dialog.getByText(`Budget: ${short.left} of ${credits(short.budget!)} left.`).waitFor();
       await dialog.getByText('That is more than the budget has left: the run would be refused.').waitFor();
       await expect(dialog.getByRole('button', { name: 'Start run' }).isDisabled()).resolves.toBe(true);
       // The server refuses it as well, and nothing was queued.

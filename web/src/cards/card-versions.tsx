@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
 import type { NodeRuntimeState, ResultVersionList, RunOutput } from '../../../src/contract/index.js';
 import { useCanvas, useEditable } from '../canvas/context.js';
 
@@ -14,31 +15,47 @@ export function useCardVersions(nodeId: string, state: NodeRuntimeState | undefi
 } {
   const { controller } = useCanvas();
   const editable = useEditable();
+  const knownCount = useStore(controller.store, (current) => current.versionCounts[nodeId] ?? 0);
   const [list, setList] = useState<ResultVersionList | null>(null);
   const [index, setIndex] = useState<number | null>(null);
+  const [opening, setOpening] = useState<{ error: string | null } | null>(null);
   const refreshKey = `${state?.externalRunId ?? ''}:${state?.lastRunStatus ?? ''}:${pickedRunId ?? ''}`;
 
   useEffect(() => {
     // A run ended or a pick landed while the stepper was open: read the versions again, back on the current one.
     setList(null);
     setIndex(null);
+    setOpening(null);
   }, [refreshKey]);
 
-  const hasVersions = state?.lastRunStatus === 'succeeded' || pickedRunId !== undefined;
-  if (!hasVersions) return { browsing: null, controls: null };
+  // Earlier versions stay reachable while a new run goes on or after one failed.
+  const hasVersions = knownCount > 0 || state?.lastRunStatus === 'succeeded' || pickedRunId !== undefined;
+  if (!hasVersions || !controller.listsVersions) return { browsing: null, controls: null };
   const open = async () => {
-    const next = await controller.versions(nodeId).catch(() => null);
-    if (!next || next.versions.length === 0) return;
-    setList(next);
-    setIndex(Math.max(next.versions.findIndex((version) => version.current), 0));
+    setOpening({ error: null });
+    try {
+      const next = await controller.versions(nodeId);
+      if (!next || next.versions.length === 0) {
+        setOpening({ error: 'this node has no versions yet' });
+        return;
+      }
+      setOpening(null);
+      setList(next);
+      setIndex(Math.max(next.versions.findIndex((version) => version.current), 0));
+    } catch (error) {
+      setOpening({ error: (error as Error).message });
+    }
   };
   if (!list || index === null) {
     return {
       browsing: null,
       controls: (
-        <button type="button" className="button-small card-versions-open nodrag" onClick={() => void open()}>
-          Versions
-        </button>
+        <span className="card-versions nodrag">
+          <button type="button" className="button-small card-versions-open" disabled={opening !== null && opening.error === null} onClick={() => void open()}>
+            {opening !== null && opening.error === null ? 'Loading versions…' : 'Versions'}
+          </button>
+          {opening?.error ? <span className="error-line">Versions could not be read: {opening.error}</span> : null}
+        </span>
       ),
     };
   }

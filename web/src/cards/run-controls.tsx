@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ChainEstimate, NodeRuntimeState, RunChain, RunEstimate } from '../../../src/contract/index.js';
+import { useStore } from 'zustand';
+import type { ChainEstimate, NodeRuntimeState, RunEstimate } from '../../../src/contract/index.js';
 import { useCanvas, useEditable } from '../canvas/context.js';
 import { newKey } from '../model/api.js';
+import { credits as creditsText } from './values.js';
 import { ChainProgress, ChainQuote } from './run-chain.js';
 
 /**
@@ -47,7 +49,7 @@ export function RunStatusBadge({ state }: { state: NodeRuntimeState | undefined 
 function budgetLine(estimate: RunEstimate): string {
   const { credits, left } = estimate.budget;
   if (credits === null) return 'No budget limit on this project.';
-  return `Budget: ${left ?? 0} of ${credits} credits left.`;
+  return `Budget: ${left ?? 0} of ${creditsText(credits)} left.`;
 }
 
 export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRuntimeState | undefined }) {
@@ -58,7 +60,7 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
   const [count, setCount] = useState(1);
   // "Run from here": this node and everything downstream of it (issue 22).
   const [downstream, setDownstream] = useState<{ estimate: ChainEstimate | null; error: string | null } | null>(null);
-  const [chain, setChain] = useState<RunChain | null>(null);
+  const followsChain = useStore(controller.store, (current) => current.chains[nodeId] !== undefined);
   const active = state !== undefined && ACTIVE.has(state.lastRunStatus);
   const runId = state?.externalRunId ?? null;
 
@@ -72,6 +74,21 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
   };
   // Each choice of what to run (and closing the dialog) outdates a chain quote still on its way.
   const scopeChoice = useRef(0);
+  // Keyboard focus: into the dialog when it opens, back to Run when it closes (Escape closes it).
+  const runButton = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const wasOpen = useRef(false);
+  const isOpen = confirming !== null;
+  useEffect(() => {
+    if (isOpen && !wasOpen.current) dialog.current?.querySelector<HTMLElement>('input, button:not([disabled])')?.focus();
+    if (!isOpen && wasOpen.current) runButton.current?.focus();
+    wasOpen.current = isOpen;
+  }, [isOpen]);
+  const close = () => {
+    scopeChoice.current += 1;
+    setConfirming(null);
+    setDownstream(null);
+  };
   const chooseDownstream = async (chosen: boolean) => {
     const choice = ++scopeChoice.current;
     if (!chosen || !controller.chains) {
@@ -91,8 +108,7 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
   const start = async () => {
     setStarting(true);
     if (downstream && controller.chains) {
-      const started = await controller.chains.start(nodeId, newKey());
-      if (started) setChain(started);
+      await controller.chains.start(nodeId, newKey());
     } else if (count > 1) await controller.runVariants(nodeId, count, newKey());
     else await controller.runNode(nodeId, newKey());
     setStarting(false);
@@ -127,14 +143,24 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
             Cancel
           </button>
         ) : (
-          <button type="button" className="button-small button-primary" disabled={!editable || confirming !== null} onClick={() => void openConfirm()}>
+          <button ref={runButton} type="button" className="button-small button-primary" disabled={!editable || confirming !== null} onClick={() => void openConfirm()}>
             Run
           </button>
         )}
       </span>
-      {chain ? <ChainProgress chain={chain} onClose={() => setChain(null)} /> : null}
+      {followsChain ? <ChainProgress rootNodeId={nodeId} /> : null}
       {confirming ? (
-        <div className="run-confirm" role="dialog" aria-label="Start a run">
+        <div
+          ref={dialog}
+          className="run-confirm"
+          role="dialog"
+          aria-label="Start a run"
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.stopPropagation();
+            close();
+          }}
+        >
           {controller.chains ? (
             <fieldset className="run-scope">
               <legend>What to run</legend>
@@ -174,11 +200,11 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
               <p>
                 {count > 1 ? (
                   <>
-                    These {count} runs cost about <strong>{total} credits</strong> together.
+                    These {count} runs cost about <strong>{creditsText(total)}</strong> together.
                   </>
                 ) : (
                   <>
-                    This run costs about <strong>{total} credits</strong>.
+                    This run costs about <strong>{creditsText(total)}</strong>.
                   </>
                 )}
               </p>
@@ -192,11 +218,7 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
             <button
               type="button"
               className="button-small"
-              onClick={() => {
-                scopeChoice.current += 1;
-                setConfirming(null);
-                setDownstream(null);
-              }}
+              onClick={close}
             >
               Not now
             </button>

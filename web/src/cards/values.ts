@@ -46,3 +46,8 @@ export function preview(value: unknown, max = 280): string | undefined {
   if (shown === undefined) return undefined;
   return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown;
 }
+
+/** An amount of credits as people read it: "1 credit", "0.5 credits", "3 credits". */
+export function credits(amount: number): string {
+  return `${amount} ${amount === 1 ? 'credit' : 'credits'}`;
+}

@@ -57,6 +57,10 @@ export interface CanvasState {
   refusals: number;
   /** Who else is on the canvas now (people and agents; the person themselves left out). */
   presence: PresenceEntry[];
+  /** How many result versions each node had at the last full read (issue 22): whether its card offers them. */
+  versionCounts: Record<string, number>;
+  /** Chains this page started ("Run from here"), by the node they start from: followed until the person closes them. */
+  chains: Record<string, RunChain>;
 }
 
 const HIGHLIGHT_MS = 2500;
@@ -86,11 +90,17 @@ export interface CanvasController {
   /** "Run from here" (issue 22): null when this canvas's transport cannot run chains. */
   readonly chains: {
     estimate(nodeId: string): Promise<ChainEstimate>;
-    /** Starts the chain with the key of one click; null when refused (said in a notice). */
+    /** Starts the chain with the key of one click (kept in `chains` under its node); null when refused (said in a notice). */
     start(nodeId: string, idempotencyKey: string): Promise<RunChain | null>;
     read(chainId: string): Promise<RunChain>;
+    /** Records what is known of a chain this page follows. */
+    track(chain: RunChain): void;
+    /** Stops showing a chain (the person closed it). */
+    forget(rootNodeId: string): void;
     cancel(chainId: string): Promise<RunChain | null>;
   } | null;
+  /** Whether this canvas's transport lists result versions (the read-only view of an MCP App does not). */
+  readonly listsVersions: boolean;
   /** A node's result versions, or null when this canvas's transport has none (issue 22). */
   versions(nodeId: string): Promise<ResultVersionList | null>;
   /** Makes a version current (a layout write at the shown revision); false when refused (said in a notice). */
@@ -124,6 +134,8 @@ export function initialCanvasState(address: CanvasAddress): CanvasState {
     saving: 0,
     refusals: 0,
     presence: [],
+    versionCounts: {},
+    chains: {},
   };
 }
 
@@ -208,6 +220,7 @@ export function createCanvasController(
     store.setState({
       layout: { revision: snapshot.layout.revision, nodes: parentsFirst(snapshot.layout.nodes as CanvasNode[]), edges: snapshot.layout.edges as CanvasEdge[] },
       states: snapshot.node_states as Record<string, NodeRuntimeState>,
+      versionCounts: versionCountsOf(snapshot),
     });
   }
 
@@ -375,7 +388,8 @@ export function createCanvasController(
         return null;
       }
     },
-    chains: transport.chains ? chainController(transport.chains, notify) : null,
+    chains: transport.chains ? chainController(transport.chains, store, notify) : null,
+    listsVersions: transport.versions !== undefined,
     async versions(nodeId) {
       return transport.versions ? transport.versions(nodeId) : null;
     },
@@ -410,21 +424,42 @@ export function createCanvasController(
   };
 }
 
-function chainController(chains: NonNullable<CanvasTransport['chains']>, notify: (tone: Notice['tone'], text: string) => void): NonNullable<CanvasController['chains']> {
+/** Per node, how many result versions the snapshot says it has (`result_versions`, beside node_states). */
+export function versionCountsOf(snapshot: CanvasSnapshot): Record<string, number> {
+  const versions = (snapshot as { result_versions?: Record<string, { count: number }> }).result_versions ?? {};
+  return Object.fromEntries(Object.entries(versions).map(([nodeId, entry]) => [nodeId, entry.count]));
+}
+
+function chainController(
+  chains: NonNullable<CanvasTransport['chains']>,
+  store: StoreApi<CanvasState>,
+  notify: (tone: Notice['tone'], text: string) => void,
+): NonNullable<CanvasController['chains']> {
+  const track = (chain: RunChain) => store.setState((state) => ({ chains: { ...state.chains, [chain.root_node_id]: chain } }));
   return {
     estimate: (nodeId) => chains.estimate(nodeId),
     async start(nodeId, idempotencyKey) {
       try {
-        return await chains.submit(nodeId, idempotencyKey);
+        const chain = await chains.submit(nodeId, idempotencyKey);
+        track(chain);
+        return chain;
       } catch (error) {
         notify('error', `The chain did not start: ${(error as Error).message}`);
         return null;
       }
     },
     read: (chainId) => chains.read(chainId),
+    track,
+    forget: (rootNodeId) =>
+      store.setState((state) => {
+        const { [rootNodeId]: _closed, ...rest } = state.chains;
+        return { chains: rest };
+      }),
     async cancel(chainId) {
       try {
-        return await chains.cancel(chainId);
+        const chain = await chains.cancel(chainId);
+        track(chain);
+        return chain;
       } catch (error) {
         notify('error', `The chain was not cancelled: ${(error as Error).message}`);
         return null;

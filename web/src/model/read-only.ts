@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { CanvasEdge, CanvasNode, CanvasSnapshot, NodeRuntimeState } from '../../../src/contract/index.js';
-import { initialCanvasState, type CanvasController, type CanvasState } from './canvas-store.js';
+import { initialCanvasState, versionCountsOf, type CanvasController, type CanvasState } from './canvas-store.js';
 import { parentsFirst } from './layout.js';
 
 /**
@@ -20,6 +20,7 @@ function stateOf(snapshot: CanvasSnapshot): Partial<CanvasState> {
     feed: 'closed',
     layout: { revision: snapshot.layout.revision, nodes: parentsFirst(snapshot.layout.nodes as CanvasNode[]), edges: snapshot.layout.edges as CanvasEdge[] },
     states: snapshot.node_states as Record<string, NodeRuntimeState>,
+    versionCounts: versionCountsOf(snapshot),
   };
 }
 
@@ -39,6 +40,7 @@ export function createReadOnlyController(snapshot: CanvasSnapshot): ReadOnlyCont
     runsVariants: false,
     runVariants: async () => null,
     chains: null,
+    listsVersions: false,
     versions: async () => null,
     pickVersion: async () => false,
     dismiss: () => undefined,

@@ -7,6 +7,7 @@ import { useCanvasState, useEditable } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { api } from '../model/api.js';
 import { chatApi, chatTransport, freeSpot, newMessageId, toolLine, toolWord } from '../model/chat.js';
+import { credits } from '../cards/values.js';
 
 /**
  * The Chat tab (docs/chat.md): the canvas's conversations with the in-product assistant. The person who owns a
@@ -323,7 +324,7 @@ function ApprovalCard({ nodeId, label, approvalId, canApprove, onAnswer }: { nod
         The assistant wants to start a paid run of <strong>{label}</strong>
         {estimate ? (
           <>
-            : about {estimate.cost.estimated} credits; {left === null || left === undefined ? 'no budget limit' : `${left} credits left in the budget`}.
+            : about {credits(estimate.cost.estimated)}; {left === null || left === undefined ? 'no budget limit' : `${credits(left)} left in the budget`}.
           </>
         ) : (
           '.'

@@ -3,6 +3,7 @@ import type { ChatRunView, ConnectionView } from '../../../src/contract/index.js
 import { clientConfigs } from '../../../src/shared/client-configs.js';
 import { useCanvas, useCanvasState } from '../canvas/context.js';
 import { api } from '../model/api.js';
+import { credits } from '../cards/values.js';
 
 /**
  * Connects an agent to this canvas from the browser alone: an owner gets a new agent token (shown once) and a chat
@@ -207,7 +208,7 @@ function ConnectedApps({ mcpUrl }: { mcpUrl: string }) {
               <span className="muted">
                 {' '}
                 for {connection.person.subject} · {connection.scopes.map((scope) => SCOPE_TEXT[scope] ?? scope).join(', ')} · last used {when(connection.last_used_at)}
-                {connection.spend_limit !== null && connection.scopes.includes('runs:write') ? ` · spent ${connection.spent} of ${connection.spend_limit} credits` : ''}
+                {connection.spend_limit !== null && connection.scopes.includes('runs:write') ? ` · spent ${connection.spent} of ${credits(connection.spend_limit)}` : ''}
               </span>
               {mine || role === 'owner' ? (
                 <button type="button" className="button-small" onClick={() => void end(connection)} aria-label={`End ${connection.client_name ?? 'the app'}'s connection`}>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ResultVersion, ResultVersionList } from '../../../src/contract/index.js';
 import { useCanvas, useEditable } from '../canvas/context.js';
+import { credits } from '../cards/values.js';
 
 /**
  * A node's result versions (issue 22) in its details: step through them, see who made each and what it cost,
@@ -66,7 +67,7 @@ export function ResultVersions({ nodeId, refreshKey }: { nodeId: string; refresh
       )}
       <p className="muted">
         {version.finished_at ? new Date(version.finished_at).toLocaleString() : 'unfinished'}, by {version.triggered_by.name ?? version.triggered_by.kind}
-        {version.cost !== null ? `, ${version.cost} credits` : ''}
+        {version.cost !== null ? `, ${credits(version.cost)}` : ''}
       </p>
       {!version.current ? (
         <div className="version-actions">
