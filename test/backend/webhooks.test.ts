@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeRun } from '../../src/contract/index.js';
 import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
-import { STORE_TARGETS, type TestDatabase } from '../support/stores.js';
+import { STORE_TARGETS, type StoreTarget, type TestDatabase } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 import { IDP } from './world.js';
 
@@ -67,6 +67,36 @@ async function startReceiver(port = 0): Promise<Receiver> {
 
 const verifies = (secret: string, delivery: Received) =>
   new Webhook(secret).verify(delivery.body, { 'webhook-id': delivery.id, 'webhook-timestamp': delivery.timestamp, 'webhook-signature': delivery.signature });
+
+interface OwnedServer {
+  server: TestServer;
+  receiver: Receiver;
+  /** A request as the project's owner, olga (a session). */
+  as(request?: ApiRequest): ApiRequest;
+  close(): Promise<void>;
+}
+
+/** A server with no run workers, project p with canvas c owned by olga (signed in), and a receiver on loopback. */
+async function ownedServer(target: StoreTarget, options: Record<string, unknown>): Promise<OwnedServer> {
+  const server = await startTestServer(target, { workers: 0, rateLimitPerMinute: 1_000_000, ...options });
+  const receiver = await startReceiver();
+  const { admin } = server.store;
+  await admin.createWorkspace('w');
+  await admin.createProject('p', 'w');
+  await admin.createCanvas('p', 'c', false);
+  await admin.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
+  const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'olga' }, { expiresInMs: 60_000 });
+  const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${link}`);
+  return {
+    server,
+    receiver,
+    as: (request = {}) => ({ ...request, headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers } }),
+    async close() {
+      await server.close();
+      await receiver.close();
+    },
+  };
+}
 
 const PROJECT = '/api/v1/projects/p';
 const CANVAS = '/api/v2/projects/p/canvases/c';
@@ -265,27 +295,14 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
   });
 
   describe.skipIf(!target.available)('waiting for a failing receiver', () => {
-    let server: TestServer;
-    let receiver: Receiver;
-    let cookie = '';
+    let owned: OwnedServer;
     beforeAll(async () => {
-      server = await startTestServer(target, { workers: 0, webhookRetryMs: 60_000, rateLimitPerMinute: 1_000_000 });
-      receiver = await startReceiver();
-      const { admin } = server.store;
-      await admin.createWorkspace('w');
-      await admin.createProject('p', 'w');
-      await admin.createCanvas('p', 'c', false);
-      await admin.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
-      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'olga' }, { expiresInMs: 60_000 });
-      cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
+      owned = await ownedServer(target, { webhookRetryMs: 60_000 });
     }, 60_000);
-    afterAll(async () => {
-      await server?.close();
-      await receiver?.close();
-    });
-    const as = (request: ApiRequest = {}): ApiRequest => ({ ...request, headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers } });
+    afterAll(async () => owned?.close());
 
     it('sleeps until the retry of the first delivery of a canvas, not spinning on the ones queued behind it', async () => {
+      const { server, receiver, as } = owned;
       receiver.failures.push(...Array.from({ length: 100 }, () => 500));
       const hook = await api(server.url, `${PROJECT}/webhooks`, as({ method: 'POST', body: { url: receiver.url, allow_private_network: true, events: ['layout.revision'] } }));
       expect(hook.status).toBe(201);
@@ -304,27 +321,14 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
   });
 
   describe.skipIf(!target.available)('giving up, and sending again by hand', () => {
-    let server: TestServer;
-    let receiver: Receiver;
-    let cookie = '';
+    let owned: OwnedServer;
     beforeAll(async () => {
-      server = await startTestServer(target, { workers: 0, webhookRetryMs: 50, webhookGiveUpMs: 1000, rateLimitPerMinute: 1_000_000 });
-      receiver = await startReceiver();
-      const { admin } = server.store;
-      await admin.createWorkspace('w');
-      await admin.createProject('p', 'w');
-      await admin.createCanvas('p', 'c', false);
-      await admin.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
-      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'olga' }, { expiresInMs: 60_000 });
-      cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
+      owned = await ownedServer(target, { webhookRetryMs: 50, webhookGiveUpMs: 1000 });
     }, 60_000);
-    afterAll(async () => {
-      await server?.close();
-      await receiver?.close();
-    });
-    const as = (request: ApiRequest = {}): ApiRequest => ({ ...request, headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers } });
+    afterAll(async () => owned?.close());
 
     it('a delivery given up on and sent again by hand is retried as a new one, not failed at its first failure', async () => {
+      const { server, receiver, as } = owned;
       receiver.failures.push(...Array.from({ length: 1000 }, () => 500));
       const hook = await api(server.url, `${PROJECT}/webhooks`, as({ method: 'POST', body: { url: receiver.url, allow_private_network: true, events: ['layout.revision'] } }));
       expect(hook.status, JSON.stringify(hook.body)).toBe(201);
