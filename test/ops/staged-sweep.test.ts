@@ -35,10 +35,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const stores: Array<[string, () => AssetStore | null]> = [
-  ['local', () => createLocalAssetStore(join(dir, 'local'))],
-  ['postgres', () => (database ? createDatabaseAssetStore(database.store.driver) : null)],
-  ['s3', () => createS3AssetStore(s3.client, s3.bucket, 'sweep/')],
+// The database store needs the PostgreSQL at 127.0.0.1:5432 (required in CI); the other two run everywhere.
+const stores: Array<[string, boolean, () => AssetStore]> = [
+  ['local', true, () => createLocalAssetStore(join(dir, 'local'))],
+  ['postgres', STORE_TARGETS[1]!.available, () => createDatabaseAssetStore(database!.store.driver)],
+  ['s3', true, () => createS3AssetStore(s3.client, s3.bucket, 'sweep/')],
 ];
 
 async function readAll(assets: AssetStore, location: AssetLocation): Promise<Buffer> {
@@ -47,10 +48,9 @@ async function readAll(assets: AssetStore, location: AssetLocation): Promise<Buf
   return Buffer.concat(chunks);
 }
 
-describe.each(stores)('sweeping staged outputs: %s', (_name, make) => {
-  it('removes an old staged output of an asset without a row, keeps one with a row, and leaves young ones alone', async (context) => {
+describe.each(stores)('sweeping staged outputs: %s', (_name, available, make) => {
+  it.skipIf(!available)('removes an old staged output of an asset without a row, keeps one with a row, and leaves young ones alone', async () => {
     const assets = make();
-    if (!assets) return context.skip();
     const orphan = await assets.stage(ORPHAN, 'run_dead.1', bytes);
     const kept = await assets.stage(KEPT, 'run_done.1', bytes);
     assets.publish([kept]);
