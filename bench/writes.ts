@@ -104,7 +104,7 @@ async function ourServer(work: string, name: string, extra: string[], children: 
   mkdirSync(dataDir);
   const seeded = await seed(dataDir, []);
   // BENCH_CPU_PROF=DIR writes a V8 CPU profile of each server into DIR (read it with Chrome's DevTools).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const profile = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
   const started = await startProcess(
     [...profile, 'dist/cli/main.js', 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '1000000', '--no-seed-demo', '--workers', '0', ...extra],
     join(work, `${name}.log`),
@@ -232,7 +232,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${output}\n`);
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'writes.md'), `${output}\n`);
-  rmSync(work, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
 }
 
 await main();

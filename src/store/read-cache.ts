@@ -2,8 +2,9 @@ import type { SqlDriver } from './sql-driver.js';
 
 /**
  * Remembers parsed read results for as long as the database has not changed (the driver's read version). On
- * SQLite this turns the per-request token and canvas lookups into map hits under read load, while staying exactly
- * as fresh as a query: any commit, from this process or another, clears it. On PostgreSQL every read goes through.
+ * SQLite this turns the per-request token and canvas lookups into map hits under read load, while staying as fresh
+ * as a query made at the start of the event loop's turn: a commit of this process clears it at once, another
+ * process's from the next turn (src/store/sqlite-driver.ts). On PostgreSQL every read goes through.
  */
 const MAX_ENTRIES = 10_000;
 
