@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CanvasEdge } from './edge.js';
-import { CanvasId, ClientSaveId, NodeId, ProjectId, ResourceId, RunId } from './identifiers.js';
+import { CanvasId, ClientSaveId, NodeId, ProjectId, ResourceId, RunChainId, RunId } from './identifiers.js';
 import { CanvasNode } from './node.js';
 import { ExternalRunStatus } from './node-data/common.js';
 import { AssetKind, RunOutput, RunStatus } from './node-run.js';
@@ -64,6 +64,10 @@ export const CanvasSnapshot = z.looseObject({
     .record(z.string(), z.strictObject({ count: z.int().min(1), current_run_id: z.string() }))
     .optional()
     .meta({ description: 'Per node with succeeded runs: how many result versions, and which is current (picked, else the latest).' }),
+  active_chains: z
+    .array(RunChainId)
+    .optional()
+    .meta({ description: 'Downstream chains ("Run from here") with a step still queued or running; absent when there are none.' }),
 });
 export type CanvasSnapshot = z.infer<typeof CanvasSnapshot>;
 

@@ -288,6 +288,20 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       expect(await claims().activeRunIds()).toEqual([]);
     });
 
+    it('the canvas read lists a chain while a step of it is unfinished, so a page opened meanwhile can follow it', async () => {
+      const activeChains = async () =>
+        ((await api(`${world.server.url}${CANVAS}`, '/snapshot', world.as({ headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2' } }))).body as { active_chains?: string[] }).active_chains;
+      const made = await start('a', 'listed-1');
+      expect(await activeChains()).toEqual([made.chain_id]);
+      const root = await claims().claimNext('test-worker', 60_000);
+      expect(await activeChains()).toEqual([made.chain_id]);
+      await api(`${world.server.url}${CANVAS}`, `/chains/${made.chain_id}/cancel`, world.as({ method: 'POST' }));
+      // The running step was asked to stop: the chain is not over until its worker says so.
+      expect(await activeChains()).toEqual([made.chain_id]);
+      expect(await claims().complete({ runId: root!.id, workerId: 'test-worker', attempt: root!.attempt }, { status: 'cancelled', charged: 0 })).toBe(true);
+      expect(await activeChains()).toBeUndefined();
+    });
+
     it('one cancel stops the whole chain: the running step is asked to stop, the waiting ones never start', async () => {
       const made = await start('a', 'cancel-1');
       const root = await claims().claimNext('test-worker', 60_000);

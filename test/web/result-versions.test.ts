@@ -151,3 +151,39 @@ describe('result versions in the browser', () => {
     }
   });
 });
+
+describe('a chain running when the page opens', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // No worker: the chain's steps stay queued until the person cancels them.
+    server = await startTestServer(STORE_TARGETS[0]!, { seedDemo: true, workers: 0 });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('is shown on its card after a reload, with its progress and Cancel chain, which stops it', async () => {
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    try {
+      await page.locator('.feed-live').waitFor();
+      const started = await context.request.post(`${server.url}/api/v2/projects/demo/canvases/main/nodes/frame-1/runs/downstream`, {
+        headers: { origin: server.url, 'x-requested-by': 'canvas-mcp', 'idempotency-key': 'from-another-tab' },
+      });
+      expect(started.status()).toBe(202);
+      await page.reload();
+      const progress = card(page, 'frame-1').locator('.chain-progress[data-chain-status="active"]');
+      await progress.getByText('Chain running: 0 of 2 done.').waitFor();
+      await progress.getByRole('button', { name: 'Cancel chain' }).click();
+      await card(page, 'frame-1').locator('.chain-progress[data-chain-status="cancelled"]').getByText('Chain cancelled: the steps not yet run did not start.').waitFor();
+      const chainId = ((await started.json()) as { chain_id: string }).chain_id;
+      expect((await server.store.runs.latestRunsByNode('demo', 'main')).filter((row) => row.chain_id === chainId).map((row) => row.status)).toEqual(['cancelled', 'cancelled']);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

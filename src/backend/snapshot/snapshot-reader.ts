@@ -1,4 +1,4 @@
-import { SNAPSHOT_CONTRACT_VERSION } from '../../contract/index.js';
+import { SNAPSHOT_CONTRACT_VERSION, isTerminalRunStatus } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { cachedPayload, joinPayload, type JsonPayload } from '../../shared/json-payload.js';
 import { runtimeState } from '../../store/run-rows.js';
@@ -36,8 +36,14 @@ export function createSnapshotReader(store: Store, options: { maxCanvases?: numb
     // A canvas without runs has no versions: no second read.
     const versions = rows.length === 0 ? new Map() : await store.versions.summaries(projectId, canvasId);
     const summary = Object.fromEntries([...versions].map(([nodeId, version]) => [nodeId, { count: version.count, current_run_id: version.currentRunId }]));
-    // Follows node_states in the document: `…,"node_states":{…},"result_versions":{…}}`.
-    const payload = cachedPayload(versions.size === 0 ? statesJson : `${statesJson},"result_versions":${JSON.stringify(summary)}`);
+    // A page opened (or reloaded) while a chain runs follows it from here: its unfinished steps are the latest runs of their nodes.
+    const activeChains = [...new Set(rows.filter((row) => row.chain_id !== null && !isTerminalRunStatus(row.status)).map((row) => row.chain_id))];
+    // Follow node_states in the document: `…,"node_states":{…},"result_versions":{…},"active_chains":[…]}`.
+    const payload = cachedPayload(
+      statesJson +
+        (versions.size === 0 ? '' : `,"result_versions":${JSON.stringify(summary)}`) +
+        (activeChains.length === 0 ? '' : `,"active_chains":${JSON.stringify(activeChains)}`),
+    );
     states.delete(key);
     states.set(key, { revision, statesVersion, payload });
     while (states.size > maxCanvases) states.delete(states.keys().next().value!);

@@ -3,6 +3,7 @@ import type { CanvasEdge, CanvasNode, CanvasSnapshot, LayoutOperation, NodeRun, 
 import { ApiError, newKey, type CanvasAddress } from './api.js';
 import { restTransport, type CanvasTransport, type FeedStatus, type Role } from './transport.js';
 import { applyLayoutEvent, authorLabel, inverseOperations, parentsFirst, type Author, type Layout, type LayoutEventData } from './layout.js';
+import { chainController } from './chain-controller.js';
 
 /**
  * The state of one open canvas and everything that changes it: the snapshot, the change feed, and the person's own
@@ -157,6 +158,7 @@ export function createCanvasController(
     // News goes away by itself; a warning, an error or anything holding the person's text stays until dismissed.
     if (tone === 'info' && !keep) setTimeout(() => store.setState((state) => ({ notices: state.notices.filter((kept) => kept.id !== notice.id) })), INFO_NOTICE_MS);
   };
+  const chains = transport.chains ? chainController(transport.chains, store, notify) : null;
 
   function applyEvent(event: LayoutEventData): void {
     const state = store.getState();
@@ -222,6 +224,7 @@ export function createCanvasController(
       states: snapshot.node_states as Record<string, NodeRuntimeState>,
       versionCounts: versionCountsOf(snapshot),
     });
+    chains?.resume(snapshot);
   }
 
   async function readSnapshot(): Promise<void> {
@@ -388,7 +391,7 @@ export function createCanvasController(
         return null;
       }
     },
-    chains: transport.chains ? chainController(transport.chains, store, notify) : null,
+    chains,
     listsVersions: transport.versions !== undefined,
     async versions(nodeId) {
       return transport.versions ? transport.versions(nodeId) : null;
@@ -428,42 +431,4 @@ export function createCanvasController(
 export function versionCountsOf(snapshot: CanvasSnapshot): Record<string, number> {
   const versions = (snapshot as { result_versions?: Record<string, { count: number }> }).result_versions ?? {};
   return Object.fromEntries(Object.entries(versions).map(([nodeId, entry]) => [nodeId, entry.count]));
-}
-
-function chainController(
-  chains: NonNullable<CanvasTransport['chains']>,
-  store: StoreApi<CanvasState>,
-  notify: (tone: Notice['tone'], text: string) => void,
-): NonNullable<CanvasController['chains']> {
-  const track = (chain: RunChain) => store.setState((state) => ({ chains: { ...state.chains, [chain.root_node_id]: chain } }));
-  return {
-    estimate: (nodeId) => chains.estimate(nodeId),
-    async start(nodeId, idempotencyKey) {
-      try {
-        const chain = await chains.submit(nodeId, idempotencyKey);
-        track(chain);
-        return chain;
-      } catch (error) {
-        notify('error', `The chain did not start: ${(error as Error).message}`);
-        return null;
-      }
-    },
-    read: (chainId) => chains.read(chainId),
-    track,
-    forget: (rootNodeId) =>
-      store.setState((state) => {
-        const { [rootNodeId]: _closed, ...rest } = state.chains;
-        return { chains: rest };
-      }),
-    async cancel(chainId) {
-      try {
-        const chain = await chains.cancel(chainId);
-        track(chain);
-        return chain;
-      } catch (error) {
-        notify('error', `The chain was not cancelled: ${(error as Error).message}`);
-        return null;
-      }
-    },
-  };
 }
