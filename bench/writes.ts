@@ -18,7 +18,8 @@ import { WRITE_CANVASES, WRITE_CANVAS_FILL, createNodeBody, format, getCanvasBod
  *
  * Afterwards every canvas's revision must be at least the creates acknowledged on it (nothing acknowledged is
  * missing) and at most those sent (a request cut off when a measurement ends may or may not have landed).
- * BENCH_DURATION (seconds per measurement, default 10) shortens a run; BENCH_WRITES_ONLY=sequential|concurrent|postgres runs one.
+ * BENCH_DURATION (seconds per measurement, default 10) shortens a run; BENCH_WRITES_ONLY=sequential|concurrent|postgres runs one;
+ * BENCH_NODE_FLAGS passes Node flags to our SQLite servers (e.g. `--trace-gc`); BENCH_KEEP keeps their logs and data.
  */
 
 const BARE_WRITE = 'bare node:http + SQLite write';
