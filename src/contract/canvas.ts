@@ -67,7 +67,7 @@ export const CanvasSnapshot = z.looseObject({
   active_chains: z
     .array(RunChainId)
     .optional()
-    .meta({ description: 'Downstream chains ("Run from here") with a step still queued or running; absent when there are none.' }),
+    .meta({ description: 'Downstream chains ("Run from here") with a step still queued, running or asked to stop; absent when there are none.' }),
 });
 export type CanvasSnapshot = z.infer<typeof CanvasSnapshot>;
 

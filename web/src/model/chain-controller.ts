@@ -9,11 +9,6 @@ export type ChainController = NonNullable<CanvasController['chains']> & {
   resume(snapshot: CanvasSnapshot): void;
 };
 
-/** The chains with a step still queued or running, which the snapshot lists beside node_states. */
-export function activeChainsOf(snapshot: CanvasSnapshot): string[] {
-  return (snapshot as { active_chains?: string[] }).active_chains ?? [];
-}
-
 export function chainController(
   chains: NonNullable<CanvasTransport['chains']>,
   store: StoreApi<CanvasState>,
@@ -52,7 +47,8 @@ export function chainController(
       }
     },
     resume(snapshot) {
-      for (const chainId of activeChainsOf(snapshot)) {
+      // The chains with a step still queued, running or asked to stop, which the snapshot lists beside node_states.
+      for (const chainId of snapshot.active_chains ?? []) {
         if (reading.has(chainId) || followed(chainId)) continue;
         reading.add(chainId);
         chains
