@@ -51,6 +51,12 @@ export interface ChatServiceOptions {
 /** A turn token lives at most this long (a turn is bounded by its steps and the model's timeouts). */
 const TURN_TOKEN_MS = 60 * 60_000;
 
+/**
+ * How often a server looks for approvals that expired with nobody to answer them: the timer of the server that asked
+ * is lost when it stops, and any server on the database may answer instead.
+ */
+const APPROVAL_SWEEP_MS = 15_000;
+
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
 
 export function conversationView(conversation: ConversationRecord): ConversationView {
@@ -222,11 +228,15 @@ export function createChatService(options: ChatServiceOptions) {
     }
   }
 
-  /** Nobody answered in time: the model is told so, as a declined approval, and the turn goes on. */
+  /**
+   * Nobody answered in time: the model is told so, as a declined approval, and the turn goes on. The claim makes this
+   * happen once, whichever server's timer or sweep gets there first, and never after the person answered.
+   */
   async function expireApprovals(conversationId: string): Promise<void> {
     approvalTimers.delete(conversationId);
-    const conversation = await store.chats.get(conversationId);
-    if (!conversation || conversation.status !== 'awaiting_approval' || live.has(conversationId)) return;
+    if (!options.model || live.has(conversationId) || starting.has(conversationId)) return;
+    if (!(await store.chats.claimApproval(conversationId, clock()))) return;
+    const conversation = (await store.chats.get(conversationId))!;
     const history = await store.chats.transcript(conversationId);
     const last = history.at(-1);
     const answers = pendingApprovals(last).map((id) => ({ approval_id: id, approved: false, reason: expiredReason() }));
@@ -235,6 +245,15 @@ export function createChatService(options: ChatServiceOptions) {
     await store.chats.saveMessage(conversationId, continued);
     await startTurn(conversation, [...history.slice(0, -1), continued]);
   }
+
+  /** Answers every approval that expired, whichever server asked for it (one that stopped included). */
+  async function sweepApprovals(): Promise<void> {
+    if (!options.model || shuttingDown) return;
+    for (const conversationId of await store.chats.expiredApprovals(clock())) {
+      await expireApprovals(conversationId).catch((error: unknown) => logger.warn({ err: error, conversation_id: conversationId }, 'chat approval expiry failed'));
+    }
+  }
+  let approvalSweep: NodeJS.Timeout | null = null;
 
   const expiredReason = () =>
     `Nobody approved within ${Math.round(limits.approvalMs / 60_000)} minutes: the run was not started and nothing was charged.`;
@@ -302,7 +321,12 @@ export function createChatService(options: ChatServiceOptions) {
         if (conversation.status !== 'awaiting_approval' || pendingApprovals(last).length === 0) {
           throw new CanvasError('invalid_arguments', 'There is no approval waiting in this conversation.', { issues: [{ path: 'approvals', message: 'nothing to approve' }] });
         }
+        if (!options.model) throw new CanvasError('unavailable', chatModelStatus(null).message);
         const expired = conversation.approvalExpiresAt !== null && conversation.approvalExpiresAt <= clock();
+        // Another tab, or another server's expiry, may have answered it since it was read.
+        if (!(await store.chats.claimApproval(conversation.id))) {
+          throw new CanvasError('conversation_busy', 'This approval was already answered: the assistant is going on with that answer.');
+        }
         const answers = expired ? pendingApprovals(last).map((id) => ({ approval_id: id, approved: false, reason: expiredReason() })) : body.approvals;
         const continued = answered(last!, answers);
         await store.chats.saveMessage(conversation.id, continued);
@@ -361,9 +385,18 @@ export function createChatService(options: ChatServiceOptions) {
       await store.chats.remove(conversation.id);
     },
 
+    /** Answers approvals that expired while no server was watching them, now and every APPROVAL_SWEEP_MS. */
+    start(): void {
+      if (approvalSweep || !options.model) return;
+      const sweep = () => void sweepApprovals().catch((error: unknown) => logger.warn({ err: error }, 'chat approval sweep failed'));
+      approvalSweep = setInterval(sweep, APPROVAL_SWEEP_MS).unref();
+      sweep();
+    },
+
     /** Stops every turn of this process (shutdown): each is recorded as stopped. */
     async close(): Promise<void> {
       shuttingDown = true;
+      if (approvalSweep) clearInterval(approvalSweep);
       for (const timer of approvalTimers.values()) clearTimeout(timer);
       approvalTimers.clear();
       const running = [...live.values()];

@@ -289,6 +289,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   }
   // Commands run beside the server (admin login-link) print links at the address people open it at.
   await store?.announceUrl(url).catch((error: unknown) => logger.warn({ err: error }, 'could not record the announced URL'));
+  chat?.start();
   logger.info({ url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null }, 'canvas-mcp listening');
 
   let closing: Promise<void> | undefined;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONVERSATION_STATUSES, type ConversationStatus, type StoredChatMessage } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import type { Actor } from './records.js';
-import type { SqlDriver } from './sql-driver.js';
+import type { SqlDriver, SqlParam } from './sql-driver.js';
 
 /**
  * Conversations of the canvas chat and their transcripts (migration 007; docs/chat.md). A message is stored as the
@@ -110,6 +110,30 @@ export function createChatStore(driver: SqlDriver, clock: () => number) {
     /** Moves a conversation to a status; a turn's heartbeat is this with the same status. */
     async setStatus(id: string, status: ConversationStatus, approvalExpiresAt: number | null = null): Promise<void> {
       await driver.run('UPDATE chat_conversations SET status = ?, approval_expires_at = ?, updated_at = ? WHERE id = ?', [status, approvalExpiresAt, clock(), id]);
+    },
+
+    /**
+     * Takes the approval a conversation waits on for answering (awaiting_approval → running), once across every
+     * server on the database: false when someone else answered it first. With `expiredBy`, only if it expired by then.
+     */
+    async claimApproval(id: string, expiredBy?: number): Promise<boolean> {
+      const params: SqlParam[] = [clock(), id];
+      if (expiredBy !== undefined) params.push(expiredBy);
+      const { changes } = await driver.run(
+        `UPDATE chat_conversations SET status = 'running', approval_expires_at = NULL, updated_at = ?
+         WHERE id = ? AND status = 'awaiting_approval'${expiredBy === undefined ? '' : ' AND approval_expires_at <= ?'}`,
+        params,
+      );
+      return changes === 1;
+    },
+
+    /** Conversations whose approval expired by `now`, the oldest first: what an approval sweep answers. */
+    async expiredApprovals(now: number, limit = 100): Promise<string[]> {
+      const rows = await driver.all(
+        "SELECT id FROM chat_conversations WHERE status = 'awaiting_approval' AND approval_expires_at <= ? ORDER BY approval_expires_at, id LIMIT ?",
+        [now, limit],
+      );
+      return rows.map((row) => z.object({ id: z.string() }).parse(row).id);
     },
 
     async rename(id: string, title: string): Promise<void> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_CONTRACT_VERSION, type ConversationView, type HistoryPage, type StoredChatMessage } from '../../src/contract/index.js';
 import { connectClient, toolError } from '../support/mcp.js';
 import { scripted, type ModelAnswer } from '../support/model-standin.js';
-import { api } from '../support/servers.js';
+import { api, startTestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 import { CANVAS, fromPage, newConversation, plannedAgent, readTurn, send, startChatStage, type ChatStage } from './chat-support.js';
@@ -317,6 +317,44 @@ describe('an approval nobody answers in time', () => {
       expect((await stage.server.store.runs.latestRunsByNode('p', 'c')).length).toBe(0);
     } finally {
       await stage.close();
+    }
+  });
+});
+
+describe.each(STORE_TARGETS)('an approval left waiting by a server that stopped: $name', (target) => {
+  it.skipIf(!target.available)('is expired by the servers that remain, once: the model is told, nothing is charged', async () => {
+    let offsetMs = 0;
+    const clock = () => Date.now() + offsetMs;
+    const first = await startChatStage(target, 'openai', undefined, { chatApprovalMinutes: 10 }, clock);
+    const { database } = first.server;
+    const others: Array<Awaited<ReturnType<typeof startTestServer>>> = [];
+    try {
+      const node = { id: 'late', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { displayName: 'Late', prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '16:9' } };
+      first.model.setBrain(plannedAgent([{ create: node }]));
+      const chat = await newConversation(first);
+      await readTurn(await send(first, chat.conversation_id, { message: { id: 'u0', text: 'add a frame' } }));
+      first.model.setBrain(plannedAgent([{ run: 'Late' }], 'Noted.'));
+      await readTurn(await send(first, chat.conversation_id, { message: { id: 'u1', text: 'render it' } }));
+      // The server that asked stops (its timer with it); nobody answers; ten minutes pass.
+      await first.server.server.close();
+      const before = first.model.requests.length;
+      offsetMs = 11 * 60_000;
+      const config = { modelProvider: 'openai-compatible', model: 'standin-model', modelBaseUrl: first.model.baseUrl, modelApiKey: 'sk-standin', chatApprovalMinutes: 10 };
+      others.push(...(await Promise.all([0, 1].map(() => startTestServer(target, config, { clock, database })))));
+      const conversation = () => others[0]!.store.chats.get(chat.conversation_id);
+      await waitFor(conversation, (stored) => stored?.status === 'idle', 15_000, 50);
+      // A continuation's first model request ends with the expired approval; two servers continuing would send two.
+      const lastMessage = (raw: unknown) => JSON.stringify((raw as { messages: unknown[] }).messages.at(-1));
+      const told = first.model.requests.slice(before).filter((entry) => lastMessage(entry.raw).includes('Nobody approved within 10 minutes'));
+      expect(told).toHaveLength(1);
+      expect((await conversation())!.approvalExpiresAt).toBeNull();
+      expect((await others[1]!.store.runs.latestRunsByNode('p', 'c')).length).toBe(0);
+      const transcript = await others[1]!.store.chats.transcript(chat.conversation_id);
+      expect(JSON.stringify(transcript)).toContain('Nobody approved within 10 minutes');
+    } finally {
+      for (const server of others) await server.server.close();
+      await first.model.close();
+      await database.cleanup();
     }
   });
 });
