@@ -49,6 +49,7 @@ const COLUMNS =
   'id, project_id, canvas_id, chat_run_id, owner_issuer, owner_subject, title, status, can_edit, approval_expires_at, tokens_used, created_at, updated_at';
 const MessageRow = z.object({ seq: Millis, body: z.string() });
 const SeqRow = z.object({ next_seq: Millis });
+const IdRow = z.object({ id: z.string() });
 
 /** A turn beats this often while it runs; one silent for STALE_MS belonged to a process that is gone. */
 export const TURN_HEARTBEAT_MS = 5_000;
@@ -133,7 +134,7 @@ export function createChatStore(driver: SqlDriver, clock: () => number) {
         "SELECT id FROM chat_conversations WHERE status = 'awaiting_approval' AND approval_expires_at <= ? ORDER BY approval_expires_at, id LIMIT ?",
         [now, limit],
       );
-      return rows.map((row) => z.object({ id: z.string() }).parse(row).id);
+      return rows.map((row) => IdRow.parse(row).id);
     },
 
     async rename(id: string, title: string): Promise<void> {

@@ -297,17 +297,23 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
   });
 });
 
+/** A conversation whose turn created a frame "Late", then asked the person to approve rendering it. */
+async function awaitingApproval(stage: ChatStage) {
+  const node = { id: 'late', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { displayName: 'Late', prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '16:9' } };
+  stage.model.setBrain(plannedAgent([{ create: node }]));
+  const chat = await newConversation(stage);
+  await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u0', text: 'add a frame' } }));
+  stage.model.setBrain(plannedAgent([{ run: 'Late' }], 'Noted.'));
+  const asked = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'render it' } }));
+  return { chat, asked };
+}
+
 describe('an approval nobody answers in time', () => {
   it('tells the model the approval expired, starts nothing, and an Approve that comes too late changes nothing', async () => {
     let offsetMs = 0;
     const stage = await startChatStage(STORE_TARGETS[0]!, 'openai', undefined, { chatApprovalMinutes: 10 }, () => Date.now() + offsetMs);
     try {
-      const node = { id: 'late', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { displayName: 'Late', prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '16:9' } };
-      stage.model.setBrain(plannedAgent([{ create: node }]));
-      const chat = await newConversation(stage);
-      await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u0', text: 'add a frame' } }));
-      stage.model.setBrain(plannedAgent([{ run: 'Late' }], 'Noted.'));
-      const asked = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'render it' } }));
+      const { chat, asked } = await awaitingApproval(stage);
       const request = asked.chunks.find((chunk) => chunk.type === 'tool-approval-request') as { approvalId: string };
       offsetMs = 11 * 60_000;
       const before = stage.model.requests.length;
@@ -329,12 +335,7 @@ describe.each(STORE_TARGETS)('an approval left waiting by a server that stopped:
     const { database } = first.server;
     const others: Array<Awaited<ReturnType<typeof startTestServer>>> = [];
     try {
-      const node = { id: 'late', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { displayName: 'Late', prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '16:9' } };
-      first.model.setBrain(plannedAgent([{ create: node }]));
-      const chat = await newConversation(first);
-      await readTurn(await send(first, chat.conversation_id, { message: { id: 'u0', text: 'add a frame' } }));
-      first.model.setBrain(plannedAgent([{ run: 'Late' }], 'Noted.'));
-      await readTurn(await send(first, chat.conversation_id, { message: { id: 'u1', text: 'render it' } }));
+      const { chat } = await awaitingApproval(first);
       // The server that asked stops (its timer with it); nobody answers; ten minutes pass.
       await first.server.server.close();
       const before = first.model.requests.length;
