@@ -69,11 +69,27 @@ async function seed(location: StoreLocation): Promise<string> {
   await store.admin.createProject(PROJECT, PROJECT);
   await store.admin.createCanvas(PROJECT, CANVAS, false);
   for (let index = 0; index < SAMPLES; index += 1) {
-    const node = CanvasNode.parse({ id: `frame-${index}`, type: 'imageGenNode', position: { x: index * 300, y: 0 }, data: { prompt: `frame ${index}`, size: '0.5K', imageUrl: null, aspectRatio: '1:1' } });
-    await store.writes.createNode({ projectId: PROJECT, canvasId: CANVAS, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+    const node = CanvasNode.parse({
+      id: `frame-${index}`,
+      type: 'imageGenNode',
+      position: { x: index * 300, y: 0 },
+      data: { prompt: `frame ${index}`, size: '0.5K', imageUrl: null, aspectRatio: '1:1' },
+    });
+    await store.writes.createNode(
+      { projectId: PROJECT, canvasId: CANVAS, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE },
+      node,
+    );
   }
   await store.admin.addMember(PROJECT, BENCH_PERSON, 'editor');
-  const { secret } = await store.admin.createToken({ name: 'bench', kind: 'backend', role: 'editor', projects: [PROJECT], workspaces: [], actor: BENCH_PERSON, expiresAt: null });
+  const { secret } = await store.admin.createToken({
+    name: 'bench',
+    kind: 'backend',
+    role: 'editor',
+    projects: [PROJECT],
+    workspaces: [],
+    actor: BENCH_PERSON,
+    expiresAt: null,
+  });
   await store.close();
   return secret;
 }
@@ -83,21 +99,38 @@ async function measureSetup(setup: Setup, work: string): Promise<Result> {
   mkdirSync(dataDir);
   const postgres = setup.database === 'postgres' ? await postgresSchema() : undefined;
   if (setup.database === 'postgres' && !postgres) throw new Error(`PostgreSQL at ${POSTGRES_URL} went away`);
-  const location: StoreLocation = postgres ? { kind: 'postgres', url: postgres.url } : { kind: 'sqlite', file: sqliteFileIn(dataDir) };
+  const location: StoreLocation = postgres
+    ? { kind: 'postgres', url: postgres.url }
+    : { kind: 'sqlite', file: sqliteFileIn(dataDir) };
   const storeArgs = location.kind === 'postgres' ? ['--database-url', location.url] : [];
   const common = ['--data', dataDir, '--run-duration-ms', '60000', '--log-level', 'warn', ...storeArgs];
   const children: ChildProcess[] = [];
   try {
     const token = await seed(location);
     const server = await startProcess(
-      ['dist/cli/main.js', 'serve', '--port', '0', '--no-seed-demo', '--rate-limit', '0', '--workers', setup.separateWorker ? '0' : '1', ...common],
+      [
+        'dist/cli/main.js',
+        'serve',
+        '--port',
+        '0',
+        '--no-seed-demo',
+        '--rate-limit',
+        '0',
+        '--workers',
+        setup.separateWorker ? '0' : '1',
+        ...common,
+      ],
       join(dataDir, 'server.log'),
     );
     children.push(server.child);
     if (setup.separateWorker) {
-      const worker = await startProcess(['dist/cli/main.js', 'worker', '--workers', '1', ...common], join(dataDir, 'worker.log'), {
-        ready: /canvas-mcp worker running/,
-      });
+      const worker = await startProcess(
+        ['dist/cli/main.js', 'worker', '--workers', '1', ...common],
+        join(dataDir, 'worker.log'),
+        {
+          ready: /canvas-mcp worker running/,
+        },
+      );
       children.push(worker.child);
     }
     const api = `${server.url}/api/v2/projects/${PROJECT}/canvases/${CANVAS}`;

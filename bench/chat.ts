@@ -27,19 +27,43 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-const note = (id: string, index: number) => ({ id, type: 'textAnnotationNode', position: { x: (index % 10) * 320, y: 400 + Math.floor(index / 10) * 240 }, data: { content: id } });
+const note = (id: string, index: number) => ({
+  id,
+  type: 'textAnnotationNode',
+  position: { x: (index % 10) * 320, y: 400 + Math.floor(index / 10) * 240 },
+  data: { content: id },
+});
 
 async function seed(dataDir: string) {
   const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
   try {
     await store.admin.createWorkspace('w');
     await store.admin.createProject('p', 'w');
-    for (const canvas of ['inproduct', 'external', 'live', 'tokens']) await store.admin.createCanvas('p', canvas, false);
+    for (const canvas of ['inproduct', 'external', 'live', 'tokens'])
+      await store.admin.createCanvas('p', canvas, false);
     await store.admin.addMember('p', PERSON, 'editor');
     await store.admin.addMember('p', { issuer: 'bench', subject: 'watcher' }, 'viewer');
-    const { tokenId, secret } = await store.admin.createToken({ name: 'external', kind: 'agent', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
-    const chatRun = await store.admin.createChatRun({ projectId: 'p', canvasId: 'external', actor: null, tokenId, canEdit: true, expiresAt: null });
-    const links = [await store.sessions.createLoginLink(PERSON, { expiresInMs: 600_000 }), await store.sessions.createLoginLink({ issuer: 'bench', subject: 'watcher' }, { expiresInMs: 600_000 })];
+    const { tokenId, secret } = await store.admin.createToken({
+      name: 'external',
+      kind: 'agent',
+      role: 'editor',
+      projects: ['p'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+    });
+    const chatRun = await store.admin.createChatRun({
+      projectId: 'p',
+      canvasId: 'external',
+      actor: null,
+      tokenId,
+      canEdit: true,
+      expiresAt: null,
+    });
+    const links = [
+      await store.sessions.createLoginLink(PERSON, { expiresInMs: 600_000 }),
+      await store.sessions.createLoginLink({ issuer: 'bench', subject: 'watcher' }, { expiresInMs: 600_000 }),
+    ];
     return { token: secret, chatRun, links };
   } finally {
     await store.close();
@@ -56,13 +80,24 @@ async function session(url: string, link: string): Promise<string> {
   return response.headers.get('set-cookie')!.split(';', 1)[0]!;
 }
 
-async function mcp(url: string, headers: Record<string, string>, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function mcp(
+  url: string,
+  headers: Record<string, string>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${url}/mcp/`, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
-  return ((await response.json()) as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent;
+  return ((await response.json()) as { result: { structuredContent: Record<string, unknown> } }).result
+    .structuredContent;
 }
 
 export async function measureChat() {
@@ -70,9 +105,32 @@ export async function measureChat() {
   const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-chat-'));
   const { token, chatRun, links } = await seed(dataDir);
   const { child, url } = await startProcess(
-    [CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '0', '--log-level', 'warn', '--no-seed-demo', '--chat-max-steps', '100'],
+    [
+      CLI,
+      'serve',
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--rate-limit',
+      '0',
+      '--workers',
+      '0',
+      '--log-level',
+      'warn',
+      '--no-seed-demo',
+      '--chat-max-steps',
+      '100',
+    ],
     join(dataDir, 'serve.log'),
-    { env: { CANVAS_MCP_MODEL_PROVIDER: 'openai-compatible', CANVAS_MCP_MODEL: 'standin', CANVAS_MCP_MODEL_BASE_URL: model.baseUrl, CANVAS_MCP_MODEL_API_KEY: 'sk-bench' } },
+    {
+      env: {
+        CANVAS_MCP_MODEL_PROVIDER: 'openai-compatible',
+        CANVAS_MCP_MODEL: 'standin',
+        CANVAS_MCP_MODEL_BASE_URL: model.baseUrl,
+        CANVAS_MCP_MODEL_API_KEY: 'sk-bench',
+      },
+    },
   );
   const pid = child.pid!;
   const cookie = await session(url, links[0]!);
@@ -82,8 +140,14 @@ export async function measureChat() {
   /** One turn on a canvas with the given brain; answers when the turn is over. */
   const turn = async (canvas: string, brain: Brain, text: string, onChunk?: (line: string) => void) => {
     model.setBrain(brain);
-    const conversation = (await (await fetch(conversations(canvas), { method: 'POST', headers, body: '{}' })).json()) as { conversation_id: string };
-    const response = await fetch(`${conversations(canvas)}/${conversation.conversation_id}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: { id: `m-${Date.now()}`, text } }) });
+    const conversation = (await (
+      await fetch(conversations(canvas), { method: 'POST', headers, body: '{}' })
+    ).json()) as { conversation_id: string };
+    const response = await fetch(`${conversations(canvas)}/${conversation.conversation_id}/messages`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: { id: `m-${Date.now()}`, text } }),
+    });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     for (;;) {
       const { done, value } = await reader.read();
@@ -95,32 +159,74 @@ export async function measureChat() {
   try {
     // Warm both paths (JIT, caches) on other canvases first.
     const on = (canvas_id: string) => ({ project_id: 'p', canvas_id });
-    await turn('tokens', plannedAgent(Array.from({ length: 5 }, (_, index) => ({ create: note(`warm-${index}`, index) })), 'Done.', on('tokens')), 'warm up');
+    await turn(
+      'tokens',
+      plannedAgent(
+        Array.from({ length: 5 }, (_, index) => ({ create: note(`warm-${index}`, index) })),
+        'Done.',
+        on('tokens'),
+      ),
+      'warm up',
+    );
     for (let index = 0; index < 5; index += 1) {
-      const base = ((await mcp(url, { authorization: `Bearer ${token}`, 'x-agent-run-id': chatRun }, 'get_canvas', { project_id: 'p', canvas_id: 'external' })).layout as { revision: number }).revision;
-      await mcp(url, { authorization: `Bearer ${token}`, 'x-agent-run-id': chatRun }, 'create_canvas_node', { project_id: 'p', canvas_id: 'external', base_revision: base, node: note(`warm-${index}`, index) });
+      const base = (
+        (
+          await mcp(url, { authorization: `Bearer ${token}`, 'x-agent-run-id': chatRun }, 'get_canvas', {
+            project_id: 'p',
+            canvas_id: 'external',
+          })
+        ).layout as { revision: number }
+      ).revision;
+      await mcp(url, { authorization: `Bearer ${token}`, 'x-agent-run-id': chatRun }, 'create_canvas_node', {
+        project_id: 'p',
+        canvas_id: 'external',
+        base_revision: base,
+        node: note(`warm-${index}`, index),
+      });
     }
 
     // 1. Server CPU per tool call: one read, then CALLS creates, each at the revision the last one answered.
     const inProductStart = cpuMillis(pid);
-    await turn('inproduct', plannedAgent(Array.from({ length: CALLS }, (_, index) => ({ create: note(`a-${index}`, index) })), 'Done.', on('inproduct')), 'add the notes');
+    await turn(
+      'inproduct',
+      plannedAgent(
+        Array.from({ length: CALLS }, (_, index) => ({ create: note(`a-${index}`, index) })),
+        'Done.',
+        on('inproduct'),
+      ),
+      'add the notes',
+    );
     const inProductMs = cpuMillis(pid) - inProductStart;
     const externalStart = cpuMillis(pid);
     const agent = { authorization: `Bearer ${token}`, 'x-agent-run-id': chatRun };
-    let revision = ((await mcp(url, agent, 'get_canvas', { project_id: 'p', canvas_id: 'external' })).layout as { revision: number }).revision;
+    let revision = (
+      (await mcp(url, agent, 'get_canvas', { project_id: 'p', canvas_id: 'external' })).layout as { revision: number }
+    ).revision;
     for (let index = 0; index < CALLS; index += 1) {
-      revision = (await mcp(url, agent, 'create_canvas_node', { project_id: 'p', canvas_id: 'external', base_revision: revision, node: note(`a-${index}`, index) })).revision as number;
+      revision = (
+        await mcp(url, agent, 'create_canvas_node', {
+          project_id: 'p',
+          canvas_id: 'external',
+          base_revision: revision,
+          node: note(`a-${index}`, index),
+        })
+      ).revision as number;
     }
     const externalMs = cpuMillis(pid) - externalStart;
     const calls = CALLS + 1;
 
     // 2. A tool call the model sends → the card in a second open page.
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     const delays: number[] = [];
     try {
       const context = await browser.newContext({ viewport: { width: 3840, height: 2160 } });
       const page: Page = await context.newPage();
-      await context.addCookies([{ name: 'canvas_mcp_session', value: (await session(url, links[1]!)).split('=')[1]!, url }]);
+      await context.addCookies([
+        { name: 'canvas_mcp_session', value: (await session(url, links[1]!)).split('=')[1]!, url },
+      ]);
       await page.goto(`${url}/p/p/c/live`);
       await page.locator('.feed-live').waitFor({ timeout: 30_000 });
       await page.evaluate(`(() => {
@@ -137,12 +243,19 @@ export async function measureChat() {
       const first = model.requests.length;
       await turn('live', plannedAgent(live, 'Done.', on('live')), 'add notes while someone watches');
       // The turn's requests: one read, then one create per step (then the answer).
-      const sentAt = model.firstChunkAt.slice(first + 1, first + 1 + live.length).map((at) => performance.timeOrigin + at);
-      const historyPage = (await (await fetch(`${url}/api/v2/projects/p/canvases/live/history?limit=100`, { headers: { cookie } })).json()) as { revisions: Array<{ at: string; changes: Array<{ id: string }> }> };
+      const sentAt = model.firstChunkAt
+        .slice(first + 1, first + 1 + live.length)
+        .map((at) => performance.timeOrigin + at);
+      const historyPage = (await (
+        await fetch(`${url}/api/v2/projects/p/canvases/live/history?limit=100`, { headers: { cookie } })
+      ).json()) as { revisions: Array<{ at: string; changes: Array<{ id: string }> }> };
       const committedAt = new Map(historyPage.revisions.map((entry) => [entry.changes[0]?.id, Date.parse(entry.at)]));
       for (const [index, sent] of sentAt.entries()) {
         const shown = (await page.evaluate(`window.seen[${JSON.stringify(`live-${index}`)}]`)) as number | undefined;
-        if (process.env.BENCH_DEBUG) process.stderr.write(`live-${index}: committed +${((committedAt.get(`live-${index}`) ?? NaN) - sent).toFixed(0)} ms, shown +${((shown ?? NaN) - sent).toFixed(0)} ms\n`);
+        if (process.env.BENCH_DEBUG)
+          process.stderr.write(
+            `live-${index}: committed +${((committedAt.get(`live-${index}`) ?? NaN) - sent).toFixed(0)} ms, shown +${((shown ?? NaN) - sent).toFixed(0)} ms\n`,
+          );
         if (shown !== undefined) delays.push(shown - sent);
       }
       await context.close();
@@ -154,9 +267,14 @@ export async function measureChat() {
     const relays: number[] = [];
     for (let index = 0; index < 20; index += 1) {
       let arrived: number | null = null;
-      await turn('tokens', scripted({ text: 'A considered answer, streamed word by word.', chunkDelayMs: 5 }), `question ${index}`, (text) => {
-        if (arrived === null && text.includes('"text-delta"')) arrived = performance.now();
-      });
+      await turn(
+        'tokens',
+        scripted({ text: 'A considered answer, streamed word by word.', chunkDelayMs: 5 }),
+        `question ${index}`,
+        (text) => {
+          if (arrived === null && text.includes('"text-delta"')) arrived = performance.now();
+        },
+      );
       relays.push(arrived! - model.firstChunkAt.at(-1)!);
     }
     return { calls, inProductMs, externalMs, delays, relays };

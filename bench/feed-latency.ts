@@ -28,7 +28,10 @@ const arrival = arrivalWaiter();
 
 async function subscribe(url: string, token: string): Promise<Subscriber> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   const arrivals = new Map<number, number>();
   void readEvents(response, (block, now) => {
     if (!block.startsWith('event: layout')) return;
@@ -46,13 +49,24 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function mcp(url: string, headers: Record<string, string>, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function mcp(
+  url: string,
+  headers: Record<string, string>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${url}/mcp`, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
-  return ((await response.json()) as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent;
+  return ((await response.json()) as { result: { structuredContent: Record<string, unknown> } }).result
+    .structuredContent;
 }
 
 export interface FeedFigures {
@@ -64,10 +78,16 @@ export interface FeedFigures {
   cpuPerWriteMs: number;
 }
 
-export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { subscribers: number; kbPerSubscriber: number } }> {
+export async function measureFeed(): Promise<{
+  latency: FeedFigures[];
+  idle: { subscribers: number; kbPerSubscriber: number };
+}> {
   const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-feed-'));
   const logFile = join(dataDir, 'serve.log');
-  const { child, url } = await startProcess([CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '0'], logFile);
+  const { child, url } = await startProcess(
+    [CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '0'],
+    logFile,
+  );
   try {
     const log = readFileSync(logFile, 'utf8');
     const agentToken = /token \(shown once, keep it\):\s+(cmcp_\S+)/.exec(log)![1]!;
@@ -76,7 +96,19 @@ export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { s
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
     const readers: string[] = [];
     for (let index = 0; index < Math.ceil(1000 / FEEDS_PER_TOKEN); index += 1) {
-      readers.push((await store.admin.createToken({ name: `feed-${index}`, kind: 'backend', role: 'viewer', projects: ['demo'], workspaces: [], actor: null, expiresAt: null })).secret);
+      readers.push(
+        (
+          await store.admin.createToken({
+            name: `feed-${index}`,
+            kind: 'backend',
+            role: 'viewer',
+            projects: ['demo'],
+            workspaces: [],
+            actor: null,
+            expiresAt: null,
+          })
+        ).secret,
+      );
     }
     await store.close();
     const readerFor = (index: number) => readers[Math.floor(index / FEEDS_PER_TOKEN)]!;
@@ -84,25 +116,42 @@ export async function measureFeed(): Promise<{ latency: FeedFigures[]; idle: { s
     const feedUrl = `${url}/api/v2/projects/demo/canvases/main/events`;
     const latency: FeedFigures[] = [];
     for (const count of [1, 200]) {
-      const subscribers = await Promise.all(Array.from({ length: count }, (_, index) => subscribe(feedUrl, readerFor(index))));
+      const subscribers = await Promise.all(
+        Array.from({ length: count }, (_, index) => subscribe(feedUrl, readerFor(index))),
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
       const samples: number[] = [];
       const cpuBefore = cpuMillis(child.pid!);
       for (let index = 0; index < WRITES; index += 1) {
-        const revision = ((await mcp(url, headers, 'get_canvas', { project_id: 'demo', canvas_id: 'main' })).layout as { revision: number }).revision;
+        const revision = (
+          (await mcp(url, headers, 'get_canvas', { project_id: 'demo', canvas_id: 'main' })).layout as {
+            revision: number;
+          }
+        ).revision;
         const sent = performance.now();
         await mcp(url, headers, 'create_canvas_node', {
           project_id: 'demo',
           canvas_id: 'main',
           base_revision: revision,
-          node: { id: `feed-${count}-${index}`, type: 'textAnnotationNode', position: { x: 0, y: index }, data: { content: 'x' } },
+          node: {
+            id: `feed-${count}-${index}`,
+            type: 'textAnnotationNode',
+            position: { x: 0, y: index },
+            data: { content: 'x' },
+          },
         });
         await arrival.until(() => subscribers.every((subscriber) => subscriber.arrivals.has(revision + 1)), 2000);
         for (const subscriber of subscribers) samples.push((subscriber.arrivals.get(revision + 1) ?? Infinity) - sent);
       }
       const cpuPerWriteMs = (cpuMillis(child.pid!) - cpuBefore) / WRITES;
       for (const subscriber of subscribers) subscriber.close();
-      latency.push({ subscribers: count, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples), cpuPerWriteMs });
+      latency.push({
+        subscribers: count,
+        p50: percentile(samples, 50),
+        p99: percentile(samples, 99),
+        max: Math.max(...samples),
+        cpuPerWriteMs,
+      });
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
 
@@ -126,7 +175,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const lines = [
     '| subscribers | write → event p50 ms | p99 ms | max ms | server CPU ms per write |',
     '|---:|---:|---:|---:|---:|',
-    ...latency.map((row) => `| ${row.subscribers} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.max.toFixed(1)} | ${row.cpuPerWriteMs.toFixed(2)} |`),
+    ...latency.map(
+      (row) =>
+        `| ${row.subscribers} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.max.toFixed(1)} | ${row.cpuPerWriteMs.toFixed(2)} |`,
+    ),
     '',
     `Fan-out: ${(((latency[1]!.cpuPerWriteMs - latency[0]!.cpuPerWriteMs) / (latency[1]!.subscribers - latency[0]!.subscribers)) * 1000).toFixed(1)} µs of server CPU per event per subscriber.`,
     `Memory: ${idle.kbPerSubscriber.toFixed(1)} KB of server RSS per idle subscriber (${idle.subscribers} open).`,

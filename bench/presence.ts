@@ -40,11 +40,16 @@ async function signIn(url: string, secret: string): Promise<string> {
 
 async function follow(url: string, subject: string, cookie: string): Promise<Person> {
   const controller = new AbortController();
-  const response = await fetch(`${url}/api/v2/projects/demo/canvases/main/events`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
+  const response = await fetch(`${url}/api/v2/projects/demo/canvases/main/events`, {
+    headers: { cookie, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   const seen = new Map<string, number>();
   void readEvents(response, (block, now) => {
     if (!block.startsWith('event: presence')) return;
-    const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { entries: Array<{ name: string; cursor: { x: number } | null }> };
+    const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as {
+      entries: Array<{ name: string; cursor: { x: number } | null }>;
+    };
     for (const entry of data.entries) {
       const key = `${entry.name}@${entry.cursor?.x}`;
       if (!seen.has(key)) seen.set(key, now);
@@ -70,7 +75,10 @@ export interface PresenceFigures {
 
 export async function measurePresence(): Promise<PresenceFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-presence-'));
-  const { child, url } = await startProcess([CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '0'], join(dataDir, 'serve.log'));
+  const { child, url } = await startProcess(
+    [CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '0'],
+    join(dataDir, 'serve.log'),
+  );
   try {
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
     const links: Array<[string, string]> = [];
@@ -80,7 +88,9 @@ export async function measurePresence(): Promise<PresenceFigures> {
       links.push([person.subject, await store.sessions.createLoginLink(person, { expiresInMs: 600_000 })]);
     }
     await store.close();
-    const people = await Promise.all(links.map(async ([subject, secret]) => follow(url, subject, await signIn(url, secret))));
+    const people = await Promise.all(
+      links.map(async ([subject, secret]) => follow(url, subject, await signIn(url, secret))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     const samples: number[] = [];
@@ -93,7 +103,12 @@ export async function measurePresence(): Promise<PresenceFigures> {
         const sent = performance.now();
         await fetch(`${url}/api/v2/projects/demo/canvases/main/presence`, {
           method: 'POST',
-          headers: { cookie: mover.cookie, origin: url, 'x-requested-by': 'canvas-mcp', 'content-type': 'application/json' },
+          headers: {
+            cookie: mover.cookie,
+            origin: url,
+            'x-requested-by': 'canvas-mcp',
+            'content-type': 'application/json',
+          },
           body: JSON.stringify({ selection: [], cursor: { x, y: 0 } }),
         });
         const others = people.filter((person) => person !== mover);
@@ -104,7 +119,14 @@ export async function measurePresence(): Promise<PresenceFigures> {
     }
     const cpuPerUpdateMs = (cpuMillis(child.pid!) - cpuBefore) / updates;
     for (const person of people) person.close();
-    return { people: PEOPLE, updates, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples), cpuPerUpdateMs };
+    return {
+      people: PEOPLE,
+      updates,
+      p50: percentile(samples, 50),
+      p99: percentile(samples, 99),
+      max: Math.max(...samples),
+      cpuPerUpdateMs,
+    };
   } finally {
     child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

@@ -15,7 +15,11 @@ export async function startProcess(
   options: { env?: NodeJS.ProcessEnv; ready?: RegExp } = {},
 ): Promise<{ child: ChildProcess; url: string }> {
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', log, log], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', log, log],
+    env: { ...process.env, ...options.env },
+  });
   const ready = options.ready ?? LISTENING;
   for (let attempt = 0; attempt < 300; attempt += 1) {
     const match = ready.exec(readFileSync(logFile, 'utf8'));

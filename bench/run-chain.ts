@@ -42,29 +42,69 @@ export interface ChainFigures {
   bareTotal: number;
 }
 
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? NaN;
+const median = (values: number[]) =>
+  [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? NaN;
 const nodeId = (index: number) => `s${String(index + 1).padStart(2, '0')}`;
 
 export async function measureRunChain(): Promise<ChainFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-chain-'));
-  const { child, url } = await startProcess([CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '1', '--run-duration-ms', '0'], join(dataDir, 'serve.log'));
+  const { child, url } = await startProcess(
+    [CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '1', '--run-duration-ms', '0'],
+    join(dataDir, 'serve.log'),
+  );
   try {
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
     await store.admin.addMember('demo', OWNER, 'owner');
     await store.admin.createCanvas('demo', 'chain', false);
     const secret = await store.sessions.createLoginLink(OWNER, { expiresInMs: 600_000 });
     await store.close();
-    const login = await fetch(`${url}/auth/login`, { method: 'POST', redirect: 'manual', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: secret }) });
-    const headers = { cookie: login.headers.get('set-cookie')!.split(';', 1)[0]!, origin: url, 'x-requested-by': 'canvas-mcp', 'content-type': 'application/json' };
-    const call = async <T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> => {
-      const response = await fetch(`${url}${CANVAS}${path}`, { method, headers: { ...headers, ...extra }, body: body === undefined ? undefined : JSON.stringify(body) });
-      if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    const login = await fetch(`${url}/auth/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: secret }),
+    });
+    const headers = {
+      cookie: login.headers.get('set-cookie')!.split(';', 1)[0]!,
+      origin: url,
+      'x-requested-by': 'canvas-mcp',
+      'content-type': 'application/json',
+    };
+    const call = async <T>(
+      method: string,
+      path: string,
+      body?: unknown,
+      extra: Record<string, string> = {},
+    ): Promise<T> => {
+      const response = await fetch(`${url}${CANVAS}${path}`, {
+        method,
+        headers: { ...headers, ...extra },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (response.status >= 300)
+        throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
       return (await response.json()) as T;
     };
     let revision = 0;
-    const nodes = Array.from({ length: LENGTH }, (_, index) => ({ op: 'create_node', node: { id: nodeId(index), type: 'scriptNode', position: { x: index * 300, y: 0 }, data: { prompt: `beat ${index + 1}` } } }));
-    const edges = Array.from({ length: LENGTH - 1 }, (_, index) => ({ op: 'create_edge', edge: { id: `e${index}`, source: nodeId(index), target: nodeId(index + 1) } }));
-    revision = (await call<{ revision: number }>('POST', '/changes', { base_revision: revision, operations: [...nodes, ...edges] })).revision;
+    const nodes = Array.from({ length: LENGTH }, (_, index) => ({
+      op: 'create_node',
+      node: {
+        id: nodeId(index),
+        type: 'scriptNode',
+        position: { x: index * 300, y: 0 },
+        data: { prompt: `beat ${index + 1}` },
+      },
+    }));
+    const edges = Array.from({ length: LENGTH - 1 }, (_, index) => ({
+      op: 'create_edge',
+      edge: { id: `e${index}`, source: nodeId(index), target: nodeId(index + 1) },
+    }));
+    revision = (
+      await call<{ revision: number }>('POST', '/changes', {
+        base_revision: revision,
+        operations: [...nodes, ...edges],
+      })
+    ).revision;
 
     let keys = 0;
     const untilEnded = async (chainId: string): Promise<Chain> => {
@@ -74,7 +114,14 @@ export async function measureRunChain(): Promise<ChainFigures> {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     };
-    const runChain = async () => untilEnded((await call<Chain>('POST', `/nodes/${nodeId(0)}/runs/downstream`, undefined, { 'idempotency-key': `chain-${(keys += 1)}` })).chain_id);
+    const runChain = async () =>
+      untilEnded(
+        (
+          await call<Chain>('POST', `/nodes/${nodeId(0)}/runs/downstream`, undefined, {
+            'idempotency-key': `chain-${(keys += 1)}`,
+          })
+        ).chain_id,
+      );
     const untilRunEnded = async (runId: string): Promise<Run> => {
       for (;;) {
         const run = await call<Run>('GET', `/runs/${runId}`);
@@ -84,7 +131,12 @@ export async function measureRunChain(): Promise<ChainFigures> {
     };
     const editTail = async (round: number) => {
       for (let index = CHANGED_FROM; index < LENGTH; index += 1) {
-        revision = (await call<{ revision: number }>('PATCH', `/nodes/${nodeId(index)}`, { base_revision: revision, set: { data: { prompt: `beat ${index + 1}, take ${round}` } } })).revision;
+        revision = (
+          await call<{ revision: number }>('PATCH', `/nodes/${nodeId(index)}`, {
+            base_revision: revision,
+            set: { data: { prompt: `beat ${index + 1}, take ${round}` } },
+          })
+        ).revision;
       }
     };
 
@@ -101,7 +153,9 @@ export async function measureRunChain(): Promise<ChainFigures> {
       await editTail(round * 2);
       const bareStart = performance.now();
       for (let index = CHANGED_FROM; index < LENGTH; index += 1) {
-        const run = await call<{ run_id: string }>('POST', `/nodes/${nodeId(index)}/runs`, undefined, { 'idempotency-key': `bare-${round}-${index}` });
+        const run = await call<{ run_id: string }>('POST', `/nodes/${nodeId(index)}/runs`, undefined, {
+          'idempotency-key': `bare-${round}-${index}`,
+        });
         await untilRunEnded(run.run_id);
       }
       bareTotals.push(performance.now() - bareStart);
@@ -111,7 +165,9 @@ export async function measureRunChain(): Promise<ChainFigures> {
       const chain = await runChain();
       const total = performance.now() - started;
       if (chain.status !== 'succeeded') throw new Error(`round ${round}: the chain ended ${chain.status}`);
-      const runs = await Promise.all(chain.steps.filter((step) => step.run_id).map((step) => call<Run>('GET', `/runs/${step.run_id}`)));
+      const runs = await Promise.all(
+        chain.steps.filter((step) => step.run_id).map((step) => call<Run>('GET', `/runs/${step.run_id}`)),
+      );
       const busy = runs.reduce((sum, run) => sum + (Date.parse(run.finished_at!) - Date.parse(run.started_at!)), 0);
       cached = chain.steps.filter((step) => step.status === 'cached').length;
       ran = runs.length;
@@ -119,7 +175,15 @@ export async function measureRunChain(): Promise<ChainFigures> {
       executing.push(busy);
       overheads.push(total - busy);
     }
-    return { rounds: ROUNDS, cached, ran, chainTotal: median(chainTotals), executing: median(executing), overhead: median(overheads), bareTotal: median(bareTotals) };
+    return {
+      rounds: ROUNDS,
+      cached,
+      ran,
+      chainTotal: median(chainTotals),
+      executing: median(executing),
+      overhead: median(overheads),
+      bareTotal: median(bareTotals),
+    };
   } finally {
     child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

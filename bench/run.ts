@@ -57,15 +57,21 @@ async function main(): Promise<void> {
       ];
       const targets = [{ name: 'canvas-mcp', url: ours.url, pid: ours.child.pid!, token }];
       for (const baseline of baselines) {
-        const started = await startProcess(['--import', 'tsx', baseline.script, snapshotFile], join(work, `${baseline.name}-${size}.log`));
+        const started = await startProcess(
+          ['--import', 'tsx', baseline.script, snapshotFile],
+          join(work, `${baseline.name}-${size}.log`),
+        );
         children.push(started.child);
         await fetchSnapshot(started.url, canvasId, undefined, size);
         targets.push({ name: baseline.name, url: started.url, pid: started.child.pid!, token: '' });
       }
-      const eraRuns: Array<{ era: Era; scenario: string; targets: typeof targets }> = [{ era: 'legacy', scenario: `get_canvas ${size} nodes`, targets }];
+      const eraRuns: Array<{ era: Era; scenario: string; targets: typeof targets }> = [
+        { era: 'legacy', scenario: `get_canvas ${size} nodes`, targets },
+      ];
       if (size === SIZES[0]) {
         const modernTargets = targets.filter((target) => target.name === 'canvas-mcp' || target.name === SDK_V2);
-        for (const target of modernTargets) await fetchSnapshot(target.url, canvasId, target.token || undefined, size, 'modern');
+        for (const target of modernTargets)
+          await fetchSnapshot(target.url, canvasId, target.token || undefined, size, 'modern');
         eraRuns.push({ era: 'modern', scenario: `get_canvas ${size} nodes, 2026-07-28`, targets: modernTargets });
       }
       for (const { era, scenario, targets: measured } of eraRuns) {
@@ -84,7 +90,6 @@ async function main(): Promise<void> {
       }
       for (const target of targets.slice(1)) process.kill(target.pid);
     }
-
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   }

@@ -43,8 +43,13 @@ function measuredCosts(): UnitCosts {
   const costs = { ...RECORDED };
   const reads = join(ROOT, '.bench', 'results.json');
   if (existsSync(reads)) {
-    const rows = JSON.parse(readFileSync(reads, 'utf8')) as Array<{ target: string; scenario: string; cpuPerCallMs: number }>;
-    const ours = (scenario: string) => rows.find((row) => row.target === 'canvas-mcp' && row.scenario === scenario)?.cpuPerCallMs;
+    const rows = JSON.parse(readFileSync(reads, 'utf8')) as Array<{
+      target: string;
+      scenario: string;
+      cpuPerCallMs: number;
+    }>;
+    const ours = (scenario: string) =>
+      rows.find((row) => row.target === 'canvas-mcp' && row.scenario === scenario)?.cpuPerCallMs;
     costs.readMs50 = ours('get_canvas 50 nodes') ?? costs.readMs50;
     costs.readMs1000 = ours('get_canvas 1000 nodes') ?? costs.readMs1000;
     costs.source = `.bench/results.json (${statSync(reads).mtime.toISOString().slice(0, 10)}) and ${RECORDED.source}`;
@@ -82,17 +87,28 @@ async function bytesPerNode(): Promise<{ stored: number; snapshot: number; chang
     await store.admin.createProject('p', 'w');
     await store.admin.createCanvas('p', 'c', false);
     const { driver } = store;
-    const pages = async () => Number((await driver.get('PRAGMA page_count'))!.page_count) * Number((await driver.get('PRAGMA page_size'))!.page_size);
+    const pages = async () =>
+      Number((await driver.get('PRAGMA page_count'))!.page_count) *
+      Number((await driver.get('PRAGMA page_size'))!.page_size);
     await driver.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     const before = await pages();
     const count = 1000;
     for (let index = 0; index < count; index += 1) {
-      await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node(index));
+      await store.writes.createNode(
+        { projectId: 'p', canvasId: 'c', baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE },
+        node(index),
+      );
     }
     await driver.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     const stored = ((await pages()) - before) / count;
-    const changeLog = Number((await driver.get("SELECT SUM(LENGTH(body)) AS bytes FROM canvas_changes WHERE project_id = 'p'"))?.bytes ?? 0) / count;
-    const snapshot = Number((await driver.get("SELECT SUM(LENGTH(body)) AS bytes FROM canvas_nodes WHERE project_id = 'p'"))?.bytes ?? 0) / count;
+    const changeLog =
+      Number(
+        (await driver.get("SELECT SUM(LENGTH(body)) AS bytes FROM canvas_changes WHERE project_id = 'p'"))?.bytes ?? 0,
+      ) / count;
+    const snapshot =
+      Number(
+        (await driver.get("SELECT SUM(LENGTH(body)) AS bytes FROM canvas_nodes WHERE project_id = 'p'"))?.bytes ?? 0,
+      ) / count;
     await store.close();
     return { stored, snapshot, changeLogPerWrite: changeLog };
   } finally {
@@ -107,19 +123,28 @@ function pagesPerCanvas(): number[] {
   return weights.map((weight) => (weight / total) * LOAD.openPages);
 }
 
-const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main(): Promise<void> {
   const costs = measuredCosts();
-  const bytes = await bytesPerNode().catch(() => ({ stored: Number.NaN, snapshot: Number.NaN, changeLogPerWrite: Number.NaN }));
+  const bytes = await bytesPerNode().catch(() => ({
+    stored: Number.NaN,
+    snapshot: Number.NaN,
+    changeLogPerWrite: Number.NaN,
+  }));
   const pages = pagesPerCanvas();
   // Writes come from a canvas's own pages, so a write's event reaches, on average, Σp²/Σp subscribers.
   const fanOut = pages.reduce((sum, p) => sum + p * p, 0) / LOAD.openPages;
   const hottest = pages[0]!;
 
   const readMs = costs.readMs50 + ((costs.readMs1000 - costs.readMs50) * (LOAD.nodesPerCanvas - 50)) / 950;
-  const readsPerSecond = (LOAD.openPages * LOAD.snapshotReadsPerPageHour) / 3600 + (LOAD.agents * LOAD.agentCallsPerMinute * (1 - LOAD.agentWriteShare)) / 60;
-  const writesPerSecond = (LOAD.openPages * LOAD.editingShare * LOAD.editsPerMinute) / 60 + (LOAD.agents * LOAD.agentCallsPerMinute * LOAD.agentWriteShare) / 60;
+  const readsPerSecond =
+    (LOAD.openPages * LOAD.snapshotReadsPerPageHour) / 3600 +
+    (LOAD.agents * LOAD.agentCallsPerMinute * (1 - LOAD.agentWriteShare)) / 60;
+  const writesPerSecond =
+    (LOAD.openPages * LOAD.editingShare * LOAD.editsPerMinute) / 60 +
+    (LOAD.agents * LOAD.agentCallsPerMinute * LOAD.agentWriteShare) / 60;
   const eventsPerSecond = writesPerSecond * fanOut;
 
   const cores = {

@@ -2,7 +2,10 @@
  * Reads a Server-Sent Events response as it arrives, for the benches: each complete event block is handed over with
  * the time its bytes arrived. Answers once the stream ends or is aborted.
  */
-export async function readEvents(response: Response, onBlock: (block: string, arrivedAt: number) => void): Promise<void> {
+export async function readEvents(
+  response: Response,
+  onBlock: (block: string, arrivedAt: number) => void,
+): Promise<void> {
   const decoder = new TextDecoder();
   let buffer = '';
   try {

@@ -48,7 +48,10 @@ async function sample(setup: Setup, dataDir: string): Promise<number> {
       void exited.then((code) => reject(new Error(`${setup.name}: exited ${code} before listening:\n${output}`)));
     });
     for (;;) {
-      const ready = await fetch(`${url}/readyz`).then((response) => response.status === 200, () => false);
+      const ready = await fetch(`${url}/readyz`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
       if (ready) return performance.now() - started;
       if (performance.now() - started > 60_000) throw new Error(`${setup.name}: /readyz not 200 within 60 s`);
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -66,11 +69,26 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'canvas-mcp-startup-bench-'));
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const setups: Setup[] = [
-    { name: 'baseline: npm run -s cli -- --version', command: [npm, 'run', '-s', 'cli', '--', '--version'], freshStore: false, serves: false },
+    {
+      name: 'baseline: npm run -s cli -- --version',
+      command: [npm, 'run', '-s', 'cli', '--', '--version'],
+      freshStore: false,
+      serves: false,
+    },
     { name: 'npm start, first start (empty data dir)', command: [npm, 'start', '--'], freshStore: true, serves: true },
     { name: 'npm start, existing store', command: [npm, 'start', '--'], freshStore: false, serves: true },
-    { name: 'node dist/cli/main.js serve, first start', command: [process.execPath, 'dist/cli/main.js', 'serve'], freshStore: true, serves: true },
-    { name: 'node dist/cli/main.js serve, existing store', command: [process.execPath, 'dist/cli/main.js', 'serve'], freshStore: false, serves: true },
+    {
+      name: 'node dist/cli/main.js serve, first start',
+      command: [process.execPath, 'dist/cli/main.js', 'serve'],
+      freshStore: true,
+      serves: true,
+    },
+    {
+      name: 'node dist/cli/main.js serve, existing store',
+      command: [process.execPath, 'dist/cli/main.js', 'serve'],
+      freshStore: false,
+      serves: true,
+    },
   ];
   const rows: Array<{ setup: Setup; samples: number[] }> = [];
   try {

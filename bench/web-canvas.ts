@@ -11,7 +11,10 @@ import { ROOT, startProcess } from './processes.js';
 /** Opens a sign-in link and confirms it on its page, as a person does. */
 async function signIn(page: Page, url: string, secret: string): Promise<void> {
   await page.goto(`${url}/auth/login?token=${secret}`);
-  await Promise.all([page.waitForURL((next) => next.pathname !== '/auth/login'), page.getByRole('button', { name: /^Sign in as / }).click()]);
+  await Promise.all([
+    page.waitForURL((next) => next.pathname !== '/auth/login'),
+    page.getByRole('button', { name: /^Sign in as / }).click(),
+  ]);
 }
 
 /**
@@ -27,16 +30,42 @@ const WEB = join(ROOT, 'dist/web');
 const WRITES = Number(process.env.BENCH_WEB_WRITES ?? 50);
 const CHROMIUM = process.env.CANVAS_MCP_CHROMIUM ?? '/usr/bin/chromium';
 const PERSON = { issuer: 'bench', subject: 'bench-person' };
-const TYPES: NodeType[] = ['imageGenNode', 'textAnnotationNode', 'audioNode', 'skillNode', 'beatContextNode', 'scriptNode'];
+const TYPES: NodeType[] = [
+  'imageGenNode',
+  'textAnnotationNode',
+  'audioNode',
+  'skillNode',
+  'beatContextNode',
+  'scriptNode',
+];
 
 function benchNode(index: number): CanvasNode {
   const position = { x: (index % 40) * 360, y: Math.floor(index / 40) * 300 };
   const type = TYPES[index % TYPES.length]!;
   const data: Partial<Record<NodeType, Record<string, unknown>>> = {
-    imageGenNode: { displayName: `Frame ${index}`, prompt: `Shot ${index}: the keeper climbs the stairs as the storm hits`, size: '1K', count: 1, imageUrl: null, aspectRatio: '16:9' },
-    textAnnotationNode: { displayName: `Note ${index}`, content: `Keep the lamp as the only warm light in shot ${index}.` },
-    audioNode: { displayName: `Line ${index}`, audioUrl: null, audioKind: 'speech', text: 'The sea had been waiting for her.' },
-    skillNode: { skill_id: 'zone.sketch_from_context', skill_schema_version: 'skill.v1', parameters: { aspect_ratio: '16:9' } },
+    imageGenNode: {
+      displayName: `Frame ${index}`,
+      prompt: `Shot ${index}: the keeper climbs the stairs as the storm hits`,
+      size: '1K',
+      count: 1,
+      imageUrl: null,
+      aspectRatio: '16:9',
+    },
+    textAnnotationNode: {
+      displayName: `Note ${index}`,
+      content: `Keep the lamp as the only warm light in shot ${index}.`,
+    },
+    audioNode: {
+      displayName: `Line ${index}`,
+      audioUrl: null,
+      audioKind: 'speech',
+      text: 'The sea had been waiting for her.',
+    },
+    skillNode: {
+      skill_id: 'zone.sketch_from_context',
+      skill_schema_version: 'skill.v1',
+      parameters: { aspect_ratio: '16:9' },
+    },
     beatContextNode: { displayName: `Beat ${index}`, episode: 1, beat: index, content: 'Mara reaches the lighthouse.' },
     scriptNode: { displayName: `Script ${index}`, prompt: 'The storm scene', scriptTitle: 'Storm' },
   };
@@ -50,13 +79,32 @@ async function seed(dataDir: string): Promise<{ loginSecrets: string[]; token: s
   await store.admin.addMember('bench', PERSON, 'editor');
   await store.admin.createCanvas('bench', 'big', false);
   for (let index = 0; index < 1000; index += 1) {
-    await store.writes.createNode({ projectId: 'bench', canvasId: 'big', baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, benchNode(index));
+    await store.writes.createNode(
+      { projectId: 'bench', canvasId: 'big', baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE },
+      benchNode(index),
+    );
   }
   await store.admin.createCanvas('bench', 'live', false);
-  const { tokenId, secret } = await store.admin.createToken({ name: 'bench-agent', kind: 'agent', role: 'editor', projects: ['bench'], workspaces: [], actor: null, expiresAt: null });
-  const chatRun = await store.admin.createChatRun({ projectId: 'bench', canvasId: 'live', actor: null, tokenId, canEdit: true, expiresAt: null });
+  const { tokenId, secret } = await store.admin.createToken({
+    name: 'bench-agent',
+    kind: 'agent',
+    role: 'editor',
+    projects: ['bench'],
+    workspaces: [],
+    actor: null,
+    expiresAt: null,
+  });
+  const chatRun = await store.admin.createChatRun({
+    projectId: 'bench',
+    canvasId: 'live',
+    actor: null,
+    tokenId,
+    canEdit: true,
+    expiresAt: null,
+  });
   const loginSecrets: string[] = [];
-  for (let index = 0; index < 8; index += 1) loginSecrets.push(await store.sessions.createLoginLink(PERSON, { expiresInMs: 3_600_000 }));
+  for (let index = 0; index < 8; index += 1)
+    loginSecrets.push(await store.sessions.createLoginLink(PERSON, { expiresInMs: 3_600_000 }));
   await store.close();
   return { loginSecrets, token: secret, chatRun };
 }
@@ -95,13 +143,24 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function mcp(url: string, headers: Record<string, string>, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function mcp(
+  url: string,
+  headers: Record<string, string>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${url}/mcp/`, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
-  return ((await response.json()) as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent;
+  return ((await response.json()) as { result: { structuredContent: Record<string, unknown> } }).result
+    .structuredContent;
 }
 
 /** The gzip size of what a first visit downloads: index.html and the script and style sheet it names. */
@@ -125,14 +184,25 @@ export interface WebFigures {
 async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 export async function measureWebCanvas(): Promise<WebFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-web-'));
   const { loginSecrets, token, chatRun } = await seed(dataDir);
-  const { child, url } = await startProcess([CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '0', '--log-level', 'warn'], join(dataDir, 'serve.log'));
+  const { child, url } = await startProcess(
+    [CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '0', '--log-level', 'warn'],
+    join(dataDir, 'serve.log'),
+  );
   const browser = await launch();
   try {
     // First render of the 1,000-node canvas: from the start of navigation to every visible card drawn and the feed live.
@@ -183,14 +253,23 @@ export async function measureWebCanvas(): Promise<WebFigures> {
     const headers = { authorization: `Bearer ${token}`, 'x-agent-run-id': chatRun };
     const delays: number[] = [];
     for (let index = 0; index < WRITES; index += 1) {
-      const revision = ((await mcp(url, headers, 'get_canvas', { project_id: 'bench', canvas_id: 'live' })).layout as { revision: number }).revision;
+      const revision = (
+        (await mcp(url, headers, 'get_canvas', { project_id: 'bench', canvas_id: 'live' })).layout as {
+          revision: number;
+        }
+      ).revision;
       const id = `w${index}`;
       const sent = performance.timeOrigin + performance.now();
       await mcp(url, headers, 'create_canvas_node', {
         project_id: 'bench',
         canvas_id: 'live',
         base_revision: revision,
-        node: { id, type: 'textAnnotationNode', position: { x: (index % 10) * 300, y: Math.floor(index / 10) * 200 }, data: { content: `write ${index}` } },
+        node: {
+          id,
+          type: 'textAnnotationNode',
+          position: { x: (index % 10) * 300, y: Math.floor(index / 10) * 200 },
+          data: { content: `write ${index}` },
+        },
       });
       const shown = await livePage.waitForFunction(PAGE.arrivalOf(id), undefined, { timeout: 10_000 });
       delays.push(((await shown.jsonValue()) as number) - sent);
@@ -200,7 +279,12 @@ export async function measureWebCanvas(): Promise<WebFigures> {
     return {
       firstRenderMs,
       frameMs: { p50: percentile(gaps, 50), p95: percentile(gaps, 95), max: Math.max(...gaps), frames: gaps.length },
-      visibleAfterWrite: { p50: percentile(delays, 50), p99: percentile(delays, 99), max: Math.max(...delays), writes: delays.length },
+      visibleAfterWrite: {
+        p50: percentile(delays, 50),
+        p99: percentile(delays, 99),
+        max: Math.max(...delays),
+        writes: delays.length,
+      },
       bundle: initialLoadGzip(),
       staticAssets: readdirSync(join(WEB, 'static')).length,
     };

@@ -38,33 +38,61 @@ export async function measureWebhooks(): Promise<WebhookFigures> {
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const event = JSON.parse(body) as { type: string; data: { run_id?: string; finished_at?: string } };
-      if (event.type === 'run.succeeded' && event.data.run_id) arrivals.set(event.data.run_id, Date.now() - Date.parse(event.data.finished_at!));
+      if (event.type === 'run.succeeded' && event.data.run_id)
+        arrivals.set(event.data.run_id, Date.now() - Date.parse(event.data.finished_at!));
       res.writeHead(204).end();
       arrived?.();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const { child, url } = await startProcess([CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '1', '--run-duration-ms', '0'], join(dataDir, 'serve.log'));
+  const { child, url } = await startProcess(
+    [CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '1', '--run-duration-ms', '0'],
+    join(dataDir, 'serve.log'),
+  );
   try {
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
     await store.admin.addMember('demo', OWNER, 'owner');
     const secret = await store.sessions.createLoginLink(OWNER, { expiresInMs: 600_000 });
     await store.close();
-    const login = await fetch(`${url}/auth/login`, { method: 'POST', redirect: 'manual', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: secret }) });
-    const headers = { cookie: login.headers.get('set-cookie')!.split(';', 1)[0]!, origin: url, 'x-requested-by': 'canvas-mcp', 'content-type': 'application/json' };
-    const registered = await fetch(`${url}/api/v1/projects/demo/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: hookUrl, allow_private_network: true, events: ['run.succeeded'] }) });
-    if (registered.status !== 201) throw new Error(`registering the webhook answered ${registered.status}: ${await registered.text()}`);
+    const login = await fetch(`${url}/auth/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: secret }),
+    });
+    const headers = {
+      cookie: login.headers.get('set-cookie')!.split(';', 1)[0]!,
+      origin: url,
+      'x-requested-by': 'canvas-mcp',
+      'content-type': 'application/json',
+    };
+    const registered = await fetch(`${url}/api/v1/projects/demo/webhooks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: hookUrl, allow_private_network: true, events: ['run.succeeded'] }),
+    });
+    if (registered.status !== 201)
+      throw new Error(`registering the webhook answered ${registered.status}: ${await registered.text()}`);
 
     for (let index = 0; index < RUNS; index += 1) {
-      const submitted = await fetch(`${url}/api/v2/projects/demo/canvases/main/nodes/frame-1/runs`, { method: 'POST', headers: { ...headers, 'idempotency-key': `bench-${index}` } });
+      const submitted = await fetch(`${url}/api/v2/projects/demo/canvases/main/nodes/frame-1/runs`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': `bench-${index}` },
+      });
       const { run_id: runId } = (await submitted.json()) as { run_id: string };
       const deadline = Date.now() + 5000;
-      while (!arrivals.has(runId) && Date.now() < deadline) await new Promise<void>((resolve) => ((arrived = resolve), setTimeout(resolve, 100)));
+      while (!arrivals.has(runId) && Date.now() < deadline)
+        await new Promise<void>((resolve) => ((arrived = resolve), setTimeout(resolve, 100)));
       if (!arrivals.has(runId)) throw new Error(`run ${runId}: no run.succeeded delivery within 5 s`);
     }
     const samples = [...arrivals.values()];
-    return { runs: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples) };
+    return {
+      runs: samples.length,
+      p50: percentile(samples, 50),
+      p99: percentile(samples, 99),
+      max: Math.max(...samples),
+    };
   } finally {
     child.kill('SIGTERM');
     receiver.close();

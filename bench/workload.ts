@@ -41,11 +41,35 @@ export function node(index: number): CanvasNode {
         },
       });
     case 1:
-      return CanvasNode.parse({ id, type: 'textAnnotationNode', position, data: { displayName: `Note ${index}`, content: `Keep the lamp as the only warm light in shot ${index}.` } });
+      return CanvasNode.parse({
+        id,
+        type: 'textAnnotationNode',
+        position,
+        data: { displayName: `Note ${index}`, content: `Keep the lamp as the only warm light in shot ${index}.` },
+      });
     case 2:
-      return CanvasNode.parse({ id, type: 'audioNode', position, data: { displayName: `Line ${index}`, audioUrl: null, audioKind: 'speech', text: 'The sea had been waiting for her.' } });
+      return CanvasNode.parse({
+        id,
+        type: 'audioNode',
+        position,
+        data: {
+          displayName: `Line ${index}`,
+          audioUrl: null,
+          audioKind: 'speech',
+          text: 'The sea had been waiting for her.',
+        },
+      });
     default:
-      return CanvasNode.parse({ id, type: 'skillNode', position, data: { skill_id: 'zone.sketch_from_context', skill_schema_version: 'skill.v1', parameters: { aspect_ratio: '16:9' } } });
+      return CanvasNode.parse({
+        id,
+        type: 'skillNode',
+        position,
+        data: {
+          skill_id: 'zone.sketch_from_context',
+          skill_schema_version: 'skill.v1',
+          parameters: { aspect_ratio: '16:9' },
+        },
+      });
   }
 }
 
@@ -57,22 +81,51 @@ export const WRITE_CANVASES = 16;
 export const WRITE_CANVAS_FILL = 15_000;
 export const writeCanvas = (index: number) => `writes-${index}`;
 
-export async function seed(where: string | StoreLocation, sizes: readonly number[]): Promise<{ token: string; chatRuns: string[] }> {
+export async function seed(
+  where: string | StoreLocation,
+  sizes: readonly number[],
+): Promise<{ token: string; chatRuns: string[] }> {
   const store = await openStore(typeof where === 'string' ? { kind: 'sqlite', file: sqliteFileIn(where) } : where);
   await store.admin.createWorkspace('bench');
   await store.admin.createProject('bench', 'bench');
   for (const size of sizes) {
     await store.admin.createCanvas('bench', `c${size}`, false);
     for (let index = 0; index < size; index += 1) {
-      await store.writes.createNode({ projectId: 'bench', canvasId: `c${size}`, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node(index));
+      await store.writes.createNode(
+        {
+          projectId: 'bench',
+          canvasId: `c${size}`,
+          baseRevision: index,
+          clientSaveId: null,
+          authorization: SYSTEM_WRITE,
+        },
+        node(index),
+      );
     }
   }
-  const { tokenId, secret } = await store.admin.createToken({ name: 'bench', kind: 'agent', role: 'editor', projects: ['bench'], workspaces: [], actor: null, expiresAt: null });
+  const { tokenId, secret } = await store.admin.createToken({
+    name: 'bench',
+    kind: 'agent',
+    role: 'editor',
+    projects: ['bench'],
+    workspaces: [],
+    actor: null,
+    expiresAt: null,
+  });
   const chatRuns: string[] = [];
   for (let index = 0; index < WRITE_CANVASES; index += 1) {
     await store.admin.createCanvas('bench', writeCanvas(index), false);
     // A chat run grants edits to one canvas, and only to the token (or person) it is bound to.
-    chatRuns.push(await store.admin.createChatRun({ projectId: 'bench', canvasId: writeCanvas(index), actor: null, tokenId, canEdit: true, expiresAt: null }));
+    chatRuns.push(
+      await store.admin.createChatRun({
+        projectId: 'bench',
+        canvasId: writeCanvas(index),
+        actor: null,
+        tokenId,
+        canEdit: true,
+        expiresAt: null,
+      }),
+    );
   }
   await store.close();
   return { token: secret, chatRuns };
@@ -98,19 +151,34 @@ export const getCanvasBody = (canvasId: string, era: Era = 'legacy') =>
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name: 'get_canvas', arguments: { project_id: 'bench', canvas_id: canvasId }, ...(era === 'modern' ? { _meta: MODERN_META } : {}) },
+    params: {
+      name: 'get_canvas',
+      arguments: { project_id: 'bench', canvas_id: canvasId },
+      ...(era === 'modern' ? { _meta: MODERN_META } : {}),
+    },
   });
 
 /** One call, checked: the answer must hold the snapshot with the expected number of nodes. */
-export async function fetchSnapshot(url: string, canvasId: string, token: string | undefined, expectedNodes: number, era: Era = 'legacy'): Promise<Record<string, unknown>> {
-  const response = await fetch(`${url}/mcp`, { method: 'POST', headers: mcpHeaders(token, era), body: getCanvasBody(canvasId, era) });
+export async function fetchSnapshot(
+  url: string,
+  canvasId: string,
+  token: string | undefined,
+  expectedNodes: number,
+  era: Era = 'legacy',
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: mcpHeaders(token, era),
+    body: getCanvasBody(canvasId, era),
+  });
   const text = await response.text();
   const json = text.startsWith('event:') ? text.slice(text.indexOf('data: ') + 6).trim() : text;
   const parsed = JSON.parse(json) as { result?: { structuredContent: { layout: { nodes: unknown[] } } } };
   if (!parsed.result) throw new Error(`${url} ${canvasId}: ${json.slice(0, 300)}`);
   const structured = parsed.result.structuredContent;
   if (!structured?.layout) throw new Error(`${url} ${canvasId}: ${json.slice(0, 400)}`);
-  if (structured.layout.nodes.length !== expectedNodes) throw new Error(`${url} served ${structured.layout.nodes.length} nodes, expected ${expectedNodes}`);
+  if (structured.layout.nodes.length !== expectedNodes)
+    throw new Error(`${url} served ${structured.layout.nodes.length} nodes, expected ${expectedNodes}`);
   return structured as unknown as Record<string, unknown>;
 }
 
@@ -153,7 +221,6 @@ export function format(value: number, digits = 2): string {
   return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
 }
 
-
 /** One create_canvas_node JSON-RPC call on a write canvas at the revision its writer is at. */
 export function createNodeBody(canvas: number, revision: number): string {
   return JSON.stringify({
@@ -162,7 +229,12 @@ export function createNodeBody(canvas: number, revision: number): string {
     method: 'tools/call',
     params: {
       name: 'create_canvas_node',
-      arguments: { project_id: 'bench', canvas_id: writeCanvas(canvas), base_revision: revision, node: { ...node(revision), id: `w${revision}` } },
+      arguments: {
+        project_id: 'bench',
+        canvas_id: writeCanvas(canvas),
+        base_revision: revision,
+        node: { ...node(revision), id: `w${revision}` },
+      },
     },
   });
 }

@@ -5,7 +5,18 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { ROOT, startProcess } from './processes.js';
-import { WRITE_CANVASES, WRITE_CANVAS_FILL, createNodeBody, format, getCanvasBody, mcpHeaders, measure, seed, writeCanvas, type Measurement } from './workload.js';
+import {
+  WRITE_CANVASES,
+  WRITE_CANVAS_FILL,
+  createNodeBody,
+  format,
+  getCanvasBody,
+  mcpHeaders,
+  measure,
+  seed,
+  writeCanvas,
+  type Measurement,
+} from './workload.js';
 
 /**
  * `npm run bench` (writes; issue 19, items 4 and 5): create_canvas_node through /mcp on the real server (built,
@@ -55,13 +66,20 @@ function sequentialCreates(writer: Writer, tally: Tally): autocannon.Options['re
     {
       setupRequest(request) {
         if (rotates && sent.at(-1)! >= WRITE_CANVAS_FILL) {
-          if (sent.length === WRITE_CANVASES) throw new Error(`${writer.label}: more than ${WRITE_CANVASES * WRITE_CANVAS_FILL} creates; raise WRITE_CANVASES`);
+          if (sent.length === WRITE_CANVASES)
+            throw new Error(
+              `${writer.label}: more than ${WRITE_CANVASES * WRITE_CANVAS_FILL} creates; raise WRITE_CANVASES`,
+            );
           sent.push(0);
         }
         const canvas = sent.length - 1;
         const revision = sent[canvas]!;
         sent[canvas] = revision + 1;
-        return { ...request, body: createNodeBody(canvas, revision), headers: { ...request.headers, 'x-agent-run-id': writer.chatRuns[canvas] ?? '' } };
+        return {
+          ...request,
+          body: createNodeBody(canvas, revision),
+          headers: { ...request.headers, 'x-agent-run-id': writer.chatRuns[canvas] ?? '' },
+        };
       },
       // One connection, one request at a time: the answer is for the canvas written last.
       onResponse: (status, body) => acknowledge(tally, sent.length - 1, status, body),
@@ -76,7 +94,11 @@ function canvasCreates(writer: Writer, tally: Tally, canvas: number): autocannon
       setupRequest(request) {
         const revision = tally.sent[canvas] ?? 0;
         tally.sent[canvas] = revision + 1;
-        return { ...request, body: createNodeBody(canvas, revision), headers: { ...request.headers, 'x-agent-run-id': writer.chatRuns[canvas] ?? '' } };
+        return {
+          ...request,
+          body: createNodeBody(canvas, revision),
+          headers: { ...request.headers, 'x-agent-run-id': writer.chatRuns[canvas] ?? '' },
+        };
       },
       onResponse: (status, body) => acknowledge(tally, canvas, status, body),
     },
@@ -84,11 +106,21 @@ function canvasCreates(writer: Writer, tally: Tally, canvas: number): autocannon
 }
 
 async function landedRevision(writer: Writer, canvas: number): Promise<number> {
-  if (writer.label === BARE_WRITE) return ((await (await fetch(`${writer.url}/revision`)).json()) as { revision: number }).revision;
-  const response = await fetch(`${writer.url}/mcp`, { method: 'POST', headers: mcpHeaders(writer.token), body: getCanvasBody(writeCanvas(canvas)) });
+  if (writer.label === BARE_WRITE)
+    return ((await (await fetch(`${writer.url}/revision`)).json()) as { revision: number }).revision;
+  const response = await fetch(`${writer.url}/mcp`, {
+    method: 'POST',
+    headers: mcpHeaders(writer.token),
+    body: getCanvasBody(writeCanvas(canvas)),
+  });
   const text = await response.text();
-  const layout = (JSON.parse(text) as { result: { structuredContent: { layout: { revision: number; nodes: unknown[] } } } }).result.structuredContent.layout;
-  if (layout.nodes.length !== layout.revision) throw new Error(`${writer.label}: ${writeCanvas(canvas)} has ${layout.nodes.length} nodes at revision ${layout.revision}`);
+  const layout = (
+    JSON.parse(text) as { result: { structuredContent: { layout: { revision: number; nodes: unknown[] } } } }
+  ).result.structuredContent.layout;
+  if (layout.nodes.length !== layout.revision)
+    throw new Error(
+      `${writer.label}: ${writeCanvas(canvas)} has ${layout.nodes.length} nodes at revision ${layout.revision}`,
+    );
   return layout.revision;
 }
 
@@ -96,7 +128,10 @@ async function checkLanded(writer: Writer, tally: Tally): Promise<void> {
   for (const [canvas, sent] of tally.sent.entries()) {
     const acked = tally.acked[canvas] ?? 0;
     const revision = await landedRevision(writer, canvas);
-    if (revision < acked || revision > sent) throw new Error(`${writer.label}: ${writeCanvas(canvas)} at revision ${revision}, with ${acked} creates acknowledged of ${sent} sent`);
+    if (revision < acked || revision > sent)
+      throw new Error(
+        `${writer.label}: ${writeCanvas(canvas)} at revision ${revision}, with ${acked} creates acknowledged of ${sent} sent`,
+      );
   }
 }
 
@@ -105,13 +140,35 @@ async function ourServer(work: string, name: string, extra: string[], children: 
   mkdirSync(dataDir);
   const seeded = await seed(dataDir, []);
   // BENCH_CPU_PROF=DIR writes a V8 CPU profile of each server into DIR (read it with Chrome's DevTools).
-  const profile = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const profile = [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+  ];
   const started = await startProcess(
-    [...profile, 'dist/cli/main.js', 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '1000000', '--no-seed-demo', '--workers', '0', ...extra],
+    [
+      ...profile,
+      'dist/cli/main.js',
+      'serve',
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--rate-limit',
+      '1000000',
+      '--no-seed-demo',
+      '--workers',
+      '0',
+      ...extra,
+    ],
     join(work, `${name}.log`),
   );
   children.push(started.child);
-  return { label: extra.length === 0 ? 'canvas-mcp' : `canvas-mcp (${extra.join(' ')})`, url: started.url, pid: started.child.pid!, ...seeded };
+  return {
+    label: extra.length === 0 ? 'canvas-mcp' : `canvas-mcp (${extra.join(' ')})`,
+    url: started.url,
+    pid: started.child.pid!,
+    ...seeded,
+  };
 }
 
 const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -136,13 +193,29 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
       const dataDir = join(work, name);
       mkdirSync(dataDir);
       const started = await startProcess(
-        ['dist/cli/main.js', 'serve', '--database-url', url.toString(), '--data', dataDir, '--port', '0', '--rate-limit', '1000000', '--no-seed-demo', '--workers', '0'],
+        [
+          'dist/cli/main.js',
+          'serve',
+          '--database-url',
+          url.toString(),
+          '--data',
+          dataDir,
+          '--port',
+          '0',
+          '--rate-limit',
+          '1000000',
+          '--no-seed-demo',
+          '--workers',
+          '0',
+        ],
         join(work, `${name}.log`),
       );
       children.push(started.child);
       servers.push({ label: 'canvas-mcp ×2 on PostgreSQL', url: started.url, pid: started.child.pid!, ...seeded });
     }
-    process.stdout.write(`create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases across 2 servers on PostgreSQL…\n`);
+    process.stdout.write(
+      `create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases across 2 servers on PostgreSQL…\n`,
+    );
     const tally = newTally();
     const measured = await measure(
       servers[0]!.label,
@@ -150,7 +223,14 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
       servers.map((server) => server.pid),
       Array.from({ length: CONCURRENT_WRITERS }, (_, canvas) => {
         const server = servers[canvas % servers.length]!;
-        return { url: `${server.url}/mcp`, method: 'POST' as const, connections: 1, pipelining: 1, headers: mcpHeaders(server.token), requests: canvasCreates(server, tally, canvas) };
+        return {
+          url: `${server.url}/mcp`,
+          method: 'POST' as const,
+          connections: 1,
+          pipelining: 1,
+          headers: mcpHeaders(server.token),
+          requests: canvasCreates(server, tally, canvas),
+        };
       }),
     );
     await checkLanded(servers[0]!, tally);
@@ -168,11 +248,27 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   const results: Measurement[] = [];
   try {
-    const bareStarted = await startProcess(['--import', 'tsx', 'bench/baselines/bare-write.ts', work], join(work, 'bare-write.log'));
+    const bareStarted = await startProcess(
+      ['--import', 'tsx', 'bench/baselines/bare-write.ts', work],
+      join(work, 'bare-write.log'),
+    );
     children.push(bareStarted.child);
-    const bare: Writer = { label: BARE_WRITE, url: bareStarted.url, pid: bareStarted.child.pid!, token: '', chatRuns: [] };
+    const bare: Writer = {
+      label: BARE_WRITE,
+      url: bareStarted.url,
+      pid: bareStarted.child.pid!,
+      token: '',
+      chatRuns: [],
+    };
     const ours = await ourServer(work, 'ours', [], children);
-    const sequentialWriters = only === 'concurrent' ? [] : [bare, ours, ...(only ? [] : [await ourServer(work, 'normal', ['--sqlite-synchronous', 'normal'], children)])];
+    const sequentialWriters =
+      only === 'concurrent'
+        ? []
+        : [
+            bare,
+            ours,
+            ...(only ? [] : [await ourServer(work, 'normal', ['--sqlite-synchronous', 'normal'], children)]),
+          ];
     for (const writer of sequentialWriters) {
       process.stdout.write(`create_canvas_node, sequential: ${writer.label}…\n`);
       const tally = newTally();
@@ -191,11 +287,21 @@ async function main(): Promise<void> {
     if (only !== 'sequential') {
       if (only === 'concurrent') {
         process.stdout.write(`create_canvas_node, sequential: ${bare.label}…\n`);
-        results.push(await measure(bare.label, 'create_canvas_node sequential', bare.pid, { url: `${bare.url}/mcp`, method: 'POST', connections: 1, headers: mcpHeaders(), requests: sequentialCreates(bare, newTally()) }));
+        results.push(
+          await measure(bare.label, 'create_canvas_node sequential', bare.pid, {
+            url: `${bare.url}/mcp`,
+            method: 'POST',
+            connections: 1,
+            headers: mcpHeaders(),
+            requests: sequentialCreates(bare, newTally()),
+          }),
+        );
       }
       // A fresh server: the sequential run filled its first canvases.
       const fresh = await ourServer(work, 'concurrent', [], children);
-      process.stdout.write(`create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases: ${fresh.label}…\n`);
+      process.stdout.write(
+        `create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases: ${fresh.label}…\n`,
+      );
       const tally = newTally();
       results.push(
         await measure(
@@ -229,7 +335,11 @@ async function main(): Promise<void> {
         `| ${row.scenario} | ${row.target} | ${format(row.requestsPerSecond, 0)} | ${row.p50} | ${row.p99} | ${format(row.cpuPerCallMs, 3)} | ${row.errors} | ${format(row.requestsPerSecond / bareRow.requestsPerSecond)}× | ${format(row.cpuPerCallMs / bareRow.cpuPerCallMs)}× |`,
     ),
   ];
-  const output = [`duration ${Number(process.env.BENCH_DURATION ?? 10)}s per measurement, node ${process.version}; every acknowledged create landed`, '', ...table].join('\n');
+  const output = [
+    `duration ${Number(process.env.BENCH_DURATION ?? 10)}s per measurement, node ${process.version}; every acknowledged create landed`,
+    '',
+    ...table,
+  ].join('\n');
   process.stdout.write(`\n${output}\n`);
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'writes.md'), `${output}\n`);

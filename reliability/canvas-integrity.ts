@@ -13,9 +13,17 @@ export interface CanvasFacts {
   problems: string[];
 }
 
-const Counters = z.object({ node_count: z.coerce.number(), edge_count: z.coerce.number(), revisions: z.coerce.number() });
+const Counters = z.object({
+  node_count: z.coerce.number(),
+  edge_count: z.coerce.number(),
+  revisions: z.coerce.number(),
+});
 
-export async function inspectCanvas(location: StoreLocation, projectId: string, canvasId: string): Promise<CanvasFacts> {
+export async function inspectCanvas(
+  location: StoreLocation,
+  projectId: string,
+  canvasId: string,
+): Promise<CanvasFacts> {
   const driver = openDriver(location);
   const store = storeOnDriver(driver, Date.now);
   const problems: string[] = [];
@@ -26,12 +34,14 @@ export async function inspectCanvas(location: StoreLocation, projectId: string, 
     for (const row of layout.nodes) {
       const parsed = CanvasNode.safeParse(JSON.parse(row.body));
       if (!parsed.success) problems.push(`node ${row.id} does not parse`);
-      else if (parsed.data.parentId && !nodeIds.has(parsed.data.parentId)) problems.push(`node ${row.id} names a missing parent`);
+      else if (parsed.data.parentId && !nodeIds.has(parsed.data.parentId))
+        problems.push(`node ${row.id} names a missing parent`);
     }
     for (const row of layout.edges) {
       const edge = CanvasEdge.safeParse(JSON.parse(row.body));
       if (!edge.success) problems.push(`edge ${row.id} does not parse`);
-      else if (!nodeIds.has(edge.data.source) || !nodeIds.has(edge.data.target)) problems.push(`edge ${row.id} dangles`);
+      else if (!nodeIds.has(edge.data.source) || !nodeIds.has(edge.data.target))
+        problems.push(`edge ${row.id} dangles`);
     }
     const counters = Counters.parse(
       await driver.get(
@@ -40,9 +50,12 @@ export async function inspectCanvas(location: StoreLocation, projectId: string, 
         [projectId, canvasId],
       ),
     );
-    if (counters.node_count !== layout.nodes.length) problems.push(`node_count ${counters.node_count} but ${layout.nodes.length} nodes`);
-    if (counters.edge_count !== layout.edges.length) problems.push(`edge_count ${counters.edge_count} but ${layout.edges.length} edges`);
-    if (counters.revisions !== layout.canvas.revision) problems.push(`revision ${layout.canvas.revision} but ${counters.revisions} revisions logged`);
+    if (counters.node_count !== layout.nodes.length)
+      problems.push(`node_count ${counters.node_count} but ${layout.nodes.length} nodes`);
+    if (counters.edge_count !== layout.edges.length)
+      problems.push(`edge_count ${counters.edge_count} but ${layout.edges.length} edges`);
+    if (counters.revisions !== layout.canvas.revision)
+      problems.push(`revision ${layout.canvas.revision} but ${counters.revisions} revisions logged`);
     return { revision: layout.canvas.revision, nodeIds, problems };
   } finally {
     await driver.close();

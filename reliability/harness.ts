@@ -14,7 +14,10 @@ export interface Served {
 }
 
 export async function serve(args: string[], logFile: string, nodeOptions: string[] = []): Promise<Served> {
-  const { child, url } = await startProcess([...nodeOptions, CLI, 'serve', '--port', '0', '--log-level', 'warn', '--rate-limit', '0', ...args], logFile);
+  const { child, url } = await startProcess(
+    [...nodeOptions, CLI, 'serve', '--port', '0', '--log-level', 'warn', '--rate-limit', '0', ...args],
+    logFile,
+  );
   return { child, url, logFile };
 }
 
@@ -67,7 +70,9 @@ export async function mcpRaw(url: string, headers: Record<string, string>, body:
   try {
     const response = await fetch(`${url}/mcp`, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
     const text = await response.text();
-    let json: { result?: { structuredContent?: Record<string, unknown>; isError?: boolean }; error?: CallAnswer['rpcError'] } | undefined;
+    let json:
+      | { result?: { structuredContent?: Record<string, unknown>; isError?: boolean }; error?: CallAnswer['rpcError'] }
+      | undefined;
     try {
       json = JSON.parse(text) as typeof json;
     } catch {
@@ -75,14 +80,29 @@ export async function mcpRaw(url: string, headers: Record<string, string>, body:
     }
     // Only a result that is not isError is a success: a JSON-RPC error or an HTTP refusal carries no result.
     const isError = response.status !== 200 || json?.result === undefined || json.result.isError === true;
-    return { status: response.status, content: json?.result?.structuredContent, isError, rpcError: json?.error, transportError: false };
+    return {
+      status: response.status,
+      content: json?.result?.structuredContent,
+      isError,
+      rpcError: json?.error,
+      transportError: false,
+    };
   } catch {
     return { status: 0, content: undefined, isError: true, rpcError: undefined, transportError: true };
   }
 }
 
-export function mcpCall(url: string, headers: Record<string, string>, name: string, args: Record<string, unknown>): Promise<CallAnswer> {
-  return mcpRaw(url, headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }));
+export function mcpCall(
+  url: string,
+  headers: Record<string, string>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallAnswer> {
+  return mcpRaw(
+    url,
+    headers,
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  );
 }
 
 export function errorCode(answer: CallAnswer): string | undefined {

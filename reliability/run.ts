@@ -44,7 +44,12 @@ for (const [name, run] of scenarios) {
   try {
     rows.push(await run());
   } catch (error) {
-    rows.push({ scenario: name, store: '-', notes: `crashed: ${(error as Error).message.split('\n')[0]}`, pass: false });
+    rows.push({
+      scenario: name,
+      store: '-',
+      notes: `crashed: ${(error as Error).message.split('\n')[0]}`,
+      pass: false,
+    });
   }
 }
 
@@ -67,7 +72,8 @@ const COLUMNS: Array<[keyof Row, string]> = [
   ['rssDriftMb', 'RSS drift MB'],
   ['pass', 'pass'],
 ];
-const cell = (row: Row, key: keyof Row) => (row[key] === undefined ? '' : key === 'pass' ? (row.pass ? 'yes' : 'NO') : String(row[key]));
+const cell = (row: Row, key: keyof Row) =>
+  row[key] === undefined ? '' : key === 'pass' ? (row.pass ? 'yes' : 'NO') : String(row[key]);
 const widths = COLUMNS.map(([key, title]) => Math.max(title.length, ...rows.map((row) => cell(row, key).length)));
 const line = (cells: string[]) => `| ${cells.map((value, index) => value.padEnd(widths[index]!)).join(' | ')} |`;
 process.stdout.write(`${line(COLUMNS.map(([, title]) => title))}\n${line(widths.map((width) => '-'.repeat(width)))}\n`);
@@ -75,5 +81,7 @@ for (const row of rows) process.stdout.write(`${line(COLUMNS.map(([key]) => cell
 process.stdout.write('\n');
 for (const row of rows) if (row.notes) process.stdout.write(`- ${row.scenario} (${row.store}): ${row.notes}\n`);
 const failed = rows.filter((row) => !row.pass);
-process.stdout.write(failed.length ? `\nFAILED: ${failed.map((row) => row.scenario).join(', ')}\n` : '\nall scenarios passed\n');
+process.stdout.write(
+  failed.length ? `\nFAILED: ${failed.map((row) => row.scenario).join(', ')}\n` : '\nall scenarios passed\n',
+);
 process.exitCode = failed.length ? 1 : 0;

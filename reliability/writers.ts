@@ -78,7 +78,11 @@ export async function runWriters(options: WriterOptions, tally: WriterTally = ne
         sequence += 1;
         if (deleting) {
           const nodeId = mine.shift()!;
-          const answer = await mcpCall(url, options.headers, 'delete_canvas_node', { ...ids, node_id: nodeId, base_revision: revision });
+          const answer = await mcpCall(url, options.headers, 'delete_canvas_node', {
+            ...ids,
+            node_id: nodeId,
+            base_revision: revision,
+          });
           if (!answer.isError) {
             tally.deletedAcks.add(nodeId);
             tally.acknowledgedWrites += 1;
@@ -94,7 +98,12 @@ export async function runWriters(options: WriterOptions, tally: WriterTally = ne
         const answer = await mcpCall(url, options.headers, 'create_canvas_node', {
           ...ids,
           base_revision: revision,
-          node: { id: nodeId, type: 'textAnnotationNode', position: { x: writer * 10, y: sequence }, data: { content: `by writer ${writer}` } },
+          node: {
+            id: nodeId,
+            type: 'textAnnotationNode',
+            position: { x: writer * 10, y: sequence },
+            data: { content: `by writer ${writer}` },
+          },
         });
         if (!answer.isError) {
           tally.createdAcks.add(nodeId);
@@ -111,7 +120,9 @@ export async function runWriters(options: WriterOptions, tally: WriterTally = ne
 
 /** Acknowledged creates that are missing (and were not deleted with an acknowledgement). */
 export function lostNodes(tally: WriterTally, present: Set<string>): string[] {
-  return [...tally.createdAcks].filter((id) => !tally.deletedAcks.has(id) && !tally.uncertainDeletes.has(id) && !present.has(id));
+  return [...tally.createdAcks].filter(
+    (id) => !tally.deletedAcks.has(id) && !tally.uncertainDeletes.has(id) && !present.has(id),
+  );
 }
 
 /** Acknowledged deletes whose node is still there. */
@@ -138,13 +149,21 @@ export async function runBatchWriters(options: {
   const tally: BatchTally = { acknowledged: [], refused: [], uncertain: 0 };
   const deadline = Date.now() + options.durationMs;
   const base = `${options.url}/api/v2/projects/${options.project}/canvases/${options.canvas}`;
-  const headers = { authorization: `Bearer ${options.token}`, 'x-agent-run-id': options.chatRun, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Bearer ${options.token}`,
+    'x-agent-run-id': options.chatRun,
+    'content-type': 'application/json',
+  };
   await Promise.all(
     Array.from({ length: options.writers }, async (_, writer) => {
       let sequence = 0;
       while (Date.now() < deadline) {
-        const snapshot = await fetch(`${base}/snapshot`, { headers: { ...headers, 'x-canvas-snapshot-version': 'canvas-snapshot.v2' } }).catch(() => undefined);
-        const revision = snapshot?.ok ? ((await snapshot.json()) as { layout: { revision: number } }).layout.revision : undefined;
+        const snapshot = await fetch(`${base}/snapshot`, {
+          headers: { ...headers, 'x-canvas-snapshot-version': 'canvas-snapshot.v2' },
+        }).catch(() => undefined);
+        const revision = snapshot?.ok
+          ? ((await snapshot.json()) as { layout: { revision: number } }).layout.revision
+          : undefined;
         if (revision === undefined) {
           await sleep(50);
           continue;
@@ -155,9 +174,18 @@ export async function runBatchWriters(options: {
         const poisoned = sequence % 5 === 0;
         const operations = ids.map((id, index) => ({
           op: 'create_node',
-          node: { id, type: poisoned && index === 4 ? 'textNode' : 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id } },
+          node: {
+            id,
+            type: poisoned && index === 4 ? 'textNode' : 'textAnnotationNode',
+            position: { x: 0, y: 0 },
+            data: { content: id },
+          },
         }));
-        const response = await fetch(`${base}/changes`, { method: 'POST', headers, body: JSON.stringify({ base_revision: revision, operations }) }).catch(() => undefined);
+        const response = await fetch(`${base}/changes`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ base_revision: revision, operations }),
+        }).catch(() => undefined);
         if (!response) tally.uncertain += 1;
         else if (response.status === 201) tally.acknowledged.push(ids);
         else if (response.status === 400 || response.status === 409) tally.refused.push(ids);
@@ -175,5 +203,9 @@ export function halfApplied(tally: BatchTally, present: Set<string>): number {
     return there > 0 && there < ids.length;
   };
   const acknowledgedMissing = tally.acknowledged.filter((ids) => ids.some((id) => !present.has(id))).length;
-  return [...tally.acknowledged, ...tally.refused].filter(partial).length + acknowledgedMissing + tally.refused.filter((ids) => ids.some((id) => present.has(id))).length;
+  return (
+    [...tally.acknowledged, ...tally.refused].filter(partial).length +
+    acknowledgedMissing +
+    tally.refused.filter((ids) => ids.some((id) => present.has(id))).length
+  );
 }

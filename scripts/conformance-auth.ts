@@ -17,12 +17,19 @@ import { createLogger } from '../src/shared/logger.js';
 const CALLBACK_PORT = Number(process.env.CONFORMANCE_CALLBACK_PORT ?? 3917);
 const conformanceNode = process.env.CONFORMANCE_NODE ?? process.execPath;
 const conformanceCli = process.env.CONFORMANCE_CLI ?? '';
-if (!conformanceCli) throw new Error('CONFORMANCE_CLI must name the suite\'s dist/index.js (a release with the authorization command: 0.2.0-alpha.12).');
+if (!conformanceCli)
+  throw new Error(
+    "CONFORMANCE_CLI must name the suite's dist/index.js (a release with the authorization command: 0.2.0-alpha.12).",
+  );
 
 /** A browser's cookies, kept by hand: fetch follows no redirect here, so every hop is seen. */
 const jar = new Map<string, string>();
 async function browse(url: string, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+  const response = await fetch(url, {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+  });
   for (const header of response.headers.getSetCookie()) {
     const pair = header.split(';')[0]!;
     jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
@@ -30,7 +37,10 @@ async function browse(url: string, init: RequestInit = {}): Promise<Response> {
   return response;
 }
 
-async function followUntil(start: string, stop: (url: string) => boolean): Promise<{ url: string; response?: Response }> {
+async function followUntil(
+  start: string,
+  stop: (url: string) => boolean,
+): Promise<{ url: string; response?: Response }> {
   let url = start;
   for (let hop = 0; hop < 12; hop += 1) {
     if (stop(url)) return { url };
@@ -44,7 +54,10 @@ async function followUntil(start: string, stop: (url: string) => boolean): Promi
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-conformance-auth-'));
-const server = await startServer(loadServeConfig({ port: 0, dataDir, seedDemo: false, workers: 0, rateLimitPerMinute: 0 }, {}), { logger: createLogger('warn') });
+const server = await startServer(
+  loadServeConfig({ port: 0, dataDir, seedDemo: false, workers: 0, rateLimitPerMinute: 0 }, {}),
+  { logger: createLogger('warn') },
+);
 const origin = new URL(server.url).origin;
 
 /** Runs the suite's authorization scenarios, the person's part played here; answers the suite's exit code. */
@@ -56,18 +69,38 @@ async function run(): Promise<number | null> {
   await store.admin.createCanvas('conformance', 'board', false);
   await store.admin.addMember('conformance', person, 'editor');
   const link = await store.sessions.createLoginLink(person, { expiresInMs: 300_000 });
-  await browse(`${origin}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: `token=${encodeURIComponent(link)}` });
+  await browse(`${origin}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+    body: `token=${encodeURIComponent(link)}`,
+  });
 
   const callback = `http://127.0.0.1:${CALLBACK_PORT}/callback`;
   const registered = (await (
     await fetch(`${origin}/oauth/reg`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [callback], token_endpoint_auth_method: 'none', application_type: 'native' }),
+      body: JSON.stringify({
+        client_name: 'MCP conformance suite',
+        redirect_uris: [callback],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      }),
     })
   ).json()) as { client_id: string };
 
-  const args = [conformanceCli, 'authorization', '--url', `${origin}/oauth`, '--client-id', registered.client_id, '--resource', server.mcpUrl, '-p', String(CALLBACK_PORT)];
+  const args = [
+    conformanceCli,
+    'authorization',
+    '--url',
+    `${origin}/oauth`,
+    '--client-id',
+    registered.client_id,
+    '--resource',
+    server.mcpUrl,
+    '-p',
+    String(CALLBACK_PORT),
+  ];
   const child = spawn(conformanceNode, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   process.on('exit', () => child.kill());
   let output = '';
@@ -81,7 +114,9 @@ async function run(): Promise<number | null> {
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
       body: new URLSearchParams({ decision: 'allow', canvas: 'conformance/board', access: 'read' }).toString(),
     });
-    const back = await followUntil(new URL(answered.headers.get('location')!, consent.url).href, (url) => url.startsWith(callback));
+    const back = await followUntil(new URL(answered.headers.get('location')!, consent.url).href, (url) =>
+      url.startsWith(callback),
+    );
     await fetch(back.url);
   };
   const onOutput = (chunk: Buffer) => {
@@ -90,10 +125,14 @@ async function run(): Promise<number | null> {
     if (match && !driven) {
       driven = true;
       // The suite starts its callback server before it prints the address.
-      setTimeout(() => drive(match[1]!).catch((error: unknown) => {
-        console.error('driving the authorization failed:', error);
-        child.kill();
-      }), 200);
+      setTimeout(
+        () =>
+          drive(match[1]!).catch((error: unknown) => {
+            console.error('driving the authorization failed:', error);
+            child.kill();
+          }),
+        200,
+      );
     }
   };
   child.stdout.on('data', onOutput);

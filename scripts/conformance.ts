@@ -37,18 +37,23 @@ const { values: flags } = parseArgs({
     scenario: { type: 'string', multiple: true },
     suite: { type: 'string', default: 'active' },
     'spec-version': { type: 'string', default: process.env.CONFORMANCE_SPEC_VERSION },
-    'expected-failures': { type: 'string', default: process.env.CONFORMANCE_EXPECTED_FAILURES ?? DEFAULT_EXPECTED_FAILURES },
+    'expected-failures': {
+      type: 'string',
+      default: process.env.CONFORMANCE_EXPECTED_FAILURES ?? DEFAULT_EXPECTED_FAILURES,
+    },
   },
 });
 
 const conformanceNode = process.env.CONFORMANCE_NODE ?? process.execPath;
-const conformanceCli = process.env.CONFORMANCE_CLI ?? createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
+const conformanceCli =
+  process.env.CONFORMANCE_CLI ??
+  createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
 
 /** The server under test: the one given, or a fresh one with an agent token of its own. */
 async function target(): Promise<{ mcpUrl: URL; token: string; close: () => Promise<void> }> {
   if (flags.url) {
     const token = process.env.CANVAS_MCP_CONFORMANCE_TOKEN;
-    if (!token) throw new Error('--url needs the server\'s agent token in CANVAS_MCP_CONFORMANCE_TOKEN.');
+    if (!token) throw new Error("--url needs the server's agent token in CANVAS_MCP_CONFORMANCE_TOKEN.");
     return { mcpUrl: new URL(flags.url), token, close: async () => undefined };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-conformance-'));
@@ -58,7 +63,13 @@ async function target(): Promise<{ mcpUrl: URL; token: string; close: () => Prom
   await admin.createWorkspace('conformance');
   await admin.createProject('conformance', 'conformance');
   const { secret } = await admin.createToken({
-    name: 'conformance', kind: 'agent', role: 'viewer', projects: ['conformance'], workspaces: [], actor: null, expiresAt: null,
+    name: 'conformance',
+    kind: 'agent',
+    role: 'viewer',
+    projects: ['conformance'],
+    workspaces: [],
+    actor: null,
+    expiresAt: null,
   });
   return {
     mcpUrl: new URL(server.mcpUrl),
@@ -115,9 +126,13 @@ const proxy = await startAuthProxy(server.mcpUrl, server.token);
 let failures = 0;
 try {
   if (flags.scenario?.length) {
-    for (const scenario of flags.scenario) if ((await runSuite(proxy.url, ['--scenario', scenario])) !== 0) failures += 1;
+    for (const scenario of flags.scenario)
+      if ((await runSuite(proxy.url, ['--scenario', scenario])) !== 0) failures += 1;
   } else {
-    failures = (await runSuite(proxy.url, ['--suite', flags.suite, '--expected-failures', flags['expected-failures']])) === 0 ? 0 : 1;
+    failures =
+      (await runSuite(proxy.url, ['--suite', flags.suite, '--expected-failures', flags['expected-failures']])) === 0
+        ? 0
+        : 1;
   }
 } finally {
   await proxy.close();

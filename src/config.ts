@@ -148,13 +148,21 @@ const FLAG: Partial<Record<ConfigKey, string>> = {
   s3ForcePathStyle: '--s3-force-path-style',
 };
 
-const Bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]);
+const Bool = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+]);
 const Int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const PostgresUrl = z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' });
 const OriginList = z.union([
   z.array(z.string()),
-  z.string().transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean)),
+  z.string().transform((value) =>
+    value
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  ),
 ]);
 
 // Where run outputs are kept (issue 19; docs/runs.md, "Assets"), and how long a signed asset URL works.
@@ -171,95 +179,116 @@ const ASSET_SETTINGS = {
 };
 
 function checkAssetSettings(
-  config: { assetStore: string; databaseUrl?: string | undefined; s3Bucket?: string | undefined; s3AccessKeyId?: string | undefined; s3SecretAccessKey?: string | undefined },
+  config: {
+    assetStore: string;
+    databaseUrl?: string | undefined;
+    s3Bucket?: string | undefined;
+    s3AccessKeyId?: string | undefined;
+    s3SecretAccessKey?: string | undefined;
+  },
   context: z.RefinementCtx,
 ): void {
   if (config.assetStore === 'postgres' && !config.databaseUrl) {
-    context.addIssue({ code: 'custom', path: ['assetStore'], message: 'postgres keeps assets in the database: it needs --database-url (PostgreSQL)' });
+    context.addIssue({
+      code: 'custom',
+      path: ['assetStore'],
+      message: 'postgres keeps assets in the database: it needs --database-url (PostgreSQL)',
+    });
   }
   if (config.assetStore === 's3' && !config.s3Bucket) {
     context.addIssue({ code: 'custom', path: ['s3Bucket'], message: 'is required with --asset-store s3' });
   }
   if ((config.s3AccessKeyId === undefined) !== (config.s3SecretAccessKey === undefined)) {
-    context.addIssue({ code: 'custom', path: ['s3SecretAccessKey'], message: 'goes with CANVAS_MCP_S3_ACCESS_KEY_ID: set both, or neither (the AWS default credentials)' });
+    context.addIssue({
+      code: 'custom',
+      path: ['s3SecretAccessKey'],
+      message: 'goes with CANVAS_MCP_S3_ACCESS_KEY_ID: set both, or neither (the AWS default credentials)',
+    });
   }
 }
 
 const ServeSettings = z.object({
-    host: z.string().min(1).default('127.0.0.1'),
-    port: Int(0, 65535).default(8787),
-    dataDir: z.string().min(1).default('./data'),
-    databaseUrl: PostgresUrl.optional(),
-    backendUrl: HttpUrl.optional(),
-    backendToken: z.string().min(1).optional(),
-    publicUrl: HttpUrl.optional(),
-    allowedOrigins: OriginList.default([]),
-    rateLimitPerMinute: Int(0, 1_000_000).default(600),
-    bodyLimitBytes: Int(1024, 64 * 1024 * 1024).default(1024 * 1024),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    enableHiddenTools: Bool.default(false),
-    seedDemo: Bool.default(true),
-    workers: Int(0, 64).default(2),
-    sqliteSynchronous: z.enum(['full', 'normal']).default('full'),
-    runDurationMs: Int(0, 3_600_000).default(3000),
-    runLeaseMs: Int(200, 3_600_000).default(10_000),
-    runTimeoutMs: Int(1000, 24 * 3_600_000).default(600_000),
-    imageProvider: z.enum(['local', 'openai', 'replicate', 'fal']).default('local'),
-    openaiBaseUrl: HttpUrl.default('https://api.openai.com/v1'),
-    openaiApiKey: z.string().min(1).optional(),
-    openaiModel: z.string().min(1).default('gpt-image-1'),
-    speechProvider: z.enum(['local', 'openai']).default('local'),
-    videoProvider: z.enum(['local', 'replicate', 'fal']).default('local'),
-    storyboardProvider: z.enum(['local', 'replicate', 'fal']).default('local'),
-    replicateApiToken: z.string().min(1).optional(),
-    replicateBaseUrl: HttpUrl.default('https://api.replicate.com/v1'),
-    replicateImageModel: z.string().min(1).default('black-forest-labs/flux-schnell'),
-    replicateVideoModel: z.string().min(1).default('minimax/video-01'),
-    replicateStoryboardModel: z.string().min(1).default('black-forest-labs/flux-schnell'),
-    falKey: z.string().min(1).optional(),
-    falQueueUrl: HttpUrl.default('https://queue.fal.run'),
-    falImageModel: z.string().min(1).default('fal-ai/flux/schnell'),
-    falVideoModel: z.string().min(1).default('fal-ai/ltx-video'),
-    falStoryboardModel: z.string().min(1).default('fal-ai/flux/schnell'),
-    providerPollMs: Int(10, 60_000).default(1000),
-    webhookRetryMs: Int(10, 3_600_000).default(5000),
-    runPrices: z
-      .union([z.record(z.string(), z.number()), z.string()])
-      .transform((value, context) => {
-        if (typeof value !== 'string') return value;
-        try {
-          return JSON.parse(value) as unknown;
-        } catch {
-          context.addIssue({ code: 'custom', message: 'must be a JSON object of model id to credits per output, e.g. {"fal-ai/flux/schnell": 0.4}' });
-          return z.NEVER;
-        }
-      })
-      .pipe(z.record(z.string().min(1), z.number().min(0).max(1_000_000), { error: 'must map model ids to credits per output (numbers of 0 or more)' }))
-      .default({}),
-    webhookGiveUpMs: Int(1000, 7 * 86_400_000).default(86_400_000),
-    openaiSpeechModel: z.string().min(1).default('gpt-4o-mini-tts'),
-    openaiSpeechVoice: z.string().min(1).default('alloy'),
-    localExecutionLog: z.string().min(1).optional(),
-    sessionIdleHours: Int(1, 24 * 30).default(12),
-    sessionMaxDays: Int(1, 365).default(7),
-    metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-    feedHeartbeatMs: Int(100, 3_600_000).default(15_000),
-    // The canvas chat's model (docs/chat.md): none configured, the chat panel says what to set.
-    modelProvider: z.enum(['anthropic', 'openai', 'openai-compatible']).optional(),
-    model: z.string().min(1).optional(),
-    modelBaseUrl: HttpUrl.optional(),
-    modelApiKey: z.string().min(1).optional(),
-    modelApiKeyFile: z.string().min(1).optional(),
-    chatMaxSteps: Int(1, 200).default(24),
-    chatTokenBudget: Int(1000, 100_000_000).default(400_000),
-    chatApprovalMinutes: Int(1, 24 * 60).default(10),
-    // OpenID Connect sign-in beside links (issue 21, docs/security.md): the provider's issuer and this client.
-    oidcIssuer: HttpUrl.optional(),
-    oidcClientId: z.string().min(1).optional(),
-    oidcClientSecret: z.string().min(1).optional(),
-    oidcName: z.string().min(1).max(60).default('single sign-on'),
-    ...ASSET_SETTINGS,
-  });
+  host: z.string().min(1).default('127.0.0.1'),
+  port: Int(0, 65535).default(8787),
+  dataDir: z.string().min(1).default('./data'),
+  databaseUrl: PostgresUrl.optional(),
+  backendUrl: HttpUrl.optional(),
+  backendToken: z.string().min(1).optional(),
+  publicUrl: HttpUrl.optional(),
+  allowedOrigins: OriginList.default([]),
+  rateLimitPerMinute: Int(0, 1_000_000).default(600),
+  bodyLimitBytes: Int(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  enableHiddenTools: Bool.default(false),
+  seedDemo: Bool.default(true),
+  workers: Int(0, 64).default(2),
+  sqliteSynchronous: z.enum(['full', 'normal']).default('full'),
+  runDurationMs: Int(0, 3_600_000).default(3000),
+  runLeaseMs: Int(200, 3_600_000).default(10_000),
+  runTimeoutMs: Int(1000, 24 * 3_600_000).default(600_000),
+  imageProvider: z.enum(['local', 'openai', 'replicate', 'fal']).default('local'),
+  openaiBaseUrl: HttpUrl.default('https://api.openai.com/v1'),
+  openaiApiKey: z.string().min(1).optional(),
+  openaiModel: z.string().min(1).default('gpt-image-1'),
+  speechProvider: z.enum(['local', 'openai']).default('local'),
+  videoProvider: z.enum(['local', 'replicate', 'fal']).default('local'),
+  storyboardProvider: z.enum(['local', 'replicate', 'fal']).default('local'),
+  replicateApiToken: z.string().min(1).optional(),
+  replicateBaseUrl: HttpUrl.default('https://api.replicate.com/v1'),
+  replicateImageModel: z.string().min(1).default('black-forest-labs/flux-schnell'),
+  replicateVideoModel: z.string().min(1).default('minimax/video-01'),
+  replicateStoryboardModel: z.string().min(1).default('black-forest-labs/flux-schnell'),
+  falKey: z.string().min(1).optional(),
+  falQueueUrl: HttpUrl.default('https://queue.fal.run'),
+  falImageModel: z.string().min(1).default('fal-ai/flux/schnell'),
+  falVideoModel: z.string().min(1).default('fal-ai/ltx-video'),
+  falStoryboardModel: z.string().min(1).default('fal-ai/flux/schnell'),
+  providerPollMs: Int(10, 60_000).default(1000),
+  webhookRetryMs: Int(10, 3_600_000).default(5000),
+  runPrices: z
+    .union([z.record(z.string(), z.number()), z.string()])
+    .transform((value, context) => {
+      if (typeof value !== 'string') return value;
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be a JSON object of model id to credits per output, e.g. {"fal-ai/flux/schnell": 0.4}',
+        });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z.record(z.string().min(1), z.number().min(0).max(1_000_000), {
+        error: 'must map model ids to credits per output (numbers of 0 or more)',
+      }),
+    )
+    .default({}),
+  webhookGiveUpMs: Int(1000, 7 * 86_400_000).default(86_400_000),
+  openaiSpeechModel: z.string().min(1).default('gpt-4o-mini-tts'),
+  openaiSpeechVoice: z.string().min(1).default('alloy'),
+  localExecutionLog: z.string().min(1).optional(),
+  sessionIdleHours: Int(1, 24 * 30).default(12),
+  sessionMaxDays: Int(1, 365).default(7),
+  metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  feedHeartbeatMs: Int(100, 3_600_000).default(15_000),
+  // The canvas chat's model (docs/chat.md): none configured, the chat panel says what to set.
+  modelProvider: z.enum(['anthropic', 'openai', 'openai-compatible']).optional(),
+  model: z.string().min(1).optional(),
+  modelBaseUrl: HttpUrl.optional(),
+  modelApiKey: z.string().min(1).optional(),
+  modelApiKeyFile: z.string().min(1).optional(),
+  chatMaxSteps: Int(1, 200).default(24),
+  chatTokenBudget: Int(1000, 100_000_000).default(400_000),
+  chatApprovalMinutes: Int(1, 24 * 60).default(10),
+  // OpenID Connect sign-in beside links (issue 21, docs/security.md): the provider's issuer and this client.
+  oidcIssuer: HttpUrl.optional(),
+  oidcClientId: z.string().min(1).optional(),
+  oidcClientSecret: z.string().min(1).optional(),
+  oidcName: z.string().min(1).max(60).default('single sign-on'),
+  ...ASSET_SETTINGS,
+});
 
 /**
  * What prices a run: the provider of each operation, their models and `--run-prices`. Commands that submit runs
@@ -286,49 +315,82 @@ export function loadPricingSettings(flags: ConfigInput, env: NodeJS.ProcessEnv =
   return parseConfig(PricingSettingsSchema, mergeSources(flags, env));
 }
 
-export const ServeConfigSchema = ServeSettings
-  .superRefine((config, context) => {
-    if (config.backendUrl && !config.backendToken) {
-      context.addIssue({
-        code: 'custom',
-        path: ['backendToken'],
-        message: 'is required with --backend-url (the gateway credential issued with --kind gateway)',
-      });
-    }
-    if (config.imageProvider === 'openai' && !config.openaiApiKey) {
-      context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --image-provider openai' });
-    }
-    if (config.speechProvider === 'openai' && !config.openaiApiKey) {
-      context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --speech-provider openai' });
-    }
-    const hosted = { '--image-provider': config.imageProvider, '--video-provider': config.videoProvider, '--storyboard-provider': config.storyboardProvider };
-    for (const [flag, choice] of Object.entries(hosted)) {
-      if (choice === 'replicate' && !config.replicateApiToken) context.addIssue({ code: 'custom', path: ['replicateApiToken'], message: `is required with ${flag} replicate` });
-      if (choice === 'fal' && !config.falKey) context.addIssue({ code: 'custom', path: ['falKey'], message: `is required with ${flag} fal` });
-    }
-    if (config.modelProvider && !config.model) {
-      context.addIssue({ code: 'custom', path: ['model'], message: 'is required with a model provider (the model id, e.g. claude-sonnet-4-5)' });
-    }
-    if (config.model && !config.modelProvider) {
-      context.addIssue({ code: 'custom', path: ['modelProvider'], message: 'is required with a model: anthropic, openai or openai-compatible' });
-    }
-    if (config.modelProvider === 'openai-compatible' && !config.modelBaseUrl) {
-      context.addIssue({ code: 'custom', path: ['modelBaseUrl'], message: 'is required with openai-compatible (e.g. http://127.0.0.1:11434/v1 for Ollama)' });
-    }
-    if (config.modelApiKey && config.modelApiKeyFile) {
-      context.addIssue({ code: 'custom', path: ['modelApiKeyFile'], message: 'cannot be combined with CANVAS_MCP_MODEL_API_KEY: give the key one way' });
-    }
-    if (config.oidcIssuer && !config.oidcClientId) {
-      context.addIssue({ code: 'custom', path: ['oidcClientId'], message: 'is required with --oidc-issuer (the client id registered at the provider)' });
-    }
-    if (config.oidcClientId && !config.oidcIssuer) {
-      context.addIssue({ code: 'custom', path: ['oidcIssuer'], message: 'is required with --oidc-client-id (the provider\'s issuer URL)' });
-    }
-    checkAssetSettings(config, context);
-    if (config.backendUrl && config.databaseUrl) {
-      context.addIssue({ code: 'custom', path: ['databaseUrl'], message: 'cannot be combined with --backend-url (a gateway has no store)' });
-    }
-  });
+export const ServeConfigSchema = ServeSettings.superRefine((config, context) => {
+  if (config.backendUrl && !config.backendToken) {
+    context.addIssue({
+      code: 'custom',
+      path: ['backendToken'],
+      message: 'is required with --backend-url (the gateway credential issued with --kind gateway)',
+    });
+  }
+  if (config.imageProvider === 'openai' && !config.openaiApiKey) {
+    context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --image-provider openai' });
+  }
+  if (config.speechProvider === 'openai' && !config.openaiApiKey) {
+    context.addIssue({ code: 'custom', path: ['openaiApiKey'], message: 'is required with --speech-provider openai' });
+  }
+  const hosted = {
+    '--image-provider': config.imageProvider,
+    '--video-provider': config.videoProvider,
+    '--storyboard-provider': config.storyboardProvider,
+  };
+  for (const [flag, choice] of Object.entries(hosted)) {
+    if (choice === 'replicate' && !config.replicateApiToken)
+      context.addIssue({ code: 'custom', path: ['replicateApiToken'], message: `is required with ${flag} replicate` });
+    if (choice === 'fal' && !config.falKey)
+      context.addIssue({ code: 'custom', path: ['falKey'], message: `is required with ${flag} fal` });
+  }
+  if (config.modelProvider && !config.model) {
+    context.addIssue({
+      code: 'custom',
+      path: ['model'],
+      message: 'is required with a model provider (the model id, e.g. claude-sonnet-4-5)',
+    });
+  }
+  if (config.model && !config.modelProvider) {
+    context.addIssue({
+      code: 'custom',
+      path: ['modelProvider'],
+      message: 'is required with a model: anthropic, openai or openai-compatible',
+    });
+  }
+  if (config.modelProvider === 'openai-compatible' && !config.modelBaseUrl) {
+    context.addIssue({
+      code: 'custom',
+      path: ['modelBaseUrl'],
+      message: 'is required with openai-compatible (e.g. http://127.0.0.1:11434/v1 for Ollama)',
+    });
+  }
+  if (config.modelApiKey && config.modelApiKeyFile) {
+    context.addIssue({
+      code: 'custom',
+      path: ['modelApiKeyFile'],
+      message: 'cannot be combined with CANVAS_MCP_MODEL_API_KEY: give the key one way',
+    });
+  }
+  if (config.oidcIssuer && !config.oidcClientId) {
+    context.addIssue({
+      code: 'custom',
+      path: ['oidcClientId'],
+      message: 'is required with --oidc-issuer (the client id registered at the provider)',
+    });
+  }
+  if (config.oidcClientId && !config.oidcIssuer) {
+    context.addIssue({
+      code: 'custom',
+      path: ['oidcIssuer'],
+      message: "is required with --oidc-client-id (the provider's issuer URL)",
+    });
+  }
+  checkAssetSettings(config, context);
+  if (config.backendUrl && config.databaseUrl) {
+    context.addIssue({
+      code: 'custom',
+      path: ['databaseUrl'],
+      message: 'cannot be combined with --backend-url (a gateway has no store)',
+    });
+  }
+});
 
 export type ServeConfig = z.output<typeof ServeConfigSchema>;
 export type ConfigInput = Partial<Record<ConfigKey, unknown>>;
@@ -352,7 +414,16 @@ export function mergeSources(flags: ConfigInput, env: NodeJS.ProcessEnv): Config
 }
 
 /** Settings whose values are secrets: never echoed in an error (they come from the environment only). */
-const SECRET_KEYS = new Set<string>(['openaiApiKey', 'backendToken', 'metricsToken', 'modelApiKey', 's3SecretAccessKey', 'oidcClientSecret', 'replicateApiToken', 'falKey']);
+const SECRET_KEYS = new Set<string>([
+  'openaiApiKey',
+  'backendToken',
+  'metricsToken',
+  'modelApiKey',
+  's3SecretAccessKey',
+  'oidcClientSecret',
+  'replicateApiToken',
+  'falKey',
+]);
 
 export const SETTINGS_FILE = 'canvas-mcp.config.json';
 
@@ -364,8 +435,10 @@ export const SETTINGS_FILE = 'canvas-mcp.config.json';
 function settingText(key: ConfigKey, value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (key === 'allowedOrigins' && Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');
-  if (key === 'runPrices' && typeof value === 'object' && value !== null && !Array.isArray(value)) return JSON.stringify(value);
+  if (key === 'allowedOrigins' && Array.isArray(value) && value.every((item) => typeof item === 'string'))
+    return value.join(',');
+  if (key === 'runPrices' && typeof value === 'object' && value !== null && !Array.isArray(value))
+    return JSON.stringify(value);
   return null;
 }
 
@@ -405,11 +478,18 @@ function settingsFile(path: unknown): ConfigInput {
   const problems: string[] = [];
   for (const [name, value] of Object.entries(parsed)) {
     const key = byName.get(name);
-    if (key && SECRET_KEYS.has(key)) problems.push(`${file}: "${name}" is a secret; set ${ENVIRONMENT[key]} in the environment instead`);
-    else if (!key || key === 'configFile' || !FLAG[key]) problems.push(`${file}: "${name}" is not a setting (the settings are the serve flags without --, such as "image-provider")`);
+    if (key && SECRET_KEYS.has(key))
+      problems.push(`${file}: "${name}" is a secret; set ${ENVIRONMENT[key]} in the environment instead`);
+    else if (!key || key === 'configFile' || !FLAG[key])
+      problems.push(
+        `${file}: "${name}" is not a setting (the settings are the serve flags without --, such as "image-provider")`,
+      );
     else {
       const text = settingText(key, value);
-      if (text === null) problems.push(`${file}: "${name}" must be ${key === 'runPrices' ? 'an object of model ids to credits' : key === 'allowedOrigins' ? 'a list of origins or a string' : 'a string, a number or true/false'}`);
+      if (text === null)
+        problems.push(
+          `${file}: "${name}" must be ${key === 'runPrices' ? 'an object of model ids to credits' : key === 'allowedOrigins' ? 'a list of origins or a string' : 'a string, a number or true/false'}`,
+        );
       else settings[key] = text;
     }
   }

@@ -50,7 +50,13 @@ const server = createServer((req, res) => {
     }
     const receipt = { revision, node_id: call.params.arguments.node.id };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: { content: [{ type: 'text', text: JSON.stringify(receipt) }], structuredContent: receipt } }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: call.id,
+        result: { content: [{ type: 'text', text: JSON.stringify(receipt) }], structuredContent: receipt },
+      }),
+    );
   });
 });
 server.listen(0, '127.0.0.1', () => {

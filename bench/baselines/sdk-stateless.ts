@@ -12,7 +12,10 @@ import * as z from 'zod/v4';
 const snapshot = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Record<string, unknown>;
 
 const getServer = () => {
-  const server = new McpServer({ name: 'stateless-streamable-http-server', version: '1.0.0' }, { capabilities: { logging: {} } });
+  const server = new McpServer(
+    { name: 'stateless-streamable-http-server', version: '1.0.0' },
+    { capabilities: { logging: {} } },
+  );
   server.registerTool(
     'get_canvas',
     { description: 'Read one canvas', inputSchema: { project_id: z.string(), canvas_id: z.string() } },
@@ -33,7 +36,8 @@ app.post('/mcp', async (req: Request, res: Response) => {
       void server.close();
     });
   } catch {
-    if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
+    if (!res.headersSent)
+      res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
   }
 });
 const listener = app.listen(0, '127.0.0.1', () => {

@@ -1,6 +1,16 @@
 import { join } from 'node:path';
 import { NODE_TYPES } from '../../src/contract/index.js';
-import { agentHeaders, demoCredentials, errorCode, mcpCall, mcpRaw, serve, stop, type CallAnswer, type Row } from '../harness.js';
+import {
+  agentHeaders,
+  demoCredentials,
+  errorCode,
+  mcpCall,
+  mcpRaw,
+  serve,
+  stop,
+  type CallAnswer,
+  type Row,
+} from '../harness.js';
 import { scenarioStore } from '../stores.js';
 
 /**
@@ -20,7 +30,28 @@ const VALID: Record<string, Record<string, unknown>> = {
   cancel_canvas_node_run: { ...ids, run_id: 'run_missing' },
 };
 
-const BAD_STRINGS: unknown[] = ['', '.', '..', 'a/b', 'a\\b', 'a?b', 'a#b', 'a%b', 'a b', 'a\u0000b', 'a\u007fb', 'x'.repeat(256), 'a\ud800', '\udfff', 7, null, true, [], {}, '  '];
+const BAD_STRINGS: unknown[] = [
+  '',
+  '.',
+  '..',
+  'a/b',
+  'a\\b',
+  'a?b',
+  'a#b',
+  'a%b',
+  'a b',
+  'a\u0000b',
+  'a\u007fb',
+  'x'.repeat(256),
+  'a\ud800',
+  '\udfff',
+  7,
+  null,
+  true,
+  [],
+  {},
+  '  ',
+];
 const BAD_VALUES: unknown[] = [null, 0, -1, 1.5, '1', 'x', [], {}, true, 2 ** 53, -0.0001, { $ref: '#' }];
 
 function mutations(tool: string, valid: Record<string, unknown>): Array<Record<string, unknown>> {
@@ -53,7 +84,14 @@ function mutations(tool: string, valid: Record<string, unknown>): Array<Record<s
       out.push({ ...valid, node: { ...node, ...patch } });
     }
     for (const type of NODE_TYPES) {
-      for (const data of [{ unknown: 1 }, { displayName: 7 }, { externalRunStatus: 'done' }, { externalRunTriggeredBy: 'robot' }, { content: 'x', prompt: ['x'] }, []]) {
+      for (const data of [
+        { unknown: 1 },
+        { displayName: 7 },
+        { externalRunStatus: 'done' },
+        { externalRunTriggeredBy: 'robot' },
+        { content: 'x', prompt: ['x'] },
+        [],
+      ]) {
         out.push({ ...valid, node: { ...node, type, data } });
       }
     }
@@ -61,13 +99,38 @@ function mutations(tool: string, valid: Record<string, unknown>): Array<Record<s
       out.push({ ...valid, node: { ...node, id: bad } }, { ...valid, node: { ...node, parentId: bad } });
     }
     for (const bad of BAD_VALUES) {
-      out.push({ ...valid, node: { ...node, position: bad } }, { ...valid, node: { ...node, data: bad } }, { ...valid, node: bad });
-      for (const field of ['width', 'height', 'style', 'extent', 'expandParent', 'hidden', 'selected', 'draggable', 'selectable', 'connectable', 'deletable', 'zIndex']) {
-        if (!(field === 'zIndex' && Number.isInteger(bad)) && !(['expandParent', 'hidden', 'selected', 'draggable', 'selectable', 'connectable', 'deletable'].includes(field) && typeof bad === 'boolean')) {
+      out.push(
+        { ...valid, node: { ...node, position: bad } },
+        { ...valid, node: { ...node, data: bad } },
+        { ...valid, node: bad },
+      );
+      for (const field of [
+        'width',
+        'height',
+        'style',
+        'extent',
+        'expandParent',
+        'hidden',
+        'selected',
+        'draggable',
+        'selectable',
+        'connectable',
+        'deletable',
+        'zIndex',
+      ]) {
+        if (
+          !(field === 'zIndex' && Number.isInteger(bad)) &&
+          !(
+            ['expandParent', 'hidden', 'selected', 'draggable', 'selectable', 'connectable', 'deletable'].includes(
+              field,
+            ) && typeof bad === 'boolean'
+          )
+        ) {
           out.push({ ...valid, node: { ...node, [field]: bad } });
         }
       }
-      for (const type of NODE_TYPES) out.push({ ...valid, node: { ...node, type, data: { displayName: bad === null ? 5 : bad } } });
+      for (const type of NODE_TYPES)
+        out.push({ ...valid, node: { ...node, type, data: { displayName: bad === null ? 5 : bad } } });
     }
   }
   return out;
@@ -121,16 +184,41 @@ export async function badInput(): Promise<Row> {
       for (const args of mutations(tool, valid)) record(await mcpCall(served.url, headers, tool, args));
     }
     for (const body of MALFORMED_BODIES) record(await mcpRaw(served.url, headers, body));
-    for (const contentType of ['text/plain', 'application/json; charset=utf-16', 'application/json-patch+json', 'multipart/form-data', '']) {
-      record(await mcpRaw(served.url, { ...headers, 'content-type': contentType }, '{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+    for (const contentType of [
+      'text/plain',
+      'application/json; charset=utf-16',
+      'application/json-patch+json',
+      'multipart/form-data',
+      '',
+    ]) {
+      record(
+        await mcpRaw(
+          served.url,
+          { ...headers, 'content-type': contentType },
+          '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        ),
+      );
     }
     for (const accept of ['text/html', 'image/png', 'application/xml', 'text/plain']) {
       record(await mcpRaw(served.url, { ...headers, accept }, '{"jsonrpc":"2.0","id":1,"method":"ping"}'));
     }
     for (const version of ['2024-11-05', '1999-01-01', 'latest', '2025-06-18x', '']) {
-      record(await mcpRaw(served.url, { ...headers, 'mcp-protocol-version': version || ' ' }, '{"jsonrpc":"2.0","id":1,"method":"nope"}'));
+      record(
+        await mcpRaw(
+          served.url,
+          { ...headers, 'mcp-protocol-version': version || ' ' },
+          '{"jsonrpc":"2.0","id":1,"method":"nope"}',
+        ),
+      );
     }
-    for (const method of ['resources/read', 'prompts/get', 'completion/complete', 'logging/setLevel', 'tools/call ', 'TOOLS/LIST']) {
+    for (const method of [
+      'resources/read',
+      'prompts/get',
+      'completion/complete',
+      'logging/setLevel',
+      'tools/call ',
+      'TOOLS/LIST',
+    ]) {
       record(await mcpRaw(served.url, headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} })));
     }
     const stillWell = !(await mcpCall(served.url, headers, 'get_canvas', ids)).isError;

@@ -16,7 +16,10 @@ export async function databaseRestart(durationMs: number): Promise<Row> {
     const { token, chatRun } = await demoCredentials(served.logFile);
     const headers = agentHeaders(token, chatRun);
     const tally = newTally();
-    const writing = runWriters({ urls: [served.url], headers, project: 'demo', canvas: 'main', writers: 8, durationMs, deleteEvery: 4 }, tally);
+    const writing = runWriters(
+      { urls: [served.url], headers, project: 'demo', canvas: 'main', writers: 8, durationMs, deleteEvery: 4 },
+      tally,
+    );
     await sleep(durationMs / 3);
     store.postgres!.stop('fast');
     await sleep(500);
@@ -49,7 +52,14 @@ export async function databaseRestart(durationMs: number): Promise<Row> {
       internal: tally.internal,
       recoveryMs,
       notes: `${alive ? 'server stayed up' : 'SERVER DIED'}; ${tally.unavailable} answered unavailable while the database was away${lost ? `; missing ${missing.slice(0, 3).join(',')} undeleted ${undeleted.slice(0, 3).join(',')}` : ''}`,
-      pass: alive && lost === 0 && facts.problems.length === 0 && recoveryMs >= 0 && recoveryMs <= 5_000 && tally.internal === 0 && tally.transportErrors === 0,
+      pass:
+        alive &&
+        lost === 0 &&
+        facts.problems.length === 0 &&
+        recoveryMs >= 0 &&
+        recoveryMs <= 5_000 &&
+        tally.internal === 0 &&
+        tally.transportErrors === 0,
     };
   } finally {
     await stop(served?.child, 'SIGKILL');

@@ -19,7 +19,11 @@ export async function killRounds(rounds: number): Promise<Row> {
     const tally = newTally();
     let writing = true;
     const writers = (async () => {
-      while (writing) await runWriters({ urls, headers, project: 'demo', canvas: 'main', writers: 8, durationMs: 500, deleteEvery: 4 }, tally);
+      while (writing)
+        await runWriters(
+          { urls, headers, project: 'demo', canvas: 'main', writers: 8, durationMs: 500, deleteEvery: 4 },
+          tally,
+        );
     })();
     for (let round = 1; round <= rounds; round += 1) {
       await sleep(500 + Math.random() * 1000);

@@ -38,9 +38,21 @@ export async function memory(calls: number): Promise<Row> {
   ]);
   try {
     const { token } = await demoCredentials(served.logFile);
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } },
+    });
     const fire = (amount: number) =>
-      autocannon({ url: `${served.url}/mcp`, method: 'POST', headers: agentHeaders(token), body, connections: 16, amount });
+      autocannon({
+        url: `${served.url}/mcp`,
+        method: 'POST',
+        headers: agentHeaders(token),
+        body,
+        connections: 16,
+        amount,
+      });
     const warmup = Math.max(1000, Math.round(calls / 10));
     await fire(warmup);
     const pid = served.child.pid!;

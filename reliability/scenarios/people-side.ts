@@ -3,7 +3,17 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { rssMegabytes } from '../../bench/process-stats.js';
 import { pollWhile } from '../../test/support/raw-http.js';
-import { admin, agentHeaders, demoCredentials, mcpCall, serve, sleep, stop, type Row, type Served } from '../harness.js';
+import {
+  admin,
+  agentHeaders,
+  demoCredentials,
+  mcpCall,
+  serve,
+  sleep,
+  stop,
+  type Row,
+  type Served,
+} from '../harness.js';
 import { scenarioStore, type ScenarioStore } from '../stores.js';
 
 /**
@@ -17,11 +27,17 @@ const EVENTS = '/api/v2/projects/demo/canvases/main/events';
 
 /** About 400 KB (strings are at most 100,000 characters each). */
 function bigNode(id: string) {
-  return { id, type: 'beatContextNode', position: { x: 0, y: 0 }, data: { mainline_context: Array.from({ length: 4 }, (_, index) => `${id}-${index}`.padEnd(100_000, 'x')) } };
+  return {
+    id,
+    type: 'beatContextNode',
+    position: { x: 0, y: 0 },
+    data: { mainline_context: Array.from({ length: 4 }, (_, index) => `${id}-${index}`.padEnd(100_000, 'x')) },
+  };
 }
 
 async function revision(served: Served, headers: Record<string, string>): Promise<number> {
-  return ((await mcpCall(served.url, headers, 'get_canvas', DEMO)).content as { layout: { revision: number } }).layout.revision;
+  return ((await mcpCall(served.url, headers, 'get_canvas', DEMO)).content as { layout: { revision: number } }).layout
+    .revision;
 }
 
 /** `count` revisions, each creating or deleting a node of ~400 KB, written by the demo's agent. */
@@ -29,14 +45,31 @@ async function largeRevisions(served: Served, headers: Record<string, string>, c
   let base = await revision(served, headers);
   for (let index = 0; index < count; index += 1) {
     const args = index % 2 === 0 ? { node: bigNode(`big-${index}`) } : { node_id: `big-${index - 1}` };
-    const answer = await mcpCall(served.url, headers, index % 2 === 0 ? 'create_canvas_node' : 'delete_canvas_node', { ...DEMO, base_revision: base, ...args });
-    if (answer.isError) throw new Error(`seeding revision ${index}: ${JSON.stringify(answer.content ?? answer.rpcError)}`);
+    const answer = await mcpCall(served.url, headers, index % 2 === 0 ? 'create_canvas_node' : 'delete_canvas_node', {
+      ...DEMO,
+      base_revision: base,
+      ...args,
+    });
+    if (answer.isError)
+      throw new Error(`seeding revision ${index}: ${JSON.stringify(answer.content ?? answer.rpcError)}`);
     base += 1;
   }
 }
 
 async function viewerToken(store: ScenarioStore): Promise<string> {
-  const created = await admin(['token', 'create', '--name', 'viewer', '--kind', 'backend', '--role', 'viewer', '--project', 'demo', ...store.flags]);
+  const created = await admin([
+    'token',
+    'create',
+    '--name',
+    'viewer',
+    '--kind',
+    'backend',
+    '--role',
+    'viewer',
+    '--project',
+    'demo',
+    ...store.flags,
+  ]);
   return created.token as string;
 }
 
@@ -45,7 +78,9 @@ function unreadFeed(url: string, path: string, token: string): Promise<{ socket:
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) }, () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`,
+      );
       socket.once('data', (chunk: Buffer) => {
         socket.pause();
         resolve({ socket, status: Number(/^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1'))?.[1] ?? 0) });
@@ -107,7 +142,9 @@ export async function historyStall(): Promise<Row> {
     const started = performance.now();
     const reader = async () => {
       while (performance.now() - started < 3000) {
-        const response = await fetch(`${served.url}/api/v2/projects/demo/canvases/main/history?limit=200`, { headers: { authorization: `Bearer ${viewer}` } });
+        const response = await fetch(`${served.url}/api/v2/projects/demo/canvases/main/history?limit=200`, {
+          headers: { authorization: `Bearer ${viewer}` },
+        });
         if (response.status === 200) pages += 1;
         await response.arrayBuffer();
       }
@@ -130,25 +167,54 @@ export async function historyStall(): Promise<Row> {
 export async function revertAmplification(): Promise<Row> {
   const store = await scenarioStore('sqlite');
   // The default write budget (600 writes and 64 MiB of change log a minute per person).
-  const served = await serve([...store.flags, '--workers', '0', '--rate-limit', '600'], join(store.dataDir, 'serve.log'));
+  const served = await serve(
+    [...store.flags, '--workers', '0', '--rate-limit', '600'],
+    join(store.dataDir, 'serve.log'),
+  );
   try {
     const { token, chatRun } = await demoCredentials(served.logFile);
     const headers = agentHeaders(token, chatRun);
     // A revision with 20 nodes of ~400 KB, then one without them.
     let base = await revision(served, headers);
     for (let index = 0; index < 20; index += 1) {
-      await mcpCall(served.url, headers, 'create_canvas_node', { ...DEMO, base_revision: base, node: bigNode(`keep-${index}`) });
+      await mcpCall(served.url, headers, 'create_canvas_node', {
+        ...DEMO,
+        base_revision: base,
+        node: bigNode(`keep-${index}`),
+      });
       base += 1;
     }
     const withNodes = base;
     for (let index = 0; index < 20; index += 1) {
-      await mcpCall(served.url, headers, 'delete_canvas_node', { ...DEMO, base_revision: base, node_id: `keep-${index}` });
+      await mcpCall(served.url, headers, 'delete_canvas_node', {
+        ...DEMO,
+        base_revision: base,
+        node_id: `keep-${index}`,
+      });
       base += 1;
     }
     const withoutNodes = base;
-    const person = await admin(['token', 'create', '--name', 'owner', '--kind', 'backend', '--project', 'demo', '--actor-issuer', 'canvas-mcp', '--actor-subject', 'demo-owner', ...store.flags]);
+    const person = await admin([
+      'token',
+      'create',
+      '--name',
+      'owner',
+      '--kind',
+      'backend',
+      '--project',
+      'demo',
+      '--actor-issuer',
+      'canvas-mcp',
+      '--actor-subject',
+      'demo-owner',
+      ...store.flags,
+    ]);
     const database = join(store.dataDir, 'canvas.db');
-    const storeBytes = () => [database, `${database}-wal`].reduce((sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0);
+    const storeBytes = () =>
+      [database, `${database}-wal`].reduce(
+        (sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0),
+        0,
+      );
     const sizeBefore = storeBytes();
     const codes: string[] = [];
     const started = performance.now();

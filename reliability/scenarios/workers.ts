@@ -13,7 +13,13 @@ import { scenarioStore } from '../stores.js';
  * file is the one its record describes.
  */
 
-const RunRow = z.object({ id: z.string(), status: z.string(), cost_estimated: z.coerce.number(), cost_charged: z.coerce.number().nullable(), outputs: z.string() });
+const RunRow = z.object({
+  id: z.string(),
+  status: z.string(),
+  cost_estimated: z.coerce.number(),
+  cost_charged: z.coerce.number().nullable(),
+  outputs: z.string(),
+});
 const AssetRow = z.object({ id: z.string(), run_id: z.string(), byte_size: z.coerce.number() });
 
 export async function workerFaults(kind: 'sqlite' | 'postgres', runs: number): Promise<Row> {
@@ -22,24 +28,52 @@ export async function workerFaults(kind: 'sqlite' | 'postgres', runs: number): P
   writeFileSync(executionLog, '');
   let served: Served | undefined;
   const workers: ChildProcess[] = [];
-  const workerArgs = [CLI, 'worker', ...store.flags, '--workers', '2', '--run-duration-ms', '1500', '--run-lease-ms', '1000', '--log-level', 'warn'];
+  const workerArgs = [
+    CLI,
+    'worker',
+    ...store.flags,
+    '--workers',
+    '2',
+    '--run-duration-ms',
+    '1500',
+    '--run-lease-ms',
+    '1000',
+    '--log-level',
+    'warn',
+  ];
   const startWorker = async (index: number) =>
-    (await startProcess(workerArgs, join(store.dataDir, `worker-${index}.log`), { env: { CANVAS_MCP_LOCAL_EXECUTION_LOG: executionLog }, ready: /worker running/ })).child;
+    (
+      await startProcess(workerArgs, join(store.dataDir, `worker-${index}.log`), {
+        env: { CANVAS_MCP_LOCAL_EXECUTION_LOG: executionLog },
+        ready: /worker running/,
+      })
+    ).child;
   try {
     served = await serve([...store.flags, '--workers', '0', '--enable-hidden-tools'], join(store.dataDir, 'serve.log'));
     const { token, chatRun } = await demoCredentials(served.logFile);
     const headers = agentHeaders(token, chatRun);
     const ids = { project_id: 'demo', canvas_id: 'main' };
     for (let index = 0; index < runs; index += 1) {
-      const revision = ((await mcpCall(served.url, headers, 'get_canvas', ids)).content?.layout as { revision: number }).revision;
+      const revision = ((await mcpCall(served.url, headers, 'get_canvas', ids)).content?.layout as { revision: number })
+        .revision;
       await mcpCall(served.url, headers, 'create_canvas_node', {
         ...ids,
         base_revision: revision,
-        node: { id: `gen-${index}`, type: 'imageGenNode', position: { x: index * 300, y: 900 }, data: { prompt: `shot ${index}`, size: '1K', imageUrl: null, aspectRatio: '16:9', count: 2 } },
+        node: {
+          id: `gen-${index}`,
+          type: 'imageGenNode',
+          position: { x: index * 300, y: 900 },
+          data: { prompt: `shot ${index}`, size: '1K', imageUrl: null, aspectRatio: '16:9', count: 2 },
+        },
       });
     }
     workers.push(await startWorker(0), await startWorker(1));
-    for (let index = 0; index < runs; index += 1) await mcpCall(served.url, headers, 'submit_canvas_node_run', { ...ids, node_id: `gen-${index}`, idempotency_key: `gen-${index}` });
+    for (let index = 0; index < runs; index += 1)
+      await mcpCall(served.url, headers, 'submit_canvas_node_run', {
+        ...ids,
+        node_id: `gen-${index}`,
+        idempotency_key: `gen-${index}`,
+      });
 
     await sleep(700);
     workers[0]!.kill('SIGKILL');
@@ -52,10 +86,14 @@ export async function workerFaults(kind: 'sqlite' | 'postgres', runs: number): P
     const driver = openDriver(store.location);
     try {
       const deadline = Date.now() + 90_000;
-      let rows = z.array(RunRow).parse(await driver.all('SELECT id, status, cost_estimated, cost_charged, outputs FROM node_runs'));
+      let rows = z
+        .array(RunRow)
+        .parse(await driver.all('SELECT id, status, cost_estimated, cost_charged, outputs FROM node_runs'));
       while (rows.some((row) => !['succeeded', 'failed', 'cancelled'].includes(row.status)) && Date.now() < deadline) {
         await sleep(250);
-        rows = z.array(RunRow).parse(await driver.all('SELECT id, status, cost_estimated, cost_charged, outputs FROM node_runs'));
+        rows = z
+          .array(RunRow)
+          .parse(await driver.all('SELECT id, status, cost_estimated, cost_charged, outputs FROM node_runs'));
       }
       const unfinished = rows.filter((row) => !['succeeded', 'failed', 'cancelled'].includes(row.status)).length;
       const spent = Number((await driver.get("SELECT spent_credits FROM projects WHERE id = 'demo'"))!.spent_credits);
@@ -67,7 +105,10 @@ export async function workerFaults(kind: 'sqlite' | 'postgres', runs: number): P
         const file = join(store.dataDir, 'assets', asset.id);
         return !existsSync(file) || statSync(file).size !== asset.byte_size;
       }).length;
-      const executions = readFileSync(executionLog, 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ')[0]!);
+      const executions = readFileSync(executionLog, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(' ')[0]!);
       const perRun = new Map<string, number>();
       for (const runId of executions) perRun.set(runId, (perRun.get(runId) ?? 0) + 1);
       const doubleExecuted = [...perRun.values()].filter((count) => count > 1).length;

@@ -76,7 +76,8 @@ export function conversationView(conversation: ConversationRecord): Conversation
   };
 }
 
-const samePerson = (left: Actor, right: Actor | null) => right !== null && left.issuer === right.issuer && left.subject === right.subject;
+const samePerson = (left: Actor, right: Actor | null) =>
+  right !== null && left.issuer === right.issuer && left.subject === right.subject;
 
 function titleOf(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -92,7 +93,15 @@ function answered(message: StoredChatMessage, answers: ChatApprovalAnswer[]): St
       const approval = (part as { approval?: { id?: string } }).approval;
       const answer = approval?.id === undefined ? undefined : byId.get(approval.id);
       if ((part as { state?: string }).state !== 'approval-requested' || !answer) return part;
-      return { ...part, state: 'approval-responded', approval: { id: answer.approval_id, approved: answer.approved, ...(answer.reason ? { reason: answer.reason } : {}) } };
+      return {
+        ...part,
+        state: 'approval-responded',
+        approval: {
+          id: answer.approval_id,
+          approved: answer.approved,
+          ...(answer.reason ? { reason: answer.reason } : {}),
+        },
+      };
     }),
   };
 }
@@ -115,7 +124,11 @@ export function createChatService(options: ChatServiceOptions) {
   /** Conversations whose turn is being set up (between the busy check and the turn registering itself). */
   const starting = new Set<string>();
 
-  async function requireConversation(ctx: CallerContext, conversationId: string, ref: { projectId: string; canvasId: string }) {
+  async function requireConversation(
+    ctx: CallerContext,
+    conversationId: string,
+    ref: { projectId: string; canvasId: string },
+  ) {
     await authorizeProject(store, ctx, ref.projectId, 'viewer');
     const conversation = await store.chats.get(conversationId);
     if (!conversation || conversation.projectId !== ref.projectId || conversation.canvasId !== ref.canvasId) {
@@ -127,7 +140,10 @@ export function createChatService(options: ChatServiceOptions) {
   function requireOwner(ctx: CallerContext, conversation: ConversationRecord, what: string): Actor {
     const person = personOf(ctx);
     if (!person || !samePerson(conversation.owner, person)) {
-      throw new CanvasError('forbidden', `Only ${conversation.owner.subject}, whose conversation this is, may ${what}; you can follow it.`);
+      throw new CanvasError(
+        'forbidden',
+        `Only ${conversation.owner.subject}, whose conversation this is, may ${what}; you can follow it.`,
+      );
     }
     return person;
   }
@@ -170,14 +186,22 @@ export function createChatService(options: ChatServiceOptions) {
     }
     const { tokenId, secret } = token;
     const abort = new AbortController();
-    const heartbeat = setInterval(() => void store.chats.setStatus(conversation.id, 'running').catch(() => undefined), TURN_HEARTBEAT_MS);
+    const heartbeat = setInterval(
+      () => void store.chats.setStatus(conversation.id, 'running').catch(() => undefined),
+      TURN_HEARTBEAT_MS,
+    );
     const { chunks, done } = runTurn({
       model: model.languageModel,
       mcpUrl: options.mcpUrl(),
       token: secret,
       chatRunId: conversation.chatRunId,
       canEdit: conversation.canEdit,
-      system: systemPrompt({ projectId: conversation.projectId, canvasId: conversation.canvasId, person: conversation.owner, canEdit: conversation.canEdit }),
+      system: systemPrompt({
+        projectId: conversation.projectId,
+        canvasId: conversation.canvasId,
+        person: conversation.owner,
+        canEdit: conversation.canEdit,
+      }),
       history,
       maxSteps: limits.maxSteps,
       signal: abort.signal,
@@ -206,13 +230,23 @@ export function createChatService(options: ChatServiceOptions) {
 
   async function finishTurn(conversation: ConversationRecord, result: TurnResult, tokenId: string): Promise<void> {
     await store.admin.revokeToken(tokenId).catch(() => undefined);
-    if (result.error) logger.warn({ conversation_id: conversation.id, outcome: result.outcome }, `chat turn: ${result.error}`);
+    if (result.error)
+      logger.warn({ conversation_id: conversation.id, outcome: result.outcome }, `chat turn: ${result.error}`);
     const notes: Array<Record<string, unknown>> = [];
     if (result.outcome === 'failed') notes.push({ type: 'data-turn-error', data: { message: result.error } });
     const interrupted = shuttingDown && result.outcome === 'stopped';
-    if (result.outcome === 'stopped') notes.push({ type: interrupted ? 'data-turn-interrupted' : 'data-turn-stopped', data: { at: new Date(clock()).toISOString() } });
-    const message = result.message ?? (notes.length > 0 ? { id: newId('msg_'), role: 'assistant' as const, parts: [] } : null);
-    if (message) await store.chats.saveMessage(conversation.id, { ...message, parts: [...message.parts, ...(notes as StoredChatMessage['parts'])] });
+    if (result.outcome === 'stopped')
+      notes.push({
+        type: interrupted ? 'data-turn-interrupted' : 'data-turn-stopped',
+        data: { at: new Date(clock()).toISOString() },
+      });
+    const message =
+      result.message ?? (notes.length > 0 ? { id: newId('msg_'), role: 'assistant' as const, parts: [] } : null);
+    if (message)
+      await store.chats.saveMessage(conversation.id, {
+        ...message,
+        parts: [...message.parts, ...(notes as StoredChatMessage['parts'])],
+      });
     await store.chats.addTokens(conversation.id, result.tokens);
     const current = await store.chats.get(conversation.id);
     if (!current || current.status === 'ended') return;
@@ -221,7 +255,13 @@ export function createChatService(options: ChatServiceOptions) {
       await store.chats.setStatus(conversation.id, 'awaiting_approval', expiresAt);
       approvalTimers.set(
         conversation.id,
-        setTimeout(() => void expireApprovals(conversation.id).catch((error: unknown) => logger.warn({ err: error }, 'chat approval expiry failed')), limits.approvalMs),
+        setTimeout(
+          () =>
+            void expireApprovals(conversation.id).catch((error: unknown) =>
+              logger.warn({ err: error }, 'chat approval expiry failed'),
+            ),
+          limits.approvalMs,
+        ),
       );
     } else {
       await store.chats.setStatus(conversation.id, interrupted ? 'interrupted' : 'idle');
@@ -250,7 +290,9 @@ export function createChatService(options: ChatServiceOptions) {
   async function sweepApprovals(): Promise<void> {
     if (!options.model || shuttingDown) return;
     for (const conversationId of await store.chats.expiredApprovals(clock())) {
-      await expireApprovals(conversationId).catch((error: unknown) => logger.warn({ err: error, conversation_id: conversationId }, 'chat approval expiry failed'));
+      await expireApprovals(conversationId).catch((error: unknown) =>
+        logger.warn({ err: error, conversation_id: conversationId }, 'chat approval expiry failed'),
+      );
     }
   }
   let approvalSweep: NodeJS.Timeout | null = null;
@@ -270,9 +312,17 @@ export function createChatService(options: ChatServiceOptions) {
     },
 
     /** A new conversation for the caller: it may edit when they may. */
-    async create(ctx: CallerContext, ref: { projectId: string; canvasId: string }, title?: string): Promise<ConversationView> {
+    async create(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string },
+      title?: string,
+    ): Promise<ConversationView> {
       const person = personOf(ctx);
-      if (!person) throw new CanvasError('forbidden', 'Only a signed-in person (or a backend token acting for one) talks with the canvas chat.');
+      if (!person)
+        throw new CanvasError(
+          'forbidden',
+          'Only a signed-in person (or a backend token acting for one) talks with the canvas chat.',
+        );
       const role = await authorizeProject(store, ctx, ref.projectId, 'viewer');
       await requireCanvas(store, ref.projectId, ref.canvasId);
       const canEdit = role !== 'viewer';
@@ -285,15 +335,30 @@ export function createChatService(options: ChatServiceOptions) {
         canEdit,
         expiresAt: null,
       });
-      const conversation = await store.chats.create({ id: newId('conv_'), projectId: ref.projectId, canvasId: ref.canvasId, chatRunId, owner: person, title: title ?? 'New conversation', canEdit });
+      const conversation = await store.chats.create({
+        id: newId('conv_'),
+        projectId: ref.projectId,
+        canvasId: ref.canvasId,
+        chatRunId,
+        owner: person,
+        title: title ?? 'New conversation',
+        canEdit,
+      });
       return conversationView(conversation);
     },
 
-    async get(ctx: CallerContext, ref: { projectId: string; canvasId: string; conversationId: string }): Promise<ConversationView> {
+    async get(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string; conversationId: string },
+    ): Promise<ConversationView> {
       return conversationView(await requireConversation(ctx, ref.conversationId, ref));
     },
 
-    async messages(ctx: CallerContext, ref: { projectId: string; canvasId: string; conversationId: string }, page: { before?: number; limit: number }) {
+    async messages(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string; conversationId: string },
+      page: { before?: number; limit: number },
+    ) {
       await requireConversation(ctx, ref.conversationId, ref);
       const { messages, nextBefore } = await store.chats.messages(ref.conversationId, page);
       return { messages, next_before: nextBefore };
@@ -303,38 +368,61 @@ export function createChatService(options: ChatServiceOptions) {
      * The person's message (or their answers to approval requests) starts a turn; answers the turn as it streams.
      * Only the conversation's own person may send; everyone else who may read the canvas may watch.
      */
-    async send(ctx: CallerContext, ref: { projectId: string; canvasId: string; conversationId: string }, body: ChatSendBody): Promise<LiveTurn> {
+    async send(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string; conversationId: string },
+      body: ChatSendBody,
+    ): Promise<LiveTurn> {
       const conversation = await requireConversation(ctx, ref.conversationId, ref);
       requireOwner(ctx, conversation, 'write in it');
-      if (conversation.status === 'ended') throw new CanvasError('forbidden', 'This conversation has ended: start a new one.');
+      if (conversation.status === 'ended')
+        throw new CanvasError('forbidden', 'This conversation has ended: start a new one.');
       if (live.has(conversation.id) || starting.has(conversation.id) || conversation.status === 'running') {
-        throw new CanvasError('conversation_busy', 'The assistant is still answering in this conversation: wait for it, or press Stop.');
+        throw new CanvasError(
+          'conversation_busy',
+          'The assistant is still answering in this conversation: wait for it, or press Stop.',
+        );
       }
       if (conversation.tokensUsed >= limits.tokenBudget) {
-        throw new CanvasError('limit_exceeded', `This conversation has used its ${limits.tokenBudget} model tokens: start a new conversation.`, {
-          max_tokens: limits.tokenBudget,
-        });
+        throw new CanvasError(
+          'limit_exceeded',
+          `This conversation has used its ${limits.tokenBudget} model tokens: start a new conversation.`,
+          {
+            max_tokens: limits.tokenBudget,
+          },
+        );
       }
       const history = await store.chats.transcript(conversation.id);
       const last = history.at(-1);
       if (body.approvals) {
         if (conversation.status !== 'awaiting_approval' || pendingApprovals(last).length === 0) {
-          throw new CanvasError('invalid_arguments', 'There is no approval waiting in this conversation.', { issues: [{ path: 'approvals', message: 'nothing to approve' }] });
+          throw new CanvasError('invalid_arguments', 'There is no approval waiting in this conversation.', {
+            issues: [{ path: 'approvals', message: 'nothing to approve' }],
+          });
         }
         if (!options.model) throw new CanvasError('unavailable', chatModelStatus(null).message);
         const expired = conversation.approvalExpiresAt !== null && conversation.approvalExpiresAt <= clock();
         // Another tab, or another server's expiry, may have answered it since it was read.
         if (!(await store.chats.claimApproval(conversation.id))) {
-          throw new CanvasError('conversation_busy', 'This approval was already answered: the assistant is going on with that answer.');
+          throw new CanvasError(
+            'conversation_busy',
+            'This approval was already answered: the assistant is going on with that answer.',
+          );
         }
-        const answers = expired ? pendingApprovals(last).map((id) => ({ approval_id: id, approved: false, reason: expiredReason() })) : body.approvals;
+        const answers = expired
+          ? pendingApprovals(last).map((id) => ({ approval_id: id, approved: false, reason: expiredReason() }))
+          : body.approvals;
         const continued = answered(last!, answers);
         await store.chats.saveMessage(conversation.id, continued);
         return startTurn(conversation, [...history.slice(0, -1), continued]);
       }
       const text = body.message!.text;
       // A person who moves on instead of answering declines what was waiting: the model is told so.
-      const moved = pendingApprovals(last).map((id) => ({ approval_id: id, approved: false, reason: 'The person sent a new message instead of approving.' }));
+      const moved = pendingApprovals(last).map((id) => ({
+        approval_id: id,
+        approved: false,
+        reason: 'The person sent a new message instead of approving.',
+      }));
       const before = moved.length > 0 && last ? [...history.slice(0, -1), answered(last, moved)] : history;
       if (moved.length > 0 && last) await store.chats.saveMessage(conversation.id, before.at(-1)!);
       const message: StoredChatMessage = {
@@ -344,18 +432,25 @@ export function createChatService(options: ChatServiceOptions) {
         metadata: { context: body.context, sent_at: new Date(clock()).toISOString() },
       };
       await store.chats.saveMessage(conversation.id, message);
-      if (history.length === 0 && conversation.title === 'New conversation') await store.chats.rename(conversation.id, titleOf(text));
+      if (history.length === 0 && conversation.title === 'New conversation')
+        await store.chats.rename(conversation.id, titleOf(text));
       return startTurn(conversation, [...before, message]);
     },
 
     /** The turn running now, from its start (204 when none): how others watch, and how a reload picks it up. */
-    async watch(ctx: CallerContext, ref: { projectId: string; canvasId: string; conversationId: string }): Promise<ReadableStream<UIMessageChunk> | null> {
+    async watch(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string; conversationId: string },
+    ): Promise<ReadableStream<UIMessageChunk> | null> {
       await requireConversation(ctx, ref.conversationId, ref);
       return live.get(ref.conversationId)?.turn.watch() ?? null;
     },
 
     /** Stops the turn at once: what it already wrote stays (and is in history); the rest never happens. */
-    async stop(ctx: CallerContext, ref: { projectId: string; canvasId: string; conversationId: string }): Promise<ConversationView> {
+    async stop(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string; conversationId: string },
+    ): Promise<ConversationView> {
       const conversation = await requireConversation(ctx, ref.conversationId, ref);
       const role = await authorizeProject(store, ctx, ref.projectId, 'viewer');
       if (role !== 'owner') requireOwner(ctx, conversation, 'stop it');
@@ -364,7 +459,10 @@ export function createChatService(options: ChatServiceOptions) {
     },
 
     /** Ends the conversation and its chat run: any later write with its id is refused. The transcript stays. */
-    async end(ctx: CallerContext, ref: { projectId: string; canvasId: string; conversationId: string }): Promise<ConversationView> {
+    async end(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string; conversationId: string },
+    ): Promise<ConversationView> {
       const conversation = await requireConversation(ctx, ref.conversationId, ref);
       const role = await authorizeProject(store, ctx, ref.projectId, 'viewer');
       if (role !== 'owner') requireOwner(ctx, conversation, 'end it');
@@ -376,7 +474,10 @@ export function createChatService(options: ChatServiceOptions) {
     },
 
     /** Deletes the transcript (its person only); the conversation ends first. */
-    async remove(ctx: CallerContext, ref: { projectId: string; canvasId: string; conversationId: string }): Promise<void> {
+    async remove(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string; conversationId: string },
+    ): Promise<void> {
       const conversation = await requireConversation(ctx, ref.conversationId, ref);
       requireOwner(ctx, conversation, 'delete it');
       live.get(conversation.id)?.abort.abort();
@@ -388,7 +489,8 @@ export function createChatService(options: ChatServiceOptions) {
     /** Answers approvals that expired while no server was watching them, now and every APPROVAL_SWEEP_MS. */
     start(): void {
       if (approvalSweep || !options.model) return;
-      const sweep = () => void sweepApprovals().catch((error: unknown) => logger.warn({ err: error }, 'chat approval sweep failed'));
+      const sweep = () =>
+        void sweepApprovals().catch((error: unknown) => logger.warn({ err: error }, 'chat approval sweep failed'));
       approvalSweep = setInterval(sweep, APPROVAL_SWEEP_MS).unref();
       sweep();
     },

@@ -15,7 +15,10 @@ export interface LiveTurn {
  * `pumped` resolves when the source has ended; watchers' streams end only at `end()`, once the turn is recorded, so
  * whoever sees a turn end can send the next message at once.
  */
-export function liveTurn(source: ReadableStream<UIMessageChunk>, onChunk?: (chunk: UIMessageChunk) => void): LiveTurn & { pumped: Promise<void>; end(): void } {
+export function liveTurn(
+  source: ReadableStream<UIMessageChunk>,
+  onChunk?: (chunk: UIMessageChunk) => void,
+): LiveTurn & { pumped: Promise<void>; end(): void } {
   const chunks: UIMessageChunk[] = [];
   const watchers = new Set<ReadableStreamDefaultController<UIMessageChunk>>();
   let finished = false;

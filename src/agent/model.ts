@@ -32,10 +32,14 @@ function apiKeyOf(settings: ModelSettings): string | undefined {
   try {
     const key = readFileSync(settings.modelApiKeyFile, 'utf8').trim();
     if (key) return key;
-    throw new ConfigError([`--model-api-key-file (CANVAS_MCP_MODEL_API_KEY_FILE): ${settings.modelApiKeyFile} is empty`]);
+    throw new ConfigError([
+      `--model-api-key-file (CANVAS_MCP_MODEL_API_KEY_FILE): ${settings.modelApiKeyFile} is empty`,
+    ]);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError([`--model-api-key-file (CANVAS_MCP_MODEL_API_KEY_FILE): cannot read ${settings.modelApiKeyFile}`]);
+    throw new ConfigError([
+      `--model-api-key-file (CANVAS_MCP_MODEL_API_KEY_FILE): cannot read ${settings.modelApiKeyFile}`,
+    ]);
   }
 }
 
@@ -45,7 +49,9 @@ export function chatModelOf(settings: ModelSettings): ChatModel | null {
   const apiKey = apiKeyOf(settings);
   const baseURL = settings.modelBaseUrl?.replace(/\/+$/, '');
   if ((settings.modelProvider === 'anthropic' || settings.modelProvider === 'openai') && !apiKey) {
-    throw new ConfigError([`CANVAS_MCP_MODEL_API_KEY: is required with the ${settings.modelProvider} model provider (or --model-api-key-file)`]);
+    throw new ConfigError([
+      `CANVAS_MCP_MODEL_API_KEY: is required with the ${settings.modelProvider} model provider (or --model-api-key-file)`,
+    ]);
   }
   const languageModel = (() => {
     switch (settings.modelProvider) {
@@ -55,7 +61,12 @@ export function chatModelOf(settings: ModelSettings): ChatModel | null {
         // Chat Completions, the API every OpenAI-compatible server speaks too.
         return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) }).chat(settings.model);
       case 'openai-compatible':
-        return createOpenAICompatible({ name: 'openai-compatible', baseURL: baseURL!, ...(apiKey ? { apiKey } : {}), includeUsage: true })(settings.model);
+        return createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL: baseURL!,
+          ...(apiKey ? { apiKey } : {}),
+          includeUsage: true,
+        })(settings.model);
     }
   })();
   return { provider: settings.modelProvider, modelId: settings.model, baseUrl: baseURL ?? null, languageModel };

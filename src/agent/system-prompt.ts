@@ -40,11 +40,17 @@ How to work with the canvas (these rules are the tool server's; follow them exac
 export function contextNote(context: ChatContext | undefined): string | null {
   if (!context) return null;
   const lines: string[] = [];
-  if (context.selection.length > 0) lines.push(`Selected nodes (what "this" or "these" means): ${context.selection.join(', ')}.`);
+  if (context.selection.length > 0)
+    lines.push(`Selected nodes (what "this" or "these" means): ${context.selection.join(', ')}.`);
   if (context.viewport) {
     const { x, y, width, height } = context.viewport;
-    lines.push(`In view: x ${Math.round(x)} to ${Math.round(x + width)}, y ${Math.round(y)} to ${Math.round(y + height)}.`);
+    lines.push(
+      `In view: x ${Math.round(x)} to ${Math.round(x + width)}, y ${Math.round(y)} to ${Math.round(y + height)}.`,
+    );
   }
-  if (context.free_spot) lines.push(`Free space for new nodes starts at x ${Math.round(context.free_spot.x)}, y ${Math.round(context.free_spot.y)}.`);
+  if (context.free_spot)
+    lines.push(
+      `Free space for new nodes starts at x ${Math.round(context.free_spot.x)}, y ${Math.round(context.free_spot.y)}.`,
+    );
   return lines.length > 0 ? `[Where the person is on the canvas] ${lines.join(' ')}` : null;
 }

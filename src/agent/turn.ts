@@ -23,7 +23,12 @@ import { contextNote } from './system-prompt.js';
 
 /** The tools the chat's agent may use; run submission only with the person's approval (needsApproval). */
 const READ_TOOLS = new Set(['list_zone_skills', 'get_canvas', 'get_canvas_node_run']);
-const WRITE_TOOLS = new Set(['create_canvas_node', 'delete_canvas_node', 'create_canvas_edge', 'cancel_canvas_node_run']);
+const WRITE_TOOLS = new Set([
+  'create_canvas_node',
+  'delete_canvas_node',
+  'create_canvas_edge',
+  'cancel_canvas_node_run',
+]);
 export const APPROVED_TOOL = 'submit_canvas_node_run';
 
 export interface TurnInput {
@@ -71,23 +76,40 @@ function toolsFor(listed: ToolSet, canEdit: boolean): ToolSet {
 }
 
 const textOf = (content: unknown) =>
-  Array.isArray(content) ? content.map((item) => (item as { text?: unknown }).text).filter((text) => typeof text === 'string').join('\n') : '';
+  Array.isArray(content)
+    ? content
+        .map((item) => (item as { text?: unknown }).text)
+        .filter((text) => typeof text === 'string')
+        .join('\n')
+    : '';
 
 /**
  * A tool result as the transcript keeps it: a canvas read becomes its revision and size (it is out of date by the
  * next turn, and a 1,000-node canvas is half a megabyte); everything else keeps its structured result.
  */
 export function compactToolOutput(toolName: string, output: unknown): unknown {
-  const result = (output ?? {}) as { structuredContent?: Record<string, unknown>; isError?: boolean; content?: unknown };
+  const result = (output ?? {}) as {
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+    content?: unknown;
+  };
   const structured = result.structuredContent;
-  if (result.isError) return { isError: true, error: structured?.error ?? { message: textOf(result.content).slice(0, 2000) } };
+  if (result.isError)
+    return { isError: true, error: structured?.error ?? { message: textOf(result.content).slice(0, 2000) } };
   if (toolName === 'get_canvas' && structured) {
     const layout = (structured.layout ?? {}) as { revision?: number; nodes?: unknown[] };
-    return { revision: layout.revision, node_count: layout.nodes?.length ?? 0, note: 'A read of the canvas at that revision; read it again before writing.' };
+    return {
+      revision: layout.revision,
+      node_count: layout.nodes?.length ?? 0,
+      note: 'A read of the canvas at that revision; read it again before writing.',
+    };
   }
   if (toolName === 'list_zone_skills' && structured) {
     const skills = (structured.skills ?? []) as Array<{ skill_id?: string }>;
-    return { skill_ids: skills.map((skill) => skill.skill_id), note: 'The skill catalog; list it again for the parameter schemas.' };
+    return {
+      skill_ids: skills.map((skill) => skill.skill_id),
+      note: 'The skill catalog; list it again for the parameter schemas.',
+    };
   }
   return structured ?? { text: textOf(result.content).slice(0, 2000) };
 }
@@ -108,7 +130,10 @@ function compactOutputs(): TransformStream<UIMessageChunk, UIMessageChunk> {
       }
       if (chunk.type === 'tool-output-available') {
         const { toolMetadata: _metadata, ...rest } = chunk;
-        controller.enqueue({ ...rest, output: compactToolOutput(names.get(chunk.toolCallId) ?? '', chunk.output) as never });
+        controller.enqueue({
+          ...rest,
+          output: compactToolOutput(names.get(chunk.toolCallId) ?? '', chunk.output) as never,
+        });
         return;
       }
       controller.enqueue(chunk);
@@ -137,7 +162,11 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
     generateId: () => newId('msg_'),
     async execute({ writer }) {
       mcp = await createMCPClient({
-        transport: { type: 'http', url: input.mcpUrl, headers: { Authorization: `Bearer ${input.token}`, 'X-Agent-Run-Id': input.chatRunId } },
+        transport: {
+          type: 'http',
+          url: input.mcpUrl,
+          headers: { Authorization: `Bearer ${input.token}`, 'X-Agent-Run-Id': input.chatRunId },
+        },
         clientName: 'canvas-mcp assistant',
       });
       const tools = toolsFor(await mcp.tools(), input.canEdit);
@@ -159,7 +188,11 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
           tokens = event.steps.reduce((sum, step) => sum + (step.usage.totalTokens ?? 0), 0);
         },
       });
-      writer.merge(result.toUIMessageStream({ sendReasoning: false, onError: (error) => (failure = describeModelFailure(error)) }).pipeThrough(compactOutputs()));
+      writer.merge(
+        result
+          .toUIMessageStream({ sendReasoning: false, onError: (error) => (failure = describeModelFailure(error)) })
+          .pipeThrough(compactOutputs()),
+      );
       // Drains the model's stream whether or not anyone reads the chunks: a closed tab does not stop a turn.
       await result.consumeStream({ onError: (error) => void (failure ??= describeModelFailure(error)) });
     },
@@ -167,7 +200,14 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
     onFinish: async ({ responseMessage, isAborted }) => {
       await mcp?.close().catch(() => undefined);
       const message = responseMessage.parts.length > 0 ? (responseMessage as StoredChatMessage) : null;
-      const outcome = input.signal.aborted || isAborted ? 'stopped' : failure ? 'failed' : awaitsApproval(message) ? 'awaiting_approval' : 'completed';
+      const outcome =
+        input.signal.aborted || isAborted
+          ? 'stopped'
+          : failure
+            ? 'failed'
+            : awaitsApproval(message)
+              ? 'awaiting_approval'
+              : 'completed';
       settle({ message, tokens, outcome, error: failure });
     },
   });

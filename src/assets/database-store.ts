@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { SqlDriver } from '../store/sql-driver.js';
-import { AssetMissing, assetIdOfStagedName, type AssetLocation, type AssetStore, type ByteRange, type StagedAsset } from './asset-store.js';
+import {
+  AssetMissing,
+  assetIdOfStagedName,
+  type AssetLocation,
+  type AssetStore,
+  type ByteRange,
+  type StagedAsset,
+} from './asset-store.js';
 
 /** `asset_` and 16 characters: the start of every storage key of this store. */
 const ASSET_ID_LENGTH = 22;
@@ -22,7 +29,12 @@ export function createDatabaseAssetStore(driver: SqlDriver, clock: () => number 
     await driver.transaction(async (tx) => {
       let seq = 0;
       for await (const chunk of chunks) {
-        await tx.run('INSERT INTO asset_chunks (storage_key, seq, data, created_at) VALUES (?, ?, ?, ?)', [storageKey, seq, chunk, clock()]);
+        await tx.run('INSERT INTO asset_chunks (storage_key, seq, data, created_at) VALUES (?, ?, ?, ?)', [
+          storageKey,
+          seq,
+          chunk,
+          clock(),
+        ]);
         seq += 1;
       }
     });
@@ -70,7 +82,8 @@ export function createDatabaseAssetStore(driver: SqlDriver, clock: () => number 
     },
 
     async discard(staged) {
-      for (const asset of staged) await driver.run('DELETE FROM asset_chunks WHERE storage_key = ?', [asset.storageKey]);
+      for (const asset of staged)
+        await driver.run('DELETE FROM asset_chunks WHERE storage_key = ?', [asset.storageKey]);
     },
 
     async sweepStaged(before, known) {
@@ -125,7 +138,8 @@ export function createDatabaseAssetStore(driver: SqlDriver, clock: () => number 
     },
 
     async remove(location) {
-      if (location.storageKey) await driver.run('DELETE FROM asset_chunks WHERE storage_key = ?', [location.storageKey]);
+      if (location.storageKey)
+        await driver.run('DELETE FROM asset_chunks WHERE storage_key = ?', [location.storageKey]);
     },
 
     async close() {},

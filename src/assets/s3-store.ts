@@ -11,7 +11,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ServeConfig } from '../config.js';
-import { AssetMissing, assetIdOfStagedName, type AssetLocation, type AssetStore, type StagedAsset } from './asset-store.js';
+import {
+  AssetMissing,
+  assetIdOfStagedName,
+  type AssetLocation,
+  type AssetStore,
+  type StagedAsset,
+} from './asset-store.js';
 
 /**
  * Assets in any S3-compatible object store (`--asset-store s3`). Readers get a presigned GET that expires with the
@@ -54,14 +60,17 @@ function isNotFound(error: unknown): boolean {
 
 export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''): AssetStore {
   const keyOf = (name: string) => `${prefix}${name}`;
-  const stagedName = (assetId: string, attempt: string) => `staging/${assetId}.${attempt}.${randomBytes(4).toString('hex')}`;
+  const stagedName = (assetId: string, attempt: string) =>
+    `staging/${assetId}.${attempt}.${randomBytes(4).toString('hex')}`;
 
   return {
     storage: 's3',
 
     async stage(assetId, attempt, bytes): Promise<StagedAsset> {
       const storageKey = keyOf(stagedName(assetId, attempt));
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: storageKey, Body: bytes, ContentLength: bytes.length }));
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: storageKey, Body: bytes, ContentLength: bytes.length }),
+      );
       return { assetId, storage: 's3', storageKey };
     },
 
@@ -80,10 +89,14 @@ export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''
       let removed = 0;
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: stagedPrefix, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: stagedPrefix, ContinuationToken: token }),
+        );
         const old = (page.Contents ?? []).flatMap((object) => {
           const assetId = object.Key ? assetIdOfStagedName(object.Key.slice(stagedPrefix.length)) : null;
-          return object.Key && assetId && (object.LastModified?.getTime() ?? before) < before ? [{ key: object.Key, assetId }] : [];
+          return object.Key && assetId && (object.LastModified?.getTime() ?? before) < before
+            ? [{ key: object.Key, assetId }]
+            : [];
         });
         const withRows = await known(old.map((object) => object.assetId));
         for (const object of old) {
@@ -125,7 +138,9 @@ export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''
 
     async put(assetId, bytes, byteSize) {
       const storageKey = keyOf(`assets/${assetId}.${randomBytes(4).toString('hex')}`);
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: storageKey, Body: bytes, ContentLength: byteSize }));
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: storageKey, Body: bytes, ContentLength: byteSize }),
+      );
       return storageKey;
     },
 

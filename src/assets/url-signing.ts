@@ -26,7 +26,8 @@ export interface AssetSigner {
 export function createAssetSigner(secret: string, options: { ttlSeconds: number; clock?: () => number }): AssetSigner {
   const clock = options.clock ?? Date.now;
   const windowSeconds = Math.max(60, Math.min(600, Math.floor(options.ttlSeconds / 6)));
-  const mac = (assetId: string, exp: number) => createHmac('sha256', secret).update(`${assetId}.${exp}`).digest('base64url');
+  const mac = (assetId: string, exp: number) =>
+    createHmac('sha256', secret).update(`${assetId}.${exp}`).digest('base64url');
   const expiry = () => (Math.floor(clock() / 1000 / windowSeconds) + 1) * windowSeconds + options.ttlSeconds;
   const sign = (assetId: string) => {
     const exp = expiry();

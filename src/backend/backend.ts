@@ -111,7 +111,10 @@ export function createBackend(options: BackendOptions) {
     const hint = ref.runId.startsWith(ID_PREFIX.chatRun)
       ? ' It looks like a chat run id (X-Agent-Run-Id); pass the node run id returned when the run was submitted.'
       : '';
-    return new CanvasError('not_found', `No node run ${ref.runId} on canvas ${ref.canvasId} of project ${ref.projectId}.${hint}`);
+    return new CanvasError(
+      'not_found',
+      `No node run ${ref.runId} on canvas ${ref.canvasId} of project ${ref.projectId}.${hint}`,
+    );
   }
 
   /** Who a run's record says started it: a person (or a token acting for one without a chat run), else an agent. */
@@ -119,7 +122,9 @@ export function createBackend(options: BackendOptions) {
     const person = ctx.principal.kind === 'session' ? ctx.principal.person : null;
     return {
       kind: person || (ctx.principal.kind === 'backend' && ctx.actor && !ctx.agentRunId) ? 'user' : 'agent',
-      name: ctx.actor?.subject ?? (ctx.principal.kind === 'session' ? ctx.principal.person.subject : ctx.principal.tokenName),
+      name:
+        ctx.actor?.subject ??
+        (ctx.principal.kind === 'session' ? ctx.principal.person.subject : ctx.principal.tokenName),
     };
   }
 
@@ -128,7 +133,9 @@ export function createBackend(options: BackendOptions) {
     const authorization = editAuthorizationOf(ctx, clock());
     if (authorization.kind !== 'agent') return;
     const chatRun = authorization.agentRunId ? await store.admin.getChatRun(authorization.agentRunId) : undefined;
-    const openerRole = chatRun?.openedBy ? ((await store.admin.getMemberRole(ref.projectId, chatRun.openedBy)) ?? null) : null;
+    const openerRole = chatRun?.openedBy
+      ? ((await store.admin.getMemberRole(ref.projectId, chatRun.openedBy)) ?? null)
+      : null;
     const refusal = editAuthorizationRefusal(chatRun, authorization, ref.projectId, ref.canvasId, openerRole);
     if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);
   }
@@ -162,7 +169,10 @@ export function createBackend(options: BackendOptions) {
       return store.writes.createNode(await authorizeWrite(ctx, args), args.node);
     },
 
-    async updateNode(ctx: CallerContext, args: WriteArgs & { nodeId: string; set: NodeUpdate }): Promise<UpdateNodeReceipt> {
+    async updateNode(
+      ctx: CallerContext,
+      args: WriteArgs & { nodeId: string; set: NodeUpdate },
+    ): Promise<UpdateNodeReceipt> {
       return store.writes.updateNode(await authorizeWrite(ctx, args), args.nodeId, args.set);
     },
 
@@ -192,7 +202,12 @@ export function createBackend(options: BackendOptions) {
     ): Promise<{ run: NodeRun; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await checkRunAuthorization(ctx, args);
-      const result = await submitNodeRun(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts, pricing });
+      const result = await submitNodeRun(store, {
+        ...args,
+        triggeredBy: triggeredByOf(ctx),
+        maxAttempts: options.maxRunAttempts,
+        pricing,
+      });
       if (!result.replayed) signals.runQueued(result.run.run_id);
       return { ...result, run: signedRun(result.run) };
     },
@@ -204,7 +219,12 @@ export function createBackend(options: BackendOptions) {
     ): Promise<{ runs: NodeRun[]; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await checkRunAuthorization(ctx, args);
-      const result = await submitNodeRunVariants(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts, pricing });
+      const result = await submitNodeRunVariants(store, {
+        ...args,
+        triggeredBy: triggeredByOf(ctx),
+        maxAttempts: options.maxRunAttempts,
+        pricing,
+      });
       if (!result.replayed) for (const run of result.runs) signals.runQueued(run.run_id);
       return { runs: result.runs.map(signedRun), replayed: result.replayed };
     },
@@ -232,10 +252,18 @@ export function createBackend(options: BackendOptions) {
     },
 
     /** "Run from here": the node and everything downstream, each its own run, cached steps skipped (issue 22). */
-    async submitRunChain(ctx: CallerContext, args: CanvasRef & { nodeId: string; idempotencyKey: string | null }): Promise<{ chain: RunChain; replayed: boolean }> {
+    async submitRunChain(
+      ctx: CallerContext,
+      args: CanvasRef & { nodeId: string; idempotencyKey: string | null },
+    ): Promise<{ chain: RunChain; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await checkRunAuthorization(ctx, args);
-      const result = await submitRunChain(store, { ...args, triggeredBy: triggeredByOf(ctx), maxAttempts: options.maxRunAttempts, pricing });
+      const result = await submitRunChain(store, {
+        ...args,
+        triggeredBy: triggeredByOf(ctx),
+        maxAttempts: options.maxRunAttempts,
+        pricing,
+      });
       if (!result.replayed) for (const step of result.chain.steps) if (step.run_id) signals.runQueued(step.run_id);
       return result;
     },
@@ -243,7 +271,11 @@ export function createBackend(options: BackendOptions) {
     async getChain(ctx: CallerContext, args: CanvasRef & { chainId: string }): Promise<RunChain> {
       await authorizeProject(store, ctx, args.projectId, 'viewer');
       const chain = await store.chains.read(args.projectId, args.canvasId, args.chainId);
-      if (!chain) throw new CanvasError('not_found', `No chain ${args.chainId} on canvas ${args.canvasId} of project ${args.projectId}.`);
+      if (!chain)
+        throw new CanvasError(
+          'not_found',
+          `No chain ${args.chainId} on canvas ${args.canvasId} of project ${args.projectId}.`,
+        );
       return chain;
     },
 
@@ -252,7 +284,11 @@ export function createBackend(options: BackendOptions) {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await requireCanvas(store, args.projectId, args.canvasId);
       const outcome = await store.chains.cancel(args.projectId, args.canvasId, args.chainId);
-      if (!outcome) throw new CanvasError('not_found', `No chain ${args.chainId} on canvas ${args.canvasId} of project ${args.projectId}.`);
+      if (!outcome)
+        throw new CanvasError(
+          'not_found',
+          `No chain ${args.chainId} on canvas ${args.canvasId} of project ${args.projectId}.`,
+        );
       for (const runId of outcome.signalRuns) signals.cancelRequested(runId);
       return outcome.chain;
     },
@@ -268,13 +304,22 @@ export function createBackend(options: BackendOptions) {
     },
 
     /** Makes a version the node's current result: a layout write, checked like any other (issue 22). */
-    async pickVersion(ctx: CallerContext, args: WriteArgs & { nodeId: string; runId: string }): Promise<UpdateNodeReceipt> {
+    async pickVersion(
+      ctx: CallerContext,
+      args: WriteArgs & { nodeId: string; runId: string },
+    ): Promise<UpdateNodeReceipt> {
       const target = await authorizeWrite(ctx, args);
       const stored = await store.layout.readNode(args.projectId, args.canvasId, args.nodeId);
       if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(args.nodeId)} on this canvas.`);
-      const run = (await store.versions.ofNode(args.projectId, args.canvasId, args.nodeId)).find((candidate) => candidate.id === args.runId);
+      const run = (await store.versions.ofNode(args.projectId, args.canvasId, args.nodeId)).find(
+        (candidate) => candidate.id === args.runId,
+      );
       if (!run) {
-        throw new CanvasError('not_found', `Run ${args.runId} is not a version of node ${args.nodeId}: only its succeeded runs are (GET …/nodes/${args.nodeId}/versions).`, { field: 'run_id' });
+        throw new CanvasError(
+          'not_found',
+          `Run ${args.runId} is not a version of node ${args.nodeId}: only its succeeded runs are (GET …/nodes/${args.nodeId}/versions).`,
+          { field: 'run_id' },
+        );
       }
       return store.writes.updateNode(target, args.nodeId, { data: pickedData(stored.node, run, new Date(clock())) });
     },
@@ -300,7 +345,8 @@ export function createBackend(options: BackendOptions) {
       const run = await store.runs.getRun(ref.projectId, ref.canvasId, ref.runId);
       if (!run) throw runNotFound(ref);
       // Which result version of its node it produced (issue 22): a succeeded run of the node that holds the id now.
-      const versions = run.status === 'succeeded' ? await store.versions.ofNode(ref.projectId, ref.canvasId, run.node_id) : [];
+      const versions =
+        run.status === 'succeeded' ? await store.versions.ofNode(ref.projectId, ref.canvasId, run.node_id) : [];
       const index = versions.findIndex((version) => version.id === run.run_id);
       return { ...signedRun(run), version: index === -1 ? null : index + 1 };
     },

@@ -29,7 +29,11 @@ export function personOf(ctx: CallerContext): Actor | null {
 
 export function requirePerson(ctx: CallerContext, what: string): Actor {
   const person = personOf(ctx);
-  if (!person) throw new CanvasError('forbidden', `Only a person can ${what}: sign in, or use a backend token issued for a person.`);
+  if (!person)
+    throw new CanvasError(
+      'forbidden',
+      `Only a person can ${what}: sign in, or use a backend token issued for a person.`,
+    );
   return person;
 }
 
@@ -74,21 +78,35 @@ export function createPeopleOperations(store: Store, clock: () => number) {
      * Opens a chat run for the caller's agent: bound to the given agent token (which then alone may present it), or
      * without one to the person (a token acting for them presents it). Editors and owners only.
      */
-    async openChatRun(ctx: CallerContext, ref: { projectId: string; canvasId: string }, body: ChatRunOpenBody): Promise<ChatRunView> {
+    async openChatRun(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string },
+      body: ChatRunOpenBody,
+    ): Promise<ChatRunView> {
       const person = requirePerson(ctx, 'open a chat run');
       const role = await authorizeProject(store, ctx, ref.projectId, 'editor');
       await requireCanvas(store, ref.projectId, ref.canvasId);
       if (body.token_id !== undefined) {
         const token = await store.admin.getToken(body.token_id);
         const usable =
-          token && token.kind === 'agent' && token.revokedAt === null && (token.expiresAt === null || token.expiresAt > clock());
+          token &&
+          token.kind === 'agent' &&
+          token.revokedAt === null &&
+          (token.expiresAt === null || token.expiresAt > clock());
         if (!usable || !token.projects.includes(ref.projectId)) {
-          throw new CanvasError('invalid_arguments', 'token_id must name an active agent token permitted on this project.', {
-            issues: [{ path: 'token_id', message: 'names no active agent token of this project' }],
-          });
+          throw new CanvasError(
+            'invalid_arguments',
+            'token_id must name an active agent token permitted on this project.',
+            {
+              issues: [{ path: 'token_id', message: 'names no active agent token of this project' }],
+            },
+          );
         }
         if (role !== 'owner' && !samePerson(token.issuedBy, person)) {
-          throw new CanvasError('forbidden', 'Only the person who issued that token, or a project owner, may bind a chat run to it.');
+          throw new CanvasError(
+            'forbidden',
+            'Only the person who issued that token, or a project owner, may bind a chat run to it.',
+          );
         }
       }
       const id = await store.admin.createChatRun({
@@ -110,7 +128,10 @@ export function createPeopleOperations(store: Store, clock: () => number) {
     },
 
     /** Ends a chat run: the person who opened it, or an owner of the project. */
-    async endChatRun(ctx: CallerContext, ref: { projectId: string; canvasId: string; chatRunId: string }): Promise<ChatRunView> {
+    async endChatRun(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string; chatRunId: string },
+    ): Promise<ChatRunView> {
       const person = requirePerson(ctx, 'end a chat run');
       const role = await authorizeProject(store, ctx, ref.projectId, 'editor');
       const run = await store.admin.getChatRun(ref.chatRunId);
@@ -154,25 +175,40 @@ export function createPeopleOperations(store: Store, clock: () => number) {
       const token = await store.admin.getToken(tokenId);
       if (!token) throw new CanvasError('not_found', `No token ${tokenId}.`);
       if (!issuedByAPerson(token)) {
-        throw new CanvasError('forbidden', `Token ${tokenId} was issued by an administrator: only an administrator revokes it (admin token revoke).`);
+        throw new CanvasError(
+          'forbidden',
+          `Token ${tokenId} was issued by an administrator: only an administrator revokes it (admin token revoke).`,
+        );
       }
       if (!samePerson(token.issuedBy, person)) {
-        const roles = await Promise.all(token.projects.map((projectId) => projectRole(store, ctx, projectId).catch(() => null)));
+        const roles = await Promise.all(
+          token.projects.map((projectId) => projectRole(store, ctx, projectId).catch(() => null)),
+        );
         if (token.projects.length === 0 || roles.some((role) => role !== 'owner')) {
-          throw new CanvasError('forbidden', 'Only the person who issued this token, or an owner of every project it reaches, may revoke it.');
+          throw new CanvasError(
+            'forbidden',
+            'Only the person who issued this token, or an owner of every project it reaches, may revoke it.',
+          );
         }
       }
       await store.admin.revokeToken(tokenId);
       return tokenView((await store.admin.getToken(tokenId))!);
     },
 
-    async history(ctx: CallerContext, ref: { projectId: string; canvasId: string }, query: { before?: number; limit: number }): Promise<HistoryPage> {
+    async history(
+      ctx: CallerContext,
+      ref: { projectId: string; canvasId: string },
+      query: { before?: number; limit: number },
+    ): Promise<HistoryPage> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
       const canvas = await requireCanvas(store, ref.projectId, ref.canvasId);
       const before = query.before ?? canvas.revision + 1;
       const revisions = await store.history.history(ref.projectId, ref.canvasId, before, query.limit);
       const oldest = revisions.at(-1)?.revision ?? null;
-      return { revisions, next_before: oldest !== null && oldest > 1 && revisions.length === query.limit ? oldest : null };
+      return {
+        revisions,
+        next_before: oldest !== null && oldest > 1 && revisions.length === query.limit ? oldest : null,
+      };
     },
 
     /** Who the caller is, and the projects (with their canvases) it can open. */

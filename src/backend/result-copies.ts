@@ -18,8 +18,15 @@ export interface CanvasRef {
  * purged; the run records are written in one transaction, after every byte landed. A result whose bytes this
  * process cannot read is left out and named in the answer; bytes written for a copy that fails are removed.
  */
-export async function copyRunResults(store: Store, assets: Assets, from: CanvasRef, to: CanvasRef): Promise<{ copied: number; skipped: string[] }> {
-  const finished = (await store.runs.latestRunsByNode(from.projectId, from.canvasId)).filter((run) => run.status === 'succeeded');
+export async function copyRunResults(
+  store: Store,
+  assets: Assets,
+  from: CanvasRef,
+  to: CanvasRef,
+): Promise<{ copied: number; skipped: string[] }> {
+  const finished = (await store.runs.latestRunsByNode(from.projectId, from.canvasId)).filter(
+    (run) => run.status === 'succeeded',
+  );
   const copies: RunResultCopy[] = [];
   const skipped: string[] = [];
   const remove = (records: readonly AssetRecordCopy[]) =>
@@ -36,7 +43,15 @@ export async function copyRunResults(store: Store, assets: Assets, from: CanvasR
         if (!source || !bytes) break;
         const assetId = newId(ID_PREFIX.asset);
         const key = await assets.writer.put(assetId, bytes, source.byteSize);
-        const record = { id: assetId, assetId, kind: source.kind, mimeType: source.mimeType, byteSize: source.byteSize, storage: assets.writer.storage, storageKey: assets.writer.storage === 'local' ? null : key };
+        const record = {
+          id: assetId,
+          assetId,
+          kind: source.kind,
+          mimeType: source.mimeType,
+          byteSize: source.byteSize,
+          storage: assets.writer.storage,
+          storageKey: assets.writer.storage === 'local' ? null : key,
+        };
         written.push(record);
         copy.assets.push({ from: source.id, record });
       }

@@ -16,7 +16,12 @@ const RESULT_FIELDS: Partial<Record<CanvasNode['type'], (url: string, at: string
   videoNode: (url) => ({ videoUrl: url }),
 };
 
-export function versionList(nodeId: string, runs: readonly RunRow[], pickedRunId: string | null, sign: (run: NodeRun) => NodeRun): ResultVersionList {
+export function versionList(
+  nodeId: string,
+  runs: readonly RunRow[],
+  pickedRunId: string | null,
+  sign: (run: NodeRun) => NodeRun,
+): ResultVersionList {
   const picked = pickedRunId !== null && runs.some((run) => run.id === pickedRunId) ? pickedRunId : null;
   const current = picked ?? runs.at(-1)?.id ?? null;
   const versions: ResultVersion[] = runs.map((row, index) => {

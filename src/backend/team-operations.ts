@@ -41,7 +41,12 @@ const DEFAULT_INVITE_SECONDS = 7 * 86_400;
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
 
 function memberView(member: MemberRecord): MemberView {
-  return { issuer: member.person.issuer, subject: member.person.subject, role: member.role, joined_at: iso(member.joinedAt)! };
+  return {
+    issuer: member.person.issuer,
+    subject: member.person.subject,
+    role: member.role,
+    joined_at: iso(member.joinedAt)!,
+  };
 }
 
 export function inviteView(invite: InviteRecord): InviteView {
@@ -68,14 +73,37 @@ export interface TeamOperations {
   audit(ctx: CallerContext, projectId: string, limit: number): Promise<AuditEntry[]>;
   createCanvas(ctx: CallerContext, projectId: string, body: CanvasCreateBody): Promise<CanvasView>;
   changeCanvas(ctx: CallerContext, projectId: string, canvasId: string, body: CanvasChangeBody): Promise<CanvasView>;
-  duplicateCanvas(ctx: CallerContext, projectId: string, canvasId: string, body: CanvasDuplicateBody): Promise<CanvasView>;
-  deleteCanvas(ctx: CallerContext, projectId: string, canvasId: string, body: DeleteConfirmBody): Promise<{ deleted: string; cancelled_run_ids: string[] }>;
+  duplicateCanvas(
+    ctx: CallerContext,
+    projectId: string,
+    canvasId: string,
+    body: CanvasDuplicateBody,
+  ): Promise<CanvasView>;
+  deleteCanvas(
+    ctx: CallerContext,
+    projectId: string,
+    canvasId: string,
+    body: DeleteConfirmBody,
+  ): Promise<{ deleted: string; cancelled_run_ids: string[] }>;
   createProject(ctx: CallerContext, body: ProjectCreateBody): Promise<{ project_id: string; title: string | null }>;
-  renameProject(ctx: CallerContext, projectId: string, body: ProjectChangeBody): Promise<{ project_id: string; title: string | null }>;
-  deleteProject(ctx: CallerContext, projectId: string, body: DeleteConfirmBody): Promise<{ deleted: string; cancelled_run_ids: string[] }>;
+  renameProject(
+    ctx: CallerContext,
+    projectId: string,
+    body: ProjectChangeBody,
+  ): Promise<{ project_id: string; title: string | null }>;
+  deleteProject(
+    ctx: CallerContext,
+    projectId: string,
+    body: DeleteConfirmBody,
+  ): Promise<{ deleted: string; cancelled_run_ids: string[] }>;
 }
 
-export function createTeamOperations(store: Store, backend: CanvasBackend, assets: Assets, publicOrigin: () => string): TeamOperations {
+export function createTeamOperations(
+  store: Store,
+  backend: CanvasBackend,
+  assets: Assets,
+  publicOrigin: () => string,
+): TeamOperations {
   async function canvasView(projectId: string, canvasId: string): Promise<CanvasView> {
     const entry = (await store.directory.canvases(projectId)).find((canvas) => canvas.canvasId === canvasId);
     if (!entry) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
@@ -97,7 +125,12 @@ export function createTeamOperations(store: Store, backend: CanvasBackend, asset
 
     async invite(ctx, projectId, body) {
       const by = await owner(ctx, projectId, 'invite people');
-      const { invite, secret } = await store.team.invite(projectId, body.role, by, (body.expires_in ?? DEFAULT_INVITE_SECONDS) * 1000);
+      const { invite, secret } = await store.team.invite(
+        projectId,
+        body.role,
+        by,
+        (body.expires_in ?? DEFAULT_INVITE_SECONDS) * 1000,
+      );
       return { ...inviteView(invite), url: `${publicOrigin()}/invite?token=${encodeURIComponent(secret)}` };
     },
 
@@ -144,7 +177,9 @@ export function createTeamOperations(store: Store, backend: CanvasBackend, asset
 
     async duplicateCanvas(ctx, projectId, canvasId, body) {
       const by = await owner(ctx, projectId, 'duplicate canvases');
-      const source = CanvasSnapshot.parse(JSON.parse((await backend.readSnapshot(ctx, { projectId, canvasId })).payload.json));
+      const source = CanvasSnapshot.parse(
+        JSON.parse((await backend.readSnapshot(ctx, { projectId, canvasId })).payload.json),
+      );
       await store.team.createCanvas(projectId, body.canvas_id, by, { copy_of: canvasId });
       // Parents come before their children in a layout, so the copy is built in the order read, in batches.
       const operations: LayoutOperation[] = [
@@ -162,15 +197,26 @@ export function createTeamOperations(store: Store, backend: CanvasBackend, asset
         });
         revision = receipt.revision;
       }
-      const results = body.with_results ? await copyRunResults(store, assets, { projectId, canvasId }, { projectId, canvasId: body.canvas_id }) : null;
-      const details = { from: canvasId, nodes: source.layout.nodes.length, ...(results ? { results: results.copied, results_left_out: results.skipped } : {}) };
+      const results = body.with_results
+        ? await copyRunResults(store, assets, { projectId, canvasId }, { projectId, canvasId: body.canvas_id })
+        : null;
+      const details = {
+        from: canvasId,
+        nodes: source.layout.nodes.length,
+        ...(results ? { results: results.copied, results_left_out: results.skipped } : {}),
+      };
       await store.team.record({ projectId, actor: by, action: 'canvas.duplicated', target: body.canvas_id, details });
       return canvasView(projectId, body.canvas_id);
     },
 
     async deleteCanvas(ctx, projectId, canvasId, body) {
       const by = await owner(ctx, projectId, 'delete canvases');
-      if (body.confirm !== canvasId) throw new CanvasError('invalid_arguments', `To delete canvas ${canvasId}, type its id (${canvasId}) to confirm.`, { field: 'confirm' });
+      if (body.confirm !== canvasId)
+        throw new CanvasError(
+          'invalid_arguments',
+          `To delete canvas ${canvasId}, type its id (${canvasId}) to confirm.`,
+          { field: 'confirm' },
+        );
       return { deleted: canvasId, cancelled_run_ids: await store.team.retire({ projectId, canvasId }, by) };
     },
 
@@ -179,7 +225,10 @@ export function createTeamOperations(store: Store, backend: CanvasBackend, asset
       const owned = (await store.directory.membershipsOf(by)).filter((entry) => entry.role === 'owner');
       const workspaceId = body.workspace_id ?? owned[0]?.workspaceId;
       if (!workspaceId || !owned.some((entry) => entry.workspaceId === workspaceId)) {
-        throw new CanvasError('forbidden', 'Only an owner of a project in a workspace creates projects there: ask an administrator (admin project create).');
+        throw new CanvasError(
+          'forbidden',
+          'Only an owner of a project in a workspace creates projects there: ask an administrator (admin project create).',
+        );
       }
       await store.team.createProject(body.project_id, workspaceId, body.title ?? null, by);
       return { project_id: body.project_id, title: body.title ?? null };
@@ -193,7 +242,12 @@ export function createTeamOperations(store: Store, backend: CanvasBackend, asset
 
     async deleteProject(ctx, projectId, body) {
       const by = await owner(ctx, projectId, 'delete projects');
-      if (body.confirm !== projectId) throw new CanvasError('invalid_arguments', `To delete project ${projectId}, type its id (${projectId}) to confirm.`, { field: 'confirm' });
+      if (body.confirm !== projectId)
+        throw new CanvasError(
+          'invalid_arguments',
+          `To delete project ${projectId}, type its id (${projectId}) to confirm.`,
+          { field: 'confirm' },
+        );
       return { deleted: projectId, cancelled_run_ids: await store.team.retire({ projectId }, by) };
     },
   };

@@ -25,7 +25,12 @@ import { requirePerson } from './people-operations.js';
 export interface WebhookOperations {
   create(ctx: CallerContext, projectId: string, body: WebhookCreateBody): Promise<IssuedWebhook>;
   list(ctx: CallerContext, projectId: string): Promise<WebhookView[]>;
-  change(ctx: CallerContext, projectId: string, webhookId: string, body: WebhookChangeBody): Promise<WebhookView | IssuedWebhook>;
+  change(
+    ctx: CallerContext,
+    projectId: string,
+    webhookId: string,
+    body: WebhookChangeBody,
+  ): Promise<WebhookView | IssuedWebhook>;
   remove(ctx: CallerContext, projectId: string, webhookId: string): Promise<{ deleted: string }>;
   deliveries(ctx: CallerContext, projectId: string, webhookId: string, limit: number): Promise<WebhookDelivery[]>;
   redeliver(ctx: CallerContext, projectId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery>;
@@ -76,7 +81,11 @@ function eventsOf(events: WebhookEventType[] | undefined): WebhookEventType[] {
   return unique.length === WEBHOOK_EVENT_TYPES.length ? [] : unique;
 }
 
-export function createWebhookOperations(store: Store, seal: () => Promise<SecretSeal>, clock: () => number = Date.now): WebhookOperations {
+export function createWebhookOperations(
+  store: Store,
+  seal: () => Promise<SecretSeal>,
+  clock: () => number = Date.now,
+): WebhookOperations {
   async function owner(ctx: CallerContext, projectId: string, what: string): Promise<Actor> {
     const person = requirePerson(ctx, what);
     await authorizeProject(store, ctx, projectId, 'owner');
@@ -89,8 +98,19 @@ export function createWebhookOperations(store: Store, seal: () => Promise<Secret
       const allowPrivateNetwork = body.allow_private_network ?? false;
       checkEndpoint(body.url, allowPrivateNetwork);
       const secret = newWebhookSecret();
-      const record = await store.webhooks.create(projectId, { url: body.url, events: eventsOf(body.events), allowPrivateNetwork }, (await seal()).seal(secret), by);
-      await store.team.record({ projectId, actor: by, action: 'webhook.created', target: record.id, details: { url: record.url, allow_private_network: allowPrivateNetwork } });
+      const record = await store.webhooks.create(
+        projectId,
+        { url: body.url, events: eventsOf(body.events), allowPrivateNetwork },
+        (await seal()).seal(secret),
+        by,
+      );
+      await store.team.record({
+        projectId,
+        actor: by,
+        action: 'webhook.created',
+        target: record.id,
+        details: { url: record.url, allow_private_network: allowPrivateNetwork },
+      });
       return { ...webhookView(record), secret };
     },
 
@@ -108,10 +128,18 @@ export function createWebhookOperations(store: Store, seal: () => Promise<Secret
         ...(body.url !== undefined ? { url: body.url } : {}),
         ...(body.events !== undefined ? { events: eventsOf(body.events) } : {}),
         ...(body.allow_private_network !== undefined ? { allowPrivateNetwork: body.allow_private_network } : {}),
-        ...(secret ? { rotation: { secretSealed: (await seal()).seal(secret), previousUntil: clock() + ROTATION_OVERLAP_MS } } : {}),
+        ...(secret
+          ? { rotation: { secretSealed: (await seal()).seal(secret), previousUntil: clock() + ROTATION_OVERLAP_MS } }
+          : {}),
       });
       const changed = Object.keys(body).filter((key) => key !== 'rotate_secret');
-      await store.team.record({ projectId, actor: by, action: secret ? 'webhook.rotated' : 'webhook.changed', target: webhookId, details: { changed, url: record.url } });
+      await store.team.record({
+        projectId,
+        actor: by,
+        action: secret ? 'webhook.rotated' : 'webhook.changed',
+        target: webhookId,
+        details: { changed, url: record.url },
+      });
       return secret ? { ...webhookView(record), secret } : webhookView(record);
     },
 
@@ -130,7 +158,13 @@ export function createWebhookOperations(store: Store, seal: () => Promise<Secret
     async redeliver(ctx, projectId, webhookId, deliveryId) {
       const by = await owner(ctx, projectId, 'redeliver webhooks');
       const delivery = await store.webhooks.redeliver(projectId, webhookId, deliveryId);
-      await store.team.record({ projectId, actor: by, action: 'webhook.redelivered', target: webhookId, details: { delivery_id: deliveryId } });
+      await store.team.record({
+        projectId,
+        actor: by,
+        action: 'webhook.redelivered',
+        target: webhookId,
+        details: { delivery_id: deliveryId },
+      });
       return deliveryView(delivery);
     },
   };

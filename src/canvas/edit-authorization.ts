@@ -39,12 +39,16 @@ export function editAuthorizationRefusal(
     return 'send X-Agent-Run-Id with the id of an active canvas chat run that holds an edit authorization.';
   }
   if (!chatRun) {
-    const hint = authorization.agentRunId.startsWith(NODE_RUN_PREFIX) ? ' (it looks like a node run id, which is a different thing)' : '';
+    const hint = authorization.agentRunId.startsWith(NODE_RUN_PREFIX)
+      ? ' (it looks like a node run id, which is a different thing)'
+      : '';
     return `X-Agent-Run-Id names no canvas chat run${hint}.`;
   }
-  if (chatRun.projectId !== projectId || chatRun.canvasId !== canvasId) return 'the chat run in X-Agent-Run-Id belongs to another canvas.';
+  if (chatRun.projectId !== projectId || chatRun.canvasId !== canvasId)
+    return 'the chat run in X-Agent-Run-Id belongs to another canvas.';
   if (chatRun.endedAt !== null) return 'the chat run in X-Agent-Run-Id has ended.';
-  if (chatRun.expiresAt !== null && chatRun.expiresAt <= authorization.now) return 'the chat run in X-Agent-Run-Id has expired.';
+  if (chatRun.expiresAt !== null && chatRun.expiresAt <= authorization.now)
+    return 'the chat run in X-Agent-Run-Id has expired.';
   if (!chatRun.canEdit) return 'the chat run in X-Agent-Run-Id holds no edit authorization.';
   // Bound to its presenter: a chat run id appears on log lines, so knowing it must not be enough.
   if (chatRun.tokenId === null && chatRun.actor === null) {

@@ -8,7 +8,8 @@ import { LIMITS } from '../contract/index.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function clampCoordinate(value: unknown): unknown {
   if (typeof value !== 'number') return value;
@@ -26,7 +27,8 @@ export function nodeWithinBounds(body: string): string | null {
   const node: unknown = JSON.parse(body);
   if (!isObject(node)) return null;
   const next: Json = { ...node };
-  if (isObject(node.position)) next.position = { ...node.position, x: clampCoordinate(node.position.x), y: clampCoordinate(node.position.y) };
+  if (isObject(node.position))
+    next.position = { ...node.position, x: clampCoordinate(node.position.x), y: clampCoordinate(node.position.y) };
   if ('width' in node) next.width = clampExtent(node.width);
   if ('height' in node) next.height = clampExtent(node.height);
   if (isObject(node.style)) {

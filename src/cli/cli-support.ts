@@ -66,7 +66,11 @@ export function collect(value: string, previous: string[]): string[] {
 
 export function positiveSeconds(value: string): number {
   const seconds = Number(value);
-  if (!Number.isInteger(seconds) || seconds <= 0) throw new CanvasError('invalid_arguments', `--expires-in must be a positive whole number of seconds, got ${JSON.stringify(value)}.`);
+  if (!Number.isInteger(seconds) || seconds <= 0)
+    throw new CanvasError(
+      'invalid_arguments',
+      `--expires-in must be a positive whole number of seconds, got ${JSON.stringify(value)}.`,
+    );
   return seconds;
 }
 
@@ -90,19 +94,34 @@ export class CommandLineError extends Error {
 export function reportFailure(error: unknown, json: boolean): number {
   const { code, message, details, exitCode } = describeFailure(error);
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...(details ? { details } : {}) } })}\n`);
-  else process.stderr.write(exitCode === 2 ? `${message}\n` : `error${code === 'failed' ? '' : ` (${code})`}: ${message}\n`);
+  else
+    process.stderr.write(
+      exitCode === 2 ? `${message}\n` : `error${code === 'failed' ? '' : ` (${code})`}: ${message}\n`,
+    );
   return exitCode;
 }
 
-function describeFailure(error: unknown): { code: string; message: string; details?: Record<string, unknown>; exitCode: number } {
-  if (error instanceof ConfigError) return { code: 'configuration', message: error.message, details: { problems: error.problems }, exitCode: 2 };
+function describeFailure(error: unknown): {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  exitCode: number;
+} {
+  if (error instanceof ConfigError)
+    return { code: 'configuration', message: error.message, details: { problems: error.problems }, exitCode: 2 };
   if (error instanceof UsageError) return { code: 'usage', message: error.message, exitCode: 2 };
   if (error instanceof CommandLineError) return { code: 'usage', message: error.message, exitCode: error.exitCode };
   if (error instanceof CanvasError) {
-    return { code: error.code, message: error.message, ...(Object.keys(error.details).length ? { details: error.details } : {}), exitCode: 1 };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(Object.keys(error.details).length ? { details: error.details } : {}),
+      exitCode: 1,
+    };
   }
   const errno = (error as NodeJS.ErrnoException | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  if (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)) return { code: 'io', message, details: { errno }, exitCode: 1 };
+  if (typeof errno === 'string' && /^E[A-Z]+$/.test(errno))
+    return { code: 'io', message, details: { errno }, exitCode: 1 };
   return { code: 'failed', message, exitCode: 1 };
 }

@@ -45,7 +45,8 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // Help and --version end here too, with exit code 0 and nothing to report.
-    if (error.exitCode !== 0) process.exitCode = json ? reportFailure(new CommandLineError(error.message.replace(/^error: /, ''), 2), true) : 2;
+    if (error.exitCode !== 0)
+      process.exitCode = json ? reportFailure(new CommandLineError(error.message.replace(/^error: /, ''), 2), true) : 2;
     else process.exitCode = 0;
   } else {
     process.exitCode = reportFailure(error, json);

@@ -41,10 +41,10 @@ export const NodeRuntimeState = z.strictObject({
   outputs: z.array(RunOutput),
   resources: z.array(RunResource),
   generationError: z.string().nullable(),
-  generationStartedAt: z
-    .number()
-    .nullable()
-    .meta({ description: 'When the latest run started (milliseconds since the epoch); null while it is queued or if it never started.' }),
+  generationStartedAt: z.number().nullable().meta({
+    description:
+      'When the latest run started (milliseconds since the epoch); null while it is queued or if it never started.',
+  }),
   updatedAt: z.string(),
 });
 export type NodeRuntimeState = z.infer<typeof NodeRuntimeState>;
@@ -63,11 +63,14 @@ export const CanvasSnapshot = z.looseObject({
   result_versions: z
     .record(z.string(), z.strictObject({ count: z.int().min(1), current_run_id: z.string() }))
     .optional()
-    .meta({ description: 'Per node with succeeded runs: how many result versions, and which is current (picked, else the latest).' }),
-  active_chains: z
-    .array(RunChainId)
-    .optional()
-    .meta({ description: 'Downstream chains ("Run from here") with a step still queued, running or asked to stop; absent when there are none.' }),
+    .meta({
+      description:
+        'Per node with succeeded runs: how many result versions, and which is current (picked, else the latest).',
+    }),
+  active_chains: z.array(RunChainId).optional().meta({
+    description:
+      'Downstream chains ("Run from here") with a step still queued, running or asked to stop; absent when there are none.',
+  }),
 });
 export type CanvasSnapshot = z.infer<typeof CanvasSnapshot>;
 
@@ -77,9 +80,10 @@ const receiptFields = {
   revision: Revision.meta({ description: 'The canvas revision after this write: use it as the next base_revision.' }),
   previous_revision: Revision,
   client_save_id: ClientSaveId,
-  replayed: z
-    .boolean()
-    .meta({ description: 'True when this receipt is the stored answer to an earlier identical request (same client_save_id and arguments).' }),
+  replayed: z.boolean().meta({
+    description:
+      'True when this receipt is the stored answer to an earlier identical request (same client_save_id and arguments).',
+  }),
   saved_at: z.string(),
 };
 

@@ -14,7 +14,9 @@ const Credits = z.number().min(0);
 export const ChainStepEstimate = z.strictObject({
   node_id: NodeId,
   operation: RunOperation,
-  cached: z.boolean().meta({ description: "True when the node's inputs are unchanged since its last success: it will not run." }),
+  cached: z
+    .boolean()
+    .meta({ description: "True when the node's inputs are unchanged since its last success: it will not run." }),
   cached_run_id: RunId.nullable().meta({ description: 'The earlier run whose result stands, when cached.' }),
   cost: Credits.meta({ description: 'Credits this step is estimated at; 0 when cached.' }),
   waits_for: z.array(NodeId).meta({ description: 'The steps of this chain that must succeed before this one starts.' }),
@@ -31,7 +33,9 @@ export const ChainEstimate = z.strictObject({
     reserved: z.number(),
     left: z.number().nullable(),
   }),
-  fits_budget: z.boolean().meta({ description: 'False when starting the chain would be refused with budget_exceeded.' }),
+  fits_budget: z
+    .boolean()
+    .meta({ description: 'False when starting the chain would be refused with budget_exceeded.' }),
 });
 export type ChainEstimate = z.infer<typeof ChainEstimate>;
 
@@ -53,7 +57,8 @@ export const RunChain = z
     chain_id: RunChainId,
     root_node_id: NodeId,
     status: z.enum(['active', 'succeeded', 'failed', 'cancelled']).meta({
-      description: 'active while a step is queued or running; otherwise failed when a step failed, cancelled when one was cancelled, else succeeded.',
+      description:
+        'active while a step is queued or running; otherwise failed when a step failed, cancelled when one was cancelled, else succeeded.',
     }),
     steps: z.array(RunChainStep),
     cost: z.strictObject({ unit: z.literal('credits'), estimated: Credits, charged: Credits }),

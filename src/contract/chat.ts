@@ -33,7 +33,12 @@ export type ConversationView = z.infer<typeof ConversationView>;
 export const ConversationList = z.looseObject({ conversations: z.array(ConversationView) });
 
 export const ConversationCreateBody = z.strictObject({
-  title: z.string().min(1).max(120).optional().meta({ description: 'A name for the conversation (default: its first message).' }),
+  title: z
+    .string()
+    .min(1)
+    .max(120)
+    .optional()
+    .meta({ description: 'A name for the conversation (default: its first message).' }),
 });
 
 /** A message as stored (the AI SDK's UIMessage): parts are text, tool calls with their results, approvals, steps. */
@@ -62,7 +67,13 @@ export const ChatContext = z.strictObject({
   selection: z.array(NodeId).max(200).default([]),
   /** The part of the canvas in view, in canvas coordinates. */
   viewport: z
-    .strictObject({ x: z.number(), y: z.number(), width: z.number().min(0), height: z.number().min(0), zoom: z.number().positive() })
+    .strictObject({
+      x: z.number(),
+      y: z.number(),
+      width: z.number().min(0),
+      height: z.number().min(0),
+      zoom: z.number().positive(),
+    })
     .optional(),
   /** A place near the selection (or the view) where new nodes overlap nothing, as the page sees the layout. */
   free_spot: z.strictObject({ x: z.number(), y: z.number() }).optional(),

@@ -11,10 +11,15 @@ export const ConnectionView = z.strictObject({
   client_name: z.string().nullable(),
   project_id: ProjectId,
   canvas_id: CanvasId,
-  person: z.strictObject({ issuer: z.string(), subject: z.string() }).meta({ description: 'Who approved it; the connection acts for them.' }),
+  person: z
+    .strictObject({ issuer: z.string(), subject: z.string() })
+    .meta({ description: 'Who approved it; the connection acts for them.' }),
   scopes: z.array(z.enum(CONNECTION_SCOPES)),
   agent_run_id: z.string().nullable().meta({ description: 'The chat run its writes go through (null: read only).' }),
-  spend_limit: z.number().nullable().meta({ description: 'Credits the runs it starts may cost in all (null: the project budget only).' }),
+  spend_limit: z
+    .number()
+    .nullable()
+    .meta({ description: 'Credits the runs it starts may cost in all (null: the project budget only).' }),
   spent: z.number(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),

@@ -113,7 +113,10 @@ export const ClientSaveId = z
   .meta({ minLength: 1, maxLength: CLIENT_SAVE_ID_MAX_LENGTH })
   .nullable()
   .default(null)
-  .meta({ description: 'Optional id that only correlates the save receipt; an identical retry (same id and arguments) replays the receipt.' });
+  .meta({
+    description:
+      'Optional id that only correlates the save receipt; an identical retry (same id and arguments) replays the receipt.',
+  });
 
 export type ResourceId = z.infer<typeof ResourceId>;
 export type CanvasId = z.infer<typeof CanvasId>;

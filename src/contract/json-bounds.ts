@@ -17,7 +17,8 @@ interface Frame {
 /** The dotted path of a frame, built only when there is something to report. */
 function pathOf(frame: Frame, last?: string): string {
   const segments: Array<string | number> = last === undefined ? [] : [last];
-  for (let current: Frame | null = frame; current && current.key !== null; current = current.parent) segments.push(current.key);
+  for (let current: Frame | null = frame; current && current.key !== null; current = current.parent)
+    segments.push(current.key);
   return segments.length === 0 ? '(root)' : segments.reverse().join('.');
 }
 
@@ -34,15 +35,18 @@ export function jsonBoundsIssue(value: unknown): FieldIssue | null {
       const items = frame.value as unknown[];
       for (let index = 0; index < items.length; index += 1) {
         const item = items[index];
-        if (item !== null && typeof item === 'object') stack.push({ value: item, depth: frame.depth + 1, parent: frame, key: index });
+        if (item !== null && typeof item === 'object')
+          stack.push({ value: item, depth: frame.depth + 1, parent: frame, key: index });
       }
       continue;
     }
     const record = frame.value as Record<string, unknown>;
     for (const key in record) {
-      if (key === '__proto__') return { path: pathOf(frame, key), message: '"__proto__" is a reserved key and cannot be sent' };
+      if (key === '__proto__')
+        return { path: pathOf(frame, key), message: '"__proto__" is a reserved key and cannot be sent' };
       const item = record[key];
-      if (item !== null && typeof item === 'object') stack.push({ value: item, depth: frame.depth + 1, parent: frame, key });
+      if (item !== null && typeof item === 'object')
+        stack.push({ value: item, depth: frame.depth + 1, parent: frame, key });
     }
   }
   return null;

@@ -98,9 +98,15 @@ export const NodeRun = z
     cancel_requested_at: Timestamp.nullable(),
     updated_at: Timestamp,
     // Beyond the spec's record (its outputs allow additional properties): which provider ran it (issue 22).
-    version: z.int().min(1).nullable().optional().meta({ description: "Which result version of its node this run produced (1 = the first); null when it produced none." }),
-    provider: z.string().nullable().optional().meta({ description: 'Who ran the last attempt: local, openai-images, openai-speech, replicate, fal; null before any.' }),
-    chain_id: RunChainId.nullable().optional().meta({ description: 'The downstream chain ("Run from here") this run is a step of; null for a run of one node.' }),
+    version: z.int().min(1).nullable().optional().meta({
+      description: 'Which result version of its node this run produced (1 = the first); null when it produced none.',
+    }),
+    provider: z.string().nullable().optional().meta({
+      description: 'Who ran the last attempt: local, openai-images, openai-speech, replicate, fal; null before any.',
+    }),
+    chain_id: RunChainId.nullable().optional().meta({
+      description: 'The downstream chain ("Run from here") this run is a step of; null for a run of one node.',
+    }),
   })
   .meta({ id: 'NodeRun' });
 export type NodeRun = z.infer<typeof NodeRun>;

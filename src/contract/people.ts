@@ -3,7 +3,10 @@ import { CanvasId, ProjectId, ResourceId } from './identifiers.js';
 
 /** The people's side of the backend API: chat runs and agent tokens opened by people, and who is signed in. */
 
-const Seconds = z.int().min(60).max(30 * 24 * 3600);
+const Seconds = z
+  .int()
+  .min(60)
+  .max(30 * 24 * 3600);
 /**
  * What people grant ends by itself (issue 17, defect 1): an agent token a person issues lasts 30 days unless they say
  * less, a chat run 7 days.
@@ -15,11 +18,15 @@ const Timestamp = z.string();
 /** A name people give: printable text, no control characters, well-formed Unicode. */
 // Written as a string so the control-character range is plain to read (and to the linter).
 const DISPLAY_NAME = new RegExp(String.raw`^[^\u0000-\u001f\u007f\ud800-\udfff]{1,100}$`, 'u');
-export const DisplayName = z.string().regex(DISPLAY_NAME, { error: 'must be 1..100 characters without control characters' });
+export const DisplayName = z
+  .string()
+  .regex(DISPLAY_NAME, { error: 'must be 1..100 characters without control characters' });
 
 export const ChatRunOpenBody = z.strictObject({
   edit: z.boolean().default(true).meta({ description: 'Whether the chat run holds a canvas edit authorization.' }),
-  expires_in: Seconds.default(DEFAULT_LIFETIME_SECONDS.chatRun).meta({ description: 'Seconds until it expires (60 s .. 30 days; default 7 days).' }),
+  expires_in: Seconds.default(DEFAULT_LIFETIME_SECONDS.chatRun).meta({
+    description: 'Seconds until it expires (60 s .. 30 days; default 7 days).',
+  }),
   // An identifier like any other (well-formed, no U+0000): both stores must answer it the same way (issue 9, defect 6).
   token_id: ResourceId.optional().meta({
     description: 'The agent token that will present it; without one, only a token acting for you may present it.',
@@ -46,7 +53,9 @@ export const TokenIssueBody = z.strictObject({
   name: DisplayName,
   project_id: ProjectId,
   role: z.enum(['viewer', 'editor']).default('editor'),
-  expires_in: Seconds.default(DEFAULT_LIFETIME_SECONDS.token).meta({ description: 'Seconds until it expires (60 s .. 30 days; default 30 days).' }),
+  expires_in: Seconds.default(DEFAULT_LIFETIME_SECONDS.token).meta({
+    description: 'Seconds until it expires (60 s .. 30 days; default 30 days).',
+  }),
 });
 export type TokenIssueBody = z.infer<typeof TokenIssueBody>;
 
@@ -76,7 +85,14 @@ export const ProjectView = z.strictObject({
   /** What people call it; null: its id (ids never change, titles do). */
   title: z.string().nullable(),
   role: z.enum(['viewer', 'editor', 'owner']),
-  canvases: z.array(z.strictObject({ canvas_id: CanvasId, title: z.string().nullable(), locked: z.boolean(), revision: z.int().min(0) })),
+  canvases: z.array(
+    z.strictObject({
+      canvas_id: CanvasId,
+      title: z.string().nullable(),
+      locked: z.boolean(),
+      revision: z.int().min(0),
+    }),
+  ),
 });
 export type ProjectView = z.infer<typeof ProjectView>;
 

@@ -15,7 +15,9 @@ export const PresenceEntry = z.strictObject({
   name: z.string(),
   color: z.string(),
   selection: z.array(NodeId),
-  cursor: FlowPoint.nullable().meta({ description: 'Canvas (flow) coordinates, while the pointer is over the canvas.' }),
+  cursor: FlowPoint.nullable().meta({
+    description: 'Canvas (flow) coordinates, while the pointer is over the canvas.',
+  }),
   node_id: NodeId.nullable().meta({ description: 'The node an agent touched last.' }),
   seen_ms_ago: z.int().min(0),
 });

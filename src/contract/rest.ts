@@ -38,7 +38,6 @@ export type RevisionCheckedBody = z.infer<typeof RevisionCheckedBody>;
 export const CreateEdgeBody = RevisionCheckedBody.extend({ edge: CanvasEdge });
 export type CreateEdgeBody = z.infer<typeof CreateEdgeBody>;
 
-
 /** A gateway asks who a presented bearer token is, without ever sending the token itself. */
 export const IntrospectionRequest = z.strictObject({
   token_sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be the lowercase hex SHA-256 of the token' }),

@@ -104,7 +104,11 @@ function withoutRedundantType(schema: Record<string, Json>): Record<string, Json
   const values = 'const' in rest ? [rest.const] : Array.isArray(rest.enum) ? rest.enum : null;
   if (values === null || values.length === 0) return schema;
   const ofType = (value: Json) =>
-    type === 'integer' ? Number.isInteger(value) : type === 'null' ? value === null : typeof value === type && value !== null;
+    type === 'integer'
+      ? Number.isInteger(value)
+      : type === 'null'
+        ? value === null
+        : typeof value === type && value !== null;
   return values.every(ofType) ? rest : schema;
 }
 
@@ -129,7 +133,11 @@ export interface FieldGroup {
  * `allOf: [{$ref: group}]` instead; it still names each property (as `{}`) so `additionalProperties: false` keeps
  * allowing exactly the same keys.
  */
-function factorGroups(schema: Record<string, Json>, groups: ReadonlyArray<{ name: string; texts: Map<string, string> }>, used: Set<string>) {
+function factorGroups(
+  schema: Record<string, Json>,
+  groups: ReadonlyArray<{ name: string; texts: Map<string, string> }>,
+  used: Set<string>,
+) {
   const properties = schema.properties;
   if (!isObject(properties)) return schema;
   let result = schema;
@@ -137,7 +145,9 @@ function factorGroups(schema: Record<string, Json>, groups: ReadonlyArray<{ name
     const matches = [...group.texts].every(([key, text]) => key in properties && canonical(properties[key]) === text);
     if (!matches) continue;
     const current = result.properties as Record<string, Json>;
-    const replaced = Object.fromEntries(Object.entries(current).map(([key, value]) => [key, group.texts.has(key) ? {} : value]));
+    const replaced = Object.fromEntries(
+      Object.entries(current).map(([key, value]) => [key, group.texts.has(key) ? {} : value]),
+    );
     const allOf = Array.isArray(result.allOf) ? result.allOf : [];
     result = { ...result, properties: replaced, allOf: [...allOf, { $ref: `#/$defs/${group.name}` }] };
     used.add(group.name);
@@ -153,24 +163,41 @@ function factorGroups(schema: Record<string, Json>, groups: ReadonlyArray<{ name
 function hoistSharedBranchProperties(schema: Record<string, Json>): Record<string, Json> {
   const branches = schema.oneOf;
   if (!Array.isArray(branches) || branches.length < 2 || Object.keys(schema).length !== 1) return schema;
-  if (!branches.every((branch) => isObject(branch) && branch.type === 'object' && branch.additionalProperties === false && isObject(branch.properties))) {
+  if (
+    !branches.every(
+      (branch) =>
+        isObject(branch) &&
+        branch.type === 'object' &&
+        branch.additionalProperties === false &&
+        isObject(branch.properties),
+    )
+  ) {
     return schema;
   }
   const objects = branches as Array<Record<string, Json> & { properties: Record<string, Json> }>;
-  const keyList = (branch: { properties: Record<string, Json> }) => Object.keys(branch.properties).sort().join('\u0000');
+  const keyList = (branch: { properties: Record<string, Json> }) =>
+    Object.keys(branch.properties).sort().join('\u0000');
   const extraKeys = (branch: Record<string, Json>) =>
-    Object.keys(branch).filter((key) => !['type', 'properties', 'required', 'additionalProperties', 'allOf'].includes(key));
+    Object.keys(branch).filter(
+      (key) => !['type', 'properties', 'required', 'additionalProperties', 'allOf'].includes(key),
+    );
   const first = objects[0]!;
   // Groups every branch validates (the same allOf) move up with the shared properties.
   const sameAllOf = objects.every((branch) => canonical(branch.allOf ?? null) === canonical(first.allOf ?? null));
-  if (!sameAllOf || objects.some((branch) => keyList(branch) !== keyList(first) || extraKeys(branch).length > 0)) return schema;
-  const shared = Object.keys(first.properties).filter((key) => objects.every((branch) => canonical(branch.properties[key]) === canonical(first.properties[key])));
+  if (!sameAllOf || objects.some((branch) => keyList(branch) !== keyList(first) || extraKeys(branch).length > 0))
+    return schema;
+  const shared = Object.keys(first.properties).filter((key) =>
+    objects.every((branch) => canonical(branch.properties[key]) === canonical(first.properties[key])),
+  );
   if (shared.length === 0) return schema;
-  const requiredOf = (branch: Record<string, Json>) => (Array.isArray(branch.required) ? (branch.required as string[]) : []);
+  const requiredOf = (branch: Record<string, Json>) =>
+    Array.isArray(branch.required) ? (branch.required as string[]) : [];
   const sharedRequired = requiredOf(first).filter((key) => objects.every((branch) => requiredOf(branch).includes(key)));
   return {
     type: 'object',
-    properties: Object.fromEntries(Object.keys(first.properties).map((key) => [key, shared.includes(key) ? first.properties[key] : {}])),
+    properties: Object.fromEntries(
+      Object.keys(first.properties).map((key) => [key, shared.includes(key) ? first.properties[key] : {}]),
+    ),
     required: sharedRequired,
     additionalProperties: false,
     ...(first.allOf !== undefined ? { allOf: first.allOf } : {}),
@@ -183,7 +210,11 @@ function hoistSharedBranchProperties(schema: Record<string, Json>): Record<strin
 }
 
 function pascal(hint: string): string {
-  const words = hint.replace(/[^A-Za-z0-9]+/g, ' ').trim().split(/\s+/).filter(Boolean);
+  const words = hint
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   const name = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
   return /^[A-Za-z]/.test(name) ? name : `Schema${name}`;
 }
@@ -206,7 +237,11 @@ export function shareRepeatedSubschemas(
   const groups = fieldGroups.map((group) => {
     const properties = JSON.parse(retarget(JSON.stringify(group.properties))) as Record<string, Json>;
     const normalized = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, unwrapAll(value)]));
-    return { name: group.name, properties: normalized, texts: new Map(Object.entries(normalized).map(([key, value]) => [key, canonical(value)])) };
+    return {
+      name: group.name,
+      properties: normalized,
+      texts: new Map(Object.entries(normalized).map(([key, value]) => [key, canonical(value)])),
+    };
   });
   const usedGroups = new Set<string>();
   const normalize = (value: Json): Json => {
@@ -215,10 +250,16 @@ export function shareRepeatedSubschemas(
     const rebuilt = mapSubschemas(value, (child) => normalize(child));
     return hoistSharedBranchProperties(factorGroups(simplify(rebuilt), groups, usedGroups));
   };
-  const start = JSON.parse(retarget(JSON.stringify({ body, existing }))) as { body: Record<string, Json>; existing: Record<string, Json> };
+  const start = JSON.parse(retarget(JSON.stringify({ body, existing }))) as {
+    body: Record<string, Json>;
+    existing: Record<string, Json>;
+  };
   const normalizedBody = normalize(start.body) as Record<string, Json>;
-  const normalizedDefs: Record<string, Json> = Object.fromEntries(Object.entries(start.existing).map(([name, def]) => [name, normalize(def)]));
-  for (const group of groups) if (usedGroups.has(group.name)) normalizedDefs[group.name] = { properties: group.properties };
+  const normalizedDefs: Record<string, Json> = Object.fromEntries(
+    Object.entries(start.existing).map(([name, def]) => [name, normalize(def)]),
+  );
+  for (const group of groups)
+    if (usedGroups.has(group.name)) normalizedDefs[group.name] = { properties: group.properties };
 
   // Pass 1: how often each subschema occurs, anywhere in the document.
   const counts = new Map<string, number>();
@@ -264,8 +305,13 @@ export function shareRepeatedSubschemas(
     return { $ref: `#/$defs/${name}` };
   };
   const sharedBody = mapSubschemas(normalizedBody, share);
-  for (const [name, def] of Object.entries(normalizedDefs)) defs[name] = mapSubschemas(def as Record<string, Json>, share);
-  const ordered = Object.fromEntries(Object.keys(defs).sort().map((name) => [name, defs[name]]));
+  for (const [name, def] of Object.entries(normalizedDefs))
+    defs[name] = mapSubschemas(def as Record<string, Json>, share);
+  const ordered = Object.fromEntries(
+    Object.keys(defs)
+      .sort()
+      .map((name) => [name, defs[name]]),
+  );
   return {
     ...sharedBody,
     ...(Object.keys(ordered).length > 0 ? { $defs: ordered } : {}),

@@ -75,15 +75,17 @@ export type CanvasView = z.infer<typeof CanvasView>;
 
 export const CanvasDuplicateBody = z.strictObject({
   canvas_id: CanvasId.meta({ description: 'The id of the copy.' }),
-  with_results: z
-    .boolean()
-    .optional()
-    .meta({ description: "Also copy each node's latest succeeded run, its outputs as new assets (charged nothing); default false: the layout only." }),
+  with_results: z.boolean().optional().meta({
+    description:
+      "Also copy each node's latest succeeded run, its outputs as new assets (charged nothing); default false: the layout only.",
+  }),
 });
 export type CanvasDuplicateBody = z.infer<typeof CanvasDuplicateBody>;
 
 /** A deletion names what it deletes again, as the person typed it: a slip of the mouse deletes nothing. */
-export const DeleteConfirmBody = z.strictObject({ confirm: z.string().meta({ description: 'The id of what is deleted, typed again.' }) });
+export const DeleteConfirmBody = z.strictObject({
+  confirm: z.string().meta({ description: 'The id of what is deleted, typed again.' }),
+});
 export type DeleteConfirmBody = z.infer<typeof DeleteConfirmBody>;
 
 export const RetiredView = z.strictObject({ deleted: z.string(), cancelled_run_ids: z.array(z.string()) });

@@ -26,7 +26,9 @@ export type ResultVersion = z.infer<typeof ResultVersion>;
 export const ResultVersionList = z.strictObject({
   node_id: NodeId,
   current_run_id: RunId.nullable(),
-  picked: z.boolean().meta({ description: 'True when a person or agent picked the current version; false when it is simply the latest.' }),
+  picked: z.boolean().meta({
+    description: 'True when a person or agent picked the current version; false when it is simply the latest.',
+  }),
   versions: z.array(ResultVersion),
 });
 export type ResultVersionList = z.infer<typeof ResultVersionList>;
@@ -38,7 +40,9 @@ export const PickVersionBody = z.strictObject({
 export type PickVersionBody = z.infer<typeof PickVersionBody>;
 
 /** "Run ×N": N variants of one node in one request, each its own run and version. */
-export const RunVariantsBody = z.strictObject({ count: z.int().min(2).max(8).meta({ description: 'How many variants (2 to 8).' }) });
+export const RunVariantsBody = z.strictObject({
+  count: z.int().min(2).max(8).meta({ description: 'How many variants (2 to 8).' }),
+});
 export type RunVariantsBody = z.infer<typeof RunVariantsBody>;
 
 export const RunVariants = z.strictObject({ runs: z.array(NodeRun) });

@@ -5,7 +5,14 @@ import { z } from 'zod';
  * layout revisions, delivered in the Standard Webhooks format.
  */
 
-export const WEBHOOK_EVENT_TYPES = ['run.queued', 'run.running', 'run.succeeded', 'run.failed', 'run.cancelled', 'layout.revision'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'run.queued',
+  'run.running',
+  'run.succeeded',
+  'run.failed',
+  'run.cancelled',
+  'layout.revision',
+] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
@@ -15,25 +22,36 @@ const WebhookUrl = z
   .max(2048)
   // Credentials in the URL would be shown in the endpoint list and the audit log; the signature authenticates us.
   .refine((url) => URL.canParse(url) && new URL(url).username === '' && new URL(url).password === '', {
-    error: 'must not carry a user name or password (it would be shown wherever the endpoint is listed); receivers authenticate deliveries by their signature',
+    error:
+      'must not carry a user name or password (it would be shown wherever the endpoint is listed); receivers authenticate deliveries by their signature',
   })
-  .meta({ description: 'Where deliveries are POSTed: https, and not a private or loopback address unless allow_private_network.' });
+  .meta({
+    description:
+      'Where deliveries are POSTed: https, and not a private or loopback address unless allow_private_network.',
+  });
 const Events = z
   .array(WebhookEventType)
   .max(WEBHOOK_EVENT_TYPES.length)
   .meta({ description: 'The event types to deliver; empty or absent means all of them.' });
-const AllowPrivate = z
-  .boolean()
-  .meta({ description: 'Allow http:// and private, loopback or link-local addresses (off by default: an SSRF guard).' });
+const AllowPrivate = z.boolean().meta({
+  description: 'Allow http:// and private, loopback or link-local addresses (off by default: an SSRF guard).',
+});
 
-export const WebhookCreateBody = z.strictObject({ url: WebhookUrl, events: Events.optional(), allow_private_network: AllowPrivate.optional() });
+export const WebhookCreateBody = z.strictObject({
+  url: WebhookUrl,
+  events: Events.optional(),
+  allow_private_network: AllowPrivate.optional(),
+});
 export type WebhookCreateBody = z.infer<typeof WebhookCreateBody>;
 
 export const WebhookChangeBody = z.strictObject({
   url: WebhookUrl.optional(),
   events: Events.optional(),
   allow_private_network: AllowPrivate.optional(),
-  rotate_secret: z.literal(true).optional().meta({ description: 'Issue a new secret (answered once); the old one also signs for 24 hours.' }),
+  rotate_secret: z
+    .literal(true)
+    .optional()
+    .meta({ description: 'Issue a new secret (answered once); the old one also signs for 24 hours.' }),
 });
 export type WebhookChangeBody = z.infer<typeof WebhookChangeBody>;
 
@@ -49,7 +67,9 @@ export const WebhookView = z.strictObject({
 export type WebhookView = z.infer<typeof WebhookView>;
 
 /** A webhook as created or rotated: with its signing secret, shown this once. */
-export const IssuedWebhook = WebhookView.extend({ secret: z.string().meta({ description: 'whsec_…: verifies webhook-signature; shown once.' }) });
+export const IssuedWebhook = WebhookView.extend({
+  secret: z.string().meta({ description: 'whsec_…: verifies webhook-signature; shown once.' }),
+});
 export type IssuedWebhook = z.infer<typeof IssuedWebhook>;
 
 export const WebhookList = z.strictObject({ webhooks: z.array(WebhookView) });

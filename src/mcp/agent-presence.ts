@@ -12,7 +12,10 @@ export type AgentPresence = Pick<Presence, 'list' | 'touchAgent'>;
 
 export function agentOf(caller: ToolCaller): { key: string; name: string } | null {
   const { principal } = caller;
-  const name = principal.purpose === 'assistant' && principal.issuedBy ? `Assistant for ${principal.issuedBy.subject}` : principal.tokenName;
+  const name =
+    principal.purpose === 'assistant' && principal.issuedBy
+      ? `Assistant for ${principal.issuedBy.subject}`
+      : principal.tokenName;
   if (caller.connector) return { key: `agent:${caller.connector.grant.grantId}`, name };
   if (caller.identity.agentRunId) return { key: `agent:${caller.identity.agentRunId}`, name };
   return null;
@@ -34,11 +37,23 @@ export function withPresence(payload: JsonPayload, entries: ReturnType<Presence[
   return cachedPayload(`${payload.json.slice(0, -1)},"presence":${JSON.stringify(entries)}}`);
 }
 
-export function notePresence(presence: AgentPresence, toolName: string, args: unknown, caller: ToolCaller, payload: JsonPayload): JsonPayload {
+export function notePresence(
+  presence: AgentPresence,
+  toolName: string,
+  args: unknown,
+  caller: ToolCaller,
+  payload: JsonPayload,
+): JsonPayload {
   const scope = args as { project_id?: unknown; canvas_id?: unknown } & Record<string, unknown>;
   if (typeof scope.project_id !== 'string' || typeof scope.canvas_id !== 'string') return payload;
   const agent = agentOf(caller);
-  if (agent) presence.touchAgent(scope.project_id, scope.canvas_id, agent, toolName === 'delete_canvas_node' ? null : touchedNode(scope));
+  if (agent)
+    presence.touchAgent(
+      scope.project_id,
+      scope.canvas_id,
+      agent,
+      toolName === 'delete_canvas_node' ? null : touchedNode(scope),
+    );
   if (toolName !== 'get_canvas') return payload;
   const others = presence.list(scope.project_id, scope.canvas_id).filter((entry) => entry.key !== agent?.key);
   return withPresence(payload, others);

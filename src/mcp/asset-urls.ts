@@ -29,7 +29,9 @@ export function createAssetUrls(base: () => string): AssetUrls {
       if (known) return known;
       const { json } = payload;
       const result = json.includes('"url":"/assets/asset_')
-        ? cachedPayload(json.replace(ASSET_PATH_VALUE, (_match, path: string) => `"url":${JSON.stringify(prefix + path)}`))
+        ? cachedPayload(
+            json.replace(ASSET_PATH_VALUE, (_match, path: string) => `"url":${JSON.stringify(prefix + path)}`),
+          )
         : payload;
       rewritten.set(payload, result);
       return result;

@@ -52,7 +52,10 @@ export interface BackendClient {
   applyChanges(caller: ToolCaller, args: ApplyCanvasChangesArgs): Promise<JsonPayload>;
   estimateRun(caller: ToolCaller, args: EstimateCanvasNodeRunArgs): Promise<JsonPayload>;
   /** A page of a canvas's revisions, newest first, before `before` (the canvas-changes resource). */
-  canvasHistory(caller: ToolCaller, args: { project_id: string; canvas_id: string; before: number; limit: number }): Promise<HistoryPage>;
+  canvasHistory(
+    caller: ToolCaller,
+    args: { project_id: string; canvas_id: string; before: number; limit: number },
+  ): Promise<HistoryPage>;
   /** Sizes of run outputs by asset id, for resource links; `url` is the output's signed URL (what a gateway asks). */
   assetSizes(outputs: ReadonlyArray<{ assetId: string; url: string }>): Promise<Map<string, number>>;
   /** Throws when the backend cannot serve (for /readyz). */

@@ -1,5 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { McpUiResourceMeta, McpUiToolMeta, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps';
+import type {
+  McpUiResourceMeta,
+  McpUiToolMeta,
+  RESOURCE_MIME_TYPE,
+  RESOURCE_URI_META_KEY,
+} from '@modelcontextprotocol/ext-apps';
 import { MCP_APP_FILE } from '../shared/package-paths.js';
 import type { ConnectorAccess } from '../oauth/authorization-server.js';
 
@@ -87,14 +92,20 @@ export function createCanvasApp(publicOrigin: () => string): CanvasApp {
       uri: CANVAS_APP_URI,
       name: 'canvas',
       title: 'Canvas',
-      description: 'The canvas get_canvas read, drawn as the web canvas draws it (read-only), with its run states and a link to the full canvas.',
+      description:
+        'The canvas get_canvas read, drawn as the web canvas draws it (read-only), with its run states and a link to the full canvas.',
       mimeType: MIME_TYPE,
       _meta: { ui: ui() },
     }),
     contents() {
       // Read once: the file changes only with a new build, which comes with a restart.
       html ??= existsSync(MCP_APP_FILE) ? readFileSync(MCP_APP_FILE, 'utf8') : NOT_BUILT;
-      return { uri: CANVAS_APP_URI, mimeType: MIME_TYPE, text: withOwnPolicy(html, publicOrigin()), _meta: { ui: ui() } };
+      return {
+        uri: CANVAS_APP_URI,
+        mimeType: MIME_TYPE,
+        text: withOwnPolicy(html, publicOrigin()),
+        _meta: { ui: ui() },
+      };
     },
   };
 }

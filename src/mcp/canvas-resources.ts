@@ -29,14 +29,15 @@ export const CANVAS_RESOURCE_TEMPLATES = [
     title: 'Canvas outline',
     description:
       `Every node of a canvas, one tab-separated line each (id, type, name, x, y, width, height, parent), and the edges leaving them; ${OUTLINE_PAGE_NODES} nodes a page (page=1, 2, …; the first line names the revision and the next page). ` +
-      'Read this instead of get_canvas when a canvas is large: it stays within a host\'s result limit at any size. Then read single nodes with canvas-node.',
+      "Read this instead of get_canvas when a canvas is large: it stays within a host's result limit at any size. Then read single nodes with canvas-node.",
     mimeType: 'text/tab-separated-values',
   },
   {
     uriTemplate: 'canvas://{project_id}/{canvas_id}/nodes/{node_id}',
     name: 'canvas-node',
     title: 'One canvas node',
-    description: 'One node of a canvas as get_canvas has it, with its run state (node_states), its incoming and outgoing edges, and the canvas revision to write against.',
+    description:
+      'One node of a canvas as get_canvas has it, with its run state (node_states), its incoming and outgoing edges, and the canvas revision to write against.',
     mimeType: 'application/json',
   },
   {
@@ -53,20 +54,27 @@ type CanvasResource =
   | { kind: 'node'; projectId: string; canvasId: string; nodeId: string }
   | { kind: 'changes'; projectId: string; canvasId: string; since: number };
 
-function segment(value: string | undefined, schema: { safeParse(value: unknown): { success: boolean } }, what: string, uri: string): string {
+function segment(
+  value: string | undefined,
+  schema: { safeParse(value: unknown): { success: boolean } },
+  what: string,
+  uri: string,
+): string {
   let decoded: string;
   try {
     decoded = decodeURIComponent(value ?? '');
   } catch {
     throw new CanvasError('invalid_arguments', `${what} in ${uri} is not valid percent-encoding.`);
   }
-  if (!schema.safeParse(decoded).success) throw new CanvasError('invalid_arguments', `${what} in ${uri} is not a valid id.`);
+  if (!schema.safeParse(decoded).success)
+    throw new CanvasError('invalid_arguments', `${what} in ${uri} is not a valid id.`);
   return decoded;
 }
 
 function wholeNumber(value: string | null, name: string, min: number, uri: string): number | null {
   if (value === null) return null;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new CanvasError('invalid_arguments', `${name} in ${uri} must be a whole number of at least ${min}.`);
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new CanvasError('invalid_arguments', `${name} in ${uri} must be a whole number of at least ${min}.`);
   return Number(value);
 }
 
@@ -76,9 +84,14 @@ export function parseCanvasResource(uri: string): CanvasResource | null {
   const [path = '', query = ''] = uri.slice(SCHEME.length).split('?', 2);
   const parts = path.split('/');
   const params = new URLSearchParams(query);
-  const ids = () => ({ projectId: segment(parts[0], ProjectId, 'project_id', uri), canvasId: segment(parts[1], CanvasId, 'canvas_id', uri) });
-  if (parts.length === 3 && parts[2] === 'outline') return { kind: 'outline', ...ids(), page: wholeNumber(params.get('page'), 'page', 1, uri) ?? 1 };
-  if (parts.length === 4 && parts[2] === 'nodes') return { kind: 'node', ...ids(), nodeId: segment(parts[3], NodeId, 'node_id', uri) };
+  const ids = () => ({
+    projectId: segment(parts[0], ProjectId, 'project_id', uri),
+    canvasId: segment(parts[1], CanvasId, 'canvas_id', uri),
+  });
+  if (parts.length === 3 && parts[2] === 'outline')
+    return { kind: 'outline', ...ids(), page: wholeNumber(params.get('page'), 'page', 1, uri) ?? 1 };
+  if (parts.length === 4 && parts[2] === 'nodes')
+    return { kind: 'node', ...ids(), nodeId: segment(parts[3], NodeId, 'node_id', uri) };
   if (parts.length === 3 && parts[2] === 'changes') {
     const since = wholeNumber(params.get('since'), 'since', 0, uri);
     if (since === null) throw new CanvasError('invalid_arguments', `${uri} needs since=<revision>.`);
@@ -121,7 +134,11 @@ const cell = (value: number | string | undefined) => (value === undefined || val
 function outline(snapshot: Snapshot, resource: Extract<CanvasResource, { kind: 'outline' }>): string {
   const { revision, nodes, edges } = snapshot.layout;
   const pages = Math.max(1, Math.ceil(nodes.length / OUTLINE_PAGE_NODES));
-  if (resource.page > pages) throw new CanvasError('invalid_arguments', `The outline of ${resource.canvasId} has ${pages} page(s) at revision ${revision}.`);
+  if (resource.page > pages)
+    throw new CanvasError(
+      'invalid_arguments',
+      `The outline of ${resource.canvasId} has ${pages} page(s) at revision ${revision}.`,
+    );
   const first = (resource.page - 1) * OUTLINE_PAGE_NODES;
   const shown = nodes.slice(first, first + OUTLINE_PAGE_NODES);
   const ids = new Set(shown.map((node) => node.id));
@@ -132,11 +149,23 @@ function outline(snapshot: Snapshot, resource: Extract<CanvasResource, { kind: '
     `# one node: ${base}/nodes/{node_id}; changes after a revision: ${base}/changes?since={revision}`,
     'id\ttype\tname\tx\ty\twidth\theight\tparent',
     ...shown.map((node) =>
-      [node.id, node.type, nameOf(node), Math.round(node.position.x), Math.round(node.position.y), cell(node.width), cell(node.height), cell(node.parentId)].map(cell).join('\t'),
+      [
+        node.id,
+        node.type,
+        nameOf(node),
+        Math.round(node.position.x),
+        Math.round(node.position.y),
+        cell(node.width),
+        cell(node.height),
+        cell(node.parentId),
+      ]
+        .map(cell)
+        .join('\t'),
     ),
   ];
   const leaving = edges.filter((edge) => ids.has(edge.source));
-  if (leaving.length > 0) lines.push('', 'edge\tsource\ttarget', ...leaving.map((edge) => `${edge.id}\t${edge.source}\t${edge.target}`));
+  if (leaving.length > 0)
+    lines.push('', 'edge\tsource\ttarget', ...leaving.map((edge) => `${edge.id}\t${edge.source}\t${edge.target}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -146,7 +175,9 @@ export interface CanvasResources {
 
 export function createCanvasResources(client: BackendClient, assetUrls: AssetUrls): CanvasResources {
   const snapshotOf = async (caller: ToolCaller, resource: CanvasResource): Promise<Snapshot> =>
-    JSON.parse((await client.getCanvas(caller, { project_id: resource.projectId, canvas_id: resource.canvasId })).json) as Snapshot;
+    JSON.parse(
+      (await client.getCanvas(caller, { project_id: resource.projectId, canvas_id: resource.canvasId })).json,
+    ) as Snapshot;
 
   async function changes(caller: ToolCaller, resource: Extract<CanvasResource, { kind: 'changes' }>) {
     const { layout } = await snapshotOf(caller, resource);
@@ -154,7 +185,12 @@ export function createCanvasResources(client: BackendClient, assetUrls: AssetUrl
     let before = layout.revision + 1;
     let truncated = false;
     while (before - 1 > resource.since) {
-      const page = await client.canvasHistory(caller, { project_id: resource.projectId, canvas_id: resource.canvasId, before, limit: HISTORY_PAGE });
+      const page = await client.canvasHistory(caller, {
+        project_id: resource.projectId,
+        canvas_id: resource.canvasId,
+        before,
+        limit: HISTORY_PAGE,
+      });
       const newer = page.revisions.filter((entry) => entry.revision > resource.since);
       revisions.push(...newer);
       if (revisions.length >= CHANGES_MAX_REVISIONS) {
@@ -179,12 +215,20 @@ export function createCanvasResources(client: BackendClient, assetUrls: AssetUrl
       const resource = parseCanvasResource(uri);
       if (!resource) return null;
       if (resource.kind === 'outline') {
-        return { uri, mimeType: 'text/tab-separated-values', text: outline(await snapshotOf(caller, resource), resource) };
+        return {
+          uri,
+          mimeType: 'text/tab-separated-values',
+          text: outline(await snapshotOf(caller, resource), resource),
+        };
       }
       if (resource.kind === 'node') {
         const snapshot = await snapshotOf(caller, resource);
         const node = snapshot.layout.nodes.find((each) => each.id === resource.nodeId);
-        if (!node) throw new CanvasError('not_found', `No node ${resource.nodeId} on canvas ${resource.canvasId} at revision ${snapshot.layout.revision}.`);
+        if (!node)
+          throw new CanvasError(
+            'not_found',
+            `No node ${resource.nodeId} on canvas ${resource.canvasId} at revision ${snapshot.layout.revision}.`,
+          );
         const view = {
           revision: snapshot.layout.revision,
           node,

@@ -75,14 +75,18 @@ const ProjectScope = z.looseObject({ project_id: ProjectId });
  * a deterministic order").
  */
 function toolSet(definitions: readonly ToolDefinition[]) {
-  return { byName: new Map(definitions.map((tool) => [tool.name, tool])), listResult: { tools: definitions.map(listedTool) } };
+  return {
+    byName: new Map(definitions.map((tool) => [tool.name, tool])),
+    listResult: { tools: definitions.map(listedTool) },
+  };
 }
 
 export function createDispatcher(options: DispatcherOptions) {
   const everyone = toolSet(options.tools);
   const assistant = options.assistantTools ? toolSet(options.assistantTools) : everyone;
   const connector = options.connectorTools ? toolSet(options.connectorTools) : everyone;
-  const toolsOf = (caller: ToolCaller) => (caller.principal.purpose === 'assistant' ? assistant : caller.connector ? connector : everyone);
+  const toolsOf = (caller: ToolCaller) =>
+    caller.principal.purpose === 'assistant' ? assistant : caller.connector ? connector : everyone;
   const capabilities = { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } };
   const canvasResources = createCanvasResources(options.client, options.assetUrls);
 
@@ -115,9 +119,11 @@ export function createDispatcher(options: DispatcherOptions) {
   async function readResource(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
     const { era } = context;
     const parsed = ReadResourceRequestSchema.safeParse(request);
-    if (!parsed.success) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid resources/read params: expected { uri }.')];
+    if (!parsed.success)
+      return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid resources/read params: expected { uri }.')];
     const { uri } = parsed.data.params;
-    if (uri === CANVAS_APP_URI) return [rpcResultBody(request.id, { contents: [options.canvasApp.contents()] }, era.resultHead + era.cacheHead)];
+    if (uri === CANVAS_APP_URI)
+      return [rpcResultBody(request.id, { contents: [options.canvasApp.contents()] }, era.resultHead + era.cacheHead)];
     try {
       const contents = await canvasResources.read(uri, context.caller);
       if (!contents) return [rpcErrorBody(request.id, era.resourceNotFoundCode, `Resource not found: ${uri}`, { uri })];
@@ -126,8 +132,10 @@ export function createDispatcher(options: DispatcherOptions) {
       const canvasError = toCanvasError(error);
       if (canvasError.code === 'internal') context.log().error({ err: error }, 'resource read failed unexpectedly');
       context.outcome?.(canvasError);
-      if (canvasError.code === 'not_found') return [rpcErrorBody(request.id, era.resourceNotFoundCode, canvasError.message, { uri })];
-      if (canvasError.code === 'invalid_arguments') return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, canvasError.message, { uri })];
+      if (canvasError.code === 'not_found')
+        return [rpcErrorBody(request.id, era.resourceNotFoundCode, canvasError.message, { uri })];
+      if (canvasError.code === 'invalid_arguments')
+        return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, canvasError.message, { uri })];
       return [refusalBody(request.id, canvasError)];
     }
   }
@@ -135,7 +143,9 @@ export function createDispatcher(options: DispatcherOptions) {
   async function callTool(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
     const parsed = CallToolRequestSchema.safeParse(request);
     if (!parsed.success) {
-      return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid tools/call params: expected { name, arguments }.')];
+      return [
+        rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid tools/call params: expected { name, arguments }.'),
+      ];
     }
     const { name } = parsed.data.params;
     const tool = toolsOf(context.caller).byName.get(name);
@@ -152,11 +162,15 @@ export function createDispatcher(options: DispatcherOptions) {
         const scope = ProjectScope.safeParse(rawArguments);
         if (scope.success) await options.client.authorize(context.caller, scope.data.project_id, tool.need);
       }
-      const args = checked ? { success: true as const, data: context.checkedArguments, error: undefined } : tool.input.safeParse(rawArguments);
+      const args = checked
+        ? { success: true as const, data: context.checkedArguments, error: undefined }
+        : tool.input.safeParse(rawArguments);
       // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
       if (!args.success) throw invalidArguments(args.error, rawArguments);
       const result = options.assetUrls.absolute(await tool.invoke(options.client, context.caller, args.data as never));
-      const payload = options.presence ? notePresence(options.presence, tool.name, args.data, context.caller, result) : result;
+      const payload = options.presence
+        ? notePresence(options.presence, tool.name, args.data, context.caller, result)
+        : result;
       const extra = tool.extraContent ? await tool.extraContent(options.client, payload.json) : [];
       const meta = tool.resultMeta ? tool.resultMeta(args.data as never, options.assetUrls, context.caller) : null;
       return toolSuccessReply(request.id, payload, context.era, extra, meta);
@@ -209,9 +223,13 @@ export function createDispatcher(options: DispatcherOptions) {
         case 'tools/call':
           return callTool(request, context);
         case 'resources/list':
-          return [rpcResultBody(request.id, { resources: [options.canvasApp.listing()] }, era.resultHead + era.cacheHead)];
+          return [
+            rpcResultBody(request.id, { resources: [options.canvasApp.listing()] }, era.resultHead + era.cacheHead),
+          ];
         case 'resources/templates/list':
-          return [rpcResultBody(request.id, { resourceTemplates: CANVAS_RESOURCE_TEMPLATES }, era.resultHead + era.cacheHead)];
+          return [
+            rpcResultBody(request.id, { resourceTemplates: CANVAS_RESOURCE_TEMPLATES }, era.resultHead + era.cacheHead),
+          ];
         case 'resources/read':
           return readResource(request, context);
         default:

@@ -1,6 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { legacyEra, type EraFrame } from './era.js';
-import { MODERN_ERA, admitModernMessage, claimsModernEra, missingEnvelope, type EraRefusal, type MirroredHeaders } from './modern-era.js';
+import {
+  MODERN_ERA,
+  admitModernMessage,
+  claimsModernEra,
+  missingEnvelope,
+  type EraRefusal,
+  type MirroredHeaders,
+} from './modern-era.js';
 import { isModernProtocolVersion, type JsonRpcId } from './protocol.js';
 
 /** Which protocol era serves one message (docs/architecture.md, "Two protocol eras on one endpoint"). */
@@ -34,7 +41,9 @@ export interface Framed {
  */
 export function eraOf(message: Framed, headers: MirroredHeaders): EraFrame | EraRefusal {
   if (message.method !== undefined && claimsModernEra(message.params)) {
-    return admitModernMessage({ id: message.id, method: message.method, params: message.params }, headers) ?? MODERN_ERA;
+    return (
+      admitModernMessage({ id: message.id, method: message.method, params: message.params }, headers) ?? MODERN_ERA
+    );
   }
   const header = headers.protocolVersion;
   if (header !== undefined && isModernProtocolVersion(header)) {

@@ -28,7 +28,15 @@ export interface EraFrame {
 
 export const SERVER_INFO = { name: 'canvas-mcp', title: 'Canvas Tool Interface', version: PACKAGE_VERSION } as const;
 
-const LEGACY_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read']);
+const LEGACY_METHODS = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
 
 function legacyFrame(protocolVersion: string): EraFrame {
   return {

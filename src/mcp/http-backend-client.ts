@@ -83,7 +83,8 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
 
   function failure(status: number, text: string): CanvasError {
     const parsed = parseBody(text, ErrorBody);
-    if (!parsed) return new CanvasError('unavailable', `The canvas backend answered HTTP ${status} without an error body.`);
+    if (!parsed)
+      return new CanvasError('unavailable', `The canvas backend answered HTTP ${status} without an error body.`);
     return new CanvasError(parsed.error.code, parsed.error.message, parsed.error.details ?? {});
   }
 
@@ -109,15 +110,22 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
 
   /** Spec (Tool notes 1): a version-mismatched or unversioned snapshot is a contract error. */
   function checkSnapshotVersion(body: unknown): void {
-    const version = body !== null && typeof body === 'object' ? (body as { snapshot_version?: unknown }).snapshot_version : undefined;
+    const version =
+      body !== null && typeof body === 'object' ? (body as { snapshot_version?: unknown }).snapshot_version : undefined;
     if (version === undefined) {
-      throw new CanvasError('contract_error', 'The canvas backend answered an unversioned snapshot.', { expected_version: SNAPSHOT_CONTRACT_VERSION });
+      throw new CanvasError('contract_error', 'The canvas backend answered an unversioned snapshot.', {
+        expected_version: SNAPSHOT_CONTRACT_VERSION,
+      });
     }
     if (version !== SNAPSHOT_CONTRACT_VERSION) {
-      throw new CanvasError('contract_error', `The canvas backend answered snapshot version ${JSON.stringify(version)}; this server reads ${SNAPSHOT_CONTRACT_VERSION}.`, {
-        expected_version: SNAPSHOT_CONTRACT_VERSION,
-        received_version: version,
-      });
+      throw new CanvasError(
+        'contract_error',
+        `The canvas backend answered snapshot version ${JSON.stringify(version)}; this server reads ${SNAPSHOT_CONTRACT_VERSION}.`,
+        {
+          expected_version: SNAPSHOT_CONTRACT_VERSION,
+          received_version: version,
+        },
+      );
     }
   }
 
@@ -128,13 +136,18 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
     mode: 'http',
 
     async authenticate(token): Promise<TokenPrincipal> {
-      const { status, text } = await send({ method: 'POST', path: '/api/v1/auth/introspect', body: { token_sha256: sha256Hex(token) } });
+      const { status, text } = await send({
+        method: 'POST',
+        path: '/api/v1/auth/introspect',
+        body: { token_sha256: sha256Hex(token) },
+      });
       if (status === 401 || status === 403) {
         throw new CanvasError('unavailable', 'The backend refused the gateway credential: check --backend-token.');
       }
       if (status >= 400) throw failure(status, text);
       const answer = parseBody(text, IntrospectionResponse);
-      if (!answer) throw new CanvasError('unavailable', 'The canvas backend answered an introspection body outside the contract.');
+      if (!answer)
+        throw new CanvasError('unavailable', 'The canvas backend answered an introspection body outside the contract.');
       if (!answer.active) throw new CanvasError('unauthenticated', answer.reason);
       const { principal } = answer;
       return {
@@ -161,16 +174,29 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       }
     },
 
-    listSkills: (caller) => exchange({ method: 'GET', path: '/api/v1/zone/skills', caller }, TOOL_CONTRACTS.list_zone_skills.success),
+    listSkills: (caller) =>
+      exchange({ method: 'GET', path: '/api/v1/zone/skills', caller }, TOOL_CONTRACTS.list_zone_skills.success),
 
     canvasHistory: async (caller, args) =>
       HistoryPage.parse(
-        JSON.parse((await exchange({ method: 'GET', path: `${canvasPath(args)}/history?before=${args.before}&limit=${args.limit}`, caller }, HistoryPage)).json),
+        JSON.parse(
+          (
+            await exchange(
+              { method: 'GET', path: `${canvasPath(args)}/history?before=${args.before}&limit=${args.limit}`, caller },
+              HistoryPage,
+            )
+          ).json,
+        ),
       ),
 
     getCanvas: (caller, args) =>
       exchange(
-        { method: 'GET', path: `${canvasPath(args)}/snapshot`, caller, headers: { [SNAPSHOT_VERSION_HEADER]: SNAPSHOT_CONTRACT_VERSION } },
+        {
+          method: 'GET',
+          path: `${canvasPath(args)}/snapshot`,
+          caller,
+          headers: { [SNAPSHOT_VERSION_HEADER]: SNAPSHOT_CONTRACT_VERSION },
+        },
         TOOL_CONTRACTS.get_canvas.success,
         checkSnapshotVersion,
       ),
@@ -226,7 +252,10 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       ),
 
     getRun: (caller, args) =>
-      exchange({ method: 'GET', path: `${canvasPath(args)}/runs/${segment(args.run_id)}`, caller }, TOOL_CONTRACTS.get_canvas_node_run.success),
+      exchange(
+        { method: 'GET', path: `${canvasPath(args)}/runs/${segment(args.run_id)}`, caller },
+        TOOL_CONTRACTS.get_canvas_node_run.success,
+      ),
 
     cancelRun: (caller, args) =>
       exchange(
@@ -251,7 +280,10 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       for (const { assetId, url } of outputs) {
         try {
           // The output's own URL, signed by the backend: a HEAD needs no other credential.
-          const response = await fetch(new URL(url, baseUrl), { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+          const response = await fetch(new URL(url, baseUrl), {
+            method: 'HEAD',
+            signal: AbortSignal.timeout(timeoutMs),
+          });
           const length = Number(response.headers.get('content-length'));
           if (response.ok && Number.isSafeInteger(length)) sizes.set(assetId, length);
         } catch {

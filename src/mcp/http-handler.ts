@@ -14,7 +14,13 @@ import { refusalBody, type Dispatcher, type RpcReply } from './dispatcher.js';
 import type { EraFrame } from './era.js';
 import { eraOf, isEraFrame, mirroredHeaders, type Framed, type MirroredHeaders } from './era-selection.js';
 import { unsupportedVersion, type EraRefusal } from './modern-era.js';
-import { RPC_ERROR, isModernProtocolVersion, isSupportedProtocolVersion, rpcErrorBody, type JsonRpcId } from './protocol.js';
+import {
+  RPC_ERROR,
+  isModernProtocolVersion,
+  isSupportedProtocolVersion,
+  rpcErrorBody,
+  type JsonRpcId,
+} from './protocol.js';
 import type { TokenRateLimiter } from './rate-limit.js';
 import { mcpOutcomeOf, mcpResultOf, noteRefusal, rpcErrorCodeOf, type McpObserver } from './request-outcome.js';
 import type { BodyCheckPool, CheckVerdict } from '../validation/body-check-pool.js';
@@ -62,7 +68,12 @@ class HttpRefusal extends Error {
   }
 }
 
-function refuse(status: number, error: CanvasError, id: JsonRpcId = null, headers: Record<string, string> = {}): HttpRefusal {
+function refuse(
+  status: number,
+  error: CanvasError,
+  id: JsonRpcId = null,
+  headers: Record<string, string> = {},
+): HttpRefusal {
   return new HttpRefusal(status, refusalBody(id, error), headers);
 }
 
@@ -136,7 +147,9 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     const gate = options.connectors?.() ?? null;
     // Every 401 names where a client learns how to get a token (RFC 9728), when this server issues them.
     const unauthenticated = (message: string, presented = false) =>
-      refuse(401, new CanvasError('unauthenticated', message), null, { 'www-authenticate': gate ? gate.challenge(presented ? 'invalid_token' : undefined) : 'Bearer' });
+      refuse(401, new CanvasError('unauthenticated', message), null, {
+        'www-authenticate': gate ? gate.challenge(presented ? 'invalid_token' : undefined) : 'Bearer',
+      });
     if (hasTokenInQuery(new URL(req.url ?? '/', 'http://localhost'))) {
       throw unauthenticated('Tokens are not accepted in the query string: send Authorization: Bearer <token>.');
     }
@@ -164,7 +177,10 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       return await getRawBody(req, { limit: options.bodyLimitBytes });
     } catch (error) {
       if ((error as { type?: string }).type === 'entity.too.large') {
-        throw refuse(413, new CanvasError('payload_too_large', `The request body exceeds ${options.bodyLimitBytes} bytes.`));
+        throw refuse(
+          413,
+          new CanvasError('payload_too_large', `The request body exceeds ${options.bodyLimitBytes} bytes.`),
+        );
       }
       throw rpcRefusal(400, RPC_ERROR.parseError, 'Could not read the request body.');
     }
@@ -180,7 +196,11 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid JSON.');
     }
     if (Array.isArray(message)) {
-      throw rpcRefusal(400, RPC_ERROR.invalidRequest, 'JSON-RPC batches are not supported (removed in MCP 2025-06-18): send one message per request.');
+      throw rpcRefusal(
+        400,
+        RPC_ERROR.invalidRequest,
+        'JSON-RPC batches are not supported (removed in MCP 2025-06-18): send one message per request.',
+      );
     }
     return message;
   }
@@ -195,8 +215,10 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       throw refuse(canvasError.status, canvasError);
     });
     if (verdict === null || verdict.kind === 'valid' || verdict.kind === 'invalid') return verdict;
-    if (verdict.kind === 'not_utf8') throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid UTF-8.');
-    if (verdict.kind === 'not_json') throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid JSON.');
+    if (verdict.kind === 'not_utf8')
+      throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid UTF-8.');
+    if (verdict.kind === 'not_json')
+      throw rpcRefusal(400, RPC_ERROR.parseError, 'Parse error: the body is not valid JSON.');
     return verdict;
   }
 
@@ -204,13 +226,25 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     if (!options.rateLimiter) return;
     const retryAfterMs = await options.rateLimiter.take(tokenId);
     if (retryAfterMs !== null) {
-      throw refuse(429, new CanvasError('rate_limited', 'Too many requests for this token; retry later.', { retry_after_ms: retryAfterMs }), id, {
-        'retry-after': String(Math.ceil(retryAfterMs / 1000)),
-      });
+      throw refuse(
+        429,
+        new CanvasError('rate_limited', 'Too many requests for this token; retry later.', {
+          retry_after_ms: retryAfterMs,
+        }),
+        id,
+        {
+          'retry-after': String(Math.ceil(retryAfterMs / 1000)),
+        },
+      );
     }
   }
 
-  function callerOf(req: IncomingMessage, authenticated: Authenticated, requestId: string, fields: Record<string, unknown>): ToolCaller {
+  function callerOf(
+    req: IncomingMessage,
+    authenticated: Authenticated,
+    requestId: string,
+    fields: Record<string, unknown>,
+  ): ToolCaller {
     const identity = readIdentityHeaders((name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
@@ -255,7 +289,8 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     const version = headers.protocolVersion;
     // Both eras: an unsupported version is 400 (2025-06-18 MUST); 2026-07-28 names the error and the versions
     // served, and (like every error answering a request) carries the request's id: refused once the body is read.
-    const unservedVersion = version !== undefined && !isSupportedProtocolVersion(version) && !isModernProtocolVersion(version);
+    const unservedVersion =
+      version !== undefined && !isSupportedProtocolVersion(version) && !isModernProtocolVersion(version);
     const refuseUnservedVersion = (id: JsonRpcId) => {
       if (unservedVersion) throw eraRefusal(unsupportedVersion(id, version));
     };
@@ -278,7 +313,11 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     if (refusedLarge) {
       const id = refusedLarge.id ?? null;
       refuseUnservedVersion(id);
-      const era = frame({ id, method: 'tools/call', params: { name: refusedLarge.tool, _meta: refusedLarge.meta } }, headers, fields);
+      const era = frame(
+        { id, method: 'tools/call', params: { name: refusedLarge.tool, _meta: refusedLarge.meta } },
+        headers,
+        fields,
+      );
       await takeRateLimit(principal.tokenId, id);
       fields.rpc = 'tools/call';
       fields.tool = refusedLarge.tool;
@@ -301,7 +340,8 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
         return;
       }
       fields.rpc = request.method;
-      const tool = request.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined;
+      const tool =
+        request.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined;
       if (typeof tool === 'string') fields.tool = tool;
       const gate = options.connectors?.() ?? null;
       if (authenticated.connector && gate) {
@@ -327,7 +367,9 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
           ...context(callerOf(req, authenticated, requestId, fields)),
           era,
           rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
-          ...(request.method === 'tools/call' && large?.kind === 'valid' && large.value !== undefined ? { checkedArguments: large.value } : {}),
+          ...(request.method === 'tools/call' && large?.kind === 'valid' && large.value !== undefined
+            ? { checkedArguments: large.value }
+            : {}),
         });
         // A submission that failed spent nothing of the connection's limit.
         if (reservation && fields.error_code !== undefined) await reservation.refund();
@@ -366,9 +408,14 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
         return;
       }
       if (req.method !== 'POST') {
-        throw refuse(405, new CanvasError('method_not_allowed', `${req.method} is not supported: this server is stateless, POST only.`), null, {
-          allow: 'POST',
-        });
+        throw refuse(
+          405,
+          new CanvasError('method_not_allowed', `${req.method} is not supported: this server is stateless, POST only.`),
+          null,
+          {
+            allow: 'POST',
+          },
+        );
       }
       await handlePost(req, res, requestId, fields);
     } catch (error) {

@@ -9,8 +9,16 @@ import type { BackendClient, ToolCaller } from './backend-client.js';
 export function createInProcessClient(backend: CanvasBackend, clock: () => number = Date.now): BackendClient {
   const { store } = backend;
   const context = (caller: ToolCaller) => resolveCaller(caller.principal, caller.identity, caller.requestId);
-  const canvas = (args: { project_id: string; canvas_id: string }) => ({ projectId: args.project_id, canvasId: args.canvas_id });
-  const revisionChecked = (args: { project_id: string; canvas_id: string; base_revision: number; client_save_id: string | null }) => ({
+  const canvas = (args: { project_id: string; canvas_id: string }) => ({
+    projectId: args.project_id,
+    canvasId: args.canvas_id,
+  });
+  const revisionChecked = (args: {
+    project_id: string;
+    canvas_id: string;
+    base_revision: number;
+    client_save_id: string | null;
+  }) => ({
     ...canvas(args),
     baseRevision: args.base_revision,
     clientSaveId: args.client_save_id,
@@ -31,10 +39,12 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
       jsonPayload(await backend.createEdge(context(caller), { ...revisionChecked(args), edge: args.edge })),
     applyChanges: async (caller, args) =>
       jsonPayload(await backend.applyBatch(context(caller), { ...revisionChecked(args), operations: args.operations })),
-    estimateRun: async (caller, args) => jsonPayload(await backend.estimateRun(context(caller), { ...canvas(args), nodeId: args.node_id })),
+    estimateRun: async (caller, args) =>
+      jsonPayload(await backend.estimateRun(context(caller), { ...canvas(args), nodeId: args.node_id })),
     deleteNode: async (caller, args) =>
       jsonPayload(await backend.deleteNode(context(caller), { ...revisionChecked(args), nodeId: args.node_id })),
-    getRun: async (caller, args) => jsonPayload(await backend.getRun(context(caller), { ...canvas(args), runId: args.run_id })),
+    getRun: async (caller, args) =>
+      jsonPayload(await backend.getRun(context(caller), { ...canvas(args), runId: args.run_id })),
     cancelRun: async (caller, args) =>
       jsonPayload(await backend.cancelRun(context(caller), { ...canvas(args), runId: args.run_id })),
     submitRun: async (caller, args) =>
@@ -51,7 +61,10 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
       await backend.authorize(context(caller), args.project_id, 'viewer');
       const revisions = await store.history.history(args.project_id, args.canvas_id, args.before, args.limit);
       const oldest = revisions.at(-1)?.revision ?? null;
-      return { revisions, next_before: oldest !== null && oldest > 1 && revisions.length === args.limit ? oldest : null };
+      return {
+        revisions,
+        next_before: oldest !== null && oldest > 1 && revisions.length === args.limit ? oldest : null,
+      };
     },
     async assetSizes(outputs) {
       const sizes = new Map<string, number>();

@@ -18,10 +18,21 @@ export const META_KEY = {
 } as const;
 
 /** The methods the modern era defines that this server serves (no initialize, no ping: changelog, major 2 and 5). */
-const MODERN_METHODS = new Set(['server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read']);
+const MODERN_METHODS = new Set([
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
 
 /** Methods whose `params.name` or `params.uri` the client mirrors into `Mcp-Name` (streamable-http.mdx, "Standard Request Headers"). */
-const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
 
 /** Tool lists change only when the server restarts with other flags, and are the same for every caller. */
 const CACHE_HINTS = { ttlMs: 300_000, cacheScope: 'public' } as const;
@@ -32,7 +43,8 @@ export const MODERN_ERA: EraFrame = {
   hasMethod: (method) => MODERN_METHODS.has(method),
   // "The result MUST include a resultType field" (basic/index.mdx); servers SHOULD identify themselves in each result.
   resultHead: `"resultType":"complete","_meta":${JSON.stringify({ [META_KEY.serverInfo]: SERVER_INFO })},`,
-  resultHeadWith: (meta) => `"resultType":"complete","_meta":${JSON.stringify({ [META_KEY.serverInfo]: SERVER_INFO, ...meta })},`,
+  resultHeadWith: (meta) =>
+    `"resultType":"complete","_meta":${JSON.stringify({ [META_KEY.serverInfo]: SERVER_INFO, ...meta })},`,
   // "Servers MUST include caching hints" on tools/list and server/discover (server/utilities/caching.mdx).
   cacheHead: `"ttlMs":${CACHE_HINTS.ttlMs},"cacheScope":"${CACHE_HINTS.cacheScope}",`,
   privateHead: '"ttlMs":0,"cacheScope":"private",',
@@ -61,7 +73,9 @@ interface Message {
 function metaOf(params: unknown): Record<string, unknown> | undefined {
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return undefined;
   const meta = (params as { _meta?: unknown })._meta;
-  return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
+  return meta !== null && typeof meta === 'object' && !Array.isArray(meta)
+    ? (meta as Record<string, unknown>)
+    : undefined;
 }
 
 /** Era selection is body-primary: a message claims the modern era by naming its protocol version in `_meta`. */
@@ -70,12 +84,19 @@ export function claimsModernEra(params: unknown): boolean {
   return meta !== undefined && META_KEY.protocolVersion in meta;
 }
 
-const refusal = (status: number, id: JsonRpcId, code: number, message: string, data?: Record<string, unknown>): EraRefusal => ({
+const refusal = (
+  status: number,
+  id: JsonRpcId,
+  code: number,
+  message: string,
+  data?: Record<string, unknown>,
+): EraRefusal => ({
   status,
   body: rpcErrorBody(id, code, message, data),
 });
 
-const headerMismatch = (id: JsonRpcId, message: string) => refusal(400, id, RPC_ERROR.headerMismatch, `Header mismatch: ${message}`);
+const headerMismatch = (id: JsonRpcId, message: string) =>
+  refusal(400, id, RPC_ERROR.headerMismatch, `Header mismatch: ${message}`);
 
 export function unsupportedVersion(id: JsonRpcId, requested: string | undefined): EraRefusal {
   return refusal(400, id, RPC_ERROR.unsupportedProtocolVersion, 'Unsupported protocol version', {
@@ -120,14 +141,26 @@ export function admitModernMessage(message: Message, headers: MirroredHeaders): 
   const isRequest = message.id !== undefined;
   const meta = metaOf(message.params) ?? {};
   const problem = envelopeProblem(meta);
-  if (problem) return refusal(400, id, RPC_ERROR.invalidParams, `Invalid _meta envelope for protocol revision 2026-07-28: ${problem}`);
+  if (problem)
+    return refusal(
+      400,
+      id,
+      RPC_ERROR.invalidParams,
+      `Invalid _meta envelope for protocol revision 2026-07-28: ${problem}`,
+    );
   const claimed = meta[META_KEY.protocolVersion] as string;
   // "The header value MUST match io.modelcontextprotocol/protocolVersion … 400 Bad Request and a HeaderMismatch".
   if (headers.protocolVersion !== undefined && headers.protocolVersion !== claimed) {
-    return headerMismatch(id, `MCP-Protocol-Version header value '${headers.protocolVersion}' does not match body value '${claimed}'`);
+    return headerMismatch(
+      id,
+      `MCP-Protocol-Version header value '${headers.protocolVersion}' does not match body value '${claimed}'`,
+    );
   }
   if (headers.method !== undefined && headers.method !== message.method) {
-    return headerMismatch(id, `Mcp-Method header value '${headers.method}' does not match body value '${message.method}'`);
+    return headerMismatch(
+      id,
+      `Mcp-Method header value '${headers.method}' does not match body value '${message.method}'`,
+    );
   }
   if (!isModernProtocolVersion(claimed)) return unsupportedVersion(id, claimed);
   if (!isRequest) return null;
@@ -141,7 +174,10 @@ export function admitModernMessage(message: Message, headers: MirroredHeaders): 
     if (name === null) return headerMismatch(id, 'the Mcp-Name header value contains invalid characters');
     const bodyValue = (message.params as Record<string, unknown> | undefined)?.[nameField];
     if (name !== bodyValue) {
-      return headerMismatch(id, `Mcp-Name header value '${headers.name}' does not match body value '${String(bodyValue)}'`);
+      return headerMismatch(
+        id,
+        `Mcp-Name header value '${headers.name}' does not match body value '${String(bodyValue)}'`,
+      );
     }
   }
   // "If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and -32601".

@@ -10,7 +10,13 @@ import type { JsonPayload } from '../shared/json-payload.js';
 import type { Need } from '../backend/auth/access.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 import type { AssetUrls } from './asset-urls.js';
-import { APP_ONLY_TOOL_META, CANVAS_APP_ACCESS_META, CANVAS_APP_TOOL_META, CANVAS_URL_META, appAccessOf } from './canvas-app.js';
+import {
+  APP_ONLY_TOOL_META,
+  CANVAS_APP_ACCESS_META,
+  CANVAS_APP_TOOL_META,
+  CANVAS_URL_META,
+  appAccessOf,
+} from './canvas-app.js';
 import { runOutputLinks } from './run-output-links.js';
 
 /**
@@ -263,7 +269,9 @@ const ASSISTANT_TOOLS = new Set(['submit_canvas_node_run', 'create_canvas_edge']
  * approval) and connecting two nodes, which a person asking for a chain of frames expects. Every other caller's list is unchanged: the published interface stays exactly the six tools.
  */
 export function assistantTools(enableHiddenTools: boolean): ToolDefinition[] {
-  return TOOL_DEFINITIONS.filter((definition) => definition.published || enableHiddenTools || ASSISTANT_TOOLS.has(definition.name));
+  return TOOL_DEFINITIONS.filter(
+    (definition) => definition.published || enableHiddenTools || ASSISTANT_TOOLS.has(definition.name),
+  );
 }
 
 /** The app-only tools of the MCP App (issue 20): what the canvas drawn in a host does when the person edits it there. */
@@ -277,7 +285,8 @@ const APP_TOOLS = new Set(['apply_canvas_changes', 'estimate_canvas_node_run', '
 export function connectorTools(enableHiddenTools: boolean): ToolDefinition[] {
   return TOOL_DEFINITIONS.flatMap((definition) => {
     if (definition.published) return [definition];
-    if (APP_TOOLS.has(definition.name)) return [enableHiddenTools ? definition : { ...definition, meta: APP_ONLY_TOOL_META }];
+    if (APP_TOOLS.has(definition.name))
+      return [enableHiddenTools ? definition : { ...definition, meta: APP_ONLY_TOOL_META }];
     return enableHiddenTools ? [definition] : [];
   });
 }

@@ -51,7 +51,13 @@ export interface AuthorizationServer {
   /** Records the person's answer and answers where the browser goes next. */
   finishInteraction(req: IncomingMessage, res: ServerResponse, result: InteractionResults): Promise<string>;
   /** Saves an oidc-provider grant of these scopes for the client; answers its id. */
-  saveGrant(accountId: string, clientId: string, scopes: readonly string[], requestedScopes: readonly string[], existingGrantId?: string): Promise<string>;
+  saveGrant(
+    accountId: string,
+    clientId: string,
+    scopes: readonly string[],
+    requestedScopes: readonly string[],
+    existingGrantId?: string,
+  ): Promise<string>;
   /** Ends a grant: its codes, access and refresh tokens stop at once. */
   revokeGrant(grantId: string): Promise<void>;
   close(): void;
@@ -79,7 +85,12 @@ async function keysOf(store: Store) {
   const cookieKey = await store.sharedSecret('oauth_cookie_key', () => randomBytes(32).toString('base64url'));
   const jwk = await store.sharedSecret('oauth_signing_key', async () => {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-    return JSON.stringify({ ...(await exportJWK(privateKey)), use: 'sig', alg: 'ES256', kid: randomBytes(8).toString('hex') });
+    return JSON.stringify({
+      ...(await exportJWK(privateKey)),
+      use: 'sig',
+      alg: 'ES256',
+      kid: randomBytes(8).toString('hex'),
+    });
   });
   return { cookieKeys: [cookieKey], jwks: { keys: [JSON.parse(jwk) as Record<string, unknown>] } };
 }
@@ -95,7 +106,11 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const { cookieKeys, jwks } = await keysOf(store);
 
   const configuration: Configuration = {
-    adapter: sqlAdapterOf(store.driver, { invalidGrant: errors.InvalidGrant, clock, refreshGraceSeconds: REFRESH_GRACE_SECONDS }),
+    adapter: sqlAdapterOf(store.driver, {
+      invalidGrant: errors.InvalidGrant,
+      clock,
+      refreshGraceSeconds: REFRESH_GRACE_SECONDS,
+    }),
     clients: [],
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     // Dynamic registration checks a client's `scope` against this list: the resource scopes are listed here too.
@@ -129,7 +144,12 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, indicator) => {
           if (!resourceAliases.has(indicator)) throw new errors.InvalidTarget();
-          return { scope: OAUTH_SCOPES.join(' '), audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_SECONDS };
+          return {
+            scope: OAUTH_SCOPES.join(' '),
+            audience: resource,
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: ACCESS_TOKEN_SECONDS,
+          };
         },
       },
     } as Configuration['features'],
@@ -166,11 +186,15 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     }
     await next();
   });
-  provider.on('server_error', (_ctx: unknown, error: Error) => logger.error({ err: error }, 'authorization server error'));
+  provider.on('server_error', (_ctx: unknown, error: Error) =>
+    logger.error({ err: error }, 'authorization server error'),
+  );
   const callback = provider.callback();
 
   const sweep = setInterval(() => {
-    sweepOAuthRecords(store.driver, clock()).catch((error: unknown) => logger.warn({ err: error }, 'sweeping expired OAuth records failed'));
+    sweepOAuthRecords(store.driver, clock()).catch((error: unknown) =>
+      logger.warn({ err: error }, 'sweeping expired OAuth records failed'),
+    );
   }, SWEEP_MS);
   sweep.unref();
 
@@ -225,7 +249,9 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       const grant = await store.grants.get(token.grantId!);
       if (!grant || grant.endedAt !== null) return { ok: false, reason: 'The grant of this access token has ended.' };
       // The token's scopes, never more than the person allowed (our record of the grant).
-      const scopes = new Set((token.scope ?? '').split(' ').filter((scope) => (grant.scopes as readonly string[]).includes(scope)));
+      const scopes = new Set(
+        (token.scope ?? '').split(' ').filter((scope) => (grant.scopes as readonly string[]).includes(scope)),
+      );
       return { ok: true, access: { grant, scopes } };
     },
 
@@ -237,7 +263,9 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
           uid: details.uid,
           clientId: String(details.params.client_id),
           clientName: client?.clientName ?? null,
-          requestedScopes: String(details.params.scope ?? '').split(' ').filter(Boolean),
+          requestedScopes: String(details.params.scope ?? '')
+            .split(' ')
+            .filter(Boolean),
           grantId: details.grantId ?? null,
           redirectUri: typeof details.params.redirect_uri === 'string' ? details.params.redirect_uri : null,
         };
@@ -247,15 +275,20 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       }
     },
 
-    finishInteraction: (req, res, result) => provider.interactionResult(req, res, result, { mergeWithLastSubmission: false }),
+    finishInteraction: (req, res, result) =>
+      provider.interactionResult(req, res, result, { mergeWithLastSubmission: false }),
 
     async saveGrant(accountId, clientId, scopes, requestedScopes, existingGrantId) {
-      const grant = (existingGrantId ? await provider.Grant.find(existingGrantId) : undefined) ?? new provider.Grant({ accountId, clientId });
+      const grant =
+        (existingGrantId ? await provider.Grant.find(existingGrantId) : undefined) ??
+        new provider.Grant({ accountId, clientId });
       // What the person allowed is granted, for the resource (what access tokens carry) and, since every scope in the
       // provider's `scopes` also counts as an OpenID-layer one, there too; what the client asked for beyond it is
       // recorded as refused (oidc-provider asks for consent again until every requested scope is one or the other).
       // A client that asked for more gets less, and its token response says which scopes it got (RFC 6749, 3.3).
-      const refused = requestedScopes.filter((scope) => (OAUTH_SCOPES as readonly string[]).includes(scope) && !scopes.includes(scope));
+      const refused = requestedScopes.filter(
+        (scope) => (OAUTH_SCOPES as readonly string[]).includes(scope) && !scopes.includes(scope),
+      );
       grant.addResourceScope(resource, scopes.join(' '));
       grant.addOIDCScope([...scopes, ...requestedScopes.filter((scope) => scope === 'offline_access')].join(' '));
       if (refused.length > 0) {

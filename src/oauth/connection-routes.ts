@@ -15,7 +15,10 @@ import type { ConnectorGrants } from './connector-grants.js';
  * canvas's connections; the person who made one, or a project owner, may end it.
  */
 
-export const CONNECTION_ROUTE_PATHS = ['/api/v1/projects/:project_id/canvases/:canvas_id/connections', '/api/v1/connections/:grant_id'];
+export const CONNECTION_ROUTE_PATHS = [
+  '/api/v1/projects/:project_id/canvases/:canvas_id/connections',
+  '/api/v1/connections/:grant_id',
+];
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -43,7 +46,10 @@ function personOf(ctx: CallerContext) {
   return null;
 }
 
-export function registerConnectionRoutes(app: Hono<BackendHttpEnv>, options: { store: Store; grants: () => ConnectorGrants | null }): void {
+export function registerConnectionRoutes(
+  app: Hono<BackendHttpEnv>,
+  options: { store: Store; grants: () => ConnectorGrants | null },
+): void {
   const { store } = options;
 
   app.get(CONNECTION_ROUTE_PATHS[0]!, async (c) => {
@@ -61,7 +67,8 @@ export function registerConnectionRoutes(app: Hono<BackendHttpEnv>, options: { s
     const role = await authorizeProject(store, caller, grant.projectId, 'viewer');
     const person = personOf(caller);
     const own = person !== null && person.issuer === grant.person.issuer && person.subject === grant.person.subject;
-    if (!own && role !== 'owner') throw new CanvasError('forbidden', 'Only the person who made this connection, or a project owner, may end it.');
+    if (!own && role !== 'owner')
+      throw new CanvasError('forbidden', 'Only the person who made this connection, or a project owner, may end it.');
     const grants = options.grants();
     if (!grants) throw new CanvasError('unavailable', 'OAuth is not available on this server yet.');
     if (grant.endedAt === null) await grants.end(grant);

@@ -56,11 +56,17 @@ export function createConnectorGrants(options: { store: Store; server: Authoriza
       const canvas = await store.layout.readCanvas(choice.projectId, choice.canvasId);
       if (!canvas) throw new CanvasError('not_found', `No canvas ${choice.canvasId} in project ${choice.projectId}.`);
       if (!offeredLevels(interaction.requestedScopes).includes(choice.access)) {
-        throw new CanvasError('invalid_arguments', `${interaction.clientName ?? interaction.clientId} did not ask for that access.`);
+        throw new CanvasError(
+          'invalid_arguments',
+          `${interaction.clientName ?? interaction.clientId} did not ask for that access.`,
+        );
       }
       const edits = choice.access !== 'read';
       if (edits && role === 'viewer') {
-        throw new CanvasError('forbidden', `You are a viewer of project ${choice.projectId}: you can let ${interaction.clientName ?? 'this app'} read only.`);
+        throw new CanvasError(
+          'forbidden',
+          `You are a viewer of project ${choice.projectId}: you can let ${interaction.clientName ?? 'this app'} read only.`,
+        );
       }
       const expiresAt = clock() + GRANT_LIFETIME_MS;
       const name = `${(interaction.clientName ?? 'OAuth client').slice(0, 60)} (connector)`;
@@ -76,10 +82,24 @@ export function createConnectorGrants(options: { store: Store; server: Authoriza
         purpose: 'connector',
       });
       const chatRunId = edits
-        ? await store.admin.createChatRun({ projectId: choice.projectId, canvasId: choice.canvasId, actor: null, tokenId, openedBy: person, canEdit: true, expiresAt })
+        ? await store.admin.createChatRun({
+            projectId: choice.projectId,
+            canvasId: choice.canvasId,
+            actor: null,
+            tokenId,
+            openedBy: person,
+            canEdit: true,
+            expiresAt,
+          })
         : null;
       const scopes = SCOPES_OF[choice.access];
-      const grantId = await server.saveGrant(accountIdOf(person), interaction.clientId, scopes, interaction.requestedScopes, interaction.grantId ?? undefined);
+      const grantId = await server.saveGrant(
+        accountIdOf(person),
+        interaction.clientId,
+        scopes,
+        interaction.requestedScopes,
+        interaction.grantId ?? undefined,
+      );
       await store.grants.create({
         grantId,
         clientId: interaction.clientId,

@@ -11,7 +11,13 @@ import type { Actor, MemberRole } from '../store/records.js';
 import type { SessionTimes } from '../store/session-store.js';
 import type { Store } from '../store/store.js';
 import { INTERACTION_PATH, type AuthorizationServer, type InteractionView } from './authorization-server.js';
-import { ACCESS_LEVELS, accountIdOf, offeredLevels, type AccessLevel, type ConnectorGrants } from './connector-grants.js';
+import {
+  ACCESS_LEVELS,
+  accountIdOf,
+  offeredLevels,
+  type AccessLevel,
+  type ConnectorGrants,
+} from './connector-grants.js';
 
 /**
  * The consent page of an OAuth client (issue 20, item 2): which client, which canvas of the person's projects, read
@@ -51,7 +57,8 @@ interface CanvasOption {
 async function canvasesOf(store: Store, person: Actor): Promise<CanvasOption[]> {
   const options: CanvasOption[] = [];
   for (const membership of await store.directory.membershipsOf(person)) {
-    for (const canvas of await store.directory.canvases(membership.projectId)) options.push({ projectId: membership.projectId, canvasId: canvas.canvasId, role: membership.role });
+    for (const canvas of await store.directory.canvases(membership.projectId))
+      options.push({ projectId: membership.projectId, canvasId: canvas.canvasId, role: membership.role });
   }
   return options;
 }
@@ -62,7 +69,10 @@ function headersFor(c: BackendContext, redirectOrigin: string | null): void {
   c.header('x-frame-options', 'DENY');
   // The answer's redirects end at the client's address: a form's navigation may go there, and nowhere else.
   const formAction = ["'self'", ...(redirectOrigin ? [redirectOrigin] : [])].join(' ');
-  c.header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`);
+  c.header(
+    'content-security-policy',
+    `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+  );
 }
 
 function clientLabel(view: InteractionView): string {
@@ -105,25 +115,30 @@ function consentPage(view: InteractionView, person: Actor, canvases: CanvasOptio
         writes shows as its own, live, in history and in the feed, and you can end this connection from the canvas's
         "Connect an agent" panel at any time.</p>
       ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
-      ${canvases.length === 0
-        ? html`<p class="note">You are a member of no project with a canvas yet.</p>
+      ${
+        canvases.length === 0
+          ? html`<p class="note">You are a member of no project with a canvas yet.</p>
             <form method="post"><button type="submit" name="decision" value="deny">Cancel</button></form>`
-        : html`<form method="post">
+          : html`<form method="post">
             <label for="canvas">Canvas</label>
             <select id="canvas" name="canvas">
               ${canvases.map(
-                (option) => html`<option value="${option.projectId}/${option.canvasId}">${option.projectId} / ${option.canvasId} (${option.role})</option>`,
+                (option) =>
+                  html`<option value="${option.projectId}/${option.canvasId}">${option.projectId} / ${option.canvasId} (${option.role})</option>`,
               )}
             </select>
             <fieldset>
               <legend>What it may do</legend>
               ${levels.map(
-                (level) => html`<label><input type="radio" name="access" value="${level}" ${level === defaultLevel ? 'checked' : ''} /> ${ACCESS_TEXT[level]}</label>`,
+                (level) =>
+                  html`<label><input type="radio" name="access" value="${level}" ${level === defaultLevel ? 'checked' : ''} /> ${ACCESS_TEXT[level]}</label>`,
               )}
-              ${levels.includes('runs')
-                ? html`<label for="spend_limit">Spending limit for the runs it starts, in credits (empty: the project's budget only)</label>
+              ${
+                levels.includes('runs')
+                  ? html`<label for="spend_limit">Spending limit for the runs it starts, in credits (empty: the project's budget only)</label>
                     <input id="spend_limit" type="number" name="spend_limit" min="0" step="1" />`
-                : ''}
+                  : ''
+              }
             </fieldset>
             <p>Editing needs you to be an editor or owner of the canvas's project; a viewer can allow reading only.
               ${view.redirectUri ? html`Your answer goes back to <code>${view.redirectUri}</code>: if that is not the app you are adding, deny.` : ''}</p>
@@ -131,7 +146,8 @@ function consentPage(view: InteractionView, person: Actor, canvases: CanvasOptio
               <button type="submit" name="decision" value="allow">Allow</button>
               <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
             </p>
-          </form>`}`,
+          </form>`
+      }`,
   );
 }
 
@@ -142,7 +158,8 @@ export function registerConsentRoutes(app: Hono<BackendHttpEnv>, options: Consen
   };
   const nodeOf = (c: BackendContext) => {
     const { incoming, outgoing } = c.env;
-    if (!incoming || !outgoing) throw new CanvasError('internal', 'The consent page needs the Node request and response.');
+    if (!incoming || !outgoing)
+      throw new CanvasError('internal', 'The consent page needs the Node request and response.');
     return { incoming, outgoing };
   };
   const redirectOrigin = (uri: string | null) => {
@@ -179,32 +196,54 @@ export function registerConsentRoutes(app: Hono<BackendHttpEnv>, options: Consen
     }
     headersFor(c, redirectOrigin(view.redirectUri));
     if (c.req.header('origin') !== options.publicOrigin()) {
-      return c.html(htmlPage('Not allowed', html`<h1>Answer on this server's own page</h1><p>Open the connection request again.</p>`), 403);
+      return c.html(
+        htmlPage(
+          'Not allowed',
+          html`<h1>Answer on this server's own page</h1><p>Open the connection request again.</p>`,
+        ),
+        403,
+      );
     }
     const person = await personOf(c);
     if (!person) return c.html(signInFirst(view, view.uid), 401);
     const form = ConsentForm.safeParse(await c.req.parseBody());
-    if (!form.success) return c.html(consentPage(view, person, await canvasesOf(options.store, person), 'Choose Allow or Deny.'), 400);
+    if (!form.success)
+      return c.html(consentPage(view, person, await canvasesOf(options.store, person), 'Choose Allow or Deny.'), 400);
     if (form.data.decision === 'deny') {
-      const to = await connectors.server.finishInteraction(incoming, outgoing, { error: 'access_denied', error_description: 'The person declined the connection.' });
+      const to = await connectors.server.finishInteraction(incoming, outgoing, {
+        error: 'access_denied',
+        error_description: 'The person declined the connection.',
+      });
       return c.redirect(to, 303);
     }
     try {
       const [projectId = '', canvasId = ''] = (form.data.canvas ?? '').split('/');
       const spend = form.data.spend_limit?.trim() ?? '';
-      if (spend !== '' && !/^\d{1,9}$/.test(spend)) throw new CanvasError('invalid_arguments', 'The spending limit is a whole number of credits.');
+      if (spend !== '' && !/^\d{1,9}$/.test(spend))
+        throw new CanvasError('invalid_arguments', 'The spending limit is a whole number of credits.');
       const grantId = await connectors.grants.approve(person, view, {
         projectId: ProjectId.parse(projectId),
         canvasId: CanvasId.parse(canvasId),
         access: form.data.access ?? 'read',
         spendLimit: spend === '' ? null : Number(spend),
       });
-      const to = await connectors.server.finishInteraction(incoming, outgoing, { login: { accountId: accountIdOf(person), remember: false }, consent: { grantId } });
+      const to = await connectors.server.finishInteraction(incoming, outgoing, {
+        login: { accountId: accountIdOf(person), remember: false },
+        consent: { grantId },
+      });
       return c.redirect(to, 303);
     } catch (error) {
-      const message = error instanceof CanvasError ? error.message : error instanceof z.ZodError ? 'Choose one of the canvases listed.' : null;
+      const message =
+        error instanceof CanvasError
+          ? error.message
+          : error instanceof z.ZodError
+            ? 'Choose one of the canvases listed.'
+            : null;
       if (message === null) throw error;
-      return c.html(consentPage(view, person, await canvasesOf(options.store, person), message), error instanceof CanvasError && error.code === 'forbidden' ? 403 : 400);
+      return c.html(
+        consentPage(view, person, await canvasesOf(options.store, person), message),
+        error instanceof CanvasError && error.code === 'forbidden' ? 403 : 400,
+      );
     }
   });
 }

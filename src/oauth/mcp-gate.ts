@@ -66,10 +66,17 @@ function canvasOf(request: JSONRPCRequest, rawArguments: unknown): { projectId: 
   }
   const args = rawArguments as { project_id?: unknown; canvas_id?: unknown } | undefined;
   if (!args || typeof args !== 'object') return null;
-  return typeof args.project_id === 'string' || typeof args.canvas_id === 'string' ? { projectId: String(args.project_id), canvasId: String(args.canvas_id) } : null;
+  return typeof args.project_id === 'string' || typeof args.canvas_id === 'string'
+    ? { projectId: String(args.project_id), canvasId: String(args.canvas_id) }
+    : null;
 }
 
-export function createConnectorGate(options: { store: Store; server: AuthorizationServer; estimate: RunEstimator; clock?: () => number }): ConnectorGate {
+export function createConnectorGate(options: {
+  store: Store;
+  server: AuthorizationServer;
+  estimate: RunEstimator;
+  clock?: () => number;
+}): ConnectorGate {
   const { store, server } = options;
   const clock = options.clock ?? Date.now;
   // Per connection and idempotency key: the submission in progress, which the next one waits for.
@@ -114,12 +121,18 @@ export function createConnectorGate(options: { store: Store; server: Authorizati
             ? 'canvas:read'
             : null;
       if (needed && !access.scopes.has(needed)) {
-        return { message: `This connection was not allowed ${needed}: ask the person to connect again with more access.`, scope: needed };
+        return {
+          message: `This connection was not allowed ${needed}: ask the person to connect again with more access.`,
+          scope: needed,
+        };
       }
       const canvas = needed ? canvasOf(request, rawArguments) : null;
       const { grant } = access;
       if (canvas && (canvas.projectId !== grant.projectId || canvas.canvasId !== grant.canvasId)) {
-        return { message: `This connection is for canvas ${grant.canvasId} of project ${grant.projectId} only.`, scope: null };
+        return {
+          message: `This connection is for canvas ${grant.canvasId} of project ${grant.projectId} only.`,
+          scope: null,
+        };
       }
       return null;
     },
@@ -128,18 +141,24 @@ export function createConnectorGate(options: { store: Store; server: Authorizati
       const { grant } = access;
       const nothing = async () => undefined;
       if (grant.spendLimit === null) return { refund: nothing, done: () => undefined };
-      const { node_id: nodeId, idempotency_key: key } = (rawArguments ?? {}) as { node_id?: unknown; idempotency_key?: unknown };
+      const { node_id: nodeId, idempotency_key: key } = (rawArguments ?? {}) as {
+        node_id?: unknown;
+        idempotency_key?: unknown;
+      };
       if (typeof nodeId !== 'string') return { refund: nothing, done: () => undefined };
       const done = typeof key === 'string' ? await turnOf(`${grant.grantId}\u0000${key}`) : () => undefined;
       try {
         // A retried submission (a key already used on this canvas) answers the run it made: nothing more is spent.
-        if (typeof key === 'string' && (await store.runs.keyUsed(grant.projectId, grant.canvasId, key))) return { refund: nothing, done };
+        if (typeof key === 'string' && (await store.runs.keyUsed(grant.projectId, grant.canvasId, key)))
+          return { refund: nothing, done };
         const cost = await options.estimate(grant, nodeId).catch(() => null);
         // A node the estimate cannot price is refused by the submission itself, with its own error.
         if (cost === null) return { refund: nothing, done };
         if (!(await store.grants.spend(grant.grantId, cost))) {
           done();
-          return { refused: `This run would cost ${cost} credits; this connection may spend ${grant.spendLimit} in all and has spent ${grant.spent}.` };
+          return {
+            refused: `This run would cost ${cost} credits; this connection may spend ${grant.spendLimit} in all and has spent ${grant.spent}.`,
+          };
         }
         return { refund: () => store.grants.spend(grant.grantId, -cost).then(() => undefined), done };
       } catch (error) {

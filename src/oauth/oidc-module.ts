@@ -15,7 +15,8 @@ export async function withOidcNotices<T>(logger: Logger, work: () => Promise<T> 
       if (!text.includes('oidc-provider')) return original.apply(console, args);
       // eslint-disable-next-line no-control-regex
       const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
-      if (plain.includes('Unsupported runtime')) logger.debug({ oidc_provider: plain }, 'oidc-provider prefers Node 22; it runs on this Node');
+      if (plain.includes('Unsupported runtime'))
+        logger.debug({ oidc_provider: plain }, 'oidc-provider prefers Node 22; it runs on this Node');
       else logger.warn({ oidc_provider: plain }, 'oidc-provider notice');
     };
   console.info = route(info);

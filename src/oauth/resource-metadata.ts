@@ -13,10 +13,18 @@ export const PROTECTED_RESOURCE_PATHS = new Set([
 
 export function serveResourceMetadata(res: ServerResponse, server: AuthorizationServer | null): void {
   if (!server) {
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'not_found', message: 'This server issues no OAuth tokens (a gateway, or still starting).' } }));
+    res.writeHead(404, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        error: { code: 'not_found', message: 'This server issues no OAuth tokens (a gateway, or still starting).' },
+      }),
+    );
     return;
   }
   res
-    .writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=300' })
+    .writeHead(200, {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'cache-control': 'public, max-age=300',
+    })
     .end(JSON.stringify(server.resourceMetadata()));
 }

@@ -11,13 +11,26 @@ import type { SqlDriver } from '../store/sql-driver.js';
  * of counting as a replay, which would end the whole grant.
  */
 
-const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const GRANTABLE = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+]);
 /**
  * Records whose id is itself the credential (the opaque token or code a client presents): stored under
  * the SHA-256 of the id and without it in the payload, so a copy of the database holds no usable token. The id is
  * put back into the payload when the credential's holder presents it.
  */
-const HASHED = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const HASHED = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+]);
 const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
 const RecordRow = z.object({ payload: z.string(), consumed_at: z.coerce.number().nullable() });

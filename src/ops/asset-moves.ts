@@ -61,7 +61,10 @@ async function sha256Of(stream: Readable): Promise<{ hash: string; bytes: number
 }
 
 /** Streams `source` into `put`, hashing the bytes on their way through (a transform: only `put` consumes them). */
-async function copyHashing(source: Readable, put: (bytes: Readable) => Promise<string>): Promise<{ key: string; hash: string; bytes: number }> {
+async function copyHashing(
+  source: Readable,
+  put: (bytes: Readable) => Promise<string>,
+): Promise<{ key: string; hash: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
   const tap = new Transform({
@@ -77,7 +80,8 @@ async function copyHashing(source: Readable, put: (bytes: Readable) => Promise<s
 
 function checksumOf(lines: ReadonlyArray<[assetId: string, hash: string]>): string {
   const all = createHash('sha256');
-  for (const [assetId, hash] of [...lines].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) all.update(`${assetId} ${hash}\n`);
+  for (const [assetId, hash] of [...lines].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    all.update(`${assetId} ${hash}\n`);
   return all.digest('hex');
 }
 
@@ -107,16 +111,27 @@ export async function moveAssets(store: Store, assets: Assets, options: MoveOpti
     }
     const source = assets.reader(record.storage);
     if (!source) {
-      report.failures.push({ assetId, reason: `kept in ${record.storage} storage, which this command was not given the settings to reach` });
+      report.failures.push({
+        assetId,
+        reason: `kept in ${record.storage} storage, which this command was not given the settings to reach`,
+      });
       continue;
     }
     let landed: AssetLocation | null = null;
     try {
-      const copied = await copyHashing(await source.open(record), (bytes) => destination.put(assetId, bytes, record.byteSize));
-      landed = { ...record, storage: destination.storage, storageKey: destination.storage === 'local' ? null : copied.key };
+      const copied = await copyHashing(await source.open(record), (bytes) =>
+        destination.put(assetId, bytes, record.byteSize),
+      );
+      landed = {
+        ...record,
+        storage: destination.storage,
+        storageKey: destination.storage === 'local' ? null : copied.key,
+      };
       const readBack = await sha256Of(await destination.open(landed));
       if (copied.bytes !== record.byteSize || readBack.bytes !== record.byteSize || readBack.hash !== copied.hash) {
-        throw new Error(`the copy does not match: ${copied.bytes} bytes read, ${readBack.bytes} written, ${record.byteSize} recorded`);
+        throw new Error(
+          `the copy does not match: ${copied.bytes} bytes read, ${readBack.bytes} written, ${record.byteSize} recorded`,
+        );
       }
       const relocated = await store.claims.relocateAsset(assetId, record, landed);
       if (!relocated) throw new Error('its row changed during the copy (another migration?); left as it was');
@@ -178,7 +193,10 @@ export async function settleRestoredAssets(store: Store, assets: Assets, archive
       continue;
     }
     // The archive's copies were restored as local files: for the local store, the row only has to name them.
-    const key = destination.storage === 'local' ? null : await destination.put(record.assetId, createReadStream(file), record.byteSize);
+    const key =
+      destination.storage === 'local'
+        ? null
+        : await destination.put(record.assetId, createReadStream(file), record.byteSize);
     await store.claims.relocateAsset(record.assetId, record, { storage: destination.storage, storageKey: key });
     if (destination.storage !== 'local') await rm(file, { force: true });
     report.fromArchive += 1;

@@ -1,10 +1,26 @@
-import { copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import { create as createTar } from 'tar';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupManifest } from '../contract/index.js';
-import { ASSET_ID, AssetMissing, type AssetLocation, type AssetStorage, type AssetStore } from '../assets/asset-store.js';
+import {
+  ASSET_ID,
+  AssetMissing,
+  type AssetLocation,
+  type AssetStorage,
+  type AssetStore,
+} from '../assets/asset-store.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files.js';
 import { PACKAGE_VERSION } from '../shared/version.js';
 import type { StoreLocation } from '../store/store.js';
@@ -44,13 +60,33 @@ function readCopy(staged: string): { assets: AssetLocation[]; schemaVersion: num
   const copy = new Database(staged, { readonly: true, fileMustExist: true });
   try {
     // A store from before migration 008 keeps every asset in a local file.
-    const placed = (copy.prepare("SELECT COUNT(*) FROM pragma_table_info('assets') WHERE name = 'storage'").pluck().get() as number) > 0;
+    const placed =
+      (copy
+        .prepare("SELECT COUNT(*) FROM pragma_table_info('assets') WHERE name = 'storage'")
+        .pluck()
+        .get() as number) > 0;
     const rows = copy
-      .prepare(placed ? 'SELECT id, storage, storage_key, byte_size, mime_type FROM assets ORDER BY id' : "SELECT id, 'local' AS storage, NULL AS storage_key, byte_size, mime_type FROM assets ORDER BY id")
-      .all() as Array<{ id: string; storage: AssetStorage; storage_key: string | null; byte_size: number; mime_type: string }>;
+      .prepare(
+        placed
+          ? 'SELECT id, storage, storage_key, byte_size, mime_type FROM assets ORDER BY id'
+          : "SELECT id, 'local' AS storage, NULL AS storage_key, byte_size, mime_type FROM assets ORDER BY id",
+      )
+      .all() as Array<{
+      id: string;
+      storage: AssetStorage;
+      storage_key: string | null;
+      byte_size: number;
+      mime_type: string;
+    }>;
     const version = copy.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get();
     return {
-      assets: rows.map((row) => ({ assetId: row.id, storage: row.storage, storageKey: row.storage_key, byteSize: row.byte_size, mimeType: row.mime_type })),
+      assets: rows.map((row) => ({
+        assetId: row.id,
+        storage: row.storage,
+        storageKey: row.storage_key,
+        byteSize: row.byte_size,
+        mimeType: row.mime_type,
+      })),
       schemaVersion: typeof version === 'number' ? version : null,
     };
   } finally {
@@ -89,7 +125,10 @@ async function stageAssets(
       }
     } else {
       const reader = readerOf(asset.storage);
-      if (!reader) throw new Error(`${assetId} is kept in ${asset.storage} storage: give this command the settings to reach it (docs/operations.md, "Asset storage").`);
+      if (!reader)
+        throw new Error(
+          `${assetId} is kept in ${asset.storage} storage: give this command the settings to reach it (docs/operations.md, "Asset storage").`,
+        );
       try {
         await pipeline(await reader.open(asset), createWriteStream(target, { mode: PRIVATE_FILE_MODE, flags: 'wx' }));
       } catch (error) {
@@ -121,7 +160,12 @@ export async function createBackup(source: BackupSource, out: string): Promise<B
     } else {
       listed = await source.listAssets();
     }
-    const assets = await stageAssets(listed, join(resolve(source.dataDir), ASSETS_DIR), join(root, ASSETS_DIR), source.readerOf);
+    const assets = await stageAssets(
+      listed,
+      join(resolve(source.dataDir), ASSETS_DIR),
+      join(root, ASSETS_DIR),
+      source.readerOf,
+    );
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       format_version: BACKUP_FORMAT_VERSION,

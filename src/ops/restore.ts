@@ -38,7 +38,10 @@ function readManifest(root: string): BackupManifest {
   const file = join(root, MANIFEST_FILE);
   if (!existsSync(file)) throw new RestoreRefused('This is not a canvas-mcp backup: it has no manifest.json.');
   const parsed = BackupManifest.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new RestoreRefused(`This backup's manifest is not one this version reads: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+  if (!parsed.success)
+    throw new RestoreRefused(
+      `This backup's manifest is not one this version reads: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
+    );
   return parsed.data;
 }
 
@@ -57,12 +60,19 @@ export async function restoreBackup(archive: string, dataDir: string): Promise<R
   const target = resolve(dataDir);
   if (!existsSync(source)) throw new RestoreRefused(`No backup at ${source}.`);
   if (existsSync(target) && readdirSync(target).length > 0) {
-    throw new RestoreRefused(`${target} is not empty: restore into a new or empty --data directory (a backup never overwrites a store).`);
+    throw new RestoreRefused(
+      `${target} is not empty: restore into a new or empty --data directory (a backup never overwrites a store).`,
+    );
   }
   mkdirSync(target, { recursive: true, mode: PRIVATE_DIR_MODE });
   const staging = privateStagingDir(target);
   try {
-    await extract({ file: source, cwd: staging, strict: true, filter: (path, entry) => expectedEntry(path, 'type' in entry ? entry.type : 'File') });
+    await extract({
+      file: source,
+      cwd: staging,
+      strict: true,
+      filter: (path, entry) => expectedEntry(path, 'type' in entry ? entry.type : 'File'),
+    });
     const root = join(staging, ARCHIVE_ROOT);
     const manifest = readManifest(root);
     const database = join(root, DATABASE_FILE);

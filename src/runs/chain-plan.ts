@@ -76,7 +76,12 @@ function resultFingerprint(body: string, head: ResultHead | undefined): string {
 }
 
 /** For a run of one node submitted alone: the results of the nodes with an edge into it, now (see inputsHashOf). */
-export async function upstreamResults(store: Store, projectId: string, canvasId: string, nodeId: string): Promise<Map<string, string>> {
+export async function upstreamResults(
+  store: Store,
+  projectId: string,
+  canvasId: string,
+  nodeId: string,
+): Promise<Map<string, string>> {
   const sources = [...new Set(await store.layout.edgeSources(projectId, canvasId, nodeId))];
   const heads = await store.versions.heads(projectId, canvasId, sources);
   const upstream = new Map<string, string>();
@@ -88,7 +93,12 @@ export async function upstreamResults(store: Store, projectId: string, canvasId:
 }
 
 /** The nodes reachable from the root along edges, in dependency order (creation order among equals). */
-function downstreamOrder(rootId: string, nodes: ReadonlyMap<string, GraphNode>, targets: ReadonlyMap<string, string[]>, sources: ReadonlyMap<string, string[]>): string[] {
+function downstreamOrder(
+  rootId: string,
+  nodes: ReadonlyMap<string, GraphNode>,
+  targets: ReadonlyMap<string, string[]>,
+  sources: ReadonlyMap<string, string[]>,
+): string[] {
   const reach = new Set([rootId]);
   const frontier = [rootId];
   while (frontier.length > 0) {
@@ -99,9 +109,14 @@ function downstreamOrder(rootId: string, nodes: ReadonlyMap<string, GraphNode>, 
       }
     }
   }
-  const pending = new Map([...reach].map((id) => [id, (sources.get(id) ?? []).filter((source) => reach.has(source)).length]));
+  const pending = new Map(
+    [...reach].map((id) => [id, (sources.get(id) ?? []).filter((source) => reach.has(source)).length]),
+  );
   const bySeq = (left: string, right: string) => nodes.get(left)!.seq - nodes.get(right)!.seq;
-  const ready = [...pending].filter(([, count]) => count === 0).map(([id]) => id).sort(bySeq);
+  const ready = [...pending]
+    .filter(([, count]) => count === 0)
+    .map(([id]) => id)
+    .sort(bySeq);
   const order: string[] = [];
   while (ready.length > 0) {
     const id = ready.shift()!;
@@ -120,7 +135,7 @@ function downstreamOrder(rootId: string, nodes: ReadonlyMap<string, GraphNode>, 
     // The nodes left unordered are on a cycle or downstream of one: drop those that lead nowhere within them, until
     // only the cycle's nodes remain.
     const left = new Set([...reach].filter((id) => !order.includes(id)));
-    for (let dropped = true; dropped; ) {
+    for (let dropped = true; dropped;) {
       dropped = false;
       for (const id of left) {
         if (!(targets.get(id) ?? []).some((next) => left.has(next))) {
@@ -130,10 +145,14 @@ function downstreamOrder(rootId: string, nodes: ReadonlyMap<string, GraphNode>, 
       }
     }
     const looped = [...left].sort(bySeq);
-    throw new CanvasError('not_runnable', `The nodes downstream of ${rootId} form a cycle (${looped.join(', ')}): a chain needs an order; remove an edge of the cycle.`, {
-      node_id: rootId,
-      cycle: looped,
-    });
+    throw new CanvasError(
+      'not_runnable',
+      `The nodes downstream of ${rootId} form a cycle (${looped.join(', ')}): a chain needs an order; remove an edge of the cycle.`,
+      {
+        node_id: rootId,
+        cycle: looped,
+      },
+    );
   }
   return order;
 }
@@ -142,11 +161,18 @@ function downstreamOrder(rootId: string, nodes: ReadonlyMap<string, GraphNode>, 
  * Plans the chain from `rootId`: the steps that run (with their run ids chosen now), the cached ones, and what
  * each waits for. Refused, naming the node, when a step cannot run; nothing is written.
  */
-export async function planChain(store: Store, projectId: string, canvasId: string, rootId: string, pricing: RunPricing): Promise<ChainPlan> {
+export async function planChain(
+  store: Store,
+  projectId: string,
+  canvasId: string,
+  rootId: string,
+  pricing: RunPricing,
+): Promise<ChainPlan> {
   const layout = await store.layout.loadLayout(projectId, canvasId);
   if (!layout) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
   const nodes = new Map(layout.nodes.map((node) => [node.id, { body: node.body, seq: node.seq }]));
-  if (!nodes.has(rootId)) throw new CanvasError('not_found', `No node with id ${JSON.stringify(rootId)} on this canvas.`);
+  if (!nodes.has(rootId))
+    throw new CanvasError('not_found', `No node with id ${JSON.stringify(rootId)} on this canvas.`);
   const targets = new Map<string, string[]>();
   const sources = new Map<string, string[]>();
   for (const edge of layout.edges) {
@@ -169,7 +195,10 @@ export async function planChain(store: Store, projectId: string, canvasId: strin
       const sourceNode = nodes.get(source);
       if (!sourceNode) continue;
       const step = steps.get(source);
-      upstream.set(source, step?.replacesResult ? `run:${step.runId}` : resultFingerprint(sourceNode.body, heads.get(source)));
+      upstream.set(
+        source,
+        step?.replacesResult ? `run:${step.runId}` : resultFingerprint(sourceNode.body, heads.get(source)),
+      );
       if (step?.runId) waits.add(source);
       else for (const waited of inheritedWaits.get(source) ?? []) waits.add(waited);
     }
@@ -202,14 +231,22 @@ export async function planChain(store: Store, projectId: string, canvasId: strin
     });
   }
   if (steps.size === 0) {
-    throw new CanvasError('not_runnable', `Nothing runs from ${rootId}: neither it nor any node downstream of it along edges is a node that runs.`, { node_id: rootId });
+    throw new CanvasError(
+      'not_runnable',
+      `Nothing runs from ${rootId}: neither it nor any node downstream of it along edges is a node that runs.`,
+      { node_id: rootId },
+    );
   }
   if (steps.size > MAX_CHAIN_STEPS) {
-    throw new CanvasError('limit_exceeded', `A chain runs at most ${MAX_CHAIN_STEPS} nodes; ${steps.size} are downstream of ${rootId}. Run from a node further down.`, {
-      node_id: rootId,
-      steps: steps.size,
-      limit: MAX_CHAIN_STEPS,
-    });
+    throw new CanvasError(
+      'limit_exceeded',
+      `A chain runs at most ${MAX_CHAIN_STEPS} nodes; ${steps.size} are downstream of ${rootId}. Run from a node further down.`,
+      {
+        node_id: rootId,
+        steps: steps.size,
+        limit: MAX_CHAIN_STEPS,
+      },
+    );
   }
   return { rootNodeId: rootId, steps: [...steps.values()] };
 }
@@ -218,7 +255,13 @@ export async function planChain(store: Store, projectId: string, canvasId: strin
  * The run a step would submit. An audio trim fed by an audio step of this chain that runs trims that step's new
  * audio (its asset id is chosen ahead), not the audio it had before.
  */
-async function planStep(store: Store, projectId: string, canvasId: string, node: CanvasNode, steps: ReadonlyMap<string, ChainStepPlan>): Promise<RunPlan> {
+async function planStep(
+  store: Store,
+  projectId: string,
+  canvasId: string,
+  node: CanvasNode,
+  steps: ReadonlyMap<string, ChainStepPlan>,
+): Promise<RunPlan> {
   let context: RunContext = await runContextFor(store, projectId, canvasId, node);
   if (node.type === 'audioTrimNode') {
     for (const source of await store.layout.edgeSources(projectId, canvasId, node.id)) {
@@ -233,7 +276,8 @@ async function planStep(store: Store, projectId: string, canvasId: string, node:
   try {
     return planRun(node, context);
   } catch (error) {
-    if (error instanceof CanvasError) throw new CanvasError(error.code, `${node.id}: ${error.message}`, { ...error.details, node_id: node.id });
+    if (error instanceof CanvasError)
+      throw new CanvasError(error.code, `${node.id}: ${error.message}`, { ...error.details, node_id: node.id });
     throw error;
   }
 }

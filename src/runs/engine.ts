@@ -160,7 +160,12 @@ export function createRunEngine(options: RunEngineOptions) {
       for (const asset of result.assets) {
         const stagedAsset = await writer.stage(asset.assetId, `${row.id}.${row.attempt}`, asset.bytes);
         staged.push(stagedAsset);
-        outputs.push({ asset_id: asset.assetId, kind: asset.kind, url: assetUrl(asset.assetId), mime_type: asset.mimeType });
+        outputs.push({
+          asset_id: asset.assetId,
+          kind: asset.kind,
+          url: assetUrl(asset.assetId),
+          mime_type: asset.mimeType,
+        });
         assets.push({
           id: asset.assetId,
           assetId: asset.assetId,
@@ -185,7 +190,11 @@ export function createRunEngine(options: RunEngineOptions) {
         const done = (progress as { percent: number } | null)?.percent ?? 0;
         outcome = { status: 'cancelled', charged: roundCredits((row.cost_estimated * done) / 100) };
       } else if (stop?.reason === 'timeout') {
-        outcome = { status: 'failed', error: { code: 'timeout', message: `The run did not finish within ${timeoutMs} ms.` }, charged: 0 };
+        outcome = {
+          status: 'failed',
+          error: { code: 'timeout', message: `The run did not finish within ${timeoutMs} ms.` },
+          charged: 0,
+        };
       } else if (error instanceof ProviderError) {
         outcome =
           error.retryable && row.attempt < row.max_attempts
@@ -193,7 +202,11 @@ export function createRunEngine(options: RunEngineOptions) {
             : { status: 'failed', error: { code: error.code, message: error.message }, charged: 0 };
       } else {
         log.error({ err: error }, 'run failed unexpectedly');
-        outcome = { status: 'failed', error: { code: 'internal', message: 'The run failed unexpectedly.' }, charged: 0 };
+        outcome = {
+          status: 'failed',
+          error: { code: 'internal', message: 'The run failed unexpectedly.' },
+          charged: 0,
+        };
       }
     } finally {
       clearTimeout(timeout);
@@ -210,7 +223,9 @@ export function createRunEngine(options: RunEngineOptions) {
       } else {
         const finished = outcome;
         const provider = options.providers(job.operation).name;
-        const recorded = await untilLeaseEnds(() => store.claims.complete(lease, { ...finished, provider }, () => writer.publish(staged)));
+        const recorded = await untilLeaseEnds(() =>
+          store.claims.complete(lease, { ...finished, provider }, () => writer.publish(staged)),
+        );
         if (!recorded) log.warn('lease lost before completion: nothing recorded, nothing published');
         else {
           log.info({ status: finished.status, charged: finished.charged }, 'run finished');
@@ -244,8 +259,11 @@ export function createRunEngine(options: RunEngineOptions) {
   async function sweepStaged(): Promise<void> {
     const writer = options.assets.writer;
     try {
-      const removed = await writer.sweepStaged(Date.now() - stagedAgeMs, (assetIds) => store.claims.knownAssetIds(assetIds));
-      if (removed > 0) logger.info({ removed, storage: writer.storage }, 'removed run outputs left staged by a process that stopped');
+      const removed = await writer.sweepStaged(Date.now() - stagedAgeMs, (assetIds) =>
+        store.claims.knownAssetIds(assetIds),
+      );
+      if (removed > 0)
+        logger.info({ removed, storage: writer.storage }, 'removed run outputs left staged by a process that stopped');
     } catch (error) {
       logger.warn({ err: error }, 'sweeping staged run outputs failed; trying again later');
     }

@@ -121,7 +121,12 @@ export function planRun(node: CanvasNode, context: RunContext = NO_CONTEXT): Run
       return {
         operation: 'storyboard_generation',
         skillId: null,
-        input: definedEntries({ prompt: node.data.prompt, frameCount: frames, aspectRatio: node.data.aspectRatio, size: node.data.size }),
+        input: definedEntries({
+          prompt: node.data.prompt,
+          frameCount: frames,
+          aspectRatio: node.data.aspectRatio,
+          size: node.data.size,
+        }),
         costEstimated: 0.5 * frames,
         outputs: [{ kind: 'image' }],
       };
@@ -139,8 +144,11 @@ export function planRun(node: CanvasNode, context: RunContext = NO_CONTEXT): Run
         outputs: [{ kind: 'video' }],
       };
     case 'videoStoryNode': {
-      if (node.data.shots.length === 0) throw notRunnable(node, 'it has no shots; add shots with a prompt and a duration.');
-      const shots = node.data.shots.slice(0, 12).map((shot) => ({ prompt: shot.prompt, durationMs: clampMs(shot.durationMs, SECOND) }));
+      if (node.data.shots.length === 0)
+        throw notRunnable(node, 'it has no shots; add shots with a prompt and a duration.');
+      const shots = node.data.shots
+        .slice(0, 12)
+        .map((shot) => ({ prompt: shot.prompt, durationMs: clampMs(shot.durationMs, SECOND) }));
       return {
         operation: 'video_story',
         skillId: null,
@@ -163,7 +171,11 @@ export function planRun(node: CanvasNode, context: RunContext = NO_CONTEXT): Run
       return {
         operation: 'video_composition',
         skillId: null,
-        input: definedEntries({ clips, audioAssetId: context.assetIdOf(node.data.audioTrackUrl), aspectRatio: node.data.aspectRatio }),
+        input: definedEntries({
+          clips,
+          audioAssetId: context.assetIdOf(node.data.audioTrackUrl),
+          aspectRatio: node.data.aspectRatio,
+        }),
         costEstimated: 1,
         outputs: [{ kind: 'video' }],
       };
@@ -172,18 +184,28 @@ export function planRun(node: CanvasNode, context: RunContext = NO_CONTEXT): Run
       return {
         operation: 'world_generation',
         skillId: null,
-        input: definedEntries({ prompt: node.data.prompt ?? node.data.displayName ?? node.id, sources: node.data.sources.length }),
+        input: definedEntries({
+          prompt: node.data.prompt ?? node.data.displayName ?? node.id,
+          sources: node.data.sources.length,
+        }),
         costEstimated: 6,
         outputs: [{ kind: 'model' }],
       };
     case 'audioTrimNode': {
       if (!context.sourceAudioAssetId) {
-        throw notRunnable(node, 'connect an audio node whose audio is on this server (an edge from it to this node), then run again.');
+        throw notRunnable(
+          node,
+          'connect an audio node whose audio is on this server (an edge from it to this node), then run again.',
+        );
       }
       return {
         operation: 'audio_trim',
         skillId: null,
-        input: { sourceAssetId: context.sourceAudioAssetId, trimStartMs: node.data.trimStartMs ?? 0, trimEndMs: node.data.trimEndMs ?? null },
+        input: {
+          sourceAssetId: context.sourceAudioAssetId,
+          trimStartMs: node.data.trimStartMs ?? 0,
+          trimEndMs: node.data.trimEndMs ?? null,
+        },
         costEstimated: 0.1,
         outputs: [{ kind: 'audio' }],
       };
@@ -199,5 +221,10 @@ export function planRun(node: CanvasNode, context: RunContext = NO_CONTEXT): Run
 
 /** The identities of the assets a run will produce, pending until they are ready. */
 export function pendingResources(plan: RunPlan): RunResource[] {
-  return plan.outputs.map((output) => ({ asset_id: newId(ID_PREFIX.asset), kind: output.kind, status: 'pending', url: null }));
+  return plan.outputs.map((output) => ({
+    asset_id: newId(ID_PREFIX.asset),
+    kind: output.kind,
+    status: 'pending',
+    url: null,
+  }));
 }

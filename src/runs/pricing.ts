@@ -11,7 +11,10 @@ export type RunPricing = (plan: RunPlan) => number;
 
 export const DEFAULT_PRICING: RunPricing = (plan) => plan.costEstimated;
 
-export function modelPricing(prices: Readonly<Record<string, number>>, modelOf: (operation: RunOperation) => string | null): RunPricing {
+export function modelPricing(
+  prices: Readonly<Record<string, number>>,
+  modelOf: (operation: RunOperation) => string | null,
+): RunPricing {
   if (Object.keys(prices).length === 0) return DEFAULT_PRICING;
   return (plan) => {
     const model = modelOf(plan.operation);
@@ -22,18 +25,34 @@ export function modelPricing(prices: Readonly<Record<string, number>>, modelOf: 
 
 /** The model an operation runs on as configured, or null on the local provider (it has no model to price). */
 export function configuredModelOf(config: PricingSettings): (operation: RunOperation) => string | null {
-  const hosted = (choice: 'local' | 'openai' | 'replicate' | 'fal', models: { openai?: string; replicate: string; fal: string }) =>
-    choice === 'replicate' ? models.replicate : choice === 'fal' ? models.fal : choice === 'openai' ? (models.openai ?? null) : null;
+  const hosted = (
+    choice: 'local' | 'openai' | 'replicate' | 'fal',
+    models: { openai?: string; replicate: string; fal: string },
+  ) =>
+    choice === 'replicate'
+      ? models.replicate
+      : choice === 'fal'
+        ? models.fal
+        : choice === 'openai'
+          ? (models.openai ?? null)
+          : null;
   return (operation) => {
     switch (operation) {
       case 'image_generation':
-        return hosted(config.imageProvider, { openai: config.openaiModel, replicate: config.replicateImageModel, fal: config.falImageModel });
+        return hosted(config.imageProvider, {
+          openai: config.openaiModel,
+          replicate: config.replicateImageModel,
+          fal: config.falImageModel,
+        });
       case 'speech_generation':
         return config.speechProvider === 'openai' ? config.openaiSpeechModel : null;
       case 'video_generation':
         return hosted(config.videoProvider, { replicate: config.replicateVideoModel, fal: config.falVideoModel });
       case 'storyboard_generation':
-        return hosted(config.storyboardProvider, { replicate: config.replicateStoryboardModel, fal: config.falStoryboardModel });
+        return hosted(config.storyboardProvider, {
+          replicate: config.replicateStoryboardModel,
+          fal: config.falStoryboardModel,
+        });
       default:
         return null;
     }

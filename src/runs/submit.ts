@@ -26,14 +26,16 @@ export interface RunSubmission {
 async function requireOpenCanvas(store: Store, projectId: string, canvasId: string): Promise<void> {
   const canvas = await store.layout.readCanvas(projectId, canvasId);
   if (!canvas) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
-  if (canvas.locked) throw new CanvasError('canvas_locked', `Canvas ${canvasId} is locked read-only; no run can be submitted.`);
+  if (canvas.locked)
+    throw new CanvasError('canvas_locked', `Canvas ${canvasId} is locked read-only; no run can be submitted.`);
 }
 
 /** The node as stored now and the run its data asks for; refused when the canvas is locked or the node is gone. */
 async function plannedRun(store: Store, submission: RunSubmission) {
   await requireOpenCanvas(store, submission.projectId, submission.canvasId);
   const stored = await store.layout.readNode(submission.projectId, submission.canvasId, submission.nodeId);
-  if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
+  if (!stored)
+    throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
   const plan = planRun(stored.node, await runContextFor(store, submission.projectId, submission.canvasId, stored.node));
   const upstream = await upstreamResults(store, submission.projectId, submission.canvasId, submission.nodeId);
   const newRun = (input: Record<string, unknown>, idempotencyKey: string | null): NewRun => ({
@@ -54,7 +56,10 @@ async function plannedRun(store: Store, submission: RunSubmission) {
   return { plan, newRun };
 }
 
-export async function submitNodeRun(store: Store, submission: RunSubmission): Promise<{ run: NodeRun; replayed: boolean }> {
+export async function submitNodeRun(
+  store: Store,
+  submission: RunSubmission,
+): Promise<{ run: NodeRun; replayed: boolean }> {
   const { plan, newRun } = await plannedRun(store, submission);
   return store.runs.createRun(newRun(plan.input, submission.idempotencyKey));
 }
@@ -65,21 +70,39 @@ export async function submitNodeRun(store: Store, submission: RunSubmission): Pr
  * (the local provider's output is derived from the input) and so do their input hashes; with an idempotency key K,
  * the variants are keyed K#1 … K#N, and the same request again answers the same runs.
  */
-export async function submitNodeRunVariants(store: Store, submission: RunSubmission & { count: number }): Promise<{ runs: NodeRun[]; replayed: boolean }> {
+export async function submitNodeRunVariants(
+  store: Store,
+  submission: RunSubmission & { count: number },
+): Promise<{ runs: NodeRun[]; replayed: boolean }> {
   const { plan, newRun } = await plannedRun(store, submission);
   const key = submission.idempotencyKey;
-  if (key !== null && (await store.runs.keyUsed(submission.projectId, submission.canvasId, `${key}#${submission.count + 1}`))) {
-    throw new CanvasError('idempotency_mismatch', 'This Idempotency-Key was already used for more variants; use a new key for a new request.', { idempotency_key: key });
+  if (
+    key !== null &&
+    (await store.runs.keyUsed(submission.projectId, submission.canvasId, `${key}#${submission.count + 1}`))
+  ) {
+    throw new CanvasError(
+      'idempotency_mismatch',
+      'This Idempotency-Key was already used for more variants; use a new key for a new request.',
+      { idempotency_key: key },
+    );
   }
   const created = await store.runs.createRuns(
-    Array.from({ length: submission.count }, (_, index) => newRun({ ...plan.input, variant: index + 1 }, key === null ? null : `${key}#${index + 1}`)),
+    Array.from({ length: submission.count }, (_, index) =>
+      newRun({ ...plan.input, variant: index + 1 }, key === null ? null : `${key}#${index + 1}`),
+    ),
   );
   return { runs: created.map((entry) => entry.run), replayed: created.every((entry) => entry.replayed) };
 }
 
 /** The assets a run reads besides its node's data: for an audio trim, the audio of the node connected to it. */
-export async function runContextFor(store: Store, projectId: string, canvasId: string, node: CanvasNode): Promise<RunContext> {
-  const existing = async (assetId: string | null) => (assetId && (await store.claims.getAsset(assetId)) ? assetId : null);
+export async function runContextFor(
+  store: Store,
+  projectId: string,
+  canvasId: string,
+  node: CanvasNode,
+): Promise<RunContext> {
+  const existing = async (assetId: string | null) =>
+    assetId && (await store.claims.getAsset(assetId)) ? assetId : null;
   const assetIdOf = (url: string | null | undefined) => assetIdOfUrl(url);
   if (node.type !== 'audioTrimNode') return { assetIdOf, sourceAudioAssetId: null };
   const latestRuns = new Map((await store.runs.latestRunsByNode(projectId, canvasId)).map((row) => [row.node_id, row]));
@@ -88,7 +111,10 @@ export async function runContextFor(store: Store, projectId: string, canvasId: s
     if (!source || (source.type !== 'audioNode' && source.type !== 'audioTrimNode')) continue;
     const fromData = assetIdOfUrl(source.type === 'audioNode' ? source.data.audioUrl : source.data.resultAudioUrl);
     const run = latestRuns.get(sourceId);
-    const fromRun = run?.status === 'succeeded' ? (RunOutputs.parse(JSON.parse(run.outputs)).find((output) => output.kind === 'audio')?.asset_id ?? null) : null;
+    const fromRun =
+      run?.status === 'succeeded'
+        ? (RunOutputs.parse(JSON.parse(run.outputs)).find((output) => output.kind === 'audio')?.asset_id ?? null)
+        : null;
     const sourceAudioAssetId = (await existing(fromData)) ?? (await existing(fromRun));
     if (sourceAudioAssetId) return { assetIdOf, sourceAudioAssetId };
   }
@@ -100,12 +126,21 @@ export async function runContextFor(store: Store, projectId: string, canvasId: s
  * written whole or refused whole (the budget must cover every step that runs). With an idempotency key, the same
  * request again answers the same chain.
  */
-export async function submitRunChain(store: Store, submission: RunSubmission): Promise<{ chain: RunChain; replayed: boolean }> {
+export async function submitRunChain(
+  store: Store,
+  submission: RunSubmission,
+): Promise<{ chain: RunChain; replayed: boolean }> {
   // A repeated request answers its chain even if the canvas changed since (locked, the root deleted).
   const replayed = await store.chains.replay({ ...submission, rootNodeId: submission.nodeId });
   if (replayed) return { chain: replayed, replayed: true };
   await requireOpenCanvas(store, submission.projectId, submission.canvasId);
-  const plan = await planChain(store, submission.projectId, submission.canvasId, submission.nodeId, submission.pricing ?? DEFAULT_PRICING);
+  const plan = await planChain(
+    store,
+    submission.projectId,
+    submission.canvasId,
+    submission.nodeId,
+    submission.pricing ?? DEFAULT_PRICING,
+  );
   const chainId = newId(ID_PREFIX.runChain);
   return store.chains.create(
     {
@@ -113,7 +148,12 @@ export async function submitRunChain(store: Store, submission: RunSubmission): P
       projectId: submission.projectId,
       canvasId: submission.canvasId,
       rootNodeId: submission.nodeId,
-      steps: plan.steps.map((step) => ({ node_id: step.nodeId, run_id: step.runId, cached_run_id: step.cachedRunId, waits_for: step.waitsForNodes })),
+      steps: plan.steps.map((step) => ({
+        node_id: step.nodeId,
+        run_id: step.runId,
+        cached_run_id: step.cachedRunId,
+        waits_for: step.waitsForNodes,
+      })),
       idempotencyKey: submission.idempotencyKey,
       triggeredBy: submission.triggeredBy,
     },

@@ -23,14 +23,27 @@ export interface DemoCredentials {
 }
 
 const DEMO_NODES: unknown[] = [
-  { id: 'act-1', type: 'groupNode', position: { x: 0, y: 0 }, width: 900, height: 520, data: { label: 'Act I: the storm' } },
+  {
+    id: 'act-1',
+    type: 'groupNode',
+    position: { x: 0, y: 0 },
+    width: 900,
+    height: 520,
+    data: { label: 'Act I: the storm' },
+  },
   {
     id: 'beat-1',
     type: 'beatContextNode',
     parentId: 'act-1',
     extent: 'parent',
     position: { x: 24, y: 48 },
-    data: { displayName: 'Beat 1', episode: 1, beat: 1, content: 'Mara reaches the lighthouse as the storm breaks.', syncStatus: 'fresh' },
+    data: {
+      displayName: 'Beat 1',
+      episode: 1,
+      beat: 1,
+      content: 'Mara reaches the lighthouse as the storm breaks.',
+      syncStatus: 'fresh',
+    },
   },
   {
     id: 'note-1',
@@ -65,7 +78,12 @@ const DEMO_NODES: unknown[] = [
     id: 'sketch-1',
     type: 'skillNode',
     position: { x: 960, y: 300 },
-    data: { displayName: 'Sketch from context', skill_id: 'zone.sketch_from_context', skill_schema_version: 'skill.v1', parameters: { aspect_ratio: '16:9' } },
+    data: {
+      displayName: 'Sketch from context',
+      skill_id: 'zone.sketch_from_context',
+      skill_schema_version: 'skill.v1',
+      parameters: { aspect_ratio: '16:9' },
+    },
   },
 ];
 
@@ -81,7 +99,13 @@ export async function seedDemo(store: Store): Promise<DemoCredentials> {
   await store.admin.createProject(project, workspace);
   await store.admin.createCanvas(project, canvas, false);
   let revision = 0;
-  const at = () => ({ projectId: project, canvasId: canvas, baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE });
+  const at = () => ({
+    projectId: project,
+    canvasId: canvas,
+    baseRevision: revision++,
+    clientSaveId: null,
+    authorization: SYSTEM_WRITE,
+  });
   for (const node of DEMO_NODES) await store.writes.createNode(at(), CanvasNode.parse(node));
   for (const edge of DEMO_EDGES) await store.writes.createEdge(at(), edge);
   const { tokenId, secret } = await store.admin.createToken({
@@ -93,8 +117,19 @@ export async function seedDemo(store: Store): Promise<DemoCredentials> {
     actor: null,
     expiresAt: null,
   });
-  const agentRunId = await store.admin.createChatRun({ projectId: project, canvasId: canvas, actor: null, tokenId, canEdit: true, expiresAt: null });
+  const agentRunId = await store.admin.createChatRun({
+    projectId: project,
+    canvasId: canvas,
+    actor: null,
+    tokenId,
+    canEdit: true,
+    expiresAt: null,
+  });
   await store.admin.addMember(project, DEMO_OWNER, 'owner');
-  const loginSecret = await store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: DEMO_LINK_MS, projectId: project, canvasId: canvas });
+  const loginSecret = await store.sessions.createLoginLink(DEMO_OWNER, {
+    expiresInMs: DEMO_LINK_MS,
+    projectId: project,
+    canvasId: canvas,
+  });
   return { projectId: project, canvasId: canvas, tokenId, token: secret, agentRunId, loginSecret };
 }

@@ -17,7 +17,10 @@ export function tightenDataDir(dataDir: string, logger: Logger): void {
   ensurePrivateDir(root);
   const changed = tightenPrivateTree(root);
   if (changed.length > 0) {
-    logger.warn({ data_dir: root, paths: changed.length }, 'the data dir was readable by other users: permissions tightened to 0700/0600');
+    logger.warn(
+      { data_dir: root, paths: changed.length },
+      'the data dir was readable by other users: permissions tightened to 0700/0600',
+    );
   }
 }
 
@@ -52,14 +55,22 @@ export function runEngineOf(
         ? {
             apiToken: config.replicateApiToken,
             baseUrl: config.replicateBaseUrl,
-            models: { image_generation: config.replicateImageModel, video_generation: config.replicateVideoModel, storyboard_generation: config.replicateStoryboardModel },
+            models: {
+              image_generation: config.replicateImageModel,
+              video_generation: config.replicateVideoModel,
+              storyboard_generation: config.replicateStoryboardModel,
+            },
           }
         : undefined,
       fal: config.falKey
         ? {
             apiKey: config.falKey,
             queueUrl: config.falQueueUrl,
-            models: { image_generation: config.falImageModel, video_generation: config.falVideoModel, storyboard_generation: config.falStoryboardModel },
+            models: {
+              image_generation: config.falImageModel,
+              video_generation: config.falVideoModel,
+              storyboard_generation: config.falStoryboardModel,
+            },
           }
         : undefined,
       localDurationMs: config.runDurationMs,
@@ -76,4 +87,3 @@ export function runEngineOf(
     }),
   });
 }
-

@@ -134,7 +134,11 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
   let assetBase = config.backendUrl?.replace(/\/+$/, '') ?? config.publicUrl?.replace(/\/+$/, '') ?? '';
   const toolNames = enabledTools(config.enableHiddenTools).map((tool) => tool.name);
   const allowedHostnames = LOOPBACK_HOSTS.has(config.host) ? LOOPBACK_HOSTNAMES : null;
-  const metricsAccess: MetricsAccess = { token: config.metricsToken, loopbackOnly: LOOPBACK_HOSTS.has(config.host), allowedHostnames };
+  const metricsAccess: MetricsAccess = {
+    token: config.metricsToken,
+    loopbackOnly: LOOPBACK_HOSTS.has(config.host),
+    allowedHostnames,
+  };
   // Made once the store and feed exist; the run engine reports to it through this variable.
   let metrics: ServiceMetrics;
 
@@ -148,15 +152,28 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     store = await openStore(storeLocationOf(config), { clock, logger });
     if (config.seedDemo && (await store.admin.isEmpty())) demo = await seedDemo(store);
     assets = assetsOf(config, store);
-    const signer = createAssetSigner(await store.sharedSecret('asset_urls'), { ttlSeconds: config.assetUrlTtlSeconds, clock });
+    const signer = createAssetSigner(await store.sharedSecret('asset_urls'), {
+      ttlSeconds: config.assetUrlTtlSeconds,
+      clock,
+    });
     engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
-    webhooks = createWebhookDispatcher({ store, seal: await storeSeal(store)(), logger: logger.child({ component: 'webhooks' }), retryMs: config.webhookRetryMs, giveUpMs: config.webhookGiveUpMs, clock });
+    webhooks = createWebhookDispatcher({
+      store,
+      seal: await storeSeal(store)(),
+      logger: logger.child({ component: 'webhooks' }),
+      retryMs: config.webhookRetryMs,
+      giveUpMs: config.webhookGiveUpMs,
+      clock,
+    });
     const runEngine = engine;
     backend = createBackend({
       store,
       clock,
       signer,
-      runSignals: { runQueued: () => runEngine.runQueued(), cancelRequested: (runId) => runEngine.cancelRequested(runId) },
+      runSignals: {
+        runQueued: () => runEngine.runQueued(),
+        cancelRequested: (runId) => runEngine.cancelRequested(runId),
+      },
       pricing,
     });
     // Deleting a node asks its runs to stop: a worker of this process hears it at once.
@@ -167,9 +184,13 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     // of change-log bytes a minute (issue 17, defect 7).
     const writeLimits =
       config.rateLimitPerMinute > 0
-        ? createWriteLimits({ requestsPerMinute: config.rateLimitPerMinute, changeLogBytesPerMinute: 16 * LIMITS.changeLogBytes })
+        ? createWriteLimits({
+            requestsPerMinute: config.rateLimitPerMinute,
+            changeLogBytesPerMinute: 16 * LIMITS.changeLogBytes,
+          })
         : null;
-    if (writeLimits) store.writes.onCommitted((write) => writeLimits.spent(write.author, changeLogBytes(write.changes)));
+    if (writeLimits)
+      store.writes.onCommitted((write) => writeLimits.spent(write.author, changeLogBytes(write.changes)));
     chat = createChatService({
       store,
       model: chatModelOf(config),
@@ -186,7 +207,13 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     feed = createFeedHub(store, logger);
     presence = await createPresence(store, logger, clock);
     stopFeedSignals = await connectFeedSignals(store, feed, logger);
-    metrics = createServiceMetrics({ store, feed, providerOf: (operation) => runEngine.providerOf(operation), tools: toolNames, logger });
+    metrics = createServiceMetrics({
+      store,
+      feed,
+      providerOf: (operation) => runEngine.providerOf(operation),
+      tools: toolNames,
+      logger,
+    });
     const backendMetrics = metrics;
     app = createBackendApp({
       backend,
@@ -199,7 +226,15 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       bodyChecks,
       feed,
       presence,
-      oidc: config.oidcIssuer && config.oidcClientId ? { issuer: config.oidcIssuer, clientId: config.oidcClientId, clientSecret: config.oidcClientSecret, name: config.oidcName } : null,
+      oidc:
+        config.oidcIssuer && config.oidcClientId
+          ? {
+              issuer: config.oidcIssuer,
+              clientId: config.oidcClientId,
+              clientSecret: config.oidcClientSecret,
+              name: config.oidcName,
+            }
+          : null,
       feedHeartbeatMs: config.feedHeartbeatMs,
       writeLimits,
       chat,
@@ -282,15 +317,22 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         estimate: async (grant, nodeId) => {
           const stored = await store!.layout.readNode(grant.projectId, grant.canvasId, nodeId);
           if (!stored) throw new CanvasError('not_found', `No node ${nodeId}.`);
-          return pricing(planRun(stored.node, await runContextFor(store!, grant.projectId, grant.canvasId, stored.node)));
+          return pricing(
+            planRun(stored.node, await runContextFor(store!, grant.projectId, grant.canvasId, stored.node)),
+          );
         },
       }),
     };
   }
   // Commands run beside the server (admin login-link) print links at the address people open it at.
-  await store?.announceUrl(url).catch((error: unknown) => logger.warn({ err: error }, 'could not record the announced URL'));
+  await store
+    ?.announceUrl(url)
+    .catch((error: unknown) => logger.warn({ err: error }, 'could not record the announced URL'));
   chat?.start();
-  logger.info({ url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null }, 'canvas-mcp listening');
+  logger.info(
+    { url, mode: config.backendUrl ? 'gateway' : 'backend', store: store?.dialect ?? null },
+    'canvas-mcp listening',
+  );
 
   let closing: Promise<void> | undefined;
   return {

@@ -25,8 +25,16 @@ export function clientConfigs({ mcpUrl, token, agentRunId }: AgentConnection): C
       where: 'run in a terminal',
       text: `claude mcp add --transport http canvas-mcp ${mcpUrl} \\\n  --header "Authorization: Bearer ${token}" --header "X-Agent-Run-Id: ${agentRunId}"`,
     },
-    { client: 'Cursor', where: '~/.cursor/mcp.json', text: json({ mcpServers: { 'canvas-mcp': { url: mcpUrl, headers } } }) },
-    { client: 'VS Code', where: '.vscode/mcp.json', text: json({ servers: { 'canvas-mcp': { type: 'http', url: mcpUrl, headers } } }) },
+    {
+      client: 'Cursor',
+      where: '~/.cursor/mcp.json',
+      text: json({ mcpServers: { 'canvas-mcp': { url: mcpUrl, headers } } }),
+    },
+    {
+      client: 'VS Code',
+      where: '.vscode/mcp.json',
+      text: json({ servers: { 'canvas-mcp': { type: 'http', url: mcpUrl, headers } } }),
+    },
     {
       client: 'Claude Desktop',
       where: 'claude_desktop_config.json (through the mcp-remote bridge)',
@@ -34,7 +42,15 @@ export function clientConfigs({ mcpUrl, token, agentRunId }: AgentConnection): C
         mcpServers: {
           'canvas-mcp': {
             command: 'npx',
-            args: ['-y', 'mcp-remote', mcpUrl, '--header', 'Authorization:${CANVAS_AUTH}', '--header', 'X-Agent-Run-Id:${CANVAS_CHAT_RUN}'],
+            args: [
+              '-y',
+              'mcp-remote',
+              mcpUrl,
+              '--header',
+              'Authorization:${CANVAS_AUTH}',
+              '--header',
+              'X-Agent-Run-Id:${CANVAS_CHAT_RUN}',
+            ],
             env: { CANVAS_AUTH: `Bearer ${token}`, CANVAS_CHAT_RUN: agentRunId },
           },
         },

@@ -41,7 +41,10 @@ function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
 function rawIssueMessage(issue: z.core.$ZodIssue, input: unknown): string {
   if (issue.code === 'unrecognized_keys') {
     // One issue may name thousands of keys: the answer lists a few, and how many there are.
-    const listed = issue.keys.slice(0, MAX_LISTED_KEYS).map((key) => JSON.stringify(key)).join(', ');
+    const listed = issue.keys
+      .slice(0, MAX_LISTED_KEYS)
+      .map((key) => JSON.stringify(key))
+      .join(', ');
     const more = issue.keys.length > MAX_LISTED_KEYS ? ` and ${issue.keys.length - MAX_LISTED_KEYS} more` : '';
     return `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${listed}${more}`;
   }
@@ -53,7 +56,6 @@ function rawIssueMessage(issue: z.core.$ZodIssue, input: unknown): string {
   return issue.message;
 }
 
-
 function readPath(value: unknown, path: readonly PropertyKey[]): unknown {
   let current = value;
   for (const segment of path) {
@@ -64,7 +66,11 @@ function readPath(value: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Every offending field of a failed parse, with its path and the reason. */
-export function fieldIssues(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[] = []): FieldIssue[] {
+export function fieldIssues(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  prefix: readonly PropertyKey[] = [],
+): FieldIssue[] {
   return issues.map((issue) => ({ path: issuePath(issue.path, prefix), message: issueMessage(issue, input) }));
 }
 
@@ -101,7 +107,10 @@ export function parseOrThrow<S extends z.ZodType>(
   prefix: readonly PropertyKey[] = [],
 ): z.output<S> {
   const bounds = jsonBoundsIssue(input);
-  if (bounds) throw invalidArgumentsOf([{ path: issuePath(bounds.path === '(root)' ? [] : bounds.path.split('.'), prefix), message: bounds.message }]);
+  if (bounds)
+    throw invalidArgumentsOf([
+      { path: issuePath(bounds.path === '(root)' ? [] : bounds.path.split('.'), prefix), message: bounds.message },
+    ]);
   const result = schema.safeParse(input);
   if (!result.success) throw invalidArguments(result.error, input, prefix);
   return result.data;

@@ -20,7 +20,7 @@ export const REDACTED_PATHS = [
   'modelApiKey',
   'config.modelApiKey',
   'apiKey',
-]; 
+];
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

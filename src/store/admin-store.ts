@@ -76,12 +76,17 @@ export interface AdminStore {
   getChatRun(chatRunId: string): Promise<ChatRunRecord | undefined>;
 }
 
-
 async function requireRow(tx: SqlExecutor, sql: string, params: string[], message: string): Promise<void> {
   if (!(await tx.get(sql, params))) throw new CanvasError('not_found', message);
 }
 
-async function insertUnique(tx: SqlExecutor, existsSql: string, key: string[], message: string, insert: () => Promise<unknown>) {
+async function insertUnique(
+  tx: SqlExecutor,
+  existsSql: string,
+  key: string[],
+  message: string,
+  insert: () => Promise<unknown>,
+) {
   if (await tx.get(existsSql, key)) throw new CanvasError('already_exists', message);
   await insert();
 }
@@ -211,12 +216,15 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
     },
 
     async removeMember(projectId, actor) {
-      const { changes } = await driver.run('DELETE FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [
-        projectId,
-        actor.issuer,
-        actor.subject,
-      ]);
-      if (changes === 0) throw new CanvasError('not_found', `${actor.subject} (${actor.issuer}) is not a member of project ${projectId}.`);
+      const { changes } = await driver.run(
+        'DELETE FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?',
+        [projectId, actor.issuer, actor.subject],
+      );
+      if (changes === 0)
+        throw new CanvasError(
+          'not_found',
+          `${actor.subject} (${actor.issuer}) is not a member of project ${projectId}.`,
+        );
     },
 
     getMemberRole(projectId, actor) {
@@ -263,7 +271,11 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
           ...[...new Set(token.workspaces)].map((id) => ['workspace', id] as const),
         ];
         for (const [kind, id] of scopes) {
-          await tx.run('INSERT INTO token_scopes (token_id, scope_kind, scope_id) VALUES (?, ?, ?)', [tokenId, kind, id]);
+          await tx.run('INSERT INTO token_scopes (token_id, scope_kind, scope_id) VALUES (?, ?, ?)', [
+            tokenId,
+            kind,
+            id,
+          ]);
         }
       });
       return { tokenId, secret };
@@ -336,7 +348,10 @@ export function createAdminStore(driver: SqlDriver, clock: () => number, cachedR
     },
 
     async bindChatRunToken(chatRunId, tokenId) {
-      const { changes } = await driver.run('UPDATE chat_runs SET token_id = ? WHERE id = ? AND ended_at IS NULL', [tokenId, chatRunId]);
+      const { changes } = await driver.run('UPDATE chat_runs SET token_id = ? WHERE id = ? AND ended_at IS NULL', [
+        tokenId,
+        chatRunId,
+      ]);
       if (changes === 0) throw new CanvasError('not_found', `No active chat run ${chatRunId}.`);
     },
 

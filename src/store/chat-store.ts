@@ -68,7 +68,9 @@ export interface NewConversation {
 export function createChatStore(driver: SqlDriver, clock: () => number) {
   /** Running with no heartbeat for STALE_MS: its process stopped mid-turn. */
   const settled = (conversation: ConversationRecord): ConversationRecord =>
-    conversation.status === 'running' && conversation.updatedAt < clock() - STALE_MS ? { ...conversation, status: 'interrupted' } : conversation;
+    conversation.status === 'running' && conversation.updatedAt < clock() - STALE_MS
+      ? { ...conversation, status: 'interrupted' }
+      : conversation;
 
   async function read(id: string): Promise<ConversationRecord | undefined> {
     const row = await driver.get(`SELECT ${COLUMNS} FROM chat_conversations WHERE id = ?`, [id]);
@@ -110,7 +112,10 @@ export function createChatStore(driver: SqlDriver, clock: () => number) {
 
     /** Moves a conversation to a status; a turn's heartbeat is this with the same status. */
     async setStatus(id: string, status: ConversationStatus, approvalExpiresAt: number | null = null): Promise<void> {
-      await driver.run('UPDATE chat_conversations SET status = ?, approval_expires_at = ?, updated_at = ? WHERE id = ?', [status, approvalExpiresAt, clock(), id]);
+      await driver.run(
+        'UPDATE chat_conversations SET status = ?, approval_expires_at = ?, updated_at = ? WHERE id = ?',
+        [status, approvalExpiresAt, clock(), id],
+      );
     },
 
     /**
@@ -142,38 +147,49 @@ export function createChatStore(driver: SqlDriver, clock: () => number) {
     },
 
     async addTokens(id: string, tokens: number): Promise<void> {
-      await driver.run('UPDATE chat_conversations SET tokens_used = tokens_used + ? WHERE id = ?', [Math.max(0, Math.round(tokens)), id]);
+      await driver.run('UPDATE chat_conversations SET tokens_used = tokens_used + ? WHERE id = ?', [
+        Math.max(0, Math.round(tokens)),
+        id,
+      ]);
     },
 
     /** Appends a message, or replaces the message with the same id (a turn continued after an approval). */
     async saveMessage(conversationId: string, message: StoredChatMessage): Promise<void> {
       const body = JSON.stringify(message);
       await driver.transaction(async (tx) => {
-        const { changes } = await tx.run('UPDATE chat_messages SET body = ? WHERE conversation_id = ? AND id = ?', [body, conversationId, message.id]);
+        const { changes } = await tx.run('UPDATE chat_messages SET body = ? WHERE conversation_id = ? AND id = ?', [
+          body,
+          conversationId,
+          message.id,
+        ]);
         if (changes > 0) return;
-        const row = await tx.get(`SELECT next_seq FROM chat_conversations WHERE id = ?${driver.forUpdate}`, [conversationId]);
+        const row = await tx.get(`SELECT next_seq FROM chat_conversations WHERE id = ?${driver.forUpdate}`, [
+          conversationId,
+        ]);
         if (!row) throw new CanvasError('not_found', `No conversation ${conversationId}.`);
         const seq = SeqRow.parse(row).next_seq;
-        await tx.run('INSERT INTO chat_messages (conversation_id, seq, id, role, body, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-          conversationId,
-          seq,
-          message.id,
-          message.role,
-          body,
+        await tx.run(
+          'INSERT INTO chat_messages (conversation_id, seq, id, role, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+          [conversationId, seq, message.id, message.role, body, clock()],
+        );
+        await tx.run('UPDATE chat_conversations SET next_seq = ?, updated_at = ? WHERE id = ?', [
+          seq + 1,
           clock(),
+          conversationId,
         ]);
-        await tx.run('UPDATE chat_conversations SET next_seq = ?, updated_at = ? WHERE id = ?', [seq + 1, clock(), conversationId]);
       });
     },
 
     /** Messages before `before` (a seq), oldest first, at most `limit`; and where the older page starts. */
-    async messages(conversationId: string, options: { before?: number; limit: number }): Promise<{ messages: StoredChatMessage[]; nextBefore: number | null }> {
+    async messages(
+      conversationId: string,
+      options: { before?: number; limit: number },
+    ): Promise<{ messages: StoredChatMessage[]; nextBefore: number | null }> {
       const rows = (
-        await driver.all('SELECT seq, body FROM chat_messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', [
-          conversationId,
-          options.before ?? Number.MAX_SAFE_INTEGER,
-          options.limit,
-        ])
+        await driver.all(
+          'SELECT seq, body FROM chat_messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+          [conversationId, options.before ?? Number.MAX_SAFE_INTEGER, options.limit],
+        )
       ).map((row) => MessageRow.parse(row));
       const oldest = rows.at(-1)?.seq ?? null;
       return {
@@ -184,7 +200,9 @@ export function createChatStore(driver: SqlDriver, clock: () => number) {
 
     /** Every message, oldest first: what a turn sends the model. */
     async transcript(conversationId: string): Promise<StoredChatMessage[]> {
-      const rows = await driver.all('SELECT seq, body FROM chat_messages WHERE conversation_id = ? ORDER BY seq', [conversationId]);
+      const rows = await driver.all('SELECT seq, body FROM chat_messages WHERE conversation_id = ? ORDER BY seq', [
+        conversationId,
+      ]);
       return rows.map((row) => JSON.parse(MessageRow.parse(row).body) as StoredChatMessage);
     },
 

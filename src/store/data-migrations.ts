@@ -25,7 +25,12 @@ async function boundStoredNodes(tx: SqlExecutor): Promise<void> {
     for (const row of rows) {
       const bounded = nodeWithinBounds(row.body);
       if (bounded === null) continue;
-      await tx.run('UPDATE canvas_nodes SET body = ? WHERE project_id = ? AND canvas_id = ? AND id = ?', [bounded, row.project_id, row.canvas_id, row.id]);
+      await tx.run('UPDATE canvas_nodes SET body = ? WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+        bounded,
+        row.project_id,
+        row.canvas_id,
+        row.id,
+      ]);
       await tx.run('UPDATE canvases SET layout_bytes = layout_bytes + ? WHERE project_id = ? AND id = ?', [
         Buffer.byteLength(bounded) - Buffer.byteLength(row.body),
         row.project_id,

@@ -19,8 +19,19 @@ import type { SqlDriver } from './sql-driver.js';
 
 const Millis = z.coerce.number().int();
 const ProjectRowSchema = z.object({ id: z.string(), workspace_id: z.string(), title: z.string().nullable() });
-const MembershipRow = z.object({ project_id: z.string(), workspace_id: z.string(), role: z.enum(MEMBER_ROLES), title: z.string().nullable() });
-const CanvasListRow = z.object({ project_id: z.string(), id: z.string(), locked: z.coerce.number(), revision: Millis, title: z.string().nullable() });
+const MembershipRow = z.object({
+  project_id: z.string(),
+  workspace_id: z.string(),
+  role: z.enum(MEMBER_ROLES),
+  title: z.string().nullable(),
+});
+const CanvasListRow = z.object({
+  project_id: z.string(),
+  id: z.string(),
+  locked: z.coerce.number(),
+  revision: Millis,
+  title: z.string().nullable(),
+});
 const MemberRow = z.object({ issuer: z.string(), subject: z.string(), role: z.enum(MEMBER_ROLES), created_at: Millis });
 const RunListRow = z.object({
   id: z.string(),
@@ -68,9 +79,11 @@ export function createDirectoryReads(driver: SqlDriver, clock: () => number) {
     const tokens: TokenRecord[] = [];
     for (const row of rows) {
       const token = parseRow(TokenRow, row);
-      const scopes = (await driver.all('SELECT scope_kind, scope_id FROM token_scopes WHERE token_id = ? ORDER BY scope_id', [token.id])).map((scope) =>
-        ScopeRow.parse(scope),
-      );
+      const scopes = (
+        await driver.all('SELECT scope_kind, scope_id FROM token_scopes WHERE token_id = ? ORDER BY scope_id', [
+          token.id,
+        ])
+      ).map((scope) => ScopeRow.parse(scope));
       tokens.push({
         ...token,
         projects: scopes.filter((scope) => scope.scope_kind === 'project').map((scope) => scope.scope_id),
@@ -82,8 +95,12 @@ export function createDirectoryReads(driver: SqlDriver, clock: () => number) {
 
   return {
     async projects(): Promise<ProjectEntry[]> {
-      const rows = await driver.all('SELECT id, workspace_id, title FROM projects WHERE deleted_at IS NULL ORDER BY id');
-      return rows.map((row) => ProjectRowSchema.parse(row)).map((row) => ({ projectId: row.id, workspaceId: row.workspace_id, title: row.title }));
+      const rows = await driver.all(
+        'SELECT id, workspace_id, title FROM projects WHERE deleted_at IS NULL ORDER BY id',
+      );
+      return rows
+        .map((row) => ProjectRowSchema.parse(row))
+        .map((row) => ({ projectId: row.id, workspaceId: row.workspace_id, title: row.title }));
     },
 
     /** The projects a person is a member of, with the role. */
@@ -93,21 +110,43 @@ export function createDirectoryReads(driver: SqlDriver, clock: () => number) {
          WHERE m.issuer = ? AND m.subject = ? AND p.deleted_at IS NULL ORDER BY m.project_id`,
         [person.issuer, person.subject],
       );
-      return rows.map((row) => MembershipRow.parse(row)).map((row) => ({ projectId: row.project_id, workspaceId: row.workspace_id, role: row.role, title: row.title }));
+      return rows
+        .map((row) => MembershipRow.parse(row))
+        .map((row) => ({ projectId: row.project_id, workspaceId: row.workspace_id, role: row.role, title: row.title }));
     },
 
     async canvases(projectId?: string): Promise<CanvasEntry[]> {
       const rows = projectId
-        ? await driver.all('SELECT project_id, id, locked, revision, title FROM canvases WHERE project_id = ? AND deleted_at IS NULL ORDER BY id', [projectId])
-        : await driver.all('SELECT project_id, id, locked, revision, title FROM canvases WHERE deleted_at IS NULL ORDER BY project_id, id');
+        ? await driver.all(
+            'SELECT project_id, id, locked, revision, title FROM canvases WHERE project_id = ? AND deleted_at IS NULL ORDER BY id',
+            [projectId],
+          )
+        : await driver.all(
+            'SELECT project_id, id, locked, revision, title FROM canvases WHERE deleted_at IS NULL ORDER BY project_id, id',
+          );
       return rows
         .map((row) => CanvasListRow.parse(row))
-        .map((row) => ({ projectId: row.project_id, canvasId: row.id, locked: row.locked === 1, revision: row.revision, title: row.title }));
+        .map((row) => ({
+          projectId: row.project_id,
+          canvasId: row.id,
+          locked: row.locked === 1,
+          revision: row.revision,
+          title: row.title,
+        }));
     },
 
     async members(projectId: string): Promise<Array<{ person: Actor; role: MemberRole; createdAt: number }>> {
-      const rows = await driver.all('SELECT issuer, subject, role, created_at FROM project_members WHERE project_id = ? ORDER BY issuer, subject', [projectId]);
-      return rows.map((row) => MemberRow.parse(row)).map((row) => ({ person: { issuer: row.issuer, subject: row.subject }, role: row.role, createdAt: row.created_at }));
+      const rows = await driver.all(
+        'SELECT issuer, subject, role, created_at FROM project_members WHERE project_id = ? ORDER BY issuer, subject',
+        [projectId],
+      );
+      return rows
+        .map((row) => MemberRow.parse(row))
+        .map((row) => ({
+          person: { issuer: row.issuer, subject: row.subject },
+          role: row.role,
+          createdAt: row.created_at,
+        }));
     },
 
     /** Tokens, all or those scoped to a project (directly), newest first. */

@@ -55,7 +55,9 @@ function authorOf(row: RevisionRow): RevisionAuthor {
         token_id: row.token_id ?? '',
         ...(row.token_name !== null ? { token_name: row.token_name } : {}),
         agent_run_id: row.agent_run_id,
-        ...(row.issuer !== null && row.subject !== null ? { on_behalf_of: { issuer: row.issuer, subject: row.subject } } : {}),
+        ...(row.issuer !== null && row.subject !== null
+          ? { on_behalf_of: { issuer: row.issuer, subject: row.subject } }
+          : {}),
       };
     case 'system':
       return { kind: 'system' };
@@ -68,7 +70,12 @@ const REVISION_COLUMNS = `r.revision, r.author_kind, r.token_id, t.name AS token
 const REVISIONS_WITH_TOKEN = 'canvas_revisions r LEFT JOIN tokens t ON t.id = r.token_id';
 
 export function createHistoryReads(driver: SqlDriver) {
-  async function revisionRows(projectId: string, canvasId: string, from: number, to: number): Promise<Map<number, RevisionRow>> {
+  async function revisionRows(
+    projectId: string,
+    canvasId: string,
+    from: number,
+    to: number,
+  ): Promise<Map<number, RevisionRow>> {
     const rows = await driver.all(
       `SELECT ${REVISION_COLUMNS} FROM ${REVISIONS_WITH_TOKEN} WHERE r.project_id = ? AND r.canvas_id = ? AND r.revision >= ? AND r.revision <= ?`,
       [projectId, canvasId, from, to],
@@ -80,7 +87,12 @@ export function createHistoryReads(driver: SqlDriver) {
    * What each revision of a range changed, without the bodies: a history page of 200 revisions once read every body
    * they left and took ~470 ms of the event loop (issue 17, defect 3).
    */
-  async function changeSummaries(projectId: string, canvasId: string, from: number, to: number): Promise<ChangeSummary[]> {
+  async function changeSummaries(
+    projectId: string,
+    canvasId: string,
+    from: number,
+    to: number,
+  ): Promise<ChangeSummary[]> {
     const rows = await driver.all(
       `SELECT revision, object_kind, object_id, change FROM canvas_changes
        WHERE project_id = ? AND canvas_id = ? AND revision >= ? AND revision <= ? ORDER BY revision, object_kind DESC, object_id`,
@@ -121,7 +133,11 @@ export function createHistoryReads(driver: SqlDriver) {
           author: row ? authorOf(row) : null,
           at: row ? new Date(row.created_at).toISOString() : null,
           operation: row?.operation ?? null,
-          changes: (changes.get(revision) ?? []).map((change) => ({ kind: change.object_kind, id: change.object_id, change: change.change })),
+          changes: (changes.get(revision) ?? []).map((change) => ({
+            kind: change.object_kind,
+            id: change.object_id,
+            change: change.change,
+          })),
         };
       });
     },
@@ -143,7 +159,13 @@ export function createHistoryReads(driver: SqlDriver) {
      * as they are, never parsed again); undefined when they cannot be replayed (more than `maxRevisions`, or a change
      * logged before bodies were kept): the client must re-read the snapshot.
      */
-    async eventsAfter(projectId: string, canvasId: string, after: number, upTo: number, maxRevisions: number): Promise<SerializedLayoutEvent[] | undefined> {
+    async eventsAfter(
+      projectId: string,
+      canvasId: string,
+      after: number,
+      upTo: number,
+      maxRevisions: number,
+    ): Promise<SerializedLayoutEvent[] | undefined> {
       if (upTo <= after) return [];
       if (upTo - after > maxRevisions) return undefined;
       const authors = await revisionRows(projectId, canvasId, after + 1, upTo);
@@ -160,7 +182,12 @@ export function createHistoryReads(driver: SqlDriver) {
             row ? authorOf(row) : null,
             row ? new Date(row.created_at).toISOString() : null,
             row?.operation ?? null,
-            (changes.get(revision) ?? []).map((change) => ({ kind: change.object_kind, id: change.object_id, change: change.change, body: change.body })),
+            (changes.get(revision) ?? []).map((change) => ({
+              kind: change.object_kind,
+              id: change.object_id,
+              change: change.change,
+              body: change.body,
+            })),
           ),
         });
       }

@@ -40,7 +40,10 @@ const NodeBodyRow = z.object({ body: z.string(), seq: z.coerce.number().int() })
 const NodeTypeRow = z.object({ id: z.string(), type: z.string() });
 
 async function readCanvas(tx: SqlExecutor, projectId: string, canvasId: string): Promise<CanvasRecord | undefined> {
-  const row = await tx.get(`SELECT ${CANVAS_COLUMNS} FROM canvases WHERE project_id = ? AND id = ? AND deleted_at IS NULL`, [projectId, canvasId]);
+  const row = await tx.get(
+    `SELECT ${CANVAS_COLUMNS} FROM canvases WHERE project_id = ? AND id = ? AND deleted_at IS NULL`,
+    [projectId, canvasId],
+  );
   return row ? parseRow(CanvasRow, row) : undefined;
 }
 
@@ -61,12 +64,15 @@ export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
       cachedRead(`canvas\u0000${projectId}\u0000${canvasId}`, () => readCanvas(driver, projectId, canvasId)),
 
     /** A node with its creation sequence number (which incarnation of the id it is). */
-    async readNode(projectId: string, canvasId: string, nodeId: string): Promise<{ node: CanvasNode; seq: number } | undefined> {
-      const row = await driver.get('SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
-        projectId,
-        canvasId,
-        nodeId,
-      ]);
+    async readNode(
+      projectId: string,
+      canvasId: string,
+      nodeId: string,
+    ): Promise<{ node: CanvasNode; seq: number } | undefined> {
+      const row = await driver.get(
+        'SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?',
+        [projectId, canvasId, nodeId],
+      );
       if (!row) return undefined;
       const { body, seq } = NodeBodyRow.parse(row);
       return { node: CanvasNode.parse(JSON.parse(body)), seq };
@@ -84,11 +90,10 @@ export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
 
     /** The nodes with an edge into this one, in edge creation order. */
     async edgeSources(projectId: string, canvasId: string, nodeId: string): Promise<string[]> {
-      const rows = await driver.all('SELECT source FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND target = ? ORDER BY seq', [
-        projectId,
-        canvasId,
-        nodeId,
-      ]);
+      const rows = await driver.all(
+        'SELECT source FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND target = ? ORDER BY seq',
+        [projectId, canvasId, nodeId],
+      );
       return rows.map((row) => z.object({ source: z.string() }).parse(row).source);
     },
 
@@ -99,18 +104,29 @@ export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
         const key = [projectId, canvasId];
         const nodes = parseRows(
           OrderedRow,
-          await tx.all('SELECT id, body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? ORDER BY seq', key),
+          await tx.all(
+            'SELECT id, body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? ORDER BY seq',
+            key,
+          ),
         );
         const edges = parseRows(
           OrderedRow,
-          await tx.all('SELECT id, body, seq FROM canvas_edges WHERE project_id = ? AND canvas_id = ? ORDER BY seq', key),
+          await tx.all(
+            'SELECT id, body, seq FROM canvas_edges WHERE project_id = ? AND canvas_id = ? ORDER BY seq',
+            key,
+          ),
         );
         return { canvas, nodes, edges };
       });
     },
 
     /** What changed after `sinceRevision`, or undefined when more than `limit` objects changed (reload instead). */
-    layoutChangesSince(projectId: string, canvasId: string, sinceRevision: number, limit: number): Promise<LayoutDelta | undefined> {
+    layoutChangesSince(
+      projectId: string,
+      canvasId: string,
+      sinceRevision: number,
+      limit: number,
+    ): Promise<LayoutDelta | undefined> {
       return driver.readSnapshot(async (tx) => {
         const canvas = await readCanvas(tx, projectId, canvasId);
         if (!canvas) return undefined;

@@ -45,26 +45,27 @@ const GrantRow = z
     last_used_at: z.coerce.number().nullable(),
     ended_at: z.coerce.number().nullable(),
   })
-  .transform(
-    (row): OAuthGrantRecord => ({
-      grantId: row.grant_id,
-      clientId: row.client_id,
-      clientName: row.client_name,
-      projectId: row.project_id,
-      canvasId: row.canvas_id,
-      person: { issuer: row.issuer, subject: row.subject },
-      scopes: row.scopes.split(' ').filter((scope): scope is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(scope)),
-      tokenId: row.token_id,
-      chatRunId: row.chat_run_id,
-      spendLimit: row.spend_limit,
-      spent: row.spent,
-      createdAt: row.created_at,
-      lastUsedAt: row.last_used_at,
-      endedAt: row.ended_at,
-    }),
-  );
+  .transform((row): OAuthGrantRecord => ({
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    clientName: row.client_name,
+    projectId: row.project_id,
+    canvasId: row.canvas_id,
+    person: { issuer: row.issuer, subject: row.subject },
+    scopes: row.scopes
+      .split(' ')
+      .filter((scope): scope is OAuthScope => (OAUTH_SCOPES as readonly string[]).includes(scope)),
+    tokenId: row.token_id,
+    chatRunId: row.chat_run_id,
+    spendLimit: row.spend_limit,
+    spent: row.spent,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    endedAt: row.ended_at,
+  }));
 
-const COLUMNS = 'grant_id, client_id, client_name, project_id, canvas_id, issuer, subject, scopes, token_id, chat_run_id, spend_limit, spent, created_at, last_used_at, ended_at';
+const COLUMNS =
+  'grant_id, client_id, client_name, project_id, canvas_id, issuer, subject, scopes, token_id, chat_run_id, spend_limit, spent, created_at, last_used_at, ended_at';
 /** Writes that mark a grant as used are spaced at least this far apart: a busy client does not write on every call. */
 const LAST_USED_RESOLUTION_MS = 30_000;
 
@@ -121,7 +122,10 @@ export function createOAuthGrants(driver: SqlDriver, clock: () => number) {
     },
 
     async end(grantId: string): Promise<void> {
-      await driver.run('UPDATE oauth_grants SET ended_at = ? WHERE grant_id = ? AND ended_at IS NULL', [clock(), grantId]);
+      await driver.run('UPDATE oauth_grants SET ended_at = ? WHERE grant_id = ? AND ended_at IS NULL', [
+        clock(),
+        grantId,
+      ]);
     },
   };
 }

@@ -20,7 +20,10 @@ export function watchOutages(driver: SqlDriver, logger: Logger, clock: () => num
   const state: OutageState = { since: null, failures: 0 };
   const up = () => {
     if (state.since === null) return;
-    logger.warn({ store: driver.dialect, outage_ms: clock() - state.since, failed_calls: state.failures }, 'database available again');
+    logger.warn(
+      { store: driver.dialect, outage_ms: clock() - state.since, failed_calls: state.failures },
+      'database available again',
+    );
     state.since = null;
     state.failures = 0;
   };

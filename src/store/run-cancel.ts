@@ -24,18 +24,24 @@ export async function requestRunCancel(
       await tx.run(
         `UPDATE node_runs SET status = 'cancelled', cancel_requested_at = ?, finished_at = ?, updated_at = ?,
            cost_charged = 0, resources = ?, progress_message = ? WHERE id = ?`,
-        [now, now, now, JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))), why, row.id],
+        [
+          now,
+          now,
+          now,
+          JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))),
+          why,
+          row.id,
+        ],
       );
       await emitRunEvent(driver, tx, row.project_id, row.id, now);
       await cancelWaitingRuns(driver, tx, row.id, now);
       return { changed: true, signalWorker: false };
     }
     case 'running':
-      await tx.run("UPDATE node_runs SET status = 'cancel_requested', cancel_requested_at = ?, updated_at = ? WHERE id = ?", [
-        now,
-        now,
-        row.id,
-      ]);
+      await tx.run(
+        "UPDATE node_runs SET status = 'cancel_requested', cancel_requested_at = ?, updated_at = ? WHERE id = ?",
+        [now, now, row.id],
+      );
       await driver.notify(tx, RUN_EVENTS_CHANNEL, `cancel:${row.id}`);
       return { changed: true, signalWorker: true };
     case 'cancel_requested':
@@ -51,7 +57,12 @@ export async function requestRunCancel(
  * A run ended without success (failed or cancelled): the queued runs of its chain that wait on it can never start,
  * so they are cancelled now, in the caller's transaction, and so on down the chain. Nothing is charged for them.
  */
-export async function cancelWaitingRuns(driver: SqlDriver, tx: SqlExecutor, upstreamRunId: string, now: number): Promise<void> {
+export async function cancelWaitingRuns(
+  driver: SqlDriver,
+  tx: SqlExecutor,
+  upstreamRunId: string,
+  now: number,
+): Promise<void> {
   const waiting = (
     await tx.all(
       `SELECT ${RUN_COLUMNS} FROM node_runs

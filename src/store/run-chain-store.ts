@@ -29,7 +29,12 @@ export interface NewChain {
   triggeredBy: { kind: 'user' | 'agent' | 'system'; name: string | null };
 }
 
-const StoredStep = z.object({ node_id: z.string(), run_id: z.string().nullable(), cached_run_id: z.string().nullable(), waits_for: z.array(z.string()) });
+const StoredStep = z.object({
+  node_id: z.string(),
+  run_id: z.string().nullable(),
+  cached_run_id: z.string().nullable(),
+  waits_for: z.array(z.string()),
+});
 const ChainRow = z.object({
   id: z.string(),
   root_node_id: z.string(),
@@ -57,11 +62,19 @@ export function chainRecord(row: ChainRow, runs: readonly RunRow[]): RunChain {
     };
   });
   const statuses = new Set(steps.map((step) => step.status));
-  const active = ['queued', 'running', 'cancel_requested'].some((status) => statuses.has(status as RunChainStep['status']));
+  const active = ['queued', 'running', 'cancel_requested'].some((status) =>
+    statuses.has(status as RunChainStep['status']),
+  );
   return {
     chain_id: row.id,
     root_node_id: row.root_node_id,
-    status: active ? 'active' : statuses.has('failed') ? 'failed' : statuses.has('cancelled') ? 'cancelled' : 'succeeded',
+    status: active
+      ? 'active'
+      : statuses.has('failed')
+        ? 'failed'
+        : statuses.has('cancelled')
+          ? 'cancelled'
+          : 'succeeded',
     steps,
     cost: {
       unit: 'credits',
@@ -76,27 +89,42 @@ export function chainRecord(row: ChainRow, runs: readonly RunRow[]): RunChain {
 
 export function createRunChainStore(driver: SqlDriver, clock: () => number, runs: RunStore) {
   async function read(projectId: string, canvasId: string, chainId: string): Promise<RunChain | undefined> {
-    const row = await driver.get(`SELECT ${CHAIN_COLUMNS} FROM run_chains WHERE project_id = ? AND canvas_id = ? AND id = ?`, [projectId, canvasId, chainId]);
+    const row = await driver.get(
+      `SELECT ${CHAIN_COLUMNS} FROM run_chains WHERE project_id = ? AND canvas_id = ? AND id = ?`,
+      [projectId, canvasId, chainId],
+    );
     if (!row) return undefined;
-    const chainRuns = (await driver.all(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE chain_id = ? AND project_id = ? AND canvas_id = ?`, [chainId, projectId, canvasId])).map(parseRunRow);
+    const chainRuns = (
+      await driver.all(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE chain_id = ? AND project_id = ? AND canvas_id = ?`, [
+        chainId,
+        projectId,
+        canvasId,
+      ])
+    ).map(parseRunRow);
     return chainRecord(ChainRow.parse(row), chainRuns);
   }
 
   /** The chain this key already made from this root (refused when it made one from another root), if any. */
-  async function keyedChain(executor: SqlExecutor, chain: Pick<NewChain, 'projectId' | 'canvasId' | 'rootNodeId' | 'idempotencyKey'>): Promise<string | undefined> {
+  async function keyedChain(
+    executor: SqlExecutor,
+    chain: Pick<NewChain, 'projectId' | 'canvasId' | 'rootNodeId' | 'idempotencyKey'>,
+  ): Promise<string | undefined> {
     if (chain.idempotencyKey === null) return undefined;
-    const existing = await executor.get(`SELECT ${CHAIN_COLUMNS} FROM run_chains WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?`, [
-      chain.projectId,
-      chain.canvasId,
-      chain.idempotencyKey,
-    ]);
+    const existing = await executor.get(
+      `SELECT ${CHAIN_COLUMNS} FROM run_chains WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?`,
+      [chain.projectId, chain.canvasId, chain.idempotencyKey],
+    );
     if (!existing) return undefined;
     const row = ChainRow.parse(existing);
     if (row.root_node_id !== chain.rootNodeId) {
-      throw new CanvasError('idempotency_mismatch', 'This Idempotency-Key was already used for a chain from another node; use a new key for a new chain.', {
-        idempotency_key: chain.idempotencyKey,
-        chain_id: row.id,
-      });
+      throw new CanvasError(
+        'idempotency_mismatch',
+        'This Idempotency-Key was already used for a chain from another node; use a new key for a new chain.',
+        {
+          idempotency_key: chain.idempotencyKey,
+          chain_id: row.id,
+        },
+      );
     }
     return row.id;
   }
@@ -105,7 +133,9 @@ export function createRunChainStore(driver: SqlDriver, clock: () => number, runs
     read,
 
     /** The chain a repeated request (the same key from the same root) answers, before anything is planned again. */
-    async replay(chain: Pick<NewChain, 'projectId' | 'canvasId' | 'rootNodeId' | 'idempotencyKey'>): Promise<RunChain | undefined> {
+    async replay(
+      chain: Pick<NewChain, 'projectId' | 'canvasId' | 'rootNodeId' | 'idempotencyKey'>,
+    ): Promise<RunChain | undefined> {
       const chainId = await keyedChain(driver, chain);
       return chainId === undefined ? undefined : read(chain.projectId, chain.canvasId, chainId);
     },
@@ -121,12 +151,27 @@ export function createRunChainStore(driver: SqlDriver, clock: () => number, runs
         const existing = await keyedChain(tx, chain);
         if (existing !== undefined) return { chainId: existing, replayed: true };
         const total = Math.round(stepRuns.reduce((sum, run) => sum + run.costEstimated, 0) * 100) / 100;
-        await runs.checkBudgetIn(tx, chain.projectId, total, `This chain (${stepRuns.length} ${stepRuns.length === 1 ? 'run' : 'runs'})`);
+        await runs.checkBudgetIn(
+          tx,
+          chain.projectId,
+          total,
+          `This chain (${stepRuns.length} ${stepRuns.length === 1 ? 'run' : 'runs'})`,
+        );
         for (const run of stepRuns) await runs.insertIn(tx, run);
         await tx.run(
           `INSERT INTO run_chains (id, project_id, canvas_id, root_node_id, steps, idempotency_key, triggered_kind, triggered_name, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [chain.id, chain.projectId, chain.canvasId, chain.rootNodeId, JSON.stringify(chain.steps), chain.idempotencyKey, chain.triggeredBy.kind, chain.triggeredBy.name, clock()],
+          [
+            chain.id,
+            chain.projectId,
+            chain.canvasId,
+            chain.rootNodeId,
+            JSON.stringify(chain.steps),
+            chain.idempotencyKey,
+            chain.triggeredBy.kind,
+            chain.triggeredBy.name,
+            clock(),
+          ],
         );
         return { chainId: chain.id, replayed: false };
       });
@@ -137,12 +182,23 @@ export function createRunChainStore(driver: SqlDriver, clock: () => number, runs
      * One cancel for the whole chain: its queued steps are cancelled at once, its running ones asked to stop. Answers
      * the runs whose workers must be told, or undefined when there is no such chain.
      */
-    async cancel(projectId: string, canvasId: string, chainId: string): Promise<{ chain: RunChain; signalRuns: string[] } | undefined> {
+    async cancel(
+      projectId: string,
+      canvasId: string,
+      chainId: string,
+    ): Promise<{ chain: RunChain; signalRuns: string[] } | undefined> {
       const signalRuns = await driver.transaction(async (tx) => {
-        const exists = await tx.get('SELECT id FROM run_chains WHERE project_id = ? AND canvas_id = ? AND id = ?', [projectId, canvasId, chainId]);
+        const exists = await tx.get('SELECT id FROM run_chains WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+          projectId,
+          canvasId,
+          chainId,
+        ]);
         if (!exists) return undefined;
         const active = (
-          await tx.all(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE chain_id = ? AND status IN ${ACTIVE_STATUSES} ORDER BY seq${driver.forUpdate}`, [chainId])
+          await tx.all(
+            `SELECT ${RUN_COLUMNS} FROM node_runs WHERE chain_id = ? AND status IN ${ACTIVE_STATUSES} ORDER BY seq${driver.forUpdate}`,
+            [chainId],
+          )
         ).map(parseRunRow);
         const signal: string[] = [];
         const now = clock();
@@ -150,7 +206,13 @@ export function createRunChainStore(driver: SqlDriver, clock: () => number, runs
         for (const row of active) {
           // A queued step may have been cancelled already by its upstream's cancel, in this same loop.
           const current = parseRunRow(await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [row.id]));
-          const outcome = await requestRunCancel(driver, tx, current, now, 'cancelled with its chain before it started');
+          const outcome = await requestRunCancel(
+            driver,
+            tx,
+            current,
+            now,
+            'cancelled with its chain before it started',
+          );
           changed ||= outcome.changed;
           if (outcome.signalWorker) signal.push(row.id);
         }

@@ -77,7 +77,9 @@ const AssetRow = z
 
 function resourcesWith(row: RunRow, status: RunResource['status'], urls: Map<string, string> = new Map()): string {
   const resources = RunResources.parse(JSON.parse(row.resources));
-  return JSON.stringify(resources.map((resource) => ({ ...resource, status, url: urls.get(resource.asset_id) ?? resource.url })));
+  return JSON.stringify(
+    resources.map((resource) => ({ ...resource, status, url: urls.get(resource.asset_id) ?? resource.url })),
+  );
 }
 
 export function createRunClaims(driver: SqlDriver, clock: () => number) {
@@ -95,7 +97,8 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
   /** A run succeeded: the runs waiting on it may be claimable now; workers in other processes hear so. */
   async function announceWaitingRuns(tx: SqlExecutor, runId: string): Promise<void> {
     const waiting = await tx.all('SELECT run_id FROM run_dependencies WHERE depends_on = ?', [runId]);
-    for (const row of waiting) await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${z.object({ run_id: z.string() }).parse(row).run_id}`);
+    for (const row of waiting)
+      await driver.notify(tx, RUN_EVENTS_CHANNEL, `queued:${z.object({ run_id: z.string() }).parse(row).run_id}`);
   }
 
   return {
@@ -127,12 +130,17 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
     },
 
     /** Extends the lease and records progress; answers whether to go on, stop (cancel requested) or give up (lost). */
-    heartbeat(lease: Lease, leaseMs: number, progress: { percent: number; message: string } | null): Promise<HeartbeatAnswer> {
+    heartbeat(
+      lease: Lease,
+      leaseMs: number,
+      progress: { percent: number; message: string } | null,
+    ): Promise<HeartbeatAnswer> {
       return driver.transaction(async (tx) => {
         const row = await leasedRow(tx, lease);
         if (!row) return 'lost';
         const now = clock();
-        const changed = progress !== null && (progress.percent !== row.progress_percent || progress.message !== row.progress_message);
+        const changed =
+          progress !== null && (progress.percent !== row.progress_percent || progress.message !== row.progress_message);
         await tx.run(
           'UPDATE node_runs SET lease_expires_at = ?, progress_percent = ?, progress_message = ?, updated_at = ? WHERE id = ?',
           [
@@ -172,7 +180,18 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
               await tx.run(
                 `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at, storage, storage_key)
                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-                [asset.id, asset.projectId, asset.canvasId, asset.runId, asset.kind, asset.mimeType, asset.byteSize, now, asset.storage, asset.storageKey],
+                [
+                  asset.id,
+                  asset.projectId,
+                  asset.canvasId,
+                  asset.runId,
+                  asset.kind,
+                  asset.mimeType,
+                  asset.byteSize,
+                  now,
+                  asset.storage,
+                  asset.storageKey,
+                ],
               );
             }
             break;
@@ -208,11 +227,16 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             }
             break;
         }
-        if (outcome.provider) await tx.run('UPDATE node_runs SET provider = ? WHERE id = ?', [outcome.provider, lease.runId]);
+        if (outcome.provider)
+          await tx.run('UPDATE node_runs SET provider = ? WHERE id = ?', [outcome.provider, lease.runId]);
         if (outcome.status === 'succeeded') await announceWaitingRuns(tx, lease.runId);
-        else if (outcome.status !== 'retry' || row.status === 'cancel_requested') await cancelWaitingRuns(driver, tx, lease.runId, now);
+        else if (outcome.status !== 'retry' || row.status === 'cancel_requested')
+          await cancelWaitingRuns(driver, tx, lease.runId, now);
         if (outcome.charged > 0) {
-          await tx.run('UPDATE projects SET spent_credits = spent_credits + ? WHERE id = ?', [outcome.charged, row.project_id]);
+          await tx.run('UPDATE projects SET spent_credits = spent_credits + ? WHERE id = ?', [
+            outcome.charged,
+            row.project_id,
+          ]);
         }
         await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         await emitRunEvent(driver, tx, row.project_id, row.id, now);
@@ -282,7 +306,13 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             await tx.run(
               `UPDATE node_runs SET status = 'failed', error_code = 'worker_lost', error_message = ?, resources = ?,
                  lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
-              [`The worker running this run stopped ${row.attempt} times; giving up.`, resourcesWith(row, 'failed'), now, now, row.id],
+              [
+                `The worker running this run stopped ${row.attempt} times; giving up.`,
+                resourcesWith(row, 'failed'),
+                now,
+                now,
+                row.id,
+              ],
             );
             await cancelWaitingRuns(driver, tx, row.id, now);
             recovery.failed.push(row.id);
@@ -304,7 +334,9 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
 
     /** Every asset, in id order (backup, admin assets migrate). */
     async listAssets(): Promise<AssetRecord[]> {
-      const rows = await driver.all('SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets ORDER BY id');
+      const rows = await driver.all(
+        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets ORDER BY id',
+      );
       return rows.map((row) => AssetRow.parse(row));
     },
 
@@ -312,7 +344,11 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
      * Points an asset's row at a new copy of its bytes (admin assets migrate, admin restore), only if the row still
      * names the copy that was read: false when something else moved it meanwhile.
      */
-    async relocateAsset(assetId: string, from: { storage: AssetStorage; storageKey: string | null }, to: { storage: AssetStorage; storageKey: string | null }): Promise<boolean> {
+    async relocateAsset(
+      assetId: string,
+      from: { storage: AssetStorage; storageKey: string | null },
+      to: { storage: AssetStorage; storageKey: string | null },
+    ): Promise<boolean> {
       const result = await driver.run(
         'UPDATE assets SET storage = ?, storage_key = ? WHERE id = ? AND storage = ? AND storage_key IS NOT DISTINCT FROM ?',
         [to.storage, to.storageKey, assetId, from.storage, from.storageKey],
@@ -333,7 +369,9 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
 
     /** Ids of runs that are queued or running, oldest first (diagnostics and tests). */
     async activeRunIds(): Promise<string[]> {
-      const rows = await driver.all(`SELECT id FROM node_runs WHERE status IN ${ACTIVE_STATUSES} ORDER BY created_at, seq, id`);
+      const rows = await driver.all(
+        `SELECT id FROM node_runs WHERE status IN ${ACTIVE_STATUSES} ORDER BY created_at, seq, id`,
+      );
       return rows.map((row) => z.object({ id: z.string() }).parse(row).id);
     },
   };

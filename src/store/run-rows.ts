@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { NodeRun, RunOutput, RunResource, RunStatus, isTerminalRunStatus, type NodeRuntimeState } from '../contract/index.js';
+import {
+  NodeRun,
+  RunOutput,
+  RunResource,
+  RunStatus,
+  isTerminalRunStatus,
+  type NodeRuntimeState,
+} from '../contract/index.js';
 
 /** node_runs rows ⇄ the contract's NodeRun record. */
 

@@ -52,7 +52,6 @@ export interface CancelOutcome {
 
 export const ACTIVE_STATUSES = "('queued', 'running', 'cancel_requested')";
 
-
 const SumRow = z.object({ reserved: z.coerce.number().nullable() });
 const BudgetRow = z.object({ budget_credits: z.coerce.number().nullable(), spent_credits: z.coerce.number() });
 
@@ -60,8 +59,16 @@ const BudgetRow = z.object({ budget_credits: z.coerce.number().nullable(), spent
 export const STATES_EVENTS_CHANNEL = 'canvas_mcp_states';
 
 /** Run state of a canvas changed: its states_version moves on, and other processes hear it (PostgreSQL NOTIFY). */
-export async function bumpStatesVersion(driver: SqlDriver, tx: SqlExecutor, projectId: string, canvasId: string): Promise<void> {
-  await tx.run('UPDATE canvases SET states_version = states_version + 1 WHERE project_id = ? AND id = ?', [projectId, canvasId]);
+export async function bumpStatesVersion(
+  driver: SqlDriver,
+  tx: SqlExecutor,
+  projectId: string,
+  canvasId: string,
+): Promise<void> {
+  await tx.run('UPDATE canvases SET states_version = states_version + 1 WHERE project_id = ? AND id = ?', [
+    projectId,
+    canvasId,
+  ]);
   await driver.notify(tx, STATES_EVENTS_CHANNEL, `${projectId}/${canvasId}`);
 }
 
@@ -75,8 +82,14 @@ export interface RunResultCopy {
 
 /** The canvas's next run sequence number; the UPDATE locks the canvas row, so concurrent submissions never share one. */
 async function takeRunSeq(tx: SqlExecutor, projectId: string, canvasId: string): Promise<number> {
-  await tx.run('UPDATE canvases SET next_run_seq = next_run_seq + 1 WHERE project_id = ? AND id = ?', [projectId, canvasId]);
-  const row = await tx.get('SELECT next_run_seq - 1 AS seq FROM canvases WHERE project_id = ? AND id = ?', [projectId, canvasId]);
+  await tx.run('UPDATE canvases SET next_run_seq = next_run_seq + 1 WHERE project_id = ? AND id = ?', [
+    projectId,
+    canvasId,
+  ]);
+  const row = await tx.get('SELECT next_run_seq - 1 AS seq FROM canvases WHERE project_id = ? AND id = ?', [
+    projectId,
+    canvasId,
+  ]);
   return SeqRow.parse(row).seq;
 }
 
@@ -92,10 +105,16 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
   /** The project's budget, what was charged, and what active runs hold in reserve. */
   async function budgetOf(executor: SqlExecutor, projectId: string, lock: boolean): Promise<ProjectBudget> {
     const project = BudgetRow.parse(
-      await executor.get(`SELECT budget_credits, spent_credits FROM projects WHERE id = ?${lock ? driver.forUpdate : ''}`, [projectId]),
+      await executor.get(
+        `SELECT budget_credits, spent_credits FROM projects WHERE id = ?${lock ? driver.forUpdate : ''}`,
+        [projectId],
+      ),
     );
     const { reserved } = SumRow.parse(
-      await executor.get(`SELECT SUM(cost_estimated) AS reserved FROM node_runs WHERE project_id = ? AND status IN ${ACTIVE_STATUSES}`, [projectId]),
+      await executor.get(
+        `SELECT SUM(cost_estimated) AS reserved FROM node_runs WHERE project_id = ? AND status IN ${ACTIVE_STATUSES}`,
+        [projectId],
+      ),
     );
     const held = reserved ?? 0;
     return {
@@ -148,13 +167,12 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
     const now = clock();
     const seq = await takeRunSeq(tx, run.projectId, run.canvasId);
     // The canvas row is locked now: a delete of this node either committed before (refused here) or waits.
-    const nodeStillThere = await tx.get('SELECT 1 AS present FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ? AND seq = ?', [
-      run.projectId,
-      run.canvasId,
-      run.nodeId,
-      run.nodeSeq,
-    ]);
-    if (!nodeStillThere) throw new CanvasError('not_found', `No node with id ${JSON.stringify(run.nodeId)} on this canvas.`);
+    const nodeStillThere = await tx.get(
+      'SELECT 1 AS present FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ? AND seq = ?',
+      [run.projectId, run.canvasId, run.nodeId, run.nodeSeq],
+    );
+    if (!nodeStillThere)
+      throw new CanvasError('not_found', `No node with id ${JSON.stringify(run.nodeId)} on this canvas.`);
     await tx.run(
       `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, node_seq, operation, skill_id, status, input, input_hash,
          resources, cost_estimated, triggered_kind, triggered_name, idempotency_key, max_attempts, created_at, updated_at,
@@ -218,9 +236,13 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
         for (const run of runs) created.push(await insertRun(tx, run));
         // Some of them made before and some not: the keys were used for another request (another count of variants).
         if (created.some((entry) => entry.replayed) && created.some((entry) => !entry.replayed)) {
-          throw new CanvasError('idempotency_mismatch', 'This Idempotency-Key was already used for another number of runs; use a new key for a new request.', {
-            idempotency_key: runs[0]?.idempotencyKey ?? null,
-          });
+          throw new CanvasError(
+            'idempotency_mismatch',
+            'This Idempotency-Key was already used for another number of runs; use a new key for a new request.',
+            {
+              idempotency_key: runs[0]?.idempotencyKey ?? null,
+            },
+          );
         }
         return created;
       });
@@ -233,7 +255,12 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
 
     /** Whether a run of this canvas was already submitted with this idempotency key. */
     async keyUsed(projectId: string, canvasId: string, idempotencyKey: string): Promise<boolean> {
-      return (await driver.get('SELECT 1 AS used FROM node_runs WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?', [projectId, canvasId, idempotencyKey])) !== undefined;
+      return (
+        (await driver.get(
+          'SELECT 1 AS used FROM node_runs WHERE project_id = ? AND canvas_id = ? AND idempotency_key = ?',
+          [projectId, canvasId, idempotencyKey],
+        )) !== undefined
+      );
     },
 
     async getRunRow(runId: string): Promise<RunRow | undefined> {
@@ -283,18 +310,31 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
      * lands on the copy's node of the same id as a succeeded run with the outputs given (assets already written under
      * new ids), charged nothing, keyed by nothing. A node the copy does not hold is skipped.
      */
-    async copyResults(target: { projectId: string; canvasId: string }, copies: readonly RunResultCopy[]): Promise<number> {
+    async copyResults(
+      target: { projectId: string; canvasId: string },
+      copies: readonly RunResultCopy[],
+    ): Promise<number> {
       return driver.transaction(async (tx) => {
         let copied = 0;
         for (const { run, assets } of copies) {
           const node = SeqRow.optional().parse(
-            await tx.get('SELECT seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [target.projectId, target.canvasId, run.node_id]),
+            await tx.get('SELECT seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+              target.projectId,
+              target.canvasId,
+              run.node_id,
+            ]),
           );
           if (!node) continue;
           const renamed = new Map(assets.map((asset) => [asset.from, asset.record]));
           const rename = <T extends { asset_id: string; url: string | null }>(item: T): T => {
             const record = renamed.get(item.asset_id);
-            return record ? { ...item, asset_id: record.id, url: item.url === null ? null : item.url.replace(item.asset_id, record.id) } : item;
+            return record
+              ? {
+                  ...item,
+                  asset_id: record.id,
+                  url: item.url === null ? null : item.url.replace(item.asset_id, record.id),
+                }
+              : item;
           };
           const id = newId(ID_PREFIX.nodeRun);
           const seq = await takeRunSeq(tx, target.projectId, target.canvasId);
@@ -332,7 +372,18 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
             await tx.run(
               `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at, storage, storage_key)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-              [record.id, target.projectId, target.canvasId, id, record.kind, record.mimeType, record.byteSize, clock(), record.storage, record.storageKey],
+              [
+                record.id,
+                target.projectId,
+                target.canvasId,
+                id,
+                record.kind,
+                record.mimeType,
+                record.byteSize,
+                clock(),
+                record.storage,
+                record.storageKey,
+              ],
             );
           }
           copied += 1;

@@ -70,8 +70,10 @@ const SEEN_RESOLUTION_MS = 60_000;
 /** Throws, saying why, when a sign-in link cannot be used now. */
 function linkRefusal(link: z.output<typeof LinkRow> | undefined, now: number): asserts link {
   if (!link) throw new CanvasError('unauthenticated', 'This sign-in link is not valid. Ask for a new one.');
-  if (link.used_at !== null) throw new CanvasError('unauthenticated', 'This sign-in link was already used. Ask for a new one.');
-  if (link.expires_at <= now) throw new CanvasError('unauthenticated', 'This sign-in link has expired. Ask for a new one.');
+  if (link.used_at !== null)
+    throw new CanvasError('unauthenticated', 'This sign-in link was already used. Ask for a new one.');
+  if (link.expires_at <= now)
+    throw new CanvasError('unauthenticated', 'This sign-in link has expired. Ask for a new one.');
 }
 
 /** A sign-in link lasts at most this long (issue 17, defect 5): a link is a bearer credential sent through chat. */
@@ -80,17 +82,32 @@ export const MAX_LOGIN_LINK_MS = 7 * 24 * 3_600_000;
 export function createSessionStore(driver: SqlDriver, clock: () => number) {
   return {
     /** A new one-time sign-in secret for a person; only its hash is kept. */
-    async createLoginLink(person: Actor, options: { expiresInMs: number; projectId?: string | null; canvasId?: string | null }): Promise<string> {
+    async createLoginLink(
+      person: Actor,
+      options: { expiresInMs: number; projectId?: string | null; canvasId?: string | null },
+    ): Promise<string> {
       if (!(options.expiresInMs <= MAX_LOGIN_LINK_MS)) {
-        throw new CanvasError('invalid_arguments', `A sign-in link lasts at most ${MAX_LOGIN_LINK_MS / 86_400_000} days.`, {
-          issues: [{ path: 'expires_in', message: `must be at most ${MAX_LOGIN_LINK_MS / 1000} seconds` }],
-        });
+        throw new CanvasError(
+          'invalid_arguments',
+          `A sign-in link lasts at most ${MAX_LOGIN_LINK_MS / 86_400_000} days.`,
+          {
+            issues: [{ path: 'expires_in', message: `must be at most ${MAX_LOGIN_LINK_MS / 1000} seconds` }],
+          },
+        );
       }
       const secret = newTokenSecret().replace(/^cmcp_/, 'login_');
       const now = clock();
       await driver.run(
         `INSERT INTO login_links (secret_hash, issuer, subject, project_id, canvas_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        [sha256Hex(secret), person.issuer, person.subject, options.projectId ?? null, options.canvasId ?? null, now, now + options.expiresInMs],
+        [
+          sha256Hex(secret),
+          person.issuer,
+          person.subject,
+          options.projectId ?? null,
+          options.canvasId ?? null,
+          now,
+          now + options.expiresInMs,
+        ],
       );
       return secret;
     },
@@ -100,24 +117,34 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
      * throws unauthenticated, saying why, when it cannot be used.
      */
     async peekLoginLink(linkSecret: string): Promise<LoginLinkRecord> {
-      const row = await driver.get('SELECT issuer, subject, project_id, canvas_id, expires_at, used_at FROM login_links WHERE secret_hash = ?', [
-        sha256Hex(linkSecret),
-      ]);
+      const row = await driver.get(
+        'SELECT issuer, subject, project_id, canvas_id, expires_at, used_at FROM login_links WHERE secret_hash = ?',
+        [sha256Hex(linkSecret)],
+      );
       const link = row ? LinkRow.parse(row) : undefined;
       linkRefusal(link, clock());
-      return { person: { issuer: link.issuer, subject: link.subject }, projectId: link.project_id, canvasId: link.canvas_id };
+      return {
+        person: { issuer: link.issuer, subject: link.subject },
+        projectId: link.project_id,
+        canvasId: link.canvas_id,
+      };
     },
 
     /**
      * Spends a sign-in link (once: a second use is refused even within its lifetime) and opens a session. Returns
      * the session secret for the cookie, and where the link leads.
      */
-    async signIn(linkSecret: string, times: SessionTimes, device: string | null = null): Promise<{ sessionSecret: string; session: SessionRecord; link: LoginLinkRecord }> {
+    async signIn(
+      linkSecret: string,
+      times: SessionTimes,
+      device: string | null = null,
+    ): Promise<{ sessionSecret: string; session: SessionRecord; link: LoginLinkRecord }> {
       return driver.transaction(async (tx) => {
         const now = clock();
-        const row = await tx.get(`SELECT issuer, subject, project_id, canvas_id, expires_at, used_at FROM login_links WHERE secret_hash = ?${driver.forUpdate}`, [
-          sha256Hex(linkSecret),
-        ]);
+        const row = await tx.get(
+          `SELECT issuer, subject, project_id, canvas_id, expires_at, used_at FROM login_links WHERE secret_hash = ?${driver.forUpdate}`,
+          [sha256Hex(linkSecret)],
+        );
         const link = row ? LinkRow.parse(row) : undefined;
         linkRefusal(link, now);
         await tx.run('UPDATE login_links SET used_at = ? WHERE secret_hash = ?', [now, sha256Hex(linkSecret)]);
@@ -125,24 +152,40 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
         const id = newId('ses_');
         await tx.run(
           `INSERT INTO sessions (id, secret_hash, issuer, subject, created_at, last_seen_at, expires_at, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          [id, sha256Hex(sessionSecret), link.issuer, link.subject, now, now, now + times.absoluteMs, device === null ? null : device.slice(0, 200)],
+          [
+            id,
+            sha256Hex(sessionSecret),
+            link.issuer,
+            link.subject,
+            now,
+            now,
+            now + times.absoluteMs,
+            device === null ? null : device.slice(0, 200),
+          ],
         );
         const session = SessionRow.parse(await tx.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]));
         return {
           sessionSecret,
           session,
-          link: { person: { issuer: link.issuer, subject: link.subject }, projectId: link.project_id, canvasId: link.canvas_id },
+          link: {
+            person: { issuer: link.issuer, subject: link.subject },
+            projectId: link.project_id,
+            canvasId: link.canvas_id,
+          },
         };
       });
     },
 
     /** The live session a cookie names, or undefined (unknown, ended, idle too long, past its absolute end). */
     async findSession(secret: string, times: SessionTimes): Promise<SessionRecord | undefined> {
-      const row = await driver.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE secret_hash = ?`, [sha256Hex(secret)]);
+      const row = await driver.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE secret_hash = ?`, [
+        sha256Hex(secret),
+      ]);
       if (!row) return undefined;
       const session = SessionRow.parse(row);
       const now = clock();
-      if (session.endedAt !== null || session.expiresAt <= now || session.lastSeenAt + times.idleMs <= now) return undefined;
+      if (session.endedAt !== null || session.expiresAt <= now || session.lastSeenAt + times.idleMs <= now)
+        return undefined;
       if (now - session.lastSeenAt >= SEEN_RESOLUTION_MS) {
         await driver.run('UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL', [now, session.id]);
       }
@@ -155,7 +198,10 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
     },
 
     async endSession(id: string): Promise<void> {
-      const { changes } = await driver.run('UPDATE sessions SET ended_at = COALESCE(ended_at, ?) WHERE id = ?', [clock(), id]);
+      const { changes } = await driver.run('UPDATE sessions SET ended_at = COALESCE(ended_at, ?) WHERE id = ?', [
+        clock(),
+        id,
+      ]);
       if (changes === 0) throw new CanvasError('not_found', `No session ${id}.`);
     },
 
@@ -171,7 +217,9 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
 
     /** Sessions that have not ended (they may still be past their expiry), newest first. */
     async listSessions(): Promise<SessionRecord[]> {
-      const rows = await driver.all(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ended_at IS NULL ORDER BY created_at DESC`);
+      const rows = await driver.all(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE ended_at IS NULL ORDER BY created_at DESC`,
+      );
       return rows.map((row) => SessionRow.parse(row));
     },
   };

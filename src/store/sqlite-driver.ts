@@ -146,7 +146,10 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     };
     if (group.length === 1) {
       const [only] = group as [Member];
-      await inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, only.work, began).then(only.resolve, only.reject);
+      await inTransaction(writerConnection, 'BEGIN IMMEDIATE', writer, only.work, began).then(
+        only.resolve,
+        only.reject,
+      );
       return;
     }
     try {
@@ -237,9 +240,11 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     signalLocal: (channel) => {
       const subscribers = localListeners.get(channel);
       if (!subscribers?.size) return;
-      void writeLock.run(async () => undefined).then(() => {
-        for (const listener of subscribers) listener();
-      });
+      void writeLock
+        .run(async () => undefined)
+        .then(() => {
+          for (const listener of subscribers) listener();
+        });
     },
     onLocalCommit: (channel, listener) => {
       const subscribers = localListeners.get(channel) ?? new Set<() => void>();

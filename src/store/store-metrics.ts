@@ -27,7 +27,9 @@ export function createStoreMetrics(driver: SqlDriver): StoreMetrics {
       return rows.map((row) => ActiveRunsRow.parse(row));
     },
     async runQueue() {
-      const row = QueueRow.parse(await driver.get("SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM node_runs WHERE status = 'queued'"));
+      const row = QueueRow.parse(
+        await driver.get("SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM node_runs WHERE status = 'queued'"),
+      );
       return { depth: row.depth, oldestQueuedAt: row.oldest };
     },
   };

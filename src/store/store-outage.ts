@@ -9,7 +9,16 @@ import { CanvasError } from '../shared/errors.js';
 // SQLSTATE classes and codes that mean "the server or the connection went away", not "your statement is wrong".
 const POSTGRES_OUTAGE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '53400', '58000', '58030']);
 const POSTGRES_OUTAGE_CLASSES = ['08'];
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 const OUTAGE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
@@ -19,7 +28,14 @@ const OUTAGE_MESSAGES = [
   'terminating connection',
   'the database system is',
 ];
-const SQLITE_OUTAGE_CODES = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_FULL', 'SQLITE_CANTOPEN', 'SQLITE_PROTOCOL'];
+const SQLITE_OUTAGE_CODES = [
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+  'SQLITE_CANTOPEN',
+  'SQLITE_PROTOCOL',
+];
 
 export function isStoreOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

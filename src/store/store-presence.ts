@@ -13,7 +13,9 @@ export async function storeExists(location: StoreLocation): Promise<boolean> {
   try {
     await client.connect();
     // to_regclass follows the connection's search_path, as the store's own queries do.
-    const result = await client.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+    const result = await client.query<{ present: boolean }>(
+      "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+    );
     return result.rows[0]?.present === true;
   } catch (error) {
     throw asStoreError(error);

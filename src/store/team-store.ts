@@ -42,7 +42,12 @@ export interface AuditRecord {
 export interface TeamStore {
   members(projectId: string): Promise<MemberRecord[]>;
   /** Answers the invitation and its link's secret (shown once). */
-  invite(projectId: string, role: MemberRole, by: Actor, expiresInMs: number): Promise<{ invite: InviteRecord; secret: string }>;
+  invite(
+    projectId: string,
+    role: MemberRole,
+    by: Actor,
+    expiresInMs: number,
+  ): Promise<{ invite: InviteRecord; secret: string }>;
   invites(projectId: string): Promise<InviteRecord[]>;
   /** The invitation a link's secret names, if it can still be accepted; else why not (unauthenticated). */
   peekInvite(secret: string): Promise<InviteRecord>;
@@ -65,13 +70,21 @@ export interface TeamStore {
    */
   retire(target: { projectId: string; canvasId?: string }, by: Actor): Promise<string[]>;
   /** Appends to the audit log (inside the caller's transaction when given one). */
-  record(entry: { projectId: string; actor: Actor; action: string; target: string; details?: Record<string, unknown> }, tx?: SqlExecutor): Promise<void>;
+  record(
+    entry: { projectId: string; actor: Actor; action: string; target: string; details?: Record<string, unknown> },
+    tx?: SqlExecutor,
+  ): Promise<void>;
   audit(projectId: string, limit: number): Promise<AuditRecord[]>;
 }
 
 const RANK: Record<MemberRole, number> = { viewer: 0, editor: 1, owner: 2 };
 
-const MemberRow = z.object({ issuer: z.string(), subject: z.string(), role: z.enum(MEMBER_ROLES), created_at: z.coerce.number() });
+const MemberRow = z.object({
+  issuer: z.string(),
+  subject: z.string(),
+  role: z.enum(MEMBER_ROLES),
+  created_at: z.coerce.number(),
+});
 const INVITE_COLUMNS =
   'id, project_id, role, invited_by_issuer, invited_by_subject, created_at, expires_at, accepted_at, accepted_by_issuer, accepted_by_subject, revoked_at';
 const nullableNumber = z.coerce.number().nullable();
@@ -89,19 +102,20 @@ const InviteRow = z
     accepted_by_subject: z.string().nullable(),
     revoked_at: nullableNumber,
   })
-  .transform(
-    (row): InviteRecord => ({
-      id: row.id,
-      projectId: row.project_id,
-      role: row.role,
-      invitedBy: { issuer: row.invited_by_issuer, subject: row.invited_by_subject },
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      acceptedBy: row.accepted_by_issuer !== null && row.accepted_by_subject !== null ? { issuer: row.accepted_by_issuer, subject: row.accepted_by_subject } : null,
-      acceptedAt: row.accepted_at,
-      revokedAt: row.revoked_at,
-    }),
-  );
+  .transform((row): InviteRecord => ({
+    id: row.id,
+    projectId: row.project_id,
+    role: row.role,
+    invitedBy: { issuer: row.invited_by_issuer, subject: row.invited_by_subject },
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    acceptedBy:
+      row.accepted_by_issuer !== null && row.accepted_by_subject !== null
+        ? { issuer: row.accepted_by_issuer, subject: row.accepted_by_subject }
+        : null,
+    acceptedAt: row.accepted_at,
+    revokedAt: row.revoked_at,
+  }));
 const AuditRow = z.object({
   at: z.coerce.number(),
   actor_issuer: z.string(),
@@ -116,50 +130,70 @@ const newInviteSecret = () => `inv_${randomBytes(32).toString('base64url')}`;
 
 export function createTeamStore(driver: SqlDriver, clock: () => number): TeamStore {
   async function roleOf(tx: SqlExecutor, projectId: string, person: Actor): Promise<MemberRole | undefined> {
-    const row = await tx.get(`SELECT role FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?${driver.forUpdate}`, [
-      projectId,
-      person.issuer,
-      person.subject,
-    ]);
+    const row = await tx.get(
+      `SELECT role FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?${driver.forUpdate}`,
+      [projectId, person.issuer, person.subject],
+    );
     return row ? (row.role as MemberRole) : undefined;
   }
 
   /** Refuses a change that would leave the project without an owner. */
   async function keepAnOwner(tx: SqlExecutor, projectId: string, person: Actor, what: string): Promise<void> {
-    const owners = await tx.all(`SELECT issuer, subject FROM project_members WHERE project_id = ? AND role = 'owner'${driver.forUpdate}`, [projectId]);
+    const owners = await tx.all(
+      `SELECT issuer, subject FROM project_members WHERE project_id = ? AND role = 'owner'${driver.forUpdate}`,
+      [projectId],
+    );
     const others = owners.filter((row) => !(row.issuer === person.issuer && row.subject === person.subject));
     if (others.length === 0) {
-      throw new CanvasError('forbidden', `${person.subject} is the last owner of project ${projectId} and cannot ${what}: make another member an owner first.`);
+      throw new CanvasError(
+        'forbidden',
+        `${person.subject} is the last owner of project ${projectId} and cannot ${what}: make another member an owner first.`,
+      );
     }
   }
 
   async function record(entry: Parameters<TeamStore['record']>[0], tx: SqlExecutor = driver): Promise<void> {
-    await tx.run('INSERT INTO audit_log (id, project_id, at, actor_issuer, actor_subject, action, target, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      newId('aud_'),
-      entry.projectId,
-      clock(),
-      entry.actor.issuer,
-      entry.actor.subject,
-      entry.action,
-      entry.target,
-      JSON.stringify(entry.details ?? {}),
-    ]);
+    await tx.run(
+      'INSERT INTO audit_log (id, project_id, at, actor_issuer, actor_subject, action, target, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        newId('aud_'),
+        entry.projectId,
+        clock(),
+        entry.actor.issuer,
+        entry.actor.subject,
+        entry.action,
+        entry.target,
+        JSON.stringify(entry.details ?? {}),
+      ],
+    );
   }
 
   async function inviteBySecret(tx: SqlExecutor, secret: string, lock: boolean): Promise<InviteRecord> {
-    const row = await tx.get(`SELECT ${INVITE_COLUMNS} FROM project_invites WHERE secret_hash = ?${lock ? driver.forUpdate : ''}`, [sha256Hex(secret)]);
+    const row = await tx.get(
+      `SELECT ${INVITE_COLUMNS} FROM project_invites WHERE secret_hash = ?${lock ? driver.forUpdate : ''}`,
+      [sha256Hex(secret)],
+    );
     if (!row) throw new CanvasError('unauthenticated', 'This invitation link is not one this server issued.');
     const invite = parseRow(InviteRow, row);
-    if (invite.acceptedAt !== null) throw new CanvasError('unauthenticated', 'This invitation has already been used: invitations work once.');
-    if (invite.revokedAt !== null) throw new CanvasError('unauthenticated', 'This invitation was withdrawn by an owner of the project.');
+    if (invite.acceptedAt !== null)
+      throw new CanvasError('unauthenticated', 'This invitation has already been used: invitations work once.');
+    if (invite.revokedAt !== null)
+      throw new CanvasError('unauthenticated', 'This invitation was withdrawn by an owner of the project.');
     if (invite.expiresAt <= clock()) throw new CanvasError('unauthenticated', 'This invitation has expired.');
     return invite;
   }
 
   return {
     async members(projectId) {
-      const rows = await driver.all('SELECT issuer, subject, role, created_at FROM project_members WHERE project_id = ? ORDER BY created_at, subject', [projectId]);
-      return parseRows(MemberRow, rows).map((row) => ({ person: { issuer: row.issuer, subject: row.subject }, role: row.role, joinedAt: row.created_at }));
+      const rows = await driver.all(
+        'SELECT issuer, subject, role, created_at FROM project_members WHERE project_id = ? ORDER BY created_at, subject',
+        [projectId],
+      );
+      return parseRows(MemberRow, rows).map((row) => ({
+        person: { issuer: row.issuer, subject: row.subject },
+        role: row.role,
+        joinedAt: row.created_at,
+      }));
     },
 
     async invite(projectId, role, by, expiresInMs) {
@@ -173,12 +207,28 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
         );
         await record({ projectId, actor: by, action: 'invite.created', target: id, details: { role } }, tx);
       });
-      const invite: InviteRecord = { id, projectId, role, invitedBy: by, createdAt: now, expiresAt: now + expiresInMs, acceptedBy: null, acceptedAt: null, revokedAt: null };
+      const invite: InviteRecord = {
+        id,
+        projectId,
+        role,
+        invitedBy: by,
+        createdAt: now,
+        expiresAt: now + expiresInMs,
+        acceptedBy: null,
+        acceptedAt: null,
+        revokedAt: null,
+      };
       return { invite, secret };
     },
 
     async invites(projectId) {
-      return parseRows(InviteRow, await driver.all(`SELECT ${INVITE_COLUMNS} FROM project_invites WHERE project_id = ? ORDER BY created_at DESC LIMIT 100`, [projectId]));
+      return parseRows(
+        InviteRow,
+        await driver.all(
+          `SELECT ${INVITE_COLUMNS} FROM project_invites WHERE project_id = ? ORDER BY created_at DESC LIMIT 100`,
+          [projectId],
+        ),
+      );
     },
 
     peekInvite: (secret) => inviteBySecret(driver, secret, false),
@@ -187,22 +237,33 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
       return driver.transaction(async (tx) => {
         const invite = await inviteBySecret(tx, secret, true);
         const now = clock();
-        await tx.run('UPDATE project_invites SET accepted_at = ?, accepted_by_issuer = ?, accepted_by_subject = ? WHERE id = ?', [now, person.issuer, person.subject, invite.id]);
+        await tx.run(
+          'UPDATE project_invites SET accepted_at = ?, accepted_by_issuer = ?, accepted_by_subject = ? WHERE id = ?',
+          [now, person.issuer, person.subject, invite.id],
+        );
         const current = await roleOf(tx, invite.projectId, person);
         const role = current && RANK[current] >= RANK[invite.role] ? current : invite.role;
         if (current) {
-          await tx.run('UPDATE project_members SET role = ? WHERE project_id = ? AND issuer = ? AND subject = ?', [role, invite.projectId, person.issuer, person.subject]);
-        } else {
-          await tx.run('INSERT INTO project_members (project_id, issuer, subject, role, created_at) VALUES (?, ?, ?, ?, ?)', [
+          await tx.run('UPDATE project_members SET role = ? WHERE project_id = ? AND issuer = ? AND subject = ?', [
+            role,
             invite.projectId,
             person.issuer,
             person.subject,
-            role,
-            now,
           ]);
+        } else {
+          await tx.run(
+            'INSERT INTO project_members (project_id, issuer, subject, role, created_at) VALUES (?, ?, ?, ?, ?)',
+            [invite.projectId, person.issuer, person.subject, role, now],
+          );
         }
         await record(
-          { projectId: invite.projectId, actor: person, action: 'member.joined', target: personKey(person), details: { role, invite_id: invite.id, invited_by: personKey(invite.invitedBy) } },
+          {
+            projectId: invite.projectId,
+            actor: person,
+            action: 'member.joined',
+            target: personKey(person),
+            details: { role, invite_id: invite.id, invited_by: personKey(invite.invitedBy) },
+          },
           tx,
         );
         return { invite: { ...invite, acceptedAt: now, acceptedBy: person }, role };
@@ -211,7 +272,10 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
 
     revokeInvite(projectId, inviteId, by) {
       return driver.transaction(async (tx) => {
-        const row = await tx.get(`SELECT ${INVITE_COLUMNS} FROM project_invites WHERE project_id = ? AND id = ?${driver.forUpdate}`, [projectId, inviteId]);
+        const row = await tx.get(
+          `SELECT ${INVITE_COLUMNS} FROM project_invites WHERE project_id = ? AND id = ?${driver.forUpdate}`,
+          [projectId, inviteId],
+        );
         if (!row) throw new CanvasError('not_found', `No invitation ${inviteId} in project ${projectId}.`);
         const invite = parseRow(InviteRow, row);
         if (invite.acceptedAt !== null || invite.revokedAt !== null) return invite;
@@ -225,11 +289,33 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
     changeRole(projectId, person, role, by) {
       return driver.transaction(async (tx) => {
         const current = await roleOf(tx, projectId, person);
-        if (!current) throw new CanvasError('not_found', `${person.subject} (${person.issuer}) is not a member of project ${projectId}.`);
+        if (!current)
+          throw new CanvasError(
+            'not_found',
+            `${person.subject} (${person.issuer}) is not a member of project ${projectId}.`,
+          );
         if (current === 'owner' && role !== 'owner') await keepAnOwner(tx, projectId, person, 'be demoted');
-        await tx.run('UPDATE project_members SET role = ? WHERE project_id = ? AND issuer = ? AND subject = ?', [role, projectId, person.issuer, person.subject]);
-        if (current !== role) await record({ projectId, actor: by, action: 'member.role_changed', target: personKey(person), details: { from: current, to: role } }, tx);
-        const row = await tx.get('SELECT created_at FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [projectId, person.issuer, person.subject]);
+        await tx.run('UPDATE project_members SET role = ? WHERE project_id = ? AND issuer = ? AND subject = ?', [
+          role,
+          projectId,
+          person.issuer,
+          person.subject,
+        ]);
+        if (current !== role)
+          await record(
+            {
+              projectId,
+              actor: by,
+              action: 'member.role_changed',
+              target: personKey(person),
+              details: { from: current, to: role },
+            },
+            tx,
+          );
+        const row = await tx.get(
+          'SELECT created_at FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?',
+          [projectId, person.issuer, person.subject],
+        );
         return { person, role, joinedAt: Number(row?.created_at ?? 0) };
       });
     },
@@ -237,53 +323,120 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
     async removeMember(projectId, person, by) {
       await driver.transaction(async (tx) => {
         const current = await roleOf(tx, projectId, person);
-        if (!current) throw new CanvasError('not_found', `${person.subject} (${person.issuer}) is not a member of project ${projectId}.`);
+        if (!current)
+          throw new CanvasError(
+            'not_found',
+            `${person.subject} (${person.issuer}) is not a member of project ${projectId}.`,
+          );
         const leaving = by.issuer === person.issuer && by.subject === person.subject;
         if (current === 'owner') await keepAnOwner(tx, projectId, person, leaving ? 'leave' : 'be removed');
-        await tx.run('DELETE FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [projectId, person.issuer, person.subject]);
-        await record({ projectId, actor: by, action: leaving ? 'member.left' : 'member.removed', target: personKey(person), details: { role: current } }, tx);
+        await tx.run('DELETE FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [
+          projectId,
+          person.issuer,
+          person.subject,
+        ]);
+        await record(
+          {
+            projectId,
+            actor: by,
+            action: leaving ? 'member.left' : 'member.removed',
+            target: personKey(person),
+            details: { role: current },
+          },
+          tx,
+        );
       });
     },
 
     async createProject(projectId, workspaceId, title, by) {
       await driver.transaction(async (tx) => {
         if (await tx.get('SELECT 1 AS present FROM projects WHERE id = ?', [projectId])) {
-          throw new CanvasError('already_exists', `Project ${projectId} already exists (ids of deleted projects are not reused).`);
+          throw new CanvasError(
+            'already_exists',
+            `Project ${projectId} already exists (ids of deleted projects are not reused).`,
+          );
         }
         const now = clock();
-        await tx.run('INSERT INTO projects (id, workspace_id, title, created_at) VALUES (?, ?, ?, ?)', [projectId, workspaceId, title, now]);
-        await tx.run('INSERT INTO project_members (project_id, issuer, subject, role, created_at) VALUES (?, ?, ?, ?, ?)', [projectId, by.issuer, by.subject, 'owner', now]);
+        await tx.run('INSERT INTO projects (id, workspace_id, title, created_at) VALUES (?, ?, ?, ?)', [
+          projectId,
+          workspaceId,
+          title,
+          now,
+        ]);
+        await tx.run(
+          'INSERT INTO project_members (project_id, issuer, subject, role, created_at) VALUES (?, ?, ?, ?, ?)',
+          [projectId, by.issuer, by.subject, 'owner', now],
+        );
         await record({ projectId, actor: by, action: 'project.created', target: projectId, details: { title } }, tx);
       });
     },
 
     async createCanvas(projectId, canvasId, by, details) {
       await driver.transaction(async (tx) => {
-        if (!(await tx.get('SELECT 1 AS present FROM projects WHERE id = ? AND deleted_at IS NULL', [projectId]))) throw new CanvasError('not_found', `No project ${projectId}.`);
+        if (!(await tx.get('SELECT 1 AS present FROM projects WHERE id = ? AND deleted_at IS NULL', [projectId])))
+          throw new CanvasError('not_found', `No project ${projectId}.`);
         if (await tx.get('SELECT 1 AS present FROM canvases WHERE project_id = ? AND id = ?', [projectId, canvasId])) {
-          throw new CanvasError('already_exists', `Canvas ${canvasId} already exists in project ${projectId} (ids of deleted canvases are not reused).`);
+          throw new CanvasError(
+            'already_exists',
+            `Canvas ${canvasId} already exists in project ${projectId} (ids of deleted canvases are not reused).`,
+          );
         }
-        await tx.run('INSERT INTO canvases (project_id, id, locked, created_at) VALUES (?, ?, 0, ?)', [projectId, canvasId, clock()]);
-        await record({ projectId, actor: by, action: 'canvas.created', target: canvasId, ...(details ? { details } : {}) }, tx);
+        await tx.run('INSERT INTO canvases (project_id, id, locked, created_at) VALUES (?, ?, 0, ?)', [
+          projectId,
+          canvasId,
+          clock(),
+        ]);
+        await record(
+          { projectId, actor: by, action: 'canvas.created', target: canvasId, ...(details ? { details } : {}) },
+          tx,
+        );
       });
     },
 
     async setLocked(projectId, canvasId, locked, by) {
       await driver.transaction(async (tx) => {
-        const { changes } = await tx.run('UPDATE canvases SET locked = ? WHERE project_id = ? AND id = ? AND deleted_at IS NULL', [locked ? 1 : 0, projectId, canvasId]);
+        const { changes } = await tx.run(
+          'UPDATE canvases SET locked = ? WHERE project_id = ? AND id = ? AND deleted_at IS NULL',
+          [locked ? 1 : 0, projectId, canvasId],
+        );
         if (changes === 0) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
-        await record({ projectId, actor: by, action: locked ? 'canvas.locked' : 'canvas.unlocked', target: canvasId }, tx);
+        await record(
+          { projectId, actor: by, action: locked ? 'canvas.locked' : 'canvas.unlocked', target: canvasId },
+          tx,
+        );
       });
     },
 
     async retitle(target, title, by) {
       await driver.transaction(async (tx) => {
         const { changes } = target.canvasId
-          ? await tx.run('UPDATE canvases SET title = ? WHERE project_id = ? AND id = ? AND deleted_at IS NULL', [title, target.projectId, target.canvasId])
-          : await tx.run('UPDATE projects SET title = ? WHERE id = ? AND deleted_at IS NULL', [title, target.projectId]);
-        if (changes === 0) throw new CanvasError('not_found', target.canvasId ? `No canvas ${target.canvasId} in project ${target.projectId}.` : `No project ${target.projectId}.`);
+          ? await tx.run('UPDATE canvases SET title = ? WHERE project_id = ? AND id = ? AND deleted_at IS NULL', [
+              title,
+              target.projectId,
+              target.canvasId,
+            ])
+          : await tx.run('UPDATE projects SET title = ? WHERE id = ? AND deleted_at IS NULL', [
+              title,
+              target.projectId,
+            ]);
+        if (changes === 0)
+          throw new CanvasError(
+            'not_found',
+            target.canvasId
+              ? `No canvas ${target.canvasId} in project ${target.projectId}.`
+              : `No project ${target.projectId}.`,
+          );
         const what = target.canvasId ? 'canvas' : 'project';
-        await record({ projectId: target.projectId, actor: by, action: `${what}.renamed`, target: target.canvasId ?? target.projectId, details: { title } }, tx);
+        await record(
+          {
+            projectId: target.projectId,
+            actor: by,
+            action: `${what}.renamed`,
+            target: target.canvasId ?? target.projectId,
+            details: { title },
+          },
+          tx,
+        );
       });
     },
 
@@ -292,8 +445,12 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
         const now = clock();
         const scope = target.canvasId ? 'project_id = ? AND id = ?' : 'project_id = ?';
         const params = target.canvasId ? [target.projectId, target.canvasId] : [target.projectId];
-        const live = await tx.all(`SELECT id FROM canvases WHERE ${scope} AND deleted_at IS NULL${driver.forUpdate}`, params);
-        if (target.canvasId && live.length === 0) throw new CanvasError('not_found', `No canvas ${target.canvasId} in project ${target.projectId}.`);
+        const live = await tx.all(
+          `SELECT id FROM canvases WHERE ${scope} AND deleted_at IS NULL${driver.forUpdate}`,
+          params,
+        );
+        if (target.canvasId && live.length === 0)
+          throw new CanvasError('not_found', `No canvas ${target.canvasId} in project ${target.projectId}.`);
         const runs = (
           await tx.all(
             `SELECT ${RUN_COLUMNS} FROM node_runs WHERE project_id = ?${target.canvasId ? ' AND canvas_id = ?' : ''}
@@ -304,12 +461,21 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
         for (const run of runs) await requestRunCancel(driver, tx, run, now);
         await tx.run(`UPDATE canvases SET deleted_at = ? WHERE ${scope} AND deleted_at IS NULL`, [now, ...params]);
         if (!target.canvasId) {
-          const { changes } = await tx.run('UPDATE projects SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL', [now, target.projectId]);
+          const { changes } = await tx.run('UPDATE projects SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL', [
+            now,
+            target.projectId,
+          ]);
           if (changes === 0) throw new CanvasError('not_found', `No project ${target.projectId}.`);
         }
         const cancelled = runs.map((run) => run.id);
         await record(
-          { projectId: target.projectId, actor: by, action: target.canvasId ? 'canvas.deleted' : 'project.deleted', target: target.canvasId ?? target.projectId, details: { cancelled_run_ids: cancelled } },
+          {
+            projectId: target.projectId,
+            actor: by,
+            action: target.canvasId ? 'canvas.deleted' : 'project.deleted',
+            target: target.canvasId ?? target.projectId,
+            details: { cancelled_run_ids: cancelled },
+          },
           tx,
         );
         return cancelled;
@@ -319,7 +485,13 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
     record,
 
     async audit(projectId, limit) {
-      const rows = parseRows(AuditRow, await driver.all('SELECT at, actor_issuer, actor_subject, action, target, details FROM audit_log WHERE project_id = ? ORDER BY at DESC, id DESC LIMIT ?', [projectId, limit]));
+      const rows = parseRows(
+        AuditRow,
+        await driver.all(
+          'SELECT at, actor_issuer, actor_subject, action, target, details FROM audit_log WHERE project_id = ? ORDER BY at DESC, id DESC LIMIT ?',
+          [projectId, limit],
+        ),
+      );
       return rows.map((row) => ({
         at: row.at,
         actor: { issuer: row.actor_issuer, subject: row.actor_subject },

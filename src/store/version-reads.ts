@@ -24,7 +24,11 @@ const BodyRow = z.object({ body: z.string() });
 export function createVersionReads(driver: SqlDriver) {
   /** The run a node's data names as its picked result (`externalRunId`), if any. */
   async function pickedRunId(projectId: string, canvasId: string, nodeId: string): Promise<string | null> {
-    const row = await driver.get('SELECT body FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [projectId, canvasId, nodeId]);
+    const row = await driver.get('SELECT body FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+      projectId,
+      canvasId,
+      nodeId,
+    ]);
     if (!row) return null;
     const picked = (JSON.parse(BodyRow.parse(row).body) as { data?: { externalRunId?: unknown } }).data?.externalRunId;
     return typeof picked === 'string' ? picked : null;
@@ -74,7 +78,11 @@ export function createVersionReads(driver: SqlDriver) {
      * Per node with a version (all of the canvas, or only `nodeIds`): its succeeded runs' ids, oldest first, and the
      * inputs hash of the latest, which a downstream chain compares to skip the node (src/runs/chain-plan.ts).
      */
-    async heads(projectId: string, canvasId: string, nodeIds: readonly string[] | null): Promise<Map<string, ResultHead>> {
+    async heads(
+      projectId: string,
+      canvasId: string,
+      nodeIds: readonly string[] | null,
+    ): Promise<Map<string, ResultHead>> {
       if (nodeIds !== null && nodeIds.length === 0) return new Map();
       const only = nodeIds === null ? '' : ` AND r.node_id IN (${nodeIds.map(() => '?').join(', ')})`;
       const runs = parseRows(

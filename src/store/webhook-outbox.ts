@@ -18,7 +18,10 @@ const HookRow = z.object({ id: z.string(), events: z.string() });
 const SeqRow = z.object({ seq: z.coerce.number().int() });
 
 async function projectHooks(tx: SqlExecutor, projectId: string): Promise<Array<{ id: string; events: string[] }>> {
-  const rows = parseRows(HookRow, await tx.all('SELECT id, events FROM webhooks WHERE project_id = ? AND deleted_at IS NULL', [projectId]));
+  const rows = parseRows(
+    HookRow,
+    await tx.all('SELECT id, events FROM webhooks WHERE project_id = ? AND deleted_at IS NULL', [projectId]),
+  );
   return rows.map((row) => ({ id: row.id, events: JSON.parse(row.events) as string[] }));
 }
 
@@ -30,8 +33,16 @@ async function enqueue(
 ): Promise<void> {
   const wanting = hooks.filter((hook) => hook.events.length === 0 || hook.events.includes(event.type));
   if (wanting.length === 0) return;
-  await tx.run('UPDATE canvases SET event_seq = event_seq + 1 WHERE project_id = ? AND id = ?', [event.projectId, event.canvasId]);
-  const { seq } = SeqRow.parse(await tx.get('SELECT event_seq AS seq FROM canvases WHERE project_id = ? AND id = ?', [event.projectId, event.canvasId]));
+  await tx.run('UPDATE canvases SET event_seq = event_seq + 1 WHERE project_id = ? AND id = ?', [
+    event.projectId,
+    event.canvasId,
+  ]);
+  const { seq } = SeqRow.parse(
+    await tx.get('SELECT event_seq AS seq FROM canvases WHERE project_id = ? AND id = ?', [
+      event.projectId,
+      event.canvasId,
+    ]),
+  );
   const body = JSON.stringify({ type: event.type, timestamp: new Date(event.now).toISOString(), data: event.data });
   for (const hook of wanting) {
     await tx.run(
@@ -53,7 +64,13 @@ const RUN_EVENT_TYPES: Partial<Record<string, WebhookEventType>> = {
 };
 
 /** A run's status as it now is in `tx`, as an event (`cancel_requested` is no event: `run.cancelled` follows). */
-export async function emitRunEvent(driver: SqlDriver, tx: SqlExecutor, projectId: string, runId: string, now: number): Promise<void> {
+export async function emitRunEvent(
+  driver: SqlDriver,
+  tx: SqlExecutor,
+  projectId: string,
+  runId: string,
+  now: number,
+): Promise<void> {
   const hooks = await projectHooks(tx, projectId);
   if (hooks.length === 0) return;
   const row = parseRunRow(await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [runId]));
@@ -66,10 +83,29 @@ export async function emitRunEvent(driver: SqlDriver, tx: SqlExecutor, projectId
 export async function emitLayoutEvent(
   driver: SqlDriver,
   tx: SqlExecutor,
-  revision: { projectId: string; canvasId: string; revision: number; author: RevisionAuthor; operation: string; now: number },
+  revision: {
+    projectId: string;
+    canvasId: string;
+    revision: number;
+    author: RevisionAuthor;
+    operation: string;
+    now: number;
+  },
 ): Promise<void> {
   const hooks = await projectHooks(tx, revision.projectId);
   if (hooks.length === 0) return;
-  const data = { project_id: revision.projectId, canvas_id: revision.canvasId, revision: revision.revision, operation: revision.operation, author: revision.author };
-  await enqueue(driver, tx, hooks, { projectId: revision.projectId, canvasId: revision.canvasId, type: 'layout.revision', data, now: revision.now });
+  const data = {
+    project_id: revision.projectId,
+    canvas_id: revision.canvasId,
+    revision: revision.revision,
+    operation: revision.operation,
+    author: revision.author,
+  };
+  await enqueue(driver, tx, hooks, {
+    projectId: revision.projectId,
+    canvasId: revision.canvasId,
+    type: 'layout.revision',
+    data,
+    now: revision.now,
+  });
 }

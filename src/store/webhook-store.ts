@@ -67,7 +67,8 @@ const HookRow = z.object({
   created_at: Millis,
   updated_at: Millis,
 });
-const HOOK_COLUMNS = 'id, project_id, url, events, allow_private_network, secret_sealed, previous_secret_sealed, previous_secret_until, created_at, updated_at';
+const HOOK_COLUMNS =
+  'id, project_id, url, events, allow_private_network, secret_sealed, previous_secret_sealed, previous_secret_until, created_at, updated_at';
 const DeliveryRow = z.object({
   id: z.string(),
   webhook_id: z.string(),
@@ -124,10 +125,18 @@ function deliveryRecord(row: z.output<typeof DeliveryRow>): DeliveryRecord {
 }
 
 export function createWebhookStore(driver: SqlDriver, clock: () => number) {
-  async function hook(projectId: string, webhookId: string, executor: SqlExecutor = driver, lock = false): Promise<WebhookRecord> {
+  async function hook(
+    projectId: string,
+    webhookId: string,
+    executor: SqlExecutor = driver,
+    lock = false,
+  ): Promise<WebhookRecord> {
     const rows = parseRows(
       HookRow,
-      await executor.all(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE id = ? AND project_id = ? AND deleted_at IS NULL${lock ? driver.forUpdate : ''}`, [webhookId, projectId]),
+      await executor.all(
+        `SELECT ${HOOK_COLUMNS} FROM webhooks WHERE id = ? AND project_id = ? AND deleted_at IS NULL${lock ? driver.forUpdate : ''}`,
+        [webhookId, projectId],
+      ),
     );
     if (!rows[0]) throw new CanvasError('not_found', `No webhook ${webhookId} in project ${projectId}.`);
     return hookRecord(rows[0]);
@@ -136,26 +145,53 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
   return {
     hook,
 
-    async create(projectId: string, endpoint: { url: string; events: WebhookEventType[]; allowPrivateNetwork: boolean }, secretSealed: string, by: Actor): Promise<WebhookRecord> {
+    async create(
+      projectId: string,
+      endpoint: { url: string; events: WebhookEventType[]; allowPrivateNetwork: boolean },
+      secretSealed: string,
+      by: Actor,
+    ): Promise<WebhookRecord> {
       const id = newId('wh_');
       const now = clock();
       await driver.run(
         `INSERT INTO webhooks (id, project_id, url, events, allow_private_network, secret_sealed, created_by_issuer, created_by_subject, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [id, projectId, endpoint.url, JSON.stringify(endpoint.events), endpoint.allowPrivateNetwork ? 1 : 0, secretSealed, by.issuer, by.subject, now, now],
+        [
+          id,
+          projectId,
+          endpoint.url,
+          JSON.stringify(endpoint.events),
+          endpoint.allowPrivateNetwork ? 1 : 0,
+          secretSealed,
+          by.issuer,
+          by.subject,
+          now,
+          now,
+        ],
       );
       return hook(projectId, id);
     },
 
     async list(projectId: string): Promise<WebhookRecord[]> {
-      const rows = parseRows(HookRow, await driver.all(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE project_id = ? AND deleted_at IS NULL ORDER BY created_at, id`, [projectId]));
+      const rows = parseRows(
+        HookRow,
+        await driver.all(
+          `SELECT ${HOOK_COLUMNS} FROM webhooks WHERE project_id = ? AND deleted_at IS NULL ORDER BY created_at, id`,
+          [projectId],
+        ),
+      );
       return rows.map(hookRecord);
     },
 
     async update(
       projectId: string,
       webhookId: string,
-      change: { url?: string; events?: WebhookEventType[]; allowPrivateNetwork?: boolean; rotation?: { secretSealed: string; previousUntil: number } },
+      change: {
+        url?: string;
+        events?: WebhookEventType[];
+        allowPrivateNetwork?: boolean;
+        rotation?: { secretSealed: string; previousUntil: number };
+      },
     ): Promise<WebhookRecord> {
       // Read and written under the row's lock: two changes at once (a rotation among them) never undo each other.
       return driver.transaction(async (tx) => {
@@ -184,15 +220,27 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
     async remove(projectId: string, webhookId: string): Promise<void> {
       await driver.transaction(async (tx) => {
         const now = clock();
-        const { changes } = await tx.run('UPDATE webhooks SET deleted_at = ? WHERE id = ? AND project_id = ? AND deleted_at IS NULL', [now, webhookId, projectId]);
+        const { changes } = await tx.run(
+          'UPDATE webhooks SET deleted_at = ? WHERE id = ? AND project_id = ? AND deleted_at IS NULL',
+          [now, webhookId, projectId],
+        );
         if (changes === 0) throw new CanvasError('not_found', `No webhook ${webhookId} in project ${projectId}.`);
-        await tx.run("UPDATE webhook_deliveries SET status = 'failed', last_error = 'the webhook was deleted', lease_owner = NULL WHERE webhook_id = ? AND status = 'pending'", [webhookId]);
+        await tx.run(
+          "UPDATE webhook_deliveries SET status = 'failed', last_error = 'the webhook was deleted', lease_owner = NULL WHERE webhook_id = ? AND status = 'pending'",
+          [webhookId],
+        );
       });
     },
 
     async deliveries(projectId: string, webhookId: string, limit: number): Promise<DeliveryRecord[]> {
       await hook(projectId, webhookId);
-      const rows = parseRows(DeliveryRow, await driver.all(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at DESC, seq DESC LIMIT ?`, [webhookId, limit]));
+      const rows = parseRows(
+        DeliveryRow,
+        await driver.all(
+          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at DESC, seq DESC LIMIT ?`,
+          [webhookId, limit],
+        ),
+      );
       return rows.map(deliveryRecord);
     },
 
@@ -212,7 +260,11 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
         if (changes === 0) throw new CanvasError('not_found', `No delivery ${deliveryId} of webhook ${webhookId}.`);
         await driver.notify(tx, WEBHOOK_CHANNEL, 'due');
         driver.signalLocal(WEBHOOK_CHANNEL);
-        return deliveryRecord(DeliveryRow.parse(await tx.get(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`, [deliveryId])));
+        return deliveryRecord(
+          DeliveryRow.parse(
+            await tx.get(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`, [deliveryId]),
+          ),
+        );
       });
     },
 
@@ -237,9 +289,17 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
         ).map((row) => row.id);
         const due: DueDelivery[] = [];
         for (const id of ids) {
-          await tx.run('UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id = ?', [worker, now + leaseMs, id]);
-          const delivery = deliveryRecord(DeliveryRow.parse(await tx.get(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`, [id])));
-          const hookRow = HookRow.parse(await tx.get(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE id = ?`, [delivery.webhookId]));
+          await tx.run('UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id = ?', [
+            worker,
+            now + leaseMs,
+            id,
+          ]);
+          const delivery = deliveryRecord(
+            DeliveryRow.parse(await tx.get(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`, [id])),
+          );
+          const hookRow = HookRow.parse(
+            await tx.get(`SELECT ${HOOK_COLUMNS} FROM webhooks WHERE id = ?`, [delivery.webhookId]),
+          );
           due.push({ ...delivery, hook: hookRecord(hookRow) });
         }
         return due;

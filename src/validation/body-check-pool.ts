@@ -67,8 +67,14 @@ export function createBodyCheckPool(options: BodyCheckPoolOptions = {}): BodyChe
       try {
         return (await workers().run({ bytes, target }, { signal: AbortSignal.timeout(timeoutMs) })) as CheckVerdict;
       } catch (error) {
-        if ((error as { name?: string }).name === 'AbortError' || (error as { name?: string }).name === 'TimeoutError') {
-          throw new CanvasError('payload_too_large', `The request body is too complex to check within ${timeoutMs} ms.`);
+        if (
+          (error as { name?: string }).name === 'AbortError' ||
+          (error as { name?: string }).name === 'TimeoutError'
+        ) {
+          throw new CanvasError(
+            'payload_too_large',
+            `The request body is too complex to check within ${timeoutMs} ms.`,
+          );
         }
         if (String((error as Error).message).includes('queue')) {
           throw new CanvasError('unavailable', 'Too many large requests are waiting to be checked; retry shortly.');

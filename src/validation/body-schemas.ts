@@ -28,7 +28,10 @@ const REST_BODIES = {
 } as const;
 
 const TOOL_INPUTS: Record<string, z.ZodType> = Object.fromEntries(
-  Object.entries({ ...TOOL_CONTRACTS, ...HIDDEN_TOOL_CONTRACTS }).map(([name, contract]) => [`tool:${name}`, contract.input]),
+  Object.entries({ ...TOOL_CONTRACTS, ...HIDDEN_TOOL_CONTRACTS }).map(([name, contract]) => [
+    `tool:${name}`,
+    contract.input,
+  ]),
 );
 
 const BY_NAME = new Map<string, z.ZodType>([...Object.entries(REST_BODIES), ...Object.entries(TOOL_INPUTS)]);

@@ -50,7 +50,8 @@ function fault(error: CanvasError): BodyFault {
 }
 
 function projectIdOf(value: unknown): string | null {
-  const projectId = value !== null && typeof value === 'object' ? (value as { project_id?: unknown }).project_id : undefined;
+  const projectId =
+    value !== null && typeof value === 'object' ? (value as { project_id?: unknown }).project_id : undefined;
   return typeof projectId === 'string' ? projectId : null;
 }
 
@@ -83,9 +84,14 @@ export function checkBody(text: string, target: BodyTarget): BodyVerdict {
     return { kind: 'not_json' };
   }
   if (target.kind !== 'mcp') return checkRestBody(value, target);
-  const message = value as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: unknown } } | null;
+  const message = value as {
+    method?: unknown;
+    id?: unknown;
+    params?: { name?: unknown; arguments?: unknown; _meta?: unknown };
+  } | null;
   // Only a request (it has an id) is answered with a tool error; anything else goes the usual way.
-  if (message === null || typeof message !== 'object' || message.method !== 'tools/call' || !('id' in message)) return { kind: 'valid' };
+  if (message === null || typeof message !== 'object' || message.method !== 'tools/call' || !('id' in message))
+    return { kind: 'valid' };
   const name = message.params?.name;
   if (typeof name !== 'string' || !bodySchema(toolSchemaName(name))) return { kind: 'valid' };
   const args = message.params?.arguments ?? {};
@@ -93,5 +99,12 @@ export function checkBody(text: string, target: BodyTarget): BodyVerdict {
   // The arguments as checked, so the event loop does not parse and check them again.
   if (!('fault' in checked)) return { kind: 'valid', value: checked.parsed };
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
-  return { kind: 'invalid', fault: checked.fault, projectId: projectIdOf(args), id, tool: name, meta: message.params?._meta };
+  return {
+    kind: 'invalid',
+    fault: checked.fault,
+    projectId: projectIdOf(args),
+    id,
+    tool: name,
+    meta: message.params?._meta,
+  };
 }

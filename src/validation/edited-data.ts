@@ -24,7 +24,9 @@ const DELETED = 'deleted';
 export function editedDataOf(body: unknown, schema: string, editedNodeId: string | undefined): EditedData[] {
   if (schema === 'UpdateNodeBody') {
     const { set } = body as z.input<typeof UpdateNodeBody>;
-    return set.data === undefined || editedNodeId === undefined ? [] : [{ path: ['set', 'data'], nodeId: editedNodeId, data: set.data, type: 'stored' }];
+    return set.data === undefined || editedNodeId === undefined
+      ? []
+      : [{ path: ['set', 'data'], nodeId: editedNodeId, data: set.data, type: 'stored' }];
   }
   if (schema !== 'ChangesBody') return [];
   const edits: EditedData[] = [];
@@ -35,7 +37,12 @@ export function editedDataOf(body: unknown, schema: string, editedNodeId: string
     else if (operation.op === 'delete_node') earlier.set(operation.node_id, DELETED);
     else if (operation.op === 'update_node' && operation.set.data !== undefined) {
       const path = ['operations', index, 'set', 'data'];
-      edits.push({ path, nodeId: operation.node_id, data: operation.set.data, type: earlier.get(operation.node_id) ?? 'stored' });
+      edits.push({
+        path,
+        nodeId: operation.node_id,
+        data: operation.set.data,
+        type: earlier.get(operation.node_id) ?? 'stored',
+      });
     }
   });
   return edits;

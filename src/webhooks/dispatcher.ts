@@ -94,15 +94,28 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       outcome =
         response.status >= 200 && response.status < 300
           ? { delivered: true, status: response.status, latencyMs }
-          : { delivered: false, status: response.status, error: `the receiver answered HTTP ${response.status}`, latencyMs, retryAt: retryAt(delivery) };
+          : {
+              delivered: false,
+              status: response.status,
+              error: `the receiver answered HTTP ${response.status}`,
+              latencyMs,
+              retryAt: retryAt(delivery),
+            };
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-      outcome = { delivered: false, status: null, error: cause.slice(0, 300), latencyMs: performance.now() - started, retryAt: retryAt(delivery) };
+      outcome = {
+        delivered: false,
+        status: null,
+        error: cause.slice(0, 300),
+        latencyMs: performance.now() - started,
+        retryAt: retryAt(delivery),
+      };
     }
     const recorded = await store.webhooks.finish(delivery.id, worker, outcome);
     const log = logger.child({ webhook_id: delivery.hook.id, delivery_id: delivery.id, type: delivery.type });
     if (!recorded) log.warn('webhook delivery lease lost before its outcome was recorded; it will be sent again');
-    else if (!outcome.delivered) log.warn({ status: outcome.status, error: outcome.error, retry_at: outcome.retryAt }, 'webhook delivery failed');
+    else if (!outcome.delivered)
+      log.warn({ status: outcome.status, error: outcome.error, retry_at: outcome.retryAt }, 'webhook delivery failed');
   }
 
   async function sleep(ms: number): Promise<void> {

@@ -46,10 +46,13 @@ export function isPrivateAddress(address: string): boolean {
 export function endpointRefusal(url: string, allowPrivateNetwork: boolean): string | null {
   if (allowPrivateNetwork) return null;
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:') return 'must be https (or allow_private_network, for a receiver on a private network)';
+  if (parsed.protocol !== 'https:')
+    return 'must be https (or allow_private_network, for a receiver on a private network)';
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'names this machine; allow_private_network to deliver there';
-  if (isIP(host) !== 0 && isPrivateAddress(host)) return 'is a private, loopback or link-local address; allow_private_network to deliver there';
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return 'names this machine; allow_private_network to deliver there';
+  if (isIP(host) !== 0 && isPrivateAddress(host))
+    return 'is a private, loopback or link-local address; allow_private_network to deliver there';
   return null;
 }
 
@@ -61,7 +64,12 @@ export function publicOnlyLookup(hostname: string, options: object, callback: Lo
     if (error) return callback(error, []);
     const refused = addresses.find((entry) => isPrivateAddress(entry.address));
     if (refused) {
-      const blocked = Object.assign(new Error(`${hostname} resolves to ${refused.address}, a private address (allow_private_network to deliver there)`), { code: 'EPRIVATE' });
+      const blocked = Object.assign(
+        new Error(
+          `${hostname} resolves to ${refused.address}, a private address (allow_private_network to deliver there)`,
+        ),
+        { code: 'EPRIVATE' },
+      );
       return callback(blocked, []);
     }
     const all = (options as { all?: boolean }).all;

@@ -1,11 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SNAPSHOT_CONTRACT_VERSION, type ConversationView, type HistoryPage, type StoredChatMessage } from '../../src/contract/index.js';
+import {
+  SNAPSHOT_CONTRACT_VERSION,
+  type ConversationView,
+  type HistoryPage,
+  type StoredChatMessage,
+} from '../../src/contract/index.js';
 import { connectClient, toolError } from '../support/mcp.js';
 import { scripted, type ModelAnswer } from '../support/model-standin.js';
 import { api, startTestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
-import { CANVAS, fromPage, newConversation, plannedAgent, readTurn, send, startChatStage, type ChatStage } from './chat-support.js';
+import {
+  CANVAS,
+  fromPage,
+  newConversation,
+  plannedAgent,
+  readTurn,
+  send,
+  startChatStage,
+  type ChatStage,
+} from './chat-support.js';
 
 const textOf = (chunks: Array<{ type: string }>) =>
   chunks
@@ -24,7 +38,12 @@ const frame = (id: string, name: string, x = 400) => ({
   position: { x, y: 0 },
   data: { displayName: name, prompt: `${name}, storyboard frame`, size: '1K', imageUrl: null, aspectRatio: '16:9' },
 });
-const note = (id: string, name: string) => ({ id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { displayName: name, content: name } });
+const note = (id: string, name: string) => ({
+  id,
+  type: 'textAnnotationNode',
+  position: { x: 0, y: 0 },
+  data: { displayName: name, content: name },
+});
 
 describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
   describe.skipIf(!target.available)('with the model stand-in', () => {
@@ -35,15 +54,28 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
     afterAll(async () => stage?.close());
 
     const snapshot = async () =>
-      (await api(stage.server.url, `${CANVAS}/snapshot`, { headers: { cookie: stage.cookies.ana, 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION } })).body as {
+      (
+        await api(stage.server.url, `${CANVAS}/snapshot`, {
+          headers: { cookie: stage.cookies.ana, 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
+        })
+      ).body as {
         layout: { revision: number; nodes: Array<{ id: string }> };
         node_states: Record<string, { lastRunStatus: string }>;
       };
-    const history = async (limit = 10) => (await api(stage.server.url, `${CANVAS}/history?limit=${limit}`, { headers: { cookie: stage.cookies.ana } })).body as HistoryPage;
+    const history = async (limit = 10) =>
+      (await api(stage.server.url, `${CANVAS}/history?limit=${limit}`, { headers: { cookie: stage.cookies.ana } }))
+        .body as HistoryPage;
     const conversation = async (id: string) =>
-      (await api(stage.server.url, `${CANVAS}/conversations/${id}`, { headers: { cookie: stage.cookies.ana } })).body as ConversationView;
+      (await api(stage.server.url, `${CANVAS}/conversations/${id}`, { headers: { cookie: stage.cookies.ana } }))
+        .body as ConversationView;
     const transcript = async (id: string, who: 'ana' | 'vic' = 'ana') =>
-      ((await api(stage.server.url, `${CANVAS}/conversations/${id}/messages`, { headers: { cookie: stage.cookies[who] } })).body as { messages: StoredChatMessage[] }).messages;
+      (
+        (
+          await api(stage.server.url, `${CANVAS}/conversations/${id}/messages`, {
+            headers: { cookie: stage.cookies[who] },
+          })
+        ).body as { messages: StoredChatMessage[] }
+      ).messages;
 
     it('adds frames the person asked for, as "Assistant for ana" on the chat run, and keeps the transcript', async () => {
       stage.model.setBrain(
@@ -62,7 +94,12 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       expect(chat.can_edit).toBe(true);
       const before = (await snapshot()).layout.revision;
       const requestsBefore = stage.model.requests.length;
-      const { message } = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'add three storyboard frames for this beat and connect them' }, context: { selection: ['beat'] } }));
+      const { message } = await readTurn(
+        await send(stage, chat.conversation_id, {
+          message: { id: 'u1', text: 'add three storyboard frames for this beat and connect them' },
+          context: { selection: ['beat'] },
+        }),
+      );
       expect(message?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Added three frames and connected them.' });
       const after = await snapshot();
       expect(after.layout.revision).toBe(before + 5);
@@ -72,7 +109,12 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       ]);
       expect(after.layout.nodes.map((node) => node.id)).toEqual(expect.arrayContaining(['beat-1', 'beat-2', 'beat-3']));
       const authors = (await history(5)).revisions.map((entry) => entry.author);
-      for (const author of authors) expect(author).toMatchObject({ kind: 'agent', token_name: 'Assistant for ana', agent_run_id: chat.agent_run_id });
+      for (const author of authors)
+        expect(author).toMatchObject({
+          kind: 'agent',
+          token_name: 'Assistant for ana',
+          agent_run_id: chat.agent_run_id,
+        });
 
       // What the model was given: the rules, the canvas, the person's selection, and only the tools it may use.
       const first = stage.model.requests[requestsBefore]!;
@@ -91,28 +133,51 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
 
       const stored = await transcript(chat.conversation_id);
       expect(stored.map((entry) => entry.role)).toEqual(['user', 'assistant']);
-      expect(stored[0]!.parts).toEqual([{ type: 'text', text: 'add three storyboard frames for this beat and connect them' }]);
-      const calls = stored[1]!.parts.filter((part) => part.type === 'dynamic-tool') as unknown as Array<{ toolName: string; output: { revision?: number } }>;
-      expect(calls.map((call) => call.toolName)).toEqual(['get_canvas', 'create_canvas_node', 'create_canvas_node', 'create_canvas_node', 'create_canvas_edge', 'create_canvas_edge']);
+      expect(stored[0]!.parts).toEqual([
+        { type: 'text', text: 'add three storyboard frames for this beat and connect them' },
+      ]);
+      const calls = stored[1]!.parts.filter((part) => part.type === 'dynamic-tool') as unknown as Array<{
+        toolName: string;
+        output: { revision?: number };
+      }>;
+      expect(calls.map((call) => call.toolName)).toEqual([
+        'get_canvas',
+        'create_canvas_node',
+        'create_canvas_node',
+        'create_canvas_node',
+        'create_canvas_edge',
+        'create_canvas_edge',
+      ]);
       expect(calls.at(-1)!.output.revision).toBe(before + 5);
       expect(JSON.stringify(stored)).not.toContain('"nodes":[');
-      expect(await conversation(chat.conversation_id)).toMatchObject({ status: 'idle', title: 'add three storyboard frames for this beat and connect them', owner: { subject: 'ana' } });
+      expect(await conversation(chat.conversation_id)).toMatchObject({
+        status: 'idle',
+        title: 'add three storyboard frames for this beat and connect them',
+        owner: { subject: 'ana' },
+      });
     });
 
     it('deletes a node by the name the person used, after reading its id from the canvas', async () => {
       const chat = await newConversation(stage);
       stage.model.setBrain(plannedAgent([{ create: note('note-lighthouse', 'Lighthouse idea') }]));
-      await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'note the lighthouse idea' } }));
+      await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'note the lighthouse idea' } }),
+      );
       stage.model.setBrain(plannedAgent([{ deleteNamed: 'Lighthouse idea' }], 'Deleted the note.'));
       const requestsBefore = stage.model.requests.length;
-      await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u2', text: 'delete the lighthouse idea note' } }));
+      await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u2', text: 'delete the lighthouse idea note' } }),
+      );
       const calls = stage.model.requests.slice(requestsBefore);
       expect(calls[0]!.messages.at(-1)!.text).toContain('delete the lighthouse idea note');
       expect((await snapshot()).layout.nodes.map((node) => node.id)).not.toContain('note-lighthouse');
-      expect((await history(1)).revisions[0]).toMatchObject({ operation: 'delete_node', changes: [{ id: 'note-lighthouse', change: 'delete' }] });
+      expect((await history(1)).revisions[0]).toMatchObject({
+        operation: 'delete_node',
+        changes: [{ id: 'note-lighthouse', change: 'delete' }],
+      });
     });
 
-    it('meets a person\'s concurrent drag with a conflict, reads again and keeps the person\'s move', async () => {
+    it("meets a person's concurrent drag with a conflict, reads again and keeps the person's move", async () => {
       const chat = await newConversation(stage);
       let dragged = false;
       const agent = plannedAgent([{ create: frame('after-drag', 'After the drag', 2000) }]);
@@ -122,13 +187,22 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
         if (!dragged && 'toolCalls' in answer && answer.toolCalls[0]!.name === 'create_canvas_node') {
           dragged = true;
           const base = (await snapshot()).layout.revision;
-          const moved = await api(stage.server.url, `${CANVAS}/nodes/beat-1`, { method: 'PATCH', headers: fromPage(stage, 'ben'), body: { base_revision: base, set: { position: { x: 400, y: 600 } } } });
+          const moved = await api(stage.server.url, `${CANVAS}/nodes/beat-1`, {
+            method: 'PATCH',
+            headers: fromPage(stage, 'ben'),
+            body: { base_revision: base, set: { position: { x: 400, y: 600 } } },
+          });
           expect(moved.status).toBe(200);
         }
         return answer;
       });
-      const { message } = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'add a frame' } }));
-      const calls = message!.parts.filter((part) => part.type === 'dynamic-tool') as Array<{ toolName: string; output: { error?: { code?: string } } }>;
+      const { message } = await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'add a frame' } }),
+      );
+      const calls = message!.parts.filter((part) => part.type === 'dynamic-tool') as Array<{
+        toolName: string;
+        output: { error?: { code?: string } };
+      }>;
       expect(calls.map((call) => [call.toolName, call.output.error?.code ?? 'ok'])).toEqual([
         ['get_canvas', 'ok'],
         ['create_canvas_node', 'revision_conflict'],
@@ -143,17 +217,27 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
     it('asks before a paid run: nothing is charged before Approve, the run starts after it', async () => {
       const chat = await newConversation(stage);
       stage.model.setBrain(plannedAgent([{ run: 'Arrival' }], 'Started the run.'));
-      const asked = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'render the arrival frame' } }));
-      const request = asked.chunks.find((chunk) => chunk.type === 'tool-approval-request') as { approvalId: string } | undefined;
+      const asked = await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'render the arrival frame' } }),
+      );
+      const request = asked.chunks.find((chunk) => chunk.type === 'tool-approval-request') as
+        { approvalId: string } | undefined;
       expect(request).toBeDefined();
-      expect(await conversation(chat.conversation_id)).toMatchObject({ status: 'awaiting_approval', approval_expires_at: expect.any(String) });
+      expect(await conversation(chat.conversation_id)).toMatchObject({
+        status: 'awaiting_approval',
+        approval_expires_at: expect.any(String),
+      });
       expect((await snapshot()).node_states['beat-1']).toBeUndefined();
       expect(Number((await stage.server.store.runs.budget('p')).reserved)).toBe(0);
 
-      const approved = await readTurn(await send(stage, chat.conversation_id, { approvals: [{ approval_id: request!.approvalId, approved: true }] }));
+      const approved = await readTurn(
+        await send(stage, chat.conversation_id, { approvals: [{ approval_id: request!.approvalId, approved: true }] }),
+      );
       // A continuation streams onto the assistant message the person already has: its text is in the chunks.
       expect(textOf(approved.chunks)).toBe('Started the run.');
-      const run = approved.chunks.find((chunk) => chunk.type === 'tool-output-available') as { output: { run_id?: string; triggered_by?: unknown } };
+      const run = approved.chunks.find((chunk) => chunk.type === 'tool-output-available') as {
+        output: { run_id?: string; triggered_by?: unknown };
+      };
       expect(run.output.run_id).toMatch(/^run_/);
       expect((await snapshot()).node_states['beat-1']).toMatchObject({ lastRunStatus: 'queued' });
       expect(await conversation(chat.conversation_id)).toMatchObject({ status: 'idle', approval_expires_at: null });
@@ -162,10 +246,16 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
     it('tells the model a declined approval, and starts nothing', async () => {
       const chat = await newConversation(stage);
       stage.model.setBrain(plannedAgent([{ run: 'Storm' }], 'Understood, not running it.'));
-      const asked = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'render the storm frame' } }));
+      const asked = await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'render the storm frame' } }),
+      );
       const request = asked.chunks.find((chunk) => chunk.type === 'tool-approval-request') as { approvalId: string };
       const before = stage.model.requests.length;
-      const declined = await readTurn(await send(stage, chat.conversation_id, { approvals: [{ approval_id: request.approvalId, approved: false, reason: 'too expensive today' }] }));
+      const declined = await readTurn(
+        await send(stage, chat.conversation_id, {
+          approvals: [{ approval_id: request.approvalId, approved: false, reason: 'too expensive today' }],
+        }),
+      );
       expect(declined.chunks.some((chunk) => chunk.type === 'tool-output-denied')).toBe(true);
       const toldModel = JSON.stringify(stage.model.requests.slice(before).map((entry) => entry.raw));
       expect(toldModel).toContain('too expensive today');
@@ -177,19 +267,36 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       const agent = plannedAgent([{ create: note('before-stop', 'Before stop') }, { create: note('never', 'Never') }]);
       stage.model.setBrain((request) => {
         // After the first write, the model goes silent mid-answer.
-        if (request.messages.some((message) => message.role === 'tool' && message.text.includes('before-stop'))) return { stall: true } as ModelAnswer;
+        if (request.messages.some((message) => message.role === 'tool' && message.text.includes('before-stop')))
+          return { stall: true } as ModelAnswer;
         return agent(request);
       });
       const turn = send(stage, chat.conversation_id, { message: { id: 'u1', text: 'add two notes' } });
-      await waitFor(async () => (await snapshot()).layout.nodes.some((node) => node.id === 'before-stop'), Boolean, 10_000, 50);
+      await waitFor(
+        async () => (await snapshot()).layout.nodes.some((node) => node.id === 'before-stop'),
+        Boolean,
+        10_000,
+        50,
+      );
       const busy = await send(stage, chat.conversation_id, { message: { id: 'u2', text: 'and another' } });
-      expect([busy.status, ((await busy.json()) as { error: { code: string } }).error.code]).toEqual([409, 'conversation_busy']);
+      expect([busy.status, ((await busy.json()) as { error: { code: string } }).error.code]).toEqual([
+        409,
+        'conversation_busy',
+      ]);
       const started = performance.now();
-      const stopped = await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}/stop`, { method: 'POST', headers: fromPage(stage, 'ana') });
+      const stopped = await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}/stop`, {
+        method: 'POST',
+        headers: fromPage(stage, 'ana'),
+      });
       expect(stopped.status).toBe(200);
       await readTurn(await turn);
       expect(performance.now() - started).toBeLessThan(3000);
-      await waitFor(() => conversation(chat.conversation_id), (view) => view.status === 'idle', 5000, 50);
+      await waitFor(
+        () => conversation(chat.conversation_id),
+        (view) => view.status === 'idle',
+        5000,
+        50,
+      );
       const last = (await transcript(chat.conversation_id)).at(-1)!;
       expect(last.parts.some((part) => part.type === 'data-turn-stopped')).toBe(true);
       const ids = (await snapshot()).layout.nodes.map((node) => node.id);
@@ -201,54 +308,114 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       const chat = await newConversation(stage);
       const revision = (await snapshot()).layout.revision;
       stage.model.setBrain(scripted({ fail: 429, retryAfterSeconds: 0 }));
-      const limited = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'anything' } }));
+      const limited = await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'anything' } }),
+      );
       const error = limited.chunks.find((chunk) => chunk.type === 'error') as { errorText: string };
       expect(error.errorText).toContain('HTTP 429');
-      await waitFor(() => conversation(chat.conversation_id), (view) => view.status === 'idle', 5000, 50);
+      await waitFor(
+        () => conversation(chat.conversation_id),
+        (view) => view.status === 'idle',
+        5000,
+        50,
+      );
 
       stage.model.setBrain(scripted({ cutMidToolCall: 'create_canvas_node' }));
       const cut = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u2', text: 'again' } }));
-      expect((cut.chunks.find((chunk) => chunk.type === 'error') as { errorText: string }).errorText).toContain('cut off');
-      await waitFor(() => conversation(chat.conversation_id), (view) => view.status === 'idle', 5000, 50);
+      expect((cut.chunks.find((chunk) => chunk.type === 'error') as { errorText: string }).errorText).toContain(
+        'cut off',
+      );
+      await waitFor(
+        () => conversation(chat.conversation_id),
+        (view) => view.status === 'idle',
+        5000,
+        50,
+      );
       expect((await snapshot()).layout.revision).toBe(revision);
       const stored = await transcript(chat.conversation_id);
       expect(stored.filter((entry) => entry.parts.some((part) => part.type === 'data-turn-error'))).toHaveLength(2);
     });
 
-    it('lets a viewer chat read-only: no write tools, and a viewer cannot write in another person\'s conversation', async () => {
+    it("lets a viewer chat read-only: no write tools, and a viewer cannot write in another person's conversation", async () => {
       const mine = await newConversation(stage, 'vic');
       expect(mine.can_edit).toBe(false);
-      stage.model.setBrain(scripted({ toolCalls: [{ name: 'get_canvas', args: { project_id: 'p', canvas_id: 'c' } }] }, { text: 'It has frames.' }));
+      stage.model.setBrain(
+        scripted(
+          { toolCalls: [{ name: 'get_canvas', args: { project_id: 'p', canvas_id: 'c' } }] },
+          { text: 'It has frames.' },
+        ),
+      );
       const before = stage.model.requests.length;
-      await readTurn(await send(stage, mine.conversation_id, { message: { id: 'u1', text: 'what is on the canvas?' } }, 'vic'));
-      expect(stage.model.requests[before]!.tools.sort()).toEqual(['get_canvas', 'get_canvas_node_run', 'list_zone_skills']);
+      await readTurn(
+        await send(stage, mine.conversation_id, { message: { id: 'u1', text: 'what is on the canvas?' } }, 'vic'),
+      );
+      expect(stage.model.requests[before]!.tools.sort()).toEqual([
+        'get_canvas',
+        'get_canvas_node_run',
+        'list_zone_skills',
+      ]);
       expect(stage.model.requests[before]!.system).toContain('You may only read this canvas');
 
       const anas = await newConversation(stage, 'ana');
-      const intrusion = await send(stage, anas.conversation_id, { message: { id: 'x', text: 'delete everything' } }, 'vic');
+      const intrusion = await send(
+        stage,
+        anas.conversation_id,
+        { message: { id: 'x', text: 'delete everything' } },
+        'vic',
+      );
       expect(intrusion.status).toBe(403);
-      expect((await transcript(anas.conversation_id, 'vic'))).toEqual([]);
-      const deleted = await api(stage.server.url, `${CANVAS}/conversations/${anas.conversation_id}`, { method: 'DELETE', headers: fromPage(stage, 'vic') });
+      expect(await transcript(anas.conversation_id, 'vic')).toEqual([]);
+      const deleted = await api(stage.server.url, `${CANVAS}/conversations/${anas.conversation_id}`, {
+        method: 'DELETE',
+        headers: fromPage(stage, 'vic'),
+      });
       expect(deleted.status).toBe(403);
     });
 
-    it('revokes each turn\'s token when the turn ends, and ending the conversation ends its chat run', async () => {
+    it("revokes each turn's token when the turn ends, and ending the conversation ends its chat run", async () => {
       const chat = await newConversation(stage);
       stage.model.setBrain(scripted({ text: 'Hello.' }));
       await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'hi' } }));
       const chatRun = (await stage.server.store.admin.getChatRun(chat.agent_run_id))!;
       const turnToken = (await stage.server.store.admin.getToken(chatRun.tokenId!))!;
-      expect(turnToken).toMatchObject({ kind: 'agent', name: 'Assistant for ana', purpose: 'assistant', issuedBy: { subject: 'ana' } });
+      expect(turnToken).toMatchObject({
+        kind: 'agent',
+        name: 'Assistant for ana',
+        purpose: 'assistant',
+        issuedBy: { subject: 'ana' },
+      });
       expect(turnToken.revokedAt).not.toBeNull();
 
-      const ended = await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}/end`, { method: 'POST', headers: fromPage(stage, 'ana') });
+      const ended = await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}/end`, {
+        method: 'POST',
+        headers: fromPage(stage, 'ana'),
+      });
       expect(ended.body).toMatchObject({ status: 'ended' });
       // An agent presenting the ended chat run is refused, whatever token it holds.
-      const { tokenId, secret } = await stage.server.store.admin.createToken({ name: 'other', kind: 'agent', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
+      const { tokenId, secret } = await stage.server.store.admin.createToken({
+        name: 'other',
+        kind: 'agent',
+        role: 'editor',
+        projects: ['p'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
+      });
       await stage.server.store.admin.bindChatRunToken(chat.agent_run_id, tokenId).catch(() => undefined);
-      const client = await connectClient(stage.server.server.mcpUrl, { Authorization: `Bearer ${secret}`, 'X-Agent-Run-Id': chat.agent_run_id });
+      const client = await connectClient(stage.server.server.mcpUrl, {
+        Authorization: `Bearer ${secret}`,
+        'X-Agent-Run-Id': chat.agent_run_id,
+      });
       try {
-        const refused = await client.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'c', base_revision: (await snapshot()).layout.revision, node: note('late', 'Late') } });
+        const refused = await client.callTool({
+          name: 'create_canvas_node',
+          arguments: {
+            project_id: 'p',
+            canvas_id: 'c',
+            base_revision: (await snapshot()).layout.revision,
+            node: note('late', 'Late'),
+          },
+        });
         expect(toolError(refused).code).toBe('edit_not_authorized');
       } finally {
         await client.close();
@@ -257,33 +424,67 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       expect(again.status).toBe(403);
     });
 
-    it('lists the canvas\'s conversations with their owners, pages and deletes a transcript (its owner only)', async () => {
+    it("lists the canvas's conversations with their owners, pages and deletes a transcript (its owner only)", async () => {
       const chat = await newConversation(stage, 'ben');
       stage.model.setBrain(scripted({ text: 'One.' }));
-      for (let index = 0; index < 3; index += 1) await readTurn(await send(stage, chat.conversation_id, { message: { id: `u${index}`, text: `message ${index}` } }, 'ben'));
-      const listed = (await api(stage.server.url, `${CANVAS}/conversations`, { headers: { cookie: stage.cookies.vic } })).body as { conversations: ConversationView[] };
-      expect(listed.conversations.find((entry) => entry.conversation_id === chat.conversation_id)).toMatchObject({ owner: { subject: 'ben' }, title: 'message 0' });
-      const page = (await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}/messages?limit=2`, { headers: { cookie: stage.cookies.vic } })).body as {
+      for (let index = 0; index < 3; index += 1)
+        await readTurn(
+          await send(stage, chat.conversation_id, { message: { id: `u${index}`, text: `message ${index}` } }, 'ben'),
+        );
+      const listed = (
+        await api(stage.server.url, `${CANVAS}/conversations`, { headers: { cookie: stage.cookies.vic } })
+      ).body as { conversations: ConversationView[] };
+      expect(listed.conversations.find((entry) => entry.conversation_id === chat.conversation_id)).toMatchObject({
+        owner: { subject: 'ben' },
+        title: 'message 0',
+      });
+      const page = (
+        await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}/messages?limit=2`, {
+          headers: { cookie: stage.cookies.vic },
+        })
+      ).body as {
         messages: StoredChatMessage[];
         next_before: number;
       };
       expect(page.messages.map((entry) => entry.role)).toEqual(['user', 'assistant']);
-      const older = (await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}/messages?limit=10&before=${page.next_before}`, { headers: { cookie: stage.cookies.vic } })).body as {
+      const older = (
+        await api(
+          stage.server.url,
+          `${CANVAS}/conversations/${chat.conversation_id}/messages?limit=10&before=${page.next_before}`,
+          { headers: { cookie: stage.cookies.vic } },
+        )
+      ).body as {
         messages: StoredChatMessage[];
       };
       expect(older.messages).toHaveLength(4);
-      expect((await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}`, { method: 'DELETE', headers: fromPage(stage, 'ben') })).status).toBe(204);
-      expect((await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}`, { headers: { cookie: stage.cookies.ben } })).status).toBe(404);
+      expect(
+        (
+          await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}`, {
+            method: 'DELETE',
+            headers: fromPage(stage, 'ben'),
+          })
+        ).status,
+      ).toBe(204);
+      expect(
+        (
+          await api(stage.server.url, `${CANVAS}/conversations/${chat.conversation_id}`, {
+            headers: { cookie: stage.cookies.ben },
+          })
+        ).status,
+      ).toBe(404);
       expect((await stage.server.store.admin.getChatRun(chat.agent_run_id))!.endedAt).not.toBeNull();
     });
 
-    it('runs two people\'s conversations on one canvas at once, each writing through its own chat run', async () => {
+    it("runs two people's conversations on one canvas at once, each writing through its own chat run", async () => {
       const ana = await newConversation(stage, 'ana');
       const ben = await newConversation(stage, 'ben');
       stage.model.setBrain(async (request) => {
         const text = request.messages.find((message) => message.role === 'user')?.text ?? '';
         const who = text.includes('ana') ? 'ana' : 'ben';
-        return plannedAgent([{ create: note(`both-${who}-1`, `${who} 1`) }, { create: note(`both-${who}-2`, `${who} 2`) }])(request);
+        return plannedAgent([
+          { create: note(`both-${who}-1`, `${who} 1`) },
+          { create: note(`both-${who}-2`, `${who} 2`) },
+        ])(request);
       });
       await Promise.all([
         readTurn(await send(stage, ana.conversation_id, { message: { id: 'a1', text: 'notes for ana' } }, 'ana')),
@@ -291,7 +492,9 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       ]);
       const ids = (await snapshot()).layout.nodes.map((node) => node.id);
       expect(ids).toEqual(expect.arrayContaining(['both-ana-1', 'both-ana-2', 'both-ben-1', 'both-ben-2']));
-      const runs = new Set((await history(4)).revisions.map((entry) => (entry.author as { agent_run_id: string }).agent_run_id));
+      const runs = new Set(
+        (await history(4)).revisions.map((entry) => (entry.author as { agent_run_id: string }).agent_run_id),
+      );
       expect(runs).toEqual(new Set([ana.agent_run_id, ben.agent_run_id]));
     });
   });
@@ -299,7 +502,12 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
 
 /** A conversation whose turn created a frame "Late", then asked the person to approve rendering it. */
 async function awaitingApproval(stage: ChatStage) {
-  const node = { id: 'late', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { displayName: 'Late', prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '16:9' } };
+  const node = {
+    id: 'late',
+    type: 'imageGenNode',
+    position: { x: 0, y: 0 },
+    data: { displayName: 'Late', prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '16:9' },
+  };
   stage.model.setBrain(plannedAgent([{ create: node }]));
   const chat = await newConversation(stage);
   await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u0', text: 'add a frame' } }));
@@ -311,15 +519,25 @@ async function awaitingApproval(stage: ChatStage) {
 describe('an approval nobody answers in time', () => {
   it('tells the model the approval expired, starts nothing, and an Approve that comes too late changes nothing', async () => {
     let offsetMs = 0;
-    const stage = await startChatStage(STORE_TARGETS[0]!, 'openai', undefined, { chatApprovalMinutes: 10 }, () => Date.now() + offsetMs);
+    const stage = await startChatStage(
+      STORE_TARGETS[0]!,
+      'openai',
+      undefined,
+      { chatApprovalMinutes: 10 },
+      () => Date.now() + offsetMs,
+    );
     try {
       const { chat, asked } = await awaitingApproval(stage);
       const request = asked.chunks.find((chunk) => chunk.type === 'tool-approval-request') as { approvalId: string };
       offsetMs = 11 * 60_000;
       const before = stage.model.requests.length;
-      const late = await readTurn(await send(stage, chat.conversation_id, { approvals: [{ approval_id: request.approvalId, approved: true }] }));
+      const late = await readTurn(
+        await send(stage, chat.conversation_id, { approvals: [{ approval_id: request.approvalId, approved: true }] }),
+      );
       expect(late.chunks.some((chunk) => chunk.type === 'tool-output-denied')).toBe(true);
-      expect(JSON.stringify(stage.model.requests.slice(before).map((entry) => entry.raw))).toContain('Nobody approved within 10 minutes');
+      expect(JSON.stringify(stage.model.requests.slice(before).map((entry) => entry.raw))).toContain(
+        'Nobody approved within 10 minutes',
+      );
       expect((await stage.server.store.runs.latestRunsByNode('p', 'c')).length).toBe(0);
     } finally {
       await stage.close();
@@ -328,46 +546,63 @@ describe('an approval nobody answers in time', () => {
 });
 
 describe.each(STORE_TARGETS)('an approval left waiting by a server that stopped: $name', (target) => {
-  it.skipIf(!target.available)('is expired by the servers that remain, once: the model is told, nothing is charged', async () => {
-    let offsetMs = 0;
-    const clock = () => Date.now() + offsetMs;
-    const first = await startChatStage(target, 'openai', undefined, { chatApprovalMinutes: 10 }, clock);
-    const { database } = first.server;
-    const others: Array<Awaited<ReturnType<typeof startTestServer>>> = [];
-    try {
-      const { chat } = await awaitingApproval(first);
-      // The server that asked stops (its timer with it); nobody answers; ten minutes pass.
-      await first.server.server.close();
-      const before = first.model.requests.length;
-      offsetMs = 11 * 60_000;
-      const config = { modelProvider: 'openai-compatible', model: 'standin-model', modelBaseUrl: first.model.baseUrl, modelApiKey: 'sk-standin', chatApprovalMinutes: 10 };
-      others.push(...(await Promise.all([0, 1].map(() => startTestServer(target, config, { clock, database })))));
-      const conversation = () => others[0]!.store.chats.get(chat.conversation_id);
-      await waitFor(conversation, (stored) => stored?.status === 'idle', 15_000, 50);
-      // A continuation's first model request ends with the expired approval; two servers continuing would send two.
-      const lastMessage = (raw: unknown) => JSON.stringify((raw as { messages: unknown[] }).messages.at(-1));
-      const told = first.model.requests.slice(before).filter((entry) => lastMessage(entry.raw).includes('Nobody approved within 10 minutes'));
-      expect(told).toHaveLength(1);
-      expect((await conversation())!.approvalExpiresAt).toBeNull();
-      expect((await others[1]!.store.runs.latestRunsByNode('p', 'c')).length).toBe(0);
-      const transcript = await others[1]!.store.chats.transcript(chat.conversation_id);
-      expect(JSON.stringify(transcript)).toContain('Nobody approved within 10 minutes');
-    } finally {
-      for (const server of others) await server.server.close();
-      await first.model.close();
-      await database.cleanup();
-    }
-  });
+  it.skipIf(!target.available)(
+    'is expired by the servers that remain, once: the model is told, nothing is charged',
+    async () => {
+      let offsetMs = 0;
+      const clock = () => Date.now() + offsetMs;
+      const first = await startChatStage(target, 'openai', undefined, { chatApprovalMinutes: 10 }, clock);
+      const { database } = first.server;
+      const others: Array<Awaited<ReturnType<typeof startTestServer>>> = [];
+      try {
+        const { chat } = await awaitingApproval(first);
+        // The server that asked stops (its timer with it); nobody answers; ten minutes pass.
+        await first.server.server.close();
+        const before = first.model.requests.length;
+        offsetMs = 11 * 60_000;
+        const config = {
+          modelProvider: 'openai-compatible',
+          model: 'standin-model',
+          modelBaseUrl: first.model.baseUrl,
+          modelApiKey: 'sk-standin',
+          chatApprovalMinutes: 10,
+        };
+        others.push(...(await Promise.all([0, 1].map(() => startTestServer(target, config, { clock, database })))));
+        const conversation = () => others[0]!.store.chats.get(chat.conversation_id);
+        await waitFor(conversation, (stored) => stored?.status === 'idle', 15_000, 50);
+        // A continuation's first model request ends with the expired approval; two servers continuing would send two.
+        const lastMessage = (raw: unknown) => JSON.stringify((raw as { messages: unknown[] }).messages.at(-1));
+        const told = first.model.requests
+          .slice(before)
+          .filter((entry) => lastMessage(entry.raw).includes('Nobody approved within 10 minutes'));
+        expect(told).toHaveLength(1);
+        expect((await conversation())!.approvalExpiresAt).toBeNull();
+        expect((await others[1]!.store.runs.latestRunsByNode('p', 'c')).length).toBe(0);
+        const transcript = await others[1]!.store.chats.transcript(chat.conversation_id);
+        expect(JSON.stringify(transcript)).toContain('Nobody approved within 10 minutes');
+      } finally {
+        for (const server of others) await server.server.close();
+        await first.model.close();
+        await database.cleanup();
+      }
+    },
+  );
 });
 
 describe('the canvas chat through the Anthropic Messages protocol, and across a restart', () => {
   const sqlite = STORE_TARGETS[0]!;
 
   it('runs a turn with tool use against an Anthropic-shaped provider', async () => {
-    const stage = await startChatStage(sqlite, 'anthropic', plannedAgent([{ create: note('from-claude', 'From Claude') }], 'Added it.'));
+    const stage = await startChatStage(
+      sqlite,
+      'anthropic',
+      plannedAgent([{ create: note('from-claude', 'From Claude') }], 'Added it.'),
+    );
     try {
       const chat = await newConversation(stage);
-      const { message } = await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'add a note' } }));
+      const { message } = await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'add a note' } }),
+      );
       expect(message?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Added it.' });
       expect((await stage.server.store.layout.readNode('p', 'c', 'from-claude'))?.node.type).toBe('textAnnotationNode');
       expect(stage.model.requests[0]!.raw).toMatchObject({ stream: true, tools: expect.any(Array) });
@@ -380,7 +615,12 @@ describe('the canvas chat through the Anthropic Messages protocol, and across a 
     const stage = await startChatStage(sqlite, 'openai', scripted({ stall: true }));
     const chat = await newConversation(stage);
     const turn = send(stage, chat.conversation_id, { message: { id: 'u1', text: 'think hard' } });
-    await waitFor(async () => stage.model.requests.length, (count) => count > 0, 10_000, 20);
+    await waitFor(
+      async () => stage.model.requests.length,
+      (count) => count > 0,
+      10_000,
+      20,
+    );
     await stage.server.server.close();
     await turn.then((response) => response.text()).catch(() => undefined);
     const stored = await stage.server.store.chats.get(chat.conversation_id).catch(() => undefined);
@@ -407,14 +647,34 @@ describe('the canvas chat without a model', () => {
       await server.store.admin.createProject('p', 'w');
       await server.store.admin.createCanvas('p', 'c', false);
       await server.store.admin.addMember('p', { issuer: 'https://idp.example', subject: 'ana' }, 'editor');
-      const secret = await server.store.sessions.createLoginLink({ issuer: 'https://idp.example', subject: 'ana' }, { expiresInMs: 60_000 });
+      const secret = await server.store.sessions.createLoginLink(
+        { issuer: 'https://idp.example', subject: 'ana' },
+        { expiresInMs: 60_000 },
+      );
       const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${secret}`);
       const status = await api(server.url, '/api/v1/chat/model', { headers: { cookie } });
-      expect(status.body).toMatchObject({ configured: false, message: expect.stringContaining('CANVAS_MCP_MODEL_PROVIDER') });
-      const headers = { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', 'content-type': 'application/json' };
-      const created = (await (await fetch(`${server.url}${CANVAS}/conversations`, { method: 'POST', headers, body: '{}' })).json()) as { conversation_id: string };
-      const refused = await fetch(`${server.url}${CANVAS}/conversations/${created.conversation_id}/messages`, { method: 'POST', headers, body: JSON.stringify({ message: { id: 'u', text: 'hi' } }) });
-      expect([refused.status, ((await refused.json()) as { error: { message: string } }).error.message]).toEqual([503, expect.stringContaining('CANVAS_MCP_MODEL')]);
+      expect(status.body).toMatchObject({
+        configured: false,
+        message: expect.stringContaining('CANVAS_MCP_MODEL_PROVIDER'),
+      });
+      const headers = {
+        cookie,
+        origin: server.url,
+        'x-requested-by': 'canvas-mcp',
+        'content-type': 'application/json',
+      };
+      const created = (await (
+        await fetch(`${server.url}${CANVAS}/conversations`, { method: 'POST', headers, body: '{}' })
+      ).json()) as { conversation_id: string };
+      const refused = await fetch(`${server.url}${CANVAS}/conversations/${created.conversation_id}/messages`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ message: { id: 'u', text: 'hi' } }),
+      });
+      expect([refused.status, ((await refused.json()) as { error: { message: string } }).error.message]).toEqual([
+        503,
+        expect.stringContaining('CANVAS_MCP_MODEL'),
+      ]);
     } finally {
       await server.close();
     }

@@ -22,7 +22,15 @@ describe('a cold read of a large canvas', () => {
     await admin.createWorkspace('w');
     await admin.createProject('p', 'w');
     await admin.createCanvas('p', 'big', false);
-    ({ secret: token } = await admin.createToken({ name: 'reader', kind: 'backend', role: 'viewer', projects: ['p'], workspaces: [], actor: null, expiresAt: null }));
+    ({ secret: token } = await admin.createToken({
+      name: 'reader',
+      kind: 'backend',
+      role: 'viewer',
+      projects: ['p'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+    }));
     // About 450 KB each, of many small values: what costs most to check.
     const origin = Object.fromEntries(Array.from({ length: 28_000 }, (_, index) => [`k${index}`, [index]]));
     for (let index = 0; index < NODES; index += 1) {
@@ -32,14 +40,21 @@ describe('a cold read of a large canvas', () => {
         position: { x: index * 300, y: 0 },
         data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1', candidate_origin: origin },
       });
-      await writes.createNode({ projectId: 'p', canvasId: 'big', baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+      await writes.createNode(
+        { projectId: 'p', canvasId: 'big', baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE },
+        node,
+      );
     }
   }, 120_000);
   afterAll(async () => server?.close());
 
   it('answers /healthz within 100 ms throughout', async () => {
     // Read, not parsed, while polling: parsing 10 MB here would stall this process's poller, not the server.
-    const { response, samples, slowestMs: slowest } = await whileHealthPolled(server.url, async () => {
+    const {
+      response,
+      samples,
+      slowestMs: slowest,
+    } = await whileHealthPolled(server.url, async () => {
       const answer = await fetch(`${server.url}/api/v2/projects/p/canvases/big/snapshot`, {
         headers: { authorization: `Bearer ${token}`, 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
       });
@@ -48,7 +63,9 @@ describe('a cold read of a large canvas', () => {
     const snapshot = JSON.parse(response.body) as { layout: { nodes: unknown[] } };
     expect(response.status).toBe(200);
     expect(snapshot.layout.nodes).toHaveLength(NODES);
-    process.stderr.write(`slowest /healthz during a cold read of ${NODES} nodes of ~450 KB: ${slowest.toFixed(1)} ms over ${samples.length} answers\n`);
+    process.stderr.write(
+      `slowest /healthz during a cold read of ${NODES} nodes of ~450 KB: ${slowest.toFixed(1)} ms over ${samples.length} answers\n`,
+    );
     expect(slowest).toBeLessThan(100);
   }, 60_000);
 });

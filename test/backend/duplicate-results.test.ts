@@ -28,7 +28,10 @@ describe.each(STORE_TARGETS)('duplicating a canvas with its run results: $name',
       image = finished.image;
       originalAssetId = finished.run.outputs[0]!.asset_id;
       await server.store.admin.addMember('film', { issuer: IDP, subject: 'olga' }, 'owner');
-      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'olga' }, { expiresInMs: 60_000 });
+      const link = await server.store.sessions.createLoginLink(
+        { issuer: IDP, subject: 'olga' },
+        { expiresInMs: 60_000 },
+      );
       cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
     }, 60_000);
     afterAll(async () => server?.close());
@@ -38,14 +41,22 @@ describe.each(STORE_TARGETS)('duplicating a canvas with its run results: $name',
       headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers },
     });
     const statesOf = async (canvas: string) => {
-      const snapshot = await api(server.url, `/api/v2/projects/film/canvases/${canvas}/snapshot`, asOlga({ headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2' } }));
+      const snapshot = await api(
+        server.url,
+        `/api/v2/projects/film/canvases/${canvas}/snapshot`,
+        asOlga({ headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2' } }),
+      );
       expect(snapshot.status).toBe(200);
       return (snapshot.body as { node_states: Record<string, NodeRuntimeState> }).node_states;
     };
 
     it('with results: the copy shows the same image under a new asset, charged nothing, and the audit log says so', async () => {
       const spentBefore = (await server.store.runs.budget('film')).spent;
-      const copy = await api(server.url, `${PROJECT}/canvases/board/duplicate`, asOlga({ method: 'POST', body: { canvas_id: 'board-with', with_results: true } }));
+      const copy = await api(
+        server.url,
+        `${PROJECT}/canvases/board/duplicate`,
+        asOlga({ method: 'POST', body: { canvas_id: 'board-with', with_results: true } }),
+      );
       expect(copy.status, JSON.stringify(copy.body)).toBe(201);
 
       const state = (await statesOf('board-with')).fox!;
@@ -53,23 +64,43 @@ describe.each(STORE_TARGETS)('duplicating a canvas with its run results: $name',
       expect(state.outputs).toHaveLength(1);
       const output = state.outputs[0]!;
       expect(output.asset_id).not.toBe(originalAssetId);
-      expect(state.resources.map((resource) => [resource.asset_id, resource.status])).toEqual([[output.asset_id, 'ready']]);
+      expect(state.resources.map((resource) => [resource.asset_id, resource.status])).toEqual([
+        [output.asset_id, 'ready'],
+      ]);
       const fetched = await fetch(`${server.url}${output.url}`);
       expect(fetched.status).toBe(200);
       expect(Buffer.from(await fetched.arrayBuffer())).toEqual(image);
 
-      const copiedRun = await api(server.url, `/api/v2/projects/film/canvases/board-with/runs/${state.externalRunId}`, asOlga());
-      expect(copiedRun.body).toMatchObject({ status: 'succeeded', node_id: 'fox', canvas_id: 'board-with', provider: 'local', cost: { charged: 0 } });
+      const copiedRun = await api(
+        server.url,
+        `/api/v2/projects/film/canvases/board-with/runs/${state.externalRunId}`,
+        asOlga(),
+      );
+      expect(copiedRun.body).toMatchObject({
+        status: 'succeeded',
+        node_id: 'fox',
+        canvas_id: 'board-with',
+        provider: 'local',
+        cost: { charged: 0 },
+      });
       expect((await server.store.runs.budget('film')).spent).toBe(spentBefore);
       const asset = await server.store.claims.getAsset(output.asset_id);
       expect(asset).toMatchObject({ canvasId: 'board-with', byteSize: image.length });
 
-      const audit = (await api(server.url, `${PROJECT}/audit`, asOlga())).body as { entries: Array<{ action: string; target: string; details: Record<string, unknown> }> };
-      expect(audit.entries.find((entry) => entry.action === 'canvas.duplicated' && entry.target === 'board-with')?.details).toMatchObject({ from: 'board', results: 1, results_left_out: [] });
+      const audit = (await api(server.url, `${PROJECT}/audit`, asOlga())).body as {
+        entries: Array<{ action: string; target: string; details: Record<string, unknown> }>;
+      };
+      expect(
+        audit.entries.find((entry) => entry.action === 'canvas.duplicated' && entry.target === 'board-with')?.details,
+      ).toMatchObject({ from: 'board', results: 1, results_left_out: [] });
     });
 
     it('without results: the copy holds the layout and no run state', async () => {
-      const copy = await api(server.url, `${PROJECT}/canvases/board/duplicate`, asOlga({ method: 'POST', body: { canvas_id: 'board-plain' } }));
+      const copy = await api(
+        server.url,
+        `${PROJECT}/canvases/board/duplicate`,
+        asOlga({ method: 'POST', body: { canvas_id: 'board-plain' } }),
+      );
       expect(copy.status, JSON.stringify(copy.body)).toBe(201);
       expect(await statesOf('board-plain')).toEqual({});
       expect(Object.keys(await statesOf('board'))).toEqual(['fox']);
@@ -79,11 +110,20 @@ describe.each(STORE_TARGETS)('duplicating a canvas with its run results: $name',
       const file = join(server.server.config.dataDir, 'assets', originalAssetId);
       renameSync(file, `${file}.away`);
       try {
-        const copy = await api(server.url, `${PROJECT}/canvases/board/duplicate`, asOlga({ method: 'POST', body: { canvas_id: 'board-gone', with_results: true } }));
+        const copy = await api(
+          server.url,
+          `${PROJECT}/canvases/board/duplicate`,
+          asOlga({ method: 'POST', body: { canvas_id: 'board-gone', with_results: true } }),
+        );
         expect(copy.status, JSON.stringify(copy.body)).toBe(201);
         expect(await statesOf('board-gone')).toEqual({});
-        const audit = (await api(server.url, `${PROJECT}/audit`, asOlga())).body as { entries: Array<{ action: string; target: string; details: Record<string, unknown> }> };
-        expect(audit.entries.find((entry) => entry.target === 'board-gone')?.details).toMatchObject({ results: 0, results_left_out: ['fox'] });
+        const audit = (await api(server.url, `${PROJECT}/audit`, asOlga())).body as {
+          entries: Array<{ action: string; target: string; details: Record<string, unknown> }>;
+        };
+        expect(audit.entries.find((entry) => entry.target === 'board-gone')?.details).toMatchObject({
+          results: 0,
+          results_left_out: ['fox'],
+        });
       } finally {
         renameSync(`${file}.away`, file);
       }

@@ -24,7 +24,10 @@ function bigNode(version: number) {
     id: 'note',
     type: 'beatContextNode',
     position: { x: 0, y: 0 },
-    data: { content: `v${version}`, mainline_context: Array.from({ length: 4 }, () => `${version}`.padEnd(100_000, 'x')) },
+    data: {
+      content: `v${version}`,
+      mainline_context: Array.from({ length: 4 }, () => `${version}`.padEnd(100_000, 'x')),
+    },
   });
 }
 
@@ -33,7 +36,9 @@ function unreadFeed(url: string, path: string, token: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) }, () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`,
+      );
       // Takes the first bytes (the status line), then stops reading.
       socket.once('data', () => {
         socket.pause();
@@ -61,17 +66,35 @@ describe.each(STORE_TARGETS)('feed bounds: $name', (target) => {
       await admin.createProject('p', 'w');
       await admin.createCanvas('p', 'big', false);
       await admin.addMember('p', { issuer: IDP, subject: 'vera' }, 'viewer');
-      ({ secret: viewer } = await admin.createToken({ name: 'viewer', kind: 'backend', role: 'viewer', projects: ['p'], workspaces: [], actor: { issuer: IDP, subject: 'vera' }, expiresAt: null }));
-      const at = (baseRevision: number) => ({ projectId: 'p', canvasId: 'big', baseRevision, clientSaveId: null, authorization: SYSTEM_WRITE });
+      ({ secret: viewer } = await admin.createToken({
+        name: 'viewer',
+        kind: 'backend',
+        role: 'viewer',
+        projects: ['p'],
+        workspaces: [],
+        actor: { issuer: IDP, subject: 'vera' },
+        expiresAt: null,
+      }));
+      const at = (baseRevision: number) => ({
+        projectId: 'p',
+        canvasId: 'big',
+        baseRevision,
+        clientSaveId: null,
+        authorization: SYSTEM_WRITE,
+      });
       await writes.createNode(at(0), bigNode(0));
-      for (let revision = 1; revision < REVISIONS; revision += 1) await writes.updateNode(at(revision), 'note', { data: bigNode(revision).data });
+      for (let revision = 1; revision < REVISIONS; revision += 1)
+        await writes.updateNode(at(revision), 'note', { data: bigNode(revision).data });
     }, 180_000);
     afterAll(async () => server?.close());
 
     const actorHeaders = { authorization: '', 'x-service-actor-issuer': IDP, 'x-service-actor-subject': 'vera' };
 
     it('sends reset instead of replaying 40 MB of revisions, and the feed goes on live from there', async () => {
-      const reader = await openEvents(`${server.url}${EVENTS}?after=1`, { ...actorHeaders, authorization: `Bearer ${viewer}` });
+      const reader = await openEvents(`${server.url}${EVENTS}?after=1`, {
+        ...actorHeaders,
+        authorization: `Bearer ${viewer}`,
+      });
       try {
         expect(reader.status).toBe(200);
         const first = await reader.waitFor(() => true, 10_000);
@@ -83,7 +106,10 @@ describe.each(STORE_TARGETS)('feed bounds: $name', (target) => {
     });
 
     it('replays a gap within the byte bound in full, in order', async () => {
-      const reader = await openEvents(`${server.url}${EVENTS}?after=${REVISIONS - 5}`, { ...actorHeaders, authorization: `Bearer ${viewer}` });
+      const reader = await openEvents(`${server.url}${EVENTS}?after=${REVISIONS - 5}`, {
+        ...actorHeaders,
+        authorization: `Bearer ${viewer}`,
+      });
       try {
         await reader.waitFor((event) => event.event === 'layout' && event.id === String(REVISIONS), 10_000);
         const layouts = reader.events.filter((event) => event.event === 'layout').map((event) => Number(event.id));
@@ -101,9 +127,13 @@ describe.each(STORE_TARGETS)('feed bounds: $name', (target) => {
       try {
         // Half ask for 99 revisions (40 MB: past the byte bound), half for 8 (3.2 MB, which the socket will not take).
         for (let index = 0; index < 16; index += 1) {
-          sockets.push(await unreadFeed(server.url, `${EVENTS}?after=${index % 2 === 0 ? 1 : REVISIONS - 8}`, credential));
+          sockets.push(
+            await unreadFeed(server.url, `${EVENTS}?after=${index % 2 === 0 ? 1 : REVISIONS - 8}`, credential),
+          );
         }
-        const refused = await fetch(`${server.url}${EVENTS}`, { headers: { ...actorHeaders, authorization: `Bearer ${viewer}` } });
+        const refused = await fetch(`${server.url}${EVENTS}`, {
+          headers: { ...actorHeaders, authorization: `Bearer ${viewer}` },
+        });
         expect(refused.status).toBe(429);
         expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
         // Memory settles once every replay has read what it will read and waits on its socket.
@@ -127,7 +157,13 @@ describe.each(STORE_TARGETS)('feed bounds: $name', (target) => {
       }
       // Closed feeds give their places back.
       await waitFor(
-        async () => (await fetch(`${server.url}${EVENTS}`, { headers: { ...actorHeaders, authorization: `Bearer ${viewer}` }, signal: AbortSignal.timeout(2000) }).catch(() => null))?.status,
+        async () =>
+          (
+            await fetch(`${server.url}${EVENTS}`, {
+              headers: { ...actorHeaders, authorization: `Bearer ${viewer}` },
+              signal: AbortSignal.timeout(2000),
+            }).catch(() => null)
+          )?.status,
         (status) => status === 200,
         10_000,
         100,

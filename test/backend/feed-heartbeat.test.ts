@@ -32,7 +32,11 @@ describe('change feed heartbeats', () => {
     });
     try {
       expect(reader.status).toBe(200);
-      await waitFor(async () => reader.comments.length, (count) => count >= 3, 5_000);
+      await waitFor(
+        async () => reader.comments.length,
+        (count) => count >= 3,
+        5_000,
+      );
       const arrivals = reader.comments.slice(0, 3);
       expect(arrivals.map((comment) => comment.text)).toEqual(['keep-alive', 'keep-alive', 'keep-alive']);
       // Timers never fire early by more than a tick; a loaded machine may make them late, never 15 s (the default) late.
@@ -51,7 +55,9 @@ describe('change feed heartbeats', () => {
   it('reads the interval from CANVAS_MCP_FEED_HEARTBEAT_MS, defaults to 15 s and refuses a value below 100 ms', () => {
     expect(loadServeConfig({}, {}).feedHeartbeatMs).toBe(15_000);
     expect(loadServeConfig({}, { CANVAS_MCP_FEED_HEARTBEAT_MS: '2500' }).feedHeartbeatMs).toBe(2_500);
-    expect(loadServeConfig({ feedHeartbeatMs: '400' }, { CANVAS_MCP_FEED_HEARTBEAT_MS: '2500' }).feedHeartbeatMs).toBe(400);
+    expect(loadServeConfig({ feedHeartbeatMs: '400' }, { CANVAS_MCP_FEED_HEARTBEAT_MS: '2500' }).feedHeartbeatMs).toBe(
+      400,
+    );
     const tooShort = () => loadServeConfig({}, { CANVAS_MCP_FEED_HEARTBEAT_MS: '10' });
     expect(tooShort).toThrow(ConfigError);
     expect(tooShort).toThrow('--feed-heartbeat-ms (CANVAS_MCP_FEED_HEARTBEAT_MS)');

@@ -54,8 +54,16 @@ describe('the change feed hub', () => {
       },
     });
     for (let revision = 0; revision < 6; revision += 1) {
-      const node = CanvasNode.parse({ id: `n${revision}`, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'x' } });
-      await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+      const node = CanvasNode.parse({
+        id: `n${revision}`,
+        type: 'textAnnotationNode',
+        position: { x: 0, y: 0 },
+        data: { content: 'x' },
+      });
+      await store.writes.createNode(
+        { projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE },
+        node,
+      );
     }
     expect(slow.received).toEqual(['event: layout', 'event: layout', 'event: layout', 'event: reset']);
     expect(slow.closed).toBe(true);
@@ -66,7 +74,16 @@ describe('the change feed hub', () => {
   it('keeps delivering to a subscriber that came back after closeAll, when an old subscriber leaves afterwards', async () => {
     const hub = createFeedHub(store, createLogger('silent'));
     store.writes.onCommitted((write) => hub.committed(write));
-    const sink = () => ({ received: [] as string[], send(event: FeedEvent) { this.received.push(event.event); return true; }, close() {}, drained: async () => undefined, closed: false });
+    const sink = () => ({
+      received: [] as string[],
+      send(event: FeedEvent) {
+        this.received.push(event.event);
+        return true;
+      },
+      close() {},
+      drained: async () => undefined,
+      closed: false,
+    });
     const old = sink();
     const leaveOld = await hub.subscribe('p', 'c', null, old);
     hub.closeAll('the stream drops');
@@ -75,8 +92,16 @@ describe('the change feed hub', () => {
     // The old subscriber's socket reports its close only now, after the new one joined.
     leaveOld();
     const revision = (await store.layout.readCanvas('p', 'c'))!.revision;
-    const node = CanvasNode.parse({ id: 'after-drop', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'x' } });
-    await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+    const node = CanvasNode.parse({
+      id: 'after-drop',
+      type: 'textAnnotationNode',
+      position: { x: 0, y: 0 },
+      data: { content: 'x' },
+    });
+    await store.writes.createNode(
+      { projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE },
+      node,
+    );
     expect(back.received).toEqual(['layout']);
     expect(hub.subscriberCount()).toBe(1);
   });

@@ -19,7 +19,10 @@ function bigNode(id: string, version: number) {
     id,
     type: 'beatContextNode',
     position: { x: 0, y: 0 },
-    data: { content: `v${version}`, mainline_context: [`${version}`.padEnd(100_000, 'x'), `${version}`.padEnd(100_000, 'y')] },
+    data: {
+      content: `v${version}`,
+      mainline_context: [`${version}`.padEnd(100_000, 'x'), `${version}`.padEnd(100_000, 'y')],
+    },
   });
 }
 
@@ -34,11 +37,26 @@ describe.each(STORE_TARGETS)('history pages while the server serves others: $nam
       await admin.createWorkspace('w');
       await admin.createProject('p', 'w');
       await admin.createCanvas('p', 'c', false);
-      ({ secret: viewer } = await admin.createToken({ name: 'viewer', kind: 'backend', role: 'viewer', projects: ['p'], workspaces: [], actor: null, expiresAt: null }));
-      const at = (baseRevision: number) => ({ projectId: 'p', canvasId: 'c', baseRevision, clientSaveId: null, authorization: SYSTEM_WRITE });
+      ({ secret: viewer } = await admin.createToken({
+        name: 'viewer',
+        kind: 'backend',
+        role: 'viewer',
+        projects: ['p'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
+      }));
+      const at = (baseRevision: number) => ({
+        projectId: 'p',
+        canvasId: 'c',
+        baseRevision,
+        clientSaveId: null,
+        authorization: SYSTEM_WRITE,
+      });
       await writes.createNode(at(0), bigNode('a', 0));
       // About 200 KB of change log per revision: 40 MB in all.
-      for (let revision = 1; revision < REVISIONS; revision += 1) await writes.updateNode(at(revision), 'a', { data: bigNode('a', revision).data });
+      for (let revision = 1; revision < REVISIONS; revision += 1)
+        await writes.updateNode(at(revision), 'a', { data: bigNode('a', revision).data });
     }, 180_000);
     afterAll(async () => server?.close());
 
@@ -48,7 +66,9 @@ describe.each(STORE_TARGETS)('history pages while the server serves others: $nam
       const started = performance.now();
       const reader = async () => {
         while (performance.now() - started < 1500) {
-          const response = await fetch(`${server.url}/api/v2/projects/p/canvases/c/history?limit=200`, { headers: { authorization: `Bearer ${viewer}` } });
+          const response = await fetch(`${server.url}/api/v2/projects/p/canvases/c/history?limit=200`, {
+            headers: { authorization: `Bearer ${viewer}` },
+          });
           const page = (await response.json()) as HistoryPage;
           expect(page.revisions).toHaveLength(REVISIONS);
           expect(page.revisions[0]!.changes).toEqual([{ kind: 'node', id: 'a', change: 'update' }]);
@@ -60,7 +80,9 @@ describe.each(STORE_TARGETS)('history pages while the server serves others: $nam
       } finally {
         const samples = await health.stop();
         const slowest = Math.max(...samples.map((sample) => sample.ms));
-        process.stderr.write(`history: ${pages} pages of 200 revisions in 1.5 s; slowest /healthz ${slowest.toFixed(1)} ms over ${samples.length} answers\n`);
+        process.stderr.write(
+          `history: ${pages} pages of 200 revisions in 1.5 s; slowest /healthz ${slowest.toFixed(1)} ms over ${samples.length} answers\n`,
+        );
         expect(slowest).toBeLessThan(BUDGET_MS);
       }
     }, 60_000);

@@ -20,9 +20,19 @@ function errorOf(body: unknown) {
   return (body as { error: { code: string; message: string; details?: Record<string, unknown> } }).error;
 }
 
-const note = (id: string, content = id) => ({ id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content } });
+const note = (id: string, content = id) => ({
+  id,
+  type: 'textAnnotationNode',
+  position: { x: 0, y: 0 },
+  data: { content },
+});
 /** A node of about 400 KB (strings are at most 100,000 characters each). */
-const bigNode = (id: string) => ({ id, type: 'beatContextNode', position: { x: 0, y: 0 }, data: { mainline_context: Array.from({ length: 4 }, () => 'x'.repeat(100_000)) } });
+const bigNode = (id: string) => ({
+  id,
+  type: 'beatContextNode',
+  position: { x: 0, y: 0 },
+  data: { mainline_context: Array.from({ length: 4 }, () => 'x'.repeat(100_000)) },
+});
 
 describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
   describe.skipIf(!target.available)('over real HTTP', () => {
@@ -44,7 +54,10 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
     }
 
     async function signIn(subject: string): Promise<string> {
-      const secret = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000, projectId: 'p1', canvasId: 'c1' });
+      const secret = await server.store.sessions.createLoginLink(
+        { issuer: IDP, subject },
+        { expiresInMs: 60_000, projectId: 'p1', canvasId: 'c1' },
+      );
       const { response, cookie } = await signInWithLink(`${server.url}/auth/login?token=${secret}`);
       expect(response.status).toBe(303);
       return cookie;
@@ -56,7 +69,10 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
     });
 
     async function revision(): Promise<number> {
-      const response = await api(server.url, `${CANVAS}/snapshot`, { token: world.tokens.editor.secret, headers: SNAPSHOT });
+      const response = await api(server.url, `${CANVAS}/snapshot`, {
+        token: world.tokens.editor.secret,
+        headers: SNAPSHOT,
+      });
       return (response.body as { layout: { revision: number } }).layout.revision;
     }
 
@@ -64,14 +80,28 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
       it('caps an agent token an owner issued by their current role: downgraded to viewer it only reads, removed it does nothing', async () => {
         const dora = await member('dora', 'owner');
         const cookie = await signIn('dora');
-        const issued = await api(server.url, '/api/v1/tokens', fromPage(cookie, { method: 'POST', body: { name: 'dora agent', project_id: 'p1' } }));
+        const issued = await api(
+          server.url,
+          '/api/v1/tokens',
+          fromPage(cookie, { method: 'POST', body: { name: 'dora agent', project_id: 'p1' } }),
+        );
         const { token, token_id } = issued.body as { token: string; token_id: string };
-        const opened = await api(server.url, `${CANVAS}/chat-runs`, fromPage(cookie, { method: 'POST', body: { edit: true, token_id } }));
+        const opened = await api(
+          server.url,
+          `${CANVAS}/chat-runs`,
+          fromPage(cookie, { method: 'POST', body: { edit: true, token_id } }),
+        );
         const chatRun = (opened.body as { agent_run_id: string }).agent_run_id;
-        const agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${token}`, 'X-Agent-Run-Id': chatRun });
+        const agent = await connectClient(server.server.mcpUrl, {
+          Authorization: `Bearer ${token}`,
+          'X-Agent-Run-Id': chatRun,
+        });
         try {
           const create = async (id: string) =>
-            agent.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p1', canvas_id: 'c1', base_revision: await revision(), node: note(id) } });
+            agent.callTool({
+              name: 'create_canvas_node',
+              arguments: { project_id: 'p1', canvas_id: 'c1', base_revision: await revision(), node: note(id) },
+            });
           const read = () => agent.callTool({ name: 'get_canvas', arguments: { project_id: 'p1', canvas_id: 'c1' } });
           expect((await create('dora-1')).isError).toBeFalsy();
 
@@ -91,17 +121,27 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
         }
       });
 
-      it('ends the edit authorization of a chat run when the person who opened it loses edit rights, even for an administrator\'s token', async () => {
+      it("ends the edit authorization of a chat run when the person who opened it loses edit rights, even for an administrator's token", async () => {
         const erin = await member('erin', 'owner');
         const cookie = await signIn('erin');
         // An agent token an administrator issued (editor): it keeps its own rights, the chat run does not.
-        const opened = await api(server.url, `${CANVAS}/chat-runs`, fromPage(cookie, { method: 'POST', body: { edit: true, token_id: world.tokens.agentKind.id } }));
+        const opened = await api(
+          server.url,
+          `${CANVAS}/chat-runs`,
+          fromPage(cookie, { method: 'POST', body: { edit: true, token_id: world.tokens.agentKind.id } }),
+        );
         expect(opened.status).toBe(201);
         const chatRun = (opened.body as { agent_run_id: string }).agent_run_id;
-        const agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${world.tokens.agentKind.secret}`, 'X-Agent-Run-Id': chatRun });
+        const agent = await connectClient(server.server.mcpUrl, {
+          Authorization: `Bearer ${world.tokens.agentKind.secret}`,
+          'X-Agent-Run-Id': chatRun,
+        });
         try {
           const create = async (id: string) =>
-            agent.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p1', canvas_id: 'c1', base_revision: await revision(), node: note(id) } });
+            agent.callTool({
+              name: 'create_canvas_node',
+              arguments: { project_id: 'p1', canvas_id: 'c1', base_revision: await revision(), node: note(id) },
+            });
           expect((await create('erin-1')).isError).toBeFalsy();
           await server.store.admin.addMember('p1', erin, 'viewer');
           const refused = toolError(await create('erin-2'));
@@ -118,7 +158,11 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
         await member('fay', 'owner');
         const cookie = await signIn('fay');
         const started = Date.now() + offsetMs;
-        const issued = await api(server.url, '/api/v1/tokens', fromPage(cookie, { method: 'POST', body: { name: 'fay agent', project_id: 'p1' } }));
+        const issued = await api(
+          server.url,
+          '/api/v1/tokens',
+          fromPage(cookie, { method: 'POST', body: { name: 'fay agent', project_id: 'p1' } }),
+        );
         const tokenExpiry = Date.parse((issued.body as { expires_at: string }).expires_at);
         expect(tokenExpiry - started).toBeGreaterThanOrEqual(30 * DAY_MS - 5000);
         expect(tokenExpiry - started).toBeLessThanOrEqual(30 * DAY_MS + 5000);
@@ -129,18 +173,26 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
       });
     });
 
-    describe('defect 4: people\'s routes reach only the agent tokens people issued', () => {
+    describe("defect 4: people's routes reach only the agent tokens people issued", () => {
       it('lists no administrator token and refuses to revoke one; the gateway still introspects', async () => {
         await member('gus', 'owner');
         const cookie = await signIn('gus');
-        const mine = await api(server.url, '/api/v1/tokens', fromPage(cookie, { method: 'POST', body: { name: 'gus agent', project_id: 'p1' } }));
+        const mine = await api(
+          server.url,
+          '/api/v1/tokens',
+          fromPage(cookie, { method: 'POST', body: { name: 'gus agent', project_id: 'p1' } }),
+        );
         const listed = await api(server.url, '/api/v1/tokens?project_id=p1', { headers: { cookie } });
         const ids = (listed.body as { tokens: Array<{ token_id: string; kind: string; issued_by: unknown }> }).tokens;
         expect(ids.map((token) => token.token_id)).toContain((mine.body as { token_id: string }).token_id);
         expect(ids.every((token) => token.kind === 'agent' && token.issued_by !== null)).toBe(true);
         for (const adminToken of [world.tokens.editor, world.tokens.backendKind, world.tokens.agentKind]) {
           expect(ids.map((token) => token.token_id)).not.toContain(adminToken.id);
-          const revoked = await api(server.url, `/api/v1/tokens/${adminToken.id}`, fromPage(cookie, { method: 'DELETE' }));
+          const revoked = await api(
+            server.url,
+            `/api/v1/tokens/${adminToken.id}`,
+            fromPage(cookie, { method: 'DELETE' }),
+          );
           expect([revoked.status, errorOf(revoked.body).code]).toEqual([403, 'forbidden']);
         }
         expect((await server.store.admin.getToken(world.tokens.gateway.id))!.revokedAt).toBeNull();
@@ -150,11 +202,14 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
 
     describe('defect 5: a sign-in link is spent only by its own page', () => {
       async function linkUrl(subject: string, expiresInMs = 60_000): Promise<string> {
-        const secret = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs, projectId: 'p1', canvasId: 'c1' });
+        const secret = await server.store.sessions.createLoginLink(
+          { issuer: IDP, subject },
+          { expiresInMs, projectId: 'p1', canvasId: 'c1' },
+        );
         return `${server.url}/auth/login?token=${secret}`;
       }
 
-      it('spends nothing on GET (an <img>, a preview bot, a cross-site navigation), and signs in only on its own page\'s POST', async () => {
+      it("spends nothing on GET (an <img>, a preview bot, a cross-site navigation), and signs in only on its own page's POST", async () => {
         await member('hal', 'editor');
         const url = await linkUrl('hal');
         for (let look = 0; look < 3; look += 1) {
@@ -179,10 +234,13 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
         }
         const { response, cookie } = await signInWithLink(url);
         expect(response.status).toBe(303);
-        expect(await api(server.url, '/api/v1/me', { headers: { cookie } })).toMatchObject({ status: 200, body: { person: { subject: 'hal' } } });
+        expect(await api(server.url, '/api/v1/me', { headers: { cookie } })).toMatchObject({
+          status: 200,
+          body: { person: { subject: 'hal' } },
+        });
       });
 
-      it('asks before replacing a live session with another person\'s, and ends the replaced one', async () => {
+      it("asks before replacing a live session with another person's, and ends the replaced one", async () => {
         await member('ida', 'editor');
         await member('jon', 'editor');
         const idaCookie = await signIn('ida');
@@ -206,14 +264,20 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
 
         const { response, cookie } = await signInWithLink(url, { cookie: idaCookie, replace: true });
         expect(response.status).toBe(303);
-        expect(await api(server.url, '/api/v1/me', { headers: { cookie } })).toMatchObject({ body: { person: { subject: 'jon' } } });
+        expect(await api(server.url, '/api/v1/me', { headers: { cookie } })).toMatchObject({
+          body: { person: { subject: 'jon' } },
+        });
         expect((await api(server.url, '/api/v1/me', { headers: { cookie: idaCookie } })).status).toBe(401);
       });
 
       it('refuses to make a link that lasts more than 7 days', async () => {
         await member('kim', 'editor');
-        await expect(server.store.sessions.createLoginLink({ issuer: IDP, subject: 'kim' }, { expiresInMs: 8 * DAY_MS })).rejects.toMatchObject({ code: 'invalid_arguments' });
-        await expect(server.store.sessions.createLoginLink({ issuer: IDP, subject: 'kim' }, { expiresInMs: 7 * DAY_MS })).resolves.toMatch(/^login_/);
+        await expect(
+          server.store.sessions.createLoginLink({ issuer: IDP, subject: 'kim' }, { expiresInMs: 8 * DAY_MS }),
+        ).rejects.toMatchObject({ code: 'invalid_arguments' });
+        await expect(
+          server.store.sessions.createLoginLink({ issuer: IDP, subject: 'kim' }, { expiresInMs: 7 * DAY_MS }),
+        ).resolves.toMatch(/^login_/);
       });
     });
 
@@ -222,16 +286,34 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
         const cookie = await signIn('alice');
         const before = await revision();
         for (let index = 0; index < 11; index += 1) {
-          const created = await api(server.url, `${CANVAS}/nodes`, fromPage(cookie, { method: 'POST', body: { node: bigNode(`big-${index}`), base_revision: before + index } }));
+          const created = await api(
+            server.url,
+            `${CANVAS}/nodes`,
+            fromPage(cookie, {
+              method: 'POST',
+              body: { node: bigNode(`big-${index}`), base_revision: before + index },
+            }),
+          );
           expect(created.status).toBe(201);
         }
         const full = before + 11;
-        const deleted = await api(server.url, `${CANVAS}/changes`, fromPage(cookie, {
-          method: 'POST',
-          body: { base_revision: full, operations: Array.from({ length: 11 }, (_, index) => ({ op: 'delete_node', node_id: `big-${index}` })) },
-        }));
+        const deleted = await api(
+          server.url,
+          `${CANVAS}/changes`,
+          fromPage(cookie, {
+            method: 'POST',
+            body: {
+              base_revision: full,
+              operations: Array.from({ length: 11 }, (_, index) => ({ op: 'delete_node', node_id: `big-${index}` })),
+            },
+          }),
+        );
         expect(deleted.status).toBe(201);
-        const reverted = await api(server.url, `${CANVAS}/revert`, fromPage(cookie, { method: 'POST', body: { base_revision: full + 1, to_revision: full } }));
+        const reverted = await api(
+          server.url,
+          `${CANVAS}/revert`,
+          fromPage(cookie, { method: 'POST', body: { base_revision: full + 1, to_revision: full } }),
+        );
         expect([reverted.status, errorOf(reverted.body).code]).toEqual([422, 'limit_exceeded']);
         expect(errorOf(reverted.body).details).toMatchObject({ max_change_log_bytes: 4 * 1024 * 1024 });
         expect(await revision()).toBe(full + 1);
@@ -258,7 +340,7 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
   });
 });
 
-describe('defect 7: a person\'s REST writes have a budget like an agent\'s at /mcp', () => {
+describe("defect 7: a person's REST writes have a budget like an agent's at /mcp", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(STORE_TARGETS[0]!, { rateLimitPerMinute: 5 });
@@ -271,7 +353,10 @@ describe('defect 7: a person\'s REST writes have a budget like an agent\'s at /m
 
   it('answers 429 with Retry-After past the per-minute writes of one person, whatever session they use, and keeps reads open', async () => {
     const signIn = async () => {
-      const secret = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'lea' }, { expiresInMs: 60_000 });
+      const secret = await server.store.sessions.createLoginLink(
+        { issuer: IDP, subject: 'lea' },
+        { expiresInMs: 60_000 },
+      );
       return (await signInWithLink(`${server.url}/auth/login?token=${secret}`)).cookie;
     };
     const sessions = [await signIn(), await signIn()];
@@ -289,7 +374,9 @@ describe('defect 7: a person\'s REST writes have a budget like an agent\'s at /m
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await last!.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
-    const read = await api(server.url, '/api/v2/projects/p/canvases/c/snapshot', { headers: { cookie: sessions[0]!, ...SNAPSHOT } });
+    const read = await api(server.url, '/api/v2/projects/p/canvases/c/snapshot', {
+      headers: { cookie: sessions[0]!, ...SNAPSHOT },
+    });
     expect(read.status).toBe(200);
   });
 });

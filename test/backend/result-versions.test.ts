@@ -26,36 +26,69 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       await admin.createWorkspace('w');
       await admin.createProject('p', 'w');
       await admin.createCanvas('p', 'c', false);
-      for (const [subject, role] of [['ed', 'editor'], ['vic', 'viewer']] as const) {
+      for (const [subject, role] of [
+        ['ed', 'editor'],
+        ['vic', 'viewer'],
+      ] as const) {
         await admin.addMember('p', { issuer: IDP, subject }, role);
         const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000 });
         cookies[subject] = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
       }
-      const node = { id: 'frame', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a lighthouse', size: '1K', imageUrl: null, aspectRatio: '16:9' } };
-      const created = await api(server.url, `${CANVAS}/nodes`, as('ed', { method: 'POST', body: { node, base_revision: 0 } }));
+      const node = {
+        id: 'frame',
+        type: 'imageGenNode',
+        position: { x: 0, y: 0 },
+        data: { prompt: 'a lighthouse', size: '1K', imageUrl: null, aspectRatio: '16:9' },
+      };
+      const created = await api(
+        server.url,
+        `${CANVAS}/nodes`,
+        as('ed', { method: 'POST', body: { node, base_revision: 0 } }),
+      );
       expect(created.status).toBe(201);
       for (const key of ['v1', 'v2', 'v3']) runIds.push(await runOnce(key));
     }, 60_000);
     afterAll(async () => server?.close());
 
     function as(who: string, request: ApiRequest = {}): ApiRequest {
-      return { ...request, headers: { cookie: cookies[who]!, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers } };
+      return {
+        ...request,
+        headers: { cookie: cookies[who]!, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers },
+      };
     }
     async function runOnce(key: string): Promise<string> {
-      const submitted = await api(server.url, `${CANVAS}/nodes/frame/runs`, as('ed', { method: 'POST', headers: { 'idempotency-key': key } }));
+      const submitted = await api(
+        server.url,
+        `${CANVAS}/nodes/frame/runs`,
+        as('ed', { method: 'POST', headers: { 'idempotency-key': key } }),
+      );
       expect(submitted.status).toBe(202);
       const runId = (submitted.body as NodeRun).run_id;
-      await waitFor(async () => ((await api(server.url, `${CANVAS}/runs/${runId}`, as('ed'))).body as NodeRun).status, (status) => status === 'succeeded');
+      await waitFor(
+        async () => ((await api(server.url, `${CANVAS}/runs/${runId}`, as('ed'))).body as NodeRun).status,
+        (status) => status === 'succeeded',
+      );
       return runId;
     }
-    const versions = async () => (await api(server.url, `${CANVAS}/nodes/frame/versions`, as('vic'))).body as ResultVersionList;
+    const versions = async () =>
+      (await api(server.url, `${CANVAS}/nodes/frame/versions`, as('vic'))).body as ResultVersionList;
     const snapshot = async () =>
-      (await api(server.url, `${CANVAS}/snapshot`, as('vic', { headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2' } }))).body as {
+      (
+        await api(
+          server.url,
+          `${CANVAS}/snapshot`,
+          as('vic', { headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2' } }),
+        )
+      ).body as {
         layout: { revision: number; nodes: Array<{ id: string; data: Record<string, unknown> }> };
         result_versions?: Record<string, { count: number; current_run_id: string }>;
       };
     const pick = (runId: string, baseRevision: number, who = 'ed') =>
-      api(server.url, `${CANVAS}/nodes/frame/versions/${runId}/pick`, as(who, { method: 'POST', body: { base_revision: baseRevision } }));
+      api(
+        server.url,
+        `${CANVAS}/nodes/frame/versions/${runId}/pick`,
+        as(who, { method: 'POST', body: { base_revision: baseRevision } }),
+      );
 
     it('lists every succeeded run as a version, the latest current, and canvas reads say so', async () => {
       const list = await versions();
@@ -65,13 +98,19 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
         [2, runIds[1], false],
         [3, runIds[2], true],
       ]);
-      expect(list.versions[0]).toMatchObject({ triggered_by: { kind: 'user', name: 'ed' }, outputs: [{ kind: 'image', mime_type: 'image/png' }] });
+      expect(list.versions[0]).toMatchObject({
+        triggered_by: { kind: 'user', name: 'ed' },
+        outputs: [{ kind: 'image', mime_type: 'image/png' }],
+      });
       expect(list.versions[0]!.input_hash).toMatch(/^[0-9a-f]{64}$/);
       // Outputs come with signed URLs, readable without a session.
       expect((await fetch(`${server.url}${list.versions[0]!.outputs[0]!.url}`)).status).toBe(200);
       expect((await snapshot()).result_versions).toEqual({ frame: { count: 3, current_run_id: runIds[2] } });
       // A run's record says which version it produced.
-      expect(((await api(server.url, `${CANVAS}/runs/${runIds[1]}`, as('vic'))).body as NodeRun & { version: number }).version).toBe(2);
+      expect(
+        ((await api(server.url, `${CANVAS}/runs/${runIds[1]}`, as('vic'))).body as NodeRun & { version: number })
+          .version,
+      ).toBe(2);
     });
 
     it('a pick is a layout write: the node names the run and its image; a new run does not undo it; a revert does', async () => {
@@ -89,26 +128,42 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       const read = await snapshot();
       const data = read.layout.nodes.find((node) => node.id === 'frame')!.data;
       const first = (await versions()).versions[0]!;
-      expect(data).toMatchObject({ externalRunId: runIds[0], committed_slot_url: `/assets/${first.outputs[0]!.asset_id}` });
+      expect(data).toMatchObject({
+        externalRunId: runIds[0],
+        committed_slot_url: `/assets/${first.outputs[0]!.asset_id}`,
+      });
       expect(typeof data.committed_at).toBe('string');
       expect(read.result_versions).toEqual({ frame: { count: 3, current_run_id: runIds[0] } });
       expect(await versions()).toMatchObject({ current_run_id: runIds[0], picked: true });
-      const history = (await api(server.url, `${CANVAS}/history?limit=1`, as('vic'))).body as { revisions: Array<{ revision: number; author: { kind: string; subject?: string } }> };
+      const history = (await api(server.url, `${CANVAS}/history?limit=1`, as('vic'))).body as {
+        revisions: Array<{ revision: number; author: { kind: string; subject?: string } }>;
+      };
       expect(history.revisions[0]).toMatchObject({ revision: before + 1, author: { kind: 'person', subject: 'ed' } });
 
       runIds.push(await runOnce('v4'));
       expect((await snapshot()).result_versions).toEqual({ frame: { count: 4, current_run_id: runIds[0] } });
 
-      const reverted = await api(server.url, `${CANVAS}/revert`, as('ed', { method: 'POST', body: { base_revision: before + 1, to_revision: before } }));
+      const reverted = await api(
+        server.url,
+        `${CANVAS}/revert`,
+        as('ed', { method: 'POST', body: { base_revision: before + 1, to_revision: before } }),
+      );
       expect(reverted.status, JSON.stringify(reverted.body)).toBe(201);
       expect(await versions()).toMatchObject({ current_run_id: runIds[3], picked: false });
     });
 
     it('Run ×N makes N variants in one request, each its own run and version; the same key answers the same runs, with another count it is refused', async () => {
       const variants = (body: unknown, key: string) =>
-        api(server.url, `${CANVAS}/nodes/frame/runs/variants`, as('ed', { method: 'POST', headers: { 'idempotency-key': key }, body }));
+        api(
+          server.url,
+          `${CANVAS}/nodes/frame/runs/variants`,
+          as('ed', { method: 'POST', headers: { 'idempotency-key': key }, body }),
+        );
       expect((await variants({ count: 9 }, 'x')).status).toBe(400);
-      expect((await api(server.url, `${CANVAS}/nodes/frame/runs/variants`, as('ed', { method: 'POST', body: { count: 2 } }))).status).toBe(400);
+      expect(
+        (await api(server.url, `${CANVAS}/nodes/frame/runs/variants`, as('ed', { method: 'POST', body: { count: 2 } })))
+          .status,
+      ).toBe(400);
       const made = await variants({ count: 3 }, 'trio');
       expect(made.status, JSON.stringify(made.body)).toBe(202);
       const runs = (made.body as { runs: NodeRun[] }).runs;
@@ -126,14 +181,21 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       }
       expect(await server.store.runs.keyUsed('p', 'c', 'trio#4')).toBe(false);
       for (const run of runs) {
-        await waitFor(async () => ((await api(server.url, `${CANVAS}/runs/${run.run_id}`, as('ed'))).body as NodeRun).status, (status) => status === 'succeeded');
+        await waitFor(
+          async () => ((await api(server.url, `${CANVAS}/runs/${run.run_id}`, as('ed'))).body as NodeRun).status,
+          (status) => status === 'succeeded',
+        );
       }
       const list = await versions();
       expect(list.versions).toHaveLength(7);
       // Each variant is its own result: different inputs, different images.
       const latest = list.versions.slice(-3);
       expect(new Set(latest.map((version) => version.input_hash)).size).toBe(3);
-      const images = await Promise.all(latest.map(async (version) => Buffer.from(await (await fetch(`${server.url}${version.outputs[0]!.url}`)).arrayBuffer()).toString('base64')));
+      const images = await Promise.all(
+        latest.map(async (version) =>
+          Buffer.from(await (await fetch(`${server.url}${version.outputs[0]!.url}`)).arrayBuffer()).toString('base64'),
+        ),
+      );
       expect(new Set(images).size).toBe(3);
     });
 
@@ -142,10 +204,16 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       await server.store.admin.setProjectBudget('p', spent + reserved + 1.5);
       try {
         const before = (await versions()).versions.length;
-        const refused = await api(server.url, `${CANVAS}/nodes/frame/runs/variants`, as('ed', { method: 'POST', headers: { 'idempotency-key': 'too-many' }, body: { count: 2 } }));
+        const refused = await api(
+          server.url,
+          `${CANVAS}/nodes/frame/runs/variants`,
+          as('ed', { method: 'POST', headers: { 'idempotency-key': 'too-many' }, body: { count: 2 } }),
+        );
         expect(refused.status).toBe(402);
         expect(JSON.stringify(refused.body)).toContain('budget_exceeded');
-        expect(await server.store.driver.all("SELECT id FROM node_runs WHERE idempotency_key LIKE 'too-many%'")).toEqual([]);
+        expect(
+          await server.store.driver.all("SELECT id FROM node_runs WHERE idempotency_key LIKE 'too-many%'"),
+        ).toEqual([]);
         expect((await versions()).versions.length).toBe(before);
       } finally {
         await server.store.admin.setProjectBudget('p', null);

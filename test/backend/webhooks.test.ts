@@ -66,7 +66,11 @@ async function startReceiver(port = 0): Promise<Receiver> {
 }
 
 const verifies = (secret: string, delivery: Received) =>
-  new Webhook(secret).verify(delivery.body, { 'webhook-id': delivery.id, 'webhook-timestamp': delivery.timestamp, 'webhook-signature': delivery.signature });
+  new Webhook(secret).verify(delivery.body, {
+    'webhook-id': delivery.id,
+    'webhook-timestamp': delivery.timestamp,
+    'webhook-signature': delivery.signature,
+  });
 
 interface OwnedServer {
   server: TestServer;
@@ -90,7 +94,10 @@ async function ownedServer(target: StoreTarget, options: Record<string, unknown>
   return {
     server,
     receiver,
-    as: (request = {}) => ({ ...request, headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers } }),
+    as: (request = {}) => ({
+      ...request,
+      headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers },
+    }),
     async close() {
       await server.close();
       await receiver.close();
@@ -110,7 +117,11 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
     let revision = 0;
 
     async function start(): Promise<TestServer> {
-      return startTestServer(target, { workers: 1, runDurationMs: 0, webhookRetryMs: 50, rateLimitPerMinute: 1_000_000 }, { database });
+      return startTestServer(
+        target,
+        { workers: 1, runDurationMs: 0, webhookRetryMs: 50, rateLimitPerMinute: 1_000_000 },
+        { database },
+      );
     }
     async function signIn(subject: string) {
       const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000 });
@@ -141,13 +152,24 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       headers: { cookie: cookies[who]!, origin: server.url, 'x-requested-by': 'canvas-mcp', ...request.headers },
     });
     async function addNode(id: string): Promise<void> {
-      const node = { id, type: 'imageGenNode', position: { x: 0, y: revision * 10 }, data: { prompt: id, size: '1K', imageUrl: null, aspectRatio: '1:1' } };
-      const created = await api(server.url, `${CANVAS}/nodes`, as('ed', { method: 'POST', body: { node, base_revision: revision } }));
+      const node = {
+        id,
+        type: 'imageGenNode',
+        position: { x: 0, y: revision * 10 },
+        data: { prompt: id, size: '1K', imageUrl: null, aspectRatio: '1:1' },
+      };
+      const created = await api(
+        server.url,
+        `${CANVAS}/nodes`,
+        as('ed', { method: 'POST', body: { node, base_revision: revision } }),
+      );
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       revision += 1;
     }
-    const register = (body: Record<string, unknown>) => api(server.url, `${PROJECT}/webhooks`, as('olga', { method: 'POST', body }));
-    const errorOf = (body: unknown) => (body as { error: { code: string; message: string; details?: { field?: string } } }).error;
+    const register = (body: Record<string, unknown>) =>
+      api(server.url, `${PROJECT}/webhooks`, as('olga', { method: 'POST', body }));
+    const errorOf = (body: unknown) =>
+      (body as { error: { code: string; message: string; details?: { field?: string } } }).error;
 
     let hookId = '';
     let secret = '';
@@ -171,7 +193,11 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       expect(JSON.stringify(withCredentials.body)).not.toContain('hunter2');
       const unknownEvent = await register({ url: 'https://example.com/x', events: ['run.exploded'] });
       expect(unknownEvent.status).toBe(400);
-      const byEditor = await api(server.url, `${PROJECT}/webhooks`, as('ed', { method: 'POST', body: { url: 'https://example.com/x' } }));
+      const byEditor = await api(
+        server.url,
+        `${PROJECT}/webhooks`,
+        as('ed', { method: 'POST', body: { url: 'https://example.com/x' } }),
+      );
       expect(byEditor.status).toBe(403);
     });
 
@@ -186,13 +212,30 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       expect(JSON.stringify(await server.store.driver.all('SELECT * FROM webhooks'))).not.toContain(secret.slice(6));
 
       await addNode('frame');
-      const run = await api(server.url, `${CANVAS}/nodes/frame/runs`, as('ed', { method: 'POST', headers: { 'idempotency-key': 'k1' } }));
+      const run = await api(
+        server.url,
+        `${CANVAS}/nodes/frame/runs`,
+        as('ed', { method: 'POST', headers: { 'idempotency-key': 'k1' } }),
+      );
       expect(run.status).toBe(202);
       const runId = (run.body as NodeRun).run_id;
-      await waitFor(async () => receiver.received.length, (count) => count >= 4);
+      await waitFor(
+        async () => receiver.received.length,
+        (count) => count >= 4,
+      );
       const events = receiver.received.map((delivery) => delivery.event);
-      expect(events.map((event) => event.type)).toEqual(['layout.revision', 'run.queued', 'run.running', 'run.succeeded']);
-      expect(events[0]!.data).toMatchObject({ project_id: 'p', canvas_id: 'c', revision: 1, author: { kind: 'person', subject: 'ed' } });
+      expect(events.map((event) => event.type)).toEqual([
+        'layout.revision',
+        'run.queued',
+        'run.running',
+        'run.succeeded',
+      ]);
+      expect(events[0]!.data).toMatchObject({
+        project_id: 'p',
+        canvas_id: 'c',
+        revision: 1,
+        author: { kind: 'person', subject: 'ed' },
+      });
       expect(events.slice(1).map((event) => [event.data.run_id, event.data.status])).toEqual([
         [runId, 'queued'],
         [runId, 'running'],
@@ -202,9 +245,15 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       expect(() => verifies('whsec_' + Buffer.alloc(24, 1).toString('base64'), receiver.received[0]!)).toThrow();
       expect(new Set(receiver.received.map((delivery) => delivery.id)).size).toBe(4);
 
-      const log = (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries`, as('olga'))).body as { deliveries: Array<{ status: string; attempts: number; last_status: number }> };
+      const log = (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries`, as('olga'))).body as {
+        deliveries: Array<{ status: string; attempts: number; last_status: number }>;
+      };
       expect(log.deliveries).toHaveLength(4);
-      expect(log.deliveries.every((delivery) => delivery.status === 'delivered' && delivery.attempts === 1 && delivery.last_status === 204)).toBe(true);
+      expect(
+        log.deliveries.every(
+          (delivery) => delivery.status === 'delivered' && delivery.attempts === 1 && delivery.last_status === 204,
+        ),
+      ).toBe(true);
     });
 
     it('retries while the receiver fails, with backoff, and keeps the order of one canvas', async () => {
@@ -212,9 +261,14 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       receiver.failures.push(500, 503);
       await addNode('second');
       await addNode('third');
-      await waitFor(async () => receiver.received.length, (count) => count >= before + 2);
+      await waitFor(
+        async () => receiver.received.length,
+        (count) => count >= before + 2,
+      );
       expect(receiver.received.slice(before).map((delivery) => delivery.event.data.revision)).toEqual([2, 3]);
-      const log = (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=2`, as('olga'))).body as { deliveries: Array<{ attempts: number; last_status: number; status: string }> };
+      const log = (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=2`, as('olga'))).body as {
+        deliveries: Array<{ attempts: number; last_status: number; status: string }>;
+      };
       expect(log.deliveries.map((delivery) => [delivery.status, delivery.attempts, delivery.last_status])).toEqual([
         ['delivered', 1, 204],
         ['delivered', 3, 204],
@@ -223,22 +277,38 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
 
     it('redelivers under the same webhook-id, and signs with both secrets for a day after a rotation', async () => {
       const first = receiver.received[0]!;
-      const log = (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=500`, as('olga'))).body as { deliveries: Array<{ delivery_id: string }> };
+      const log = (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=500`, as('olga'))).body as {
+        deliveries: Array<{ delivery_id: string }>;
+      };
       const oldest = log.deliveries.at(-1)!.delivery_id;
       expect(oldest).toBe(first.id);
       const before = receiver.received.length;
-      const again = await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries/${oldest}/redeliver`, as('olga', { method: 'POST' }));
+      const again = await api(
+        server.url,
+        `${PROJECT}/webhooks/${hookId}/deliveries/${oldest}/redeliver`,
+        as('olga', { method: 'POST' }),
+      );
       expect(again.status).toBe(202);
-      await waitFor(async () => receiver.received.length, (count) => count > before);
+      await waitFor(
+        async () => receiver.received.length,
+        (count) => count > before,
+      );
       expect(receiver.received.at(-1)!.id).toBe(first.id);
       expect(receiver.received.at(-1)!.body).toBe(first.body);
 
-      const rotated = await api(server.url, `${PROJECT}/webhooks/${hookId}`, as('olga', { method: 'PATCH', body: { rotate_secret: true } }));
+      const rotated = await api(
+        server.url,
+        `${PROJECT}/webhooks/${hookId}`,
+        as('olga', { method: 'PATCH', body: { rotate_secret: true } }),
+      );
       expect(rotated.status).toBe(200);
       const newSecret = (rotated.body as { secret: string }).secret;
       expect(newSecret).not.toBe(secret);
       await addNode('fourth');
-      await waitFor(async () => receiver.received.at(-1)?.event.data.revision, (value) => value === 4);
+      await waitFor(
+        async () => receiver.received.at(-1)?.event.data.revision,
+        (value) => value === 4,
+      );
       const delivery = receiver.received.at(-1)!;
       expect(delivery.signature.split(' ')).toHaveLength(2);
       expect(verifies(newSecret, delivery)).toEqual(delivery.event);
@@ -251,12 +321,26 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       try {
         const created = await register({ url: other.url, allow_private_network: true, events: ['run.succeeded'] });
         expect((created.body as { events: string[] }).events).toEqual(['run.succeeded']);
-        const run = await api(server.url, `${CANVAS}/nodes/second/runs`, as('ed', { method: 'POST', headers: { 'idempotency-key': 'k2' } }));
+        const run = await api(
+          server.url,
+          `${CANVAS}/nodes/second/runs`,
+          as('ed', { method: 'POST', headers: { 'idempotency-key': 'k2' } }),
+        );
         expect(run.status).toBe(202);
-        await waitFor(async () => other.received.length, (count) => count >= 1);
-        await waitFor(async () => receiver.received.filter((delivery) => delivery.event.type === 'run.succeeded').length, (count) => count >= 2);
+        await waitFor(
+          async () => other.received.length,
+          (count) => count >= 1,
+        );
+        await waitFor(
+          async () => receiver.received.filter((delivery) => delivery.event.type === 'run.succeeded').length,
+          (count) => count >= 2,
+        );
         expect(other.received.map((delivery) => delivery.event.type)).toEqual(['run.succeeded']);
-        await api(server.url, `${PROJECT}/webhooks/${(created.body as { webhook_id: string }).webhook_id}`, as('olga', { method: 'DELETE' }));
+        await api(
+          server.url,
+          `${PROJECT}/webhooks/${(created.body as { webhook_id: string }).webhook_id}`,
+          as('olga', { method: 'DELETE' }),
+        );
       } finally {
         await other.close();
       }
@@ -267,13 +351,22 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       await receiver.close();
       await addNode('while-down');
       await waitFor(
-        async () => ((await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=1`, as('olga'))).body as { deliveries: Array<{ attempts: number }> }).deliveries[0]!.attempts,
+        async () =>
+          (
+            (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=1`, as('olga'))).body as {
+              deliveries: Array<{ attempts: number }>;
+            }
+          ).deliveries[0]!.attempts,
         (attempts) => attempts >= 1,
       );
       await server.close();
       receiver = await startReceiver(port);
       server = await start();
-      await waitFor(async () => receiver.received.length, (count) => count >= 1, 20_000);
+      await waitFor(
+        async () => receiver.received.length,
+        (count) => count >= 1,
+        20_000,
+      );
       expect(receiver.received[0]!.event).toMatchObject({ type: 'layout.revision', data: { revision: 5 } });
       expect(verifies(secret, receiver.received[0]!)).toBeTruthy();
     }, 60_000);
@@ -285,12 +378,19 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       await addNode('after-delete');
       expect(await server.store.driver.all("SELECT id FROM webhook_deliveries WHERE status = 'pending'")).toEqual([]);
       // A delivery that was in flight when the endpoint was deleted, and came back pending, is never claimed again.
-      await server.store.driver.run("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = 0 WHERE webhook_id = ?", [hookId]);
+      await server.store.driver.run(
+        "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = 0 WHERE webhook_id = ?",
+        [hookId],
+      );
       expect(await server.store.webhooks.claimDue('test-worker', 1000, 16)).toEqual([]);
       await server.store.driver.run("UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = ?", [hookId]);
       expect(receiver.received.length).toBe(before);
-      const audit = (await api(server.url, `${PROJECT}/audit`, as('olga'))).body as { entries: Array<{ action: string }> };
-      expect(audit.entries.map((entry) => entry.action)).toEqual(expect.arrayContaining(['webhook.created', 'webhook.rotated', 'webhook.redelivered', 'webhook.deleted']));
+      const audit = (await api(server.url, `${PROJECT}/audit`, as('olga'))).body as {
+        entries: Array<{ action: string }>;
+      };
+      expect(audit.entries.map((entry) => entry.action)).toEqual(
+        expect.arrayContaining(['webhook.created', 'webhook.rotated', 'webhook.redelivered', 'webhook.deleted']),
+      );
     });
   });
 
@@ -304,14 +404,29 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
     it('sleeps until the retry of the first delivery of a canvas, not spinning on the ones queued behind it', async () => {
       const { server, receiver, as } = owned;
       receiver.failures.push(...Array.from({ length: 100 }, () => 500));
-      const hook = await api(server.url, `${PROJECT}/webhooks`, as({ method: 'POST', body: { url: receiver.url, allow_private_network: true, events: ['layout.revision'] } }));
+      const hook = await api(
+        server.url,
+        `${PROJECT}/webhooks`,
+        as({ method: 'POST', body: { url: receiver.url, allow_private_network: true, events: ['layout.revision'] } }),
+      );
       expect(hook.status).toBe(201);
       for (const [index, id] of ['one', 'two'].entries()) {
-        const node = { id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id, displayName: id } };
-        expect((await api(server.url, `${CANVAS}/nodes`, as({ method: 'POST', body: { node, base_revision: index } }))).status).toBe(201);
+        const node = {
+          id,
+          type: 'textAnnotationNode',
+          position: { x: 0, y: 0 },
+          data: { content: id, displayName: id },
+        };
+        expect(
+          (await api(server.url, `${CANVAS}/nodes`, as({ method: 'POST', body: { node, base_revision: index } })))
+            .status,
+        ).toBe(201);
       }
       const Row = z.object({ seq: z.coerce.number(), attempts: z.coerce.number(), next_attempt_at: z.coerce.number() });
-      const rows = async () => (await server.store.driver.all('SELECT seq, attempts, next_attempt_at FROM webhook_deliveries ORDER BY seq')).map((row) => Row.parse(row));
+      const rows = async () =>
+        (
+          await server.store.driver.all('SELECT seq, attempts, next_attempt_at FROM webhook_deliveries ORDER BY seq')
+        ).map((row) => Row.parse(row));
       // The first failed once and waits a minute; the second, due since it was made, waits behind it.
       const [first, second] = await waitFor(rows, (list) => list.length === 2 && list[0]!.attempts === 1);
       expect(second!.attempts).toBe(0);
@@ -330,18 +445,37 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
     it('a delivery given up on and sent again by hand is retried as a new one, not failed at its first failure', async () => {
       const { server, receiver, as } = owned;
       receiver.failures.push(...Array.from({ length: 1000 }, () => 500));
-      const hook = await api(server.url, `${PROJECT}/webhooks`, as({ method: 'POST', body: { url: receiver.url, allow_private_network: true, events: ['layout.revision'] } }));
+      const hook = await api(
+        server.url,
+        `${PROJECT}/webhooks`,
+        as({ method: 'POST', body: { url: receiver.url, allow_private_network: true, events: ['layout.revision'] } }),
+      );
       expect(hook.status, JSON.stringify(hook.body)).toBe(201);
       const hookId = (hook.body as { webhook_id: string }).webhook_id;
-      const node = { id: 'n', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'n', displayName: 'n' } };
-      expect((await api(server.url, `${CANVAS}/nodes`, as({ method: 'POST', body: { node, base_revision: 0 } }))).status).toBe(201);
+      const node = {
+        id: 'n',
+        type: 'textAnnotationNode',
+        position: { x: 0, y: 0 },
+        data: { content: 'n', displayName: 'n' },
+      };
+      expect(
+        (await api(server.url, `${CANVAS}/nodes`, as({ method: 'POST', body: { node, base_revision: 0 } }))).status,
+      ).toBe(201);
       const deliveries = async () =>
-        ((await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=20`, as())).body as { deliveries: Array<{ delivery_id: string; status: string; attempts: number }> }).deliveries;
+        (
+          (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=20`, as())).body as {
+            deliveries: Array<{ delivery_id: string; status: string; attempts: number }>;
+          }
+        ).deliveries;
       // The receiver kept failing for the give-up time (1 s here): the delivery failed.
       const [given] = await waitFor(deliveries, (list) => list[0]?.status === 'failed');
       receiver.failures.length = 0;
       receiver.failures.push(503);
-      const again = await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries/${given!.delivery_id}/redeliver`, as({ method: 'POST' }));
+      const again = await api(
+        server.url,
+        `${PROJECT}/webhooks/${hookId}/deliveries/${given!.delivery_id}/redeliver`,
+        as({ method: 'POST' }),
+      );
       expect(again.status).toBe(202);
       // Its first try fails again; it is retried (from the redelivery, not the event) and arrives.
       const [delivered] = await waitFor(deliveries, (list) => list[0]?.status !== 'pending');

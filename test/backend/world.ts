@@ -21,7 +21,10 @@ export interface World {
     | 'expired',
     { id: string; secret: string }
   >;
-  chatRuns: Record<'edit' | 'noEdit' | 'ended' | 'expired' | 'otherCanvas' | 'alice' | 'locked' | 'workspaceEditor' | 'agentKind', string>;
+  chatRuns: Record<
+    'edit' | 'noEdit' | 'ended' | 'expired' | 'otherCanvas' | 'alice' | 'locked' | 'workspaceEditor' | 'agentKind',
+    string
+  >;
 }
 
 export interface WorldOptions {
@@ -82,7 +85,15 @@ export async function seedWorld(store: Store, worldOptions: WorldOptions = {}): 
 
   // Chat runs are bound to their presenter: the editor token, unless said otherwise.
   const chatRun = (canvasId: string, overrides: Partial<Parameters<Store['admin']['createChatRun']>[0]> = {}) =>
-    admin.createChatRun({ projectId: 'p1', canvasId, actor: null, tokenId: tokens.editor.id, canEdit: true, expiresAt: null, ...overrides });
+    admin.createChatRun({
+      projectId: 'p1',
+      canvasId,
+      actor: null,
+      tokenId: tokens.editor.id,
+      canEdit: true,
+      expiresAt: null,
+      ...overrides,
+    });
   const chatRuns: World['chatRuns'] = {
     workspaceEditor: await chatRun('c1', { tokenId: tokens.workspaceEditor.id }),
     agentKind: await chatRun('c1', { tokenId: tokens.agentKind.id }),

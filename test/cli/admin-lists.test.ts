@@ -22,7 +22,9 @@ afterAll(() => {
 
 describe('canvas-mcp --version', () => {
   it('prints the version of package.json', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const result = await cli(['--version']);
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n` });
   }, 30_000);
@@ -30,7 +32,9 @@ describe('canvas-mcp --version', () => {
 
 describe('output into a reader that stops early', () => {
   it('ends quietly with exit 0 when the pipe closes (canvas-mcp openapi | head)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'openapi'], { env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'openapi'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // Like head: read the first chunk, then close the pipe.
@@ -60,20 +64,24 @@ describe('an admin command on a location without a store', () => {
     expect(listed).toMatchObject({ code: 0, json: { projects: [] } });
   }, 30_000);
 
-  it.skipIf(!postgresAvailable)('refuses a PostgreSQL database without the schema, naming it without its password', async () => {
-    const database = await createPostgresDatabase();
-    try {
-      const url = new URL(database.location.kind === 'postgres' ? database.location.url : POSTGRES_URL);
-      url.password = 'not-shown';
-      const result = await cli(['admin', 'token', 'list', '--database-url', url.toString()]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain('No store in postgres://');
-      expect(result.stderr).toContain('--data');
-      expect(result.stderr).not.toContain('not-shown');
-    } finally {
-      await database.cleanup();
-    }
-  }, 30_000);
+  it.skipIf(!postgresAvailable)(
+    'refuses a PostgreSQL database without the schema, naming it without its password',
+    async () => {
+      const database = await createPostgresDatabase();
+      try {
+        const url = new URL(database.location.kind === 'postgres' ? database.location.url : POSTGRES_URL);
+        url.password = 'not-shown';
+        const result = await cli(['admin', 'token', 'list', '--database-url', url.toString()]);
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain('No store in postgres://');
+        expect(result.stderr).toContain('--data');
+        expect(result.stderr).not.toContain('not-shown');
+      } finally {
+        await database.cleanup();
+      }
+    },
+    30_000,
+  );
 });
 
 describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
@@ -89,7 +97,10 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
     beforeAll(async () => {
       server = await startTestServer(target);
       const location = server.database.location;
-      storeFlags = location.kind === 'sqlite' ? ['--data', location.file.replace(/\/canvas\.db$/, '')] : ['--database-url', location.url];
+      storeFlags =
+        location.kind === 'sqlite'
+          ? ['--data', location.file.replace(/\/canvas\.db$/, '')]
+          : ['--database-url', location.url];
       const { store } = server;
       await store.admin.createWorkspace('studio');
       await store.admin.createProject('film', 'studio');
@@ -98,21 +109,54 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
       await store.admin.createCanvas('film', 'archive', true);
       await store.admin.addMember('film', { issuer: 'https://idp', subject: 'dana' }, 'owner');
       ({ tokenId, secret: tokenSecret } = await store.admin.createToken({
-        name: 'agent-one', kind: 'agent', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null,
+        name: 'agent-one',
+        kind: 'agent',
+        role: 'editor',
+        projects: ['film'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
       }));
-      const revoked = await store.admin.createToken({ name: 'old', kind: 'backend', role: 'viewer', projects: [], workspaces: ['studio'], actor: null, expiresAt: null });
+      const revoked = await store.admin.createToken({
+        name: 'old',
+        kind: 'backend',
+        role: 'viewer',
+        projects: [],
+        workspaces: ['studio'],
+        actor: null,
+        expiresAt: null,
+      });
       await store.admin.revokeToken(revoked.tokenId);
-      chatRunId = await store.admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId, canEdit: true, expiresAt: null });
-      const ended = await store.admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId, canEdit: false, expiresAt: null });
+      chatRunId = await store.admin.createChatRun({
+        projectId: 'film',
+        canvasId: 'board',
+        actor: null,
+        tokenId,
+        canEdit: true,
+        expiresAt: null,
+      });
+      const ended = await store.admin.createChatRun({
+        projectId: 'film',
+        canvasId: 'board',
+        actor: null,
+        tokenId,
+        canEdit: false,
+        expiresAt: null,
+      });
       await store.admin.endChatRun(ended);
-      const link = await store.sessions.createLoginLink({ issuer: 'https://idp', subject: 'dana' }, { expiresInMs: 60_000, projectId: null, canvasId: null });
+      const link = await store.sessions.createLoginLink(
+        { issuer: 'https://idp', subject: 'dana' },
+        { expiresInMs: 60_000, projectId: null, canvasId: null },
+      );
       sessionSecret = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie.split('=')[1]!;
     });
     afterAll(async () => server?.close());
 
     it('lists projects and canvases as JSON and as a table', async () => {
       const projects = await admin('project', 'list', '--json');
-      expect(projects.json).toEqual({ projects: [{ project_id: 'film', workspace_id: 'studio', budget_credits: 100, spent_credits: 0 }] });
+      expect(projects.json).toEqual({
+        projects: [{ project_id: 'film', workspace_id: 'studio', budget_credits: 100, spent_credits: 0 }],
+      });
       const canvases = await admin('canvas', 'list', 'film', '--json');
       expect(canvases.json).toEqual({
         canvases: [
@@ -135,7 +179,12 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
     it('lists tokens with their status and scopes, never a secret or its hash', async () => {
       const listed = await admin('token', 'list', '--json');
       const tokens = (listed.json as { tokens: Array<Record<string, unknown>> }).tokens;
-      expect(tokens.map((token) => [token.name, token.status])).toEqual(expect.arrayContaining([['agent-one', 'active'], ['old', 'revoked']]));
+      expect(tokens.map((token) => [token.name, token.status])).toEqual(
+        expect.arrayContaining([
+          ['agent-one', 'active'],
+          ['old', 'revoked'],
+        ]),
+      );
       expect(tokens.find((token) => token.name === 'old')).toMatchObject({ kind: 'backend', workspaces: ['studio'] });
       for (const output of [listed.stdout, (await admin('token', 'list')).stdout]) {
         expect(output).toContain(tokenId);
@@ -143,20 +192,46 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
         expect(output).not.toContain(sha256Hex(tokenSecret));
       }
       const scoped = await admin('token', 'list', '--project', 'film', '--json');
-      expect((scoped.json as { tokens: Array<{ name: string }> }).tokens.map((token) => token.name)).toEqual(['agent-one']);
+      expect((scoped.json as { tokens: Array<{ name: string }> }).tokens.map((token) => token.name)).toEqual([
+        'agent-one',
+      ]);
     }, 60_000);
 
     it('lists active chat runs, and every one with --all', async () => {
       const active = await admin('chat-run', 'list', 'film', 'board', '--json');
-      expect(active.json).toMatchObject({ chat_runs: [{ agent_run_id: chatRunId, can_edit: true, token_id: tokenId, status: 'active' }] });
+      expect(active.json).toMatchObject({
+        chat_runs: [{ agent_run_id: chatRunId, can_edit: true, token_id: tokenId, status: 'active' }],
+      });
       const all = await admin('chat-run', 'list', 'film', 'board', '--all', '--json');
-      expect((all.json as { chat_runs: Array<{ status: string }> }).chat_runs.map((chatRun) => chatRun.status).sort()).toEqual(['active', 'ended']);
+      expect(
+        (all.json as { chat_runs: Array<{ status: string }> }).chat_runs.map((chatRun) => chatRun.status).sort(),
+      ).toEqual(['active', 'ended']);
     }, 60_000);
 
     it('lists node runs newest first, bounded by --limit', async () => {
-      const writer = await server.store.admin.createToken({ name: 'writer', kind: 'backend', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
-      const writerRun = await server.store.admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId: writer.tokenId, canEdit: true, expiresAt: null });
-      const node = { id: 'fox', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a fox', size: '1K', imageUrl: null, aspectRatio: '1:1' } };
+      const writer = await server.store.admin.createToken({
+        name: 'writer',
+        kind: 'backend',
+        role: 'editor',
+        projects: ['film'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
+      });
+      const writerRun = await server.store.admin.createChatRun({
+        projectId: 'film',
+        canvasId: 'board',
+        actor: null,
+        tokenId: writer.tokenId,
+        canEdit: true,
+        expiresAt: null,
+      });
+      const node = {
+        id: 'fox',
+        type: 'imageGenNode',
+        position: { x: 0, y: 0 },
+        data: { prompt: 'a fox', size: '1K', imageUrl: null, aspectRatio: '1:1' },
+      };
       const created = await api(server.url, '/api/v2/projects/film/canvases/board/nodes', {
         method: 'POST',
         token: writer.secret,
@@ -170,7 +245,9 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
         submitted.push(result.json?.run_id);
       }
       const runs = await admin('node-run', 'list', 'film', 'board', '--json');
-      expect((runs.json as { runs: Array<{ run_id: string; status: string }> }).runs.map((run) => run.run_id)).toEqual([...submitted].reverse());
+      expect((runs.json as { runs: Array<{ run_id: string; status: string }> }).runs.map((run) => run.run_id)).toEqual(
+        [...submitted].reverse(),
+      );
       const limited = await admin('node-run', 'list', 'film', 'board', '--limit', '1', '--json');
       expect((limited.json as { runs: unknown[] }).runs).toHaveLength(1);
     }, 60_000);

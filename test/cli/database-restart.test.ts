@@ -18,7 +18,14 @@ import { waitFor } from '../support/wait.js';
 const required = process.env.CANVAS_MCP_REQUIRE_POSTGRES === '1';
 
 interface ToolReply {
-  result?: { isError?: boolean; structuredContent?: { layout?: { revision: number }; error?: { code: string; retryable: boolean }; status?: string } };
+  result?: {
+    isError?: boolean;
+    structuredContent?: {
+      layout?: { revision: number };
+      error?: { code: string; retryable: boolean };
+      status?: string;
+    };
+  };
 }
 
 describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a PostgreSQL restart', () => {
@@ -34,7 +41,24 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
   beforeAll(async () => {
     database = await startThrowawayPostgres();
     dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-restart-'));
-    serve = serveProcess(['--database-url', database.url, '--data', dataDir, '--port', '0', '--log-level', 'warn', '--rate-limit', '0', '--workers', '1', '--run-duration-ms', '400', '--run-lease-ms', '2000']);
+    serve = serveProcess([
+      '--database-url',
+      database.url,
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      '--rate-limit',
+      '0',
+      '--workers',
+      '1',
+      '--run-duration-ms',
+      '400',
+      '--run-lease-ms',
+      '2000',
+    ]);
     [, url] = (await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/)) as [string, string];
     const [, token] = (await serve.waitFor(/token \(shown once, keep it\):\s+(cmcp_\S+)/)) as [string, string];
     const [, chatRun] = (await serve.waitFor(/agent run id \(X-Agent-Run-Id\): (chat_\S+)/)) as [string, string];
@@ -45,7 +69,21 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-06-18',
     };
-    worker = cliProcess(['worker', '--database-url', database.url, '--data', dataDir, '--log-level', 'warn', '--workers', '1', '--run-duration-ms', '400', '--run-lease-ms', '2000']);
+    worker = cliProcess([
+      'worker',
+      '--database-url',
+      database.url,
+      '--data',
+      dataDir,
+      '--log-level',
+      'warn',
+      '--workers',
+      '1',
+      '--run-duration-ms',
+      '400',
+      '--run-lease-ms',
+      '2000',
+    ]);
     await worker.waitFor(/worker running/);
   }, 90_000);
 
@@ -63,7 +101,12 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
   const call = (name: string, args: Record<string, unknown>) =>
     rawRequest(`${url}/mcp`, {
       headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { project_id: 'demo', canvas_id: 'main', ...args } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: { project_id: 'demo', canvas_id: 'main', ...args } },
+      }),
     });
 
   async function revision(): Promise<number> {
@@ -82,7 +125,12 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
     const writes = Array.from({ length: 5 }, (_, index) =>
       call('create_canvas_node', {
         base_revision: base,
-        node: { id: `during-restart-${index}`, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'x' } },
+        node: {
+          id: `during-restart-${index}`,
+          type: 'textAnnotationNode',
+          position: { x: 0, y: 0 },
+          data: { content: 'x' },
+        },
       }),
     );
     // Restart only once every write is waiting for the canvas row inside its transaction.
@@ -90,7 +138,14 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
     await watcher.connect();
     try {
       await waitFor(
-        async () => Number((await watcher.query("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")).rows[0].n),
+        async () =>
+          Number(
+            (
+              await watcher.query(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+              )
+            ).rows[0].n,
+          ),
         (waiting) => waiting >= writes.length,
         10_000,
       );
@@ -110,7 +165,12 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
     expect(serve.child.exitCode).toBeNull();
     expect(worker.child.exitCode).toBeNull();
     const started = Date.now();
-    await waitFor(() => revision().catch(() => -1), (value) => value === base, 5_000, 100);
+    await waitFor(
+      () => revision().catch(() => -1),
+      (value) => value === base,
+      5_000,
+      100,
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
   }, 60_000);
 
@@ -119,7 +179,10 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
     // Without the database a token cannot be checked: an HTTP-level 503 whose JSON-RPC error says unavailable.
     const down = await call('get_canvas', {});
     expect(down.status).toBe(503);
-    expect((down.json as { error: { data: unknown } }).error.data).toMatchObject({ code: 'unavailable', retryable: true });
+    expect((down.json as { error: { data: unknown } }).error.data).toMatchObject({
+      code: 'unavailable',
+      retryable: true,
+    });
     const ready = await rawRequest(`${url}/readyz`, { method: 'GET' });
     expect(ready.status).toBe(503);
     expect(serve.child.exitCode).toBeNull();
@@ -127,22 +190,41 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
 
     database.start();
     const back = Date.now();
-    const base = await waitFor(() => revision().catch(() => -1), (value) => value >= 0, 5_000, 100);
+    const base = await waitFor(
+      () => revision().catch(() => -1),
+      (value) => value >= 0,
+      5_000,
+      100,
+    );
     expect(Date.now() - back).toBeLessThan(5_000);
     expect((await rawRequest(`${url}/readyz`, { method: 'GET' })).status).toBe(200);
-    const created = (await call('create_canvas_node', {
-      base_revision: base,
-      node: { id: 'after-restart', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'back' } },
-    })).json as ToolReply;
+    const created = (
+      await call('create_canvas_node', {
+        base_revision: base,
+        node: { id: 'after-restart', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'back' } },
+      })
+    ).json as ToolReply;
     expect(created.result?.isError).toBeFalsy();
 
     // The run engines (serve's and the worker's) claim and finish runs again.
-    const submitted = await cli(['admin', 'node-run', 'submit', 'demo', 'main', 'frame-1', '--database-url', database.url, '--json']);
+    const submitted = await cli([
+      'admin',
+      'node-run',
+      'submit',
+      'demo',
+      'main',
+      'frame-1',
+      '--database-url',
+      database.url,
+      '--json',
+    ]);
     const runId = submitted.json!.run_id as string;
     const finished = await waitFor(
-      async () => ((await call('get_canvas_node_run', { run_id: runId })).json as ToolReply).result?.structuredContent?.status,
+      async () =>
+        ((await call('get_canvas_node_run', { run_id: runId })).json as ToolReply).result?.structuredContent?.status,
       (status) => status === 'succeeded',
-      10_000, 200,
+      10_000,
+      200,
     );
     expect(finished).toBe('succeeded');
     expect(serve.child.exitCode).toBeNull();
@@ -169,11 +251,42 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
     // On PostgreSQL the feed has no polling fallback (feed-signals polls only SQLite's commit counter; readVersion is
     // null here): a write of another process reaches this feed only through that connection (its NOTIFY, or the one
     // re-read its reconnect triggers), so without the reconnect no event would come at all.
-    secondServe = serveProcess(['--database-url', database.url, '--data', dataDir, '--port', '0', '--no-seed-demo', '--workers', '0', '--log-level', 'warn', '--rate-limit', '0']);
+    secondServe = serveProcess([
+      '--database-url',
+      database.url,
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--no-seed-demo',
+      '--workers',
+      '0',
+      '--log-level',
+      'warn',
+      '--rate-limit',
+      '0',
+    ]);
     const [, secondUrl] = (await secondServe.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/)) as [string, string];
-    const feedToken = await cli(['admin', 'token', 'create', '--name', 'feed', '--project', 'demo', '--role', 'viewer', '--kind', 'backend', '--database-url', database.url, '--json']);
+    const feedToken = await cli([
+      'admin',
+      'token',
+      'create',
+      '--name',
+      'feed',
+      '--project',
+      'demo',
+      '--role',
+      'viewer',
+      '--kind',
+      'backend',
+      '--database-url',
+      database.url,
+      '--json',
+    ]);
     const base = await revision();
-    const reader = await openEvents(`${url}/api/v2/projects/demo/canvases/main/events?after=${base}`, { authorization: `Bearer ${feedToken.json!.token as string}` });
+    const reader = await openEvents(`${url}/api/v2/projects/demo/canvases/main/events?after=${base}`, {
+      authorization: `Bearer ${feedToken.json!.token as string}`,
+    });
     const writeElsewhere = (baseRevision: number, id: string) =>
       rawRequest(`${secondUrl}/mcp`, {
         headers,
@@ -183,11 +296,17 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
           method: 'tools/call',
           params: {
             name: 'create_canvas_node',
-            arguments: { project_id: 'demo', canvas_id: 'main', base_revision: baseRevision, node: { id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id } } },
+            arguments: {
+              project_id: 'demo',
+              canvas_id: 'main',
+              base_revision: baseRevision,
+              node: { id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id } },
+            },
           },
         }),
       });
-    const layoutEvent = (revision: number) => reader.waitFor((event) => event.event === 'layout' && event.id === String(revision), 5_000);
+    const layoutEvent = (revision: number) =>
+      reader.waitFor((event) => event.event === 'layout' && event.id === String(revision), 5_000);
     try {
       expect(reader.status).toBe(200);
       // The first write may race the subscription (?after replays it then); once its event is here, the subscriber
@@ -198,7 +317,10 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
       expect(((await writeElsewhere(base + 1, 'notified-2')).json as ToolReply).result?.isError).toBeFalsy();
       const event = await layoutEvent(base + 2);
       expect(event.at - since, `the event took ${event.at - since} ms`).toBeLessThan(1_000);
-      expect(event.data).toMatchObject({ revision: base + 2, changes: [{ kind: 'node', id: 'notified-2', change: 'create' }] });
+      expect(event.data).toMatchObject({
+        revision: base + 2,
+        changes: [{ kind: 'node', id: 'notified-2', change: 'create' }],
+      });
     } finally {
       reader.close();
     }

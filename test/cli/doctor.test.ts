@@ -21,7 +21,10 @@ describe('canvas-mcp doctor', () => {
 
   it('says which model is configured and that it answers', async () => {
     const result = await cli(['doctor', '--json'], env());
-    expect(result).toMatchObject({ code: 0, json: { configured: true, provider: 'openai-compatible', model: 'standin-model', answers: true, reply: 'OK' } });
+    expect(result).toMatchObject({
+      code: 0,
+      json: { configured: true, provider: 'openai-compatible', model: 'standin-model', answers: true, reply: 'OK' },
+    });
     expect(model.requests.at(-1)!.raw).toMatchObject({ model: 'standin-model' });
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY);
   });
@@ -29,22 +32,37 @@ describe('canvas-mcp doctor', () => {
   it('says in one sentence that the provider refused the key, with exit code 1 and without the key', async () => {
     model.setBrain(scripted({ fail: 401 }));
     const result = await cli(['doctor', '--json'], env());
-    expect(result).toMatchObject({ code: 1, json: { error: { code: 'unavailable', message: expect.stringContaining('refused the API key (HTTP 401)') } } });
+    expect(result).toMatchObject({
+      code: 1,
+      json: { error: { code: 'unavailable', message: expect.stringContaining('refused the API key (HTTP 401)') } },
+    });
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY);
     model.setBrain(scripted({ text: 'OK' }));
   });
 
   it('says what to set when no model is configured', async () => {
     const result = await cli(['doctor', '--json']);
-    expect(result).toMatchObject({ code: 0, json: { configured: false, answers: null, message: expect.stringContaining('CANVAS_MCP_MODEL_PROVIDER') } });
+    expect(result).toMatchObject({
+      code: 0,
+      json: { configured: false, answers: null, message: expect.stringContaining('CANVAS_MCP_MODEL_PROVIDER') },
+    });
   });
 
   it('refuses half a configuration at start, naming the missing setting', async () => {
     const noModel = await cli(['doctor', '--json', '--model-provider', 'anthropic']);
-    expect(noModel).toMatchObject({ code: 2, json: { error: { code: 'configuration', message: expect.stringContaining('--model (CANVAS_MCP_MODEL)') } } });
+    expect(noModel).toMatchObject({
+      code: 2,
+      json: { error: { code: 'configuration', message: expect.stringContaining('--model (CANVAS_MCP_MODEL)') } },
+    });
     const noKey = await cli(['doctor', '--json', '--model-provider', 'anthropic', '--model', 'claude-sonnet-4-5']);
-    expect(noKey).toMatchObject({ code: 2, json: { error: { message: expect.stringContaining('CANVAS_MCP_MODEL_API_KEY') } } });
+    expect(noKey).toMatchObject({
+      code: 2,
+      json: { error: { message: expect.stringContaining('CANVAS_MCP_MODEL_API_KEY') } },
+    });
     const noBase = await cli(['doctor', '--json', '--model-provider', 'openai-compatible', '--model', 'llama3.1']);
-    expect(noBase).toMatchObject({ code: 2, json: { error: { message: expect.stringContaining('--model-base-url') } } });
+    expect(noBase).toMatchObject({
+      code: 2,
+      json: { error: { message: expect.stringContaining('--model-base-url') } },
+    });
   });
 });

@@ -26,7 +26,11 @@ describe('serve output', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      await waitFor(async () => stderr, (text) => text.includes('Cursor (~/.cursor/mcp.json') || child.exitCode !== null, 30_000);
+      await waitFor(
+        async () => stderr,
+        (text) => text.includes('Cursor (~/.cursor/mcp.json') || child.exitCode !== null,
+        30_000,
+      );
       const [, token] = /token \(shown once, keep it\):\s+(cmcp_\S+)/.exec(stderr) ?? [];
       expect(token).toBeDefined();
       expect(stderr.split(token!).length - 1).toBe(1);

@@ -31,7 +31,8 @@ describe('serve', () => {
     expect(await first.exit).toBe(0);
     expect(modeOf(fresh)).toBe('700');
     expect(modeOf(join(fresh, 'assets'))).toBe('700');
-    for (const file of readdirSync(fresh).filter((name) => name.startsWith('canvas.db'))) expect([file, modeOf(join(fresh, file))]).toEqual([file, '600']);
+    for (const file of readdirSync(fresh).filter((name) => name.startsWith('canvas.db')))
+      expect([file, modeOf(join(fresh, file))]).toEqual([file, '600']);
 
     const open = join(parent, 'open');
     mkdirSync(join(open, 'assets'), { recursive: true });
@@ -43,7 +44,11 @@ describe('serve', () => {
     expect(second.output()).toContain('permissions tightened');
     second.child.kill('SIGTERM');
     expect(await second.exit).toBe(0);
-    expect([modeOf(open), modeOf(join(open, 'assets')), modeOf(join(open, 'assets', 'asset_AAAAAAAAAAAAAAAA'))]).toEqual(['700', '700', '600']);
+    expect([
+      modeOf(open),
+      modeOf(join(open, 'assets')),
+      modeOf(join(open, 'assets', 'asset_AAAAAAAAAAAAAAAA')),
+    ]).toEqual(['700', '700', '600']);
   }, 60_000);
 
   it('seeds the demo on an empty store, prints what a client needs, serves it, and stops on SIGTERM', async () => {
@@ -55,7 +60,10 @@ describe('serve', () => {
     expect(serve.output()).toContain('"mcpServers"');
     expect(serve.output()).toContain('claude mcp add --transport http');
 
-    const client = await connectClient(`${url}/mcp/`, { Authorization: `Bearer ${token}`, 'X-Agent-Run-Id': agentRunId! });
+    const client = await connectClient(`${url}/mcp/`, {
+      Authorization: `Bearer ${token}`,
+      'X-Agent-Run-Id': agentRunId!,
+    });
     const canvas = structured<{ layout: { nodes: Array<{ type: string }>; edges: unknown[]; revision: number } }>(
       await client.callTool({ name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } }),
     );
@@ -67,7 +75,12 @@ describe('serve', () => {
         project_id: 'demo',
         canvas_id: 'main',
         base_revision: canvas.layout.revision,
-        node: { id: 'hello', type: 'textAnnotationNode', position: { x: 0, y: 600 }, data: { content: 'Hello', displayName: 'Greeting' } },
+        node: {
+          id: 'hello',
+          type: 'textAnnotationNode',
+          position: { x: 0, y: 600 },
+          data: { content: 'Hello', displayName: 'Greeting' },
+        },
       },
     });
     expect(created.isError).toBeFalsy();
@@ -87,7 +100,12 @@ describe('serve', () => {
 
   it('reads its settings from CANVAS_MCP_* environment variables', async () => {
     const data = tempDir();
-    const serve = serveProcess([], { CANVAS_MCP_DATA_DIR: data, CANVAS_MCP_PORT: '0', CANVAS_MCP_LOG_LEVEL: 'warn', CANVAS_MCP_SEED_DEMO: 'false' });
+    const serve = serveProcess([], {
+      CANVAS_MCP_DATA_DIR: data,
+      CANVAS_MCP_PORT: '0',
+      CANVAS_MCP_LOG_LEVEL: 'warn',
+      CANVAS_MCP_SEED_DEMO: 'false',
+    });
     const [, url] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     const ready = await fetch(`${url}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', store: 'sqlite' });
@@ -98,7 +116,16 @@ describe('serve', () => {
 
   it('reads canvas-mcp.config.json from where it starts; the environment and flags win over it', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'canvas-mcp.config.json'), JSON.stringify({ data: './state', port: 0, 'log-level': 'warn', 'seed-demo': false, 'run-prices': { 'gpt-image-1': 3 } }));
+    writeFileSync(
+      join(dir, 'canvas-mcp.config.json'),
+      JSON.stringify({
+        data: './state',
+        port: 0,
+        'log-level': 'warn',
+        'seed-demo': false,
+        'run-prices': { 'gpt-image-1': 3 },
+      }),
+    );
     const serve = serveProcess([], { CANVAS_MCP_SEED_DEMO: 'true' }, dir);
     const [, url] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
@@ -110,8 +137,14 @@ describe('serve', () => {
   }, 60_000);
 
   it.each([
-    [{ 'openai-api-key': 'sk-not-here' }, '"openai-api-key" is a secret; set CANVAS_MCP_OPENAI_API_KEY in the environment instead'],
-    [{ imageProvider: 'fal' }, '"imageProvider" is not a setting (the settings are the serve flags without --, such as "image-provider")'],
+    [
+      { 'openai-api-key': 'sk-not-here' },
+      '"openai-api-key" is a secret; set CANVAS_MCP_OPENAI_API_KEY in the environment instead',
+    ],
+    [
+      { imageProvider: 'fal' },
+      '"imageProvider" is not a setting (the settings are the serve flags without --, such as "image-provider")',
+    ],
     [{ port: 'abc' }, '--port (CANVAS_MCP_PORT)'],
     [{ 'image-provider': { name: 'fal' } }, '"image-provider" must be a string, a number or true/false'],
     [{ port: null }, '"port" must be a string, a number or true/false'],
@@ -119,14 +152,18 @@ describe('serve', () => {
     [{ port: false }, '--port (CANVAS_MCP_PORT)'],
     [{ 'rate-limit': [] }, '"rate-limit" must be a string, a number or true/false'],
     [{ 'run-prices': ['fal'] }, '"run-prices" must be an object of model ids to credits'],
-  ])('refuses a settings file %j naming what is wrong, never echoing a secret', async (settings, message) => {
-    const file = join(tempDir(), 'settings.json');
-    writeFileSync(file, JSON.stringify(settings));
-    const result = await cli(['serve', '--config', file]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(message);
-    expect(result.stderr).not.toContain('sk-not-here');
-  }, 60_000);
+  ])(
+    'refuses a settings file %j naming what is wrong, never echoing a secret',
+    async (settings, message) => {
+      const file = join(tempDir(), 'settings.json');
+      writeFileSync(file, JSON.stringify(settings));
+      const result = await cli(['serve', '--config', file]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).not.toContain('sk-not-here');
+    },
+    60_000,
+  );
 
   it('refuses a settings file that is not JSON without quoting it (it may hold a secret)', async () => {
     const file = join(tempDir(), 'settings.json');
@@ -148,14 +185,24 @@ describe('serve', () => {
     [['--log-level', 'loud'], '--log-level (CANVAS_MCP_LOG_LEVEL)'],
     [['--database-url', 'mysql://x'], 'must be a postgres:// or postgresql:// URL'],
     [['--sqlite-synchronous', 'off'], '--sqlite-synchronous (CANVAS_MCP_SQLITE_SYNCHRONOUS)'],
-    [['--backend-url', 'http://127.0.0.1:1'], '--backend-token (CANVAS_MCP_BACKEND_TOKEN): is required with --backend-url'],
-    [['--run-prices', '{fal: 1}'], '--run-prices (CANVAS_MCP_RUN_PRICES): must be a JSON object of model id to credits per output'],
+    [
+      ['--backend-url', 'http://127.0.0.1:1'],
+      '--backend-token (CANVAS_MCP_BACKEND_TOKEN): is required with --backend-url',
+    ],
+    [
+      ['--run-prices', '{fal: 1}'],
+      '--run-prices (CANVAS_MCP_RUN_PRICES): must be a JSON object of model id to credits per output',
+    ],
     [['--run-prices', '{"fal-ai/flux/schnell": "cheap"}'], '--run-prices (CANVAS_MCP_RUN_PRICES)'],
     [['--image-provider', 'fal'], 'CANVAS_MCP_FAL_KEY: is required with --image-provider fal'],
-  ])('refuses bad configuration %j with a clear message and exit code 2', async (args, message) => {
-    const result = await cli(['serve', ...args]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Invalid configuration');
-    expect(result.stderr).toContain(message);
-  }, 60_000);
+  ])(
+    'refuses bad configuration %j with a clear message and exit code 2',
+    async (args, message) => {
+      const result = await cli(['serve', ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('Invalid configuration');
+      expect(result.stderr).toContain(message);
+    },
+    60_000,
+  );
 });

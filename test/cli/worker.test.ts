@@ -32,7 +32,8 @@ describe('worker', () => {
     const freshOutput = await runWorkerOnce(fresh);
     expect(freshOutput).not.toContain('permissions tightened');
     expect(modeOf(fresh)).toBe('700');
-    for (const file of readdirSync(fresh).filter((name) => name.startsWith('canvas.db'))) expect([file, modeOf(join(fresh, file))]).toEqual([file, '600']);
+    for (const file of readdirSync(fresh).filter((name) => name.startsWith('canvas.db')))
+      expect([file, modeOf(join(fresh, file))]).toEqual([file, '600']);
 
     // A store made by another command, then opened to every local user by hand.
     const open = join(parent, 'open');
@@ -51,6 +52,8 @@ describe('worker', () => {
       .map((line) => JSON.parse(line) as { msg?: string; data_dir?: string; paths?: number })
       .find((line) => line.msg?.includes('permissions tightened'));
     expect(tightened).toMatchObject({ data_dir: open, paths: 4 });
-    expect([open, join(open, 'assets'), join(open, 'assets', 'asset_AAAAAAAAAAAAAAAA'), join(open, 'canvas.db')].map(modeOf)).toEqual(['700', '700', '600', '600']);
+    expect(
+      [open, join(open, 'assets'), join(open, 'assets', 'asset_AAAAAAAAAAAAAAAA'), join(open, 'canvas.db')].map(modeOf),
+    ).toEqual(['700', '700', '600', '600']);
   }, 60_000);
 });

@@ -15,9 +15,14 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/conformance.ts', import.meta
 
 function conformance(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { timeout: 120_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', SCRIPT, ...args],
+      { timeout: 120_000, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -25,7 +30,12 @@ describe('npm run conformance', () => {
   it('passes every applicable scenario of the active suite, DNS rebinding protection included', async () => {
     const { code, output } = await conformance([]);
     expect(output).toContain('Baseline check passed');
-    for (const scenario of ['server-initialize: 1 passed, 0 failed', 'ping: 1 passed, 0 failed', 'tools-list: 1 passed, 0 failed', 'dns-rebinding-protection: 2 passed, 0 failed']) {
+    for (const scenario of [
+      'server-initialize: 1 passed, 0 failed',
+      'ping: 1 passed, 0 failed',
+      'tools-list: 1 passed, 0 failed',
+      'dns-rebinding-protection: 2 passed, 0 failed',
+    ]) {
       expect(output).toContain(`✓ ${scenario}`);
     }
     expect(code).toBe(0);
@@ -34,10 +44,12 @@ describe('npm run conformance', () => {
   it('runs the scenarios named with --scenario, on the node given in CONFORMANCE_NODE', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-conformance-node-'));
     const wrapper = join(dir, 'node-wrapper.sh');
-    writeFileSync(wrapper, `#!/bin/sh\necho "suite on wrapped node" >&2\nexec "${process.execPath}" "$@"\n`, { mode: 0o755 });
-    const { code, output } = await conformance(['--scenario', 'tools-list', '--scenario', 'ping'], { CONFORMANCE_NODE: wrapper }).finally(() =>
-      rmSync(dir, { recursive: true, force: true }),
-    );
+    writeFileSync(wrapper, `#!/bin/sh\necho "suite on wrapped node" >&2\nexec "${process.execPath}" "$@"\n`, {
+      mode: 0o755,
+    });
+    const { code, output } = await conformance(['--scenario', 'tools-list', '--scenario', 'ping'], {
+      CONFORMANCE_NODE: wrapper,
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(output).toContain(`conformance: ${wrapper} `);
     expect(output.match(/suite on wrapped node/g)).toHaveLength(2);
     expect(output.match(/Passed: 1\/1, 0 failed/g)).toHaveLength(2);

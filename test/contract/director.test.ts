@@ -1,7 +1,13 @@
 import { describe, it } from 'vitest';
 import { CreateCanvasNodeArgs } from '../../src/contract/index.js';
 import { accept, expectVerdict, refuse } from '../support/dual-validator.js';
-import { ACTOR_LAYER_OBJECT, FRAME_META, FRAME_SOURCE, MINIMAL_DIRECTOR_BUNDLE, withData } from '../support/node-fixtures.js';
+import {
+  ACTOR_LAYER_OBJECT,
+  FRAME_META,
+  FRAME_SOURCE,
+  MINIMAL_DIRECTOR_BUNDLE,
+  withData,
+} from '../support/node-fixtures.js';
 
 function checkBundle(bundle: unknown, valid: boolean): void {
   const nodeValue = withData('imageGenNode', { director_control_bundle: bundle });
@@ -56,63 +62,113 @@ describe('director control bundle (spec: Director control bundle)', () => {
     accept('a path value that is not a string', { ...MINIMAL_DIRECTOR_BUNDLE, paths: { depth: 1 } }),
     refuse('paths that are not an object', { ...MINIMAL_DIRECTOR_BUNDLE, paths: ['depth.png'] }),
     refuse('an unknown property', { ...MINIMAL_DIRECTOR_BUNDLE, version: 1 }),
-    refuse('a source with source_type "mesh"', { ...MINIMAL_DIRECTOR_BUNDLE, source: { ...FRAME_SOURCE, source_type: 'mesh' } }),
+    refuse('a source with source_type "mesh"', {
+      ...MINIMAL_DIRECTOR_BUNDLE,
+      source: { ...FRAME_SOURCE, source_type: 'mesh' },
+    }),
     refuse('a source with source_kind "active"', {
       ...MINIMAL_DIRECTOR_BUNDLE,
       source: { ...FRAME_SOURCE, source_kind: 'active' },
     }),
-    refuse('a source without source_id', { ...MINIMAL_DIRECTOR_BUNDLE, source: { ...FRAME_SOURCE, source_id: undefined } }),
-    refuse('a source with slot_kind "other"', { ...MINIMAL_DIRECTOR_BUNDLE, source: { ...FRAME_SOURCE, slot_kind: 'other' } }),
+    refuse('a source without source_id', {
+      ...MINIMAL_DIRECTOR_BUNDLE,
+      source: { ...FRAME_SOURCE, source_id: undefined },
+    }),
+    refuse('a source with slot_kind "other"', {
+      ...MINIMAL_DIRECTOR_BUNDLE,
+      source: { ...FRAME_SOURCE, slot_kind: 'other' },
+    }),
     refuse('a source with an unknown key', { ...MINIMAL_DIRECTOR_BUNDLE, source: { ...FRAME_SOURCE, extra: 1 } }),
   ])('$name → valid: $valid', ({ value, valid }) => checkBundle(value, valid));
 });
 
 describe('frame meta, layer and layer objects', () => {
   it.each([
-    accept('actors, props, stagings and beat_context', withMeta({
-      actors: [{ ...META_ACTOR, state: 'idle', action_playing: true }],
-      props: [META_PROP],
-      stagings: [{ ...META_PROP, type: 'prop_staging', category: 'staging', shape_hint: 'box' }],
-      beat_context: { episode: 1, beat: 3, content: 'c', source_node_id: 'beat-1' },
-    })),
-    accept('a full camera', withMeta({
-      camera: { position: [0, 1, 2], rotation_deg: [0, 90, 0], target: [0, 0, 0], fov_deg: 50, focal_length_mm: 35, near: 0.1, far: 100 },
-    })),
-    accept('layer objects of each kind with their extras', withLayer({
-      actors: [{ ...ACTOR_LAYER_OBJECT, pose: 'sitting', action_playing: false }],
-      props: [{ ...PROP, shape_hint: 'cylinder' }],
-      stagings: [{ ...STAGING, shape_hint: 'plane', name: 'door', marker_color: '#00f', semantic_label: 'exit' }],
-    })),
-    accept('a frame placement', withLayer({
-      actors: [{ ...ACTOR_LAYER_OBJECT, placement: { mode: 'frame', x: 0.5, y: 1, depth: 3 } }],
-    })),
+    accept(
+      'actors, props, stagings and beat_context',
+      withMeta({
+        actors: [{ ...META_ACTOR, state: 'idle', action_playing: true }],
+        props: [META_PROP],
+        stagings: [{ ...META_PROP, type: 'prop_staging', category: 'staging', shape_hint: 'box' }],
+        beat_context: { episode: 1, beat: 3, content: 'c', source_node_id: 'beat-1' },
+      }),
+    ),
+    accept(
+      'a full camera',
+      withMeta({
+        camera: {
+          position: [0, 1, 2],
+          rotation_deg: [0, 90, 0],
+          target: [0, 0, 0],
+          fov_deg: 50,
+          focal_length_mm: 35,
+          near: 0.1,
+          far: 100,
+        },
+      }),
+    ),
+    accept(
+      'layer objects of each kind with their extras',
+      withLayer({
+        actors: [{ ...ACTOR_LAYER_OBJECT, pose: 'sitting', action_playing: false }],
+        props: [{ ...PROP, shape_hint: 'cylinder' }],
+        stagings: [{ ...STAGING, shape_hint: 'plane', name: 'door', marker_color: '#00f', semantic_label: 'exit' }],
+      }),
+    ),
+    accept(
+      'a frame placement',
+      withLayer({
+        actors: [{ ...ACTOR_LAYER_OBJECT, placement: { mode: 'frame', x: 0.5, y: 1, depth: 3 } }],
+      }),
+    ),
     refuse('frame_meta with the wrong schema_version', withMeta({ schema_version: 'director_frame_meta_v2' })),
     refuse('frame_meta without camera', withMeta({ camera: undefined })),
     refuse('frame_meta without layer', withMeta({ layer: undefined })),
     refuse('frame_meta without source', withMeta({ source: undefined })),
     // Spec: camera "shape not given": any object.
     accept('an empty camera', withMeta({ camera: {} })),
-    accept('a camera in another convention', withMeta({ camera: { position: [0, 1], fov_deg: 0, matrix: [1, 0, 0, 1] } })),
+    accept(
+      'a camera in another convention',
+      withMeta({ camera: { position: [0, 1], fov_deg: 0, matrix: [1, 0, 0, 1] } }),
+    ),
     refuse('a camera that is not an object', withMeta({ camera: [0, 1, 2] })),
     refuse('a layer without stagings', withMeta({ layer: { source_id: 's', actors: [], props: [] } })),
     refuse('a layer object with scale of 2 numbers', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, scale: [1, 1] }] })),
-    refuse('a layer object with scale of 4 numbers', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, scale: [1, 1, 1, 1] }] })),
+    refuse(
+      'a layer object with scale of 4 numbers',
+      withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, scale: [1, 1, 1, 1] }] }),
+    ),
     refuse('an actor object among props (kind actor in props)', withLayer({ props: [ACTOR_LAYER_OBJECT] })),
     // Spec: layer objects have "optional extras such as …": extras beyond the named ones are kept.
     accept('a prop with action_playing', withLayer({ props: [{ ...PROP, action_playing: true }] })),
     accept('a prop with a staging field (name)', withLayer({ props: [{ ...PROP, name: 'x' }] })),
-    accept('an actor with shape_hint and an extra of its own', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, shape_hint: 'box', gaze: 'left' }] })),
-    refuse('a named extra of the wrong type (action_playing "yes")', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, action_playing: 'yes' }] })),
+    accept(
+      'an actor with shape_hint and an extra of its own',
+      withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, shape_hint: 'box', gaze: 'left' }] }),
+    ),
+    refuse(
+      'a named extra of the wrong type (action_playing "yes")',
+      withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, action_playing: 'yes' }] }),
+    ),
     refuse('a layer object without color', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, color: undefined }] })),
     // Spec: placement is "one of two placement shapes, not given": any object.
-    accept('a placement of another mode', withLayer({
-      actors: [{ ...ACTOR_LAYER_OBJECT, placement: { mode: 'screen', x: 0, y: 0 } }],
-    })),
-    accept('a frame placement in pixels', withLayer({
-      actors: [{ ...ACTOR_LAYER_OBJECT, placement: { mode: 'frame', x: 2, y: 0 } }],
-    })),
+    accept(
+      'a placement of another mode',
+      withLayer({
+        actors: [{ ...ACTOR_LAYER_OBJECT, placement: { mode: 'screen', x: 0, y: 0 } }],
+      }),
+    ),
+    accept(
+      'a frame placement in pixels',
+      withLayer({
+        actors: [{ ...ACTOR_LAYER_OBJECT, placement: { mode: 'frame', x: 2, y: 0 } }],
+      }),
+    ),
     refuse('a placement that is not an object', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, placement: 'here' }] })),
-    refuse('a layer object without placement', withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, placement: undefined }] })),
+    refuse(
+      'a layer object without placement',
+      withLayer({ actors: [{ ...ACTOR_LAYER_OBJECT, placement: undefined }] }),
+    ),
     refuse('a meta actor without marker_color', withMeta({ actors: [{ ...META_ACTOR, marker_color: undefined }] })),
     refuse('a meta actor with action_playing "yes"', withMeta({ actors: [{ ...META_ACTOR, action_playing: 'yes' }] })),
     refuse('a meta prop with type "prop_extra"', withMeta({ props: [{ ...META_PROP, type: 'prop_extra' }] })),

@@ -54,7 +54,13 @@ describe('node envelope (spec: Node envelope)', () => {
     refuse('style zIndex 1.5', { ...group, style: { zIndex: 1.5 } }),
     refuse('style with an unknown key', { ...group, style: { color: 'red' } }),
     refuse('extent other than parent', { ...group, extent: 'child' }),
-    refuse('extent as a coordinate extent array', { ...group, extent: [[0, 0], [1, 1]] }),
+    refuse('extent as a coordinate extent array', {
+      ...group,
+      extent: [
+        [0, 0],
+        [1, 1],
+      ],
+    }),
     refuse('expandParent as a string', { ...group, expandParent: 'yes' }),
     ...(['hidden', 'selected', 'draggable', 'selectable', 'connectable', 'deletable'] as const).map((flag) =>
       refuse(`${flag} as a number`, { ...group, [flag]: 1 }),

@@ -9,14 +9,30 @@ import {
 import { accept, expectVerdict, refuse, type Case } from '../support/dual-validator.js';
 import { node } from '../support/node-fixtures.js';
 
-const FORBIDDEN_CHARACTERS = ['/', '\\', '?', '#', '%', ' ', '\u0000', '\u0009', '\u000a', '\u001f', '\u0020', '\u007f'];
+const FORBIDDEN_CHARACTERS = [
+  '/',
+  '\\',
+  '?',
+  '#',
+  '%',
+  ' ',
+  '\u0000',
+  '\u0009',
+  '\u000a',
+  '\u001f',
+  '\u0020',
+  '\u007f',
+];
 
 /** Cases for any identifier that shares the project_id rule, placed into a field by `wrap`. */
 function resourceIdCases(): Case[] {
   return [
     accept('1 character', 'p'),
     accept('255 characters', 'p'.repeat(255)),
-    accept('255 code points of astral characters (510 UTF-16 units): length counts code points', '\u{1F3AC}'.repeat(255)),
+    accept(
+      '255 code points of astral characters (510 UTF-16 units): length counts code points',
+      '\u{1F3AC}'.repeat(255),
+    ),
     accept("a dot inside ('a.b')", 'a.b'),
     accept("three dots ('...')", '...'),
     accept('unicode letters', 'projet-été'),
@@ -53,7 +69,10 @@ describe('identifier rules (spec: Identifier constraints)', () => {
     [
       'parentId',
       (value: unknown) =>
-        [CreateCanvasNodeArgs, { ...base, base_revision: 0, node: node('groupNode', undefined, { parentId: value }) }] as const,
+        [
+          CreateCanvasNodeArgs,
+          { ...base, base_revision: 0, node: node('groupNode', undefined, { parentId: value }) },
+        ] as const,
     ],
   ])('%s', (_field, place) => {
     it.each(resourceIdCases())('$name → valid: $valid', ({ value, valid }) => {

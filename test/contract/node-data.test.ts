@@ -1,7 +1,14 @@
 import { describe, it } from 'vitest';
 import { CreateCanvasNodeArgs, NODE_TYPES, type NodeType } from '../../src/contract/index.js';
 import { accept, expectVerdict, refuse, type Case } from '../support/dual-validator.js';
-import { IMAGE_TYPES, MINIMAL_DATA, MINIMAL_DIRECTOR_BUNDLE, node, withData, withoutDataKey } from '../support/node-fixtures.js';
+import {
+  IMAGE_TYPES,
+  MINIMAL_DATA,
+  MINIMAL_DIRECTOR_BUNDLE,
+  node,
+  withData,
+  withoutDataKey,
+} from '../support/node-fixtures.js';
 
 function check(nodeValue: unknown, valid: boolean): void {
   expectVerdict(CreateCanvasNodeArgs, { project_id: 'p', canvas_id: 'c', base_revision: 0, node: nodeValue }, valid);
@@ -78,18 +85,23 @@ describe('shared image-result fields', () => {
     media_kind: 'image',
   };
   it.each(IMAGE_TYPES)('%s accepts every shared field', (type) => check(withData(type, allShared), true));
-  it.each(IMAGE_TYPES.flatMap((type) =>
-    [
-      ['deliveryOriginalState "done"', { deliveryOriginalState: 'done' }],
-      ['candidate_origin as a string', { candidate_origin: 'x' }],
-      ['imageUrl a number', { imageUrl: 1 }],
-      ['aspectRatio null', { aspectRatio: null }],
-      ['deliveryPresentationReady "true"', { deliveryPresentationReady: 'true' }],
-      ['director_control_bundle with the wrong schema_version', {
-        director_control_bundle: { ...MINIMAL_DIRECTOR_BUNDLE, schema_version: 'director_control_bundle_v2' },
-      }],
-    ].map(([name, patch]) => [type, name, patch] as const),
-  ))('%s refuses %s', (type, _name, patch) => check(withData(type, patch as Record<string, unknown>), false));
+  it.each(
+    IMAGE_TYPES.flatMap((type) =>
+      [
+        ['deliveryOriginalState "done"', { deliveryOriginalState: 'done' }],
+        ['candidate_origin as a string', { candidate_origin: 'x' }],
+        ['imageUrl a number', { imageUrl: 1 }],
+        ['aspectRatio null', { aspectRatio: null }],
+        ['deliveryPresentationReady "true"', { deliveryPresentationReady: 'true' }],
+        [
+          'director_control_bundle with the wrong schema_version',
+          {
+            director_control_bundle: { ...MINIMAL_DIRECTOR_BUNDLE, schema_version: 'director_control_bundle_v2' },
+          },
+        ],
+      ].map(([name, patch]) => [type, name, patch] as const),
+    ),
+  )('%s refuses %s', (type, _name, patch) => check(withData(type, patch as Record<string, unknown>), false));
 
   it.each(['groupNode', 'textAnnotationNode', 'audioNode'] as const)(
     '%s does not take image-result fields (committed_slot_url)',
@@ -220,9 +232,14 @@ const typeCases: Record<NodeType, Case[]> = {
       generationError: null,
       convertingAudioFormat: 'm4a',
     }),
-    ...['project_narrator', 'user_custom', 'character_default', 'character_age_group', 'identity', 'identity_resolved'].map(
-      (scope) => accept(`voiceRef scope ${scope}`, { voiceRef: { scope } }),
-    ),
+    ...[
+      'project_narrator',
+      'user_custom',
+      'character_default',
+      'character_age_group',
+      'identity',
+      'identity_resolved',
+    ].map((scope) => accept(`voiceRef scope ${scope}`, { voiceRef: { scope } })),
     accept('voiceRef null', { voiceRef: null }),
     accept('convertingAudioFormat null', { convertingAudioFormat: null }),
     refuse('audioUrl missing (required even though nullable)', { audioUrl: undefined }),
@@ -480,7 +497,9 @@ const typeCases: Record<NodeType, Case[]> = {
     refuse('a source_type "nerf"', { sources: [{ source_type: 'nerf' }] }),
     refuse('a source_kind "primary"', { sources: [{ source_type: 'sog', source_kind: 'primary' }] }),
     refuse('a transform missing scale', {
-      sources: [{ source_type: 'sog', transform: { xOffset: 0, yOffset: 0, zOffset: 0, yawDeg: 0, pitchDeg: 0, rollDeg: 0 } }],
+      sources: [
+        { source_type: 'sog', transform: { xOffset: 0, yOffset: 0, zOffset: 0, yawDeg: 0, pitchDeg: 0, rollDeg: 0 } },
+      ],
     }),
   ],
 };
@@ -495,10 +514,14 @@ describe('data shapes: per-type rules', () => {
 describe('bounds of node data (issue 9, defect 2: published in the JSON Schema, so ajv agrees)', () => {
   it.each([
     accept('a prompt of 100,000 characters', { prompt: 'x'.repeat(100_000) }),
-    accept('a prompt of 100,000 astral code points (200,000 UTF-16 units): length counts code points', { prompt: '\u{1F3AC}'.repeat(100_000) }),
+    accept('a prompt of 100,000 astral code points (200,000 UTF-16 units): length counts code points', {
+      prompt: '\u{1F3AC}'.repeat(100_000),
+    }),
     refuse('a prompt of 100,001 characters', { prompt: 'x'.repeat(100_001) }),
     refuse('a prompt of 100,001 astral code points', { prompt: '\u{1F3AC}'.repeat(100_001) }),
     accept('1,000 marks', { marks: Array.from({ length: 1000 }, (_, index) => ({ id: `m${index}` })) }),
     refuse('101 generationBatch ids', { generationBatch: Array.from({ length: 101 }, (_, index) => `b${index}`) }),
-  ])('imageGenNode: $name → valid: $valid', ({ value, valid }) => check(withData('imageGenNode', value as Record<string, unknown>), valid));
+  ])('imageGenNode: $name → valid: $valid', ({ value, valid }) =>
+    check(withData('imageGenNode', value as Record<string, unknown>), valid),
+  );
 });

@@ -20,8 +20,14 @@ const validateNode = ajv.compile(nodeJsonSchema);
 function nodeArbitrary(type: NodeType): fc.Arbitrary<Record<string, unknown>> {
   const root = nodeJsonSchema as Record<string, unknown>;
   const definitions = root.$defs as Record<string, Record<string, unknown>>;
-  const { oneOf, ...envelope } = (definitions.CanvasNode ?? root) as { oneOf: Array<Record<string, unknown>>; properties: Record<string, unknown>; required: string[] };
-  const branch = oneOf.find((candidate) => (candidate.properties as Record<string, { const?: string }>).type?.const === type);
+  const { oneOf, ...envelope } = (definitions.CanvasNode ?? root) as {
+    oneOf: Array<Record<string, unknown>>;
+    properties: Record<string, unknown>;
+    required: string[];
+  };
+  const branch = oneOf.find(
+    (candidate) => (candidate.properties as Record<string, { const?: string }>).type?.const === type,
+  );
   if (!branch) throw new Error(`no schema branch for ${type}`);
   const merged = {
     ...envelope,

@@ -21,10 +21,16 @@ describe('tool argument shapes (spec: Tool argument shapes)', () => {
     ['get_canvas', refuse('an unknown property', { ...ids, revision: 1 })],
     ['get_canvas', refuse('a missing canvas_id', { project_id: 'demo' })],
     ['create_canvas_node', accept('the required arguments', { ...ids, node: node('groupNode'), base_revision: 0 })],
-    ['create_canvas_node', accept('with client_save_id', { ...ids, node: node('groupNode'), base_revision: 0, client_save_id: 'save-1' })],
+    [
+      'create_canvas_node',
+      accept('with client_save_id', { ...ids, node: node('groupNode'), base_revision: 0, client_save_id: 'save-1' }),
+    ],
     ['create_canvas_node', refuse('without node', { ...ids, base_revision: 0 })],
     ['create_canvas_node', refuse('without base_revision', { ...ids, node: node('groupNode') })],
-    ['create_canvas_node', refuse('an unknown property', { ...ids, node: node('groupNode'), base_revision: 0, force: true })],
+    [
+      'create_canvas_node',
+      refuse('an unknown property', { ...ids, node: node('groupNode'), base_revision: 0, force: true }),
+    ],
     ['create_canvas_node', refuse('a layout instead of a node', { ...ids, base_revision: 0, layout: { nodes: [] } })],
     ['delete_canvas_node', accept('the required arguments', { ...ids, node_id: 'n1', base_revision: 4 })],
     ['delete_canvas_node', refuse('a node name instead of node_id', { ...ids, name: 'Scene 1', base_revision: 4 })],
@@ -60,15 +66,18 @@ describe('published JSON Schema', () => {
     expect(() => ajv.compile(tool.outputSchema)).not.toThrow();
   });
 
-  it.each(PUBLISHED_TOOL_NAMES)('%s: the output schema accepts the error result and refuses an object that is neither', (name) => {
-    const validate = ajv.compile(publishedToolSchemas().find((tool) => tool.name === name)!.outputSchema);
-    const errorResult = {
-      error: { code: 'revision_conflict', message: 'stale', retryable: true, details: { current_revision: 3 } },
-    };
-    expect(validate(errorResult)).toBe(true);
-    const successKeys = (TOOL_CONTRACTS[name].success as unknown as { shape: Record<string, unknown> }).shape;
-    if (Object.keys(successKeys).length > 0) expect(validate({ unrelated: true })).toBe(false);
-  });
+  it.each(PUBLISHED_TOOL_NAMES)(
+    '%s: the output schema accepts the error result and refuses an object that is neither',
+    (name) => {
+      const validate = ajv.compile(publishedToolSchemas().find((tool) => tool.name === name)!.outputSchema);
+      const errorResult = {
+        error: { code: 'revision_conflict', message: 'stale', retryable: true, details: { current_revision: 3 } },
+      };
+      expect(validate(errorResult)).toBe(true);
+      const successKeys = (TOOL_CONTRACTS[name].success as unknown as { shape: Record<string, unknown> }).shape;
+      if (Object.keys(successKeys).length > 0) expect(validate({ unrelated: true })).toBe(false);
+    },
+  );
 
   it('publishes every shared subschema once, under $defs, with local refs and no type arrays', () => {
     const text = JSON.stringify(publishedToolSchemas());
@@ -81,7 +90,13 @@ describe('published JSON Schema', () => {
     }
     const create = publishedToolSchemas().find((tool) => tool.name === 'create_canvas_node')!.inputSchema;
     expect(Object.keys(create.$defs as Record<string, unknown>)).toEqual(
-      expect.arrayContaining(['CommonDataFields', 'ImageResultFields', 'DirectorControlBundle', 'NullableString', 'CanvasNode']),
+      expect.arrayContaining([
+        'CommonDataFields',
+        'ImageResultFields',
+        'DirectorControlBundle',
+        'NullableString',
+        'CanvasNode',
+      ]),
     );
   });
 
@@ -89,7 +104,9 @@ describe('published JSON Schema', () => {
     const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'schemas'], {
       encoding: 'utf8',
     });
-    const printed = JSON.parse(output) as { tools: Array<{ name: string; inputSchema: unknown; outputSchema: unknown }> };
+    const printed = JSON.parse(output) as {
+      tools: Array<{ name: string; inputSchema: unknown; outputSchema: unknown }>;
+    };
     expect(Object.keys(printed)).toEqual(['tools']);
     expect(printed.tools).toEqual(JSON.parse(JSON.stringify(publishedToolSchemas())));
   });

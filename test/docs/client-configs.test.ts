@@ -21,14 +21,15 @@ function snippetAfter(name: string): string {
 const oneLine = (text: string) => text.replace(/\\\n/g, ' ').replace(/\s+/g, ' ').trim();
 
 describe('client configurations', () => {
-  it.each(configs.filter((config) => config.client !== 'Claude Code').map((config) => [config.client, config] as const))(
-    'the README shows %s as the panel and the banner do',
-    (client, config) => {
-      expect(JSON.parse(snippetAfter(client))).toEqual(JSON.parse(config.text));
-    },
-  );
+  it.each(
+    configs.filter((config) => config.client !== 'Claude Code').map((config) => [config.client, config] as const),
+  )('the README shows %s as the panel and the banner do', (client, config) => {
+    expect(JSON.parse(snippetAfter(client))).toEqual(JSON.parse(config.text));
+  });
 
   it('the README shows the Claude Code command as the panel and the banner do', () => {
-    expect(oneLine(snippetAfter('Claude Code'))).toBe(oneLine(configs.find((config) => config.client === 'Claude Code')!.text));
+    expect(oneLine(snippetAfter('Claude Code'))).toBe(
+      oneLine(configs.find((config) => config.client === 'Claude Code')!.text),
+    );
   });
 });

@@ -28,16 +28,42 @@ describe('a gateway reading snapshots from a backend of another contract version
     proxy = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'content-length')) as Record<string, string>;
-      const upstream = await fetch(`${backend.url}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'content-length'),
+      ) as Record<string, string>;
+      const upstream = await fetch(`${backend.url}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
       let text = await upstream.text();
-      if (req.url?.endsWith('/snapshot') && upstream.status === 200) text = JSON.stringify(rewrite(JSON.parse(text) as Record<string, unknown>));
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(text);
+      if (req.url?.endsWith('/snapshot') && upstream.status === 200)
+        text = JSON.stringify(rewrite(JSON.parse(text) as Record<string, unknown>));
+      res
+        .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
+        .end(text);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const { secret } = await backend.store.admin.createToken({ name: 'gw', kind: 'gateway', role: 'viewer', projects: [], workspaces: ['w1'], actor: null, expiresAt: null });
+    const { secret } = await backend.store.admin.createToken({
+      name: 'gw',
+      kind: 'gateway',
+      role: 'viewer',
+      projects: [],
+      workspaces: ['w1'],
+      actor: null,
+      expiresAt: null,
+    });
     gateway = await startServer(
-      loadServeConfig({ port: 0, rateLimitPerMinute: 0, workers: 0, backendUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, backendToken: secret }, {}),
+      loadServeConfig(
+        {
+          port: 0,
+          rateLimitPerMinute: 0,
+          workers: 0,
+          backendUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+          backendToken: secret,
+        },
+        {},
+      ),
       { logger: createLogger('silent') },
     );
   });
@@ -48,7 +74,11 @@ describe('a gateway reading snapshots from a backend of another contract version
   });
 
   it.each([
-    ['a version it does not read', (body: Record<string, unknown>) => ({ ...body, snapshot_version: 'canvas-snapshot.v3' }), 'canvas-snapshot.v3'],
+    [
+      'a version it does not read',
+      (body: Record<string, unknown>) => ({ ...body, snapshot_version: 'canvas-snapshot.v3' }),
+      'canvas-snapshot.v3',
+    ],
     ['no version at all', ({ snapshot_version: _version, ...body }: Record<string, unknown>) => body, 'unversioned'],
   ])('%s is a contract error, not retryable', async (_name, transform, mentioned) => {
     rewrite = transform;

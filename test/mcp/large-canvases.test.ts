@@ -22,20 +22,40 @@ function node(index: number): CanvasNode {
   const position = { x: (index % 100) * 360, y: Math.floor(index / 100) * 280 };
   return CanvasNode.parse(
     index % 2 === 0
-      ? { id: `n${index}`, type: 'imageGenNode', position, data: { displayName: `Frame ${index}`, prompt: `Shot ${index}: the keeper climbs the stairs as the storm hits`, size: '1K', imageUrl: null, aspectRatio: '16:9' } }
-      : { id: `n${index}`, type: 'textAnnotationNode', position, data: { displayName: `Note ${index}`, content: `Keep the lamp as the only warm light in shot ${index}.` } },
+      ? {
+          id: `n${index}`,
+          type: 'imageGenNode',
+          position,
+          data: {
+            displayName: `Frame ${index}`,
+            prompt: `Shot ${index}: the keeper climbs the stairs as the storm hits`,
+            size: '1K',
+            imageUrl: null,
+            aspectRatio: '16:9',
+          },
+        }
+      : {
+          id: `n${index}`,
+          type: 'textAnnotationNode',
+          position,
+          data: { displayName: `Note ${index}`, content: `Keep the lamp as the only warm light in shot ${index}.` },
+        },
   );
 }
 
 async function fill(store: Store, canvasId: string, count: number): Promise<void> {
   await store.admin.createCanvas('p1', canvasId, false);
   for (let index = 0; index < count; index += 1) {
-    await store.writes.createNode({ projectId: 'p1', canvasId, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE }, node(index));
+    await store.writes.createNode(
+      { projectId: 'p1', canvasId, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE },
+      node(index),
+    );
   }
 }
 
-const textOf = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]!.text);
-const resourceText = async (client: Client, uri: string) => ((await client.readResource({ uri })).contents[0] as { text: string }).text;
+const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+const resourceText = async (client: Client, uri: string) =>
+  ((await client.readResource({ uri })).contents[0] as { text: string }).text;
 
 describe('large canvases: sizes against host limits (in-process)', () => {
   let deployment: McpDeployment;
@@ -45,7 +65,9 @@ describe('large canvases: sizes against host limits (in-process)', () => {
   beforeAll(async () => {
     deployment = await deploy('in-process', STORE_TARGETS[0]!);
     for (const count of [50, 1000, 10_000]) await fill(deployment.backend.store, `large-${count}`, count);
-    agent = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${deployment.world.tokens.viewer.secret}` });
+    agent = await connectClient(deployment.mcpUrl, {
+      Authorization: `Bearer ${deployment.world.tokens.viewer.secret}`,
+    });
     for (const count of [50, 1000, 10_000]) {
       const ids = { project_id: 'p1', canvas_id: `large-${count}` };
       sizes[count] = {
@@ -96,7 +118,9 @@ describe('large canvases: sizes against host limits (in-process)', () => {
 
   it('a page past the end, a malformed uri and an unknown one are protocol errors naming the problem', async () => {
     await expect(agent.readResource({ uri: 'canvas://p1/large-50/outline?page=2' })).rejects.toThrow(/has 1 page/);
-    await expect(agent.readResource({ uri: 'canvas://p1/large-50/outline?page=zero' })).rejects.toThrow(/page .* whole number/);
+    await expect(agent.readResource({ uri: 'canvas://p1/large-50/outline?page=zero' })).rejects.toThrow(
+      /page .* whole number/,
+    );
     await expect(agent.readResource({ uri: 'canvas://p1/large-50/nodes/nope' })).rejects.toThrow(/No node nope/);
     await expect(agent.readResource({ uri: 'canvas://p1/large-50/elsewhere' })).rejects.toThrow(/Resource not found/);
   });
@@ -108,7 +132,10 @@ describe.each(MODES)('canvas resources: %s', (mode) => {
 
   beforeAll(async () => {
     deployment = await deploy(mode, STORE_TARGETS[0]!, { enableHiddenTools: true });
-    agent = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${deployment.world.tokens.editor.secret}`, 'X-Agent-Run-Id': deployment.world.chatRuns.edit });
+    agent = await connectClient(deployment.mcpUrl, {
+      Authorization: `Bearer ${deployment.world.tokens.editor.secret}`,
+      'X-Agent-Run-Id': deployment.world.chatRuns.edit,
+    });
   });
   afterAll(async () => {
     await agent?.close();
@@ -116,7 +143,9 @@ describe.each(MODES)('canvas resources: %s', (mode) => {
   });
 
   const ids = { project_id: 'p1', canvas_id: 'c1' };
-  const revision = async () => structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids })).layout.revision;
+  const revision = async () =>
+    structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids })).layout
+      .revision;
 
   it('lists the three templates', async () => {
     const { resourceTemplates } = await agent.listResourceTemplates();
@@ -130,27 +159,53 @@ describe.each(MODES)('canvas resources: %s', (mode) => {
   it('reads one node with its edges, and the changes since a revision with their authors', async () => {
     const since = await revision();
     for (const id of ['from', 'to']) {
-      await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: await revision(), node: { id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id } } } });
+      await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: {
+          ...ids,
+          base_revision: await revision(),
+          node: { id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id } },
+        },
+      });
     }
-    const edge = await agent.callTool({ name: 'create_canvas_edge', arguments: { ...ids, base_revision: await revision(), edge: { id: 'from-to', source: 'from', target: 'to' } } });
+    const edge = await agent.callTool({
+      name: 'create_canvas_edge',
+      arguments: { ...ids, base_revision: await revision(), edge: { id: 'from-to', source: 'from', target: 'to' } },
+    });
     expect(edge.isError).toBeFalsy();
-    const view = JSON.parse(await resourceText(agent, 'canvas://p1/c1/nodes/from')) as { revision: number; node: { id: string }; edges: { outgoing: Array<{ target: string }> } };
+    const view = JSON.parse(await resourceText(agent, 'canvas://p1/c1/nodes/from')) as {
+      revision: number;
+      node: { id: string };
+      edges: { outgoing: Array<{ target: string }> };
+    };
     expect(view.node.id).toBe('from');
     expect(view.edges.outgoing.map((each) => each.target)).toEqual(['to']);
     expect(view.revision).toBe(await revision());
     const changes = JSON.parse(await resourceText(agent, `canvas://p1/c1/changes?since=${since}`)) as {
-      revisions: Array<{ revision: number; author: { kind: string; token_id?: string }; changes: Array<{ id: string; change: string }> }>;
+      revisions: Array<{
+        revision: number;
+        author: { kind: string; token_id?: string };
+        changes: Array<{ id: string; change: string }>;
+      }>;
       truncated: boolean;
     };
     expect(changes.truncated).toBe(false);
-    expect(changes.revisions[0]).toMatchObject({ revision: since + 1, author: { kind: 'agent', token_id: deployment.world.tokens.editor.id }, changes: [{ id: 'from', change: 'create' }] });
+    expect(changes.revisions[0]).toMatchObject({
+      revision: since + 1,
+      author: { kind: 'agent', token_id: deployment.world.tokens.editor.id },
+      changes: [{ id: 'from', change: 'create' }],
+    });
     expect(changes.revisions[1]).toMatchObject({ revision: since + 2, changes: [{ id: 'to', change: 'create' }] });
   });
 
-  it('is read with the caller\'s own rights: a token of another project cannot read the canvas', async () => {
-    const outsider = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${deployment.world.tokens.otherProject.secret}` });
+  it("is read with the caller's own rights: a token of another project cannot read the canvas", async () => {
+    const outsider = await connectClient(deployment.mcpUrl, {
+      Authorization: `Bearer ${deployment.world.tokens.otherProject.secret}`,
+    });
     try {
-      await expect(outsider.readResource({ uri: 'canvas://p1/c1/outline' })).rejects.toThrow(/This token is not permitted/);
+      await expect(outsider.readResource({ uri: 'canvas://p1/c1/outline' })).rejects.toThrow(
+        /This token is not permitted/,
+      );
     } finally {
       await outsider.close();
     }
@@ -164,14 +219,21 @@ describe('canvas resources with every client and era', () => {
   });
   afterAll(async () => deployment?.close());
 
-  it.each(CLIENT_FLAVOURS.map((flavour) => [flavourName(flavour), flavour] as const))('%s reads the outline', async (_name, flavour) => {
-    const { client } = await connectFlavour(deployment.mcpUrl, { Authorization: `Bearer ${deployment.world.tokens.viewer.secret}` }, flavour);
-    try {
-      const { contents } = await client.readResource({ uri: 'canvas://p1/c1/outline' });
-      expect((contents[0] as { mimeType: string; text: string }).mimeType).toBe('text/tab-separated-values');
-      expect((contents[0] as { text: string }).text).toMatch(/^# canvas p1\/c1 at revision \d+/);
-    } finally {
-      await client.close();
-    }
-  });
+  it.each(CLIENT_FLAVOURS.map((flavour) => [flavourName(flavour), flavour] as const))(
+    '%s reads the outline',
+    async (_name, flavour) => {
+      const { client } = await connectFlavour(
+        deployment.mcpUrl,
+        { Authorization: `Bearer ${deployment.world.tokens.viewer.secret}` },
+        flavour,
+      );
+      try {
+        const { contents } = await client.readResource({ uri: 'canvas://p1/c1/outline' });
+        expect((contents[0] as { mimeType: string; text: string }).mimeType).toBe('text/tab-separated-values');
+        expect((contents[0] as { text: string }).text).toMatch(/^# canvas p1\/c1 at revision \d+/);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

@@ -1,5 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedV2 } from '@modelcontextprotocol/client';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+  UnauthorizedError as UnauthorizedV2,
+} from '@modelcontextprotocol/client';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -33,7 +37,11 @@ async function stage(target: (typeof STORE_TARGETS)[number], overrides: ConfigIn
   await admin.createCanvas('p', 'c', false);
   await admin.createCanvas('p', 'other', false);
   const cookies = {} as Stage['cookies'];
-  for (const [subject, role] of [['ana', 'editor'], ['vic', 'viewer'], ['olga', 'owner']] as const) {
+  for (const [subject, role] of [
+    ['ana', 'editor'],
+    ['vic', 'viewer'],
+    ['olga', 'owner'],
+  ] as const) {
     await admin.addMember('p', { issuer: IDP, subject }, role);
     const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000 });
     cookies[subject] = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
@@ -46,7 +54,7 @@ function connectV1(s: Stage, who: keyof Stage['cookies'], answer: ConsentAnswer)
   return connectThroughOAuth({ mcpUrl: s.mcpUrl, serverUrl: s.server.url, cookie: s.cookies[who], answer });
 }
 
-const structured = <T,>(result: unknown) => (result as { structuredContent: T }).structuredContent;
+const structured = <T>(result: unknown) => (result as { structuredContent: T }).structuredContent;
 
 describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
   describe.skipIf(!target.available)('with the official clients', () => {
@@ -57,13 +65,25 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
     afterAll(async () => s?.close());
 
     it('answers 401 with where to find the authorization server, and publishes both metadata documents', async () => {
-      const response = await fetch(s.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' });
+      const response = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: '{}',
+      });
       expect(response.status).toBe(401);
       const challenge = response.headers.get('www-authenticate')!;
-      expect(challenge).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp\/", scope="canvas:read canvas:write runs:write"$/);
-      const metadata = (await (await fetch(/resource_metadata="([^"]+)"/.exec(challenge)![1]!)).json()) as { resource: string; authorization_servers: string[] };
+      expect(challenge).toMatch(
+        /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp\/", scope="canvas:read canvas:write runs:write"$/,
+      );
+      const metadata = (await (await fetch(/resource_metadata="([^"]+)"/.exec(challenge)![1]!)).json()) as {
+        resource: string;
+        authorization_servers: string[];
+      };
       expect(metadata).toMatchObject({ resource: s.mcpUrl, authorization_servers: [`${s.server.url}/oauth`] });
-      const as = (await (await fetch(`${s.server.url}/.well-known/oauth-authorization-server/oauth`)).json()) as Record<string, unknown>;
+      const as = (await (await fetch(`${s.server.url}/.well-known/oauth-authorization-server/oauth`)).json()) as Record<
+        string,
+        unknown
+      >;
       expect(as).toMatchObject({
         issuer: `${s.server.url}/oauth`,
         code_challenge_methods_supported: ['S256'],
@@ -72,12 +92,24 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
         client_id_metadata_document_supported: true,
       });
       // A token that is not one the server knows: the same challenge, naming the error.
-      const bogus = await fetch(s.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization: 'Bearer not-a-token' }, body: '{}' });
+      const bogus = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: 'Bearer not-a-token',
+        },
+        body: '{}',
+      });
       expect(bogus.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata=/);
     });
 
     it('v1 client: consent with "may edit" on one canvas, a write with no header, seen in the canvas; ending the connection stops the next call', async () => {
-      const { client, outcome, provider } = await connectV1(s, 'ana', { decision: 'allow', canvas: 'p/c', access: 'edit' });
+      const { client, outcome, provider } = await connectV1(s, 'ana', {
+        decision: 'allow',
+        canvas: 'p/c',
+        access: 'edit',
+      });
       expect(outcome.consentPage).toContain('Connect Test connector to a canvas');
       expect(outcome.callback.get('iss')).toBe(`${s.server.url}/oauth`);
       expect(provider.saved?.refresh_token).toBeTruthy();
@@ -87,22 +119,48 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       expect(records).not.toContain(provider.saved!.refresh_token);
       // The model sees the six; the MCP App's own tools are listed for the app alone (MCP Apps visibility).
       const tools = await client!.listTools();
-      const forModel = tools.tools.filter((tool) => !(tool._meta?.ui as { visibility?: string[] } | undefined)?.visibility?.every((who) => who === 'app'));
-      expect(forModel.map((tool) => tool.name)).toEqual(['list_zone_skills', 'get_canvas', 'create_canvas_node', 'delete_canvas_node', 'get_canvas_node_run', 'cancel_canvas_node_run']);
+      const forModel = tools.tools.filter(
+        (tool) => !(tool._meta?.ui as { visibility?: string[] } | undefined)?.visibility?.every((who) => who === 'app'),
+      );
+      expect(forModel.map((tool) => tool.name)).toEqual([
+        'list_zone_skills',
+        'get_canvas',
+        'create_canvas_node',
+        'delete_canvas_node',
+        'get_canvas_node_run',
+        'cancel_canvas_node_run',
+      ]);
       expect(tools.tools.filter((tool) => !forModel.includes(tool)).map((tool) => [tool.name, tool._meta])).toEqual([
         ['submit_canvas_node_run', { ui: { visibility: ['app'] } }],
         ['apply_canvas_changes', { ui: { visibility: ['app'] } }],
         ['estimate_canvas_node_run', { ui: { visibility: ['app'] } }],
       ]);
-      const read = structured<{ layout: { revision: number } }>(await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } }));
-      const write = await client!.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'c', base_revision: read.layout.revision, node: text('from-connector') } });
+      const read = structured<{ layout: { revision: number } }>(
+        await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } }),
+      );
+      const write = await client!.callTool({
+        name: 'create_canvas_node',
+        arguments: {
+          project_id: 'p',
+          canvas_id: 'c',
+          base_revision: read.layout.revision,
+          node: text('from-connector'),
+        },
+      });
       expect(write.isError, JSON.stringify(write.content)).toBeFalsy();
       const history = await s.server.store.history.history('p', 'c', 1e9, 1);
-      expect(history[0]).toMatchObject({ changes: [{ id: 'from-connector', change: 'create' }], author: { kind: 'agent', token_name: 'Test connector (connector)' } });
+      expect(history[0]).toMatchObject({
+        changes: [{ id: 'from-connector', change: 'create' }],
+        author: { kind: 'agent', token_name: 'Test connector (connector)' },
+      });
 
       // The person sees the connection on the canvas, and ends it.
-      const listed = await fetch(`${s.server.url}/api/v1/projects/p/canvases/c/connections`, { headers: { cookie: s.cookies.ana } });
-      const { connections } = (await listed.json()) as { connections: Array<{ grant_id: string; client_name: string; scopes: string[]; last_used_at: string | null }> };
+      const listed = await fetch(`${s.server.url}/api/v1/projects/p/canvases/c/connections`, {
+        headers: { cookie: s.cookies.ana },
+      });
+      const { connections } = (await listed.json()) as {
+        connections: Array<{ grant_id: string; client_name: string; scopes: string[]; last_used_at: string | null }>;
+      };
       expect(connections).toHaveLength(1);
       expect(connections[0]).toMatchObject({ client_name: 'Test connector', scopes: ['canvas:read', 'canvas:write'] });
       expect(connections[0]!.last_used_at).not.toBeNull();
@@ -113,7 +171,12 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       expect(ended.status).toBe(200);
       const after = await fetch(s.mcpUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${provider.saved!.access_token}`, 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${provider.saved!.access_token}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(after.status).toBe(401);
@@ -122,7 +185,11 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       const refreshed = await fetch(`${s.server.url}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.client!.client_id }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: provider.saved!.refresh_token!,
+          client_id: provider.client!.client_id,
+        }).toString(),
       });
       expect(refreshed.status).toBe(400);
       await client!.close();
@@ -130,14 +197,27 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
 
     it('v2 client, 2026-07-28: the whole flow to a write, and a read-only grant is refused writes with a scope challenge', async () => {
       const provider = new TestOAuthProvider('http://127.0.0.1:53683/callback', 'Reader app');
-      const first = new ClientV2({ name: 'oauth-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const first = new ClientV2(
+        { name: 'oauth-v2', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       const transport = new TransportV2(new URL(s.mcpUrl), { authProvider: provider as never });
       await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedV2);
-      const outcome = await new Browser(s.cookies.ana).authorize(provider.authorizationUrl!, provider.redirectUrl, s.server.url, { decision: 'allow', canvas: 'p/c', access: 'read' });
+      const outcome = await new Browser(s.cookies.ana).authorize(
+        provider.authorizationUrl!,
+        provider.redirectUrl,
+        s.server.url,
+        { decision: 'allow', canvas: 'p/c', access: 'read' },
+      );
       await transport.finishAuth(outcome.callback);
-      const client = new ClientV2({ name: 'oauth-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const client = new ClientV2(
+        { name: 'oauth-v2', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       await client.connect(new TransportV2(new URL(s.mcpUrl), { authProvider: provider as never }));
-      const read = (await client.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } })) as { structuredContent: { layout: { revision: number } } };
+      const read = (await client.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } })) as {
+        structuredContent: { layout: { revision: number } };
+      };
       expect(read.structuredContent.layout.revision).toBeGreaterThanOrEqual(0);
       // Beyond the grant: 403 with the scope it would need.
       const denied = await fetch(s.mcpUrl, {
@@ -148,39 +228,89 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
           authorization: `Bearer ${provider.saved!.access_token}`,
           'mcp-protocol-version': '2025-06-18',
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'c', base_revision: 0, node: text('nope') } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: {
+            name: 'create_canvas_node',
+            arguments: { project_id: 'p', canvas_id: 'c', base_revision: 0, node: text('nope') },
+          },
+        }),
       });
       expect(denied.status).toBe(403);
-      expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", resource_metadata="[^"]+", scope="canvas:write"$/);
+      expect(denied.headers.get('www-authenticate')).toMatch(
+        /^Bearer error="insufficient_scope", resource_metadata="[^"]+", scope="canvas:write"$/,
+      );
       // Another canvas of the same project is not part of the grant.
       const elsewhere = await fetch(s.mcpUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${provider.saved!.access_token}`, 'mcp-protocol-version': '2025-06-18' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${provider.saved!.access_token}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 8,
+          method: 'tools/call',
+          params: { name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } },
+        }),
       });
       expect(elsewhere.status).toBe(403);
-      expect(((await elsewhere.json()) as { error: { message: string } }).error.message).toContain('for canvas c of project p only');
+      expect(((await elsewhere.json()) as { error: { message: string } }).error.message).toContain(
+        'for canvas c of project p only',
+      );
       await client.close();
     });
 
     it('a connection allowed to start runs spends at most its limit: a retried submission spends nothing, the run past it is refused with budget_exceeded', async () => {
       // Runs are started with a tool beyond the published six: a server that offers it.
       const runs = await stage(target, { enableHiddenTools: true });
-      const { client } = await connectV1(runs, 'olga', { decision: 'allow', canvas: 'p/other', access: 'runs', spend_limit: '1' });
-      const revision = structured<{ layout: { revision: number } }>(await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } })).layout.revision;
-      const frame = { id: 'paid', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a gull', size: '1K', imageUrl: null, aspectRatio: '1:1', count: 1 } };
-      expect((await client!.callTool({ name: 'create_canvas_node', arguments: { project_id: 'p', canvas_id: 'other', base_revision: revision, node: frame } })).isError).toBeFalsy();
+      const { client } = await connectV1(runs, 'olga', {
+        decision: 'allow',
+        canvas: 'p/other',
+        access: 'runs',
+        spend_limit: '1',
+      });
+      const revision = structured<{ layout: { revision: number } }>(
+        await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } }),
+      ).layout.revision;
+      const frame = {
+        id: 'paid',
+        type: 'imageGenNode',
+        position: { x: 0, y: 0 },
+        data: { prompt: 'a gull', size: '1K', imageUrl: null, aspectRatio: '1:1', count: 1 },
+      };
+      expect(
+        (
+          await client!.callTool({
+            name: 'create_canvas_node',
+            arguments: { project_id: 'p', canvas_id: 'other', base_revision: revision, node: frame },
+          })
+        ).isError,
+      ).toBeFalsy();
       // The same submission sent twice at once (a client retrying before the first answer), then once more: one run,
       // one charge against the limit.
-      const submit = () => client!.callTool({ name: 'submit_canvas_node_run', arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid', idempotency_key: 'first' } });
+      const submit = () =>
+        client!.callTool({
+          name: 'submit_canvas_node_run',
+          arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid', idempotency_key: 'first' },
+        });
       const [first, racing] = await Promise.all([submit(), submit()]);
       expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
       expect(racing.isError, JSON.stringify(racing.content)).toBeFalsy();
       const retried = await submit();
-      expect(new Set([first, racing, retried].map((result) => structured<{ run_id: string }>(result).run_id)).size).toBe(1);
-      await expect(client!.callTool({ name: 'submit_canvas_node_run', arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid', idempotency_key: 'second' } })).rejects.toThrow(
-        /may spend 1 in all and has spent 1/,
-      );
+      expect(
+        new Set([first, racing, retried].map((result) => structured<{ run_id: string }>(result).run_id)).size,
+      ).toBe(1);
+      await expect(
+        client!.callTool({
+          name: 'submit_canvas_node_run',
+          arguments: { project_id: 'p', canvas_id: 'other', node_id: 'paid', idempotency_key: 'second' },
+        }),
+      ).rejects.toThrow(/may spend 1 in all and has spent 1/);
       await client!.close();
       await runs.close();
     });
@@ -188,8 +318,15 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
     it("a viewer's consent cannot give edit rights: the page says why and no grant is made", async () => {
       const provider = new TestOAuthProvider('http://127.0.0.1:53684/callback');
       const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider });
-      await expect(new Client({ name: 'v', version: '1' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-      const outcome = await new Browser(s.cookies.vic).authorize(provider.authorizationUrl!, provider.redirectUrl, s.server.url, { decision: 'allow', canvas: 'p/c', access: 'edit' });
+      await expect(new Client({ name: 'v', version: '1' }).connect(transport)).rejects.toBeInstanceOf(
+        UnauthorizedError,
+      );
+      const outcome = await new Browser(s.cookies.vic).authorize(
+        provider.authorizationUrl!,
+        provider.redirectUrl,
+        s.server.url,
+        { decision: 'allow', canvas: 'p/c', access: 'edit' },
+      );
       expect(outcome.answerStatus).toBe(403);
       expect(outcome.answerPage).toContain('You are a viewer of project p');
       expect(outcome.callback.get('code')).toBeNull();
@@ -197,8 +334,17 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
 
     it('deny sends access_denied back to the client', async () => {
       const provider = new TestOAuthProvider('http://127.0.0.1:53685/callback');
-      await expect(new Client({ name: 'd', version: '1' }).connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
-      const outcome = await new Browser(s.cookies.ana).authorize(provider.authorizationUrl!, provider.redirectUrl, s.server.url, { decision: 'deny' });
+      await expect(
+        new Client({ name: 'd', version: '1' }).connect(
+          new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider }),
+        ),
+      ).rejects.toBeInstanceOf(UnauthorizedError);
+      const outcome = await new Browser(s.cookies.ana).authorize(
+        provider.authorizationUrl!,
+        provider.redirectUrl,
+        s.server.url,
+        { decision: 'deny' },
+      );
       expect(outcome.callback.get('error')).toBe('access_denied');
     });
   });
@@ -216,7 +362,14 @@ describe('OAuth: what must fail', () => {
     const registered = await fetch(`${s.server.url}/oauth/reg`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Raw client', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], scope: 'canvas:read canvas:write' }),
+      body: JSON.stringify({
+        client_name: 'Raw client',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        scope: 'canvas:read canvas:write',
+      }),
     });
     expect(registered.status).toBe(201);
     clientId = ((await registered.json()) as { client_id: string }).client_id;
@@ -238,41 +391,91 @@ describe('OAuth: what must fail', () => {
       })}`,
     );
   const token = (params: Record<string, string>) =>
-    fetch(`${s.server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, ...params }).toString() });
-  const code = async () => (await new Browser(s.cookies.ana).authorize(authorizeUrl(), redirectUri, s.server.url, { decision: 'allow', canvas: 'p/c', access: 'edit' })).callback.get('code')!;
+    fetch(`${s.server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: clientId, ...params }).toString(),
+    });
+  const code = async () =>
+    (
+      await new Browser(s.cookies.ana).authorize(authorizeUrl(), redirectUri, s.server.url, {
+        decision: 'allow',
+        canvas: 'p/c',
+        access: 'edit',
+      })
+    ).callback.get('code')!;
 
   it('a wrong PKCE verifier is refused, and the code still works with the right one, once', async () => {
     const issued = await code();
-    expect((await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: 'x'.repeat(43) })).status).toBe(400);
-    const good = await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier });
+    expect(
+      (
+        await token({
+          grant_type: 'authorization_code',
+          code: issued,
+          redirect_uri: redirectUri,
+          code_verifier: 'x'.repeat(43),
+        })
+      ).status,
+    ).toBe(400);
+    const good = await token({
+      grant_type: 'authorization_code',
+      code: issued,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    });
     expect(good.status).toBe(200);
-    const reused = await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier });
+    const reused = await token({
+      grant_type: 'authorization_code',
+      code: issued,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    });
     expect(reused.status).toBe(400);
     expect(((await reused.json()) as { error: string }).error).toBe('invalid_grant');
   });
 
   it('a redirect address other than the registered one is refused before any consent', async () => {
-    const outcome = await new Browser(s.cookies.ana).follow(authorizeUrl({ redirect_uri: 'http://127.0.0.1:53690/elsewhere' }).href, 'http://127.0.0.1:53690/elsewhere');
+    const outcome = await new Browser(s.cookies.ana).follow(
+      authorizeUrl({ redirect_uri: 'http://127.0.0.1:53690/elsewhere' }).href,
+      'http://127.0.0.1:53690/elsewhere',
+    );
     expect('page' in outcome && outcome.page.status).toBe(400);
   });
 
   it('a token for another resource is refused', async () => {
-    const outcome = await new Browser(s.cookies.ana).follow(authorizeUrl({ resource: 'https://elsewhere.example/mcp/' }).href, redirectUri);
+    const outcome = await new Browser(s.cookies.ana).follow(
+      authorizeUrl({ resource: 'https://elsewhere.example/mcp/' }).href,
+      redirectUri,
+    );
     expect('callback' in outcome && outcome.callback.get('error')).toBe('invalid_target');
   });
 
   it('an expired access token is refused with invalid_token', async () => {
     const issued = await code();
-    const tokens = (await (await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier })).json()) as { access_token: string };
+    const tokens = (await (
+      await token({
+        grant_type: 'authorization_code',
+        code: issued,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      })
+    ).json()) as { access_token: string };
     const call = () =>
       fetch(s.mcpUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${tokens.access_token}`, 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${tokens.access_token}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
     expect((await call()).status).toBe(200);
     // An hour later, as far as the store is concerned.
-    await s.server.store.driver.run("UPDATE oauth_records SET expires_at = ? WHERE model = 'AccessToken'", [Date.now() - 1000]);
+    await s.server.store.driver.run("UPDATE oauth_records SET expires_at = ? WHERE model = 'AccessToken'", [
+      Date.now() - 1000,
+    ]);
     const expired = await call();
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -280,18 +483,32 @@ describe('OAuth: what must fail', () => {
 
   it('a refresh token used twice ends the grant: its access token stops too', async () => {
     const issued = await code();
-    const first = (await (await token({ grant_type: 'authorization_code', code: issued, redirect_uri: redirectUri, code_verifier: verifier })).json()) as { access_token: string; refresh_token: string };
+    const first = (await (
+      await token({
+        grant_type: 'authorization_code',
+        code: issued,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      })
+    ).json()) as { access_token: string; refresh_token: string };
     const rotated = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(rotated.status).toBe(200);
     const { access_token: current } = (await rotated.json()) as { access_token: string };
     // Past the grace window for a client refreshing twice at once (10 s, as far as the store is concerned), a replayed
     // refresh token is theft.
-    await s.server.store.driver.run("UPDATE oauth_records SET consumed_at = consumed_at - 60 WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL");
+    await s.server.store.driver.run(
+      "UPDATE oauth_records SET consumed_at = consumed_at - 60 WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL",
+    );
     const replay = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(replay.status).toBe(400);
     const call = await fetch(s.mcpUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${current}`, 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization: `Bearer ${current}`,
+        'mcp-protocol-version': '2025-06-18',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(call.status).toBe(401);

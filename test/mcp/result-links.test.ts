@@ -27,13 +27,35 @@ describe.each(MODES)('result links: %s', (mode) => {
   beforeAll(async () => {
     deployment = await deploy(mode, STORE_TARGETS[0]!, { workers: 1, runDurationMs: 20 });
     world = deployment.world;
-    agent = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${world.tokens.editor.secret}`, 'X-Agent-Run-Id': world.chatRuns.edit });
+    agent = await connectClient(deployment.mcpUrl, {
+      Authorization: `Bearer ${world.tokens.editor.secret}`,
+      'X-Agent-Run-Id': world.chatRuns.edit,
+    });
     const read = await agent.callTool({ name: 'get_canvas', arguments: ids });
-    const node = { id: 'linked', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a lighthouse', size: '0.5K', imageUrl: null, aspectRatio: '1:1' } };
-    await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: structured<{ layout: { revision: number } }>(read).layout.revision, node } });
-    ({ run: { run_id: runId } } = await submitNodeRun(deployment.backend.store, { projectId: 'p1', canvasId: 'c1', nodeId: 'linked', idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' } }));
+    const node = {
+      id: 'linked',
+      type: 'imageGenNode',
+      position: { x: 0, y: 0 },
+      data: { prompt: 'a lighthouse', size: '0.5K', imageUrl: null, aspectRatio: '1:1' },
+    };
+    await agent.callTool({
+      name: 'create_canvas_node',
+      arguments: { ...ids, base_revision: structured<{ layout: { revision: number } }>(read).layout.revision, node },
+    });
+    ({
+      run: { run_id: runId },
+    } = await submitNodeRun(deployment.backend.store, {
+      projectId: 'p1',
+      canvasId: 'c1',
+      nodeId: 'linked',
+      idempotencyKey: null,
+      triggeredBy: { kind: 'system', name: 'test' },
+    }));
     await waitFor(
-      async () => structured<RunRecord>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } })).status,
+      async () =>
+        structured<RunRecord>(
+          await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } }),
+        ).status,
       (status) => status === 'succeeded',
     );
   });
@@ -43,7 +65,10 @@ describe.each(MODES)('result links: %s', (mode) => {
   });
 
   it('get_canvas_node_run answers absolute output URLs and one resource_link per output, with name, type and size', async () => {
-    const result = (await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } })) as CallToolResult;
+    const result = (await agent.callTool({
+      name: 'get_canvas_node_run',
+      arguments: { ...ids, run_id: runId },
+    })) as CallToolResult;
     const run = structured<RunRecord>(result);
     expect(run.outputs.length).toBeGreaterThan(0);
     for (const output of run.outputs) expect(output.url).toMatch(ABSOLUTE_ASSET);
@@ -53,7 +78,12 @@ describe.each(MODES)('result links: %s', (mode) => {
     expect(links).toHaveLength(run.outputs.length);
     for (const [index, link] of links.entries()) {
       const output = run.outputs[index]!;
-      expect(link).toMatchObject({ type: 'resource_link', uri: output.url, mimeType: output.mime_type, name: expect.stringMatching(/^linked-image\.png$/) });
+      expect(link).toMatchObject({
+        type: 'resource_link',
+        uri: output.url,
+        mimeType: output.mime_type,
+        name: expect.stringMatching(/^linked-image\.png$/),
+      });
       const file = await fetch((link as { uri: string }).uri);
       expect(file.status).toBe(200);
       expect((link as { size?: number }).size).toBe(Buffer.from(await file.arrayBuffer()).length);
@@ -70,18 +100,39 @@ describe.each(MODES)('result links: %s', (mode) => {
   });
 
   it('rewrites only URL fields: a prompt that reads like an asset path stays as written', async () => {
-    const run = structured<RunRecord>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } }));
+    const run = structured<RunRecord>(
+      await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } }),
+    );
     const path = `/assets/${run.outputs[0]!.asset_id}`;
     const read = await agent.callTool({ name: 'get_canvas', arguments: ids });
-    const node = { id: 'quoting', type: 'imageGenNode', position: { x: 300, y: 0 }, data: { prompt: path, size: '0.5K', imageUrl: null, aspectRatio: '1:1' } };
-    await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: structured<{ layout: { revision: number } }>(read).layout.revision, node } });
-    const snapshot = structured<{ layout: { nodes: Array<{ id: string; data: { prompt?: string } }> } }>(await agent.callTool({ name: 'get_canvas', arguments: ids }));
+    const node = {
+      id: 'quoting',
+      type: 'imageGenNode',
+      position: { x: 300, y: 0 },
+      data: { prompt: path, size: '0.5K', imageUrl: null, aspectRatio: '1:1' },
+    };
+    await agent.callTool({
+      name: 'create_canvas_node',
+      arguments: { ...ids, base_revision: structured<{ layout: { revision: number } }>(read).layout.revision, node },
+    });
+    const snapshot = structured<{ layout: { nodes: Array<{ id: string; data: { prompt?: string } }> } }>(
+      await agent.callTool({ name: 'get_canvas', arguments: ids }),
+    );
     expect(snapshot.layout.nodes.find((each) => each.id === 'quoting')?.data.prompt).toBe(path);
   });
 
   it('a run without outputs has no links', async () => {
-    const { run } = await submitNodeRun(deployment.backend.store, { projectId: 'p1', canvasId: 'c1', nodeId: 'linked', idempotencyKey: 'again', triggeredBy: { kind: 'system', name: 'test' } });
-    const cancelled = (await agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: run.run_id } })) as CallToolResult;
+    const { run } = await submitNodeRun(deployment.backend.store, {
+      projectId: 'p1',
+      canvasId: 'c1',
+      nodeId: 'linked',
+      idempotencyKey: 'again',
+      triggeredBy: { kind: 'system', name: 'test' },
+    });
+    const cancelled = (await agent.callTool({
+      name: 'cancel_canvas_node_run',
+      arguments: { ...ids, run_id: run.run_id },
+    })) as CallToolResult;
     expect(cancelled.content).toHaveLength(1);
   });
 });
@@ -90,7 +141,11 @@ describe('--public-url', () => {
   let deployment: McpDeployment;
   let agent: Client;
   beforeAll(async () => {
-    deployment = await deploy('in-process', STORE_TARGETS[0]!, { workers: 1, runDurationMs: 20, publicUrl: 'https://canvas.example/base' });
+    deployment = await deploy('in-process', STORE_TARGETS[0]!, {
+      workers: 1,
+      runDurationMs: 20,
+      publicUrl: 'https://canvas.example/base',
+    });
     // The server listens on loopback; clients would reach it through the proxy at the public URL.
     agent = await connectClient(`http://127.0.0.1:${deployment.backend.server.port}/mcp/`, {
       Authorization: `Bearer ${deployment.world.tokens.editor.secret}`,
@@ -104,13 +159,33 @@ describe('--public-url', () => {
 
   it('puts asset URLs under the configured public URL', async () => {
     const read = await agent.callTool({ name: 'get_canvas', arguments: ids });
-    const node = { id: 'public', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'gulls', size: '0.5K', imageUrl: null, aspectRatio: '1:1' } };
-    await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: structured<{ layout: { revision: number } }>(read).layout.revision, node } });
-    const { run } = await submitNodeRun(deployment.backend.store, { projectId: 'p1', canvasId: 'c1', nodeId: 'public', idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' } });
+    const node = {
+      id: 'public',
+      type: 'imageGenNode',
+      position: { x: 0, y: 0 },
+      data: { prompt: 'gulls', size: '0.5K', imageUrl: null, aspectRatio: '1:1' },
+    };
+    await agent.callTool({
+      name: 'create_canvas_node',
+      arguments: { ...ids, base_revision: structured<{ layout: { revision: number } }>(read).layout.revision, node },
+    });
+    const { run } = await submitNodeRun(deployment.backend.store, {
+      projectId: 'p1',
+      canvasId: 'c1',
+      nodeId: 'public',
+      idempotencyKey: null,
+      triggeredBy: { kind: 'system', name: 'test' },
+    });
     const done = await waitFor(
-      async () => structured<RunRecord>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: run.run_id } })),
+      async () =>
+        structured<RunRecord>(
+          await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: run.run_id } }),
+        ),
       (record) => record.status === 'succeeded',
     );
-    for (const output of done.outputs) expect(output.url).toMatch(new RegExp(`^https://canvas\\.example/base/assets/${output.asset_id}\\?exp=\\d+&sig=[A-Za-z0-9_-]+$`));
+    for (const output of done.outputs)
+      expect(output.url).toMatch(
+        new RegExp(`^https://canvas\\.example/base/assets/${output.asset_id}\\?exp=\\d+&sig=[A-Za-z0-9_-]+$`),
+      );
   });
 });

@@ -10,11 +10,18 @@ import { STORE_TARGETS } from '../support/stores.js';
 
 /** The six tools end to end through the official MCP SDK client, in-process and as a gateway. */
 
-const cases = MODES.flatMap((mode) => STORE_TARGETS.map((target) => ({ mode, target, name: `${mode} on ${target.name}` })));
+const cases = MODES.flatMap((mode) =>
+  STORE_TARGETS.map((target) => ({ mode, target, name: `${mode} on ${target.name}` })),
+);
 const ids = { project_id: 'p1', canvas_id: 'c1' };
 
 function text(id: string) {
-  return { id, type: 'textAnnotationNode', position: { x: 10, y: 20 }, data: { content: `text of ${id}`, displayName: id } };
+  return {
+    id,
+    type: 'textAnnotationNode',
+    position: { x: 10, y: 20 },
+    data: { content: `text of ${id}`, displayName: id },
+  };
 }
 
 describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
@@ -50,16 +57,34 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
         expect(tool.description!.length).toBeGreaterThan(80);
         expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
         expect(tool.outputSchema).toMatchObject({ type: 'object' });
-        expect(Object.keys(tool.annotations ?? {}).sort()).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title']);
+        expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
+          'destructiveHint',
+          'idempotentHint',
+          'openWorldHint',
+          'readOnlyHint',
+          'title',
+        ]);
       }
       const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
       expect(annotations.get_canvas).toMatchObject({ readOnlyHint: true, openWorldHint: false });
       expect(annotations.list_zone_skills).toMatchObject({ readOnlyHint: true });
       expect(annotations.get_canvas_node_run).toMatchObject({ readOnlyHint: true });
-      expect(annotations.delete_canvas_node).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+      expect(annotations.delete_canvas_node).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: true,
+        openWorldHint: false,
+      });
       expect(annotations.cancel_canvas_node_run).toMatchObject({ idempotentHint: true });
       const createDescription = tools.find((tool) => tool.name === 'create_canvas_node')!.description!;
-      for (const lesson of ['layout.revision', 'base_revision', 'revision_conflict', 'textAnnotationNode', 'data.content', 'data.displayName', 'list_zone_skills']) {
+      for (const lesson of [
+        'layout.revision',
+        'base_revision',
+        'revision_conflict',
+        'textAnnotationNode',
+        'data.content',
+        'data.displayName',
+        'list_zone_skills',
+      ]) {
         expect(createDescription).toContain(lesson);
       }
     });
@@ -78,15 +103,30 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
       const content = result.content as Array<{ type: string; text: string }>;
       expect(content).toHaveLength(1);
       expect(JSON.parse(content[0]!.text)).toEqual(result.structuredContent);
-      expect(result.structuredContent).toMatchObject({ snapshot_version: SNAPSHOT_CONTRACT_VERSION, layout: { revision: expect.any(Number) }, node_states: {} });
+      expect(result.structuredContent).toMatchObject({
+        snapshot_version: SNAPSHOT_CONTRACT_VERSION,
+        layout: { revision: expect.any(Number) },
+        node_states: {},
+      });
     });
 
     it('create_canvas_node adds a node at base_revision and answers the save receipt', async () => {
       const base = await layoutRevision();
-      const result = await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base, node: text('mcp-1'), client_save_id: 'mcp-save-1' } });
+      const result = await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: base, node: text('mcp-1'), client_save_id: 'mcp-save-1' },
+      });
       expect(result.isError).toBeFalsy();
-      expect(structured(result)).toMatchObject({ node_id: 'mcp-1', revision: base + 1, client_save_id: 'mcp-save-1', replayed: false });
-      const replay = await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base, node: text('mcp-1'), client_save_id: 'mcp-save-1' } });
+      expect(structured(result)).toMatchObject({
+        node_id: 'mcp-1',
+        revision: base + 1,
+        client_save_id: 'mcp-save-1',
+        replayed: false,
+      });
+      const replay = await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: base, node: text('mcp-1'), client_save_id: 'mcp-save-1' },
+      });
       expect(structured(replay)).toMatchObject({ revision: base + 1, replayed: true });
       const read = await agent.callTool({ name: 'get_canvas', arguments: ids });
       const nodes = structured<{ layout: { nodes: Array<{ id: string }> } }>(read).layout.nodes;
@@ -96,26 +136,55 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
     it('a save receipt is replayed only to its presenter: another token with the same client_save_id gets the usual conflict, or its own write', async () => {
       const base = await layoutRevision();
       const call = { ...ids, base_revision: base, node: text('mcp-scoped'), client_save_id: 'mcp-save-scoped' };
-      expect(structured(await agent.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({ revision: base + 1, replayed: false });
-      const other = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${world.tokens.workspaceEditor.secret}`, 'X-Agent-Run-Id': world.chatRuns.workspaceEditor });
+      expect(structured(await agent.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({
+        revision: base + 1,
+        replayed: false,
+      });
+      const other = await connectClient(deployment.mcpUrl, {
+        Authorization: `Bearer ${world.tokens.workspaceEditor.secret}`,
+        'X-Agent-Run-Id': world.chatRuns.workspaceEditor,
+      });
       try {
         // The same call from another token does not learn the first one's receipt: its base_revision is stale.
-        expect(toolError(await other.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({ code: 'revision_conflict' });
-        const own = await other.callTool({ name: 'create_canvas_node', arguments: { ...call, base_revision: base + 1, node: text('mcp-scoped-2') } });
-        expect(structured(own)).toMatchObject({ revision: base + 2, client_save_id: 'mcp-save-scoped', replayed: false });
+        expect(toolError(await other.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({
+          code: 'revision_conflict',
+        });
+        const own = await other.callTool({
+          name: 'create_canvas_node',
+          arguments: { ...call, base_revision: base + 1, node: text('mcp-scoped-2') },
+        });
+        expect(structured(own)).toMatchObject({
+          revision: base + 2,
+          client_save_id: 'mcp-save-scoped',
+          replayed: false,
+        });
       } finally {
         await other.close();
       }
       // The first token's retry still replays its own receipt.
-      expect(structured(await agent.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({ revision: base + 1, replayed: true });
+      expect(structured(await agent.callTool({ name: 'create_canvas_node', arguments: call }))).toMatchObject({
+        revision: base + 1,
+        replayed: true,
+      });
     });
 
     it('a stale base_revision is an isError result with revision_conflict and current_revision', async () => {
       const base = await layoutRevision();
-      await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base, node: text('mcp-2') } });
-      const result = await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base, node: text('mcp-3') } });
+      await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: base, node: text('mcp-2') },
+      });
+      const result = await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: base, node: text('mcp-3') },
+      });
       const error = toolError(result);
-      expect(error).toMatchObject({ isError: true, code: 'revision_conflict', retryable: true, details: { current_revision: base + 1 } });
+      expect(error).toMatchObject({
+        isError: true,
+        code: 'revision_conflict',
+        retryable: true,
+        details: { current_revision: base + 1 },
+      });
       expect(error.text).not.toContain('\n');
       expect(error.text).toContain('get_canvas');
     });
@@ -127,7 +196,12 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
         arguments: {
           ...ids,
           base_revision: -1,
-          node: { id: 'bad/id', type: 'textAnnotationNode', position: { x: 0, y: 0, z: 1 }, data: { content: 'x', colour: 'red' } },
+          node: {
+            id: 'bad/id',
+            type: 'textAnnotationNode',
+            position: { x: 0, y: 0, z: 1 },
+            data: { content: 'x', colour: 'red' },
+          },
           extra: true,
         },
       });
@@ -141,7 +215,10 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
     it('a write without X-Agent-Run-Id is refused: a bearer token alone gives no edit rights', async () => {
       const bare = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${world.tokens.editor.secret}` });
       try {
-        const result = await bare.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: await layoutRevision(bare), node: text('no-auth') } });
+        const result = await bare.callTool({
+          name: 'create_canvas_node',
+          arguments: { ...ids, base_revision: await layoutRevision(bare), node: text('no-auth') },
+        });
         expect(toolError(result)).toMatchObject({ isError: true, code: 'edit_not_authorized' });
       } finally {
         await bare.close();
@@ -160,9 +237,14 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
         'X-Service-Actor-Issuer': aliceHeaders()['x-service-actor-issuer']!,
         'X-Service-Actor-Subject': 'alice',
       });
-      const withoutHeaders = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${world.tokens.alice.secret}` });
+      const withoutHeaders = await connectClient(deployment.mcpUrl, {
+        Authorization: `Bearer ${world.tokens.alice.secret}`,
+      });
       try {
-        const created = await alice.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: await layoutRevision(alice), node: text('by-alice') } });
+        const created = await alice.callTool({
+          name: 'create_canvas_node',
+          arguments: { ...ids, base_revision: await layoutRevision(alice), node: text('by-alice') },
+        });
         expect(created.isError).toBeFalsy();
         const refused = await withoutHeaders.callTool({ name: 'get_canvas', arguments: ids });
         expect(toolError(refused)).toMatchObject({ code: 'forbidden' });
@@ -175,22 +257,46 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
 
     it('delete_canvas_node removes the node and its connected edges', async () => {
       let base = await layoutRevision();
-      await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base++, node: text('del-a') } });
-      await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: base++, node: text('del-b') } });
+      await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: base++, node: text('del-a') },
+      });
+      await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: base++, node: text('del-b') },
+      });
       // The published tools create no edges: a person's tooling does, through the store as an administrator would.
       await deployment.backend.store.writes.createEdge(
         { projectId: 'p1', canvasId: 'c1', baseRevision: base++, clientSaveId: null, authorization: SYSTEM_WRITE },
         { id: 'del-edge', source: 'del-a', target: 'del-b' },
       );
-      const result = await agent.callTool({ name: 'delete_canvas_node', arguments: { ...ids, base_revision: base, node_id: 'del-a' } });
-      expect(structured(result)).toMatchObject({ node_id: 'del-a', deleted_edge_ids: ['del-edge'], revision: base + 1 });
-      const missing = await agent.callTool({ name: 'delete_canvas_node', arguments: { ...ids, base_revision: base + 1, node_id: 'del-a' } });
+      const result = await agent.callTool({
+        name: 'delete_canvas_node',
+        arguments: { ...ids, base_revision: base, node_id: 'del-a' },
+      });
+      expect(structured(result)).toMatchObject({
+        node_id: 'del-a',
+        deleted_edge_ids: ['del-edge'],
+        revision: base + 1,
+      });
+      const missing = await agent.callTool({
+        name: 'delete_canvas_node',
+        arguments: { ...ids, base_revision: base + 1, node_id: 'del-a' },
+      });
       expect(toolError(missing)).toMatchObject({ code: 'not_found' });
     });
 
     it('get_canvas_node_run and cancel_canvas_node_run follow one run by the same run_id', async () => {
-      const node = { id: 'run-img', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'owl', size: '0.5K', imageUrl: null, aspectRatio: '1:1' } };
-      await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: await layoutRevision(), node } });
+      const node = {
+        id: 'run-img',
+        type: 'imageGenNode',
+        position: { x: 0, y: 0 },
+        data: { prompt: 'owl', size: '0.5K', imageUrl: null, aspectRatio: '1:1' },
+      };
+      await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: await layoutRevision(), node },
+      });
       const submitted = await submitNodeRun(deployment.backend.store, {
         projectId: 'p1',
         canvasId: 'c1',
@@ -207,9 +313,15 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
       const after = await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: runId } });
       expect(structured(after)).toMatchObject({ status: 'cancelled' });
 
-      const otherCanvas = await agent.callTool({ name: 'get_canvas_node_run', arguments: { project_id: 'p1', canvas_id: 'c-other', run_id: runId } });
+      const otherCanvas = await agent.callTool({
+        name: 'get_canvas_node_run',
+        arguments: { project_id: 'p1', canvas_id: 'c-other', run_id: runId },
+      });
       expect(toolError(otherCanvas)).toMatchObject({ code: 'not_found' });
-      const chatRunId = await agent.callTool({ name: 'cancel_canvas_node_run', arguments: { ...ids, run_id: world.chatRuns.edit } });
+      const chatRunId = await agent.callTool({
+        name: 'cancel_canvas_node_run',
+        arguments: { ...ids, run_id: world.chatRuns.edit },
+      });
       expect(toolError(chatRunId)).toMatchObject({ code: 'not_found' });
     });
 
@@ -236,15 +348,31 @@ describe.each(MODES)('hidden tools enabled by flag: %s', (mode) => {
   afterAll(async () => deployment?.close());
 
   it('lists and runs submit_canvas_node_run only when --enable-hidden-tools is set', async () => {
-    const client = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${world.tokens.editor.secret}`, 'X-Agent-Run-Id': world.chatRuns.edit });
+    const client = await connectClient(deployment.mcpUrl, {
+      Authorization: `Bearer ${world.tokens.editor.secret}`,
+      'X-Agent-Run-Id': world.chatRuns.edit,
+    });
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('submit_canvas_node_run');
-      const revision = structured<{ layout: { revision: number } }>(await client.callTool({ name: 'get_canvas', arguments: ids })).layout.revision;
-      const node = { id: 'voice', type: 'audioNode', position: { x: 0, y: 0 }, data: { audioUrl: null, text: 'hello' } };
+      const revision = structured<{ layout: { revision: number } }>(
+        await client.callTool({ name: 'get_canvas', arguments: ids }),
+      ).layout.revision;
+      const node = {
+        id: 'voice',
+        type: 'audioNode',
+        position: { x: 0, y: 0 },
+        data: { audioUrl: null, text: 'hello' },
+      };
       await client.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: revision, node } });
-      const first = await client.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'voice', idempotency_key: 'once' } });
-      const second = await client.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'voice', idempotency_key: 'once' } });
+      const first = await client.callTool({
+        name: 'submit_canvas_node_run',
+        arguments: { ...ids, node_id: 'voice', idempotency_key: 'once' },
+      });
+      const second = await client.callTool({
+        name: 'submit_canvas_node_run',
+        arguments: { ...ids, node_id: 'voice', idempotency_key: 'once' },
+      });
       expect(structured(first)).toMatchObject({ operation: 'speech_generation', status: 'queued' });
       expect(structured<{ run_id: string }>(second).run_id).toBe(structured<{ run_id: string }>(first).run_id);
     } finally {

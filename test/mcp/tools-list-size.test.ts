@@ -14,7 +14,10 @@ describe('tools/list size', () => {
   });
   afterAll(async () => deployment?.close());
 
-  async function toolsList(): Promise<{ bytes: number; tools: Array<{ name: string; inputSchema: unknown; outputSchema: unknown }> }> {
+  async function toolsList(): Promise<{
+    bytes: number;
+    tools: Array<{ name: string; inputSchema: unknown; outputSchema: unknown }>;
+  }> {
     const response = await fetch(deployment.mcpUrl, {
       method: 'POST',
       headers: {
@@ -26,12 +29,17 @@ describe('tools/list size', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     const body = Buffer.from(await response.arrayBuffer());
-    const { result } = JSON.parse(body.toString('utf8')) as { result: { tools: Array<{ name: string; inputSchema: unknown; outputSchema: unknown }> } };
+    const { result } = JSON.parse(body.toString('utf8')) as {
+      result: { tools: Array<{ name: string; inputSchema: unknown; outputSchema: unknown }> };
+    };
     return { bytes: body.length, tools: result.tools };
   }
 
   /** The same list in 2026-07-28 framing: a `_meta` envelope, the mirrored headers, and resultType, `_meta` and cache hints in the reply. */
-  async function modernToolsList(): Promise<{ bytes: number; result: Record<string, unknown> & { tools: Array<{ name: string }> } }> {
+  async function modernToolsList(): Promise<{
+    bytes: number;
+    result: Record<string, unknown> & { tools: Array<{ name: string }> };
+  }> {
     const response = await fetch(deployment.mcpUrl, {
       method: 'POST',
       headers: {
@@ -56,7 +64,9 @@ describe('tools/list size', () => {
     });
     expect(response.status).toBe(200);
     const body = Buffer.from(await response.arrayBuffer());
-    const { result } = JSON.parse(body.toString('utf8')) as { result: Record<string, unknown> & { tools: Array<{ name: string }> } };
+    const { result } = JSON.parse(body.toString('utf8')) as {
+      result: Record<string, unknown> & { tools: Array<{ name: string }> };
+    };
     return { bytes: body.length, result };
   }
 
@@ -68,7 +78,12 @@ describe('tools/list size', () => {
   it(`answers a 2026-07-28 tools/list in at most ${BUDGET_BYTES} bytes, resultType, _meta and cache hints included`, async () => {
     const { bytes, result } = await modernToolsList();
     // The reply measured is the modern one, with every field the era adds, and the same tools as 2025-06-18.
-    expect(result).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'canvas-mcp' } } });
+    expect(result).toMatchObject({
+      resultType: 'complete',
+      ttlMs: expect.any(Number),
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'canvas-mcp' } },
+    });
     expect(result.tools).toEqual((await toolsList()).tools);
     expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES);
   });

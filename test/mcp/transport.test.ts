@@ -19,7 +19,12 @@ async function post(baseUrl: string, request: Post) {
   const response = await fetch(`${baseUrl}${request.path ?? ''}`, {
     method: request.method ?? 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-protocol-version': '2025-06-18', ...request.headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: ACCEPT_BOTH,
+      'mcp-protocol-version': '2025-06-18',
+      ...request.headers,
+    },
     body: request.method && request.method !== 'POST' ? undefined : (request.rawBody ?? JSON.stringify(request.body)),
   });
   const text = await response.text();
@@ -29,7 +34,16 @@ async function post(baseUrl: string, request: Post) {
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json: json as { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: json as {
+      id?: unknown;
+      result?: Record<string, unknown>;
+      error?: { code: number; message: string; data?: Record<string, unknown> };
+    },
+  };
 }
 
 const ping = (id: number | string = 1) => ({ jsonrpc: '2.0', id, method: 'ping' });
@@ -67,13 +81,19 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
       // A backend is also an OAuth authorization server: its challenge says where to find it (RFC 9728). A gateway
       // issues no tokens of its own.
       expect(response.headers.get('www-authenticate')).toMatch(
-        mode === 'in-process' ? /^Bearer (error="invalid_token", )?resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/", scope="canvas:read canvas:write runs:write"$/ : /^Bearer$/,
+        mode === 'in-process'
+          ? /^Bearer (error="invalid_token", )?resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/", scope="canvas:read canvas:write runs:write"$/
+          : /^Bearer$/,
       );
       expect(response.json.error?.data?.code).toBe('unauthenticated');
     });
 
     it('refuses a token in the query string, even next to a valid header', async () => {
-      const response = await post(url, { path: `?access_token=${world.tokens.editor.secret}`, headers: auth, body: ping() });
+      const response = await post(url, {
+        path: `?access_token=${world.tokens.editor.secret}`,
+        headers: auth,
+        body: ping(),
+      });
       expect(response.status).toBe(401);
     });
 
@@ -116,7 +136,11 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
         params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
       });
       const exact = await post(url, { headers: auth, body: initialize('2025-06-18') });
-      expect(exact.json.result).toMatchObject({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'canvas-mcp' } });
+      expect(exact.json.result).toMatchObject({
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'canvas-mcp' },
+      });
       expect(exact.headers.get('mcp-session-id')).toBeNull();
       const unknown = await post(url, { headers: auth, body: initialize('2030-01-01') });
       expect(unknown.json.result?.protocolVersion).toBe('2025-06-18');
@@ -131,7 +155,10 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
     });
 
     it('accepts a notification with 202 and no body', async () => {
-      const response = await post(url, { headers: auth, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+      const response = await post(url, {
+        headers: auth,
+        body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+      });
       expect(response.status).toBe(202);
       expect(response.text).toBe('');
     });
@@ -151,7 +178,10 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
       const notRpc = await post(url, { headers: auth, body: { hello: 'world' } });
       expect([notRpc.status, notRpc.json.error?.code]).toEqual([400, -32600]);
       expect((await post(url, { headers: { ...auth, 'content-type': 'text/plain' }, body: ping() })).status).toBe(415);
-      const huge = await post(url, { headers: auth, body: { ...ping(), params: { pad: 'x'.repeat(5 * 1024 * 1024) } } });
+      const huge = await post(url, {
+        headers: auth,
+        body: { ...ping(), params: { pad: 'x'.repeat(5 * 1024 * 1024) } },
+      });
       expect(huge.status).toBe(413);
     });
 
@@ -161,8 +191,15 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
     });
 
     it('answers an unknown tool with JSON-RPC -32602, not an isError result', async () => {
-      const response = await post(url, { headers: auth, body: { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'drop_database', arguments: {} } } });
-      expect(response.json).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Unknown tool: drop_database' } });
+      const response = await post(url, {
+        headers: auth,
+        body: { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'drop_database', arguments: {} } },
+      });
+      expect(response.json).toEqual({
+        jsonrpc: '2.0',
+        id: 5,
+        error: { code: -32602, message: 'Unknown tool: drop_database' },
+      });
     });
   });
 
@@ -177,7 +214,10 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
       const response = await post(url, { headers: { ...auth, origin: 'https://app.example' }, body: ping() });
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
-      const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
     });
@@ -187,7 +227,13 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
       const target = new URL(url);
       const status = await new Promise<number>((resolve, reject) => {
         const outgoing = request(
-          { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { host: 'attacker.example', ...auth, 'content-type': 'application/json', accept: ACCEPT_BOTH } },
+          {
+            host: target.hostname,
+            port: target.port,
+            path: target.pathname,
+            method: 'POST',
+            headers: { host: 'attacker.example', ...auth, 'content-type': 'application/json', accept: ACCEPT_BOTH },
+          },
           (response) => {
             response.resume();
             resolve(response.statusCode ?? 0);
@@ -214,13 +260,18 @@ describe('MCP rate limit', () => {
     const url = deployment.mcpUrl;
     const statuses = [];
     for (let index = 0; index < 4; index += 1) {
-      statuses.push(await post(url, { headers: { authorization: `Bearer ${world.tokens.editor.secret}` }, body: ping(index) }));
+      statuses.push(
+        await post(url, { headers: { authorization: `Bearer ${world.tokens.editor.secret}` }, body: ping(index) }),
+      );
     }
     expect(statuses.map((response) => response.status)).toEqual([200, 200, 200, 429]);
     const limited = statuses[3]!;
     expect(limited.json.error?.data).toMatchObject({ code: 'rate_limited', retryable: true });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    const otherToken = await post(url, { headers: { authorization: `Bearer ${world.tokens.viewer.secret}` }, body: ping() });
+    const otherToken = await post(url, {
+      headers: { authorization: `Bearer ${world.tokens.viewer.secret}` },
+      body: ping(),
+    });
     expect(otherToken.status).toBe(200);
   });
 });

@@ -56,7 +56,12 @@ describe('moveAssets', () => {
       },
       open: (location, range) => landing.open({ ...location, storage: 'local' }, range),
     };
-    const assets: Assets = { writer: slow, reader: (storage) => (storage === 'local' ? source : storage === 's3' ? slow : null), inputFile: async () => null, close: async () => undefined };
+    const assets: Assets = {
+      writer: slow,
+      reader: (storage) => (storage === 'local' ? source : storage === 's3' ? slow : null),
+      inputFile: async () => null,
+      close: async () => undefined,
+    };
     const report = await moveAssets(store, assets);
     expect(report).toMatchObject({ moved: 1, bytes: bytes.length, failures: [] });
     expect(report.destinationChecksum).toBe(report.sourceChecksum);

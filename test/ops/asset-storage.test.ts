@@ -35,12 +35,30 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const s3Flags = () => ['--s3-bucket', s3.bucket, '--s3-endpoint', s3.endpoint, '--s3-force-path-style', '--s3-prefix', 'ops/'];
+const s3Flags = () => [
+  '--s3-bucket',
+  s3.bucket,
+  '--s3-endpoint',
+  s3.endpoint,
+  '--s3-force-path-style',
+  '--s3-prefix',
+  'ops/',
+];
 const s3Env = { CANVAS_MCP_S3_ACCESS_KEY_ID: 'S3RVER', CANVAS_MCP_S3_SECRET_ACCESS_KEY: 'S3RVER' };
-const s3Settings = () => ({ s3Bucket: s3.bucket, s3Endpoint: s3.endpoint, s3ForcePathStyle: true, s3Prefix: 'ops/', s3AccessKeyId: 'S3RVER', s3SecretAccessKey: 'S3RVER' });
+const s3Settings = () => ({
+  s3Bucket: s3.bucket,
+  s3Endpoint: s3.endpoint,
+  s3ForcePathStyle: true,
+  s3Prefix: 'ops/',
+  s3AccessKeyId: 'S3RVER',
+  s3SecretAccessKey: 'S3RVER',
+});
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 /** The checksum migrate reports for one asset: SHA-256 over "<asset_id> <sha256>\n". */
-const checksumOfOne = (assetId: string, bytes: Buffer) => createHash('sha256').update(`${assetId} ${sha256(bytes)}\n`).digest('hex');
+const checksumOfOne = (assetId: string, bytes: Buffer) =>
+  createHash('sha256')
+    .update(`${assetId} ${sha256(bytes)}\n`)
+    .digest('hex');
 
 async function fetchAsset(server: TestServer, url: string): Promise<Buffer> {
   const response = await fetch(`${server.url}${url}`);
@@ -67,7 +85,23 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
   afterAll(async () => server?.close());
 
   const migrate = (to: string, extra: string[] = []) =>
-    cli(['admin', 'assets', 'migrate', '--to', to, '--database-url', databaseUrl, '--data', server.server.config.dataDir, ...s3Flags(), '--json', ...extra], s3Env);
+    cli(
+      [
+        'admin',
+        'assets',
+        'migrate',
+        '--to',
+        to,
+        '--database-url',
+        databaseUrl,
+        '--data',
+        server.server.config.dataDir,
+        ...s3Flags(),
+        '--json',
+        ...extra,
+      ],
+      s3Env,
+    );
 
   it('moves local files into the database: counted, checksummed from both sides, the file removed, still served', async () => {
     const localFile = join(server.server.config.dataDir, 'assets', assetId);
@@ -75,7 +109,16 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
     const moved = await migrate('postgres');
     expect(moved).toMatchObject({
       code: 0,
-      json: { to: 'postgres', total: 1, moved: 1, already_there: 0, bytes: image.length, verified: true, failures: [], source_checksum: checksumOfOne(assetId, image) },
+      json: {
+        to: 'postgres',
+        total: 1,
+        moved: 1,
+        already_there: 0,
+        bytes: image.length,
+        verified: true,
+        failures: [],
+        source_checksum: checksumOfOne(assetId, image),
+      },
     });
     expect(moved.json!.destination_checksum).toBe(moved.json!.source_checksum);
     expect(existsSync(localFile)).toBe(false);
@@ -91,7 +134,10 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
     const moved = await migrate('s3');
     expect(moved).toMatchObject({ code: 0, json: { to: 's3', moved: 1, verified: true } });
     const record = await server.store.claims.getAsset(assetId);
-    expect(record).toMatchObject({ storage: 's3', storageKey: expect.stringMatching(new RegExp(`^ops/assets/${assetId}\\.`)) });
+    expect(record).toMatchObject({
+      storage: 's3',
+      storageKey: expect.stringMatching(new RegExp(`^ops/assets/${assetId}\\.`)),
+    });
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
@@ -104,8 +150,25 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
 
   it('backs up an asset kept in S3 into the archive, and restores it from the archive when its object is gone', async () => {
     const archive = join(tempDir(), 'pg-s3.tar.gz');
-    const backup = await cli(['admin', 'backup', '--out', archive, '--database-url', databaseUrl, '--data', server.server.config.dataDir, ...s3Flags(), '--json'], s3Env);
-    expect(backup).toMatchObject({ code: 0, json: { manifest: { dialect: 'postgres', assets: 1, asset_bytes: image.length, missing_assets: [] } } });
+    const backup = await cli(
+      [
+        'admin',
+        'backup',
+        '--out',
+        archive,
+        '--database-url',
+        databaseUrl,
+        '--data',
+        server.server.config.dataDir,
+        ...s3Flags(),
+        '--json',
+      ],
+      s3Env,
+    );
+    expect(backup).toMatchObject({
+      code: 0,
+      json: { manifest: { dialect: 'postgres', assets: 1, asset_bytes: image.length, missing_assets: [] } },
+    });
 
     // The bucket loses the object; the database (as pg_restore would bring it back) still names it.
     const record = (await server.store.claims.getAsset(assetId))!;
@@ -114,42 +177,98 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
     expect((await fetch(`${server.url}${outputUrl}`, { redirect: 'follow' })).status).toBe(404);
 
     const restoredDir = join(tempDir(), 'restored-pg');
-    const restored = await cli(['admin', 'restore', archive, '--data', restoredDir, '--database-url', databaseUrl, '--asset-store', 'postgres', '--json']);
-    expect(restored).toMatchObject({ code: 0, json: { settled: true, asset_store: 'postgres', assets_in_place: 0, assets_from_archive: 1, missing_assets: [] } });
+    const restored = await cli([
+      'admin',
+      'restore',
+      archive,
+      '--data',
+      restoredDir,
+      '--database-url',
+      databaseUrl,
+      '--asset-store',
+      'postgres',
+      '--json',
+    ]);
+    expect(restored).toMatchObject({
+      code: 0,
+      json: { settled: true, asset_store: 'postgres', assets_in_place: 0, assets_from_archive: 1, missing_assets: [] },
+    });
     expect(await fetchAsset(server, outputUrl)).toEqual(image);
   });
 
   it('an asset this command cannot reach is reported and left where it was, with a failing exit code', async () => {
     await migrate('s3');
-    const unreachable = await cli(['admin', 'assets', 'migrate', '--to', 'local', '--database-url', databaseUrl, '--data', server.server.config.dataDir, '--json']);
-    expect(unreachable).toMatchObject({ code: 1, json: { moved: 0, failures: [{ asset_id: assetId, reason: expect.stringContaining('s3 storage') }] } });
+    const unreachable = await cli([
+      'admin',
+      'assets',
+      'migrate',
+      '--to',
+      'local',
+      '--database-url',
+      databaseUrl,
+      '--data',
+      server.server.config.dataDir,
+      '--json',
+    ]);
+    expect(unreachable).toMatchObject({
+      code: 1,
+      json: { moved: 0, failures: [{ asset_id: assetId, reason: expect.stringContaining('s3 storage') }] },
+    });
     expect((await server.store.claims.getAsset(assetId))?.storage).toBe('s3');
   });
 });
 
 describe('backup and restore of a SQLite store whose assets are in S3', () => {
   it('streams the objects into the archive; a restore without the bucket brings them back as local files', async () => {
-    const source = await startTestServer(STORE_TARGETS[0]!, { workers: 1, runDurationMs: 0, assetStore: 's3', ...s3Settings() });
+    const source = await startTestServer(STORE_TARGETS[0]!, {
+      workers: 1,
+      runDurationMs: 0,
+      assetStore: 's3',
+      ...s3Settings(),
+    });
     const archive = join(tempDir(), 'sqlite-s3.tar.gz');
     let run;
     let image: Buffer;
     try {
       ({ run, image } = await canvasWithFinishedImage(source));
       expect((await source.store.claims.getAsset(run.outputs[0]!.asset_id))?.storage).toBe('s3');
-      const backup = await cli(['admin', 'backup', '--out', archive, '--data', source.server.config.dataDir, ...s3Flags(), '--json'], s3Env);
-      expect(backup).toMatchObject({ code: 0, json: { manifest: { dialect: 'sqlite', assets: 1, asset_bytes: image.length } } });
-      const withoutBucket = await cli(['admin', 'backup', '--out', join(tempDir(), 'no-bucket.tar.gz'), '--data', source.server.config.dataDir, '--json']);
-      expect(withoutBucket).toMatchObject({ code: 1, json: { error: { message: expect.stringContaining('kept in s3 storage') } } });
+      const backup = await cli(
+        ['admin', 'backup', '--out', archive, '--data', source.server.config.dataDir, ...s3Flags(), '--json'],
+        s3Env,
+      );
+      expect(backup).toMatchObject({
+        code: 0,
+        json: { manifest: { dialect: 'sqlite', assets: 1, asset_bytes: image.length } },
+      });
+      const withoutBucket = await cli([
+        'admin',
+        'backup',
+        '--out',
+        join(tempDir(), 'no-bucket.tar.gz'),
+        '--data',
+        source.server.config.dataDir,
+        '--json',
+      ]);
+      expect(withoutBucket).toMatchObject({
+        code: 1,
+        json: { error: { message: expect.stringContaining('kept in s3 storage') } },
+      });
     } finally {
       await source.close();
     }
 
     const restoredDir = join(tempDir(), 'restored-sqlite');
     const restored = await cli(['admin', 'restore', archive, '--data', restoredDir, '--json']);
-    expect(restored).toMatchObject({ code: 0, json: { dialect: 'sqlite', asset_store: 'local', assets_from_archive: 1, assets_in_place: 0 } });
+    expect(restored).toMatchObject({
+      code: 0,
+      json: { dialect: 'sqlite', asset_store: 'local', assets_from_archive: 1, assets_in_place: 0 },
+    });
     const assetId = run.outputs[0]!.asset_id;
     expect(readFileSync(join(restoredDir, 'assets', assetId))).toEqual(image);
-    const server = await startServer(loadServeConfig({ port: 0, dataDir: restoredDir, seedDemo: false, workers: 0 }, {}), { logger: createLogger('silent') });
+    const server = await startServer(
+      loadServeConfig({ port: 0, dataDir: restoredDir, seedDemo: false, workers: 0 }, {}),
+      { logger: createLogger('silent') },
+    );
     try {
       const fetched = await fetch(`${server.url}${run.outputs[0]!.url}`);
       expect(fetched.status).toBe(200);
@@ -165,16 +284,31 @@ describe('backup and restore of a SQLite store whose assets are in S3', () => {
       const { run, image } = await canvasWithFinishedImage(server);
       const assetId = run.outputs[0]!.asset_id;
       const dataDir = server.server.config.dataDir;
-      const there = await cli(['admin', 'assets', 'migrate', '--to', 's3', '--data', dataDir, ...s3Flags(), '--json'], s3Env);
-      expect(there).toMatchObject({ code: 0, json: { moved: 1, verified: true, source_checksum: checksumOfOne(assetId, image) } });
+      const there = await cli(
+        ['admin', 'assets', 'migrate', '--to', 's3', '--data', dataDir, ...s3Flags(), '--json'],
+        s3Env,
+      );
+      expect(there).toMatchObject({
+        code: 0,
+        json: { moved: 1, verified: true, source_checksum: checksumOfOne(assetId, image) },
+      });
       expect(existsSync(join(dataDir, 'assets', assetId))).toBe(false);
       expect(await fetchAsset(server, run.outputs[0]!.url)).toEqual(image);
-      const back = await cli(['admin', 'assets', 'migrate', '--to', 'local', '--data', dataDir, ...s3Flags(), '--json', '--keep-source'], s3Env);
-      expect(back).toMatchObject({ code: 0, json: { moved: 1, verified: true, destination_checksum: checksumOfOne(assetId, image) } });
+      const back = await cli(
+        ['admin', 'assets', 'migrate', '--to', 'local', '--data', dataDir, ...s3Flags(), '--json', '--keep-source'],
+        s3Env,
+      );
+      expect(back).toMatchObject({
+        code: 0,
+        json: { moved: 1, verified: true, destination_checksum: checksumOfOne(assetId, image) },
+      });
       expect(readFileSync(join(dataDir, 'assets', assetId))).toEqual(image);
       expect(await server.store.claims.getAsset(assetId)).toMatchObject({ storage: 'local', storageKey: null });
       const refused = await cli(['admin', 'assets', 'migrate', '--to', 'postgres', '--data', dataDir, '--json']);
-      expect(refused).toMatchObject({ code: 2, json: { error: { message: expect.stringContaining('--database-url') } } });
+      expect(refused).toMatchObject({
+        code: 2,
+        json: { error: { message: expect.stringContaining('--database-url') } },
+      });
     } finally {
       await server.close();
     }

@@ -41,7 +41,10 @@ describe('backup and restore on SQLite', () => {
       ({ token, run, image } = await canvasWithFinishedImage(source));
       archive = join(tempDir(), 'nightly.tar.gz');
       const backup = await cli(['admin', 'backup', '--out', archive, '--data', source.server.config.dataDir, '--json']);
-      expect(backup).toMatchObject({ code: 0, json: { archive, database: { included: true }, manifest: { dialect: 'sqlite', assets: 1, missing_assets: [] } } });
+      expect(backup).toMatchObject({
+        code: 0,
+        json: { archive, database: { included: true }, manifest: { dialect: 'sqlite', assets: 1, missing_assets: [] } },
+      });
       expect(modeOf(archive)).toBe('600');
     } finally {
       await source.close();
@@ -50,11 +53,18 @@ describe('backup and restore on SQLite', () => {
     const restoredDir = join(tempDir(), 'restored');
     const restored = await cli(['admin', 'restore', archive, '--data', restoredDir, '--json']);
     expect(restored).toMatchObject({ code: 0, json: { data_dir: restoredDir, dialect: 'sqlite', assets: 1 } });
-    expect([modeOf(restoredDir), modeOf(join(restoredDir, 'canvas.db')), modeOf(join(restoredDir, 'assets'))]).toEqual(['700', '600', '700']);
+    expect([modeOf(restoredDir), modeOf(join(restoredDir, 'canvas.db')), modeOf(join(restoredDir, 'assets'))]).toEqual([
+      '700',
+      '600',
+      '700',
+    ]);
     const assetId = run.outputs[0]!.asset_id;
     expect(modeOf(join(restoredDir, 'assets', assetId))).toBe('600');
 
-    const config = loadServeConfig({ port: 0, dataDir: restoredDir, seedDemo: false, workers: 0, rateLimitPerMinute: 0 }, {});
+    const config = loadServeConfig(
+      { port: 0, dataDir: restoredDir, seedDemo: false, workers: 0, rateLimitPerMinute: 0 },
+      {},
+    );
     const server = await startServer(config, { logger: createLogger('silent') });
     try {
       const fetched = await fetch(`${server.url}${run.outputs[0]!.url}`);
@@ -114,10 +124,23 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('backup on PostgreSQL', () => {
       const location = source.database.location;
       const url = location.kind === 'postgres' ? location.url : '';
       archive = join(tempDir(), 'pg.tar.gz');
-      const backup = await cli(['admin', 'backup', '--out', archive, '--database-url', url, '--data', source.server.config.dataDir, '--json']);
+      const backup = await cli([
+        'admin',
+        'backup',
+        '--out',
+        archive,
+        '--database-url',
+        url,
+        '--data',
+        source.server.config.dataDir,
+        '--json',
+      ]);
       expect(backup).toMatchObject({
         code: 0,
-        json: { manifest: { dialect: 'postgres', assets: 1 }, database: { included: false, dump_command: expect.stringMatching(/^pg_dump --format=custom /) } },
+        json: {
+          manifest: { dialect: 'postgres', assets: 1 },
+          database: { included: false, dump_command: expect.stringMatching(/^pg_dump --format=custom /) },
+        },
       });
       expect(JSON.stringify(backup.json)).toContain('pg_restore');
     } finally {

@@ -58,9 +58,18 @@ describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL
 
   const headers = () => ({ 'x-agent-run-id': chatRun });
 
-  async function createNode(baseUrl: string, id: string, data: Record<string, unknown> = { prompt: id, size: '0.5K', imageUrl: null, aspectRatio: '1:1' }): Promise<void> {
+  async function createNode(
+    baseUrl: string,
+    id: string,
+    data: Record<string, unknown> = { prompt: id, size: '0.5K', imageUrl: null, aspectRatio: '1:1' },
+  ): Promise<void> {
     const node = { id, type: 'imageGenNode', position: { x: acknowledged.length * 320, y: 0 }, data };
-    const created = await api(baseUrl, `${FILM_CANVAS}/nodes`, { method: 'POST', token, headers: headers(), body: { node, base_revision: revision } });
+    const created = await api(baseUrl, `${FILM_CANVAS}/nodes`, {
+      method: 'POST',
+      token,
+      headers: headers(),
+      body: { node, base_revision: revision },
+    });
     expect(created.status).toBe(201);
     revision = (created.body as { revision: number }).revision;
     acknowledged.push(id);
@@ -74,9 +83,24 @@ describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL
     await store.admin.createProject('film', 'studio');
     await store.admin.createCanvas('film', 'board', false);
     await store.admin.addMember('film', { issuer: IDP, subject: 'ana' }, 'editor');
-    const issued = await store.admin.createToken({ name: 'rest', kind: 'backend', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
+    const issued = await store.admin.createToken({
+      name: 'rest',
+      kind: 'backend',
+      role: 'editor',
+      projects: ['film'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+    });
     token = issued.secret;
-    chatRun = await store.admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId: issued.tokenId, canEdit: true, expiresAt: null });
+    chatRun = await store.admin.createChatRun({
+      projectId: 'film',
+      canvasId: 'board',
+      actor: null,
+      tokenId: issued.tokenId,
+      canEdit: true,
+      expiresAt: null,
+    });
 
     const [a, b] = await Promise.all([startServe(), startServe()]);
     serveA = a.process;
@@ -112,13 +136,20 @@ describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL
     feedOnB = await openEvents(`${urls.b}${FILM_CANVAS}/events`, { authorization: `Bearer ${token}` });
     expect(feedOnB.status).toBe(200);
     await createNode(urls.a, 'written-on-a');
-    const event = await feedOnB.waitFor((received) => received.event === 'layout' && received.id === String(revision), 5_000);
+    const event = await feedOnB.waitFor(
+      (received) => received.event === 'layout' && received.id === String(revision),
+      5_000,
+    );
     expect(JSON.stringify(event.data)).toContain('written-on-a');
   });
 
   it('a run the worker executes is viewed, and its image downloaded, through either server', async () => {
     await createNode(urls.b, 'still');
-    const submitted = await api(urls.a, `${FILM_CANVAS}/nodes/still/runs`, { method: 'POST', token, headers: headers() });
+    const submitted = await api(urls.a, `${FILM_CANVAS}/nodes/still/runs`, {
+      method: 'POST',
+      token,
+      headers: headers(),
+    });
     expect(submitted.status).toBe(202);
     const runId = (submitted.body as NodeRun).run_id;
     const fromB = await waitFor(
@@ -146,15 +177,20 @@ describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL
     expect(downloads[0]!.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     for (const bytes of downloads) expect(bytes).toEqual(downloads[0]);
     // No server wrote the image into its own data dir.
-    for (const dir of dirs) expect(readdirSync(join(dir, 'assets')).filter((name) => !name.startsWith('.'))).toEqual([]);
+    for (const dir of dirs)
+      expect(readdirSync(join(dir, 'assets')).filter((name) => !name.startsWith('.'))).toEqual([]);
   });
 
   it('killing a server loses nothing: every acknowledged write, the session and the assets are there on the other', async () => {
     const writes = Array.from({ length: 5 }, (_, index) => `before-kill-${index}`);
-    for (const id of writes) await createNode(urls.a, id, { prompt: id, size: '0.5K', imageUrl: null, aspectRatio: '1:1' });
+    for (const id of writes)
+      await createNode(urls.a, id, { prompt: id, size: '0.5K', imageUrl: null, aspectRatio: '1:1' });
     serveA.child.kill('SIGKILL');
     await serveA.exit;
-    const snapshot = await api(urls.b, `${FILM_CANVAS}/snapshot`, { token, headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION } });
+    const snapshot = await api(urls.b, `${FILM_CANVAS}/snapshot`, {
+      token,
+      headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
+    });
     expect(snapshot.status).toBe(200);
     const layout = (snapshot.body as { layout: { revision: number; nodes: Array<{ id: string }> } }).layout;
     expect(layout.revision).toBe(revision);

@@ -11,7 +11,12 @@ import { waitFor } from '../support/wait.js';
 /** Issue 13, item 4: GET /metrics in Prometheus format, with bounded labels, and who may scrape it. */
 
 const CANVAS = '/api/v2/projects/film/canvases/board';
-const node = (id: string) => ({ id, type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a fox', size: '1K', imageUrl: null, aspectRatio: '1:1' } });
+const node = (id: string) => ({
+  id,
+  type: 'imageGenNode',
+  position: { x: 0, y: 0 },
+  data: { prompt: 'a fox', size: '1K', imageUrl: null, aspectRatio: '1:1' },
+});
 
 async function scrape(url: string, headers: Record<string, string> = {}): Promise<string> {
   const response = await fetch(`${url}/metrics`, { headers });
@@ -45,12 +50,42 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
       await admin.createWorkspace('studio');
       await admin.createProject('film', 'studio');
       await admin.createCanvas('film', 'board', false);
-      const backend = await admin.createToken({ name: 'rest', kind: 'backend', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
-      const agent = await admin.createToken({ name: 'agent', kind: 'agent', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
+      const backend = await admin.createToken({
+        name: 'rest',
+        kind: 'backend',
+        role: 'editor',
+        projects: ['film'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
+      });
+      const agent = await admin.createToken({
+        name: 'agent',
+        kind: 'agent',
+        role: 'editor',
+        projects: ['film'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
+      });
       backendToken = backend.secret;
       agentToken = agent.secret;
-      backendRun = await admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId: backend.tokenId, canEdit: true, expiresAt: null });
-      agentRun = await admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId: agent.tokenId, canEdit: true, expiresAt: null });
+      backendRun = await admin.createChatRun({
+        projectId: 'film',
+        canvasId: 'board',
+        actor: null,
+        tokenId: backend.tokenId,
+        canEdit: true,
+        expiresAt: null,
+      });
+      agentRun = await admin.createChatRun({
+        projectId: 'film',
+        canvasId: 'board',
+        actor: null,
+        tokenId: agent.tokenId,
+        canEdit: true,
+        expiresAt: null,
+      });
     });
     afterAll(async () => server?.close());
 
@@ -64,30 +99,66 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
     });
 
     it('counts REST requests by route template and error code, never by raw path', async () => {
-      const read = await api(server.url, `${CANVAS}/snapshot`, { token: backendToken, headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION } });
+      const read = await api(server.url, `${CANVAS}/snapshot`, {
+        token: backendToken,
+        headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
+      });
       expect(read.status).toBe(200);
-      const stale = await api(server.url, `${CANVAS}/nodes`, { method: 'POST', token: backendToken, headers: { 'x-agent-run-id': backendRun }, body: { node: node('n1'), base_revision: 7 } });
+      const stale = await api(server.url, `${CANVAS}/nodes`, {
+        method: 'POST',
+        token: backendToken,
+        headers: { 'x-agent-run-id': backendRun },
+        body: { node: node('n1'), base_revision: 7 },
+      });
       expect(stale.status).toBe(409);
       const unknown = await api(server.url, '/api/v1/nothing-here-9f3a');
       expect(unknown.status).toBe(404);
 
       const text = await scrape(server.url);
       const template = '/api/v2/projects/:project_id/canvases/:canvas_id';
-      expect(sample(text, 'canvas_mcp_http_requests_total', { method: 'GET', route: `${template}/snapshot`, status: '200', error_code: '' })).toBe(1);
-      expect(sample(text, 'canvas_mcp_http_requests_total', { method: 'POST', route: `${template}/nodes`, status: '409', error_code: 'revision_conflict' })).toBe(1);
+      expect(
+        sample(text, 'canvas_mcp_http_requests_total', {
+          method: 'GET',
+          route: `${template}/snapshot`,
+          status: '200',
+          error_code: '',
+        }),
+      ).toBe(1);
+      expect(
+        sample(text, 'canvas_mcp_http_requests_total', {
+          method: 'POST',
+          route: `${template}/nodes`,
+          status: '409',
+          error_code: 'revision_conflict',
+        }),
+      ).toBe(1);
       expect(sample(text, 'canvas_mcp_revision_conflicts_total', { via: 'rest' })).toBe(1);
-      expect(sample(text, 'canvas_mcp_http_request_duration_seconds_count', { method: 'GET', route: `${template}/snapshot` })).toBe(1);
+      expect(
+        sample(text, 'canvas_mcp_http_request_duration_seconds_count', {
+          method: 'GET',
+          route: `${template}/snapshot`,
+        }),
+      ).toBe(1);
       expect(text).toContain('route="(unmatched)"');
       expect(text).not.toContain('nothing-here-9f3a');
       expect(text).not.toContain('/projects/film/');
     });
 
     it('counts tool calls by tool and result, telling failures from successes', async () => {
-      const client = await connectClient(`${server.url}/mcp/`, { Authorization: `Bearer ${agentToken}`, 'X-Agent-Run-Id': agentRun });
+      const client = await connectClient(`${server.url}/mcp/`, {
+        Authorization: `Bearer ${agentToken}`,
+        'X-Agent-Run-Id': agentRun,
+      });
       try {
-        const read = await client.callTool({ name: 'get_canvas', arguments: { project_id: 'film', canvas_id: 'board' } });
+        const read = await client.callTool({
+          name: 'get_canvas',
+          arguments: { project_id: 'film', canvas_id: 'board' },
+        });
         expect(read.isError).toBeFalsy();
-        const conflict = await client.callTool({ name: 'create_canvas_node', arguments: { project_id: 'film', canvas_id: 'board', base_revision: 99, node: node('n2') } });
+        const conflict = await client.callTool({
+          name: 'create_canvas_node',
+          arguments: { project_id: 'film', canvas_id: 'board', base_revision: 99, node: node('n2') },
+        });
         expect(toolError(conflict).code).toBe('revision_conflict');
         await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow();
       } finally {
@@ -95,22 +166,58 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
       }
       const text = await scrape(server.url);
       expect(sample(text, 'canvas_mcp_tool_calls_total', { tool: 'get_canvas', result: 'ok', error_code: '' })).toBe(1);
-      expect(sample(text, 'canvas_mcp_tool_calls_total', { tool: 'create_canvas_node', result: 'tool_error', error_code: 'revision_conflict' })).toBe(1);
-      expect(sample(text, 'canvas_mcp_tool_calls_total', { tool: '(unknown)', result: 'rpc_error', error_code: '' })).toBe(1);
+      expect(
+        sample(text, 'canvas_mcp_tool_calls_total', {
+          tool: 'create_canvas_node',
+          result: 'tool_error',
+          error_code: 'revision_conflict',
+        }),
+      ).toBe(1);
+      expect(
+        sample(text, 'canvas_mcp_tool_calls_total', { tool: '(unknown)', result: 'rpc_error', error_code: '' }),
+      ).toBe(1);
       expect(sample(text, 'canvas_mcp_revision_conflicts_total', { via: 'mcp' })).toBe(1);
       expect(sample(text, 'canvas_mcp_tool_call_duration_seconds_count', { tool: 'get_canvas', result: 'ok' })).toBe(1);
-      expect(sample(text, 'canvas_mcp_http_requests_total', { method: 'POST', route: '/mcp', status: '200', error_code: '' })).toBeGreaterThanOrEqual(3);
+      expect(
+        sample(text, 'canvas_mcp_http_requests_total', {
+          method: 'POST',
+          route: '/mcp',
+          status: '200',
+          error_code: '',
+        }),
+      ).toBeGreaterThanOrEqual(3);
     });
 
     it('reports queued runs by status, operation and provider, the queue depth and the oldest queued age', async () => {
-      const revision = ((await api(server.url, `${CANVAS}/snapshot`, { token: backendToken, headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION } })).body as { layout: { revision: number } }).layout.revision;
-      const created = await api(server.url, `${CANVAS}/nodes`, { method: 'POST', token: backendToken, headers: { 'x-agent-run-id': backendRun }, body: { node: node('queued'), base_revision: revision } });
+      const revision = (
+        (
+          await api(server.url, `${CANVAS}/snapshot`, {
+            token: backendToken,
+            headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
+          })
+        ).body as { layout: { revision: number } }
+      ).layout.revision;
+      const created = await api(server.url, `${CANVAS}/nodes`, {
+        method: 'POST',
+        token: backendToken,
+        headers: { 'x-agent-run-id': backendRun },
+        body: { node: node('queued'), base_revision: revision },
+      });
       expect(created.status).toBe(201);
-      const submitted = await api(server.url, `${CANVAS}/nodes/queued/runs`, { method: 'POST', token: backendToken, headers: { 'x-agent-run-id': backendRun } });
+      const submitted = await api(server.url, `${CANVAS}/nodes/queued/runs`, {
+        method: 'POST',
+        token: backendToken,
+        headers: { 'x-agent-run-id': backendRun },
+      });
       expect(submitted.status).toBe(202);
 
-      const text = await waitFor(() => scrape(server.url), (body) => (sample(body, 'canvas_mcp_run_queue_oldest_age_seconds') ?? 0) > 0);
-      expect(sample(text, 'canvas_mcp_node_runs', { status: 'queued', operation: 'image_generation', provider: 'local' })).toBe(1);
+      const text = await waitFor(
+        () => scrape(server.url),
+        (body) => (sample(body, 'canvas_mcp_run_queue_oldest_age_seconds') ?? 0) > 0,
+      );
+      expect(
+        sample(text, 'canvas_mcp_node_runs', { status: 'queued', operation: 'image_generation', provider: 'local' }),
+      ).toBe(1);
       expect(sample(text, 'canvas_mcp_run_queue_depth')).toBe(1);
       expect(sample(text, 'canvas_mcp_store_up')).toBe(1);
     });
@@ -119,11 +226,17 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
       const feed = await openEvents(`${server.url}${CANVAS}/events`, { authorization: `Bearer ${backendToken}` });
       try {
         expect(feed.status).toBe(200);
-        await waitFor(() => scrape(server.url), (body) => sample(body, 'canvas_mcp_feed_subscribers') === 1);
+        await waitFor(
+          () => scrape(server.url),
+          (body) => sample(body, 'canvas_mcp_feed_subscribers') === 1,
+        );
       } finally {
         feed.close();
       }
-      await waitFor(() => scrape(server.url), (body) => sample(body, 'canvas_mcp_feed_subscribers') === 0);
+      await waitFor(
+        () => scrape(server.url),
+        (body) => sample(body, 'canvas_mcp_feed_subscribers') === 0,
+      );
     });
 
     it(`reports the database's own load: ${target.name === 'sqlite' ? 'the SQLite writer wait' : 'the PostgreSQL pool'}`, async () => {
@@ -152,9 +265,24 @@ describe('GET /metrics with a run worker', () => {
     await admin.createWorkspace('studio');
     await admin.createProject('film', 'studio');
     await admin.createCanvas('film', 'board', false);
-    const backend = await admin.createToken({ name: 'rest', kind: 'backend', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
+    const backend = await admin.createToken({
+      name: 'rest',
+      kind: 'backend',
+      role: 'editor',
+      projects: ['film'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+    });
     backendToken = backend.secret;
-    backendRun = await admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId: backend.tokenId, canEdit: true, expiresAt: null });
+    backendRun = await admin.createChatRun({
+      projectId: 'film',
+      canvasId: 'board',
+      actor: null,
+      tokenId: backend.tokenId,
+      canEdit: true,
+      expiresAt: null,
+    });
   });
   afterAll(async () => server?.close());
 
@@ -162,18 +290,31 @@ describe('GET /metrics with a run worker', () => {
     const finished = { status: 'succeeded', operation: 'image_generation', provider: 'local' };
     expect(sample(await scrape(server.url), 'canvas_mcp_node_runs_finished_total', finished)).toBeUndefined();
 
-    const created = await api(server.url, `${CANVAS}/nodes`, { method: 'POST', token: backendToken, headers: { 'x-agent-run-id': backendRun }, body: { node: node('runs'), base_revision: 0 } });
+    const created = await api(server.url, `${CANVAS}/nodes`, {
+      method: 'POST',
+      token: backendToken,
+      headers: { 'x-agent-run-id': backendRun },
+      body: { node: node('runs'), base_revision: 0 },
+    });
     expect(created.status).toBe(201);
-    const submitted = await api(server.url, `${CANVAS}/nodes/runs/runs`, { method: 'POST', token: backendToken, headers: { 'x-agent-run-id': backendRun } });
+    const submitted = await api(server.url, `${CANVAS}/nodes/runs/runs`, {
+      method: 'POST',
+      token: backendToken,
+      headers: { 'x-agent-run-id': backendRun },
+    });
     expect(submitted.status).toBe(202);
     const runId = (submitted.body as { run_id: string }).run_id;
     await waitFor(
-      async () => ((await api(server.url, `${CANVAS}/runs/${runId}`, { token: backendToken })).body as { status: string }).status,
+      async () =>
+        ((await api(server.url, `${CANVAS}/runs/${runId}`, { token: backendToken })).body as { status: string }).status,
       (status) => status === 'succeeded',
     );
 
     // The worker counts the outcome right after recording it: wait for the series to appear, then check its value.
-    const text = await waitFor(() => scrape(server.url), (body) => sample(body, 'canvas_mcp_node_runs_finished_total', finished) !== undefined);
+    const text = await waitFor(
+      () => scrape(server.url),
+      (body) => sample(body, 'canvas_mcp_node_runs_finished_total', finished) !== undefined,
+    );
     expect(sample(text, 'canvas_mcp_node_runs_finished_total', finished)).toBe(1);
     expect(sample(text, 'canvas_mcp_node_runs_finished_total', { ...finished, status: 'failed' })).toBeUndefined();
   });
@@ -192,7 +333,9 @@ describe('who may scrape /metrics', () => {
         expect(refused.text).not.toContain('canvas_mcp_');
       }
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
-        expect((await rawRequest(`http://127.0.0.1:${port}/metrics`, { method: 'GET', headers: { host } })).status).toBe(200);
+        expect(
+          (await rawRequest(`http://127.0.0.1:${port}/metrics`, { method: 'GET', headers: { host } })).status,
+        ).toBe(200);
       }
     } finally {
       await server.close();
@@ -204,7 +347,9 @@ describe('who may scrape /metrics', () => {
     try {
       const response = await api(`http://127.0.0.1:${server.server.port}`, '/metrics');
       expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('--metrics-token') } });
+      expect(response.body).toMatchObject({
+        error: { code: 'not_found', message: expect.stringContaining('--metrics-token') },
+      });
     } finally {
       await server.close();
     }
@@ -227,7 +372,9 @@ describe('who may scrape /metrics', () => {
   });
 
   it('refuses a metrics token shorter than 16 characters at start, without echoing it', () => {
-    expect(() => loadServeConfig({ metricsToken: 'short-secret' }, {})).toThrow(/--metrics-token \(CANVAS_MCP_METRICS_TOKEN\): must be at least 16 characters$/m);
+    expect(() => loadServeConfig({ metricsToken: 'short-secret' }, {})).toThrow(
+      /--metrics-token \(CANVAS_MCP_METRICS_TOKEN\): must be at least 16 characters$/m,
+    );
   });
 });
 
@@ -235,7 +382,9 @@ describe('GET /metrics on a gateway', () => {
   it('counts the tool calls it forwards, without the store figures that belong to the backend', async () => {
     const deployment = await deploy('gateway', STORE_TARGETS[0]!);
     try {
-      const client = await connectClient(deployment.mcpUrl, { Authorization: `Bearer ${deployment.world.tokens.editor.secret}` });
+      const client = await connectClient(deployment.mcpUrl, {
+        Authorization: `Bearer ${deployment.world.tokens.editor.secret}`,
+      });
       try {
         expect((await client.callTool({ name: 'list_zone_skills', arguments: {} })).isError).toBeFalsy();
       } finally {
@@ -243,7 +392,9 @@ describe('GET /metrics on a gateway', () => {
       }
       const gatewayUrl = new URL(deployment.mcpUrl).origin;
       const text = await scrape(gatewayUrl);
-      expect(sample(text, 'canvas_mcp_tool_calls_total', { tool: 'list_zone_skills', result: 'ok', error_code: '' })).toBe(1);
+      expect(
+        sample(text, 'canvas_mcp_tool_calls_total', { tool: 'list_zone_skills', result: 'ok', error_code: '' }),
+      ).toBe(1);
       expect(text).not.toContain('canvas_mcp_run_queue_depth');
     } finally {
       await deployment.close();

@@ -54,13 +54,17 @@ describe('the OpenAPI document', () => {
     const pages = new Hono<BackendHttpEnv>();
     registerWebRoutes(pages);
     const webPages = new Set(concreteRoutes(pages.routes));
-    const registered = [...new Set(concreteRoutes(server.server.routes))].filter((route) => !webPages.has(route)).sort();
+    const registered = [...new Set(concreteRoutes(server.server.routes))]
+      .filter((route) => !webPages.has(route))
+      .sort();
     expect(registered.length).toBeGreaterThan(20);
     expect(operationsOf(asJson<Document>(buildApiDocument())).sort()).toEqual(registered);
   });
 
   it('gives every operation a unique operationId', () => {
-    const ids = Object.values(asJson<Document>(buildApiDocument()).paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+    const ids = Object.values(asJson<Document>(buildApiDocument()).paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 

@@ -9,7 +9,12 @@ import { STORE_TARGETS } from '../support/stores.js';
  */
 
 const CANVAS = '/api/v2/projects/film/canvases/board';
-const node = { id: 'n1', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'Hello', displayName: 'Greeting' } };
+const node = {
+  id: 'n1',
+  type: 'textAnnotationNode',
+  position: { x: 0, y: 0 },
+  data: { content: 'Hello', displayName: 'Greeting' },
+};
 
 function logLines(server: TestServer): Array<Record<string, unknown>> {
   return server.logs
@@ -32,10 +37,40 @@ describe('request outcome logs', () => {
     await admin.createWorkspace('studio');
     await admin.createProject('film', 'studio');
     await admin.createCanvas('film', 'board', false);
-    backend = await admin.createToken({ name: 'rest', kind: 'backend', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
-    agent = await admin.createToken({ name: 'agent', kind: 'agent', role: 'editor', projects: ['film'], workspaces: [], actor: null, expiresAt: null });
-    backendRun = await admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId: backend.tokenId, canEdit: true, expiresAt: null });
-    agentRun = await admin.createChatRun({ projectId: 'film', canvasId: 'board', actor: null, tokenId: agent.tokenId, canEdit: true, expiresAt: null });
+    backend = await admin.createToken({
+      name: 'rest',
+      kind: 'backend',
+      role: 'editor',
+      projects: ['film'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+    });
+    agent = await admin.createToken({
+      name: 'agent',
+      kind: 'agent',
+      role: 'editor',
+      projects: ['film'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+    });
+    backendRun = await admin.createChatRun({
+      projectId: 'film',
+      canvasId: 'board',
+      actor: null,
+      tokenId: backend.tokenId,
+      canEdit: true,
+      expiresAt: null,
+    });
+    agentRun = await admin.createChatRun({
+      projectId: 'film',
+      canvasId: 'board',
+      actor: null,
+      tokenId: agent.tokenId,
+      canEdit: true,
+      expiresAt: null,
+    });
   });
   afterAll(async () => server?.close());
 
@@ -74,9 +109,14 @@ describe('request outcome logs', () => {
   });
 
   it('tells a failed tool call from a successful one, with the tool, error code, token id and chat run id', async () => {
-    const client = await connectClient(`${server.url}/mcp/`, { Authorization: `Bearer ${agent.secret}`, 'X-Agent-Run-Id': agentRun });
+    const client = await connectClient(`${server.url}/mcp/`, {
+      Authorization: `Bearer ${agent.secret}`,
+      'X-Agent-Run-Id': agentRun,
+    });
     try {
-      expect((await client.callTool({ name: 'get_canvas', arguments: { project_id: 'film', canvas_id: 'board' } })).isError).toBeFalsy();
+      expect(
+        (await client.callTool({ name: 'get_canvas', arguments: { project_id: 'film', canvas_id: 'board' } })).isError,
+      ).toBeFalsy();
       const conflict = await client.callTool({
         name: 'create_canvas_node',
         arguments: { project_id: 'film', canvas_id: 'board', base_revision: 0, node: { ...node, id: 'n2' } },
@@ -88,17 +128,32 @@ describe('request outcome logs', () => {
     }
     const calls = logLines(server).filter((entry) => entry.msg === 'mcp request' && entry.rpc === 'tools/call');
     const byTool = (tool: string) => calls.find((entry) => entry.tool === tool);
-    const common = { status: 200, token_id: agent.tokenId, agent_run_id: agentRun, request_id: expect.any(String), duration_ms: expect.any(Number) };
+    const common = {
+      status: 200,
+      token_id: agent.tokenId,
+      agent_run_id: agentRun,
+      request_id: expect.any(String),
+      duration_ms: expect.any(Number),
+    };
     expect(byTool('get_canvas')).toMatchObject({ ...common, outcome: 'ok' });
     expect(byTool('get_canvas')).not.toHaveProperty('error_code');
-    expect(byTool('create_canvas_node')).toMatchObject({ ...common, outcome: 'tool_error', error_code: 'revision_conflict' });
+    expect(byTool('create_canvas_node')).toMatchObject({
+      ...common,
+      outcome: 'tool_error',
+      error_code: 'revision_conflict',
+    });
     expect(byTool('no_such_tool')).toMatchObject({ ...common, outcome: 'rpc_error', rpc_error: -32602 });
   });
 
   it('logs a refused MCP request with its status and error code', async () => {
     const response = await fetch(`${server.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: 'Bearer cmcp_not_a_token', 'content-type': 'application/json', accept: 'application/json', 'x-request-id': 'req-mcp-refused' },
+      headers: {
+        authorization: 'Bearer cmcp_not_a_token',
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-request-id': 'req-mcp-refused',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(response.status).toBe(401);

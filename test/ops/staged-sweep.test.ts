@@ -49,33 +49,42 @@ async function readAll(assets: AssetStore, location: AssetLocation): Promise<Buf
 }
 
 describe.each(stores)('sweeping staged outputs: %s', (_name, available, make) => {
-  it.skipIf(!available)('removes an old staged output of an asset without a row, keeps one with a row, and leaves young ones alone', async () => {
-    const assets = make();
-    const orphan = await assets.stage(ORPHAN, 'run_dead.1', bytes);
-    const kept = await assets.stage(KEPT, 'run_done.1', bytes);
-    assets.publish([kept]);
-    // The asset ids with a row: the kept one (its row may name another store: a copy kept by a migration stays too).
-    const known = async (assetIds: readonly string[]) => new Set(assetIds.filter((assetId) => assetId === KEPT));
-    const location = (assetId: string, storageKey: string | null): AssetLocation => ({ assetId, storage: assets.storage, storageKey, byteSize: bytes.length, mimeType: 'text/plain' });
-    // Where the orphan's bytes are: a file in the staging directory, else under its staged key.
-    const orphanThere = async () =>
-      assets.storage === 'local'
-        ? existsSync(join(dir, 'local', 'assets', orphan.storageKey))
-        : readAll(assets, location(ORPHAN, orphan.storageKey)).then(
-            () => true,
-            () => false,
-          );
+  it.skipIf(!available)(
+    'removes an old staged output of an asset without a row, keeps one with a row, and leaves young ones alone',
+    async () => {
+      const assets = make();
+      const orphan = await assets.stage(ORPHAN, 'run_dead.1', bytes);
+      const kept = await assets.stage(KEPT, 'run_done.1', bytes);
+      assets.publish([kept]);
+      // The asset ids with a row: the kept one (its row may name another store: a copy kept by a migration stays too).
+      const known = async (assetIds: readonly string[]) => new Set(assetIds.filter((assetId) => assetId === KEPT));
+      const location = (assetId: string, storageKey: string | null): AssetLocation => ({
+        assetId,
+        storage: assets.storage,
+        storageKey,
+        byteSize: bytes.length,
+        mimeType: 'text/plain',
+      });
+      // Where the orphan's bytes are: a file in the staging directory, else under its staged key.
+      const orphanThere = async () =>
+        assets.storage === 'local'
+          ? existsSync(join(dir, 'local', 'assets', orphan.storageKey))
+          : readAll(assets, location(ORPHAN, orphan.storageKey)).then(
+              () => true,
+              () => false,
+            );
 
-    // Written just now: younger than the cut-off, so a run may still be completing them.
-    expect(await assets.sweepStaged(Date.now() - 60_000, known)).toBe(0);
-    expect(await orphanThere()).toBe(true);
+      // Written just now: younger than the cut-off, so a run may still be completing them.
+      expect(await assets.sweepStaged(Date.now() - 60_000, known)).toBe(0);
+      expect(await orphanThere()).toBe(true);
 
-    expect(await assets.sweepStaged(Date.now() + 60_000, known)).toBe(1);
-    expect(await orphanThere()).toBe(false);
-    expect(await readAll(assets, location(KEPT, assets.storage === 'local' ? null : kept.storageKey))).toEqual(bytes);
-    expect(await assets.sweepStaged(Date.now() + 60_000, known)).toBe(0);
-    await assets.close();
-  });
+      expect(await assets.sweepStaged(Date.now() + 60_000, known)).toBe(1);
+      expect(await orphanThere()).toBe(false);
+      expect(await readAll(assets, location(KEPT, assets.storage === 'local' ? null : kept.storageKey))).toEqual(bytes);
+      expect(await assets.sweepStaged(Date.now() + 60_000, known)).toBe(0);
+      await assets.close();
+    },
+  );
 });
 
 describe('which assets have a row (what the engine asks before a sweep removes anything)', () => {

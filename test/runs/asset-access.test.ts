@@ -50,7 +50,14 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
       let s3Settings: ConfigInput = {};
       if (assetStore === 's3') {
         s3 = await startS3Standin();
-        s3Settings = { s3Bucket: s3.bucket, s3Endpoint: s3.endpoint, s3ForcePathStyle: true, s3AccessKeyId: 'S3RVER', s3SecretAccessKey: 'S3RVER', s3Prefix: 'canvas/' };
+        s3Settings = {
+          s3Bucket: s3.bucket,
+          s3Endpoint: s3.endpoint,
+          s3ForcePathStyle: true,
+          s3AccessKeyId: 'S3RVER',
+          s3SecretAccessKey: 'S3RVER',
+          s3Prefix: 'canvas/',
+        };
       }
       server = await startTestServer(
         target,
@@ -59,18 +66,59 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
       );
       world = await seedWorld(server.store);
       const { admin } = server.store;
-      memberToken = (await admin.createToken({ name: 'member', kind: 'backend', role: 'viewer', projects: ['p1'], workspaces: [], actor: null, expiresAt: null })).secret;
-      outsiderToken = (await admin.createToken({ name: 'outsider', kind: 'backend', role: 'editor', projects: ['p2'], workspaces: [], actor: null, expiresAt: null })).secret;
-      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'carol' }, { expiresInMs: 60_000 });
+      memberToken = (
+        await admin.createToken({
+          name: 'member',
+          kind: 'backend',
+          role: 'viewer',
+          projects: ['p1'],
+          workspaces: [],
+          actor: null,
+          expiresAt: null,
+        })
+      ).secret;
+      outsiderToken = (
+        await admin.createToken({
+          name: 'outsider',
+          kind: 'backend',
+          role: 'editor',
+          projects: ['p2'],
+          workspaces: [],
+          actor: null,
+          expiresAt: null,
+        })
+      ).secret;
+      const link = await server.store.sessions.createLoginLink(
+        { issuer: IDP, subject: 'carol' },
+        { expiresInMs: 60_000 },
+      );
       memberCookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
 
-      agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${world.tokens.editor.secret}`, 'X-Agent-Run-Id': world.chatRuns.edit });
-      const read = structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids }));
-      const node = { id: 'still', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'a harbour at dawn', size: '0.5K', imageUrl: null, aspectRatio: '1:1' } };
-      await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: read.layout.revision, node } });
-      const submitted = structured<NodeRun>(await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'still' } }));
+      agent = await connectClient(server.server.mcpUrl, {
+        Authorization: `Bearer ${world.tokens.editor.secret}`,
+        'X-Agent-Run-Id': world.chatRuns.edit,
+      });
+      const read = structured<{ layout: { revision: number } }>(
+        await agent.callTool({ name: 'get_canvas', arguments: ids }),
+      );
+      const node = {
+        id: 'still',
+        type: 'imageGenNode',
+        position: { x: 0, y: 0 },
+        data: { prompt: 'a harbour at dawn', size: '0.5K', imageUrl: null, aspectRatio: '1:1' },
+      };
+      await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...ids, base_revision: read.layout.revision, node },
+      });
+      const submitted = structured<NodeRun>(
+        await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'still' } }),
+      );
       const done = await waitFor(
-        async () => structured<NodeRun>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } })),
+        async () =>
+          structured<NodeRun>(
+            await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } }),
+          ),
         (run) => run.status === 'succeeded',
       );
       output = done.outputs[0]!;
@@ -117,7 +165,9 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
     it('a token of another project gets 404, as for an asset that does not exist', async () => {
       const response = await fetch(unsigned(), { headers: { authorization: `Bearer ${outsiderToken}` } });
       expect(response.status).toBe(404);
-      const missing = await fetch(`${server.url}/assets/asset_AAAAAAAAAAAAAAAA`, { headers: { authorization: `Bearer ${outsiderToken}` } });
+      const missing = await fetch(`${server.url}/assets/asset_AAAAAAAAAAAAAAAA`, {
+        headers: { authorization: `Bearer ${outsiderToken}` },
+      });
       expect(missing.status).toBe(404);
     });
 
@@ -140,17 +190,20 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
       expect(Buffer.from(await tail.arrayBuffer())).toEqual(PNG_END);
     });
 
-    it.runIf(assetStore === 's3')('an S3 asset is a redirect to a presigned GET of the object store, which refuses a forged signature', async () => {
-      const response = await fetch(output.url, { redirect: 'manual' });
-      expect(response.status).toBe(302);
-      const location = new URL(response.headers.get('location')!);
-      expect(location.origin).toBe(s3!.endpoint);
-      expect(location.pathname).toMatch(new RegExp(`^/${s3!.bucket}/canvas/staging/${output.asset_id}\\.`));
-      expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
-      expect((await fetch(location)).status).toBe(200);
-      location.searchParams.set('X-Amz-Signature', '0'.repeat(64));
-      expect((await fetch(location)).status).toBe(403);
-    });
+    it.runIf(assetStore === 's3')(
+      'an S3 asset is a redirect to a presigned GET of the object store, which refuses a forged signature',
+      async () => {
+        const response = await fetch(output.url, { redirect: 'manual' });
+        expect(response.status).toBe(302);
+        const location = new URL(response.headers.get('location')!);
+        expect(location.origin).toBe(s3!.endpoint);
+        expect(location.pathname).toMatch(new RegExp(`^/${s3!.bucket}/canvas/staging/${output.asset_id}\\.`));
+        expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
+        expect((await fetch(location)).status).toBe(200);
+        location.searchParams.set('X-Amz-Signature', '0'.repeat(64));
+        expect((await fetch(location)).status).toBe(403);
+      },
+    );
 
     it('a signed URL stops working when it expires, and a fresh read signs a new one', async () => {
       clockOffset = 2 * 3600_000;
@@ -158,7 +211,12 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
         const expired = await fetch(output.url);
         expect(expired.status).toBe(401);
         expect(await expired.text()).toContain('expired');
-        const fresh = structured<NodeRun>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: (await server.store.claims.getAsset(output.asset_id))!.runId } }));
+        const fresh = structured<NodeRun>(
+          await agent.callTool({
+            name: 'get_canvas_node_run',
+            arguments: { ...ids, run_id: (await server.store.claims.getAsset(output.asset_id))!.runId },
+          }),
+        );
         expect(fresh.outputs[0]!.url).not.toBe(output.url);
         expect((await fetch(fresh.outputs[0]!.url)).status).toBe(200);
       } finally {

@@ -83,7 +83,9 @@ describe('run engine resilience', () => {
     } as unknown as Store;
     const provider: RunProvider = {
       name: 'instant',
-      execute: async (job) => ({ assets: job.outputs.map((output) => ({ ...output, mimeType: 'application/json', bytes: Buffer.from('{}') })) }),
+      execute: async (job) => ({
+        assets: job.outputs.map((output) => ({ ...output, mimeType: 'application/json', bytes: Buffer.from('{}') })),
+      }),
     };
     const engine = createRunEngine({
       store,
@@ -95,7 +97,10 @@ describe('run engine resilience', () => {
     });
     await engine.start();
     try {
-      await waitFor(async () => completed, (ids) => ids.includes('run_second'));
+      await waitFor(
+        async () => completed,
+        (ids) => ids.includes('run_second'),
+      );
     } finally {
       await engine.stop();
     }

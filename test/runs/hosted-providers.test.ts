@@ -5,7 +5,14 @@ import { createFalProvider } from '../../src/runs/providers/hosted/fal-provider.
 import { createReplicateProvider } from '../../src/runs/providers/hosted/replicate-provider.js';
 import { ProviderError, type ProviderJob } from '../../src/runs/providers/provider.js';
 import { submitNodeRun } from '../../src/runs/submit.js';
-import { FAL_KEY, REPLICATE_TOKEN, STANDIN_IMAGE, STANDIN_VIDEO, startHostedStandIn, type HostedStandIn } from '../support/hosted-standins.js';
+import {
+  FAL_KEY,
+  REPLICATE_TOKEN,
+  STANDIN_IMAGE,
+  STANDIN_VIDEO,
+  startHostedStandIn,
+  type HostedStandIn,
+} from '../support/hosted-standins.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
@@ -23,13 +30,23 @@ const job = (operation: ProviderJob['operation'], outputs: number, kind: 'image'
   operation,
   skillId: null,
   input: { prompt: 'a lighthouse at dusk', aspectRatio: '16:9', durationMs: 4000 },
-  outputs: Array.from({ length: outputs }, (_, index) => ({ assetId: `asset_${String(index).padStart(16, '0')}`, kind })),
+  outputs: Array.from({ length: outputs }, (_, index) => ({
+    assetId: `asset_${String(index).padStart(16, '0')}`,
+    kind,
+  })),
   costEstimated: 1,
 });
 
 function recorder(signal = new AbortController().signal) {
   const messages: string[] = [];
-  return { messages, context: { signal, progress: (_percent: number, message: string) => messages.push(message), inputFile: async () => null } };
+  return {
+    messages,
+    context: {
+      signal,
+      progress: (_percent: number, message: string) => messages.push(message),
+      inputFile: async () => null,
+    },
+  };
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<ProviderError> {
@@ -96,10 +113,14 @@ describe('hosted providers against stand-ins of their APIs', () => {
       standIn.plans.push({ outcome: 'never', holdCreateMs: 400 });
       const before = standIn.cancels.length;
       const controller = new AbortController();
-      const creates = () => standIn.requests.filter((request) => request.line.startsWith('POST /replicate/v1/models/')).length;
+      const creates = () =>
+        standIn.requests.filter((request) => request.line.startsWith('POST /replicate/v1/models/')).length;
       const createsAtStart = creates();
       const pending = replicate().execute(job('image_generation', 1), recorder(controller.signal).context);
-      await waitFor(async () => creates(), (count) => count > createsAtStart);
+      await waitFor(
+        async () => creates(),
+        (count) => count > createsAtStart,
+      );
       controller.abort(new Error('cancelled by test'));
       await expect(pending).rejects.toThrow('cancelled by test');
       // Told to stop: the prediction it created is not left running (and billing) at Replicate.
@@ -111,8 +132,14 @@ describe('hosted providers against stand-ins of their APIs', () => {
       const before = standIn.requests.length;
       const { context, messages } = recorder();
       const result = await replicate().execute(job('video_generation', 1, 'video'), context);
-      expect(standIn.requests[before]).toMatchObject({ line: 'POST /replicate/v1/predictions', prefer: undefined, body: { version: 'abc123', input: { duration: 4 } } });
-      expect(new Set(messages)).toEqual(new Set(['queued at Replicate', 'running at Replicate', 'copying the result from Replicate']));
+      expect(standIn.requests[before]).toMatchObject({
+        line: 'POST /replicate/v1/predictions',
+        prefer: undefined,
+        body: { version: 'abc123', input: { duration: 4 } },
+      });
+      expect(new Set(messages)).toEqual(
+        new Set(['queued at Replicate', 'running at Replicate', 'copying the result from Replicate']),
+      );
       expect(result.assets[0]).toMatchObject({ kind: 'video', mimeType: 'video/mp4' });
       expect(result.assets[0]!.bytes.equals(STANDIN_VIDEO)).toBe(true);
     });
@@ -138,7 +165,11 @@ describe('hosted providers against stand-ins of their APIs', () => {
     });
 
     it('a refused token fails at once, naming the status but never the token', async () => {
-      const wrong = createReplicateProvider({ apiToken: 'r8_wrong', baseUrl: standIn.replicateUrl, models: { image_generation: 'a/b' } });
+      const wrong = createReplicateProvider({
+        apiToken: 'r8_wrong',
+        baseUrl: standIn.replicateUrl,
+        models: { image_generation: 'a/b' },
+      });
       const refused = await failureOf(wrong.execute(job('image_generation', 1), recorder().context));
       expect(refused.message).toBe('Replicate answered HTTP 401: You did not pass a valid authentication token.');
       expect(refused.message).not.toContain('r8_wrong');
@@ -151,7 +182,10 @@ describe('hosted providers against stand-ins of their APIs', () => {
       const reads = () => standIn.requests.filter((request) => request.line.startsWith('GET /replicate')).length;
       const readsAtStart = reads();
       const pending = replicate().execute(job('video_generation', 1, 'video'), recorder(controller.signal).context);
-      await waitFor(async () => reads(), (count) => count >= readsAtStart + 2);
+      await waitFor(
+        async () => reads(),
+        (count) => count >= readsAtStart + 2,
+      );
       controller.abort(new Error('cancelled by test'));
       await expect(pending).rejects.toThrow('cancelled by test');
       expect(standIn.cancels.length).toBe(before + 1);
@@ -160,7 +194,10 @@ describe('hosted providers against stand-ins of their APIs', () => {
       const racing = new AbortController();
       const readsBefore = reads();
       const raced = replicate().execute(job('image_generation', 1), recorder(racing.signal).context);
-      await waitFor(async () => reads(), (count) => count > readsBefore);
+      await waitFor(
+        async () => reads(),
+        (count) => count > readsBefore,
+      );
       racing.abort(new Error('cancelled by test'));
       const delivered = await raced;
       expect(delivered.assets[0]!.bytes.equals(STANDIN_IMAGE)).toBe(true);
@@ -169,7 +206,12 @@ describe('hosted providers against stand-ins of their APIs', () => {
 
   describe('fal (queue API, official client)', () => {
     const fal = (pollIntervalMs = 10) =>
-      createFalProvider({ apiKey: FAL_KEY, queueUrl: standIn.falUrl, models: { image_generation: 'fal-ai/flux/schnell', video_generation: 'fal-ai/ltx-video' }, pollIntervalMs });
+      createFalProvider({
+        apiKey: FAL_KEY,
+        queueUrl: standIn.falUrl,
+        models: { image_generation: 'fal-ai/flux/schnell', video_generation: 'fal-ai/ltx-video' },
+        pollIntervalMs,
+      });
 
     it('submits, shows the queue position while queued, and copies the images of the result', async () => {
       standIn.plans.push({ queuedReads: 2, runningReads: 1 });
@@ -181,8 +223,14 @@ describe('hosted providers against stand-ins of their APIs', () => {
         authorization: `Key ${FAL_KEY}`,
         body: { prompt: 'a lighthouse at dusk', aspect_ratio: '16:9', num_images: 2 },
       });
-      expect(requestsSince(before).filter((line) => line.endsWith('/status'))[0]).toMatch(/^GET \/fal\/fal-ai\/flux\/requests\/job\d+\/status$/);
-      expect(messages.slice(0, 3)).toEqual(['queued at fal, position 3', 'queued at fal, position 2', 'queued at fal, position 1']);
+      expect(requestsSince(before).filter((line) => line.endsWith('/status'))[0]).toMatch(
+        /^GET \/fal\/fal-ai\/flux\/requests\/job\d+\/status$/,
+      );
+      expect(messages.slice(0, 3)).toEqual([
+        'queued at fal, position 3',
+        'queued at fal, position 2',
+        'queued at fal, position 1',
+      ]);
       expect(messages).toContain('running at fal');
       expect(result.assets.map((asset) => asset.mimeType)).toEqual(['image/png', 'image/png']);
       expect(result.assets[0]!.bytes.equals(STANDIN_IMAGE)).toBe(true);
@@ -209,7 +257,10 @@ describe('hosted providers against stand-ins of their APIs', () => {
       const statusReads = () => standIn.requests.filter((request) => request.line.endsWith('/status')).length;
       const readsAtStart = statusReads();
       const pending = fal().execute(job('image_generation', 1), recorder(controller.signal).context);
-      await waitFor(async () => statusReads(), (count) => count >= readsAtStart + 2);
+      await waitFor(
+        async () => statusReads(),
+        (count) => count >= readsAtStart + 2,
+      );
       controller.abort(new Error('cancelled by test'));
       await expect(pending).rejects.toThrow('cancelled by test');
       expect(standIn.cancels.length).toBe(before + 1);
@@ -218,7 +269,10 @@ describe('hosted providers against stand-ins of their APIs', () => {
       const racing = new AbortController();
       const reads = statusReads();
       const raced = fal().execute(job('image_generation', 1), recorder(racing.signal).context);
-      await waitFor(async () => statusReads(), (count) => count > reads);
+      await waitFor(
+        async () => statusReads(),
+        (count) => count > reads,
+      );
       racing.abort(new Error('cancelled by test'));
       expect((await raced).assets[0]!.bytes.equals(STANDIN_IMAGE)).toBe(true);
     });
@@ -254,24 +308,63 @@ describe('hosted providers against stand-ins of their APIs', () => {
 
       async function submit(node: unknown): Promise<string> {
         const parsed = CanvasNode.parse(node);
-        await server.store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE }, parsed);
+        await server.store.writes.createNode(
+          { projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE },
+          parsed,
+        );
         revision += 1;
-        const { run } = await submitNodeRun(server.store, { projectId: 'p', canvasId: 'c', nodeId: parsed.id, idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' } });
+        const { run } = await submitNodeRun(server.store, {
+          projectId: 'p',
+          canvasId: 'c',
+          nodeId: parsed.id,
+          idempotencyKey: null,
+          triggeredBy: { kind: 'system', name: 'test' },
+        });
         server.server.engine!.runQueued();
         return run.run_id;
       }
-      const until = (runId: string, statuses: string[]) => waitFor(() => server.store.runs.getRun('p', 'c', runId), (run) => statuses.includes(run!.status)) as Promise<NodeRun>;
+      const until = (runId: string, statuses: string[]) =>
+        waitFor(
+          () => server.store.runs.getRun('p', 'c', runId),
+          (run) => statuses.includes(run!.status),
+        ) as Promise<NodeRun>;
 
       it('an image runs on Replicate and a video on fal; each run says which, and its asset is ours', async () => {
         standIn.plans.push({ doneWithinWait: true });
-        const image = await until(await submit({ id: 'still', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'still', size: '1K', imageUrl: null, aspectRatio: '1:1' } }), ['succeeded', 'failed']);
+        const image = await until(
+          await submit({
+            id: 'still',
+            type: 'imageGenNode',
+            position: { x: 0, y: 0 },
+            data: { prompt: 'still', size: '1K', imageUrl: null, aspectRatio: '1:1' },
+          }),
+          ['succeeded', 'failed'],
+        );
         expect(image).toMatchObject({ status: 'succeeded', provider: 'replicate' });
         standIn.plans.push({ kind: 'video' });
-        const video = await until(await submit({ id: 'clip', type: 'videoNode', position: { x: 0, y: 200 }, data: { prompt: 'waves', videoUrl: null, aspectRatio: '16:9', durationMs: 3000 } }), ['succeeded', 'failed']);
+        const video = await until(
+          await submit({
+            id: 'clip',
+            type: 'videoNode',
+            position: { x: 0, y: 200 },
+            data: { prompt: 'waves', videoUrl: null, aspectRatio: '16:9', durationMs: 3000 },
+          }),
+          ['succeeded', 'failed'],
+        );
         expect(video).toMatchObject({ status: 'succeeded', provider: 'fal', outputs: [{ mime_type: 'video/mp4' }] });
 
-        const { secret } = await server.store.admin.createToken({ name: 'reader', kind: 'backend', role: 'viewer', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
-        const served = await fetch(`${server.url}${video.outputs[0]!.url}`, { headers: { authorization: `Bearer ${secret}` } });
+        const { secret } = await server.store.admin.createToken({
+          name: 'reader',
+          kind: 'backend',
+          role: 'viewer',
+          projects: ['p'],
+          workspaces: [],
+          actor: null,
+          expiresAt: null,
+        });
+        const served = await fetch(`${server.url}${video.outputs[0]!.url}`, {
+          headers: { authorization: `Bearer ${secret}` },
+        });
         expect(Buffer.from(await served.arrayBuffer()).equals(STANDIN_VIDEO)).toBe(true);
         expect(video.outputs[0]!.url).toMatch(/^\/assets\/asset_/);
         const logs = server.logs.join('');
@@ -280,19 +373,44 @@ describe('hosted providers against stand-ins of their APIs', () => {
       });
 
       it('prices per model drive the estimate, the run record and the budget check', async () => {
-        const { tokenId, secret } = await server.store.admin.createToken({ name: 'pricing', kind: 'backend', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
-        const chatRun = await server.store.admin.createChatRun({ projectId: 'p', canvasId: 'c', actor: null, tokenId, canEdit: true, expiresAt: null });
-        const estimate = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/run-estimate', { token: secret });
+        const { tokenId, secret } = await server.store.admin.createToken({
+          name: 'pricing',
+          kind: 'backend',
+          role: 'editor',
+          projects: ['p'],
+          workspaces: [],
+          actor: null,
+          expiresAt: null,
+        });
+        const chatRun = await server.store.admin.createChatRun({
+          projectId: 'p',
+          canvasId: 'c',
+          actor: null,
+          tokenId,
+          canEdit: true,
+          expiresAt: null,
+        });
+        const estimate = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/run-estimate', {
+          token: secret,
+        });
         expect(estimate.body).toMatchObject({ operation: 'video_generation', cost: { estimated: 12 } });
         // Through the backend, as every client submits: the run record carries the model's price.
-        const image = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/still/runs', { method: 'POST', token: secret, headers: { 'idempotency-key': 'priced-image', 'x-agent-run-id': chatRun } });
+        const image = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/still/runs', {
+          method: 'POST',
+          token: secret,
+          headers: { 'idempotency-key': 'priced-image', 'x-agent-run-id': chatRun },
+        });
         expect(image.status).toBe(202);
         expect((image.body as NodeRun).cost.estimated).toBe(0.4);
         await until((image.body as NodeRun).run_id, ['succeeded', 'failed']);
         const { spent } = await server.store.runs.budget('p');
         await server.store.admin.setProjectBudget('p', spent + 5);
         try {
-          const refused = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/runs', { method: 'POST', token: secret, headers: { 'idempotency-key': 'priced', 'x-agent-run-id': chatRun } });
+          const refused = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/runs', {
+            method: 'POST',
+            token: secret,
+            headers: { 'idempotency-key': 'priced', 'x-agent-run-id': chatRun },
+          });
           expect(refused.status).toBe(402);
           expect(JSON.stringify(refused.body)).toContain('estimated at 12 credits');
         } finally {
@@ -302,15 +420,38 @@ describe('hosted providers against stand-ins of their APIs', () => {
 
       it('a queued fal request shows its position; cancelling the run cancels it at fal and charges nothing', async () => {
         standIn.plans.push({ outcome: 'never', queuedReads: 1_000 });
-        const runId = await submit({ id: 'long', type: 'videoNode', position: { x: 0, y: 400 }, data: { prompt: 'slow', videoUrl: null, aspectRatio: '16:9', durationMs: 3000 } });
-        const queued = await waitFor(() => server.store.runs.getRun('p', 'c', runId), (run) => /^queued at fal, position \d+$/.test(run?.progress.message ?? ''));
+        const runId = await submit({
+          id: 'long',
+          type: 'videoNode',
+          position: { x: 0, y: 400 },
+          data: { prompt: 'slow', videoUrl: null, aspectRatio: '16:9', durationMs: 3000 },
+        });
+        const queued = await waitFor(
+          () => server.store.runs.getRun('p', 'c', runId),
+          (run) => /^queued at fal, position \d+$/.test(run?.progress.message ?? ''),
+        );
         expect(queued?.status).toBe('running');
         const cancelsBefore = standIn.cancels.length;
-        const { secret } = await server.store.admin.createToken({ name: 'canceller', kind: 'backend', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
-        const cancel = await api(server.url, `/api/v2/projects/p/canvases/c/runs/${runId}/cancel`, { method: 'POST', token: secret });
+        const { secret } = await server.store.admin.createToken({
+          name: 'canceller',
+          kind: 'backend',
+          role: 'editor',
+          projects: ['p'],
+          workspaces: [],
+          actor: null,
+          expiresAt: null,
+        });
+        const cancel = await api(server.url, `/api/v2/projects/p/canvases/c/runs/${runId}/cancel`, {
+          method: 'POST',
+          token: secret,
+        });
         expect(cancel.status).toBe(200);
         // Cancelled while fal still queued it: charged nothing, as fal bills no queue time.
-        expect(await until(runId, ['cancelled'])).toMatchObject({ status: 'cancelled', provider: 'fal', cost: { charged: 0 } });
+        expect(await until(runId, ['cancelled'])).toMatchObject({
+          status: 'cancelled',
+          provider: 'fal',
+          cost: { charged: 0 },
+        });
         expect(standIn.cancels.length).toBe(cancelsBefore + 1);
       });
     });

@@ -27,7 +27,10 @@ describe('generation-shaped nodes run to real media files', () => {
   beforeAll(async () => {
     server = await startTestServer(STORE_TARGETS[0]!, { workers: 2, runDurationMs: 50, enableHiddenTools: true });
     world = await seedWorld(server.store);
-    agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${world.tokens.editor.secret}`, 'X-Agent-Run-Id': world.chatRuns.edit });
+    agent = await connectClient(server.server.mcpUrl, {
+      Authorization: `Bearer ${world.tokens.editor.secret}`,
+      'X-Agent-Run-Id': world.chatRuns.edit,
+    });
   });
   afterAll(async () => {
     await agent?.close();
@@ -35,25 +38,38 @@ describe('generation-shaped nodes run to real media files', () => {
   });
 
   async function revision(): Promise<number> {
-    return structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids })).layout.revision;
+    return structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids }))
+      .layout.revision;
   }
 
   async function node(id: string, type: string, data: Record<string, unknown>): Promise<void> {
-    const result = await agent.callTool({ name: 'create_canvas_node', arguments: { ...ids, base_revision: await revision(), node: { id, type, position: { x: 0, y: 0 }, data } } });
+    const result = await agent.callTool({
+      name: 'create_canvas_node',
+      arguments: { ...ids, base_revision: await revision(), node: { id, type, position: { x: 0, y: 0 }, data } },
+    });
     expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
   }
 
   async function run(nodeId: string): Promise<{ run: NodeRun; bytes: Buffer; contentType: string }> {
-    const submitted = structured<NodeRun>(await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: nodeId } }));
+    const submitted = structured<NodeRun>(
+      await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: nodeId } }),
+    );
     expect(submitted.run_id, JSON.stringify(submitted)).toBeDefined();
     const done = await waitFor(
-      async () => structured<NodeRun>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } })),
+      async () =>
+        structured<NodeRun>(
+          await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } }),
+        ),
       (current) => current.status === 'succeeded' || current.status === 'failed',
       30_000,
     );
     expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
     const response = await fetch(done.outputs[0]!.url);
-    return { run: done, bytes: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? '' };
+    return {
+      run: done,
+      bytes: Buffer.from(await response.arrayBuffer()),
+      contentType: response.headers.get('content-type') ?? '',
+    };
   }
 
   it('storyboardGenNode: a PNG sheet of its frames', async () => {
@@ -66,16 +82,29 @@ describe('generation-shaped nodes run to real media files', () => {
   });
 
   it('videoNode: a WebM video of its duration and aspect', async () => {
-    await node('clip', 'videoNode', { videoUrl: null, prompt: 'waves on a cliff', aspectRatio: '16:9', durationMs: 2000 });
+    await node('clip', 'videoNode', {
+      videoUrl: null,
+      prompt: 'waves on a cliff',
+      aspectRatio: '16:9',
+      durationMs: 2000,
+    });
     const { bytes, contentType } = await run('clip');
     expect(contentType).toBe('video/webm');
     const info = probe(bytes);
-    expect(info.streams).toEqual([expect.objectContaining({ codec_type: 'video', codec_name: 'vp8', width: 320, height: 180 })]);
+    expect(info.streams).toEqual([
+      expect.objectContaining({ codec_type: 'video', codec_name: 'vp8', width: 320, height: 180 }),
+    ]);
     expect(info.durationSeconds).toBeCloseTo(2, 1);
   });
 
   it('videoStoryNode: one video of its shots in order', async () => {
-    await node('story', 'videoStoryNode', { shots: [{ id: 's1', prompt: 'wide', durationMs: 1000 }, { id: 's2', prompt: 'close', durationMs: 1500 }], aspectRatio: '1:1' });
+    await node('story', 'videoStoryNode', {
+      shots: [
+        { id: 's1', prompt: 'wide', durationMs: 1000 },
+        { id: 's2', prompt: 'close', durationMs: 1500 },
+      ],
+      aspectRatio: '1:1',
+    });
     const info = probe((await run('story')).bytes);
     expect(info.streams[0]).toMatchObject({ codec_type: 'video', width: 320, height: 320 });
     expect(info.durationSeconds).toBeCloseTo(2.5, 1);
@@ -83,7 +112,10 @@ describe('generation-shaped nodes run to real media files', () => {
 
   it('videoComposeNode: its clips trimmed and joined, with an audio track', async () => {
     const clip = await run('clip');
-    await node('voice', 'audioNode', { audioUrl: null, text: 'A storm is coming, and nobody listens to the keeper of the light.' });
+    await node('voice', 'audioNode', {
+      audioUrl: null,
+      text: 'A storm is coming, and nobody listens to the keeper of the light.',
+    });
     const voice = await run('voice');
     await node('cut', 'videoComposeNode', {
       clips: [
@@ -104,9 +136,14 @@ describe('generation-shaped nodes run to real media files', () => {
       clips: [{ id: 'a', videoUrl: '/assets/asset_missingmissing00', startMs: 0 }],
       aspectRatio: '16:9',
     });
-    const submitted = structured<NodeRun>(await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'cut-missing' } }));
+    const submitted = structured<NodeRun>(
+      await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'cut-missing' } }),
+    );
     const done = await waitFor(
-      async () => structured<NodeRun>(await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } })),
+      async () =>
+        structured<NodeRun>(
+          await agent.callTool({ name: 'get_canvas_node_run', arguments: { ...ids, run_id: submitted.run_id } }),
+        ),
       (current) => current.status === 'succeeded' || current.status === 'failed',
       30_000,
     );
@@ -123,17 +160,33 @@ describe('generation-shaped nodes run to real media files', () => {
     const { bytes, contentType } = await run('world');
     expect(contentType).toBe('model/gltf-binary');
     const document = await new NodeIO().readBinary(new Uint8Array(bytes));
-    expect(document.getRoot().listMeshes().map((mesh) => mesh.getName())).toEqual(['ground', ...Array.from({ length: 6 }, (_, index) => `block-${index + 1}`)]);
+    expect(
+      document
+        .getRoot()
+        .listMeshes()
+        .map((mesh) => mesh.getName()),
+    ).toEqual(['ground', ...Array.from({ length: 6 }, (_, index) => `block-${index + 1}`)]);
   });
 
-  it('audioTrimNode: the connected audio node\'s audio, trimmed; without one it is not runnable', async () => {
+  it("audioTrimNode: the connected audio node's audio, trimmed; without one it is not runnable", async () => {
     await node('trim', 'audioTrimNode', { trimStartMs: 200, trimEndMs: 800 });
     const refused = await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'trim' } });
     expect(toolError(refused)).toMatchObject({ code: 'not_runnable' });
     expect(toolError(refused).message).toContain('connect an audio node');
-    await server.store.writes.createEdge({ projectId: 'p1', canvasId: 'c1', baseRevision: await revision(), clientSaveId: null, authorization: SYSTEM_WRITE }, { id: 'voice-trim', source: 'voice', target: 'trim' });
+    await server.store.writes.createEdge(
+      {
+        projectId: 'p1',
+        canvasId: 'c1',
+        baseRevision: await revision(),
+        clientSaveId: null,
+        authorization: SYSTEM_WRITE,
+      },
+      { id: 'voice-trim', source: 'voice', target: 'trim' },
+    );
     const info = probe((await run('trim')).bytes);
-    expect(info.streams).toEqual([expect.objectContaining({ codec_type: 'audio', codec_name: 'pcm_s16le', sample_rate: '16000' })]);
+    expect(info.streams).toEqual([
+      expect.objectContaining({ codec_type: 'audio', codec_name: 'pcm_s16le', sample_rate: '16000' }),
+    ]);
     expect(info.durationSeconds).toBeCloseTo(0.6, 1);
   });
 });

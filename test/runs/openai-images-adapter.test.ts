@@ -26,7 +26,13 @@ interface StubCall {
 
 type Behaviour = 'ok' | 'bad_request' | 'unavailable_once' | 'slow';
 
-function startStub(): Promise<{ server: Server; url: string; calls: StubCall[]; behaviour: { next: Behaviour }; aborted: { count: number } }> {
+function startStub(): Promise<{
+  server: Server;
+  url: string;
+  calls: StubCall[];
+  behaviour: { next: Behaviour };
+  aborted: { count: number };
+}> {
   const calls: StubCall[] = [];
   const behaviour = { next: 'ok' as Behaviour };
   const aborted = { count: 0 };
@@ -41,16 +47,23 @@ function startStub(): Promise<{ server: Server; url: string; calls: StubCall[]; 
       const call = { authorization: req.headers.authorization, body: JSON.parse(text) as StubCall['body'] };
       calls.push(call);
       if (call.authorization !== `Bearer ${API_KEY}`) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
         return;
       }
       const answer = () =>
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ created: 1, data: Array.from({ length: call.body.n }, () => ({ b64_json: STUB_IMAGE.toString('base64') })) }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            created: 1,
+            data: Array.from({ length: call.body.n }, () => ({ b64_json: STUB_IMAGE.toString('base64') })),
+          }),
+        );
       switch (behaviour.next) {
         case 'bad_request':
-          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Your prompt was rejected' } }));
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: 'Your prompt was rejected' } }));
           return;
         case 'unavailable_once':
           behaviour.next = 'ok';
@@ -72,7 +85,15 @@ function startStub(): Promise<{ server: Server; url: string; calls: StubCall[]; 
     });
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, calls, behaviour, aborted })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        calls,
+        behaviour,
+        aborted,
+      }),
+    ),
   );
 }
 
@@ -82,7 +103,10 @@ const job = (outputs: number, aspectRatio = '16:9'): ProviderJob => ({
   operation: 'image_generation',
   skillId: null,
   input: { prompt: 'a lighthouse', aspectRatio, size: '1K', count: outputs },
-  outputs: Array.from({ length: outputs }, (_, index) => ({ assetId: `asset_${String(index).padStart(16, '0')}`, kind: 'image' as const })),
+  outputs: Array.from({ length: outputs }, (_, index) => ({
+    assetId: `asset_${String(index).padStart(16, '0')}`,
+    kind: 'image' as const,
+  })),
   costEstimated: outputs,
 });
 
@@ -94,7 +118,11 @@ describe('OpenAI-compatible images adapter', () => {
   afterAll(() => new Promise<void>((resolve) => stub.server.close(() => resolve())));
 
   const provider = () => createOpenAiImagesProvider({ baseUrl: stub.url, apiKey: API_KEY, model: 'gpt-image-1' });
-  const context = (signal = new AbortController().signal) => ({ signal, progress: () => undefined, inputFile: async () => null });
+  const context = (signal = new AbortController().signal) => ({
+    signal,
+    progress: () => undefined,
+    inputFile: async () => null,
+  });
 
   it('sends the prompt, model, count and size with the key, and returns the decoded images', async () => {
     stub.behaviour.next = 'ok';
@@ -121,9 +149,15 @@ describe('OpenAI-compatible images adapter', () => {
 
   it('reports a refused request as a non-retryable provider error that never contains the key', async () => {
     stub.behaviour.next = 'bad_request';
-    const error = await provider().execute(job(1), context()).catch((caught: unknown) => caught);
+    const error = await provider()
+      .execute(job(1), context())
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ code: 'provider_error', retryable: false, message: 'The images API answered HTTP 400: Your prompt was rejected.' });
+    expect(error).toMatchObject({
+      code: 'provider_error',
+      retryable: false,
+      message: 'The images API answered HTTP 400: Your prompt was rejected.',
+    });
     const wrongKey = createOpenAiImagesProvider({ baseUrl: stub.url, apiKey: 'sk-wrong', model: 'gpt-image-1' });
     const refused = (await wrongKey.execute(job(1), context()).catch((caught: unknown) => caught)) as ProviderError;
     expect(refused.retryable).toBe(false);
@@ -132,7 +166,9 @@ describe('OpenAI-compatible images adapter', () => {
 
   it('reports an unavailable API as retryable', async () => {
     stub.behaviour.next = 'unavailable_once';
-    const error = await provider().execute(job(1), context()).catch((caught: unknown) => caught);
+    const error = await provider()
+      .execute(job(1), context())
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'provider_error', retryable: true });
   });
 
@@ -142,10 +178,17 @@ describe('OpenAI-compatible images adapter', () => {
     const callsBefore = stub.calls.length;
     const pending = provider().execute(job(1), context(controller.signal));
     // Cancel once the request is in flight: the stub has it and holds its answer.
-    await waitFor(async () => stub.calls.length, (count) => count > callsBefore);
+    await waitFor(
+      async () => stub.calls.length,
+      (count) => count > callsBefore,
+    );
     controller.abort(new Error('cancelled by test'));
     await expect(pending).rejects.toThrow('cancelled by test');
-    await waitFor(async () => stub.aborted.count, (count) => count >= 1, 5000);
+    await waitFor(
+      async () => stub.aborted.count,
+      (count) => count >= 1,
+      5000,
+    );
   });
 
   describe('through the engine', () => {
@@ -165,26 +208,59 @@ describe('OpenAI-compatible images adapter', () => {
 
     async function run(id: string, behaviour: Behaviour, revision: number): Promise<NodeRun> {
       stub.behaviour.next = behaviour;
-      const node = CanvasNode.parse({ id, type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: id, size: '1K', imageUrl: null, aspectRatio: '1:1' } });
-      await server.store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
-      const { run: submitted } = await submitNodeRun(server.store, { projectId: 'p', canvasId: 'c', nodeId: id, idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' } });
+      const node = CanvasNode.parse({
+        id,
+        type: 'imageGenNode',
+        position: { x: 0, y: 0 },
+        data: { prompt: id, size: '1K', imageUrl: null, aspectRatio: '1:1' },
+      });
+      await server.store.writes.createNode(
+        { projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE },
+        node,
+      );
+      const { run: submitted } = await submitNodeRun(server.store, {
+        projectId: 'p',
+        canvasId: 'c',
+        nodeId: id,
+        idempotencyKey: null,
+        triggeredBy: { kind: 'system', name: 'test' },
+      });
       server.server.engine!.runQueued();
-      return (await waitFor(() => server.store.runs.getRun('p', 'c', submitted.run_id), (current) => ['succeeded', 'failed'].includes(current!.status)))!;
+      return (await waitFor(
+        () => server.store.runs.getRun('p', 'c', submitted.run_id),
+        (current) => ['succeeded', 'failed'].includes(current!.status),
+      ))!;
     }
 
     it('stores the API image as the run asset and serves it', async () => {
       const done = await run('ok', 'ok', 0);
       expect(done).toMatchObject({ status: 'succeeded', attempt: 1 });
       // Read as a member of the project would (an unsigned asset URL needs a credential: issue 19).
-      const { secret } = await server.store.admin.createToken({ name: 'reader', kind: 'backend', role: 'viewer', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
-      const served = Buffer.from(await (await fetch(`${server.url}${done.outputs[0]!.url}`, { headers: { authorization: `Bearer ${secret}` } })).arrayBuffer());
+      const { secret } = await server.store.admin.createToken({
+        name: 'reader',
+        kind: 'backend',
+        role: 'viewer',
+        projects: ['p'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
+      });
+      const served = Buffer.from(
+        await (
+          await fetch(`${server.url}${done.outputs[0]!.url}`, { headers: { authorization: `Bearer ${secret}` } })
+        ).arrayBuffer(),
+      );
       expect(served.equals(STUB_IMAGE)).toBe(true);
     });
 
     it('retries a transient failure and fails a refused prompt with the API message', async () => {
       expect(await run('flaky', 'unavailable_once', 1)).toMatchObject({ status: 'succeeded', attempt: 2 });
       const refused = await run('refused', 'bad_request', 2);
-      expect(refused).toMatchObject({ status: 'failed', cost: { charged: 0 }, error: { code: 'provider_error', message: expect.stringContaining('Your prompt was rejected') } });
+      expect(refused).toMatchObject({
+        status: 'failed',
+        cost: { charged: 0 },
+        error: { code: 'provider_error', message: expect.stringContaining('Your prompt was rejected') },
+      });
       expect(server.logs.join('')).not.toContain(API_KEY);
     });
   });

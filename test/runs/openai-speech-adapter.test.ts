@@ -18,7 +18,10 @@ import { waitFor } from '../support/wait.js';
 
 const API_KEY = 'sk-speech-test-not-a-real-key';
 // A few bytes that stand for an MP3 stream (an ID3 header, then anything): the adapter stores what the API sends.
-const STUB_AUDIO = Buffer.concat([Buffer.from('ID3\u0004\u0000\u0000\u0000\u0000\u0000\u0000', 'latin1'), Buffer.alloc(64, 7)]);
+const STUB_AUDIO = Buffer.concat([
+  Buffer.from('ID3\u0004\u0000\u0000\u0000\u0000\u0000\u0000', 'latin1'),
+  Buffer.alloc(64, 7),
+]);
 
 interface SpeechCall {
   authorization: string | undefined;
@@ -43,7 +46,9 @@ function startStub() {
       const call = { authorization: req.headers.authorization, body: JSON.parse(text) as SpeechCall['body'] };
       calls.push(call);
       const error = (status: number, message: string, headers: Record<string, string> = {}) =>
-        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message, type: 'test', code: null, param: null } }));
+        res
+          .writeHead(status, { 'content-type': 'application/json', ...headers })
+          .end(JSON.stringify({ error: { message, type: 'test', code: null, param: null } }));
       if (call.authorization !== `Bearer ${API_KEY}`) return error(401, 'Incorrect API key provided');
       const answer = script.answers.length > 1 ? script.answers.shift()! : script.answers[0]!;
       switch (answer) {
@@ -69,8 +74,22 @@ function startStub() {
       }
     });
   });
-  return new Promise<{ server: Server; url: string; calls: SpeechCall[]; script: typeof script; closedEarly: typeof closedEarly }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, calls, script, closedEarly })),
+  return new Promise<{
+    server: Server;
+    url: string;
+    calls: SpeechCall[];
+    script: typeof script;
+    closedEarly: typeof closedEarly;
+  }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        calls,
+        script,
+        closedEarly,
+      }),
+    ),
   );
 }
 
@@ -91,19 +110,44 @@ describe('OpenAI-compatible speech adapter', () => {
   });
   afterAll(() => new Promise<void>((resolve) => stub.server.close(() => resolve())));
 
-  const provider = (apiKey = API_KEY) => createOpenAiSpeechProvider({ baseUrl: stub.url, apiKey, model: 'gpt-4o-mini-tts', voice: 'alloy' });
-  const context = (signal = new AbortController().signal) => ({ signal, progress: () => undefined, inputFile: async () => null });
-  const failureOf = async (job: ProviderJob, apiKey = API_KEY) => (await provider(apiKey).execute(job, context()).catch((caught: unknown) => caught)) as ProviderError;
+  const provider = (apiKey = API_KEY) =>
+    createOpenAiSpeechProvider({ baseUrl: stub.url, apiKey, model: 'gpt-4o-mini-tts', voice: 'alloy' });
+  const context = (signal = new AbortController().signal) => ({
+    signal,
+    progress: () => undefined,
+    inputFile: async () => null,
+  });
+  const failureOf = async (job: ProviderJob, apiKey = API_KEY) =>
+    (await provider(apiKey)
+      .execute(job, context())
+      .catch((caught: unknown) => caught)) as ProviderError;
 
   it("sends the node's text, its voice and its emotion as instructions, and stores the API's audio as MP3", async () => {
     stub.script.answers = ['ok'];
-    const result = await provider().execute(speechJob({ text: ' Hello, lighthouse. ', voiceRef: { scope: 'user_custom', voiceId: 'coral' }, emotionPrompt: 'whispering' }), context());
+    const result = await provider().execute(
+      speechJob({
+        text: ' Hello, lighthouse. ',
+        voiceRef: { scope: 'user_custom', voiceId: 'coral' },
+        emotionPrompt: 'whispering',
+      }),
+      context(),
+    );
     expect(stub.calls.at(-1)).toEqual({
       authorization: `Bearer ${API_KEY}`,
-      body: { model: 'gpt-4o-mini-tts', input: 'Hello, lighthouse.', voice: 'coral', response_format: 'mp3', instructions: 'whispering' },
+      body: {
+        model: 'gpt-4o-mini-tts',
+        input: 'Hello, lighthouse.',
+        voice: 'coral',
+        response_format: 'mp3',
+        instructions: 'whispering',
+      },
     });
     expect(result.assets).toHaveLength(1);
-    expect(result.assets[0]).toMatchObject({ assetId: 'asset_0000000000000000', kind: 'audio', mimeType: 'audio/mpeg' });
+    expect(result.assets[0]).toMatchObject({
+      assetId: 'asset_0000000000000000',
+      kind: 'audio',
+      mimeType: 'audio/mpeg',
+    });
     expect(result.assets[0]!.bytes.equals(STUB_AUDIO)).toBe(true);
   });
 
@@ -129,7 +173,9 @@ describe('OpenAI-compatible speech adapter', () => {
     expect(stub.calls.length - before).toBe(3);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'provider_error', retryable: false });
-    expect(error.message).toBe('The speech API answered HTTP 500 after 3 attempts: The server had an error while processing your request.');
+    expect(error.message).toBe(
+      'The speech API answered HTTP 500 after 3 attempts: The server had an error while processing your request.',
+    );
   });
 
   it('reports a refused request at once, without the key', async () => {
@@ -137,7 +183,11 @@ describe('OpenAI-compatible speech adapter', () => {
     const before = stub.calls.length;
     const error = await failureOf(speechJob({ text: 'Refused' }));
     expect(stub.calls.length - before).toBe(1);
-    expect(error).toMatchObject({ code: 'provider_error', retryable: false, message: "The speech API answered HTTP 400: Invalid value for 'voice'." });
+    expect(error).toMatchObject({
+      code: 'provider_error',
+      retryable: false,
+      message: "The speech API answered HTTP 400: Invalid value for 'voice'.",
+    });
     const wrongKey = await failureOf(speechJob({ text: 'Refused' }), 'sk-wrong-key');
     expect(wrongKey.message).toContain('HTTP 401');
     expect(wrongKey.message).not.toContain('sk-wrong-key');
@@ -155,48 +205,107 @@ describe('OpenAI-compatible speech adapter', () => {
     const controller = new AbortController();
     const before = stub.calls.length;
     const pending = provider().execute(speechJob({ text: 'Slow' }), context(controller.signal));
-    await waitFor(async () => stub.calls.length, (count) => count > before);
+    await waitFor(
+      async () => stub.calls.length,
+      (count) => count > before,
+    );
     controller.abort(new Error('cancelled by test'));
     await expect(pending).rejects.toThrow('cancelled by test');
-    await waitFor(async () => stub.closedEarly.count, (count) => count >= 1, 5000);
+    await waitFor(
+      async () => stub.closedEarly.count,
+      (count) => count >= 1,
+      5000,
+    );
   });
 
   describe.each(STORE_TARGETS)('through the engine: $name', (target) => {
     describe.skipIf(!target.available)('with --speech-provider openai', () => {
       let server: TestServer;
       beforeAll(async () => {
-        server = await startTestServer(target, { workers: 1, runDurationMs: 0, speechProvider: 'openai', openaiBaseUrl: stub.url, openaiApiKey: API_KEY });
+        server = await startTestServer(target, {
+          workers: 1,
+          runDurationMs: 0,
+          speechProvider: 'openai',
+          openaiBaseUrl: stub.url,
+          openaiApiKey: API_KEY,
+        });
         await server.store.admin.createWorkspace('w');
         await server.store.admin.createProject('p', 'w');
         await server.store.admin.createCanvas('p', 'c', false);
       });
       afterAll(async () => server?.close());
 
-      async function run(id: string, answers: Answer[], revision: number, audioKind: 'speech' | 'music' = 'speech'): Promise<NodeRun> {
+      async function run(
+        id: string,
+        answers: Answer[],
+        revision: number,
+        audioKind: 'speech' | 'music' = 'speech',
+      ): Promise<NodeRun> {
         stub.script.answers = answers;
-        const node = CanvasNode.parse({ id, type: 'audioNode', position: { x: 0, y: 0 }, data: { audioUrl: null, audioKind, text: `Line ${id}` } });
-        await server.store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
-        const { run: submitted } = await submitNodeRun(server.store, { projectId: 'p', canvasId: 'c', nodeId: id, idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' } });
+        const node = CanvasNode.parse({
+          id,
+          type: 'audioNode',
+          position: { x: 0, y: 0 },
+          data: { audioUrl: null, audioKind, text: `Line ${id}` },
+        });
+        await server.store.writes.createNode(
+          { projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE },
+          node,
+        );
+        const { run: submitted } = await submitNodeRun(server.store, {
+          projectId: 'p',
+          canvasId: 'c',
+          nodeId: id,
+          idempotencyKey: null,
+          triggeredBy: { kind: 'system', name: 'test' },
+        });
         server.server.engine!.runQueued();
-        return (await waitFor(() => server.store.runs.getRun('p', 'c', submitted.run_id), (current) => ['succeeded', 'failed'].includes(current!.status)))!;
+        return (await waitFor(
+          () => server.store.runs.getRun('p', 'c', submitted.run_id),
+          (current) => ['succeeded', 'failed'].includes(current!.status),
+        ))!;
       }
 
       it("stores the API's voice as the run's audio and serves it, and the run says which provider ran; a music node still runs locally", async () => {
         const done = await run('line', ['ok'], 0);
-        expect(done).toMatchObject({ status: 'succeeded', provider: 'openai-speech', outputs: [{ kind: 'audio', mime_type: 'audio/mpeg' }] });
-        const { secret } = await server.store.admin.createToken({ name: 'reader', kind: 'backend', role: 'viewer', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
-        const served = await fetch(`${server.url}${done.outputs[0]!.url}`, { headers: { authorization: `Bearer ${secret}` } });
+        expect(done).toMatchObject({
+          status: 'succeeded',
+          provider: 'openai-speech',
+          outputs: [{ kind: 'audio', mime_type: 'audio/mpeg' }],
+        });
+        const { secret } = await server.store.admin.createToken({
+          name: 'reader',
+          kind: 'backend',
+          role: 'viewer',
+          projects: ['p'],
+          workspaces: [],
+          actor: null,
+          expiresAt: null,
+        });
+        const served = await fetch(`${server.url}${done.outputs[0]!.url}`, {
+          headers: { authorization: `Bearer ${secret}` },
+        });
         expect(served.headers.get('content-type')).toBe('audio/mpeg');
         expect(Buffer.from(await served.arrayBuffer()).equals(STUB_AUDIO)).toBe(true);
         const callsBefore = stub.calls.length;
         const music = await run('theme', ['ok'], 1, 'music');
-        expect(music).toMatchObject({ status: 'succeeded', provider: 'local', outputs: [{ kind: 'audio', mime_type: 'audio/wav' }] });
+        expect(music).toMatchObject({
+          status: 'succeeded',
+          provider: 'local',
+          outputs: [{ kind: 'audio', mime_type: 'audio/wav' }],
+        });
         expect(stub.calls.length).toBe(callsBefore);
       });
 
       it('fails a run the API refuses with its message, charged nothing, and never logs the key', async () => {
         const refused = await run('refused', ['bad_request'], 2);
-        expect(refused).toMatchObject({ status: 'failed', attempt: 1, provider: 'openai-speech', cost: { charged: 0 }, error: { code: 'provider_error', message: expect.stringContaining("Invalid value for 'voice'") } });
+        expect(refused).toMatchObject({
+          status: 'failed',
+          attempt: 1,
+          provider: 'openai-speech',
+          cost: { charged: 0 },
+          error: { code: 'provider_error', message: expect.stringContaining("Invalid value for 'voice'") },
+        });
         expect(server.logs.join('')).not.toContain(API_KEY);
       });
     });

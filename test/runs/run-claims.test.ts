@@ -25,9 +25,30 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
     async function submit(maxAttempts = 3): Promise<string> {
       nodeCounter += 1;
       const canvas = await store.layout.readCanvas('p', 'c');
-      const node = CanvasNode.parse({ id: `img-${nodeCounter}`, type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1' } });
-      await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: canvas!.revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
-      const { run } = await submitNodeRun(store, { projectId: 'p', canvasId: 'c', nodeId: node.id, idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' }, maxAttempts });
+      const node = CanvasNode.parse({
+        id: `img-${nodeCounter}`,
+        type: 'imageGenNode',
+        position: { x: 0, y: 0 },
+        data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1' },
+      });
+      await store.writes.createNode(
+        {
+          projectId: 'p',
+          canvasId: 'c',
+          baseRevision: canvas!.revision,
+          clientSaveId: null,
+          authorization: SYSTEM_WRITE,
+        },
+        node,
+      );
+      const { run } = await submitNodeRun(store, {
+        projectId: 'p',
+        canvasId: 'c',
+        nodeId: node.id,
+        idempotencyKey: null,
+        triggeredBy: { kind: 'system', name: 'test' },
+        maxAttempts,
+      });
       return run.run_id;
     }
 
@@ -37,7 +58,10 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
         const row = await store.claims.claimNext(workerId, 1000);
         if (!row) throw new Error('nothing to claim');
         if (row.id === runId) return { runId, workerId, attempt: row.attempt };
-        await store.claims.complete({ runId: row.id, workerId, attempt: row.attempt }, { status: 'cancelled', charged: 0 });
+        await store.claims.complete(
+          { runId: row.id, workerId, attempt: row.attempt },
+          { status: 'cancelled', charged: 0 },
+        );
       }
     }
 
@@ -46,8 +70,14 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
       const lease = await claim('worker-a', runId);
       expect(lease.attempt).toBe(1);
       expect(await store.claims.claimNext('worker-b', 1000)).toBeUndefined();
-      expect(await store.runs.getRun('p', 'c', runId)).toMatchObject({ status: 'running', attempt: 1, started_at: expect.any(String) });
-      expect(await store.claims.complete(lease, { status: 'succeeded', outputs: [], assets: [], charged: 1 })).toBe(true);
+      expect(await store.runs.getRun('p', 'c', runId)).toMatchObject({
+        status: 'running',
+        attempt: 1,
+        started_at: expect.any(String),
+      });
+      expect(await store.claims.complete(lease, { status: 'succeeded', outputs: [], assets: [], charged: 1 })).toBe(
+        true,
+      );
     });
 
     it('queues an expired run again; the old lease can neither heartbeat nor complete it', async () => {
@@ -59,8 +89,12 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
       expect(await store.claims.heartbeat(stale, 1000, { percent: 50, message: 'late' })).toBe('lost');
       const fresh = await claim('worker-b', runId);
       expect(fresh.attempt).toBe(2);
-      expect(await store.claims.complete(stale, { status: 'succeeded', outputs: [], assets: [], charged: 1 })).toBe(false);
-      expect(await store.claims.complete(fresh, { status: 'succeeded', outputs: [], assets: [], charged: 1 })).toBe(true);
+      expect(await store.claims.complete(stale, { status: 'succeeded', outputs: [], assets: [], charged: 1 })).toBe(
+        false,
+      );
+      expect(await store.claims.complete(fresh, { status: 'succeeded', outputs: [], assets: [], charged: 1 })).toBe(
+        true,
+      );
       expect(await store.runs.getRun('p', 'c', runId)).toMatchObject({ status: 'succeeded', attempt: 2 });
     });
 
@@ -87,7 +121,11 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
       expect((await store.claims.recoverExpired()).requeued).not.toContain(runId);
       expect(await store.runs.getRun('p', 'c', runId)).toMatchObject({ progress: { percent: 40, message: 'drawing' } });
       const cancel = await store.runs.requestCancel('p', 'c', runId);
-      expect(cancel).toMatchObject({ status: 'cancel_requested', run: { status: 'cancel_requested' }, signalWorker: true });
+      expect(cancel).toMatchObject({
+        status: 'cancel_requested',
+        run: { status: 'cancel_requested' },
+        signalWorker: true,
+      });
       expect(await store.claims.heartbeat(lease, 1000, null)).toBe('cancel_requested');
       expect(await store.claims.complete(lease, { status: 'cancelled', charged: 0.4 })).toBe(true);
       expect(await store.runs.getRun('p', 'c', runId)).toMatchObject({ status: 'cancelled', cost: { charged: 0.4 } });
@@ -106,7 +144,10 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
         charged: 1,
       });
       expect(recorded).toBe(true);
-      expect(await store.runs.getRun('p', 'c', runId)).toMatchObject({ status: 'succeeded', cancel_requested_at: expect.any(String) });
+      expect(await store.runs.getRun('p', 'c', runId)).toMatchObject({
+        status: 'succeeded',
+        cancel_requested_at: expect.any(String),
+      });
     });
   });
 });

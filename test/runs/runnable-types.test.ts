@@ -13,7 +13,12 @@ const WITH_AUDIO: RunContext = { assetIdOf: () => null, sourceAudioAssetId: 'ass
 
 describe('runnable node types', () => {
   it.each(NODE_TYPES)('%s: runnable exactly when RUNNABLE_NODE_TYPES lists it', (type) => {
-    const node = CanvasNode.parse({ id: 'n', type, position: { x: 0, y: 0 }, data: { ...MINIMAL_DATA[type], ...RUNNABLE_DATA[type] } });
+    const node = CanvasNode.parse({
+      id: 'n',
+      type,
+      position: { x: 0, y: 0 },
+      data: { ...MINIMAL_DATA[type], ...RUNNABLE_DATA[type] },
+    });
     const plan = () => planRun(node, WITH_AUDIO);
     if (isRunnableNodeType(type)) expect(plan().operation).toBeTruthy();
     else expect(plan).toThrow(expect.objectContaining({ code: 'not_runnable' }));

@@ -26,7 +26,13 @@ function provider(name: string, delayMs: number, executions: string[]): RunProvi
     async execute(job) {
       executions.push(`${name}:${job.attempt}`);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return { assets: job.outputs.map((output) => ({ ...output, mimeType: 'application/json', bytes: Buffer.from(JSON.stringify({ by: name })) })) };
+      return {
+        assets: job.outputs.map((output) => ({
+          ...output,
+          mimeType: 'application/json',
+          bytes: Buffer.from(JSON.stringify({ by: name })),
+        })),
+      };
     },
   };
 }
@@ -42,8 +48,16 @@ describe.each(STORE_TARGETS)('a stale worker: $name', (target) => {
       await store.admin.createWorkspace('w');
       await store.admin.createProject('p', 'w');
       await store.admin.createCanvas('p', 'c', false);
-      const node = CanvasNode.parse({ id: 'script', type: 'scriptNode', position: { x: 0, y: 0 }, data: { prompt: 'a storm' } });
-      await store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+      const node = CanvasNode.parse({
+        id: 'script',
+        type: 'scriptNode',
+        position: { x: 0, y: 0 },
+        data: { prompt: 'a storm' },
+      });
+      await store.writes.createNode(
+        { projectId: 'p', canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
+        node,
+      );
     });
     afterAll(async () => {
       for (const engine of engines) await engine.stop();
@@ -64,16 +78,46 @@ describe.each(STORE_TARGETS)('a stale worker: $name', (target) => {
         },
       });
       // The stalled worker: its lease runs out (no heartbeat before it does) while its provider is still busy.
-      const stalled = createRunEngine({ store, assets, logger: createLogger('warn', stalledLog), workers: 1, leaseMs: 300, heartbeatMs: 60_000, pollMs: 20, providers: () => provider('stalled', 1500, executions) });
+      const stalled = createRunEngine({
+        store,
+        assets,
+        logger: createLogger('warn', stalledLog),
+        workers: 1,
+        leaseMs: 300,
+        heartbeatMs: 60_000,
+        pollMs: 20,
+        providers: () => provider('stalled', 1500, executions),
+      });
       engines.push(stalled);
       await stalled.start();
-      const { run } = await submitNodeRun(store, { projectId: 'p', canvasId: 'c', nodeId: 'script', idempotencyKey: null, triggeredBy: { kind: 'system', name: 'test' } });
-      await waitFor(async () => executions, (list) => list.includes('stalled:1'));
+      const { run } = await submitNodeRun(store, {
+        projectId: 'p',
+        canvasId: 'c',
+        nodeId: 'script',
+        idempotencyKey: null,
+        triggeredBy: { kind: 'system', name: 'test' },
+      });
+      await waitFor(
+        async () => executions,
+        (list) => list.includes('stalled:1'),
+      );
 
-      const healthy = createRunEngine({ store, assets, logger, workers: 1, leaseMs: 300, pollMs: 20, providers: () => provider('healthy', 10, executions) });
+      const healthy = createRunEngine({
+        store,
+        assets,
+        logger,
+        workers: 1,
+        leaseMs: 300,
+        pollMs: 20,
+        providers: () => provider('healthy', 10, executions),
+      });
       engines.push(healthy);
       await healthy.start();
-      const done = await waitFor(() => store.runs.getRun('p', 'c', run.run_id), (current) => current?.status === 'succeeded', 5000);
+      const done = await waitFor(
+        () => store.runs.getRun('p', 'c', run.run_id),
+        (current) => current?.status === 'succeeded',
+        5000,
+      );
       expect(executions).toContain('healthy:2');
       const assetId = done!.outputs[0]!.asset_id;
       expect(JSON.parse(readFileSync(join(dataDir, 'assets', assetId), 'utf8'))).toEqual({ by: 'healthy' });
@@ -81,7 +125,11 @@ describe.each(STORE_TARGETS)('a stale worker: $name', (target) => {
       expect((statSync(join(dataDir, 'assets', assetId)).mode & 0o777).toString(8)).toBe('600');
 
       // The stalled worker finishes later: its completion is refused and its staged file is discarded.
-      await waitFor(async () => stalledLines.join(''), (text) => text.includes('lease lost before completion'), 10_000);
+      await waitFor(
+        async () => stalledLines.join(''),
+        (text) => text.includes('lease lost before completion'),
+        10_000,
+      );
       expect(JSON.parse(readFileSync(join(dataDir, 'assets', assetId), 'utf8'))).toEqual({ by: 'healthy' });
       expect(await store.runs.getRun('p', 'c', run.run_id)).toMatchObject({ status: 'succeeded', attempt: 2 });
       expect(readdirSync(join(dataDir, 'assets', '.staging'))).toEqual([]);

@@ -28,7 +28,7 @@ describe('SQLite group commit', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const committedIds = () => (outside.prepare('SELECT id FROM items ORDER BY id').pluck().all() as string[]);
+  const committedIds = () => outside.prepare('SELECT id FROM items ORDER BY id').pluck().all() as string[];
 
   it('writes that arrive together share one transaction: a later one sees an earlier one before anyone else does', async () => {
     const seenByLast: { inside: number; outside: number }[] = [];
@@ -66,7 +66,9 @@ describe('SQLite group commit', () => {
   it('a write whose statement fails (a duplicate key) leaves the others of its group applied', async () => {
     await driver.transaction((tx) => tx.run('INSERT INTO items (id, note) VALUES (?, ?)', ['taken', 'x']));
     const outcomes = await Promise.allSettled(
-      ['free-1', 'taken', 'free-2'].map((id) => driver.transaction((tx) => tx.run('INSERT INTO items (id, note) VALUES (?, ?)', [id, 'y']))),
+      ['free-1', 'taken', 'free-2'].map((id) =>
+        driver.transaction((tx) => tx.run('INSERT INTO items (id, note) VALUES (?, ?)', [id, 'y'])),
+      ),
     );
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(committedIds()).toEqual(['free-1', 'free-2', 'taken']);
@@ -75,7 +77,9 @@ describe('SQLite group commit', () => {
   it('nothing is acknowledged before its commit: a write resolves only once another connection can read it', async () => {
     const visibleAtResolution = await Promise.all(
       Array.from({ length: 4 }, (_, index) =>
-        driver.transaction((tx) => tx.run('INSERT INTO items (id, note) VALUES (?, ?)', [`seen-${index}`, 'z'])).then(() => committedIds().includes(`seen-${index}`)),
+        driver
+          .transaction((tx) => tx.run('INSERT INTO items (id, note) VALUES (?, ?)', [`seen-${index}`, 'z']))
+          .then(() => committedIds().includes(`seen-${index}`)),
       ),
     );
     expect(visibleAtResolution).toEqual([true, true, true, true]);

@@ -31,7 +31,8 @@ describe('SQLite read version', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const writeElsewhere = (id: string, note: string) => otherProcess.prepare('INSERT OR REPLACE INTO items (id, note) VALUES (?, ?)').run(id, note);
+  const writeElsewhere = (id: string, note: string) =>
+    otherProcess.prepare('INSERT OR REPLACE INTO items (id, note) VALUES (?, ?)').run(id, note);
 
   it('answers as of the start of the turn: a commit elsewhere during the turn is seen from the next one', async () => {
     const before = await driver.readVersion();
@@ -57,7 +58,8 @@ describe('SQLite read version', () => {
     writeElsewhere('a', 'before');
     await nextTurn();
     const cachedRead = createReadCache(driver);
-    const noteOfA = () => cachedRead('a', async () => (await driver.get('SELECT note FROM items WHERE id = ?', ['a']))?.note);
+    const noteOfA = () =>
+      cachedRead('a', async () => (await driver.get('SELECT note FROM items WHERE id = ?', ['a']))?.note);
     expect(await noteOfA()).toBe('before');
     writeElsewhere('a', 'after');
     await nextTurn();
@@ -67,7 +69,8 @@ describe('SQLite read version', () => {
   it('lets the read cache answer this process’s own write at once', async () => {
     await driver.run('INSERT INTO items (id, note) VALUES (?, ?)', ['a', 'before']);
     const cachedRead = createReadCache(driver);
-    const noteOfA = () => cachedRead('a', async () => (await driver.get('SELECT note FROM items WHERE id = ?', ['a']))?.note);
+    const noteOfA = () =>
+      cachedRead('a', async () => (await driver.get('SELECT note FROM items WHERE id = ?', ['a']))?.note);
     expect(await noteOfA()).toBe('before');
     await driver.run('UPDATE items SET note = ? WHERE id = ?', ['after', 'a']);
     expect(await noteOfA()).toBe('after');

@@ -21,7 +21,13 @@ async function expectCanvasError(promise: Promise<unknown>, code: string): Promi
 }
 
 function textNode(id: string, extra: Partial<CanvasNode> = {}): CanvasNode {
-  return CanvasNode.parse({ id, type: 'textAnnotationNode', position: { x: 1, y: 2 }, data: { content: id }, ...extra });
+  return CanvasNode.parse({
+    id,
+    type: 'textAnnotationNode',
+    position: { x: 1, y: 2 },
+    data: { content: id },
+    ...extra,
+  });
 }
 
 function edge(id: string, source: string, target: string): CanvasEdge {
@@ -42,7 +48,9 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
     });
     afterAll(async () => close());
 
-    async function freshCanvas(options: { locked?: boolean } = {}): Promise<WriteTarget & { at(revision: number, clientSaveId?: string | null): WriteTarget }> {
+    async function freshCanvas(
+      options: { locked?: boolean } = {},
+    ): Promise<WriteTarget & { at(revision: number, clientSaveId?: string | null): WriteTarget }> {
       canvasCounter += 1;
       const canvasId = `c${canvasCounter}`;
       await store.admin.createCanvas('p', canvasId, options.locked ?? false);
@@ -98,20 +106,44 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         expect((await store.admin.getToken(tokenId))?.revokedAt).toEqual(expect.any(Number));
         await expectCanvasError(store.admin.revokeToken('tok_missing'), 'not_found');
         await expectCanvasError(
-          store.admin.createToken({ name: 'x', kind: 'agent', role: 'viewer', projects: ['nope'], workspaces: [], actor: null, expiresAt: null }),
+          store.admin.createToken({
+            name: 'x',
+            kind: 'agent',
+            role: 'viewer',
+            projects: ['nope'],
+            workspaces: [],
+            actor: null,
+            expiresAt: null,
+          }),
           'not_found',
         );
       });
 
       it('creates and ends chat runs bound to a canvas', async () => {
         const canvas = await freshCanvas();
-        const id = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: { issuer: 'i', subject: 's' }, canEdit: true, expiresAt: null });
+        const id = await store.admin.createChatRun({
+          projectId: 'p',
+          canvasId: canvas.canvasId,
+          actor: { issuer: 'i', subject: 's' },
+          canEdit: true,
+          expiresAt: null,
+        });
         expect(id).toMatch(/^chat_/);
-        expect(await store.admin.getChatRun(id)).toMatchObject({ canEdit: true, endedAt: null, canvasId: canvas.canvasId });
+        expect(await store.admin.getChatRun(id)).toMatchObject({
+          canEdit: true,
+          endedAt: null,
+          canvasId: canvas.canvasId,
+        });
         await store.admin.endChatRun(id);
         expect((await store.admin.getChatRun(id))?.endedAt).toEqual(expect.any(Number));
         await expectCanvasError(
-          store.admin.createChatRun({ projectId: 'p', canvasId: 'missing', actor: null, canEdit: true, expiresAt: null }),
+          store.admin.createChatRun({
+            projectId: 'p',
+            canvasId: 'missing',
+            actor: null,
+            canEdit: true,
+            expiresAt: null,
+          }),
           'not_found',
         );
       });
@@ -132,11 +164,17 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           // Used every 50 minutes it stays alive, until its absolute end.
           for (let step = 0; step < 3; step += 1) {
             now += 50 * 60_000;
-            expect(await timed.sessions.findSession(sessionSecret, times), `after ${(step + 1) * 50} minutes`).toBeDefined();
+            expect(
+              await timed.sessions.findSession(sessionSecret, times),
+              `after ${(step + 1) * 50} minutes`,
+            ).toBeDefined();
           }
           now += 31 * 60_000;
           expect(await timed.sessions.findSession(sessionSecret, times)).toBeUndefined();
-          const idle = await timed.sessions.signIn(await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 }), times);
+          const idle = await timed.sessions.signIn(
+            await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 }),
+            times,
+          );
           now += 61 * 60_000;
           expect(await timed.sessions.findSession(idle.sessionSecret, times)).toBeUndefined();
           const late = await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 });
@@ -152,7 +190,13 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       it('creates a node, bumps the revision by exactly 1, and answers a receipt', async () => {
         const canvas = await freshCanvas();
         const receipt = await store.writes.createNode(canvas, textNode('a'));
-        expect(receipt).toMatchObject({ operation: 'create_node', node_id: 'a', revision: 1, previous_revision: 0, replayed: false });
+        expect(receipt).toMatchObject({
+          operation: 'create_node',
+          node_id: 'a',
+          revision: 1,
+          previous_revision: 0,
+          replayed: false,
+        });
         expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(1);
       });
 
@@ -160,7 +204,10 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const canvas = await freshCanvas();
         await store.writes.createNode(canvas, textNode('a'));
         await store.writes.createNode(canvas.at(1), textNode('b'));
-        const error = await expectCanvasError(store.writes.createNode(canvas.at(0), textNode('c')), 'revision_conflict');
+        const error = await expectCanvasError(
+          store.writes.createNode(canvas.at(0), textNode('c')),
+          'revision_conflict',
+        );
         expect(error.details).toMatchObject({ current_revision: 2, base_revision: 0, changed_node_ids: ['a', 'b'] });
         const layout = await store.layout.loadLayout('p', canvas.canvasId);
         expect(layout?.nodes.map((row) => row.id)).toEqual(['a', 'b']);
@@ -181,9 +228,31 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       it('checks the edit authorization inside the write: an ended or foreign chat run writes nothing', async () => {
         const canvas = await freshCanvas();
         const other = await freshCanvas();
-        const { tokenId } = await store.admin.createToken({ name: 'agent', kind: 'agent', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null });
-        const chatRun = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, tokenId, canEdit: true, expiresAt: null });
-        const foreign = await store.admin.createChatRun({ projectId: 'p', canvasId: other.canvasId, actor: null, tokenId, canEdit: true, expiresAt: null });
+        const { tokenId } = await store.admin.createToken({
+          name: 'agent',
+          kind: 'agent',
+          role: 'editor',
+          projects: ['p'],
+          workspaces: [],
+          actor: null,
+          expiresAt: null,
+        });
+        const chatRun = await store.admin.createChatRun({
+          projectId: 'p',
+          canvasId: canvas.canvasId,
+          actor: null,
+          tokenId,
+          canEdit: true,
+          expiresAt: null,
+        });
+        const foreign = await store.admin.createChatRun({
+          projectId: 'p',
+          canvasId: other.canvasId,
+          actor: null,
+          tokenId,
+          canEdit: true,
+          expiresAt: null,
+        });
         const asAgent = (agentRunId: string | null, presenter = tokenId) => ({
           ...canvas.at(0),
           authorization: { kind: 'agent' as const, agentRunId, tokenId: presenter, actor: null, now: Date.now() },
@@ -191,31 +260,76 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         await expectCanvasError(store.writes.createNode(asAgent(null), textNode('a')), 'edit_not_authorized');
         await expectCanvasError(store.writes.createNode(asAgent(foreign), textNode('a')), 'edit_not_authorized');
         await store.admin.endChatRun(chatRun);
-        const ended = await expectCanvasError(store.writes.createNode(asAgent(chatRun), textNode('a')), 'edit_not_authorized');
+        const ended = await expectCanvasError(
+          store.writes.createNode(asAgent(chatRun), textNode('a')),
+          'edit_not_authorized',
+        );
         expect(ended.message).toContain('has ended');
         expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(0);
-        const active = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, tokenId, canEdit: true, expiresAt: null });
+        const active = await store.admin.createChatRun({
+          projectId: 'p',
+          canvasId: canvas.canvasId,
+          actor: null,
+          tokenId,
+          canEdit: true,
+          expiresAt: null,
+        });
         await expect(store.writes.createNode(asAgent(active), textNode('a'))).resolves.toMatchObject({ revision: 1 });
       });
 
       it('binds a chat run to its presenter: another token, or a chat run bound to nobody, writes nothing', async () => {
         const canvas = await freshCanvas();
         const token = async (name: string) =>
-          (await store.admin.createToken({ name, kind: 'agent', role: 'editor', projects: ['p'], workspaces: [], actor: null, expiresAt: null })).tokenId;
+          (
+            await store.admin.createToken({
+              name,
+              kind: 'agent',
+              role: 'editor',
+              projects: ['p'],
+              workspaces: [],
+              actor: null,
+              expiresAt: null,
+            })
+          ).tokenId;
         const owner = await token('owner-agent');
         const intruder = await token('intruder-agent');
-        const boundToOwner = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, tokenId: owner, canEdit: true, expiresAt: null });
-        const unbound = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: null, canEdit: true, expiresAt: null });
+        const boundToOwner = await store.admin.createChatRun({
+          projectId: 'p',
+          canvasId: canvas.canvasId,
+          actor: null,
+          tokenId: owner,
+          canEdit: true,
+          expiresAt: null,
+        });
+        const unbound = await store.admin.createChatRun({
+          projectId: 'p',
+          canvasId: canvas.canvasId,
+          actor: null,
+          canEdit: true,
+          expiresAt: null,
+        });
         const person = { issuer: 'https://idp.example', subject: 'mara' };
-        const forPerson = await store.admin.createChatRun({ projectId: 'p', canvasId: canvas.canvasId, actor: person, canEdit: true, expiresAt: null });
+        const forPerson = await store.admin.createChatRun({
+          projectId: 'p',
+          canvasId: canvas.canvasId,
+          actor: person,
+          canEdit: true,
+          expiresAt: null,
+        });
         const write = (agentRunId: string, tokenId: string, actor: { issuer: string; subject: string } | null = null) =>
           store.writes.createNode(
             { ...canvas.at(0), authorization: { kind: 'agent', agentRunId, tokenId, actor, now: Date.now() } },
             textNode(`n-${agentRunId}-${tokenId}`),
           );
-        expect((await expectCanvasError(write(boundToOwner, intruder), 'edit_not_authorized')).message).toContain('another token');
-        expect((await expectCanvasError(write(unbound, owner), 'edit_not_authorized')).message).toContain('bound to no token');
-        expect((await expectCanvasError(write(forPerson, intruder), 'edit_not_authorized')).message).toContain('another person');
+        expect((await expectCanvasError(write(boundToOwner, intruder), 'edit_not_authorized')).message).toContain(
+          'another token',
+        );
+        expect((await expectCanvasError(write(unbound, owner), 'edit_not_authorized')).message).toContain(
+          'bound to no token',
+        );
+        expect((await expectCanvasError(write(forPerson, intruder), 'edit_not_authorized')).message).toContain(
+          'another person',
+        );
         expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(0);
         await expect(write(forPerson, intruder, person)).resolves.toMatchObject({ revision: 1 });
         await expect(write(boundToOwner, owner)).rejects.toMatchObject({ code: 'revision_conflict' });
@@ -233,7 +347,12 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const canvas = await freshCanvas();
         let revision = 0;
         for (const id of ['a', 'b', 'c', 'd']) await store.writes.createNode(canvas.at(revision++), textNode(id));
-        for (const [id, source, to] of [['ab', 'a', 'b'], ['ca', 'c', 'a'], ['bc', 'b', 'c'], ['cd', 'c', 'd']] as const) {
+        for (const [id, source, to] of [
+          ['ab', 'a', 'b'],
+          ['ca', 'c', 'a'],
+          ['bc', 'b', 'c'],
+          ['cd', 'c', 'd'],
+        ] as const) {
           await store.writes.createEdge(canvas.at(revision++), edge(id, source, to));
         }
         const receipt = await store.writes.deleteNode(canvas.at(revision), 'a');
@@ -248,11 +367,23 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       it('moves the children of a deleted parent to its parent, keeping their place', async () => {
         const canvas = await freshCanvas();
         const group = (id: string, x: number, y: number, parentId?: string) =>
-          CanvasNode.parse({ id, type: 'groupNode', position: { x, y }, data: { label: id }, ...(parentId ? { parentId } : {}) });
+          CanvasNode.parse({
+            id,
+            type: 'groupNode',
+            position: { x, y },
+            data: { label: id },
+            ...(parentId ? { parentId } : {}),
+          });
         await store.writes.createNode(canvas.at(0), group('outer', 100, 100));
         await store.writes.createNode(canvas.at(1), group('inner', 10, 20, 'outer'));
-        await store.writes.createNode(canvas.at(2), textNode('leaf', { parentId: 'inner', extent: 'parent', position: { x: 1, y: 1 } }));
-        await store.writes.createNode(canvas.at(3), textNode('top', { parentId: 'outer', extent: 'parent', position: { x: 5, y: 5 } }));
+        await store.writes.createNode(
+          canvas.at(2),
+          textNode('leaf', { parentId: 'inner', extent: 'parent', position: { x: 1, y: 1 } }),
+        );
+        await store.writes.createNode(
+          canvas.at(3),
+          textNode('top', { parentId: 'outer', extent: 'parent', position: { x: 5, y: 5 } }),
+        );
 
         const first = await store.writes.deleteNode(canvas.at(4), 'inner');
         expect(first.reparented_node_ids).toEqual(['leaf']);
@@ -274,7 +405,6 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const replay = await store.writes.createNode(canvas.at(0, 'save-1'), textNode('a'));
         expect(replay).toEqual({ ...first, replayed: true });
         expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(2);
-
       });
 
       it('treats client_save_id as a correlation id: another payload with a known id is a new write carrying that id', async () => {
@@ -285,7 +415,10 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const deleted = await store.writes.deleteNode(canvas.at(2, 'save-1'), 'a');
         expect(deleted).toMatchObject({ revision: 3, client_save_id: 'save-1', replayed: false });
         // Each of them still replays its own receipt.
-        expect(await store.writes.createNode(canvas.at(1, 'save-1'), textNode('other'))).toEqual({ ...other, replayed: true });
+        expect(await store.writes.createNode(canvas.at(1, 'save-1'), textNode('other'))).toEqual({
+          ...other,
+          replayed: true,
+        });
       });
 
       it('keeps node data text as given, unpaired surrogates and U+0000 included, identically on every database', async () => {
@@ -300,8 +433,13 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const canvas = await freshCanvas();
         const first = await store.writes.createNode(canvas.at(0, 'a\u0000b'), textNode('a'));
         expect(first.client_save_id).toBe('a\u0000b');
-        expect(await store.writes.createNode(canvas.at(0, 'a\u0000b'), textNode('a'))).toEqual({ ...first, replayed: true });
-        await expect(store.writes.createNode(canvas.at(0, 'a\u0000c'), textNode('a'))).rejects.toMatchObject({ code: 'revision_conflict' });
+        expect(await store.writes.createNode(canvas.at(0, 'a\u0000b'), textNode('a'))).toEqual({
+          ...first,
+          replayed: true,
+        });
+        await expect(store.writes.createNode(canvas.at(0, 'a\u0000c'), textNode('a'))).rejects.toMatchObject({
+          code: 'revision_conflict',
+        });
       });
 
       it('lets exactly one of 16 concurrent creates with the same base_revision succeed', async () => {
@@ -332,7 +470,10 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       it('creates and deletes edges only between existing nodes, revision-checked', async () => {
         const canvas = await freshCanvas();
         await store.writes.createNode(canvas.at(0), textNode('a'));
-        const missing = await expectCanvasError(store.writes.createEdge(canvas.at(1), edge('e', 'a', 'ghost')), 'invalid_arguments');
+        const missing = await expectCanvasError(
+          store.writes.createEdge(canvas.at(1), edge('e', 'a', 'ghost')),
+          'invalid_arguments',
+        );
         expect(missing.details.issues).toEqual([expect.objectContaining({ path: 'edge.target' })]);
         await store.writes.createNode(canvas.at(1), textNode('b'));
         await store.writes.createEdge(canvas.at(2), edge('e', 'a', 'b'));
@@ -345,10 +486,19 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
 
     describe('edits, batches, revert and caps', () => {
       const image = (id: string, extra: Record<string, unknown> = {}) =>
-        CanvasNode.parse({ id, type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1' }, ...extra });
+        CanvasNode.parse({
+          id,
+          type: 'imageGenNode',
+          position: { x: 0, y: 0 },
+          data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1' },
+          ...extra,
+        });
       const layoutOf = async (canvasId: string) => {
         const layout = await store.layout.loadLayout('p', canvasId);
-        return { nodes: layout!.nodes.map((row) => JSON.parse(row.body) as CanvasNode), edges: layout!.edges.map((row) => JSON.parse(row.body) as CanvasEdge) };
+        return {
+          nodes: layout!.nodes.map((row) => JSON.parse(row.body) as CanvasNode),
+          edges: layout!.edges.map((row) => JSON.parse(row.body) as CanvasEdge),
+        };
       };
 
       it('updates one node in one revision; a change that makes it invalid names the field and writes nothing', async () => {
@@ -361,7 +511,10 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         expect(removed.revision).toBe(3);
         expect((await layoutOf(canvas.canvasId)).nodes[0]?.width).toBeUndefined();
 
-        const invalid = await expectCanvasError(store.writes.updateNode(canvas.at(3), 'img', { data: { prompt: 'no size' } }), 'invalid_arguments');
+        const invalid = await expectCanvasError(
+          store.writes.updateNode(canvas.at(3), 'img', { data: { prompt: 'no size' } }),
+          'invalid_arguments',
+        );
         expect((invalid.details.issues as Array<{ path: string }>).map((issue) => issue.path)).toEqual(
           expect.arrayContaining(['set.data.size', 'set.data.imageUrl', 'set.data.aspectRatio']),
         );
@@ -372,16 +525,25 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       it('re-parents into a group created later and keeps parents before children; refuses a cycle', async () => {
         const canvas = await freshCanvas();
         await store.writes.createNode(canvas.at(0), textNode('note'));
-        await store.writes.createNode(canvas.at(1), CanvasNode.parse({ id: 'frame', type: 'groupNode', position: { x: 0, y: 0 }, data: { label: 'f' } }));
+        await store.writes.createNode(
+          canvas.at(1),
+          CanvasNode.parse({ id: 'frame', type: 'groupNode', position: { x: 0, y: 0 }, data: { label: 'f' } }),
+        );
         await store.writes.updateNode(canvas.at(2), 'note', { parentId: 'frame', extent: 'parent' });
         expect((await layoutOf(canvas.canvasId)).nodes.map((node) => node.id)).toEqual(['frame', 'note']);
-        const cycle = await expectCanvasError(store.writes.updateNode(canvas.at(3), 'frame', { parentId: 'note' }), 'invalid_arguments');
+        const cycle = await expectCanvasError(
+          store.writes.updateNode(canvas.at(3), 'frame', { parentId: 'note' }),
+          'invalid_arguments',
+        );
         expect(cycle.details.issues).toEqual([expect.objectContaining({ path: 'set.parentId' })]);
       });
 
       it('applies a batch as one revision, and a batch failing at operation 150 of 200 leaves the canvas untouched', async () => {
         const canvas = await freshCanvas();
-        const creates = Array.from({ length: 100 }, (_, index) => ({ op: 'create_node' as const, node: textNode(`b${index}`) }));
+        const creates = Array.from({ length: 100 }, (_, index) => ({
+          op: 'create_node' as const,
+          node: textNode(`b${index}`),
+        }));
         const batch = await store.writes.applyBatch(canvas.at(0), [
           ...creates,
           { op: 'update_node', node_id: 'b0', set: { position: { x: 9, y: 9 } } },
@@ -393,7 +555,11 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         expect(before.nodes).toHaveLength(100);
 
         const failing = [
-          ...Array.from({ length: 150 }, (_, index) => ({ op: 'update_node' as const, node_id: `b${index % 100}`, set: { position: { x: index, y: 0 } } })),
+          ...Array.from({ length: 150 }, (_, index) => ({
+            op: 'update_node' as const,
+            node_id: `b${index % 100}`,
+            set: { position: { x: index, y: 0 } },
+          })),
           { op: 'create_node' as const, node: textNode('b3') },
           ...Array.from({ length: 49 }, (_, index) => ({ op: 'delete_node' as const, node_id: `b${index}` })),
         ];
@@ -417,7 +583,8 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         expect(reverted).toMatchObject({ operation: 'revert', to_revision: 3, revision: 7 });
         expect(reverted.changed_node_ids.sort()).toEqual(['a', 'b', 'c']);
         const after = await layoutOf(canvas.canvasId);
-        const byId = <T extends { id: string }>(items: T[]) => [...items].sort((left, right) => left.id.localeCompare(right.id));
+        const byId = <T extends { id: string }>(items: T[]) =>
+          [...items].sort((left, right) => left.id.localeCompare(right.id));
         expect(byId(after.nodes)).toEqual(byId(atThree.nodes));
         expect(after.edges).toEqual(atThree.edges);
         // The revert itself is in the history and can be reverted.
@@ -468,7 +635,13 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
 
     describe('node runs', () => {
       // Nodes are created first on fresh canvases: 'a' takes creation seq 1, 'b' seq 2.
-      const runFor = (canvasId: string, nodeId: string, key: string | null, prompt = 'p', nodeSeq = nodeId === 'b' ? 2 : 1) => ({
+      const runFor = (
+        canvasId: string,
+        nodeId: string,
+        key: string | null,
+        prompt = 'p',
+        nodeSeq = nodeId === 'b' ? 2 : 1,
+      ) => ({
         projectId: 'p',
         canvasId,
         nodeId,
@@ -490,7 +663,10 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const again = await store.runs.createRun(runFor(canvas.canvasId, 'a', 'key-1'));
         expect(first.replayed).toBe(false);
         expect(again).toEqual({ run: first.run, replayed: true });
-        await expectCanvasError(store.runs.createRun(runFor(canvas.canvasId, 'a', 'key-1', 'other')), 'idempotency_mismatch');
+        await expectCanvasError(
+          store.runs.createRun(runFor(canvas.canvasId, 'a', 'key-1', 'other')),
+          'idempotency_mismatch',
+        );
       });
 
       it('scopes runs to their project and canvas', async () => {
@@ -498,7 +674,10 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const other = await freshCanvas();
         await store.writes.createNode(canvas.at(0), textNode('a'));
         const { run } = await store.runs.createRun(runFor(canvas.canvasId, 'a', null));
-        expect(await store.runs.getRun('p', canvas.canvasId, run.run_id)).toMatchObject({ status: 'queued', node_id: 'a' });
+        expect(await store.runs.getRun('p', canvas.canvasId, run.run_id)).toMatchObject({
+          status: 'queued',
+          node_id: 'a',
+        });
         expect(await store.runs.getRun('p', other.canvasId, run.run_id)).toBeUndefined();
         expect(await store.runs.requestCancel('p', other.canvasId, run.run_id)).toBeUndefined();
       });
@@ -519,7 +698,13 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         await store.admin.createProject('budgeted', 'w');
         await store.admin.createCanvas('budgeted', 'c', false);
         await store.admin.setProjectBudget('budgeted', 3);
-        const target = { projectId: 'budgeted', canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE };
+        const target = {
+          projectId: 'budgeted',
+          canvasId: 'c',
+          baseRevision: 0,
+          clientSaveId: null,
+          authorization: SYSTEM_WRITE,
+        };
         await store.writes.createNode(target, textNode('a'));
         const submit = (key: string) => store.runs.createRun({ ...runFor('c', 'a', key), projectId: 'budgeted' });
         await submit('first');
@@ -541,24 +726,39 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
 
       it('deleting a node requests cancellation of its active runs, and a new node with its id shows none of them', async () => {
         const canvas = await freshCanvas();
-        await store.writes.createNode(canvas.at(0), CanvasNode.parse({
-          id: 'frame', type: 'imageGenNode', position: { x: 0, y: 0 }, data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1', count: 4 },
-        }));
+        await store.writes.createNode(
+          canvas.at(0),
+          CanvasNode.parse({
+            id: 'frame',
+            type: 'imageGenNode',
+            position: { x: 0, y: 0 },
+            data: { prompt: 'p', size: '1K', imageUrl: null, aspectRatio: '1:1', count: 4 },
+          }),
+        );
         const queued = await store.runs.createRun(runFor(canvas.canvasId, 'frame', null, 'queued one'));
         const running = await store.runs.createRun(runFor(canvas.canvasId, 'frame', null, 'running one'));
         // Earlier tests left queued runs of their own: claim until ours (the oldest of this canvas) is taken.
         let claimed;
-        for (let attempt = 0; attempt < 100 && claimed?.id !== queued.run.run_id; attempt += 1) claimed = await store.claims.claimNext('worker-1', 60_000);
+        for (let attempt = 0; attempt < 100 && claimed?.id !== queued.run.run_id; attempt += 1)
+          claimed = await store.claims.claimNext('worker-1', 60_000);
         expect(claimed?.id).toBe(queued.run.run_id);
         const receipt = await store.writes.deleteNode(canvas.at(1), 'frame');
         expect(receipt.cancelled_run_ids.sort()).toEqual([queued.run.run_id, running.run.run_id].sort());
         // The claimed run is asked to stop (its worker hears it); the queued one never starts and is never charged.
-        expect(await store.runs.getRun('p', canvas.canvasId, queued.run.run_id)).toMatchObject({ status: 'cancel_requested' });
-        expect(await store.runs.getRun('p', canvas.canvasId, running.run.run_id)).toMatchObject({ status: 'cancelled', cost: { charged: 0 } });
+        expect(await store.runs.getRun('p', canvas.canvasId, queued.run.run_id)).toMatchObject({
+          status: 'cancel_requested',
+        });
+        expect(await store.runs.getRun('p', canvas.canvasId, running.run.run_id)).toMatchObject({
+          status: 'cancelled',
+          cost: { charged: 0 },
+        });
 
         await store.writes.createNode(canvas.at(2), textNode('frame'));
         expect(await store.runs.latestRunsByNode('p', canvas.canvasId)).toEqual([]);
-        await expectCanvasError(store.runs.createRun(runFor(canvas.canvasId, 'frame', null, 'stale incarnation', 1)), 'not_found');
+        await expectCanvasError(
+          store.runs.createRun(runFor(canvas.canvasId, 'frame', null, 'stale incarnation', 1)),
+          'not_found',
+        );
       });
 
       it('knows the latest run of a node even when runs are submitted within the same millisecond', async () => {

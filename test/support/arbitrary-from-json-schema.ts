@@ -75,9 +75,10 @@ function objectArbitrary(published: Schema, root: Schema): fc.Arbitrary<unknown>
   const required = (schema.required as string[] | undefined) ?? [];
   const keys = Object.keys(properties);
   if (keys.length === 0 && schema.additionalProperties !== false) {
-    const values = schema.additionalProperties && typeof schema.additionalProperties === 'object'
-      ? arbitraryFromJsonSchema(schema.additionalProperties as Schema, root)
-      : fc.jsonValue({ maxDepth: 2 });
+    const values =
+      schema.additionalProperties && typeof schema.additionalProperties === 'object'
+        ? arbitraryFromJsonSchema(schema.additionalProperties as Schema, root)
+        : fc.jsonValue({ maxDepth: 2 });
     return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), values, { maxKeys: 3 });
   }
   const model = Object.fromEntries(keys.map((key) => [key, arbitraryFromJsonSchema(properties[key]!, root)]));
@@ -99,7 +100,10 @@ function typedArbitrary(type: string, schema: Schema, root: Schema): fc.Arbitrar
     case 'array':
       return fc.array(arbitraryFromJsonSchema((schema.items as Schema | undefined) ?? {}, root), {
         minLength: (schema.minItems as number | undefined) ?? 0,
-        maxLength: Math.min((schema.maxItems as number | undefined) ?? MAX_ARRAY_ITEMS, Math.max(MAX_ARRAY_ITEMS, (schema.minItems as number | undefined) ?? 0)),
+        maxLength: Math.min(
+          (schema.maxItems as number | undefined) ?? MAX_ARRAY_ITEMS,
+          Math.max(MAX_ARRAY_ITEMS, (schema.minItems as number | undefined) ?? 0),
+        ),
       });
     case 'object':
       return objectArbitrary(schema, root);

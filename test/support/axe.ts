@@ -13,10 +13,18 @@ export async function seriousFindings(page: Page): Promise<AxeFinding[]> {
   const results = await new AxeBuilder({ page: page as never }).analyze();
   if (process.env.A11Y_DEBUG) {
     for (const violation of results.violations) {
-      for (const node of violation.nodes) console.log(`${violation.impact} ${violation.id} ${node.target.join(' ')}: ${node.html.slice(0, 160)} ${node.failureSummary ?? ''}`);
+      for (const node of violation.nodes)
+        console.log(
+          `${violation.impact} ${violation.id} ${node.target.join(' ')}: ${node.html.slice(0, 160)} ${node.failureSummary ?? ''}`,
+        );
     }
   }
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')) }));
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
 }

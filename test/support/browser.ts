@@ -14,11 +14,21 @@ export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots')
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium) or set CANVAS_MCP_CHROMIUM.`);
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium) or set CANVAS_MCP_CHROMIUM.`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -35,7 +45,11 @@ export async function signIn(
   target: { projectId: string; canvasId: string } | null,
   viewport = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const secret = await server.store.sessions.createLoginLink(person, { expiresInMs: 60_000, projectId: target?.projectId ?? null, canvasId: target?.canvasId ?? null });
+  const secret = await server.store.sessions.createLoginLink(person, {
+    expiresInMs: 60_000,
+    projectId: target?.projectId ?? null,
+    canvasId: target?.canvasId ?? null,
+  });
   return openLink(browser, `${server.url}/auth/login?token=${secret}`, viewport);
 }
 
@@ -43,7 +57,11 @@ export const DESKTOP = { width: 1440, height: 900 };
 /** A screen large enough that a canvas of a few dozen cards fits at a zoom where cards show their details. */
 export const WALL = { width: 3840, height: 2160 };
 
-export async function openLink(browser: Browser, url: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function openLink(
+  browser: Browser,
+  url: string,
+  viewport = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   // Every uncaught error of the page is a failure the test reports.
@@ -51,9 +69,15 @@ export async function openLink(browser: Browser, url: string, viewport = DESKTOP
   page.on('pageerror', (error) => errors.push(error.message));
   if (process.env.CANVAS_MCP_BROWSER_LOG) {
     const started = Date.now();
-    page.on('console', (message) => console.log(`[page +${Date.now() - started} ms] ${message.type()}: ${message.text()}`));
-    page.on('request', (request) => console.log(`[page +${Date.now() - started} ms] ${request.method()} ${request.url()}`));
-    page.on('requestfailed', (request) => console.log(`[page +${Date.now() - started} ms] failed ${request.url()} ${request.failure()?.errorText}`));
+    page.on('console', (message) =>
+      console.log(`[page +${Date.now() - started} ms] ${message.type()}: ${message.text()}`),
+    );
+    page.on('request', (request) =>
+      console.log(`[page +${Date.now() - started} ms] ${request.method()} ${request.url()}`),
+    );
+    page.on('requestfailed', (request) =>
+      console.log(`[page +${Date.now() - started} ms] failed ${request.url()} ${request.failure()?.errorText}`),
+    );
   }
   await page.goto(url);
   // A sign-in link opens a page that spends nothing; the person confirms with its button.
@@ -75,7 +99,10 @@ export function card(page: Page, nodeId: string) {
  * Saves a screenshot under test-results/screenshots (not in git) and returns how much of it is not background: a
  * blank or single-colour page answers close to 0.
  */
-export async function screenshot(page: Page, name: string): Promise<{ path: string; inkRatio: number; colours: number }> {
+export async function screenshot(
+  page: Page,
+  name: string,
+): Promise<{ path: string; inkRatio: number; colours: number }> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   const png = PNG.sync.read(await page.screenshot({ path }));

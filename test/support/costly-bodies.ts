@@ -3,7 +3,8 @@
  * one stays under the default body limit of 1 MiB. Tests compose them into tool calls and REST bodies.
  */
 export function costlyValues() {
-  const wrongProp = '{"id":1,"prop_id":2,"name":3,"label":4,"marker_color":5,"semantic_label":6,"type":7,"category":8,"shape_hint":9}';
+  const wrongProp =
+    '{"id":1,"prop_id":2,"name":3,"label":4,"marker_color":5,"semantic_label":6,"type":7,"category":8,"shape_hint":9}';
   const wrongProps = new Array(1000).fill(wrongProp).join(',');
   return {
     /** `"k0":0,"k1":0,…`: 80,000 members to put inside an object. */

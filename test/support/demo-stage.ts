@@ -22,7 +22,10 @@ export async function startDemoStage(): Promise<DemoStage> {
   const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;
   const server = await startTestServer(sqlite, { seedDemo: true });
   const demo = server.server.demo!;
-  const agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId });
+  const agent = await connectClient(server.server.mcpUrl, {
+    Authorization: `Bearer ${demo.token}`,
+    'X-Agent-Run-Id': demo.agentRunId,
+  });
   const browser = await launchBrowser();
   return {
     server,
@@ -40,10 +43,28 @@ export async function startDemoStage(): Promise<DemoStage> {
  * Adds a card of every node type to the demo canvas, right of the demo's own cards, six to a row: `${prefix}-${type}`
  * with the data `dataOf` gives (the minimal valid data by default).
  */
-export async function addCardOfEveryType(store: Store, prefix: string, dataOf: (type: NodeType) => Record<string, unknown> = (type) => MINIMAL_DATA[type]): Promise<void> {
+export async function addCardOfEveryType(
+  store: Store,
+  prefix: string,
+  dataOf: (type: NodeType) => Record<string, unknown> = (type) => MINIMAL_DATA[type],
+): Promise<void> {
   let revision = (await store.layout.readCanvas('demo', 'main'))!.revision;
   for (const [index, type] of NODE_TYPES.entries()) {
-    const node = CanvasNode.parse({ id: `${prefix}-${type}`, type, position: { x: 1200 + (index % 6) * 380, y: Math.floor(index / 6) * 420 }, data: dataOf(type) });
-    await store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+    const node = CanvasNode.parse({
+      id: `${prefix}-${type}`,
+      type,
+      position: { x: 1200 + (index % 6) * 380, y: Math.floor(index / 6) * 420 },
+      data: dataOf(type),
+    });
+    await store.writes.createNode(
+      {
+        projectId: 'demo',
+        canvasId: 'main',
+        baseRevision: revision++,
+        clientSaveId: null,
+        authorization: SYSTEM_WRITE,
+      },
+      node,
+    );
   }
 }

@@ -51,7 +51,12 @@ export interface HostedStandIn {
   falUrl: string;
   plans: Plan[];
   /** Every request, as `METHOD path` with the auth header and body it carried. */
-  requests: Array<{ line: string; authorization: string | undefined; prefer: string | undefined; body: Record<string, unknown> | null }>;
+  requests: Array<{
+    line: string;
+    authorization: string | undefined;
+    prefer: string | undefined;
+    body: Record<string, unknown> | null;
+  }>;
   cancels: string[];
   close(): Promise<void>;
 }
@@ -97,14 +102,25 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
     job.reads += 1;
     if (job.state === 'cancelled' || job.state === 'succeeded' || job.state === 'failed') return;
     if (job.reads <= job.plan.queuedReads) job.state = 'queued';
-    else if (job.reads <= job.plan.queuedReads + job.plan.runningReads || job.plan.outcome === 'never') job.state = 'running';
+    else if (job.reads <= job.plan.queuedReads + job.plan.runningReads || job.plan.outcome === 'never')
+      job.state = 'running';
     else job.state = job.plan.outcome === 'failed' ? 'failed' : 'succeeded';
   }
 
-  const fileUrls = (job: Job) => Array.from({ length: job.count }, (_, index) => `${origin}/files/${job.id}-${index}.${job.plan.kind === 'video' ? 'mp4' : 'png'}`);
+  const fileUrls = (job: Job) =>
+    Array.from(
+      { length: job.count },
+      (_, index) => `${origin}/files/${job.id}-${index}.${job.plan.kind === 'video' ? 'mp4' : 'png'}`,
+    );
 
   function replicatePrediction(job: Job) {
-    const status = { queued: 'starting', running: 'processing', succeeded: 'succeeded', failed: 'failed', cancelled: 'canceled' }[job.state];
+    const status = {
+      queued: 'starting',
+      running: 'processing',
+      succeeded: 'succeeded',
+      failed: 'failed',
+      cancelled: 'canceled',
+    }[job.state];
     return {
       id: job.id,
       status,
@@ -121,15 +137,28 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
               : fileUrls(job),
       error: job.state === 'failed' ? 'NSFW content detected in the output' : null,
       logs: '',
-      urls: { get: `${origin}/replicate/v1/predictions/${job.id}`, cancel: `${origin}/replicate/v1/predictions/${job.id}/cancel` },
+      urls: {
+        get: `${origin}/replicate/v1/predictions/${job.id}`,
+        cancel: `${origin}/replicate/v1/predictions/${job.id}/cancel`,
+      },
       created_at: new Date().toISOString(),
     };
   }
 
   function falStatus(job: Job) {
-    if (job.state === 'queued') return { status: 'IN_QUEUE', request_id: job.id, queue_position: Math.max(job.plan.queuedReads - job.reads, 0) + 1 };
+    if (job.state === 'queued')
+      return {
+        status: 'IN_QUEUE',
+        request_id: job.id,
+        queue_position: Math.max(job.plan.queuedReads - job.reads, 0) + 1,
+      };
     if (job.state === 'running') return { status: 'IN_PROGRESS', request_id: job.id, logs: [] };
-    return { status: 'COMPLETED', request_id: job.id, logs: [], ...(job.state === 'failed' ? { error: 'The model could not generate this prompt' } : {}) };
+    return {
+      status: 'COMPLETED',
+      request_id: job.id,
+      logs: [],
+      ...(job.state === 'failed' ? { error: 'The model could not generate this prompt' } : {}),
+    };
   }
 
   function cancel(job: Job): 'cancelled' | 'already_done' {
@@ -143,26 +172,45 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
   async function handle(req: IncomingMessage, res: ServerResponse, text: string): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : null;
-    requests.push({ line: `${req.method} ${path}`, authorization: req.headers.authorization, prefer: req.headers.prefer as string | undefined, body });
+    requests.push({
+      line: `${req.method} ${path}`,
+      authorization: req.headers.authorization,
+      prefer: req.headers.prefer as string | undefined,
+      body,
+    });
 
     const file = /^\/files\/(job\d+)-\d+\.(png|mp4)$/.exec(path);
     if (file) {
       const job = jobs.get(file[1]!);
       if (!job || job.plan.fileStatus !== 200) return void res.writeHead(job?.plan.fileStatus ?? 404).end('gone');
-      return void res.writeHead(200, { 'content-type': file[2] === 'mp4' ? 'video/mp4' : 'image/png' }).end(file[2] === 'mp4' ? STANDIN_VIDEO : STANDIN_IMAGE);
+      return void res
+        .writeHead(200, { 'content-type': file[2] === 'mp4' ? 'video/mp4' : 'image/png' })
+        .end(file[2] === 'mp4' ? STANDIN_VIDEO : STANDIN_IMAGE);
     }
 
     if (path.startsWith('/replicate/v1/')) {
-      if (req.headers.authorization !== `Bearer ${REPLICATE_TOKEN}`) return json(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
+      if (req.headers.authorization !== `Bearer ${REPLICATE_TOKEN}`)
+        return json(res, 401, {
+          title: 'Unauthenticated',
+          detail: 'You did not pass a valid authentication token',
+          status: 401,
+        });
       const route = path.slice('/replicate/v1'.length);
       if (req.method === 'POST' && (/^\/models\/[^/]+\/[^/]+\/predictions$/.test(route) || route === '/predictions')) {
-        if (pendingCreateFailures.length === 0 && plans[0]?.createFailures?.length) pendingCreateFailures.push(...plans[0].createFailures.splice(0));
+        if (pendingCreateFailures.length === 0 && plans[0]?.createFailures?.length)
+          pendingCreateFailures.push(...plans[0].createFailures.splice(0));
         const failure = pendingCreateFailures.shift();
-        if (failure) return json(res, failure, { title: 'Throttled', detail: failure === 429 ? 'Request was throttled.' : 'Internal server error', status: failure });
+        if (failure)
+          return json(res, failure, {
+            title: 'Throttled',
+            detail: failure === 429 ? 'Request was throttled.' : 'Internal server error',
+            status: failure,
+          });
         const input = (body?.input ?? {}) as { num_outputs?: number };
         const job = newJob(Number(input.num_outputs ?? 1));
         jobs.set(job.id, job);
-        if (req.headers.prefer && job.plan.doneWithinWait) job.state = job.plan.outcome === 'failed' ? 'failed' : 'succeeded';
+        if (req.headers.prefer && job.plan.doneWithinWait)
+          job.state = job.plan.outcome === 'failed' ? 'failed' : 'succeeded';
         if (req.headers.prefer && job.plan.holdCreateMs > 0) {
           await new Promise((resolve) => setTimeout(resolve, job.plan.holdCreateMs));
           if (res.destroyed) return;
@@ -189,7 +237,8 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
     }
 
     if (path.startsWith('/fal/')) {
-      if (req.headers.authorization !== `Key ${FAL_KEY}`) return json(res, 401, { detail: 'No user found for Key ID and Secret' });
+      if (req.headers.authorization !== `Key ${FAL_KEY}`)
+        return json(res, 401, { detail: 'No user found for Key ID and Secret' });
       const route = path.slice('/fal'.length);
       const status = /^\/[^/]+\/[^/]+\/requests\/(job\d+)\/status$/.exec(route);
       const result = /^\/[^/]+\/[^/]+\/requests\/(job\d+)$/.exec(route);
@@ -207,21 +256,37 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
         if (!job) return json(res, 404, { detail: 'Request not found' });
         if (job.state === 'failed') return json(res, 422, { detail: 'The model could not generate this prompt' });
         const urls = fileUrls(job);
-        return json(res, 200, job.plan.kind === 'video' ? { video: { url: urls[0], content_type: 'video/mp4' } } : { images: urls.map((url) => ({ url, content_type: 'image/png' })) });
+        return json(
+          res,
+          200,
+          job.plan.kind === 'video'
+            ? { video: { url: urls[0], content_type: 'video/mp4' } }
+            : { images: urls.map((url) => ({ url, content_type: 'image/png' })) },
+        );
       }
       if (req.method === 'PUT' && cancelled) {
         const job = jobs.get(cancelled[1]!);
         if (!job) return json(res, 404, { detail: 'Request not found' });
-        return cancel(job) === 'cancelled' ? json(res, 202, { status: 'CANCELLATION_REQUESTED' }) : json(res, 400, { status: 'ALREADY_COMPLETED' });
+        return cancel(job) === 'cancelled'
+          ? json(res, 202, { status: 'CANCELLATION_REQUESTED' })
+          : json(res, 400, { status: 'ALREADY_COMPLETED' });
       }
       if (req.method === 'POST' && /^\/[^/]+\/[^/]+(\/[^/]+)*$/.test(route)) {
-        if (pendingCreateFailures.length === 0 && plans[0]?.createFailures?.length) pendingCreateFailures.push(...plans[0].createFailures.splice(0));
+        if (pendingCreateFailures.length === 0 && plans[0]?.createFailures?.length)
+          pendingCreateFailures.push(...plans[0].createFailures.splice(0));
         const failure = pendingCreateFailures.shift();
         if (failure) return json(res, failure, { detail: 'Service temporarily unavailable' });
         const job = newJob(Number((body as { num_images?: number } | null)?.num_images ?? 1));
         jobs.set(job.id, job);
         const base = `${origin}/fal${route}/requests/${job.id}`;
-        return json(res, 200, { request_id: job.id, status: 'IN_QUEUE', queue_position: job.plan.queuedReads + 1, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` });
+        return json(res, 200, {
+          request_id: job.id,
+          status: 'IN_QUEUE',
+          queue_position: job.plan.queuedReads + 1,
+          response_url: base,
+          status_url: `${base}/status`,
+          cancel_url: `${base}/cancel`,
+        });
       }
       return json(res, 404, { detail: 'Not found' });
     }

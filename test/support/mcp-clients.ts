@@ -33,7 +33,9 @@ export interface ConnectedClient {
 }
 
 export function flavourName(flavour: ClientFlavour): string {
-  return flavour.sdk === 'v1' ? `v1 client, ${flavour.protocolVersion}` : `v2 client, mode ${JSON.stringify(flavour.mode)}`;
+  return flavour.sdk === 'v1'
+    ? `v1 client, ${flavour.protocolVersion}`
+    : `v2 client, mode ${JSON.stringify(flavour.mode)}`;
 }
 
 function recordingFetch(sent: SentRequest[], rewriteBody?: (body: string) => string): typeof fetch {
@@ -51,23 +53,32 @@ function recordingFetch(sent: SentRequest[], rewriteBody?: (body: string) => str
   };
 }
 
-export async function connectFlavour(mcpUrl: string, headers: Record<string, string>, flavour: ClientFlavour): Promise<ConnectedClient> {
+export async function connectFlavour(
+  mcpUrl: string,
+  headers: Record<string, string>,
+  flavour: ClientFlavour,
+): Promise<ConnectedClient> {
   const sent: SentRequest[] = [];
   const url = new URL(mcpUrl);
-  const lastVersion = () => [...sent].reverse().find((request) => request.headers['mcp-protocol-version'])?.headers['mcp-protocol-version'];
+  const lastVersion = () =>
+    [...sent].reverse().find((request) => request.headers['mcp-protocol-version'])?.headers['mcp-protocol-version'];
   if (flavour.sdk === 'v1') {
     // The v1 client always offers its latest revision; offering 2025-06-18 instead is what a 2025-06-18 client does.
     const rewrite =
       flavour.protocolVersion === '2025-11-25'
         ? undefined
-        : (body: string) => body.replace('"protocolVersion":"2025-11-25"', `"protocolVersion":"${flavour.protocolVersion}"`);
+        : (body: string) =>
+            body.replace('"protocolVersion":"2025-11-25"', `"protocolVersion":"${flavour.protocolVersion}"`);
     const transport = new TransportV1(url, { requestInit: { headers }, fetch: recordingFetch(sent, rewrite) });
     const client = new ClientV1({ name: 'canvas-mcp-tests', version: '1.0.0' });
     await client.connect(transport);
     return { client: client as unknown as AnyClient, sent, protocolVersion: lastVersion };
   }
   const transport = new TransportV2(url, { requestInit: { headers }, fetch: recordingFetch(sent) });
-  const client = new ClientV2({ name: 'canvas-mcp-tests', version: '1.0.0' }, { versionNegotiation: { mode: flavour.mode } });
+  const client = new ClientV2(
+    { name: 'canvas-mcp-tests', version: '1.0.0' },
+    { versionNegotiation: { mode: flavour.mode } },
+  );
   await client.connect(transport);
   return { client: client as unknown as AnyClient, sent, protocolVersion: lastVersion };
 }

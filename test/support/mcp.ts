@@ -25,7 +25,11 @@ export function toolError(result: CallToolResult | Record<string, unknown>) {
   return {
     isError: typed.isError,
     text: (typed.content?.[0] as { text?: string } | undefined)?.text ?? '',
-    ...(typed.structuredContent as { error: { code: string; message: string; retryable: boolean; details: Record<string, unknown> } }).error,
+    ...(
+      typed.structuredContent as {
+        error: { code: string; message: string; retryable: boolean; details: Record<string, unknown> };
+      }
+    ).error,
   };
 }
 
@@ -45,7 +49,11 @@ export interface McpDeployment {
  * The backend is seeded with the permission test world (agent tokens) before a gateway starts: a gateway token is
  * scoped, and acts only within the workspaces it was issued for (both of the world's).
  */
-export async function deploy(mode: McpDeployment['mode'], target: StoreTarget, overrides: ConfigInput = {}): Promise<McpDeployment> {
+export async function deploy(
+  mode: McpDeployment['mode'],
+  target: StoreTarget,
+  overrides: ConfigInput = {},
+): Promise<McpDeployment> {
   const backend = await startTestServer(target, overrides);
   const world = await seedWorld(backend.store);
   if (mode === 'in-process') {
@@ -61,7 +69,10 @@ export async function deploy(mode: McpDeployment['mode'], target: StoreTarget, o
     expiresAt: null,
   });
   const gateway: RunningServer = await startServer(
-    loadServeConfig({ port: 0, rateLimitPerMinute: 0, workers: 0, ...overrides, backendUrl: backend.url, backendToken: secret }, {}),
+    loadServeConfig(
+      { port: 0, rateLimitPerMinute: 0, workers: 0, ...overrides, backendUrl: backend.url, backendToken: secret },
+      {},
+    ),
     { logger: createLogger('silent') },
   );
   return {

@@ -15,7 +15,16 @@ export function probe(bytes: Buffer): Probe {
     const file = join(dir, 'media');
     writeFileSync(file, bytes);
     // Decoding every frame (-count_frames) proves the file plays, not only that its header parses.
-    const out = execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_type,codec_name,width,height,sample_rate,nb_read_frames:format=duration', '-of', 'json', file]);
+    const out = execFileSync('ffprobe', [
+      '-v',
+      'error',
+      '-count_frames',
+      '-show_entries',
+      'stream=codec_type,codec_name,width,height,sample_rate,nb_read_frames:format=duration',
+      '-of',
+      'json',
+      file,
+    ]);
     const parsed = JSON.parse(out.toString()) as { streams: Probe['streams']; format: { duration: string } };
     return { durationSeconds: Number(parsed.format.duration), streams: parsed.streams };
   } finally {

@@ -85,7 +85,8 @@ function parseMaybeJson(text: string): unknown {
 /** The text of a tool result as the model would see it: MCP results arrive as their content text. */
 function toolResultText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((item) => (typeof item === 'string' ? item : ((item as { text?: string }).text ?? ''))).join('');
+  if (Array.isArray(content))
+    return content.map((item) => (typeof item === 'string' ? item : ((item as { text?: string }).text ?? ''))).join('');
   return JSON.stringify(content);
 }
 
@@ -93,42 +94,82 @@ function normalizeOpenAI(body: Record<string, unknown>): Omit<StandinRequest, 'l
   const messages: StandinMessage[] = ((body.messages ?? []) as Array<Record<string, unknown>>).map((message) => {
     const role = message.role as StandinMessage['role'];
     const content = typeof message.content === 'string' ? message.content : toolResultText(message.content ?? '');
-    const toolCalls = ((message.tool_calls ?? []) as Array<{ id: string; function: { name: string; arguments: string } }>).map((call) => ({
+    const toolCalls = (
+      (message.tool_calls ?? []) as Array<{ id: string; function: { name: string; arguments: string } }>
+    ).map((call) => ({
       id: call.id,
       name: call.function.name,
       args: JSON.parse(call.function.arguments || '{}') as Record<string, unknown>,
     }));
-    return { role, text: content, toolCalls, ...(role === 'tool' ? { toolCallId: message.tool_call_id as string } : {}) };
+    return {
+      role,
+      text: content,
+      toolCalls,
+      ...(role === 'tool' ? { toolCallId: message.tool_call_id as string } : {}),
+    };
   });
-  const system = messages.filter((message) => message.role === 'system').map((message) => message.text).join('\n');
+  const system = messages
+    .filter((message) => message.role === 'system')
+    .map((message) => message.text)
+    .join('\n');
   const tools = ((body.tools ?? []) as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
-  return { protocol: 'openai', model: String(body.model), system, messages: messages.filter((message) => message.role !== 'system'), tools };
+  return {
+    protocol: 'openai',
+    model: String(body.model),
+    system,
+    messages: messages.filter((message) => message.role !== 'system'),
+    tools,
+  };
 }
 
 function normalizeAnthropic(body: Record<string, unknown>): Omit<StandinRequest, 'lastToolResult' | 'raw'> {
   const messages: StandinMessage[] = [];
   for (const message of (body.messages ?? []) as Array<{ role: 'user' | 'assistant'; content: unknown }>) {
-    const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content as Array<Record<string, unknown>>);
-    const text = blocks.filter((block) => block.type === 'text').map((block) => String(block.text)).join('');
-    const toolCalls = blocks.filter((block) => block.type === 'tool_use').map((block) => ({ id: String(block.id), name: String(block.name), args: block.input as Record<string, unknown> }));
+    const blocks =
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : (message.content as Array<Record<string, unknown>>);
+    const text = blocks
+      .filter((block) => block.type === 'text')
+      .map((block) => String(block.text))
+      .join('');
+    const toolCalls = blocks
+      .filter((block) => block.type === 'tool_use')
+      .map((block) => ({
+        id: String(block.id),
+        name: String(block.name),
+        args: block.input as Record<string, unknown>,
+      }));
     for (const result of blocks.filter((block) => block.type === 'tool_result')) {
-      messages.push({ role: 'tool', text: toolResultText(result.content), toolCalls: [], toolCallId: String(result.tool_use_id) });
+      messages.push({
+        role: 'tool',
+        text: toolResultText(result.content),
+        toolCalls: [],
+        toolCallId: String(result.tool_use_id),
+      });
     }
-    if (text || toolCalls.length > 0 || !blocks.some((block) => block.type === 'tool_result')) messages.push({ role: message.role, text, toolCalls });
+    if (text || toolCalls.length > 0 || !blocks.some((block) => block.type === 'tool_result'))
+      messages.push({ role: message.role, text, toolCalls });
   }
-  const system = Array.isArray(body.system) ? (body.system as Array<{ text: string }>).map((block) => block.text).join('\n') : String(body.system ?? '');
+  const system = Array.isArray(body.system)
+    ? (body.system as Array<{ text: string }>).map((block) => block.text).join('\n')
+    : String(body.system ?? '');
   const tools = ((body.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name);
   return { protocol: 'anthropic', model: String(body.model), system, messages, tools };
 }
 
-const sse = (res: ServerResponse, data: unknown, event?: string) => res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+const sse = (res: ServerResponse, data: unknown, event?: string) =>
+  res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
 
 function splitText(text: string): string[] {
   const words = text.split(/(?<= )/);
   return words.length > 0 ? words : [text];
 }
 
-export async function startModelStandin(protocol: Protocol, initial: Brain = scripted({ text: 'Done.' })): Promise<ModelStandin> {
+export async function startModelStandin(
+  protocol: Protocol,
+  initial: Brain = scripted({ text: 'Done.' }),
+): Promise<ModelStandin> {
   let brain = initial;
   const requests: StandinRequest[] = [];
   const firstChunkAt: number[] = [];
@@ -148,7 +189,11 @@ export async function startModelStandin(protocol: Protocol, initial: Brain = scr
     }
     const normalized = protocol === 'openai' ? normalizeOpenAI(raw) : normalizeAnthropic(raw);
     const lastTool = [...normalized.messages].reverse().find((message) => message.role === 'tool');
-    const request: StandinRequest = { ...normalized, lastToolResult: lastTool ? parseMaybeJson(lastTool.text) : undefined, raw };
+    const request: StandinRequest = {
+      ...normalized,
+      lastToolResult: lastTool ? parseMaybeJson(lastTool.text) : undefined,
+      raw,
+    };
     requests.push(request);
     const reply = await brain(request);
 
@@ -158,14 +203,25 @@ export async function startModelStandin(protocol: Protocol, initial: Brain = scr
         ...(reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {}),
       });
       const type = reply.fail === 429 ? 'rate_limit_error' : reply.fail === 401 ? 'authentication_error' : 'api_error';
-      res.end(JSON.stringify(protocol === 'openai' ? { error: { message: `stand-in ${reply.fail}`, type, code: null } } : { type: 'error', error: { type, message: `stand-in ${reply.fail}` } }));
+      res.end(
+        JSON.stringify(
+          protocol === 'openai'
+            ? { error: { message: `stand-in ${reply.fail}`, type, code: null } }
+            : { type: 'error', error: { type, message: `stand-in ${reply.fail}` } },
+        ),
+      );
       return;
     }
-    const toolCalls = 'toolCalls' in reply ? reply.toolCalls.map((call) => ({ ...call, id: `call_${++callCounter}` })) : [];
+    const toolCalls =
+      'toolCalls' in reply ? reply.toolCalls.map((call) => ({ ...call, id: `call_${++callCounter}` })) : [];
     const text = 'text' in reply ? (reply.text ?? '') : '';
     if (raw.stream !== true) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(protocol === 'openai' ? openAICompletion(raw, text, toolCalls) : anthropicMessage(text, toolCalls)));
+      res.end(
+        JSON.stringify(
+          protocol === 'openai' ? openAICompletion(raw, text, toolCalls) : anthropicMessage(text, toolCalls),
+        ),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -205,7 +261,15 @@ function openAICompletion(raw: Record<string, unknown>, text: string, toolCalls:
   const message = {
     role: 'assistant',
     content: text || null,
-    ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } })) } : {}),
+    ...(toolCalls.length > 0
+      ? {
+          tool_calls: toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: JSON.stringify(call.args) },
+          })),
+        }
+      : {}),
   };
   return {
     id: `chatcmpl-${Date.now()}`,
@@ -223,7 +287,15 @@ function anthropicMessage(text: string, toolCalls: StandinToolCall[]) {
     type: 'message',
     role: 'assistant',
     model: 'standin',
-    content: [...(text ? [{ type: 'text', text }] : []), ...toolCalls.map((call) => ({ type: 'tool_use', id: call.id.replace('call_', 'toolu_'), name: call.name, input: call.args }))],
+    content: [
+      ...(text ? [{ type: 'text', text }] : []),
+      ...toolCalls.map((call) => ({
+        type: 'tool_use',
+        id: call.id.replace('call_', 'toolu_'),
+        name: call.name,
+        input: call.args,
+      })),
+    ],
     stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: { input_tokens: 120, output_tokens: 30 },
@@ -241,8 +313,14 @@ async function streamOpenAI(
   noteFirst: () => void,
   stalled: Set<ServerResponse>,
 ): Promise<void> {
-  const base = { id: `chatcmpl-${Date.now()}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: String(raw.model) };
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => sse(res, { ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const base = {
+    id: `chatcmpl-${Date.now()}`,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: String(raw.model),
+  };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    sse(res, { ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
   if ('stall' in reply) {
     noteFirst();
     chunk({ role: 'assistant', content: 'Thinking' });
@@ -251,7 +329,13 @@ async function streamOpenAI(
   }
   if ('cutMidToolCall' in reply) {
     noteFirst();
-    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_cut', type: 'function', function: { name: reply.cutMidToolCall, arguments: '' } }] });
+    chunk({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { index: 0, id: 'call_cut', type: 'function', function: { name: reply.cutMidToolCall, arguments: '' } },
+      ],
+    });
     chunk({ tool_calls: [{ index: 0, function: { arguments: '{"project_id":' } }] });
     await pause(20);
     res.destroy();
@@ -267,9 +351,13 @@ async function streamOpenAI(
   }
   for (const [index, call] of toolCalls.entries()) {
     noteFirst();
-    chunk({ ...(index === 0 && !text ? { role: 'assistant', content: null } : {}), tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+    chunk({
+      ...(index === 0 && !text ? { role: 'assistant', content: null } : {}),
+      tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+    });
     const args = JSON.stringify(call.args);
-    for (let at = 0; at < args.length; at += 64) chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + 64) } }] });
+    for (let at = 0; at < args.length; at += 64)
+      chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + 64) } }] });
   }
   chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop');
   sse(res, { ...base, choices: [], usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } });
@@ -286,7 +374,16 @@ async function streamAnthropic(
 ): Promise<void> {
   const event = (type: string, data: Record<string, unknown>) => sse(res, { type, ...data }, type);
   event('message_start', {
-    message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: 'standin', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 120, output_tokens: 1 } },
+    message: {
+      id: `msg_${Date.now()}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'standin',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 120, output_tokens: 1 },
+    },
   });
   let index = 0;
   if ('stall' in reply) {
@@ -298,7 +395,10 @@ async function streamAnthropic(
   }
   if ('cutMidToolCall' in reply) {
     noteFirst();
-    event('content_block_start', { index, content_block: { type: 'tool_use', id: 'toolu_cut', name: reply.cutMidToolCall, input: {} } });
+    event('content_block_start', {
+      index,
+      content_block: { type: 'tool_use', id: 'toolu_cut', name: reply.cutMidToolCall, input: {} },
+    });
     event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '{"project_id":' } });
     await pause(20);
     res.destroy();
@@ -316,13 +416,23 @@ async function streamAnthropic(
   }
   for (const call of toolCalls) {
     noteFirst();
-    event('content_block_start', { index, content_block: { type: 'tool_use', id: call.id.replace('call_', 'toolu_'), name: call.name, input: {} } });
+    event('content_block_start', {
+      index,
+      content_block: { type: 'tool_use', id: call.id.replace('call_', 'toolu_'), name: call.name, input: {} },
+    });
     const args = JSON.stringify(call.args);
-    for (let at = 0; at < args.length; at += 64) event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: args.slice(at, at + 64) } });
+    for (let at = 0; at < args.length; at += 64)
+      event('content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: args.slice(at, at + 64) },
+      });
     event('content_block_stop', { index });
     index += 1;
   }
-  event('message_delta', { delta: { stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 30 } });
+  event('message_delta', {
+    delta: { stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
+    usage: { output_tokens: 30 },
+  });
   event('message_stop', {});
   res.end();
 }

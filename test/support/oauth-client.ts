@@ -1,5 +1,9 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -111,7 +115,11 @@ export class Browser {
   }
 
   async request(url: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: this.cookieHeader() } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: this.cookieHeader() },
+    });
     for (const header of response.headers.getSetCookie()) {
       const [pair] = header.split(';') as [string];
       const name = pair.slice(0, pair.indexOf('='));
@@ -122,7 +130,10 @@ export class Browser {
   }
 
   /** Follows redirects from `start` until a page (answered with it) or the redirect address (answered as its query). */
-  async follow(start: string, redirectUri: string): Promise<{ page: Response; url: string } | { callback: URLSearchParams }> {
+  async follow(
+    start: string,
+    redirectUri: string,
+  ): Promise<{ page: Response; url: string } | { callback: URLSearchParams }> {
     let url = start;
     for (let hop = 0; hop < 12; hop += 1) {
       if (url.startsWith(redirectUri)) return { callback: new URL(url).searchParams };
@@ -140,17 +151,29 @@ export class Browser {
     const first = await this.follow(start.href, redirectUri);
     if ('callback' in first) return { callback: first.callback, consentPage: '', answerStatus: 0, answerPage: '' };
     const consentPage = await first.page.text();
-    if (first.page.status !== 200) throw new Error(`the authorization stopped at ${first.url}: ${first.page.status} ${consentPage.slice(0, 400)}`);
-    const form = new URLSearchParams(Object.entries(answer).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    if (first.page.status !== 200)
+      throw new Error(`the authorization stopped at ${first.url}: ${first.page.status} ${consentPage.slice(0, 400)}`);
+    const form = new URLSearchParams(
+      Object.entries(answer).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     const answered = await this.request(first.url, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
       body: form.toString(),
     });
     const location = answered.headers.get('location');
-    if (!location) return { callback: new URLSearchParams(), consentPage, answerStatus: answered.status, answerPage: await answered.text() };
+    if (!location)
+      return {
+        callback: new URLSearchParams(),
+        consentPage,
+        answerStatus: answered.status,
+        answerPage: await answered.text(),
+      };
     const next = await this.follow(new URL(location, first.url).href, redirectUri);
-    if (!('callback' in next)) throw new Error(`after the answer the authorization stopped at ${next.url}: ${next.page.status} ${(await next.page.text()).slice(0, 400)}`);
+    if (!('callback' in next))
+      throw new Error(
+        `after the answer the authorization stopped at ${next.url}: ${next.page.status} ${(await next.page.text()).slice(0, 400)}`,
+      );
     return { callback: next.callback, consentPage, answerStatus: answered.status, answerPage: '' };
   }
 }
@@ -159,7 +182,12 @@ export class Browser {
  * Connects the v1 SDK client through OAuth as the person whose session `cookie` holds: the first 401, registration,
  * the person's answer on the consent page, the code, the tokens. `client` is null when the answer gave no code.
  */
-export async function connectThroughOAuth(options: { mcpUrl: string; serverUrl: string; cookie: string; answer: ConsentAnswer }) {
+export async function connectThroughOAuth(options: {
+  mcpUrl: string;
+  serverUrl: string;
+  cookie: string;
+  answer: ConsentAnswer;
+}) {
   const provider = new TestOAuthProvider();
   const first = new Client({ name: 'oauth-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(options.mcpUrl), { authProvider: provider });
@@ -167,8 +195,14 @@ export async function connectThroughOAuth(options: { mcpUrl: string; serverUrl: 
     () => null,
     (error: unknown) => error,
   );
-  if (!(refused instanceof UnauthorizedError)) throw new Error(`expected the first connection to be refused with 401, got ${String(refused)}`);
-  const outcome = await new Browser(options.cookie).authorize(provider.authorizationUrl!, provider.redirectUrl, options.serverUrl, options.answer);
+  if (!(refused instanceof UnauthorizedError))
+    throw new Error(`expected the first connection to be refused with 401, got ${String(refused)}`);
+  const outcome = await new Browser(options.cookie).authorize(
+    provider.authorizationUrl!,
+    provider.redirectUrl,
+    options.serverUrl,
+    options.answer,
+  );
   const code = outcome.callback.get('code');
   if (!code) return { provider, outcome, client: null };
   await transport.finishAuth(code);

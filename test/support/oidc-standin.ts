@@ -29,7 +29,15 @@ export async function reserveOidcStandIn(): Promise<OidcStandIn> {
     clientSecret,
     serve(redirectUri) {
       const provider = new Provider(issuer, {
-        clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'] }],
+        clients: [
+          {
+            client_id: clientId,
+            client_secret: clientSecret,
+            redirect_uris: [redirectUri],
+            response_types: ['code'],
+            grant_types: ['authorization_code'],
+          },
+        ],
         pkce: { required: () => true },
         claims: { openid: ['sub'], profile: ['name'] },
         findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, name: id }) }),

@@ -20,21 +20,31 @@ export function rawRequest(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const request = httpRequest(url, { method: options.method ?? 'POST', headers: options.headers as OutgoingHttpHeaders }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json, elapsedMs: performance.now() - started });
-      });
-      response.on('error', reject);
-    });
+    const request = httpRequest(
+      url,
+      { method: options.method ?? 'POST', headers: options.headers as OutgoingHttpHeaders },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text,
+            json,
+            elapsedMs: performance.now() - started,
+          });
+        });
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     if (options.body !== undefined) request.end(options.body);
     else request.end();
@@ -77,7 +87,10 @@ export function pollWhile(url: string, everyMs: number) {
  * the answer came back (what the server does right after answering counts too). Answers the response, every poll,
  * and the slowest poll's latency: the latency budget tests' measure of how long the event loop was held.
  */
-export async function whileHealthPolled<T>(baseUrl: string, send: () => Promise<T>): Promise<{ response: T; samples: Array<{ status: number; ms: number }>; slowestMs: number }> {
+export async function whileHealthPolled<T>(
+  baseUrl: string,
+  send: () => Promise<T>,
+): Promise<{ response: T; samples: Array<{ status: number; ms: number }>; slowestMs: number }> {
   const health = pollWhile(`${baseUrl}/healthz`, 5);
   let response: T;
   try {

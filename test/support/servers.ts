@@ -32,7 +32,10 @@ export async function startTestServer(
         { databaseUrl: database.location.url, dataDir: mkdtempSync(join(tmpdir(), 'canvas-mcp-assets-')) };
   // An empty environment: the developer's CANVAS_MCP_* variables never leak into a test.
   // No run workers unless a test asks for them: most suites need submitted runs to stay queued.
-  const config = loadServeConfig({ port: 0, seedDemo: false, rateLimitPerMinute: 0, workers: 0, ...location, ...overrides }, {});
+  const config = loadServeConfig(
+    { port: 0, seedDemo: false, rateLimitPerMinute: 0, workers: 0, ...location, ...overrides },
+    {},
+  );
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -40,7 +43,10 @@ export async function startTestServer(
       callback();
     },
   });
-  const server = await startServer(config, { logger: createLogger('info', destination), ...(options.clock ? { clock: options.clock } : {}) });
+  const server = await startServer(config, {
+    logger: createLogger('info', destination),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   return {
     server,
     url: server.url,
@@ -91,7 +97,10 @@ export async function api(baseUrl: string, path: string, request: ApiRequest = {
  * Signs in with a one-time link as a browser does: the link's page (GET, which spends nothing), then the page's own
  * form (POST with this server's Origin). Returns the final answer and the session cookie (`name=value`) it set.
  */
-export async function signInWithLink(linkUrl: string, options: { cookie?: string; replace?: boolean } = {}): Promise<{ response: Response; cookie: string }> {
+export async function signInWithLink(
+  linkUrl: string,
+  options: { cookie?: string; replace?: boolean } = {},
+): Promise<{ response: Response; cookie: string }> {
   const url = new URL(linkUrl);
   const confirm = await fetch(url, { redirect: 'manual', headers: options.cookie ? { cookie: options.cookie } : {} });
   if (confirm.status !== 200) return { response: confirm, cookie: '' };
@@ -100,7 +109,11 @@ export async function signInWithLink(linkUrl: string, options: { cookie?: string
   const response = await fetch(new URL('/auth/login', url), {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: url.origin, 'content-type': 'application/x-www-form-urlencoded', ...(options.cookie ? { cookie: options.cookie } : {}) },
+    headers: {
+      origin: url.origin,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+    },
     body: form,
   });
   return { response, cookie: response.headers.get('set-cookie')?.split(';', 1)[0] ?? '' };

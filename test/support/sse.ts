@@ -24,7 +24,10 @@ export interface EventReader {
 
 export async function openEvents(url: string, headers: Record<string, string>): Promise<EventReader> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
   const events: ReceivedEvent[] = [];
   const comments: ReceivedComment[] = [];
   const closed = (async () => {
@@ -73,7 +76,9 @@ export async function openEvents(url: string, headers: Record<string, string>): 
         const found = events.slice(from).find(match);
         if (found) return found;
         if (Date.now() - started > timeoutMs) {
-          throw new Error(`no matching event within ${timeoutMs} ms; received: ${JSON.stringify(events.map((event) => [event.event, event.id]))}`);
+          throw new Error(
+            `no matching event within ${timeoutMs} ms; received: ${JSON.stringify(events.map((event) => [event.event, event.id]))}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 10));
       }

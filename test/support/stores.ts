@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openStore, sqliteFileIn, type OpenStoreOptions, type Store, type StoreLocation } from '../../src/store/store.js';
+import {
+  openStore,
+  sqliteFileIn,
+  type OpenStoreOptions,
+  type Store,
+  type StoreLocation,
+} from '../../src/store/store.js';
 
 /**
  * Real databases for tests: a fresh SQLite file per store, and a fresh schema in the local PostgreSQL.

@@ -48,7 +48,12 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const data = join(root, 'data');
   // initdb refuses to run as root: the cluster belongs to the postgres user then.
   const asRoot = userInfo().uid === 0;
-  if (asRoot) chownSync(root, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  if (asRoot)
+    chownSync(
+      root,
+      Number(execFileSync('id', ['-u', 'postgres']).toString()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString()),
+    );
   const run = (program: string, args: string[]) => {
     const command = asRoot ? 'runuser' : join(bin, program);
     const fullArgs = asRoot ? ['-u', 'postgres', '--', join(bin, program), ...args] : args;

@@ -8,7 +8,15 @@ import { join } from 'node:path';
  * so a test never passes or fails on a stale page.
  */
 
-const SOURCES = ['web/src', 'web/index.html', 'web/app.html', 'web/vite.config.ts', 'web/vite.app.config.ts', 'src/contract', 'src/shared/client-configs.ts'];
+const SOURCES = [
+  'web/src',
+  'web/index.html',
+  'web/app.html',
+  'web/vite.config.ts',
+  'web/vite.app.config.ts',
+  'src/contract',
+  'src/shared/client-configs.ts',
+];
 const BUILT = ['dist/web/index.html', 'dist/mcp-app/app.html'];
 
 function newestChange(path: string): number {

@@ -72,7 +72,13 @@ describe('accessibility: axe-core on every screen', () => {
 
   it('on a tablet the canvas keeps the width, the palette and panel open as drawers, and axe finds nothing serious', async () => {
     const tablet = { width: 820, height: 1180 };
-    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, tablet);
+    const { context, page } = await signIn(
+      browser,
+      server,
+      DEMO_OWNER,
+      { projectId: 'demo', canvasId: 'main' },
+      tablet,
+    );
     try {
       await page.locator('.feed-live').waitFor();
       const canvasBox = (await page.locator('main.canvas').boundingBox())!;
@@ -102,7 +108,10 @@ describe('accessibility: axe-core on every screen', () => {
       await card(page, 'a11y-textAnnotationNode').focus();
       await page.keyboard.press('Shift');
       const outline = await card(page, 'a11y-textAnnotationNode').evaluate(
-        (element) => (globalThis as unknown as { getComputedStyle(target: unknown): { outlineStyle: string } }).getComputedStyle(element).outlineStyle,
+        (element) =>
+          (globalThis as unknown as { getComputedStyle(target: unknown): { outlineStyle: string } }).getComputedStyle(
+            element,
+          ).outlineStyle,
       );
       expect(outline).toBe('solid');
       await page.keyboard.press('Enter');
@@ -110,7 +119,11 @@ describe('accessibility: axe-core on every screen', () => {
       await page.locator('.side').getByText('a11y-textAnnotationNode').first().waitFor();
       for (let step = 0; step < 3; step += 1) await page.keyboard.press('ArrowRight');
       await page.keyboard.press('Shift+ArrowDown');
-      const moved = await waitForNode(server, 'a11y-textAnnotationNode', (position) => position.x !== start.x || position.y !== start.y);
+      const moved = await waitForNode(
+        server,
+        'a11y-textAnnotationNode',
+        (position) => position.x !== start.x || position.y !== start.y,
+      );
       expect(moved.x - start.x).toBe(15);
       expect(moved.y - start.y).toBe(20);
       // Four presses in a row are one write.
@@ -121,7 +134,11 @@ describe('accessibility: axe-core on every screen', () => {
   });
 });
 
-async function waitForNode(server: TestServer, nodeId: string, ok: (position: { x: number; y: number }) => boolean): Promise<{ x: number; y: number }> {
+async function waitForNode(
+  server: TestServer,
+  nodeId: string,
+  ok: (position: { x: number; y: number }) => boolean,
+): Promise<{ x: number; y: number }> {
   const started = Date.now();
   for (;;) {
     const position = (await server.store.layout.readNode('demo', 'main', nodeId))!.node.position;

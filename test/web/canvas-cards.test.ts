@@ -17,14 +17,35 @@ const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;
 /** What each card must show of its data: a piece of text from it. */
 const RICH_DATA: Partial<Record<string, { data: Record<string, unknown>; shows: string }>> = {
   imageGenNode: {
-    data: { ...MINIMAL_DATA.imageGenNode, displayName: 'Wide shot', model: 'flux-pro', count: 4, director_control_bundle: { ...MINIMAL_DIRECTOR_BUNDLE, frame_meta: FRAME_META } },
+    data: {
+      ...MINIMAL_DATA.imageGenNode,
+      displayName: 'Wide shot',
+      model: 'flux-pro',
+      count: 4,
+      director_control_bundle: { ...MINIMAL_DIRECTOR_BUNDLE, frame_meta: FRAME_META },
+    },
     shows: 'flux-pro',
   },
-  audioNode: { data: { audioUrl: null, text: 'The sea had been waiting.', audioKind: 'speech', durationMs: 4200 }, shows: '4.2 s' },
-  storyboardNode: { data: { frames: [{ id: 'f1', imageUrl: null, caption: 'Mara at the door' }] }, shows: 'Mara at the door' },
-  videoStoryNode: { data: { shots: [{ id: 's1', prompt: 'waves at night', durationMs: 2000 }] }, shows: 'waves at night' },
-  skillNode: { data: { skill_id: 'zone.frame_from_context', parameters: { quality: 'high' } }, shows: 'Frame from context' },
-  scriptNode: { data: { scriptTitle: 'The lighthouse', scriptResult: { scenes: ['INT. LIGHTHOUSE - NIGHT'] } }, shows: 'INT. LIGHTHOUSE - NIGHT' },
+  audioNode: {
+    data: { audioUrl: null, text: 'The sea had been waiting.', audioKind: 'speech', durationMs: 4200 },
+    shows: '4.2 s',
+  },
+  storyboardNode: {
+    data: { frames: [{ id: 'f1', imageUrl: null, caption: 'Mara at the door' }] },
+    shows: 'Mara at the door',
+  },
+  videoStoryNode: {
+    data: { shots: [{ id: 's1', prompt: 'waves at night', durationMs: 2000 }] },
+    shows: 'waves at night',
+  },
+  skillNode: {
+    data: { skill_id: 'zone.frame_from_context', parameters: { quality: 'high' } },
+    shows: 'Frame from context',
+  },
+  scriptNode: {
+    data: { scriptTitle: 'The lighthouse', scriptResult: { scenes: ['INT. LIGHTHOUSE - NIGHT'] } },
+    shows: 'INT. LIGHTHOUSE - NIGHT',
+  },
   beatContextNode: { data: { episode: 2, beat: 7, content: 'The lamp fails.' }, shows: 'Episode 2' },
   pano360ViewerNode: { data: { ...MINIMAL_DATA.pano360ViewerNode, fovDeg: 75 }, shows: 'FOV 75°' },
   threeDWorldNode: { data: { sources: [{ source_type: 'mesh' }, { source_type: 'pano360' }] }, shows: '2 sources' },
@@ -45,13 +66,20 @@ describe('the web canvas: node cards', () => {
   });
 
   it('renders a card for each of the 18 node types, showing what matters for it', async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
+    const { context, page, errors } = await signIn(
+      browser,
+      server,
+      DEMO_OWNER,
+      { projectId: 'demo', canvasId: 'main' },
+      WALL,
+    );
     try {
       await page.locator('.feed-live').waitFor();
       for (const type of NODE_TYPES) {
         await card(page, `all-${type}`).locator(`[data-node-type="${type}"]`).waitFor({ timeout: 3000 });
         const shows = RICH_DATA[type]?.shows;
-        if (shows) await card(page, `all-${type}`).getByText(shows).first().waitFor({ state: 'attached', timeout: 3000 });
+        if (shows)
+          await card(page, `all-${type}`).getByText(shows).first().waitFor({ state: 'attached', timeout: 3000 });
       }
       await expect(card(page, 'all-imageGenNode').locator('.director').textContent()).resolves.toContain('0 actors');
       await expect(page.locator('.card-broken').count()).resolves.toBe(0);
@@ -63,13 +91,19 @@ describe('the web canvas: node cards', () => {
   });
 
   it('draws cards as titles when zoomed far out, and in full when zoomed in again', async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'main',
+    });
     try {
       await page.locator('.feed-live').waitFor();
       await page.locator('.card-overview').first().waitFor();
       await expect(card(page, 'frame-1').locator('.card-overview .card-title').textContent()).resolves.toBe('Frame 1');
       for (let step = 0; step < 6; step += 1) await page.locator('.react-flow__controls-zoomin').click();
-      await waitFor(() => page.locator('.card-overview').count(), (count) => count === 0);
+      await waitFor(
+        () => page.locator('.card-overview').count(),
+        (count) => count === 0,
+      );
       expect(await page.locator('.card .card-body').count()).toBeGreaterThan(0);
       expect(errors).toEqual([]);
     } finally {
@@ -84,9 +118,31 @@ describe('the web canvas: node cards', () => {
       await page.route('**/snapshot', async (route) => {
         const response = await route.fetch();
         const snapshot = (await response.json()) as { layout: { nodes: Array<Record<string, unknown>> } };
-        const garbage = [null, 'text', 42, [1, 2], { prompt: { nested: true }, frames: 'none', shots: 7, clips: null, sources: {}, parameters: [], count: 'many' }];
-        snapshot.layout.nodes = snapshot.layout.nodes.map((node, index) => ({ ...node, data: garbage[index % garbage.length] }));
-        snapshot.layout.nodes.push({ id: 'from-the-future', type: 'hologramNode', position: { x: 0, y: 700 }, data: { displayName: 'Hologram' } });
+        const garbage = [
+          null,
+          'text',
+          42,
+          [1, 2],
+          {
+            prompt: { nested: true },
+            frames: 'none',
+            shots: 7,
+            clips: null,
+            sources: {},
+            parameters: [],
+            count: 'many',
+          },
+        ];
+        snapshot.layout.nodes = snapshot.layout.nodes.map((node, index) => ({
+          ...node,
+          data: garbage[index % garbage.length],
+        }));
+        snapshot.layout.nodes.push({
+          id: 'from-the-future',
+          type: 'hologramNode',
+          position: { x: 0, y: 700 },
+          data: { displayName: 'Hologram' },
+        });
         await route.fulfill({ response, json: snapshot });
       });
       await page.goto(`${server.url}/p/demo/c/main`);
@@ -111,10 +167,30 @@ describe('the web canvas: node cards', () => {
     };
     let revision = (await server.store.layout.readCanvas('demo', 'main'))!.revision;
     for (const [index, [id, imageUrl]] of Object.entries(urls).entries()) {
-      const node = CanvasNode.parse({ id, type: 'imageNode', position: { x: 200 + index * 320, y: 1800 }, data: { ...MINIMAL_DATA.imageNode, imageUrl } });
-      await server.store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision++, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+      const node = CanvasNode.parse({
+        id,
+        type: 'imageNode',
+        position: { x: 200 + index * 320, y: 1800 },
+        data: { ...MINIMAL_DATA.imageNode, imageUrl },
+      });
+      await server.store.writes.createNode(
+        {
+          projectId: 'demo',
+          canvasId: 'main',
+          baseRevision: revision++,
+          clientSaveId: null,
+          authorization: SYSTEM_WRITE,
+        },
+        node,
+      );
     }
-    const { context, page, errors } = await signIn(browser, server, victim, { projectId: 'demo', canvasId: 'main' }, WALL);
+    const { context, page, errors } = await signIn(
+      browser,
+      server,
+      victim,
+      { projectId: 'demo', canvasId: 'main' },
+      WALL,
+    );
     const fetched: string[] = [];
     page.on('request', (request) => fetched.push(new URL(request.url()).pathname + new URL(request.url()).search));
     try {
@@ -125,7 +201,9 @@ describe('the web canvas: node cards', () => {
       }
       expect(fetched.filter((path) => path.startsWith('/auth/login') || path.includes('/revert'))).toEqual([]);
       // The link is still unspent: its owner can use it, and the victim's browser is still the victim's.
-      const me = (await page.evaluate(async () => (await fetch('/api/v1/me')).json())) as { person: { subject: string } };
+      const me = (await page.evaluate(async () => (await fetch('/api/v1/me')).json())) as {
+        person: { subject: string };
+      };
       expect(me.person.subject).toBe('victim');
       expect((await server.store.sessions.peekLoginLink(linkSecret)).person).toEqual(DEMO_OWNER);
       expect(errors).toEqual([]);
@@ -150,7 +228,13 @@ describe('the web canvas: node cards', () => {
   });
 
   it("shows a skill's parameters as a form from the catalog's JSON Schema, and saves a changed choice at revision + 1", async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
+    const { context, page, errors } = await signIn(
+      browser,
+      server,
+      DEMO_OWNER,
+      { projectId: 'demo', canvasId: 'main' },
+      WALL,
+    );
     try {
       await page.locator('.feed-live').waitFor();
       // zone.sketch_from_context takes one parameter, aspect_ratio, an enum of '2:3' and '16:9' (the demo sets 16:9).
@@ -164,15 +248,24 @@ describe('the web canvas: node cards', () => {
       const before = await readBack('sketch-1');
       expect(before.node?.data).toMatchObject({ parameters: { aspect_ratio: '16:9' } });
       await select.selectOption('2:3');
-      const after = await waitFor(() => readBack('sketch-1'), (now) => now.revision > before.revision);
+      const after = await waitFor(
+        () => readBack('sketch-1'),
+        (now) => now.revision > before.revision,
+      );
       expect(after.revision).toBe(before.revision + 1);
       expect((after.node?.data as { parameters?: unknown }).parameters).toEqual({ aspect_ratio: '2:3' });
       // The card shows the choice once the page has the write back.
-      await waitFor(() => select.inputValue(), (value) => value === '2:3');
+      await waitFor(
+        () => select.inputValue(),
+        (value) => value === '2:3',
+      );
 
       // Back to "default": the parameter is removed, not set to an empty string.
       await select.selectOption('');
-      const cleared = await waitFor(() => readBack('sketch-1'), (now) => now.revision > after.revision);
+      const cleared = await waitFor(
+        () => readBack('sketch-1'),
+        (now) => now.revision > after.revision,
+      );
       expect(cleared.revision).toBe(after.revision + 1);
       expect((cleared.node?.data as { parameters?: unknown }).parameters).toEqual({});
       expect(errors).toEqual([]);
@@ -182,23 +275,37 @@ describe('the web canvas: node cards', () => {
   });
 
   it("edits an image generator's prompt in place on its card: the server has the new prompt at revision + 1 and the card shows it", async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
+    const { context, page, errors } = await signIn(
+      browser,
+      server,
+      DEMO_OWNER,
+      { projectId: 'demo', canvasId: 'main' },
+      WALL,
+    );
     try {
       await page.locator('.feed-live').waitFor();
       const before = await readBack('frame-1');
       const old = (before.node?.data as { prompt: string }).prompt;
       const prompt = 'The lamp gutters; Mara shields it with her coat, close-up, cold blue light';
-      await card(page, 'frame-1').getByRole('button', { name: /^Edit prompt: / }).click();
+      await card(page, 'frame-1')
+        .getByRole('button', { name: /^Edit prompt: / })
+        .click();
       const field = card(page, 'frame-1').getByRole('textbox', { name: 'prompt' });
       await expect(field.inputValue()).resolves.toBe(old);
       await field.fill(prompt);
       await field.press('Control+Enter');
       await field.waitFor({ state: 'detached' });
 
-      const after = await waitFor(() => readBack('frame-1'), (now) => now.revision > before.revision);
+      const after = await waitFor(
+        () => readBack('frame-1'),
+        (now) => now.revision > before.revision,
+      );
       expect(after.revision).toBe(before.revision + 1);
       expect(after.node?.data).toMatchObject({ prompt, displayName: 'Frame 1' });
-      await waitFor(() => card(page, 'frame-1').locator('.editable.prompt').textContent(), (shown) => shown === prompt);
+      await waitFor(
+        () => card(page, 'frame-1').locator('.editable.prompt').textContent(),
+        (shown) => shown === prompt,
+      );
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -208,7 +315,14 @@ describe('the web canvas: node cards', () => {
   it("draws a group's child inside the group's frame, placed relative to the group, and drags the child along with the group", async () => {
     // Relative to the group, the child sits at (40, 60); taken as a position on the canvas, that would be far outside
     // the group (inside the demo's act-1), so a child not placed in its parent fails the check.
-    const group = CanvasNode.parse({ id: 'holder', type: 'groupNode', position: { x: 0, y: 700 }, width: 700, height: 420, data: { label: 'Holder' } });
+    const group = CanvasNode.parse({
+      id: 'holder',
+      type: 'groupNode',
+      position: { x: 0, y: 700 },
+      width: 700,
+      height: 420,
+      data: { label: 'Holder' },
+    });
     const child = CanvasNode.parse({
       id: 'held',
       type: 'textAnnotationNode',
@@ -219,7 +333,13 @@ describe('the web canvas: node cards', () => {
     });
     await server.store.writes.createNode(await write(), group);
     await server.store.writes.createNode(await write(), child);
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
+    const { context, page, errors } = await signIn(
+      browser,
+      server,
+      DEMO_OWNER,
+      { projectId: 'demo', canvasId: 'main' },
+      WALL,
+    );
     try {
       await page.locator('.feed-live').waitFor();
       await card(page, 'held').getByText('inside the holder').waitFor();
@@ -242,7 +362,10 @@ describe('the web canvas: node cards', () => {
       await page.mouse.down();
       await page.mouse.move(grab.x + 60, grab.y + 80, { steps: 8 });
       await page.mouse.up();
-      const after = await waitFor(() => readBack('holder'), (now) => now.revision > before.revision);
+      const after = await waitFor(
+        () => readBack('holder'),
+        (now) => now.revision > before.revision,
+      );
       expect(after.revision).toBe(before.revision + 1);
       expect(after.node!.position.x).toBeGreaterThan(before.node!.position.x + 20);
       expect(after.node!.position.y).toBeGreaterThan(before.node!.position.y + 30);

@@ -29,8 +29,16 @@ describe('the web canvas: the chat', () => {
 
   beforeAll(async () => {
     stage = await startChatStage(STORE_TARGETS[0]!, 'openai', undefined, { workers: 1, runDurationMs: 1500 });
-    const beat = CanvasNode.parse({ id: 'beat', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { displayName: 'The storm beat', content: 'Mara crosses the bay at night.' } });
-    await stage.server.store.writes.createNode({ projectId: 'p', canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE }, beat);
+    const beat = CanvasNode.parse({
+      id: 'beat',
+      type: 'textAnnotationNode',
+      position: { x: 0, y: 0 },
+      data: { displayName: 'The storm beat', content: 'Mara crosses the bay at night.' },
+    });
+    await stage.server.store.writes.createNode(
+      { projectId: 'p', canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
+      beat,
+    );
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -40,7 +48,13 @@ describe('the web canvas: the chat', () => {
 
   const open = async (subject: 'ana' | 'ben'): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> => {
     // A wall of a screen: every card the assistant adds is in view (cards out of view are not drawn).
-    const { context, page, errors } = await signIn(browser, stage.server, { issuer: IDP, subject }, { projectId: 'p', canvasId: 'c' }, WALL);
+    const { context, page, errors } = await signIn(
+      browser,
+      stage.server,
+      { issuer: IDP, subject },
+      { projectId: 'p', canvasId: 'c' },
+      WALL,
+    );
     await page.locator('.feed-live').waitFor();
     return { page, errors, close: () => context.close() };
   };
@@ -56,7 +70,7 @@ describe('the web canvas: the chat', () => {
     await box.press('Enter');
   };
 
-  it('adds the frames asked for in the chat: they appear in both pages as the assistant\'s, and the other member follows the conversation live', async () => {
+  it("adds the frames asked for in the chat: they appear in both pages as the assistant's, and the other member follows the conversation live", async () => {
     stage.model.setBrain(
       plannedAgent(
         [
@@ -80,23 +94,36 @@ describe('the web canvas: the chat', () => {
       await openChat(ana.page);
       await say(ana.page, 'add three storyboard frames for this beat and connect them');
 
-      await ana.page.locator('.chat-text', { hasText: 'Added three frames after the storm beat and connected them.' }).waitFor({ timeout: 10_000 });
+      await ana.page
+        .locator('.chat-text', { hasText: 'Added three frames after the storm beat and connected them.' })
+        .waitFor({ timeout: 10_000 });
       for (const id of ['frame-a', 'frame-b', 'frame-c']) {
         await card(ana.page, id).waitFor();
         await card(ben.page, id).waitFor();
       }
-      await waitFor(() => ben.page.locator('.react-flow__edge').count(), (count) => count === 2);
+      await waitFor(
+        () => ben.page.locator('.react-flow__edge').count(),
+        (count) => count === 2,
+      );
       await expect(ana.page.locator('.chat-tool[data-tool="create_canvas_node"]').count()).resolves.toBe(3);
-      await expect(ana.page.locator('.chat-tool[data-tool="create_canvas_node"]').first().textContent()).resolves.toContain('Arrival');
-      const request = stage.model.requests.find((entry) => entry.messages.some((message) => message.text.includes('add three storyboard frames')))!;
+      await expect(
+        ana.page.locator('.chat-tool[data-tool="create_canvas_node"]').first().textContent(),
+      ).resolves.toContain('Arrival');
+      const request = stage.model.requests.find((entry) =>
+        entry.messages.some((message) => message.text.includes('add three storyboard frames')),
+      )!;
       expect(request.tools).toContain('create_canvas_edge');
-      expect(request.messages.find((message) => message.role === 'user')!.text).toContain('Selected nodes (what "this" or "these" means): beat.');
+      expect(request.messages.find((message) => message.role === 'user')!.text).toContain(
+        'Selected nodes (what "this" or "these" means): beat.',
+      );
 
       // Ben sees who did it, and the conversation with its author.
       await ben.page.getByRole('tab', { name: 'History' }).click();
       await ben.page.locator('.history-author', { hasText: 'Assistant for ana' }).first().waitFor();
       await openChat(ben.page);
-      await ben.page.getByLabel('Conversation').selectOption({ label: 'add three storyboard frames for this beat and connect them · ana' });
+      await ben.page
+        .getByLabel('Conversation')
+        .selectOption({ label: 'add three storyboard frames for this beat and connect them · ana' });
       await ben.page.locator('.chat-text', { hasText: 'Added three frames' }).waitFor();
       await ben.page.getByText("You are following ana's conversation.").waitFor();
       await expect(ben.page.getByLabel('Message', { exact: true }).count()).resolves.toBe(0);
@@ -126,9 +153,14 @@ describe('the web canvas: the chat', () => {
       await openChat(ana.page);
       await say(ana.page, 'render the arrival frame');
       const approval = ana.page.getByRole('group', { name: 'Approve a run of Arrival' });
-      await approval.getByText(/\bcredits?\b/).first().waitFor();
+      await approval
+        .getByText(/\bcredits?\b/)
+        .first()
+        .waitFor();
       await expect(approval.textContent()).resolves.toContain('about 1 credit;');
-      expect((await stage.server.store.runs.latestRunsByNode('p', 'c')).find((run) => run.node_id === 'frame-a')).toBeUndefined();
+      expect(
+        (await stage.server.store.runs.latestRunsByNode('p', 'c')).find((run) => run.node_id === 'frame-a'),
+      ).toBeUndefined();
       await approval.getByRole('button', { name: 'Approve' }).click();
       await ana.page.locator('.chat-text', { hasText: 'The arrival frame is rendering.' }).waitFor({ timeout: 10_000 });
       await card(ana.page, 'frame-a').locator('[data-run-status]').first().waitFor();
@@ -139,7 +171,9 @@ describe('the web canvas: the chat', () => {
       await second.getByRole('button', { name: 'Decline' }).click();
       await ana.page.locator('.chat-text', { hasText: 'Not rendering it.' }).waitFor({ timeout: 10_000 });
       await ana.page.locator('.chat-tool-declined, .chat-outcome-declined').first().waitFor();
-      expect((await stage.server.store.runs.latestRunsByNode('p', 'c')).find((run) => run.node_id === 'frame-b')).toBeUndefined();
+      expect(
+        (await stage.server.store.runs.latestRunsByNode('p', 'c')).find((run) => run.node_id === 'frame-b'),
+      ).toBeUndefined();
       expect(ana.errors).toEqual([]);
     } finally {
       await ana.close();
@@ -147,9 +181,14 @@ describe('the web canvas: the chat', () => {
   });
 
   it('stops a turn halfway with Stop, and finds the conversation again after a reload', async () => {
-    const agent = plannedAgent([{ create: frame('frame-d', 'Aftermath', 1440) }, { create: frame('frame-e', 'Never', 1780) }]);
+    const agent = plannedAgent([
+      { create: frame('frame-d', 'Aftermath', 1440) },
+      { create: frame('frame-e', 'Never', 1780) },
+    ]);
     stage.model.setBrain((request) =>
-      request.messages.some((message) => message.role === 'tool' && message.text.includes('frame-d')) ? ({ stall: true } as ModelAnswer) : agent(request),
+      request.messages.some((message) => message.role === 'tool' && message.text.includes('frame-d'))
+        ? ({ stall: true } as ModelAnswer)
+        : agent(request),
     );
     const ana = await open('ana');
     try {
@@ -168,7 +207,12 @@ describe('the web canvas: the chat', () => {
       await ana.page.getByText('Stopped.').waitFor();
       await say(ana.page, 'are you there?');
       await ana.page.locator('.chat-text', { hasText: 'Still here.' }).waitFor({ timeout: 10_000 });
-      await waitFor(async () => (await stage.server.store.chats.list('p', 'c')).every((entry) => entry.status !== 'running'), Boolean, 5000, 50);
+      await waitFor(
+        async () => (await stage.server.store.chats.list('p', 'c')).every((entry) => entry.status !== 'running'),
+        Boolean,
+        5000,
+        50,
+      );
       expect(ana.errors).toEqual([]);
     } finally {
       await ana.close();

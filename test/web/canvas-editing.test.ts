@@ -17,7 +17,14 @@ const CANVAS = { project_id: 'demo', canvas_id: 'main' };
 
 interface Layout {
   revision: number;
-  nodes: Array<{ id: string; type: string; position: { x: number; y: number }; data: Record<string, unknown>; parentId?: string; width?: number }>;
+  nodes: Array<{
+    id: string;
+    type: string;
+    position: { x: number; y: number };
+    data: Record<string, unknown>;
+    parentId?: string;
+    width?: number;
+  }>;
 }
 
 describe('the web canvas: people and agents editing together', () => {
@@ -25,7 +32,8 @@ describe('the web canvas: people and agents editing together', () => {
   let browser: Browser;
   let agent: Client;
 
-  const read = async (): Promise<Layout> => structured<{ layout: Layout }>(await agent.callTool({ name: 'get_canvas', arguments: CANVAS })).layout;
+  const read = async (): Promise<Layout> =>
+    structured<{ layout: Layout }>(await agent.callTool({ name: 'get_canvas', arguments: CANVAS })).layout;
   const nodeOf = (layout: Layout, id: string) => layout.nodes.find((node) => node.id === id);
 
   let stage: DemoStage | undefined;
@@ -36,17 +44,35 @@ describe('the web canvas: people and agents editing together', () => {
   });
   afterAll(async () => stage?.close());
 
-  const openCanvas = async (): Promise<{ context: BrowserContext; page: Page; errors: string[]; close(): Promise<void> }> => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+  const openCanvas = async (): Promise<{
+    context: BrowserContext;
+    page: Page;
+    errors: string[];
+    close(): Promise<void>;
+  }> => {
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'main',
+    });
     await page.locator('.feed-live').waitFor();
     return { context, page, errors, close: () => context.close() };
   };
 
   it('signs in through the first start link and shows the demo canvas by its display names', async () => {
-    const { context, page, errors } = await openLink(browser, `${server.url}/auth/login?token=${server.server.demo!.loginSecret}`);
+    const { context, page, errors } = await openLink(
+      browser,
+      `${server.url}/auth/login?token=${server.server.demo!.loginSecret}`,
+    );
     try {
       await page.waitForURL(/\/p\/demo\/c\/main$/);
-      for (const name of ['Act I: the storm', 'Beat 1', 'Director note', 'Frame 1', 'Narration', 'Sketch from context']) {
+      for (const name of [
+        'Act I: the storm',
+        'Beat 1',
+        'Director note',
+        'Frame 1',
+        'Narration',
+        'Sketch from context',
+      ]) {
         await page.getByText(name, { exact: true }).first().waitFor();
       }
       await expect(page.locator('.react-flow__edge').count()).resolves.toBe(3);
@@ -79,16 +105,27 @@ describe('the web canvas: people and agents editing together', () => {
     const { page, errors, close } = await openCanvas();
     try {
       const before = await read();
-      const node = { id: 'agent-note', type: 'textAnnotationNode', position: { x: 420, y: 580 }, data: { displayName: 'From the agent', content: 'Added live' } };
+      const node = {
+        id: 'agent-note',
+        type: 'textAnnotationNode',
+        position: { x: 420, y: 580 },
+        data: { displayName: 'From the agent', content: 'Added live' },
+      };
       const started = Date.now();
-      const created = await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: before.revision, node } });
+      const created = await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...CANVAS, base_revision: before.revision, node },
+      });
       expect(created.isError).toBeFalsy();
       await card(page, 'agent-note').waitFor({ timeout: 2000 });
       expect(Date.now() - started).toBeLessThan(2000);
       await expect(card(page, 'agent-note').locator('.card-author').textContent()).resolves.toContain('demo-agent');
       await screenshot(page, 'canvas-agent-edit');
 
-      const deleted = await agent.callTool({ name: 'delete_canvas_node', arguments: { ...CANVAS, base_revision: before.revision + 1, node_id: 'agent-note' } });
+      const deleted = await agent.callTool({
+        name: 'delete_canvas_node',
+        arguments: { ...CANVAS, base_revision: before.revision + 1, node_id: 'agent-note' },
+      });
       expect(deleted.isError).toBeFalsy();
       await card(page, 'agent-note').waitFor({ state: 'detached', timeout: 2000 });
       expect(errors).toEqual([]);
@@ -104,8 +141,20 @@ describe('the web canvas: people and agents editing together', () => {
       await second.goto(`${server.url}/p/demo/c/main`);
       await second.locator('.feed-live').waitFor({ timeout: 3000 });
       const before = await read();
-      const node = { id: 'both-tabs', type: 'textAnnotationNode', position: { x: 420, y: 700 }, data: { content: 'seen twice' } };
-      expect((await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: before.revision, node } })).isError).toBeFalsy();
+      const node = {
+        id: 'both-tabs',
+        type: 'textAnnotationNode',
+        position: { x: 420, y: 700 },
+        data: { content: 'seen twice' },
+      };
+      expect(
+        (
+          await agent.callTool({
+            name: 'create_canvas_node',
+            arguments: { ...CANVAS, base_revision: before.revision, node },
+          })
+        ).isError,
+      ).toBeFalsy();
       await card(page, 'both-tabs').waitFor({ timeout: 2000 });
       await card(second, 'both-tabs').waitFor({ timeout: 2000 });
     } finally {
@@ -117,19 +166,37 @@ describe('the web canvas: people and agents editing together', () => {
     const { page, close } = await openCanvas();
     try {
       const before = await read();
-      const node = { id: 'far-away', type: 'textAnnotationNode', position: { x: 9000, y: 7000 }, data: { displayName: 'Far away', content: 'out of view' } };
-      expect((await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: before.revision, node } })).isError).toBeFalsy();
+      const node = {
+        id: 'far-away',
+        type: 'textAnnotationNode',
+        position: { x: 9000, y: 7000 },
+        data: { displayName: 'Far away', content: 'out of view' },
+      };
+      expect(
+        (
+          await agent.callTool({
+            name: 'create_canvas_node',
+            arguments: { ...CANVAS, base_revision: before.revision, node },
+          })
+        ).isError,
+      ).toBeFalsy();
       const notice = page.locator('.notice', { hasText: 'demo-agent (agent) added "Far away"' });
       await notice.waitFor();
       // Outside the view, its card is not drawn (React Flow draws a new node once, to measure it, then drops it).
-      await waitFor(() => card(page, 'far-away').count(), (count) => count === 0);
+      await waitFor(
+        () => card(page, 'far-away').count(),
+        (count) => count === 0,
+      );
       await notice.getByRole('button', { name: 'Show' }).click();
       await card(page, 'far-away').getByText('out of view').waitFor();
     } finally {
       await close();
       // The canvas is shared by the tests of this file: a node this far out would zoom every later page out.
       const now = await read();
-      await agent.callTool({ name: 'delete_canvas_node', arguments: { ...CANVAS, base_revision: now.revision, node_id: 'far-away' } });
+      await agent.callTool({
+        name: 'delete_canvas_node',
+        arguments: { ...CANVAS, base_revision: now.revision, node_id: 'far-away' },
+      });
     }
   });
 
@@ -149,10 +216,17 @@ describe('the web canvas: people and agents editing together', () => {
       expect(moved.y).toBeGreaterThan(nodeOf(before, 'voice-1')!.position.y + 40);
       expect(moved.x).toBeGreaterThan(nodeOf(before, 'voice-1')!.position.x + 20);
 
-      const history = (await page.evaluate(async () => (await fetch('/api/v2/projects/demo/canvases/main/history?limit=1')).json())) as { revisions: unknown[] };
-      expect(history.revisions[0]).toMatchObject({ revision: after.revision, author: { kind: 'person', subject: DEMO_OWNER.subject } });
+      const history = (await page.evaluate(async () =>
+        (await fetch('/api/v2/projects/demo/canvases/main/history?limit=1')).json(),
+      )) as { revisions: unknown[] };
+      expect(history.revisions[0]).toMatchObject({
+        revision: after.revision,
+        author: { kind: 'person', subject: DEMO_OWNER.subject },
+      });
       await page.getByRole('tab', { name: 'History' }).click();
-      await expect(page.locator(`.history-entry[data-revision="${after.revision}"] .history-author`).textContent()).resolves.toBe(DEMO_OWNER.subject);
+      await expect(
+        page.locator(`.history-entry[data-revision="${after.revision}"] .history-author`).textContent(),
+      ).resolves.toBe(DEMO_OWNER.subject);
     } finally {
       await close();
     }
@@ -165,7 +239,10 @@ describe('the web canvas: people and agents editing together', () => {
       const field = card(page, 'note-1').locator('textarea');
       await field.fill('Keep the lamp warm; everything else cold blue.');
       await field.press('Control+Enter');
-      await waitFor(read, (layout) => nodeOf(layout, 'note-1')?.data.content === 'Keep the lamp warm; everything else cold blue.');
+      await waitFor(
+        read,
+        (layout) => nodeOf(layout, 'note-1')?.data.content === 'Keep the lamp warm; everything else cold blue.',
+      );
 
       const before = await read();
       await page.locator('.palette').getByRole('button', { name: 'Image generator' }).click();
@@ -187,8 +264,16 @@ describe('the web canvas: people and agents editing together', () => {
       await page.route('**/changes', async (route) => {
         if (!agentWrote) {
           agentWrote = true;
-          const node = { id: 'meanwhile', type: 'textAnnotationNode', position: { x: 1200, y: 0 }, data: { content: 'written meanwhile' } };
-          const created = await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: before.revision, node } });
+          const node = {
+            id: 'meanwhile',
+            type: 'textAnnotationNode',
+            position: { x: 1200, y: 0 },
+            data: { content: 'written meanwhile' },
+          };
+          const created = await agent.callTool({
+            name: 'create_canvas_node',
+            arguments: { ...CANVAS, base_revision: before.revision, node },
+          });
           expect(created.isError).toBeFalsy();
         }
         await route.continue();
@@ -220,11 +305,30 @@ describe('the web canvas: people and agents editing together', () => {
     const { page, close } = await openCanvas();
     try {
       const before = await read();
-      const node = { id: 'doomed', type: 'textAnnotationNode', position: { x: 420, y: 760 }, data: { content: 'draft me' } };
-      expect((await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: before.revision, node } })).isError).toBeFalsy();
+      const node = {
+        id: 'doomed',
+        type: 'textAnnotationNode',
+        position: { x: 420, y: 760 },
+        data: { content: 'draft me' },
+      };
+      expect(
+        (
+          await agent.callTool({
+            name: 'create_canvas_node',
+            arguments: { ...CANVAS, base_revision: before.revision, node },
+          })
+        ).isError,
+      ).toBeFalsy();
       await card(page, 'doomed').locator('.editable').click();
       await card(page, 'doomed').locator('textarea').fill('A line I do not want to lose');
-      expect((await agent.callTool({ name: 'delete_canvas_node', arguments: { ...CANVAS, base_revision: before.revision + 1, node_id: 'doomed' } })).isError).toBeFalsy();
+      expect(
+        (
+          await agent.callTool({
+            name: 'delete_canvas_node',
+            arguments: { ...CANVAS, base_revision: before.revision + 1, node_id: 'doomed' },
+          })
+        ).isError,
+      ).toBeFalsy();
 
       const notice = page.locator('.notice', { hasText: 'was deleted by demo-agent (agent)' });
       await notice.waitFor();
@@ -265,11 +369,26 @@ describe('the web canvas: people and agents editing together', () => {
     const { page, close } = await openCanvas();
     try {
       const start = await read();
-      const node = { id: 'to-revert', type: 'textAnnotationNode', position: { x: 420, y: 820 }, data: { content: 'an agent mistake' } };
-      expect((await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: start.revision, node } })).isError).toBeFalsy();
+      const node = {
+        id: 'to-revert',
+        type: 'textAnnotationNode',
+        position: { x: 420, y: 820 },
+        data: { content: 'an agent mistake' },
+      };
+      expect(
+        (
+          await agent.callTool({
+            name: 'create_canvas_node',
+            arguments: { ...CANVAS, base_revision: start.revision, node },
+          })
+        ).isError,
+      ).toBeFalsy();
       await card(page, 'to-revert').waitFor();
       await page.getByRole('tab', { name: 'History' }).click();
-      await page.locator(`.history-entry[data-revision="${start.revision}"]`).getByRole('button', { name: 'Revert to here' }).click();
+      await page
+        .locator(`.history-entry[data-revision="${start.revision}"]`)
+        .getByRole('button', { name: 'Revert to here' })
+        .click();
       const after = await waitFor(read, (layout) => layout.revision === start.revision + 2);
       expect(after.nodes).toEqual(start.nodes);
       await card(page, 'to-revert').waitFor({ state: 'detached' });
@@ -301,7 +420,9 @@ describe('the web canvas: people and agents editing together', () => {
       const restored = await waitFor(read, (layout) => nodeOf(layout, 'beat-1') !== undefined);
       expect(nodeOf(restored, 'beat-1')).toEqual(nodeOf(before, 'beat-1'));
       // Its edges came back with it.
-      const edges = structured<{ layout: { edges: Array<{ id: string }> } }>(await agent.callTool({ name: 'get_canvas', arguments: CANVAS })).layout.edges;
+      const edges = structured<{ layout: { edges: Array<{ id: string }> } }>(
+        await agent.callTool({ name: 'get_canvas', arguments: CANVAS }),
+      ).layout.edges;
       expect(edges.map((edge) => edge.id)).toEqual(expect.arrayContaining(['e-beat-frame', 'e-beat-sketch']));
       await card(page, 'beat-1').waitFor();
     } finally {
@@ -313,7 +434,9 @@ describe('the web canvas: people and agents editing together', () => {
     const { page, close } = await openCanvas();
     try {
       const edgesOf = async () =>
-        structured<{ layout: { revision: number; edges: Array<{ id: string; source: string; target: string }> } }>(await agent.callTool({ name: 'get_canvas', arguments: CANVAS })).layout;
+        structured<{ layout: { revision: number; edges: Array<{ id: string; source: string; target: string }> } }>(
+          await agent.callTool({ name: 'get_canvas', arguments: CANVAS }),
+        ).layout;
       const before = await edgesOf();
       const from = (await card(page, 'note-1').locator('.react-flow__handle-right').boundingBox())!;
       const to = (await card(page, 'voice-1').locator('.react-flow__handle-left').boundingBox())!;
@@ -350,13 +473,27 @@ describe('the web canvas: people and agents editing together', () => {
       });
       server.server.feed!.closeAll('test: the stream drops');
       for (const [index, id] of ['while-away-1', 'while-away-2'].entries()) {
-        const node = { id, type: 'textAnnotationNode', position: { x: 420 + index * 300, y: 560 }, data: { content: id } };
-        expect((await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: before.revision + index, node } })).isError).toBeFalsy();
+        const node = {
+          id,
+          type: 'textAnnotationNode',
+          position: { x: 420 + index * 300, y: 560 },
+          data: { content: id },
+        };
+        expect(
+          (
+            await agent.callTool({
+              name: 'create_canvas_node',
+              arguments: { ...CANVAS, base_revision: before.revision + index, node },
+            })
+          ).isError,
+        ).toBeFalsy();
       }
       await card(page, 'while-away-1').waitFor({ timeout: 8000 });
       await card(page, 'while-away-2').waitFor({ timeout: 8000 });
       await page.locator('.feed-live').waitFor();
-      await expect(page.locator('.topbar .chip').first().textContent()).resolves.toBe(`revision ${before.revision + 2}`);
+      await expect(page.locator('.topbar .chip').first().textContent()).resolves.toBe(
+        `revision ${before.revision + 2}`,
+      );
       // Resumed from the change log with Last-Event-ID, not by reading the canvas again.
       expect(rereads).toEqual([]);
       expect(errors).toEqual([]);
@@ -374,8 +511,16 @@ describe('the web canvas: people and agents editing together', () => {
       await page.getByText('View only').waitFor();
       const paletteButtons = page.locator('.palette-item');
       expect(await paletteButtons.count()).toBe(18);
-      expect(await paletteButtons.evaluateAll((buttons) => buttons.every((button) => (button as unknown as { disabled: boolean }).disabled))).toBe(true);
-      expect(await page.locator('.run-bar button').evaluateAll((buttons) => buttons.every((button) => (button as unknown as { disabled: boolean }).disabled))).toBe(true);
+      expect(
+        await paletteButtons.evaluateAll((buttons) =>
+          buttons.every((button) => (button as unknown as { disabled: boolean }).disabled),
+        ),
+      ).toBe(true);
+      expect(
+        await page
+          .locator('.run-bar button')
+          .evaluateAll((buttons) => buttons.every((button) => (button as unknown as { disabled: boolean }).disabled)),
+      ).toBe(true);
       await expect(page.locator('.editable.can-edit').count()).resolves.toBe(0);
 
       const revision = (await read()).revision;
@@ -410,16 +555,28 @@ describe('the web canvas: people and agents editing together', () => {
   const addNotes = async (notes: Array<{ id: string; x: number; y: number }>) => {
     for (const { id, x, y } of notes) {
       const node = { id, type: 'textAnnotationNode', position: { x, y }, data: { displayName: id, content: id } };
-      const created = await agent.callTool({ name: 'create_canvas_node', arguments: { ...CANVAS, base_revision: (await read()).revision, node } });
+      const created = await agent.callTool({
+        name: 'create_canvas_node',
+        arguments: { ...CANVAS, base_revision: (await read()).revision, node },
+      });
       expect(created.isError).toBeFalsy();
     }
   };
   const removeNotes = async (ids: string[]) => {
-    for (const id of ids) await agent.callTool({ name: 'delete_canvas_node', arguments: { ...CANVAS, base_revision: (await read()).revision, node_id: id } });
+    for (const id of ids)
+      await agent.callTool({
+        name: 'delete_canvas_node',
+        arguments: { ...CANVAS, base_revision: (await read()).revision, node_id: id },
+      });
   };
   const viewportOf = async (page: Page) => {
-    const transform = await page.locator('.react-flow__viewport').evaluate((element) => (element as unknown as { style: { transform: string } }).style.transform);
-    const [x, y, zoom] = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([-\d.e]+)\)/.exec(transform)!.slice(1).map(Number) as [number, number, number];
+    const transform = await page
+      .locator('.react-flow__viewport')
+      .evaluate((element) => (element as unknown as { style: { transform: string } }).style.transform);
+    const [x, y, zoom] = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([-\d.e]+)\)/
+      .exec(transform)!
+      .slice(1)
+      .map(Number) as [number, number, number];
     return { x, y, zoom };
   };
 
@@ -432,7 +589,9 @@ describe('the web canvas: people and agents editing together', () => {
     try {
       const before = await read();
       await card(page, 'pair-left').locator('.card-head').click();
-      await card(page, 'pair-right').locator('.card-head').click({ modifiers: ['Control'] });
+      await card(page, 'pair-right')
+        .locator('.card-head')
+        .click({ modifiers: ['Control'] });
       await card(page, 'pair-left').locator('.card-selected').waitFor();
       await card(page, 'pair-right').locator('.card-selected').waitFor();
 
@@ -453,11 +612,17 @@ describe('the web canvas: people and agents editing together', () => {
       expect(Math.abs(moved('pair-right').x - moved('pair-left').x)).toBeLessThanOrEqual(1);
       expect(Math.abs(moved('pair-right').y - moved('pair-left').y)).toBeLessThanOrEqual(1);
       // The one revision holds the moves of both nodes.
-      const history = (await page.evaluate(async () => (await fetch('/api/v2/projects/demo/canvases/main/history?limit=1')).json())) as {
+      const history = (await page.evaluate(async () =>
+        (await fetch('/api/v2/projects/demo/canvases/main/history?limit=1')).json(),
+      )) as {
         revisions: Array<{ revision: number; changes: Array<{ kind: string; id: string }> }>;
       };
       expect(history.revisions[0]!.revision).toBe(after.revision);
-      expect(history.revisions[0]!.changes.filter((change) => change.kind === 'node').map((change) => change.id).sort()).toEqual(['pair-left', 'pair-right']);
+      expect(
+        history.revisions[0]!.changes.filter((change) => change.kind === 'node')
+          .map((change) => change.id)
+          .sort(),
+      ).toEqual(['pair-left', 'pair-right']);
       expect(errors).toEqual([]);
     } finally {
       await close();
@@ -470,25 +635,43 @@ describe('the web canvas: people and agents editing together', () => {
     try {
       const layout = await read();
       // The first fit of the page shows every node.
-      await waitFor(() => page.locator('.react-flow__node').count(), (count) => count === layout.nodes.length);
-      const fitted = await waitFor(() => viewportOf(page), (viewport) => viewport.zoom !== 1 || viewport.x !== 0 || viewport.y !== 0);
+      await waitFor(
+        () => page.locator('.react-flow__node').count(),
+        (count) => count === layout.nodes.length,
+      );
+      const fitted = await waitFor(
+        () => viewportOf(page),
+        (viewport) => viewport.zoom !== 1 || viewport.x !== 0 || viewport.y !== 0,
+      );
       await expect(page.locator('.card-selected').count()).resolves.toBe(0);
 
       await page.keyboard.press('Control+a');
-      await waitFor(() => page.locator('.card-selected').count(), (count) => count === layout.nodes.length);
+      await waitFor(
+        () => page.locator('.card-selected').count(),
+        (count) => count === layout.nodes.length,
+      );
       await expect(page.locator('.react-flow__node.selected').count()).resolves.toBe(layout.nodes.length);
 
       const zoomIn = page.locator('.react-flow__controls-zoomin');
       for (let click = 0; click < 3; click += 1) await zoomIn.click();
-      const zoomed = await waitFor(() => viewportOf(page), (viewport) => viewport.zoom > fitted.zoom * 1.5);
+      const zoomed = await waitFor(
+        () => viewportOf(page),
+        (viewport) => viewport.zoom > fitted.zoom * 1.5,
+      );
       await page.keyboard.press('f');
       // Back to the view of the whole canvas the page opened with (the key animates there, so wait for the end).
       const refitted = await waitFor(
         () => viewportOf(page),
-        (viewport) => Math.abs(viewport.zoom - fitted.zoom) < 0.001 && Math.abs(viewport.x - fitted.x) < 0.5 && Math.abs(viewport.y - fitted.y) < 0.5,
+        (viewport) =>
+          Math.abs(viewport.zoom - fitted.zoom) < 0.001 &&
+          Math.abs(viewport.x - fitted.x) < 0.5 &&
+          Math.abs(viewport.y - fitted.y) < 0.5,
       );
       expect(refitted.zoom).toBeLessThan(zoomed.zoom);
-      await waitFor(() => page.locator('.react-flow__node').count(), (count) => count === layout.nodes.length);
+      await waitFor(
+        () => page.locator('.react-flow__node').count(),
+        (count) => count === layout.nodes.length,
+      );
       expect(errors).toEqual([]);
     } finally {
       await close();
@@ -519,9 +702,13 @@ describe('the web canvas: people and agents editing together', () => {
       expect(patched.status).toBe(200);
       await card(page, 'voice-1').locator('.card-highlight').waitFor({ timeout: 2000 });
       await expect(card(page, 'voice-1').locator('.card-author').textContent()).resolves.toBe('rosa');
-      const shown = await card(page, 'voice-1').evaluate((element) => (element as unknown as { style: { transform: string } }).style.transform);
+      const shown = await card(page, 'voice-1').evaluate(
+        (element) => (element as unknown as { style: { transform: string } }).style.transform,
+      );
       expect(shown).toMatch(new RegExp(`^translate\\(${to.x}px, ?${to.y}px\\)$`));
-      await expect(page.locator('.topbar .chip').first().textContent()).resolves.toBe(`revision ${before.revision + 1}`);
+      await expect(page.locator('.topbar .chip').first().textContent()).resolves.toBe(
+        `revision ${before.revision + 1}`,
+      );
       expect(rereads).toEqual([]);
       // The mark goes away by itself.
       await card(page, 'voice-1').locator('.card-highlight').waitFor({ state: 'detached' });

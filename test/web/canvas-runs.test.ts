@@ -29,7 +29,10 @@ describe('the web canvas: runs and agent connections', () => {
   });
 
   const openCanvas = async (): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'main',
+    });
     await page.locator('.feed-live').waitFor();
     return { page, errors, close: () => context.close() };
   };
@@ -37,7 +40,10 @@ describe('the web canvas: runs and agent connections', () => {
   const startRun = async (page: Page, nodeId: string) => {
     await card(page, nodeId).getByRole('button', { name: 'Run' }).click();
     const dialog = card(page, nodeId).getByRole('dialog', { name: 'Start a run' });
-    await dialog.getByText(/\bcredits?\b/).first().waitFor();
+    await dialog
+      .getByText(/\bcredits?\b/)
+      .first()
+      .waitFor();
     const text = await dialog.textContent();
     await dialog.getByRole('button', { name: 'Start run' }).click();
     return text ?? '';
@@ -54,7 +60,12 @@ describe('the web canvas: runs and agent connections', () => {
       await image.waitFor({ timeout: 15_000 });
       await card(page, 'frame-1').locator('[data-run-status="succeeded"]').waitFor();
       const size = await image.evaluate(async (element) => {
-        const img = element as unknown as { decode(): Promise<void>; naturalWidth: number; naturalHeight: number; getAttribute(name: string): string | null };
+        const img = element as unknown as {
+          decode(): Promise<void>;
+          naturalWidth: number;
+          naturalHeight: number;
+          getAttribute(name: string): string | null;
+        };
         await img.decode();
         return { width: img.naturalWidth, height: img.naturalHeight, src: img.getAttribute('src') };
       });
@@ -75,7 +86,9 @@ describe('the web canvas: runs and agent connections', () => {
       await card(page, 'sketch-1').locator('[data-run-status="running"]').waitFor({ timeout: 10_000 });
       await card(page, 'sketch-1').getByRole('button', { name: 'Cancel' }).click();
       await card(page, 'sketch-1').locator('[data-run-status="cancelled"]').waitFor({ timeout: 10_000 });
-      const latest = (await server.store.runs.latestRunsByNode('demo', 'main')).find((run) => run.node_id === 'sketch-1');
+      const latest = (await server.store.runs.latestRunsByNode('demo', 'main')).find(
+        (run) => run.node_id === 'sketch-1',
+      );
       expect(latest?.status).toBe('cancelled');
       expect(errors).toEqual([]);
     } finally {
@@ -107,14 +120,22 @@ describe('the web canvas: runs and agent connections', () => {
       id: 'broken-compose',
       type: 'videoComposeNode',
       position: { x: 960, y: 560 },
-      data: { displayName: 'Broken compose', clips: [{ id: 'c1', videoUrl: '/assets/asset_missingmissing00', startMs: 0 }] },
+      data: {
+        displayName: 'Broken compose',
+        clips: [{ id: 'c1', videoUrl: '/assets/asset_missingmissing00', startMs: 0 }],
+      },
     });
-    await server.store.writes.createNode({ projectId: 'demo', canvasId: 'main', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE }, node);
+    await server.store.writes.createNode(
+      { projectId: 'demo', canvasId: 'main', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE },
+      node,
+    );
     const { page, errors, close } = await openCanvas();
     try {
       await startRun(page, 'broken-compose');
       await card(page, 'broken-compose').locator('[data-run-status="failed"]').waitFor({ timeout: 15_000 });
-      const latest = (await server.store.runs.latestRunsByNode('demo', 'main')).find((run) => run.node_id === 'broken-compose');
+      const latest = (await server.store.runs.latestRunsByNode('demo', 'main')).find(
+        (run) => run.node_id === 'broken-compose',
+      );
       expect(latest?.status).toBe('failed');
       const shown = await card(page, 'broken-compose').locator('.run-error').textContent();
       expect(shown).toBe(latest!.error_message);
@@ -132,7 +153,9 @@ describe('the web canvas: runs and agent connections', () => {
       await page.getByRole('button', { name: 'Connect an agent' }).click();
       const cursor = page.locator('.client-config', { hasText: 'Cursor' }).locator('pre');
       await cursor.waitFor({ state: 'attached' });
-      const config = JSON.parse((await cursor.textContent())!) as { mcpServers: { 'canvas-mcp': { url: string; headers: Record<string, string> } } };
+      const config = JSON.parse((await cursor.textContent())!) as {
+        mcpServers: { 'canvas-mcp': { url: string; headers: Record<string, string> } };
+      };
       const { url, headers } = config.mcpServers['canvas-mcp'];
       expect(url).toBe(`${server.url}/mcp/`);
       expect(headers.Authorization).toMatch(/^Bearer cmcp_/);
@@ -141,20 +164,34 @@ describe('the web canvas: runs and agent connections', () => {
       const agent = await connectClient(url, headers);
       try {
         const canvas = { project_id: 'demo', canvas_id: 'main' };
-        const revision = structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: canvas })).layout.revision;
-        const node = { id: 'connected-agent-note', type: 'textAnnotationNode', position: { x: 420, y: 580 }, data: { content: 'hello from the browser-made connection' } };
-        const created = await agent.callTool({ name: 'create_canvas_node', arguments: { ...canvas, base_revision: revision, node } });
+        const revision = structured<{ layout: { revision: number } }>(
+          await agent.callTool({ name: 'get_canvas', arguments: canvas }),
+        ).layout.revision;
+        const node = {
+          id: 'connected-agent-note',
+          type: 'textAnnotationNode',
+          position: { x: 420, y: 580 },
+          data: { content: 'hello from the browser-made connection' },
+        };
+        const created = await agent.callTool({
+          name: 'create_canvas_node',
+          arguments: { ...canvas, base_revision: revision, node },
+        });
         expect(created.isError).toBeFalsy();
         await card(page, 'connected-agent-note').waitFor();
 
-        await page.locator('.chat-runs li', { hasText: headers['X-Agent-Run-Id']! }).getByRole('button', { name: 'End' }).click();
+        await page
+          .locator('.chat-runs li', { hasText: headers['X-Agent-Run-Id']! })
+          .getByRole('button', { name: 'End' })
+          .click();
         await waitFor(
           () => page.locator('.chat-runs li', { hasText: headers['X-Agent-Run-Id']! }).count(),
           (count) => count === 0,
         );
-        const refused = await agent
-          .callTool({ name: 'get_canvas', arguments: canvas })
-          .then(() => 'answered', (error: Error) => error.message);
+        const refused = await agent.callTool({ name: 'get_canvas', arguments: canvas }).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        );
         // The token issued with the connection is revoked with it: the next call is refused at the door.
         expect(refused).toMatch(/401|Unauthorized|unauthenticated/i);
       } finally {
@@ -168,7 +205,10 @@ describe('the web canvas: runs and agent connections', () => {
 
   it("shows the cost and the project's budget before a run, and disables Start when the run costs more than the budget has left", async () => {
     // No run holds credits in reserve, so what is left is the budget less what was spent.
-    const { spent } = await waitFor(() => server.store.runs.budget('demo'), (budget) => budget.reserved === 0);
+    const { spent } = await waitFor(
+      () => server.store.runs.budget('demo'),
+      (budget) => budget.reserved === 0,
+    );
     const { page, errors, close } = await openCanvas();
     try {
       await server.store.admin.setProjectBudget('demo', spent + 10);

@@ -40,7 +40,9 @@ describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {
       callbacks = createServer((req, res) => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         if (url.pathname === '/callback') received.push(url.searchParams);
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Connected</title><p>You can close this window.</p>');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><title>Connected</title><p>You can close this window.</p>');
       });
       await new Promise<void>((resolve) => callbacks.listen(0, '127.0.0.1', resolve));
       callbackUrl = `http://127.0.0.1:${(callbacks.address() as AddressInfo).port}/callback`;
@@ -55,9 +57,16 @@ describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {
     it('approve "may edit" on the consent page, see the agent\'s card arrive live, end it from the panel', async () => {
       const provider = new TestOAuthProvider(callbackUrl, 'Claude (test)');
       const transport = new StreamableHTTPClientTransport(new URL(server.server.mcpUrl), { authProvider: provider });
-      await expect(new Client({ name: 'claude-test', version: '1' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+      await expect(new Client({ name: 'claude-test', version: '1' }).connect(transport)).rejects.toBeInstanceOf(
+        UnauthorizedError,
+      );
 
-      const { context, page, errors } = await signIn(browser, server, { issuer: IDP, subject: 'ana' }, { projectId: 'film', canvasId: 'board' });
+      const { context, page, errors } = await signIn(
+        browser,
+        server,
+        { issuer: IDP, subject: 'ana' },
+        { projectId: 'film', canvasId: 'board' },
+      );
       try {
         await page.locator('.feed-live').waitFor();
         const consent = await context.newPage();
@@ -76,10 +85,28 @@ describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {
         await consent.close();
 
         const client = new Client({ name: 'claude-test', version: '1' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(server.server.mcpUrl), { authProvider: provider }));
-        const read = (await client.callTool({ name: 'get_canvas', arguments: { project_id: 'film', canvas_id: 'board' } })) as unknown as { structuredContent: { layout: { revision: number } } };
-        const node = { id: 'from-claude', type: 'textAnnotationNode', position: { x: 80, y: 80 }, data: { content: 'Written by the connected app', displayName: 'From Claude' } };
-        const written = await client.callTool({ name: 'create_canvas_node', arguments: { project_id: 'film', canvas_id: 'board', base_revision: read.structuredContent.layout.revision, node } });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(server.server.mcpUrl), { authProvider: provider }),
+        );
+        const read = (await client.callTool({
+          name: 'get_canvas',
+          arguments: { project_id: 'film', canvas_id: 'board' },
+        })) as unknown as { structuredContent: { layout: { revision: number } } };
+        const node = {
+          id: 'from-claude',
+          type: 'textAnnotationNode',
+          position: { x: 80, y: 80 },
+          data: { content: 'Written by the connected app', displayName: 'From Claude' },
+        };
+        const written = await client.callTool({
+          name: 'create_canvas_node',
+          arguments: {
+            project_id: 'film',
+            canvas_id: 'board',
+            base_revision: read.structuredContent.layout.revision,
+            node,
+          },
+        });
         expect(written.isError).toBeFalsy();
         await card(page, 'from-claude').waitFor();
 
@@ -89,12 +116,22 @@ describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {
         await expect(row.textContent()).resolves.toMatch(/for ana · reads, edits · last used/);
         await row.getByRole('button', { name: /^End / }).click();
         await page.locator('.connections li', { hasText: 'Claude (test)' }).waitFor({ state: 'detached' });
-        await waitFor(async () => (await server.store.grants.onCanvas('film', 'board')).length, (count) => count === 0);
+        await waitFor(
+          async () => (await server.store.grants.onCanvas('film', 'board')).length,
+          (count) => count === 0,
+        );
         // The app's next call is refused: its access token is dead, and so is its refresh token.
-        await expect(client.callTool({ name: 'get_canvas', arguments: { project_id: 'film', canvas_id: 'board' } })).rejects.toThrow();
+        await expect(
+          client.callTool({ name: 'get_canvas', arguments: { project_id: 'film', canvas_id: 'board' } }),
+        ).rejects.toThrow();
         const raw = await fetch(server.server.mcpUrl, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${provider.saved!.access_token}`, 'mcp-protocol-version': '2025-06-18' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            authorization: `Bearer ${provider.saved!.access_token}`,
+            'mcp-protocol-version': '2025-06-18',
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
         });
         expect(raw.status).toBe(401);

@@ -26,7 +26,11 @@ async function hostScript(): Promise<string> {
   const output = await build({
     configFile: false,
     logLevel: 'silent',
-    build: { write: false, minify: false, lib: { entry: 'test/web/fixtures/mcp-app-host.js', formats: ['iife'], name: 'canvasHost', fileName: 'host' } },
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry: 'test/web/fixtures/mcp-app-host.js', formats: ['iife'], name: 'canvasHost', fileName: 'host' },
+    },
   });
   const bundle = (Array.isArray(output) ? output[0] : output) as Rollup.RollupOutput;
   return bundle.output[0].code;
@@ -34,7 +38,9 @@ async function hostScript(): Promise<string> {
 
 /** Loads the test host in the page and has it show the app with a get_canvas result (relaying tool calls or not). */
 async function showInHost(page: Page, app: { html: string; toolResult: unknown; relay: boolean }): Promise<void> {
-  await page.setContent(`<!doctype html><html lang="en"><head><title>Test host</title></head><body><script>${await hostScript()}</script></body></html>`);
+  await page.setContent(
+    `<!doctype html><html lang="en"><head><title>Test host</title></head><body><script>${await hostScript()}</script></body></html>`,
+  );
   await page.evaluate(
     ({ html, toolResult, relay }) =>
       (globalThis as unknown as { canvasHost: { showApp(options: unknown): Promise<void> } }).canvasHost.showApp({
@@ -73,7 +79,12 @@ describe('the canvas as an MCP App', () => {
     expect(resources).toEqual([expect.objectContaining({ uri: APP_URI, mimeType: 'text/html;profile=mcp-app' })]);
     const { contents } = await agent.readResource({ uri: APP_URI });
     expect(contents).toHaveLength(1);
-    const [app] = contents as Array<{ uri: string; mimeType: string; text: string; _meta?: { ui?: { csp?: Record<string, string[]> } } }>;
+    const [app] = contents as Array<{
+      uri: string;
+      mimeType: string;
+      text: string;
+      _meta?: { ui?: { csp?: Record<string, string[]> } };
+    }>;
     expect(app).toMatchObject({ uri: APP_URI, mimeType: 'text/html;profile=mcp-app' });
     expect(app!.text).toMatch(/^<!doctype html>/i);
     expect(app!.text).not.toMatch(/<script[^>]+src=/);
@@ -95,9 +106,9 @@ describe('the canvas as an MCP App', () => {
   it("draws the get_canvas result's nodes in Chromium inside a host speaking the Apps bridge, with run states and a link", async () => {
     const html = ((await agent.readResource({ uri: APP_URI })).contents[0] as { text: string }).text;
     const toolResult = await agent.callTool({ name: 'get_canvas', arguments: CANVAS });
-    const names = structured<{ layout: { nodes: Array<{ data: { displayName?: string; label?: string } }> } }>(toolResult).layout.nodes.map(
-      (node) => node.data.displayName ?? node.data.label,
-    );
+    const names = structured<{ layout: { nodes: Array<{ data: { displayName?: string; label?: string } }> } }>(
+      toolResult,
+    ).layout.nodes.map((node) => node.data.displayName ?? node.data.label);
     const context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -107,7 +118,9 @@ describe('the canvas as an MCP App', () => {
       const app = page.frameLocator('iframe');
       for (const name of names) await app.getByText(name!, { exact: true }).first().waitFor();
       await expect(app.locator('.react-flow__node').count()).resolves.toBe(names.length);
-      await expect(app.getByText(`revision ${structured<{ layout: { revision: number } }>(toolResult).layout.revision}`).count()).resolves.toBe(1);
+      await expect(
+        app.getByText(`revision ${structured<{ layout: { revision: number } }>(toolResult).layout.revision}`).count(),
+      ).resolves.toBe(1);
       // Read-only: run states, and no control that would change anything.
       await expect(app.locator('.run-bar [data-run-status]').count()).resolves.toBeGreaterThan(0);
       await expect(app.locator('.card button, .palette, .react-flow__resize-control').count()).resolves.toBe(0);
@@ -137,9 +150,12 @@ describe('the canvas as an MCP App', () => {
       answer: { decision: 'allow', canvas: 'demo/main', access: 'runs' },
     });
     const read = async () =>
-      structured<{ layout: { revision: number; nodes: Array<{ id: string; position: { x: number; y: number }; data: Record<string, unknown> }> } }>(
-        await agent.callTool({ name: 'get_canvas', arguments: CANVAS }),
-      ).layout;
+      structured<{
+        layout: {
+          revision: number;
+          nodes: Array<{ id: string; position: { x: number; y: number }; data: Record<string, unknown> }>;
+        };
+      }>(await agent.callTool({ name: 'get_canvas', arguments: CANVAS })).layout;
     const toolResult = await connector!.callTool({ name: 'get_canvas', arguments: CANVAS });
     // What the grant allows travels with the result, for the app alone; an admin token's result has no such key.
     expect(toolResult._meta).toMatchObject({ 'canvas-mcp/appAccess': { edit: true, run: true } });
@@ -150,8 +166,18 @@ describe('the canvas as an MCP App', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     // The host relays the app's tool calls to the server through its MCP client: the connector's, as claude.ai would.
-    await page.exposeFunction('callServerTool', (params: { name: string; arguments?: Record<string, unknown> }) => connector!.callTool(params));
-    const host = () => page.evaluate(() => (globalThis as unknown as { host: { toolCalls: string[]; modelContext: { content: Array<{ text: string }> } | null } }).host);
+    await page.exposeFunction('callServerTool', (params: { name: string; arguments?: Record<string, unknown> }) =>
+      connector!.callTool(params),
+    );
+    const host = () =>
+      page.evaluate(
+        () =>
+          (
+            globalThis as unknown as {
+              host: { toolCalls: string[]; modelContext: { content: Array<{ text: string }> } | null };
+            }
+          ).host,
+      );
     try {
       await showInHost(page, { html, toolResult, relay: true });
       const app = page.frameLocator('iframe');
@@ -168,9 +194,14 @@ describe('the canvas as an MCP App', () => {
       await page.mouse.up();
       const moved = await waitFor(read, (layout) => layout.revision > before.revision);
       expect(moved.revision).toBe(before.revision + 1);
-      expect(moved.nodes.find((node) => node.id === 'voice-1')!.position.y).toBeGreaterThan(before.nodes.find((node) => node.id === 'voice-1')!.position.y + 40);
+      expect(moved.nodes.find((node) => node.id === 'voice-1')!.position.y).toBeGreaterThan(
+        before.nodes.find((node) => node.id === 'voice-1')!.position.y + 40,
+      );
       const [entry] = await server.store.history.history('demo', 'main', 1e9, 1);
-      expect(entry).toMatchObject({ revision: moved.revision, author: { kind: 'agent', token_name: 'Test connector (connector)' } });
+      expect(entry).toMatchObject({
+        revision: moved.revision,
+        author: { kind: 'agent', token_name: 'Test connector (connector)' },
+      });
       expect((await host()).toolCalls).toContain('apply_canvas_changes');
 
       // The model hears of it on its next turn.
@@ -182,13 +213,25 @@ describe('the canvas as an MCP App', () => {
       const field = app.locator('.react-flow__node[data-id="note-1"] textarea');
       await field.fill('Edited inside the chat.');
       await field.press('Control+Enter');
-      await waitFor(read, (layout) => layout.nodes.find((node) => node.id === 'note-1')?.data.content === 'Edited inside the chat.');
+      await waitFor(
+        read,
+        (layout) => layout.nodes.find((node) => node.id === 'note-1')?.data.content === 'Edited inside the chat.',
+      );
 
       // The agent's write appears in the app with no reload.
       const now = await read();
       await agent.callTool({
         name: 'create_canvas_node',
-        arguments: { ...CANVAS, base_revision: now.revision, node: { id: 'from-agent', type: 'textAnnotationNode', position: { x: 1000, y: 40 }, data: { content: 'Hello from the agent' } } },
+        arguments: {
+          ...CANVAS,
+          base_revision: now.revision,
+          node: {
+            id: 'from-agent',
+            type: 'textAnnotationNode',
+            position: { x: 1000, y: 40 },
+            data: { content: 'Hello from the agent' },
+          },
+        },
       });
       const added = app.locator('.react-flow__node[data-id="from-agent"]');
       await added.waitFor();
@@ -206,10 +249,15 @@ describe('the canvas as an MCP App', () => {
       // (this stage runs no workers: it stays queued).
       const frame = app.locator('.react-flow__node[data-id="frame-1"]');
       await frame.getByRole('button', { name: 'Run' }).click();
-      await app.getByRole('dialog', { name: 'Start a run' }).getByText(/This run costs about/).waitFor();
+      await app
+        .getByRole('dialog', { name: 'Start a run' })
+        .getByText(/This run costs about/)
+        .waitFor();
       await app.getByRole('button', { name: 'Start run' }).click();
       await frame.locator('.run-bar [data-run-status="queued"]').waitFor();
-      expect((await host()).toolCalls).toEqual(expect.arrayContaining(['estimate_canvas_node_run', 'submit_canvas_node_run']));
+      expect((await host()).toolCalls).toEqual(
+        expect.arrayContaining(['estimate_canvas_node_run', 'submit_canvas_node_run']),
+      );
 
       // axe reads the app inside its frame too.
       expect(await seriousFindings(page)).toEqual([]);

@@ -55,7 +55,10 @@ describe.each(STORE_TARGETS)('OpenID Connect sign-in: $name', (target) => {
         await page.getByRole('link', { name: 'main', exact: true }).waitFor();
         expect(new URL(page.url()).origin).toBe(server.url);
         await screenshot(page, `oidc-signed-in-${target.name}`);
-        const me = (await page.evaluate(async () => (await fetch('/api/v1/me')).json())) as { person: { issuer: string; subject: string }; projects: Array<{ role: string }> };
+        const me = (await page.evaluate(async () => (await fetch('/api/v1/me')).json())) as {
+          person: { issuer: string; subject: string };
+          projects: Array<{ role: string }>;
+        };
         expect(me.person).toEqual({ issuer: provider.issuer, subject: 'ana-sso' });
         expect(me.projects[0]?.role).toBe('editor');
         expect(errors).toEqual([]);
@@ -85,7 +88,10 @@ describe.each(STORE_TARGETS)('OpenID Connect sign-in: $name', (target) => {
       expect(start.status).toBe(302);
       expect(new URL(start.headers.get('location')!).searchParams.get('code_challenge_method')).toBe('S256');
       const flowCookie = start.headers.get('set-cookie')!.split(';', 1)[0]!;
-      const forged = await fetch(`${server.url}/auth/oidc/callback?code=x&state=forged&iss=${encodeURIComponent(provider.issuer)}`, { redirect: 'manual', headers: { cookie: flowCookie } });
+      const forged = await fetch(
+        `${server.url}/auth/oidc/callback?code=x&state=forged&iss=${encodeURIComponent(provider.issuer)}`,
+        { redirect: 'manual', headers: { cookie: flowCookie } },
+      );
       expect(forged.status).toBe(401);
       expect(forged.headers.get('set-cookie') ?? '').not.toContain('canvas_mcp_session=');
     });

@@ -38,7 +38,10 @@ describe.each(STORE_TARGETS)('presence of people and agents: $name', (target) =>
       second = target.name === 'postgres' ? await startTestServer(target, {}, { database: first.database }) : first;
       await first.store.admin.addMember('demo', ANA, 'editor');
       const demo = first.server.demo!;
-      agent = await connectClient(first.server.mcpUrl, { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId });
+      agent = await connectClient(first.server.mcpUrl, {
+        Authorization: `Bearer ${demo.token}`,
+        'X-Agent-Run-Id': demo.agentRunId,
+      });
       browser = await launchBrowser();
     });
     afterAll(async () => {
@@ -66,14 +69,30 @@ describe.each(STORE_TARGETS)('presence of people and agents: $name', (target) =>
         await ana.page.locator('.who-is-here').getByText(DEMO_OWNER.subject).waitFor();
 
         // The agent reads who is there, and what Ana selected.
-        const read = async () => structured<{ layout: { revision: number }; presence?: Presence[] }>(await agent.callTool({ name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } }));
-        const seen = await waitFor(read, (snapshot) => snapshot.presence?.find((entry) => entry.name === 'ana')?.selection.includes('note-1') === true);
+        const read = async () =>
+          structured<{ layout: { revision: number }; presence?: Presence[] }>(
+            await agent.callTool({ name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } }),
+          );
+        const seen = await waitFor(
+          read,
+          (snapshot) => snapshot.presence?.find((entry) => entry.name === 'ana')?.selection.includes('note-1') === true,
+        );
         expect(seen.presence!.map((entry) => entry.name).sort()).toEqual(['ana', DEMO_OWNER.subject].sort());
 
         // The agent writes: both people see its marker on the node it touched.
         await agent.callTool({
           name: 'create_canvas_node',
-          arguments: { project_id: 'demo', canvas_id: 'main', base_revision: seen.layout.revision, node: { id: 'agent-note', type: 'textAnnotationNode', position: { x: 1000, y: 600 }, data: { content: 'From the agent' } } },
+          arguments: {
+            project_id: 'demo',
+            canvas_id: 'main',
+            base_revision: seen.layout.revision,
+            node: {
+              id: 'agent-note',
+              type: 'textAnnotationNode',
+              position: { x: 1000, y: 600 },
+              data: { content: 'From the agent' },
+            },
+          },
         });
         for (const page of [owner.page, ana.page]) {
           await page.locator('.presence-agent').waitFor();
@@ -83,7 +102,10 @@ describe.each(STORE_TARGETS)('presence of people and agents: $name', (target) =>
 
         // Ana leaves: she is gone from the owner's screen at once (not after the 30 s expiry).
         await ana.page.close({ runBeforeUnload: true });
-        await owner.page.locator('.who-is-here').getByText('ana', { exact: true }).waitFor({ state: 'detached', timeout: 10_000 });
+        await owner.page
+          .locator('.who-is-here')
+          .getByText('ana', { exact: true })
+          .waitFor({ state: 'detached', timeout: 10_000 });
         await owner.page.locator('[data-presence="ana"]').waitFor({ state: 'detached' });
         expect(owner.errors).toEqual([]);
         expect(ana.errors).toEqual([]);

@@ -22,9 +22,18 @@ describe('result versions in the browser', () => {
   beforeAll(async () => {
     server = await startTestServer(STORE_TARGETS[0]!, { seedDemo: true, workers: 1, runDurationMs: 0 });
     for (let round = 0; round < 2; round += 1) {
-      const { run } = await submitNodeRun(server.store, { projectId: 'demo', canvasId: 'main', nodeId: 'frame-1', idempotencyKey: `round-${round}`, triggeredBy: { kind: 'user', name: 'demo-owner' } });
+      const { run } = await submitNodeRun(server.store, {
+        projectId: 'demo',
+        canvasId: 'main',
+        nodeId: 'frame-1',
+        idempotencyKey: `round-${round}`,
+        triggeredBy: { kind: 'user', name: 'demo-owner' },
+      });
       server.server.engine!.runQueued();
-      await waitFor(() => server.store.runs.getRun('demo', 'main', run.run_id), (current) => current?.status === 'succeeded');
+      await waitFor(
+        () => server.store.runs.getRun('demo', 'main', run.run_id),
+        (current) => current?.status === 'succeeded',
+      );
       runIds.push(run.run_id);
     }
     browser = await launchBrowser();
@@ -35,7 +44,10 @@ describe('result versions in the browser', () => {
   });
 
   it('steps through the versions, compares one with the current, and uses it on the card', async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'main',
+    });
     try {
       await page.locator('.feed-live').waitFor();
       await card(page, 'frame-1').click();
@@ -53,7 +65,11 @@ describe('result versions in the browser', () => {
       await versions.getByRole('button', { name: 'Use this version' }).click();
       await versions.getByText('Version 1 of 2 (current, picked)').waitFor();
       const node = await waitFor(
-        async () => (await server.store.layout.readNode('demo', 'main', 'frame-1'))!.node.data as { externalRunId?: string; committed_slot_url?: string },
+        async () =>
+          (await server.store.layout.readNode('demo', 'main', 'frame-1'))!.node.data as {
+            externalRunId?: string;
+            committed_slot_url?: string;
+          },
         (data) => data.externalRunId === runIds[0],
       );
       expect((await server.store.layout.readCanvas('demo', 'main'))!.revision).toBe(before + 1);
@@ -67,7 +83,10 @@ describe('result versions in the browser', () => {
   });
 
   it('Run ×2 from the card starts two runs, each a version of its own', async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'main',
+    });
     try {
       await page.locator('.feed-live').waitFor();
       const frame = card(page, 'frame-1');
@@ -77,7 +96,11 @@ describe('result versions in the browser', () => {
       await dialog.getByLabel('Variants').selectOption('2');
       await dialog.getByText(/These 2 runs cost about/).waitFor();
       await dialog.getByRole('button', { name: 'Start 2 runs' }).click();
-      const versions = await waitFor(() => server.store.versions.ofNode('demo', 'main', 'frame-1'), (rows) => rows.length === 4, 20_000);
+      const versions = await waitFor(
+        () => server.store.versions.ofNode('demo', 'main', 'frame-1'),
+        (rows) => rows.length === 4,
+        20_000,
+      );
       expect(versions.slice(-2).map((row) => row.idempotency_key?.replace(/^.*#/, '#'))).toEqual(['#1', '#2']);
       await frame.click();
       await page.locator('section.versions').getByText(/of 4/).waitFor();
@@ -88,7 +111,10 @@ describe('result versions in the browser', () => {
   });
 
   it('steps through the versions on the card itself and uses one from there', async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'main',
+    });
     try {
       await page.locator('.feed-live').waitFor();
       const frame = card(page, 'frame-1');
@@ -103,7 +129,12 @@ describe('result versions in the browser', () => {
       await screenshot(page, 'card-versions');
       expect(await seriousFindings(page)).toEqual([]);
       await stepper.getByRole('button', { name: 'Use this' }).click();
-      await waitFor(async () => ((await server.store.layout.readNode('demo', 'main', 'frame-1'))!.node.data as { externalRunId?: string }).externalRunId, (picked) => picked === runIds[1]);
+      await waitFor(
+        async () =>
+          ((await server.store.layout.readNode('demo', 'main', 'frame-1'))!.node.data as { externalRunId?: string })
+            .externalRunId,
+        (picked) => picked === runIds[1],
+      );
       await frame.getByRole('button', { name: 'Versions' }).click();
       await stepper.getByText('Version 2 of 4 (current)').waitFor();
       expect(errors).toEqual([]);
@@ -113,7 +144,10 @@ describe('result versions in the browser', () => {
   });
 
   it('Run from here quotes the chain downstream, runs it with its progress on the card, then finds nothing changed', async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'main',
+    });
     try {
       await page.locator('.feed-live').waitFor();
       // The frame's prompt changes (through the API, as another tab would): it runs again, and so does the voice
@@ -121,7 +155,10 @@ describe('result versions in the browser', () => {
       const stored = (await server.store.layout.readNode('demo', 'main', 'frame-1'))!;
       const edited = await context.request.patch(`${server.url}/api/v2/projects/demo/canvases/main/nodes/frame-1`, {
         headers: { origin: server.url, 'x-requested-by': 'canvas-mcp' },
-        data: { base_revision: (await server.store.layout.readCanvas('demo', 'main'))!.revision, set: { data: { ...stored.node.data, prompt: 'the lighthouse, at dawn' } } },
+        data: {
+          base_revision: (await server.store.layout.readCanvas('demo', 'main'))!.revision,
+          set: { data: { ...stored.node.data, prompt: 'the lighthouse, at dawn' } },
+        },
       });
       expect(edited.status()).toBe(200);
       const frame = card(page, 'frame-1');
@@ -130,15 +167,26 @@ describe('result versions in the browser', () => {
       await dialog.getByText(/costs about/).waitFor();
       await dialog.getByLabel(/From here/).check();
       await dialog.getByText(/^2 nodes run, for about 2 credits together/).waitFor();
-      expect(await dialog.locator('.chain-steps li').evaluateAll((items) => items.map((item) => [item.getAttribute('data-step'), item.getAttribute('data-cached')]))).toEqual([
+      expect(
+        await dialog
+          .locator('.chain-steps li')
+          .evaluateAll((items) =>
+            items.map((item) => [item.getAttribute('data-step'), item.getAttribute('data-cached')]),
+          ),
+      ).toEqual([
         ['frame-1', 'false'],
         ['voice-1', 'false'],
       ]);
       await screenshot(page, 'run-from-here');
       expect(await seriousFindings(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Start chain (2 runs)' }).click();
-      await frame.locator('.chain-progress[data-chain-status="succeeded"]').getByText('Chain done: 2 ran, 2 credits.').waitFor({ timeout: 20_000 });
-      const voice = (await server.store.runs.latestRunsByNode('demo', 'main')).find((row) => row.node_id === 'voice-1')!;
+      await frame
+        .locator('.chain-progress[data-chain-status="succeeded"]')
+        .getByText('Chain done: 2 ran, 2 credits.')
+        .waitFor({ timeout: 20_000 });
+      const voice = (await server.store.runs.latestRunsByNode('demo', 'main')).find(
+        (row) => row.node_id === 'voice-1',
+      )!;
       expect(voice).toMatchObject({ status: 'succeeded', chain_id: expect.stringMatching(/^chain_/) });
 
       await frame.getByRole('button', { name: 'Run', exact: true }).click();
@@ -167,20 +215,33 @@ describe('a chain running when the page opens', () => {
   });
 
   it('is shown on its card after a reload, with its progress and Cancel chain, which stops it', async () => {
-    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'main',
+    });
     try {
       await page.locator('.feed-live').waitFor();
-      const started = await context.request.post(`${server.url}/api/v2/projects/demo/canvases/main/nodes/frame-1/runs/downstream`, {
-        headers: { origin: server.url, 'x-requested-by': 'canvas-mcp', 'idempotency-key': 'from-another-tab' },
-      });
+      const started = await context.request.post(
+        `${server.url}/api/v2/projects/demo/canvases/main/nodes/frame-1/runs/downstream`,
+        {
+          headers: { origin: server.url, 'x-requested-by': 'canvas-mcp', 'idempotency-key': 'from-another-tab' },
+        },
+      );
       expect(started.status()).toBe(202);
       await page.reload();
       const progress = card(page, 'frame-1').locator('.chain-progress[data-chain-status="active"]');
       await progress.getByText('Chain running: 0 of 2 done.').waitFor();
       await progress.getByRole('button', { name: 'Cancel chain' }).click();
-      await card(page, 'frame-1').locator('.chain-progress[data-chain-status="cancelled"]').getByText('Chain cancelled: the steps not yet run did not start.').waitFor();
+      await card(page, 'frame-1')
+        .locator('.chain-progress[data-chain-status="cancelled"]')
+        .getByText('Chain cancelled: the steps not yet run did not start.')
+        .waitFor();
       const chainId = ((await started.json()) as { chain_id: string }).chain_id;
-      expect((await server.store.runs.latestRunsByNode('demo', 'main')).filter((row) => row.chain_id === chainId).map((row) => row.status)).toEqual(['cancelled', 'cancelled']);
+      expect(
+        (await server.store.runs.latestRunsByNode('demo', 'main'))
+          .filter((row) => row.chain_id === chainId)
+          .map((row) => row.status),
+      ).toEqual(['cancelled', 'cancelled']);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

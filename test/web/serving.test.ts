@@ -41,7 +41,10 @@ describe('serving the web canvas', () => {
 
   it('serves the hashed script gzipped and cacheable for a year', async () => {
     const script = readdirSync(join(WEB_DIR, 'static')).find((file) => file.endsWith('.js'))!;
-    const response = await rawRequest(`${server.url}/static/${script}`, { method: 'GET', headers: { 'accept-encoding': 'gzip' } });
+    const response = await rawRequest(`${server.url}/static/${script}`, {
+      method: 'GET',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers['content-encoding']).toBe('gzip');

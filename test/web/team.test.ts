@@ -24,7 +24,10 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
     beforeAll(async () => {
       server = await startTestServer(target, { seedDemo: true });
       const demo = server.server.demo!;
-      agent = await connectClient(server.server.mcpUrl, { Authorization: `Bearer ${demo.token}`, 'X-Agent-Run-Id': demo.agentRunId });
+      agent = await connectClient(server.server.mcpUrl, {
+        Authorization: `Bearer ${demo.token}`,
+        'X-Agent-Run-Id': demo.agentRunId,
+      });
       browser = await launchBrowser();
     });
     afterAll(async () => {
@@ -94,8 +97,14 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         const field = card(matePage, 'note-1').locator('textarea');
         await field.fill('Ana was here.');
         await field.press('Control+Enter');
-        const read = async () => structured<{ layout: { nodes: Array<{ id: string; data: { content?: string } }> } }>(await agent.callTool({ name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } })).layout;
-        await waitFor(read, (layout) => layout.nodes.find((node) => node.id === 'note-1')?.data.content === 'Ana was here.');
+        const read = async () =>
+          structured<{ layout: { nodes: Array<{ id: string; data: { content?: string } }> } }>(
+            await agent.callTool({ name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } }),
+          ).layout;
+        await waitFor(
+          read,
+          (layout) => layout.nodes.find((node) => node.id === 'note-1')?.data.content === 'Ana was here.',
+        );
         const [entry] = await server.store.history.history('demo', 'main', 1e9, 1);
         expect(entry?.author).toMatchObject({ kind: 'person', subject: 'Ana Lima' });
 
@@ -104,7 +113,11 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await page.locator('tr[data-member="Ana Lima"]').waitFor();
         expect(await seriousFindings(page)).toEqual([]);
         // Owners see the agents working on the project's canvases (the demo's chat run), with End.
-        await page.locator('li', { hasText: /chat run chat_/ }).first().getByRole('button', { name: 'End' }).waitFor();
+        await page
+          .locator('li', { hasText: /chat run chat_/ })
+          .first()
+          .getByRole('button', { name: 'End' })
+          .waitFor();
         await screenshot(page, `team-members-${target.name}`);
         // Removing asks once more; Keep leaves her in.
         await page.getByRole('button', { name: 'Remove Ana Lima' }).click();
@@ -119,12 +132,22 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         // The audit log says who did what.
         const audit = page.locator('.team-audit');
         await audit.getByText('removed Ana Lima').waitFor();
-        for (const line of ['joined as editor', 'invited someone as editor', 'created canvas storyboard-2', 'made canvas storyboard-2-copy as a copy of storyboard-2, with 0 run results', 'deleted canvas storyboard-2']) await audit.getByText(line).first().waitFor();
+        for (const line of [
+          'joined as editor',
+          'invited someone as editor',
+          'created canvas storyboard-2',
+          'made canvas storyboard-2-copy as a copy of storyboard-2, with 0 run results',
+          'deleted canvas storyboard-2',
+        ])
+          await audit.getByText(line).first().waitFor();
 
         // The last owner cannot leave: the server's reason is shown.
         await page.getByRole('button', { name: 'Leave' }).click();
         await page.getByRole('group', { name: 'Leave the project' }).getByRole('button', { name: 'Leave now' }).click();
-        await page.getByRole('alert').getByText(/last owner/).waitFor();
+        await page
+          .getByRole('alert')
+          .getByText(/last owner/)
+          .waitFor();
         expect(owner.errors).toEqual([]);
         expect(mateErrors).toEqual([]);
       } finally {

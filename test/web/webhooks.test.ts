@@ -28,7 +28,12 @@ describe('webhooks in the browser', () => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        received.push({ id: String(req.headers['webhook-id']), body, timestamp: String(req.headers['webhook-timestamp']), signature: String(req.headers['webhook-signature']) });
+        received.push({
+          id: String(req.headers['webhook-id']),
+          body,
+          timestamp: String(req.headers['webhook-timestamp']),
+          signature: String(req.headers['webhook-signature']),
+        });
         res.writeHead(204).end();
       });
     });
@@ -50,7 +55,8 @@ describe('webhooks in the browser', () => {
       const panel = page.locator('section[aria-labelledby="webhooks-title"]');
       await panel.getByText('No webhook yet.').waitFor();
       await panel.getByLabel('Endpoint URL').fill(receiverUrl);
-      for (const type of ['run.queued', 'run.running', 'run.succeeded', 'run.failed', 'run.cancelled']) await panel.getByLabel(type, { exact: true }).uncheck();
+      for (const type of ['run.queued', 'run.running', 'run.succeeded', 'run.failed', 'run.cancelled'])
+        await panel.getByLabel(type, { exact: true }).uncheck();
       await panel.getByLabel('Allow http and private network addresses').check();
       await panel.getByRole('button', { name: 'Add webhook' }).click();
       const secret = await panel.getByLabel(/Signing secret for/).inputValue();
@@ -59,21 +65,47 @@ describe('webhooks in the browser', () => {
 
       // A change on the canvas (by the API, like every client) reaches the receiver, signed with the secret shown.
       const cookie = await cookieOf(context);
-      const snapshot = (await api(server.url, '/api/v2/projects/demo/canvases/main/snapshot', { headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2', cookie } })).body as { layout: { revision: number } };
-      const note = { id: 'hook-frame', type: 'imageGenNode', position: { x: 0, y: 900 }, data: { prompt: 'a harbour', size: '1K', imageUrl: null, aspectRatio: '1:1' } };
-      const created = await api(server.url, '/api/v2/projects/demo/canvases/main/nodes', { method: 'POST', headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp' }, body: { node: note, base_revision: snapshot.layout.revision } });
+      const snapshot = (
+        await api(server.url, '/api/v2/projects/demo/canvases/main/snapshot', {
+          headers: { 'x-canvas-snapshot-version': 'canvas-snapshot.v2', cookie },
+        })
+      ).body as { layout: { revision: number } };
+      const note = {
+        id: 'hook-frame',
+        type: 'imageGenNode',
+        position: { x: 0, y: 900 },
+        data: { prompt: 'a harbour', size: '1K', imageUrl: null, aspectRatio: '1:1' },
+      };
+      const created = await api(server.url, '/api/v2/projects/demo/canvases/main/nodes', {
+        method: 'POST',
+        headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp' },
+        body: { node: note, base_revision: snapshot.layout.revision },
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      await waitFor(async () => received.length, (count) => count >= 1);
+      await waitFor(
+        async () => received.length,
+        (count) => count >= 1,
+      );
       const first = received[0]!;
-      const event = new Webhook(secret).verify(first.body, { 'webhook-id': first.id, 'webhook-timestamp': first.timestamp, 'webhook-signature': first.signature });
-      expect(event).toMatchObject({ type: 'layout.revision', data: { canvas_id: 'main', revision: snapshot.layout.revision + 1 } });
+      const event = new Webhook(secret).verify(first.body, {
+        'webhook-id': first.id,
+        'webhook-timestamp': first.timestamp,
+        'webhook-signature': first.signature,
+      });
+      expect(event).toMatchObject({
+        type: 'layout.revision',
+        data: { canvas_id: 'main', revision: snapshot.layout.revision + 1 },
+      });
 
       await panel.getByRole('button', { name: 'Deliveries' }).click();
       const row = panel.locator('table tbody tr').first();
       await row.getByText('delivered').waitFor();
       await row.getByText(/^204 in [\d.]+ ms$/).waitFor();
       await row.getByRole('button', { name: /^Send again: layout\.revision msg_/ }).click();
-      await waitFor(async () => received.length, (count) => count >= 2);
+      await waitFor(
+        async () => received.length,
+        (count) => count >= 2,
+      );
       expect(received[1]!.id).toBe(first.id);
       await screenshot(page, 'webhooks');
       expect(await seriousFindings(page)).toEqual([]);

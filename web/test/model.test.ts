@@ -50,7 +50,9 @@ describe('applying the change feed', () => {
 
   it("names an agent by its token's name", () => {
     expect(authorLabel(agent)).toBe('claude (agent)');
-    expect(authorLabel({ ...agent, on_behalf_of: { issuer: 'idp', subject: 'alice' } })).toBe('claude (agent of alice)');
+    expect(authorLabel({ ...agent, on_behalf_of: { issuer: 'idp', subject: 'alice' } })).toBe(
+      'claude (agent of alice)',
+    );
     expect(authorLabel(null)).toBe('someone');
   });
 });
@@ -76,13 +78,17 @@ describe("the person's changes", () => {
 
   it('re-applies a move on a re-read layout, and says who deleted the node when it is gone', () => {
     const intent = moveNodes([{ id: 'gone', position: { x: 1, y: 1 } }], authors);
-    expect(intent.build(layoutOf([note('gone')]))).toEqual([{ op: 'update_node', node_id: 'gone', set: { position: { x: 1, y: 1 } } }]);
+    expect(intent.build(layoutOf([note('gone')]))).toEqual([
+      { op: 'update_node', node_id: 'gone', set: { position: { x: 1, y: 1 } } },
+    ]);
     expect(intent.build(layoutOf([]))).toEqual({ notApplicable: expect.stringContaining('deleted by claude (agent)') });
   });
 
   it('edits one data field on the data the node has when the change is sent, keeping what others changed', () => {
     const intent = patchData('a', { content: 'mine' }, 'Edit note', authors, 'mine');
-    const current = note('a', 0, { data: { content: 'theirs', displayName: 'renamed by the agent' } } as Partial<CanvasNode>);
+    const current = note('a', 0, {
+      data: { content: 'theirs', displayName: 'renamed by the agent' },
+    } as Partial<CanvasNode>);
     expect(intent.build(layoutOf([current]))).toEqual([
       { op: 'update_node', node_id: 'a', set: { data: { content: 'mine', displayName: 'renamed by the agent' } } },
     ]);
@@ -98,7 +104,9 @@ describe("the person's changes", () => {
   });
 
   it('pastes a child at the root when its group was not pasted and no longer exists', () => {
-    const built = createItems([note('copy', 0, { parentId: 'vanished', extent: 'parent' })], [], 'Paste').build(layoutOf([]));
+    const built = createItems([note('copy', 0, { parentId: 'vanished', extent: 'parent' })], [], 'Paste').build(
+      layoutOf([]),
+    );
     expect(built).toEqual([{ op: 'create_node', node: note('copy') }]);
   });
 });
@@ -108,9 +116,9 @@ describe('undo', () => {
     const group = note('group');
     const child = note('child', 7, { parentId: 'group', extent: 'parent' });
     const before = layoutOf([group, child, note('other')], [edge('g-o', 'group', 'other')]);
-    expect(inverseOperations(before, [{ op: 'update_node', node_id: 'other', set: { position: { x: 9, y: 9 } } }])).toEqual([
-      { op: 'update_node', node_id: 'other', set: { position: { x: 0, y: 0 } } },
-    ]);
+    expect(
+      inverseOperations(before, [{ op: 'update_node', node_id: 'other', set: { position: { x: 9, y: 9 } } }]),
+    ).toEqual([{ op: 'update_node', node_id: 'other', set: { position: { x: 0, y: 0 } } }]);
     expect(inverseOperations(before, [{ op: 'delete_node', node_id: 'group' }])).toEqual([
       { op: 'create_node', node: group },
       { op: 'create_edge', edge: edge('g-o', 'group', 'other') },
@@ -131,9 +139,12 @@ describe('the palette', () => {
     expect(PALETTE.map((entry) => entry.type).sort()).toEqual([...NODE_TYPES].sort());
   });
 
-  it.each(PALETTE.map((entry) => [entry.type, entry] as const))('adds a %s that the contract accepts as it stands', (_type, entry) => {
-    expect(CanvasNode.safeParse(paletteNode(entry, { x: 10, y: 20 })).error?.issues).toBeUndefined();
-  });
+  it.each(PALETTE.map((entry) => [entry.type, entry] as const))(
+    'adds a %s that the contract accepts as it stands',
+    (_type, entry) => {
+      expect(CanvasNode.safeParse(paletteNode(entry, { x: 10, y: 20 })).error?.issues).toBeUndefined();
+    },
+  );
 });
 
 describe('a node far beyond the bounds, stored before they existed (issue 17, defect 6)', () => {
@@ -171,13 +182,15 @@ describe('what a card may fetch (issue 17, defect 5)', () => {
     expect(safeMediaUrl(url, origin)).toBe(expected);
   });
 
-  it('draws nothing when the media origin is unknown (the MCP App without the server\'s URL)', () => {
+  it("draws nothing when the media origin is unknown (the MCP App without the server's URL)", () => {
     expect(safeMediaUrl('/assets/asset_abc', null)).toBeUndefined();
   });
 });
 
 describe("the MCP App's words to the model", () => {
-  const named = new Map([['n1', note('n1', 0, { data: { content: 'x', displayName: 'Opening' } } as Partial<CanvasNode>)]]);
+  const named = new Map([
+    ['n1', note('n1', 0, { data: { content: 'x', displayName: 'Opening' } } as Partial<CanvasNode>)],
+  ]);
 
   it('names each change with the ids the model needs', () => {
     expect(
@@ -196,6 +209,8 @@ describe("the MCP App's words to the model", () => {
   it('points to the outline resources only when the canvas is large', () => {
     const address = { projectId: 'p', canvasId: 'c' };
     expect(modelContextText(address, 7, ['Move: moved n1 to (1, 2)'], 40)).not.toContain('canvas://');
-    expect(modelContextText(address, 7, ['Move: moved n1 to (1, 2)'], 10_000)).toContain('read the resource canvas://p/c/outline');
+    expect(modelContextText(address, 7, ['Move: moved n1 to (1, 2)'], 10_000)).toContain(
+      'read the resource canvas://p/c/outline',
+    );
   });
 });

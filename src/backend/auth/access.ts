@@ -38,11 +38,15 @@ export async function projectRole(store: Store, ctx: CallerContext, projectId: s
   if (principal.kind !== 'session') {
     // A token that could never see the project learns nothing about whether it exists.
     if (workspaceId === undefined || !inScope(principal, projectId, workspaceId)) {
-      if (workspaceId === undefined && principal.projects.includes(projectId)) throw new CanvasError('not_found', `No project ${projectId}.`);
+      if (workspaceId === undefined && principal.projects.includes(projectId))
+        throw new CanvasError('not_found', `No project ${projectId}.`);
       throw new CanvasError('forbidden', `This token is not permitted on project ${projectId}.`);
     }
     if (ctx.gateway && !inScope(ctx.gateway, projectId, workspaceId)) {
-      throw new CanvasError('forbidden', `The gateway this request came through is not permitted on project ${projectId}.`);
+      throw new CanvasError(
+        'forbidden',
+        `The gateway this request came through is not permitted on project ${projectId}.`,
+      );
     }
     rank = RANK[principal.role];
     if (principal.issuedBy) {
@@ -74,7 +78,12 @@ export async function projectRole(store: Store, ctx: CallerContext, projectId: s
   return rank >= RANK.owner ? 'owner' : rank >= RANK.editor ? 'editor' : 'viewer';
 }
 
-export async function authorizeProject(store: Store, ctx: CallerContext, projectId: string, need: Need): Promise<MemberRole> {
+export async function authorizeProject(
+  store: Store,
+  ctx: CallerContext,
+  projectId: string,
+  need: Need,
+): Promise<MemberRole> {
   const role = await projectRole(store, ctx, projectId);
   if (RANK[role] < RANK[need]) throw refusal(need, projectId);
   return role;
@@ -88,8 +97,16 @@ export async function authorizeProject(store: Store, ctx: CallerContext, project
 export function editAuthorizationOf(ctx: CallerContext, now: number): EditAuthorization {
   const { principal } = ctx;
   if (principal.kind === 'session') return { kind: 'person', person: principal.person };
-  if (principal.kind === 'backend' && ctx.actor && ctx.agentRunId === null) return { kind: 'person', person: ctx.actor };
-  return { kind: 'agent', agentRunId: ctx.agentRunId, tokenId: principal.tokenId, tokenName: principal.tokenName, actor: ctx.actor, now };
+  if (principal.kind === 'backend' && ctx.actor && ctx.agentRunId === null)
+    return { kind: 'person', person: ctx.actor };
+  return {
+    kind: 'agent',
+    agentRunId: ctx.agentRunId,
+    tokenId: principal.tokenId,
+    tokenName: principal.tokenName,
+    actor: ctx.actor,
+    now,
+  };
 }
 
 export async function requireCanvas(store: Store, projectId: string, canvasId: string) {

@@ -33,7 +33,10 @@ export interface IdentityHeaders {
   unknownActorHeaders: string[];
 }
 
-export function readIdentityHeaders(get: (name: string) => string | undefined, names: Iterable<string>): IdentityHeaders {
+export function readIdentityHeaders(
+  get: (name: string) => string | undefined,
+  names: Iterable<string>,
+): IdentityHeaders {
   const known = new Set<string>([IDENTITY_HEADERS.actorSubject, IDENTITY_HEADERS.actorIssuer]);
   const unknownActorHeaders = [...names]
     .map((name) => name.toLowerCase())
@@ -70,7 +73,11 @@ export function resolveCaller(
   const asserted = headers.actorSubject !== undefined || headers.actorIssuer !== undefined;
   const agentRunId = headers.agentRunId ?? null;
   if (principal.kind === 'session') {
-    if (asserted) throw new CanvasError('forbidden', 'A signed-in person acts as themselves: remove X-Service-Actor-Subject and X-Service-Actor-Issuer.');
+    if (asserted)
+      throw new CanvasError(
+        'forbidden',
+        'A signed-in person acts as themselves: remove X-Service-Actor-Subject and X-Service-Actor-Issuer.',
+      );
     return { principal, actor: { ...principal.person }, agentRunId, gateway, requestId };
   }
   const required = principal.requiredActor;
@@ -90,7 +97,10 @@ export function resolveCaller(
     );
   }
   if (headers.actorSubject !== required.subject || headers.actorIssuer !== required.issuer) {
-    throw new CanvasError('forbidden', 'X-Service-Actor-Subject / X-Service-Actor-Issuer do not match the identity this token was issued for.');
+    throw new CanvasError(
+      'forbidden',
+      'X-Service-Actor-Subject / X-Service-Actor-Issuer do not match the identity this token was issued for.',
+    );
   }
   return { principal, actor: { ...required }, agentRunId, gateway, requestId };
 }

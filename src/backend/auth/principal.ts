@@ -56,7 +56,11 @@ export function principalLogFields(principal: Principal): Record<string, string>
 }
 
 /** Why a token is not valid now, or null when it is. */
-export function tokenRejection(token: TokenRecord | undefined, now: number, accepted: readonly TokenKind[]): string | null {
+export function tokenRejection(
+  token: TokenRecord | undefined,
+  now: number,
+  accepted: readonly TokenKind[],
+): string | null {
   if (!token) return 'Unknown token: use a token issued by the administrator for this service.';
   if (token.revokedAt !== null) return 'This token was revoked.';
   if (token.expiresAt !== null && token.expiresAt <= now) return 'This token has expired.';

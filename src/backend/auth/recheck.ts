@@ -8,13 +8,19 @@ import { tokenRejection } from './principal.js';
  * use of the session (issue 17, defect 8; docs/security.md): watching is not acting, so a feed ends when the session
  * it was opened with goes idle, exactly when the next REST request would be refused.
  */
-export async function credentialStillValid(store: Store, ctx: CallerContext, now: number, sessionIdleMs: number): Promise<boolean> {
+export async function credentialStillValid(
+  store: Store,
+  ctx: CallerContext,
+  now: number,
+  sessionIdleMs: number,
+): Promise<boolean> {
   const { principal } = ctx;
   if (principal.kind === 'session') {
     const session = await store.sessions.getSession(principal.sessionId);
     return !!session && session.endedAt === null && session.expiresAt > now && session.lastSeenAt + sessionIdleMs > now;
   }
   if (tokenRejection(await store.admin.getToken(principal.tokenId), now, [principal.kind]) !== null) return false;
-  if (ctx.gateway && tokenRejection(await store.admin.getToken(ctx.gateway.tokenId), now, ['gateway']) !== null) return false;
+  if (ctx.gateway && tokenRejection(await store.admin.getToken(ctx.gateway.tokenId), now, ['gateway']) !== null)
+    return false;
   return true;
 }

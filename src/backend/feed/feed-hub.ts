@@ -99,7 +99,13 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
     const canvas = await store.layout.readCanvas(feed.projectId, feed.canvasId);
     if (!canvas) return;
     if (canvas.revision > feed.revision) {
-      const events = await store.history.eventsAfter(feed.projectId, feed.canvasId, feed.revision, canvas.revision, maxReplay);
+      const events = await store.history.eventsAfter(
+        feed.projectId,
+        feed.canvasId,
+        feed.revision,
+        canvas.revision,
+        maxReplay,
+      );
       if (!events) {
         feed.revision = canvas.revision;
         deliver(feed, [...feed.subscribers], reset('gap_too_large', canvas.revision));
@@ -136,7 +142,10 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
           await refreshOnce(feed);
         } catch (error) {
           // The store is away: the next poke (or poll) tries again; subscribers keep their place.
-          logger.warn({ err: error, project_id: feed.projectId, canvas_id: feed.canvasId }, 'change feed refresh failed');
+          logger.warn(
+            { err: error, project_id: feed.projectId, canvas_id: feed.canvasId },
+            'change feed refresh failed',
+          );
         }
       } while (feed.again);
     })().finally(() => {
@@ -162,7 +171,8 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
     // Decided before anything is sent, when it can be: a client owed too much re-reads the snapshot instead.
     let tooMuch =
       feed.revision - from > maxReplay ||
-      (sent < feed.revision && (await store.history.changeLogBytes(feed.projectId, feed.canvasId, sent, feed.revision)) > maxReplayBytes);
+      (sent < feed.revision &&
+        (await store.history.changeLogBytes(feed.projectId, feed.canvasId, sent, feed.revision)) > maxReplayBytes);
     for (;;) {
       while (feed.refreshing) await feed.refreshing;
       if (sent >= feed.revision || subscriber.closed) return;
@@ -193,7 +203,12 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
      * from): it first gets every revision since then (or `reset` when they cannot be replayed) and the current node
      * states, then live events. Returns the unsubscribe function.
      */
-    async subscribe(projectId: string, canvasId: string, after: number | null, subscriber: FeedSubscriber): Promise<() => void> {
+    async subscribe(
+      projectId: string,
+      canvasId: string,
+      after: number | null,
+      subscriber: FeedSubscriber,
+    ): Promise<() => void> {
       const key = keyOf(projectId, canvasId);
       let feed = canvases.get(key);
       if (!feed) {

@@ -14,7 +14,10 @@ export interface FeedQuota {
 function keysOf(ctx: CallerContext): { session: string | null; caller: string } {
   const { principal } = ctx;
   if (principal.kind === 'session') {
-    return { session: principal.sessionId, caller: `person\u0000${principal.person.issuer}\u0000${principal.person.subject}` };
+    return {
+      session: principal.sessionId,
+      caller: `person\u0000${principal.person.issuer}\u0000${principal.person.subject}`,
+    };
   }
   if (ctx.actor) return { session: null, caller: `person\u0000${ctx.actor.issuer}\u0000${ctx.actor.subject}` };
   return { session: null, caller: `token\u0000${principal.tokenId}` };
@@ -33,14 +36,22 @@ export function createFeedQuota(limits: { perSession: number; perCaller: number 
       const { session, caller } = keysOf(ctx);
       const sessionKey = session === null ? null : `session\u0000${session}`;
       if (sessionKey !== null && count(sessionKey) >= limits.perSession) {
-        throw new CanvasError('rate_limited', `This session already has ${limits.perSession} change feeds open: close another canvas tab.`, {
-          max_feeds_per_session: limits.perSession,
-        });
+        throw new CanvasError(
+          'rate_limited',
+          `This session already has ${limits.perSession} change feeds open: close another canvas tab.`,
+          {
+            max_feeds_per_session: limits.perSession,
+          },
+        );
       }
       if (count(caller) >= limits.perCaller) {
-        throw new CanvasError('rate_limited', `${limits.perCaller} change feeds are already open for this person or token: close another first.`, {
-          max_feeds_per_caller: limits.perCaller,
-        });
+        throw new CanvasError(
+          'rate_limited',
+          `${limits.perCaller} change feeds are already open for this person or token: close another first.`,
+          {
+            max_feeds_per_caller: limits.perCaller,
+          },
+        );
       }
       if (sessionKey !== null) add(sessionKey, 1);
       add(caller, 1);

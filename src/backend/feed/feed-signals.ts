@@ -9,7 +9,12 @@ import type { FeedHub } from './feed-hub.js';
  * through PostgreSQL NOTIFY; on SQLite, where processes share only the file, a poll of the database's commit counter
  * (PRAGMA data_version) every `pollMs` while anyone watches.
  */
-export async function connectFeedSignals(store: Store, hub: FeedHub, logger: Logger, pollMs = 250): Promise<() => Promise<void>> {
+export async function connectFeedSignals(
+  store: Store,
+  hub: FeedHub,
+  logger: Logger,
+  pollMs = 250,
+): Promise<() => Promise<void>> {
   const stopWrites = store.writes.onCommitted((write) => hub.committed(write));
   const canvasOf = (payload: string) => {
     const [projectId, canvasId] = payload.slice(payload.indexOf(' ') + 1).split('/') as [string, string];

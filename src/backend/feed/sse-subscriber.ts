@@ -13,7 +13,10 @@ export interface SseSubscriber extends FeedSubscriber {
   idle(frame: Buffer): void;
 }
 
-export function sseSubscriber(res: ServerResponse, limits: { maxQueuedEvents: number; maxQueuedBytes: number }): SseSubscriber {
+export function sseSubscriber(
+  res: ServerResponse,
+  limits: { maxQueuedEvents: number; maxQueuedBytes: number },
+): SseSubscriber {
   const queue: FeedEvent[] = [];
   let queuedBytes = 0;
   let draining = false;

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { IntrospectionRequest, REQUEST_ID_HEADER, type ErrorBody, type IntrospectionResponse } from '../../contract/index.js';
+import {
+  IntrospectionRequest,
+  REQUEST_ID_HEADER,
+  type ErrorBody,
+  type IntrospectionResponse,
+} from '../../contract/index.js';
 import { CanvasError, toCanvasError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Store } from '../../store/store.js';
@@ -79,11 +84,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** One error body for every failure: { error: { code, message, details? } } with the code's HTTP status. */
 export function errorResponse(c: BackendContext, error: CanvasError): Response {
   const body: ErrorBody = {
-    error: { code: error.code, message: error.message, ...(Object.keys(error.details).length ? { details: error.details } : {}) },
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(Object.keys(error.details).length ? { details: error.details } : {}),
+    },
   };
   if (error.code === 'unauthenticated') c.header('www-authenticate', 'Bearer');
   const retryAfterMs = error.details.retry_after_ms;
-  if (error.code === 'rate_limited' && typeof retryAfterMs === 'number') c.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
+  if (error.code === 'rate_limited' && typeof retryAfterMs === 'number')
+    c.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
   return c.json(body, error.status as 400);
 }
 
@@ -104,7 +114,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     // Answered before the body arrived (a refusal checked first): the client must not reuse the connection, whose
     // unread bytes the server drops.
     const nodeRequest = c.env?.incoming;
-    if (nodeRequest && !nodeRequest.complete && c.req.method !== 'GET' && c.req.method !== 'HEAD') c.header('connection', 'close');
+    if (nodeRequest && !nodeRequest.complete && c.req.method !== 'GET' && c.req.method !== 'HEAD')
+      c.header('connection', 'close');
     const seconds = (performance.now() - started) / 1000;
     const route = routeTemplateOf(c);
     const errorCode = c.get('errorCode') ?? null;
@@ -150,7 +161,10 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     bodyLimit({
       maxSize: options.bodyLimitBytes ?? 1024 * 1024,
       onError: () => {
-        throw new CanvasError('payload_too_large', `The request body exceeds ${options.bodyLimitBytes ?? 1024 * 1024} bytes.`);
+        throw new CanvasError(
+          'payload_too_large',
+          `The request body exceeds ${options.bodyLimitBytes ?? 1024 * 1024} bytes.`,
+        );
       },
     }),
   );
@@ -185,17 +199,52 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerAssetRoutes(app, { store, assets: options.assets, signer: options.signer, authenticate: signedIn });
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
-  app.use('/auth/login', bodyLimit({ maxSize: 4096, onError: () => { throw new CanvasError('payload_too_large', 'A sign-in form is at most 4096 bytes.'); } }));
-  app.use('/invite', bodyLimit({ maxSize: 4096, onError: () => { throw new CanvasError('payload_too_large', 'An invitation form is at most 4096 bytes.'); } }));
-  const authOptions = { store, times: options.sessions.times, secureCookie, publicOrigin: options.sessions.publicOrigin };
+  app.use(
+    '/auth/login',
+    bodyLimit({
+      maxSize: 4096,
+      onError: () => {
+        throw new CanvasError('payload_too_large', 'A sign-in form is at most 4096 bytes.');
+      },
+    }),
+  );
+  app.use(
+    '/invite',
+    bodyLimit({
+      maxSize: 4096,
+      onError: () => {
+        throw new CanvasError('payload_too_large', 'An invitation form is at most 4096 bytes.');
+      },
+    }),
+  );
+  const authOptions = {
+    store,
+    times: options.sessions.times,
+    secureCookie,
+    publicOrigin: options.sessions.publicOrigin,
+  };
   registerAuthRoutes(app, authOptions);
   registerOidcRoutes(app, options.oidc ?? null, { ...authOptions, logger });
   const connectors = options.connectors ?? (() => null);
-  registerConsentRoutes(app, { store, times: options.sessions.times, publicOrigin: options.sessions.publicOrigin, connectors });
+  registerConsentRoutes(app, {
+    store,
+    times: options.sessions.times,
+    publicOrigin: options.sessions.publicOrigin,
+    connectors,
+  });
   app.use('/api/v1/projects', signedIn);
   app.use('/api/v1/projects/*', signedIn);
   app.use('/api/v1/connections/*', signedIn);
-  for (const prefix of ['/api/v1/zone/*', '/api/v1/me', '/api/v1/me/*', '/api/v1/tokens', '/api/v1/tokens/*', '/api/v1/chat/*', '/api/v2/*']) app.use(prefix, signedIn);
+  for (const prefix of [
+    '/api/v1/zone/*',
+    '/api/v1/me',
+    '/api/v1/me/*',
+    '/api/v1/tokens',
+    '/api/v1/tokens/*',
+    '/api/v1/chat/*',
+    '/api/v2/*',
+  ])
+    app.use(prefix, signedIn);
   const writeLimits = options.writeLimits;
   if (writeLimits) {
     app.use('/api/*', async function limitWrites(c, next) {
@@ -210,7 +259,10 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
-  registerTeamRoutes(app, createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin), { ...authOptions, oidcName: options.oidc?.name ?? null });
+  registerTeamRoutes(app, createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin), {
+    ...authOptions,
+    oidcName: options.oidc?.name ?? null,
+  });
   registerWebhookRoutes(app, createWebhookOperations(store, storeSeal(store), clock));
   if (options.chat) registerChatRoutes(app, options.chat);
   registerFeedRoutes(app, {

@@ -62,26 +62,38 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
     let cacheSeconds = 300;
     if (exp !== undefined || sig !== undefined) {
       const verdict = signer.verify(assetId, exp, sig);
-      if (verdict === 'expired') throw new CanvasError('unauthenticated', 'This asset link has expired: read the canvas or the run again for a fresh one.');
+      if (verdict === 'expired')
+        throw new CanvasError(
+          'unauthenticated',
+          'This asset link has expired: read the canvas or the run again for a fresh one.',
+        );
       if (verdict === 'invalid') throw new CanvasError('unauthenticated', 'This asset link is not valid.');
       cacheSeconds = Math.max(0, Number(exp) - Math.floor(Date.now() / 1000));
     } else {
       const caller = await callerOf(c, options.authenticate);
       if (!caller) {
-        throw new CanvasError('unauthenticated', 'Asset files are read with the signed URL a canvas read or a run record gives, or by a member of their project.');
+        throw new CanvasError(
+          'unauthenticated',
+          'Asset files are read with the signed URL a canvas read or a run record gives, or by a member of their project.',
+        );
       }
       if (!asset) throw new CanvasError('not_found', 'No such asset (it may still be pending).');
       try {
         await authorizeProject(store, caller, asset.projectId, 'viewer');
       } catch (error) {
         // A caller who may not read the project learns nothing about its assets.
-        if (error instanceof CanvasError && error.code === 'forbidden') throw new CanvasError('not_found', 'No such asset (it may still be pending).');
+        if (error instanceof CanvasError && error.code === 'forbidden')
+          throw new CanvasError('not_found', 'No such asset (it may still be pending).');
         throw error;
       }
     }
     if (!asset) throw new CanvasError('not_found', 'No such asset (it may still be pending).');
     const reader = assets.reader(asset.storage);
-    if (!reader) throw new CanvasError('not_found', `The asset is kept in ${asset.storage} storage, which this server is not configured to reach.`);
+    if (!reader)
+      throw new CanvasError(
+        'not_found',
+        `The asset is kept in ${asset.storage} storage, which this server is not configured to reach.`,
+      );
 
     const direct = await reader.directUrl(asset, DIRECT_URL_SECONDS);
     if (direct) {
@@ -96,7 +108,8 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
     try {
       stream = await reader.open(asset, range ?? undefined);
     } catch (error) {
-      if (error instanceof AssetMissing) throw new CanvasError('not_found', `The asset's bytes are missing from its ${asset.storage} storage.`);
+      if (error instanceof AssetMissing)
+        throw new CanvasError('not_found', `The asset's bytes are missing from its ${asset.storage} storage.`);
       throw error;
     }
     const headers: Record<string, string> = {

@@ -76,16 +76,24 @@ function explanation(message: string) {
 const who = (person: Actor) => `${person.subject} (${person.issuer})`;
 
 function confirmation(secret: string, link: LoginLinkRecord, signedInAs: Actor | null) {
-  const other = signedInAs && !(signedInAs.issuer === link.person.issuer && signedInAs.subject === link.person.subject) ? signedInAs : null;
-  const destination = link.projectId && link.canvasId ? html`canvas <strong>${link.canvasId}</strong> of project <strong>${link.projectId}</strong>` : html`your projects`;
+  const other =
+    signedInAs && !(signedInAs.issuer === link.person.issuer && signedInAs.subject === link.person.subject)
+      ? signedInAs
+      : null;
+  const destination =
+    link.projectId && link.canvasId
+      ? html`canvas <strong>${link.canvasId}</strong> of project <strong>${link.projectId}</strong>`
+      : html`your projects`;
   return htmlPage(
     'Sign in',
     html`<h1>Sign in to canvas-mcp</h1>
     <p>This link signs you in as <strong>${who(link.person)}</strong> and opens ${destination}.</p>
-    ${other
-      ? html`<p class="note" role="alert">This browser is signed in as <strong>${who(other)}</strong>. Signing in with this link signs
+    ${
+      other
+        ? html`<p class="note" role="alert">This browser is signed in as <strong>${who(other)}</strong>. Signing in with this link signs
           ${other.subject} out here. If you did not expect this link, close this page.</p>`
-      : ''}
+        : ''
+    }
     <form method="post" action="/auth/login">
       <input type="hidden" name="token" value="${secret}" />
       ${other ? html`<input type="hidden" name="replace" value="1" />` : ''}
@@ -100,11 +108,18 @@ export function noStore(c: BackendContext): void {
   // Not no-referrer: with it, a browser sends `Origin: null` on the form's POST, which the Origin check refuses.
   c.header('referrer-policy', 'same-origin');
   c.header('x-frame-options', 'DENY');
-  c.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  c.header(
+    'content-security-policy',
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
 }
 
 /** The session cookie a sign-in sets: HTTP only, sent on top-level navigations (Lax), Secure over https. */
-export function setSessionCookie(c: BackendContext, sessionSecret: string, options: Pick<AuthRouteOptions, 'secureCookie' | 'times'>): void {
+export function setSessionCookie(
+  c: BackendContext,
+  sessionSecret: string,
+  options: Pick<AuthRouteOptions, 'secureCookie' | 'times'>,
+): void {
   setCookie(c, SESSION_COOKIE, sessionSecret, {
     httpOnly: true,
     sameSite: 'Lax',
@@ -124,7 +139,6 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
   /** The person this browser is signed in as now, if any. */
   const signedInAs = (c: BackendContext) => sessionOf(c, options);
 
-
   app.get('/auth/login', async (c) => {
     noStore(c);
     const secret = c.req.query('token');
@@ -133,7 +147,8 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
       const link = await options.store.sessions.peekLoginLink(secret);
       return c.html(confirmation(secret, link, (await signedInAs(c))?.person ?? null));
     } catch (error) {
-      if (error instanceof CanvasError && error.code === 'unauthenticated') return c.html(explanation(error.message), 401);
+      if (error instanceof CanvasError && error.code === 'unauthenticated')
+        return c.html(explanation(error.message), 401);
       throw error;
     }
   });
@@ -142,32 +157,44 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     noStore(c);
     // Only this server's own sign-in page may spend a link: a cross-site form cannot sign a browser in.
     if (c.req.header('origin') !== options.publicOrigin()) {
-      return c.html(explanation('The sign-in must be confirmed on this server\'s own page: open the link again and press Sign in.'), 403);
+      return c.html(
+        explanation("The sign-in must be confirmed on this server's own page: open the link again and press Sign in."),
+        403,
+      );
     }
     const form = await c.req.parseBody();
     // The consent page of an OAuth client signs a person in with a pasted link and comes back (src/oauth/).
-    const secret = typeof form.token === 'string' ? form.token : typeof form.link === 'string' ? tokenOfLink(form.link) : '';
+    const secret =
+      typeof form.token === 'string' ? form.token : typeof form.link === 'string' ? tokenOfLink(form.link) : '';
     const next = typeof form.next === 'string' && NEXT_PAGE.test(form.next) ? form.next : null;
     if (!secret) return c.html(explanation('The sign-in form has no sign-in token in it.'), 400);
     try {
       const current = await signedInAs(c);
       const link = await options.store.sessions.peekLoginLink(secret);
-      const samePerson = current && current.person.issuer === link.person.issuer && current.person.subject === link.person.subject;
-      if (current && !samePerson && form.replace !== '1') return c.html(confirmation(secret, link, current.person), 409);
-      const { sessionSecret } = await options.store.sessions.signIn(secret, options.times, c.req.header('user-agent') ?? null);
+      const samePerson =
+        current && current.person.issuer === link.person.issuer && current.person.subject === link.person.subject;
+      if (current && !samePerson && form.replace !== '1')
+        return c.html(confirmation(secret, link, current.person), 409);
+      const { sessionSecret } = await options.store.sessions.signIn(
+        secret,
+        options.times,
+        c.req.header('user-agent') ?? null,
+      );
       if (current && !samePerson) await options.store.sessions.endSession(current.id);
       setSessionCookie(c, sessionSecret, options);
       const target = next ?? (link.projectId && link.canvasId ? canvasPath(link.projectId, link.canvasId) : '/');
       return c.redirect(target, 303);
     } catch (error) {
-      if (error instanceof CanvasError && error.code === 'unauthenticated') return c.html(explanation(error.message), 401);
+      if (error instanceof CanvasError && error.code === 'unauthenticated')
+        return c.html(explanation(error.message), 401);
       throw error;
     }
   });
 
   app.post('/auth/logout', async (c) => {
     const caller = c.get('caller');
-    if (caller.principal.kind !== 'session') throw new CanvasError('invalid_arguments', 'Only a signed-in person signs out; a token is revoked instead.');
+    if (caller.principal.kind !== 'session')
+      throw new CanvasError('invalid_arguments', 'Only a signed-in person signs out; a token is revoked instead.');
     await options.store.sessions.endSession(caller.principal.sessionId);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.body(null, 204);

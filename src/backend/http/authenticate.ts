@@ -4,7 +4,14 @@ import { DUPLICATE_AUTHORIZATION, hasTokenInQuery, headerCount, parseBearer } fr
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { readIdentityHeaders, resolveCaller } from '../auth/caller.js';
-import { authenticateSecret, principalLogFields, principalOf, tokenRejection, type Principal, type TokenPrincipal } from '../auth/principal.js';
+import {
+  authenticateSecret,
+  principalLogFields,
+  principalOf,
+  tokenRejection,
+  type Principal,
+  type TokenPrincipal,
+} from '../auth/principal.js';
 import type { BackendContext, BackendHttpEnv } from './http-env.js';
 
 /**
@@ -21,12 +28,20 @@ function rawHeadersOf(c: BackendContext): readonly string[] {
   return (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders ?? [];
 }
 
-export function authenticate(store: Store, clock: () => number, options: { gatewayOnly?: boolean; sessions?: SessionReader } = {}) {
+export function authenticate(
+  store: Store,
+  clock: () => number,
+  options: { gatewayOnly?: boolean; sessions?: SessionReader } = {},
+) {
   return createMiddleware<BackendHttpEnv>(async function authenticateRequest(c, next) {
     if (hasTokenInQuery(new URL(c.req.url))) {
-      throw new CanvasError('unauthenticated', 'Tokens are not accepted in the query string: send Authorization: Bearer <token>.');
+      throw new CanvasError(
+        'unauthenticated',
+        'Tokens are not accepted in the query string: send Authorization: Bearer <token>.',
+      );
     }
-    if (headerCount(rawHeadersOf(c), 'authorization') > 1) throw new CanvasError('unauthenticated', DUPLICATE_AUTHORIZATION);
+    if (headerCount(rawHeadersOf(c), 'authorization') > 1)
+      throw new CanvasError('unauthenticated', DUPLICATE_AUTHORIZATION);
     const header = c.req.header('authorization');
     const now = clock();
 
@@ -45,7 +60,10 @@ export function authenticate(store: Store, clock: () => number, options: { gatew
         if (presented.kind !== 'gateway') throw new CanvasError('forbidden', 'This route is for gateway tokens only.');
       } else if (presented.kind === 'gateway') {
         if (!onBehalfOf) {
-          throw new CanvasError('forbidden', 'A gateway token acts only on behalf of an agent token: send X-Canvas-On-Behalf-Of.');
+          throw new CanvasError(
+            'forbidden',
+            'A gateway token acts only on behalf of an agent token: send X-Canvas-On-Behalf-Of.',
+          );
         }
         const agentToken = await store.admin.getToken(onBehalfOf);
         const rejection = tokenRejection(agentToken, now, ['agent']);

@@ -47,7 +47,10 @@ function requireSnapshotVersion(version: string | undefined): void {
   }
 }
 
-function writeArgs(params: { project_id: string; canvas_id: string }, body: { base_revision: number; client_save_id: string | null }) {
+function writeArgs(
+  params: { project_id: string; canvas_id: string },
+  body: { base_revision: number; client_save_id: string | null },
+) {
   return {
     projectId: params.project_id,
     canvasId: params.canvas_id,
@@ -64,18 +67,30 @@ async function authorizedCanvas(c: BackendContext, backend: CanvasBackend, need:
 }
 
 /** How a large body's edits learn the types of the nodes they edit (src/validation/edited-data.ts). */
-function nodeEdits(c: BackendContext, backend: CanvasBackend, params: { project_id: string; canvas_id: string }, nodeId?: string): NodeEdits {
+function nodeEdits(
+  c: BackendContext,
+  backend: CanvasBackend,
+  params: { project_id: string; canvas_id: string },
+  nodeId?: string,
+): NodeEdits {
   const ref = { projectId: params.project_id, canvasId: params.canvas_id };
-  return { ...(nodeId === undefined ? {} : { nodeId }), typesOf: (nodeIds) => backend.nodeTypes(c.get('caller'), ref, nodeIds) };
+  return {
+    ...(nodeId === undefined ? {} : { nodeId }),
+    typesOf: (nodeIds) => backend.nodeTypes(c.get('caller'), ref, nodeIds),
+  };
 }
 
 /** A run submission's Idempotency-Key: required from a person, whose click can be sent twice (a double click, a retry). */
 function idempotencyKeyOf(c: Context<BackendHttpEnv>): string | null {
   const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
   if (rawKey === undefined && c.get('caller').principal.kind === 'session') {
-    throw new CanvasError('invalid_arguments', 'Send an Idempotency-Key header with a run submission (one new key per click).', {
-      issues: [{ path: 'Idempotency-Key', message: 'is required' }],
-    });
+    throw new CanvasError(
+      'invalid_arguments',
+      'Send an Idempotency-Key header with a run submission (one new key per click).',
+      {
+        issues: [{ path: 'Idempotency-Key', message: 'is required' }],
+      },
+    );
   }
   return rawKey === undefined ? null : parseOrThrow(IdempotencyKey, rawKey, ['Idempotency-Key']);
 }
@@ -84,7 +99,10 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
   app.get(`${CANVAS}/snapshot`, async (c) => {
     const params = pathParams(c, canvasParams);
     requireSnapshotVersion(c.req.header(SNAPSHOT_VERSION_HEADER));
-    const snapshot = await backend.readSnapshot(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id });
+    const snapshot = await backend.readSnapshot(c.get('caller'), {
+      projectId: params.project_id,
+      canvasId: params.canvas_id,
+    });
     return c.body(snapshot.payload.json, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 
@@ -100,7 +118,9 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     const params = await authorizedCanvas(c, backend, 'editor');
     const { node_id } = pathParams(c, { node_id: NodeId });
     const body = await jsonBody(c, UpdateNodeBody, nodeEdits(c, backend, params, node_id));
-    return c.json(await backend.updateNode(c.get('caller'), { ...writeArgs(params, body), nodeId: node_id, set: body.set }));
+    return c.json(
+      await backend.updateNode(c.get('caller'), { ...writeArgs(params, body), nodeId: node_id, set: body.set }),
+    );
   });
 
   app.delete(`${CANVAS}/nodes/:node_id`, async (c) => {
@@ -127,7 +147,10 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
   app.post(`${CANVAS}/changes`, async (c) => {
     const params = await authorizedCanvas(c, backend, 'editor');
     const body = await jsonBody(c, ChangesBody, nodeEdits(c, backend, params));
-    const receipt = await backend.applyBatch(c.get('caller'), { ...writeArgs(params, body), operations: body.operations });
+    const receipt = await backend.applyBatch(c.get('caller'), {
+      ...writeArgs(params, body),
+      operations: body.operations,
+    });
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
@@ -172,34 +195,69 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     const params = await authorizedCanvas(c, backend, 'editor');
     const { node_id } = pathParams(c, { node_id: NodeId });
     const idempotencyKey = idempotencyKeyOf(c);
-    const { chain, replayed } = await backend.submitRunChain(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: node_id, idempotencyKey });
+    const { chain, replayed } = await backend.submitRunChain(c.get('caller'), {
+      projectId: params.project_id,
+      canvasId: params.canvas_id,
+      nodeId: node_id,
+      idempotencyKey,
+    });
     if (replayed) c.header('idempotency-replayed', 'true');
     return c.json(chain, replayed ? 200 : 202);
   });
 
   app.get(`${CANVAS}/nodes/:node_id/downstream-estimate`, async (c) => {
     const params = pathParams(c, { ...canvasParams, node_id: NodeId });
-    return c.json(await backend.estimateChain(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: params.node_id }));
+    return c.json(
+      await backend.estimateChain(c.get('caller'), {
+        projectId: params.project_id,
+        canvasId: params.canvas_id,
+        nodeId: params.node_id,
+      }),
+    );
   });
 
   app.get(`${CANVAS}/chains/:chain_id`, async (c) => {
     const params = pathParams(c, { ...canvasParams, chain_id: RunChainId });
-    return c.json(await backend.getChain(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, chainId: params.chain_id }));
+    return c.json(
+      await backend.getChain(c.get('caller'), {
+        projectId: params.project_id,
+        canvasId: params.canvas_id,
+        chainId: params.chain_id,
+      }),
+    );
   });
 
   app.post(`${CANVAS}/chains/:chain_id/cancel`, async (c) => {
     const params = pathParams(c, { ...canvasParams, chain_id: RunChainId });
-    return c.json(await backend.cancelChain(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, chainId: params.chain_id }));
+    return c.json(
+      await backend.cancelChain(c.get('caller'), {
+        projectId: params.project_id,
+        canvasId: params.canvas_id,
+        chainId: params.chain_id,
+      }),
+    );
   });
 
   app.get(`${CANVAS}/nodes/:node_id/run-estimate`, async (c) => {
     const params = pathParams(c, { ...canvasParams, node_id: NodeId });
-    return c.json(await backend.estimateRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: params.node_id }));
+    return c.json(
+      await backend.estimateRun(c.get('caller'), {
+        projectId: params.project_id,
+        canvasId: params.canvas_id,
+        nodeId: params.node_id,
+      }),
+    );
   });
 
   app.get(`${CANVAS}/nodes/:node_id/versions`, async (c) => {
     const params = pathParams(c, { ...canvasParams, node_id: NodeId });
-    return c.json(await backend.resultVersions(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, nodeId: params.node_id }));
+    return c.json(
+      await backend.resultVersions(c.get('caller'), {
+        projectId: params.project_id,
+        canvasId: params.canvas_id,
+        nodeId: params.node_id,
+      }),
+    );
   });
 
   app.post(`${CANVAS}/nodes/:node_id/versions/:run_id/pick`, async (c) => {
@@ -219,13 +277,23 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
 
   app.get(`${CANVAS}/runs/:run_id`, async (c) => {
     const params = pathParams(c, { ...canvasParams, run_id: RunId });
-    return c.json(await backend.getRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, runId: params.run_id }));
+    return c.json(
+      await backend.getRun(c.get('caller'), {
+        projectId: params.project_id,
+        canvasId: params.canvas_id,
+        runId: params.run_id,
+      }),
+    );
   });
 
   app.post(`${CANVAS}/runs/:run_id/cancel`, async (c) => {
     const params = pathParams(c, { ...canvasParams, run_id: RunId });
     return c.json(
-      await backend.cancelRun(c.get('caller'), { projectId: params.project_id, canvasId: params.canvas_id, runId: params.run_id }),
+      await backend.cancelRun(c.get('caller'), {
+        projectId: params.project_id,
+        canvasId: params.canvas_id,
+        runId: params.run_id,
+      }),
     );
   });
 }

@@ -1,6 +1,13 @@
 import type { Hono } from 'hono';
 import { createUIMessageStreamResponse } from 'ai';
-import { CanvasId, ChatMessagesQuery, ChatSendBody, ConversationCreateBody, ProjectId, ResourceId } from '../../contract/index.js';
+import {
+  CanvasId,
+  ChatMessagesQuery,
+  ChatSendBody,
+  ConversationCreateBody,
+  ProjectId,
+  ResourceId,
+} from '../../contract/index.js';
 import { parseOrThrow } from '../../shared/errors.js';
 import type { ChatService } from '../../agent/chat-service.js';
 import type { BackendContext, BackendHttpEnv } from './http-env.js';
@@ -64,4 +71,12 @@ export function registerChatRoutes(app: Hono<BackendHttpEnv>, chat: ChatService)
   app.post(`${CONVERSATION}/end`, async (c) => c.json(await chat.end(c.get('caller'), conversationRef(c))));
 }
 
-export const CHAT_ROUTE_PATHS = ['/api/v1/chat/model', CONVERSATIONS, CONVERSATION, `${CONVERSATION}/messages`, `${CONVERSATION}/stream`, `${CONVERSATION}/stop`, `${CONVERSATION}/end`];
+export const CHAT_ROUTE_PATHS = [
+  '/api/v1/chat/model',
+  CONVERSATIONS,
+  CONVERSATION,
+  `${CONVERSATION}/messages`,
+  `${CONVERSATION}/stream`,
+  `${CONVERSATION}/stop`,
+  `${CONVERSATION}/end`,
+];

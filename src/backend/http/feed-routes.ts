@@ -51,10 +51,16 @@ const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 const RETRY_AFTER_DROP = Buffer.from('retry: 1000\n\n');
 
 export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRouteOptions): void {
-  const queueLimits = { maxQueuedEvents: options.maxQueuedEvents ?? 2000, maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024 };
+  const queueLimits = {
+    maxQueuedEvents: options.maxQueuedEvents ?? 2000,
+    maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
+  };
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const recheckMs = options.recheckMs ?? 5_000;
-  const quota = createFeedQuota({ perSession: options.maxFeedsPerSession ?? 8, perCaller: options.maxFeedsPerCaller ?? 16 });
+  const quota = createFeedQuota({
+    perSession: options.maxFeedsPerSession ?? 8,
+    perCaller: options.maxFeedsPerCaller ?? 16,
+  });
 
   app.get(FEED_ROUTE_PATH, async (c) => {
     const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });

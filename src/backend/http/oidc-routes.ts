@@ -50,13 +50,20 @@ function problem(message: string) {
 }
 
 /** The sign-in routes; without settings they say that this server signs people in with links only. */
-export function registerOidcRoutes(app: Hono<BackendHttpEnv>, settings: OidcSettings | null, options: AuthRouteOptions & { logger: Logger }): void {
+export function registerOidcRoutes(
+  app: Hono<BackendHttpEnv>,
+  settings: OidcSettings | null,
+  options: AuthRouteOptions & { logger: Logger },
+): void {
   if (!settings) {
     app.get('/api/v1/auth/methods', (c) => c.json({ links: true, oidc: null }));
     for (const path of [OIDC_START_PATH, OIDC_CALLBACK_PATH]) {
       app.get(path, (c) => {
         noStore(c);
-        return c.html(problem('This server signs people in with links only: ask the person who runs it for a sign-in link.'), 404);
+        return c.html(
+          problem('This server signs people in with links only: ask the person who runs it for a sign-in link.'),
+          404,
+        );
       });
     }
     return;
@@ -67,14 +74,22 @@ export function registerOidcRoutes(app: Hono<BackendHttpEnv>, settings: OidcSett
   const insecure = issuer.protocol === 'http:' && LOOPBACK_HOSTNAMES.includes(issuer.hostname);
   const discover = () =>
     (configuration ??= oidc
-      .discovery(issuer, settings.clientId, settings.clientSecret, settings.clientSecret ? undefined : oidc.None(), insecure ? { execute: [oidc.allowInsecureRequests] } : undefined)
+      .discovery(
+        issuer,
+        settings.clientId,
+        settings.clientSecret,
+        settings.clientSecret ? undefined : oidc.None(),
+        insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      )
       .catch((error: unknown) => {
         configuration = null;
         throw error;
       }));
   const redirectUri = () => `${options.publicOrigin()}${OIDC_CALLBACK_PATH}`;
 
-  app.get('/api/v1/auth/methods', (c) => c.json({ links: true, oidc: { name: settings.name, start: OIDC_START_PATH } }));
+  app.get('/api/v1/auth/methods', (c) =>
+    c.json({ links: true, oidc: { name: settings.name, start: OIDC_START_PATH } }),
+  );
 
   app.get(OIDC_START_PATH, async (c) => {
     noStore(c);
@@ -83,9 +98,17 @@ export function registerOidcRoutes(app: Hono<BackendHttpEnv>, settings: OidcSett
       config = await discover();
     } catch (error) {
       options.logger.warn({ err: error, issuer: settings.issuer }, 'OpenID Connect discovery failed');
-      return c.html(problem(`${settings.name} could not be reached just now. Try again in a moment, or sign in with a link.`), 503);
+      return c.html(
+        problem(`${settings.name} could not be reached just now. Try again in a moment, or sign in with a link.`),
+        503,
+      );
     }
-    const flow = { verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce(), next: safeNext(c.req.query('next')) };
+    const flow = {
+      verifier: oidc.randomPKCECodeVerifier(),
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      next: safeNext(c.req.query('next')),
+    };
     setCookie(c, FLOW_COOKIE, Buffer.from(JSON.stringify(flow)).toString('base64url'), {
       httpOnly: true,
       sameSite: 'Lax',
@@ -109,7 +132,11 @@ export function registerOidcRoutes(app: Hono<BackendHttpEnv>, settings: OidcSett
     const saved = getCookie(c, FLOW_COOKIE);
     deleteCookie(c, FLOW_COOKIE, { path: '/auth/oidc' });
     const flow = saved ? Flow.safeParse(JSON.parse(Buffer.from(saved, 'base64url').toString('utf8') || 'null')) : null;
-    if (!flow?.success) return c.html(problem('This sign-in was not started in this browser, or took longer than 10 minutes. Start it again.'), 400);
+    if (!flow?.success)
+      return c.html(
+        problem('This sign-in was not started in this browser, or took longer than 10 minutes. Start it again.'),
+        400,
+      );
     const denied = c.req.query('error');
     if (denied) return c.html(problem(`${settings.name} did not sign you in (${denied}).`), 401);
     try {
@@ -125,13 +152,20 @@ export function registerOidcRoutes(app: Hono<BackendHttpEnv>, settings: OidcSett
       const person = { issuer: claims.iss, subject: claims.sub };
       const previous = await sessionOf(c, options);
       const link = await options.store.sessions.createLoginLink(person, { expiresInMs: SIGN_IN_LINK_MS });
-      const { sessionSecret } = await options.store.sessions.signIn(link, options.times, c.req.header('user-agent') ?? null);
+      const { sessionSecret } = await options.store.sessions.signIn(
+        link,
+        options.times,
+        c.req.header('user-agent') ?? null,
+      );
       if (previous) await options.store.sessions.endSession(previous.id);
       setSessionCookie(c, sessionSecret, options);
       return c.redirect(flow.data.next, 303);
     } catch (error) {
       options.logger.warn({ err: error }, 'an OpenID Connect sign-in was refused');
-      return c.html(problem(`${settings.name} answered something this server could not accept: ${(error as Error).message}`), 401);
+      return c.html(
+        problem(`${settings.name} answered something this server could not accept: ${(error as Error).message}`),
+        401,
+      );
     }
   });
 }

@@ -35,7 +35,12 @@ export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { sto
   app.post(PRESENCE_ROUTE_PATH, async (c) => {
     const { params, person, key } = await who(c);
     const body = await jsonBody(c, PresenceUpdateBody);
-    options.presence.report(params.project_id, params.canvas_id, { key, name: person.subject, selection: body.selection, cursor: body.cursor });
+    options.presence.report(params.project_id, params.canvas_id, {
+      key,
+      name: person.subject,
+      selection: body.selection,
+      cursor: body.cursor,
+    });
     return c.body(null, 204);
   });
 

@@ -29,5 +29,9 @@ export function routeTemplateOf(c: Context): string {
   }
   const answering = matched[c.req.routeIndex];
   // A wildcard route that answers by itself (static files) is its own template; one that only passed it on is not.
-  return answering && answering.method !== 'ALL' ? answering.path : c.res.status === 404 ? UNMATCHED_ROUTE : (answering?.path ?? UNMATCHED_ROUTE);
+  return answering && answering.method !== 'ALL'
+    ? answering.path
+    : c.res.status === 404
+      ? UNMATCHED_ROUTE
+      : (answering?.path ?? UNMATCHED_ROUTE);
 }

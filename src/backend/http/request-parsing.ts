@@ -10,14 +10,21 @@ export function pathParams<S extends Record<string, z.ZodType>>(
   c: BackendContext,
   schemas: S,
 ): { [K in keyof S]: z.output<S[K]> } {
-  const entries = Object.entries(schemas).map(([name, schema]) => [name, parseOrThrow(schema, c.req.param(name), [name])]);
+  const entries = Object.entries(schemas).map(([name, schema]) => [
+    name,
+    parseOrThrow(schema, c.req.param(name), [name]),
+  ]);
   return Object.fromEntries(entries) as { [K in keyof S]: z.output<S[K]> };
 }
 
 const NOT_UTF8 = () =>
-  new CanvasError('invalid_arguments', 'The request body is not valid UTF-8.', { issues: [{ path: '(root)', message: 'not valid UTF-8' }] });
+  new CanvasError('invalid_arguments', 'The request body is not valid UTF-8.', {
+    issues: [{ path: '(root)', message: 'not valid UTF-8' }],
+  });
 const NOT_JSON = () =>
-  new CanvasError('invalid_arguments', 'The request body is not valid JSON.', { issues: [{ path: '(root)', message: 'not valid JSON' }] });
+  new CanvasError('invalid_arguments', 'The request body is not valid JSON.', {
+    issues: [{ path: '(root)', message: 'not valid JSON' }],
+  });
 
 /** For a body that edits nodes: the node a PATCH edits, and where the types of edited nodes are read. */
 export interface NodeEdits {
@@ -31,7 +38,11 @@ export interface NodeEdits {
  * valid one is taken as the worker parsed it. With `edits`, the data a large body's edits set is checked there too,
  * against the types of the nodes they edit.
  */
-export async function jsonBody<S extends z.ZodType>(c: BackendContext, schema: S, edits?: NodeEdits): Promise<z.output<S>> {
+export async function jsonBody<S extends z.ZodType>(
+  c: BackendContext,
+  schema: S,
+  edits?: NodeEdits,
+): Promise<z.output<S>> {
   const contentTypeProblem = jsonContentTypeProblem(c.req.header('content-type'));
   if (contentTypeProblem) throw new CanvasError('unsupported_media_type', contentTypeProblem);
   const bytes = new Uint8Array(await c.req.arrayBuffer());
@@ -46,7 +57,8 @@ export async function jsonBody<S extends z.ZodType>(c: BackendContext, schema: S
     }
     if (verdict?.kind === 'not_utf8') throw NOT_UTF8();
     if (verdict?.kind === 'not_json') throw NOT_JSON();
-    if (verdict?.kind === 'invalid') throw new CanvasError(verdict.fault.code, verdict.fault.message, verdict.fault.details);
+    if (verdict?.kind === 'invalid')
+      throw new CanvasError(verdict.fault.code, verdict.fault.message, verdict.fault.details);
     if (verdict?.kind === 'valid' && verdict.value !== undefined) {
       // Copying a large value back took up to ~40 ms of this turn of the event loop: the write gets a turn of its own.
       await yieldToIo();

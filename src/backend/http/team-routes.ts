@@ -40,13 +40,21 @@ const AuditQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(50
 export const INVITE_ISSUER = 'canvas-mcp/invite';
 const INVITE_LINK_MS = 60_000;
 
-export function registerTeamRoutes(app: Hono<BackendHttpEnv>, team: TeamOperations, options: AuthRouteOptions & InvitePageOptions): void {
-  app.get(`${PROJECT}/members`, async (c) => c.json({ members: await team.members(c.get('caller'), pathParams(c, projectParams).project_id) }));
+export function registerTeamRoutes(
+  app: Hono<BackendHttpEnv>,
+  team: TeamOperations,
+  options: AuthRouteOptions & InvitePageOptions,
+): void {
+  app.get(`${PROJECT}/members`, async (c) =>
+    c.json({ members: await team.members(c.get('caller'), pathParams(c, projectParams).project_id) }),
+  );
 
   app.patch(MEMBER, async (c) => {
     const params = pathParams(c, { ...projectParams, issuer: NonEmpty, subject: NonEmpty });
     const body = await jsonBody(c, RoleChangeBody);
-    return c.json(await team.changeRole(c.get('caller'), params.project_id, memberOf(params.issuer, params.subject), body));
+    return c.json(
+      await team.changeRole(c.get('caller'), params.project_id, memberOf(params.issuer, params.subject), body),
+    );
   });
 
   app.delete(MEMBER, async (c) => {
@@ -60,7 +68,9 @@ export function registerTeamRoutes(app: Hono<BackendHttpEnv>, team: TeamOperatio
     return c.json(await team.invite(c.get('caller'), project_id, await jsonBody(c, InviteCreateBody)), 201);
   });
 
-  app.get(`${PROJECT}/invites`, async (c) => c.json({ invites: await team.invites(c.get('caller'), pathParams(c, projectParams).project_id) }));
+  app.get(`${PROJECT}/invites`, async (c) =>
+    c.json({ invites: await team.invites(c.get('caller'), pathParams(c, projectParams).project_id) }),
+  );
 
   app.delete(`${PROJECT}/invites/:invite_id`, async (c) => {
     const params = pathParams(c, { ...projectParams, invite_id: ResourceId });
@@ -80,20 +90,44 @@ export function registerTeamRoutes(app: Hono<BackendHttpEnv>, team: TeamOperatio
 
   app.patch(`${PROJECT}/canvases/:canvas_id`, async (c) => {
     const params = pathParams(c, { ...projectParams, canvas_id: CanvasId });
-    return c.json(await team.changeCanvas(c.get('caller'), params.project_id, params.canvas_id, await jsonBody(c, CanvasChangeBody)));
+    return c.json(
+      await team.changeCanvas(
+        c.get('caller'),
+        params.project_id,
+        params.canvas_id,
+        await jsonBody(c, CanvasChangeBody),
+      ),
+    );
   });
 
   app.delete(`${PROJECT}/canvases/:canvas_id`, async (c) => {
     const params = pathParams(c, { ...projectParams, canvas_id: CanvasId });
-    return c.json(await team.deleteCanvas(c.get('caller'), params.project_id, params.canvas_id, await jsonBody(c, DeleteConfirmBody)));
+    return c.json(
+      await team.deleteCanvas(
+        c.get('caller'),
+        params.project_id,
+        params.canvas_id,
+        await jsonBody(c, DeleteConfirmBody),
+      ),
+    );
   });
 
   app.post(`${PROJECT}/canvases/:canvas_id/duplicate`, async (c) => {
     const params = pathParams(c, { ...projectParams, canvas_id: CanvasId });
-    return c.json(await team.duplicateCanvas(c.get('caller'), params.project_id, params.canvas_id, await jsonBody(c, CanvasDuplicateBody)), 201);
+    return c.json(
+      await team.duplicateCanvas(
+        c.get('caller'),
+        params.project_id,
+        params.canvas_id,
+        await jsonBody(c, CanvasDuplicateBody),
+      ),
+      201,
+    );
   });
 
-  app.post('/api/v1/projects', async (c) => c.json(await team.createProject(c.get('caller'), await jsonBody(c, ProjectCreateBody)), 201));
+  app.post('/api/v1/projects', async (c) =>
+    c.json(await team.createProject(c.get('caller'), await jsonBody(c, ProjectCreateBody)), 201),
+  );
 
   app.patch(PROJECT, async (c) => {
     const { project_id } = pathParams(c, projectParams);
@@ -113,7 +147,13 @@ export interface InvitePageOptions {
   oidcName: string | null;
 }
 
-function invitePage(secret: string, invite: InviteRecord, signedInAs: Actor | null, pageOptions: InvitePageOptions, problem?: string) {
+function invitePage(
+  secret: string,
+  invite: InviteRecord,
+  signedInAs: Actor | null,
+  pageOptions: InvitePageOptions,
+  problem?: string,
+) {
   const next = `/invite?token=${encodeURIComponent(secret)}`;
   return htmlPage(
     'Join a project',
@@ -123,15 +163,19 @@ function invitePage(secret: string, invite: InviteRecord, signedInAs: Actor | nu
     ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
     <form method="post" action="/invite">
       <input type="hidden" name="token" value="${secret}" />
-      ${signedInAs
-        ? html`<p>You are signed in as <strong>${signedInAs.subject}</strong>.</p>
+      ${
+        signedInAs
+          ? html`<p>You are signed in as <strong>${signedInAs.subject}</strong>.</p>
             <button type="submit">Join as ${signedInAs.subject}</button>`
-        : html`<label>Your name, as the team will see it <input type="text" name="name" required maxlength="100" autocomplete="name" /></label>
-            <button type="submit">Join</button>`}
+          : html`<label>Your name, as the team will see it <input type="text" name="name" required maxlength="100" autocomplete="name" /></label>
+            <button type="submit">Join</button>`
+      }
     </form>
-    ${!signedInAs && pageOptions.oidcName
-      ? html`<p>Or <a href="/auth/oidc/start?next=${encodeURIComponent(next)}">sign in with ${pageOptions.oidcName}</a> first, and join as yourself.</p>`
-      : ''}`,
+    ${
+      !signedInAs && pageOptions.oidcName
+        ? html`<p>Or <a href="/auth/oidc/start?next=${encodeURIComponent(next)}">sign in with ${pageOptions.oidcName}</a> first, and join as yourself.</p>`
+        : ''
+    }`,
   );
 }
 
@@ -163,7 +207,10 @@ function registerInvitePages(app: Hono<BackendHttpEnv>, options: AuthRouteOption
   app.post('/invite', async (c) => {
     noStore(c);
     if (c.req.header('origin') !== options.publicOrigin()) {
-      return c.html(unusable("The invitation must be accepted on this server's own page: open the link again and press Join."), 403);
+      return c.html(
+        unusable("The invitation must be accepted on this server's own page: open the link again and press Join."),
+        403,
+      );
     }
     const form = await c.req.parseBody();
     const secret = typeof form.token === 'string' ? form.token : '';
@@ -174,7 +221,11 @@ function registerInvitePages(app: Hono<BackendHttpEnv>, options: AuthRouteOption
       let person = session?.person ?? null;
       if (!person) {
         const name = DisplayName.safeParse(typeof form.name === 'string' ? form.name.trim() : '');
-        if (!name.success) return c.html(invitePage(secret, invite, null, options, 'Give the name the team will see (1 to 100 characters).'), 400);
+        if (!name.success)
+          return c.html(
+            invitePage(secret, invite, null, options, 'Give the name the team will see (1 to 100 characters).'),
+            400,
+          );
         person = { issuer: `${INVITE_ISSUER}/${invite.id}`, subject: name.data };
       }
       await store.team.acceptInvite(secret, person);

@@ -18,7 +18,9 @@ export function registerWebhookRoutes(app: Hono<BackendHttpEnv>, webhooks: Webho
     const { project_id } = pathParams(c, { project_id: ProjectId });
     return c.json(await webhooks.create(c.get('caller'), project_id, await jsonBody(c, WebhookCreateBody)), 201);
   });
-  app.get(WEBHOOKS, async (c) => c.json({ webhooks: await webhooks.list(c.get('caller'), pathParams(c, { project_id: ProjectId }).project_id) }));
+  app.get(WEBHOOKS, async (c) =>
+    c.json({ webhooks: await webhooks.list(c.get('caller'), pathParams(c, { project_id: ProjectId }).project_id) }),
+  );
   app.patch(WEBHOOK, async (c) => {
     const { project_id, webhook_id } = pathParams(c, params);
     return c.json(await webhooks.change(c.get('caller'), project_id, webhook_id, await jsonBody(c, WebhookChangeBody)));
@@ -38,4 +40,9 @@ export function registerWebhookRoutes(app: Hono<BackendHttpEnv>, webhooks: Webho
   });
 }
 
-export const WEBHOOK_ROUTE_PATHS = [WEBHOOKS, WEBHOOK, `${WEBHOOK}/deliveries`, `${WEBHOOK}/deliveries/:delivery_id/redeliver`];
+export const WEBHOOK_ROUTE_PATHS = [
+  WEBHOOKS,
+  WEBHOOK,
+  `${WEBHOOK}/deliveries`,
+  `${WEBHOOK}/deliveries/:delivery_id/redeliver`,
+];

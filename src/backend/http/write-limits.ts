@@ -37,9 +37,13 @@ function authorKey(author: RevisionAuthor): string | null {
 
 function limited(msBeforeNext: number, what: string): CanvasError {
   const retryAfterMs = Math.max(msBeforeNext, 1);
-  return new CanvasError('rate_limited', `Too many ${what} in the last minute; retry in ${Math.ceil(retryAfterMs / 1000)} s.`, {
-    retry_after_ms: retryAfterMs,
-  });
+  return new CanvasError(
+    'rate_limited',
+    `Too many ${what} in the last minute; retry in ${Math.ceil(retryAfterMs / 1000)} s.`,
+    {
+      retry_after_ms: retryAfterMs,
+    },
+  );
 }
 
 export function createWriteLimits(options: WriteLimitOptions): WriteLimits {

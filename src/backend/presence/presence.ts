@@ -125,7 +125,9 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
     if (store.dialect !== 'postgres') return;
     // Times travel as ages: the clocks of two servers need not agree.
     const wire = 'held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal;
-    store.driver.notify(store.driver, CHANNEL, JSON.stringify(wire)).catch((error: unknown) => logger.warn({ err: error }, 'presence was not published'));
+    store.driver
+      .notify(store.driver, CHANNEL, JSON.stringify(wire))
+      .catch((error: unknown) => logger.warn({ err: error }, 'presence was not published'));
   }
 
   const stopListening =
@@ -149,7 +151,20 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
 
   return {
     report(projectId, canvasId, person) {
-      publish({ origin, project: projectId, canvas: canvasId, key: person.key, held: { kind: 'person', name: person.name, selection: person.selection, cursor: person.cursor, nodeId: null, at: clock() } });
+      publish({
+        origin,
+        project: projectId,
+        canvas: canvasId,
+        key: person.key,
+        held: {
+          kind: 'person',
+          name: person.name,
+          selection: person.selection,
+          cursor: person.cursor,
+          nodeId: null,
+          at: clock(),
+        },
+      });
     },
 
     leave(projectId, canvasId, key) {
@@ -160,7 +175,14 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
       const known = canvases.get(canvasKey(projectId, canvasId))?.get(agent.key);
       const now = clock();
       if (known && now - known.at < AGENT_REPORT_MS && (nodeId === null || nodeId === known.nodeId)) return;
-      const held: Held = { kind: 'agent', name: agent.name, selection: [], cursor: null, nodeId: nodeId ?? known?.nodeId ?? null, at: now };
+      const held: Held = {
+        kind: 'agent',
+        name: agent.name,
+        selection: [],
+        cursor: null,
+        nodeId: nodeId ?? known?.nodeId ?? null,
+        at: now,
+      };
       publish({ origin, project: projectId, canvas: canvasId, key: agent.key, held });
     },
 

@@ -58,7 +58,12 @@ function render(revision: number, nodes: Map<string, Cached>, edges: Map<string,
 }
 
 /** Applies changes; returns the map to keep (re-sorted when an object moved in creation order). */
-async function apply(target: Map<string, Cached>, changes: LayoutChange[], schema: typeof CanvasNode | typeof CanvasEdge, validated: Checker): Promise<Map<string, Cached>> {
+async function apply(
+  target: Map<string, Cached>,
+  changes: LayoutChange[],
+  schema: typeof CanvasNode | typeof CanvasEdge,
+  validated: Checker,
+): Promise<Map<string, Cached>> {
   let reordered = false;
   let lastSeq = [...target.values()].at(-1)?.seq ?? -1;
   for (const change of changes) {
@@ -75,7 +80,11 @@ async function apply(target: Map<string, Cached>, changes: LayoutChange[], schem
   return reordered ? new Map([...target.entries()].sort(([, left], [, right]) => left.seq - right.seq)) : target;
 }
 
-async function ordered(rows: OrderedObject[], schema: typeof CanvasNode | typeof CanvasEdge, validated: Checker): Promise<Map<string, Cached>> {
+async function ordered(
+  rows: OrderedObject[],
+  schema: typeof CanvasNode | typeof CanvasEdge,
+  validated: Checker,
+): Promise<Map<string, Cached>> {
   const objects = new Map<string, Cached>();
   for (const row of rows) objects.set(row.id, { body: await validated(schema, row.body), seq: row.seq });
   return objects;

@@ -27,7 +27,12 @@ export function createSnapshotReader(store: Store, options: { maxCanvases?: numb
   const states = new Map<string, StatesEntry>();
   const maxCanvases = options.maxCanvases ?? 64;
 
-  async function nodeStates(projectId: string, canvasId: string, revision: number, statesVersion: number): Promise<JsonPayload> {
+  async function nodeStates(
+    projectId: string,
+    canvasId: string,
+    revision: number,
+    statesVersion: number,
+  ): Promise<JsonPayload> {
     const key = `${projectId}\u0000${canvasId}`;
     const cached = states.get(key);
     if (cached && cached.revision === revision && cached.statesVersion === statesVersion) return cached.payload;
@@ -35,9 +40,18 @@ export function createSnapshotReader(store: Store, options: { maxCanvases?: numb
     const statesJson = JSON.stringify(Object.fromEntries(rows.map((row) => [row.node_id, runtimeState(row)])));
     // A canvas without runs has no versions: no second read.
     const versions = rows.length === 0 ? new Map() : await store.versions.summaries(projectId, canvasId);
-    const summary = Object.fromEntries([...versions].map(([nodeId, version]) => [nodeId, { count: version.count, current_run_id: version.currentRunId }]));
+    const summary = Object.fromEntries(
+      [...versions].map(([nodeId, version]) => [
+        nodeId,
+        { count: version.count, current_run_id: version.currentRunId },
+      ]),
+    );
     // A page opened (or reloaded) while a chain runs follows it from here: its unfinished steps are the latest runs of their nodes.
-    const activeChains = [...new Set(rows.filter((row) => row.chain_id !== null && !isTerminalRunStatus(row.status)).map((row) => row.chain_id))];
+    const activeChains = [
+      ...new Set(
+        rows.filter((row) => row.chain_id !== null && !isTerminalRunStatus(row.status)).map((row) => row.chain_id),
+      ),
+    ];
     // Follow node_states in the document: `…,"node_states":{…},"result_versions":{…},"active_chains":[…]}`.
     const payload = cachedPayload(
       statesJson +
@@ -74,9 +88,17 @@ export function createSnapshotReader(store: Store, options: { maxCanvases?: numb
       const head =
         `{"snapshot_version":${JSON.stringify(SNAPSHOT_CONTRACT_VERSION)},"project_id":${JSON.stringify(projectId)},` +
         `"canvas_id":${JSON.stringify(canvasId)},"locked":${canvas.locked},"layout":`;
-      const read = { revision: layout.revision, payload: joinPayload([head, layout.payload, ',"node_states":', statesPayload, '}']) };
+      const read = {
+        revision: layout.revision,
+        payload: joinPayload([head, layout.payload, ',"node_states":', statesPayload, '}']),
+      };
       documents.delete(key);
-      documents.set(key, { revision: layout.revision, statesVersion: canvas.statesVersion, locked: canvas.locked, read });
+      documents.set(key, {
+        revision: layout.revision,
+        statesVersion: canvas.statesVersion,
+        locked: canvas.locked,
+        read,
+      });
       while (documents.size > maxCanvases) documents.delete(documents.keys().next().value!);
       return read;
     },

@@ -24,7 +24,11 @@ export function withAssetOptions(command: Command, { target }: { target: boolean
   return command;
 }
 
-export function assetConfigOf(command: Command, flags: StoreFlags, overrides: { assetStore?: AssetStorage } = {}): AssetConfig {
+export function assetConfigOf(
+  command: Command,
+  flags: StoreFlags,
+  overrides: { assetStore?: AssetStorage } = {},
+): AssetConfig {
   return loadAssetConfig({
     ...configFlagsOf(command, optionsOf.get(command) ?? []),
     ...(flags.data !== undefined ? { dataDir: flags.data } : {}),
@@ -50,11 +54,16 @@ function progressBar(json: boolean): { update(progress: MoveProgress): void; sto
   };
 }
 
-export function registerAssetCommands(admin: Command, run: (json: boolean, work: () => Promise<void>) => Promise<void>): void {
+export function registerAssetCommands(
+  admin: Command,
+  run: (json: boolean, work: () => Promise<void>) => Promise<void>,
+): void {
   const assets = admin.command('assets').description('Run outputs: where their bytes are kept');
   const migrate = withAssetOptions(
     withStoreOptions(assets.command('migrate'))
-      .description('Move every asset into one store, each copy verified (size and SHA-256) before its record points at it')
+      .description(
+        'Move every asset into one store, each copy verified (size and SHA-256) before its record points at it',
+      )
       .requiredOption('--to <store>', `the store to move them into: ${ASSET_STORAGES.join(', ')}`)
       .option('--keep-source', 'keep the old copies (default: removed once the new one is verified and recorded)')
       .option('--json', 'print one JSON object'),
@@ -69,7 +78,10 @@ export function registerAssetCommands(admin: Command, run: (json: boolean, work:
       const store = await openStore(await resolveStore(flags));
       const stores = assetsOf(config, store);
       const bar = progressBar(!!flags.json);
-      const moved = await moveAssets(store, stores, { keepSource: !!flags.keepSource, onProgress: (progress) => bar.update(progress) }).finally(async () => {
+      const moved = await moveAssets(store, stores, {
+        keepSource: !!flags.keepSource,
+        onProgress: (progress) => bar.update(progress),
+      }).finally(async () => {
         bar.stop();
         await stores.close();
         await store.close();

@@ -19,85 +19,87 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 export function registerBackupCommands(admin: Command, run: Run): void {
   const backup = withAssetOptions(withStoreOptions(admin.command('backup')), { target: false })
-    .description('Write one archive (.tar.gz) with a consistent copy of the SQLite store and the bytes of its assets, wherever they are kept (on PostgreSQL: the assets, and how to dump the database)')
+    .description(
+      'Write one archive (.tar.gz) with a consistent copy of the SQLite store and the bytes of its assets, wherever they are kept (on PostgreSQL: the assets, and how to dump the database)',
+    )
     .requiredOption('--out <file>', 'the archive to write (must not exist)')
     .option('--json', 'print one JSON object');
   backup.action((flags: Flags & { out: string }) =>
-      run(!!flags.json, async () => {
-        const location = await resolveStore(flags);
-        const config = assetConfigOf(backup, flags);
-        const s3 = s3StoreOf(config);
-        const store = location.kind === 'postgres' ? await openStore(location, { migrate: false }) : null;
-        const assets = store ? assetsOf(config, store) : null;
-        const result = await createBackup(
-          {
-            location,
-            dataDir: config.dataDir,
-            listAssets: async () => (store ? store.claims.listAssets() : []),
-            readerOf: (storage) => (storage === 's3' ? s3 : (assets?.reader(storage) ?? null)),
-          },
-          flags.out,
-        ).finally(async () => {
-          await s3?.close();
-          await assets?.close();
-          await store?.close();
-        });
-        const { manifest } = result;
-        const summary = `backup written: ${result.archive} (${result.bytes} bytes, ${manifest.dialect}, ${manifest.assets} assets)`;
-        const missing = manifest.missing_assets.length > 0 ? `\n${manifest.missing_assets.length} assets listed by the database had no file: ${manifest.missing_assets.join(', ')}` : '';
-        if (location.kind === 'sqlite') {
-          report(flags.json, { archive: result.archive, bytes: result.bytes, manifest, database: { included: true } }, summary + missing);
-          return;
-        }
-        const url = describeStoreLocation(location).replace(/^postgres /, '');
-        const dump = resolve(`${result.archive.replace(/\.tar\.gz$|\.tgz$/, '')}.dump`);
-        const dumpCommand = `pg_dump --format=custom --file=${quote(dump)} ${quote(url)}`;
-        const restoreCommand = `pg_restore --no-owner --dbname=${quote(url)} ${quote(dump)}`;
+    run(!!flags.json, async () => {
+      const location = await resolveStore(flags);
+      const config = assetConfigOf(backup, flags);
+      const s3 = s3StoreOf(config);
+      const store = location.kind === 'postgres' ? await openStore(location, { migrate: false }) : null;
+      const assets = store ? assetsOf(config, store) : null;
+      const result = await createBackup(
+        {
+          location,
+          dataDir: config.dataDir,
+          listAssets: async () => (store ? store.claims.listAssets() : []),
+          readerOf: (storage) => (storage === 's3' ? s3 : (assets?.reader(storage) ?? null)),
+        },
+        flags.out,
+      ).finally(async () => {
+        await s3?.close();
+        await assets?.close();
+        await store?.close();
+      });
+      const { manifest } = result;
+      const summary = `backup written: ${result.archive} (${result.bytes} bytes, ${manifest.dialect}, ${manifest.assets} assets)`;
+      const missing =
+        manifest.missing_assets.length > 0
+          ? `\n${manifest.missing_assets.length} assets listed by the database had no file: ${manifest.missing_assets.join(', ')}`
+          : '';
+      if (location.kind === 'sqlite') {
         report(
           flags.json,
-          { archive: result.archive, bytes: result.bytes, manifest, database: { included: false, dump_command: dumpCommand, restore_command: restoreCommand } },
-          `${summary}${missing}\nThe PostgreSQL database is not in the archive. Dump it with pg_dump (add the password as usual: PGPASSWORD or ~/.pgpass);\n` +
-            `dump it before taking this archive, so that every asset the dump lists is in the archive:\n  ${dumpCommand}\n` +
-            `Restore it into an empty database with:\n  ${restoreCommand}`,
+          { archive: result.archive, bytes: result.bytes, manifest, database: { included: true } },
+          summary + missing,
         );
-      }),
-    );
+        return;
+      }
+      const url = describeStoreLocation(location).replace(/^postgres /, '');
+      const dump = resolve(`${result.archive.replace(/\.tar\.gz$|\.tgz$/, '')}.dump`);
+      const dumpCommand = `pg_dump --format=custom --file=${quote(dump)} ${quote(url)}`;
+      const restoreCommand = `pg_restore --no-owner --dbname=${quote(url)} ${quote(dump)}`;
+      report(
+        flags.json,
+        {
+          archive: result.archive,
+          bytes: result.bytes,
+          manifest,
+          database: { included: false, dump_command: dumpCommand, restore_command: restoreCommand },
+        },
+        `${summary}${missing}\nThe PostgreSQL database is not in the archive. Dump it with pg_dump (add the password as usual: PGPASSWORD or ~/.pgpass);\n` +
+          `dump it before taking this archive, so that every asset the dump lists is in the archive:\n  ${dumpCommand}\n` +
+          `Restore it into an empty database with:\n  ${restoreCommand}`,
+      );
+    }),
+  );
 
   const restore = withAssetOptions(
     admin
       .command('restore')
-      .description('Restore an archive of admin backup into a new, empty data dir; every asset the database lists is made readable')
+      .description(
+        'Restore an archive of admin backup into a new, empty data dir; every asset the database lists is made readable',
+      )
       .argument('<file>', 'the archive')
       .requiredOption('--data <dir>', 'the data dir to create (it must not exist, or be empty)')
-      .option('--database-url <url>', 'PostgreSQL: the database the dump was restored into with pg_restore (restore it first)')
+      .option(
+        '--database-url <url>',
+        'PostgreSQL: the database the dump was restored into with pg_restore (restore it first)',
+      )
       .option('--json', 'print one JSON object'),
     { target: true },
   );
   restore.action((file: string, flags: { data: string; databaseUrl?: string; json?: boolean }) =>
-      run(!!flags.json, async () => {
-        const config = assetConfigOf(restore, flags);
-        const result = await restoreBackup(file, flags.data).catch((error: unknown) => {
-          throw error instanceof RestoreRefused ? new UsageError(error.message) : error;
-        });
-        const { manifest } = result;
-        if (manifest.dialect === 'postgres' && !flags.databaseUrl) {
-          report(
-            flags.json,
-            { data_dir: result.dataDir, dialect: manifest.dialect, assets: manifest.assets, created_at: manifest.created_at, settled: false },
-            `restored the asset files of a postgres backup of ${manifest.created_at} (${manifest.assets} assets) into ${result.dataDir}\n` +
-              'the database is not in the archive: restore it with pg_restore (admin backup printed the command) into an empty database, then run this again into a new --data with --database-url, so every asset the database lists is made readable',
-          );
-          return;
-        }
-        const location = manifest.dialect === 'sqlite' ? { kind: 'sqlite' as const, file: sqliteFileIn(result.dataDir) } : await resolveStore({ databaseUrl: flags.databaseUrl });
-        const store = await openStore(location);
-        const assets = assetsOf({ ...config, dataDir: result.dataDir }, store);
-        const settled = await settleRestoredAssets(store, assets, join(result.dataDir, 'assets')).finally(async () => {
-          await assets.close();
-          await store.close();
-        });
-        const start = manifest.dialect === 'sqlite' ? `npm start -- --data ${result.dataDir}` : `npm start -- --database-url <url> --data ${result.dataDir}`;
-        const missing = settled.missing.length > 0 ? `\n${settled.missing.length} assets are in neither the archive nor their store: ${settled.missing.join(', ')}` : '';
+    run(!!flags.json, async () => {
+      const config = assetConfigOf(restore, flags);
+      const result = await restoreBackup(file, flags.data).catch((error: unknown) => {
+        throw error instanceof RestoreRefused ? new UsageError(error.message) : error;
+      });
+      const { manifest } = result;
+      if (manifest.dialect === 'postgres' && !flags.databaseUrl) {
         report(
           flags.json,
           {
@@ -105,16 +107,48 @@ export function registerBackupCommands(admin: Command, run: Run): void {
             dialect: manifest.dialect,
             assets: manifest.assets,
             created_at: manifest.created_at,
-            settled: true,
-            asset_store: config.assetStore,
-            assets_in_place: settled.inPlace,
-            assets_from_archive: settled.fromArchive,
-            missing_assets: settled.missing,
+            settled: false,
           },
-          `restored ${manifest.dialect} backup of ${manifest.created_at} (${manifest.assets} assets) into ${result.dataDir}\n` +
-            `assets: ${settled.inPlace} readable where they were, ${settled.fromArchive} restored from the archive into ${config.assetStore} storage${missing}\n` +
-            `start it with: ${start}${config.assetStore === 'local' ? '' : ` --asset-store ${config.assetStore}`}`,
+          `restored the asset files of a postgres backup of ${manifest.created_at} (${manifest.assets} assets) into ${result.dataDir}\n` +
+            'the database is not in the archive: restore it with pg_restore (admin backup printed the command) into an empty database, then run this again into a new --data with --database-url, so every asset the database lists is made readable',
         );
-      }),
-    );
+        return;
+      }
+      const location =
+        manifest.dialect === 'sqlite'
+          ? { kind: 'sqlite' as const, file: sqliteFileIn(result.dataDir) }
+          : await resolveStore({ databaseUrl: flags.databaseUrl });
+      const store = await openStore(location);
+      const assets = assetsOf({ ...config, dataDir: result.dataDir }, store);
+      const settled = await settleRestoredAssets(store, assets, join(result.dataDir, 'assets')).finally(async () => {
+        await assets.close();
+        await store.close();
+      });
+      const start =
+        manifest.dialect === 'sqlite'
+          ? `npm start -- --data ${result.dataDir}`
+          : `npm start -- --database-url <url> --data ${result.dataDir}`;
+      const missing =
+        settled.missing.length > 0
+          ? `\n${settled.missing.length} assets are in neither the archive nor their store: ${settled.missing.join(', ')}`
+          : '';
+      report(
+        flags.json,
+        {
+          data_dir: result.dataDir,
+          dialect: manifest.dialect,
+          assets: manifest.assets,
+          created_at: manifest.created_at,
+          settled: true,
+          asset_store: config.assetStore,
+          assets_in_place: settled.inPlace,
+          assets_from_archive: settled.fromArchive,
+          missing_assets: settled.missing,
+        },
+        `restored ${manifest.dialect} backup of ${manifest.created_at} (${manifest.assets} assets) into ${result.dataDir}\n` +
+          `assets: ${settled.inPlace} readable where they were, ${settled.fromArchive} restored from the archive into ${config.assetStore} storage${missing}\n` +
+          `start it with: ${start}${config.assetStore === 'local' ? '' : ` --asset-store ${config.assetStore}`}`,
+      );
+    }),
+  );
 }

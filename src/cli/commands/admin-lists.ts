@@ -31,7 +31,13 @@ export function printList<T extends Record<string, unknown>>(
     process.stdout.write(`${JSON.stringify({ [key]: items })}\n`);
     return;
   }
-  const text = items.length === 0 ? `no ${key.replace(/_/g, ' ')}` : formatTable(columns.map(([header]) => header), items.map((item) => columns.map(([, cell]) => cell(item))));
+  const text =
+    items.length === 0
+      ? `no ${key.replace(/_/g, ' ')}`
+      : formatTable(
+          columns.map(([header]) => header),
+          items.map((item) => columns.map(([, cell]) => cell(item))),
+        );
   process.stdout.write(`${text}\n`);
 }
 
@@ -44,7 +50,8 @@ async function requireProject(store: Store, projectId: string): Promise<void> {
 
 async function requireCanvas(store: Store, projectId: string, canvasId: string): Promise<void> {
   await requireProject(store, projectId);
-  if (!(await store.layout.readCanvas(projectId, canvasId))) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
+  if (!(await store.layout.readCanvas(projectId, canvasId)))
+    throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
 }
 
 function tokenStatus(token: TokenRecord, now: number): 'active' | 'revoked' | 'expired' {
@@ -60,7 +67,10 @@ function chatRunStatus(chatRun: ChatRunRecord, now: number): 'active' | 'ended' 
 function positiveLimit(value: string): number {
   const limit = Number(value);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-    throw new CanvasError('invalid_arguments', `--limit must be a whole number from 1 to 10000, got ${JSON.stringify(value)}.`);
+    throw new CanvasError(
+      'invalid_arguments',
+      `--limit must be a whole number from 1 to 10000, got ${JSON.stringify(value)}.`,
+    );
   }
   return limit;
 }
@@ -150,7 +160,12 @@ export function registerListCommands(admin: Command, run: Run): void {
             ['name', (t) => t.name],
             ['kind', (t) => t.kind],
             ['role', (t) => t.role],
-            ['scope', (t) => [...t.projects.map((p) => `project:${p}`), ...t.workspaces.map((w) => `workspace:${w}`)].join(',') || '-'],
+            [
+              'scope',
+              (t) =>
+                [...t.projects.map((p) => `project:${p}`), ...t.workspaces.map((w) => `workspace:${w}`)].join(',') ||
+                '-',
+            ],
             ['status', (t) => t.status],
             ['expires', (t) => t.expires_at ?? '-'],
           ]);
@@ -167,7 +182,9 @@ export function registerListCommands(admin: Command, run: Run): void {
         withStore(flags, async (store) => {
           await requireCanvas(store, projectId, canvasId);
           const now = Date.now();
-          const records = flags.all ? await store.directory.chatRuns(projectId, canvasId) : await store.directory.activeChatRuns(projectId, canvasId);
+          const records = flags.all
+            ? await store.directory.chatRuns(projectId, canvasId)
+            : await store.directory.activeChatRuns(projectId, canvasId);
           const chatRuns = records.map((chatRun) => ({
             ...chatRunView(chatRun),
             ended_at: iso(chatRun.endedAt),
@@ -185,7 +202,10 @@ export function registerListCommands(admin: Command, run: Run): void {
       ),
     );
 
-  listCommand(command('node-run'), `List the node runs of a canvas, newest first (at most --limit, default ${DEFAULT_RUN_LIMIT})`)
+  listCommand(
+    command('node-run'),
+    `List the node runs of a canvas, newest first (at most --limit, default ${DEFAULT_RUN_LIMIT})`,
+  )
     .argument('<project>')
     .argument('<canvas>')
     .option('--limit <n>', 'how many runs at most', positiveLimit)
@@ -193,18 +213,20 @@ export function registerListCommands(admin: Command, run: Run): void {
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
           await requireCanvas(store, projectId, canvasId);
-          const runs = (await store.directory.runs(projectId, canvasId, flags.limit ?? DEFAULT_RUN_LIMIT)).map((entry) => ({
-            run_id: entry.runId,
-            node_id: entry.nodeId,
-            operation: entry.operation,
-            status: entry.status,
-            attempt: entry.attempt,
-            cost_estimated: entry.costEstimated,
-            cost_charged: entry.costCharged,
-            error_code: entry.errorCode,
-            created_at: iso(entry.createdAt),
-            finished_at: iso(entry.finishedAt),
-          }));
+          const runs = (await store.directory.runs(projectId, canvasId, flags.limit ?? DEFAULT_RUN_LIMIT)).map(
+            (entry) => ({
+              run_id: entry.runId,
+              node_id: entry.nodeId,
+              operation: entry.operation,
+              status: entry.status,
+              attempt: entry.attempt,
+              cost_estimated: entry.costEstimated,
+              cost_charged: entry.costCharged,
+              error_code: entry.errorCode,
+              created_at: iso(entry.createdAt),
+              finished_at: iso(entry.finishedAt),
+            }),
+          );
           printList(flags.json, 'runs', runs, [
             ['run', (r) => r.run_id],
             ['node', (r) => r.node_id],

@@ -1,11 +1,18 @@
-import type { Command} from 'commander';
+import type { Command } from 'commander';
 import { Option } from 'commander';
 import { CanvasId, IdempotencyKey, NodeId, ProjectId, ResourceId } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import { submitNodeRun } from '../../runs/submit.js';
 import { runPricingOf } from '../../runs/pricing.js';
 import { loadPricingSettings } from '../../config.js';
-import { MEMBER_ROLES, TOKEN_KINDS, TOKEN_ROLES, type MemberRole, type TokenKind, type TokenRole } from '../../store/records.js';
+import {
+  MEMBER_ROLES,
+  TOKEN_KINDS,
+  TOKEN_ROLES,
+  type MemberRole,
+  type TokenKind,
+  type TokenRole,
+} from '../../store/records.js';
 import { collect, positiveSeconds, report, withStore, withStoreOptions, type StoreFlags } from '../cli-support.js';
 import { registerAssetCommands } from './admin-assets.js';
 import { registerBackupCommands } from './admin-backup.js';
@@ -30,18 +37,25 @@ function adminCommand(parent: Command, name: string, description: string): Comma
   return withStoreOptions(parent.command(name).description(description).option('--json', 'print one JSON object'));
 }
 
-export function registerAdminCommands(program: Command, run: (json: boolean, work: () => Promise<void>) => Promise<void>): void {
-  const admin = program.command('admin').description('Administer workspaces, projects, canvases, members, tokens and runs');
+export function registerAdminCommands(
+  program: Command,
+  run: (json: boolean, work: () => Promise<void>) => Promise<void>,
+): void {
+  const admin = program
+    .command('admin')
+    .description('Administer workspaces, projects, canvases, members, tokens and runs');
 
   const workspace = admin.command('workspace').description('Workspaces');
-  adminCommand(workspace, 'create', 'Create a workspace').argument('<workspace>').action((id: string, flags: Flags) =>
-    run(!!flags.json, () =>
-      withStore(flags, async (store) => {
-        await store.admin.createWorkspace(parseOrThrow(ResourceId, id, ['workspace']));
-        report(flags.json, { workspace_id: id }, `workspace ${id} created`);
-      }),
-    ),
-  );
+  adminCommand(workspace, 'create', 'Create a workspace')
+    .argument('<workspace>')
+    .action((id: string, flags: Flags) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          await store.admin.createWorkspace(parseOrThrow(ResourceId, id, ['workspace']));
+          report(flags.json, { workspace_id: id }, `workspace ${id} created`);
+        }),
+      ),
+    );
 
   const project = admin.command('project').description('Projects');
   adminCommand(project, 'create', 'Create a project in a workspace')
@@ -51,7 +65,11 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
           await store.admin.createProject(parseOrThrow(ProjectId, id, ['project']), flags.workspace);
-          report(flags.json, { project_id: id, workspace_id: flags.workspace }, `project ${id} created in workspace ${flags.workspace}`);
+          report(
+            flags.json,
+            { project_id: id, workspace_id: flags.workspace },
+            `project ${id} created in workspace ${flags.workspace}`,
+          );
         }),
       ),
     );
@@ -63,7 +81,10 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
         withStore(flags, async (store) => {
           const credits = flags.credits === 'none' ? null : Number(flags.credits);
           if (credits !== null && !(Number.isFinite(credits) && credits >= 0)) {
-            throw new CanvasError('invalid_arguments', `--credits must be a number >= 0 or "none", got ${JSON.stringify(flags.credits)}.`);
+            throw new CanvasError(
+              'invalid_arguments',
+              `--credits must be a number >= 0 or "none", got ${JSON.stringify(flags.credits)}.`,
+            );
           }
           await store.admin.setProjectBudget(id, credits);
           report(flags.json, { project_id: id, budget_credits: credits }, `project ${id} budget: ${credits ?? 'none'}`);
@@ -80,11 +101,18 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
           await store.admin.createCanvas(projectId, parseOrThrow(CanvasId, canvasId, ['canvas']), !!flags.locked);
-          report(flags.json, { project_id: projectId, canvas_id: canvasId, locked: !!flags.locked }, `canvas ${canvasId} created in project ${projectId}${flags.locked ? ' (locked)' : ''}`);
+          report(
+            flags.json,
+            { project_id: projectId, canvas_id: canvasId, locked: !!flags.locked },
+            `canvas ${canvasId} created in project ${projectId}${flags.locked ? ' (locked)' : ''}`,
+          );
         }),
       ),
     );
-  for (const [name, locked] of [['lock', true], ['unlock', false]] as const) {
+  for (const [name, locked] of [
+    ['lock', true],
+    ['unlock', false],
+  ] as const) {
     adminCommand(canvas, name, `${locked ? 'Lock a canvas read-only' : 'Unlock a canvas'}`)
       .argument('<project>')
       .argument('<canvas>')
@@ -92,7 +120,11 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
         run(!!flags.json, () =>
           withStore(flags, async (store) => {
             await store.admin.setCanvasLocked(projectId, canvasId, locked);
-            report(flags.json, { project_id: projectId, canvas_id: canvasId, locked }, `canvas ${canvasId} ${locked ? 'locked' : 'unlocked'}`);
+            report(
+              flags.json,
+              { project_id: projectId, canvas_id: canvasId, locked },
+              `canvas ${canvasId} ${locked ? 'locked' : 'unlocked'}`,
+            );
           }),
         ),
       );
@@ -108,12 +140,20 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
           await store.admin.addMember(projectId, { issuer: flags.issuer, subject: flags.subject }, flags.role);
-          report(flags.json, { project_id: projectId, issuer: flags.issuer, subject: flags.subject, role: flags.role }, `${flags.subject} is ${flags.role} of project ${projectId}`);
+          report(
+            flags.json,
+            { project_id: projectId, issuer: flags.issuer, subject: flags.subject, role: flags.role },
+            `${flags.subject} is ${flags.role} of project ${projectId}`,
+          );
         }),
       ),
     );
 
-  adminCommand(member, 'remove', 'Remove a member from a project: their sessions, tokens and chat runs stop reaching it at once')
+  adminCommand(
+    member,
+    'remove',
+    'Remove a member from a project: their sessions, tokens and chat runs stop reaching it at once',
+  )
     .argument('<project>')
     .requiredOption('--issuer <issuer>', 'identity issuer of the member')
     .requiredOption('--subject <subject>', 'subject of the member')
@@ -121,7 +161,11 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
           await store.admin.removeMember(projectId, { issuer: flags.issuer, subject: flags.subject });
-          report(flags.json, { project_id: projectId, issuer: flags.issuer, subject: flags.subject, removed: true }, `${flags.subject} removed from project ${projectId}`);
+          report(
+            flags.json,
+            { project_id: projectId, issuer: flags.issuer, subject: flags.subject, removed: true },
+            `${flags.subject} removed from project ${projectId}`,
+          );
         }),
       ),
     );
@@ -132,12 +176,30 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
     .option('--project <project>', 'a permitted project (repeatable)', collect, [])
     .option('--workspace <workspace>', 'a permitted workspace (repeatable)', collect, [])
     .addOption(new Option('--role <role>', 'the most this token may do').choices(TOKEN_ROLES).default('editor'))
-    .addOption(new Option('--kind <kind>', 'agent: the tool server; backend: REST only; gateway: a tool server in front of this backend').choices(TOKEN_KINDS).default('agent'))
+    .addOption(
+      new Option(
+        '--kind <kind>',
+        'agent: the tool server; backend: REST only; gateway: a tool server in front of this backend',
+      )
+        .choices(TOKEN_KINDS)
+        .default('agent'),
+    )
     .option('--actor-issuer <issuer>', 'delegated identity the requests must assert: issuer')
     .option('--actor-subject <subject>', 'delegated identity the requests must assert: subject')
     .option('--expires-in <seconds>', 'expire after this many seconds', positiveSeconds)
     .action(
-      (flags: Flags & { name: string; project: string[]; workspace: string[]; role: TokenRole; kind: TokenKind; actorIssuer?: string; actorSubject?: string; expiresIn?: number }) =>
+      (
+        flags: Flags & {
+          name: string;
+          project: string[];
+          workspace: string[];
+          role: TokenRole;
+          kind: TokenKind;
+          actorIssuer?: string;
+          actorSubject?: string;
+          expiresIn?: number;
+        },
+      ) =>
         run(!!flags.json, () =>
           withStore(flags, async (store) => {
             const actor = actorFrom(flags.actorIssuer, flags.actorSubject, '--actor-issuer/--actor-subject');
@@ -146,7 +208,11 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
               throw new CanvasError(
                 'invalid_arguments',
                 'A gateway token serves only the projects it is permitted on: give --workspace W (or --project P), repeatable.',
-                { issues: [{ path: '--workspace', message: 'a gateway token needs at least one --workspace or --project' }] },
+                {
+                  issues: [
+                    { path: '--workspace', message: 'a gateway token needs at least one --workspace or --project' },
+                  ],
+                },
               );
             }
             const expiresAt = flags.expiresIn ? Date.now() + flags.expiresIn * 1000 : null;
@@ -167,17 +233,23 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
           }),
         ),
     );
-  adminCommand(token, 'revoke', 'Revoke a token').argument('<token_id>').action((tokenId: string, flags: Flags) =>
-    run(!!flags.json, () =>
-      withStore(flags, async (store) => {
-        await store.admin.revokeToken(tokenId);
-        report(flags.json, { token_id: tokenId, revoked: true }, `token ${tokenId} revoked`);
-      }),
-    ),
-  );
+  adminCommand(token, 'revoke', 'Revoke a token')
+    .argument('<token_id>')
+    .action((tokenId: string, flags: Flags) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          await store.admin.revokeToken(tokenId);
+          report(flags.json, { token_id: tokenId, revoked: true }, `token ${tokenId} revoked`);
+        }),
+      ),
+    );
 
   const chatRun = admin.command('chat-run').description('Canvas chat runs (the X-Agent-Run-Id of an agent)');
-  adminCommand(chatRun, 'create', 'Create a canvas chat run, bound to the token that may present it and/or the person it acts for')
+  adminCommand(
+    chatRun,
+    'create',
+    'Create a canvas chat run, bound to the token that may present it and/or the person it acts for',
+  )
     .argument('<project>')
     .argument('<canvas>')
     .option('--token <token_id>', 'the one token that may present it (X-Agent-Run-Id)')
@@ -186,7 +258,11 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
     .option('--edit', 'hold a canvas edit authorization')
     .option('--expires-in <seconds>', 'expire after this many seconds', positiveSeconds)
     .action(
-      (projectId: string, canvasId: string, flags: Flags & { token?: string; issuer?: string; subject?: string; edit?: boolean; expiresIn?: number }) =>
+      (
+        projectId: string,
+        canvasId: string,
+        flags: Flags & { token?: string; issuer?: string; subject?: string; edit?: boolean; expiresIn?: number },
+      ) =>
         run(!!flags.json, () =>
           withStore(flags, async (store) => {
             const actor = actorFrom(flags.issuer, flags.subject);
@@ -204,18 +280,24 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
               canEdit: !!flags.edit,
               expiresAt: flags.expiresIn ? Date.now() + flags.expiresIn * 1000 : null,
             });
-            report(flags.json, { agent_run_id: agentRunId }, `chat run ${agentRunId} created${flags.edit ? ' with edit authorization' : ''}`);
+            report(
+              flags.json,
+              { agent_run_id: agentRunId },
+              `chat run ${agentRunId} created${flags.edit ? ' with edit authorization' : ''}`,
+            );
           }),
         ),
     );
-  adminCommand(chatRun, 'end', 'End a canvas chat run').argument('<agent_run_id>').action((agentRunId: string, flags: Flags) =>
-    run(!!flags.json, () =>
-      withStore(flags, async (store) => {
-        await store.admin.endChatRun(agentRunId);
-        report(flags.json, { agent_run_id: agentRunId, ended: true }, `chat run ${agentRunId} ended`);
-      }),
-    ),
-  );
+  adminCommand(chatRun, 'end', 'End a canvas chat run')
+    .argument('<agent_run_id>')
+    .action((agentRunId: string, flags: Flags) =>
+      run(!!flags.json, () =>
+        withStore(flags, async (store) => {
+          await store.admin.endChatRun(agentRunId);
+          report(flags.json, { agent_run_id: agentRunId, ended: true }, `chat run ${agentRunId} ended`);
+        }),
+      ),
+    );
 
   registerPeopleAdminCommands(admin, run);
 
@@ -232,14 +314,22 @@ export function registerAdminCommands(program: Command, run: (json: boolean, wor
             projectId,
             canvasId,
             nodeId: parseOrThrow(NodeId, nodeId, ['node_id']),
-            idempotencyKey: flags.idempotencyKey === undefined ? null : parseOrThrow(IdempotencyKey, flags.idempotencyKey, ['--idempotency-key']),
+            idempotencyKey:
+              flags.idempotencyKey === undefined
+                ? null
+                : parseOrThrow(IdempotencyKey, flags.idempotencyKey, ['--idempotency-key']),
             triggeredBy: { kind: 'system', name: 'admin-cli' },
             // Priced as the server prices it: the providers, models and prices of the environment or the settings file.
             pricing: runPricingOf(loadPricingSettings({})),
           });
           report(
             flags.json,
-            { run_id: submitted.run_id, status: submitted.status, replayed, estimated_credits: submitted.cost.estimated },
+            {
+              run_id: submitted.run_id,
+              status: submitted.status,
+              replayed,
+              estimated_credits: submitted.cost.estimated,
+            },
             `run ${submitted.run_id} ${replayed ? 'already existed' : 'submitted'} (${submitted.status}, estimated ${submitted.cost.estimated} credits)`,
           );
         }),

@@ -13,8 +13,13 @@ import { configFlagsOf, serveOptions } from './serve.js';
  */
 const DOCTOR_KEYS = new Set(['configFile', 'modelProvider', 'model', 'modelBaseUrl', 'modelApiKeyFile']);
 
-export function registerDoctorCommand(program: Command, run: (json: boolean, work: () => Promise<void>) => Promise<void>): void {
-  const doctor = program.command('doctor').description("Check the canvas chat's model: which one is configured, and whether it answers");
+export function registerDoctorCommand(
+  program: Command,
+  run: (json: boolean, work: () => Promise<void>) => Promise<void>,
+): void {
+  const doctor = program
+    .command('doctor')
+    .description("Check the canvas chat's model: which one is configured, and whether it answers");
   const options = serveOptions().filter(({ key }) => DOCTOR_KEYS.has(key));
   for (const { option } of options) doctor.addOption(option);
   doctor.option('--json', 'print one JSON object').action((flags: { json?: boolean }) =>
@@ -35,9 +40,16 @@ export function registerDoctorCommand(program: Command, run: (json: boolean, wor
           abortSignal: AbortSignal.timeout(30_000),
         });
         const ms = Math.round(performance.now() - started);
-        report(flags.json, { ...status, answers: true, reply: answer.text.slice(0, 200), latency_ms: ms }, `${status.message}\nIt answers: "${answer.text.slice(0, 80)}" in ${ms} ms.`);
+        report(
+          flags.json,
+          { ...status, answers: true, reply: answer.text.slice(0, 200), latency_ms: ms },
+          `${status.message}\nIt answers: "${answer.text.slice(0, 80)}" in ${ms} ms.`,
+        );
       } catch (error) {
-        throw new CanvasError('unavailable', `${status.message} It does not answer: ${describeModelFailure(error)}`, { provider: model.provider, model: model.modelId });
+        throw new CanvasError('unavailable', `${status.message} It does not answer: ${describeModelFailure(error)}`, {
+          provider: model.provider,
+          model: model.modelId,
+        });
       }
     }),
   );

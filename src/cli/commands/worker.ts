@@ -45,7 +45,9 @@ const WORKER_KEYS = new Set([
 ]);
 
 export function registerWorkerCommand(program: Command): void {
-  const worker = program.command('worker').description('Run node run workers (no HTTP server) on the same store as serve');
+  const worker = program
+    .command('worker')
+    .description('Run node run workers (no HTTP server) on the same store as serve');
   const options = serveOptions().filter(({ key }) => WORKER_KEYS.has(key));
   for (const { option } of options) worker.addOption(option);
   worker.action(async () => {

@@ -38,7 +38,9 @@ export const TextAnnotationNodeData = z.strictObject({
 });
 
 /** Spec: "snapshot: object (shape not given)". */
-export const BeatSnapshot = UnspecifiedObject('the beat as it was at the last sync: {episode?, beat?, content?, capturedAt? (ISO 8601)}.');
+export const BeatSnapshot = UnspecifiedObject(
+  'the beat as it was at the last sync: {episode?, beat?, content?, capturedAt? (ISO 8601)}.',
+);
 
 export const BeatContextNodeData = z.strictObject({
   ...commonDataFields,
@@ -66,7 +68,9 @@ export const ScriptNodeData = z.strictObject({
 });
 
 /** Spec: "sphereCorrectionDeg: object (shape not given)", required. */
-export const SphereCorrection = UnspecifiedObject('the rotation that levels the sphere, in degrees: {yaw, pitch, roll}.');
+export const SphereCorrection = UnspecifiedObject(
+  'the rotation that levels the sphere, in degrees: {yaw, pitch, roll}.',
+);
 
 export const Pano360ViewerNodeData = z.strictObject({
   ...commonDataFields,

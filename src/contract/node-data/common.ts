@@ -40,7 +40,9 @@ export const AnyJsonValue = z.unknown();
  * enforced (docs/contract.md, "Shapes the spec does not give").
  */
 export function UnspecifiedObject(recommended: string) {
-  return FreeFormObject.meta({ description: `Shape not given by the spec: any JSON object. Recommended: ${recommended}` });
+  return FreeFormObject.meta({
+    description: `Shape not given by the spec: any JSON object. Recommended: ${recommended}`,
+  });
 }
 
 export const PositiveNumber = z.number().positive();

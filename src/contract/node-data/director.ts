@@ -9,9 +9,9 @@ import { List, ObjectKey, Str, UnspecifiedObject, Vector3 } from './common.js';
  */
 
 /** A string-keyed record whose values the spec does not give: any JSON value (strings recommended). */
-const NamedValues = z
-  .record(ObjectKey, z.unknown())
-  .meta({ description: 'String-keyed record; value shape not given by the spec (strings recommended: paths or URLs).' });
+const NamedValues = z.record(ObjectKey, z.unknown()).meta({
+  description: 'String-keyed record; value shape not given by the spec (strings recommended: paths or URLs).',
+});
 
 export const FrameSourceType = z.enum(['sog', 'pano360']);
 export const FrameSourceKind = z.enum(['master', 'reverse', 'pano', 'uploaded', 'custom']);
@@ -121,7 +121,8 @@ export const FrameMeta = z
     stagings: List(FrameMetaPropOrStaging).optional(),
     // Spec: named without a shape.
     beat_context: z.unknown().optional().meta({
-      description: 'Shape not given by the spec: any JSON value. Recommended: {episode?, beat?, content?, source_node_id?}.',
+      description:
+        'Shape not given by the spec: any JSON value. Recommended: {episode?, beat?, content?, source_node_id?}.',
     }),
   })
   .meta({ id: 'FrameMeta' });

@@ -62,9 +62,6 @@ const skillVariants = SKILL_IDS.map((skillId) =>
 );
 type SkillVariant = (typeof skillVariants)[number];
 
-export const SkillNodeData = z.discriminatedUnion(
-  'skill_id',
-  skillVariants as [SkillVariant, ...SkillVariant[]],
-);
+export const SkillNodeData = z.discriminatedUnion('skill_id', skillVariants as [SkillVariant, ...SkillVariant[]]);
 
 export type SkillNodeData = z.infer<typeof SkillNodeData>;

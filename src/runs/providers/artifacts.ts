@@ -69,7 +69,8 @@ export function storyboardPng(seeds: string[], columns: number, cellWidth: numbe
     const cell = deterministicRgb(seed, cellWidth, cellHeight);
     const left = gutter + (index % columns) * (cellWidth + gutter);
     const top = gutter + Math.floor(index / columns) * (cellHeight + gutter);
-    for (let y = 0; y < cellHeight; y += 1) cell.copy(sheet, ((top + y) * width + left) * 3, y * cellWidth * 3, (y + 1) * cellWidth * 3);
+    for (let y = 0; y < cellHeight; y += 1)
+      cell.copy(sheet, ((top + y) * width + left) * 3, y * cellWidth * 3, (y + 1) * cellWidth * 3);
   });
   return pngOf(sheet, width, height);
 }
@@ -85,7 +86,8 @@ export function deterministicWav(seed: string, durationMs: number, music: boolea
   for (let index = 0; index < samples; index += 1) {
     const time = index / sampleRate;
     const envelope = Math.min(1, index / 800, (samples - index) / 800);
-    const value = frequencies.reduce((sum, frequency) => sum + Math.sin(2 * Math.PI * frequency * time), 0) / frequencies.length;
+    const value =
+      frequencies.reduce((sum, frequency) => sum + Math.sin(2 * Math.PI * frequency * time), 0) / frequencies.length;
     data.writeInt16LE(Math.round(value * envelope * 0.4 * 32_767), index * 2);
   }
   const header = Buffer.alloc(44);

@@ -1,5 +1,12 @@
 import { appendFileSync } from 'node:fs';
-import { abortableDelay, ProviderError, type ProducedAsset, type ProviderContext, type ProviderJob, type RunProvider } from './provider.js';
+import {
+  abortableDelay,
+  ProviderError,
+  type ProducedAsset,
+  type ProviderContext,
+  type ProviderJob,
+  type RunProvider,
+} from './provider.js';
 import { aspectOf, deterministicPng, deterministicRgb, deterministicWav, storyboardPng } from './artifacts.js';
 import { composeVideo, encodeFrames, evenSize, trimAudio, type ComposeClip, type VideoFormat } from './media/ffmpeg.js';
 import { worldGlb } from './media/world-glb.js';
@@ -47,13 +54,28 @@ type Output = ProviderJob['outputs'][number];
  */
 async function inputFile(context: ProviderContext, assetId: string, input: string): Promise<string> {
   const file = await context.inputFile(assetId);
-  if (!file) throw new ProviderError('input_missing', `${input} refers to the asset ${assetId}, which is not on this server.`, false);
+  if (!file)
+    throw new ProviderError(
+      'input_missing',
+      `${input} refers to the asset ${assetId}, which is not on this server.`,
+      false,
+    );
   return file;
 }
 
-async function produce(job: ProviderJob, output: Output, index: number, context: ProviderContext): Promise<ProducedAsset> {
+async function produce(
+  job: ProviderJob,
+  output: Output,
+  index: number,
+  context: ProviderContext,
+): Promise<ProducedAsset> {
   const seed = seedOf(job, index);
-  const asset = (mimeType: string, bytes: Buffer): ProducedAsset => ({ assetId: output.assetId, kind: output.kind, mimeType, bytes });
+  const asset = (mimeType: string, bytes: Buffer): ProducedAsset => ({
+    assetId: output.assetId,
+    kind: output.kind,
+    mimeType,
+    bytes,
+  });
   const { input } = job;
   const { signal } = context;
   switch (job.operation) {
@@ -69,7 +91,10 @@ async function produce(job: ProviderJob, output: Output, index: number, context:
     }
     case 'script_generation': {
       const prompt = text(input.prompt);
-      const result = { title: `Script for: ${prompt.slice(0, 60)}`, scenes: [{ index: 1, beat: 'opening', text: prompt }] };
+      const result = {
+        title: `Script for: ${prompt.slice(0, 60)}`,
+        scenes: [{ index: 1, beat: 'opening', text: prompt }],
+      };
       return asset('application/json', Buffer.from(JSON.stringify(result, null, 2)));
     }
     case 'skill': {
@@ -77,7 +102,11 @@ async function produce(job: ProviderJob, output: Output, index: number, context:
         const parameters = input.parameters as { aspect_ratio?: string } | undefined;
         return asset('image/png', deterministicPng(seed, IMAGE_WIDTH, aspectOf(parameters?.aspect_ratio)));
       }
-      const result = { skill_id: job.skillId, parameters: input.parameters ?? {}, result: 'completed by the local provider' };
+      const result = {
+        skill_id: job.skillId,
+        parameters: input.parameters ?? {},
+        result: 'completed by the local provider',
+      };
       return asset('application/json', Buffer.from(JSON.stringify(result, null, 2)));
     }
     case 'storyboard_generation': {
@@ -102,25 +131,43 @@ async function produce(job: ProviderJob, output: Output, index: number, context:
     }
     case 'video_composition': {
       const format = videoFormat(input.aspectRatio);
-      const clips = (input.clips as Array<{ assetId: string | null; seed: string; trimStartMs: number; trimEndMs: number | null }>) ?? [];
+      const clips =
+        (input.clips as Array<{
+          assetId: string | null;
+          seed: string;
+          trimStartMs: number;
+          trimEndMs: number | null;
+        }>) ?? [];
       const composed: ComposeClip[] = [];
       for (const [index, clip] of clips.entries()) {
         composed.push({
           // A clip whose video is not on this server is rendered from its id, so the composition keeps its timing.
-          source: clip.assetId ? { file: await inputFile(context, clip.assetId, `clip ${index + 1}`) } : generatedClip(`${seed}:${clip.seed}`, 2000, format),
+          source: clip.assetId
+            ? { file: await inputFile(context, clip.assetId, `clip ${index + 1}`) }
+            : generatedClip(`${seed}:${clip.seed}`, 2000, format),
           trimStartMs: clip.trimStartMs,
           trimEndMs: clip.trimEndMs,
         });
       }
-      const audio = typeof input.audioAssetId === 'string' ? await inputFile(context, input.audioAssetId, 'the audio track') : null;
+      const audio =
+        typeof input.audioAssetId === 'string' ? await inputFile(context, input.audioAssetId, 'the audio track') : null;
       return asset('video/webm', await composeVideo(composed, format, audio, signal));
     }
     case 'world_generation':
       return asset('model/gltf-binary', await worldGlb(seed));
     case 'audio_trim': {
-      if (typeof input.sourceAssetId !== 'string') throw new ProviderError('bad_input', 'The trim has no source audio.', false);
+      if (typeof input.sourceAssetId !== 'string')
+        throw new ProviderError('bad_input', 'The trim has no source audio.', false);
       const end = input.trimEndMs === null || input.trimEndMs === undefined ? null : Number(input.trimEndMs);
-      return asset('audio/wav', await trimAudio(await inputFile(context, input.sourceAssetId, 'the source audio'), Number(input.trimStartMs ?? 0), end, signal));
+      return asset(
+        'audio/wav',
+        await trimAudio(
+          await inputFile(context, input.sourceAssetId, 'the source audio'),
+          Number(input.trimStartMs ?? 0),
+          end,
+          signal,
+        ),
+      );
     }
   }
 }
@@ -132,7 +179,10 @@ export function createLocalProvider(options: LocalProviderOptions): RunProvider 
       if (options.executionLog) appendFileSync(options.executionLog, `${job.runId} ${job.attempt}\n`);
       for (let step = 1; step <= STEPS; step += 1) {
         await abortableDelay(options.durationMs / STEPS, context.signal);
-        context.progress(Math.round((step * 100) / STEPS), step === STEPS ? 'finishing' : `generating (${step}/${STEPS})`);
+        context.progress(
+          Math.round((step * 100) / STEPS),
+          step === STEPS ? 'finishing' : `generating (${step}/${STEPS})`,
+        );
       }
       context.signal.throwIfAborted();
       const assets: ProducedAsset[] = [];

@@ -50,7 +50,11 @@ export function createOpenAiImagesProvider(options: OpenAiImagesOptions): RunPro
         });
       } catch (error) {
         if (signal.aborted) throw signal.reason as Error;
-        throw new ProviderError('provider_unavailable', `The images API could not be reached (${(error as Error).name}).`, true);
+        throw new ProviderError(
+          'provider_unavailable',
+          `The images API could not be reached (${(error as Error).name}).`,
+          true,
+        );
       }
       const text = await response.text();
       if (!response.ok) {

@@ -30,7 +30,12 @@ export function createOpenAiSpeechProvider(options: OpenAiSpeechOptions): RunPro
         throw new ProviderError('unsupported_operation', `The speech API cannot run ${job.operation}.`, false);
       }
       const text = typeof job.input.text === 'string' ? job.input.text.trim() : '';
-      if (!text) throw new ProviderError('invalid_input', 'This audio node has no text to speak: write its text, then run it again.', false);
+      if (!text)
+        throw new ProviderError(
+          'invalid_input',
+          'This audio node has no text to speak: write its text, then run it again.',
+          false,
+        );
       progress(5, 'sent to the speech API');
       let audio: Uint8Array;
       try {
@@ -39,7 +44,9 @@ export function createOpenAiSpeechProvider(options: OpenAiSpeechOptions): RunPro
           text,
           voice: voiceIdOf(job.input.voiceRef) ?? options.voice ?? 'alloy',
           outputFormat: 'mp3',
-          ...(typeof job.input.emotionPrompt === 'string' && job.input.emotionPrompt ? { instructions: job.input.emotionPrompt } : {}),
+          ...(typeof job.input.emotionPrompt === 'string' && job.input.emotionPrompt
+            ? { instructions: job.input.emotionPrompt }
+            : {}),
           maxRetries: options.maxRetries ?? 2,
           abortSignal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs ?? 120_000)]),
         });
@@ -51,7 +58,9 @@ export function createOpenAiSpeechProvider(options: OpenAiSpeechOptions): RunPro
       progress(90, 'storing the audio');
       const [output] = job.outputs;
       if (!output) throw new ProviderError('provider_error', 'The run asked for no audio output.', false);
-      return { assets: [{ assetId: output.assetId, kind: output.kind, mimeType: 'audio/mpeg', bytes: Buffer.from(audio) }] };
+      return {
+        assets: [{ assetId: output.assetId, kind: output.kind, mimeType: 'audio/mpeg', bytes: Buffer.from(audio) }],
+      };
     },
   };
 }
@@ -69,11 +78,21 @@ function speechFailure(error: unknown): ProviderError {
   if (APICallError.isInstance(last)) {
     const status = last.statusCode;
     const detail = apiMessage(last.responseBody);
-    if (status === undefined) return new ProviderError('provider_unavailable', `The speech API could not be reached${attempts}.`, false);
-    return new ProviderError('provider_error', `The speech API answered HTTP ${status}${attempts}${detail ? `: ${detail}` : ''}.`, false);
+    if (status === undefined)
+      return new ProviderError('provider_unavailable', `The speech API could not be reached${attempts}.`, false);
+    return new ProviderError(
+      'provider_error',
+      `The speech API answered HTTP ${status}${attempts}${detail ? `: ${detail}` : ''}.`,
+      false,
+    );
   }
-  if (last instanceof Error && last.name === 'TimeoutError') return new ProviderError('provider_unavailable', 'The speech API did not answer in time.', false);
-  return new ProviderError('provider_error', `The speech API failed: ${last instanceof Error ? last.message : String(last)}`, false);
+  if (last instanceof Error && last.name === 'TimeoutError')
+    return new ProviderError('provider_unavailable', 'The speech API did not answer in time.', false);
+  return new ProviderError(
+    'provider_error',
+    `The speech API failed: ${last instanceof Error ? last.message : String(last)}`,
+    false,
+  );
 }
 
 function apiMessage(body: string | undefined): string | null {

@@ -34,12 +34,22 @@ export function createProviderRegistry(settings: ProviderSettings): ProviderRegi
     replicate: replicate ? createReplicateProvider({ ...replicate, pollIntervalMs: settings.pollIntervalMs }) : local,
     fal: fal ? createFalProvider({ ...fal, pollIntervalMs: settings.pollIntervalMs }) : local,
   };
-  const pick = (choice: 'local' | 'replicate' | 'fal' | undefined) => (choice === 'replicate' || choice === 'fal' ? hosted[choice] : local);
+  const pick = (choice: 'local' | 'replicate' | 'fal' | undefined) =>
+    choice === 'replicate' || choice === 'fal' ? hosted[choice] : local;
   const byOperation: Partial<Record<RunOperation, RunProvider>> = {
-    image_generation: settings.imageProvider === 'openai' ? (openai ? createOpenAiImagesProvider(openai) : local) : pick(settings.imageProvider),
+    image_generation:
+      settings.imageProvider === 'openai'
+        ? openai
+          ? createOpenAiImagesProvider(openai)
+          : local
+        : pick(settings.imageProvider),
     speech_generation:
       settings.speechProvider === 'openai' && openai
-        ? createOpenAiSpeechProvider({ ...openai, model: openai.speechModel ?? 'gpt-4o-mini-tts', voice: openai.speechVoice })
+        ? createOpenAiSpeechProvider({
+            ...openai,
+            model: openai.speechModel ?? 'gpt-4o-mini-tts',
+            voice: openai.speechVoice,
+          })
         : local,
     video_generation: pick(settings.videoProvider),
     storyboard_generation: pick(settings.storyboardProvider),

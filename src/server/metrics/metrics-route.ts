@@ -43,7 +43,11 @@ export function metricsAuthorizer(access: MetricsAccess): (authorization: string
   };
 }
 
-export function registerMetricsRoute<E extends Env>(app: Hono<E>, metrics: ServiceMetrics, access: MetricsAccess): void {
+export function registerMetricsRoute<E extends Env>(
+  app: Hono<E>,
+  metrics: ServiceMetrics,
+  access: MetricsAccess,
+): void {
   const authorize = metricsAuthorizer(access);
   app.get(METRICS_PATH, async (c: Context<E>) => {
     if (!hostAllowed(c.req.header('host'), access.allowedHostnames)) {

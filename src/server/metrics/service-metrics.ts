@@ -69,7 +69,7 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
   });
   const runsFinished = new Counter({
     name: 'canvas_mcp_node_runs_finished_total',
-    help: 'Node run outcomes recorded by this process\'s workers, by status (retry: queued again), operation and provider.',
+    help: "Node run outcomes recorded by this process's workers, by status (retry: queued again), operation and provider.",
     labelNames: ['status', 'operation', 'provider'] as const,
     registers,
   });
@@ -85,7 +85,10 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
           for (const row of runs) {
             const operation = RunOperation.safeParse(row.operation);
             const provider = operation.success && options.providerOf ? options.providerOf(operation.data) : 'unknown';
-            activeRuns.inc({ status: row.status, operation: operation.success ? operation.data : 'other', provider }, row.count);
+            activeRuns.inc(
+              { status: row.status, operation: operation.success ? operation.data : 'other', provider },
+              row.count,
+            );
           }
           queueDepth.set(queue.depth);
           oldestQueued.set(queue.oldestQueuedAt === null ? 0 : Math.max(0, (Date.now() - queue.oldestQueuedAt) / 1000));
@@ -104,14 +107,24 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
       registers,
       collect: readStore,
     });
-    const queueDepth = new Gauge({ name: 'canvas_mcp_run_queue_depth', help: 'Queued node runs on the store.', registers, collect: readStore });
+    const queueDepth = new Gauge({
+      name: 'canvas_mcp_run_queue_depth',
+      help: 'Queued node runs on the store.',
+      registers,
+      collect: readStore,
+    });
     const oldestQueued = new Gauge({
       name: 'canvas_mcp_run_queue_oldest_age_seconds',
       help: 'Age of the oldest queued node run (0 when none is queued).',
       registers,
       collect: readStore,
     });
-    const storeUp = new Gauge({ name: 'canvas_mcp_store_up', help: '1 when the store answered this scrape, else 0.', registers, collect: readStore });
+    const storeUp = new Gauge({
+      name: 'canvas_mcp_store_up',
+      help: '1 when the store answered this scrape, else 0.',
+      registers,
+      collect: readStore,
+    });
 
     new Gauge({
       name: 'canvas_mcp_db_pool_connections',
@@ -129,7 +142,7 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
     if (store.dialect === 'sqlite') {
       const writerWait = new Histogram({
         name: 'canvas_mcp_sqlite_writer_wait_seconds',
-        help: 'How long each SQLite write waited for the writer: this process\'s queue, then the file\'s write lock.',
+        help: "How long each SQLite write waited for the writer: this process's queue, then the file's write lock.",
         buckets: WRITER_WAIT_BUCKETS,
         registers,
       });
@@ -155,7 +168,12 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
     /** A request the backend's REST API answered. */
     observeRequest(outcome: RequestOutcome): void {
       const method = methodLabel(outcome.method);
-      requests.inc({ method, route: outcome.route, status: String(outcome.status), error_code: errorCodeLabel(outcome.errorCode) });
+      requests.inc({
+        method,
+        route: outcome.route,
+        status: String(outcome.status),
+        error_code: errorCodeLabel(outcome.errorCode),
+      });
       requestSeconds.observe({ method, route: outcome.route }, outcome.seconds);
       if (outcome.errorCode === 'revision_conflict') conflicts.inc({ via: 'rest' });
     },

@@ -36,7 +36,14 @@ function responsesOf(route: ApiRoute): ZodOpenApiResponsesObject {
         ? { content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) }
         : {}),
       ...(response.headers
-        ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(response.headers).map(([name, description]) => [
+                name,
+                { description, schema: { type: 'string' } },
+              ]),
+            ),
+          }
         : {}),
     };
   }
@@ -54,10 +61,18 @@ function operationOf(route: ApiRoute): ZodOpenApiOperationObject {
     tags: [route.tag],
     security: SECURITY[route.auth],
     ...(route.params || route.query || route.headers
-      ? { requestParams: { ...(route.params ? { path: route.params } : {}), ...(route.query ? { query: route.query } : {}), ...(route.headers ? { header: route.headers } : {}) } }
+      ? {
+          requestParams: {
+            ...(route.params ? { path: route.params } : {}),
+            ...(route.query ? { query: route.query } : {}),
+            ...(route.headers ? { header: route.headers } : {}),
+          },
+        }
       : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
-    ...(route.form ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: route.form } } } } : {}),
+    ...(route.form
+      ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: route.form } } } }
+      : {}),
     responses: responsesOf(route),
   };
 }
@@ -74,7 +89,7 @@ export function buildApiDocument(routes: readonly ApiRoute[] = API_ROUTES): Retu
       title: 'canvas-mcp backend API',
       version: PACKAGE_VERSION,
       description:
-        'The canvas backend of canvas-mcp: the routes its MCP tool server forwards to, and the ones the people\'s canvas uses. ' +
+        "The canvas backend of canvas-mcp: the routes its MCP tool server forwards to, and the ones the people's canvas uses. " +
         'The MCP endpoint itself (POST /mcp) speaks JSON-RPC and is described by tools/list, not here.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -83,14 +98,27 @@ export function buildApiDocument(routes: readonly ApiRoute[] = API_ROUTES): Retu
       { name: 'canvas', description: 'Reading and writing a canvas.' },
       { name: 'runs', description: 'Node runs and their files.' },
       { name: 'people', description: 'Signed-in people: who am I, history, chat runs, agent tokens.' },
-      { name: 'webhooks', description: 'Signed webhooks: endpoints for run events and layout revisions, their deliveries (docs/api.md, "Webhooks").' },
+      {
+        name: 'webhooks',
+        description:
+          'Signed webhooks: endpoints for run events and layout revisions, their deliveries (docs/api.md, "Webhooks").',
+      },
       { name: 'auth', description: 'Signing in and out, and token introspection for gateways.' },
     ],
     components: {
       securitySchemes: {
-        bearerToken: { type: 'http', scheme: 'bearer', description: 'A backend token, or a gateway token with X-Canvas-On-Behalf-Of (docs/security.md).' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'canvas_mcp_session', description: 'A signed-in person (writes also need Origin and X-Requested-By).' },
-        metricsToken: { type: 'http', scheme: 'bearer', description: 'The server\'s --metrics-token.' },
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A backend token, or a gateway token with X-Canvas-On-Behalf-Of (docs/security.md).',
+        },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'canvas_mcp_session',
+          description: 'A signed-in person (writes also need Origin and X-Requested-By).',
+        },
+        metricsToken: { type: 'http', scheme: 'bearer', description: "The server's --metrics-token." },
       },
       // Shared shapes become components ($ref) wherever they appear.
       schemas: { CanvasNode, CanvasEdge, NodeRun, ErrorBody },

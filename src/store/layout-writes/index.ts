@@ -41,10 +41,16 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
     },
 
     createNode(target: WriteTarget, node: CanvasNode): Promise<CreateNodeReceipt> {
-      return runLayoutWrite(deps, target, { operation: 'create_node', payload: { operation: 'create_node', node } }, CreateNodeReceipt, async (layout) => {
-        await createNode(layout, node, '');
-        return { operation: 'create_node', node_id: node.id };
-      });
+      return runLayoutWrite(
+        deps,
+        target,
+        { operation: 'create_node', payload: { operation: 'create_node', node } },
+        CreateNodeReceipt,
+        async (layout) => {
+          await createNode(layout, node, '');
+          return { operation: 'create_node', node_id: node.id };
+        },
+      );
     },
 
     updateNode(target: WriteTarget, nodeId: string, set: NodeUpdate): Promise<UpdateNodeReceipt> {
@@ -74,10 +80,16 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
     },
 
     createEdge(target: WriteTarget, edge: CanvasEdge): Promise<CreateEdgeReceipt> {
-      return runLayoutWrite(deps, target, { operation: 'create_edge', payload: { operation: 'create_edge', edge } }, CreateEdgeReceipt, async (layout) => {
-        await createEdge(layout, edge, '');
-        return { operation: 'create_edge', edge_id: edge.id };
-      });
+      return runLayoutWrite(
+        deps,
+        target,
+        { operation: 'create_edge', payload: { operation: 'create_edge', edge } },
+        CreateEdgeReceipt,
+        async (layout) => {
+          await createEdge(layout, edge, '');
+          return { operation: 'create_edge', edge_id: edge.id };
+        },
+      );
     },
 
     deleteEdge(target: WriteTarget, edgeId: string): Promise<DeleteEdgeReceipt> {
@@ -95,25 +107,31 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
 
     /** All operations or none, as one revision; a refusal names the operation index and the field. */
     applyBatch(target: WriteTarget, operations: LayoutOperation[]): Promise<BatchReceipt> {
-      return runLayoutWrite(deps, target, { operation: 'batch', payload: { operation: 'batch', operations } }, BatchReceipt, async (layout) => {
-        const results = [];
-        for (const [index, operation] of operations.entries()) {
-          // 200 operations of a 1 MiB batch take ~100 ms.
-          await layout.breathe();
-          try {
-            results.push(await applyOperation(layout, operation, `operations.${index}`));
-          } catch (error) {
-            if (error instanceof CanvasError) {
-              throw new CanvasError(error.code, `operations.${index} (${operation.op}): ${error.message}`, {
-                ...error.details,
-                operation_index: index,
-              });
+      return runLayoutWrite(
+        deps,
+        target,
+        { operation: 'batch', payload: { operation: 'batch', operations } },
+        BatchReceipt,
+        async (layout) => {
+          const results = [];
+          for (const [index, operation] of operations.entries()) {
+            // 200 operations of a 1 MiB batch take ~100 ms.
+            await layout.breathe();
+            try {
+              results.push(await applyOperation(layout, operation, `operations.${index}`));
+            } catch (error) {
+              if (error instanceof CanvasError) {
+                throw new CanvasError(error.code, `operations.${index} (${operation.op}): ${error.message}`, {
+                  ...error.details,
+                  operation_index: index,
+                });
+              }
+              throw error;
             }
-            throw error;
           }
-        }
-        return { operation: 'batch', results };
-      });
+          return { operation: 'batch', results };
+        },
+      );
     },
 
     revert(target: WriteTarget, toRevision: number): Promise<RevertReceipt> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CanvasEdge} from '../../contract/index.js';
+import type { CanvasEdge } from '../../contract/index.js';
 import { CanvasNode, LIMITS } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { yieldToIo } from '../../shared/event-loop.js';
@@ -70,7 +70,10 @@ export class LayoutTx {
     private nextSeq: number,
     readonly counters: CanvasCounters,
     private readonly now: number,
-    private readonly objectCaps: { nodeBytes: number; edgeBytes: number } = { nodeBytes: LIMITS.nodeBytes, edgeBytes: LIMITS.edgeBytes },
+    private readonly objectCaps: { nodeBytes: number; edgeBytes: number } = {
+      nodeBytes: LIMITS.nodeBytes,
+      edgeBytes: LIMITS.edgeBytes,
+    },
   ) {}
 
   get seqAfter(): number {
@@ -104,10 +107,10 @@ export class LayoutTx {
   }
 
   async node(id: string): Promise<StoredNode | undefined> {
-    const row = await this.tx.get('SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
-      ...this.scope,
-      id,
-    ]);
+    const row = await this.tx.get(
+      'SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?',
+      [...this.scope, id],
+    );
     if (!row) return undefined;
     const { body, seq } = NodeRow.parse(row);
     const stored = { node: CanvasNode.parse(JSON.parse(body)), seq, bytes: byteLength(body) };
@@ -116,7 +119,10 @@ export class LayoutTx {
   }
 
   async edgeExists(id: string): Promise<boolean> {
-    return !!(await this.tx.get('SELECT 1 AS present FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [...this.scope, id]));
+    return !!(await this.tx.get(
+      'SELECT 1 AS present FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?',
+      [...this.scope, id],
+    ));
   }
 
   async edgeIdsTouching(nodeId: string): Promise<string[]> {
@@ -128,20 +134,26 @@ export class LayoutTx {
   }
 
   async childIds(nodeId: string): Promise<string[]> {
-    const rows = await this.tx.all('SELECT id FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND parent_id = ? ORDER BY seq', [
-      ...this.scope,
-      nodeId,
-    ]);
+    const rows = await this.tx.all(
+      'SELECT id FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND parent_id = ? ORDER BY seq',
+      [...this.scope, nodeId],
+    );
     return rows.map((row) => IdRow.parse(row).id);
   }
 
   async allNodeIds(): Promise<string[]> {
-    const rows = await this.tx.all('SELECT id FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? ORDER BY seq', this.scope);
+    const rows = await this.tx.all(
+      'SELECT id FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? ORDER BY seq',
+      this.scope,
+    );
     return rows.map((row) => IdRow.parse(row).id);
   }
 
   async allEdges(): Promise<Array<{ id: string; body: string }>> {
-    const rows = await this.tx.all('SELECT id, body FROM canvas_edges WHERE project_id = ? AND canvas_id = ? ORDER BY seq', this.scope);
+    const rows = await this.tx.all(
+      'SELECT id, body FROM canvas_edges WHERE project_id = ? AND canvas_id = ? ORDER BY seq',
+      this.scope,
+    );
     return rows.map((row) => EdgeRow.parse(row));
   }
 
@@ -155,10 +167,14 @@ export class LayoutTx {
       [...this.scope, node.id, this.nextSeq, node.type, node.parentId ?? null, body, this.revision, this.revision],
     );
     if (changes === 0) {
-      throw new CanvasError('already_exists', `A node with id ${JSON.stringify(node.id)} already exists on this canvas; choose a new id.`, {
-        node_id: node.id,
-        path,
-      });
+      throw new CanvasError(
+        'already_exists',
+        `A node with id ${JSON.stringify(node.id)} already exists on this canvas; choose a new id.`,
+        {
+          node_id: node.id,
+          path,
+        },
+      );
     }
     this.nextSeq += 1;
     this.counters.nodeCount += 1;
@@ -190,7 +206,11 @@ export class LayoutTx {
   }
 
   private async moveToEnd(nodeId: string): Promise<void> {
-    await this.tx.run('UPDATE canvas_nodes SET seq = ? WHERE project_id = ? AND canvas_id = ? AND id = ?', [this.nextSeq, ...this.scope, nodeId]);
+    await this.tx.run('UPDATE canvas_nodes SET seq = ? WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+      this.nextSeq,
+      ...this.scope,
+      nodeId,
+    ]);
     this.nextSeq += 1;
     const existing = this.changes.get(`node\u0000${nodeId}`);
     if (!existing) {
@@ -201,7 +221,10 @@ export class LayoutTx {
   }
 
   async removeNode(stored: StoredNode): Promise<void> {
-    await this.tx.run('DELETE FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [...this.scope, stored.node.id]);
+    await this.tx.run('DELETE FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+      ...this.scope,
+      stored.node.id,
+    ]);
     this.counters.nodeCount -= 1;
     this.counters.layoutBytes -= stored.bytes;
     this.record('node', stored.node.id, 'delete', null);
@@ -216,10 +239,14 @@ export class LayoutTx {
       [...this.scope, edge.id, this.nextSeq, edge.source, edge.target, body, this.revision],
     );
     if (changes === 0) {
-      throw new CanvasError('already_exists', `An edge with id ${JSON.stringify(edge.id)} already exists on this canvas.`, {
-        edge_id: edge.id,
-        path,
-      });
+      throw new CanvasError(
+        'already_exists',
+        `An edge with id ${JSON.stringify(edge.id)} already exists on this canvas.`,
+        {
+          edge_id: edge.id,
+          path,
+        },
+      );
     }
     this.nextSeq += 1;
     this.counters.edgeCount += 1;
@@ -229,9 +256,15 @@ export class LayoutTx {
 
   /** Deletes an edge; false when there is none with this id. */
   async removeEdge(id: string): Promise<boolean> {
-    const row = await this.tx.get('SELECT body FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [...this.scope, id]);
+    const row = await this.tx.get('SELECT body FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+      ...this.scope,
+      id,
+    ]);
     if (!row) return false;
-    await this.tx.run('DELETE FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [...this.scope, id]);
+    await this.tx.run('DELETE FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+      ...this.scope,
+      id,
+    ]);
     this.counters.edgeCount -= 1;
     this.counters.layoutBytes -= byteLength(z.object({ body: z.string() }).parse(row).body);
     this.record('edge', id, 'delete', null);

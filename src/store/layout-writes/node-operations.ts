@@ -1,4 +1,10 @@
-import { CanvasNode, type CanvasEdge, type LayoutOperation, type NodeUpdate, type OperationResult } from '../../contract/index.js';
+import {
+  CanvasNode,
+  type CanvasEdge,
+  type LayoutOperation,
+  type NodeUpdate,
+  type OperationResult,
+} from '../../contract/index.js';
 import { reparentChild } from '../../canvas/rules.js';
 import { CanvasError, invalidArguments } from '../../shared/errors.js';
 import type { LayoutTx } from './layout-tx.js';
@@ -13,7 +19,9 @@ function field(at: string, name: string): string {
 }
 
 function invalidField(path: string, message: string): CanvasError {
-  return new CanvasError('invalid_arguments', `Invalid arguments: ${path}: ${message}`, { issues: [{ path, message }] });
+  return new CanvasError('invalid_arguments', `Invalid arguments: ${path}: ${message}`, {
+    issues: [{ path, message }],
+  });
 }
 
 function missingNode(path: string, id: string): CanvasError {
@@ -45,7 +53,7 @@ function applyUpdate(node: CanvasNode, set: NodeUpdate): Record<string, unknown>
 
 async function createsCycle(layout: LayoutTx, nodeId: string, newParentId: string): Promise<boolean> {
   const seen = new Set<string>();
-  for (let current: string | undefined = newParentId; current !== undefined; ) {
+  for (let current: string | undefined = newParentId; current !== undefined;) {
     if (current === nodeId) return true;
     if (seen.has(current)) return false;
     seen.add(current);
@@ -54,7 +62,12 @@ async function createsCycle(layout: LayoutTx, nodeId: string, newParentId: strin
   return false;
 }
 
-export async function updateNode(layout: LayoutTx, nodeId: string, set: NodeUpdate, at: string): Promise<OperationResult> {
+export async function updateNode(
+  layout: LayoutTx,
+  nodeId: string,
+  set: NodeUpdate,
+  at: string,
+): Promise<OperationResult> {
   const stored = await layout.node(nodeId);
   if (!stored) throw missingNode(field(at, 'node_id'), nodeId);
   const setPath = field(at, 'set');
@@ -81,7 +94,11 @@ export async function updateNode(layout: LayoutTx, nodeId: string, set: NodeUpda
  * Deletes one node with its connected edges; its children move to its parent keeping their place
  * (src/canvas/rules.ts); its active runs are asked to stop.
  */
-export async function deleteNode(layout: LayoutTx, nodeId: string, at: string): Promise<Extract<OperationResult, { op: 'delete_node' }>> {
+export async function deleteNode(
+  layout: LayoutTx,
+  nodeId: string,
+  at: string,
+): Promise<Extract<OperationResult, { op: 'delete_node' }>> {
   const stored = await layout.node(nodeId);
   if (!stored) throw missingNode(field(at, 'node_id'), nodeId);
   const deletedEdgeIds = await layout.edgeIdsTouching(nodeId);
@@ -105,20 +122,29 @@ export async function deleteNode(layout: LayoutTx, nodeId: string, at: string): 
 
 export async function createEdge(layout: LayoutTx, edge: CanvasEdge, at: string): Promise<OperationResult> {
   const path = field(at, 'edge');
-  if (!(await layout.node(edge.source))) throw invalidField(`${path}.source`, `${JSON.stringify(edge.source)} names no node on this canvas.`);
-  if (!(await layout.node(edge.target))) throw invalidField(`${path}.target`, `${JSON.stringify(edge.target)} names no node on this canvas.`);
+  if (!(await layout.node(edge.source)))
+    throw invalidField(`${path}.source`, `${JSON.stringify(edge.source)} names no node on this canvas.`);
+  if (!(await layout.node(edge.target)))
+    throw invalidField(`${path}.target`, `${JSON.stringify(edge.target)} names no node on this canvas.`);
   await layout.insertEdge(edge, path);
   return { op: 'create_edge', edge_id: edge.id };
 }
 
 export async function deleteEdge(layout: LayoutTx, edgeId: string, at: string): Promise<OperationResult> {
   if (!(await layout.removeEdge(edgeId))) {
-    throw new CanvasError('not_found', `No edge with id ${JSON.stringify(edgeId)} on this canvas.`, { edge_id: edgeId, path: field(at, 'edge_id') });
+    throw new CanvasError('not_found', `No edge with id ${JSON.stringify(edgeId)} on this canvas.`, {
+      edge_id: edgeId,
+      path: field(at, 'edge_id'),
+    });
   }
   return { op: 'delete_edge', edge_id: edgeId };
 }
 
-export async function applyOperation(layout: LayoutTx, operation: LayoutOperation, at: string): Promise<OperationResult> {
+export async function applyOperation(
+  layout: LayoutTx,
+  operation: LayoutOperation,
+  at: string,
+): Promise<OperationResult> {
   switch (operation.op) {
     case 'create_node':
       return createNode(layout, operation.node, at);

@@ -13,7 +13,11 @@ import type { LayoutTx, ObjectKind } from './layout-tx.js';
  */
 
 const ChangedRow = z.object({ object_kind: z.enum(['node', 'edge']), object_id: z.string() });
-const StateRow = z.object({ change: z.enum(['create', 'update', 'delete']), body: z.string().nullable(), has_body: z.coerce.number() });
+const StateRow = z.object({
+  change: z.enum(['create', 'update', 'delete']),
+  body: z.string().nullable(),
+  has_body: z.coerce.number(),
+});
 
 export interface RevertResult {
   changedNodeIds: string[];
@@ -22,7 +26,9 @@ export interface RevertResult {
 }
 
 function invalidTarget(message: string): CanvasError {
-  return new CanvasError('invalid_arguments', `Invalid arguments: to_revision: ${message}`, { issues: [{ path: 'to_revision', message }] });
+  return new CanvasError('invalid_arguments', `Invalid arguments: to_revision: ${message}`, {
+    issues: [{ path: 'to_revision', message }],
+  });
 }
 
 /** The body an object had at `revision`: a string, or null when it did not exist then. */
@@ -37,7 +43,9 @@ async function bodyAt(layout: LayoutTx, kind: ObjectKind, id: string, revision: 
   const state = StateRow.parse(row);
   if (state.change === 'delete') return null;
   if (state.has_body !== 1 || state.body === null) {
-    throw invalidTarget(`the history of ${kind} ${JSON.stringify(id)} at that revision predates the stored bodies; revert to a later revision`);
+    throw invalidTarget(
+      `the history of ${kind} ${JSON.stringify(id)} at that revision predates the stored bodies; revert to a later revision`,
+    );
   }
   return state.body;
 }
@@ -52,7 +60,8 @@ export async function revertLayout(layout: LayoutTx, toRevision: number): Promis
   );
   const changed = changedRows.map((row) => ChangedRow.parse(row));
   const targets = new Map<string, { kind: ObjectKind; id: string; body: string | null }>();
-  for (const { object_kind: kind, object_id: id } of changed) targets.set(`${kind}\u0000${id}`, { kind, id, body: await bodyAt(layout, kind, id, toRevision) });
+  for (const { object_kind: kind, object_id: id } of changed)
+    targets.set(`${kind}\u0000${id}`, { kind, id, body: await bodyAt(layout, kind, id, toRevision) });
 
   const result: RevertResult = { changedNodeIds: [], changedEdgeIds: [], cancelledRunIds: [] };
   const edges = [...targets.values()].filter((target) => target.kind === 'edge');
@@ -87,4 +96,3 @@ export async function revertLayout(layout: LayoutTx, toRevision: number): Promis
   }
   return result;
 }
-

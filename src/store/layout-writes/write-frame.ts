@@ -149,8 +149,10 @@ function checkCaps(layout: LayoutTx, caps: CanvasCaps): void {
   const refuse = (message: string, limit: Record<string, number>) => {
     throw new CanvasError('limit_exceeded', `This write would exceed a canvas limit: ${message}`, limit);
   };
-  if (nodeCount > caps.canvasNodes) refuse(`a canvas holds at most ${caps.canvasNodes} nodes.`, { max_nodes: caps.canvasNodes });
-  if (edgeCount > caps.canvasEdges) refuse(`a canvas holds at most ${caps.canvasEdges} edges.`, { max_edges: caps.canvasEdges });
+  if (nodeCount > caps.canvasNodes)
+    refuse(`a canvas holds at most ${caps.canvasNodes} nodes.`, { max_nodes: caps.canvasNodes });
+  if (edgeCount > caps.canvasEdges)
+    refuse(`a canvas holds at most ${caps.canvasEdges} edges.`, { max_edges: caps.canvasEdges });
   if (layoutBytes > caps.canvasBytes) {
     refuse(`a canvas layout is at most ${caps.canvasBytes} bytes serialized.`, { max_layout_bytes: caps.canvasBytes });
   }
@@ -212,7 +214,8 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       if (stored) return { ...receiptSchema.parse(JSON.parse(ReceiptRow.parse(stored).receipt)), replayed: true };
     }
 
-    if (canvas.locked === 1) throw new CanvasError('canvas_locked', `Canvas ${target.canvasId} is locked read-only; no write is allowed.`);
+    if (canvas.locked === 1)
+      throw new CanvasError('canvas_locked', `Canvas ${target.canvasId} is locked read-only; no write is allowed.`);
     if (canvas.revision !== target.baseRevision) {
       const changed = await changedNodeIds(tx, target);
       throw new CanvasError(
@@ -260,18 +263,40 @@ export async function runLayoutWrite<R extends SaveReceipt>(
         author.kind,
         author.kind === 'agent' ? author.token_id : null,
         author.kind === 'agent' ? author.agent_run_id : null,
-        author.kind === 'person' ? author.issuer : author.kind === 'agent' ? (author.on_behalf_of?.issuer ?? null) : null,
-        author.kind === 'person' ? author.subject : author.kind === 'agent' ? (author.on_behalf_of?.subject ?? null) : null,
+        author.kind === 'person'
+          ? author.issuer
+          : author.kind === 'agent'
+            ? (author.on_behalf_of?.issuer ?? null)
+            : null,
+        author.kind === 'person'
+          ? author.subject
+          : author.kind === 'agent'
+            ? (author.on_behalf_of?.subject ?? null)
+            : null,
         request.operation,
         now,
       ],
     );
     await tx.run(
       'UPDATE canvases SET revision = ?, next_seq = ?, node_count = ?, edge_count = ?, layout_bytes = ? WHERE project_id = ? AND id = ?',
-      [revision, layout.seqAfter, layout.counters.nodeCount, layout.counters.edgeCount, layout.counters.layoutBytes, ...key],
+      [
+        revision,
+        layout.seqAfter,
+        layout.counters.nodeCount,
+        layout.counters.edgeCount,
+        layout.counters.layoutBytes,
+        ...key,
+      ],
     );
     if (layout.runStatesChanged) await bumpStatesVersion(driver, tx, target.projectId, target.canvasId);
-    await emitLayoutEvent(driver, tx, { projectId: target.projectId, canvasId: target.canvasId, revision, author, operation: request.operation, now });
+    await emitLayoutEvent(driver, tx, {
+      projectId: target.projectId,
+      canvasId: target.canvasId,
+      revision,
+      author,
+      operation: request.operation,
+      now,
+    });
 
     const receipt = receiptSchema.parse({
       project_id: target.projectId,

@@ -5,7 +5,14 @@ import { parseRoute, usePathname } from './router.js';
 
 export function App() {
   const route = parseRoute(usePathname());
-  if (route.kind === 'canvas') return <CanvasScreen key={`${route.projectId}/${route.canvasId}`} projectId={route.projectId} canvasId={route.canvasId} />;
+  if (route.kind === 'canvas')
+    return (
+      <CanvasScreen
+        key={`${route.projectId}/${route.canvasId}`}
+        projectId={route.projectId}
+        canvasId={route.canvasId}
+      />
+    );
   if (route.kind === 'team') return <TeamPage key={route.projectId} projectId={route.projectId} />;
   return <Home />;
 }

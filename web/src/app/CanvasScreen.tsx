@@ -23,7 +23,12 @@ type Tab = 'details' | 'history' | 'chat' | 'connect';
 // The chat brings the AI SDK with it: loaded when its tab is first opened, not with the canvas.
 const ChatPanel = lazy(() => import('../panels/ChatPanel.js').then((module) => ({ default: module.ChatPanel })));
 
-const FEED_LABEL = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
+const FEED_LABEL = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  closed: 'Offline',
+} as const;
 
 function TopBar() {
   const { controller } = useCanvas();
@@ -51,7 +56,10 @@ function TopBar() {
       <h1>
         {address.projectId} <span className="muted">/</span> {address.canvasId}
       </h1>
-      <span className="chip" title="The canvas revision this screen shows: every change you make is checked against it.">
+      <span
+        className="chip"
+        title="The canvas revision this screen shows: every change you make is checked against it."
+      >
         revision {revision}
       </span>
       <span className={`feed feed-${feed}`} data-feed={feed}>
@@ -61,10 +69,21 @@ function TopBar() {
       <span className="spacer" />
       <WhoIsHere />
       {role === 'viewer' ? <span className="chip chip-warning">View only</span> : null}
-      <button type="button" className="button-small" disabled={!editable || !canUndo} onClick={() => void controller.undoLast()} title="Undo your last change (Ctrl+Z)">
+      <button
+        type="button"
+        className="button-small"
+        disabled={!editable || !canUndo}
+        onClick={() => void controller.undoLast()}
+        title="Undo your last change (Ctrl+Z)"
+      >
         Undo
       </button>
-      <button type="button" className="button-small" onClick={() => fitCanvas(flow, controller.store.getState().layout.nodes, 200)} title="Fit view (F)">
+      <button
+        type="button"
+        className="button-small"
+        onClick={() => fitCanvas(flow, controller.store.getState().layout.nodes, 200)}
+        title="Fit view (F)"
+      >
         Fit
       </button>
       <span className="who">{person ? person.subject : ''}</span>
@@ -84,7 +103,14 @@ function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Ta
             ['connect', 'Connect an agent'],
           ] as const
         ).map(([id, label]) => (
-          <button key={id} type="button" role="tab" aria-selected={tab === id} className={tab === id ? 'tab tab-active' : 'tab'} onClick={() => setTab(id)}>
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            className={tab === id ? 'tab tab-active' : 'tab'}
+            onClick={() => setTab(id)}
+          >
             {label}
           </button>
         ))}
@@ -113,17 +139,32 @@ function CanvasBody() {
   const toggle = (which: 'palette' | 'panel') => setDrawer((open) => (open === which ? null : which));
   if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
   if (status === 'signed-out') return <Landing reason="Your session has ended. Sign in again with a new link." />;
-  if (status === 'forbidden') return <main className="screen-message">You are not a member of this project. Ask an owner to add you.</main>;
-  if (status === 'missing') return <main className="screen-message">There is no such canvas. Go back to your canvases.</main>;
-  if (status === 'error') return <main className="screen-message">The canvas could not be opened: {error}. Reload the page to try again.</main>;
+  if (status === 'forbidden')
+    return <main className="screen-message">You are not a member of this project. Ask an owner to add you.</main>;
+  if (status === 'missing')
+    return <main className="screen-message">There is no such canvas. Go back to your canvases.</main>;
+  if (status === 'error')
+    return (
+      <main className="screen-message">The canvas could not be opened: {error}. Reload the page to try again.</main>
+    );
   return (
     <div className="canvas-screen">
       <TopBar />
       <div className="drawer-toggles narrow-only">
-        <button type="button" className="button-small" aria-expanded={drawer === 'palette'} onClick={() => toggle('palette')}>
+        <button
+          type="button"
+          className="button-small"
+          aria-expanded={drawer === 'palette'}
+          onClick={() => toggle('palette')}
+        >
           Add
         </button>
-        <button type="button" className="button-small" aria-expanded={drawer === 'panel'} onClick={() => toggle('panel')}>
+        <button
+          type="button"
+          className="button-small"
+          aria-expanded={drawer === 'panel'}
+          onClick={() => toggle('panel')}
+        >
           Panel
         </button>
       </div>

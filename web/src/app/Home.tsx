@@ -13,7 +13,11 @@ export function Home() {
   const joined = new URLSearchParams(window.location.search).get('joined');
 
   const reload = () =>
-    api.me().then(setMe, (error: unknown) => setFailure(error instanceof ApiError && error.status === 401 ? 'signed-out' : 'error'));
+    api
+      .me()
+      .then(setMe, (error: unknown) =>
+        setFailure(error instanceof ApiError && error.status === 401 ? 'signed-out' : 'error'),
+      );
   useEffect(() => {
     void reload();
   }, []);
@@ -21,7 +25,8 @@ export function Home() {
   const { act, problem } = useChange(reload);
 
   if (failure === 'signed-out') return <Landing />;
-  if (failure === 'error') return <Landing reason="The server did not answer as expected. Reload the page in a moment." />;
+  if (failure === 'error')
+    return <Landing reason="The server did not answer as expected. Reload the page in a moment." />;
   if (!me) return <main className="home">Loading…</main>;
 
   return (
@@ -47,13 +52,21 @@ export function Home() {
           {problem}
         </p>
       ) : null}
-      {me.projects.length === 0 ? <p>You are not a member of any project yet. Ask an owner for an invitation link.</p> : null}
+      {me.projects.length === 0 ? (
+        <p>You are not a member of any project yet. Ask an owner for an invitation link.</p>
+      ) : null}
       {me.projects.some((project) => project.role === 'owner') ? (
-        <OneField label="New project" placeholder="season-2" action="Create project" onSubmit={(projectId) => act(() => api.createProject(projectId))} />
+        <OneField
+          label="New project"
+          placeholder="season-2"
+          action="Create project"
+          onSubmit={(projectId) => act(() => api.createProject(projectId))}
+        />
       ) : null}
       {me.projects.map((project) => {
         const owner = project.role === 'owner';
-        const isPending = (kind: Pending['kind'], canvasId?: string) => pending?.kind === kind && pending.projectId === project.project_id && pending.canvasId === canvasId;
+        const isPending = (kind: Pending['kind'], canvasId?: string) =>
+          pending?.kind === kind && pending.projectId === project.project_id && pending.canvasId === canvasId;
         const done = (change: () => Promise<unknown>) => act(change).then(() => setPending(null));
         return (
           <section key={project.project_id} className="project" data-project={project.project_id}>
@@ -64,10 +77,18 @@ export function Home() {
               <span className="project-actions">
                 {owner ? (
                   <>
-                    <button type="button" className="button-small" onClick={() => setPending({ kind: 'rename', projectId: project.project_id })}>
+                    <button
+                      type="button"
+                      className="button-small"
+                      onClick={() => setPending({ kind: 'rename', projectId: project.project_id })}
+                    >
                       Rename project
                     </button>
-                    <button type="button" className="button-small" onClick={() => setPending({ kind: 'delete', projectId: project.project_id })}>
+                    <button
+                      type="button"
+                      className="button-small"
+                      onClick={() => setPending({ kind: 'delete', projectId: project.project_id })}
+                    >
                       Delete project
                     </button>
                   </>
@@ -85,10 +106,21 @@ export function Home() {
               </span>
             </h2>
             {isPending('rename') ? (
-              <OneField label={`New name of ${project.project_id}`} initial={project.title ?? ''} action="Rename" onSubmit={(title) => done(() => api.renameProject(project.project_id, title))} onCancel={() => setPending(null)} />
+              <OneField
+                label={`New name of ${project.project_id}`}
+                initial={project.title ?? ''}
+                action="Rename"
+                onSubmit={(title) => done(() => api.renameProject(project.project_id, title))}
+                onCancel={() => setPending(null)}
+              />
             ) : null}
             {isPending('delete') ? (
-              <TypedConfirm what={`project ${project.project_id} and all its canvases`} id={project.project_id} onConfirm={(typed) => done(() => api.deleteProject(project.project_id, typed))} onCancel={() => setPending(null)} />
+              <TypedConfirm
+                what={`project ${project.project_id} and all its canvases`}
+                id={project.project_id}
+                onConfirm={(typed) => done(() => api.deleteProject(project.project_id, typed))}
+                onCancel={() => setPending(null)}
+              />
             ) : null}
             <ul>
               {project.canvases.map((canvas) => (
@@ -108,16 +140,50 @@ export function Home() {
                       {canvas.locked ? ' · locked' : ''}
                       {owner ? (
                         <>
-                          <button type="button" className="button-small" aria-label={`${canvas.locked ? 'Unlock' : 'Lock'} ${canvas.canvas_id}`} onClick={() => void act(() => api.changeCanvas(project.project_id, canvas.canvas_id, { locked: !canvas.locked }))}>
+                          <button
+                            type="button"
+                            className="button-small"
+                            aria-label={`${canvas.locked ? 'Unlock' : 'Lock'} ${canvas.canvas_id}`}
+                            onClick={() =>
+                              void act(() =>
+                                api.changeCanvas(project.project_id, canvas.canvas_id, { locked: !canvas.locked }),
+                              )
+                            }
+                          >
                             {canvas.locked ? 'Unlock' : 'Lock'}
                           </button>
-                          <button type="button" className="button-small" aria-label={`Rename ${canvas.canvas_id}`} onClick={() => setPending({ kind: 'rename', projectId: project.project_id, canvasId: canvas.canvas_id })}>
+                          <button
+                            type="button"
+                            className="button-small"
+                            aria-label={`Rename ${canvas.canvas_id}`}
+                            onClick={() =>
+                              setPending({ kind: 'rename', projectId: project.project_id, canvasId: canvas.canvas_id })
+                            }
+                          >
                             Rename
                           </button>
-                          <button type="button" className="button-small" aria-label={`Duplicate ${canvas.canvas_id}`} onClick={() => setPending({ kind: 'duplicate', projectId: project.project_id, canvasId: canvas.canvas_id })}>
+                          <button
+                            type="button"
+                            className="button-small"
+                            aria-label={`Duplicate ${canvas.canvas_id}`}
+                            onClick={() =>
+                              setPending({
+                                kind: 'duplicate',
+                                projectId: project.project_id,
+                                canvasId: canvas.canvas_id,
+                              })
+                            }
+                          >
                             Duplicate
                           </button>
-                          <button type="button" className="button-small" aria-label={`Delete ${canvas.canvas_id}`} onClick={() => setPending({ kind: 'delete', projectId: project.project_id, canvasId: canvas.canvas_id })}>
+                          <button
+                            type="button"
+                            className="button-small"
+                            aria-label={`Delete ${canvas.canvas_id}`}
+                            onClick={() =>
+                              setPending({ kind: 'delete', projectId: project.project_id, canvasId: canvas.canvas_id })
+                            }
+                          >
                             Delete
                           </button>
                         </>
@@ -125,7 +191,15 @@ export function Home() {
                     </span>
                   </div>
                   {isPending('rename', canvas.canvas_id) ? (
-                    <OneField label={`New name of ${canvas.canvas_id}`} initial={canvas.title ?? ''} action="Rename" onSubmit={(title) => done(() => api.changeCanvas(project.project_id, canvas.canvas_id, { title }))} onCancel={() => setPending(null)} />
+                    <OneField
+                      label={`New name of ${canvas.canvas_id}`}
+                      initial={canvas.title ?? ''}
+                      action="Rename"
+                      onSubmit={(title) =>
+                        done(() => api.changeCanvas(project.project_id, canvas.canvas_id, { title }))
+                      }
+                      onCancel={() => setPending(null)}
+                    />
                   ) : null}
                   {isPending('duplicate', canvas.canvas_id) ? (
                     <OneField
@@ -133,17 +207,31 @@ export function Home() {
                       initial={`${canvas.canvas_id}-copy`}
                       action="Duplicate"
                       option="Copy run results"
-                      onSubmit={(copyId, withResults) => done(() => api.duplicateCanvas(project.project_id, canvas.canvas_id, copyId, withResults))}
+                      onSubmit={(copyId, withResults) =>
+                        done(() => api.duplicateCanvas(project.project_id, canvas.canvas_id, copyId, withResults))
+                      }
                       onCancel={() => setPending(null)}
                     />
                   ) : null}
                   {isPending('delete', canvas.canvas_id) ? (
-                    <TypedConfirm what={`canvas ${canvas.canvas_id}`} id={canvas.canvas_id} onConfirm={(typed) => done(() => api.deleteCanvas(project.project_id, canvas.canvas_id, typed))} onCancel={() => setPending(null)} />
+                    <TypedConfirm
+                      what={`canvas ${canvas.canvas_id}`}
+                      id={canvas.canvas_id}
+                      onConfirm={(typed) => done(() => api.deleteCanvas(project.project_id, canvas.canvas_id, typed))}
+                      onCancel={() => setPending(null)}
+                    />
                   ) : null}
                 </li>
               ))}
             </ul>
-            {owner ? <OneField label="New canvas" placeholder="storyboard-2" action="Create" onSubmit={(canvasId) => act(() => api.createCanvas(project.project_id, canvasId))} /> : null}
+            {owner ? (
+              <OneField
+                label="New canvas"
+                placeholder="storyboard-2"
+                action="Create"
+                onSubmit={(canvasId) => act(() => api.createCanvas(project.project_id, canvasId))}
+              />
+            ) : null}
           </section>
         );
       })}
@@ -155,15 +243,37 @@ export function Home() {
 /** A short name for a browser from its User-Agent: enough to tell one's laptop from one's phone. */
 function deviceName(userAgent: string | null): string {
   if (!userAgent) return 'Unknown browser';
-  const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /Chrome\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : 'A browser';
-  const system = /Android/.test(userAgent) ? 'Android' : /iPhone|iPad/.test(userAgent) ? 'iOS' : /Windows/.test(userAgent) ? 'Windows' : /Mac OS X/.test(userAgent) ? 'macOS' : /Linux/.test(userAgent) ? 'Linux' : null;
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrome\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : 'A browser';
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : null;
   return system ? `${browser} on ${system}` : browser;
 }
 
 /** Where the person is signed in, and signing out any of those places. */
 function MySessions() {
   const [sessions, setSessions] = useState<SessionView[] | null>(null);
-  const load = () => api.mySessions().then((answer) => setSessions(answer.sessions), () => setSessions(null));
+  const load = () =>
+    api.mySessions().then(
+      (answer) => setSessions(answer.sessions),
+      () => setSessions(null),
+    );
   useEffect(() => {
     void load();
   }, []);
@@ -185,7 +295,9 @@ function MySessions() {
                   type="button"
                   className="button-small"
                   onClick={() =>
-                    void api.endMySession(session.session_id).then(() => (session.current ? window.location.assign('/') : load()))
+                    void api
+                      .endMySession(session.session_id)
+                      .then(() => (session.current ? window.location.assign('/') : load()))
                   }
                 >
                   Sign out{session.current ? '' : ' there'}
@@ -236,11 +348,20 @@ function OneField({
       }}
     >
       <label>
-        {label} <input type="text" value={value} onChange={(event) => setValue(event.target.value)} placeholder={placeholder} required autoFocus={onCancel !== undefined} />
+        {label}{' '}
+        <input
+          type="text"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          placeholder={placeholder}
+          required
+          autoFocus={onCancel !== undefined}
+        />
       </label>
       {option ? (
         <label className="option">
-          <input type="checkbox" checked={optionChecked} onChange={(event) => setOptionChecked(event.target.checked)} /> {option}
+          <input type="checkbox" checked={optionChecked} onChange={(event) => setOptionChecked(event.target.checked)} />{' '}
+          {option}
         </label>
       ) : null}
       <button type="submit" className="button-small button-primary">
@@ -256,17 +377,33 @@ function OneField({
 }
 
 /** Deleting asks for the id typed again: the button stays off until it matches. */
-function TypedConfirm({ what, id, onConfirm, onCancel }: { what: string; id: string; onConfirm: (typed: string) => Promise<unknown>; onCancel: () => void }) {
+function TypedConfirm({
+  what,
+  id,
+  onConfirm,
+  onCancel,
+}: {
+  what: string;
+  id: string;
+  onConfirm: (typed: string) => Promise<unknown>;
+  onCancel: () => void;
+}) {
   const [typed, setTyped] = useState('');
   return (
     <div className="typed-confirm" role="alertdialog" aria-label={`Delete ${what}`}>
       <p>
-        Delete {what}? Everyone loses it at once and its running generations are cancelled. Type <strong>{id}</strong> to confirm.
+        Delete {what}? Everyone loses it at once and its running generations are cancelled. Type <strong>{id}</strong>{' '}
+        to confirm.
       </p>
       <label>
         Type {id} <input type="text" value={typed} onChange={(event) => setTyped(event.target.value)} autoFocus />
       </label>
-      <button type="button" className="button-small button-danger" disabled={typed !== id} onClick={() => void onConfirm(typed)}>
+      <button
+        type="button"
+        className="button-small button-danger"
+        disabled={typed !== id}
+        onClick={() => void onConfirm(typed)}
+      >
         Delete
       </button>
       <button type="button" className="button-small" onClick={onCancel}>

@@ -28,13 +28,13 @@ export function Landing({ reason }: { reason?: string }) {
         </p>
       ) : null}
       <p>
-        {methods?.oidc ? 'Or open' : 'Open'} the sign-in link you were given. Links work once and for a short time. The person who runs this
-        server makes one with:
+        {methods?.oidc ? 'Or open' : 'Open'} the sign-in link you were given. Links work once and for a short time. The
+        person who runs this server makes one with:
       </p>
       <pre>npm run -s cli -- admin login-link --issuer ISSUER --subject YOU --project PROJECT --canvas CANVAS</pre>
       <p>
-        On a fresh server, the first <code>npm start</code> prints a link for the demo canvas. An owner can also send you an
-        invitation link from the project's Team page.
+        On a fresh server, the first <code>npm start</code> prints a link for the demo canvas. An owner can also send
+        you an invitation link from the project's Team page.
       </p>
     </main>
   );

@@ -15,7 +15,8 @@ type Role = MemberView['role'];
 const ROLES: Role[] = ['viewer', 'editor', 'owner'];
 
 const when = (iso: string) => new Date(iso).toLocaleString();
-const samePerson = (a: { issuer: string; subject: string } | null, b: { issuer: string; subject: string }) => a !== null && a.issuer === b.issuer && a.subject === b.subject;
+const samePerson = (a: { issuer: string; subject: string } | null, b: { issuer: string; subject: string }) =>
+  a !== null && a.issuer === b.issuer && a.subject === b.subject;
 
 function inviteStatus(invite: InviteView): string {
   if (invite.accepted_by) return `accepted by ${invite.accepted_by.subject}`;
@@ -172,7 +173,9 @@ export function TeamPage({ projectId }: { projectId: string }) {
                       <select
                         aria-label={`Role of ${member.subject}`}
                         value={member.role}
-                        onChange={(event) => void act(() => api.changeRole(projectId, member, event.target.value as Role))}
+                        onChange={(event) =>
+                          void act(() => api.changeRole(projectId, member, event.target.value as Role))
+                        }
                       >
                         {ROLES.map((option) => (
                           <option key={option} value={option}>
@@ -187,8 +190,14 @@ export function TeamPage({ projectId }: { projectId: string }) {
                   <td>{when(member.joined_at)}</td>
                   <td>
                     {removing === memberKey(member) ? (
-                      <span className="member-confirm" role="group" aria-label={self ? 'Leave the project' : `Remove ${member.subject}`}>
-                        {self ? 'Leave this project? You lose access to its canvases.' : `Remove ${member.subject}? They lose access at once.`}{' '}
+                      <span
+                        className="member-confirm"
+                        role="group"
+                        aria-label={self ? 'Leave the project' : `Remove ${member.subject}`}
+                      >
+                        {self
+                          ? 'Leave this project? You lose access to its canvases.'
+                          : `Remove ${member.subject}? They lose access at once.`}{' '}
                         <button
                           type="button"
                           className="button-small button-danger"
@@ -211,7 +220,11 @@ export function TeamPage({ projectId }: { projectId: string }) {
                         Leave
                       </button>
                     ) : isOwner ? (
-                      <button type="button" className="button-small button-danger" onClick={() => setRemoving(memberKey(member))}>
+                      <button
+                        type="button"
+                        className="button-small button-danger"
+                        onClick={() => setRemoving(memberKey(member))}
+                      >
                         Remove {member.subject}
                       </button>
                     ) : null}
@@ -226,11 +239,17 @@ export function TeamPage({ projectId }: { projectId: string }) {
       {isOwner ? (
         <section className="project" aria-labelledby="invite-title">
           <h2 id="invite-title">Invite someone</h2>
-          <p className="muted">The link works once and for 7 days. Send it to one person: opening it, they choose their name and join.</p>
+          <p className="muted">
+            The link works once and for 7 days. Send it to one person: opening it, they choose their name and join.
+          </p>
           <div className="team-invite">
             <label>
               Role{' '}
-              <select aria-label="Role for the invitation" value={inviteRole} onChange={(event) => setInviteRole(event.target.value as Role)}>
+              <select
+                aria-label="Role for the invitation"
+                value={inviteRole}
+                onChange={(event) => setInviteRole(event.target.value as Role)}
+              >
                 {ROLES.map((option) => (
                   <option key={option} value={option}>
                     {option}
@@ -261,10 +280,15 @@ export function TeamPage({ projectId }: { projectId: string }) {
               {invites.map((invite) => (
                 <li key={invite.invite_id} data-invite={invite.invite_id}>
                   <span>
-                    {invite.role}, invited by {invite.invited_by.subject} on {when(invite.created_at)}: {inviteStatus(invite)}
+                    {invite.role}, invited by {invite.invited_by.subject} on {when(invite.created_at)}:{' '}
+                    {inviteStatus(invite)}
                   </span>
                   {!invite.accepted_by && !invite.revoked_at ? (
-                    <button type="button" className="button-small" onClick={() => void act(() => api.withdrawInvite(projectId, invite.invite_id))}>
+                    <button
+                      type="button"
+                      className="button-small"
+                      onClick={() => void act(() => api.withdrawInvite(projectId, invite.invite_id))}
+                    >
                       Withdraw
                     </button>
                   ) : null}
@@ -275,7 +299,14 @@ export function TeamPage({ projectId }: { projectId: string }) {
         </section>
       ) : null}
 
-      {isOwner && me ? <ProjectAgents projectId={projectId} canvasList={(me.projects.find((project) => project.project_id === projectId)?.canvases ?? []).map((canvas) => canvas.canvas_id).join('\n')} /> : null}
+      {isOwner && me ? (
+        <ProjectAgents
+          projectId={projectId}
+          canvasList={(me.projects.find((project) => project.project_id === projectId)?.canvases ?? [])
+            .map((canvas) => canvas.canvas_id)
+            .join('\n')}
+        />
+      ) : null}
 
       {isOwner ? <WebhooksPanel projectId={projectId} /> : null}
 
@@ -301,12 +332,20 @@ export function TeamPage({ projectId }: { projectId: string }) {
 /** For owners: every agent working on the project's canvases (chat runs and OAuth connections), and ending any. */
 /** `canvasList`: the canvas ids, one per line (a string, so the list is read again only when it changes). */
 function ProjectAgents({ projectId, canvasList }: { projectId: string; canvasList: string }) {
-  const [rows, setRows] = useState<Array<{ key: string; canvasId: string; text: string; end: () => Promise<unknown> }> | null>(null);
+  const [rows, setRows] = useState<Array<{
+    key: string;
+    canvasId: string;
+    text: string;
+    end: () => Promise<unknown>;
+  }> | null>(null);
   const load = useCallback(async () => {
     const found: Array<{ key: string; canvasId: string; text: string; end: () => Promise<unknown> }> = [];
     for (const canvasId of canvasList ? canvasList.split('\n') : []) {
       const address = { projectId, canvasId };
-      const [{ chat_runs: runs }, { connections }] = await Promise.all([api.chatRuns(address), api.connections(address)]);
+      const [{ chat_runs: runs }, { connections }] = await Promise.all([
+        api.chatRuns(address),
+        api.connections(address),
+      ]);
       for (const run of runs) {
         found.push({
           key: run.agent_run_id,

@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEventType, type WebhookView } from '../../../src/contract/webhooks.js';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookDelivery,
+  type WebhookEventType,
+  type WebhookView,
+} from '../../../src/contract/webhooks.js';
 import { api } from '../model/api.js';
 import { useChange } from './use-change.js';
 
@@ -36,7 +41,10 @@ export function WebhooksPanel({ projectId }: { projectId: string }) {
   return (
     <section className="project" aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks</h2>
-      <p className="muted">Run events and layout revisions, signed (Standard Webhooks) and retried for 24 hours, sent to your endpoints in order.</p>
+      <p className="muted">
+        Run events and layout revisions, signed (Standard Webhooks) and retried for 24 hours, sent to your endpoints in
+        order.
+      </p>
       {problem ? (
         <p className="notice notice-error" role="alert">
           {problem}
@@ -47,25 +55,42 @@ export function WebhooksPanel({ projectId }: { projectId: string }) {
         onSubmit={(event) => {
           event.preventDefault();
           void act(async () => {
-            const created = await api.createWebhook(projectId, { url: url.trim(), events: [...events], allow_private_network: allowPrivate });
+            const created = await api.createWebhook(projectId, {
+              url: url.trim(),
+              events: [...events],
+              allow_private_network: allowPrivate,
+            });
             setSecret({ url: created.url, secret: created.secret });
             setUrl('');
           });
         }}
       >
         <label>
-          Endpoint URL <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/hooks/canvas" required />
+          Endpoint URL{' '}
+          <input
+            type="url"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            placeholder="https://example.com/hooks/canvas"
+            required
+          />
         </label>
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <label key={type} className="option">
-              <input type="checkbox" checked={events.has(type)} onChange={(event) => toggle(type, event.target.checked)} /> {type}
+              <input
+                type="checkbox"
+                checked={events.has(type)}
+                onChange={(event) => toggle(type, event.target.checked)}
+              />{' '}
+              {type}
             </label>
           ))}
         </fieldset>
         <label className="option">
-          <input type="checkbox" checked={allowPrivate} onChange={(event) => setAllowPrivate(event.target.checked)} /> Allow http and private network addresses
+          <input type="checkbox" checked={allowPrivate} onChange={(event) => setAllowPrivate(event.target.checked)} />{' '}
+          Allow http and private network addresses
         </label>
         <button type="submit" className="button-small button-primary" disabled={events.size === 0}>
           Add webhook
@@ -82,11 +107,17 @@ export function WebhooksPanel({ projectId }: { projectId: string }) {
         {hooks?.map((hook) => (
           <li key={hook.webhook_id} data-webhook={hook.webhook_id}>
             <span>
-              <strong>{hook.url}</strong>: {hook.events.length === WEBHOOK_EVENT_TYPES.length ? 'every event' : hook.events.join(', ')}
+              <strong>{hook.url}</strong>:{' '}
+              {hook.events.length === WEBHOOK_EVENT_TYPES.length ? 'every event' : hook.events.join(', ')}
               {hook.allow_private_network ? ' (private network allowed)' : ''}
             </span>
             <span className="webhook-actions">
-              <button type="button" className="button-small" aria-expanded={open === hook.webhook_id} onClick={() => setOpen(open === hook.webhook_id ? null : hook.webhook_id)}>
+              <button
+                type="button"
+                className="button-small"
+                aria-expanded={open === hook.webhook_id}
+                onClick={() => setOpen(open === hook.webhook_id ? null : hook.webhook_id)}
+              >
                 Deliveries
               </button>
               <button
@@ -102,7 +133,12 @@ export function WebhooksPanel({ projectId }: { projectId: string }) {
               >
                 Rotate secret
               </button>
-              <button type="button" className="button-small" aria-label={`Delete the webhook ${hook.url}`} onClick={() => void act(() => api.deleteWebhook(projectId, hook.webhook_id))}>
+              <button
+                type="button"
+                className="button-small"
+                aria-label={`Delete the webhook ${hook.url}`}
+                onClick={() => void act(() => api.deleteWebhook(projectId, hook.webhook_id))}
+              >
                 Delete
               </button>
             </span>
@@ -133,7 +169,14 @@ export function WebhooksPanel({ projectId }: { projectId: string }) {
                         {delivery.latency_ms !== null ? ` in ${delivery.latency_ms} ms` : ''}
                       </td>
                       <td>
-                        <button type="button" className="button-small" aria-label={`Send again: ${delivery.type} ${delivery.delivery_id}`} onClick={() => void act(() => api.redeliverWebhook(projectId, hook.webhook_id, delivery.delivery_id))}>
+                        <button
+                          type="button"
+                          className="button-small"
+                          aria-label={`Send again: ${delivery.type} ${delivery.delivery_id}`}
+                          onClick={() =>
+                            void act(() => api.redeliverWebhook(projectId, hook.webhook_id, delivery.delivery_id))
+                          }
+                        >
                           Send again
                         </button>
                       </td>

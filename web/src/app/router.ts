@@ -3,13 +3,15 @@ import { webCanvasPath, webTeamPath } from '../../../src/contract/index.js';
 
 /** The page's few routes, on the History API: / (projects), /p/{project}/c/{canvas} (a canvas), /p/{project}/team. */
 
-export type Route = { kind: 'home' } | { kind: 'canvas'; projectId: string; canvasId: string } | { kind: 'team'; projectId: string };
+export type Route =
+  { kind: 'home' } | { kind: 'canvas'; projectId: string; canvasId: string } | { kind: 'team'; projectId: string };
 
 export function parseRoute(pathname: string): Route {
   const team = /^\/p\/([^/]+)\/team\/?$/.exec(pathname);
   if (team) return { kind: 'team', projectId: decodeURIComponent(team[1]!) };
   const match = /^\/p\/([^/]+)\/c\/([^/]+)\/?$/.exec(pathname);
-  if (match) return { kind: 'canvas', projectId: decodeURIComponent(match[1]!), canvasId: decodeURIComponent(match[2]!) };
+  if (match)
+    return { kind: 'canvas', projectId: decodeURIComponent(match[1]!), canvasId: decodeURIComponent(match[2]!) };
   return { kind: 'home' };
 }
 

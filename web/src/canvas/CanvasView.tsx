@@ -33,11 +33,23 @@ const KEYBOARD_MOVE_REST_MS = 400;
 
 function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
-  return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
+  return (
+    !!element &&
+    (element.tagName === 'INPUT' ||
+      element.tagName === 'TEXTAREA' ||
+      element.tagName === 'SELECT' ||
+      element.isContentEditable)
+  );
 }
 
 /** `onOpen`: Enter on a focused card asks for its details (the keyboard's double-click). */
-export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | null) => void; onOpen?: (nodeId: string) => void }) {
+export function CanvasView({
+  onSelect,
+  onOpen,
+}: {
+  onSelect: (nodeId: string | null) => void;
+  onOpen?: (nodeId: string) => void;
+}) {
   const { controller } = useCanvas();
   const editable = useEditable();
   const layout = useCanvasState((state) => state.layout);
@@ -70,10 +82,20 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
 
   // Removals come from the server (the feed), not from React Flow's own state: a refused delete must not vanish.
   const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
-    setNodes((current) => applyNodeChanges(changes.filter((change) => change.type !== 'remove'), current));
+    setNodes((current) =>
+      applyNodeChanges(
+        changes.filter((change) => change.type !== 'remove'),
+        current,
+      ),
+    );
   }, []);
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
-    setEdges((current) => applyEdgeChanges(changes.filter((change) => change.type !== 'remove'), current));
+    setEdges((current) =>
+      applyEdgeChanges(
+        changes.filter((change) => change.type !== 'remove'),
+        current,
+      ),
+    );
   }, []);
 
   const onNodeDragStop = useCallback(
@@ -83,17 +105,37 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
       if (moved.length === 1 && dragged.type !== 'groupNode') {
         const group = flow
           .getIntersectingNodes(dragged)
-          .find((candidate) => candidate.type === 'groupNode' && candidate.id !== dragged.id && candidate.id !== dragged.parentId);
+          .find(
+            (candidate) =>
+              candidate.type === 'groupNode' && candidate.id !== dragged.id && candidate.id !== dragged.parentId,
+          );
         if (group && !dragged.parentId) {
           const inside = flow.getInternalNode(group.id)!.internals.positionAbsolute;
           const absolute = flow.getInternalNode(dragged.id)!.internals.positionAbsolute;
           void controller.submit(
-            updateNode(dragged.id, { parentId: group.id, extent: 'parent', position: { x: absolute.x - inside.x, y: absolute.y - inside.y } }, 'Put into group', authors),
+            updateNode(
+              dragged.id,
+              {
+                parentId: group.id,
+                extent: 'parent',
+                position: { x: absolute.x - inside.x, y: absolute.y - inside.y },
+              },
+              'Put into group',
+              authors,
+            ),
           );
           return;
         }
       }
-      void controller.submit(moveNodes(moved.map((node) => ({ id: node.id, position: { x: Math.round(node.position.x), y: Math.round(node.position.y) } })), authors));
+      void controller.submit(
+        moveNodes(
+          moved.map((node) => ({
+            id: node.id,
+            position: { x: Math.round(node.position.x), y: Math.round(node.position.y) },
+          })),
+          authors,
+        ),
+      );
     },
     [controller, flow, authors],
   );
@@ -115,15 +157,28 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
   const onDelete = useCallback(
     ({ nodes: deletedNodes, edges: deletedEdges }: { nodes: FlowNode[]; edges: Edge[] }) => {
       if (deletedNodes.length + deletedEdges.length === 0) return;
-      void controller.submit(deleteItems(deletedNodes.map((node) => node.id), deletedEdges.map((edge) => edge.id), controller.store.getState().layout));
+      void controller.submit(
+        deleteItems(
+          deletedNodes.map((node) => node.id),
+          deletedEdges.map((edge) => edge.id),
+          controller.store.getState().layout,
+        ),
+      );
     },
     [controller],
   );
 
-  const onSelectionChange = useCallback(({ nodes: selected }: OnSelectionChangeParams) => onSelect(selected[0]?.id ?? null), [onSelect]);
+  const onSelectionChange = useCallback(
+    ({ nodes: selected }: OnSelectionChangeParams) => onSelect(selected[0]?.id ?? null),
+    [onSelect],
+  );
 
   // Deleting asks first (issue 21): the Delete key is easy to press by accident, on a keyboard especially.
-  const [pendingDelete, setPendingDelete] = useState<{ nodes: number; edges: number; answer: (yes: boolean) => void } | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<{
+    nodes: number;
+    edges: number;
+    answer: (yes: boolean) => void;
+  } | null>(null);
   const onBeforeDelete = useCallback(
     ({ nodes: doomedNodes, edges: doomedEdges }: { nodes: FlowNode[]; edges: Edge[] }) =>
       new Promise<boolean>((resolve) => {
@@ -152,11 +207,19 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
         event.preventDefault();
         setNodes((current) => current.map((node) => ({ ...node, selected: true })));
       } else if (command && key === 'c') {
-        const selected = new Set(flow.getNodes().filter((node) => node.selected).map((node) => node.id));
+        const selected = new Set(
+          flow
+            .getNodes()
+            .filter((node) => node.selected)
+            .map((node) => node.id),
+        );
         if (selected.size > 0) copySelection(controller.store.getState().layout, selected);
       } else if (command && key === 'v' && editable) {
         const pasted = pasteClipboard(controller.store.getState().layout);
-        if (pasted) void controller.submit(createItems(pasted.nodes as CanvasNode[], pasted.edges, `Paste ${pasted.nodes.length} nodes`));
+        if (pasted)
+          void controller.submit(
+            createItems(pasted.nodes as CanvasNode[], pasted.edges, `Paste ${pasted.nodes.length} nodes`),
+          );
       } else if (!command && key === 'f') {
         fitCanvas(flow, controller.store.getState().layout.nodes, 200);
       } else if (!command && event.key === 'Enter') {
@@ -174,9 +237,21 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
         .filter((node) => node.selected)
         .filter((node) => {
           const before = saved.get(node.id);
-          return before !== undefined && (before.x !== Math.round(node.position.x) || before.y !== Math.round(node.position.y));
+          return (
+            before !== undefined &&
+            (before.x !== Math.round(node.position.x) || before.y !== Math.round(node.position.y))
+          );
         });
-      if (moved.length > 0) void controller.submit(moveNodes(moved.map((node) => ({ id: node.id, position: { x: Math.round(node.position.x), y: Math.round(node.position.y) } })), authors));
+      if (moved.length > 0)
+        void controller.submit(
+          moveNodes(
+            moved.map((node) => ({
+              id: node.id,
+              position: { x: Math.round(node.position.x), y: Math.round(node.position.y) },
+            })),
+            authors,
+          ),
+        );
     };
     const onKeyUp = (event: KeyboardEvent) => {
       if (!editable || isTyping(event.target) || !event.key.startsWith('Arrow')) return;
@@ -194,35 +269,35 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
 
   return (
     <>
-    {pendingDelete ? <DeleteConfirm {...pendingDelete} onAnswer={answerDelete} /> : null}
-    <ReactFlow<FlowNode>
-      ref={pane}
-      nodes={nodes}
-      edges={edges}
-      nodeTypes={NODE_CARDS}
-      onNodesChange={onNodesChange}
-      onEdgesChange={onEdgesChange}
-      onNodeDragStop={onNodeDragStop}
-      onConnect={onConnect}
-      onDelete={onDelete}
-      onBeforeDelete={onBeforeDelete}
-      onSelectionChange={onSelectionChange}
-      nodesDraggable={editable}
-      nodesConnectable={editable}
-      edgesReconnectable={false}
-      deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}
-      selectionKeyCode="Shift"
-      multiSelectionKeyCode={['Meta', 'Control']}
-      onlyRenderVisibleElements
-      minZoom={0.05}
-      maxZoom={2}
-      proOptions={{ hideAttribution: true }}
-    >
-      <Background gap={24} />
-      <Controls showInteractive={false} />
-      <MiniMap pannable zoomable />
-      <PresenceLayer pane={pane} />
-    </ReactFlow>
+      {pendingDelete ? <DeleteConfirm {...pendingDelete} onAnswer={answerDelete} /> : null}
+      <ReactFlow<FlowNode>
+        ref={pane}
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_CARDS}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onNodeDragStop={onNodeDragStop}
+        onConnect={onConnect}
+        onDelete={onDelete}
+        onBeforeDelete={onBeforeDelete}
+        onSelectionChange={onSelectionChange}
+        nodesDraggable={editable}
+        nodesConnectable={editable}
+        edgesReconnectable={false}
+        deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={['Meta', 'Control']}
+        onlyRenderVisibleElements
+        minZoom={0.05}
+        maxZoom={2}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background gap={24} />
+        <Controls showInteractive={false} />
+        <MiniMap pannable zoomable />
+        <PresenceLayer pane={pane} />
+      </ReactFlow>
     </>
   );
 }
@@ -231,7 +306,12 @@ export function CanvasView({ onSelect, onOpen }: { onSelect: (nodeId: string | n
 function DeleteConfirm({ nodes, edges, onAnswer }: { nodes: number; edges: number; onAnswer: (yes: boolean) => void }) {
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => confirm.current?.focus(), []);
-  const what = [nodes > 0 ? `${nodes} node${nodes === 1 ? '' : 's'}` : null, edges > 0 ? `${edges} connection${edges === 1 ? '' : 's'}` : null].filter(Boolean).join(' and ');
+  const what = [
+    nodes > 0 ? `${nodes} node${nodes === 1 ? '' : 's'}` : null,
+    edges > 0 ? `${edges} connection${edges === 1 ? '' : 's'}` : null,
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return (
     <div
       className="delete-confirm"
@@ -242,7 +322,9 @@ function DeleteConfirm({ nodes, edges, onAnswer }: { nodes: number; edges: numbe
         if (event.key === 'Escape') onAnswer(false);
       }}
     >
-      <p id="delete-confirm-title">Delete {what}? Ctrl+Z brings {nodes + edges === 1 ? 'it' : 'them'} back.</p>
+      <p id="delete-confirm-title">
+        Delete {what}? Ctrl+Z brings {nodes + edges === 1 ? 'it' : 'them'} back.
+      </p>
       <div className="delete-confirm-actions">
         <button ref={confirm} type="button" className="button-danger" onClick={() => onAnswer(true)}>
           Delete

@@ -14,14 +14,27 @@ import type { FlowNode } from './flow-nodes.js';
 const REPORT_MS = 100;
 const HEARTBEAT_MS = 10_000;
 
-function NodeBox({ nodeId, color, label, className }: { nodeId: string; color: string; label: string; className: string }) {
+function NodeBox({
+  nodeId,
+  color,
+  label,
+  className,
+}: {
+  nodeId: string;
+  color: string;
+  label: string;
+  className: string;
+}) {
   const node = useFlowStore((state) => state.nodeLookup.get(nodeId));
   if (!node) return null;
   const { x, y } = node.internals.positionAbsolute;
   const width = node.measured.width ?? node.width ?? 0;
   const height = node.measured.height ?? node.height ?? 0;
   return (
-    <div className={className} style={{ transform: `translate(${x}px, ${y}px)`, width, height, ['--presence-color' as string]: color }}>
+    <div
+      className={className}
+      style={{ transform: `translate(${x}px, ${y}px)`, width, height, ['--presence-color' as string]: color }}
+    >
       <span className="presence-label">{label}</span>
     </div>
   );
@@ -32,14 +45,34 @@ function Others({ entries }: { entries: PresenceEntry[] }) {
     <ViewportPortal>
       {entries.map((entry) =>
         entry.kind === 'agent' ? (
-          entry.node_id ? <NodeBox key={entry.key} nodeId={entry.node_id} color={entry.color} label={entry.name} className="presence-agent" /> : null
+          entry.node_id ? (
+            <NodeBox
+              key={entry.key}
+              nodeId={entry.node_id}
+              color={entry.color}
+              label={entry.name}
+              className="presence-agent"
+            />
+          ) : null
         ) : (
           <div key={entry.key} data-presence={entry.name}>
             {entry.selection.map((nodeId) => (
-              <NodeBox key={nodeId} nodeId={nodeId} color={entry.color} label={entry.name} className="presence-selection" />
+              <NodeBox
+                key={nodeId}
+                nodeId={nodeId}
+                color={entry.color}
+                label={entry.name}
+                className="presence-selection"
+              />
             ))}
             {entry.cursor ? (
-              <div className="presence-cursor" style={{ transform: `translate(${entry.cursor.x}px, ${entry.cursor.y}px)`, ['--presence-color' as string]: entry.color }}>
+              <div
+                className="presence-cursor"
+                style={{
+                  transform: `translate(${entry.cursor.x}px, ${entry.cursor.y}px)`,
+                  ['--presence-color' as string]: entry.color,
+                }}
+              >
                 <svg width="14" height="18" viewBox="0 0 14 18" aria-hidden="true">
                   <path d="M0 0 L14 11 L7 11 L4 18 Z" fill="currentColor" />
                 </svg>
@@ -59,8 +92,16 @@ export function PresenceLayer({ pane }: { pane: React.RefObject<HTMLElement | nu
   const entries = useCanvasState((state) => state.presence);
   const status = useCanvasState((state) => state.status);
   const flow = useReactFlow<FlowNode>();
-  const selection = useFlowStore((state) => [...state.nodeLookup.values()].filter((node) => node.selected).map((node) => node.id).join('\u0000'));
-  const last = useRef<{ selection: string[]; cursor: { x: number; y: number } | null }>({ selection: [], cursor: null });
+  const selection = useFlowStore((state) =>
+    [...state.nodeLookup.values()]
+      .filter((node) => node.selected)
+      .map((node) => node.id)
+      .join('\u0000'),
+  );
+  const last = useRef<{ selection: string[]; cursor: { x: number; y: number } | null }>({
+    selection: [],
+    cursor: null,
+  });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {

@@ -35,6 +35,11 @@ export function pasteClipboard(layout: Layout): { nodes: CanvasNode[]; edges: Ca
     }
     return copy as CanvasNode;
   });
-  const edges = clipboard.edges.map((edge) => ({ ...structuredClone(edge), id: `${edge.id}-${newKey().slice(0, 4)}`, source: ids.get(edge.source)!, target: ids.get(edge.target)! }));
+  const edges = clipboard.edges.map((edge) => ({
+    ...structuredClone(edge),
+    id: `${edge.id}-${newKey().slice(0, 4)}`,
+    source: ids.get(edge.source)!,
+    target: ids.get(edge.target)!,
+  }));
   return { nodes, edges };
 }

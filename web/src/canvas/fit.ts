@@ -40,7 +40,8 @@ export function layoutBounds(
     const width = node.width ?? node.style?.width ?? CARD.width;
     const height = node.height ?? node.style?.height ?? CARD.height;
     // A node whose bounds are not finite numbers within reach is left out: one such node must not make fit do nothing.
-    if (![at.x, at.y, at.x + width, at.y + height].every((value) => Number.isFinite(value) && Math.abs(value) <= FAR)) continue;
+    if (![at.x, at.y, at.x + width, at.y + height].every((value) => Number.isFinite(value) && Math.abs(value) <= FAR))
+      continue;
     left = Math.min(left, at.x);
     top = Math.min(top, at.y);
     right = Math.max(right, at.x + width);

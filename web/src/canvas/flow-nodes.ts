@@ -22,7 +22,10 @@ function clamp(value: number, low: number, high: number, fallback: number): numb
   return Number.isFinite(value) ? Math.min(Math.max(value, low), high) : fallback;
 }
 export function drawnPosition(position: { x: number; y: number }): { x: number; y: number } {
-  return { x: clamp(position.x, -LIMITS.coordinate, LIMITS.coordinate, 0), y: clamp(position.y, -LIMITS.coordinate, LIMITS.coordinate, 0) };
+  return {
+    x: clamp(position.x, -LIMITS.coordinate, LIMITS.coordinate, 0),
+    y: clamp(position.y, -LIMITS.coordinate, LIMITS.coordinate, 0),
+  };
 }
 function drawnExtent(value: number | undefined): number | undefined {
   return value === undefined ? undefined : clamp(value, 1, LIMITS.nodeExtent, LIMITS.nodeExtent);
@@ -70,7 +73,15 @@ export function toFlowNodes(
       ...(node.extent === 'parent' ? { extent: 'parent' as const } : {}),
       ...(width !== undefined ? { width } : {}),
       ...(height !== undefined ? { height } : {}),
-      ...(node.style ? { style: { ...node.style, ...(node.style.width !== undefined ? { width: drawnExtent(node.style.width) } : {}), ...(node.style.height !== undefined ? { height: drawnExtent(node.style.height) } : {}) } } : {}),
+      ...(node.style
+        ? {
+            style: {
+              ...node.style,
+              ...(node.style.width !== undefined ? { width: drawnExtent(node.style.width) } : {}),
+              ...(node.style.height !== undefined ? { height: drawnExtent(node.style.height) } : {}),
+            },
+          }
+        : {}),
       ...(node.hidden !== undefined ? { hidden: node.hidden } : {}),
       ...(node.zIndex !== undefined ? { zIndex: node.zIndex } : {}),
       ...(node.expandParent !== undefined ? { expandParent: node.expandParent } : {}),

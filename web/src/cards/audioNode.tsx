@@ -1,5 +1,14 @@
 import { useCardVersions } from './card-versions.js';
-import { AudioPlayer, CardShell, Chips, EditableText, ErrorLine, shownOutputs, useSaveField, type CardProps } from './parts.js';
+import {
+  AudioPlayer,
+  CardShell,
+  Chips,
+  EditableText,
+  ErrorLine,
+  shownOutputs,
+  useSaveField,
+  type CardProps,
+} from './parts.js';
 import { dataOf, formatMs, num, text } from './values.js';
 
 /** audioNode: the line to speak (or the music prompt), the voice, and a player with the duration. */

@@ -9,8 +9,19 @@ export function BeatContextNodeCard(card: CardProps) {
   const beat = num(data.beat);
   return (
     <CardShell card={card} className="card-beat">
-      <Chips items={[episode !== undefined ? `Episode ${episode}` : undefined, beat !== undefined ? `Beat ${beat}` : undefined, text(data.syncStatus)]} />
-      <EditableText label="beat content" value={text(data.content) ?? ''} placeholder="What happens in this beat…" onSave={(next) => save('content', next, 'Edit beat', next)} />
+      <Chips
+        items={[
+          episode !== undefined ? `Episode ${episode}` : undefined,
+          beat !== undefined ? `Beat ${beat}` : undefined,
+          text(data.syncStatus),
+        ]}
+      />
+      <EditableText
+        label="beat content"
+        value={text(data.content) ?? ''}
+        placeholder="What happens in this beat…"
+        onSave={(next) => save('content', next, 'Edit beat', next)}
+      />
       <ErrorLine message={text(data.errorMessage)} />
     </CardShell>
   );

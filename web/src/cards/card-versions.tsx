@@ -8,7 +8,11 @@ import { useCanvas, useEditable } from '../canvas/context.js';
  * each version's result on the card in place of the current one, and "Use this" makes the one shown current (a layout
  * write, like the details panel's "Use this version", where two can also be compared side by side).
  */
-export function useCardVersions(nodeId: string, state: NodeRuntimeState | undefined, pickedRunId: string | undefined): {
+export function useCardVersions(
+  nodeId: string,
+  state: NodeRuntimeState | undefined,
+  pickedRunId: string | undefined,
+): {
   /** The outputs of the version being looked at, when it is not the current one. */
   browsing: RunOutput[] | null;
   controls: ReactNode;
@@ -41,7 +45,12 @@ export function useCardVersions(nodeId: string, state: NodeRuntimeState | undefi
       }
       setOpening(null);
       setList(next);
-      setIndex(Math.max(next.versions.findIndex((version) => version.current), 0));
+      setIndex(
+        Math.max(
+          next.versions.findIndex((version) => version.current),
+          0,
+        ),
+      );
     } catch (error) {
       setOpening({ error: (error as Error).message });
     }
@@ -51,7 +60,12 @@ export function useCardVersions(nodeId: string, state: NodeRuntimeState | undefi
       browsing: null,
       controls: (
         <span className="card-versions nodrag">
-          <button type="button" className="button-small card-versions-open" disabled={opening !== null && opening.error === null} onClick={() => void open()}>
+          <button
+            type="button"
+            className="button-small card-versions-open"
+            disabled={opening !== null && opening.error === null}
+            onClick={() => void open()}
+          >
             {opening !== null && opening.error === null ? 'Loading versions…' : 'Versions'}
           </button>
           {opening?.error ? <span className="error-line">Versions could not be read: {opening.error}</span> : null}
@@ -66,18 +80,35 @@ export function useCardVersions(nodeId: string, state: NodeRuntimeState | undefi
     browsing: version.current ? null : version.outputs,
     controls: (
       <div className="card-versions nodrag" role="group" aria-label="Result versions">
-        <button type="button" className="button-small" disabled={index === 0} onClick={() => step(-1)} aria-label="Previous version">
+        <button
+          type="button"
+          className="button-small"
+          disabled={index === 0}
+          onClick={() => step(-1)}
+          aria-label="Previous version"
+        >
           ‹
         </button>
         <span>
           Version {version.version} of {count}
           {version.current ? ' (current)' : ''}
         </span>
-        <button type="button" className="button-small" disabled={index === count - 1} onClick={() => step(1)} aria-label="Next version">
+        <button
+          type="button"
+          className="button-small"
+          disabled={index === count - 1}
+          onClick={() => step(1)}
+          aria-label="Next version"
+        >
           ›
         </button>
         {version.current ? null : (
-          <button type="button" className="button-small button-primary" disabled={!editable} onClick={() => void controller.pickVersion(nodeId, version.run_id)}>
+          <button
+            type="button"
+            className="button-small button-primary"
+            disabled={!editable}
+            onClick={() => void controller.pickVersion(nodeId, version.run_id)}
+          >
             Use this
           </button>
         )}

@@ -10,7 +10,9 @@ export function DirectorSummary({ bundle }: { bundle: unknown }) {
   const count = (key: string) => Math.max(list(meta[key]).length, list(layer[key]).length);
   const sourceName = text(source.label) ?? text(source.source_id);
   const parts = [
-    sourceName ? `${sourceName}${text(source.source_type) ? ` (${text(source.source_type)}, ${text(source.source_kind) ?? '?'})` : ''}` : undefined,
+    sourceName
+      ? `${sourceName}${text(source.source_type) ? ` (${text(source.source_type)}, ${text(source.source_kind) ?? '?'})` : ''}`
+      : undefined,
     `${count('actors')} actors`,
     `${count('props')} props`,
     `${count('stagings')} stagings`,

@@ -8,7 +8,15 @@ export function ExportImageNodeCard(card: CardProps) {
   return (
     <CardShell card={card}>
       <ImagePreview url={imageUrlOf(data)} alt={text(data.displayName) ?? 'export'} />
-      <Chips items={[text(data.resultKind)?.replace(/([A-Z])/g, ' $1').toLowerCase(), text(data.aspectRatio), text(data.deliveryOriginalState)]} />
+      <Chips
+        items={[
+          text(data.resultKind)
+            ?.replace(/([A-Z])/g, ' $1')
+            .toLowerCase(),
+          text(data.aspectRatio),
+          text(data.deliveryOriginalState),
+        ]}
+      />
       <DirectorSummary bundle={data.director_control_bundle} />
     </CardShell>
   );

@@ -26,14 +26,26 @@ export function GroupNodeCard(card: CardProps) {
           minWidth={200}
           minHeight={120}
           onResizeEnd={(_event, size) => {
-            const set = { width: Math.round(size.width), height: Math.round(size.height), position: { x: Math.round(size.x), y: Math.round(size.y) } };
-            void controller.submit(updateNode(node.id, set, 'Resize group', () => controller.store.getState().lastAuthor));
+            const set = {
+              width: Math.round(size.width),
+              height: Math.round(size.height),
+              position: { x: Math.round(size.x), y: Math.round(size.y) },
+            };
+            void controller.submit(
+              updateNode(node.id, set, 'Resize group', () => controller.store.getState().lastAuthor),
+            );
           }}
         />
       ) : null}
       <Handle type="target" position={Position.Left} isConnectable={editable} />
       <div className="group-label">
-        <EditableText multiline={false} label="group label" value={text(data.label) ?? ''} placeholder="Group" onSave={(next) => save('label', next, 'Rename group', next)} />
+        <EditableText
+          multiline={false}
+          label="group label"
+          value={text(data.label) ?? ''}
+          placeholder="Group"
+          onSave={(next) => save('label', next, 'Rename group', next)}
+        />
         {highlight ? <span className="card-author">{highlight}</span> : null}
       </div>
       <Handle type="source" position={Position.Right} isConnectable={editable} />

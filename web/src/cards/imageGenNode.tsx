@@ -1,6 +1,17 @@
 import { useCardVersions } from './card-versions.js';
 import { DirectorSummary } from './director-summary.js';
-import { CardShell, Chips, ErrorLine, ImagePreview, ImageResults, PromptEditor, browsedImages, imageUrlOf, shownOutputs, type CardProps } from './parts.js';
+import {
+  CardShell,
+  Chips,
+  ErrorLine,
+  ImagePreview,
+  ImageResults,
+  PromptEditor,
+  browsedImages,
+  imageUrlOf,
+  shownOutputs,
+  type CardProps,
+} from './parts.js';
 import { dataOf, num, text } from './values.js';
 
 /** imageGenNode: the generated images (pending ones as placeholders), the prompt, model, size and count. */

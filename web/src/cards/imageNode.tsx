@@ -1,6 +1,16 @@
 import { useCardVersions } from './card-versions.js';
 import { DirectorSummary } from './director-summary.js';
-import { CardShell, Chips, ImagePreview, ImageResults, PromptEditor, browsedImages, imageUrlOf, shownOutputs, type CardProps } from './parts.js';
+import {
+  CardShell,
+  Chips,
+  ImagePreview,
+  ImageResults,
+  PromptEditor,
+  browsedImages,
+  imageUrlOf,
+  shownOutputs,
+  type CardProps,
+} from './parts.js';
 import { dataOf, text } from './values.js';
 
 /** imageNode: the picture (the latest run's results while it has them), its prompt and how it is made. */
@@ -18,7 +28,14 @@ export function ImageNodeCard(card: CardProps) {
       )}
       {versions.controls}
       <PromptEditor card={card} placeholder="Describe the image…" />
-      <Chips items={[text(data.model), text(data.size), text(data.aspectRatio), text(data.generationMode)?.replaceAll('_', ' ')]} />
+      <Chips
+        items={[
+          text(data.model),
+          text(data.size),
+          text(data.aspectRatio),
+          text(data.generationMode)?.replaceAll('_', ' '),
+        ]}
+      />
       <DirectorSummary bundle={data.director_control_bundle} />
     </CardShell>
   );

@@ -47,7 +47,9 @@ export const CARDS: Record<NodeType, ComponentType<CardProps>> = {
 function UnknownNodeCard(card: CardProps) {
   return (
     <CardShell card={card}>
-      <div className="muted">This page does not know the node type "{card.data.node.type}". Its data is in the side panel.</div>
+      <div className="muted">
+        This page does not know the node type "{card.data.node.type}". Its data is in the side panel.
+      </div>
     </CardShell>
   );
 }

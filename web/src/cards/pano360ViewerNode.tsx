@@ -8,8 +8,17 @@ export function Pano360ViewerNodeCard(card: CardProps) {
   const fov = num(data.fovDeg);
   return (
     <CardShell card={card}>
-      <ImagePreview url={text(data.previewImageUrl) ?? text(data.imageUrl)} alt={text(data.displayName) ?? '360° panorama'} />
-      <Chips items={[yaw !== undefined ? `front ${yaw}°` : undefined, fov !== undefined ? `FOV ${fov}°` : undefined, text(data.sourceNodeId) ? `from ${text(data.sourceNodeId)}` : undefined]} />
+      <ImagePreview
+        url={text(data.previewImageUrl) ?? text(data.imageUrl)}
+        alt={text(data.displayName) ?? '360° panorama'}
+      />
+      <Chips
+        items={[
+          yaw !== undefined ? `front ${yaw}°` : undefined,
+          fov !== undefined ? `FOV ${fov}°` : undefined,
+          text(data.sourceNodeId) ? `from ${text(data.sourceNodeId)}` : undefined,
+        ]}
+      />
     </CardShell>
   );
 }

@@ -100,11 +100,7 @@ export function CardShell({ card, children, className, runnable, resizable = tru
     );
   }
   return (
-    <div
-      className={classes}
-      data-node-id={node.id}
-      data-node-type={node.type}
-    >
+    <div className={classes} data-node-id={node.id} data-node-type={node.type}>
       {resizable && editable ? (
         <NodeResizer
           isVisible={card.selected}
@@ -112,7 +108,11 @@ export function CardShell({ card, children, className, runnable, resizable = tru
           minHeight={80}
           onResizeEnd={(_event, size) => {
             const authors = () => controller.store.getState().lastAuthor;
-            const set = { width: Math.round(size.width), height: Math.round(size.height), position: { x: Math.round(size.x), y: Math.round(size.y) } };
+            const set = {
+              width: Math.round(size.width),
+              height: Math.round(size.height),
+              position: { x: Math.round(size.x), y: Math.round(size.y) },
+            };
             void controller.submit(updateNode(node.id, set, 'Resize', authors));
           }}
         />
@@ -160,7 +160,11 @@ export function EditableText({
   }, [editing]);
   // The card can go away mid-edit (someone deleted the node): what was typed is still sent, so the person is told
   // it could not be applied and gets the text back, instead of losing it with the card.
-  const unsaved = useRef<{ draft: string | null; value: string; onSave: (next: string) => void }>({ draft, value, onSave });
+  const unsaved = useRef<{ draft: string | null; value: string; onSave: (next: string) => void }>({
+    draft,
+    value,
+    onSave,
+  });
   unsaved.current = { draft, value, onSave };
   useEffect(
     () => () => {
@@ -220,7 +224,15 @@ export function useSaveField(nodeId: string) {
 export function PromptEditor({ card, placeholder }: { card: CardProps; placeholder: string }) {
   const save = useSaveField(card.data.node.id);
   const prompt = text(dataOf(card.data.node.data).prompt) ?? '';
-  return <EditableText className="prompt" label="prompt" value={prompt} placeholder={placeholder} onSave={(next) => save('prompt', next, 'Edit prompt', next)} />;
+  return (
+    <EditableText
+      className="prompt"
+      label="prompt"
+      value={prompt}
+      placeholder={placeholder}
+      onSave={(next) => save('prompt', next, 'Edit prompt', next)}
+    />
+  );
 }
 
 export function Field({ name, children }: { name: string; children: ReactNode }) {
@@ -259,11 +271,16 @@ export function runOutputs(state: NodeRuntimeState | undefined, kind: string): {
  * What a card shows: the latest run's outputs, unless a person or agent picked an earlier version (issue 22), whose
  * result the node's data names (`externalRunId`, and the type's result field); a run in progress shows as before.
  */
-export function shownOutputs(data: Data, state: NodeRuntimeState | undefined, kind: 'image' | 'audio'): { ready: string[]; pending: number } {
+export function shownOutputs(
+  data: Data,
+  state: NodeRuntimeState | undefined,
+  kind: 'image' | 'audio',
+): { ready: string[]; pending: number } {
   const latest = runOutputs(state, kind);
   const picked = text(data.externalRunId);
   const pickedUrl = kind === 'image' ? text(data.committed_slot_url) : text(data.audioUrl);
-  if (picked && pickedUrl && state && picked !== state.externalRunId && latest.pending === 0) return { ready: [pickedUrl], pending: 0 };
+  if (picked && pickedUrl && state && picked !== state.externalRunId && latest.pending === 0)
+    return { ready: [pickedUrl], pending: 0 };
   return latest;
 }
 
@@ -318,7 +335,15 @@ export function VideoPlayer({ url, poster }: { url: string | undefined; poster?:
   const safe = safeMediaUrl(url, origin);
   if (!url) return null;
   if (!safe) return <NotShown what="Video" />;
-  return <video className="nodrag media-video" controls preload="metadata" src={safe} poster={safeMediaUrl(poster, origin)} />;
+  return (
+    <video
+      className="nodrag media-video"
+      controls
+      preload="metadata"
+      src={safe}
+      poster={safeMediaUrl(poster, origin)}
+    />
+  );
 }
 
 /** A link to a run's file (JSON, 3D model), only to this server's own files. */

@@ -35,7 +35,8 @@ export function ChainQuote({ estimate }: { estimate: ChainEstimate }) {
         ) : (
           <>
             {running.length} {running.length === 1 ? 'node runs' : 'nodes run'}
-            {cached > 0 ? `, ${cached} cached (unchanged since their last result)` : ''}, for about <strong>{credits(estimate.cost.estimated)}</strong> together.
+            {cached > 0 ? `, ${cached} cached (unchanged since their last result)` : ''}, for about{' '}
+            <strong>{credits(estimate.cost.estimated)}</strong> together.
           </>
         )}
       </p>
@@ -47,8 +48,14 @@ export function ChainQuote({ estimate }: { estimate: ChainEstimate }) {
           </li>
         ))}
       </ol>
-      <p className="muted">{budgetCredits === null ? 'No budget limit on this project.' : `Budget: ${left ?? 0} of ${credits(budgetCredits)} left.`}</p>
-      {estimate.fits_budget ? null : <p className="error-line">That is more than the budget has left: the chain would be refused.</p>}
+      <p className="muted">
+        {budgetCredits === null
+          ? 'No budget limit on this project.'
+          : `Budget: ${left ?? 0} of ${credits(budgetCredits)} left.`}
+      </p>
+      {estimate.fits_budget ? null : (
+        <p className="error-line">That is more than the budget has left: the chain would be refused.</p>
+      )}
     </>
   );
 }
@@ -111,7 +118,12 @@ export function ChainProgress({ rootNodeId }: { rootNodeId: string }) {
     <div className="chain-progress" role="status" data-chain-status={chain.status}>
       <span>
         {summary}
-        {failures ? <span className="error-line"> Could not follow the chain ({failures}); its steps go on, each card shows its own run.</span> : null}
+        {failures ? (
+          <span className="error-line">
+            {' '}
+            Could not follow the chain ({failures}); its steps go on, each card shows its own run.
+          </span>
+        ) : null}
       </span>
       {active ? (
         <button

@@ -27,8 +27,16 @@ function useSecondsSince(startedAt: number | null, active: boolean): number | nu
 
 export function RunStatusBadge({ state }: { state: NodeRuntimeState | undefined }) {
   const status = state?.lastRunStatus;
-  const seconds = useSecondsSince(state?.generationStartedAt ?? null, status === 'running' || status === 'cancel_requested');
-  if (!state || !status) return <span className="run-status run-none" data-run-status="none">Not run yet</span>;
+  const seconds = useSecondsSince(
+    state?.generationStartedAt ?? null,
+    status === 'running' || status === 'cancel_requested',
+  );
+  if (!state || !status)
+    return (
+      <span className="run-status run-none" data-run-status="none">
+        Not run yet
+      </span>
+    );
   const percent = state.progress.percent;
   const label = {
     queued: 'Queued',
@@ -80,7 +88,8 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
   const wasOpen = useRef(false);
   const isOpen = confirming !== null;
   useEffect(() => {
-    if (isOpen && !wasOpen.current) dialog.current?.querySelector<HTMLElement>('input, button:not([disabled])')?.focus();
+    if (isOpen && !wasOpen.current)
+      dialog.current?.querySelector<HTMLElement>('input, button:not([disabled])')?.focus();
     if (!isOpen && wasOpen.current) runButton.current?.focus();
     wasOpen.current = isOpen;
   }, [isOpen]);
@@ -124,7 +133,10 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
     ? chainQuote === null || !chainQuote.fits_budget || chainRuns === 0
     : estimate !== null && estimate.budget.left !== null && estimate.budget.left < total;
 
-  const failure = state?.lastRunStatus === 'failed' && state.generationError ? <span className="run-error">{state.generationError}</span> : null;
+  const failure =
+    state?.lastRunStatus === 'failed' && state.generationError ? (
+      <span className="run-error">{state.generationError}</span>
+    ) : null;
   if (viewOnly) {
     return (
       <div className="run-bar">
@@ -139,11 +151,22 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
       {failure}
       <span className="run-actions">
         {active && runId ? (
-          <button type="button" className="button-small" disabled={!editable || state.lastRunStatus === 'cancel_requested'} onClick={() => void controller.cancelRun(runId)}>
+          <button
+            type="button"
+            className="button-small"
+            disabled={!editable || state.lastRunStatus === 'cancel_requested'}
+            onClick={() => void controller.cancelRun(runId)}
+          >
             Cancel
           </button>
         ) : (
-          <button ref={runButton} type="button" className="button-small button-primary" disabled={!editable || confirming !== null} onClick={() => void openConfirm()}>
+          <button
+            ref={runButton}
+            type="button"
+            className="button-small button-primary"
+            disabled={!editable || confirming !== null}
+            onClick={() => void openConfirm()}
+          >
             Run
           </button>
         )}
@@ -165,11 +188,22 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
             <fieldset className="run-scope">
               <legend>What to run</legend>
               <label>
-                <input type="radio" name={`run-scope-${nodeId}`} checked={downstream === null} onChange={() => void chooseDownstream(false)} /> This node
+                <input
+                  type="radio"
+                  name={`run-scope-${nodeId}`}
+                  checked={downstream === null}
+                  onChange={() => void chooseDownstream(false)}
+                />{' '}
+                This node
               </label>
               <label>
-                <input type="radio" name={`run-scope-${nodeId}`} checked={downstream !== null} onChange={() => void chooseDownstream(true)} /> From here: this node and
-                everything downstream
+                <input
+                  type="radio"
+                  name={`run-scope-${nodeId}`}
+                  checked={downstream !== null}
+                  onChange={() => void chooseDownstream(true)}
+                />{' '}
+                From here: this node and everything downstream
               </label>
             </fieldset>
           ) : null}
@@ -209,17 +243,17 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
                 )}
               </p>
               <p className="muted">{budgetLine(confirming.estimate)}</p>
-              {overBudget ? <p className="error-line">That is more than the budget has left: {count > 1 ? 'the runs' : 'the run'} would be refused.</p> : null}
+              {overBudget ? (
+                <p className="error-line">
+                  That is more than the budget has left: {count > 1 ? 'the runs' : 'the run'} would be refused.
+                </p>
+              ) : null}
             </>
           ) : (
             <p className="muted">Checking the cost…</p>
           )}
           <div className="run-confirm-actions">
-            <button
-              type="button"
-              className="button-small"
-              onClick={close}
-            >
+            <button type="button" className="button-small" onClick={close}>
               Not now
             </button>
             <button
@@ -228,7 +262,11 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
               disabled={(!downstream && !confirming.estimate) || starting || overBudget}
               onClick={() => void start()}
             >
-              {downstream ? `Start chain${chainRuns > 0 ? ` (${chainRuns} ${chainRuns === 1 ? 'run' : 'runs'})` : ''}` : count > 1 ? `Start ${count} runs` : 'Start run'}
+              {downstream
+                ? `Start chain${chainRuns > 0 ? ` (${chainRuns} ${chainRuns === 1 ? 'run' : 'runs'})` : ''}`
+                : count > 1
+                  ? `Start ${count} runs`
+                  : 'Start run'}
             </button>
           </div>
         </div>

@@ -20,7 +20,13 @@ export function SkillParameters({
   if (!schema) {
     // The catalog is not here (yet, or at all in the MCP App): the values as they are.
     const set = Object.entries(values);
-    return set.length === 0 ? null : <div className="chips">{set.map(([name, value]) => <span key={name} className="chip">{`${name.replaceAll('_', ' ')}: ${String(value)}`}</span>)}</div>;
+    return set.length === 0 ? null : (
+      <div className="chips">
+        {set.map(([name, value]) => (
+          <span key={name} className="chip">{`${name.replaceAll('_', ' ')}: ${String(value)}`}</span>
+        ))}
+      </div>
+    );
   }
   if (properties.length === 0) return <div className="muted">This skill takes no parameters.</div>;
   const set = (name: string, value: unknown) => {
@@ -33,14 +39,25 @@ export function SkillParameters({
     <div className="skill-form nodrag">
       {properties.map(([name, raw]) => {
         const property = dataOf(raw);
-        const choices = list(property.enum).filter((choice): choice is string | number => typeof choice === 'string' || typeof choice === 'number');
+        const choices = list(property.enum).filter(
+          (choice): choice is string | number => typeof choice === 'string' || typeof choice === 'number',
+        );
         const label = text(property.title) ?? name.replaceAll('_', ' ');
         const current = values[name];
         return (
           <label key={name} className="skill-field" title={text(property.description)}>
             <span>{label}</span>
             {choices.length > 0 ? (
-              <select disabled={!editable} value={current === undefined ? '' : String(current)} onChange={(event) => set(name, choices.find((choice) => String(choice) === event.target.value))}>
+              <select
+                disabled={!editable}
+                value={current === undefined ? '' : String(current)}
+                onChange={(event) =>
+                  set(
+                    name,
+                    choices.find((choice) => String(choice) === event.target.value),
+                  )
+                }
+              >
                 <option value="">default</option>
                 {choices.map((choice) => (
                   <option key={String(choice)} value={String(choice)}>
@@ -49,7 +66,12 @@ export function SkillParameters({
                 ))}
               </select>
             ) : property.type === 'boolean' ? (
-              <input type="checkbox" disabled={!editable} checked={current === true} onChange={(event) => set(name, event.target.checked)} />
+              <input
+                type="checkbox"
+                disabled={!editable}
+                checked={current === true}
+                onChange={(event) => set(name, event.target.checked)}
+              />
             ) : property.type === 'number' || property.type === 'integer' ? (
               <input
                 type="number"
@@ -58,7 +80,12 @@ export function SkillParameters({
                 onBlur={(event) => set(name, event.target.value === '' ? undefined : Number(event.target.value))}
               />
             ) : (
-              <input type="text" disabled={!editable} defaultValue={typeof current === 'string' ? current : ''} onBlur={(event) => set(name, event.target.value)} />
+              <input
+                type="text"
+                disabled={!editable}
+                defaultValue={typeof current === 'string' ? current : ''}
+                onBlur={(event) => set(name, event.target.value)}
+              />
             )}
           </label>
         );

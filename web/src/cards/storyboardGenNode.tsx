@@ -11,7 +11,15 @@ export function StoryboardGenNodeCard(card: CardProps) {
     <CardShell card={card} runnable className="card-wide">
       <ImageResults urls={results.ready} pending={results.pending} alt={text(data.displayName) ?? 'storyboard'} />
       <PromptEditor card={card} placeholder="Describe the sequence…" />
-      <Chips items={[frames !== undefined ? `${frames} frames` : undefined, text(data.aspectRatio), text(data.size), text(data.model), resultFrames ? `${resultFrames} results` : undefined]} />
+      <Chips
+        items={[
+          frames !== undefined ? `${frames} frames` : undefined,
+          text(data.aspectRatio),
+          text(data.size),
+          text(data.model),
+          resultFrames ? `${resultFrames} results` : undefined,
+        ]}
+      />
       <ErrorLine message={text(data.generationError)} />
     </CardShell>
   );

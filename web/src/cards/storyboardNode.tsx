@@ -15,13 +15,19 @@ export function StoryboardNodeCard(card: CardProps) {
         {frames.slice(0, 24).map((frame, index) => (
           <figure key={text(frame.id) ?? index} className="frame">
             {safeMediaUrl(text(frame.imageUrl), origin) ? (
-              <img src={safeMediaUrl(text(frame.imageUrl), origin)} alt={text(frame.caption) ?? `frame ${index + 1}`} loading="lazy" />
+              <img
+                src={safeMediaUrl(text(frame.imageUrl), origin)}
+                alt={text(frame.caption) ?? `frame ${index + 1}`}
+                loading="lazy"
+              />
             ) : (
               <div className="frame-empty">{index + 1}</div>
             )}
             <figcaption>
               {text(frame.caption) ?? text(frame.shotType) ?? `Frame ${index + 1}`}
-              {formatMs(num(frame.durationMs)) ? <span className="muted"> · {formatMs(num(frame.durationMs))}</span> : null}
+              {formatMs(num(frame.durationMs)) ? (
+                <span className="muted"> · {formatMs(num(frame.durationMs))}</span>
+              ) : null}
             </figcaption>
           </figure>
         ))}

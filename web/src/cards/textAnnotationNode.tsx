@@ -14,7 +14,13 @@ export function TextAnnotationNodeCard(card: CardProps) {
   return (
     <CardShell card={card} className="card-note">
       <div style={style}>
-        <EditableText className="note-text" label="note text" value={content} placeholder="Write a note…" onSave={(next) => save('content', next, 'Edit note', next)} />
+        <EditableText
+          className="note-text"
+          label="note text"
+          value={content}
+          placeholder="Write a note…"
+          onSave={(next) => save('content', next, 'Edit note', next)}
+        />
       </div>
     </CardShell>
   );

@@ -1,4 +1,13 @@
-import { CardShell, Chips, ErrorLine, FileLink, ImagePreview, PromptEditor, runOutputs, type CardProps } from './parts.js';
+import {
+  CardShell,
+  Chips,
+  ErrorLine,
+  FileLink,
+  ImagePreview,
+  PromptEditor,
+  runOutputs,
+  type CardProps,
+} from './parts.js';
 import { dataOf, list, text } from './values.js';
 
 /** threeDWorldNode: its world sources (by type), the active one, and the generated world to download. */
@@ -11,7 +20,13 @@ export function ThreeDWorldNodeCard(card: CardProps) {
     <CardShell card={card} runnable>
       <ImagePreview url={text(data.previewImageUrl)} alt={text(data.displayName) ?? '3D world'} />
       <PromptEditor card={card} placeholder="Describe the world…" />
-      <Chips items={[`${sources.length} sources`, ...kinds.map((kind) => kind as string), text(data.activeSourceId) ? `active: ${text(data.activeSourceId)}` : undefined]} />
+      <Chips
+        items={[
+          `${sources.length} sources`,
+          ...kinds.map((kind) => kind as string),
+          text(data.activeSourceId) ? `active: ${text(data.activeSourceId)}` : undefined,
+        ]}
+      />
       {models.ready.map((url) => (
         <FileLink key={url} url={url} download>
           Download the world (GLB)

@@ -28,7 +28,14 @@ export function bool(value: unknown): boolean {
 
 /** A node's title: its displayName, else what its type calls a title, else its id. */
 export function titleOf(type: string, data: Data, id: string): string {
-  return text(data.displayName) ?? text(data.label) ?? text(data.scriptTitle) ?? text(data.title) ?? text(data.fileName) ?? `${id}`;
+  return (
+    text(data.displayName) ??
+    text(data.label) ??
+    text(data.scriptTitle) ??
+    text(data.title) ??
+    text(data.fileName) ??
+    `${id}`
+  );
 }
 
 export function formatMs(ms: number | undefined | null): string | undefined {

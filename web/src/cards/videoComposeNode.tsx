@@ -17,7 +17,14 @@ export function VideoComposeNodeCard(card: CardProps) {
           </span>
         ))}
       </div>
-      <Chips items={[`${clips.length} clips`, text(data.audioTrackUrl) ? 'audio track' : undefined, text(data.aspectRatio), data.isExporting === true ? 'exporting' : undefined]} />
+      <Chips
+        items={[
+          `${clips.length} clips`,
+          text(data.audioTrackUrl) ? 'audio track' : undefined,
+          text(data.aspectRatio),
+          data.isExporting === true ? 'exporting' : undefined,
+        ]}
+      />
       <ErrorLine message={text(data.exportError)} />
     </CardShell>
   );

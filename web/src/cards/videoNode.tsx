@@ -8,9 +8,15 @@ export function VideoNodeCard(card: CardProps) {
   const url = results.ready[0] ?? text(data.videoUrl);
   return (
     <CardShell card={card} runnable>
-      {url ? <VideoPlayer url={url} poster={text(data.previewImageUrl)} /> : <div className="media-empty">{results.pending ? 'Rendering…' : 'No video yet'}</div>}
+      {url ? (
+        <VideoPlayer url={url} poster={text(data.previewImageUrl)} />
+      ) : (
+        <div className="media-empty">{results.pending ? 'Rendering…' : 'No video yet'}</div>
+      )}
       <PromptEditor card={card} placeholder="Describe the shot…" />
-      <Chips items={[formatMs(num(data.durationMs)), text(data.aspectRatio), text(data.model), text(data.sourceFileName)]} />
+      <Chips
+        items={[formatMs(num(data.durationMs)), text(data.aspectRatio), text(data.model), text(data.sourceFileName)]}
+      />
       <ErrorLine message={text(data.generationError)} />
     </CardShell>
   );

@@ -23,7 +23,10 @@ function Flow() {
   const [nodes, setNodes] = useState<FlowNode[]>([]);
   const [edges, setEdges] = useState<Edge[]>([]);
   const fitted = useRef(-1);
-  useEffect(() => setNodes((previous) => toFlowNodes(layout.nodes, states, {}, false, previous)), [layout.nodes, states]);
+  useEffect(
+    () => setNodes((previous) => toFlowNodes(layout.nodes, states, {}, false, previous)),
+    [layout.nodes, states],
+  );
   useEffect(() => setEdges((previous) => toFlowEdges(layout.edges, previous, false)), [layout.edges]);
   useEffect(() => {
     if (fitted.current === layout.revision || layout.nodes.length === 0) return;
@@ -56,7 +59,9 @@ function Flow() {
 function Summary({ onOpen, editing }: { onOpen: (() => void) | null; editing: boolean }) {
   const saving = useCanvasState((state) => state.saving);
   const role = useCanvasState((state) => state.role);
-  const problem = useCanvasState((state) => (state.status === 'ready' || state.status === 'loading' ? null : state.error));
+  const problem = useCanvasState((state) =>
+    state.status === 'ready' || state.status === 'loading' ? null : state.error,
+  );
   const address = useCanvasState((state) => state.address);
   const revision = useCanvasState((state) => state.layout.revision);
   const nodeCount = useCanvasState((state) => state.layout.nodes.length);
@@ -74,7 +79,11 @@ function Summary({ onOpen, editing }: { onOpen: (() => void) | null; editing: bo
       {active ? <span className="chip run-running">{active} running</span> : null}
       {failed ? <span className="chip run-failed">{failed} failed</span> : null}
       {editing && saving > 0 ? <span className="muted">Saving…</span> : null}
-      {editing && problem ? <span className="chip chip-warning" role="alert">The canvas could not be read: {problem}</span> : null}
+      {editing && problem ? (
+        <span className="chip chip-warning" role="alert">
+          The canvas could not be read: {problem}
+        </span>
+      ) : null}
       <span className="spacer" />
       {editing ? <WhoIsHere /> : null}
       {editing && role === 'viewer' ? <span className="chip chip-warning">View only</span> : null}
@@ -102,7 +111,10 @@ export function AppCanvas({
   mediaOrigin: string | null;
   editing: boolean;
 }) {
-  const context = useMemo(() => ({ controller, skills: null, viewOnly: !editing, mediaOrigin }), [controller, mediaOrigin, editing]);
+  const context = useMemo(
+    () => ({ controller, skills: null, viewOnly: !editing, mediaOrigin }),
+    [controller, mediaOrigin, editing],
+  );
   return (
     <CanvasContext.Provider value={context}>
       <ReactFlowProvider>

@@ -1,5 +1,14 @@
 import type { App } from '@modelcontextprotocol/ext-apps';
-import { BatchReceipt, CancelRunResult, CanvasSnapshot, NodeRun, RunEstimate, type CanvasNode, type LayoutOperation, type PresenceEntry } from '../../../src/contract/index.js';
+import {
+  BatchReceipt,
+  CancelRunResult,
+  CanvasSnapshot,
+  NodeRun,
+  RunEstimate,
+  type CanvasNode,
+  type LayoutOperation,
+  type PresenceEntry,
+} from '../../../src/contract/index.js';
 import { ApiError, type CanvasAddress } from '../model/api.js';
 import type { CanvasTransport, FeedHandlers } from '../model/transport.js';
 import type { z } from 'zod';
@@ -29,7 +38,12 @@ const STATUS_OF: Record<string, number> = { unauthenticated: 401, forbidden: 403
 
 function nodeLabel(node: CanvasNode | undefined, id: string): string {
   const data = node?.data as { displayName?: unknown; label?: unknown } | undefined;
-  const name = typeof data?.displayName === 'string' && data.displayName ? data.displayName : typeof data?.label === 'string' ? data.label : '';
+  const name =
+    typeof data?.displayName === 'string' && data.displayName
+      ? data.displayName
+      : typeof data?.label === 'string'
+        ? data.label
+        : '';
   return name ? `"${name}" (${id})` : id;
 }
 
@@ -47,7 +61,12 @@ export function largeCanvasNote(address: CanvasAddress, nodeCount: number): stri
 }
 
 /** What the model is told of the person's changes in the app: each update replaces the last, so it holds them all. */
-export function modelContextText(address: CanvasAddress, revision: number, changes: string[], nodeCount: number): string {
+export function modelContextText(
+  address: CanvasAddress,
+  revision: number,
+  changes: string[],
+  nodeCount: number,
+): string {
   return [
     `The person changed canvas ${address.projectId}/${address.canvasId} in the canvas view; it is now at layout revision ${revision}.`,
     'Read it again before writing. Their changes, oldest first:',
@@ -76,7 +95,9 @@ export function describeOperations(operations: LayoutOperation[], nodes: Map<str
         const parts = [
           set.position ? `moved ${what} to (${set.position.x}, ${set.position.y})` : null,
           set.data ? `edited ${what}` : null,
-          set.parentId !== undefined ? `put ${what} ${set.parentId ? `into ${set.parentId}` : 'at the canvas root'}` : null,
+          set.parentId !== undefined
+            ? `put ${what} ${set.parentId ? `into ${set.parentId}` : 'at the canvas root'}`
+            : null,
           set.width !== undefined || set.height !== undefined ? `resized ${what}` : null,
         ].filter(Boolean);
         return parts.length > 0 ? parts.join(', ') : `changed ${what}`;
@@ -92,14 +113,16 @@ export function hostTransport(app: App, address: CanvasAddress, access: AppAcces
 
   async function call<T>(name: string, args: Record<string, unknown>, success: z.ZodType<T>): Promise<T> {
     const result = await app.callServerTool({ name, arguments: { ...canvas, ...args } });
-    const structured = result.structuredContent as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined;
+    const structured = result.structuredContent as
+      { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined;
     if (result.isError) {
       const error = structured?.error;
       const code = error?.code ?? 'unknown';
       throw new ApiError(STATUS_OF[code] ?? 400, code, error?.message ?? `${name} failed.`, error?.details ?? {});
     }
     const parsed = success.safeParse(result.structuredContent);
-    if (!parsed.success) throw new ApiError(502, 'bad_result', `${name} answered something this view does not understand.`);
+    if (!parsed.success)
+      throw new ApiError(502, 'bad_result', `${name} answered something this view does not understand.`);
     return parsed.data;
   }
 
@@ -123,23 +146,32 @@ export function hostTransport(app: App, address: CanvasAddress, access: AppAcces
       .catch(() => undefined);
   }
 
-  const readOnly = (what: string) => Promise.reject(new ApiError(403, 'forbidden', `${what} is not available in this view: open the full canvas.`));
+  const readOnly = (what: string) =>
+    Promise.reject(new ApiError(403, 'forbidden', `${what} is not available in this view: open the full canvas.`));
 
   return {
     whoAmI: async () => ({ role: access.edit ? 'editor' : 'viewer', person: null }),
     snapshot,
     async changes(baseRevision, operations, clientSaveId, label) {
       if (!access.edit) return readOnly('Editing');
-      const receipt = await call('apply_canvas_changes', { base_revision: baseRevision, client_save_id: clientSaveId, operations }, BatchReceipt);
+      const receipt = await call(
+        'apply_canvas_changes',
+        { base_revision: baseRevision, client_save_id: clientSaveId, operations },
+        BatchReceipt,
+      );
       tell(label, operations, receipt.revision);
       return receipt;
     },
     history: () => readOnly('History'),
     revert: () => readOnly('Revert'),
-    estimate: (nodeId) => (access.run ? call('estimate_canvas_node_run', { node_id: nodeId }, RunEstimate) : readOnly('Running')),
+    estimate: (nodeId) =>
+      access.run ? call('estimate_canvas_node_run', { node_id: nodeId }, RunEstimate) : readOnly('Running'),
     submitRun: (nodeId, idempotencyKey) =>
-      access.run ? call('submit_canvas_node_run', { node_id: nodeId, idempotency_key: idempotencyKey }, NodeRun) : readOnly('Running'),
-    cancelRun: (runId) => (access.run ? call('cancel_canvas_node_run', { run_id: runId }, CancelRunResult) : readOnly('Cancelling')),
+      access.run
+        ? call('submit_canvas_node_run', { node_id: nodeId, idempotency_key: idempotencyKey }, NodeRun)
+        : readOnly('Running'),
+    cancelRun: (runId) =>
+      access.run ? call('cancel_canvas_node_run', { run_id: runId }, CancelRunResult) : readOnly('Cancelling'),
     follow(_after, handlers: FeedHandlers) {
       let stopped = false;
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -62,9 +62,14 @@ function Root() {
         setView({ kind: 'problem', text: 'This result is not a canvas this view can draw.' });
         return;
       }
-      const large = largeCanvasNote({ projectId: parsed.data.project_id, canvasId: parsed.data.canvas_id }, parsed.data.layout.nodes.length);
-      if (large && app.getHostCapabilities()?.updateModelContext) void app.updateModelContext({ content: [{ type: 'text', text: large }] }).catch(() => undefined);
-      const url = typeof result._meta?.[CANVAS_URL_META] === 'string' ? (result._meta[CANVAS_URL_META] as string) : null;
+      const large = largeCanvasNote(
+        { projectId: parsed.data.project_id, canvasId: parsed.data.canvas_id },
+        parsed.data.layout.nodes.length,
+      );
+      if (large && app.getHostCapabilities()?.updateModelContext)
+        void app.updateModelContext({ content: [{ type: 'text', text: large }] }).catch(() => undefined);
+      const url =
+        typeof result._meta?.[CANVAS_URL_META] === 'string' ? (result._meta[CANVAS_URL_META] as string) : null;
       const access = accessOf(result._meta);
       if (access && (access.edit || access.run) && app.getHostCapabilities()?.serverTools) {
         const address = { projectId: parsed.data.project_id, canvasId: parsed.data.canvas_id };
@@ -81,7 +86,9 @@ function Root() {
         return { kind: 'canvas', controller: createReadOnlyController(parsed.data), url };
       });
     };
-    app.connect().catch((error: unknown) => setView({ kind: 'problem', text: `Not connected to a host: ${String(error)}` }));
+    app
+      .connect()
+      .catch((error: unknown) => setView({ kind: 'problem', text: `Not connected to a host: ${String(error)}` }));
   }, []);
 
   if (view.kind === 'waiting') return <main className="screen-message">Waiting for the canvas…</main>;

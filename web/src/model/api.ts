@@ -48,7 +48,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
@@ -62,8 +67,15 @@ async function request<T>(method: string, path: string, body?: unknown, headers:
   const text = await response.text();
   const json = text ? (JSON.parse(text) as unknown) : undefined;
   if (!response.ok) {
-    const error = (json as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
-    throw new ApiError(response.status, error?.code ?? 'unknown', error?.message ?? `HTTP ${response.status}`, error?.details ?? {});
+    const error = (
+      json as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined
+    )?.error;
+    throw new ApiError(
+      response.status,
+      error?.code ?? 'unknown',
+      error?.message ?? `HTTP ${response.status}`,
+      error?.details ?? {},
+    );
   }
   return json as T;
 }
@@ -86,16 +98,33 @@ export const api = {
   skills: () => request<SkillCatalog>('GET', '/api/v1/zone/skills'),
 
   snapshot: ({ projectId, canvasId }: CanvasAddress) =>
-    request<CanvasSnapshot>('GET', `${canvasPath(projectId, canvasId)}/snapshot`, undefined, { 'x-canvas-snapshot-version': SNAPSHOT_VERSION }),
+    request<CanvasSnapshot>('GET', `${canvasPath(projectId, canvasId)}/snapshot`, undefined, {
+      'x-canvas-snapshot-version': SNAPSHOT_VERSION,
+    }),
 
-  changes: ({ projectId, canvasId }: CanvasAddress, baseRevision: number, operations: LayoutOperation[], clientSaveId: string) =>
-    request<BatchReceipt>('POST', `${canvasPath(projectId, canvasId)}/changes`, { base_revision: baseRevision, client_save_id: clientSaveId, operations }),
+  changes: (
+    { projectId, canvasId }: CanvasAddress,
+    baseRevision: number,
+    operations: LayoutOperation[],
+    clientSaveId: string,
+  ) =>
+    request<BatchReceipt>('POST', `${canvasPath(projectId, canvasId)}/changes`, {
+      base_revision: baseRevision,
+      client_save_id: clientSaveId,
+      operations,
+    }),
 
   revert: ({ projectId, canvasId }: CanvasAddress, baseRevision: number, toRevision: number) =>
-    request<RevertReceipt>('POST', `${canvasPath(projectId, canvasId)}/revert`, { base_revision: baseRevision, to_revision: toRevision }),
+    request<RevertReceipt>('POST', `${canvasPath(projectId, canvasId)}/revert`, {
+      base_revision: baseRevision,
+      to_revision: toRevision,
+    }),
 
   history: ({ projectId, canvasId }: CanvasAddress, before?: number) =>
-    request<HistoryPage>('GET', `${canvasPath(projectId, canvasId)}/history?limit=50${before ? `&before=${before}` : ''}`),
+    request<HistoryPage>(
+      'GET',
+      `${canvasPath(projectId, canvasId)}/history?limit=50${before ? `&before=${before}` : ''}`,
+    ),
 
   estimate: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
     request<RunEstimate>('GET', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/run-estimate`),
@@ -107,14 +136,27 @@ export const api = {
     }),
 
   submitRunVariants: ({ projectId, canvasId }: CanvasAddress, nodeId: string, count: number, idempotencyKey: string) =>
-    request<{ runs: NodeRun[] }>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs/variants`, { count }, { 'idempotency-key': idempotencyKey }),
+    request<{ runs: NodeRun[] }>(
+      'POST',
+      `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs/variants`,
+      { count },
+      { 'idempotency-key': idempotencyKey },
+    ),
 
   /** "Run from here" (issue 22): what the chain from a node would run, skip and cost. */
   estimateChain: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
-    request<ChainEstimate>('GET', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/downstream-estimate`),
+    request<ChainEstimate>(
+      'GET',
+      `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/downstream-estimate`,
+    ),
 
   submitRunChain: ({ projectId, canvasId }: CanvasAddress, nodeId: string, idempotencyKey: string) =>
-    request<RunChain>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs/downstream`, undefined, { 'idempotency-key': idempotencyKey }),
+    request<RunChain>(
+      'POST',
+      `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/runs/downstream`,
+      undefined,
+      { 'idempotency-key': idempotencyKey },
+    ),
 
   chain: ({ projectId, canvasId }: CanvasAddress, chainId: string) =>
     request<RunChain>('GET', `${canvasPath(projectId, canvasId)}/chains/${encodeURIComponent(chainId)}`),
@@ -123,28 +165,42 @@ export const api = {
     request<RunChain>('POST', `${canvasPath(projectId, canvasId)}/chains/${encodeURIComponent(chainId)}/cancel`),
 
   versions: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
-    request<ResultVersionList>('GET', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/versions`),
+    request<ResultVersionList>(
+      'GET',
+      `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/versions`,
+    ),
 
   pickVersion: ({ projectId, canvasId }: CanvasAddress, nodeId: string, runId: string, baseRevision: number) =>
-    request<UpdateNodeReceiptView>('POST', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/versions/${encodeURIComponent(runId)}/pick`, {
-      base_revision: baseRevision,
-    }),
+    request<UpdateNodeReceiptView>(
+      'POST',
+      `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(nodeId)}/versions/${encodeURIComponent(runId)}/pick`,
+      {
+        base_revision: baseRevision,
+      },
+    ),
 
   cancelRun: ({ projectId, canvasId }: CanvasAddress, runId: string) =>
     request<{ status: string }>('POST', `${canvasPath(projectId, canvasId)}/runs/${encodeURIComponent(runId)}/cancel`),
 
-  chatRuns: ({ projectId, canvasId }: CanvasAddress) => request<{ chat_runs: ChatRunView[] }>('GET', `${canvasPath(projectId, canvasId)}/chat-runs`),
+  chatRuns: ({ projectId, canvasId }: CanvasAddress) =>
+    request<{ chat_runs: ChatRunView[] }>('GET', `${canvasPath(projectId, canvasId)}/chat-runs`),
 
-  openChatRun: ({ projectId, canvasId }: CanvasAddress, body: { edit: boolean; token_id?: string; expires_in?: number }) =>
-    request<ChatRunView>('POST', `${canvasPath(projectId, canvasId)}/chat-runs`, body),
+  openChatRun: (
+    { projectId, canvasId }: CanvasAddress,
+    body: { edit: boolean; token_id?: string; expires_in?: number },
+  ) => request<ChatRunView>('POST', `${canvasPath(projectId, canvasId)}/chat-runs`, body),
 
   endChatRun: ({ projectId, canvasId }: CanvasAddress, agentRunId: string) =>
     request<ChatRunView>('DELETE', `${canvasPath(projectId, canvasId)}/chat-runs/${encodeURIComponent(agentRunId)}`),
 
   connections: ({ projectId, canvasId }: CanvasAddress) =>
-    request<{ connections: ConnectionView[] }>('GET', `/api/v1/projects/${encodeURIComponent(projectId)}/canvases/${encodeURIComponent(canvasId)}/connections`),
+    request<{ connections: ConnectionView[] }>(
+      'GET',
+      `/api/v1/projects/${encodeURIComponent(projectId)}/canvases/${encodeURIComponent(canvasId)}/connections`,
+    ),
 
-  endConnection: (grantId: string) => request<ConnectionView>('DELETE', `/api/v1/connections/${encodeURIComponent(grantId)}`),
+  endConnection: (grantId: string) =>
+    request<ConnectionView>('DELETE', `/api/v1/connections/${encodeURIComponent(grantId)}`),
 
   issueToken: (body: { name: string; project_id: string }) => request<IssuedToken>('POST', '/api/v1/tokens', body),
 
@@ -158,39 +214,63 @@ export const api = {
     request<void>('POST', `${canvasPath(projectId, canvasId)}/presence`, report),
   /** Sent as the page goes away: keepalive lets it finish after the page is gone. */
   leaveCanvas: async ({ projectId, canvasId }: CanvasAddress) => {
-    await fetch(`${canvasPath(projectId, canvasId)}/presence`, { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { 'x-requested-by': 'canvas-mcp' } });
+    await fetch(`${canvasPath(projectId, canvasId)}/presence`, {
+      method: 'DELETE',
+      keepalive: true,
+      credentials: 'same-origin',
+      headers: { 'x-requested-by': 'canvas-mcp' },
+    });
   },
   mySessions: () => request<{ sessions: SessionView[] }>('GET', '/api/v1/me/sessions'),
   endMySession: (sessionId: string) => request<void>('DELETE', `/api/v1/me/sessions/${encodeURIComponent(sessionId)}`),
   members: (projectId: string) => request<{ members: MemberView[] }>('GET', `${projectPath(projectId)}/members`),
   changeRole: (projectId: string, member: { issuer: string; subject: string }, role: MemberView['role']) =>
     request<MemberView>('PATCH', memberPath(projectId, member), { role }),
-  removeMember: (projectId: string, member: { issuer: string; subject: string }) => request<void>('DELETE', memberPath(projectId, member)),
-  invite: (projectId: string, role: MemberView['role']) => request<IssuedInvite>('POST', `${projectPath(projectId)}/invites`, { role }),
+  removeMember: (projectId: string, member: { issuer: string; subject: string }) =>
+    request<void>('DELETE', memberPath(projectId, member)),
+  invite: (projectId: string, role: MemberView['role']) =>
+    request<IssuedInvite>('POST', `${projectPath(projectId)}/invites`, { role }),
   invites: (projectId: string) => request<{ invites: InviteView[] }>('GET', `${projectPath(projectId)}/invites`),
-  withdrawInvite: (projectId: string, inviteId: string) => request<InviteView>('DELETE', `${projectPath(projectId)}/invites/${encodeURIComponent(inviteId)}`),
+  withdrawInvite: (projectId: string, inviteId: string) =>
+    request<InviteView>('DELETE', `${projectPath(projectId)}/invites/${encodeURIComponent(inviteId)}`),
   audit: (projectId: string) => request<{ entries: AuditEntry[] }>('GET', `${projectPath(projectId)}/audit?limit=100`),
   webhooks: (projectId: string) => request<{ webhooks: WebhookView[] }>('GET', `${projectPath(projectId)}/webhooks`),
-  createWebhook: (projectId: string, body: WebhookCreateBody) => request<IssuedWebhook>('POST', `${projectPath(projectId)}/webhooks`, body),
+  createWebhook: (projectId: string, body: WebhookCreateBody) =>
+    request<IssuedWebhook>('POST', `${projectPath(projectId)}/webhooks`, body),
   rotateWebhookSecret: (projectId: string, webhookId: string) =>
-    request<IssuedWebhook>('PATCH', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}`, { rotate_secret: true }),
-  deleteWebhook: (projectId: string, webhookId: string) => request<{ deleted: string }>('DELETE', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}`),
+    request<IssuedWebhook>('PATCH', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}`, {
+      rotate_secret: true,
+    }),
+  deleteWebhook: (projectId: string, webhookId: string) =>
+    request<{ deleted: string }>('DELETE', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}`),
   webhookDeliveries: (projectId: string, webhookId: string) =>
-    request<{ deliveries: WebhookDelivery[] }>('GET', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries?limit=20`),
+    request<{ deliveries: WebhookDelivery[] }>(
+      'GET',
+      `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries?limit=20`,
+    ),
   redeliverWebhook: (projectId: string, webhookId: string, deliveryId: string) =>
-    request<WebhookDelivery>('POST', `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
-  createCanvas: (projectId: string, canvasId: string) => request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, { canvas_id: canvasId }),
+    request<WebhookDelivery>(
+      'POST',
+      `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+    ),
+  createCanvas: (projectId: string, canvasId: string) =>
+    request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, { canvas_id: canvasId }),
   changeCanvas: (projectId: string, canvasId: string, change: { locked?: boolean; title?: string | null }) =>
     request<CanvasView>('PATCH', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, change),
   duplicateCanvas: (projectId: string, canvasId: string, copyId: string, withResults: boolean) =>
-    request<CanvasView>('POST', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}/duplicate`, { canvas_id: copyId, with_results: withResults }),
+    request<CanvasView>('POST', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}/duplicate`, {
+      canvas_id: copyId,
+      with_results: withResults,
+    }),
   deleteCanvas: (projectId: string, canvasId: string, confirm: string) =>
     request<unknown>('DELETE', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, { confirm }),
   createProject: (projectId: string) => request<unknown>('POST', '/api/v1/projects', { project_id: projectId }),
   renameProject: (projectId: string, title: string) => request<unknown>('PATCH', projectPath(projectId), { title }),
-  deleteProject: (projectId: string, confirm: string) => request<unknown>('DELETE', projectPath(projectId), { confirm }),
+  deleteProject: (projectId: string, confirm: string) =>
+    request<unknown>('DELETE', projectPath(projectId), { confirm }),
 
-  feedUrl: ({ projectId, canvasId }: CanvasAddress, after: number) => `${canvasPath(projectId, canvasId)}/events?after=${after}&connection=${newKey()}`,
+  feedUrl: ({ projectId, canvasId }: CanvasAddress, after: number) =>
+    `${canvasPath(projectId, canvasId)}/events?after=${after}&connection=${newKey()}`,
 };
 
 /**

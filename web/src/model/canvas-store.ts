@@ -1,8 +1,29 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { CanvasEdge, CanvasNode, CanvasSnapshot, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceUpdateBody, ResultVersionList, RunEstimate, ChainEstimate, RunChain } from '../../../src/contract/index.js';
+import type {
+  CanvasEdge,
+  CanvasNode,
+  CanvasSnapshot,
+  LayoutOperation,
+  NodeRun,
+  NodeRuntimeState,
+  PresenceEntry,
+  PresenceUpdateBody,
+  ResultVersionList,
+  RunEstimate,
+  ChainEstimate,
+  RunChain,
+} from '../../../src/contract/index.js';
 import { ApiError, newKey, type CanvasAddress } from './api.js';
 import { restTransport, type CanvasTransport, type FeedStatus, type Role } from './transport.js';
-import { applyLayoutEvent, authorLabel, inverseOperations, parentsFirst, type Author, type Layout, type LayoutEventData } from './layout.js';
+import {
+  applyLayoutEvent,
+  authorLabel,
+  inverseOperations,
+  parentsFirst,
+  type Author,
+  type Layout,
+  type LayoutEventData,
+} from './layout.js';
 import { chainController } from './chain-controller.js';
 
 /**
@@ -69,7 +90,11 @@ const INFO_NOTICE_MS = 8000;
 
 function nodeName(node: CanvasNode): string {
   const data = node.data as { displayName?: unknown; label?: unknown };
-  return typeof data.displayName === 'string' && data.displayName ? data.displayName : typeof data.label === 'string' && data.label ? data.label : node.id;
+  return typeof data.displayName === 'string' && data.displayName
+    ? data.displayName
+    : typeof data.label === 'string' && data.label
+      ? data.label
+      : node.id;
 }
 const MAX_ATTEMPTS = 3;
 
@@ -114,7 +139,9 @@ export interface CanvasController {
 }
 
 function isMine(author: Author | null, person: CanvasState['person']): boolean {
-  return author?.kind === 'person' && person !== null && author.issuer === person.issuer && author.subject === person.subject;
+  return (
+    author?.kind === 'person' && person !== null && author.issuer === person.issuer && author.subject === person.subject
+  );
 }
 
 /** A canvas not read yet. */
@@ -153,10 +180,20 @@ export function createCanvasController(
 
   const notify = (tone: Notice['tone'], text: string, keep?: string, nodeIds?: string[]) => {
     noticeId += 1;
-    const notice: Notice = { id: noticeId, tone, text, ...(keep ? { keep } : {}), ...(nodeIds?.length ? { nodeIds } : {}) };
+    const notice: Notice = {
+      id: noticeId,
+      tone,
+      text,
+      ...(keep ? { keep } : {}),
+      ...(nodeIds?.length ? { nodeIds } : {}),
+    };
     store.setState((state) => ({ notices: [...state.notices.slice(-4), notice] }));
     // News goes away by itself; a warning, an error or anything holding the person's text stays until dismissed.
-    if (tone === 'info' && !keep) setTimeout(() => store.setState((state) => ({ notices: state.notices.filter((kept) => kept.id !== notice.id) })), INFO_NOTICE_MS);
+    if (tone === 'info' && !keep)
+      setTimeout(
+        () => store.setState((state) => ({ notices: state.notices.filter((kept) => kept.id !== notice.id) })),
+        INFO_NOTICE_MS,
+      );
   };
   const chains = transport.chains ? chainController(transport.chains, store, notify) : null;
 
@@ -181,16 +218,25 @@ export function createCanvasController(
     store.setState({ layout, lastAuthor, highlights });
     if (!mine) setTimeout(() => expireHighlights(), HIGHLIGHT_MS + 50);
     // What someone else added may be outside the view: say so, with a way to go and look.
-    const added = event.changes.filter((change) => change.kind === 'node' && change.change === 'create' && change.node).map((change) => change.node!);
+    const added = event.changes
+      .filter((change) => change.kind === 'node' && change.change === 'create' && change.node)
+      .map((change) => change.node!);
     if (!mine && added.length > 0) {
       const what = added.length === 1 ? `"${nodeName(added[0]!)}"` : `${added.length} nodes`;
-      notify('info', `${authorLabel(event.author)} added ${what}.`, undefined, added.map((node) => node.id));
+      notify(
+        'info',
+        `${authorLabel(event.author)} added ${what}.`,
+        undefined,
+        added.map((node) => node.id),
+      );
     }
   }
 
   function expireHighlights(): void {
     const now = Date.now();
-    const highlights = Object.fromEntries(Object.entries(store.getState().highlights).filter(([, value]) => value.until > now));
+    const highlights = Object.fromEntries(
+      Object.entries(store.getState().highlights).filter(([, value]) => value.until > now),
+    );
     store.setState({ highlights });
   }
 
@@ -220,7 +266,11 @@ export function createCanvasController(
 
   function showSnapshot(snapshot: CanvasSnapshot): void {
     store.setState({
-      layout: { revision: snapshot.layout.revision, nodes: parentsFirst(snapshot.layout.nodes as CanvasNode[]), edges: snapshot.layout.edges as CanvasEdge[] },
+      layout: {
+        revision: snapshot.layout.revision,
+        nodes: parentsFirst(snapshot.layout.nodes as CanvasNode[]),
+        edges: snapshot.layout.edges as CanvasEdge[],
+      },
       states: snapshot.node_states as Record<string, NodeRuntimeState>,
       versionCounts: versionCountsOf(snapshot),
     });
@@ -298,7 +348,10 @@ export function createCanvasController(
         const receipt = await transport.changes(before.revision, built, key, intent.label);
         if (intent.undoable !== false) {
           const inverse = inverseOperations(before, built);
-          if (inverse && inverse.length > 0) store.setState((state) => ({ undo: [...state.undo.slice(-49), { label: intent.label, operations: inverse }] }));
+          if (inverse && inverse.length > 0)
+            store.setState((state) => ({
+              undo: [...state.undo.slice(-49), { label: intent.label, operations: inverse }],
+            }));
         }
         // The feed brings the change itself; if it is down, re-read rather than show a stale canvas.
         setTimeout(() => {
@@ -350,7 +403,9 @@ export function createCanvasController(
           const ids = new Set(layout.nodes.map((node) => node.id));
           const missing = operations.find((operation) => operation.op === 'update_node' && !ids.has(operation.node_id));
           return missing && missing.op === 'update_node'
-            ? { notApplicable: `Cannot undo ${last.label.toLowerCase()}: "${missing.node_id}" was deleted by ${authorLabel(store.getState().lastAuthor[missing.node_id])}.` }
+            ? {
+                notApplicable: `Cannot undo ${last.label.toLowerCase()}: "${missing.node_id}" was deleted by ${authorLabel(store.getState().lastAuthor[missing.node_id])}.`,
+              }
             : operations;
         },
       });

@@ -14,9 +14,11 @@ export function chainController(
   store: StoreApi<CanvasState>,
   notify: (tone: Notice['tone'], text: string) => void,
 ): ChainController {
-  const track = (chain: RunChain) => store.setState((state) => ({ chains: { ...state.chains, [chain.root_node_id]: chain } }));
+  const track = (chain: RunChain) =>
+    store.setState((state) => ({ chains: { ...state.chains, [chain.root_node_id]: chain } }));
   const reading = new Set<string>();
-  const followed = (chainId: string) => Object.values(store.getState().chains).some((chain) => chain.chain_id === chainId);
+  const followed = (chainId: string) =>
+    Object.values(store.getState().chains).some((chain) => chain.chain_id === chainId);
   return {
     estimate: (nodeId) => chains.estimate(nodeId),
     async start(nodeId, idempotencyKey) {
@@ -57,7 +59,8 @@ export function chainController(
             (chain) => {
               if (!followed(chainId)) track(chain);
             },
-            (error: unknown) => notify('error', `A chain running on this canvas cannot be followed: ${(error as Error).message}`),
+            (error: unknown) =>
+              notify('error', `A chain running on this canvas cannot be followed: ${(error as Error).message}`),
           )
           .finally(() => reading.delete(chainId));
       }

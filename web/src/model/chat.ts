@@ -1,5 +1,12 @@
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import type { CanvasNode, ChatApprovalAnswer, ChatContext, ChatModelStatus, ConversationView, StoredChatMessage } from '../../../src/contract/index.js';
+import type {
+  CanvasNode,
+  ChatApprovalAnswer,
+  ChatContext,
+  ChatModelStatus,
+  ConversationView,
+  StoredChatMessage,
+} from '../../../src/contract/index.js';
 import { ApiError, newKey, type CanvasAddress } from './api.js';
 
 /**
@@ -31,12 +38,19 @@ export const chatApi = {
   model: () => call<ChatModelStatus>('GET', '/api/v1/chat/model'),
   list: (address: CanvasAddress) => call<{ conversations: ConversationView[] }>('GET', conversationsPath(address)),
   create: (address: CanvasAddress) => call<ConversationView>('POST', conversationsPath(address), {}),
-  get: (address: CanvasAddress, id: string) => call<ConversationView>('GET', `${conversationsPath(address)}/${encodeURIComponent(id)}`),
+  get: (address: CanvasAddress, id: string) =>
+    call<ConversationView>('GET', `${conversationsPath(address)}/${encodeURIComponent(id)}`),
   messages: (address: CanvasAddress, id: string) =>
-    call<{ messages: StoredChatMessage[]; next_before: number | null }>('GET', `${conversationsPath(address)}/${encodeURIComponent(id)}/messages?limit=200`),
-  stop: (address: CanvasAddress, id: string) => call<ConversationView>('POST', `${conversationsPath(address)}/${encodeURIComponent(id)}/stop`),
-  end: (address: CanvasAddress, id: string) => call<ConversationView>('POST', `${conversationsPath(address)}/${encodeURIComponent(id)}/end`),
-  remove: (address: CanvasAddress, id: string) => call<void>('DELETE', `${conversationsPath(address)}/${encodeURIComponent(id)}`),
+    call<{ messages: StoredChatMessage[]; next_before: number | null }>(
+      'GET',
+      `${conversationsPath(address)}/${encodeURIComponent(id)}/messages?limit=200`,
+    ),
+  stop: (address: CanvasAddress, id: string) =>
+    call<ConversationView>('POST', `${conversationsPath(address)}/${encodeURIComponent(id)}/stop`),
+  end: (address: CanvasAddress, id: string) =>
+    call<ConversationView>('POST', `${conversationsPath(address)}/${encodeURIComponent(id)}/end`),
+  remove: (address: CanvasAddress, id: string) =>
+    call<void>('DELETE', `${conversationsPath(address)}/${encodeURIComponent(id)}`),
 };
 
 /** The answers to approval requests the person just gave, in the last assistant message. */
@@ -44,9 +58,18 @@ export function answeredApprovals(messages: UIMessage[]): ChatApprovalAnswer[] {
   const last = messages.at(-1);
   if (!last || last.role !== 'assistant') return [];
   return last.parts.flatMap((part) => {
-    const { state, approval } = part as { state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
+    const { state, approval } = part as {
+      state?: string;
+      approval?: { id: string; approved?: boolean; reason?: string };
+    };
     if (state !== 'approval-responded' || !approval || approval.approved === undefined) return [];
-    return [{ approval_id: approval.id, approved: approval.approved, ...(approval.reason ? { reason: approval.reason } : {}) }];
+    return [
+      {
+        approval_id: approval.id,
+        approved: approval.approved,
+        ...(approval.reason ? { reason: approval.reason } : {}),
+      },
+    ];
   });
 }
 
@@ -54,7 +77,11 @@ export function answeredApprovals(messages: UIMessage[]): ChatApprovalAnswer[] {
  * The AI SDK transport of one conversation: a new message goes as `{message, context}`, approvals as `{approvals}`;
  * the server holds the transcript. Reconnecting (a reload, or someone else's turn) reads the turn running now.
  */
-export function chatTransport(address: CanvasAddress, conversationId: string, context: () => ChatContext): DefaultChatTransport<UIMessage> {
+export function chatTransport(
+  address: CanvasAddress,
+  conversationId: string,
+  context: () => ChatContext,
+): DefaultChatTransport<UIMessage> {
   const base = `${conversationsPath(address)}/${encodeURIComponent(conversationId)}`;
   return new DefaultChatTransport<UIMessage>({
     api: `${base}/messages`,
@@ -99,10 +126,22 @@ export function toolWord(tool: string): string {
   return TOOL_WORDS[tool] ?? tool;
 }
 
-export function toolLine(part: { toolName?: string; type: string; state?: string; input?: unknown; output?: unknown; errorText?: string }): ToolLine {
+export function toolLine(part: {
+  toolName?: string;
+  type: string;
+  state?: string;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+}): ToolLine {
   const tool = part.toolName ?? part.type.replace(/^tool-/, '');
   const input = (part.input ?? {}) as { node_id?: string; node?: { id?: string }; edge?: { target?: string } };
-  const output = (part.output ?? {}) as { revision?: number; node_id?: string; isError?: boolean; error?: { code?: string; message?: string } };
+  const output = (part.output ?? {}) as {
+    revision?: number;
+    node_id?: string;
+    isError?: boolean;
+    error?: { code?: string; message?: string };
+  };
   const nodeId = input.node_id ?? input.node?.id ?? input.edge?.target ?? output.node_id ?? null;
   const revision = typeof output.revision === 'number' && tool !== 'get_canvas' ? output.revision : null;
   const base = { tool, nodeId, revision };
@@ -117,9 +156,17 @@ export function toolLine(part: { toolName?: string; type: string; state?: string
     case 'output-available':
       if (output.isError) {
         const code = output.error?.code ?? 'error';
-        return { ...base, outcome: code === 'revision_conflict' ? 'conflict' : 'refused', detail: output.error?.message ?? code };
+        return {
+          ...base,
+          outcome: code === 'revision_conflict' ? 'conflict' : 'refused',
+          detail: output.error?.message ?? code,
+        };
       }
-      return { ...base, outcome: 'done', detail: tool === 'get_canvas' && typeof output.revision === 'number' ? `revision ${output.revision}` : null };
+      return {
+        ...base,
+        outcome: 'done',
+        detail: tool === 'get_canvas' && typeof output.revision === 'number' ? `revision ${output.revision}` : null,
+      };
     default:
       return { ...base, outcome: 'running', detail: null };
   }
@@ -132,14 +179,34 @@ const GAP = 40;
  * Where new nodes fit near what the person is working on: to the right of the selection (or of the view's centre),
  * on the first spot of a card's size plus a gap that overlaps no node. Given to the model with the message.
  */
-export function freeSpot(nodes: CanvasNode[], selection: string[], viewCentre: { x: number; y: number }): { x: number; y: number } {
+export function freeSpot(
+  nodes: CanvasNode[],
+  selection: string[],
+  viewCentre: { x: number; y: number },
+): { x: number; y: number } {
   const boxes = nodes
     .filter((node) => node.parentId === undefined)
-    .map((node) => ({ x: node.position.x, y: node.position.y, width: node.width ?? node.style?.width ?? CARD.width, height: node.height ?? node.style?.height ?? CARD.height }));
-  const chosen = boxes.filter((_, index) => selection.includes(nodes.filter((node) => node.parentId === undefined)[index]!.id));
-  const start = chosen.length > 0 ? { x: Math.max(...chosen.map((box) => box.x + box.width)) + GAP, y: Math.min(...chosen.map((box) => box.y)) } : viewCentre;
+    .map((node) => ({
+      x: node.position.x,
+      y: node.position.y,
+      width: node.width ?? node.style?.width ?? CARD.width,
+      height: node.height ?? node.style?.height ?? CARD.height,
+    }));
+  const chosen = boxes.filter((_, index) =>
+    selection.includes(nodes.filter((node) => node.parentId === undefined)[index]!.id),
+  );
+  const start =
+    chosen.length > 0
+      ? { x: Math.max(...chosen.map((box) => box.x + box.width)) + GAP, y: Math.min(...chosen.map((box) => box.y)) }
+      : viewCentre;
   const overlaps = (x: number, y: number) =>
-    boxes.some((box) => x < box.x + box.width + GAP && x + CARD.width + GAP > box.x && y < box.y + box.height + GAP && y + CARD.height + GAP > box.y);
+    boxes.some(
+      (box) =>
+        x < box.x + box.width + GAP &&
+        x + CARD.width + GAP > box.x &&
+        y < box.y + box.height + GAP &&
+        y + CARD.height + GAP > box.y,
+    );
   let x = Math.round(start.x);
   const y = Math.round(start.y);
   for (let attempt = 0; attempt < 200 && overlaps(x, y); attempt += 1) x += CARD.width + GAP;

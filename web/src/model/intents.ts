@@ -14,10 +14,15 @@ function nameOf(node: CanvasNode | undefined, id: string): string {
 }
 
 function gone(what: string, id: string, authors: Record<string, Author | null>): { notApplicable: string } {
-  return { notApplicable: `${what}: "${id}" was deleted by ${authorLabel(authors[id])} meanwhile, so your change was not applied.` };
+  return {
+    notApplicable: `${what}: "${id}" was deleted by ${authorLabel(authors[id])} meanwhile, so your change was not applied.`,
+  };
 }
 
-export function moveNodes(moves: Array<{ id: string; position: { x: number; y: number } }>, authors: () => Record<string, Author | null>): Intent {
+export function moveNodes(
+  moves: Array<{ id: string; position: { x: number; y: number } }>,
+  authors: () => Record<string, Author | null>,
+): Intent {
   return {
     label: moves.length === 1 ? 'Move' : `Move ${moves.length} nodes`,
     build(layout) {
@@ -29,13 +34,20 @@ export function moveNodes(moves: Array<{ id: string; position: { x: number; y: n
           return current.x !== move.position.x || current.y !== move.position.y;
         })
         .map((move) => ({ op: 'update_node', node_id: move.id, set: { position: move.position } }));
-      if (operations.length === 0 && moves.every((move) => !present.has(move.id))) return gone('Move', moves[0]!.id, authors());
+      if (operations.length === 0 && moves.every((move) => !present.has(move.id)))
+        return gone('Move', moves[0]!.id, authors());
       return operations;
     },
   };
 }
 
-export function updateNode(id: string, set: NodeUpdate, label: string, authors: () => Record<string, Author | null>, keep?: string): Intent {
+export function updateNode(
+  id: string,
+  set: NodeUpdate,
+  label: string,
+  authors: () => Record<string, Author | null>,
+  keep?: string,
+): Intent {
   return {
     label,
     ...(keep ? { keep } : {}),
@@ -47,14 +59,22 @@ export function updateNode(id: string, set: NodeUpdate, label: string, authors: 
 }
 
 /** A full replacement of a node's data with `patch` applied to what it has now (so another field someone else changed is kept). */
-export function patchData(id: string, patch: Record<string, unknown>, label: string, authors: () => Record<string, Author | null>, keep?: string): Intent {
+export function patchData(
+  id: string,
+  patch: Record<string, unknown>,
+  label: string,
+  authors: () => Record<string, Author | null>,
+  keep?: string,
+): Intent {
   return {
     label,
     ...(keep ? { keep } : {}),
     build(layout) {
       const node = layout.nodes.find((candidate) => candidate.id === id);
       if (!node) return gone(label, id, authors());
-      return [{ op: 'update_node', node_id: id, set: { data: { ...(node.data as Record<string, unknown>), ...patch } } }];
+      return [
+        { op: 'update_node', node_id: id, set: { data: { ...(node.data as Record<string, unknown>), ...patch } } },
+      ];
     },
   };
 }
@@ -64,23 +84,44 @@ export function createItems(nodes: CanvasNode[], edges: CanvasEdge[], label: str
     label,
     build(layout) {
       const ids = new Set(layout.nodes.map((node) => node.id));
-      const missingParent = nodes.find((node) => node.parentId !== undefined && !ids.has(node.parentId) && !nodes.some((other) => other.id === node.parentId));
-      const placed = nodes.map((node) => (node === missingParent ? (({ parentId: _parent, extent: _extent, ...rest }) => rest as CanvasNode)(node) : node));
-      return [...placed.map((node) => ({ op: 'create_node' as const, node })), ...edges.map((edge) => ({ op: 'create_edge' as const, edge }))];
+      const missingParent = nodes.find(
+        (node) =>
+          node.parentId !== undefined && !ids.has(node.parentId) && !nodes.some((other) => other.id === node.parentId),
+      );
+      const placed = nodes.map((node) =>
+        node === missingParent ? (({ parentId: _parent, extent: _extent, ...rest }) => rest as CanvasNode)(node) : node,
+      );
+      return [
+        ...placed.map((node) => ({ op: 'create_node' as const, node })),
+        ...edges.map((edge) => ({ op: 'create_edge' as const, edge })),
+      ];
     },
   };
 }
 
 export function deleteItems(nodeIds: string[], edgeIds: string[], layout: Layout): Intent {
-  const names = nodeIds.map((id) => nameOf(layout.nodes.find((node) => node.id === id), id));
+  const names = nodeIds.map((id) =>
+    nameOf(
+      layout.nodes.find((node) => node.id === id),
+      id,
+    ),
+  );
   return {
-    label: nodeIds.length === 1 && edgeIds.length === 0 ? `Delete "${names[0]}"` : `Delete ${nodeIds.length + edgeIds.length} items`,
+    label:
+      nodeIds.length === 1 && edgeIds.length === 0
+        ? `Delete "${names[0]}"`
+        : `Delete ${nodeIds.length + edgeIds.length} items`,
     build(current) {
       const nodes = new Set(current.nodes.map((node) => node.id));
       const deletedNodes = new Set(nodeIds.filter((id) => nodes.has(id)));
       // An edge goes with its node: delete only the edges that stay behind.
-      const edges = current.edges.filter((edge) => edgeIds.includes(edge.id) && !deletedNodes.has(edge.source) && !deletedNodes.has(edge.target));
-      return [...edges.map((edge) => ({ op: 'delete_edge' as const, edge_id: edge.id })), ...[...deletedNodes].map((id) => ({ op: 'delete_node' as const, node_id: id }))];
+      const edges = current.edges.filter(
+        (edge) => edgeIds.includes(edge.id) && !deletedNodes.has(edge.source) && !deletedNodes.has(edge.target),
+      );
+      return [
+        ...edges.map((edge) => ({ op: 'delete_edge' as const, edge_id: edge.id })),
+        ...[...deletedNodes].map((id) => ({ op: 'delete_node' as const, node_id: id })),
+      ];
     },
   };
 }
@@ -89,7 +130,8 @@ export function connect(edge: CanvasEdge, authors: () => Record<string, Author |
   return {
     label: 'Connect',
     build(layout) {
-      for (const end of [edge.source, edge.target]) if (!layout.nodes.some((node) => node.id === end)) return gone('Connect', end, authors());
+      for (const end of [edge.source, edge.target])
+        if (!layout.nodes.some((node) => node.id === end)) return gone('Connect', end, authors());
       return [{ op: 'create_edge', edge }];
     },
   };

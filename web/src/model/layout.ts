@@ -1,5 +1,12 @@
 import { parentsFirst } from '../../../src/canvas/parents-first.js';
-import type { CanvasEdge, CanvasNode, LayoutEvent, LayoutOperation, NodeUpdate, RevisionAuthor } from '../../../src/contract/index.js';
+import type {
+  CanvasEdge,
+  CanvasNode,
+  LayoutEvent,
+  LayoutOperation,
+  NodeUpdate,
+  RevisionAuthor,
+} from '../../../src/contract/index.js';
 
 /**
  * The canvas layout as the page holds it, and the pure functions that change it: applying a feed event, ordering
@@ -110,11 +117,16 @@ export function inverseOperations(before: Layout, operations: LayoutOperation[])
         const node = nodes.get(operation.node_id);
         if (!node) return null;
         const restore: LayoutOperation[] = [{ op: 'create_node', node }];
-        for (const edge of before.edges) if (edge.source === node.id || edge.target === node.id) restore.push({ op: 'create_edge', edge });
+        for (const edge of before.edges)
+          if (edge.source === node.id || edge.target === node.id) restore.push({ op: 'create_edge', edge });
         // Deleting a parent moved its children: put them back inside it.
         for (const child of before.nodes) {
           if (child.parentId !== node.id) continue;
-          restore.push({ op: 'update_node', node_id: child.id, set: { parentId: node.id, position: child.position, extent: child.extent ?? null } });
+          restore.push({
+            op: 'update_node',
+            node_id: child.id,
+            set: { parentId: node.id, position: child.position, extent: child.extent ?? null },
+          });
         }
         inverse.unshift(...restore);
         break;

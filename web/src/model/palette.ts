@@ -16,23 +16,109 @@ export interface PaletteEntry {
 
 export const PALETTE: PaletteEntry[] = [
   { type: 'textAnnotationNode', label: 'Note', group: 'Structure', data: { displayName: 'Note', content: '' } },
-  { type: 'groupNode', label: 'Group', group: 'Structure', data: { label: 'Group' }, size: { width: 480, height: 320 } },
-  { type: 'beatContextNode', label: 'Beat', group: 'Story', data: { displayName: 'Beat', content: '', syncStatus: 'fresh' } },
+  {
+    type: 'groupNode',
+    label: 'Group',
+    group: 'Structure',
+    data: { label: 'Group' },
+    size: { width: 480, height: 320 },
+  },
+  {
+    type: 'beatContextNode',
+    label: 'Beat',
+    group: 'Story',
+    data: { displayName: 'Beat', content: '', syncStatus: 'fresh' },
+  },
   { type: 'scriptNode', label: 'Script', group: 'Story', data: { displayName: 'Script', prompt: '' } },
   { type: 'storyboardNode', label: 'Storyboard', group: 'Story', data: { displayName: 'Storyboard', frames: [] } },
-  { type: 'storyboardGenNode', label: 'Storyboard generator', group: 'Story', data: { displayName: 'Storyboard generator', prompt: '', frameCount: 6 } },
-  { type: 'imageGenNode', label: 'Image generator', group: 'Image', data: { displayName: 'Frame', prompt: '', size: '1K', count: 1, imageUrl: null, aspectRatio: '16:9' } },
-  { type: 'imageNode', label: 'Image', group: 'Image', data: { displayName: 'Image', prompt: '', size: '1K', imageUrl: null, aspectRatio: '16:9' } },
-  { type: 'exportImageNode', label: 'Export image', group: 'Image', data: { displayName: 'Export', imageUrl: null, aspectRatio: '16:9', resultKind: 'generic' } },
+  {
+    type: 'storyboardGenNode',
+    label: 'Storyboard generator',
+    group: 'Story',
+    data: { displayName: 'Storyboard generator', prompt: '', frameCount: 6 },
+  },
+  {
+    type: 'imageGenNode',
+    label: 'Image generator',
+    group: 'Image',
+    data: { displayName: 'Frame', prompt: '', size: '1K', count: 1, imageUrl: null, aspectRatio: '16:9' },
+  },
+  {
+    type: 'imageNode',
+    label: 'Image',
+    group: 'Image',
+    data: { displayName: 'Image', prompt: '', size: '1K', imageUrl: null, aspectRatio: '16:9' },
+  },
+  {
+    type: 'exportImageNode',
+    label: 'Export image',
+    group: 'Image',
+    data: { displayName: 'Export', imageUrl: null, aspectRatio: '16:9', resultKind: 'generic' },
+  },
   { type: 'uploadNode', label: 'Upload', group: 'Image', data: { displayName: 'Upload', fileUrl: null } },
-  { type: 'pano360ViewerNode', label: '360° viewer', group: '3D', data: { displayName: '360° view', imageUrl: null, sphereCorrectionDeg: { yaw: 0, pitch: 0, roll: 0 }, frontYawDeg: 0, fovDeg: 90 } },
-  { type: 'threeDWorldNode', label: '3D world', group: '3D', data: { displayName: '3D world', sources: [], prompt: '' } },
-  { type: 'audioNode', label: 'Audio', group: 'Sound', data: { displayName: 'Voice', audioUrl: null, audioKind: 'speech', text: '' } },
-  { type: 'audioTrimNode', label: 'Audio trim', group: 'Sound', data: { displayName: 'Trim', trimStartMs: 0, trimEndMs: null } },
-  { type: 'videoNode', label: 'Video', group: 'Video', data: { displayName: 'Video', videoUrl: null, prompt: '', aspectRatio: '16:9', durationMs: 2000 } },
-  { type: 'videoStoryNode', label: 'Video story', group: 'Video', data: { displayName: 'Video story', shots: [{ id: 'shot-1', prompt: 'Opening shot', durationMs: 2000 }], aspectRatio: '16:9' } },
-  { type: 'videoComposeNode', label: 'Video compose', group: 'Video', data: { displayName: 'Edit', clips: [], aspectRatio: '16:9' } },
-  { type: 'skillNode', label: 'Skill', group: 'Skills', data: { displayName: 'Sketch from context', skill_id: 'zone.sketch_from_context', skill_schema_version: 'skill.v1', parameters: {} } },
+  {
+    type: 'pano360ViewerNode',
+    label: '360° viewer',
+    group: '3D',
+    data: {
+      displayName: '360° view',
+      imageUrl: null,
+      sphereCorrectionDeg: { yaw: 0, pitch: 0, roll: 0 },
+      frontYawDeg: 0,
+      fovDeg: 90,
+    },
+  },
+  {
+    type: 'threeDWorldNode',
+    label: '3D world',
+    group: '3D',
+    data: { displayName: '3D world', sources: [], prompt: '' },
+  },
+  {
+    type: 'audioNode',
+    label: 'Audio',
+    group: 'Sound',
+    data: { displayName: 'Voice', audioUrl: null, audioKind: 'speech', text: '' },
+  },
+  {
+    type: 'audioTrimNode',
+    label: 'Audio trim',
+    group: 'Sound',
+    data: { displayName: 'Trim', trimStartMs: 0, trimEndMs: null },
+  },
+  {
+    type: 'videoNode',
+    label: 'Video',
+    group: 'Video',
+    data: { displayName: 'Video', videoUrl: null, prompt: '', aspectRatio: '16:9', durationMs: 2000 },
+  },
+  {
+    type: 'videoStoryNode',
+    label: 'Video story',
+    group: 'Video',
+    data: {
+      displayName: 'Video story',
+      shots: [{ id: 'shot-1', prompt: 'Opening shot', durationMs: 2000 }],
+      aspectRatio: '16:9',
+    },
+  },
+  {
+    type: 'videoComposeNode',
+    label: 'Video compose',
+    group: 'Video',
+    data: { displayName: 'Edit', clips: [], aspectRatio: '16:9' },
+  },
+  {
+    type: 'skillNode',
+    label: 'Skill',
+    group: 'Skills',
+    data: {
+      displayName: 'Sketch from context',
+      skill_id: 'zone.sketch_from_context',
+      skill_schema_version: 'skill.v1',
+      parameters: {},
+    },
+  },
 ];
 
 /** A new id nobody else will pick: a readable prefix and a random tail. */
@@ -40,6 +126,10 @@ export function newNodeId(type: NodeType): string {
   return `${type.replace(/Node$/, '').toLowerCase()}-${newKey().slice(0, 8)}`;
 }
 
-export function paletteNode(entry: PaletteEntry, position: { x: number; y: number }, id = newNodeId(entry.type)): CanvasNode {
+export function paletteNode(
+  entry: PaletteEntry,
+  position: { x: number; y: number },
+  id = newNodeId(entry.type),
+): CanvasNode {
   return { id, type: entry.type, position, data: structuredClone(entry.data), ...(entry.size ?? {}) } as CanvasNode;
 }

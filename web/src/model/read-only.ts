@@ -18,14 +18,21 @@ function stateOf(snapshot: CanvasSnapshot): Partial<CanvasState> {
     status: 'ready',
     role: 'viewer',
     feed: 'closed',
-    layout: { revision: snapshot.layout.revision, nodes: parentsFirst(snapshot.layout.nodes as CanvasNode[]), edges: snapshot.layout.edges as CanvasEdge[] },
+    layout: {
+      revision: snapshot.layout.revision,
+      nodes: parentsFirst(snapshot.layout.nodes as CanvasNode[]),
+      edges: snapshot.layout.edges as CanvasEdge[],
+    },
     states: snapshot.node_states as Record<string, NodeRuntimeState>,
     versionCounts: versionCountsOf(snapshot),
   };
 }
 
 export function createReadOnlyController(snapshot: CanvasSnapshot): ReadOnlyController {
-  const store = createStore<CanvasState>(() => ({ ...initialCanvasState({ projectId: snapshot.project_id, canvasId: snapshot.canvas_id }), ...stateOf(snapshot) }));
+  const store = createStore<CanvasState>(() => ({
+    ...initialCanvasState({ projectId: snapshot.project_id, canvasId: snapshot.canvas_id }),
+    ...stateOf(snapshot),
+  }));
   const nothing = async () => undefined;
   return {
     store,

@@ -1,4 +1,17 @@
-import type { CanvasSnapshot, HistoryPage, LayoutOperation, NodeRun, NodeRuntimeState, PresenceEntry, PresenceEvent, PresenceUpdateBody, ResultVersionList, RunEstimate, ChainEstimate, RunChain } from '../../../src/contract/index.js';
+import type {
+  CanvasSnapshot,
+  HistoryPage,
+  LayoutOperation,
+  NodeRun,
+  NodeRuntimeState,
+  PresenceEntry,
+  PresenceEvent,
+  PresenceUpdateBody,
+  ResultVersionList,
+  RunEstimate,
+  ChainEstimate,
+  RunChain,
+} from '../../../src/contract/index.js';
 import { api, type CanvasAddress } from './api.js';
 import type { LayoutEventData } from './layout.js';
 
@@ -29,7 +42,12 @@ export interface CanvasTransport {
   whoAmI(): Promise<{ role: Role; person: { issuer: string; subject: string } | null }>;
   snapshot(): Promise<CanvasSnapshot>;
   /** `label` names the person's change ("Move", "Edit text"), for a transport that reports it. */
-  changes(baseRevision: number, operations: LayoutOperation[], clientSaveId: string, label: string): Promise<{ revision: number }>;
+  changes(
+    baseRevision: number,
+    operations: LayoutOperation[],
+    clientSaveId: string,
+    label: string,
+  ): Promise<{ revision: number }>;
   /** Recent revisions with their authors (who changed what, for the notices that explain a conflict). */
   history(): Promise<HistoryPage>;
   revert(baseRevision: number, toRevision: number): Promise<unknown>;
@@ -55,7 +73,10 @@ export interface CanvasTransport {
 }
 
 /** The web canvas's way: REST with the person's session, and the server-sent change feed. */
-export function restTransport(address: CanvasAddress, EventSourceClass: typeof EventSource = EventSource): CanvasTransport {
+export function restTransport(
+  address: CanvasAddress,
+  EventSourceClass: typeof EventSource = EventSource,
+): CanvasTransport {
   return {
     async whoAmI() {
       const me = await api.me();
@@ -85,13 +106,20 @@ export function restTransport(address: CanvasAddress, EventSourceClass: typeof E
       feed.onopen = () => handlers.status('live');
       // The browser reconnects by itself, sending Last-Event-ID: the server replays what was missed.
       feed.onerror = () => handlers.status(feed.readyState === EventSourceClass.CLOSED ? 'closed' : 'reconnecting');
-      feed.addEventListener('layout', (message) => handlers.layout(JSON.parse((message as MessageEvent<string>).data) as LayoutEventData));
+      feed.addEventListener('layout', (message) =>
+        handlers.layout(JSON.parse((message as MessageEvent<string>).data) as LayoutEventData),
+      );
       feed.addEventListener('node_state', (message) => {
-        const { node_id: nodeId, state } = JSON.parse((message as MessageEvent<string>).data) as { node_id: string; state: NodeRuntimeState | null };
+        const { node_id: nodeId, state } = JSON.parse((message as MessageEvent<string>).data) as {
+          node_id: string;
+          state: NodeRuntimeState | null;
+        };
         handlers.nodeState(nodeId, state);
       });
       feed.addEventListener('reset', () => handlers.reset());
-      feed.addEventListener('presence', (message) => handlers.presence((JSON.parse((message as MessageEvent<string>).data) as PresenceEvent).entries));
+      feed.addEventListener('presence', (message) =>
+        handlers.presence((JSON.parse((message as MessageEvent<string>).data) as PresenceEvent).entries),
+      );
       return () => feed.close();
     },
   };

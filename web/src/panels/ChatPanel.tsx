@@ -37,7 +37,13 @@ export function ChatPanel() {
     try {
       const { conversations: listed } = await chatApi.list(address);
       setConversations(listed);
-      setOpenId((current) => current ?? listed.find((entry) => entry.owner.subject === person?.subject && entry.status !== 'ended')?.conversation_id ?? null);
+      setOpenId(
+        (current) =>
+          current ??
+          listed.find((entry) => entry.owner.subject === person?.subject && entry.status !== 'ended')
+            ?.conversation_id ??
+          null,
+      );
     } catch (failure) {
       setProblem((failure as Error).message);
     }
@@ -72,7 +78,11 @@ export function ChatPanel() {
       <div className="chat-conversations">
         <label className="chat-pick">
           <span className="visually-hidden">Conversation</span>
-          <select value={openId ?? ''} onChange={(event) => setOpenId(event.target.value || null)} aria-label="Conversation">
+          <select
+            value={openId ?? ''}
+            onChange={(event) => setOpenId(event.target.value || null)}
+            aria-label="Conversation"
+          >
             <option value="">{conversations.length === 0 ? 'No conversations yet' : 'Choose a conversation'}</option>
             {conversations.map((entry) => (
               <option key={entry.conversation_id} value={entry.conversation_id}>
@@ -82,7 +92,12 @@ export function ChatPanel() {
             ))}
           </select>
         </label>
-        <button type="button" className="button-small" disabled={model?.configured === false} onClick={() => void startConversation()}>
+        <button
+          type="button"
+          className="button-small"
+          disabled={model?.configured === false}
+          onClick={() => void startConversation()}
+        >
           New conversation
         </button>
       </div>
@@ -133,17 +148,27 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
 
   /** Where the person is on the canvas when they send: the selection, the view, a free spot (model/chat.ts). */
   const context = useCallback((): ChatContext => {
-    const selection = flow.getNodes().filter((node) => node.selected).map((node) => node.id);
+    const selection = flow
+      .getNodes()
+      .filter((node) => node.selected)
+      .map((node) => node.id);
     const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
     const { x, y, zoom } = flow.getViewport();
-    const viewport = pane ? { x: -x / zoom, y: -y / zoom, width: pane.width / zoom, height: pane.height / zoom, zoom } : undefined;
-    const centre = viewport ? { x: viewport.x + viewport.width / 2, y: viewport.y + viewport.height / 2 } : { x: 0, y: 0 };
+    const viewport = pane
+      ? { x: -x / zoom, y: -y / zoom, width: pane.width / zoom, height: pane.height / zoom, zoom }
+      : undefined;
+    const centre = viewport
+      ? { x: viewport.x + viewport.width / 2, y: viewport.y + viewport.height / 2 }
+      : { x: 0, y: 0 };
     return { selection, ...(viewport ? { viewport } : {}), free_spot: freeSpot(nodes, selection, centre) };
   }, [flow, nodes]);
   const contextRef = useRef(context);
   contextRef.current = context;
 
-  const transport = useMemo(() => chatTransport(address, view.conversation_id, () => contextRef.current()), [address, view.conversation_id]);
+  const transport = useMemo(
+    () => chatTransport(address, view.conversation_id, () => contextRef.current()),
+    [address, view.conversation_id],
+  );
   const { messages, setMessages, sendMessage, status, error, stop, resumeStream, addToolApprovalResponse } = useChat({
     id: view.conversation_id,
     messages: initial,
@@ -171,7 +196,18 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
     listEnd.current?.scrollIntoView({ block: 'end' });
   }, [messages]);
 
-  const names = useMemo(() => new Map(nodes.map((node) => [node.id, (node.data as { displayName?: string; label?: string }).displayName ?? (node.data as { label?: string }).label ?? node.id])), [nodes]);
+  const names = useMemo(
+    () =>
+      new Map(
+        nodes.map((node) => [
+          node.id,
+          (node.data as { displayName?: string; label?: string }).displayName ??
+            (node.data as { label?: string }).label ??
+            node.id,
+        ]),
+      ),
+    [nodes],
+  );
   const showNode = (nodeId: string) => void flow.fitView({ nodes: [{ id: nodeId }], duration: 300, maxZoom: 1.2 });
   const canWrite = mine && view.status !== 'ended';
 
@@ -189,7 +225,11 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
   };
 
   return (
-    <section className="chat-conversation" aria-label={`Conversation: ${view.title}`} data-conversation={view.conversation_id}>
+    <section
+      className="chat-conversation"
+      aria-label={`Conversation: ${view.title}`}
+      data-conversation={view.conversation_id}
+    >
       <header className="chat-head">
         <span className="chat-title">{view.title}</span>
         <span className="muted">
@@ -198,7 +238,11 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
           {STATUS_WORDS[view.status] ? ` · ${STATUS_WORDS[view.status]}` : ''}
         </span>
         {mine && view.status !== 'ended' ? (
-          <button type="button" className="button-small" onClick={() => void chatApi.end(address, view.conversation_id).then(onChanged)}>
+          <button
+            type="button"
+            className="button-small"
+            onClick={() => void chatApi.end(address, view.conversation_id).then(onChanged)}
+          >
             End
           </button>
         ) : null}
@@ -207,7 +251,11 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
             type="button"
             className="button-small"
             onClick={() => {
-              if (window.confirm('Delete this conversation and its transcript? What the assistant changed stays in the history.')) {
+              if (
+                window.confirm(
+                  'Delete this conversation and its transcript? What the assistant changed stays in the history.',
+                )
+              ) {
                 void chatApi.remove(address, view.conversation_id).then(onDeleted);
               }
             }}
@@ -226,7 +274,13 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
                 names={names}
                 onShow={showNode}
                 canApprove={canWrite && editable && !busy}
-                onAnswer={(id, approved) => void addToolApprovalResponse({ id, approved, ...(approved ? {} : { reason: 'Declined in the chat.' }) })}
+                onAnswer={(id, approved) =>
+                  void addToolApprovalResponse({
+                    id,
+                    approved,
+                    ...(approved ? {} : { reason: 'Declined in the chat.' }),
+                  })
+                }
               />
             ))}
           </li>
@@ -243,7 +297,11 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
             id={`chat-input-${view.conversation_id}`}
             value={draft}
             rows={3}
-            placeholder={view.can_edit ? 'Ask the assistant to change this canvas…' : 'Ask about this canvas (you can view it only)…'}
+            placeholder={
+              view.can_edit
+                ? 'Ask the assistant to change this canvas…'
+                : 'Ask about this canvas (you can view it only)…'
+            }
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={onKeyDown}
           />
@@ -260,13 +318,22 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
                 Stop
               </button>
             ) : null}
-            <button type="button" className="button-small button-primary" disabled={busy || draft.trim() === ''} onClick={send}>
+            <button
+              type="button"
+              className="button-small button-primary"
+              disabled={busy || draft.trim() === ''}
+              onClick={send}
+            >
               Send
             </button>
           </div>
         </div>
       ) : (
-        <p className="muted chat-watching">{view.status === 'ended' ? 'This conversation has ended.' : `You are following ${view.owner.subject}'s conversation.`}</p>
+        <p className="muted chat-watching">
+          {view.status === 'ended'
+            ? 'This conversation has ended.'
+            : `You are following ${view.owner.subject}'s conversation.`}
+        </p>
       )}
     </section>
   );
@@ -280,30 +347,62 @@ interface PartProps {
   onAnswer: (approvalId: string, approved: boolean) => void;
 }
 
-const OUTCOME_WORDS = { running: '…', done: '', conflict: 'conflict: re-reading', refused: 'refused', waiting: 'waiting for approval', declined: 'declined' } as const;
+const OUTCOME_WORDS = {
+  running: '…',
+  done: '',
+  conflict: 'conflict: re-reading',
+  refused: 'refused',
+  waiting: 'waiting for approval',
+  declined: 'declined',
+} as const;
 
 function MessagePart({ part, names, onShow, canApprove, onAnswer }: PartProps) {
   if (part.type === 'text') return <p className="chat-text">{part.text}</p>;
-  if (part.type === 'data-turn-error') return <p className="error-line">{(part.data as { message?: string }).message}</p>;
+  if (part.type === 'data-turn-error')
+    return <p className="error-line">{(part.data as { message?: string }).message}</p>;
   if (part.type === 'data-turn-stopped') return <p className="muted">Stopped.</p>;
-  if (part.type === 'data-turn-interrupted') return <p className="muted">Interrupted: the server stopped during this turn. Send your message again.</p>;
+  if (part.type === 'data-turn-interrupted')
+    return <p className="muted">Interrupted: the server stopped during this turn. Send your message again.</p>;
   if (part.type !== 'dynamic-tool' && !part.type.startsWith('tool-')) return null;
-  const tool = part as { toolName?: string; type: string; state?: string; input?: unknown; output?: unknown; errorText?: string; approval?: { id: string } };
+  const tool = part as {
+    toolName?: string;
+    type: string;
+    state?: string;
+    input?: unknown;
+    output?: unknown;
+    errorText?: string;
+    approval?: { id: string };
+  };
   const line = toolLine(tool);
   const label = line.nodeId ? (names.get(line.nodeId) ?? line.nodeId) : null;
   if (tool.state === 'approval-requested' && line.nodeId && tool.approval) {
-    return <ApprovalCard nodeId={line.nodeId} label={label ?? line.nodeId} approvalId={tool.approval.id} canApprove={canApprove} onAnswer={onAnswer} />;
+    return (
+      <ApprovalCard
+        nodeId={line.nodeId}
+        label={label ?? line.nodeId}
+        approvalId={tool.approval.id}
+        canApprove={canApprove}
+        onAnswer={onAnswer}
+      />
+    );
   }
   return (
     <div className={`chat-tool chat-tool-${line.outcome}`} data-tool={line.tool}>
       <span className="chat-tool-name">{toolWord(line.tool)}</span>
       {line.nodeId ? (
-        <button type="button" className="link-button" onClick={() => onShow(line.nodeId!)} title="Show it on the canvas">
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => onShow(line.nodeId!)}
+          title="Show it on the canvas"
+        >
           {label}
         </button>
       ) : null}
       {line.revision !== null ? <span className="chip">r{line.revision}</span> : null}
-      {OUTCOME_WORDS[line.outcome] ? <span className={`chat-outcome chat-outcome-${line.outcome}`}>{OUTCOME_WORDS[line.outcome]}</span> : null}
+      {OUTCOME_WORDS[line.outcome] ? (
+        <span className={`chat-outcome chat-outcome-${line.outcome}`}>{OUTCOME_WORDS[line.outcome]}</span>
+      ) : null}
       {line.detail && line.outcome !== 'done' ? <span className="muted chat-tool-detail">{line.detail}</span> : null}
       {line.detail && line.outcome === 'done' ? <span className="muted">{line.detail}</span> : null}
     </div>
@@ -311,7 +410,19 @@ function MessagePart({ part, names, onShow, canApprove, onAnswer }: PartProps) {
 }
 
 /** A paid run waits for the person: what it is for, what it costs, and what the project has left. */
-function ApprovalCard({ nodeId, label, approvalId, canApprove, onAnswer }: { nodeId: string; label: string; approvalId: string; canApprove: boolean; onAnswer: PartProps['onAnswer'] }) {
+function ApprovalCard({
+  nodeId,
+  label,
+  approvalId,
+  canApprove,
+  onAnswer,
+}: {
+  nodeId: string;
+  label: string;
+  approvalId: string;
+  canApprove: boolean;
+  onAnswer: PartProps['onAnswer'];
+}) {
   const address = useCanvasState((state) => state.address);
   const [estimate, setEstimate] = useState<RunEstimate | null>(null);
   useEffect(() => {
@@ -324,7 +435,8 @@ function ApprovalCard({ nodeId, label, approvalId, canApprove, onAnswer }: { nod
         The assistant wants to start a paid run of <strong>{label}</strong>
         {estimate ? (
           <>
-            : about {credits(estimate.cost.estimated)}; {left === null || left === undefined ? 'no budget limit' : `${credits(left)} left in the budget`}.
+            : about {credits(estimate.cost.estimated)};{' '}
+            {left === null || left === undefined ? 'no budget limit' : `${credits(left)} left in the budget`}.
           </>
         ) : (
           '.'

@@ -67,7 +67,10 @@ export function ConnectAgent() {
       let token: string | null = null;
       let tokenId: string | undefined;
       if (role === 'owner') {
-        const issued = await api.issueToken({ name: `Agent of ${person?.subject ?? 'a person'} on ${address.canvasId}`, project_id: address.projectId });
+        const issued = await api.issueToken({
+          name: `Agent of ${person?.subject ?? 'a person'} on ${address.canvasId}`,
+          project_id: address.projectId,
+        });
         token = issued.token;
         tokenId = issued.token_id;
       }
@@ -109,7 +112,8 @@ export function ConnectAgent() {
     <div className="connect">
       {apps}
       <p>
-        An agent reads this canvas and writes to it through the MCP endpoint <code>{mcpUrl}</code>. Its writes appear here live, with its name.
+        An agent reads this canvas and writes to it through the MCP endpoint <code>{mcpUrl}</code>. Its writes appear
+        here live, with its name.
       </p>
       <button type="button" className="button-primary" disabled={busy} onClick={() => void connect()}>
         {busy ? 'Connecting…' : 'Connect an agent'}
@@ -125,7 +129,11 @@ export function ConnectAgent() {
               Replace TOKEN with a token acting for you (an owner issues one), or ask an owner to connect the agent.
             </p>
           )}
-          {clientConfigs({ mcpUrl, token: connection.token ?? 'TOKEN', agentRunId: connection.chatRun.agent_run_id }).map((config) => (
+          {clientConfigs({
+            mcpUrl,
+            token: connection.token ?? 'TOKEN',
+            agentRunId: connection.chatRun.agent_run_id,
+          }).map((config) => (
             <details key={config.client} className="client-config" open={config.client === 'Claude Code'}>
               <summary>
                 {config.client} <span className="muted">{config.where}</span>
@@ -155,7 +163,11 @@ export function ConnectAgent() {
   );
 }
 
-const SCOPE_TEXT: Record<string, string> = { 'canvas:read': 'reads', 'canvas:write': 'edits', 'runs:write': 'starts runs' };
+const SCOPE_TEXT: Record<string, string> = {
+  'canvas:read': 'reads',
+  'canvas:write': 'edits',
+  'runs:write': 'starts runs',
+};
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
@@ -194,24 +206,36 @@ function ConnectedApps({ mcpUrl }: { mcpUrl: string }) {
     <section className="connected-apps" aria-labelledby="connected-apps-title">
       <h3 id="connected-apps-title">Connected apps</h3>
       <p>
-        In claude.ai, ChatGPT, Claude Desktop or any MCP client that signs in, add <code>{mcpUrl}</code> as a connector. You sign in here,
-        choose this canvas and what the app may do; no token to copy.
+        In claude.ai, ChatGPT, Claude Desktop or any MCP client that signs in, add <code>{mcpUrl}</code> as a connector.
+        You sign in here, choose this canvas and what the app may do; no token to copy.
       </p>
       {error ? <p className="error-line">{error}</p> : null}
       {connections.length === 0 ? <p className="muted">No app is connected to this canvas.</p> : null}
       <ul className="connections">
         {connections.map((connection) => {
-          const mine = person !== null && connection.person.issuer === person.issuer && connection.person.subject === person.subject;
+          const mine =
+            person !== null &&
+            connection.person.issuer === person.issuer &&
+            connection.person.subject === person.subject;
           return (
             <li key={connection.grant_id} data-grant-id={connection.grant_id}>
               <strong>{connection.client_name ?? connection.client_id}</strong>
               <span className="muted">
                 {' '}
-                for {connection.person.subject} · {connection.scopes.map((scope) => SCOPE_TEXT[scope] ?? scope).join(', ')} · last used {when(connection.last_used_at)}
-                {connection.spend_limit !== null && connection.scopes.includes('runs:write') ? ` · spent ${connection.spent} of ${credits(connection.spend_limit)}` : ''}
+                for {connection.person.subject} ·{' '}
+                {connection.scopes.map((scope) => SCOPE_TEXT[scope] ?? scope).join(', ')} · last used{' '}
+                {when(connection.last_used_at)}
+                {connection.spend_limit !== null && connection.scopes.includes('runs:write')
+                  ? ` · spent ${connection.spent} of ${credits(connection.spend_limit)}`
+                  : ''}
               </span>
               {mine || role === 'owner' ? (
-                <button type="button" className="button-small" onClick={() => void end(connection)} aria-label={`End ${connection.client_name ?? 'the app'}'s connection`}>
+                <button
+                  type="button"
+                  className="button-small"
+                  onClick={() => void end(connection)}
+                  aria-label={`End ${connection.client_name ?? 'the app'}'s connection`}
+                >
                   End
                 </button>
               ) : null}

@@ -8,7 +8,9 @@ const CHANGE_WORDS = { create: 'added', update: 'changed', delete: 'deleted' } a
 
 function describe(entry: HistoryEntry, names: Map<string, string>): string {
   if (entry.changes.length === 0) return entry.operation ?? 'no change';
-  const parts = entry.changes.slice(0, 3).map((change) => `${CHANGE_WORDS[change.change]} ${change.kind} ${names.get(change.id) ?? change.id}`);
+  const parts = entry.changes
+    .slice(0, 3)
+    .map((change) => `${CHANGE_WORDS[change.change]} ${change.kind} ${names.get(change.id) ?? change.id}`);
   return `${parts.join(', ')}${entry.changes.length > 3 ? ` and ${entry.changes.length - 3} more` : ''}`;
 }
 
@@ -53,7 +55,9 @@ export function HistoryPanel() {
           <li key={entry.revision} className="history-entry" data-revision={entry.revision}>
             <div className="history-head">
               <span className="history-revision">r{entry.revision}</span>
-              <span className={`history-author author-${entry.author?.kind ?? 'unknown'}`}>{authorLabel(entry.author)}</span>
+              <span className={`history-author author-${entry.author?.kind ?? 'unknown'}`}>
+                {authorLabel(entry.author)}
+              </span>
               <span className="muted">{ago(entry.at)}</span>
             </div>
             <div className="history-what">{describe(entry, names)}</div>

@@ -16,11 +16,18 @@ export function NodeDetails({ nodeId }: { nodeId: string | null }) {
   if (!nodeId || !node) return <p className="muted panel-empty">Select a node to see its details.</p>;
   const data = dataOf(node.data);
   const authors = () => controller.store.getState().lastAuthor;
-  const rename = (next: string) => void controller.submit(patchData(node.id, { displayName: next }, 'Rename', authors, next));
+  const rename = (next: string) =>
+    void controller.submit(patchData(node.id, { displayName: next }, 'Rename', authors, next));
   return (
     <div className="details">
       <h2>
-        <EditableText multiline={false} label="display name" value={text(data.displayName) ?? ''} placeholder={node.id} onSave={rename} />
+        <EditableText
+          multiline={false}
+          label="display name"
+          value={text(data.displayName) ?? ''}
+          placeholder={node.id}
+          onSave={rename}
+        />
       </h2>
       <dl className="facts">
         <dt>Type</dt>
@@ -66,11 +73,18 @@ export function NodeDetails({ nodeId }: { nodeId: string | null }) {
           </>
         ) : null}
       </dl>
-      <ResultVersions nodeId={node.id} refreshKey={`${runState?.externalRunId ?? ''}:${runState?.lastRunStatus ?? ''}:${text(data.externalRunId) ?? ''}`} />
+      <ResultVersions
+        nodeId={node.id}
+        refreshKey={`${runState?.externalRunId ?? ''}:${runState?.lastRunStatus ?? ''}:${text(data.externalRunId) ?? ''}`}
+      />
       <h3>Data</h3>
       <pre className="data-json">{JSON.stringify(node.data, null, 2)}</pre>
       {editable ? (
-        <button type="button" className="button-danger" onClick={() => void controller.submit(deleteItems([node.id], [], controller.store.getState().layout))}>
+        <button
+          type="button"
+          className="button-danger"
+          onClick={() => void controller.submit(deleteItems([node.id], [], controller.store.getState().layout))}
+        >
           Delete this node
         </button>
       ) : null}

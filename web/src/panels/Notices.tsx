@@ -36,7 +36,12 @@ export function Notices() {
                 Show
               </button>
             ) : null}
-            <button type="button" className="button-small" onClick={() => controller.dismiss(notice.id)} aria-label="Dismiss">
+            <button
+              type="button"
+              className="button-small"
+              onClick={() => controller.dismiss(notice.id)}
+              aria-label="Dismiss"
+            >
               Dismiss
             </button>
           </div>

@@ -13,7 +13,9 @@ export function Palette() {
   const flow = useReactFlow();
   const add = (entry: PaletteEntry) => {
     const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
-    const center = pane ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
+    const center = pane
+      ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 })
+      : { x: 0, y: 0 };
     const node = paletteNode(entry, { x: Math.round(center.x - 140), y: Math.round(center.y - 80) });
     void controller.submit(createItems([node], [], `Add ${entry.label.toLowerCase()}`));
   };
@@ -25,7 +27,14 @@ export function Palette() {
         <section key={group}>
           <h3>{group}</h3>
           {PALETTE.filter((entry) => entry.group === group).map((entry) => (
-            <button key={entry.type} type="button" className="palette-item" disabled={!editable} title={typeLabel(entry.type)} onClick={() => add(entry)}>
+            <button
+              key={entry.type}
+              type="button"
+              className="palette-item"
+              disabled={!editable}
+              title={typeLabel(entry.type)}
+              onClick={() => add(entry)}
+            >
               {entry.label}
             </button>
           ))}

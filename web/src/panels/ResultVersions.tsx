@@ -31,7 +31,10 @@ export function ResultVersions({ nodeId, refreshKey }: { nodeId: string; refresh
   }, [controller, nodeId, refreshKey]);
 
   if (!list || list.versions.length === 0) return null;
-  const currentIndex = Math.max(list.versions.findIndex((version) => version.current), 0);
+  const currentIndex = Math.max(
+    list.versions.findIndex((version) => version.current),
+    0,
+  );
   const index = shown ?? currentIndex;
   const version = list.versions[index]!;
   const current = list.versions[currentIndex]!;
@@ -47,7 +50,12 @@ export function ResultVersions({ nodeId, refreshKey }: { nodeId: string; refresh
           Version {version.version} of {count}
           {version.current ? (list.picked ? ' (current, picked)' : ' (current, the latest)') : ''}
         </span>
-        <button type="button" className="button-small" disabled={index === count - 1} onClick={() => setShown(index + 1)}>
+        <button
+          type="button"
+          className="button-small"
+          disabled={index === count - 1}
+          onClick={() => setShown(index + 1)}
+        >
           Next
         </button>
       </div>
@@ -66,16 +74,22 @@ export function ResultVersions({ nodeId, refreshKey }: { nodeId: string; refresh
         <VersionOutputs version={version} />
       )}
       <p className="muted">
-        {version.finished_at ? new Date(version.finished_at).toLocaleString() : 'unfinished'}, by {version.triggered_by.name ?? version.triggered_by.kind}
+        {version.finished_at ? new Date(version.finished_at).toLocaleString() : 'unfinished'}, by{' '}
+        {version.triggered_by.name ?? version.triggered_by.kind}
         {version.cost !== null ? `, ${credits(version.cost)}` : ''}
       </p>
       {!version.current ? (
         <div className="version-actions">
           <label className="option">
-            <input type="checkbox" checked={compare} onChange={(event) => setCompare(event.target.checked)} /> Compare with the current one
+            <input type="checkbox" checked={compare} onChange={(event) => setCompare(event.target.checked)} /> Compare
+            with the current one
           </label>
           {editable ? (
-            <button type="button" className="button-small button-primary" onClick={() => void controller.pickVersion(nodeId, version.run_id)}>
+            <button
+              type="button"
+              className="button-small button-primary"
+              onClick={() => void controller.pickVersion(nodeId, version.run_id)}
+            >
               Use this version
             </button>
           ) : null}
@@ -90,9 +104,12 @@ function VersionOutputs({ version }: { version: ResultVersion }) {
     <div className="version-outputs">
       {version.outputs.map((output) => {
         const label = `${output.kind} of version ${version.version}`;
-        if (output.kind === 'image') return <img key={output.asset_id} src={output.url} alt={label} className="thumb" />;
-        if (output.kind === 'audio') return <audio key={output.asset_id} src={output.url} controls aria-label={label} />;
-        if (output.kind === 'video') return <video key={output.asset_id} src={output.url} controls aria-label={label} className="thumb" />;
+        if (output.kind === 'image')
+          return <img key={output.asset_id} src={output.url} alt={label} className="thumb" />;
+        if (output.kind === 'audio')
+          return <audio key={output.asset_id} src={output.url} controls aria-label={label} />;
+        if (output.kind === 'video')
+          return <video key={output.asset_id} src={output.url} controls aria-label={label} className="thumb" />;
         return (
           <a key={output.asset_id} href={output.url} target="_blank" rel="noreferrer">
             {label} ({output.mime_type})

@@ -29,34 +29,52 @@ export function createFalProvider(options: FalOptions): RunProvider {
   const client = createFalClient({
     credentials: options.apiKey,
     suppressLocalCredentialsWarning: true,
-    requestMiddleware: async (request) => ({ ...request, url: request.url.startsWith(FAL_QUEUE_ORIGIN) ? origin + request.url.slice(FAL_QUEUE_ORIGIN.length) : request.url }),
+    requestMiddleware: async (request) => ({
+      ...request,
+      url: request.url.startsWith(FAL_QUEUE_ORIGIN) ? origin + request.url.slice(FAL_QUEUE_ORIGIN.length) : request.url,
+    }),
   });
   const pollMs = options.pollIntervalMs ?? 1000;
   return {
     name: FAL_PROVIDER,
     async execute(job, { signal, progress }) {
       const model = options.models[job.operation];
-      if (!model) throw new ProviderError('unsupported_operation', `No fal model is configured for ${job.operation}.`, false);
-      const queued = await call(() => client.queue.submit(model, { input: hostedModelInput(job, 'num_images'), abortSignal: signal }), signal, true);
+      if (!model)
+        throw new ProviderError('unsupported_operation', `No fal model is configured for ${job.operation}.`, false);
+      const queued = await call(
+        () => client.queue.submit(model, { input: hostedModelInput(job, 'num_images'), abortSignal: signal }),
+        signal,
+        true,
+      );
       const requestId = queued.request_id;
       let status: QueueStatus = queued;
       try {
         while (status.status !== 'COMPLETED') {
-          progress(status.status === 'IN_QUEUE' ? 0 : 50, status.status === 'IN_QUEUE' ? `queued at fal, position ${status.queue_position}` : 'running at fal');
+          progress(
+            status.status === 'IN_QUEUE' ? 0 : 50,
+            status.status === 'IN_QUEUE' ? `queued at fal, position ${status.queue_position}` : 'running at fal',
+          );
           await abortableDelay(pollMs, signal);
-          status = await call(() => client.queue.status(model, { requestId, logs: false, abortSignal: signal }), signal);
+          status = await call(
+            () => client.queue.status(model, { requestId, logs: false, abortSignal: signal }),
+            signal,
+          );
         }
       } catch (error) {
         if (!signal.aborted) throw error;
         // Our cancel: fal is told to stop. A request fal had completed first is delivered, not thrown away.
         const completed = await client.queue.cancel(model, { requestId }).then(
           () => false,
-          (refusal: unknown) => refusal instanceof ApiError && refusal.status === 400 && (refusal.body as { status?: string } | undefined)?.status === 'ALREADY_COMPLETED',
+          (refusal: unknown) =>
+            refusal instanceof ApiError &&
+            refusal.status === 400 &&
+            (refusal.body as { status?: string } | undefined)?.status === 'ALREADY_COMPLETED',
         );
         if (!completed) throw error;
       }
       const failure = (status as { error?: unknown }).error;
-      if (typeof failure === 'string' && failure) throw new ProviderError('provider_error', `fal's request ${requestId} failed: ${failure.slice(0, 300)}`, false);
+      if (typeof failure === 'string' && failure)
+        throw new ProviderError('provider_error', `fal's request ${requestId} failed: ${failure.slice(0, 300)}`, false);
       progress(90, 'copying the result from fal');
       const finished = signal.aborted ? AbortSignal.timeout(120_000) : signal;
       const result = await call(() => client.queue.result(model, { requestId, abortSignal: finished }), finished);
@@ -77,9 +95,18 @@ async function call<T>(request: () => Promise<T>, signal: AbortSignal, submittin
     if (signal.aborted) throw signal.reason as Error;
     if (error instanceof ApiError) {
       const body = error.body as { detail?: unknown } | undefined;
-      const detail = typeof body?.detail === 'string' ? body.detail : typeof error.message === 'string' && !error.message.startsWith('HTTP ') ? error.message : '';
+      const detail =
+        typeof body?.detail === 'string'
+          ? body.detail
+          : typeof error.message === 'string' && !error.message.startsWith('HTTP ')
+            ? error.message
+            : '';
       const passing = submitting && (error.status === 429 || error.status >= 500);
-      throw new ProviderError('provider_error', `fal answered HTTP ${error.status}${detail ? `: ${detail.slice(0, 300)}` : ''}.`, passing);
+      throw new ProviderError(
+        'provider_error',
+        `fal answered HTTP ${error.status}${detail ? `: ${detail.slice(0, 300)}` : ''}.`,
+        passing,
+      );
     }
     throw new ProviderError('provider_unavailable', `fal could not be reached (${(error as Error).name}).`, submitting);
   }
@@ -88,7 +115,14 @@ async function call<T>(request: () => Promise<T>, signal: AbortSignal, submittin
 /** The file URLs of a fal result, in order: `images[]`, then a single `image`, `video` or `audio_file`/`audio`. */
 function resultUrls(data: unknown): string[] {
   const result = (data ?? {}) as Record<string, unknown>;
-  const urlOf = (file: unknown) => (file && typeof (file as { url?: unknown }).url === 'string' ? [(file as { url: string }).url] : []);
+  const urlOf = (file: unknown) =>
+    file && typeof (file as { url?: unknown }).url === 'string' ? [(file as { url: string }).url] : [];
   const images = Array.isArray(result.images) ? result.images.flatMap(urlOf) : [];
-  return [...images, ...urlOf(result.image), ...urlOf(result.video), ...urlOf(result.audio_file), ...urlOf(result.audio)];
+  return [
+    ...images,
+    ...urlOf(result.image),
+    ...urlOf(result.video),
+    ...urlOf(result.audio_file),
+    ...urlOf(result.audio),
+  ];
 }

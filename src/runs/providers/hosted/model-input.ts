@@ -13,7 +13,11 @@ export function hostedModelInput(job: ProviderJob, countKey: 'num_outputs' | 'nu
       return { prompt, ...aspect, [countKey]: job.outputs.length };
     case 'storyboard_generation': {
       const frames = Number(input.frameCount ?? 6) || 6;
-      return { prompt: `A storyboard sheet of ${frames} numbered frames in a grid: ${prompt}`, ...aspect, [countKey]: 1 };
+      return {
+        prompt: `A storyboard sheet of ${frames} numbered frames in a grid: ${prompt}`,
+        ...aspect,
+        [countKey]: 1,
+      };
     }
     case 'video_generation':
       return { prompt, ...aspect, duration: Math.max(1, Math.round(Number(input.durationMs ?? 5000) / 1000)) };

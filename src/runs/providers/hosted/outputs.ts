@@ -14,9 +14,18 @@ const DEFAULT_MIME: Record<AssetKind, string> = {
  * out. Each URL is fetched once more after a 5xx or a dropped connection; a 404 or any other refusal fails the run
  * with a provider_error naming the provider and the status.
  */
-export async function downloadOutputs(provider: string, job: ProviderJob, urls: readonly string[], signal: AbortSignal): Promise<ProducedAsset[]> {
+export async function downloadOutputs(
+  provider: string,
+  job: ProviderJob,
+  urls: readonly string[],
+  signal: AbortSignal,
+): Promise<ProducedAsset[]> {
   if (urls.length < job.outputs.length) {
-    throw new ProviderError('provider_error', `${provider} answered ${urls.length} result file(s) where the run asked for ${job.outputs.length}.`, false);
+    throw new ProviderError(
+      'provider_error',
+      `${provider} answered ${urls.length} result file(s) where the run asked for ${job.outputs.length}.`,
+      false,
+    );
   }
   const assets: ProducedAsset[] = [];
   for (const [index, output] of job.outputs.entries()) {
@@ -26,7 +35,11 @@ export async function downloadOutputs(provider: string, job: ProviderJob, urls: 
   return assets;
 }
 
-async function download(provider: string, url: string, signal: AbortSignal): Promise<{ bytes: Buffer; mimeType: string | null }> {
+async function download(
+  provider: string,
+  url: string,
+  signal: AbortSignal,
+): Promise<{ bytes: Buffer; mimeType: string | null }> {
   for (let attempt = 1; ; attempt += 1) {
     let response: Response;
     try {
@@ -37,11 +50,18 @@ async function download(provider: string, url: string, signal: AbortSignal): Pro
         await abortableDelay(250, signal);
         continue;
       }
-      throw new ProviderError('provider_unavailable', `${provider}'s result file could not be fetched (${(error as Error).name}).`, false);
+      throw new ProviderError(
+        'provider_unavailable',
+        `${provider}'s result file could not be fetched (${(error as Error).name}).`,
+        false,
+      );
     }
     if (response.ok) {
       const type = response.headers.get('content-type')?.split(';', 1)[0]?.trim() || null;
-      return { bytes: Buffer.from(await response.arrayBuffer()), mimeType: type === 'application/octet-stream' ? null : type };
+      return {
+        bytes: Buffer.from(await response.arrayBuffer()),
+        mimeType: type === 'application/octet-stream' ? null : type,
+      };
     }
     await response.body?.cancel();
     if (response.status >= 500 && attempt < 2) {

@@ -29,22 +29,46 @@ const CREATE_TIMEOUT_MS = 90_000;
 const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export function createReplicateProvider(options: ReplicateOptions): RunProvider {
-  const client = new Replicate({ auth: options.apiToken, baseUrl: options.baseUrl.replace(/\/+$/, ''), useFileOutput: false, fetch: (input, init) => fetch(input, init) });
+  const client = new Replicate({
+    auth: options.apiToken,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    useFileOutput: false,
+    fetch: (input, init) => fetch(input, init),
+  });
   const pollMs = options.pollIntervalMs ?? 1000;
   return {
     name: REPLICATE_PROVIDER,
     async execute(job, { signal, progress }) {
       const model = options.models[job.operation];
-      if (!model) throw new ProviderError('unsupported_operation', `No Replicate model is configured for ${job.operation}.`, false);
+      if (!model)
+        throw new ProviderError(
+          'unsupported_operation',
+          `No Replicate model is configured for ${job.operation}.`,
+          false,
+        );
       const reference = model.includes(':') ? { version: model.slice(model.indexOf(':') + 1) } : { model };
-      const wait = job.operation === 'image_generation' && (options.waitSeconds ?? 30) > 0 ? (options.waitSeconds ?? 30) : false;
+      const wait =
+        job.operation === 'image_generation' && (options.waitSeconds ?? 30) > 0 ? (options.waitSeconds ?? 30) : false;
       // Not aborted by our cancel: a creation cut off while Replicate holds it (Prefer: wait) would leave a paid
       // prediction whose id we never learn. Once it answers, a cancel requested meanwhile cancels it by its id.
-      let prediction = await call(() => client.predictions.create({ ...reference, input: hostedModelInput(job, 'num_outputs'), wait, signal: AbortSignal.timeout(CREATE_TIMEOUT_MS) }), signal, true);
+      let prediction = await call(
+        () =>
+          client.predictions.create({
+            ...reference,
+            input: hostedModelInput(job, 'num_outputs'),
+            wait,
+            signal: AbortSignal.timeout(CREATE_TIMEOUT_MS),
+          }),
+        signal,
+        true,
+      );
       try {
         signal.throwIfAborted();
         while (prediction.status === 'starting' || prediction.status === 'processing') {
-          progress(prediction.status === 'starting' ? 0 : 50, prediction.status === 'starting' ? 'queued at Replicate' : 'running at Replicate');
+          progress(
+            prediction.status === 'starting' ? 0 : 50,
+            prediction.status === 'starting' ? 'queued at Replicate' : 'running at Replicate',
+          );
           await abortableDelay(pollMs, signal);
           const id = prediction.id;
           prediction = await call(() => client.predictions.get(id, { signal }), signal);
@@ -52,15 +76,25 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
       } catch (error) {
         if (!signal.aborted) throw error;
         // Our cancel: Replicate is told to stop. A prediction that finished first is delivered, not thrown away.
-        const stopped = await client.predictions.cancel(prediction.id, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+        const stopped = await client.predictions
+          .cancel(prediction.id, { signal: AbortSignal.timeout(10_000) })
+          .catch(() => null);
         if (stopped?.status !== 'succeeded') throw error;
         prediction = stopped;
       }
       if (prediction.status === 'failed') {
-        throw new ProviderError('provider_error', `Replicate's prediction ${prediction.id} failed: ${describe(prediction.error)}`, false);
+        throw new ProviderError(
+          'provider_error',
+          `Replicate's prediction ${prediction.id} failed: ${describe(prediction.error)}`,
+          false,
+        );
       }
       if (prediction.status !== 'succeeded') {
-        throw new ProviderError('provider_cancelled', `Replicate's prediction ${prediction.id} ended ${prediction.status} without our asking.`, false);
+        throw new ProviderError(
+          'provider_cancelled',
+          `Replicate's prediction ${prediction.id} ended ${prediction.status} without our asking.`,
+          false,
+        );
       }
       progress(90, 'copying the result from Replicate');
       const finished = signal.aborted ? AbortSignal.timeout(120_000) : signal;
@@ -83,12 +117,20 @@ async function call(request: () => Promise<Prediction>, signal: AbortSignal, cre
     if (response instanceof Response) {
       const detail = /"detail"\s*:\s*"([^"]{1,300})"/.exec((error as Error).message)?.[1];
       const passing = creating && (response.status === 429 || response.status >= 500);
-      throw new ProviderError('provider_error', `Replicate answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`, passing);
+      throw new ProviderError(
+        'provider_error',
+        `Replicate answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`,
+        passing,
+      );
     }
     // Tried again only when the request surely reached nobody: a connection cut later may have created a prediction.
     const code = (error as { cause?: { code?: unknown } }).cause?.code;
     const unreached = typeof code === 'string' && UNREACHED.has(code);
-    throw new ProviderError('provider_unavailable', `Replicate could not be reached (${typeof code === 'string' ? code : (error as Error).name}).`, creating && unreached);
+    throw new ProviderError(
+      'provider_unavailable',
+      `Replicate could not be reached (${typeof code === 'string' ? code : (error as Error).name}).`,
+      creating && unreached,
+    );
   }
 }
 

@@ -25,7 +25,11 @@ export function evenSize(width: number, height: number): { width: number; height
 }
 
 function missing(): ProviderError {
-  return new ProviderError('encoder_missing', 'ffmpeg is not installed on this server: install Debian\'s ffmpeg (apt-get install ffmpeg) to run video and audio-trim nodes.', false);
+  return new ProviderError(
+    'encoder_missing',
+    "ffmpeg is not installed on this server: install Debian's ffmpeg (apt-get install ffmpeg) to run video and audio-trim nodes.",
+    false,
+  );
 }
 
 /** An encoder message as a person may see it: file paths of this server shortened to their file names. */
@@ -34,7 +38,11 @@ function withoutPaths(message: string): string {
 }
 
 /** Runs ffmpeg with the given arguments, writing `input` to its stdin; rejects with its stderr on failure. */
-function run(args: string[], signal: AbortSignal, input?: (stdin: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+function run(
+  args: string[],
+  signal: AbortSignal,
+  input?: (stdin: NodeJS.WritableStream) => Promise<void>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(FFMPEG, ['-hide_banner', '-loglevel', 'error', ...(input ? [] : ['-nostdin']), ...args], {
       stdio: [input ? 'pipe' : 'ignore', 'ignore', 'pipe'],
@@ -53,7 +61,14 @@ function run(args: string[], signal: AbortSignal, input?: (stdin: NodeJS.Writabl
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) reject(signal.reason as Error);
       else if (code === 0) resolve();
-      else reject(new ProviderError('encoder_failed', `ffmpeg failed: ${withoutPaths(stderr.trim().split('\n').at(-1) || `exit code ${code}`)}`, false));
+      else
+        reject(
+          new ProviderError(
+            'encoder_failed',
+            `ffmpeg failed: ${withoutPaths(stderr.trim().split('\n').at(-1) || `exit code ${code}`)}`,
+            false,
+          ),
+        );
     });
     if (input && child.stdin) {
       child.stdin.on('error', () => undefined);
@@ -100,11 +115,31 @@ function write(stdin: NodeJS.WritableStream, chunk: Buffer): Promise<void> {
 const WEBM = ['-c:v', 'libvpx', '-b:v', '600k', '-deadline', 'realtime', '-cpu-used', '8', '-pix_fmt', 'yuv420p'];
 
 /** Encodes raw RGB frames (one Buffer of width × height × 3 bytes each) into a WebM video. */
-export async function encodeFrames(frames: (index: number) => Buffer, count: number, format: VideoFormat, signal: AbortSignal): Promise<Buffer> {
+export async function encodeFrames(
+  frames: (index: number) => Buffer,
+  count: number,
+  format: VideoFormat,
+  signal: AbortSignal,
+): Promise<Buffer> {
   return inScratch(async (dir) => {
     const out = join(dir, 'out.webm');
     await run(
-      ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${format.width}x${format.height}`, '-r', String(format.fps), '-i', 'pipe:0', ...WEBM, '-an', '-y', out],
+      [
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-s',
+        `${format.width}x${format.height}`,
+        '-r',
+        String(format.fps),
+        '-i',
+        'pipe:0',
+        ...WEBM,
+        '-an',
+        '-y',
+        out,
+      ],
       signal,
       async (stdin) => {
         for (let index = 0; index < count; index += 1) {
@@ -128,7 +163,12 @@ export interface ComposeClip {
  * Cuts each clip, scales it to one format and joins them in order; with an audio track, muxes it (Opus) for the
  * length of the video.
  */
-export async function composeVideo(clips: ComposeClip[], format: VideoFormat, audioFile: string | null, signal: AbortSignal): Promise<Buffer> {
+export async function composeVideo(
+  clips: ComposeClip[],
+  format: VideoFormat,
+  audioFile: string | null,
+  signal: AbortSignal,
+): Promise<Buffer> {
   return inScratch(async (dir) => {
     const inputs: string[] = [];
     for (const [index, clip] of clips.entries()) {
@@ -149,14 +189,33 @@ export async function composeVideo(clips: ComposeClip[], format: VideoFormat, au
     const joined = `${clips.map((_, index) => `[v${index}]`).join('')}concat=n=${clips.length}:v=1:a=0[video]`;
     const out = join(dir, 'out.webm');
     const audio = audioFile ? ['-i', audioFile] : [];
-    const mapping = audioFile ? ['-map', '[video]', '-map', `${clips.length}:a`, '-c:a', 'libopus', '-shortest'] : ['-map', '[video]', '-an'];
-    await run([...inputs.flatMap((file) => ['-i', file]), ...audio, '-filter_complex', [...filters, joined].join(';'), ...mapping, ...WEBM, '-y', out], signal);
+    const mapping = audioFile
+      ? ['-map', '[video]', '-map', `${clips.length}:a`, '-c:a', 'libopus', '-shortest']
+      : ['-map', '[video]', '-an'];
+    await run(
+      [
+        ...inputs.flatMap((file) => ['-i', file]),
+        ...audio,
+        '-filter_complex',
+        [...filters, joined].join(';'),
+        ...mapping,
+        ...WEBM,
+        '-y',
+        out,
+      ],
+      signal,
+    );
     return readFile(out);
   });
 }
 
 /** Cuts an audio file to [startMs, endMs) as 16-bit PCM WAV. */
-export async function trimAudio(file: string, startMs: number, endMs: number | null, signal: AbortSignal): Promise<Buffer> {
+export async function trimAudio(
+  file: string,
+  startMs: number,
+  endMs: number | null,
+  signal: AbortSignal,
+): Promise<Buffer> {
   return inScratch(async (dir) => {
     const out = join(dir, 'out.wav');
     const length = endMs === null ? [] : ['-t', String(Math.max(0, endMs - startMs) / 1000)];
