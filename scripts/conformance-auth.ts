@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadServeConfig } from '../src/config.js';
+import { loadServeConfig } from '../src/config/index.js';
 import { startServer } from '../src/server/server.js';
 import { createLogger } from '../src/shared/logger.js';
 

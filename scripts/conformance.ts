@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadServeConfig } from '../src/config.js';
+import { loadServeConfig } from '../src/config/index.js';
 import { startServer } from '../src/server/server.js';
 import { createLogger } from '../src/shared/logger.js';
 

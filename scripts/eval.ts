@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
 import { CanvasNode, type ChatContext } from '../src/contract/index.js';
-import { loadServeConfig } from '../src/config.js';
+import { loadServeConfig } from '../src/config/index.js';
 import { startServer } from '../src/server/server.js';
 import { createLogger } from '../src/shared/logger.js';
 import type { Store } from '../src/store/store.js';

@@ -4,7 +4,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ChatModelStatus } from '../contract/index.js';
-import { ConfigError, type ServeConfig } from '../config.js';
+import { ConfigError, type ServeConfig } from '../config/index.js';
 
 /**
  * The canvas chat's model, through the AI SDK's provider packages (never a hand-written client): Anthropic, OpenAI

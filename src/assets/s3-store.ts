@@ -10,7 +10,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { ServeConfig } from '../config.js';
+import type { ServeConfig } from '../config/index.js';
 import {
   AssetMissing,
   assetIdOfStagedName,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ConfigError, loadStoreLocation } from '../config.js';
+import { ConfigError, loadStoreLocation } from '../config/index.js';
 import { CanvasError } from '../shared/errors.js';
 import { describeStoreLocation, storeExists } from '../store/store-presence.js';
 import { openStore, type Store, type StoreLocation } from '../store/store.js';

@@ -1,4 +1,4 @@
-import type { PricingSettings } from '../config.js';
+import type { PricingSettings } from '../config/index.js';
 import type { RunOperation } from '../contract/index.js';
 import type { RunPlan } from './operations.js';
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { AssetConfig, ServeConfig } from '../config.js';
+import type { AssetConfig, ServeConfig } from '../config/index.js';
 import { createAssets, type Assets } from '../assets/assets.js';
 import { s3StoreOf } from '../assets/s3-store.js';
 import { createRunEngine, type RunEngine, type RunEngineOptions } from '../runs/engine.js';

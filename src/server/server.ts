@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { createBackend, type CanvasBackend } from '../backend/backend.js';
 import { createBackendApp, errorResponse } from '../backend/http/app.js';
 import type { BackendHttpEnv } from '../backend/http/http-env.js';
-import { storeLocationOf, type ServeConfig } from '../config.js';
+import { storeLocationOf, type ServeConfig } from '../config/index.js';
 import { createAssetUrls } from '../mcp/asset-urls.js';
 import { createCanvasApp } from '../mcp/canvas-app.js';
 import { createDispatcher } from '../mcp/dispatcher.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadServeConfig } from '../../src/config.js';
+import { ConfigError, loadServeConfig } from '../../src/config/index.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { openEvents } from '../support/sse.js';
 import { STORE_TARGETS } from '../support/stores.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
-import { loadServeConfig } from '../../src/config.js';
+import { loadServeConfig } from '../../src/config/index.js';
 import { startServer } from '../../src/server/server.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { cli } from '../support/cli.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadServeConfig } from '../../src/config.js';
+import { loadServeConfig } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { connectClient, toolError } from '../support/mcp.js';

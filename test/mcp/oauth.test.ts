@@ -8,7 +8,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput } from '../../src/config.js';
+import type { ConfigInput } from '../../src/config/index.js';
 import { IDP } from '../backend/world.js';
 import { Browser, TestOAuthProvider, connectThroughOAuth, type ConsentAnswer } from '../support/oauth-client.js';
 import { signInWithLink, startTestServer, type TestServer } from '../support/servers.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadServeConfig } from '../../src/config.js';
+import { loadServeConfig } from '../../src/config/index.js';
 import { startServer } from '../../src/server/server.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { cli } from '../support/cli.js';

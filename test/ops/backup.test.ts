@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadServeConfig } from '../../src/config.js';
+import { loadServeConfig } from '../../src/config/index.js';
 import type { NodeRun } from '../../src/contract/index.js';
 import { startServer } from '../../src/server/server.js';
 import { createLogger } from '../../src/shared/logger.js';

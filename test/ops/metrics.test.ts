@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
-import { loadServeConfig } from '../../src/config.js';
+import { loadServeConfig } from '../../src/config/index.js';
 import { connectClient, deploy, toolError } from '../support/mcp.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { rawRequest } from '../support/raw-http.js';

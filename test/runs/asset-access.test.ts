@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput } from '../../src/config.js';
+import type { ConfigInput } from '../../src/config/index.js';
 import type { NodeRun } from '../../src/contract/index.js';
 import { IDP, seedWorld, type World } from '../backend/world.js';
 import { connectClient, structured } from '../support/mcp.js';

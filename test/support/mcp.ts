@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadServeConfig, type ConfigInput } from '../../src/config.js';
+import { loadServeConfig, type ConfigInput } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startTestServer, type TestServer } from './servers.js';

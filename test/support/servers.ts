@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { loadServeConfig, type ConfigInput } from '../../src/config.js';
+import { loadServeConfig, type ConfigInput } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { createLogger } from '../../src/shared/logger.js';
 import type { Store } from '../../src/store/store.js';

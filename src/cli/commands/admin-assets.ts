@@ -1,25 +1,25 @@
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { loadAssetConfig, type AssetConfig, type ConfigKey } from '../../config.js';
+import { loadAssetConfig, type AssetConfig } from '../../config/index.js';
 import { ASSET_STORAGES, type AssetStorage } from '../../assets/asset-store.js';
 import { moveAssets, type MoveProgress } from '../../ops/asset-moves.js';
 import { assetsOf } from '../../server/run-engine-setup.js';
 import { openStore } from '../../store/store.js';
 import { report, resolveStore, UsageError, withStoreOptions, type StoreFlags } from '../cli-support.js';
-import { configFlagsOf, serveOptions } from './serve.js';
+import { addSettingOptions, configFlagsOf, settingOptions, type SettingOption } from '../setting-options.js';
 
 /** `canvas-mcp admin assets migrate` (docs/operations.md, "Asset storage"), and the asset flags admin commands share. */
 
-const S3_KEYS = new Set<ConfigKey>(['s3Bucket', 's3Region', 's3Endpoint', 's3Prefix', 's3ForcePathStyle']);
-const optionsOf = new WeakMap<Command, ReturnType<typeof serveOptions>>();
+const optionsOf = new WeakMap<Command, SettingOption[]>();
 
 /**
  * Adds the S3 settings (credentials come from the environment, as for serve) and, for a command that writes assets
  * somewhere (`target`), `--asset-store`.
  */
 export function withAssetOptions(command: Command, { target }: { target: boolean }): Command {
-  const options = serveOptions().filter(({ key }) => S3_KEYS.has(key) || (target && key === 'assetStore'));
-  for (const { option } of options) command.addOption(option);
+  const s3 = settingOptions('assets');
+  const options = target ? [...settingOptions('serve').filter(({ key }) => key === 'assetStore'), ...s3] : s3;
+  addSettingOptions(command, options);
   optionsOf.set(command, options);
   return command;
 }

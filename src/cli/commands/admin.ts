@@ -4,7 +4,7 @@ import { CanvasId, IdempotencyKey, NodeId, ProjectId, ResourceId } from '../../c
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import { submitNodeRun } from '../../runs/submit.js';
 import { runPricingOf } from '../../runs/pricing.js';
-import { loadPricingSettings } from '../../config.js';
+import { loadPricingSettings } from '../../config/index.js';
 import {
   MEMBER_ROLES,
   TOKEN_KINDS,

@@ -2,16 +2,15 @@ import type { Command } from 'commander';
 import { generateText } from 'ai';
 import { chatModelOf, chatModelStatus } from '../../agent/model.js';
 import { describeModelFailure } from '../../agent/model-errors.js';
-import { loadServeConfig } from '../../config.js';
+import { loadServeConfig } from '../../config/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { report } from '../cli-support.js';
-import { configFlagsOf, serveOptions } from './serve.js';
+import { addSettingOptions, configFlagsOf, settingOptions } from '../setting-options.js';
 
 /**
  * `canvas-mcp doctor`: which model the canvas chat would use with these settings (the same flags and environment as
  * `serve`), and whether it answers: one short request, with a 30 s limit. The key is never printed.
  */
-const DOCTOR_KEYS = new Set(['configFile', 'modelProvider', 'model', 'modelBaseUrl', 'modelApiKeyFile']);
 
 export function registerDoctorCommand(
   program: Command,
@@ -20,8 +19,8 @@ export function registerDoctorCommand(
   const doctor = program
     .command('doctor')
     .description("Check the canvas chat's model: which one is configured, and whether it answers");
-  const options = serveOptions().filter(({ key }) => DOCTOR_KEYS.has(key));
-  for (const { option } of options) doctor.addOption(option);
+  const options = settingOptions('doctor');
+  addSettingOptions(doctor, options);
   doctor.option('--json', 'print one JSON object').action((flags: { json?: boolean }) =>
     run(!!flags.json, async () => {
       const config = loadServeConfig(configFlagsOf(doctor, options));

@@ -1,55 +1,20 @@
 import type { Command } from 'commander';
-import { loadServeConfig, storeLocationOf } from '../../config.js';
+import { loadServeConfig, storeLocationOf } from '../../config/index.js';
 import { assetsOf, runEngineOf, tightenDataDir } from '../../server/run-engine-setup.js';
 import { createLogger } from '../../shared/logger.js';
 import { openStore } from '../../store/store.js';
-import { configFlagsOf, serveOptions } from './serve.js';
+import { addSettingOptions, configFlagsOf, settingOptions } from '../setting-options.js';
 
 /**
  * `canvas-mcp worker`: node run workers without an HTTP server, on the same store as `serve`. On PostgreSQL any
  * number of worker processes share the queue; on SQLite they share the file on one machine.
  */
-const WORKER_KEYS = new Set([
-  'configFile',
-  'dataDir',
-  'databaseUrl',
-  'logLevel',
-  'workers',
-  'sqliteSynchronous',
-  'runDurationMs',
-  'runLeaseMs',
-  'runTimeoutMs',
-  'imageProvider',
-  'openaiBaseUrl',
-  'openaiModel',
-  'speechProvider',
-  'openaiSpeechModel',
-  'openaiSpeechVoice',
-  'videoProvider',
-  'storyboardProvider',
-  'replicateBaseUrl',
-  'replicateImageModel',
-  'replicateVideoModel',
-  'replicateStoryboardModel',
-  'falQueueUrl',
-  'falImageModel',
-  'falVideoModel',
-  'falStoryboardModel',
-  'providerPollMs',
-  'assetStore',
-  's3Bucket',
-  's3Region',
-  's3Endpoint',
-  's3Prefix',
-  's3ForcePathStyle',
-]);
-
 export function registerWorkerCommand(program: Command): void {
   const worker = program
     .command('worker')
     .description('Run node run workers (no HTTP server) on the same store as serve');
-  const options = serveOptions().filter(({ key }) => WORKER_KEYS.has(key));
-  for (const { option } of options) worker.addOption(option);
+  const options = settingOptions('worker');
+  addSettingOptions(worker, options);
   worker.action(async () => {
     const config = loadServeConfig({ ...configFlagsOf(worker, options), seedDemo: false });
     const logger = createLogger(config.logLevel);

@@ -1,0 +1,544 @@
+import { z } from 'zod';
+import { ASSET_STORAGES } from '../assets/asset-store.js';
+import { Bool, HttpUrl, Int, OriginList, PostgresUrl, setting } from './setting.js';
+
+/**
+ * Every setting of canvas-mcp, one row each (src/config/setting.ts says what a row holds). The order is the order of
+ * `serve --help` and of docs/operations.md's table (rendered from these rows: `npm run docs:settings`).
+ */
+
+export const SETTINGS_FILE = 'canvas-mcp.config.json';
+
+const RunPrices = z
+  .union([z.record(z.string(), z.number()), z.string()])
+  .transform((value, context) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      context.addIssue({
+        code: 'custom',
+        message: 'must be a JSON object of model id to credits per output, e.g. {"fal-ai/flux/schnell": 0.4}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.record(z.string().min(1), z.number().min(0).max(1_000_000), {
+      error: 'must map model ids to credits per output (numbers of 0 or more)',
+    }),
+  );
+
+const MODEL = 'owner/name or owner/name:version';
+
+export const SETTINGS = {
+  configFile: setting({
+    schema: z.string().min(1),
+    flag: '--config',
+    arg: 'file',
+    env: 'CANVAS_MCP_CONFIG',
+    help: 'settings file (JSON): flags and the environment win over it',
+    docs: 'the settings file (below)',
+    shownDefault: `\`./${SETTINGS_FILE}\` when it exists`,
+    commands: ['worker', 'doctor'],
+  }),
+
+  // Where it listens and who may reach it.
+  host: setting({
+    schema: z.string().min(1),
+    default: '127.0.0.1',
+    arg: 'host',
+    help: 'interface to bind',
+    docs: 'interface to bind; loopback also turns on Host checks',
+  }),
+  port: setting({
+    schema: Int(0, 65535),
+    default: 8787,
+    arg: 'port',
+    help: 'port to listen on (0 picks a free one)',
+    docs: '`0` picks a free port',
+  }),
+  dataDir: setting({
+    schema: z.string().min(1),
+    default: './data',
+    flag: '--data',
+    arg: 'dir',
+    help: 'data directory of the embedded SQLite store',
+    docs: 'directory of the SQLite store (`canvas.db`)',
+    commands: ['worker'],
+  }),
+  databaseUrl: setting({
+    schema: PostgresUrl,
+    arg: 'url',
+    help: 'use PostgreSQL instead of SQLite',
+    docs: '`postgres://…`: use PostgreSQL instead of SQLite',
+    commands: ['worker'],
+  }),
+  backendUrl: setting({
+    schema: HttpUrl,
+    arg: 'url',
+    help: 'run as a gateway in front of a canvas backend at this URL',
+    docs: 'gateway mode: the canvas backend to forward to',
+  }),
+  backendToken: setting({
+    schema: z.string().min(1),
+    arg: 'token',
+    secret: true,
+    help: 'the gateway credential for --backend-url (a --kind gateway token)',
+    docs: 'gateway mode: the gateway credential (`admin token create --name gw --kind gateway --workspace W`, one `--workspace` or `--project` per scope it serves); prefer the variable, since other users of the machine can read command lines in `ps`',
+  }),
+  publicUrl: setting({
+    schema: HttpUrl,
+    arg: 'url',
+    help: 'the URL clients and browsers use (behind a proxy): sign-in links, cookies, asset URLs in tool results',
+    docs: "the URL clients and browsers use, when behind a proxy: sign-in links and the `Secure` cookie flag (https), the CSRF origin check, absolute asset URLs in tool results, the web canvas link in `get_canvas` results and the MCP App's allowed origin",
+    shownDefault: '`http://host:port`',
+  }),
+  allowedOrigins: setting({
+    schema: OriginList,
+    default: '',
+    arg: 'list',
+    help: 'comma-separated browser origins allowed to call /mcp',
+    docs: 'comma-separated browser origins allowed at `/mcp`',
+    shownDefault: 'none',
+  }),
+  rateLimitPerMinute: setting({
+    schema: Int(0, 1_000_000),
+    default: 600,
+    flag: '--rate-limit',
+    arg: 'n',
+    help: 'requests per minute per token at /mcp (0 disables)',
+    docs: 'requests per minute per token at `/mcp`, and REST writes per minute per person (or per token acting for nobody), who may also cause at most 64 MiB of change log a minute (docs/security.md, "Budgets of the people\'s side"); `0` disables both',
+  }),
+  bodyLimitBytes: setting({
+    schema: Int(1024, 64 * 1024 * 1024),
+    default: 1024 * 1024,
+    flag: '--body-limit',
+    arg: 'bytes',
+    help: 'largest accepted request body (1 MiB)',
+    docs: 'largest request body (1 MiB: at this size no request holds the event loop past 100 ms; larger limits can, docs/performance.md)',
+  }),
+  logLevel: setting({
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    arg: 'level',
+    help: 'fatal, error, warn, info, debug, trace or silent',
+    docs: '`fatal` … `trace`, or `silent`',
+    commands: ['worker'],
+  }),
+  enableHiddenTools: setting({
+    schema: Bool,
+    default: false,
+    switch: true,
+    help: 'also list and allow tools beyond the six published ones',
+    docs: 'list and allow tools beyond the six published ones',
+  }),
+  seedDemo: setting({
+    schema: Bool,
+    default: true,
+    flag: '--no-seed-demo',
+    switch: true,
+    help: 'do not seed the demo on an empty store',
+    docs: 'do not seed the demo on an empty store (`CANVAS_MCP_SEED_DEMO=false`)',
+    shownDefault: 'seed',
+  }),
+
+  // Node runs and their providers.
+  workers: setting({
+    schema: Int(0, 64),
+    default: 2,
+    arg: 'n',
+    help: 'node run workers inside this process (0 for none)',
+    docs: 'node run workers in this process (`0`: none)',
+    commands: ['worker'],
+  }),
+  sqliteSynchronous: setting({
+    schema: z.enum(['full', 'normal']),
+    default: 'full',
+    arg: 'mode',
+    help: 'full (survives power loss) or normal (faster writes; see docs/operations.md)',
+    docs: '`full`: every commit is fsynced, an acknowledged write survives power loss; `normal`: no fsync per commit, a write survives a process crash but the last ones may be lost on power loss (≈1.4× the sequential write rate here, docs/performance.md)',
+    commands: ['worker'],
+  }),
+  runDurationMs: setting({
+    schema: Int(0, 3_600_000),
+    default: 3000,
+    arg: 'ms',
+    help: 'how long the local provider takes per run',
+    commands: ['worker'],
+  }),
+  runLeaseMs: setting({
+    schema: Int(200, 3_600_000),
+    default: 10_000,
+    arg: 'ms',
+    help: "lease of a running run; a dead worker's run is picked up after it",
+    commands: ['worker'],
+  }),
+  runTimeoutMs: setting({
+    schema: Int(1000, 24 * 3_600_000),
+    default: 600_000,
+    arg: 'ms',
+    help: 'a run still going after this fails with timeout',
+    docs: 'a run still going after this fails with `timeout`',
+    commands: ['worker'],
+  }),
+  imageProvider: setting({
+    schema: z.enum(['local', 'openai', 'replicate', 'fal']),
+    default: 'local',
+    arg: 'name',
+    help: 'local, openai (CANVAS_MCP_OPENAI_API_KEY), replicate (CANVAS_MCP_REPLICATE_API_TOKEN) or fal (CANVAS_MCP_FAL_KEY)',
+    docs: '`local`, `openai`, `replicate` or `fal`',
+    commands: ['worker'],
+  }),
+  openaiBaseUrl: setting({
+    schema: HttpUrl,
+    default: 'https://api.openai.com/v1',
+    arg: 'url',
+    help: 'base URL of an OpenAI-compatible images and speech API',
+    docs: 'an OpenAI-compatible images and speech API',
+    commands: ['worker'],
+  }),
+  openaiApiKey: setting({
+    schema: z.string().min(1),
+    flag: false,
+    secret: true,
+    help: 'the OpenAI-compatible API key',
+    docs: 'its key: never on the command line, never logged',
+  }),
+  openaiModel: setting({
+    schema: z.string().min(1),
+    default: 'gpt-image-1',
+    arg: 'model',
+    help: 'image model for --image-provider openai',
+    docs: 'its image model',
+    commands: ['worker'],
+  }),
+  speechProvider: setting({
+    schema: z.enum(['local', 'openai']),
+    default: 'local',
+    arg: 'name',
+    help: "audio nodes' speech: local or openai (an OpenAI-compatible /audio/speech at --openai-base-url)",
+    docs: "`local` or `openai`: audio nodes' speech through an OpenAI-compatible `/audio/speech` at `--openai-base-url`",
+    commands: ['worker'],
+  }),
+  openaiSpeechModel: setting({
+    schema: z.string().min(1),
+    default: 'gpt-4o-mini-tts',
+    arg: 'model',
+    help: 'speech model for --speech-provider openai',
+    docs: 'its speech model',
+    commands: ['worker'],
+  }),
+  openaiSpeechVoice: setting({
+    schema: z.string().min(1),
+    default: 'alloy',
+    arg: 'voice',
+    help: 'the voice when an audio node names none',
+    docs: "the voice when a node's `voiceRef` names none",
+    commands: ['worker'],
+  }),
+  videoProvider: setting({
+    schema: z.enum(['local', 'replicate', 'fal']),
+    default: 'local',
+    arg: 'name',
+    help: 'video nodes: local, replicate or fal',
+    docs: '`local`, `replicate` or `fal` (docs/runs.md, "Providers")',
+    commands: ['worker'],
+  }),
+  storyboardProvider: setting({
+    schema: z.enum(['local', 'replicate', 'fal']),
+    default: 'local',
+    arg: 'name',
+    help: 'storyboard sheets: local, replicate or fal',
+    docs: '`local`, `replicate` or `fal`',
+    commands: ['worker'],
+  }),
+  replicateApiToken: setting({
+    schema: z.string().min(1),
+    flag: false,
+    secret: true,
+    help: "Replicate's API token",
+    docs: "Replicate's API token (with any provider choice `replicate`)",
+  }),
+  replicateBaseUrl: setting({
+    schema: HttpUrl,
+    default: 'https://api.replicate.com/v1',
+    arg: 'url',
+    help: "Replicate's API",
+    commands: ['worker'],
+  }),
+  replicateImageModel: setting({
+    schema: z.string().min(1),
+    default: 'black-forest-labs/flux-schnell',
+    arg: 'model',
+    help: `Replicate's image model: ${MODEL}`,
+    commands: ['worker'],
+  }),
+  replicateVideoModel: setting({
+    schema: z.string().min(1),
+    default: 'minimax/video-01',
+    arg: 'model',
+    help: `Replicate's video model: ${MODEL}`,
+    commands: ['worker'],
+  }),
+  replicateStoryboardModel: setting({
+    schema: z.string().min(1),
+    default: 'black-forest-labs/flux-schnell',
+    arg: 'model',
+    help: `Replicate's storyboard sheet model: ${MODEL}`,
+    commands: ['worker'],
+  }),
+  falKey: setting({
+    schema: z.string().min(1),
+    flag: false,
+    secret: true,
+    help: "fal's key",
+    docs: "fal's key (with any provider choice `fal`)",
+  }),
+  falQueueUrl: setting({
+    schema: HttpUrl,
+    default: 'https://queue.fal.run',
+    arg: 'url',
+    help: "fal's queue API",
+    docs: "fal's queue API (or a proxy)",
+    commands: ['worker'],
+  }),
+  falImageModel: setting({
+    schema: z.string().min(1),
+    default: 'fal-ai/flux/schnell',
+    arg: 'endpoint',
+    help: "fal's image endpoint id",
+    commands: ['worker'],
+  }),
+  falVideoModel: setting({
+    schema: z.string().min(1),
+    default: 'fal-ai/ltx-video',
+    arg: 'endpoint',
+    help: "fal's video endpoint id",
+    commands: ['worker'],
+  }),
+  falStoryboardModel: setting({
+    schema: z.string().min(1),
+    default: 'fal-ai/flux/schnell',
+    arg: 'endpoint',
+    help: "fal's storyboard sheet endpoint id",
+    commands: ['worker'],
+  }),
+  providerPollMs: setting({
+    schema: Int(10, 60_000),
+    default: 1000,
+    arg: 'ms',
+    help: "how often a hosted provider's request is read again",
+    docs: 'how often a hosted job is read while queued or running',
+    commands: ['worker'],
+  }),
+  runPrices: setting({
+    schema: RunPrices,
+    default: {},
+    arg: 'json',
+    help: 'credits per output for the models runs use, e.g. {"fal-ai/flux/schnell":0.4}: drives estimates and budgets',
+    docs: 'JSON: model id → credits per output; drives estimates and budgets for runs on those models (docs/runs.md, "Providers")',
+    shownDefault: '`{}`',
+  }),
+  localExecutionLog: setting({
+    schema: z.string().min(1),
+    flag: false,
+    help: 'diagnostics: the local provider appends `run_id attempt` per execution to this file',
+  }),
+
+  // Webhooks.
+  webhookRetryMs: setting({
+    schema: Int(10, 3_600_000),
+    default: 5000,
+    arg: 'ms',
+    help: 'first retry of a failed webhook delivery, ×4 each time up to an hour',
+  }),
+  webhookGiveUpMs: setting({
+    schema: Int(1000, 7 * 86_400_000),
+    default: 86_400_000,
+    arg: 'ms',
+    help: 'how long a webhook delivery is retried (24 h)',
+  }),
+
+  // People.
+  sessionIdleHours: setting({
+    schema: Int(1, 24 * 30),
+    default: 12,
+    arg: 'hours',
+    help: 'a signed-in session unused this long ends',
+  }),
+  sessionMaxDays: setting({
+    schema: Int(1, 365),
+    default: 7,
+    arg: 'days',
+    help: 'a signed-in session ends this long after sign-in',
+  }),
+  feedHeartbeatMs: setting({
+    schema: Int(100, 3_600_000),
+    default: 15_000,
+    arg: 'ms',
+    help: 'a comment line on an idle change feed this often, so proxies keep it open',
+    docs: 'an idle change feed (`…/events`) gets a `: keep-alive` comment line this often, so proxies and load balancers do not close it; keep it below their idle timeout (at least `100`)',
+  }),
+  oidcIssuer: setting({
+    schema: HttpUrl,
+    arg: 'url',
+    help: 'sign people in with this OpenID Connect provider too (its issuer URL; secret in CANVAS_MCP_OIDC_CLIENT_SECRET)',
+    docs: 'sign people in with an OpenID Connect provider too (its issuer URL; discovery at `/.well-known/openid-configuration`); `http:` only on a loopback address',
+  }),
+  oidcClientId: setting({
+    schema: z.string().min(1),
+    arg: 'id',
+    help: 'the client id registered at the OpenID Connect provider',
+    docs: 'the client registered at the provider, with redirect URI `<public URL>/auth/oidc/callback`',
+  }),
+  oidcClientSecret: setting({
+    schema: z.string().min(1),
+    flag: false,
+    secret: true,
+    help: "the OpenID Connect client's secret",
+    docs: "the client's secret (none for a public client, which PKCE alone protects); never logged",
+  }),
+  oidcName: setting({
+    schema: z.string().min(1).max(60),
+    default: 'single sign-on',
+    arg: 'name',
+    help: 'what the sign-in button calls the provider',
+    docs: 'what the sign-in button calls the provider ("Sign in with …")',
+  }),
+
+  // The canvas chat's model (docs/chat.md): none configured, the chat panel says what to set.
+  modelProvider: setting({
+    schema: z.enum(['anthropic', 'openai', 'openai-compatible']),
+    arg: 'name',
+    help: "the canvas chat's model provider: anthropic, openai or openai-compatible (key in CANVAS_MCP_MODEL_API_KEY)",
+    docs: "the canvas chat's model provider: `anthropic`, `openai` or `openai-compatible` (docs/chat.md)",
+    commands: ['doctor'],
+  }),
+  model: setting({
+    schema: z.string().min(1),
+    arg: 'id',
+    help: "the canvas chat's model id (e.g. claude-sonnet-4-5, gpt-4.1, llama3.1)",
+    docs: 'its model id',
+    commands: ['doctor'],
+  }),
+  modelBaseUrl: setting({
+    schema: HttpUrl,
+    arg: 'url',
+    help: "the model API's base URL (required for openai-compatible: Ollama, vLLM, LM Studio, OpenRouter)",
+    docs: 'its API base URL; required for `openai-compatible`',
+    shownDefault: "the provider's",
+    commands: ['doctor'],
+  }),
+  modelApiKey: setting({
+    schema: z.string().min(1),
+    flag: false,
+    secret: true,
+    help: "the chat model's API key",
+    docs: 'its key: never on the command line, never logged; or `--model-api-key-file` (`CANVAS_MCP_MODEL_API_KEY_FILE`)',
+  }),
+  modelApiKeyFile: setting({
+    schema: z.string().min(1),
+    arg: 'path',
+    help: 'read the model API key from this file instead of CANVAS_MCP_MODEL_API_KEY',
+    commands: ['doctor'],
+  }),
+  chatMaxSteps: setting({
+    schema: Int(1, 200),
+    default: 24,
+    arg: 'n',
+    help: "tool steps the chat's agent may take in one turn",
+  }),
+  chatTokenBudget: setting({
+    schema: Int(1000, 100_000_000),
+    default: 400_000,
+    arg: 'n',
+    help: 'model tokens one chat conversation may use',
+  }),
+  chatApprovalMinutes: setting({
+    schema: Int(1, 24 * 60),
+    default: 10,
+    arg: 'n',
+    help: 'how long the chat waits for a person to approve a paid run',
+  }),
+
+  // Where run outputs are kept (issue 19; docs/runs.md, "Assets"), and how long a signed asset URL works.
+  assetStore: setting({
+    schema: z.enum(ASSET_STORAGES),
+    default: 'local',
+    arg: 'store',
+    help: 'where run outputs are kept: local (the data dir), postgres (in the database: many servers share them) or s3',
+    docs: 'where run outputs are kept: `local` (the data dir), `postgres` (the database: many servers share them; needs `--database-url`) or `s3` (docs/runs.md, "Where assets are kept")',
+    commands: ['worker'],
+  }),
+  assetUrlTtlSeconds: setting({
+    schema: Int(60, 7 * 86_400),
+    default: 3600,
+    flag: '--asset-url-ttl',
+    arg: 'seconds',
+    help: 'how long a signed asset URL in a tool result or run record stays valid',
+    docs: 'how long a signed asset URL in a tool result, run record or canvas snapshot works (60 s to 7 days)',
+  }),
+  s3Bucket: setting({
+    schema: z.string().min(1),
+    arg: 'bucket',
+    help: 'the bucket of --asset-store s3 (credentials: CANVAS_MCP_S3_ACCESS_KEY_ID and _SECRET_ACCESS_KEY, or the AWS defaults)',
+    docs: 'the bucket of `--asset-store s3`; also lets a server with another store read assets kept there',
+    commands: ['worker', 'assets'],
+  }),
+  s3Region: setting({
+    schema: z.string().min(1),
+    default: 'us-east-1',
+    arg: 'region',
+    help: "the bucket's region",
+    commands: ['worker', 'assets'],
+  }),
+  s3Endpoint: setting({
+    schema: HttpUrl,
+    arg: 'url',
+    help: 'an S3-compatible endpoint (MinIO, R2, Ceph) instead of AWS',
+    shownDefault: 'AWS',
+    commands: ['worker', 'assets'],
+  }),
+  s3Prefix: setting({
+    schema: z.string(),
+    default: '',
+    arg: 'prefix',
+    help: 'a key prefix for every object (e.g. canvas-mcp/)',
+    shownDefault: 'none',
+    commands: ['worker', 'assets'],
+  }),
+  s3ForcePathStyle: setting({
+    schema: Bool,
+    default: false,
+    switch: true,
+    help: 'address the bucket in the path, as most S3-compatible stores need',
+    commands: ['worker', 'assets'],
+  }),
+  s3AccessKeyId: setting({
+    schema: z.string().min(1),
+    flag: false,
+    help: 'the S3 access key id (with CANVAS_MCP_S3_SECRET_ACCESS_KEY; both or neither)',
+    docs: 'the S3 access key id: with `CANVAS_MCP_S3_SECRET_ACCESS_KEY`, both or neither (the AWS default chain); never logged',
+    shownDefault: 'the AWS default chain',
+  }),
+  s3SecretAccessKey: setting({
+    schema: z.string().min(1),
+    flag: false,
+    secret: true,
+    help: 'the S3 secret access key',
+    docs: 'its secret key; never logged',
+    shownDefault: 'the AWS default chain',
+  }),
+
+  metricsToken: setting({
+    schema: z.string().min(16, { error: 'must be at least 16 characters' }),
+    arg: 'token',
+    secret: true,
+    help: 'bearer token required at /metrics (needed to serve /metrics beyond loopback; prefer CANVAS_MCP_METRICS_TOKEN)',
+    docs: 'bearer token required at `/metrics` (at least 16 characters); without it `/metrics` is open on a loopback bind and off otherwise (below, "Metrics"); prefer the variable',
+  }),
+};
+
+export type ConfigKey = keyof typeof SETTINGS;
+export const CONFIG_KEYS = Object.keys(SETTINGS) as ConfigKey[];
