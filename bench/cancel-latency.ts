@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { CanvasNode, type NodeRun } from '../src/contract/index.js';
-import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { openStore, sqliteFileIn, type StoreLocation } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { ROOT } from './processes.js';
 import { node } from './workload.js';

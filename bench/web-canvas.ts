@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { CanvasNode, type NodeType } from '../src/contract/index.js';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';

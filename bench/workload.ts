@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { CanvasNode } from '../src/contract/index.js';
 import { openStore, sqliteFileIn, type StoreLocation } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SYSTEM_WRITE } from '../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { CanvasNode, type ChatContext } from '../src/contract/index.js';
 import { loadServeConfig } from '../src/config/index.js';
 import { startServer } from '../src/server/server.js';

@@ -5,6 +5,7 @@ import type {
   ChatSendBody,
   ConversationView,
   StoredChatMessage,
+  CanvasRef,
 } from '../contract/index.js';
 import { authorizeProject, requireCanvas } from '../backend/auth/access.js';
 import type { CallerContext } from '../backend/auth/caller.js';
@@ -19,6 +20,7 @@ import { liveTurn, type LiveTurn } from './live-turn.js';
 import { chatModelStatus, type ChatModel } from './model.js';
 import { systemPrompt } from './system-prompt.js';
 import { runTurn, type TurnResult } from './turn.js';
+import { samePerson } from '../contract/index.js';
 
 /**
  * The canvas chat (issue 18; docs/chat.md). A conversation is a chat run bound to its person: read-only when they are
@@ -76,9 +78,6 @@ export function conversationView(conversation: ConversationRecord): Conversation
   };
 }
 
-const samePerson = (left: Actor, right: Actor | null) =>
-  right !== null && left.issuer === right.issuer && left.subject === right.subject;
-
 function titleOf(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
@@ -124,11 +123,7 @@ export function createChatService(options: ChatServiceOptions) {
   /** Conversations whose turn is being set up (between the busy check and the turn registering itself). */
   const starting = new Set<string>();
 
-  async function requireConversation(
-    ctx: CallerContext,
-    conversationId: string,
-    ref: { projectId: string; canvasId: string },
-  ) {
+  async function requireConversation(ctx: CallerContext, conversationId: string, ref: CanvasRef) {
     await authorizeProject(store, ctx, ref.projectId, 'viewer');
     const conversation = await store.chats.get(conversationId);
     if (!conversation || conversation.projectId !== ref.projectId || conversation.canvasId !== ref.canvasId) {
@@ -305,18 +300,14 @@ export function createChatService(options: ChatServiceOptions) {
       return chatModelStatus(options.model);
     },
 
-    async list(ctx: CallerContext, ref: { projectId: string; canvasId: string }): Promise<ConversationView[]> {
+    async list(ctx: CallerContext, ref: CanvasRef): Promise<ConversationView[]> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
       await requireCanvas(store, ref.projectId, ref.canvasId);
       return (await store.chats.list(ref.projectId, ref.canvasId)).map(conversationView);
     },
 
     /** A new conversation for the caller: it may edit when they may. */
-    async create(
-      ctx: CallerContext,
-      ref: { projectId: string; canvasId: string },
-      title?: string,
-    ): Promise<ConversationView> {
+    async create(ctx: CallerContext, ref: CanvasRef, title?: string): Promise<ConversationView> {
       const person = personOf(ctx);
       if (!person)
         throw new CanvasError(

@@ -12,8 +12,7 @@ import type { Readable } from 'node:stream';
  * the row's storage key everywhere else). A worker that lost its lease publishes nothing.
  */
 
-export const ASSET_STORAGES = ['local', 'postgres', 's3'] as const;
-export type AssetStorage = (typeof ASSET_STORAGES)[number];
+import type { AssetStorage } from '../store/records.js';
 
 export const ASSET_ID = /^asset_[A-Za-z0-9_-]{16}$/;
 

@@ -3,7 +3,8 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Store } from '../store/store.js';
-import { AssetMissing, type AssetLocation, type AssetStorage, type AssetStore } from './asset-store.js';
+import type { AssetStorage } from '../store/records.js';
+import { AssetMissing, type AssetLocation, type AssetStore } from './asset-store.js';
 import { createDatabaseAssetStore } from './database-store.js';
 import { createLocalAssetStore } from './local-store.js';
 

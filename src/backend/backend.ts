@@ -17,9 +17,10 @@ import type {
   RunEstimate,
   SkillCatalog,
   UpdateNodeReceipt,
+  CanvasRef,
 } from '../contract/index.js';
 import type { AssetSigner } from '../assets/url-signing.js';
-import { editAuthorizationRefusal } from '../canvas/edit-authorization.js';
+import { editAuthorizationRefusal } from '../store/edit-authorization.js';
 import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
@@ -39,11 +40,6 @@ import { createSnapshotReader, type SnapshotRead } from './snapshot/snapshot-rea
  * The canvas backend's operations. Every one checks the caller's rights first; writes also need a canvas edit
  * authorization. The HTTP API and the in-process tool server both call these, so both enforce the same rules.
  */
-
-export interface CanvasRef {
-  projectId: string;
-  canvasId: string;
-}
 
 export interface WriteArgs extends CanvasRef {
   baseRevision: number;

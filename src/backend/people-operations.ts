@@ -7,12 +7,14 @@ import type {
   ProjectView,
   TokenIssueBody,
   TokenView,
+  CanvasRef,
 } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import type { Actor, ChatRunRecord, MemberRole, TokenRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { authorizeProject, projectRole, requireCanvas } from './auth/access.js';
 import type { CallerContext } from './auth/caller.js';
+import { samePerson } from '../contract/index.js';
 
 /**
  * What people do through the API besides editing (docs/api.md): open and end the chat runs their agents present,
@@ -36,9 +38,6 @@ export function requirePerson(ctx: CallerContext, what: string): Actor {
     );
   return person;
 }
-
-const samePerson = (left: Actor | null, right: Actor | null) =>
-  left !== null && right !== null && left.issuer === right.issuer && left.subject === right.subject;
 
 export function chatRunView(run: ChatRunRecord): ChatRunView {
   return {
@@ -78,11 +77,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
      * Opens a chat run for the caller's agent: bound to the given agent token (which then alone may present it), or
      * without one to the person (a token acting for them presents it). Editors and owners only.
      */
-    async openChatRun(
-      ctx: CallerContext,
-      ref: { projectId: string; canvasId: string },
-      body: ChatRunOpenBody,
-    ): Promise<ChatRunView> {
+    async openChatRun(ctx: CallerContext, ref: CanvasRef, body: ChatRunOpenBody): Promise<ChatRunView> {
       const person = requirePerson(ctx, 'open a chat run');
       const role = await authorizeProject(store, ctx, ref.projectId, 'editor');
       await requireCanvas(store, ref.projectId, ref.canvasId);
@@ -121,7 +116,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
       return chatRunView((await store.admin.getChatRun(id))!);
     },
 
-    async listChatRuns(ctx: CallerContext, ref: { projectId: string; canvasId: string }): Promise<ChatRunView[]> {
+    async listChatRuns(ctx: CallerContext, ref: CanvasRef): Promise<ChatRunView[]> {
       await authorizeProject(store, ctx, ref.projectId, 'editor');
       await requireCanvas(store, ref.projectId, ref.canvasId);
       return (await store.directory.activeChatRuns(ref.projectId, ref.canvasId)).map(chatRunView);
@@ -195,11 +190,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
       return tokenView((await store.admin.getToken(tokenId))!);
     },
 
-    async history(
-      ctx: CallerContext,
-      ref: { projectId: string; canvasId: string },
-      query: { before?: number; limit: number },
-    ): Promise<HistoryPage> {
+    async history(ctx: CallerContext, ref: CanvasRef, query: { before?: number; limit: number }): Promise<HistoryPage> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
       const canvas = await requireCanvas(store, ref.projectId, ref.canvasId);
       const before = query.before ?? canvas.revision + 1;

@@ -1,3 +1,4 @@
+import type { CanvasRef } from '../contract/index.js';
 import type { Assets } from '../assets/assets.js';
 import { AssetMissing } from '../assets/asset-store.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
@@ -6,11 +7,6 @@ import { RunOutputs } from '../store/run-rows.js';
 import type { Store } from '../store/store.js';
 
 type AssetRecordCopy = RunResultCopy['assets'][number]['record'];
-
-export interface CanvasRef {
-  projectId: string;
-  canvasId: string;
-}
 
 /**
  * A duplicate "with run results" (issue 21): every node whose latest run succeeded gets that result on the copy.

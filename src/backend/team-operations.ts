@@ -30,6 +30,7 @@ import type { CallerContext } from './auth/caller.js';
 import type { CanvasBackend } from './backend.js';
 import { requirePerson } from './people-operations.js';
 import { copyRunResults } from './result-copies.js';
+import { samePerson } from '../contract/index.js';
 
 /**
  * A team run from the browser (issue 21): members see who is in their project; owners invite by link, change roles,
@@ -151,7 +152,7 @@ export function createTeamOperations(
 
     async removeMember(ctx, projectId, person) {
       const by = requirePerson(ctx, 'leave or remove members');
-      const leaving = by.issuer === person.issuer && by.subject === person.subject;
+      const leaving = samePerson(by, person);
       await authorizeProject(store, ctx, projectId, leaving ? 'viewer' : 'owner');
       await store.team.removeMember(projectId, person, by);
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSET_STORAGES } from '../assets/asset-store.js';
+import { ASSET_STORAGES } from '../store/records.js';
 import { Bool, HttpUrl, Int, OriginList, PostgresUrl, setting } from './setting.js';
 
 /**

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { CanvasId, NodeId, ProjectId } from './identifiers.js';
+import { Person } from './person.js';
 
 /**
  * The canvas chat (issue 18; docs/chat.md): conversations of a person with the in-product assistant, whose agent
  * works through the six tools like any other. Messages are the AI SDK's UIMessage JSON (text, tool calls and their
  * results, approvals); the browser sends only its own text and its answers to approvals, never the transcript.
  */
-
-const Person = z.strictObject({ issuer: z.string(), subject: z.string() });
 
 export const CONVERSATION_STATUSES = ['idle', 'running', 'awaiting_approval', 'interrupted', 'ended'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];

@@ -120,3 +120,9 @@ export const ClientSaveId = z
 
 export type ResourceId = z.infer<typeof ResourceId>;
 export type CanvasId = z.infer<typeof CanvasId>;
+
+/** Which canvas, inside the server: a project and a canvas of it (the wire says project_id and canvas_id). */
+export interface CanvasRef {
+  projectId: string;
+  canvasId: string;
+}

@@ -1,5 +1,6 @@
 /** The Canvas Tool Interface contract: every wire shape, declared once. Types are inferred from these schemas. */
 export * from './identifiers.js';
+export * from './person.js';
 export * from './node-data/common.js';
 export * from './node-data/director.js';
 export * from './node-data/image.js';

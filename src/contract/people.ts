@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CanvasId, ProjectId, ResourceId } from './identifiers.js';
+import { Person } from './person.js';
 
 /** The people's side of the backend API: chat runs and agent tokens opened by people, and who is signed in. */
 
@@ -12,7 +13,6 @@ const Seconds = z
  * less, a chat run 7 days.
  */
 export const DEFAULT_LIFETIME_SECONDS = { token: 30 * 24 * 3600, chatRun: 7 * 24 * 3600 } as const;
-const Person = z.strictObject({ issuer: z.string(), subject: z.string() });
 const Timestamp = z.string();
 
 /** A name people give: printable text, no control characters, well-formed Unicode. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CanvasId, ProjectId } from './identifiers.js';
+import { Person } from './person.js';
 
 /** A team's workspace in the browser (issue 21): members, invitations, canvases and the audit log (docs/api.md). */
 
-const Person = z.strictObject({ issuer: z.string(), subject: z.string() });
 const Timestamp = z.string();
 export const MemberRoleName = z.enum(['viewer', 'editor', 'owner']);
 

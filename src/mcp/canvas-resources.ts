@@ -1,5 +1,9 @@
-import { CanvasId, NodeId, ProjectId } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
+import {
+  CANVAS_RESOURCE_SCHEME as SCHEME,
+  parseCanvasResource,
+  type CanvasResource,
+} from '../shared/canvas-resource-uri.js';
 import { jsonPayload } from '../shared/json-payload.js';
 import type { AssetUrls } from './asset-urls.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
@@ -20,7 +24,6 @@ export const OUTLINE_PAGE_NODES = 1000;
 const CHANGES_MAX_REVISIONS = 500;
 const HISTORY_PAGE = 200;
 const NAME_CHARS = 60;
-const SCHEME = 'canvas://';
 
 export const CANVAS_RESOURCE_TEMPLATES = [
   {
@@ -48,57 +51,6 @@ export const CANVAS_RESOURCE_TEMPLATES = [
     mimeType: 'application/json',
   },
 ] as const;
-
-type CanvasResource =
-  | { kind: 'outline'; projectId: string; canvasId: string; page: number }
-  | { kind: 'node'; projectId: string; canvasId: string; nodeId: string }
-  | { kind: 'changes'; projectId: string; canvasId: string; since: number };
-
-function segment(
-  value: string | undefined,
-  schema: { safeParse(value: unknown): { success: boolean } },
-  what: string,
-  uri: string,
-): string {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(value ?? '');
-  } catch {
-    throw new CanvasError('invalid_arguments', `${what} in ${uri} is not valid percent-encoding.`);
-  }
-  if (!schema.safeParse(decoded).success)
-    throw new CanvasError('invalid_arguments', `${what} in ${uri} is not a valid id.`);
-  return decoded;
-}
-
-function wholeNumber(value: string | null, name: string, min: number, uri: string): number | null {
-  if (value === null) return null;
-  if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new CanvasError('invalid_arguments', `${name} in ${uri} must be a whole number of at least ${min}.`);
-  return Number(value);
-}
-
-/** The canvas resource a URI names, null when it names none of ours. */
-export function parseCanvasResource(uri: string): CanvasResource | null {
-  if (!uri.startsWith(SCHEME)) return null;
-  const [path = '', query = ''] = uri.slice(SCHEME.length).split('?', 2);
-  const parts = path.split('/');
-  const params = new URLSearchParams(query);
-  const ids = () => ({
-    projectId: segment(parts[0], ProjectId, 'project_id', uri),
-    canvasId: segment(parts[1], CanvasId, 'canvas_id', uri),
-  });
-  if (parts.length === 3 && parts[2] === 'outline')
-    return { kind: 'outline', ...ids(), page: wholeNumber(params.get('page'), 'page', 1, uri) ?? 1 };
-  if (parts.length === 4 && parts[2] === 'nodes')
-    return { kind: 'node', ...ids(), nodeId: segment(parts[3], NodeId, 'node_id', uri) };
-  if (parts.length === 3 && parts[2] === 'changes') {
-    const since = wholeNumber(params.get('since'), 'since', 0, uri);
-    if (since === null) throw new CanvasError('invalid_arguments', `${uri} needs since=<revision>.`);
-    return { kind: 'changes', ...ids(), since };
-  }
-  return null;
-}
 
 interface SnapshotNode {
   id: string;

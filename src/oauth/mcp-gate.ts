@@ -1,6 +1,7 @@
+import type { CanvasRef } from '../contract/index.js';
 import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { principalOf, tokenRejection, type TokenPrincipal } from '../backend/auth/principal.js';
-import { parseCanvasResource } from '../mcp/canvas-resources.js';
+import { parseCanvasResource } from '../shared/canvas-resource-uri.js';
 import { OAUTH_SCOPES, type OAuthGrantRecord, type OAuthScope } from '../store/oauth-grants.js';
 import type { Store } from '../store/store.js';
 import type { AuthorizationServer, ConnectorAccess } from './authorization-server.js';
@@ -54,7 +55,7 @@ export interface RunReservation {
 /** What a run would cost (the backend's estimate), for the connection's spending limit. */
 export type RunEstimator = (grant: OAuthGrantRecord, nodeId: string) => Promise<number>;
 
-function canvasOf(request: JSONRPCRequest, rawArguments: unknown): { projectId: string; canvasId: string } | null {
+function canvasOf(request: JSONRPCRequest, rawArguments: unknown): CanvasRef | null {
   if (request.method === 'resources/read') {
     const uri = (request.params as { uri?: unknown } | undefined)?.uri;
     if (typeof uri !== 'string') return null;

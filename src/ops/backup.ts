@@ -14,13 +14,8 @@ import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import { create as createTar } from 'tar';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupManifest } from '../contract/index.js';
-import {
-  ASSET_ID,
-  AssetMissing,
-  type AssetLocation,
-  type AssetStorage,
-  type AssetStore,
-} from '../assets/asset-store.js';
+import { ASSET_ID, AssetMissing, type AssetLocation, type AssetStore } from '../assets/asset-store.js';
+import type { AssetStorage } from '../store/records.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files.js';
 import { PACKAGE_VERSION } from '../shared/version.js';
 import type { StoreLocation } from '../store/store.js';

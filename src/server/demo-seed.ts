@@ -1,4 +1,4 @@
-import { SYSTEM_WRITE } from '../canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../store/edit-authorization.js';
 import { CanvasNode, type CanvasEdge } from '../contract/index.js';
 import type { Store } from '../store/store.js';
 

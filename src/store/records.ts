@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Person } from '../contract/person.js';
 
 /**
  * Rows read back from the database, parsed once at this boundary into typed records. Column types differ
@@ -22,10 +23,12 @@ export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 export const MEMBER_ROLES = ['viewer', 'editor', 'owner'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
-export interface Actor {
-  issuer: string;
-  subject: string;
-}
+/** Where an asset's bytes are kept (src/assets/ has one store for each). */
+export const ASSET_STORAGES = ['local', 'postgres', 's3'] as const;
+export type AssetStorage = (typeof ASSET_STORAGES)[number];
+
+/** Who did something: a person (src/contract/person.ts). */
+export type Actor = Person;
 
 function actorOf(issuer: string | null, subject: string | null): Actor | null {
   return issuer !== null && subject !== null ? { issuer, subject } : null;

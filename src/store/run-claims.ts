@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSET_STORAGES, type AssetStorage } from '../assets/asset-store.js';
+import { ASSET_STORAGES, type AssetStorage } from './records.js';
 import { AssetKind as AssetKindSchema, type AssetKind, type RunOutput, type RunResource } from '../contract/index.js';
 import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
 import { ACTIVE_STATUSES, bumpStatesVersion } from './run-store.js';

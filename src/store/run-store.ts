@@ -1,4 +1,4 @@
-import type { NodeRun, RunOperation, RunResource, RunStatus, SkillId } from '../contract/index.js';
+import type { NodeRun, RunOperation, RunResource, RunStatus, SkillId, CanvasRef } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, canonicalJson, newId, sha256Hex } from '../shared/ids.js';
 import { z } from 'zod';
@@ -310,10 +310,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
      * lands on the copy's node of the same id as a succeeded run with the outputs given (assets already written under
      * new ids), charged nothing, keyed by nothing. A node the copy does not hold is skipped.
      */
-    async copyResults(
-      target: { projectId: string; canvasId: string },
-      copies: readonly RunResultCopy[],
-    ): Promise<number> {
+    async copyResults(target: CanvasRef, copies: readonly RunResultCopy[]): Promise<number> {
       return driver.transaction(async (tx) => {
         let copied = 0;
         for (const { run, assets } of copies) {

@@ -6,6 +6,7 @@ import { MEMBER_ROLES, parseRow, parseRows, type Actor, type MemberRole } from '
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { requestRunCancel } from './run-cancel.js';
 import { RUN_COLUMNS, parseRunRow } from './run-rows.js';
+import { personKey, samePerson } from '../contract/index.js';
 
 /**
  * A project's team (issue 21): who is in it, invitations by link, role changes and removals, and the audit log of
@@ -125,7 +126,6 @@ const AuditRow = z.object({
   details: z.string(),
 });
 
-export const personKey = (person: Actor) => `${person.issuer}|${person.subject}`;
 const newInviteSecret = () => `inv_${randomBytes(32).toString('base64url')}`;
 
 export function createTeamStore(driver: SqlDriver, clock: () => number): TeamStore {
@@ -143,7 +143,9 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
       `SELECT issuer, subject FROM project_members WHERE project_id = ? AND role = 'owner'${driver.forUpdate}`,
       [projectId],
     );
-    const others = owners.filter((row) => !(row.issuer === person.issuer && row.subject === person.subject));
+    const others = owners.filter(
+      (row) => !samePerson({ issuer: String(row.issuer), subject: String(row.subject) }, person),
+    );
     if (others.length === 0) {
       throw new CanvasError(
         'forbidden',
@@ -328,7 +330,7 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
             'not_found',
             `${person.subject} (${person.issuer}) is not a member of project ${projectId}.`,
           );
-        const leaving = by.issuer === person.issuer && by.subject === person.subject;
+        const leaving = samePerson(by, person);
         if (current === 'owner') await keepAnOwner(tx, projectId, person, leaving ? 'leave' : 'be removed');
         await tx.run('DELETE FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [
           projectId,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode, SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
 import { whileHealthPolled } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/servers.js';

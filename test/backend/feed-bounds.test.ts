@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode } from '../../src/contract/index.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { openEvents } from '../support/sse.js';

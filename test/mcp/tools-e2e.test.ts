@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_TOOL_NAMES, SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
 import { aliceHeaders, type World } from '../backend/world.js';
 import { MODES, connectClient, deploy, structured, toolError, type McpDeployment } from '../support/mcp.js';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { submitNodeRun } from '../../src/runs/submit.js';
 import { STORE_TARGETS } from '../support/stores.js';
 

@@ -1,9 +1,9 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BackendHttpEnv } from '../../src/backend/http/http-env.js';
-import { registerWebRoutes } from '../../src/backend/http/web-routes.js';
-import { buildApiDocument, openApiPath } from '../../src/server/openapi/api-document.js';
+import type { BackendHttpEnv } from '../../src/http/http-env.js';
+import { registerWebRoutes } from '../../src/http/routes/web.js';
+import { buildApiDocument, openApiPath } from '../../src/http/openapi/api-document.js';
 import { cli } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';

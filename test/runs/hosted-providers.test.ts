@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode, type NodeRun } from '../../src/contract/index.js';
 import { createFalProvider } from '../../src/runs/providers/hosted/fal-provider.js';
 import { createReplicateProvider } from '../../src/runs/providers/hosted/replicate-provider.js';

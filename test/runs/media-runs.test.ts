@@ -1,7 +1,7 @@
 import { NodeIO } from '@gltf-transform/core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import type { NodeRun } from '../../src/contract/index.js';
 import { seedWorld, type World } from '../backend/world.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deterministicPng } from '../../src/runs/providers/artifacts.js';
 import { createOpenAiImagesProvider } from '../../src/runs/providers/openai-images-provider.js';
 import { ProviderError, type ProviderJob } from '../../src/runs/providers/provider.js';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode, type NodeRun } from '../../src/contract/index.js';
 import { submitNodeRun } from '../../src/runs/submit.js';
 import { startTestServer, type TestServer } from '../support/servers.js';

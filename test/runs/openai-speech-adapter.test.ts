@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode, type NodeRun } from '../../src/contract/index.js';
 import { createOpenAiSpeechProvider } from '../../src/runs/providers/openai-speech-provider.js';
 import { ProviderError, type ProviderJob } from '../../src/runs/providers/provider.js';

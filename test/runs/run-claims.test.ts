@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode } from '../../src/contract/index.js';
 import { submitNodeRun } from '../../src/runs/submit.js';
 import type { Store } from '../../src/store/store.js';

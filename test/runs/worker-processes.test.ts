@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode } from '../../src/contract/index.js';
 import { submitNodeRun } from '../../src/runs/submit.js';
 import type { Store } from '../../src/store/store.js';

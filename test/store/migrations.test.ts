@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode } from '../../src/contract/index.js';
 import { loadMigrations, migrate } from '../../src/store/migrate.js';
 import type { SqlDriver } from '../../src/store/sql-driver.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode, type CanvasEdge } from '../../src/contract/index.js';
 import { CanvasError } from '../../src/shared/errors.js';
 import { openStore, type Store } from '../../src/store/store.js';

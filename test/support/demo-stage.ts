@@ -1,4 +1,4 @@
-import { SYSTEM_WRITE } from '../../src/canvas/edit-authorization.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode, NODE_TYPES, type NodeType } from '../../src/contract/index.js';
 import type { Store } from '../../src/store/store.js';
 import { MINIMAL_DATA } from './node-fixtures.js';

@@ -1,4 +1,4 @@
-import type { EditAuthorization } from '../../canvas/edit-authorization.js';
+import type { EditAuthorization } from '../../store/edit-authorization.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { MemberRole, TokenRole } from '../../store/records.js';
 import type { Store } from '../../store/store.js';

@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadAssetConfig, type AssetConfig } from '../../config/index.js';
-import { ASSET_STORAGES, type AssetStorage } from '../../assets/asset-store.js';
+import { ASSET_STORAGES, type AssetStorage } from '../../store/records.js';
 import { moveAssets, type MoveProgress } from '../../ops/asset-moves.js';
 import { assetsOf } from '../../server/run-engine-setup.js';
 import { openStore } from '../../store/store.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { buildApiDocument } from '../../server/openapi/api-document.js';
+import { buildApiDocument } from '../../http/openapi/api-document.js';
 
 export function registerOpenApiCommand(program: Command): void {
   program

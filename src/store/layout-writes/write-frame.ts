@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, type RevisionAuthor, type SaveReceipt } from '../../contract/index.js';
-import { editAuthorizationRefusal, type EditAuthorization } from '../../canvas/edit-authorization.js';
+import { editAuthorizationRefusal, type EditAuthorization } from '../edit-authorization.js';
 import { CanvasError } from '../../shared/errors.js';
 import { canonicalJson, sha256Hex } from '../../shared/ids.js';
 import { CHAT_RUN_COLUMNS, ChatRunRow, MemberRoleRow, parseRow } from '../records.js';

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AuditEntry, InviteView, IssuedInvite, MeView, MemberView } from '../../../src/contract/index.js';
+import { samePerson } from '../../../src/contract/person.js';
 import { api, ApiError } from '../model/api.js';
 import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
@@ -15,8 +16,6 @@ type Role = MemberView['role'];
 const ROLES: Role[] = ['viewer', 'editor', 'owner'];
 
 const when = (iso: string) => new Date(iso).toLocaleString();
-const samePerson = (a: { issuer: string; subject: string } | null, b: { issuer: string; subject: string }) =>
-  a !== null && a.issuer === b.issuer && a.subject === b.subject;
 
 function inviteStatus(invite: InviteView): string {
   if (invite.accepted_by) return `accepted by ${invite.accepted_by.subject}`;

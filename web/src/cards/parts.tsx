@@ -4,6 +4,7 @@ import type { NodeRuntimeState, RunOutput } from '../../../src/contract/index.js
 import { useCanvas, useEditable, useMediaOrigin } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { patchData, updateNode } from '../model/intents.js';
+import { typeLabel } from '../model/palette.js';
 import { RunControls, RunStatusBadge } from './run-controls.js';
 import { safeMediaUrl } from './media-url.js';
 import { dataOf, text, titleOf, type Data } from './values.js';
@@ -14,31 +15,6 @@ export type CardProps = NodeProps<FlowNode>;
 
 /** Below this zoom cards show only their title and run state. */
 export const OVERVIEW_ZOOM = 0.45;
-
-const TYPE_LABELS: Record<string, string> = {
-  uploadNode: 'Upload',
-  imageNode: 'Image',
-  imageGenNode: 'Image generator',
-  exportImageNode: 'Export image',
-  beatContextNode: 'Beat',
-  textAnnotationNode: 'Note',
-  groupNode: 'Group',
-  storyboardNode: 'Storyboard',
-  storyboardGenNode: 'Storyboard generator',
-  videoNode: 'Video',
-  audioNode: 'Audio',
-  audioTrimNode: 'Audio trim',
-  videoStoryNode: 'Video story',
-  videoComposeNode: 'Video compose',
-  scriptNode: 'Script',
-  pano360ViewerNode: '360° viewer',
-  threeDWorldNode: '3D world',
-  skillNode: 'Skill',
-};
-
-export function typeLabel(type: string): string {
-  return TYPE_LABELS[type] ?? type;
-}
 
 /** A card that throws while rendering shows what it is instead of taking the page down. */
 export class CardBoundary extends Component<{ id: string; type: string; children: ReactNode }, { failed: boolean }> {

@@ -13,6 +13,7 @@ import type {
   ChainEstimate,
   RunChain,
 } from '../../../src/contract/index.js';
+import { samePerson } from '../../../src/contract/person.js';
 import { ApiError, newKey, type CanvasAddress } from './api.js';
 import { restTransport, type CanvasTransport, type FeedStatus, type Role } from './transport.js';
 import {
@@ -139,9 +140,7 @@ export interface CanvasController {
 }
 
 function isMine(author: Author | null, person: CanvasState['person']): boolean {
-  return (
-    author?.kind === 'person' && person !== null && author.issuer === person.issuer && author.subject === person.subject
-  );
+  return author?.kind === 'person' && samePerson(author, person);
 }
 
 /** A canvas not read yet. */

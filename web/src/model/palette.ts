@@ -2,8 +2,9 @@ import type { CanvasNode, NodeType } from '../../../src/contract/index.js';
 import { newKey } from './api.js';
 
 /**
- * What the palette adds: for every node type, data that is valid for it as it stands (a test checks each against the
- * contract), with a title a person can recognise, and the size a new card starts at.
+ * The web canvas's facts about each node type, in one table that the palette and the cards read: what a person calls
+ * it, where the palette lists it, the data a new one starts with (valid as it stands: a test checks each against the
+ * contract), and the size a new card starts at. Keyed by type, so a type the contract adds cannot be forgotten.
  */
 
 export interface PaletteEntry {
@@ -14,7 +15,7 @@ export interface PaletteEntry {
   size?: { width: number; height: number };
 }
 
-export const PALETTE: PaletteEntry[] = [
+const ENTRIES: PaletteEntry[] = [
   { type: 'textAnnotationNode', label: 'Note', group: 'Structure', data: { displayName: 'Note', content: '' } },
   {
     type: 'groupNode',
@@ -120,6 +121,18 @@ export const PALETTE: PaletteEntry[] = [
     },
   },
 ];
+
+export const NODE_TYPE_FACTS: Record<NodeType, PaletteEntry> = Object.fromEntries(
+  ENTRIES.map((entry) => [entry.type, entry]),
+) as Record<NodeType, PaletteEntry>;
+
+/** What the palette offers, in its order. */
+export const PALETTE: readonly PaletteEntry[] = ENTRIES;
+
+/** What a person calls a node type (its id when this page does not know it). */
+export function typeLabel(type: string): string {
+  return (NODE_TYPE_FACTS as Partial<Record<string, PaletteEntry>>)[type]?.label ?? type;
+}
 
 /** A new id nobody else will pick: a readable prefix and a random tail. */
 export function newNodeId(type: NodeType): string {

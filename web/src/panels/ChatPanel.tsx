@@ -3,6 +3,7 @@ import { useReactFlow } from '@xyflow/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatContext, ChatModelStatus, ConversationView, RunEstimate } from '../../../src/contract/index.js';
+import { samePerson } from '../../../src/contract/person.js';
 import { useCanvasState, useEditable } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { api } from '../model/api.js';
@@ -40,8 +41,7 @@ export function ChatPanel() {
       setOpenId(
         (current) =>
           current ??
-          listed.find((entry) => entry.owner.subject === person?.subject && entry.status !== 'ended')
-            ?.conversation_id ??
+          listed.find((entry) => samePerson(entry.owner, person) && entry.status !== 'ended')?.conversation_id ??
           null,
       );
     } catch (failure) {
@@ -105,7 +105,7 @@ export function ChatPanel() {
         <ConversationLoader
           key={open.conversation_id}
           view={open}
-          mine={!!person && open.owner.issuer === person.issuer && open.owner.subject === person.subject}
+          mine={samePerson(open.owner, person)}
           onChanged={refresh}
           onDeleted={() => {
             setOpenId(null);

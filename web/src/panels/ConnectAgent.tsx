@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ChatRunView, ConnectionView } from '../../../src/contract/index.js';
+import { samePerson } from '../../../src/contract/person.js';
 import { clientConfigs } from '../../../src/shared/client-configs.js';
 import { useCanvas, useCanvasState } from '../canvas/context.js';
 import { api } from '../model/api.js';
@@ -213,10 +214,7 @@ function ConnectedApps({ mcpUrl }: { mcpUrl: string }) {
       {connections.length === 0 ? <p className="muted">No app is connected to this canvas.</p> : null}
       <ul className="connections">
         {connections.map((connection) => {
-          const mine =
-            person !== null &&
-            connection.person.issuer === person.issuer &&
-            connection.person.subject === person.subject;
+          const mine = person !== null && samePerson(connection.person, person);
           return (
             <li key={connection.grant_id} data-grant-id={connection.grant_id}>
               <strong>{connection.client_name ?? connection.client_id}</strong>

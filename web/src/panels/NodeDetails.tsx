@@ -1,5 +1,6 @@
 import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import { EditableText, typeLabel } from '../cards/parts.js';
+import { EditableText } from '../cards/parts.js';
+import { typeLabel } from '../model/palette.js';
 import { RunStatusBadge } from '../cards/run-controls.js';
 import { dataOf, text } from '../cards/values.js';
 import { deleteItems, patchData } from '../model/intents.js';

@@ -1,8 +1,7 @@
 import { useReactFlow } from '@xyflow/react';
 import { useCanvas, useEditable } from '../canvas/context.js';
 import { createItems } from '../model/intents.js';
-import { PALETTE, paletteNode, type PaletteEntry } from '../model/palette.js';
-import { typeLabel } from '../cards/parts.js';
+import { PALETTE, paletteNode, typeLabel, type PaletteEntry } from '../model/palette.js';
 
 const GROUPS: Array<PaletteEntry['group']> = ['Structure', 'Story', 'Image', 'Video', 'Sound', '3D', 'Skills'];
 

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
-import type { Logger } from '../../shared/logger.js';
-import type { CallerContext } from '../auth/caller.js';
-import type { Principal, TokenPrincipal } from '../auth/principal.js';
-import type { BodyCheckPool } from '../../validation/body-check-pool.js';
+import type { Logger } from '../shared/logger.js';
+import type { CallerContext } from '../backend/auth/caller.js';
+import type { Principal, TokenPrincipal } from '../backend/auth/principal.js';
+import type { BodyCheckPool } from '../validation/body-check-pool.js';
 
 /** Per-request values the backend's HTTP middleware sets. */
 export interface BackendHttpEnv {

@@ -8,9 +8,9 @@ import {
   TokenIssueBody,
 } from '../../contract/index.js';
 import { parseOrThrow } from '../../shared/errors.js';
-import type { PeopleOperations } from '../people-operations.js';
-import type { BackendHttpEnv } from './http-env.js';
-import { jsonBody, pathParams } from './request-parsing.js';
+import type { PeopleOperations } from '../../backend/people-operations.js';
+import type { BackendHttpEnv } from '../http-env.js';
+import { jsonBody, pathParams } from '../request-parsing.js';
 
 /** Routes of the people's side: who am I, chat runs, agent tokens, history (docs/api.md). */
 

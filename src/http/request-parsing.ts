@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { CanvasError, parseOrThrow } from '../../shared/errors.js';
-import { yieldToIo } from '../../shared/event-loop.js';
-import { decodeUtf8, jsonContentTypeProblem } from '../../shared/request-body.js';
-import { bodySchemaName } from '../../validation/body-schemas.js';
+import { CanvasError, parseOrThrow } from '../shared/errors.js';
+import { yieldToIo } from '../shared/event-loop.js';
+import { decodeUtf8, jsonContentTypeProblem } from '../shared/request-body.js';
+import { bodySchemaName } from '../validation/body-schemas.js';
 import type { BackendContext } from './http-env.js';
 
 /** Parses path parameters with contract schemas: a bad id is refused before any storage access. */

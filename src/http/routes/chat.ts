@@ -10,8 +10,8 @@ import {
 } from '../../contract/index.js';
 import { parseOrThrow } from '../../shared/errors.js';
 import type { ChatService } from '../../agent/chat-service.js';
-import type { BackendContext, BackendHttpEnv } from './http-env.js';
-import { jsonBody, pathParams } from './request-parsing.js';
+import type { BackendContext, BackendHttpEnv } from '../http-env.js';
+import { jsonBody, pathParams } from '../request-parsing.js';
 
 /**
  * The canvas chat's routes (docs/chat.md, docs/api.md): conversations of a canvas, their transcripts, and a turn as

@@ -6,8 +6,9 @@ import { CanvasError } from '../../shared/errors.js';
 import type { Actor } from '../../store/records.js';
 import type { LoginLinkRecord, SessionTimes } from '../../store/session-store.js';
 import type { Store } from '../../store/store.js';
-import type { BackendContext, BackendHttpEnv } from './http-env.js';
-import { SESSION_COOKIE } from './session-auth.js';
+import type { BackendContext, BackendHttpEnv } from '../http-env.js';
+import { SESSION_COOKIE } from '../session-auth.js';
+import { samePerson } from '../../contract/index.js';
 
 /**
  * Sign-in by one-time link, and sign-out (docs/security.md, "People"). Opening a link (GET) spends nothing: it shows a
@@ -76,10 +77,7 @@ function explanation(message: string) {
 const who = (person: Actor) => `${person.subject} (${person.issuer})`;
 
 function confirmation(secret: string, link: LoginLinkRecord, signedInAs: Actor | null) {
-  const other =
-    signedInAs && !(signedInAs.issuer === link.person.issuer && signedInAs.subject === link.person.subject)
-      ? signedInAs
-      : null;
+  const other = signedInAs && !samePerson(signedInAs, link.person) ? signedInAs : null;
   const destination =
     link.projectId && link.canvasId
       ? html`canvas <strong>${link.canvasId}</strong> of project <strong>${link.projectId}</strong>`
@@ -171,16 +169,14 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     try {
       const current = await signedInAs(c);
       const link = await options.store.sessions.peekLoginLink(secret);
-      const samePerson =
-        current && current.person.issuer === link.person.issuer && current.person.subject === link.person.subject;
-      if (current && !samePerson && form.replace !== '1')
-        return c.html(confirmation(secret, link, current.person), 409);
+      const same = samePerson(current?.person, link.person);
+      if (current && !same && form.replace !== '1') return c.html(confirmation(secret, link, current.person), 409);
       const { sessionSecret } = await options.store.sessions.signIn(
         secret,
         options.times,
         c.req.header('user-agent') ?? null,
       );
-      if (current && !samePerson) await options.store.sessions.endSession(current.id);
+      if (current && !same) await options.store.sessions.endSession(current.id);
       setSessionCookie(c, sessionSecret, options);
       const target = next ?? (link.projectId && link.canvasId ? canvasPath(link.projectId, link.canvasId) : '/');
       return c.redirect(target, 303);

@@ -3,7 +3,7 @@ import type { Context, Env, Hono } from 'hono';
 import { parseBearer } from '../../shared/bearer.js';
 import { hostAllowed } from '../../shared/hosts.js';
 import { CanvasError } from '../../shared/errors.js';
-import type { ServiceMetrics } from './service-metrics.js';
+import type { ServiceMetrics } from '../service-metrics.js';
 
 /**
  * GET /metrics (Prometheus text format). Who may scrape (docs/operations.md, "Metrics"): with --metrics-token, only a

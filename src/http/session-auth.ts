@@ -1,8 +1,8 @@
 import { getCookie } from 'hono/cookie';
-import { CanvasError } from '../../shared/errors.js';
-import type { SessionTimes } from '../../store/session-store.js';
-import type { Store } from '../../store/store.js';
-import type { SessionPrincipal } from '../auth/principal.js';
+import { CanvasError } from '../shared/errors.js';
+import type { SessionTimes } from '../store/session-store.js';
+import type { Store } from '../store/store.js';
+import type { SessionPrincipal } from '../backend/auth/principal.js';
 import type { BackendContext } from './http-env.js';
 
 /**

@@ -2,11 +2,11 @@ import type { Hono } from 'hono';
 import { CanvasId, ProjectId, PresenceUpdateBody } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
-import { authorizeProject, requireCanvas } from '../auth/access.js';
-import { personOf } from '../people-operations.js';
-import type { Presence } from '../presence/presence.js';
-import type { BackendContext, BackendHttpEnv } from './http-env.js';
-import { jsonBody, pathParams } from './request-parsing.js';
+import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
+import { personOf } from '../../backend/people-operations.js';
+import type { Presence } from '../../backend/presence/presence.js';
+import type { BackendContext, BackendHttpEnv } from '../http-env.js';
+import { jsonBody, pathParams } from '../request-parsing.js';
 
 /**
  * A person's page says where they are on a canvas (issue 21): POST its selection and cursor (the page throttles

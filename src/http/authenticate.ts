@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory';
-import { ON_BEHALF_OF_HEADER } from '../../contract/index.js';
-import { DUPLICATE_AUTHORIZATION, hasTokenInQuery, headerCount, parseBearer } from '../../shared/bearer.js';
-import { CanvasError } from '../../shared/errors.js';
-import type { Store } from '../../store/store.js';
-import { readIdentityHeaders, resolveCaller } from '../auth/caller.js';
+import { ON_BEHALF_OF_HEADER } from '../contract/index.js';
+import { DUPLICATE_AUTHORIZATION, hasTokenInQuery, headerCount, parseBearer } from '../shared/bearer.js';
+import { CanvasError } from '../shared/errors.js';
+import type { Store } from '../store/store.js';
+import { readIdentityHeaders, resolveCaller } from '../backend/auth/caller.js';
 import {
   authenticateSecret,
   principalLogFields,
@@ -11,7 +11,7 @@ import {
   tokenRejection,
   type Principal,
   type TokenPrincipal,
-} from '../auth/principal.js';
+} from '../backend/auth/principal.js';
 import type { BackendContext, BackendHttpEnv } from './http-env.js';
 
 /**

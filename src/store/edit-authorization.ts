@@ -1,4 +1,5 @@
-import type { Actor, ChatRunRecord, MemberRole } from '../store/records.js';
+import type { Actor, ChatRunRecord, MemberRole } from './records.js';
+import { samePerson } from '../contract/index.js';
 
 /**
  * What authorizes one layout write (spec: Authentication 5; docs/security.md):
@@ -17,11 +18,6 @@ export type EditAuthorization =
 export const SYSTEM_WRITE: EditAuthorization = { kind: 'system' };
 
 const NODE_RUN_PREFIX = 'run_';
-
-function sameActor(left: Actor | null, right: Actor | null): boolean {
-  if (left === null || right === null) return left === right;
-  return left.issuer === right.issuer && left.subject === right.subject;
-}
 
 /**
  * Why the chat run gives no edit authorization for this write, or null when it does. `openerRole` is the current
@@ -57,7 +53,7 @@ export function editAuthorizationRefusal(
   if (chatRun.tokenId !== null && chatRun.tokenId !== authorization.tokenId) {
     return 'the chat run in X-Agent-Run-Id was opened for another token.';
   }
-  if (chatRun.actor !== null && !sameActor(chatRun.actor, authorization.actor)) {
+  if (chatRun.actor !== null && !samePerson(chatRun.actor, authorization.actor)) {
     return 'the chat run in X-Agent-Run-Id belongs to another person.';
   }
   // What a person granted never exceeds what they hold now (issue 17, defect 1).

@@ -1,6 +1,6 @@
 import type { Env, Hono } from 'hono';
 import { CanvasError } from '../../shared/errors.js';
-import { buildApiDocument } from './api-document.js';
+import { buildApiDocument } from '../openapi/api-document.js';
 
 /** GET /api/openapi.json: the API's OpenAPI document, open to anyone (it describes routes, never data). */
 

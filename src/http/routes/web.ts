@@ -6,7 +6,7 @@ import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
 import { WEB_CANVAS_ROUTE, WEB_TEAM_ROUTE } from '../../contract/index.js';
 import { WEB_DIR } from '../../shared/package-paths.js';
-import type { BackendContext, BackendHttpEnv } from './http-env.js';
+import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 
 /**
  * The web canvas (web/, built into dist/web by `npm run build`), served at `/`: hashed files under /static/ are

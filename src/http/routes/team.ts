@@ -18,10 +18,10 @@ import {
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Actor } from '../../store/records.js';
 import type { InviteRecord } from '../../store/team-store.js';
-import { memberOf, type TeamOperations } from '../team-operations.js';
-import { htmlPage, noStore, sessionOf, setSessionCookie, type AuthRouteOptions } from './auth-routes.js';
-import type { BackendHttpEnv } from './http-env.js';
-import { jsonBody, pathParams } from './request-parsing.js';
+import { memberOf, type TeamOperations } from '../../backend/team-operations.js';
+import { htmlPage, noStore, sessionOf, setSessionCookie, type AuthRouteOptions } from './auth.js';
+import type { BackendHttpEnv } from '../http-env.js';
+import { jsonBody, pathParams } from '../request-parsing.js';
 
 /**
  * A project's team over HTTP (issue 21, docs/api.md): members, invitations, canvases, the audit log; and the page an

@@ -3,8 +3,8 @@ import { ResourceId, type SessionView } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { SessionTimes } from '../../store/session-store.js';
 import type { Store } from '../../store/store.js';
-import type { BackendContext, BackendHttpEnv } from './http-env.js';
-import { pathParams } from './request-parsing.js';
+import type { BackendContext, BackendHttpEnv } from '../http-env.js';
+import { pathParams } from '../request-parsing.js';
 
 /**
  * A person's own sessions (issue 21): where they are signed in (which browser, since when, last seen), and signing

@@ -2,9 +2,9 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { ProjectId, ResourceId, WebhookChangeBody, WebhookCreateBody } from '../../contract/index.js';
 import { parseOrThrow } from '../../shared/errors.js';
-import type { WebhookOperations } from '../webhook-operations.js';
-import type { BackendHttpEnv } from './http-env.js';
-import { jsonBody, pathParams } from './request-parsing.js';
+import type { WebhookOperations } from '../../backend/webhook-operations.js';
+import type { BackendHttpEnv } from '../http-env.js';
+import { jsonBody, pathParams } from '../request-parsing.js';
 
 /** A project's webhook endpoints over HTTP (issue 22, docs/api.md "Webhooks"): owners only. */
 

@@ -2,22 +2,22 @@ import type { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import { z } from 'zod';
-import { CanvasId, ProjectId } from '../contract/index.js';
-import { htmlPage } from '../backend/http/auth-routes.js';
-import type { BackendContext, BackendHttpEnv } from '../backend/http/http-env.js';
-import { SESSION_COOKIE } from '../backend/http/session-auth.js';
-import { CanvasError } from '../shared/errors.js';
-import type { Actor, MemberRole } from '../store/records.js';
-import type { SessionTimes } from '../store/session-store.js';
-import type { Store } from '../store/store.js';
-import { INTERACTION_PATH, type AuthorizationServer, type InteractionView } from './authorization-server.js';
+import { CanvasId, ProjectId } from '../../contract/index.js';
+import { htmlPage } from './auth.js';
+import type { BackendContext, BackendHttpEnv } from '../http-env.js';
+import { SESSION_COOKIE } from '../session-auth.js';
+import { CanvasError } from '../../shared/errors.js';
+import type { Actor, MemberRole } from '../../store/records.js';
+import type { SessionTimes } from '../../store/session-store.js';
+import type { Store } from '../../store/store.js';
+import { INTERACTION_PATH, type AuthorizationServer, type InteractionView } from '../../oauth/authorization-server.js';
 import {
   ACCESS_LEVELS,
   accountIdOf,
   offeredLevels,
   type AccessLevel,
   type ConnectorGrants,
-} from './connector-grants.js';
+} from '../../oauth/connector-grants.js';
 
 /**
  * The consent page of an OAuth client (issue 20, item 2): which client, which canvas of the person's projects, read

@@ -1,10 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { ERROR_CODE_NAMES, RunOperation } from '../../contract/index.js';
-import type { RequestOutcome } from '../../backend/http/request-outcome.js';
-import type { FeedHub } from '../../backend/feed/feed-hub.js';
-import type { McpOutcome } from '../../mcp/request-outcome.js';
-import type { Logger } from '../../shared/logger.js';
-import type { Store } from '../../store/store.js';
+import { ERROR_CODE_NAMES, RunOperation } from '../contract/index.js';
+import type { RequestOutcome } from './request-outcome.js';
+import type { FeedHub } from '../backend/feed/feed-hub.js';
+import type { McpOutcome } from '../mcp/request-outcome.js';
+import type { Logger } from '../shared/logger.js';
+import type { Store } from '../store/store.js';
 
 /**
  * The service's Prometheus metrics (docs/operations.md, "Metrics"), one registry per server. Every label takes its

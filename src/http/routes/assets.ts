@@ -5,9 +5,9 @@ import { ASSET_ID, AssetMissing, type ByteRange } from '../../assets/asset-store
 import type { AssetSigner } from '../../assets/url-signing.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
-import { authorizeProject } from '../auth/access.js';
-import type { BackendContext, BackendHttpEnv } from './http-env.js';
-import { SESSION_COOKIE } from './session-auth.js';
+import { authorizeProject } from '../../backend/auth/access.js';
+import type { BackendContext, BackendHttpEnv } from '../http-env.js';
+import { SESSION_COOKIE } from '../session-auth.js';
 
 /**
  * GET /assets/{asset_id}: the files node runs produce (issue 19, "Asset access is authorized"). Readable with a signed

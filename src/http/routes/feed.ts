@@ -5,14 +5,14 @@ import { z } from 'zod';
 import { CanvasId, ProjectId, REQUEST_ID_HEADER } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
-import { authorizeProject, requireCanvas } from '../auth/access.js';
-import { credentialStillValid } from '../auth/recheck.js';
-import { reset, type FeedHub } from '../feed/feed-hub.js';
-import type { Presence } from '../presence/presence.js';
-import { createFeedQuota } from '../feed/feed-quota.js';
-import { sseSubscriber } from '../feed/sse-subscriber.js';
-import type { BackendHttpEnv } from './http-env.js';
-import { pathParams } from './request-parsing.js';
+import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
+import { credentialStillValid } from '../../backend/auth/recheck.js';
+import { reset, type FeedHub } from '../../backend/feed/feed-hub.js';
+import type { Presence } from '../../backend/presence/presence.js';
+import { createFeedQuota } from '../../backend/feed/feed-quota.js';
+import { sseSubscriber } from '../../backend/feed/sse-subscriber.js';
+import type { BackendHttpEnv } from '../http-env.js';
+import { pathParams } from '../request-parsing.js';
 
 /**
  * GET …/canvases/{canvas_id}/events: the change feed as Server-Sent Events (docs/api.md, "Change feed"). Resume with

@@ -1,7 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RevisionAuthor } from '../../contract/index.js';
-import { CanvasError } from '../../shared/errors.js';
-import type { CallerContext } from '../auth/caller.js';
+import type { RevisionAuthor } from '../contract/index.js';
+import { CanvasError } from '../shared/errors.js';
+import type { CallerContext } from '../backend/auth/caller.js';
 
 /**
  * What one person (or one token acting for nobody) may write through the REST API (issue 17, defect 7): a number of

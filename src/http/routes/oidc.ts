@@ -5,8 +5,8 @@ import * as oidc from 'openid-client';
 import { z } from 'zod';
 import type { Logger } from '../../shared/logger.js';
 import { LOOPBACK_HOSTNAMES } from '../../shared/hosts.js';
-import { htmlPage, noStore, sessionOf, setSessionCookie, type AuthRouteOptions } from './auth-routes.js';
-import type { BackendHttpEnv } from './http-env.js';
+import { htmlPage, noStore, sessionOf, setSessionCookie, type AuthRouteOptions } from './auth.js';
+import type { BackendHttpEnv } from '../http-env.js';
 
 /**
  * OpenID Connect sign-in beside links (issue 21, docs/security.md "People"): the authorization code flow with PKCE,

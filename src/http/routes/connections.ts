@@ -1,13 +1,14 @@
 import type { Hono } from 'hono';
-import { CanvasId, ConnectionList, ProjectId, ResourceId, type ConnectionView } from '../contract/index.js';
-import { authorizeProject } from '../backend/auth/access.js';
-import type { CallerContext } from '../backend/auth/caller.js';
-import type { BackendHttpEnv } from '../backend/http/http-env.js';
-import { pathParams } from '../backend/http/request-parsing.js';
-import { CanvasError } from '../shared/errors.js';
-import type { OAuthGrantRecord } from '../store/oauth-grants.js';
-import type { Store } from '../store/store.js';
-import type { ConnectorGrants } from './connector-grants.js';
+import { CanvasId, ConnectionList, ProjectId, ResourceId, type ConnectionView } from '../../contract/index.js';
+import { authorizeProject } from '../../backend/auth/access.js';
+import type { CallerContext } from '../../backend/auth/caller.js';
+import type { BackendHttpEnv } from '../http-env.js';
+import { pathParams } from '../request-parsing.js';
+import { CanvasError } from '../../shared/errors.js';
+import type { OAuthGrantRecord } from '../../store/oauth-grants.js';
+import type { Store } from '../../store/store.js';
+import type { ConnectorGrants } from '../../oauth/connector-grants.js';
+import { samePerson } from '../../contract/index.js';
 
 /**
  * The connections people made with OAuth clients, as the canvas's "Connect an agent" panel shows them: which app,
@@ -66,7 +67,7 @@ export function registerConnectionRoutes(
     if (!grant) throw new CanvasError('not_found', `No connection ${grantId}.`);
     const role = await authorizeProject(store, caller, grant.projectId, 'viewer');
     const person = personOf(caller);
-    const own = person !== null && person.issuer === grant.person.issuer && person.subject === grant.person.subject;
+    const own = samePerson(person, grant.person);
     if (!own && role !== 'owner')
       throw new CanvasError('forbidden', 'Only the person who made this connection, or a project owner, may end it.');
     const grants = options.grants();

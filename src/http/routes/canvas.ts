@@ -20,10 +20,10 @@ import {
   RunVariantsBody,
 } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
-import type { Need } from '../auth/access.js';
-import type { CanvasBackend } from '../backend.js';
-import type { BackendContext, BackendHttpEnv } from './http-env.js';
-import { jsonBody, pathParams, type NodeEdits } from './request-parsing.js';
+import type { Need } from '../../backend/auth/access.js';
+import type { CanvasBackend } from '../../backend/backend.js';
+import type { BackendContext, BackendHttpEnv } from '../http-env.js';
+import { jsonBody, pathParams, type NodeEdits } from '../request-parsing.js';
 
 /** Routes under /api/v2/projects/{project_id}/canvases/{canvas_id} (docs/api.md). */
 

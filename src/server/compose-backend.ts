@@ -1,0 +1,214 @@
+import { createChatService } from '../agent/chat-service.js';
+import { chatModelOf } from '../agent/model.js';
+import { createAssetSigner } from '../assets/url-signing.js';
+import { createBackend } from '../backend/backend.js';
+import { createFeedHub } from '../backend/feed/feed-hub.js';
+import { connectFeedSignals } from '../backend/feed/feed-signals.js';
+import { createPeopleOperations } from '../backend/people-operations.js';
+import { createPresence } from '../backend/presence/presence.js';
+import { storeLocationOf, type ServeConfig } from '../config/index.js';
+import { LIMITS } from '../contract/index.js';
+import { createBackendApp } from '../http/app.js';
+import { registerMetricsRoute, type MetricsAccess } from '../http/routes/metrics.js';
+import { registerOpenApiRoute } from '../http/routes/openapi.js';
+import { createServiceMetrics } from '../http/service-metrics.js';
+import { createWriteLimits } from '../http/write-limits.js';
+import { createInProcessClient } from '../mcp/in-process-client.js';
+import { createAuthorizationServer } from '../oauth/authorization-server.js';
+import { createConnectorGrants } from '../oauth/connector-grants.js';
+import { createConnectorGate } from '../oauth/mcp-gate.js';
+import { planRun } from '../runs/operations.js';
+import type { RunPricing } from '../runs/pricing.js';
+import { runContextFor } from '../runs/submit.js';
+import { CanvasError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import { changeLogBytes } from '../store/layout-writes/write-frame.js';
+import type { SessionTimes } from '../store/session-store.js';
+import { openStore, type Store } from '../store/store.js';
+import type { BodyCheckPool } from '../validation/body-check-pool.js';
+import { createWebhookDispatcher } from '../webhooks/dispatcher.js';
+import { storeSeal } from '../webhooks/secrets.js';
+import type { CleanupStack } from './cleanup.js';
+import type { Addresses, Composed, Connectors } from './composed.js';
+import { seedDemo } from './demo-seed.js';
+import { assetsOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
+
+/**
+ * Backend mode: the store, the run engine, webhooks, the change feed, presence, the chat and the REST API, with /mcp
+ * served in process. Each part registers its cleanup as it opens; what needs the listening address (the workers,
+ * webhook deliveries, the OAuth issuer, the chat's own agent) starts in afterListen.
+ */
+
+export interface BackendParts {
+  logger: Logger;
+  clock: () => number;
+  cleanup: CleanupStack;
+  addresses: Addresses;
+  bodyChecks: BodyCheckPool;
+  pricing: RunPricing;
+  tools: string[];
+  metricsAccess: MetricsAccess;
+}
+
+export function sessionTimesOf(config: ServeConfig): SessionTimes {
+  return { idleMs: config.sessionIdleHours * 3_600_000, absoluteMs: config.sessionMaxDays * 86_400_000 };
+}
+
+/** The OAuth connectors (issue 20): the issuer is the public origin, known only once the server listens. */
+async function composeConnectors(store: Store, parts: BackendParts): Promise<Connectors> {
+  const { logger, clock, pricing } = parts;
+  const server = await createAuthorizationServer({ store, origin: parts.addresses.publicOrigin, logger, clock });
+  parts.cleanup.defer('oauth', () => server.close());
+  return {
+    server,
+    grants: createConnectorGrants({ store, server, clock }),
+    gate: createConnectorGate({
+      store,
+      server,
+      clock,
+      estimate: async (grant, nodeId) => {
+        const stored = await store.layout.readNode(grant.projectId, grant.canvasId, nodeId);
+        if (!stored) throw new CanvasError('not_found', `No node ${nodeId}.`);
+        return pricing(planRun(stored.node, await runContextFor(store, grant.projectId, grant.canvasId, stored.node)));
+      },
+    }),
+  };
+}
+
+export async function composeBackend(config: ServeConfig, parts: BackendParts): Promise<Composed> {
+  const { logger, clock, cleanup, addresses } = parts;
+  tightenDataDir(config.dataDir, logger);
+  const store = await openStore(storeLocationOf(config), { clock, logger });
+  cleanup.defer('store', () => store.close());
+  const demo = config.seedDemo && (await store.admin.isEmpty()) ? await seedDemo(store) : null;
+  const assets = assetsOf(config, store);
+  cleanup.defer('asset stores', () => assets.close());
+  const signer = createAssetSigner(await store.sharedSecret('asset_urls'), {
+    ttlSeconds: config.assetUrlTtlSeconds,
+    clock,
+  });
+
+  const feed = createFeedHub(store, logger);
+  const metrics = createServiceMetrics({
+    store,
+    feed,
+    providerOf: (operation) => engine.providerOf(operation),
+    tools: parts.tools,
+    logger,
+  });
+  cleanup.defer('metrics', () => metrics.close());
+  const engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
+  const webhooks = createWebhookDispatcher({
+    store,
+    seal: await storeSeal(store)(),
+    logger: logger.child({ component: 'webhooks' }),
+    retryMs: config.webhookRetryMs,
+    giveUpMs: config.webhookGiveUpMs,
+    clock,
+  });
+  const backend = createBackend({
+    store,
+    clock,
+    signer,
+    runSignals: {
+      runQueued: () => engine.runQueued(),
+      cancelRequested: (runId) => engine.cancelRequested(runId),
+    },
+    pricing: parts.pricing,
+  });
+  // Deleting a node asks its runs to stop: a worker of this process hears it at once.
+  store.writes.onCommitted((write) => {
+    for (const runId of write.runsToSignal) engine.cancelRequested(runId);
+  });
+  // A person's REST writes share /mcp's per-minute request setting, and may log at most 16 maximal writes' worth
+  // of change-log bytes a minute (issue 17, defect 7).
+  const writeLimits =
+    config.rateLimitPerMinute > 0
+      ? createWriteLimits({
+          requestsPerMinute: config.rateLimitPerMinute,
+          changeLogBytesPerMinute: 16 * LIMITS.changeLogBytes,
+        })
+      : null;
+  if (writeLimits) store.writes.onCommitted((write) => writeLimits.spent(write.author, changeLogBytes(write.changes)));
+  const chat = createChatService({
+    store,
+    model: chatModelOf(config),
+    logger,
+    clock,
+    mcpUrl: () => addresses.ownMcpUrl,
+    limits: {
+      maxSteps: config.chatMaxSteps,
+      tokenBudget: config.chatTokenBudget,
+      approvalMs: config.chatApprovalMinutes * 60_000,
+      chunkTimeoutMs: 90_000,
+    },
+  });
+  cleanup.defer('change feeds', () => feed.closeAll('shutdown'));
+  const presence = await createPresence(store, logger, clock);
+  cleanup.defer('presence', () => presence.close());
+  const stopFeedSignals = await connectFeedSignals(store, feed, logger);
+  cleanup.defer('feed signals', () => stopFeedSignals());
+
+  let connectors: Connectors | null = null;
+  const app = createBackendApp({
+    backend,
+    store,
+    assets,
+    signer,
+    logger,
+    clock,
+    bodyLimitBytes: config.bodyLimitBytes,
+    bodyChecks: parts.bodyChecks,
+    feed,
+    presence,
+    oidc:
+      config.oidcIssuer && config.oidcClientId
+        ? {
+            issuer: config.oidcIssuer,
+            clientId: config.oidcClientId,
+            clientSecret: config.oidcClientSecret,
+            name: config.oidcName,
+          }
+        : null,
+    feedHeartbeatMs: config.feedHeartbeatMs,
+    writeLimits,
+    chat,
+    people: createPeopleOperations(store, clock),
+    sessions: { times: sessionTimesOf(config), publicOrigin: () => addresses.publicOrigin },
+    observeRequest: (outcome) => metrics.observeRequest(outcome),
+    connectors: () => connectors,
+    serviceRoutes: (backendApp) => {
+      registerMetricsRoute(backendApp, metrics, parts.metricsAccess);
+      registerOpenApiRoute(backendApp);
+    },
+  });
+
+  return {
+    mode: 'backend',
+    app,
+    client: createInProcessClient(backend, clock),
+    metrics,
+    presence,
+    store,
+    backend,
+    demo,
+    engine,
+    feed,
+    connectors: () => connectors,
+    async afterListen(_addresses, url) {
+      await engine.start();
+      cleanup.defer('run workers', () => engine.stop());
+      await webhooks.start();
+      cleanup.defer('webhook deliveries', () => webhooks.stop());
+      connectors = await composeConnectors(store, parts);
+      // Commands run beside the server (admin login-link) print links at the address people open it at.
+      await store
+        .announceUrl(url)
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not record the announced URL'));
+      chat.start();
+      // Turns in flight stop first when the server closes (each recorded as stopped), so their streams end before
+      // the HTTP server waits on them: registered after the HTTP server, it runs before it.
+      cleanup.defer('chat turns', () => chat.close());
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { CanvasId, NodeId, ProjectId } from '../contract/index.js';
+import { CanvasError } from './errors.js';
+
+/**
+ * The canvas resources' URIs (`canvas://{project_id}/{canvas_id}/…`, src/mcp/canvas-resources.ts), parsed in one place:
+ * the MCP server reads them, and the connector gate checks which canvas a read names.
+ */
+
+export const CANVAS_RESOURCE_SCHEME = 'canvas://';
+const SCHEME = CANVAS_RESOURCE_SCHEME;
+
+export type CanvasResource =
+  | { kind: 'outline'; projectId: string; canvasId: string; page: number }
+  | { kind: 'node'; projectId: string; canvasId: string; nodeId: string }
+  | { kind: 'changes'; projectId: string; canvasId: string; since: number };
+
+function segment(
+  value: string | undefined,
+  schema: { safeParse(value: unknown): { success: boolean } },
+  what: string,
+  uri: string,
+): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value ?? '');
+  } catch {
+    throw new CanvasError('invalid_arguments', `${what} in ${uri} is not valid percent-encoding.`);
+  }
+  if (!schema.safeParse(decoded).success)
+    throw new CanvasError('invalid_arguments', `${what} in ${uri} is not a valid id.`);
+  return decoded;
+}
+
+function wholeNumber(value: string | null, name: string, min: number, uri: string): number | null {
+  if (value === null) return null;
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new CanvasError('invalid_arguments', `${name} in ${uri} must be a whole number of at least ${min}.`);
+  return Number(value);
+}
+
+/** The canvas resource a URI names, null when it names none of ours. */
+export function parseCanvasResource(uri: string): CanvasResource | null {
+  if (!uri.startsWith(SCHEME)) return null;
+  const [path = '', query = ''] = uri.slice(SCHEME.length).split('?', 2);
+  const parts = path.split('/');
+  const params = new URLSearchParams(query);
+  const ids = () => ({
+    projectId: segment(parts[0], ProjectId, 'project_id', uri),
+    canvasId: segment(parts[1], CanvasId, 'canvas_id', uri),
+  });
+  if (parts.length === 3 && parts[2] === 'outline')
+    return { kind: 'outline', ...ids(), page: wholeNumber(params.get('page'), 'page', 1, uri) ?? 1 };
+  if (parts.length === 4 && parts[2] === 'nodes')
+    return { kind: 'node', ...ids(), nodeId: segment(parts[3], NodeId, 'node_id', uri) };
+  if (parts.length === 3 && parts[2] === 'changes') {
+    const since = wholeNumber(params.get('since'), 'since', 0, uri);
+    if (since === null) throw new CanvasError('invalid_arguments', `${uri} needs since=<revision>.`);
+    return { kind: 'changes', ...ids(), since };
+  }
+  return null;
+}
