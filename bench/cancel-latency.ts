@@ -65,9 +65,9 @@ async function postgresSchema(): Promise<{ url: string; drop(): Promise<void> } 
 
 async function seed(location: StoreLocation): Promise<string> {
   const store = await openStore(location);
-  await store.admin.createWorkspace(PROJECT);
-  await store.admin.createProject(PROJECT, PROJECT);
-  await store.admin.createCanvas(PROJECT, CANVAS, false);
+  await store.projects.createWorkspace(PROJECT);
+  await store.projects.createProject(PROJECT, PROJECT);
+  await store.projects.createCanvas(PROJECT, CANVAS, false);
   for (let index = 0; index < SAMPLES; index += 1) {
     const node = CanvasNode.parse({
       id: `frame-${index}`,
@@ -80,8 +80,8 @@ async function seed(location: StoreLocation): Promise<string> {
       node,
     );
   }
-  await store.admin.addMember(PROJECT, BENCH_PERSON, 'editor');
-  const { secret } = await store.admin.createToken({
+  await store.projects.addMember(PROJECT, BENCH_PERSON, 'editor');
+  const { secret } = await store.tokens.createToken({
     name: 'bench',
     kind: 'backend',
     role: 'editor',

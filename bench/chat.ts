@@ -37,13 +37,13 @@ const note = (id: string, index: number) => ({
 async function seed(dataDir: string) {
   const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
   try {
-    await store.admin.createWorkspace('w');
-    await store.admin.createProject('p', 'w');
+    await store.projects.createWorkspace('w');
+    await store.projects.createProject('p', 'w');
     for (const canvas of ['inproduct', 'external', 'live', 'tokens'])
-      await store.admin.createCanvas('p', canvas, false);
-    await store.admin.addMember('p', PERSON, 'editor');
-    await store.admin.addMember('p', { issuer: 'bench', subject: 'watcher' }, 'viewer');
-    const { tokenId, secret } = await store.admin.createToken({
+      await store.projects.createCanvas('p', canvas, false);
+    await store.projects.addMember('p', PERSON, 'editor');
+    await store.projects.addMember('p', { issuer: 'bench', subject: 'watcher' }, 'viewer');
+    const { tokenId, secret } = await store.tokens.createToken({
       name: 'external',
       kind: 'agent',
       role: 'editor',
@@ -52,7 +52,7 @@ async function seed(dataDir: string) {
       actor: null,
       expiresAt: null,
     });
-    const chatRun = await store.admin.createChatRun({
+    const chatRun = await store.chatRuns.createChatRun({
       projectId: 'p',
       canvasId: 'external',
       actor: null,

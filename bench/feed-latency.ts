@@ -98,7 +98,7 @@ export async function measureFeed(): Promise<{
     for (let index = 0; index < Math.ceil(1000 / FEEDS_PER_TOKEN); index += 1) {
       readers.push(
         (
-          await store.admin.createToken({
+          await store.tokens.createToken({
             name: `feed-${index}`,
             kind: 'backend',
             role: 'viewer',

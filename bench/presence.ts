@@ -84,7 +84,7 @@ export async function measurePresence(): Promise<PresenceFigures> {
     const links: Array<[string, string]> = [];
     for (let index = 0; index < PEOPLE; index += 1) {
       const person = { issuer: IDP, subject: `person-${index}` };
-      await store.admin.addMember('demo', person, 'editor');
+      await store.projects.addMember('demo', person, 'editor');
       links.push([person.subject, await store.sessions.createLoginLink(person, { expiresInMs: 600_000 })]);
     }
     await store.close();

@@ -54,8 +54,8 @@ export async function measureRunChain(): Promise<ChainFigures> {
   );
   try {
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
-    await store.admin.addMember('demo', OWNER, 'owner');
-    await store.admin.createCanvas('demo', 'chain', false);
+    await store.projects.addMember('demo', OWNER, 'owner');
+    await store.projects.createCanvas('demo', 'chain', false);
     const secret = await store.sessions.createLoginLink(OWNER, { expiresInMs: 600_000 });
     await store.close();
     const login = await fetch(`${url}/auth/login`, {

@@ -83,9 +83,9 @@ async function bytesPerNode(): Promise<{ stored: number; snapshot: number; chang
   const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-scale-'));
   try {
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dir) });
-    await store.admin.createWorkspace('w');
-    await store.admin.createProject('p', 'w');
-    await store.admin.createCanvas('p', 'c', false);
+    await store.projects.createWorkspace('w');
+    await store.projects.createProject('p', 'w');
+    await store.projects.createCanvas('p', 'c', false);
     const { driver } = store;
     const pages = async () =>
       Number((await driver.get('PRAGMA page_count'))!.page_count) *

@@ -74,18 +74,18 @@ function benchNode(index: number): CanvasNode {
 
 async function seed(dataDir: string): Promise<{ loginSecrets: string[]; token: string; chatRun: string }> {
   const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
-  await store.admin.createWorkspace('bench');
-  await store.admin.createProject('bench', 'bench');
-  await store.admin.addMember('bench', PERSON, 'editor');
-  await store.admin.createCanvas('bench', 'big', false);
+  await store.projects.createWorkspace('bench');
+  await store.projects.createProject('bench', 'bench');
+  await store.projects.addMember('bench', PERSON, 'editor');
+  await store.projects.createCanvas('bench', 'big', false);
   for (let index = 0; index < 1000; index += 1) {
     await store.writes.createNode(
       { projectId: 'bench', canvasId: 'big', baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE },
       benchNode(index),
     );
   }
-  await store.admin.createCanvas('bench', 'live', false);
-  const { tokenId, secret } = await store.admin.createToken({
+  await store.projects.createCanvas('bench', 'live', false);
+  const { tokenId, secret } = await store.tokens.createToken({
     name: 'bench-agent',
     kind: 'agent',
     role: 'editor',
@@ -94,7 +94,7 @@ async function seed(dataDir: string): Promise<{ loginSecrets: string[]; token: s
     actor: null,
     expiresAt: null,
   });
-  const chatRun = await store.admin.createChatRun({
+  const chatRun = await store.chatRuns.createChatRun({
     projectId: 'bench',
     canvasId: 'live',
     actor: null,

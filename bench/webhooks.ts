@@ -52,7 +52,7 @@ export async function measureWebhooks(): Promise<WebhookFigures> {
   );
   try {
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
-    await store.admin.addMember('demo', OWNER, 'owner');
+    await store.projects.addMember('demo', OWNER, 'owner');
     const secret = await store.sessions.createLoginLink(OWNER, { expiresInMs: 600_000 });
     await store.close();
     const login = await fetch(`${url}/auth/login`, {

@@ -86,10 +86,10 @@ export async function seed(
   sizes: readonly number[],
 ): Promise<{ token: string; chatRuns: string[] }> {
   const store = await openStore(typeof where === 'string' ? { kind: 'sqlite', file: sqliteFileIn(where) } : where);
-  await store.admin.createWorkspace('bench');
-  await store.admin.createProject('bench', 'bench');
+  await store.projects.createWorkspace('bench');
+  await store.projects.createProject('bench', 'bench');
   for (const size of sizes) {
-    await store.admin.createCanvas('bench', `c${size}`, false);
+    await store.projects.createCanvas('bench', `c${size}`, false);
     for (let index = 0; index < size; index += 1) {
       await store.writes.createNode(
         {
@@ -103,7 +103,7 @@ export async function seed(
       );
     }
   }
-  const { tokenId, secret } = await store.admin.createToken({
+  const { tokenId, secret } = await store.tokens.createToken({
     name: 'bench',
     kind: 'agent',
     role: 'editor',
@@ -114,10 +114,10 @@ export async function seed(
   });
   const chatRuns: string[] = [];
   for (let index = 0; index < WRITE_CANVASES; index += 1) {
-    await store.admin.createCanvas('bench', writeCanvas(index), false);
+    await store.projects.createCanvas('bench', writeCanvas(index), false);
     // A chat run grants edits to one canvas, and only to the token (or person) it is bound to.
     chatRuns.push(
-      await store.admin.createChatRun({
+      await store.chatRuns.createChatRun({
         projectId: 'bench',
         canvasId: writeCanvas(index),
         actor: null,

@@ -64,10 +64,10 @@ const origin = new URL(server.url).origin;
 async function run(): Promise<number | null> {
   const store = server.store!;
   const person = { issuer: 'https://conformance.example', subject: 'tester' };
-  await store.admin.createWorkspace('conformance');
-  await store.admin.createProject('conformance', 'conformance');
-  await store.admin.createCanvas('conformance', 'board', false);
-  await store.admin.addMember('conformance', person, 'editor');
+  await store.projects.createWorkspace('conformance');
+  await store.projects.createProject('conformance', 'conformance');
+  await store.projects.createCanvas('conformance', 'board', false);
+  await store.projects.addMember('conformance', person, 'editor');
   const link = await store.sessions.createLoginLink(person, { expiresInMs: 300_000 });
   await browse(`${origin}/auth/login`, {
     method: 'POST',

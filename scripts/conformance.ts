@@ -59,10 +59,10 @@ async function target(): Promise<{ mcpUrl: URL; token: string; close: () => Prom
   const dataDir = mkdtempSync(join(tmpdir(), 'canvas-mcp-conformance-'));
   const config = loadServeConfig({ port: 0, dataDir, seedDemo: false, workers: 0, rateLimitPerMinute: 0 }, {});
   const server = await startServer(config, { logger: createLogger('warn') });
-  const { admin } = server.store!;
-  await admin.createWorkspace('conformance');
-  await admin.createProject('conformance', 'conformance');
-  const { secret } = await admin.createToken({
+  const { projects, tokens } = server.store!;
+  await projects.createWorkspace('conformance');
+  await projects.createProject('conformance', 'conformance');
+  const { secret } = await tokens.createToken({
     name: 'conformance',
     kind: 'agent',
     role: 'viewer',

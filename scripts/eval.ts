@@ -169,7 +169,7 @@ const TASKS: Task[] = [
 ];
 
 async function seed(store: Store, canvasId: string, task: Task): Promise<void> {
-  await store.admin.createCanvas('eval', canvasId, false);
+  await store.projects.createCanvas('eval', canvasId, false);
   let revision = 0;
   for (const body of [beat, ...(task.seed ?? [])]) {
     await store.writes.createNode(
@@ -189,9 +189,9 @@ const server = await (async () =>
 });
 const store = server.store!;
 const person = { issuer: 'canvas-mcp', subject: 'evaluator' };
-await store.admin.createWorkspace('eval');
-await store.admin.createProject('eval', 'eval');
-await store.admin.addMember('eval', person, 'editor');
+await store.projects.createWorkspace('eval');
+await store.projects.createProject('eval', 'eval');
+await store.projects.addMember('eval', person, 'editor');
 const link = await store.sessions.createLoginLink(person, { expiresInMs: 60_000 });
 const login = await fetch(`${server.url}/auth/login`, {
   method: 'POST',

@@ -145,7 +145,7 @@ export function createChatService(options: ChatServiceOptions) {
 
   /** A new token for one turn, issued by the person (so capped by their role at every call) and bound to the chat run. */
   async function turnToken(conversation: ConversationRecord): Promise<{ tokenId: string; secret: string }> {
-    const { tokenId, secret } = await store.admin.createToken({
+    const { tokenId, secret } = await store.tokens.createToken({
       name: `Assistant for ${conversation.owner.subject}`,
       kind: 'agent',
       role: conversation.canEdit ? 'editor' : 'viewer',
@@ -156,7 +156,7 @@ export function createChatService(options: ChatServiceOptions) {
       issuedBy: conversation.owner,
       purpose: 'assistant',
     });
-    await store.admin.bindChatRunToken(conversation.chatRunId, tokenId);
+    await store.chatRuns.bindChatRunToken(conversation.chatRunId, tokenId);
     return { tokenId, secret };
   }
 
@@ -224,7 +224,7 @@ export function createChatService(options: ChatServiceOptions) {
   }
 
   async function finishTurn(conversation: ConversationRecord, result: TurnResult, tokenId: string): Promise<void> {
-    await store.admin.revokeToken(tokenId).catch(() => undefined);
+    await store.tokens.revokeToken(tokenId).catch(() => undefined);
     if (result.error)
       logger.warn({ conversation_id: conversation.id, outcome: result.outcome }, `chat turn: ${result.error}`);
     const notes: Array<Record<string, unknown>> = [];
@@ -317,7 +317,7 @@ export function createChatService(options: ChatServiceOptions) {
       const role = await authorizeProject(store, ctx, ref.projectId, 'viewer');
       await requireCanvas(store, ref.projectId, ref.canvasId);
       const canEdit = role !== 'viewer';
-      const chatRunId = await store.admin.createChatRun({
+      const chatRunId = await store.chatRuns.createChatRun({
         projectId: ref.projectId,
         canvasId: ref.canvasId,
         actor: null,
@@ -459,7 +459,7 @@ export function createChatService(options: ChatServiceOptions) {
       if (role !== 'owner') requireOwner(ctx, conversation, 'end it');
       live.get(conversation.id)?.abort.abort();
       clearApprovalTimer(conversation.id);
-      await store.admin.endChatRun(conversation.chatRunId).catch(() => undefined);
+      await store.chatRuns.endChatRun(conversation.chatRunId).catch(() => undefined);
       await store.chats.setStatus(conversation.id, 'ended');
       return conversationView((await store.chats.get(conversation.id))!);
     },
@@ -473,7 +473,7 @@ export function createChatService(options: ChatServiceOptions) {
       requireOwner(ctx, conversation, 'delete it');
       live.get(conversation.id)?.abort.abort();
       clearApprovalTimer(conversation.id);
-      await store.admin.endChatRun(conversation.chatRunId).catch(() => undefined);
+      await store.chatRuns.endChatRun(conversation.chatRunId).catch(() => undefined);
       await store.chats.remove(conversation.id);
     },
 

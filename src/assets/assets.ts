@@ -50,7 +50,7 @@ export function createAssets(options: AssetStoresOptions): Assets {
     writer,
     reader: (storage) => readers[storage],
     async inputFile(assetId) {
-      const record = await options.store.claims.getAsset(assetId);
+      const record = await options.store.assets.getAsset(assetId);
       if (!record) return null;
       if (record.storage === 'local') {
         try {

@@ -128,9 +128,9 @@ export function createBackend(options: BackendOptions) {
   async function checkRunAuthorization(ctx: CallerContext, ref: CanvasRef): Promise<void> {
     const authorization = editAuthorizationOf(ctx, clock());
     if (authorization.kind !== 'agent') return;
-    const chatRun = authorization.agentRunId ? await store.admin.getChatRun(authorization.agentRunId) : undefined;
+    const chatRun = authorization.agentRunId ? await store.chatRuns.getChatRun(authorization.agentRunId) : undefined;
     const openerRole = chatRun?.openedBy
-      ? ((await store.admin.getMemberRole(ref.projectId, chatRun.openedBy)) ?? null)
+      ? ((await store.projects.getMemberRole(ref.projectId, chatRun.openedBy)) ?? null)
       : null;
     const refusal = editAuthorizationRefusal(chatRun, authorization, ref.projectId, ref.canvasId, openerRole);
     if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);

@@ -82,7 +82,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
       const role = await authorizeProject(store, ctx, ref.projectId, 'editor');
       await requireCanvas(store, ref.projectId, ref.canvasId);
       if (body.token_id !== undefined) {
-        const token = await store.admin.getToken(body.token_id);
+        const token = await store.tokens.getToken(body.token_id);
         const usable =
           token &&
           token.kind === 'agent' &&
@@ -104,7 +104,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
           );
         }
       }
-      const id = await store.admin.createChatRun({
+      const id = await store.chatRuns.createChatRun({
         projectId: ref.projectId,
         canvasId: ref.canvasId,
         actor: body.token_id === undefined ? person : null,
@@ -113,7 +113,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
         canEdit: body.edit,
         expiresAt: clock() + body.expires_in * 1000,
       });
-      return chatRunView((await store.admin.getChatRun(id))!);
+      return chatRunView((await store.chatRuns.getChatRun(id))!);
     },
 
     async listChatRuns(ctx: CallerContext, ref: CanvasRef): Promise<ChatRunView[]> {
@@ -129,22 +129,22 @@ export function createPeopleOperations(store: Store, clock: () => number) {
     ): Promise<ChatRunView> {
       const person = requirePerson(ctx, 'end a chat run');
       const role = await authorizeProject(store, ctx, ref.projectId, 'editor');
-      const run = await store.admin.getChatRun(ref.chatRunId);
+      const run = await store.chatRuns.getChatRun(ref.chatRunId);
       if (!run || run.projectId !== ref.projectId || run.canvasId !== ref.canvasId) {
         throw new CanvasError('not_found', `No chat run ${ref.chatRunId} on canvas ${ref.canvasId}.`);
       }
       if (role !== 'owner' && !samePerson(run.openedBy, person)) {
         throw new CanvasError('forbidden', 'Only the person who opened this chat run, or a project owner, may end it.');
       }
-      await store.admin.endChatRun(run.id);
-      return chatRunView((await store.admin.getChatRun(run.id))!);
+      await store.chatRuns.endChatRun(run.id);
+      return chatRunView((await store.chatRuns.getChatRun(run.id))!);
     },
 
     /** Issues an agent token for one project (owners only); the secret is in this answer only. */
     async issueToken(ctx: CallerContext, body: TokenIssueBody): Promise<IssuedToken> {
       const person = requirePerson(ctx, 'issue a token');
       await authorizeProject(store, ctx, body.project_id, 'owner');
-      const { tokenId, secret } = await store.admin.createToken({
+      const { tokenId, secret } = await store.tokens.createToken({
         name: body.name,
         kind: 'agent',
         role: body.role,
@@ -154,7 +154,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
         expiresAt: clock() + body.expires_in * 1000,
         issuedBy: person,
       });
-      return { ...tokenView((await store.admin.getToken(tokenId))!), token: secret };
+      return { ...tokenView((await store.tokens.getToken(tokenId))!), token: secret };
     },
 
     async listTokens(ctx: CallerContext, projectId: string): Promise<TokenView[]> {
@@ -167,7 +167,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
     /** Revokes an agent token a person issued: the caller's own, or one of a project the caller owns. */
     async revokeToken(ctx: CallerContext, tokenId: string): Promise<TokenView> {
       const person = requirePerson(ctx, 'revoke a token');
-      const token = await store.admin.getToken(tokenId);
+      const token = await store.tokens.getToken(tokenId);
       if (!token) throw new CanvasError('not_found', `No token ${tokenId}.`);
       if (!issuedByAPerson(token)) {
         throw new CanvasError(
@@ -186,8 +186,8 @@ export function createPeopleOperations(store: Store, clock: () => number) {
           );
         }
       }
-      await store.admin.revokeToken(tokenId);
-      return tokenView((await store.admin.getToken(tokenId))!);
+      await store.tokens.revokeToken(tokenId);
+      return tokenView((await store.tokens.getToken(tokenId))!);
     },
 
     async history(ctx: CallerContext, ref: CanvasRef, query: { before?: number; limit: number }): Promise<HistoryPage> {
@@ -213,7 +213,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
       for (const { projectId, title } of candidates) {
         const role: MemberRole | null = await projectRole(store, ctx, projectId).catch(() => null);
         if (!role) continue;
-        const workspaceId = (await store.admin.projectWorkspace(projectId))!;
+        const workspaceId = (await store.projects.projectWorkspace(projectId))!;
         const canvases = (await store.directory.canvases(projectId)).map((canvas) => ({
           canvas_id: canvas.canvasId,
           title: canvas.title,

@@ -33,7 +33,7 @@ export async function copyRunResults(
       const outputs = RunOutputs.parse(JSON.parse(run.outputs));
       const copy: RunResultCopy = { run, assets: [] };
       for (const output of outputs) {
-        const source = await store.claims.getAsset(output.asset_id);
+        const source = await store.assets.getAsset(output.asset_id);
         const reader = source ? assets.reader(source.storage) : null;
         const bytes = source && reader ? await reader.open(source).catch(missingAsNull) : null;
         if (!source || !bytes) break;

@@ -173,7 +173,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
 
   app.post('/api/v1/auth/introspect', authenticate(store, clock, { gatewayOnly: true }), async (c) => {
     const { token_sha256 } = await jsonBody(c, IntrospectionRequest);
-    const token = await store.admin.findTokenBySecretHash(token_sha256);
+    const token = await store.tokens.findTokenBySecretHash(token_sha256);
     const rejection = tokenRejection(token, clock(), ['agent']);
     const response: IntrospectionResponse = rejection
       ? { active: false, reason: rejection }

@@ -65,7 +65,7 @@ export function authenticate(
             'A gateway token acts only on behalf of an agent token: send X-Canvas-On-Behalf-Of.',
           );
         }
-        const agentToken = await store.admin.getToken(onBehalfOf);
+        const agentToken = await store.tokens.getToken(onBehalfOf);
         const rejection = tokenRejection(agentToken, now, ['agent']);
         if (rejection) throw new CanvasError('unauthenticated', rejection);
         principal = principalOf(agentToken!);

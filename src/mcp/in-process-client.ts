@@ -69,7 +69,7 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
     async assetSizes(outputs) {
       const sizes = new Map<string, number>();
       for (const { assetId } of outputs) {
-        const asset = await store.claims.getAsset(assetId);
+        const asset = await store.assets.getAsset(assetId);
         if (asset) sizes.set(assetId, asset.byteSize);
       }
       return sizes;

@@ -51,7 +51,7 @@ export function createConnectorGrants(options: { store: Store; server: Authoriza
   return {
     /** Makes the grant a person approved; answers the oidc-provider grant id to finish the interaction with. */
     async approve(person: Actor, interaction: InteractionView, choice: ConsentChoice): Promise<string> {
-      const role = await store.admin.getMemberRole(choice.projectId, person);
+      const role = await store.projects.getMemberRole(choice.projectId, person);
       if (!role) throw new CanvasError('forbidden', `You are not a member of project ${choice.projectId}.`);
       const canvas = await store.layout.readCanvas(choice.projectId, choice.canvasId);
       if (!canvas) throw new CanvasError('not_found', `No canvas ${choice.canvasId} in project ${choice.projectId}.`);
@@ -70,7 +70,7 @@ export function createConnectorGrants(options: { store: Store; server: Authoriza
       }
       const expiresAt = clock() + GRANT_LIFETIME_MS;
       const name = `${(interaction.clientName ?? 'OAuth client').slice(0, 60)} (connector)`;
-      const { tokenId } = await store.admin.createToken({
+      const { tokenId } = await store.tokens.createToken({
         name,
         kind: 'agent',
         role: edits ? 'editor' : 'viewer',
@@ -82,7 +82,7 @@ export function createConnectorGrants(options: { store: Store; server: Authoriza
         purpose: 'connector',
       });
       const chatRunId = edits
-        ? await store.admin.createChatRun({
+        ? await store.chatRuns.createChatRun({
             projectId: choice.projectId,
             canvasId: choice.canvasId,
             actor: null,
@@ -119,8 +119,8 @@ export function createConnectorGrants(options: { store: Store; server: Authoriza
     async end(grant: OAuthGrantRecord): Promise<void> {
       await store.grants.end(grant.grantId);
       await server.revokeGrant(grant.grantId);
-      await store.admin.revokeToken(grant.tokenId).catch(() => undefined);
-      if (grant.chatRunId) await store.admin.endChatRun(grant.chatRunId).catch(() => undefined);
+      await store.tokens.revokeToken(grant.tokenId).catch(() => undefined);
+      if (grant.chatRunId) await store.chatRuns.endChatRun(grant.chatRunId).catch(() => undefined);
     },
   };
 }

@@ -107,7 +107,7 @@ export function createConnectorGate(options: {
     async authenticate(token) {
       const checked = await server.verifyAccessToken(token);
       if (!checked.ok) return { refused: checked.reason };
-      const agentToken = await store.admin.getToken(checked.access.grant.tokenId);
+      const agentToken = await store.tokens.getToken(checked.access.grant.tokenId);
       const rejection = tokenRejection(agentToken, clock(), ['agent']);
       if (rejection) return { refused: 'The grant of this access token has ended.' };
       await store.grants.touch(checked.access.grant);

@@ -102,7 +102,7 @@ export async function moveAssets(store: Store, assets: Assets, options: MoveOpti
   const destinationHashes: Array<[string, string]> = [];
   let done = 0;
   for (const assetId of assetIds) {
-    const record = await store.claims.getAsset(assetId);
+    const record = await store.assets.getAsset(assetId);
     done += 1;
     if (!record || record.storage === destination.storage) {
       if (record) report.alreadyThere += 1;
@@ -133,7 +133,7 @@ export async function moveAssets(store: Store, assets: Assets, options: MoveOpti
           `the copy does not match: ${copied.bytes} bytes read, ${readBack.bytes} written, ${record.byteSize} recorded`,
         );
       }
-      const relocated = await store.claims.relocateAsset(assetId, record, landed);
+      const relocated = await store.assets.relocateAsset(assetId, record, landed);
       if (!relocated) throw new Error('its row changed during the copy (another migration?); left as it was');
       sourceHashes.push([assetId, copied.hash]);
       destinationHashes.push([assetId, readBack.hash]);
@@ -142,7 +142,7 @@ export async function moveAssets(store: Store, assets: Assets, options: MoveOpti
       if (!options.keepSource) await source.remove(record);
     } catch (error) {
       // A copy whose row does not name it is removed: nothing half-moved stays behind.
-      if (landed && (await store.claims.getAsset(assetId))?.storageKey !== landed.storageKey) {
+      if (landed && (await store.assets.getAsset(assetId))?.storageKey !== landed.storageKey) {
         await destination.remove(landed).catch(() => undefined);
       }
       report.failures.push({ assetId, reason: error instanceof Error ? error.message : String(error) });
@@ -182,7 +182,7 @@ async function readable(assets: Assets, location: AssetLocation): Promise<boolea
 export async function settleRestoredAssets(store: Store, assets: Assets, archiveDir: string): Promise<SettleReport> {
   const report: SettleReport = { inPlace: 0, fromArchive: 0, missing: [] };
   const destination = assets.writer;
-  for (const record of await store.claims.listAssets()) {
+  for (const record of await store.assets.listAssets()) {
     if (await readable(assets, record)) {
       report.inPlace += 1;
       continue;
@@ -197,7 +197,7 @@ export async function settleRestoredAssets(store: Store, assets: Assets, archive
       destination.storage === 'local'
         ? null
         : await destination.put(record.assetId, createReadStream(file), record.byteSize);
-    await store.claims.relocateAsset(record.assetId, record, { storage: destination.storage, storageKey: key });
+    await store.assets.relocateAsset(record.assetId, record, { storage: destination.storage, storageKey: key });
     if (destination.storage !== 'local') await rm(file, { force: true });
     report.fromArchive += 1;
   }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { RunOperation, RunOutput, SkillId } from '../contract/index.js';
 import type { Logger } from '../shared/logger.js';
-import type { AssetRecord, Lease, RunOutcome } from '../store/run-claims.js';
+import type { AssetRecord } from '../store/asset-records.js';
+import type { Lease, RunOutcome } from '../store/run-claims.js';
 import { RunResources, type RunRow } from '../store/run-rows.js';
 import type { Store } from '../store/store.js';
 import type { Assets } from '../assets/assets.js';
@@ -260,7 +261,7 @@ export function createRunEngine(options: RunEngineOptions) {
     const writer = options.assets.writer;
     try {
       const removed = await writer.sweepStaged(Date.now() - stagedAgeMs, (assetIds) =>
-        store.claims.knownAssetIds(assetIds),
+        store.assets.knownAssetIds(assetIds),
       );
       if (removed > 0)
         logger.info({ removed, storage: writer.storage }, 'removed run outputs left staged by a process that stopped');

@@ -102,7 +102,7 @@ export async function runContextFor(
   node: CanvasNode,
 ): Promise<RunContext> {
   const existing = async (assetId: string | null) =>
-    assetId && (await store.claims.getAsset(assetId)) ? assetId : null;
+    assetId && (await store.assets.getAsset(assetId)) ? assetId : null;
   const assetIdOf = (url: string | null | undefined) => assetIdOfUrl(url);
   if (node.type !== 'audioTrimNode') return { assetIdOf, sourceAudioAssetId: null };
   const latestRuns = new Map((await store.runs.latestRunsByNode(projectId, canvasId)).map((row) => [row.node_id, row]));

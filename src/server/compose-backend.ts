@@ -80,7 +80,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   tightenDataDir(config.dataDir, logger);
   const store = await openStore(storeLocationOf(config), { clock, logger });
   cleanup.defer('store', () => store.close());
-  const demo = config.seedDemo && (await store.admin.isEmpty()) ? await seedDemo(store) : null;
+  const demo = config.seedDemo && (await store.projects.isEmpty()) ? await seedDemo(store) : null;
   const assets = assetsOf(config, store);
   cleanup.defer('asset stores', () => assets.close());
   const signer = createAssetSigner(await store.sharedSecret('asset_urls'), {

@@ -95,9 +95,9 @@ const DEMO_EDGES: CanvasEdge[] = [
 
 export async function seedDemo(store: Store): Promise<DemoCredentials> {
   const { workspace, project, canvas } = DEMO;
-  await store.admin.createWorkspace(workspace);
-  await store.admin.createProject(project, workspace);
-  await store.admin.createCanvas(project, canvas, false);
+  await store.projects.createWorkspace(workspace);
+  await store.projects.createProject(project, workspace);
+  await store.projects.createCanvas(project, canvas, false);
   let revision = 0;
   const at = () => ({
     projectId: project,
@@ -108,7 +108,7 @@ export async function seedDemo(store: Store): Promise<DemoCredentials> {
   });
   for (const node of DEMO_NODES) await store.writes.createNode(at(), CanvasNode.parse(node));
   for (const edge of DEMO_EDGES) await store.writes.createEdge(at(), edge);
-  const { tokenId, secret } = await store.admin.createToken({
+  const { tokenId, secret } = await store.tokens.createToken({
     name: 'demo-agent',
     kind: 'agent',
     role: 'editor',
@@ -117,7 +117,7 @@ export async function seedDemo(store: Store): Promise<DemoCredentials> {
     actor: null,
     expiresAt: null,
   });
-  const agentRunId = await store.admin.createChatRun({
+  const agentRunId = await store.chatRuns.createChatRun({
     projectId: project,
     canvasId: canvas,
     actor: null,
@@ -125,7 +125,7 @@ export async function seedDemo(store: Store): Promise<DemoCredentials> {
     canEdit: true,
     expiresAt: null,
   });
-  await store.admin.addMember(project, DEMO_OWNER, 'owner');
+  await store.projects.addMember(project, DEMO_OWNER, 'owner');
   const loginSecret = await store.sessions.createLoginLink(DEMO_OWNER, {
     expiresInMs: DEMO_LINK_MS,
     projectId: project,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from './records.js';
+import { insertRow } from './row-statements.js';
 import type { SqlDriver } from './sql-driver.js';
 
 /**
@@ -72,24 +73,21 @@ const LAST_USED_RESOLUTION_MS = 30_000;
 export function createOAuthGrants(driver: SqlDriver, clock: () => number) {
   return {
     async create(grant: Omit<OAuthGrantRecord, 'spent' | 'createdAt' | 'lastUsedAt' | 'endedAt'>): Promise<void> {
-      await driver.run(
-        `INSERT INTO oauth_grants (grant_id, client_id, client_name, project_id, canvas_id, issuer, subject, scopes, token_id, chat_run_id, spend_limit, spent, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-        [
-          grant.grantId,
-          grant.clientId,
-          grant.clientName,
-          grant.projectId,
-          grant.canvasId,
-          grant.person.issuer,
-          grant.person.subject,
-          grant.scopes.join(' '),
-          grant.tokenId,
-          grant.chatRunId,
-          grant.spendLimit,
-          clock(),
-        ],
-      );
+      await insertRow(driver, 'oauth_grants', {
+        grant_id: grant.grantId,
+        client_id: grant.clientId,
+        client_name: grant.clientName,
+        project_id: grant.projectId,
+        canvas_id: grant.canvasId,
+        issuer: grant.person.issuer,
+        subject: grant.person.subject,
+        scopes: grant.scopes.join(' '),
+        token_id: grant.tokenId,
+        chat_run_id: grant.chatRunId,
+        spend_limit: grant.spendLimit,
+        spent: 0,
+        created_at: clock(),
+      });
     },
 
     async get(grantId: string): Promise<OAuthGrantRecord | undefined> {

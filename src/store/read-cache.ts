@@ -27,3 +27,15 @@ export function createReadCache(driver: SqlDriver): ReadCache {
     return value;
   };
 }
+
+/** A bounded map for facts that never change once written (a token's scopes, a project's workspace). */
+export function immutableCache<V>(limit: number) {
+  const entries = new Map<string, V>();
+  return {
+    get: (key: string) => entries.get(key),
+    set(key: string, value: V) {
+      if (entries.size >= limit) entries.delete(entries.keys().next().value!);
+      entries.set(key, value);
+    },
+  };
+}

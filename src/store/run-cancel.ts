@@ -1,4 +1,5 @@
 import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
+import { markCancelled, requestCancel } from './run-transitions.js';
 import { emitRunEvent } from './webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -21,27 +22,21 @@ export async function requestRunCancel(
   switch (row.status) {
     case 'queued': {
       const resources = RunResources.parse(JSON.parse(row.resources));
-      await tx.run(
-        `UPDATE node_runs SET status = 'cancelled', cancel_requested_at = ?, finished_at = ?, updated_at = ?,
-           cost_charged = 0, resources = ?, progress_message = ? WHERE id = ?`,
-        [
-          now,
-          now,
-          now,
-          JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))),
-          why,
-          row.id,
-        ],
-      );
+      const moved = await markCancelled(tx, row.id, ['queued'], {
+        resources: JSON.stringify(resources.map((resource) => ({ ...resource, status: 'cancelled' }))),
+        progressMessage: why,
+        endLease: false,
+        cancelRequestedAt: now,
+        now,
+        charged: 0,
+      });
+      if (!moved) return { changed: false, signalWorker: false };
       await emitRunEvent(driver, tx, row.project_id, row.id, now);
       await cancelWaitingRuns(driver, tx, row.id, now);
       return { changed: true, signalWorker: false };
     }
     case 'running':
-      await tx.run(
-        "UPDATE node_runs SET status = 'cancel_requested', cancel_requested_at = ?, updated_at = ? WHERE id = ?",
-        [now, now, row.id],
-      );
+      if (!(await requestCancel(tx, row.id, now))) return { changed: false, signalWorker: false };
       await driver.notify(tx, RUN_EVENTS_CHANNEL, `cancel:${row.id}`);
       return { changed: true, signalWorker: true };
     case 'cancel_requested':

@@ -3,6 +3,7 @@ import type { RunChain, RunChainStep } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import { RUN_COLUMNS, parseRunRow, type RunRow } from './run-rows.js';
 import { requestRunCancel } from './run-cancel.js';
+import { insertRow } from './row-statements.js';
 import { ACTIVE_STATUSES, bumpStatesVersion, type NewRun, type RunStore } from './run-store.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -158,21 +159,17 @@ export function createRunChainStore(driver: SqlDriver, clock: () => number, runs
           `This chain (${stepRuns.length} ${stepRuns.length === 1 ? 'run' : 'runs'})`,
         );
         for (const run of stepRuns) await runs.insertIn(tx, run);
-        await tx.run(
-          `INSERT INTO run_chains (id, project_id, canvas_id, root_node_id, steps, idempotency_key, triggered_kind, triggered_name, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            chain.id,
-            chain.projectId,
-            chain.canvasId,
-            chain.rootNodeId,
-            JSON.stringify(chain.steps),
-            chain.idempotencyKey,
-            chain.triggeredBy.kind,
-            chain.triggeredBy.name,
-            clock(),
-          ],
-        );
+        await insertRow(tx, 'run_chains', {
+          id: chain.id,
+          project_id: chain.projectId,
+          canvas_id: chain.canvasId,
+          root_node_id: chain.rootNodeId,
+          steps: JSON.stringify(chain.steps),
+          idempotency_key: chain.idempotencyKey,
+          triggered_kind: chain.triggeredBy.kind,
+          triggered_name: chain.triggeredBy.name,
+          created_at: clock(),
+        });
         return { chainId: chain.id, replayed: false };
       });
       return { chain: (await read(chain.projectId, chain.canvasId, outcome.chainId))!, replayed: outcome.replayed };

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { ASSET_STORAGES, type AssetStorage } from './records.js';
-import { AssetKind as AssetKindSchema, type AssetKind, type RunOutput, type RunResource } from '../contract/index.js';
+import type { RunOutput, RunResource } from '../contract/index.js';
+import { insertAssetRecord, type AssetRecord } from './asset-records.js';
 import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
 import { ACTIVE_STATUSES, bumpStatesVersion } from './run-store.js';
 import { RUN_EVENTS_CHANNEL, cancelWaitingRuns } from './run-cancel.js';
+import { LEASED_STATUSES, claimRun, markCancelled, markFailed, markSucceeded, requeueRun } from './run-transitions.js';
 import { emitRunEvent } from './webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -12,21 +13,6 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
  * the lease owner and the attempt number, so a worker that lost its lease (it stalled, or died and the run was
  * picked up again) can never complete a run: no run completes twice (docs/runs.md).
  */
-
-export interface AssetRecord {
-  id: string;
-  /** The same id, as an asset store reads it (AssetLocation). */
-  assetId: string;
-  projectId: string;
-  canvasId: string;
-  runId: string;
-  kind: AssetKind;
-  mimeType: string;
-  byteSize: number;
-  /** Where the bytes are (src/assets/asset-store.ts), and under which key (null: a local file named after the id). */
-  storage: AssetStorage;
-  storageKey: string | null;
-}
 
 export type RunOutcome =
   | { status: 'succeeded'; outputs: RunOutput[]; assets: AssetRecord[]; charged: number }
@@ -50,30 +36,6 @@ export interface Recovery {
 }
 
 const StatusRow = z.object({ status: z.string() });
-const AssetRow = z
-  .object({
-    id: z.string(),
-    project_id: z.string(),
-    canvas_id: z.string(),
-    run_id: z.string(),
-    kind: AssetKindSchema,
-    mime_type: z.string(),
-    byte_size: z.coerce.number(),
-    storage: z.enum(ASSET_STORAGES),
-    storage_key: z.string().nullable(),
-  })
-  .transform((row) => ({
-    id: row.id,
-    assetId: row.id,
-    storage: row.storage,
-    storageKey: row.storage_key,
-    projectId: row.project_id,
-    canvasId: row.canvas_id,
-    runId: row.run_id,
-    kind: row.kind,
-    mimeType: row.mime_type,
-    byteSize: row.byte_size,
-  }));
 
 function resourcesWith(row: RunRow, status: RunResource['status'], urls: Map<string, string> = new Map()): string {
   const resources = RunResources.parse(JSON.parse(row.resources));
@@ -115,13 +77,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         if (!candidate) return undefined;
         const id = z.object({ id: z.string() }).parse(candidate).id;
         const now = clock();
-        const { changes } = await tx.run(
-          `UPDATE node_runs SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempt = attempt + 1,
-             started_at = COALESCE(started_at, ?), updated_at = ?, progress_percent = 0, progress_message = 'started'
-           WHERE id = ? AND status = 'queued'`,
-          [workerId, now + leaseMs, now, now, id],
-        );
-        if (changes === 0) return undefined;
+        if (!(await claimRun(tx, id, { workerId, expiresAt: now + leaseMs }, now))) return undefined;
         const row = parseRunRow(await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [id]));
         await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         await emitRunEvent(driver, tx, row.project_id, row.id, now);
@@ -167,66 +123,59 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         if (!row) return false;
         publish?.();
         const now = clock();
-        const common = [now, now, outcome.charged, lease.runId];
+        const charged = outcome.charged;
+        let moved: boolean;
         switch (outcome.status) {
           case 'succeeded': {
             const urls = new Map(outcome.outputs.map((output) => [output.asset_id, output.url]));
-            await tx.run(
-              `UPDATE node_runs SET status = 'succeeded', outputs = ?, resources = ?, progress_percent = 100, progress_message = 'done',
-                 lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = ? WHERE id = ?`,
-              [JSON.stringify(outcome.outputs), resourcesWith(row, 'ready', urls), ...common],
-            );
-            for (const asset of outcome.assets) {
-              await tx.run(
-                `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at, storage, storage_key)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-                [
-                  asset.id,
-                  asset.projectId,
-                  asset.canvasId,
-                  asset.runId,
-                  asset.kind,
-                  asset.mimeType,
-                  asset.byteSize,
-                  now,
-                  asset.storage,
-                  asset.storageKey,
-                ],
-              );
-            }
+            moved = await markSucceeded(tx, lease.runId, {
+              outputs: JSON.stringify(outcome.outputs),
+              resources: resourcesWith(row, 'ready', urls),
+              now,
+              charged,
+            });
+            if (moved) for (const asset of outcome.assets) await insertAssetRecord(tx, asset, now);
             break;
           }
           case 'failed':
-            await tx.run(
-              `UPDATE node_runs SET status = 'failed', error_code = ?, error_message = ?, resources = ?, progress_message = 'failed',
-                 lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = ? WHERE id = ?`,
-              [outcome.error.code, outcome.error.message, resourcesWith(row, 'failed'), ...common],
-            );
+            moved = await markFailed(tx, lease.runId, LEASED_STATUSES, {
+              error: outcome.error,
+              resources: resourcesWith(row, 'failed'),
+              progressMessage: 'failed',
+              now,
+              charged,
+            });
             break;
           case 'cancelled':
-            await tx.run(
-              `UPDATE node_runs SET status = 'cancelled', resources = ?, progress_message = 'cancelled',
-                 lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = ? WHERE id = ?`,
-              [resourcesWith(row, 'cancelled'), ...common],
-            );
+            moved = await markCancelled(tx, lease.runId, LEASED_STATUSES, {
+              resources: resourcesWith(row, 'cancelled'),
+              progressMessage: 'cancelled',
+              endLease: true,
+              now,
+              charged,
+            });
             break;
           case 'retry':
             if (row.status === 'cancel_requested') {
               // A cancel requested meanwhile wins: the run is not tried again.
-              await tx.run(
-                `UPDATE node_runs SET status = 'cancelled', resources = ?, progress_message = 'cancelled', lease_owner = NULL,
-                   lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = ? WHERE id = ?`,
-                [resourcesWith(row, 'cancelled'), ...common],
-              );
+              moved = await markCancelled(tx, lease.runId, ['cancel_requested'], {
+                resources: resourcesWith(row, 'cancelled'),
+                progressMessage: 'cancelled',
+                endLease: true,
+                now,
+                charged,
+              });
             } else {
-              await tx.run(
-                `UPDATE node_runs SET status = 'queued', progress_percent = NULL, progress_message = ?, lease_owner = NULL,
-                   lease_expires_at = NULL, updated_at = ? WHERE id = ?`,
-                [`retrying: ${outcome.message}`, now, lease.runId],
-              );
+              moved = await requeueRun(tx, lease.runId, {
+                progressMessage: `retrying: ${outcome.message}`,
+                restoreAttempt: false,
+                now,
+              });
             }
             break;
         }
+        // Never refused while the lease is held (the row is locked): a run another writer moved is not this worker's.
+        if (!moved) return false;
         if (outcome.provider)
           await tx.run('UPDATE node_runs SET provider = ? WHERE id = ?', [outcome.provider, lease.runId]);
         if (outcome.status === 'succeeded') await announceWaitingRuns(tx, lease.runId);
@@ -254,18 +203,21 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         if (!row) return;
         const now = clock();
         if (row.status === 'cancel_requested') {
-          await tx.run(
-            `UPDATE node_runs SET status = 'cancelled', resources = ?, lease_owner = NULL, lease_expires_at = NULL,
-               finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
-            [resourcesWith(row, 'cancelled'), now, now, lease.runId],
-          );
+          const moved = await markCancelled(tx, lease.runId, ['cancel_requested'], {
+            resources: resourcesWith(row, 'cancelled'),
+            endLease: true,
+            now,
+            charged: 0,
+          });
+          if (!moved) return;
           await cancelWaitingRuns(driver, tx, lease.runId, now);
         } else {
-          await tx.run(
-            `UPDATE node_runs SET status = 'queued', attempt = attempt - 1, lease_owner = NULL, lease_expires_at = NULL,
-               progress_percent = NULL, progress_message = 'waiting for a worker', updated_at = ? WHERE id = ?`,
-            [now, lease.runId],
-          );
+          const moved = await requeueRun(tx, lease.runId, {
+            progressMessage: 'waiting for a worker',
+            restoreAttempt: true,
+            now,
+          });
+          if (!moved) return;
         }
         await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         await emitRunEvent(driver, tx, row.project_id, row.id, now);
@@ -288,32 +240,34 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         const recovery: Recovery = { requeued: [], failed: [], cancelled: [] };
         for (const row of rows) {
           if (row.status === 'cancel_requested') {
-            await tx.run(
-              `UPDATE node_runs SET status = 'cancelled', resources = ?, lease_owner = NULL, lease_expires_at = NULL,
-                 finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
-              [resourcesWith(row, 'cancelled'), now, now, row.id],
-            );
+            const moved = await markCancelled(tx, row.id, ['cancel_requested'], {
+              resources: resourcesWith(row, 'cancelled'),
+              endLease: true,
+              now,
+              charged: 0,
+            });
+            if (!moved) continue;
             await cancelWaitingRuns(driver, tx, row.id, now);
             recovery.cancelled.push(row.id);
           } else if (row.attempt < row.max_attempts) {
-            await tx.run(
-              `UPDATE node_runs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, progress_percent = NULL,
-                 progress_message = 'worker lost; waiting for another', updated_at = ? WHERE id = ?`,
-              [now, row.id],
-            );
+            const moved = await requeueRun(tx, row.id, {
+              progressMessage: 'worker lost; waiting for another',
+              restoreAttempt: false,
+              now,
+            });
+            if (!moved) continue;
             recovery.requeued.push(row.id);
           } else {
-            await tx.run(
-              `UPDATE node_runs SET status = 'failed', error_code = 'worker_lost', error_message = ?, resources = ?,
-                 lease_owner = NULL, lease_expires_at = NULL, finished_at = ?, updated_at = ?, cost_charged = 0 WHERE id = ?`,
-              [
-                `The worker running this run stopped ${row.attempt} times; giving up.`,
-                resourcesWith(row, 'failed'),
-                now,
-                now,
-                row.id,
-              ],
-            );
+            const moved = await markFailed(tx, row.id, ['running'], {
+              error: {
+                code: 'worker_lost',
+                message: `The worker running this run stopped ${row.attempt} times; giving up.`,
+              },
+              resources: resourcesWith(row, 'failed'),
+              now,
+              charged: 0,
+            });
+            if (!moved) continue;
             await cancelWaitingRuns(driver, tx, row.id, now);
             recovery.failed.push(row.id);
           }
@@ -322,49 +276,6 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         }
         return recovery;
       });
-    },
-
-    async getAsset(assetId: string): Promise<AssetRecord | undefined> {
-      const row = await driver.get(
-        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets WHERE id = ?',
-        [assetId],
-      );
-      return row ? AssetRow.parse(row) : undefined;
-    },
-
-    /** Every asset, in id order (backup, admin assets migrate). */
-    async listAssets(): Promise<AssetRecord[]> {
-      const rows = await driver.all(
-        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets ORDER BY id',
-      );
-      return rows.map((row) => AssetRow.parse(row));
-    },
-
-    /**
-     * Points an asset's row at a new copy of its bytes (admin assets migrate, admin restore), only if the row still
-     * names the copy that was read: false when something else moved it meanwhile.
-     */
-    async relocateAsset(
-      assetId: string,
-      from: { storage: AssetStorage; storageKey: string | null },
-      to: { storage: AssetStorage; storageKey: string | null },
-    ): Promise<boolean> {
-      const result = await driver.run(
-        'UPDATE assets SET storage = ?, storage_key = ? WHERE id = ? AND storage = ? AND storage_key IS NOT DISTINCT FROM ?',
-        [to.storage, to.storageKey, assetId, from.storage, from.storageKey],
-      );
-      return result.changes === 1;
-    },
-
-    /** Which of these asset ids have a row (an asset store's sweep keeps their bytes), in one query per 500. */
-    async knownAssetIds(assetIds: readonly string[]): Promise<ReadonlySet<string>> {
-      const known = new Set<string>();
-      for (let start = 0; start < assetIds.length; start += 500) {
-        const batch = assetIds.slice(start, start + 500);
-        const rows = await driver.all(`SELECT id FROM assets WHERE id IN (${batch.map(() => '?').join(', ')})`, batch);
-        for (const row of rows) known.add(z.object({ id: z.string() }).parse(row).id);
-      }
-      return known;
     },
 
     /** Ids of runs that are queued or running, oldest first (diagnostics and tests). */

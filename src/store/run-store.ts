@@ -3,7 +3,8 @@ import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, canonicalJson, newId, sha256Hex } from '../shared/ids.js';
 import { z } from 'zod';
 import { RUN_COLUMNS, RunOutputs, RunResources, parseRunRow, runRecord, type RunRow } from './run-rows.js';
-import type { AssetRecord } from './run-claims.js';
+import { insertAssetRecord, type AssetRecord } from './asset-records.js';
+import { insertRow } from './row-statements.js';
 import { emitRunEvent } from './webhook-outbox.js';
 import { RUN_EVENTS_CHANNEL, requestRunCancel } from './run-cancel.js';
 export { RUN_EVENTS_CHANNEL };
@@ -173,35 +174,30 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
     );
     if (!nodeStillThere)
       throw new CanvasError('not_found', `No node with id ${JSON.stringify(run.nodeId)} on this canvas.`);
-    await tx.run(
-      `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, node_seq, operation, skill_id, status, input, input_hash,
-         resources, cost_estimated, triggered_kind, triggered_name, idempotency_key, max_attempts, created_at, updated_at,
-         chain_id, inputs_hash, progress_message)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        id,
-        seq,
-        run.projectId,
-        run.canvasId,
-        run.nodeId,
-        run.nodeSeq,
-        run.operation,
-        run.skillId,
-        JSON.stringify(run.input),
-        inputHash,
-        JSON.stringify(run.resources),
-        run.costEstimated,
-        run.triggeredBy.kind,
-        run.triggeredBy.name,
-        run.idempotencyKey,
-        run.maxAttempts,
-        now,
-        now,
-        run.chainId ?? null,
-        run.inputsHash ?? null,
-        run.dependsOn?.length ? 'waiting for the runs before it in its chain' : null,
-      ],
-    );
+    await insertRow(tx, 'node_runs', {
+      id,
+      seq,
+      project_id: run.projectId,
+      canvas_id: run.canvasId,
+      node_id: run.nodeId,
+      node_seq: run.nodeSeq,
+      operation: run.operation,
+      skill_id: run.skillId,
+      status: 'queued',
+      input: JSON.stringify(run.input),
+      input_hash: inputHash,
+      resources: JSON.stringify(run.resources),
+      cost_estimated: run.costEstimated,
+      triggered_kind: run.triggeredBy.kind,
+      triggered_name: run.triggeredBy.name,
+      idempotency_key: run.idempotencyKey,
+      max_attempts: run.maxAttempts,
+      created_at: now,
+      updated_at: now,
+      chain_id: run.chainId ?? null,
+      inputs_hash: run.inputsHash ?? null,
+      progress_message: run.dependsOn?.length ? 'waiting for the runs before it in its chain' : null,
+    });
     for (const upstream of run.dependsOn ?? []) {
       await tx.run('INSERT INTO run_dependencies (run_id, depends_on) VALUES (?, ?)', [id, upstream]);
     }
@@ -335,52 +331,39 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
           };
           const id = newId(ID_PREFIX.nodeRun);
           const seq = await takeRunSeq(tx, target.projectId, target.canvasId);
-          await tx.run(
-            `INSERT INTO node_runs (id, seq, project_id, canvas_id, node_id, node_seq, operation, skill_id, status, input, input_hash,
-               progress_percent, progress_message, outputs, resources, cost_estimated, cost_charged, triggered_kind, triggered_name,
-               attempt, max_attempts, created_at, started_at, finished_at, updated_at, provider)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'succeeded', ?, ?, 100, 'done', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            [
-              id,
-              seq,
-              target.projectId,
-              target.canvasId,
-              run.node_id,
-              node.seq,
-              run.operation,
-              run.skill_id,
-              run.input,
-              run.input_hash,
-              JSON.stringify(RunOutputs.parse(JSON.parse(run.outputs)).map(rename)),
-              JSON.stringify(RunResources.parse(JSON.parse(run.resources)).map(rename)),
-              run.cost_estimated,
-              run.triggered_kind,
-              run.triggered_name,
-              run.attempt,
-              run.max_attempts,
-              run.created_at,
-              run.started_at,
-              run.finished_at,
-              clock(),
-              run.provider,
-            ],
-          );
+          await insertRow(tx, 'node_runs', {
+            id,
+            seq,
+            project_id: target.projectId,
+            canvas_id: target.canvasId,
+            node_id: run.node_id,
+            node_seq: node.seq,
+            operation: run.operation,
+            skill_id: run.skill_id,
+            status: 'succeeded',
+            input: run.input,
+            input_hash: run.input_hash,
+            progress_percent: 100,
+            progress_message: 'done',
+            outputs: JSON.stringify(RunOutputs.parse(JSON.parse(run.outputs)).map(rename)),
+            resources: JSON.stringify(RunResources.parse(JSON.parse(run.resources)).map(rename)),
+            cost_estimated: run.cost_estimated,
+            cost_charged: 0,
+            triggered_kind: run.triggered_kind,
+            triggered_name: run.triggered_name,
+            attempt: run.attempt,
+            max_attempts: run.max_attempts,
+            created_at: run.created_at,
+            started_at: run.started_at,
+            finished_at: run.finished_at,
+            updated_at: clock(),
+            provider: run.provider,
+          });
           for (const { record } of assets) {
-            await tx.run(
-              `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at, storage, storage_key)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-              [
-                record.id,
-                target.projectId,
-                target.canvasId,
-                id,
-                record.kind,
-                record.mimeType,
-                record.byteSize,
-                clock(),
-                record.storage,
-                record.storageKey,
-              ],
+            await insertAssetRecord(
+              tx,
+              { ...record, projectId: target.projectId, canvasId: target.canvasId, runId: id },
+              clock(),
             );
           }
           copied += 1;

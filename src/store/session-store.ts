@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CanvasError } from '../shared/errors.js';
 import { newId, newTokenSecret, sha256Hex } from '../shared/ids.js';
 import type { Actor } from './records.js';
+import { insertRow } from './row-statements.js';
 import type { SqlDriver } from './sql-driver.js';
 
 /**
@@ -150,19 +151,16 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
         await tx.run('UPDATE login_links SET used_at = ? WHERE secret_hash = ?', [now, sha256Hex(linkSecret)]);
         const sessionSecret = newTokenSecret().replace(/^cmcp_/, 'sess_');
         const id = newId('ses_');
-        await tx.run(
-          `INSERT INTO sessions (id, secret_hash, issuer, subject, created_at, last_seen_at, expires_at, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            id,
-            sha256Hex(sessionSecret),
-            link.issuer,
-            link.subject,
-            now,
-            now,
-            now + times.absoluteMs,
-            device === null ? null : device.slice(0, 200),
-          ],
-        );
+        await insertRow(tx, 'sessions', {
+          id,
+          secret_hash: sha256Hex(sessionSecret),
+          issuer: link.issuer,
+          subject: link.subject,
+          created_at: now,
+          last_seen_at: now,
+          expires_at: now + times.absoluteMs,
+          device: device === null ? null : device.slice(0, 200),
+        });
         const session = SessionRow.parse(await tx.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]));
         return {
           sessionSecret,

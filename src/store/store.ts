@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { createAdminStore, type AdminStore } from './admin-store.js';
+import { createAssetRecords, type AssetRecords } from './asset-records.js';
+import { createChatRunStore, type ChatRunStore } from './chat-run-store.js';
 import { createChatStore, type ChatStore } from './chat-store.js';
 import { readServiceNote, sharedSecret, writeServiceNote } from './server-secrets.js';
 import { createCanvasWrites, type CanvasCaps, type CanvasWrites } from './layout-writes/index.js';
@@ -13,6 +14,7 @@ import { createWebhookStore, type WebhookStore } from './webhook-store.js';
 import { createRunChainStore, type RunChainStore } from './run-chain-store.js';
 import { createVersionReads, type VersionReads } from './version-reads.js';
 import { createOAuthGrants, type OAuthGrants } from './oauth-grants.js';
+import { createProjectStore, type ProjectStore } from './project-store.js';
 import { createReadCache } from './read-cache.js';
 import { createHistoryReads, type HistoryReads } from './history-reads.js';
 import { createSessionStore, type SessionStore } from './session-store.js';
@@ -20,6 +22,7 @@ import { createDirectoryReads, type DirectoryReads } from './directory-reads.js'
 import { createRunClaims, type RunClaims } from './run-claims.js';
 import { createRunStore, type RunStore } from './run-store.js';
 import { createStoreMetrics, type StoreMetrics } from './store-metrics.js';
+import { createTokenStore, type TokenStore } from './token-store.js';
 import type { SqlDialect, SqlDriver } from './sql-driver.js';
 import { openSqliteDriver, type SqliteSynchronous } from './sqlite-driver.js';
 
@@ -36,11 +39,18 @@ export interface Store {
   /** The URL the last server to start announced (people open links there), or null before any did. */
   announcedUrl(): Promise<string | null>;
   announceUrl(url: string): Promise<void>;
-  readonly admin: AdminStore;
+  /** Workspaces, projects, canvases and memberships. */
+  readonly projects: ProjectStore;
+  /** Agent, backend and gateway tokens and their scopes. */
+  readonly tokens: TokenStore;
+  /** Chat runs: an agent's session on a canvas, presented by one token. */
+  readonly chatRuns: ChatRunStore;
   readonly layout: LayoutReads;
   readonly writes: CanvasWrites;
   readonly runs: RunStore;
   readonly claims: RunClaims;
+  /** The records of the assets runs made (where their bytes are: src/assets/). */
+  readonly assets: AssetRecords;
   readonly history: HistoryReads;
   readonly sessions: SessionStore;
   readonly directory: DirectoryReads;
@@ -95,12 +105,15 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     sharedSecret: (name, make) => sharedSecret(driver, name, clock, make),
     announcedUrl: () => readServiceNote(driver, 'announced_url'),
     announceUrl: (url) => writeServiceNote(driver, 'announced_url', url, clock),
-    admin: createAdminStore(driver, clock, readCache),
+    projects: createProjectStore(driver, clock, readCache),
+    tokens: createTokenStore(driver, clock, readCache),
+    chatRuns: createChatRunStore(driver, clock, readCache),
     layout: createLayoutReads(driver, readCache),
     writes: createCanvasWrites(driver, clock, caps),
     runs,
     chains: createRunChainStore(driver, clock, runs),
     claims: createRunClaims(driver, clock),
+    assets: createAssetRecords(driver),
     history: createHistoryReads(driver),
     sessions: createSessionStore(driver, clock),
     directory: createDirectoryReads(driver, clock),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RevisionAuthor, WebhookEventType } from '../contract/index.js';
 import { newId } from '../shared/ids.js';
 import { parseRows } from './records.js';
+import { insertRow } from './row-statements.js';
 import { RUN_COLUMNS, parseRunRow, runRecord } from './run-rows.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -45,11 +46,18 @@ async function enqueue(
   );
   const body = JSON.stringify({ type: event.type, timestamp: new Date(event.now).toISOString(), data: event.data });
   for (const hook of wanting) {
-    await tx.run(
-      `INSERT INTO webhook_deliveries (id, webhook_id, project_id, canvas_id, seq, type, body, status, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-      [newId('msg_'), hook.id, event.projectId, event.canvasId, seq, event.type, body, event.now, event.now],
-    );
+    await insertRow(tx, 'webhook_deliveries', {
+      id: newId('msg_'),
+      webhook_id: hook.id,
+      project_id: event.projectId,
+      canvas_id: event.canvasId,
+      seq,
+      type: event.type,
+      body,
+      status: 'pending',
+      next_attempt_at: event.now,
+      created_at: event.now,
+    });
   }
   await driver.notify(tx, WEBHOOK_CHANNEL, 'due');
   driver.signalLocal(WEBHOOK_CHANNEL);

@@ -47,16 +47,16 @@ export async function startChatStage(
     },
     clock ? { clock } : {},
   );
-  const { admin } = server.store;
-  await admin.createWorkspace('w');
-  await admin.createProject('p', 'w');
-  await admin.createCanvas('p', 'c', false);
+  const { projects } = server.store;
+  await projects.createWorkspace('w');
+  await projects.createProject('p', 'w');
+  await projects.createCanvas('p', 'c', false);
   const roles = { ana: 'editor', olga: 'owner', vic: 'viewer', ben: 'editor' } as const;
   const cookies = {} as ChatStage['cookies'];
   for (const [subject, role] of Object.entries(roles) as Array<
     [keyof typeof roles, (typeof roles)[keyof typeof roles]]
   >) {
-    await admin.addMember('p', { issuer: IDP, subject }, role);
+    await projects.addMember('p', { issuer: IDP, subject }, role);
     const secret = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000 });
     cookies[subject] = (await signInWithLink(`${server.url}/auth/login?token=${secret}`)).cookie;
   }

@@ -376,8 +376,8 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       const chat = await newConversation(stage);
       stage.model.setBrain(scripted({ text: 'Hello.' }));
       await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'hi' } }));
-      const chatRun = (await stage.server.store.admin.getChatRun(chat.agent_run_id))!;
-      const turnToken = (await stage.server.store.admin.getToken(chatRun.tokenId!))!;
+      const chatRun = (await stage.server.store.chatRuns.getChatRun(chat.agent_run_id))!;
+      const turnToken = (await stage.server.store.tokens.getToken(chatRun.tokenId!))!;
       expect(turnToken).toMatchObject({
         kind: 'agent',
         name: 'Assistant for ana',
@@ -392,7 +392,7 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       });
       expect(ended.body).toMatchObject({ status: 'ended' });
       // An agent presenting the ended chat run is refused, whatever token it holds.
-      const { tokenId, secret } = await stage.server.store.admin.createToken({
+      const { tokenId, secret } = await stage.server.store.tokens.createToken({
         name: 'other',
         kind: 'agent',
         role: 'editor',
@@ -401,7 +401,7 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
         actor: null,
         expiresAt: null,
       });
-      await stage.server.store.admin.bindChatRunToken(chat.agent_run_id, tokenId).catch(() => undefined);
+      await stage.server.store.chatRuns.bindChatRunToken(chat.agent_run_id, tokenId).catch(() => undefined);
       const client = await connectClient(stage.server.server.mcpUrl, {
         Authorization: `Bearer ${secret}`,
         'X-Agent-Run-Id': chat.agent_run_id,
@@ -472,7 +472,7 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
           })
         ).status,
       ).toBe(404);
-      expect((await stage.server.store.admin.getChatRun(chat.agent_run_id))!.endedAt).not.toBeNull();
+      expect((await stage.server.store.chatRuns.getChatRun(chat.agent_run_id))!.endedAt).not.toBeNull();
     });
 
     it("runs two people's conversations on one canvas at once, each writing through its own chat run", async () => {
@@ -643,10 +643,10 @@ describe('the canvas chat without a model', () => {
     const { startTestServer, signInWithLink } = await import('../support/servers.js');
     const server = await startTestServer(STORE_TARGETS[0]!);
     try {
-      await server.store.admin.createWorkspace('w');
-      await server.store.admin.createProject('p', 'w');
-      await server.store.admin.createCanvas('p', 'c', false);
-      await server.store.admin.addMember('p', { issuer: 'https://idp.example', subject: 'ana' }, 'editor');
+      await server.store.projects.createWorkspace('w');
+      await server.store.projects.createProject('p', 'w');
+      await server.store.projects.createCanvas('p', 'c', false);
+      await server.store.projects.addMember('p', { issuer: 'https://idp.example', subject: 'ana' }, 'editor');
       const secret = await server.store.sessions.createLoginLink(
         { issuer: 'https://idp.example', subject: 'ana' },
         { expiresInMs: 60_000 },

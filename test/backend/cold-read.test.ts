@@ -18,11 +18,11 @@ describe('a cold read of a large canvas', () => {
 
   beforeAll(async () => {
     server = await startTestServer(STORE_TARGETS[0]!);
-    const { admin, writes } = server.store;
-    await admin.createWorkspace('w');
-    await admin.createProject('p', 'w');
-    await admin.createCanvas('p', 'big', false);
-    ({ secret: token } = await admin.createToken({
+    const { projects, tokens, writes } = server.store;
+    await projects.createWorkspace('w');
+    await projects.createProject('p', 'w');
+    await projects.createCanvas('p', 'big', false);
+    ({ secret: token } = await tokens.createToken({
       name: 'reader',
       kind: 'backend',
       role: 'viewer',

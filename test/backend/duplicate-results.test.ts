@@ -27,7 +27,7 @@ describe.each(STORE_TARGETS)('duplicating a canvas with its run results: $name',
       const finished = await canvasWithFinishedImage(server);
       image = finished.image;
       originalAssetId = finished.run.outputs[0]!.asset_id;
-      await server.store.admin.addMember('film', { issuer: IDP, subject: 'olga' }, 'owner');
+      await server.store.projects.addMember('film', { issuer: IDP, subject: 'olga' }, 'owner');
       const link = await server.store.sessions.createLoginLink(
         { issuer: IDP, subject: 'olga' },
         { expiresInMs: 60_000 },
@@ -84,7 +84,7 @@ describe.each(STORE_TARGETS)('duplicating a canvas with its run results: $name',
         cost: { charged: 0 },
       });
       expect((await server.store.runs.budget('film')).spent).toBe(spentBefore);
-      const asset = await server.store.claims.getAsset(output.asset_id);
+      const asset = await server.store.assets.getAsset(output.asset_id);
       expect(asset).toMatchObject({ canvasId: 'board-with', byteSize: image.length });
 
       const audit = (await api(server.url, `${PROJECT}/audit`, asOlga())).body as {

@@ -61,12 +61,12 @@ describe.each(STORE_TARGETS)('feed bounds: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target);
-      const { admin, writes } = server.store;
-      await admin.createWorkspace('w');
-      await admin.createProject('p', 'w');
-      await admin.createCanvas('p', 'big', false);
-      await admin.addMember('p', { issuer: IDP, subject: 'vera' }, 'viewer');
-      ({ secret: viewer } = await admin.createToken({
+      const { projects, tokens, writes } = server.store;
+      await projects.createWorkspace('w');
+      await projects.createProject('p', 'w');
+      await projects.createCanvas('p', 'big', false);
+      await projects.addMember('p', { issuer: IDP, subject: 'vera' }, 'viewer');
+      ({ secret: viewer } = await tokens.createToken({
         name: 'viewer',
         kind: 'backend',
         role: 'viewer',

@@ -14,9 +14,9 @@ describe('the change feed hub', () => {
 
   beforeAll(async () => {
     ({ store, close } = await openTestStore(STORE_TARGETS[0]!));
-    await store.admin.createWorkspace('w');
-    await store.admin.createProject('p', 'w');
-    await store.admin.createCanvas('p', 'c', false);
+    await store.projects.createWorkspace('w');
+    await store.projects.createProject('p', 'w');
+    await store.projects.createCanvas('p', 'c', false);
   });
   afterAll(async () => close());
 

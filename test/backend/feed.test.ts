@@ -37,7 +37,7 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
     beforeAll(async () => {
       server = await startTestServer(target);
       world = await seedWorld(server.store);
-      await server.store.admin.addMember('p1', { issuer: IDP, subject: 'alice' }, 'editor');
+      await server.store.projects.addMember('p1', { issuer: IDP, subject: 'alice' }, 'editor');
       agent = await connectClient(server.server.mcpUrl, {
         Authorization: `Bearer ${world.tokens.editor.secret}`,
         'X-Agent-Run-Id': world.chatRuns.edit,
@@ -273,7 +273,7 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
         headers: { authorization: `Bearer ${world.tokens.backendKind.secret}` },
       });
       expect(refused.status).toBe(403);
-      const { tokenId, secret } = await server.store.admin.createToken({
+      const { tokenId, secret } = await server.store.tokens.createToken({
         name: 'feed',
         kind: 'backend',
         role: 'viewer',
@@ -287,7 +287,7 @@ describe.each(STORE_TARGETS)('the change feed: $name', (target) => {
         ...{ 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
       });
       expect(reader.status).toBe(200);
-      await server.store.admin.revokeToken(tokenId);
+      await server.store.tokens.revokeToken(tokenId);
       const reset = await reader.waitFor((received) => received.event === 'reset', 8_000);
       expect(reset.data).toMatchObject({ reason: 'access_revoked' });
       await reader.closed;

@@ -33,11 +33,11 @@ describe.each(STORE_TARGETS)('history pages while the server serves others: $nam
 
     beforeAll(async () => {
       server = await startTestServer(target);
-      const { admin, writes } = server.store;
-      await admin.createWorkspace('w');
-      await admin.createProject('p', 'w');
-      await admin.createCanvas('p', 'c', false);
-      ({ secret: viewer } = await admin.createToken({
+      const { projects, tokens, writes } = server.store;
+      await projects.createWorkspace('w');
+      await projects.createProject('p', 'w');
+      await projects.createCanvas('p', 'c', false);
+      ({ secret: viewer } = await tokens.createToken({
         name: 'viewer',
         kind: 'backend',
         role: 'viewer',

@@ -327,8 +327,8 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
       });
 
       it('reaches revision 1,000 with 1,000 nodes after 1,000 sequential creates on a fresh canvas', async () => {
-        await server.store.admin.createCanvas('p1', 'c-thousand', false);
-        const chatRun = await server.store.admin.createChatRun({
+        await server.store.projects.createCanvas('p1', 'c-thousand', false);
+        const chatRun = await server.store.chatRuns.createChatRun({
           projectId: 'p1',
           canvasId: 'c-thousand',
           actor: null,

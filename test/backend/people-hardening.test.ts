@@ -49,7 +49,7 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
 
     async function member(subject: string, role: 'viewer' | 'editor' | 'owner') {
       const person = { issuer: IDP, subject };
-      await server.store.admin.addMember('p1', person, role);
+      await server.store.projects.addMember('p1', person, role);
       return person;
     }
 
@@ -105,14 +105,14 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
           const read = () => agent.callTool({ name: 'get_canvas', arguments: { project_id: 'p1', canvas_id: 'c1' } });
           expect((await create('dora-1')).isError).toBeFalsy();
 
-          await server.store.admin.addMember('p1', dora, 'viewer');
+          await server.store.projects.addMember('p1', dora, 'viewer');
           expect(toolError(await create('dora-2'))).toMatchObject({ code: 'forbidden' });
           expect(structured(await read())).toHaveProperty('layout');
 
-          await server.store.admin.addMember('p1', dora, 'owner');
+          await server.store.projects.addMember('p1', dora, 'owner');
           expect((await create('dora-3')).isError).toBeFalsy();
 
-          await server.store.admin.removeMember('p1', dora);
+          await server.store.projects.removeMember('p1', dora);
           const afterRemoval = toolError(await read());
           expect(afterRemoval.code).toBe('forbidden');
           expect(afterRemoval.message).toContain('no longer a member');
@@ -143,11 +143,11 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
               arguments: { project_id: 'p1', canvas_id: 'c1', base_revision: await revision(), node: note(id) },
             });
           expect((await create('erin-1')).isError).toBeFalsy();
-          await server.store.admin.addMember('p1', erin, 'viewer');
+          await server.store.projects.addMember('p1', erin, 'viewer');
           const refused = toolError(await create('erin-2'));
           expect(refused.code).toBe('edit_not_authorized');
           expect(refused.message).toContain('erin, who opened the chat run');
-          await server.store.admin.removeMember('p1', erin);
+          await server.store.projects.removeMember('p1', erin);
           expect(toolError(await create('erin-3')).code).toBe('edit_not_authorized');
         } finally {
           await agent.close();
@@ -195,8 +195,8 @@ describe.each(STORE_TARGETS)('the people side, hardened: $name', (target) => {
           );
           expect([revoked.status, errorOf(revoked.body).code]).toEqual([403, 'forbidden']);
         }
-        expect((await server.store.admin.getToken(world.tokens.gateway.id))!.revokedAt).toBeNull();
-        expect((await server.store.admin.getToken(world.tokens.editor.id))!.revokedAt).toBeNull();
+        expect((await server.store.tokens.getToken(world.tokens.gateway.id))!.revokedAt).toBeNull();
+        expect((await server.store.tokens.getToken(world.tokens.editor.id))!.revokedAt).toBeNull();
       });
     });
 
@@ -344,10 +344,10 @@ describe("defect 7: a person's REST writes have a budget like an agent's at /mcp
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(STORE_TARGETS[0]!, { rateLimitPerMinute: 5 });
-    await server.store.admin.createWorkspace('w');
-    await server.store.admin.createProject('p', 'w');
-    await server.store.admin.createCanvas('p', 'c', false);
-    await server.store.admin.addMember('p', { issuer: IDP, subject: 'lea' }, 'editor');
+    await server.store.projects.createWorkspace('w');
+    await server.store.projects.createProject('p', 'w');
+    await server.store.projects.createCanvas('p', 'c', false);
+    await server.store.projects.addMember('p', { issuer: IDP, subject: 'lea' }, 'editor');
   });
   afterAll(async () => server?.close());
 

@@ -26,7 +26,7 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
     beforeAll(async () => {
       server = await startTestServer(target);
       world = await seedWorld(server.store, { kind: 'backend' });
-      await server.store.admin.addMember('p1', olga, 'owner');
+      await server.store.projects.addMember('p1', olga, 'owner');
     });
     afterAll(async () => server?.close());
 
@@ -439,9 +439,9 @@ describe('sign-in behind https', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(STORE_TARGETS[0]!, { publicUrl: 'https://canvas.example' });
-    await server.store.admin.createWorkspace('w');
-    await server.store.admin.createProject('p', 'w');
-    await server.store.admin.addMember('p', { issuer: IDP, subject: 'alice' }, 'editor');
+    await server.store.projects.createWorkspace('w');
+    await server.store.projects.createProject('p', 'w');
+    await server.store.projects.addMember('p', { issuer: IDP, subject: 'alice' }, 'editor');
   });
   afterAll(async () => server?.close());
 

@@ -22,15 +22,15 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target, { workers: 1, runDurationMs: 0, rateLimitPerMinute: 1_000_000 });
-      const { admin } = server.store;
-      await admin.createWorkspace('w');
-      await admin.createProject('p', 'w');
-      await admin.createCanvas('p', 'c', false);
+      const { projects } = server.store;
+      await projects.createWorkspace('w');
+      await projects.createProject('p', 'w');
+      await projects.createCanvas('p', 'c', false);
       for (const [subject, role] of [
         ['ed', 'editor'],
         ['vic', 'viewer'],
       ] as const) {
-        await admin.addMember('p', { issuer: IDP, subject }, role);
+        await projects.addMember('p', { issuer: IDP, subject }, role);
         const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000 });
         cookies[subject] = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
       }
@@ -201,7 +201,7 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
 
     it('Run ×N is all or none: a budget that covers only some refuses the request and starts nothing', async () => {
       const { spent, reserved } = await server.store.runs.budget('p');
-      await server.store.admin.setProjectBudget('p', spent + reserved + 1.5);
+      await server.store.projects.setProjectBudget('p', spent + reserved + 1.5);
       try {
         const before = (await versions()).versions.length;
         const refused = await api(
@@ -216,7 +216,7 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
         ).toEqual([]);
         expect((await versions()).versions.length).toBe(before);
       } finally {
-        await server.store.admin.setProjectBudget('p', null);
+        await server.store.projects.setProjectBudget('p', null);
       }
     });
   });

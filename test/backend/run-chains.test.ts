@@ -56,11 +56,11 @@ interface World {
 
 async function startWorld(target: (typeof STORE_TARGETS)[number], workers: number): Promise<World> {
   const server = await startTestServer(target, { workers, runDurationMs: 0, rateLimitPerMinute: 1_000_000 });
-  const { admin } = server.store;
-  await admin.createWorkspace('w');
-  await admin.createProject('p', 'w');
-  await admin.createCanvas('p', 'c', false);
-  await admin.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
+  const { projects } = server.store;
+  await projects.createWorkspace('w');
+  await projects.createProject('p', 'w');
+  await projects.createCanvas('p', 'c', false);
+  await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
   const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ed' }, { expiresInMs: 60_000 });
   const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${link}`);
   const as = (request: ApiRequest = {}): ApiRequest => ({
@@ -267,8 +267,8 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
         }),
       );
       expect(changed.status).toBe(200);
-      const project = await world.server.store.admin.getProject('p');
-      await world.server.store.admin.setProjectBudget('p', project!.spentCredits + 1);
+      const project = await world.server.store.projects.getProject('p');
+      await world.server.store.projects.setProjectBudget('p', project!.spentCredits + 1);
       const quoted = await estimate('a');
       // a and b run; c is cached (b holds a picked version) and so is d: what it reads (the text node t) did not change.
       expect(quoted.cost.estimated).toBe(1.5);
@@ -281,7 +281,7 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
         'This chain (2 runs) is estimated at 1.5 credits',
       );
       expect(await world.server.store.claims.activeRunIds()).toEqual(active);
-      await world.server.store.admin.setProjectBudget('p', null);
+      await world.server.store.projects.setProjectBudget('p', null);
     });
 
     it('refuses a cycle downstream, naming its nodes and only them', async () => {
@@ -378,7 +378,7 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       const [first, second] = both.map((response) => (response.body as RunChain).chain_id);
       expect(first).toBe(second);
       // A repeated request answers its chain even once the canvas is locked.
-      await world.server.store.admin.setCanvasLocked('p', 'c', true);
+      await world.server.store.projects.setCanvasLocked('p', 'c', true);
       try {
         const again = await api(
           `${world.server.url}${CANVAS}`,
@@ -388,7 +388,7 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
         expect(again.status).toBe(200);
         expect((again.body as RunChain).chain_id).toBe(first);
       } finally {
-        await world.server.store.admin.setCanvasLocked('p', 'c', false);
+        await world.server.store.projects.setCanvasLocked('p', 'c', false);
       }
       await api(`${world.server.url}${CANVAS}`, `/chains/${first}/cancel`, world.as({ method: 'POST' }));
     });

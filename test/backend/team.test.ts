@@ -22,15 +22,15 @@ describe.each(STORE_TARGETS)('a project team: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target, { rateLimitPerMinute: 1_000_000 });
-      const { admin } = server.store;
-      await admin.createWorkspace('w');
-      await admin.createProject('p', 'w');
-      await admin.createCanvas('p', 'c', false);
+      const { projects } = server.store;
+      await projects.createWorkspace('w');
+      await projects.createProject('p', 'w');
+      await projects.createCanvas('p', 'c', false);
       for (const [subject, role] of [
         ['olga', 'owner'],
         ['vic', 'viewer'],
       ] as const) {
-        await admin.addMember('p', { issuer: IDP, subject }, role);
+        await projects.addMember('p', { issuer: IDP, subject }, role);
         const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000 });
         cookies[subject] = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
       }

@@ -84,11 +84,11 @@ interface OwnedServer {
 async function ownedServer(target: StoreTarget, options: Record<string, unknown>): Promise<OwnedServer> {
   const server = await startTestServer(target, { workers: 0, rateLimitPerMinute: 1_000_000, ...options });
   const receiver = await startReceiver();
-  const { admin } = server.store;
-  await admin.createWorkspace('w');
-  await admin.createProject('p', 'w');
-  await admin.createCanvas('p', 'c', false);
-  await admin.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
+  const { projects } = server.store;
+  await projects.createWorkspace('w');
+  await projects.createProject('p', 'w');
+  await projects.createCanvas('p', 'c', false);
+  await projects.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
   const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'olga' }, { expiresInMs: 60_000 });
   const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${link}`);
   return {
@@ -132,12 +132,12 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       database = await target.createDatabase();
       server = await start();
       receiver = await startReceiver();
-      const { admin } = server.store;
-      await admin.createWorkspace('w');
-      await admin.createProject('p', 'w');
-      await admin.createCanvas('p', 'c', false);
-      await admin.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
-      await admin.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
+      const { projects } = server.store;
+      await projects.createWorkspace('w');
+      await projects.createProject('p', 'w');
+      await projects.createCanvas('p', 'c', false);
+      await projects.addMember('p', { issuer: IDP, subject: 'olga' }, 'owner');
+      await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
       await signIn('olga');
       await signIn('ed');
     }, 60_000);

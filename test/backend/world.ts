@@ -38,23 +38,22 @@ export interface WorldOptions {
 export const IDP = 'https://idp.example';
 
 export async function seedWorld(store: Store, worldOptions: WorldOptions = {}): Promise<World> {
-  const { admin } = store;
-  await admin.createWorkspace('w1');
-  await admin.createWorkspace('w2');
-  await admin.createProject('p1', 'w1');
-  await admin.createProject('p2', 'w2');
-  await admin.createCanvas('p1', 'c1', false);
-  await admin.createCanvas('p1', 'c-other', false);
-  await admin.createCanvas('p1', 'c-locked', true);
-  await admin.createCanvas('p2', 'c2', false);
-  await admin.addMember('p1', { issuer: IDP, subject: 'alice' }, 'editor');
-  await admin.addMember('p1', { issuer: IDP, subject: 'carol' }, 'viewer');
+  await store.projects.createWorkspace('w1');
+  await store.projects.createWorkspace('w2');
+  await store.projects.createProject('p1', 'w1');
+  await store.projects.createProject('p2', 'w2');
+  await store.projects.createCanvas('p1', 'c1', false);
+  await store.projects.createCanvas('p1', 'c-other', false);
+  await store.projects.createCanvas('p1', 'c-locked', true);
+  await store.projects.createCanvas('p2', 'c2', false);
+  await store.projects.addMember('p1', { issuer: IDP, subject: 'alice' }, 'editor');
+  await store.projects.addMember('p1', { issuer: IDP, subject: 'carol' }, 'viewer');
 
   const token = async (
     name: string,
-    options: Partial<Parameters<Store['admin']['createToken']>[0]> = {},
+    options: Partial<Parameters<Store['tokens']['createToken']>[0]> = {},
   ): Promise<{ id: string; secret: string }> => {
-    const { tokenId, secret } = await admin.createToken({
+    const { tokenId, secret } = await store.tokens.createToken({
       name,
       kind: worldOptions.kind ?? 'agent',
       role: 'editor',
@@ -81,11 +80,11 @@ export async function seedWorld(store: Store, worldOptions: WorldOptions = {}): 
     revoked: await token('revoked'),
     expired: await token('expired', { expiresAt: Date.now() - 1000 }),
   };
-  await admin.revokeToken(tokens.revoked.id);
+  await store.tokens.revokeToken(tokens.revoked.id);
 
   // Chat runs are bound to their presenter: the editor token, unless said otherwise.
-  const chatRun = (canvasId: string, overrides: Partial<Parameters<Store['admin']['createChatRun']>[0]> = {}) =>
-    admin.createChatRun({
+  const chatRun = (canvasId: string, overrides: Partial<Parameters<Store['chatRuns']['createChatRun']>[0]> = {}) =>
+    store.chatRuns.createChatRun({
       projectId: 'p1',
       canvasId,
       actor: null,
@@ -105,7 +104,7 @@ export async function seedWorld(store: Store, worldOptions: WorldOptions = {}): 
     alice: await chatRun('c1', { actor: { issuer: IDP, subject: 'alice' }, tokenId: null }),
     locked: await chatRun('c-locked'),
   };
-  await admin.endChatRun(chatRuns.ended);
+  await store.chatRuns.endChatRun(chatRuns.ended);
   return { tokens, chatRuns };
 }
 

@@ -168,7 +168,7 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
         '60',
       );
       expect(delegated.code).toBe(0);
-      const record = await server.store.admin.getToken(delegated.json!.token_id as string);
+      const record = await server.store.tokens.getToken(delegated.json!.token_id as string);
       expect(record).toMatchObject({
         role: 'viewer',
         workspaces: ['ws-delegated'],
@@ -178,10 +178,10 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
     }, 60_000);
 
     it('signs a member in with a one-time admin login-link (15 min by default), and admin session revoke ends that session', async () => {
-      await server.store.admin.createWorkspace('ws-people');
-      await server.store.admin.createProject('people', 'ws-people');
-      await server.store.admin.createCanvas('people', 'board', false);
-      await server.store.admin.addMember('people', { issuer: 'https://idp', subject: 'pia' }, 'editor');
+      await server.store.projects.createWorkspace('ws-people');
+      await server.store.projects.createProject('people', 'ws-people');
+      await server.store.projects.createCanvas('people', 'board', false);
+      await server.store.projects.addMember('people', { issuer: 'https://idp', subject: 'pia' }, 'editor');
       const stranger = await admin('login-link', '--issuer', 'https://idp', '--subject', 'nobody');
       expect(stranger).toMatchObject({ code: 1, json: { error: { code: 'forbidden' } } });
 

@@ -102,13 +102,13 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
           ? ['--data', location.file.replace(/\/canvas\.db$/, '')]
           : ['--database-url', location.url];
       const { store } = server;
-      await store.admin.createWorkspace('studio');
-      await store.admin.createProject('film', 'studio');
-      await store.admin.setProjectBudget('film', 100);
-      await store.admin.createCanvas('film', 'board', false);
-      await store.admin.createCanvas('film', 'archive', true);
-      await store.admin.addMember('film', { issuer: 'https://idp', subject: 'dana' }, 'owner');
-      ({ tokenId, secret: tokenSecret } = await store.admin.createToken({
+      await store.projects.createWorkspace('studio');
+      await store.projects.createProject('film', 'studio');
+      await store.projects.setProjectBudget('film', 100);
+      await store.projects.createCanvas('film', 'board', false);
+      await store.projects.createCanvas('film', 'archive', true);
+      await store.projects.addMember('film', { issuer: 'https://idp', subject: 'dana' }, 'owner');
+      ({ tokenId, secret: tokenSecret } = await store.tokens.createToken({
         name: 'agent-one',
         kind: 'agent',
         role: 'editor',
@@ -117,7 +117,7 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
         actor: null,
         expiresAt: null,
       }));
-      const revoked = await store.admin.createToken({
+      const revoked = await store.tokens.createToken({
         name: 'old',
         kind: 'backend',
         role: 'viewer',
@@ -126,8 +126,8 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
         actor: null,
         expiresAt: null,
       });
-      await store.admin.revokeToken(revoked.tokenId);
-      chatRunId = await store.admin.createChatRun({
+      await store.tokens.revokeToken(revoked.tokenId);
+      chatRunId = await store.chatRuns.createChatRun({
         projectId: 'film',
         canvasId: 'board',
         actor: null,
@@ -135,7 +135,7 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
         canEdit: true,
         expiresAt: null,
       });
-      const ended = await store.admin.createChatRun({
+      const ended = await store.chatRuns.createChatRun({
         projectId: 'film',
         canvasId: 'board',
         actor: null,
@@ -143,7 +143,7 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
         canEdit: false,
         expiresAt: null,
       });
-      await store.admin.endChatRun(ended);
+      await store.chatRuns.endChatRun(ended);
       const link = await store.sessions.createLoginLink(
         { issuer: 'https://idp', subject: 'dana' },
         { expiresInMs: 60_000, projectId: null, canvasId: null },
@@ -209,7 +209,7 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
     }, 60_000);
 
     it('lists node runs newest first, bounded by --limit', async () => {
-      const writer = await server.store.admin.createToken({
+      const writer = await server.store.tokens.createToken({
         name: 'writer',
         kind: 'backend',
         role: 'editor',
@@ -218,7 +218,7 @@ describe.each(STORE_TARGETS)('admin list commands: $name', (target) => {
         actor: null,
         expiresAt: null,
       });
-      const writerRun = await server.store.admin.createChatRun({
+      const writerRun = await server.store.chatRuns.createChatRun({
         projectId: 'film',
         canvasId: 'board',
         actor: null,

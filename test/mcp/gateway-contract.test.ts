@@ -44,7 +44,7 @@ describe('a gateway reading snapshots from a backend of another contract version
         .end(text);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const { secret } = await backend.store.admin.createToken({
+    const { secret } = await backend.store.tokens.createToken({
       name: 'gw',
       kind: 'gateway',
       role: 'viewer',

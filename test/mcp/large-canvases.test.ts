@@ -44,7 +44,7 @@ function node(index: number): CanvasNode {
 }
 
 async function fill(store: Store, canvasId: string, count: number): Promise<void> {
-  await store.admin.createCanvas('p1', canvasId, false);
+  await store.projects.createCanvas('p1', canvasId, false);
   for (let index = 0; index < count; index += 1) {
     await store.writes.createNode(
       { projectId: 'p1', canvasId, baseRevision: index, clientSaveId: null, authorization: SYSTEM_WRITE },

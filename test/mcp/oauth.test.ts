@@ -31,18 +31,18 @@ interface Stage {
 
 async function stage(target: (typeof STORE_TARGETS)[number], overrides: ConfigInput = {}): Promise<Stage> {
   const server = await startTestServer(target, overrides);
-  const { admin } = server.store;
-  await admin.createWorkspace('w');
-  await admin.createProject('p', 'w');
-  await admin.createCanvas('p', 'c', false);
-  await admin.createCanvas('p', 'other', false);
+  const { projects } = server.store;
+  await projects.createWorkspace('w');
+  await projects.createProject('p', 'w');
+  await projects.createCanvas('p', 'c', false);
+  await projects.createCanvas('p', 'other', false);
   const cookies = {} as Stage['cookies'];
   for (const [subject, role] of [
     ['ana', 'editor'],
     ['vic', 'viewer'],
     ['olga', 'owner'],
   ] as const) {
-    await admin.addMember('p', { issuer: IDP, subject }, role);
+    await projects.addMember('p', { issuer: IDP, subject }, role);
     const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject }, { expiresInMs: 60_000 });
     cookies[subject] = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
   }

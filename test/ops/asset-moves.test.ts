@@ -36,9 +36,9 @@ describe('moveAssets', () => {
     const bytes = Buffer.alloc(300_000, 7);
     const assetId = 'asset_AAAAAAAAAAAAAAAA';
     await source.put(assetId, Readable.from([bytes]), bytes.length);
-    await store.admin.createWorkspace('w');
-    await store.admin.createProject('p', 'w');
-    await store.admin.createCanvas('p', 'c', false);
+    await store.projects.createWorkspace('w');
+    await store.projects.createProject('p', 'w');
+    await store.projects.createCanvas('p', 'c', false);
     // An asset row as a finished run leaves it (its run is beside the point here).
     await store.driver.exec('PRAGMA foreign_keys = OFF');
     await store.driver.run(

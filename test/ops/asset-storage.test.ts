@@ -122,7 +122,7 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
     });
     expect(moved.json!.destination_checksum).toBe(moved.json!.source_checksum);
     expect(existsSync(localFile)).toBe(false);
-    expect((await server.store.claims.getAsset(assetId))?.storage).toBe('postgres');
+    expect((await server.store.assets.getAsset(assetId))?.storage).toBe('postgres');
     expect(await fetchAsset(server, outputUrl)).toEqual(image);
   });
 
@@ -133,7 +133,7 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
   it('moves them on into S3, deleting their chunks, and the server redirects to the object store', async () => {
     const moved = await migrate('s3');
     expect(moved).toMatchObject({ code: 0, json: { to: 's3', moved: 1, verified: true } });
-    const record = await server.store.claims.getAsset(assetId);
+    const record = await server.store.assets.getAsset(assetId);
     expect(record).toMatchObject({
       storage: 's3',
       storageKey: expect.stringMatching(new RegExp(`^ops/assets/${assetId}\\.`)),
@@ -171,7 +171,7 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
     });
 
     // The bucket loses the object; the database (as pg_restore would bring it back) still names it.
-    const record = (await server.store.claims.getAsset(assetId))!;
+    const record = (await server.store.assets.getAsset(assetId))!;
     const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
     await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: record.storageKey! }));
     expect((await fetch(`${server.url}${outputUrl}`, { redirect: 'follow' })).status).toBe(404);
@@ -214,7 +214,7 @@ describe.skipIf(!STORE_TARGETS[1]!.available)('admin assets migrate on PostgreSQ
       code: 1,
       json: { moved: 0, failures: [{ asset_id: assetId, reason: expect.stringContaining('s3 storage') }] },
     });
-    expect((await server.store.claims.getAsset(assetId))?.storage).toBe('s3');
+    expect((await server.store.assets.getAsset(assetId))?.storage).toBe('s3');
   });
 });
 
@@ -231,7 +231,7 @@ describe('backup and restore of a SQLite store whose assets are in S3', () => {
     let image: Buffer;
     try {
       ({ run, image } = await canvasWithFinishedImage(source));
-      expect((await source.store.claims.getAsset(run.outputs[0]!.asset_id))?.storage).toBe('s3');
+      expect((await source.store.assets.getAsset(run.outputs[0]!.asset_id))?.storage).toBe('s3');
       const backup = await cli(
         ['admin', 'backup', '--out', archive, '--data', source.server.config.dataDir, ...s3Flags(), '--json'],
         s3Env,
@@ -303,7 +303,7 @@ describe('backup and restore of a SQLite store whose assets are in S3', () => {
         json: { moved: 1, verified: true, destination_checksum: checksumOfOne(assetId, image) },
       });
       expect(readFileSync(join(dataDir, 'assets', assetId))).toEqual(image);
-      expect(await server.store.claims.getAsset(assetId)).toMatchObject({ storage: 'local', storageKey: null });
+      expect(await server.store.assets.getAsset(assetId)).toMatchObject({ storage: 'local', storageKey: null });
       const refused = await cli(['admin', 'assets', 'migrate', '--to', 'postgres', '--data', dataDir, '--json']);
       expect(refused).toMatchObject({
         code: 2,

@@ -82,7 +82,7 @@ describe('backup and restore on SQLite', () => {
     const source = await startTestServer(STORE_TARGETS[0]!);
     const archive = join(tempDir(), 'small.tar.gz');
     try {
-      await source.store.admin.createWorkspace('w');
+      await source.store.projects.createWorkspace('w');
       const dataDir = source.server.config.dataDir;
       expect((await cli(['admin', 'backup', '--out', archive, '--data', dataDir, '--json'])).code).toBe(0);
       const again = await cli(['admin', 'backup', '--out', archive, '--data', dataDir, '--json']);

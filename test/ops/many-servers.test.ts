@@ -79,11 +79,11 @@ describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL
 
   beforeAll(async () => {
     ({ store, database, close: closeStore } = await openTestStore(postgres));
-    await store.admin.createWorkspace('studio');
-    await store.admin.createProject('film', 'studio');
-    await store.admin.createCanvas('film', 'board', false);
-    await store.admin.addMember('film', { issuer: IDP, subject: 'ana' }, 'editor');
-    const issued = await store.admin.createToken({
+    await store.projects.createWorkspace('studio');
+    await store.projects.createProject('film', 'studio');
+    await store.projects.createCanvas('film', 'board', false);
+    await store.projects.addMember('film', { issuer: IDP, subject: 'ana' }, 'editor');
+    const issued = await store.tokens.createToken({
       name: 'rest',
       kind: 'backend',
       role: 'editor',
@@ -93,7 +93,7 @@ describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL
       expiresAt: null,
     });
     token = issued.secret;
-    chatRun = await store.admin.createChatRun({
+    chatRun = await store.chatRuns.createChatRun({
       projectId: 'film',
       canvasId: 'board',
       actor: null,
@@ -160,7 +160,7 @@ describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL
     const fromA = (await api(urls.a, `${FILM_CANVAS}/runs/${runId}`, { token })).body as NodeRun;
     expect(fromA.outputs.map((output) => output.asset_id)).toEqual(fromB.outputs.map((output) => output.asset_id));
     const assetId = fromB.outputs[0]!.asset_id;
-    expect((await store.claims.getAsset(assetId))?.storage).toBe('postgres');
+    expect((await store.assets.getAsset(assetId))?.storage).toBe('postgres');
 
     // Each server's signed URL works on both (they share the signing secret), and so does a member's session.
     const downloads: Buffer[] = [];

@@ -46,11 +46,11 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target);
-      const { admin } = server.store;
-      await admin.createWorkspace('studio');
-      await admin.createProject('film', 'studio');
-      await admin.createCanvas('film', 'board', false);
-      const backend = await admin.createToken({
+      const { projects, tokens, chatRuns } = server.store;
+      await projects.createWorkspace('studio');
+      await projects.createProject('film', 'studio');
+      await projects.createCanvas('film', 'board', false);
+      const backend = await tokens.createToken({
         name: 'rest',
         kind: 'backend',
         role: 'editor',
@@ -59,7 +59,7 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
         actor: null,
         expiresAt: null,
       });
-      const agent = await admin.createToken({
+      const agent = await tokens.createToken({
         name: 'agent',
         kind: 'agent',
         role: 'editor',
@@ -70,7 +70,7 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
       });
       backendToken = backend.secret;
       agentToken = agent.secret;
-      backendRun = await admin.createChatRun({
+      backendRun = await chatRuns.createChatRun({
         projectId: 'film',
         canvasId: 'board',
         actor: null,
@@ -78,7 +78,7 @@ describe.each(STORE_TARGETS)('GET /metrics: $name', (target) => {
         canEdit: true,
         expiresAt: null,
       });
-      agentRun = await admin.createChatRun({
+      agentRun = await chatRuns.createChatRun({
         projectId: 'film',
         canvasId: 'board',
         actor: null,
@@ -261,11 +261,11 @@ describe('GET /metrics with a run worker', () => {
 
   beforeAll(async () => {
     server = await startTestServer(STORE_TARGETS[0]!, { workers: 1, runDurationMs: 50 });
-    const { admin } = server.store;
-    await admin.createWorkspace('studio');
-    await admin.createProject('film', 'studio');
-    await admin.createCanvas('film', 'board', false);
-    const backend = await admin.createToken({
+    const { projects, tokens, chatRuns } = server.store;
+    await projects.createWorkspace('studio');
+    await projects.createProject('film', 'studio');
+    await projects.createCanvas('film', 'board', false);
+    const backend = await tokens.createToken({
       name: 'rest',
       kind: 'backend',
       role: 'editor',
@@ -275,7 +275,7 @@ describe('GET /metrics with a run worker', () => {
       expiresAt: null,
     });
     backendToken = backend.secret;
-    backendRun = await admin.createChatRun({
+    backendRun = await chatRuns.createChatRun({
       projectId: 'film',
       canvasId: 'board',
       actor: null,

@@ -33,11 +33,11 @@ describe('request outcome logs', () => {
 
   beforeAll(async () => {
     server = await startTestServer(STORE_TARGETS[0]!);
-    const { admin } = server.store;
-    await admin.createWorkspace('studio');
-    await admin.createProject('film', 'studio');
-    await admin.createCanvas('film', 'board', false);
-    backend = await admin.createToken({
+    const { projects, tokens, chatRuns } = server.store;
+    await projects.createWorkspace('studio');
+    await projects.createProject('film', 'studio');
+    await projects.createCanvas('film', 'board', false);
+    backend = await tokens.createToken({
       name: 'rest',
       kind: 'backend',
       role: 'editor',
@@ -46,7 +46,7 @@ describe('request outcome logs', () => {
       actor: null,
       expiresAt: null,
     });
-    agent = await admin.createToken({
+    agent = await tokens.createToken({
       name: 'agent',
       kind: 'agent',
       role: 'editor',
@@ -55,7 +55,7 @@ describe('request outcome logs', () => {
       actor: null,
       expiresAt: null,
     });
-    backendRun = await admin.createChatRun({
+    backendRun = await chatRuns.createChatRun({
       projectId: 'film',
       canvasId: 'board',
       actor: null,
@@ -63,7 +63,7 @@ describe('request outcome logs', () => {
       canEdit: true,
       expiresAt: null,
     });
-    agentRun = await admin.createChatRun({
+    agentRun = await chatRuns.createChatRun({
       projectId: 'film',
       canvasId: 'board',
       actor: null,

@@ -94,7 +94,7 @@ describe('which assets have a row (what the engine asks before a sweep removes a
       const { run } = await canvasWithFinishedImage(server);
       const real = run.outputs[0]!.asset_id;
       const many = [real, ...Array.from({ length: 600 }, (_, index) => `asset_${String(index).padStart(16, 'X')}`)];
-      expect([...(await server.store.claims.knownAssetIds(many))]).toEqual([real]);
+      expect([...(await server.store.assets.knownAssetIds(many))]).toEqual([real]);
     } finally {
       await server.close();
     }

@@ -65,9 +65,9 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
         { clock: () => Date.now() + clockOffset },
       );
       world = await seedWorld(server.store);
-      const { admin } = server.store;
+      const { tokens } = server.store;
       memberToken = (
-        await admin.createToken({
+        await tokens.createToken({
           name: 'member',
           kind: 'backend',
           role: 'viewer',
@@ -78,7 +78,7 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
         })
       ).secret;
       outsiderToken = (
-        await admin.createToken({
+        await tokens.createToken({
           name: 'outsider',
           kind: 'backend',
           role: 'editor',
@@ -135,9 +135,9 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
     const unsigned = () => output.url.replace(/\?.*$/, '');
 
     it(`the run's output is kept in ${assetStore} storage and its signed URL serves its bytes`, async () => {
-      expect((await server.store.claims.getAsset(output.asset_id))?.storage).toBe(assetStore);
+      expect((await server.store.assets.getAsset(output.asset_id))?.storage).toBe(assetStore);
       expect(bytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
-      expect(bytes.length).toBe((await server.store.claims.getAsset(output.asset_id))?.byteSize);
+      expect(bytes.length).toBe((await server.store.assets.getAsset(output.asset_id))?.byteSize);
     });
 
     it('an unsigned asset URL without credentials is 401', async () => {
@@ -214,7 +214,7 @@ describe.each(VARIANTS)('asset access: $name', ({ target, assetStore }) => {
         const fresh = structured<NodeRun>(
           await agent.callTool({
             name: 'get_canvas_node_run',
-            arguments: { ...ids, run_id: (await server.store.claims.getAsset(output.asset_id))!.runId },
+            arguments: { ...ids, run_id: (await server.store.assets.getAsset(output.asset_id))!.runId },
           }),
         );
         expect(fresh.outputs[0]!.url).not.toBe(output.url);

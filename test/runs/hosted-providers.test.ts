@@ -300,9 +300,9 @@ describe('hosted providers against stand-ins of their APIs', () => {
           providerPollMs: 20,
           runPrices: JSON.stringify({ 'black-forest-labs/flux-schnell': 0.4, 'fal-ai/ltx-video': 12 }),
         });
-        await server.store.admin.createWorkspace('w');
-        await server.store.admin.createProject('p', 'w');
-        await server.store.admin.createCanvas('p', 'c', false);
+        await server.store.projects.createWorkspace('w');
+        await server.store.projects.createProject('p', 'w');
+        await server.store.projects.createCanvas('p', 'c', false);
       });
       afterAll(async () => server?.close());
 
@@ -353,7 +353,7 @@ describe('hosted providers against stand-ins of their APIs', () => {
         );
         expect(video).toMatchObject({ status: 'succeeded', provider: 'fal', outputs: [{ mime_type: 'video/mp4' }] });
 
-        const { secret } = await server.store.admin.createToken({
+        const { secret } = await server.store.tokens.createToken({
           name: 'reader',
           kind: 'backend',
           role: 'viewer',
@@ -373,7 +373,7 @@ describe('hosted providers against stand-ins of their APIs', () => {
       });
 
       it('prices per model drive the estimate, the run record and the budget check', async () => {
-        const { tokenId, secret } = await server.store.admin.createToken({
+        const { tokenId, secret } = await server.store.tokens.createToken({
           name: 'pricing',
           kind: 'backend',
           role: 'editor',
@@ -382,7 +382,7 @@ describe('hosted providers against stand-ins of their APIs', () => {
           actor: null,
           expiresAt: null,
         });
-        const chatRun = await server.store.admin.createChatRun({
+        const chatRun = await server.store.chatRuns.createChatRun({
           projectId: 'p',
           canvasId: 'c',
           actor: null,
@@ -404,7 +404,7 @@ describe('hosted providers against stand-ins of their APIs', () => {
         expect((image.body as NodeRun).cost.estimated).toBe(0.4);
         await until((image.body as NodeRun).run_id, ['succeeded', 'failed']);
         const { spent } = await server.store.runs.budget('p');
-        await server.store.admin.setProjectBudget('p', spent + 5);
+        await server.store.projects.setProjectBudget('p', spent + 5);
         try {
           const refused = await api(server.url, '/api/v2/projects/p/canvases/c/nodes/clip/runs', {
             method: 'POST',
@@ -414,7 +414,7 @@ describe('hosted providers against stand-ins of their APIs', () => {
           expect(refused.status).toBe(402);
           expect(JSON.stringify(refused.body)).toContain('estimated at 12 credits');
         } finally {
-          await server.store.admin.setProjectBudget('p', null);
+          await server.store.projects.setProjectBudget('p', null);
         }
       });
 
@@ -432,7 +432,7 @@ describe('hosted providers against stand-ins of their APIs', () => {
         );
         expect(queued?.status).toBe('running');
         const cancelsBefore = standIn.cancels.length;
-        const { secret } = await server.store.admin.createToken({
+        const { secret } = await server.store.tokens.createToken({
           name: 'canceller',
           kind: 'backend',
           role: 'editor',

@@ -200,9 +200,9 @@ describe('OpenAI-compatible images adapter', () => {
         openaiBaseUrl: stub.url,
         openaiApiKey: API_KEY,
       });
-      await server.store.admin.createWorkspace('w');
-      await server.store.admin.createProject('p', 'w');
-      await server.store.admin.createCanvas('p', 'c', false);
+      await server.store.projects.createWorkspace('w');
+      await server.store.projects.createProject('p', 'w');
+      await server.store.projects.createCanvas('p', 'c', false);
     });
     afterAll(async () => server?.close());
 
@@ -236,7 +236,7 @@ describe('OpenAI-compatible images adapter', () => {
       const done = await run('ok', 'ok', 0);
       expect(done).toMatchObject({ status: 'succeeded', attempt: 1 });
       // Read as a member of the project would (an unsigned asset URL needs a credential: issue 19).
-      const { secret } = await server.store.admin.createToken({
+      const { secret } = await server.store.tokens.createToken({
         name: 'reader',
         kind: 'backend',
         role: 'viewer',

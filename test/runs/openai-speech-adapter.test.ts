@@ -229,9 +229,9 @@ describe('OpenAI-compatible speech adapter', () => {
           openaiBaseUrl: stub.url,
           openaiApiKey: API_KEY,
         });
-        await server.store.admin.createWorkspace('w');
-        await server.store.admin.createProject('p', 'w');
-        await server.store.admin.createCanvas('p', 'c', false);
+        await server.store.projects.createWorkspace('w');
+        await server.store.projects.createProject('p', 'w');
+        await server.store.projects.createCanvas('p', 'c', false);
       });
       afterAll(async () => server?.close());
 
@@ -273,7 +273,7 @@ describe('OpenAI-compatible speech adapter', () => {
           provider: 'openai-speech',
           outputs: [{ kind: 'audio', mime_type: 'audio/mpeg' }],
         });
-        const { secret } = await server.store.admin.createToken({
+        const { secret } = await server.store.tokens.createToken({
           name: 'reader',
           kind: 'backend',
           role: 'viewer',

@@ -16,9 +16,9 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
 
     beforeAll(async () => {
       ({ store, close } = await openTestStore(target, { clock: () => now }));
-      await store.admin.createWorkspace('w');
-      await store.admin.createProject('p', 'w');
-      await store.admin.createCanvas('p', 'c', false);
+      await store.projects.createWorkspace('w');
+      await store.projects.createProject('p', 'w');
+      await store.projects.createCanvas('p', 'c', false);
     });
     afterAll(async () => close());
 
@@ -129,7 +129,7 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
       expect(await store.claims.heartbeat(lease, 1000, null)).toBe('cancel_requested');
       expect(await store.claims.complete(lease, { status: 'cancelled', charged: 0.4 })).toBe(true);
       expect(await store.runs.getRun('p', 'c', runId)).toMatchObject({ status: 'cancelled', cost: { charged: 0.4 } });
-      expect((await store.admin.getProject('p'))?.spentCredits).toBeGreaterThanOrEqual(0.4);
+      expect((await store.projects.getProject('p'))?.spentCredits).toBeGreaterThanOrEqual(0.4);
     });
 
     it('a run may still succeed after a cancel request, when its work finished first', async () => {

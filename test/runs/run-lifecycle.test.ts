@@ -167,7 +167,7 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
       expect(executionLines(h.log).filter((line) => line.startsWith(submitted.run_id))).toEqual([
         `${submitted.run_id} 1`,
       ]);
-      expect((await h.server.store.admin.getProject('p1'))?.spentCredits).toBe(2);
+      expect((await h.server.store.projects.getProject('p1'))?.spentCredits).toBe(2);
     });
 
     it('runs speech, script and skill nodes to WAV and JSON assets', async () => {
@@ -256,11 +256,11 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
     }, 60_000);
 
     it('refuses a submission whose estimated cost exceeds the budget left', async () => {
-      await h.server.store.admin.setProjectBudget('p1', 2.5);
+      await h.server.store.projects.setProjectBudget('p1', 2.5);
       await h.node('big', 'imageGenNode', { prompt: 'a city', size: '4K', imageUrl: null, aspectRatio: '1:1' });
       const refused = await h.agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'big' } });
       expect(toolError(refused)).toMatchObject({ code: 'budget_exceeded', details: { estimated_cost: 4 } });
-      await h.server.store.admin.setProjectBudget('p1', null);
+      await h.server.store.projects.setProjectBudget('p1', null);
     });
   });
 

@@ -45,9 +45,9 @@ describe.each(STORE_TARGETS)('a stale worker: $name', (target) => {
 
     beforeAll(async () => {
       ({ store, close } = await openTestStore(target));
-      await store.admin.createWorkspace('w');
-      await store.admin.createProject('p', 'w');
-      await store.admin.createCanvas('p', 'c', false);
+      await store.projects.createWorkspace('w');
+      await store.projects.createProject('p', 'w');
+      await store.projects.createCanvas('p', 'c', false);
       const node = CanvasNode.parse({
         id: 'script',
         type: 'scriptNode',

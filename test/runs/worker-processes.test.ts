@@ -30,9 +30,9 @@ describe.each(STORE_TARGETS)('worker processes: $name', (target) => {
           : mkdtempSync(join(tmpdir(), 'canvas-mcp-assets-'));
       log = join(dataDir, 'executions.log');
       writeFileSync(log, '');
-      await store.admin.createWorkspace('w');
-      await store.admin.createProject('p', 'w');
-      await store.admin.createCanvas('p', 'c', false);
+      await store.projects.createWorkspace('w');
+      await store.projects.createProject('p', 'w');
+      await store.projects.createCanvas('p', 'c', false);
     });
     afterEach(async () => {
       for (const worker of workers.splice(0)) {
@@ -107,7 +107,7 @@ describe.each(STORE_TARGETS)('worker processes: $name', (target) => {
       );
       expect(done).toMatchObject({ attempt: 2, cost: { charged: 0.5 } });
       expect(executions(runId)).toEqual([`${runId} 1`, `${runId} 2`]);
-      const asset = await store.claims.getAsset(done!.outputs[0]!.asset_id);
+      const asset = await store.assets.getAsset(done!.outputs[0]!.asset_id);
       expect(asset).toMatchObject({ kind: 'image', mimeType: 'image/png' });
       expect(
         readFileSync(join(dataDir, 'assets', asset!.id))

@@ -43,8 +43,8 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
 
     beforeAll(async () => {
       ({ store, database, close } = await openTestStore(target));
-      await store.admin.createWorkspace('w');
-      await store.admin.createProject('p', 'w');
+      await store.projects.createWorkspace('w');
+      await store.projects.createProject('p', 'w');
     });
     afterAll(async () => close());
 
@@ -53,7 +53,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
     ): Promise<WriteTarget & { at(revision: number, clientSaveId?: string | null): WriteTarget }> {
       canvasCounter += 1;
       const canvasId = `c${canvasCounter}`;
-      await store.admin.createCanvas('p', canvasId, options.locked ?? false);
+      await store.projects.createCanvas('p', canvasId, options.locked ?? false);
       const base = { projectId: 'p', canvasId, baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE };
       return { ...base, at: (revision, clientSaveId = null) => ({ ...base, baseRevision: revision, clientSaveId }) };
     }
@@ -67,24 +67,24 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
 
     describe('administration', () => {
       it('refuses duplicates and dangling references with clear codes', async () => {
-        await expectCanvasError(store.admin.createWorkspace('w'), 'already_exists');
-        await expectCanvasError(store.admin.createProject('p', 'w'), 'already_exists');
-        await expectCanvasError(store.admin.createProject('p2', 'no-such-workspace'), 'not_found');
-        await expectCanvasError(store.admin.createCanvas('no-such-project', 'c', false), 'not_found');
-        await store.admin.createCanvas('p', 'dup', false);
-        await expectCanvasError(store.admin.createCanvas('p', 'dup', false), 'already_exists');
+        await expectCanvasError(store.projects.createWorkspace('w'), 'already_exists');
+        await expectCanvasError(store.projects.createProject('p', 'w'), 'already_exists');
+        await expectCanvasError(store.projects.createProject('p2', 'no-such-workspace'), 'not_found');
+        await expectCanvasError(store.projects.createCanvas('no-such-project', 'c', false), 'not_found');
+        await store.projects.createCanvas('p', 'dup', false);
+        await expectCanvasError(store.projects.createCanvas('p', 'dup', false), 'already_exists');
       });
 
       it('stores memberships and replaces a role', async () => {
         const actor = { issuer: 'https://idp.example', subject: 'alice' };
-        expect(await store.admin.getMemberRole('p', actor)).toBeUndefined();
-        await store.admin.addMember('p', actor, 'viewer');
-        await store.admin.addMember('p', actor, 'owner');
-        expect(await store.admin.getMemberRole('p', actor)).toBe('owner');
+        expect(await store.projects.getMemberRole('p', actor)).toBeUndefined();
+        await store.projects.addMember('p', actor, 'viewer');
+        await store.projects.addMember('p', actor, 'owner');
+        expect(await store.projects.getMemberRole('p', actor)).toBe('owner');
       });
 
       it('stores tokens hashed, finds them by secret, and revokes them', async () => {
-        const { tokenId, secret } = await store.admin.createToken({
+        const { tokenId, secret } = await store.tokens.createToken({
           name: 'agent',
           kind: 'agent',
           role: 'editor',
@@ -94,19 +94,19 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           expiresAt: null,
         });
         expect(secret).toMatch(/^cmcp_[A-Za-z0-9_-]{43}$/);
-        const found = await store.admin.findTokenBySecret(secret);
+        const found = await store.tokens.findTokenBySecret(secret);
         expect(found).toMatchObject({ id: tokenId, kind: 'agent', role: 'editor', projects: ['p'], workspaces: ['w'] });
         expect(found?.actor).toEqual({ issuer: 'iss', subject: 'sub' });
-        expect(await store.admin.findTokenBySecret(`${secret}x`)).toBeUndefined();
+        expect(await store.tokens.findTokenBySecret(`${secret}x`)).toBeUndefined();
 
         const rawRows = await readAllTokenRows(database);
         expect(rawRows).not.toContain(secret);
 
-        await store.admin.revokeToken(tokenId);
-        expect((await store.admin.getToken(tokenId))?.revokedAt).toEqual(expect.any(Number));
-        await expectCanvasError(store.admin.revokeToken('tok_missing'), 'not_found');
+        await store.tokens.revokeToken(tokenId);
+        expect((await store.tokens.getToken(tokenId))?.revokedAt).toEqual(expect.any(Number));
+        await expectCanvasError(store.tokens.revokeToken('tok_missing'), 'not_found');
         await expectCanvasError(
-          store.admin.createToken({
+          store.tokens.createToken({
             name: 'x',
             kind: 'agent',
             role: 'viewer',
@@ -121,7 +121,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
 
       it('creates and ends chat runs bound to a canvas', async () => {
         const canvas = await freshCanvas();
-        const id = await store.admin.createChatRun({
+        const id = await store.chatRuns.createChatRun({
           projectId: 'p',
           canvasId: canvas.canvasId,
           actor: { issuer: 'i', subject: 's' },
@@ -129,15 +129,15 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           expiresAt: null,
         });
         expect(id).toMatch(/^chat_/);
-        expect(await store.admin.getChatRun(id)).toMatchObject({
+        expect(await store.chatRuns.getChatRun(id)).toMatchObject({
           canEdit: true,
           endedAt: null,
           canvasId: canvas.canvasId,
         });
-        await store.admin.endChatRun(id);
-        expect((await store.admin.getChatRun(id))?.endedAt).toEqual(expect.any(Number));
+        await store.chatRuns.endChatRun(id);
+        expect((await store.chatRuns.getChatRun(id))?.endedAt).toEqual(expect.any(Number));
         await expectCanvasError(
-          store.admin.createChatRun({
+          store.chatRuns.createChatRun({
             projectId: 'p',
             canvasId: 'missing',
             actor: null,
@@ -228,7 +228,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       it('checks the edit authorization inside the write: an ended or foreign chat run writes nothing', async () => {
         const canvas = await freshCanvas();
         const other = await freshCanvas();
-        const { tokenId } = await store.admin.createToken({
+        const { tokenId } = await store.tokens.createToken({
           name: 'agent',
           kind: 'agent',
           role: 'editor',
@@ -237,7 +237,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           actor: null,
           expiresAt: null,
         });
-        const chatRun = await store.admin.createChatRun({
+        const chatRun = await store.chatRuns.createChatRun({
           projectId: 'p',
           canvasId: canvas.canvasId,
           actor: null,
@@ -245,7 +245,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           canEdit: true,
           expiresAt: null,
         });
-        const foreign = await store.admin.createChatRun({
+        const foreign = await store.chatRuns.createChatRun({
           projectId: 'p',
           canvasId: other.canvasId,
           actor: null,
@@ -259,14 +259,14 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         });
         await expectCanvasError(store.writes.createNode(asAgent(null), textNode('a')), 'edit_not_authorized');
         await expectCanvasError(store.writes.createNode(asAgent(foreign), textNode('a')), 'edit_not_authorized');
-        await store.admin.endChatRun(chatRun);
+        await store.chatRuns.endChatRun(chatRun);
         const ended = await expectCanvasError(
           store.writes.createNode(asAgent(chatRun), textNode('a')),
           'edit_not_authorized',
         );
         expect(ended.message).toContain('has ended');
         expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(0);
-        const active = await store.admin.createChatRun({
+        const active = await store.chatRuns.createChatRun({
           projectId: 'p',
           canvasId: canvas.canvasId,
           actor: null,
@@ -281,7 +281,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const canvas = await freshCanvas();
         const token = async (name: string) =>
           (
-            await store.admin.createToken({
+            await store.tokens.createToken({
               name,
               kind: 'agent',
               role: 'editor',
@@ -293,7 +293,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           ).tokenId;
         const owner = await token('owner-agent');
         const intruder = await token('intruder-agent');
-        const boundToOwner = await store.admin.createChatRun({
+        const boundToOwner = await store.chatRuns.createChatRun({
           projectId: 'p',
           canvasId: canvas.canvasId,
           actor: null,
@@ -301,7 +301,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           canEdit: true,
           expiresAt: null,
         });
-        const unbound = await store.admin.createChatRun({
+        const unbound = await store.chatRuns.createChatRun({
           projectId: 'p',
           canvasId: canvas.canvasId,
           actor: null,
@@ -309,7 +309,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           expiresAt: null,
         });
         const person = { issuer: 'https://idp.example', subject: 'mara' };
-        const forPerson = await store.admin.createChatRun({
+        const forPerson = await store.chatRuns.createChatRun({
           projectId: 'p',
           canvasId: canvas.canvasId,
           actor: person,
@@ -339,7 +339,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         const canvas = await freshCanvas({ locked: true });
         await expectCanvasError(store.writes.createNode(canvas, textNode('a')), 'canvas_locked');
         await expectCanvasError(store.writes.deleteNode(canvas, 'a'), 'canvas_locked');
-        await store.admin.setCanvasLocked('p', canvas.canvasId, false);
+        await store.projects.setCanvasLocked('p', canvas.canvasId, false);
         await expect(store.writes.createNode(canvas, textNode('a'))).resolves.toMatchObject({ revision: 1 });
       });
 
@@ -695,9 +695,9 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       });
 
       it('refuses a submission whose estimated cost exceeds what is left of the budget', async () => {
-        await store.admin.createProject('budgeted', 'w');
-        await store.admin.createCanvas('budgeted', 'c', false);
-        await store.admin.setProjectBudget('budgeted', 3);
+        await store.projects.createProject('budgeted', 'w');
+        await store.projects.createCanvas('budgeted', 'c', false);
+        await store.projects.setProjectBudget('budgeted', 3);
         const target = {
           projectId: 'budgeted',
           canvasId: 'c',

@@ -10,11 +10,11 @@ export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x
 export async function canvasWithFinishedImage(
   server: TestServer,
 ): Promise<{ token: string; run: NodeRun; image: Buffer }> {
-  const { admin } = server.store;
-  await admin.createWorkspace('studio');
-  await admin.createProject('film', 'studio');
-  await admin.createCanvas('film', 'board', false);
-  const { tokenId, secret } = await admin.createToken({
+  const { projects, tokens, chatRuns } = server.store;
+  await projects.createWorkspace('studio');
+  await projects.createProject('film', 'studio');
+  await projects.createCanvas('film', 'board', false);
+  const { tokenId, secret } = await tokens.createToken({
     name: 'rest',
     kind: 'backend',
     role: 'editor',
@@ -23,7 +23,7 @@ export async function canvasWithFinishedImage(
     actor: null,
     expiresAt: null,
   });
-  const chatRun = await admin.createChatRun({
+  const chatRun = await chatRuns.createChatRun({
     projectId: 'film',
     canvasId: 'board',
     actor: null,

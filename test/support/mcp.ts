@@ -59,7 +59,7 @@ export async function deploy(
   if (mode === 'in-process') {
     return { mode, mcpUrl: backend.server.mcpUrl, backend, world, close: () => backend.close() };
   }
-  const { secret } = await backend.store.admin.createToken({
+  const { secret } = await backend.store.tokens.createToken({
     name: 'gateway',
     kind: 'gateway',
     role: 'viewer',

@@ -504,7 +504,7 @@ describe('the web canvas: people and agents editing together', () => {
 
   it('lets a viewer see the canvas with every edit control disabled, and refuses a forced write', async () => {
     const viewer = { issuer: 'https://idp.example', subject: 'vera' };
-    await server.store.admin.addMember('demo', viewer, 'viewer');
+    await server.store.projects.addMember('demo', viewer, 'viewer');
     const { context, page, errors } = await signIn(browser, server, viewer, { projectId: 'demo', canvasId: 'main' });
     try {
       await card(page, 'frame-1').waitFor();
@@ -682,7 +682,7 @@ describe('the web canvas: people and agents editing together', () => {
     // Agents' MCP tools create and delete nodes but do not move them: the second actor is another editor, through the
     // backend's PATCH with their own session.
     const rosa = { issuer: 'https://idp.example', subject: 'rosa' };
-    await server.store.admin.addMember('demo', rosa, 'editor');
+    await server.store.projects.addMember('demo', rosa, 'editor');
     const secret = await server.store.sessions.createLoginLink(rosa, { expiresInMs: 60_000 });
     const { cookie } = await signInWithLink(`${server.url}/auth/login?token=${secret}`);
     const { page, errors, close } = await openCanvas();

@@ -211,7 +211,7 @@ describe('the web canvas: runs and agent connections', () => {
     );
     const { page, errors, close } = await openCanvas();
     try {
-      await server.store.admin.setProjectBudget('demo', spent + 10);
+      await server.store.projects.setProjectBudget('demo', spent + 10);
       const enough = await server.store.runs.budget('demo');
       await card(page, 'frame-1').getByRole('button', { name: 'Run' }).click();
       const dialog = card(page, 'frame-1').getByRole('dialog', { name: 'Start a run' });
@@ -222,7 +222,7 @@ describe('the web canvas: runs and agent connections', () => {
       await dialog.getByRole('button', { name: 'Not now' }).click();
       await dialog.waitFor({ state: 'detached' });
 
-      await server.store.admin.setProjectBudget('demo', spent + 0.5);
+      await server.store.projects.setProjectBudget('demo', spent + 0.5);
       const short = await server.store.runs.budget('demo');
       await card(page, 'frame-1').getByRole('button', { name: 'Run' }).click();
       await dialog.getByText(`Budget: ${short.left} of ${credits(short.budget!)} left.`).waitFor();
@@ -241,7 +241,7 @@ describe('the web canvas: runs and agent connections', () => {
       expect(errors).toEqual([]);
     } finally {
       await close();
-      await server.store.admin.setProjectBudget('demo', null);
+      await server.store.projects.setProjectBudget('demo', null);
     }
   });
 });

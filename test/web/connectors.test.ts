@@ -31,11 +31,11 @@ describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target);
-      const { admin } = server.store;
-      await admin.createWorkspace('studio');
-      await admin.createProject('film', 'studio');
-      await admin.createCanvas('film', 'board', false);
-      await admin.addMember('film', { issuer: IDP, subject: 'ana' }, 'editor');
+      const { projects } = server.store;
+      await projects.createWorkspace('studio');
+      await projects.createProject('film', 'studio');
+      await projects.createCanvas('film', 'board', false);
+      await projects.addMember('film', { issuer: IDP, subject: 'ana' }, 'editor');
       // The client's redirect address: a loopback server, as desktop clients run one.
       callbacks = createServer((req, res) => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');

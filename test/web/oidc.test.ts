@@ -28,7 +28,7 @@ describe.each(STORE_TARGETS)('OpenID Connect sign-in: $name', (target) => {
         oidcName: 'Test IdP',
       });
       provider.serve(`${server.url}/auth/oidc/callback`);
-      await server.store.admin.addMember('demo', { issuer: provider.issuer, subject: 'ana-sso' }, 'editor');
+      await server.store.projects.addMember('demo', { issuer: provider.issuer, subject: 'ana-sso' }, 'editor');
       browser = await launchBrowser();
     });
     afterAll(async () => {

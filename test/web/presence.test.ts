@@ -36,7 +36,7 @@ describe.each(STORE_TARGETS)('presence of people and agents: $name', (target) =>
       first = await startTestServer(target, { seedDemo: true });
       // On PostgreSQL, Ana is on another server process of the same database; on SQLite, on the same one.
       second = target.name === 'postgres' ? await startTestServer(target, {}, { database: first.database }) : first;
-      await first.store.admin.addMember('demo', ANA, 'editor');
+      await first.store.projects.addMember('demo', ANA, 'editor');
       const demo = first.server.demo!;
       agent = await connectClient(first.server.mcpUrl, {
         Authorization: `Bearer ${demo.token}`,

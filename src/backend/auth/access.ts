@@ -32,7 +32,7 @@ function refusal(need: Need, projectId: string): CanvasError {
 
 /** The caller's role on the project, after every cap; throws when the caller may not see the project at all. */
 export async function projectRole(store: Store, ctx: CallerContext, projectId: string): Promise<MemberRole> {
-  const workspaceId = await store.admin.projectWorkspace(projectId);
+  const workspaceId = await store.projects.projectWorkspace(projectId);
   const { principal } = ctx;
   let rank = RANK.owner;
   if (principal.kind !== 'session') {
@@ -51,7 +51,7 @@ export async function projectRole(store: Store, ctx: CallerContext, projectId: s
     rank = RANK[principal.role];
     if (principal.issuedBy) {
       // A token a person issued never does more than that person may do now (issue 17, defect 1).
-      const issuerRole = await store.admin.getMemberRole(projectId, principal.issuedBy);
+      const issuerRole = await store.projects.getMemberRole(projectId, principal.issuedBy);
       if (!issuerRole) {
         throw new CanvasError(
           'forbidden',
@@ -64,7 +64,7 @@ export async function projectRole(store: Store, ctx: CallerContext, projectId: s
     throw new CanvasError('forbidden', `You are not a member of project ${projectId}.`);
   }
   if (ctx.actor) {
-    const membership = await store.admin.getMemberRole(projectId, ctx.actor);
+    const membership = await store.projects.getMemberRole(projectId, ctx.actor);
     if (!membership) {
       throw new CanvasError(
         'forbidden',

@@ -79,7 +79,7 @@ export async function authenticateSecretHash(
   now: number,
   accepted: readonly TokenKind[],
 ): Promise<TokenPrincipal> {
-  const token = await store.admin.findTokenBySecretHash(secretHash);
+  const token = await store.tokens.findTokenBySecretHash(secretHash);
   const rejection = tokenRejection(token, now, accepted);
   if (rejection) throw new CanvasError('unauthenticated', rejection);
   return principalOf(token!);

@@ -19,8 +19,8 @@ export async function credentialStillValid(
     const session = await store.sessions.getSession(principal.sessionId);
     return !!session && session.endedAt === null && session.expiresAt > now && session.lastSeenAt + sessionIdleMs > now;
   }
-  if (tokenRejection(await store.admin.getToken(principal.tokenId), now, [principal.kind]) !== null) return false;
-  if (ctx.gateway && tokenRejection(await store.admin.getToken(ctx.gateway.tokenId), now, ['gateway']) !== null)
+  if (tokenRejection(await store.tokens.getToken(principal.tokenId), now, [principal.kind]) !== null) return false;
+  if (ctx.gateway && tokenRejection(await store.tokens.getToken(ctx.gateway.tokenId), now, ['gateway']) !== null)
     return false;
   return true;
 }

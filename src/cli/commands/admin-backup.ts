@@ -35,7 +35,7 @@ export function registerBackupCommands(admin: Command, run: Run): void {
         {
           location,
           dataDir: config.dataDir,
-          listAssets: async () => (store ? store.claims.listAssets() : []),
+          listAssets: async () => (store ? store.assets.listAssets() : []),
           readerOf: (storage) => (storage === 's3' ? s3 : (assets?.reader(storage) ?? null)),
         },
         flags.out,

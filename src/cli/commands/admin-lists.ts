@@ -45,7 +45,7 @@ const iso = (millis: number | null) => (millis === null ? null : new Date(millis
 const person = (actor: Actor | null) => (actor ? `${actor.issuer}|${actor.subject}` : '-');
 
 async function requireProject(store: Store, projectId: string): Promise<void> {
-  if (!(await store.admin.getProject(projectId))) throw new CanvasError('not_found', `No project ${projectId}.`);
+  if (!(await store.projects.getProject(projectId))) throw new CanvasError('not_found', `No project ${projectId}.`);
 }
 
 async function requireCanvas(store: Store, projectId: string, canvasId: string): Promise<void> {
@@ -83,7 +83,7 @@ export function registerListCommands(admin: Command, run: Run): void {
       withStore(flags, async (store) => {
         const projects = [];
         for (const entry of await store.directory.projects()) {
-          const project = await store.admin.getProject(entry.projectId);
+          const project = await store.projects.getProject(entry.projectId);
           projects.push({
             project_id: entry.projectId,
             workspace_id: entry.workspaceId,

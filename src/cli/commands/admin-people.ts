@@ -46,7 +46,7 @@ export function registerPeopleAdminCommands(admin: Command, run: Run): void {
             if (flags.project !== undefined) {
               const projectId = parseOrThrow(ProjectId, flags.project, ['--project']);
               parseOrThrow(CanvasId, flags.canvas, ['--canvas']);
-              if (!(await store.admin.getMemberRole(projectId, person))) {
+              if (!(await store.projects.getMemberRole(projectId, person))) {
                 throw new CanvasError(
                   'forbidden',
                   `${flags.subject} is not a member of project ${projectId}: add them with admin member add first.`,

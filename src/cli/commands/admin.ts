@@ -51,7 +51,7 @@ export function registerAdminCommands(
     .action((id: string, flags: Flags) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
-          await store.admin.createWorkspace(parseOrThrow(ResourceId, id, ['workspace']));
+          await store.projects.createWorkspace(parseOrThrow(ResourceId, id, ['workspace']));
           report(flags.json, { workspace_id: id }, `workspace ${id} created`);
         }),
       ),
@@ -64,7 +64,7 @@ export function registerAdminCommands(
     .action((id: string, flags: Flags & { workspace: string }) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
-          await store.admin.createProject(parseOrThrow(ProjectId, id, ['project']), flags.workspace);
+          await store.projects.createProject(parseOrThrow(ProjectId, id, ['project']), flags.workspace);
           report(
             flags.json,
             { project_id: id, workspace_id: flags.workspace },
@@ -86,7 +86,7 @@ export function registerAdminCommands(
               `--credits must be a number >= 0 or "none", got ${JSON.stringify(flags.credits)}.`,
             );
           }
-          await store.admin.setProjectBudget(id, credits);
+          await store.projects.setProjectBudget(id, credits);
           report(flags.json, { project_id: id, budget_credits: credits }, `project ${id} budget: ${credits ?? 'none'}`);
         }),
       ),
@@ -100,7 +100,7 @@ export function registerAdminCommands(
     .action((projectId: string, canvasId: string, flags: Flags & { locked?: boolean }) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
-          await store.admin.createCanvas(projectId, parseOrThrow(CanvasId, canvasId, ['canvas']), !!flags.locked);
+          await store.projects.createCanvas(projectId, parseOrThrow(CanvasId, canvasId, ['canvas']), !!flags.locked);
           report(
             flags.json,
             { project_id: projectId, canvas_id: canvasId, locked: !!flags.locked },
@@ -119,7 +119,7 @@ export function registerAdminCommands(
       .action((projectId: string, canvasId: string, flags: Flags) =>
         run(!!flags.json, () =>
           withStore(flags, async (store) => {
-            await store.admin.setCanvasLocked(projectId, canvasId, locked);
+            await store.projects.setCanvasLocked(projectId, canvasId, locked);
             report(
               flags.json,
               { project_id: projectId, canvas_id: canvasId, locked },
@@ -139,7 +139,7 @@ export function registerAdminCommands(
     .action((projectId: string, flags: Flags & { issuer: string; subject: string; role: MemberRole }) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
-          await store.admin.addMember(projectId, { issuer: flags.issuer, subject: flags.subject }, flags.role);
+          await store.projects.addMember(projectId, { issuer: flags.issuer, subject: flags.subject }, flags.role);
           report(
             flags.json,
             { project_id: projectId, issuer: flags.issuer, subject: flags.subject, role: flags.role },
@@ -160,7 +160,7 @@ export function registerAdminCommands(
     .action((projectId: string, flags: Flags & { issuer: string; subject: string }) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
-          await store.admin.removeMember(projectId, { issuer: flags.issuer, subject: flags.subject });
+          await store.projects.removeMember(projectId, { issuer: flags.issuer, subject: flags.subject });
           report(
             flags.json,
             { project_id: projectId, issuer: flags.issuer, subject: flags.subject, removed: true },
@@ -216,7 +216,7 @@ export function registerAdminCommands(
               );
             }
             const expiresAt = flags.expiresIn ? Date.now() + flags.expiresIn * 1000 : null;
-            const { tokenId, secret } = await store.admin.createToken({
+            const { tokenId, secret } = await store.tokens.createToken({
               name: flags.name,
               kind: flags.kind,
               role: flags.role,
@@ -238,7 +238,7 @@ export function registerAdminCommands(
     .action((tokenId: string, flags: Flags) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
-          await store.admin.revokeToken(tokenId);
+          await store.tokens.revokeToken(tokenId);
           report(flags.json, { token_id: tokenId, revoked: true }, `token ${tokenId} revoked`);
         }),
       ),
@@ -272,7 +272,7 @@ export function registerAdminCommands(
                 'A chat run is bound to its presenter: give --token TOKEN_ID (the agent token that will send it) and/or --issuer/--subject.',
               );
             }
-            const agentRunId = await store.admin.createChatRun({
+            const agentRunId = await store.chatRuns.createChatRun({
               projectId,
               canvasId,
               actor,
@@ -293,7 +293,7 @@ export function registerAdminCommands(
     .action((agentRunId: string, flags: Flags) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
-          await store.admin.endChatRun(agentRunId);
+          await store.chatRuns.endChatRun(agentRunId);
           report(flags.json, { agent_run_id: agentRunId, ended: true }, `chat run ${agentRunId} ended`);
         }),
       ),

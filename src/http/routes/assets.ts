@@ -56,7 +56,7 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
   const { store, assets, signer } = options;
   app.get('/assets/:asset_id', async (c) => {
     const assetId = c.req.param('asset_id');
-    const asset = ASSET_ID.test(assetId) ? await store.claims.getAsset(assetId) : undefined;
+    const asset = ASSET_ID.test(assetId) ? await store.assets.getAsset(assetId) : undefined;
     const exp = c.req.query('exp');
     const sig = c.req.query('sig');
     let cacheSeconds = 300;

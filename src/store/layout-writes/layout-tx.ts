@@ -5,6 +5,7 @@ import { CanvasError } from '../../shared/errors.js';
 import { yieldToIo } from '../../shared/event-loop.js';
 import { RUN_COLUMNS, parseRunRow } from '../run-rows.js';
 import { requestRunCancel } from '../run-cancel.js';
+import { insertRow } from '../row-statements.js';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
 
 /**
@@ -161,10 +162,22 @@ export class LayoutTx {
   async insertNode(node: CanvasNode, path: string): Promise<void> {
     const body = JSON.stringify(node);
     checkObjectSize(body, this.objectCaps.nodeBytes, path);
-    const { changes } = await this.tx.run(
-      `INSERT INTO canvas_nodes (project_id, canvas_id, id, seq, type, parent_id, body, created_revision, updated_revision)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, canvas_id, id) DO NOTHING`,
-      [...this.scope, node.id, this.nextSeq, node.type, node.parentId ?? null, body, this.revision, this.revision],
+    const [projectId, canvasId] = this.scope;
+    const { changes } = await insertRow(
+      this.tx,
+      'canvas_nodes',
+      {
+        project_id: projectId,
+        canvas_id: canvasId,
+        id: node.id,
+        seq: this.nextSeq,
+        type: node.type,
+        parent_id: node.parentId ?? null,
+        body,
+        created_revision: this.revision,
+        updated_revision: this.revision,
+      },
+      'ON CONFLICT (project_id, canvas_id, id) DO NOTHING',
     );
     if (changes === 0) {
       throw new CanvasError(
@@ -233,10 +246,21 @@ export class LayoutTx {
   async insertEdge(edge: CanvasEdge, path: string): Promise<void> {
     const body = JSON.stringify(edge);
     checkObjectSize(body, this.objectCaps.edgeBytes, path);
-    const { changes } = await this.tx.run(
-      `INSERT INTO canvas_edges (project_id, canvas_id, id, seq, source, target, body, created_revision)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, canvas_id, id) DO NOTHING`,
-      [...this.scope, edge.id, this.nextSeq, edge.source, edge.target, body, this.revision],
+    const [projectId, canvasId] = this.scope;
+    const { changes } = await insertRow(
+      this.tx,
+      'canvas_edges',
+      {
+        project_id: projectId,
+        canvas_id: canvasId,
+        id: edge.id,
+        seq: this.nextSeq,
+        source: edge.source,
+        target: edge.target,
+        body,
+        created_revision: this.revision,
+      },
+      'ON CONFLICT (project_id, canvas_id, id) DO NOTHING',
     );
     if (changes === 0) {
       throw new CanvasError(

@@ -4,6 +4,7 @@ import { editAuthorizationRefusal, type EditAuthorization } from '../edit-author
 import { CanvasError } from '../../shared/errors.js';
 import { canonicalJson, sha256Hex } from '../../shared/ids.js';
 import { CHAT_RUN_COLUMNS, ChatRunRow, MemberRoleRow, parseRow } from '../records.js';
+import { insertRow } from '../row-statements.js';
 import { bumpStatesVersion } from '../run-store.js';
 import { emitLayoutEvent } from '../webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
@@ -248,35 +249,39 @@ export async function runLayoutWrite<R extends SaveReceipt>(
 
     const changes = [...layout.changes.values()];
     for (const change of changes) {
-      await tx.run(
-        `INSERT INTO canvas_changes (project_id, canvas_id, revision, object_kind, object_id, change, body, has_body)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
-        [...key, revision, change.kind, change.id, change.change, change.body],
-      );
-    }
-    await tx.run(
-      `INSERT INTO canvas_revisions (project_id, canvas_id, revision, author_kind, token_id, agent_run_id, issuer, subject, operation, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        ...key,
+      await insertRow(tx, 'canvas_changes', {
+        project_id: target.projectId,
+        canvas_id: target.canvasId,
         revision,
-        author.kind,
-        author.kind === 'agent' ? author.token_id : null,
-        author.kind === 'agent' ? author.agent_run_id : null,
+        object_kind: change.kind,
+        object_id: change.id,
+        change: change.change,
+        body: change.body,
+        has_body: 1,
+      });
+    }
+    await insertRow(tx, 'canvas_revisions', {
+      project_id: target.projectId,
+      canvas_id: target.canvasId,
+      revision,
+      author_kind: author.kind,
+      token_id: author.kind === 'agent' ? author.token_id : null,
+      agent_run_id: author.kind === 'agent' ? author.agent_run_id : null,
+      issuer:
         author.kind === 'person'
           ? author.issuer
           : author.kind === 'agent'
             ? (author.on_behalf_of?.issuer ?? null)
             : null,
+      subject:
         author.kind === 'person'
           ? author.subject
           : author.kind === 'agent'
             ? (author.on_behalf_of?.subject ?? null)
             : null,
-        request.operation,
-        now,
-      ],
-    );
+      operation: request.operation,
+      created_at: now,
+    });
     await tx.run(
       'UPDATE canvases SET revision = ?, next_seq = ?, node_count = ?, edge_count = ?, layout_bytes = ? WHERE project_id = ? AND id = ?',
       [

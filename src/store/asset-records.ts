@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { AssetKind as AssetKindSchema, type AssetKind } from '../contract/index.js';
+import { ASSET_STORAGES, type AssetStorage } from './records.js';
+import { insertRow } from './row-statements.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+
+/**
+ * Asset records: one row per asset a run made (or a copy of a run took over), naming the run, its kind and size, and
+ * where its bytes are kept. The bytes themselves live in an asset store (src/assets/).
+ */
+
+export interface AssetRecord {
+  id: string;
+  /** The same id, as an asset store reads it (AssetLocation). */
+  assetId: string;
+  projectId: string;
+  canvasId: string;
+  runId: string;
+  kind: AssetKind;
+  mimeType: string;
+  byteSize: number;
+  /** Where the bytes are (src/assets/asset-store.ts), and under which key (null: a local file named after the id). */
+  storage: AssetStorage;
+  storageKey: string | null;
+}
+
+const AssetRow = z
+  .object({
+    id: z.string(),
+    project_id: z.string(),
+    canvas_id: z.string(),
+    run_id: z.string(),
+    kind: AssetKindSchema,
+    mime_type: z.string(),
+    byte_size: z.coerce.number(),
+    storage: z.enum(ASSET_STORAGES),
+    storage_key: z.string().nullable(),
+  })
+  .transform((row) => ({
+    id: row.id,
+    assetId: row.id,
+    storage: row.storage,
+    storageKey: row.storage_key,
+    projectId: row.project_id,
+    canvasId: row.canvas_id,
+    runId: row.run_id,
+    kind: row.kind,
+    mimeType: row.mime_type,
+    byteSize: row.byte_size,
+  }));
+
+/** Records an asset inside the caller's transaction (a run that succeeded, a run copied to another canvas). */
+export async function insertAssetRecord(
+  tx: SqlExecutor,
+  asset: Omit<AssetRecord, 'assetId'>,
+  createdAt: number,
+): Promise<void> {
+  await insertRow(tx, 'assets', {
+    id: asset.id,
+    project_id: asset.projectId,
+    canvas_id: asset.canvasId,
+    run_id: asset.runId,
+    kind: asset.kind,
+    mime_type: asset.mimeType,
+    byte_size: asset.byteSize,
+    created_at: createdAt,
+    storage: asset.storage,
+    storage_key: asset.storageKey,
+  });
+}
+
+export function createAssetRecords(driver: SqlDriver) {
+  return {
+    async getAsset(assetId: string): Promise<AssetRecord | undefined> {
+      const row = await driver.get(
+        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets WHERE id = ?',
+        [assetId],
+      );
+      return row ? AssetRow.parse(row) : undefined;
+    },
+
+    /** Every asset, in id order (backup, admin assets migrate). */
+    async listAssets(): Promise<AssetRecord[]> {
+      const rows = await driver.all(
+        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets ORDER BY id',
+      );
+      return rows.map((row) => AssetRow.parse(row));
+    },
+
+    /**
+     * Points an asset's row at a new copy of its bytes (admin assets migrate, admin restore), only if the row still
+     * names the copy that was read: false when something else moved it meanwhile.
+     */
+    async relocateAsset(
+      assetId: string,
+      from: { storage: AssetStorage; storageKey: string | null },
+      to: { storage: AssetStorage; storageKey: string | null },
+    ): Promise<boolean> {
+      const result = await driver.run(
+        'UPDATE assets SET storage = ?, storage_key = ? WHERE id = ? AND storage = ? AND storage_key IS NOT DISTINCT FROM ?',
+        [to.storage, to.storageKey, assetId, from.storage, from.storageKey],
+      );
+      return result.changes === 1;
+    },
+
+    /** Which of these asset ids have a row (an asset store's sweep keeps their bytes), in one query per 500. */
+    async knownAssetIds(assetIds: readonly string[]): Promise<ReadonlySet<string>> {
+      const known = new Set<string>();
+      for (let start = 0; start < assetIds.length; start += 500) {
+        const batch = assetIds.slice(start, start + 500);
+        const rows = await driver.all(`SELECT id FROM assets WHERE id IN (${batch.map(() => '?').join(', ')})`, batch);
+        for (const row of rows) known.add(z.object({ id: z.string() }).parse(row).id);
+      }
+      return known;
+    },
+  };
+}
+
+export type AssetRecords = ReturnType<typeof createAssetRecords>;
