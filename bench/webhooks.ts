@@ -47,7 +47,21 @@ export async function measureWebhooks(): Promise<WebhookFigures> {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   const { child, url } = await startProcess(
-    [CLI, 'serve', '--data', dataDir, '--port', '0', '--rate-limit', '0', '--workers', '1', '--run-duration-ms', '0'],
+    [
+      CLI,
+      'serve',
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--rate-limit',
+      '0',
+      '--workers',
+      '1',
+      '--run-duration-ms',
+      '0',
+      '--webhooks-private-network',
+    ],
     join(dataDir, 'serve.log'),
   );
   try {

@@ -17,6 +17,7 @@ import { TURN_HEARTBEAT_MS, type ConversationRecord } from '../store/chat-store.
 import type { Actor } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { liveTurn, type LiveTurn } from './live-turn.js';
+import { mentionedCanvases } from './canvas-mentions.js';
 import { chatModelStatus, type ChatModel } from './model.js';
 import { systemPrompt } from './system-prompt.js';
 import { runTurn, type TurnResult } from './turn.js';
@@ -34,6 +35,12 @@ export interface ChatLimits {
   maxSteps: number;
   /** Model tokens of one conversation, over all its turns. */
   tokenBudget: number;
+  /** Model tokens one person's conversations may use over a day (rolling 24 hours), on every canvas. */
+  personTokensPerDay: number;
+  /** Model tokens one project's conversations may use over a day. */
+  projectTokensPerDay: number;
+  /** Conversations one person may have open (not ended) at once. */
+  openConversationsPerPerson: number;
   /** How long an approval request waits for the person. */
   approvalMs: number;
   /** Longest silence from the model mid-answer. */
@@ -58,6 +65,8 @@ const TURN_TOKEN_MS = 60 * 60_000;
  * is lost when it stops, and any server on the database may answer instead.
  */
 const APPROVAL_SWEEP_MS = 15_000;
+
+const DAY_MS = 86_400_000;
 
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
 
@@ -105,6 +114,15 @@ function answered(message: StoredChatMessage, answers: ChatApprovalAnswer[]): St
   };
 }
 
+/** The text of the person's latest message: what the turn (or the turn an approval continues) answers. */
+function lastPersonText(history: readonly StoredChatMessage[]): string | null {
+  const message = [...history].reverse().find((each) => each.role === 'user');
+  if (!message) return null;
+  return message.parts
+    .map((part) => (part.type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+    .join('\n');
+}
+
 /** The approval requests still open in a message. */
 function pendingApprovals(message: StoredChatMessage | undefined): string[] {
   if (!message) return [];
@@ -143,13 +161,20 @@ export function createChatService(options: ChatServiceOptions) {
     return person;
   }
 
-  /** A new token for one turn, issued by the person (so capped by their role at every call) and bound to the chat run. */
-  async function turnToken(conversation: ConversationRecord): Promise<{ tokenId: string; secret: string }> {
+  /**
+   * A new token for one turn, issued by the person (so capped by their role at every call) and bound to the chat run.
+   * It reaches the conversation's canvas and the canvases the person's message named (issue 29, item 10), no other.
+   */
+  async function turnToken(
+    conversation: ConversationRecord,
+    reach: readonly CanvasRef[],
+  ): Promise<{ tokenId: string; secret: string }> {
     const { tokenId, secret } = await store.tokens.createToken({
       name: `Assistant for ${conversation.owner.subject}`,
       kind: 'agent',
       role: conversation.canEdit ? 'editor' : 'viewer',
-      projects: [conversation.projectId],
+      projects: [...new Set(reach.map((ref) => ref.projectId))],
+      canvases: [...reach],
       workspaces: [],
       actor: null,
       expiresAt: clock() + TURN_TOKEN_MS,
@@ -158,6 +183,28 @@ export function createChatService(options: ChatServiceOptions) {
     });
     await store.chatRuns.bindChatRunToken(conversation.chatRunId, tokenId);
     return { tokenId, secret };
+  }
+
+  /**
+   * The spend bounds over the last day (issue 29, item 5): a person's conversations together, and the project's, each
+   * under its budget before another turn starts; summed from every server's records.
+   */
+  async function requireDailyBudget(conversation: ConversationRecord): Promise<void> {
+    const spent = await store.chats.spentSince(conversation.owner, conversation.projectId, clock() - DAY_MS);
+    if (spent.person >= limits.personTokensPerDay) {
+      throw new CanvasError(
+        'limit_exceeded',
+        `You have used your ${limits.personTokensPerDay} model tokens of the last 24 hours with the assistant: it answers again as that day's turns age out.`,
+        { budget: 'person_tokens_per_day', max_tokens: limits.personTokensPerDay, spent: spent.person },
+      );
+    }
+    if (spent.project >= limits.projectTokensPerDay) {
+      throw new CanvasError(
+        'limit_exceeded',
+        `Project ${conversation.projectId} has used its ${limits.projectTokensPerDay} model tokens of the last 24 hours with the assistant: it answers again as that day's turns age out.`,
+        { budget: 'project_tokens_per_day', max_tokens: limits.projectTokensPerDay, spent: spent.project },
+      );
+    }
   }
 
   function clearApprovalTimer(conversationId: string) {
@@ -173,8 +220,11 @@ export function createChatService(options: ChatServiceOptions) {
     clearApprovalTimer(conversation.id);
     let token: { tokenId: string; secret: string };
     starting.add(conversation.id);
+    const own = { projectId: conversation.projectId, canvasId: conversation.canvasId };
+    const asked = lastPersonText(history);
+    const reach = [own, ...(asked ? await mentionedCanvases(store, conversation.owner, asked, own) : [])];
     try {
-      token = await turnToken(conversation);
+      token = await turnToken(conversation, reach);
       await store.chats.setStatus(conversation.id, 'running');
     } finally {
       starting.delete(conversation.id);
@@ -191,6 +241,7 @@ export function createChatService(options: ChatServiceOptions) {
       token: secret,
       chatRunId: conversation.chatRunId,
       canEdit: conversation.canEdit,
+      canvas: own,
       system: systemPrompt({
         projectId: conversation.projectId,
         canvasId: conversation.canvasId,
@@ -204,7 +255,13 @@ export function createChatService(options: ChatServiceOptions) {
     });
     const turn = liveTurn(chunks);
     const settled = (async () => {
-      let result: TurnResult = { message: null, tokens: 0, outcome: 'failed', error: 'The turn ended unexpectedly.' };
+      let result: TurnResult = {
+        message: null,
+        tokens: 0,
+        estimated: false,
+        outcome: 'failed',
+        error: 'The turn ended unexpectedly.',
+      };
       try {
         await turn.pumped;
         result = await done;
@@ -242,7 +299,7 @@ export function createChatService(options: ChatServiceOptions) {
         ...message,
         parts: [...message.parts, ...(notes as StoredChatMessage['parts'])],
       });
-    await store.chats.addTokens(conversation.id, result.tokens);
+    await store.chats.addTokens(conversation, result.tokens, result.estimated);
     const current = await store.chats.get(conversation.id);
     if (!current || current.status === 'ended') return;
     if (result.outcome === 'awaiting_approval') {
@@ -316,6 +373,13 @@ export function createChatService(options: ChatServiceOptions) {
         );
       const role = await authorizeProject(store, ctx, ref.projectId, 'viewer');
       await requireCanvas(store, ref.projectId, ref.canvasId);
+      if ((await store.chats.openCount(person)) >= limits.openConversationsPerPerson) {
+        throw new CanvasError(
+          'limit_exceeded',
+          `You have ${limits.openConversationsPerPerson} open conversations with the assistant, the most one person may have: end one you no longer need first.`,
+          { max_open_conversations: limits.openConversationsPerPerson },
+        );
+      }
       const canEdit = role !== 'viewer';
       const chatRunId = await store.chatRuns.createChatRun({
         projectId: ref.projectId,
@@ -383,6 +447,7 @@ export function createChatService(options: ChatServiceOptions) {
           },
         );
       }
+      await requireDailyBudget(conversation);
       const history = await store.chats.transcript(conversation.id);
       const last = history.at(-1);
       if (body.approvals) {
@@ -416,13 +481,14 @@ export function createChatService(options: ChatServiceOptions) {
       }));
       const before = moved.length > 0 && last ? [...history.slice(0, -1), answered(last, moved)] : history;
       if (moved.length > 0 && last) await store.chats.saveMessage(conversation.id, before.at(-1)!);
+      // The stored id is the server's: a page's id never names (and so never replaces) a stored message.
       const message: StoredChatMessage = {
-        id: body.message!.id,
+        id: newId('msg_'),
         role: 'user',
         parts: [{ type: 'text', text }],
-        metadata: { context: body.context, sent_at: new Date(clock()).toISOString() },
+        metadata: { context: body.context, sent_at: new Date(clock()).toISOString(), client_id: body.message!.id },
       };
-      await store.chats.saveMessage(conversation.id, message);
+      await store.chats.appendPersonMessage(conversation.id, message, body.message!.id);
       if (history.length === 0 && conversation.title === 'New conversation')
         await store.chats.rename(conversation.id, titleOf(text));
       return startTurn(conversation, [...before, message]);

@@ -9,7 +9,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
-import { ChatContext, type StoredChatMessage } from '../contract/index.js';
+import { ChatContext, type CanvasRef, type StoredChatMessage } from '../contract/index.js';
 import { newId } from '../shared/ids.js';
 import { describeModelFailure } from './model-errors.js';
 import { contextNote } from './system-prompt.js';
@@ -39,6 +39,8 @@ export interface TurnInput {
   token: string;
   chatRunId: string;
   canEdit: boolean;
+  /** The conversation's canvas: a read of another one is shown to the person in the turn. */
+  canvas: CanvasRef;
   system: string;
   /** The transcript: the new user message last, or the assistant message an approval continues. */
   history: StoredChatMessage[];
@@ -52,6 +54,8 @@ export interface TurnResult {
   /** The assistant's message as it stands at the end (a continuation keeps its id). */
   message: StoredChatMessage | null;
   tokens: number;
+  /** Whether some step's tokens are an estimate (its provider reported no usage). */
+  estimated: boolean;
   outcome: 'completed' | 'awaiting_approval' | 'stopped' | 'failed';
   error: string | null;
 }
@@ -114,9 +118,16 @@ export function compactToolOutput(toolName: string, output: unknown): unknown {
   return structured ?? { text: textOf(result.content).slice(0, 2000) };
 }
 
-/** Keeps the transcript (and what observers receive) small: tool outputs compacted as they stream by. */
-function compactOutputs(): TransformStream<UIMessageChunk, UIMessageChunk> {
+/**
+ * Keeps the transcript (and what observers receive) small: tool outputs compacted as they stream by. And says, in the
+ * turn, when the assistant reads a canvas other than the conversation's, and when it writes after such a read (what it
+ * writes may copy what it read there): issue 29, item 10.
+ */
+function compactOutputs(own: CanvasRef): TransformStream<UIMessageChunk, UIMessageChunk> {
   const names = new Map<string, string>();
+  /** Canvases other than the conversation's that the turn has read, and the calls that named one. */
+  const others = new Map<string, { project_id: string; canvas_id: string }>();
+  const elsewhere = new Map<string, { project_id: string; canvas_id: string }>();
   return new TransformStream({
     transform(chunk, controller) {
       // The arguments as they stream in are of use to no one watching: each call shows once its input is whole.
@@ -126,19 +137,79 @@ function compactOutputs(): TransformStream<UIMessageChunk, UIMessageChunk> {
         // The MCP client's metadata (its name, the tool's annotations) says nothing a person or a later turn needs.
         const { toolMetadata: _metadata, ...rest } = chunk;
         controller.enqueue(rest);
+        if (chunk.type === 'tool-input-available') {
+          const target = canvasOf(chunk.input);
+          if (target && (target.project_id !== own.projectId || target.canvas_id !== own.canvasId))
+            elsewhere.set(chunk.toolCallId, target);
+          else if (others.size > 0 && WRITE_TOOLS.has(chunk.toolName)) {
+            controller.enqueue({
+              type: 'data-cross-canvas-write',
+              data: { tool: chunk.toolName, read_from: [...others.values()] },
+            });
+          }
+        }
         return;
       }
       if (chunk.type === 'tool-output-available') {
         const { toolMetadata: _metadata, ...rest } = chunk;
-        controller.enqueue({
-          ...rest,
-          output: compactToolOutput(names.get(chunk.toolCallId) ?? '', chunk.output) as never,
-        });
+        const output = compactToolOutput(names.get(chunk.toolCallId) ?? '', chunk.output);
+        controller.enqueue({ ...rest, output: output as never });
+        // A read of another canvas that was answered (the person named it): said in the turn.
+        const target = elsewhere.get(chunk.toolCallId);
+        if (target && !(output as { isError?: boolean }).isError) {
+          others.set(`${target.project_id}/${target.canvas_id}`, target);
+          controller.enqueue({
+            type: 'data-other-canvas',
+            data: { ...target, tool: names.get(chunk.toolCallId) ?? '' },
+          });
+        }
         return;
       }
       controller.enqueue(chunk);
     },
   });
+}
+
+/** What a step is counted as: the tokens the provider reported, or an estimate from the bytes it exchanged. */
+interface StepLike {
+  usage: { totalTokens?: number | undefined };
+  request: { body?: unknown };
+  text: string;
+  toolCalls: readonly unknown[];
+}
+
+/**
+ * A step's model tokens. A provider that reports no usage (some OpenAI-compatible servers) is counted from the bytes
+ * sent and received, about four to a token, never as zero (issue 29, item 12): spend bounds hold for every provider.
+ */
+export function stepTokens(step: StepLike): { tokens: number; estimated: boolean } {
+  const reported = step.usage.totalTokens;
+  if (typeof reported === 'number' && reported > 0) return { tokens: reported, estimated: false };
+  const sent = typeof step.request.body === 'string' ? step.request.body : JSON.stringify(step.request.body ?? '');
+  const received = step.text + JSON.stringify(step.toolCalls);
+  return {
+    tokens: Math.max(1, Math.ceil((Buffer.byteLength(sent) + Buffer.byteLength(received)) / 4)),
+    estimated: true,
+  };
+}
+
+function countSteps(steps: readonly StepLike[]): { tokens: number; estimated: boolean } {
+  let tokens = 0;
+  let estimated = false;
+  for (const step of steps) {
+    const counted = stepTokens(step);
+    tokens += counted.tokens;
+    estimated ||= counted.estimated;
+  }
+  return { tokens, estimated };
+}
+
+/** The canvas a tool call names, if it names one. */
+function canvasOf(input: unknown): { project_id: string; canvas_id: string } | null {
+  const { project_id: projectId, canvas_id: canvasId } = (input ?? {}) as Record<string, unknown>;
+  return typeof projectId === 'string' && typeof canvasId === 'string'
+    ? { project_id: projectId, canvas_id: canvasId }
+    : null;
 }
 
 const awaitsApproval = (message: StoredChatMessage | null) =>
@@ -153,7 +224,7 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
   const done = new Promise<TurnResult>((resolve) => {
     settle = resolve;
   });
-  let tokens = 0;
+  let spent = { tokens: 0, estimated: false };
   let failure: string | null = null;
   let mcp: MCPClient | undefined;
 
@@ -182,16 +253,16 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
         // Failures reach the person through the stream (describeModelFailure) and the log, not the console.
         onError: () => undefined,
         onFinish: (event) => {
-          tokens = event.totalUsage.totalTokens ?? 0;
+          spent = countSteps(event.steps);
         },
         onAbort: (event) => {
-          tokens = event.steps.reduce((sum, step) => sum + (step.usage.totalTokens ?? 0), 0);
+          spent = countSteps(event.steps);
         },
       });
       writer.merge(
         result
           .toUIMessageStream({ sendReasoning: false, onError: (error) => (failure = describeModelFailure(error)) })
-          .pipeThrough(compactOutputs()),
+          .pipeThrough(compactOutputs(input.canvas)),
       );
       // Drains the model's stream whether or not anyone reads the chunks: a closed tab does not stop a turn.
       await result.consumeStream({ onError: (error) => void (failure ??= describeModelFailure(error)) });
@@ -208,7 +279,7 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
             : awaitsApproval(message)
               ? 'awaiting_approval'
               : 'completed';
-      settle({ message, tokens, outcome, error: failure });
+      settle({ message, ...spent, outcome, error: failure });
     },
   });
   return { chunks, done };

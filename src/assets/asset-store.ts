@@ -49,7 +49,11 @@ export interface AssetStore {
   /** The asset's bytes (or a range of them) as a stream, never loaded whole into memory. */
   open(location: AssetLocation, range?: ByteRange): Promise<Readable>;
   /** A URL the client may fetch itself (a presigned S3 GET), or null to stream through this server. */
-  directUrl(location: AssetLocation, expiresInSeconds: number): Promise<string | null>;
+  directUrl(
+    location: AssetLocation,
+    expiresInSeconds: number,
+    options?: { attachment: boolean },
+  ): Promise<string | null>;
   /** Writes a whole asset outside any run (migration, restore); answers its storage key. */
   put(assetId: string, bytes: Readable, byteSize: number): Promise<string>;
   /** Deletes an asset's bytes (after a migration copied them elsewhere). */

@@ -127,11 +127,17 @@ export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''
       }
     },
 
-    async directUrl(location, expiresInSeconds) {
+    async directUrl(location, expiresInSeconds, options) {
       if (!location.storageKey) return null;
+      // The object store answers with our type, and anything not shown inline as a download (issue 29, item 2).
       return getSignedUrl(
         client,
-        new GetObjectCommand({ Bucket: bucket, Key: location.storageKey, ResponseContentType: location.mimeType }),
+        new GetObjectCommand({
+          Bucket: bucket,
+          Key: location.storageKey,
+          ResponseContentType: location.mimeType,
+          ...(options?.attachment ? { ResponseContentDisposition: `attachment; filename="${location.assetId}"` } : {}),
+        }),
         { expiresIn: expiresInSeconds },
       );
     },

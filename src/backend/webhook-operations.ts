@@ -5,6 +5,7 @@ import {
   type WebhookCreateBody,
   type WebhookDelivery,
   type WebhookEventType,
+  type WebhookList,
   type WebhookView,
 } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
@@ -24,7 +25,7 @@ import { requirePerson } from './people-operations.js';
  */
 export interface WebhookOperations {
   create(ctx: CallerContext, projectId: string, body: WebhookCreateBody): Promise<IssuedWebhook>;
-  list(ctx: CallerContext, projectId: string): Promise<WebhookView[]>;
+  list(ctx: CallerContext, projectId: string): Promise<WebhookList>;
   change(
     ctx: CallerContext,
     projectId: string,
@@ -48,6 +49,7 @@ function webhookView(record: WebhookRecord): WebhookView {
     url: record.url,
     events: record.events.length === 0 ? [...WEBHOOK_EVENT_TYPES] : record.events,
     allow_private_network: record.allowPrivateNetwork,
+    dropped_deliveries: record.droppedDeliveries,
     created_at: new Date(record.createdAt).toISOString(),
     updated_at: new Date(record.updatedAt).toISOString(),
   };
@@ -69,7 +71,21 @@ function deliveryView(record: DeliveryRecord): WebhookDelivery {
   };
 }
 
-function checkEndpoint(url: string, allowPrivateNetwork: boolean): void {
+/** What the operator allows webhooks (serve settings): how many endpoints a project may have, and private networks. */
+export interface WebhookPolicy {
+  maxEndpointsPerProject: number;
+  /** `--webhooks-private-network`: owners may then allow an endpoint on a private network. Off by default. */
+  allowPrivateNetwork: boolean;
+}
+
+function checkEndpoint(url: string, allowPrivateNetwork: boolean, policy: WebhookPolicy): void {
+  if (allowPrivateNetwork && !policy.allowPrivateNetwork) {
+    throw new CanvasError(
+      'invalid_arguments',
+      'allow_private_network: this server does not deliver webhooks to private networks (its operator decides, with --webhooks-private-network).',
+      { field: 'allow_private_network' },
+    );
+  }
   const refusal = endpointRefusal(url, allowPrivateNetwork);
   if (refusal) throw new CanvasError('invalid_arguments', `url ${refusal}.`, { field: 'url' });
 }
@@ -84,6 +100,7 @@ function eventsOf(events: WebhookEventType[] | undefined): WebhookEventType[] {
 export function createWebhookOperations(
   store: Store,
   seal: () => Promise<SecretSeal>,
+  policy: WebhookPolicy,
   clock: () => number = Date.now,
 ): WebhookOperations {
   async function owner(ctx: CallerContext, projectId: string, what: string): Promise<Actor> {
@@ -96,13 +113,14 @@ export function createWebhookOperations(
     async create(ctx, projectId, body) {
       const by = await owner(ctx, projectId, 'register webhooks');
       const allowPrivateNetwork = body.allow_private_network ?? false;
-      checkEndpoint(body.url, allowPrivateNetwork);
+      checkEndpoint(body.url, allowPrivateNetwork, policy);
       const secret = newWebhookSecret();
       const record = await store.webhooks.create(
         projectId,
         { url: body.url, events: eventsOf(body.events), allowPrivateNetwork },
         (await seal()).seal(secret),
         by,
+        policy.maxEndpointsPerProject,
       );
       await store.team.record({
         projectId,
@@ -116,13 +134,19 @@ export function createWebhookOperations(
 
     async list(ctx, projectId) {
       await owner(ctx, projectId, 'read webhooks');
-      return (await store.webhooks.list(projectId)).map(webhookView);
+      return {
+        webhooks: (await store.webhooks.list(projectId)).map(webhookView),
+        private_network_allowed: policy.allowPrivateNetwork,
+      };
     },
 
     async change(ctx, projectId, webhookId, body) {
       const by = await owner(ctx, projectId, 'change webhooks');
       const current = await store.webhooks.hook(projectId, webhookId);
-      checkEndpoint(body.url ?? current.url, body.allow_private_network ?? current.allowPrivateNetwork);
+      // Only a change of where deliveries go is checked again: an endpoint allowed private networks before the
+      // operator stopped allowing them keeps its events editable (its deliveries ignore the flag meanwhile).
+      if (body.url !== undefined || body.allow_private_network !== undefined)
+        checkEndpoint(body.url ?? current.url, body.allow_private_network ?? current.allowPrivateNetwork, policy);
       const secret = body.rotate_secret ? newWebhookSecret() : null;
       const record = await store.webhooks.update(projectId, webhookId, {
         ...(body.url !== undefined ? { url: body.url } : {}),

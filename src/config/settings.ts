@@ -353,6 +353,19 @@ export const SETTINGS = {
     arg: 'ms',
     help: 'first retry of a failed webhook delivery, ×4 each time up to an hour',
   }),
+  webhooksPrivateNetwork: setting({
+    schema: Bool,
+    default: false,
+    switch: true,
+    help: "let project owners deliver webhooks to private, loopback and link-local addresses (an endpoint's allow_private_network)",
+    docs: 'let project owners deliver webhooks to private, loopback and link-local addresses and over http (an endpoint\'s `allow_private_network`); off, such endpoints are refused and deliveries to endpoints allowed earlier go to public addresses only (docs/security.md, "Webhooks")',
+  }),
+  webhookEndpointsPerProject: setting({
+    schema: Int(1, 1000),
+    default: 20,
+    arg: 'n',
+    help: 'webhook endpoints one project may have',
+  }),
   webhookGiveUpMs: setting({
     schema: Int(1000, 7 * 86_400_000),
     default: 86_400_000,
@@ -379,6 +392,12 @@ export const SETTINGS = {
     arg: 'ms',
     help: 'a comment line on an idle change feed this often, so proxies keep it open',
     docs: 'an idle change feed (`…/events`) gets a `: keep-alive` comment line this often, so proxies and load balancers do not close it; keep it below their idle timeout (at least `100`)',
+  }),
+  oauthClientIdleDays: setting({
+    schema: Int(1, 3650),
+    default: 30,
+    arg: 'days',
+    help: 'an OAuth client registered by an app that no grant has used this long is deleted (it registers again)',
   }),
   oidcIssuer: setting({
     schema: HttpUrl,
@@ -454,6 +473,25 @@ export const SETTINGS = {
     default: 400_000,
     arg: 'n',
     help: 'model tokens one chat conversation may use',
+  }),
+  chatPersonTokensPerDay: setting({
+    schema: Int(1000, 1_000_000_000),
+    default: 2_000_000,
+    arg: 'n',
+    help: "model tokens one person's chat conversations may use in 24 hours, on every canvas",
+    docs: "model tokens one person's chat conversations may use in any 24 hours, on every canvas and server (a provider that reports no usage is counted from the bytes sent and received)",
+  }),
+  chatProjectTokensPerDay: setting({
+    schema: Int(1000, 10_000_000_000),
+    default: 10_000_000,
+    arg: 'n',
+    help: "model tokens one project's chat conversations may use in 24 hours",
+  }),
+  chatOpenConversations: setting({
+    schema: Int(1, 10_000),
+    default: 50,
+    arg: 'n',
+    help: 'chat conversations one person may have open (not ended) at once',
   }),
   chatApprovalMinutes: setting({
     schema: Int(1, 24 * 60),

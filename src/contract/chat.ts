@@ -94,7 +94,10 @@ export const ChatSendBody = z
   .strictObject({
     message: z
       .strictObject({
-        id: z.string().min(1).max(100),
+        id: z.string().min(1).max(100).meta({
+          description:
+            "The page's own id for the message (kept as metadata.client_id); the server gives the stored message its own id. An id already in the conversation is refused.",
+        }),
         text: z.string().trim().min(1, { error: 'must not be empty' }).max(20_000),
       })
       .optional(),

@@ -33,6 +33,11 @@ export const LIMITS = {
   changeLogBytes: 4 * 1024 * 1024,
   /** Field issues listed in one invalid_arguments answer; the total is always given. */
   reportedIssues: 50,
+  /**
+   * Pending deliveries one webhook endpoint may have: a receiver that is down for a day must not make the outbox grow
+   * without end. Events past it are dropped for that endpoint and counted (`dropped_deliveries`).
+   */
+  pendingDeliveries: 10_000,
 } as const;
 
 /** Item bounds of the arrays in node data, by what they hold. */

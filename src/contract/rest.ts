@@ -54,6 +54,11 @@ export const IntrospectedPrincipal = z.strictObject({
   /** The person who issued the token through the API; their current membership caps it (null: an administrator). */
   issued_by: z.strictObject({ issuer: z.string(), subject: z.string() }).nullable().optional(),
   purpose: z.enum(['assistant', 'connector']).nullable().optional(),
+  /** The only canvases the token may name (the canvas chat's turn token); null or absent: every canvas it may reach. */
+  canvases: z
+    .array(z.strictObject({ project_id: z.string(), canvas_id: z.string() }))
+    .nullable()
+    .optional(),
 });
 
 export const IntrospectionResponse = z.discriminatedUnion('active', [

@@ -34,7 +34,8 @@ const Events = z
   .max(WEBHOOK_EVENT_TYPES.length)
   .meta({ description: 'The event types to deliver; empty or absent means all of them.' });
 const AllowPrivate = z.boolean().meta({
-  description: 'Allow http:// and private, loopback or link-local addresses (off by default: an SSRF guard).',
+  description:
+    'Allow http:// and private, loopback or link-local addresses (off by default: an SSRF guard); only on a server whose operator allows private-network webhooks (--webhooks-private-network).',
 });
 
 export const WebhookCreateBody = z.strictObject({
@@ -61,6 +62,10 @@ export const WebhookView = z.strictObject({
   url: z.string(),
   events: z.array(WebhookEventType),
   allow_private_network: z.boolean(),
+  dropped_deliveries: z.int().min(0).meta({
+    description:
+      'Events not queued for this endpoint because it already had the most pending deliveries an endpoint may have (10,000).',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -72,7 +77,13 @@ export const IssuedWebhook = WebhookView.extend({
 });
 export type IssuedWebhook = z.infer<typeof IssuedWebhook>;
 
-export const WebhookList = z.strictObject({ webhooks: z.array(WebhookView) });
+export const WebhookList = z.strictObject({
+  webhooks: z.array(WebhookView),
+  private_network_allowed: z.boolean().meta({
+    description: "Whether this server's operator lets endpoints allow private networks (--webhooks-private-network).",
+  }),
+});
+export type WebhookList = z.infer<typeof WebhookList>;
 
 export const WebhookDelivery = z.strictObject({
   delivery_id: z.string().meta({ description: 'The webhook-id header of the delivery; kept by a redelivery.' }),

@@ -39,7 +39,7 @@ import { isPresencePath, PRESENCE_ROUTE_PATH, registerPresenceRoutes } from './r
 import { createTeamOperations } from '../backend/team-operations.js';
 import { registerTeamRoutes, TEAM_ROUTE_PATHS } from './routes/team.js';
 import { registerWebhookRoutes, WEBHOOK_ROUTE_PATHS } from './routes/webhooks.js';
-import { createWebhookOperations } from '../backend/webhook-operations.js';
+import { createWebhookOperations, type WebhookPolicy } from '../backend/webhook-operations.js';
 import { storeSeal } from '../webhooks/secrets.js';
 import { registerSessionRoutes, SESSION_ROUTE_PATHS } from './routes/sessions.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
@@ -74,6 +74,8 @@ export interface BackendAppOptions {
   writeLimits?: WriteLimits | null;
   /** Routes of the running service that are not the canvas API (/metrics, /api/openapi.json), registered first. */
   serviceRoutes?: (app: Hono<BackendHttpEnv>) => void;
+  /** What the operator allows webhooks: endpoints per project, private networks. */
+  webhooks: WebhookPolicy;
   /** OAuth connectors (src/oauth/): their consent page and connections, once the authorization server runs. */
   connectors?: () => { server: AuthorizationServer; grants: ConnectorGrants } | null;
 }
@@ -189,6 +191,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
             required_actor: token!.actor,
             issued_by: token!.issuedBy,
             purpose: token!.purpose,
+            canvases: token!.canvases?.map((ref) => ({ project_id: ref.projectId, canvas_id: ref.canvasId })) ?? null,
           },
         };
     return c.json(response);
@@ -217,15 +220,20 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
       },
     }),
   );
+  const connectors = options.connectors ?? (() => null);
   const authOptions = {
     store,
     times: options.sessions.times,
     secureCookie,
     publicOrigin: options.sessions.publicOrigin,
   };
-  registerAuthRoutes(app, authOptions);
+  registerAuthRoutes(app, {
+    ...authOptions,
+    signedOut: async (person) => {
+      await connectors()?.server.endSessionsOf(person);
+    },
+  });
   registerOidcRoutes(app, options.oidc ?? null, { ...authOptions, logger });
-  const connectors = options.connectors ?? (() => null);
   registerConsentRoutes(app, {
     store,
     times: options.sessions.times,
@@ -263,7 +271,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     ...authOptions,
     oidcName: options.oidc?.name ?? null,
   });
-  registerWebhookRoutes(app, createWebhookOperations(store, storeSeal(store), clock));
+  registerWebhookRoutes(app, createWebhookOperations(store, storeSeal(store), options.webhooks, clock));
   if (options.chat) registerChatRoutes(app, options.chat);
   registerFeedRoutes(app, {
     store,

@@ -10,7 +10,9 @@ import type { BackendContext } from './http-env.js';
  * backend API only; /mcp never looks at it (spec: Authentication 2).
  */
 
-export const SESSION_COOKIE = 'canvas_mcp_session';
+import { SESSION_COOKIE } from '../backend/auth/session-cookie.js';
+
+export { SESSION_COOKIE };
 /** The header a page of ours sends with every write; a cross-site form cannot send it. */
 export const REQUESTED_BY_HEADER = 'x-requested-by';
 export const REQUESTED_BY_VALUE = 'canvas-mcp';

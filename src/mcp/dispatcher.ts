@@ -11,6 +11,7 @@ import type { BodyFault } from '../validation/check-body.js';
 import type { Logger } from '../shared/logger.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 import type { AssetUrls } from './asset-urls.js';
+import { boundaryRefusal } from './canvas-boundary.js';
 import { CANVAS_APP_URI, type CanvasApp } from './canvas-app.js';
 import { notePresence, type AgentPresence } from './agent-presence.js';
 import { CANVAS_RESOURCE_TEMPLATES, createCanvasResources } from './canvas-resources.js';
@@ -157,6 +158,8 @@ export function createDispatcher(options: DispatcherOptions) {
       const checked = context.checkedArguments !== undefined;
       const bounds = checked ? null : jsonBoundsIssue(rawArguments);
       if (bounds) throw invalidArgumentsOf([bounds]);
+      const outside = boundaryRefusal(context.caller, rawArguments);
+      if (outside) throw new CanvasError('forbidden', outside);
       // Rights first, from project_id alone: a caller without them never makes the server validate a large body.
       if (tool.need !== null) {
         const scope = ProjectScope.safeParse(rawArguments);

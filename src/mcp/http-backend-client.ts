@@ -160,6 +160,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         requiredActor: principal.required_actor,
         issuedBy: principal.issued_by ?? null,
         purpose: principal.purpose ?? null,
+        canvases: principal.canvases?.map((ref) => ({ projectId: ref.project_id, canvasId: ref.canvas_id })) ?? null,
       };
     },
 

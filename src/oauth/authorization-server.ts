@@ -6,7 +6,15 @@ import type { Logger } from '../shared/logger.js';
 import { OAUTH_SCOPES, type OAuthGrantRecord } from '../store/oauth-grants.js';
 import type { Store } from '../store/store.js';
 import { loadOidcProvider, withOidcNotices } from './oidc-module.js';
+import { SESSION_COOKIE } from '../backend/auth/session-cookie.js';
+import type { Actor } from '../store/records.js';
+import { accountIdOf } from './connector-grants.js';
+import { createRefreshReplies } from './refresh-replies.js';
+import { REGISTRATION_BYTES, TOKEN_REQUEST_BYTES, bufferedRequest, createOAuthGuards } from './request-guards.js';
 import { sqlAdapterOf, sweepOAuthRecords } from './sql-adapter.js';
+
+/** Marks the request that answers a refresh token's first use (set by serveOAuthRoute, read after the provider). */
+const REFRESH_TOKEN = Symbol('refresh token of a first use');
 
 /**
  * canvas-mcp as its own OAuth 2.1 authorization server for MCP clients (issue 20; docs/security.md, "Connectors"),
@@ -24,7 +32,10 @@ export const INTERACTION_PATH = '/oauth-ui/interaction';
 const ACCESS_TOKEN_SECONDS = 3600;
 const REFRESH_TOKEN_SECONDS = 30 * 86_400;
 const GRANT_SECONDS = 90 * 86_400;
-/** A rotated refresh token may be presented again this long (two requests of one client refreshing at once). */
+/**
+ * A rotated refresh token may be presented again this long (two requests of one client refreshing at once), and is
+ * then answered with the pair its first use produced (src/oauth/refresh-replies.ts).
+ */
 const REFRESH_GRACE_SECONDS = 10;
 const SWEEP_MS = 10 * 60_000;
 
@@ -60,6 +71,8 @@ export interface AuthorizationServer {
   ): Promise<string>;
   /** Ends a grant: its codes, access and refresh tokens stop at once. */
   revokeGrant(grantId: string): Promise<void>;
+  /** Ends the authorization server's sessions of a person (they signed out of canvas-mcp). */
+  endSessionsOf(person: Actor): Promise<void>;
   close(): void;
 }
 
@@ -79,6 +92,10 @@ export interface AuthorizationServerOptions {
   origin: string;
   logger: Logger;
   clock?: () => number;
+  /** The person a canvas-mcp session cookie belongs to, or null (ended, unknown). */
+  personOfSession: (secret: string) => Promise<Actor | null>;
+  /** A dynamically registered client that no grant has used for this long is deleted. */
+  clientIdleMs: number;
 }
 
 async function keysOf(store: Store) {
@@ -98,7 +115,28 @@ async function keysOf(store: Store) {
 export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
   const { store, logger } = options;
   const clock = options.clock ?? Date.now;
-  const { Provider, errors } = await loadOidcProvider(logger);
+  const { Provider, errors, interactionPolicy } = await loadOidcProvider(logger);
+  const guards = createOAuthGuards();
+  const refreshReplies = createRefreshReplies(store.driver, REFRESH_GRACE_SECONDS, clock);
+  /**
+   * Silent re-authorization only for the person signed in here (issue 29, item 7): an authorization request whose
+   * browser has no canvas-mcp session, or one of another person than the authorization session's, shows the sign-in
+   * and the consent again (a shared browser never hands one person's canvases to another's client).
+   */
+  const policy = interactionPolicy.base();
+  policy.get('login')!.checks.add(
+    new interactionPolicy.Check(
+      'canvas_mcp_person',
+      'the person signed in to canvas-mcp is not the one this authorization session belongs to',
+      async (ctx) => {
+        const secret = ctx.cookies.get(SESSION_COOKIE, { signed: false });
+        const person = secret ? await options.personOfSession(secret) : null;
+        return !person || accountIdOf(person) !== ctx.oidc.session?.accountId
+          ? interactionPolicy.Check.REQUEST_PROMPT
+          : interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      },
+    ),
+  );
   const issuer = `${options.origin}${ISSUER_PATH}`;
   const resource = `${options.origin}/mcp/`;
   const resourceAliases = new Set([resource, resource.slice(0, -1)]);
@@ -106,11 +144,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const { cookieKeys, jwks } = await keysOf(store);
 
   const configuration: Configuration = {
-    adapter: sqlAdapterOf(store.driver, {
-      invalidGrant: errors.InvalidGrant,
-      clock,
-      refreshGraceSeconds: REFRESH_GRACE_SECONDS,
-    }),
+    adapter: sqlAdapterOf(store.driver, { invalidGrant: errors.InvalidGrant, clock }),
     clients: [],
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     // Dynamic registration checks a client's `scope` against this list: the resource scopes are listed here too.
@@ -153,7 +187,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         },
       },
     } as Configuration['features'],
-    interactions: { url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    interactions: { policy, url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
     cookies: {
       keys: cookieKeys,
       long: { httpOnly: true, sameSite: 'lax' },
@@ -186,19 +220,63 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     }
     await next();
   });
+  // The first use of a refresh token within its grace keeps its answer, for a second use to get the same pair.
+  provider.use(async (ctx: KoaContextWithOIDC, next) => {
+    await next();
+    const refreshToken = (ctx.req as { [REFRESH_TOKEN]?: string })[REFRESH_TOKEN];
+    if (refreshToken === undefined) return;
+    if (ctx.status === 200 && ctx.body) await refreshReplies.remember(refreshToken, JSON.stringify(ctx.body));
+    else await refreshReplies.release(refreshToken);
+  });
   provider.on('server_error', (_ctx: unknown, error: Error) =>
     logger.error({ err: error }, 'authorization server error'),
   );
   const callback = provider.callback();
 
   const sweep = setInterval(() => {
-    sweepOAuthRecords(store.driver, clock()).catch((error: unknown) =>
+    sweepOAuthRecords(store.driver, clock(), options.clientIdleMs).catch((error: unknown) =>
       logger.warn({ err: error }, 'sweeping expired OAuth records failed'),
     );
   }, SWEEP_MS);
   sweep.unref();
 
   const resourceMetadataUrl = `${options.origin}/.well-known/oauth-protected-resource/mcp/`;
+
+  /**
+   * One request to /oauth/*: within the address's budget, registration and token bodies within their size, and a
+   * refresh token used twice within its grace answered with its first answer; then the provider.
+   */
+  async function serveOAuthRoute(req: IncomingMessage, res: ServerResponse, url: string, route: string) {
+    const path = route.split('?', 1)[0]!;
+    if (!(await guards.admit(req, res, path))) return;
+    let request = req;
+    if (req.method === 'POST' && (path === '/reg' || path === '/token')) {
+      const buffered = await bufferedRequest(req, res, path === '/reg' ? REGISTRATION_BYTES : TOKEN_REQUEST_BYTES);
+      if (!buffered) return;
+      request = buffered.request;
+      const form = new URLSearchParams(buffered.body.toString('utf8'));
+      const refreshToken = form.get('refresh_token');
+      if (path === '/token' && form.get('grant_type') === 'refresh_token' && refreshToken) {
+        const claimed = await refreshReplies.claim(refreshToken);
+        if (typeof claimed === 'object' && claimed !== null) {
+          res
+            .writeHead(200, {
+              'content-type': 'application/json; charset=utf-8',
+              'cache-control': 'no-store',
+              pragma: 'no-cache',
+            })
+            .end(claimed.body);
+          return;
+        }
+        if (claimed === 'first') (request as { [REFRESH_TOKEN]?: string })[REFRESH_TOKEN] = refreshToken;
+      }
+    }
+    const mounted = request as IncomingMessage & { originalUrl?: string; baseUrl?: string };
+    mounted.originalUrl = url;
+    mounted.baseUrl = ISSUER_PATH;
+    request.url = route;
+    await callback(request, res);
+  }
 
   return {
     issuer,
@@ -217,14 +295,15 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     handle(req, res) {
       const url = req.url ?? '/';
       const path = url.split('?', 1)[0]!;
-      const mounted = req as IncomingMessage & { originalUrl?: string; baseUrl?: string };
       if (path === ISSUER_PATH || path.startsWith(`${ISSUER_PATH}/`)) {
-        mounted.originalUrl = url;
-        mounted.baseUrl = ISSUER_PATH;
-        req.url = url.slice(ISSUER_PATH.length) || '/';
-        void callback(req, res);
+        void serveOAuthRoute(req, res, url, url.slice(ISSUER_PATH.length) || '/').catch((error: unknown) => {
+          logger.error({ err: error }, 'authorization server request failed');
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: 'server_error' }));
+        });
         return true;
       }
+      const mounted = req as IncomingMessage & { originalUrl?: string; baseUrl?: string };
       // RFC 8414 (and OpenID discovery) with the issuer's path inserted after the well-known prefix.
       for (const known of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
         if (path === `${known}${ISSUER_PATH}`) {
@@ -296,6 +375,13 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         grant.rejectOIDCScope(refused.join(' '));
       }
       return grant.save();
+    },
+
+    async endSessionsOf(person) {
+      const pattern = `%"accountId":"${accountIdOf(person).replace(/[\\%_]/g, (char) => `\\${char}`)}"%`;
+      await store.driver.run(`DELETE FROM oauth_records WHERE model = 'Session' AND payload LIKE ? ESCAPE '\\'`, [
+        pattern,
+      ]);
     },
 
     async revokeGrant(grantId) {

@@ -127,7 +127,9 @@ export function createConnectorGate(options: {
           scope: needed,
         };
       }
-      const canvas = needed ? canvasOf(request, rawArguments) : null;
+      // A tool call naming another canvas is answered by the dispatcher as a tool error the model can read
+      // (src/mcp/canvas-boundary.ts); a resource read of another canvas is refused here.
+      const canvas = request.method === 'resources/read' ? canvasOf(request, rawArguments) : null;
       const { grant } = access;
       if (canvas && (canvas.projectId !== grant.projectId || canvas.canvasId !== grant.canvasId)) {
         return {

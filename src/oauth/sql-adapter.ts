@@ -1,14 +1,15 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { parseRows } from '../store/records.js';
 import type { SqlDriver } from '../store/sql-driver.js';
 
 /**
  * oidc-provider's storage (migration 010, `oauth_records`) on our store's database, SQLite or PostgreSQL, so every
  * server process on one database shares clients, codes, tokens and grants. Single-use records (authorization codes,
- * refresh tokens) are consumed atomically: two processes never redeem one code. A refresh token rotated less than
- * `refreshGraceSeconds` ago may be presented once more (a client that refreshes from two requests at once) instead
- * of counting as a replay, which would end the whole grant.
+ * refresh tokens) are consumed atomically: two processes never redeem one code. A refresh token used twice within its
+ * grace is answered before it reaches the provider (src/oauth/refresh-replies.ts); any other second use is a replay,
+ * which ends the whole grant.
  */
 
 const GRANTABLE = new Set([
@@ -39,12 +40,10 @@ export interface SqlAdapterOptions {
   /** oidc-provider's InvalidGrant error (passed in: the module is imported once, lazily: src/oauth/oidc-module.ts). */
   invalidGrant: new (detail: string) => Error;
   clock?: () => number;
-  refreshGraceSeconds?: number;
 }
 
 export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
   const clock = options.clock ?? Date.now;
-  const grace = options.refreshGraceSeconds ?? 0;
 
   return class SqlAdapter implements Adapter {
     private readonly hashed: boolean;
@@ -84,7 +83,6 @@ export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
       // A hashed record is found by its id only when its holder presents it: that is the id to put back.
       const parsed = this.hashed && column === 'id' ? { ...stored, jti: value } : stored;
       if (consumedAt === null) return parsed;
-      if (this.model === 'RefreshToken' && consumedAt > clock() / 1000 - grace) return parsed;
       return { ...parsed, consumed: consumedAt };
     }
 
@@ -101,13 +99,9 @@ export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
     }
 
     async consume(id: string): Promise<void> {
-      const now = Math.floor(clock() / 1000);
-      const lenient = this.model === 'RefreshToken' && grace > 0;
       const { changes } = await driver.run(
-        lenient
-          ? 'UPDATE oauth_records SET consumed_at = COALESCE(consumed_at, ?) WHERE model = ? AND id = ? AND (consumed_at IS NULL OR consumed_at > ?)'
-          : 'UPDATE oauth_records SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL',
-        lenient ? [now, this.model, this.key(id), now - grace] : [now, this.model, this.key(id)],
+        'UPDATE oauth_records SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL',
+        [Math.floor(clock() / 1000), this.model, this.key(id)],
       );
       // Lost a race with another request or process: refuse rather than issue a second set of tokens.
       if (changes === 0 && SINGLE_USE.has(this.model)) throw new options.invalidGrant('grant already used');
@@ -123,7 +117,29 @@ export function sqlAdapterOf(driver: SqlDriver, options: SqlAdapterOptions) {
   };
 }
 
-/** Drops expired records (any one process, now and then). */
-export async function sweepOAuthRecords(driver: SqlDriver, now: number): Promise<number> {
-  return (await driver.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at < ?', [now])).changes;
+const ClientRow = z.object({ id: z.string(), payload: z.string() });
+const IssuedAt = z.looseObject({ client_id_issued_at: z.number().optional() });
+
+/**
+ * Drops expired records, and clients registered dynamically that no grant has used for `clientIdleMs` (issue 29, item
+ * 4: registration is anonymous, so unused clients must not pile up). Any one process, now and then.
+ */
+export async function sweepOAuthRecords(driver: SqlDriver, now: number, clientIdleMs: number): Promise<number> {
+  let dropped = (await driver.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at < ?', [now]))
+    .changes;
+  const idleSince = now - clientIdleMs;
+  for (const row of parseRows(
+    ClientRow,
+    await driver.all("SELECT id, payload FROM oauth_records WHERE model = 'Client'"),
+  )) {
+    const issuedAt = (IssuedAt.safeParse(JSON.parse(row.payload)).data?.client_id_issued_at ?? 0) * 1000;
+    if (issuedAt > idleSince) continue;
+    const used = await driver.get(
+      'SELECT 1 AS used FROM oauth_grants WHERE client_id = ? AND ended_at IS NULL AND COALESCE(last_used_at, created_at) > ?',
+      [row.id, idleSince],
+    );
+    if (used) continue;
+    dropped += (await driver.run("DELETE FROM oauth_records WHERE model = 'Client' AND id = ?", [row.id])).changes;
+  }
+  return dropped;
 }

@@ -9,7 +9,8 @@ import type { Store } from '../store/store.js';
 import type { Assets } from '../assets/assets.js';
 import type { StagedAsset } from '../assets/asset-store.js';
 import { assetUrl } from './asset-files.js';
-import { ProviderError, type ProviderJob } from './providers/provider.js';
+import { ProviderError, type ProducedAsset, type ProviderJob } from './providers/provider.js';
+import { mediaTypeOf } from '../assets/media-types.js';
 import type { ProviderRegistry } from './providers/registry.js';
 
 /**
@@ -104,6 +105,22 @@ export function createRunEngine(options: RunEngineOptions) {
     }
   }
 
+  /**
+   * Every output is what its kind says, whichever provider made it: its type comes from its bytes (issue 29, item 2),
+   * and a file of another type (an SVG or an HTML page as a picture) fails the run instead of being kept.
+   */
+  async function verifiedOutput(asset: ProducedAsset): Promise<ProducedAsset> {
+    const verdict = await mediaTypeOf(asset.kind, asset.bytes);
+    if (!verdict.ok) {
+      throw new ProviderError(
+        'provider_error',
+        `The run's ${asset.kind} output is ${verdict.found}: it was not kept.`,
+        false,
+      );
+    }
+    return { ...asset, mimeType: verdict.mimeType };
+  }
+
   async function execute(row: RunRow, workerId: string): Promise<void> {
     const lease: Lease = { runId: row.id, workerId, attempt: row.attempt };
     const log = logger.child({ run_id: row.id, attempt: row.attempt, worker: workerId });
@@ -158,7 +175,8 @@ export function createRunEngine(options: RunEngineOptions) {
       // Finished, even if a cancel was requested meanwhile: the work is done and delivered.
       const outputs: RunOutput[] = [];
       const assets: AssetRecord[] = [];
-      for (const asset of result.assets) {
+      for (const produced of result.assets) {
+        const asset = await verifiedOutput(produced);
         const stagedAsset = await writer.stage(asset.assetId, `${row.id}.${row.attempt}`, asset.bytes);
         staged.push(stagedAsset);
         outputs.push({

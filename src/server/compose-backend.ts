@@ -40,6 +40,7 @@ import { assetsOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
  */
 
 export interface BackendParts {
+  config: ServeConfig;
   logger: Logger;
   clock: () => number;
   cleanup: CleanupStack;
@@ -57,7 +58,15 @@ export function sessionTimesOf(config: ServeConfig): SessionTimes {
 /** The OAuth connectors (issue 20): the issuer is the public origin, known only once the server listens. */
 async function composeConnectors(store: Store, parts: BackendParts): Promise<Connectors> {
   const { logger, clock, pricing } = parts;
-  const server = await createAuthorizationServer({ store, origin: parts.addresses.publicOrigin, logger, clock });
+  const times = sessionTimesOf(parts.config);
+  const server = await createAuthorizationServer({
+    store,
+    origin: parts.addresses.publicOrigin,
+    logger,
+    clock,
+    personOfSession: async (secret) => (await store.sessions.findSession(secret, times))?.person ?? null,
+    clientIdleMs: parts.config.oauthClientIdleDays * 86_400_000,
+  });
   parts.cleanup.defer('oauth', () => server.close());
   return {
     server,
@@ -104,6 +113,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     logger: logger.child({ component: 'webhooks' }),
     retryMs: config.webhookRetryMs,
     giveUpMs: config.webhookGiveUpMs,
+    allowPrivateNetwork: config.webhooksPrivateNetwork,
     clock,
   });
   const backend = createBackend({
@@ -139,6 +149,9 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     limits: {
       maxSteps: config.chatMaxSteps,
       tokenBudget: config.chatTokenBudget,
+      personTokensPerDay: config.chatPersonTokensPerDay,
+      projectTokensPerDay: config.chatProjectTokensPerDay,
+      openConversationsPerPerson: config.chatOpenConversations,
       approvalMs: config.chatApprovalMinutes * 60_000,
       chunkTimeoutMs: 90_000,
     },
@@ -171,6 +184,10 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
           }
         : null,
     feedHeartbeatMs: config.feedHeartbeatMs,
+    webhooks: {
+      maxEndpointsPerProject: config.webhookEndpointsPerProject,
+      allowPrivateNetwork: config.webhooksPrivateNetwork,
+    },
     writeLimits,
     chat,
     people: createPeopleOperations(store, clock),

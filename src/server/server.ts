@@ -135,6 +135,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
           { logger, tools, metricsAccess, defer: cleanup.defer },
         )
       : await composeBackend(config, {
+          config,
           logger,
           clock,
           cleanup,

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { CONVERSATION_STATUSES, type ConversationStatus, type StoredChatMessage } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
 import type { Actor } from './records.js';
+import { insertRow } from './row-statements.js';
 import type { SqlDriver, SqlParam } from './sql-driver.js';
 
 /**
@@ -146,11 +148,68 @@ export function createChatStore(driver: SqlDriver, clock: () => number) {
       await driver.run('UPDATE chat_conversations SET title = ? WHERE id = ?', [title, id]);
     },
 
-    async addTokens(id: string, tokens: number): Promise<void> {
-      await driver.run('UPDATE chat_conversations SET tokens_used = tokens_used + ? WHERE id = ?', [
-        Math.max(0, Math.round(tokens)),
-        id,
+    /** Adds a turn's tokens to its conversation, and to its person's and project's spend (chat_usage), in one go. */
+    async addTokens(conversation: ConversationRecord, tokens: number, estimated = false): Promise<void> {
+      const spent = Math.max(0, Math.round(tokens));
+      await driver.transaction(async (tx) => {
+        await tx.run('UPDATE chat_conversations SET tokens_used = tokens_used + ? WHERE id = ?', [
+          spent,
+          conversation.id,
+        ]);
+        if (spent === 0) return;
+        await insertRow(tx, 'chat_usage', {
+          id: newId('use_'),
+          conversation_id: conversation.id,
+          project_id: conversation.projectId,
+          owner_issuer: conversation.owner.issuer,
+          owner_subject: conversation.owner.subject,
+          tokens: spent,
+          estimated: estimated ? 1 : 0,
+          at: clock(),
+        });
+      });
+    },
+
+    /** Model tokens a person, and the project, spent on the chat since `since` (every server's turns). */
+    async spentSince(person: Actor, projectId: string, since: number): Promise<{ person: number; project: number }> {
+      const sum = async (where: string, params: SqlParam[]) =>
+        Number(
+          (await driver.get(`SELECT COALESCE(SUM(tokens), 0) AS spent FROM chat_usage WHERE ${where}`, params))
+            ?.spent ?? 0,
+        );
+      return {
+        person: await sum('owner_issuer = ? AND owner_subject = ? AND at > ?', [person.issuer, person.subject, since]),
+        project: await sum('project_id = ? AND at > ?', [projectId, since]),
+      };
+    },
+
+    /** Conversations a person has not ended, on every canvas. */
+    async openCount(person: Actor): Promise<number> {
+      const row = await driver.get(
+        `SELECT COUNT(*) AS open FROM chat_conversations WHERE owner_issuer = ? AND owner_subject = ? AND status <> 'ended'`,
+        [person.issuer, person.subject],
+      );
+      return Number(row?.open ?? 0);
+    },
+
+    /**
+     * Appends a person's message under an id the server chose; refused when `clientId` (the page's own id for it)
+     * names a message already in the conversation, so nobody can overwrite another author's message (issue 29, item 13).
+     */
+    async appendPersonMessage(conversationId: string, message: StoredChatMessage, clientId: string): Promise<void> {
+      const taken = await driver.get('SELECT role FROM chat_messages WHERE conversation_id = ? AND id IN (?, ?)', [
+        conversationId,
+        clientId,
+        message.id,
       ]);
+      if (taken) {
+        throw new CanvasError(
+          'invalid_arguments',
+          'message.id names a message already in this conversation: each message the page sends has a new id.',
+          { issues: [{ path: 'message.id', message: 'already in this conversation' }] },
+        );
+      }
+      await this.saveMessage(conversationId, message);
     },
 
     /** Appends a message, or replaces the message with the same id (a turn continued after an approval). */

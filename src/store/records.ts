@@ -34,6 +34,17 @@ function actorOf(issuer: string | null, subject: string | null): Actor | null {
   return issuer !== null && subject !== null ? { issuer, subject } : null;
 }
 
+const CanvasScope = z
+  .array(z.object({ project_id: z.string(), canvas_id: z.string() }))
+  .transform((refs) => refs.map((ref) => ({ projectId: ref.project_id, canvasId: ref.canvas_id })));
+
+/** A token's canvas scope as stored (a JSON list), or null for none. */
+export function canvasScopeText(canvases: ReadonlyArray<{ projectId: string; canvasId: string }> | null | undefined) {
+  return canvases
+    ? JSON.stringify(canvases.map((ref) => ({ project_id: ref.projectId, canvas_id: ref.canvasId })))
+    : null;
+}
+
 export const TokenRow = z
   .object({
     id: z.string(),
@@ -48,6 +59,7 @@ export const TokenRow = z
     issued_by_issuer: z.string().nullable(),
     issued_by_subject: z.string().nullable(),
     purpose: z.enum(TOKEN_PURPOSES).nullable(),
+    canvas_scope: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -60,6 +72,8 @@ export const TokenRow = z
     revokedAt: row.revoked_at,
     issuedBy: actorOf(row.issued_by_issuer, row.issued_by_subject),
     purpose: row.purpose,
+    /** The canvases it may reach, beyond its projects' rights; null: every canvas they allow. */
+    canvases: row.canvas_scope === null ? null : CanvasScope.parse(JSON.parse(row.canvas_scope)),
   }));
 
 export type TokenRecord = z.output<typeof TokenRow> & { projects: string[]; workspaces: string[] };
@@ -133,7 +147,7 @@ export type ChatRunRecord = z.output<typeof ChatRunRow>;
 export const MemberRoleRow = z.object({ role: z.enum(MEMBER_ROLES) });
 
 export const TOKEN_COLUMNS =
-  'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at, issued_by_issuer, issued_by_subject, purpose';
+  'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at, issued_by_issuer, issued_by_subject, purpose, canvas_scope';
 
 export function parseRow<S extends z.ZodType>(schema: S, row: unknown): z.output<S> {
   return schema.parse(row);

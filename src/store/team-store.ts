@@ -170,6 +170,33 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
     );
   }
 
+  /**
+   * Withdraws the open invitations someone made, inside the transaction that removes or demotes them (issue 29, item
+   * 1): only owners invite, and a link never does more than its maker may still do.
+   */
+  async function withdrawInvitesBy(tx: SqlExecutor, projectId: string, maker: Actor, by: Actor): Promise<void> {
+    const open = await tx.all(
+      `SELECT id FROM project_invites WHERE project_id = ? AND invited_by_issuer = ? AND invited_by_subject = ?
+         AND accepted_at IS NULL AND revoked_at IS NULL${driver.forUpdate}`,
+      [projectId, maker.issuer, maker.subject],
+    );
+    if (open.length === 0) return;
+    const now = clock();
+    for (const { id } of open) {
+      await tx.run('UPDATE project_invites SET revoked_at = ? WHERE id = ?', [now, String(id)]);
+      await record(
+        {
+          projectId,
+          actor: by,
+          action: 'invite.revoked',
+          target: String(id),
+          details: { reason: 'maker_no_longer_owner', invited_by: personKey(maker) },
+        },
+        tx,
+      );
+    }
+  }
+
   async function inviteBySecret(tx: SqlExecutor, secret: string, lock: boolean): Promise<InviteRecord> {
     const row = await tx.get(
       `SELECT ${INVITE_COLUMNS} FROM project_invites WHERE secret_hash = ?${lock ? driver.forUpdate : ''}`,
@@ -182,6 +209,15 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
     if (invite.revokedAt !== null)
       throw new CanvasError('unauthenticated', 'This invitation was withdrawn by an owner of the project.');
     if (invite.expiresAt <= clock()) throw new CanvasError('unauthenticated', 'This invitation has expired.');
+    // The rule tokens and chat runs follow: an invitation does no more than its maker may do now. Only owners invite,
+    // so a maker who left or is no longer an owner leaves a link that no longer works.
+    const makerRole = await roleOf(tx, invite.projectId, invite.invitedBy);
+    if (makerRole !== 'owner') {
+      throw new CanvasError(
+        'unauthenticated',
+        `This invitation was made by ${invite.invitedBy.subject}, who is ${makerRole ? 'no longer an owner' : 'no longer a member'} of the project: it no longer works. Ask an owner for a new one.`,
+      );
+    }
     return invite;
   }
 
@@ -296,7 +332,10 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
             'not_found',
             `${person.subject} (${person.issuer}) is not a member of project ${projectId}.`,
           );
-        if (current === 'owner' && role !== 'owner') await keepAnOwner(tx, projectId, person, 'be demoted');
+        if (current === 'owner' && role !== 'owner') {
+          await keepAnOwner(tx, projectId, person, 'be demoted');
+          await withdrawInvitesBy(tx, projectId, person, by);
+        }
         await tx.run('UPDATE project_members SET role = ? WHERE project_id = ? AND issuer = ? AND subject = ?', [
           role,
           projectId,
@@ -332,6 +371,7 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
           );
         const leaving = samePerson(by, person);
         if (current === 'owner') await keepAnOwner(tx, projectId, person, leaving ? 'leave' : 'be removed');
+        await withdrawInvitesBy(tx, projectId, person, by);
         await tx.run('DELETE FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [
           projectId,
           person.issuer,

@@ -1,9 +1,11 @@
+import type { CanvasRef } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, newId, newTokenSecret, sha256Hex } from '../shared/ids.js';
 import {
   TOKEN_COLUMNS,
   ScopeRow,
   TokenRow,
+  canvasScopeText,
   parseRow,
   parseRows,
   type Actor,
@@ -29,6 +31,8 @@ export interface NewToken {
   /** The person who issued it through the API (null: an administrator). */
   issuedBy?: Actor | null;
   purpose?: TokenPurpose | null;
+  /** Only these canvases of its projects (the canvas chat's turn token); absent: every canvas they allow. */
+  canvases?: CanvasRef[] | null;
 }
 
 export interface TokenStore {
@@ -88,6 +92,7 @@ export function createTokenStore(driver: SqlDriver, clock: () => number, cachedR
           issued_by_issuer: token.issuedBy?.issuer ?? null,
           issued_by_subject: token.issuedBy?.subject ?? null,
           purpose: token.purpose ?? null,
+          canvas_scope: canvasScopeText(token.canvases),
         });
         const scopes = [
           ...[...new Set(token.projects)].map((id) => ['project', id] as const),

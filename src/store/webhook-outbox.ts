@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RevisionAuthor, WebhookEventType } from '../contract/index.js';
+import { LIMITS, type RevisionAuthor, type WebhookEventType } from '../contract/index.js';
 import { newId } from '../shared/ids.js';
 import { parseRows } from './records.js';
 import { insertRow } from './row-statements.js';
@@ -26,6 +26,15 @@ async function projectHooks(tx: SqlExecutor, projectId: string): Promise<Array<{
   return rows.map((row) => ({ id: row.id, events: JSON.parse(row.events) as string[] }));
 }
 
+/** Whether an endpoint already has its cap of pending deliveries (read through the pending index, at most the cap). */
+async function atPendingCap(tx: SqlExecutor, webhookId: string): Promise<boolean> {
+  const row = await tx.get(
+    `SELECT COUNT(*) AS pending FROM (SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending' LIMIT ?) capped`,
+    [webhookId, LIMITS.pendingDeliveries],
+  );
+  return Number(row?.pending ?? 0) >= LIMITS.pendingDeliveries;
+}
+
 async function enqueue(
   driver: SqlDriver,
   tx: SqlExecutor,
@@ -46,6 +55,10 @@ async function enqueue(
   );
   const body = JSON.stringify({ type: event.type, timestamp: new Date(event.now).toISOString(), data: event.data });
   for (const hook of wanting) {
+    if (await atPendingCap(tx, hook.id)) {
+      await tx.run('UPDATE webhooks SET dropped_deliveries = dropped_deliveries + 1 WHERE id = ?', [hook.id]);
+      continue;
+    }
     await insertRow(tx, 'webhook_deliveries', {
       id: newId('msg_'),
       webhook_id: hook.id,

@@ -24,6 +24,8 @@ export interface WebhookRecord {
   previousSecretUntil: number | null;
   createdAt: number;
   updatedAt: number;
+  /** Events not queued for this endpoint because it had its cap of pending deliveries. */
+  droppedDeliveries: number;
 }
 
 export interface DeliveryRecord {
@@ -66,9 +68,10 @@ const HookRow = z.object({
   previous_secret_until: Millis.nullable(),
   created_at: Millis,
   updated_at: Millis,
+  dropped_deliveries: z.coerce.number().int(),
 });
 const HOOK_COLUMNS =
-  'id, project_id, url, events, allow_private_network, secret_sealed, previous_secret_sealed, previous_secret_until, created_at, updated_at';
+  'id, project_id, url, events, allow_private_network, secret_sealed, previous_secret_sealed, previous_secret_until, created_at, updated_at, dropped_deliveries';
 const DeliveryRow = z.object({
   id: z.string(),
   webhook_id: z.string(),
@@ -101,6 +104,7 @@ function hookRecord(row: z.output<typeof HookRow>): WebhookRecord {
     previousSecretUntil: row.previous_secret_until,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    droppedDeliveries: row.dropped_deliveries,
   };
 }
 
@@ -145,30 +149,46 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
   return {
     hook,
 
+    /** Registers an endpoint; refused when the project already has `maxEndpoints` (counted under the project's lock). */
     async create(
       projectId: string,
       endpoint: { url: string; events: WebhookEventType[]; allowPrivateNetwork: boolean },
       secretSealed: string,
       by: Actor,
+      maxEndpoints: number,
     ): Promise<WebhookRecord> {
       const id = newId('wh_');
       const now = clock();
-      await driver.run(
-        `INSERT INTO webhooks (id, project_id, url, events, allow_private_network, secret_sealed, created_by_issuer, created_by_subject, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          id,
-          projectId,
-          endpoint.url,
-          JSON.stringify(endpoint.events),
-          endpoint.allowPrivateNetwork ? 1 : 0,
-          secretSealed,
-          by.issuer,
-          by.subject,
-          now,
-          now,
-        ],
-      );
+      await driver.transaction(async (tx) => {
+        await tx.get(`SELECT id FROM projects WHERE id = ?${driver.forUpdate}`, [projectId]);
+        const row = await tx.get(
+          'SELECT COUNT(*) AS endpoints FROM webhooks WHERE project_id = ? AND deleted_at IS NULL',
+          [projectId],
+        );
+        if (Number(row?.endpoints ?? 0) >= maxEndpoints) {
+          throw new CanvasError(
+            'limit_exceeded',
+            `Project ${projectId} already has ${maxEndpoints} webhook endpoints, the most this server allows: delete one first.`,
+            { max_endpoints: maxEndpoints },
+          );
+        }
+        await tx.run(
+          `INSERT INTO webhooks (id, project_id, url, events, allow_private_network, secret_sealed, created_by_issuer, created_by_subject, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            id,
+            projectId,
+            endpoint.url,
+            JSON.stringify(endpoint.events),
+            endpoint.allowPrivateNetwork ? 1 : 0,
+            secretSealed,
+            by.issuer,
+            by.subject,
+            now,
+            now,
+          ],
+        );
+      });
       return hook(projectId, id);
     },
 
@@ -272,9 +292,20 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
      * Claims due deliveries for `worker` until `leaseMs` from now: each the earliest pending one of its endpoint and
      * canvas, and not held by another worker's live lease.
      */
-    async claimDue(worker: string, leaseMs: number, limit: number): Promise<DueDelivery[]> {
+    /**
+     * Leases up to `limit` deliveries that are due: the first pending one of each endpoint and canvas, of endpoints
+     * not in `busyWebhookIds` (those this worker already has enough deliveries in flight to).
+     */
+    async claimDue(
+      worker: string,
+      leaseMs: number,
+      limit: number,
+      busyWebhookIds: readonly string[] = [],
+    ): Promise<DueDelivery[]> {
       return driver.transaction(async (tx) => {
         const now = clock();
+        const notBusy =
+          busyWebhookIds.length === 0 ? '' : `AND d.webhook_id NOT IN (${busyWebhookIds.map(() => '?').join(', ')})`;
         const ids = parseRows(
           z.object({ id: z.string() }),
           await tx.all(
@@ -283,8 +314,9 @@ export function createWebhookStore(driver: SqlDriver, clock: () => number) {
                AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.deleted_at IS NULL)
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
                                WHERE e.webhook_id = d.webhook_id AND e.canvas_id = d.canvas_id AND e.status = 'pending' AND e.seq < d.seq)
+               ${notBusy}
              ORDER BY d.next_attempt_at, d.seq LIMIT ?${driver.forUpdateSkipLocked}`,
-            [now, now, limit],
+            [now, now, ...busyWebhookIds, limit],
           ),
         ).map((row) => row.id);
         const due: DueDelivery[] = [];

@@ -6,7 +6,7 @@ import { newId } from '../shared/ids.js';
 import type { Store } from '../store/store.js';
 import { WEBHOOK_CHANNEL } from '../store/webhook-outbox.js';
 import type { DeliveryOutcome, DueDelivery } from '../store/webhook-store.js';
-import { publicOnlyLookup } from './network-rule.js';
+import { describeDeliveryFailure, publicOnlyConnector } from './network-rule.js';
 import type { SecretSeal } from './secrets.js';
 
 /**
@@ -17,6 +17,11 @@ import type { SecretSeal } from './secrets.js';
  * once by the transaction that wrote a delivery (NOTIFY on PostgreSQL, after the commit in-process on SQLite), so a delivery leaves
  * within milliseconds; due retries are found by a timer. Redirects are not followed (each hop would escape the
  * network rule).
+ *
+ * Deliveries are independent (issue 29, item 3): each is sent on its own, at most `PER_ENDPOINT` at a time to one
+ * endpoint and `IN_FLIGHT` in all, and the loop goes on claiming while they are out, so a receiver that never answers
+ * holds only its own endpoint's deliveries, never another project's. A connection that is not made within
+ * `CONNECT_TIMEOUT_MS` fails the attempt.
  */
 export interface WebhookDispatcherOptions {
   store: Store;
@@ -26,6 +31,8 @@ export interface WebhookDispatcherOptions {
   giveUpMs: number;
   timeoutMs?: number;
   clock?: () => number;
+  /** Whether endpoints may be on private networks (the operator's `--webhooks-private-network`; off by default). */
+  allowPrivateNetwork?: boolean;
 }
 
 export interface WebhookDispatcher {
@@ -36,16 +43,26 @@ export interface WebhookDispatcher {
 const MAX_RETRY_GAP_MS = 3_600_000;
 const IDLE_CHECK_MS = 1000;
 const MIN_SLEEP_MS = 10;
+/** Deliveries in flight to one endpoint from this process, and in all. */
+const PER_ENDPOINT = 4;
+const IN_FLIGHT = 64;
+const CONNECT_TIMEOUT_MS = 5000;
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { store, seal, logger } = options;
   const clock = options.clock ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const worker = newId('whd_');
+  const allowPrivate = options.allowPrivateNetwork ?? false;
+  const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   const agents = {
-    publicOnly: new Agent({ connect: { lookup: publicOnlyLookup }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
-    anywhere: new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+    publicOnly: new Agent({ connect: publicOnlyConnector(CONNECT_TIMEOUT_MS), ...timeouts }),
+    anywhere: new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS }, ...timeouts }),
   };
+  /** Deliveries out now, by endpoint. */
+  const inFlight = new Map<string, number>();
+  let inFlightTotal = 0;
+  const sending = new Set<Promise<void>>();
   let running = false;
   let loopDone: Promise<void> = Promise.resolve();
   let wake: (() => void) | null = null;
@@ -86,7 +103,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         },
         body: delivery.body,
         redirect: 'manual',
-        dispatcher: delivery.hook.allowPrivateNetwork ? agents.anywhere : agents.publicOnly,
+        // An endpoint allowed private networks earlier reaches them only while the operator allows it.
+        dispatcher: allowPrivate && delivery.hook.allowPrivateNetwork ? agents.anywhere : agents.publicOnly,
         signal: AbortSignal.timeout(timeoutMs),
       });
       await response.body?.cancel().catch(() => undefined);
@@ -102,14 +120,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
               retryAt: retryAt(delivery),
             };
     } catch (error) {
-      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+      // Owners see what kind of failure it was, never the socket's own words (they can name internal addresses).
       outcome = {
         delivered: false,
         status: null,
-        error: cause.slice(0, 300),
+        error: describeDeliveryFailure(error),
         latencyMs: performance.now() - started,
         retryAt: retryAt(delivery),
       };
+      logger.debug({ err: error, webhook_id: delivery.hook.id, delivery_id: delivery.id }, 'webhook delivery error');
     }
     const recorded = await store.webhooks.finish(delivery.id, worker, outcome);
     const log = logger.child({ webhook_id: delivery.hook.id, delivery_id: delivery.id, type: delivery.type });
@@ -135,18 +154,47 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     });
   }
 
+  /** Sends one delivery on its own; the loop is told when it is back, since its endpoint may take another. */
+  function send(delivery: DueDelivery): void {
+    const endpoint = delivery.hook.id;
+    inFlight.set(endpoint, (inFlight.get(endpoint) ?? 0) + 1);
+    inFlightTotal += 1;
+    const sent = deliver(delivery)
+      .catch((error: unknown) => logger.error({ err: error }, 'webhook delivery could not be recorded'))
+      .finally(() => {
+        const left = (inFlight.get(endpoint) ?? 1) - 1;
+        if (left === 0) inFlight.delete(endpoint);
+        else inFlight.set(endpoint, left);
+        inFlightTotal -= 1;
+        sending.delete(sent);
+        signal();
+      });
+    sending.add(sent);
+  }
+
   async function loop(): Promise<void> {
     while (running) {
       try {
         woken = false;
-        const due = await store.webhooks.claimDue(worker, timeoutMs + 5000, 16);
-        if (due.length > 0) {
-          await Promise.all(due.map(deliver));
-          continue;
+        const room = IN_FLIGHT - inFlightTotal;
+        if (room > 0) {
+          const busy = [...inFlight].filter(([, count]) => count >= PER_ENDPOINT).map(([id]) => id);
+          const due = await store.webhooks.claimDue(
+            worker,
+            timeoutMs + CONNECT_TIMEOUT_MS + 5000,
+            Math.min(room, 16),
+            busy,
+          );
+          for (const delivery of due) send(delivery);
+          if (due.length > 0) continue;
         }
         const next = await store.webhooks.nextDueAt();
-        // At least a moment: a delivery due now that another worker just claimed must not make this loop spin.
-        await sleep(next === null ? IDLE_CHECK_MS : Math.min(Math.max(next - clock(), MIN_SLEEP_MS), IDLE_CHECK_MS));
+        // At least a moment: a delivery due now that another worker just claimed must not make this loop spin. A
+        // delivery coming back wakes the loop (its endpoint may take the next one).
+        const wait = next === null ? IDLE_CHECK_MS : next - clock();
+        // Due now yet nothing claimed: what is due waits for an endpoint of ours that is busy, which wakes the loop.
+        const blocked = wait < MIN_SLEEP_MS && inFlightTotal > 0;
+        await sleep(blocked ? IDLE_CHECK_MS : Math.min(Math.max(wait, MIN_SLEEP_MS), IDLE_CHECK_MS));
       } catch (error) {
         logger.error({ err: error }, 'webhook dispatcher: store unavailable; trying again');
         await sleep(IDLE_CHECK_MS);
@@ -171,6 +219,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       signal();
       await unlisten?.();
       await loopDone;
+      await Promise.all(sending);
       await Promise.all([agents.publicOnly.close(), agents.anywhere.close()]);
     },
   };

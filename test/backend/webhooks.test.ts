@@ -82,7 +82,12 @@ interface OwnedServer {
 
 /** A server with no run workers, project p with canvas c owned by olga (signed in), and a receiver on loopback. */
 async function ownedServer(target: StoreTarget, options: Record<string, unknown>): Promise<OwnedServer> {
-  const server = await startTestServer(target, { workers: 0, rateLimitPerMinute: 1_000_000, ...options });
+  const server = await startTestServer(target, {
+    workers: 0,
+    rateLimitPerMinute: 1_000_000,
+    webhooksPrivateNetwork: true,
+    ...options,
+  });
   const receiver = await startReceiver();
   const { projects } = server.store;
   await projects.createWorkspace('w');
@@ -119,7 +124,13 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
     async function start(): Promise<TestServer> {
       return startTestServer(
         target,
-        { workers: 1, runDurationMs: 0, webhookRetryMs: 50, rateLimitPerMinute: 1_000_000 },
+        {
+          workers: 1,
+          runDurationMs: 0,
+          webhookRetryMs: 50,
+          rateLimitPerMinute: 1_000_000,
+          webhooksPrivateNetwork: true,
+        },
         { database },
       );
     }

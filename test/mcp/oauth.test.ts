@@ -258,10 +258,16 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
           params: { name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } },
         }),
       });
-      expect(elsewhere.status).toBe(403);
-      expect(((await elsewhere.json()) as { error: { message: string } }).error.message).toContain(
-        'for canvas c of project p only',
-      );
+      // A tool error the model can read and explain (issue 31), not a transport refusal the SDK would throw.
+      expect(elsewhere.status).toBe(200);
+      const outside = (await elsewhere.json()) as {
+        result: { isError: boolean; structuredContent: { error: { code: string; message: string } } };
+      };
+      expect(outside.result.isError).toBe(true);
+      expect(outside.result.structuredContent.error).toMatchObject({
+        code: 'forbidden',
+        message: 'This connection is for canvas c of project p only: canvas other of project p is outside it.',
+      });
       await client.close();
     });
 
@@ -494,10 +500,11 @@ describe('OAuth: what must fail', () => {
     const rotated = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(rotated.status).toBe(200);
     const { access_token: current } = (await rotated.json()) as { access_token: string };
-    // Past the grace window for a client refreshing twice at once (10 s, as far as the store is concerned), a replayed
-    // refresh token is theft.
+    // Past the grace window for a client refreshing twice at once (10 s, as far as the store is concerned: the kept
+    // answer of the first use has expired), a replayed refresh token is theft.
     await s.server.store.driver.run(
-      "UPDATE oauth_records SET consumed_at = consumed_at - 60 WHERE model = 'RefreshToken' AND consumed_at IS NOT NULL",
+      "UPDATE oauth_records SET expires_at = ? WHERE model = 'RefreshReply'",
+      [Date.now() - 1000],
     );
     const replay = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(replay.status).toBe(400);

@@ -35,11 +35,18 @@ export interface Plan {
   /** Replicate: the job's outputs are base64 `data:` URIs, as sync mode answers for some models. */
   dataUriOutputs?: boolean;
   kind?: 'image' | 'video';
+  /** The result files answer these bytes with this content-type instead of the stand-in's picture or film. */
+  file?: { bytes: Buffer; contentType: string };
+  /** Replicate: the job's outputs are these `data:` URIs. */
+  dataUris?: string[];
+  /** Replicate: what a failed prediction's `error` says (some APIs echo what they were sent). */
+  failureText?: string;
 }
 
 interface Job {
   id: string;
-  plan: Required<Omit<Plan, 'createFailures' | 'readFailures'>> & { readFailures: number[] };
+  plan: Required<Omit<Plan, 'createFailures' | 'readFailures' | 'file' | 'dataUris' | 'failureText'>> &
+    Pick<Plan, 'file' | 'dataUris' | 'failureText'> & { readFailures: number[] };
   reads: number;
   state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
   count: number;
@@ -90,6 +97,9 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
         dataUriOutputs: plan.dataUriOutputs ?? false,
         kind: plan.kind ?? 'image',
         readFailures: [...(plan.readFailures ?? [])],
+        file: plan.file,
+        dataUris: plan.dataUris,
+        failureText: plan.failureText,
       },
       reads: 0,
       state: 'queued',
@@ -130,12 +140,14 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
       output:
         job.state !== 'succeeded'
           ? null
-          : job.plan.dataUriOutputs
-            ? Array.from({ length: job.count }, () => `data:image/png;base64,${STANDIN_IMAGE.toString('base64')}`)
-            : job.plan.kind === 'video'
-              ? fileUrls(job)[0]
-              : fileUrls(job),
-      error: job.state === 'failed' ? 'NSFW content detected in the output' : null,
+          : job.plan.dataUris
+            ? job.plan.dataUris
+            : job.plan.dataUriOutputs
+              ? Array.from({ length: job.count }, () => `data:image/png;base64,${STANDIN_IMAGE.toString('base64')}`)
+              : job.plan.kind === 'video'
+                ? fileUrls(job)[0]
+                : fileUrls(job),
+      error: job.state === 'failed' ? (job.plan.failureText ?? 'NSFW content detected in the output') : null,
       logs: '',
       urls: {
         get: `${origin}/replicate/v1/predictions/${job.id}`,
@@ -183,6 +195,8 @@ export async function startHostedStandIn(): Promise<HostedStandIn> {
     if (file) {
       const job = jobs.get(file[1]!);
       if (!job || job.plan.fileStatus !== 200) return void res.writeHead(job?.plan.fileStatus ?? 404).end('gone');
+      if (job.plan.file)
+        return void res.writeHead(200, { 'content-type': job.plan.file.contentType }).end(job.plan.file.bytes);
       return void res
         .writeHead(200, { 'content-type': file[2] === 'mp4' ? 'video/mp4' : 'image/png' })
         .end(file[2] === 'mp4' ? STANDIN_VIDEO : STANDIN_IMAGE);

@@ -56,6 +56,8 @@ export interface ModelStandin {
   /** When each answer's first content chunk (text or tool call) was written, in performance.now() time. */
   firstChunkAt: number[];
   setBrain(brain: Brain): void;
+  /** Whether a streamed OpenAI-style answer ends with its usage (some compatible servers send none). */
+  reportsUsage: boolean;
   close(): Promise<void>;
 }
 
@@ -175,6 +177,17 @@ export async function startModelStandin(
   const firstChunkAt: number[] = [];
   const stalled = new Set<ServerResponse>();
   let callCounter = 0;
+  const standin: ModelStandin = {
+    baseUrl: '',
+    protocol,
+    requests,
+    firstChunkAt,
+    setBrain(next) {
+      brain = next;
+    },
+    reportsUsage: true,
+    close: async () => undefined,
+  };
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
@@ -228,7 +241,8 @@ export async function startModelStandin(
     const noteFirst = () => {
       if (firstChunkAt.length < requests.length) firstChunkAt.push(performance.now());
     };
-    if (protocol === 'openai') await streamOpenAI(res, raw, reply, text, toolCalls, noteFirst, stalled);
+    if (protocol === 'openai')
+      await streamOpenAI(res, raw, reply, text, toolCalls, noteFirst, stalled, standin.reportsUsage);
     else await streamAnthropic(res, reply, text, toolCalls, noteFirst, stalled);
   }
 
@@ -240,20 +254,13 @@ export async function startModelStandin(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    protocol,
-    requests,
-    firstChunkAt,
-    setBrain(next) {
-      brain = next;
-    },
-    async close() {
-      for (const res of stalled) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+  standin.baseUrl = `http://127.0.0.1:${port}/v1`;
+  standin.close = async () => {
+    for (const res of stalled) res.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   };
+  return standin;
 }
 
 /** A whole answer at once (a request without `stream: true`, as generateText sends). */
@@ -312,6 +319,7 @@ async function streamOpenAI(
   toolCalls: StandinToolCall[],
   noteFirst: () => void,
   stalled: Set<ServerResponse>,
+  reportsUsage: boolean,
 ): Promise<void> {
   const base = {
     id: `chatcmpl-${Date.now()}`,
@@ -360,7 +368,8 @@ async function streamOpenAI(
       chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + 64) } }] });
   }
   chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop');
-  sse(res, { ...base, choices: [], usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } });
+  if (reportsUsage)
+    sse(res, { ...base, choices: [], usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } });
   res.end('data: [DONE]\n\n');
 }
 

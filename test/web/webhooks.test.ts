@@ -39,7 +39,11 @@ describe('webhooks in the browser', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    server = await startTestServer(STORE_TARGETS[0]!, { seedDemo: true, webhookRetryMs: 50 });
+    server = await startTestServer(STORE_TARGETS[0]!, {
+      seedDemo: true,
+      webhookRetryMs: 50,
+      webhooksPrivateNetwork: true,
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import type { CanvasRef } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { sha256Hex } from '../../shared/ids.js';
 import type { Actor, TokenKind, TokenPurpose, TokenRecord, TokenRole } from '../../store/records.js';
@@ -23,6 +24,8 @@ export interface TokenPrincipal {
   issuedBy: Actor | null;
   /** `assistant`: the canvas chat's own agent, which may also start runs (each approved by its person in the chat). */
   purpose: TokenPurpose | null;
+  /** The only canvases it may name at /mcp (the canvas chat's turn token); null: every canvas its rights allow. */
+  canvases: readonly CanvasRef[] | null;
 }
 
 /** A person signed in through a login link (or, later, OpenID Connect): rights come from project membership. */
@@ -45,6 +48,7 @@ export function principalOf(token: TokenRecord): TokenPrincipal {
     requiredActor: token.actor,
     issuedBy: token.issuedBy,
     purpose: token.purpose,
+    canvases: token.canvases,
   };
 }
 

@@ -25,6 +25,8 @@ export interface AuthRouteOptions {
   secureCookie: () => boolean;
   /** The origin people open the server at: a sign-in POST must come from it. */
   publicOrigin: () => string;
+  /** Told when a person signs out: their OAuth authorization sessions end with their session here. */
+  signedOut?: (person: Actor) => Promise<void>;
 }
 
 /** Where a sign-in may return to instead of the canvas: an OAuth consent page of this server. */
@@ -192,6 +194,9 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     if (caller.principal.kind !== 'session')
       throw new CanvasError('invalid_arguments', 'Only a signed-in person signs out; a token is revoked instead.');
     await options.store.sessions.endSession(caller.principal.sessionId);
+    // Signing out here signs out of the authorization server too (issue 29, item 7): a shared browser's next
+    // connection request asks who is there again.
+    await options.signedOut?.(caller.principal.person);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.body(null, 204);
   });

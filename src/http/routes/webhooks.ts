@@ -19,7 +19,7 @@ export function registerWebhookRoutes(app: Hono<BackendHttpEnv>, webhooks: Webho
     return c.json(await webhooks.create(c.get('caller'), project_id, await jsonBody(c, WebhookCreateBody)), 201);
   });
   app.get(WEBHOOKS, async (c) =>
-    c.json({ webhooks: await webhooks.list(c.get('caller'), pathParams(c, { project_id: ProjectId }).project_id) }),
+    c.json(await webhooks.list(c.get('caller'), pathParams(c, { project_id: ProjectId }).project_id)),
   );
   app.patch(WEBHOOK, async (c) => {
     const { project_id, webhook_id } = pathParams(c, params);

@@ -5,6 +5,7 @@ import { createLocalProvider } from './local-provider.js';
 import { createOpenAiImagesProvider } from './openai-images-provider.js';
 import { createOpenAiSpeechProvider } from './openai-speech-provider.js';
 import type { RunProvider } from './provider.js';
+import { withRedactedMessages } from './redaction.js';
 
 /**
  * Which provider runs which operation (docs/runs.md, "Providers"): image generation may go to an OpenAI-compatible
@@ -54,5 +55,12 @@ export function createProviderRegistry(settings: ProviderSettings): ProviderRegi
     video_generation: pick(settings.videoProvider),
     storyboard_generation: pick(settings.storyboardProvider),
   };
-  return (operation) => byOperation[operation] ?? local;
+  // What a provider says is stored and shown: never with a key in it (issue 29, item 9).
+  const secrets = [openai?.apiKey, replicate?.apiToken, fal?.apiKey].filter((secret): secret is string => !!secret);
+  const redacted = new Map<RunProvider, RunProvider>();
+  const guarded = (provider: RunProvider) => {
+    if (!redacted.has(provider)) redacted.set(provider, withRedactedMessages(provider, secrets));
+    return redacted.get(provider)!;
+  };
+  return (operation) => guarded(byOperation[operation] ?? local);
 }

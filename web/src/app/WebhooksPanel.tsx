@@ -14,6 +14,7 @@ import { useChange } from './use-change.js';
  */
 export function WebhooksPanel({ projectId }: { projectId: string }) {
   const [hooks, setHooks] = useState<WebhookView[] | null>(null);
+  const [privateAllowed, setPrivateAllowed] = useState(false);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<Set<WebhookEventType>>(new Set(WEBHOOK_EVENT_TYPES));
   const [allowPrivate, setAllowPrivate] = useState(false);
@@ -22,7 +23,9 @@ export function WebhooksPanel({ projectId }: { projectId: string }) {
   const [deliveries, setDeliveries] = useState<WebhookDelivery[]>([]);
 
   const reload = useCallback(async () => {
-    setHooks((await api.webhooks(projectId)).webhooks);
+    const listed = await api.webhooks(projectId);
+    setHooks(listed.webhooks);
+    setPrivateAllowed(listed.private_network_allowed);
     if (open) setDeliveries((await api.webhookDeliveries(projectId, open)).deliveries);
   }, [projectId, open]);
   const { act, problem } = useChange(reload);
@@ -58,7 +61,7 @@ export function WebhooksPanel({ projectId }: { projectId: string }) {
             const created = await api.createWebhook(projectId, {
               url: url.trim(),
               events: [...events],
-              allow_private_network: allowPrivate,
+              allow_private_network: privateAllowed && allowPrivate,
             });
             setSecret({ url: created.url, secret: created.secret });
             setUrl('');
@@ -88,10 +91,16 @@ export function WebhooksPanel({ projectId }: { projectId: string }) {
             </label>
           ))}
         </fieldset>
-        <label className="option">
-          <input type="checkbox" checked={allowPrivate} onChange={(event) => setAllowPrivate(event.target.checked)} />{' '}
-          Allow http and private network addresses
-        </label>
+        {privateAllowed ? (
+          <label className="option">
+            <input type="checkbox" checked={allowPrivate} onChange={(event) => setAllowPrivate(event.target.checked)} />{' '}
+            Allow http and private network addresses
+          </label>
+        ) : (
+          <p className="muted">
+            Endpoints are https addresses on the internet: this server does not deliver to private networks.
+          </p>
+        )}
         <button type="submit" className="button-small button-primary" disabled={events.size === 0}>
           Add webhook
         </button>

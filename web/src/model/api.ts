@@ -26,7 +26,7 @@ import type {
   UpdateNodeReceipt as UpdateNodeReceiptView,
   WebhookCreateBody,
   WebhookDelivery,
-  WebhookView,
+  WebhookList,
 } from '../../../src/contract/index.js';
 
 /**
@@ -234,7 +234,7 @@ export const api = {
   withdrawInvite: (projectId: string, inviteId: string) =>
     request<InviteView>('DELETE', `${projectPath(projectId)}/invites/${encodeURIComponent(inviteId)}`),
   audit: (projectId: string) => request<{ entries: AuditEntry[] }>('GET', `${projectPath(projectId)}/audit?limit=100`),
-  webhooks: (projectId: string) => request<{ webhooks: WebhookView[] }>('GET', `${projectPath(projectId)}/webhooks`),
+  webhooks: (projectId: string) => request<WebhookList>('GET', `${projectPath(projectId)}/webhooks`),
   createWebhook: (projectId: string, body: WebhookCreateBody) =>
     request<IssuedWebhook>('POST', `${projectPath(projectId)}/webhooks`, body),
   rotateWebhookSecret: (projectId: string, webhookId: string) =>

@@ -363,6 +363,23 @@ function MessagePart({ part, names, onShow, canApprove, onAnswer }: PartProps) {
   if (part.type === 'data-turn-stopped') return <p className="muted">Stopped.</p>;
   if (part.type === 'data-turn-interrupted')
     return <p className="muted">Interrupted: the server stopped during this turn. Send your message again.</p>;
+  // The assistant reached beyond this canvas (only canvases the person named): said where, so nothing is hidden.
+  if (part.type === 'data-other-canvas') {
+    const read = part.data as { project_id: string; canvas_id: string };
+    return (
+      <p className="chat-note" role="note">
+        Read another canvas: {read.canvas_id} (project {read.project_id})
+      </p>
+    );
+  }
+  if (part.type === 'data-cross-canvas-write') {
+    const write = part.data as { read_from: Array<{ canvas_id: string }> };
+    return (
+      <p className="chat-note" role="note">
+        This change may copy content from {write.read_from.map((each) => each.canvas_id).join(', ')}
+      </p>
+    );
+  }
   if (part.type !== 'dynamic-tool' && !part.type.startsWith('tool-')) return null;
   const tool = part as {
     toolName?: string;
