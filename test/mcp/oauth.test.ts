@@ -502,10 +502,9 @@ describe('OAuth: what must fail', () => {
     const { access_token: current } = (await rotated.json()) as { access_token: string };
     // Past the grace window for a client refreshing twice at once (10 s, as far as the store is concerned: the kept
     // answer of the first use has expired), a replayed refresh token is theft.
-    await s.server.store.driver.run(
-      "UPDATE oauth_records SET expires_at = ? WHERE model = 'RefreshReply'",
-      [Date.now() - 1000],
-    );
+    await s.server.store.driver.run("UPDATE oauth_records SET expires_at = ? WHERE model = 'RefreshReply'", [
+      Date.now() - 1000,
+    ]);
     const replay = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(replay.status).toBe(400);
     const call = await fetch(s.mcpUrl, {
