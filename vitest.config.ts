@@ -1,12 +1,22 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests that hold the server to a latency budget (issue 9: no request holds the event loop for more than 100 ms)
- * measure wall-clock time: beside other test files on 2 cores they measure the neighbours. They run after every other
- * file, one file at a time, and a test that misses its budget is tried twice more before it fails: a stall the code
- * causes misses every try, a stall of a busy machine rarely does three times (on a 2-core machine the valid 480 KB
- * create of test/mcp/hardening.test.ts measured 68 to 138 ms on the same code, run after run).
+ * Three lanes (issue 30, item 6):
+ * - `quick` (`npm run test:quick`): the contract, settings, the web model and unit tests of pure logic; they start no
+ *   server, process or browser, and answer in well under a minute.
+ * - `main`: everything else, on real servers, databases and Chromium; files run side by side (they share nothing: each
+ *   starts its own server on a free port and its own database).
+ * - `latency-budgets`: tests that hold the event loop to a budget while a large request runs. They measure the event
+ *   loop's own delay, not wall-clock answers (test/support/raw-http.ts), and run after the rest, one file at a time, so
+ *   a neighbour's CPU never stands in for a stall of the code.
  */
+const QUICK_FILES = [
+  'test/contract/**/*.test.ts',
+  'test/config/**/*.test.ts',
+  'test/unit/**/*.test.ts',
+  'web/test/**/*.test.ts',
+];
 const LATENCY_BUDGET_FILES = [
   'test/backend/cold-read.test.ts',
   'test/backend/history-stall.test.ts',
@@ -14,21 +24,33 @@ const LATENCY_BUDGET_FILES = [
   'test/mcp/hardening.test.ts',
 ];
 
+/** Test files at once: most wait on I/O (servers, databases, a browser), so one more than the cores keeps them busy. */
+const WORKERS = Math.max(2, availableParallelism() + 1);
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: WORKERS,
     projects: [
+      {
+        extends: true,
+        test: {
+          name: 'quick',
+          include: QUICK_FILES,
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         extends: true,
         test: {
           name: 'main',
           // The browser tests need the built web canvas and MCP App: rebuilt here when a source is newer.
           globalSetup: ['test/support/web-build.ts'],
-          include: ['test/**/*.test.ts', 'web/test/**/*.test.ts'],
-          exclude: LATENCY_BUDGET_FILES,
-          sequence: { groupOrder: 0 },
+          include: ['test/**/*.test.ts'],
+          exclude: [...LATENCY_BUDGET_FILES, ...QUICK_FILES],
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -36,9 +58,8 @@ export default defineConfig({
         test: {
           name: 'latency-budgets',
           include: LATENCY_BUDGET_FILES,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           fileParallelism: false,
-          retry: 2,
         },
       },
     ],

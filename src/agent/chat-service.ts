@@ -1,6 +1,5 @@
 import type { UIMessageChunk } from 'ai';
 import type {
-  ChatApprovalAnswer,
   ChatModelStatus,
   ChatSendBody,
   ConversationView,
@@ -16,6 +15,7 @@ import type { Logger } from '../shared/logger.js';
 import { TURN_HEARTBEAT_MS, type ConversationRecord } from '../store/chat-store.js';
 import type { Actor } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { answered, lastPersonText, pendingApprovals } from './approvals.js';
 import { liveTurn, type LiveTurn } from './live-turn.js';
 import { mentionedCanvases } from './canvas-mentions.js';
 import { chatModelStatus, type ChatModel } from './model.js';
@@ -90,46 +90,6 @@ export function conversationView(conversation: ConversationRecord): Conversation
 function titleOf(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
-}
-
-/** Answers to approval requests written into the assistant message the turn continues. */
-function answered(message: StoredChatMessage, answers: ChatApprovalAnswer[]): StoredChatMessage {
-  const byId = new Map(answers.map((answer) => [answer.approval_id, answer]));
-  return {
-    ...message,
-    parts: message.parts.map((part) => {
-      const approval = (part as { approval?: { id?: string } }).approval;
-      const answer = approval?.id === undefined ? undefined : byId.get(approval.id);
-      if ((part as { state?: string }).state !== 'approval-requested' || !answer) return part;
-      return {
-        ...part,
-        state: 'approval-responded',
-        approval: {
-          id: answer.approval_id,
-          approved: answer.approved,
-          ...(answer.reason ? { reason: answer.reason } : {}),
-        },
-      };
-    }),
-  };
-}
-
-/** The text of the person's latest message: what the turn (or the turn an approval continues) answers. */
-function lastPersonText(history: readonly StoredChatMessage[]): string | null {
-  const message = [...history].reverse().find((each) => each.role === 'user');
-  if (!message) return null;
-  return message.parts
-    .map((part) => (part.type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
-    .join('\n');
-}
-
-/** The approval requests still open in a message. */
-function pendingApprovals(message: StoredChatMessage | undefined): string[] {
-  if (!message) return [];
-  return message.parts.flatMap((part) => {
-    const { state, approval } = part as { state?: string; approval?: { id?: string } };
-    return state === 'approval-requested' && approval?.id ? [approval.id] : [];
-  });
 }
 
 export function createChatService(options: ChatServiceOptions) {

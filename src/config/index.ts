@@ -165,6 +165,19 @@ export const ServeConfigSchema = ServeSettings.superRefine((config, context) => 
     'oidcIssuer',
     "is required with --oidc-client-id (the provider's issuer URL)",
   );
+  requires(
+    context,
+    !!config.tlsCert && !config.tlsKey,
+    'tlsKey',
+    "is required with --tls-cert (the certificate's key)",
+  );
+  requires(context, !!config.tlsKey && !config.tlsCert, 'tlsCert', 'is required with --tls-key (the certificate)');
+  requires(
+    context,
+    !!config.tlsCert && !!config.publicUrl && !config.publicUrl.startsWith('https:'),
+    'publicUrl',
+    'must be an https URL when this server serves https itself (--tls-cert)',
+  );
   checkAssetSettings(config, context);
   requires(
     context,

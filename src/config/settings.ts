@@ -94,6 +94,25 @@ export const SETTINGS = {
     docs: "the URL clients and browsers use, when behind a proxy: sign-in links and the `Secure` cookie flag (https), the CSRF origin check, absolute asset URLs in tool results, the web canvas link in `get_canvas` results and the MCP App's allowed origin",
     shownDefault: '`http://host:port`',
   }),
+  tlsCert: setting({
+    schema: z.string().min(1),
+    arg: 'file',
+    help: 'serve https with this certificate (PEM, the chain included); with --tls-key',
+    docs: 'serve https directly with this certificate (a PEM file, the chain included) and `--tls-key`; without them, serve http (behind a proxy that terminates TLS: below, "Serving a team")',
+  }),
+  tlsKey: setting({
+    schema: z.string().min(1),
+    arg: 'file',
+    help: "the certificate's private key (PEM); read once at start, never logged",
+  }),
+  trustProxy: setting({
+    schema: OriginList,
+    default: '',
+    arg: 'list',
+    help: 'comma-separated addresses of reverse proxies whose X-Forwarded-* headers are believed (none by default)',
+    docs: 'comma-separated addresses of the reverse proxies in front of this server (e.g. `127.0.0.1`): their `X-Forwarded-For` and `X-Forwarded-Proto` are believed; from anyone else those headers are dropped',
+    shownDefault: 'none',
+  }),
   allowedOrigins: setting({
     schema: OriginList,
     default: '',

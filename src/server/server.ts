@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { CanvasBackend } from '../backend/backend.js';
@@ -19,6 +19,7 @@ import { createLogger, type Logger } from '../shared/logger.js';
 import type { Store } from '../store/store.js';
 import { WARM_AT_START, createBodyCheckPool, type BodyCheckPool } from '../validation/body-check-pool.js';
 import { createCleanupStack } from './cleanup.js';
+import { createListener, warnAboutReach } from './listener.js';
 import { composeBackend } from './compose-backend.js';
 import { composeGateway } from './compose-gateway.js';
 import type { Addresses, Composed } from './composed.js';
@@ -147,7 +148,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
         });
     const mcp = mcpHandlerOf(config, composed, addresses, logger, bodyChecks, allowedHostnames);
     const rest = getRequestListener(composed.app.fetch);
-    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const server = createListener(config, (req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '/').split('?', 1)[0]!;
       const connectors = composed.connectors();
       if (path === '/mcp' || path === '/mcp/') void mcp(req, res);
@@ -161,12 +162,14 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     const address = await listen(server, config.port, config.host);
     cleanup.defer('http server', () => closeHttpServer(server));
     const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = config.publicUrl?.replace(/\/+$/, '') ?? `http://${urlHost}:${address.port}`;
+    const scheme = config.tlsCert ? 'https' : 'http';
+    const url = config.publicUrl?.replace(/\/+$/, '') ?? `${scheme}://${urlHost}:${address.port}`;
+    warnAboutReach(config, url, logger);
     addresses.publicOrigin = new URL(url).origin;
     // The chat's agent is a client like any other: it calls the listening socket, on loopback when bound to all
     // interfaces.
     const ownHost = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : urlHost;
-    addresses.ownMcpUrl = `http://${ownHost}:${address.port}/mcp/`;
+    addresses.ownMcpUrl = `${scheme}://${ownHost}:${address.port}/mcp/`;
     addresses.assetBase ||= url;
     await composed.afterListen(addresses, url);
     if (WARM_AT_START) bodyChecks.warm();

@@ -373,6 +373,16 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
       });
     },
 
+    /** These runs of the canvas, as stored (the versions people picked, for node_states). */
+    async runRows(projectId: string, canvasId: string, runIds: readonly string[]): Promise<RunRow[]> {
+      if (runIds.length === 0) return [];
+      const rows = await driver.all(
+        `SELECT ${RUN_COLUMNS} FROM node_runs WHERE project_id = ? AND canvas_id = ? AND id IN (${runIds.map(() => '?').join(', ')})`,
+        [projectId, canvasId, ...runIds],
+      );
+      return rows.map(parseRunRow);
+    },
+
     /** The latest run of every node on the canvas: only runs of the node that now holds the id (docs/runs.md). */
     async latestRunsByNode(projectId: string, canvasId: string): Promise<RunRow[]> {
       const rows = await driver.all(

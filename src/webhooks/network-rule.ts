@@ -35,7 +35,7 @@ export function endpointRefusal(url: string, allowPrivateNetwork: boolean): stri
   if (host === 'localhost' || host.endsWith('.localhost'))
     return 'names this machine; allow_private_network to deliver there';
   if (isIP(host) !== 0 && isPrivateAddress(host))
-    return 'is a private, loopback, link-local or reserved address; allow_private_network to deliver there';
+    return 'is a private, loopback or link-local address (or another reserved one); allow_private_network to deliver there';
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode, SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
-import { whileHealthPolled } from '../support/raw-http.js';
+import { LOOP_BUDGET_MS, whileHealthPolled } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
@@ -48,12 +48,13 @@ describe('a cold read of a large canvas', () => {
   }, 120_000);
   afterAll(async () => server?.close());
 
-  it('answers /healthz within 100 ms throughout', async () => {
+  it('never holds the event loop past its budget, and answers /healthz throughout', async () => {
     // Read, not parsed, while polling: parsing 10 MB here would stall this process's poller, not the server.
     const {
       response,
       samples,
       slowestMs: slowest,
+      loopDelayMs,
     } = await whileHealthPolled(server.url, async () => {
       const answer = await fetch(`${server.url}/api/v2/projects/p/canvases/big/snapshot`, {
         headers: { authorization: `Bearer ${token}`, 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
@@ -64,8 +65,9 @@ describe('a cold read of a large canvas', () => {
     expect(response.status).toBe(200);
     expect(snapshot.layout.nodes).toHaveLength(NODES);
     process.stderr.write(
-      `slowest /healthz during a cold read of ${NODES} nodes of ~450 KB: ${slowest.toFixed(1)} ms over ${samples.length} answers\n`,
+      `slowest /healthz during a cold read of ${NODES} nodes of ~450 KB: ${slowest.toFixed(1)} ms over ${samples.length} answers; event loop held at most ${loopDelayMs.toFixed(0)} ms\n`,
     );
-    expect(slowest).toBeLessThan(100);
+    expect(samples.every((sample) => sample.status === 200)).toBe(true);
+    expect(loopDelayMs).toBeLessThan(LOOP_BUDGET_MS);
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_CONTRACT_VERSION } from '../../src/contract/index.js';
 import { cli, serveProcess, type ServeProcess } from '../support/cli.js';
 import { costlyValues } from '../support/costly-bodies.js';
-import { rawRequest, whileHealthPolled } from '../support/raw-http.js';
+import { LOOP_BUDGET_MS, rawRequest, whileHealthPolled } from '../support/raw-http.js';
 
 /**
  * Issue 9, defect 2, at the REST API: no request of the default body limit holds the event loop for more than 100 ms.
@@ -189,6 +189,7 @@ describe('hostile REST writes against a serve process', () => {
         response,
         samples,
         slowestMs: slowest,
+        loopDelayMs,
       } = await whileHealthPolled(url, () =>
         rawRequest(`${url}${testCase.path}`, { method: testCase.method, headers, body }),
       );
@@ -202,9 +203,10 @@ describe('hostile REST writes against a serve process', () => {
       expect(samples.every((sample) => sample.status === 200)).toBe(true);
       // The budget (issue 9): no request of the default body limit holds the event loop for more than 100 ms.
       process.stderr.write(
-        `slowest /healthz during ${name}: ${slowest.toFixed(1)} ms over ${samples.length} answers, refused in ${response.elapsedMs.toFixed(0)} ms\n`,
+        `slowest /healthz during ${name}: ${slowest.toFixed(1)} ms over ${samples.length} answers, refused in ${response.elapsedMs.toFixed(0)} ms; event loop held at most ${loopDelayMs.toFixed(0)} ms\n`,
       );
-      expect(slowest).toBeLessThan(100);
+      expect(samples.every((sample) => sample.status === 200)).toBe(true);
+      expect(loopDelayMs).toBeLessThan(LOOP_BUDGET_MS);
     },
     60_000,
   );
@@ -219,6 +221,7 @@ describe('hostile REST writes against a serve process', () => {
         response,
         samples,
         slowestMs: slowest,
+        loopDelayMs,
       } = await whileHealthPolled(url, () =>
         rawRequest(`${url}${testCase.path}`, { method: testCase.method, headers, body }),
       );
@@ -226,9 +229,10 @@ describe('hostile REST writes against a serve process', () => {
       expect(await revision()).toBe(before + 1);
       expect(samples.every((sample) => sample.status === 200)).toBe(true);
       process.stderr.write(
-        `slowest /healthz during ${name}: ${slowest.toFixed(1)} ms over ${samples.length} answers, applied in ${response.elapsedMs.toFixed(0)} ms\n`,
+        `slowest /healthz during ${name}: ${slowest.toFixed(1)} ms over ${samples.length} answers, applied in ${response.elapsedMs.toFixed(0)} ms; event loop held at most ${loopDelayMs.toFixed(0)} ms\n`,
       );
-      expect(slowest).toBeLessThan(100);
+      expect(samples.every((sample) => sample.status === 200)).toBe(true);
+      expect(loopDelayMs).toBeLessThan(LOOP_BUDGET_MS);
     },
     60_000,
   );

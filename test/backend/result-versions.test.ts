@@ -81,6 +81,7 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
         )
       ).body as {
         layout: { revision: number; nodes: Array<{ id: string; data: Record<string, unknown> }> };
+        node_states: Record<string, { externalRunId: string; lastRunStatus: string }>;
         result_versions?: Record<string, { count: number; current_run_id: string }>;
       };
     const pick = (runId: string, baseRevision: number, who = 'ed') =>
@@ -134,6 +135,8 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       });
       expect(typeof data.committed_at).toBe('string');
       expect(read.result_versions).toEqual({ frame: { count: 3, current_run_id: runIds[0] } });
+      // What get_canvas reports of the node is the version the person picked, not its latest run (issue 31).
+      expect(read.node_states.frame).toMatchObject({ externalRunId: runIds[0], lastRunStatus: 'succeeded' });
       expect(await versions()).toMatchObject({ current_run_id: runIds[0], picked: true });
       const history = (await api(server.url, `${CANVAS}/history?limit=1`, as('vic'))).body as {
         revisions: Array<{ revision: number; author: { kind: string; subject?: string } }>;
@@ -141,7 +144,9 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       expect(history.revisions[0]).toMatchObject({ revision: before + 1, author: { kind: 'person', subject: 'ed' } });
 
       runIds.push(await runOnce('v4'));
-      expect((await snapshot()).result_versions).toEqual({ frame: { count: 4, current_run_id: runIds[0] } });
+      const pinned = await snapshot();
+      expect(pinned.result_versions).toEqual({ frame: { count: 4, current_run_id: runIds[0] } });
+      expect(pinned.node_states.frame).toMatchObject({ externalRunId: runIds[0] });
 
       const reverted = await api(
         server.url,

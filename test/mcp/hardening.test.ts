@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, serveProcess, type ServeProcess } from '../support/cli.js';
 import { costlyValues } from '../support/costly-bodies.js';
-import { rawRequest, whileHealthPolled } from '../support/raw-http.js';
+import { LOOP_BUDGET_MS, rawRequest, whileHealthPolled } from '../support/raw-http.js';
 
 /**
  * Issue 9's defects at the MCP endpoint, against a real `serve` process: hostile bodies are refused with a short
@@ -107,7 +107,7 @@ describe('hostile MCP requests against a serve process', () => {
     'refuses %s with a short answer while /healthz keeps answering',
     async (_name, body) => {
       expect(Buffer.byteLength(body)).toBeLessThanOrEqual(BODY_LIMIT);
-      const { response, samples, slowestMs: slowest } = await whileHealthPolled(url, () => mcp(body));
+      const { response, samples, slowestMs: slowest, loopDelayMs } = await whileHealthPolled(url, () => mcp(body));
       expect(response.status).toBe(200);
       const reply = response.json as ToolResult;
       expect(reply.result?.isError).toBe(true);
@@ -119,9 +119,10 @@ describe('hostile MCP requests against a serve process', () => {
       expect(samples.every((sample) => sample.status === 200)).toBe(true);
       // The budget (issue 9): no request of the default body limit holds the event loop for more than 100 ms.
       process.stderr.write(
-        `slowest /healthz during ${_name}: ${slowest.toFixed(1)} ms over ${samples.length} answers\n`,
+        `slowest /healthz during ${_name}: ${slowest.toFixed(1)} ms over ${samples.length} answers; event loop held at most ${loopDelayMs.toFixed(0)} ms\n`,
       );
-      expect(slowest).toBeLessThan(100);
+      expect(samples.every((sample) => sample.status === 200)).toBe(true);
+      expect(loopDelayMs).toBeLessThan(LOOP_BUDGET_MS);
     },
     60_000,
   );
@@ -146,14 +147,15 @@ describe('hostile MCP requests against a serve process', () => {
       8,
     );
     expect(Buffer.byteLength(body)).toBeGreaterThan(450_000);
-    const { response, samples, slowestMs: slowest } = await whileHealthPolled(url, () => mcp(body));
+    const { response, samples, slowestMs: slowest, loopDelayMs } = await whileHealthPolled(url, () => mcp(body));
     const reply = response.json as ToolResult & { result: { structuredContent: { revision?: number } } };
     expect(reply.result.isError, JSON.stringify(reply.result.structuredContent).slice(0, 300)).toBeFalsy();
     expect(reply.result.structuredContent.revision).toBe(revision + 1);
     process.stderr.write(
-      `slowest /healthz during a valid 480 KB create: ${slowest.toFixed(1)} ms over ${samples.length} answers\n`,
+      `slowest /healthz during a valid 480 KB create: ${slowest.toFixed(1)} ms over ${samples.length} answers; event loop held at most ${loopDelayMs.toFixed(0)} ms\n`,
     );
-    expect(slowest).toBeLessThan(100);
+    expect(samples.every((sample) => sample.status === 200)).toBe(true);
+    expect(loopDelayMs).toBeLessThan(LOOP_BUDGET_MS);
   }, 60_000);
 
   it('reports at most 50 issues with the total count', async () => {

@@ -17,10 +17,12 @@ import { waitFor } from '../support/wait.js';
  */
 
 const API_KEY = 'sk-speech-test-not-a-real-key';
-// A few bytes that stand for an MP3 stream (an ID3 header, then anything): the adapter stores what the API sends.
+// A few bytes that stand for an MP3 stream (an ID3 header, then an MPEG audio frame header): the adapter stores what
+// the API sends, and the engine keeps it because its bytes are an MP3's (issue 29: types come from the bytes).
 const STUB_AUDIO = Buffer.concat([
   Buffer.from('ID3\u0004\u0000\u0000\u0000\u0000\u0000\u0000', 'latin1'),
-  Buffer.alloc(64, 7),
+  Buffer.from([0xff, 0xfb, 0x90, 0x64]),
+  Buffer.alloc(60, 0),
 ]);
 
 interface SpeechCall {

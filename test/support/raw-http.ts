@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { waitFor } from './wait.js';
 
@@ -83,14 +84,35 @@ export function pollWhile(url: string, everyMs: number) {
 }
 
 /**
+ * How long this process's event loop was held, at most, while some work ran: the server under test runs in this
+ * process, so its request handlers run on this loop (perf_hooks' monitorEventLoopDelay, 10 ms resolution). The
+ * latency-budget tests hold that figure, not a wall-clock answer time (issue 30, item 7): a loop held for a second
+ * by one request shows here whatever else the machine runs, while a busy machine only adds its scheduling delay.
+ */
+export const LOOP_BUDGET_MS = 150;
+
+export function loopDelayMonitor(): { stop(): number } {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  return {
+    stop() {
+      histogram.disable();
+      return histogram.max / 1e6;
+    },
+  };
+}
+
+/**
  * Sends a request while `/healthz` of the same server is polled every 5 ms, and keeps polling until a poll sent after
  * the answer came back (what the server does right after answering counts too). Answers the response, every poll,
- * and the slowest poll's latency: the latency budget tests' measure of how long the event loop was held.
+ * the slowest poll's latency (for the log; `npm run bench` keeps the millisecond figures), and the longest the event
+ * loop was held meanwhile: the latency budget tests' measure.
  */
 export async function whileHealthPolled<T>(
   baseUrl: string,
   send: () => Promise<T>,
-): Promise<{ response: T; samples: Array<{ status: number; ms: number }>; slowestMs: number }> {
+): Promise<{ response: T; samples: Array<{ status: number; ms: number }>; slowestMs: number; loopDelayMs: number }> {
+  const loop = loopDelayMonitor();
   const health = pollWhile(`${baseUrl}/healthz`, 5);
   let response: T;
   try {
@@ -98,8 +120,14 @@ export async function whileHealthPolled<T>(
     await health.answeredSince(performance.now());
   } catch (error) {
     await health.stop();
+    loop.stop();
     throw error;
   }
   const samples = await health.stop();
-  return { response, samples, slowestMs: Math.max(...samples.map((sample) => sample.ms)) };
+  return {
+    response,
+    samples,
+    slowestMs: Math.max(...samples.map((sample) => sample.ms)),
+    loopDelayMs: loop.stop(),
+  };
 }

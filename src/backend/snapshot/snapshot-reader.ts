@@ -3,6 +3,7 @@ import { CanvasError } from '../../shared/errors.js';
 import { cachedPayload, joinPayload, type JsonPayload } from '../../shared/json-payload.js';
 import { runtimeState } from '../../store/run-rows.js';
 import type { Store } from '../../store/store.js';
+import type { VersionSummary } from '../../store/version-reads.js';
 import { createLayoutCache } from './layout-cache.js';
 
 /**
@@ -37,9 +38,27 @@ export function createSnapshotReader(store: Store, options: { maxCanvases?: numb
     const cached = states.get(key);
     if (cached && cached.revision === revision && cached.statesVersion === statesVersion) return cached.payload;
     const rows = await store.runs.latestRunsByNode(projectId, canvasId);
-    const statesJson = JSON.stringify(Object.fromEntries(rows.map((row) => [row.node_id, runtimeState(row)])));
     // A canvas without runs has no versions: no second read.
-    const versions = rows.length === 0 ? new Map() : await store.versions.summaries(projectId, canvasId);
+    const versions =
+      rows.length === 0 ? new Map<string, VersionSummary>() : await store.versions.summaries(projectId, canvasId);
+    // The version a person picked is the node's state, not a later run, while no newer run is under way (issue 31):
+    // what get_canvas reports is what the card shows.
+    const pinned = rows.filter((row) => {
+      const version = versions.get(row.node_id);
+      return version?.picked === true && version.currentRunId !== row.id && isTerminalRunStatus(row.status);
+    });
+    const picked = new Map(
+      (
+        await store.runs.runRows(
+          projectId,
+          canvasId,
+          pinned.map((row) => versions.get(row.node_id)!.currentRunId),
+        )
+      ).map((row) => [row.node_id, row]),
+    );
+    const statesJson = JSON.stringify(
+      Object.fromEntries(rows.map((row) => [row.node_id, runtimeState(picked.get(row.node_id) ?? row)])),
+    );
     const summary = Object.fromEntries(
       [...versions].map(([nodeId, version]) => [
         nodeId,

@@ -2,8 +2,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadAssetConfig, type AssetConfig } from '../../config/index.js';
 import { ASSET_STORAGES, type AssetStorage } from '../../store/records.js';
-import { moveAssets, type MoveProgress } from '../../ops/asset-moves.js';
-import { assetsOf } from '../../server/run-engine-setup.js';
+import type { MoveProgress } from '../../ops/asset-moves.js';
 import { openStore } from '../../store/store.js';
 import { report, resolveStore, UsageError, withStoreOptions, type StoreFlags } from '../cli-support.js';
 import { addSettingOptions, configFlagsOf, settingOptions, type SettingOption } from '../setting-options.js';
@@ -76,6 +75,8 @@ export function registerAssetCommands(
       }
       const config = assetConfigOf(migrate, flags, { assetStore: flags.to as AssetStorage });
       const store = await openStore(await resolveStore(flags));
+      const { assetsOf } = await import('../../server/run-engine-setup.js');
+      const { moveAssets } = await import('../../ops/asset-moves.js');
       const stores = assetsOf(config, store);
       const bar = progressBar(!!flags.json);
       const moved = await moveAssets(store, stores, {

@@ -1,10 +1,5 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { s3StoreOf } from '../../assets/s3-store.js';
-import { createBackup } from '../../ops/backup.js';
-import { settleRestoredAssets } from '../../ops/asset-moves.js';
-import { RestoreRefused, restoreBackup } from '../../ops/restore.js';
-import { assetsOf } from '../../server/run-engine-setup.js';
 import { describeStoreLocation } from '../../store/store-presence.js';
 import { openStore, sqliteFileIn } from '../../store/store.js';
 import { report, resolveStore, UsageError, withStoreOptions, type StoreFlags } from '../cli-support.js';
@@ -28,6 +23,10 @@ export function registerBackupCommands(admin: Command, run: Run): void {
     run(!!flags.json, async () => {
       const location = await resolveStore(flags);
       const config = assetConfigOf(backup, flags);
+      // Loaded when used: the object store's SDK and the run engine's providers are heavy to load for other commands.
+      const { s3StoreOf } = await import('../../assets/s3-store.js');
+      const { createBackup } = await import('../../ops/backup.js');
+      const { assetsOf } = await import('../../server/run-engine-setup.js');
       const s3 = s3StoreOf(config);
       const store = location.kind === 'postgres' ? await openStore(location, { migrate: false }) : null;
       const assets = store ? assetsOf(config, store) : null;
@@ -95,6 +94,9 @@ export function registerBackupCommands(admin: Command, run: Run): void {
   restore.action((file: string, flags: { data: string; databaseUrl?: string; json?: boolean }) =>
     run(!!flags.json, async () => {
       const config = assetConfigOf(restore, flags);
+      const { RestoreRefused, restoreBackup } = await import('../../ops/restore.js');
+      const { settleRestoredAssets } = await import('../../ops/asset-moves.js');
+      const { assetsOf } = await import('../../server/run-engine-setup.js');
       const result = await restoreBackup(file, flags.data).catch((error: unknown) => {
         throw error instanceof RestoreRefused ? new UsageError(error.message) : error;
       });

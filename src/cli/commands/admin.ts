@@ -2,8 +2,6 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { CanvasId, IdempotencyKey, NodeId, ProjectId, ResourceId } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
-import { submitNodeRun } from '../../runs/submit.js';
-import { runPricingOf } from '../../runs/pricing.js';
 import { loadPricingSettings } from '../../config/index.js';
 import {
   MEMBER_ROLES,
@@ -310,6 +308,8 @@ export function registerAdminCommands(
     .action((projectId: string, canvasId: string, nodeId: string, flags: Flags & { idempotencyKey?: string }) =>
       run(!!flags.json, () =>
         withStore(flags, async (store) => {
+          const { submitNodeRun } = await import('../../runs/submit.js');
+          const { runPricingOf } = await import('../../runs/pricing.js');
           const { run: submitted, replayed } = await submitNodeRun(store, {
             projectId,
             canvasId,

@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { generateText } from 'ai';
-import { chatModelOf, chatModelStatus } from '../../agent/model.js';
-import { describeModelFailure } from '../../agent/model-errors.js';
 import { loadServeConfig } from '../../config/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { report } from '../cli-support.js';
@@ -24,6 +21,9 @@ export function registerDoctorCommand(
   doctor.option('--json', 'print one JSON object').action((flags: { json?: boolean }) =>
     run(!!flags.json, async () => {
       const config = loadServeConfig(configFlagsOf(doctor, options));
+      const { chatModelOf, chatModelStatus } = await import('../../agent/model.js');
+      const { describeModelFailure } = await import('../../agent/model-errors.js');
+      const { generateText } = await import('ai');
       const model = chatModelOf(config);
       const status = chatModelStatus(model);
       if (!model) {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadServeConfig } from '../../config/index.js';
 import { addSettingOptions, configFlagsOf, settingOptions } from '../setting-options.js';
 import { DEMO_OWNER, type DemoCredentials } from '../../server/demo-seed.js';
-import { startServer, type RunningServer } from '../../server/server.js';
+import type { RunningServer } from '../../server/server.js';
 import { clientConfigs } from '../../shared/client-configs.js';
 
 /** `canvas-mcp serve`: the REST backend and the MCP tool server, on SQLite by default. */
@@ -35,6 +35,8 @@ export function registerServeCommand(program: Command): void {
   addSettingOptions(serve, options);
   serve.action(async () => {
     const config = loadServeConfig(configFlagsOf(serve, options));
+    // Loaded when serving: the other commands start without the whole server (issue 30, fast feedback).
+    const { startServer } = await import('../../server/server.js');
     const server = await startServer(config);
     // Handlers before the first line a supervisor (or a test) waits for: a signal right after it stops cleanly.
     let stopping = false;

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { loadServeConfig, storeLocationOf } from '../../config/index.js';
-import { assetsOf, runEngineOf, tightenDataDir } from '../../server/run-engine-setup.js';
 import { createLogger } from '../../shared/logger.js';
-import { openStore } from '../../store/store.js';
 import { addSettingOptions, configFlagsOf, settingOptions } from '../setting-options.js';
 
 /**
@@ -17,6 +15,8 @@ export function registerWorkerCommand(program: Command): void {
   addSettingOptions(worker, options);
   worker.action(async () => {
     const config = loadServeConfig({ ...configFlagsOf(worker, options), seedDemo: false });
+    const { assetsOf, runEngineOf, tightenDataDir } = await import('../../server/run-engine-setup.js');
+    const { openStore } = await import('../../store/store.js');
     const logger = createLogger(config.logLevel);
     tightenDataDir(config.dataDir, logger);
     const store = await openStore(storeLocationOf(config), { logger });
