@@ -46,8 +46,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'main',
-          // The browser tests need the built web canvas and MCP App: rebuilt here when a source is newer.
-          globalSetup: ['test/support/web-build.ts'],
+          // The browser tests need the built web canvas and MCP App, the CLI tests the built CLI: rebuilt here when stale.
+          globalSetup: ['test/support/build-if-stale.ts'],
           include: ['test/**/*.test.ts'],
           exclude: [...LATENCY_BUDGET_FILES, ...QUICK_FILES],
           sequence: { groupOrder: 1 },

@@ -54,6 +54,8 @@ export interface ChatServiceOptions {
   clock: () => number;
   /** This server's MCP endpoint as its own agent reaches it (known once the server listens). */
   mcpUrl: () => string;
+  /** How its own agent reaches that endpoint (over https: trusting this server's own certificate). */
+  mcpFetch?: typeof fetch;
   limits: ChatLimits;
 }
 
@@ -198,6 +200,7 @@ export function createChatService(options: ChatServiceOptions) {
     const { chunks, done } = runTurn({
       model: model.languageModel,
       mcpUrl: options.mcpUrl(),
+      mcpFetch: options.mcpFetch,
       token: secret,
       chatRunId: conversation.chatRunId,
       canEdit: conversation.canEdit,

@@ -35,6 +35,8 @@ export interface TurnInput {
   model: LanguageModel;
   /** This server's own MCP endpoint, as an external client reaches it. */
   mcpUrl: string;
+  /** How to reach it (over https, a fetch that trusts this server's own certificate); default: the global fetch. */
+  mcpFetch?: typeof fetch | undefined;
   /** The bearer token minted for this turn, and the conversation's chat run. */
   token: string;
   chatRunId: string;
@@ -237,6 +239,7 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
           type: 'http',
           url: input.mcpUrl,
           headers: { Authorization: `Bearer ${input.token}`, 'X-Agent-Run-Id': input.chatRunId },
+          ...(input.mcpFetch ? { fetch: input.mcpFetch } : {}),
         },
         clientName: 'canvas-mcp assistant',
       });

@@ -21,6 +21,7 @@ import type {
   RoleChangeBody,
 } from '../contract/index.js';
 import type { Assets } from '../assets/assets.js';
+import { canvasIdFrom, createUnder, projectIdFrom } from './ids-from-titles.js';
 import { CanvasError } from '../shared/errors.js';
 import type { Actor } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -164,8 +165,11 @@ export function createTeamOperations(
 
     async createCanvas(ctx, projectId, body) {
       const by = await owner(ctx, projectId, 'create canvases');
-      await store.team.createCanvas(projectId, body.canvas_id, by);
-      return { canvas_id: body.canvas_id, title: null, locked: false };
+      const title = body.title ?? null;
+      const create = (id: string) => store.team.createCanvas(projectId, id, by, undefined, title);
+      const canvasId = body.canvas_id ?? (await createUnder(canvasIdFrom(title!), create));
+      if (body.canvas_id !== undefined) await create(body.canvas_id);
+      return { canvas_id: canvasId, title, locked: false };
     },
 
     async changeCanvas(ctx, projectId, canvasId, body) {
@@ -231,8 +235,11 @@ export function createTeamOperations(
           'Only an owner of a project in a workspace creates projects there: ask an administrator (admin project create).',
         );
       }
-      await store.team.createProject(body.project_id, workspaceId, body.title ?? null, by);
-      return { project_id: body.project_id, title: body.title ?? null };
+      const title = body.title ?? null;
+      const create = (id: string) => store.team.createProject(id, workspaceId, title, by);
+      const projectId = body.project_id ?? (await createUnder(projectIdFrom(title!), create));
+      if (body.project_id !== undefined) await create(body.project_id);
+      return { project_id: projectId, title };
     },
 
     async renameProject(ctx, projectId, body) {

@@ -38,7 +38,8 @@ const LONE_SURROGATE_MESSAGE = 'must be well-formed Unicode (it contains an unpa
 
 function describeCharacter(character: string): string {
   const code = character.codePointAt(0) ?? 0;
-  return code <= 0x20 || code === 0x7f
+  if (code === 0x20) return 'a space (an id is one word: give a name with spaces as the title)';
+  return code < 0x20 || code === 0x7f
     ? `control or space character U+${code.toString(16).toUpperCase().padStart(4, '0')}`
     : `'${character}'`;
 }

@@ -61,10 +61,19 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export const AuditList = z.strictObject({ entries: z.array(AuditEntry) });
 
-export const CanvasCreateBody = z.strictObject({ canvas_id: CanvasId });
-export type CanvasCreateBody = z.infer<typeof CanvasCreateBody>;
-
 const Title = z.string().trim().min(1).max(100).nullable().meta({ description: 'What people call it; null: its id.' });
+
+/** A new canvas, by title (its id derived: lower case, hyphens, unique) or by id, or both. */
+export const CanvasCreateBody = z
+  .strictObject({
+    canvas_id: CanvasId.optional().meta({ description: 'Default: derived from the title ("Board 2" → board-2).' }),
+    title: z.string().trim().min(1).max(100).optional().meta({ description: 'What people call it.' }),
+  })
+  .refine((body) => body.canvas_id !== undefined || body.title !== undefined, {
+    error: 'give the canvas a title (or an id)',
+    path: ['title'],
+  });
+export type CanvasCreateBody = z.infer<typeof CanvasCreateBody>;
 
 /** Lock or unlock, and rename (the id never changes: links and agents keep working). */
 export const CanvasChangeBody = z.strictObject({ locked: z.boolean().optional(), title: Title.optional() });
@@ -90,11 +99,17 @@ export type DeleteConfirmBody = z.infer<typeof DeleteConfirmBody>;
 
 export const RetiredView = z.strictObject({ deleted: z.string(), cancelled_run_ids: z.array(z.string()) });
 
-export const ProjectCreateBody = z.strictObject({
-  project_id: ProjectId,
-  title: Title.optional(),
-  workspace_id: z.string().optional().meta({ description: 'Default: the workspace of a project the caller owns.' }),
-});
+/** A new project, by title (its id derived: "Spring Commercial" → spring-commercial, unique) or by id, or both. */
+export const ProjectCreateBody = z
+  .strictObject({
+    project_id: ProjectId.optional().meta({ description: 'Default: derived from the title.' }),
+    title: Title.optional(),
+    workspace_id: z.string().optional().meta({ description: 'Default: the workspace of a project the caller owns.' }),
+  })
+  .refine((body) => body.project_id !== undefined || (body.title !== undefined && body.title !== null), {
+    error: 'give the project a title (or an id)',
+    path: ['title'],
+  });
 export type ProjectCreateBody = z.infer<typeof ProjectCreateBody>;
 
 export const ProjectChangeBody = z.strictObject({ title: Title });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { samePerson } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import { OAUTH_SCOPES, type OAuthGrantRecord, type OAuthScope } from '../store/oauth-grants.js';
 import type { Actor } from '../store/records.js';
@@ -47,6 +48,14 @@ export function offeredLevels(requestedScopes: readonly string[]): AccessLevel[]
 export function createConnectorGrants(options: { store: Store; server: AuthorizationServer; clock?: () => number }) {
   const { store, server } = options;
   const clock = options.clock ?? Date.now;
+
+  /** Ends a grant: its tokens stop at once (the next call is 401), its agent token is revoked, its chat run ends. */
+  async function end(grant: OAuthGrantRecord): Promise<void> {
+    await store.grants.end(grant.grantId);
+    await server.revokeGrant(grant.grantId);
+    await store.tokens.revokeToken(grant.tokenId).catch(() => undefined);
+    if (grant.chatRunId) await store.chatRuns.endChatRun(grant.chatRunId).catch(() => undefined);
+  }
 
   return {
     /** Makes the grant a person approved; answers the oidc-provider grant id to finish the interaction with. */
@@ -112,16 +121,19 @@ export function createConnectorGrants(options: { store: Store; server: Authoriza
         chatRunId,
         spendLimit: choice.access === 'runs' ? choice.spendLimit : 0,
       });
+      // A host that signs in again (claude.ai after its tokens lapsed) replaces its earlier connection of this person
+      // on this canvas, rather than leaving a second one listed (issue 31): the earlier one ends.
+      for (const earlier of await store.grants.onCanvas(choice.projectId, choice.canvasId)) {
+        const sameHost =
+          earlier.clientId === interaction.clientId ||
+          (interaction.clientName !== null && earlier.clientName === interaction.clientName);
+        if (earlier.grantId !== grantId && earlier.endedAt === null && samePerson(earlier.person, person) && sameHost)
+          await end(earlier);
+      }
       return grantId;
     },
 
-    /** Ends a grant: its tokens stop at once (the next call is 401), its agent token is revoked, its chat run ends. */
-    async end(grant: OAuthGrantRecord): Promise<void> {
-      await store.grants.end(grant.grantId);
-      await server.revokeGrant(grant.grantId);
-      await store.tokens.revokeToken(grant.tokenId).catch(() => undefined);
-      if (grant.chatRunId) await store.chatRuns.endChatRun(grant.chatRunId).catch(() => undefined);
-    },
+    end,
   };
 }
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { createChatService } from '../agent/chat-service.js';
 import { chatModelOf } from '../agent/model.js';
 import { createAssetSigner } from '../assets/url-signing.js';
@@ -49,6 +51,20 @@ export interface BackendParts {
   pricing: RunPricing;
   tools: string[];
   metricsAccess: MetricsAccess;
+}
+
+/**
+ * Over https, the chat's own agent calls this server on loopback: it trusts exactly this server's certificate there
+ * (whatever names it carries), and nothing else changes.
+ */
+function ownCertificateFetch(config: ServeConfig, cleanup: CleanupStack): typeof fetch | undefined {
+  if (!config.tlsCert) return undefined;
+  const agent = new Agent({ connect: { ca: readFileSync(config.tlsCert), checkServerIdentity: () => undefined } });
+  cleanup.defer('own https agent', () => agent.close());
+  // undici's own fetch (the Agent is undici's): its Response is the web Response the MCP client reads.
+  const trusting = (input: string | URL, init?: RequestInit) =>
+    undiciFetch(input, { ...(init as UndiciRequestInit), dispatcher: agent });
+  return trusting as unknown as typeof fetch;
 }
 
 export function sessionTimesOf(config: ServeConfig): SessionTimes {
@@ -146,6 +162,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     logger,
     clock,
     mcpUrl: () => addresses.ownMcpUrl,
+    mcpFetch: ownCertificateFetch(config, cleanup),
     limits: {
       maxSteps: config.chatMaxSteps,
       tokenBudget: config.chatTokenBudget,

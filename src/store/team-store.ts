@@ -60,7 +60,13 @@ export interface TeamStore {
   removeMember(projectId: string, person: Actor, by: Actor): Promise<void>;
   createProject(projectId: string, workspaceId: string, title: string | null, by: Actor): Promise<void>;
   /** A new canvas and its audit entry, in one transaction (`details` say more, e.g. what it copies). */
-  createCanvas(projectId: string, canvasId: string, by: Actor, details?: Record<string, unknown>): Promise<void>;
+  createCanvas(
+    projectId: string,
+    canvasId: string,
+    by: Actor,
+    details?: Record<string, unknown>,
+    title?: string | null,
+  ): Promise<void>;
   /** Locks a canvas read-only or unlocks it, with its audit entry in the same transaction. */
   setLocked(projectId: string, canvasId: string, locked: boolean, by: Actor): Promise<void>;
   /** Sets what people call a project or canvas (null: its id again). */
@@ -413,7 +419,7 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
       });
     },
 
-    async createCanvas(projectId, canvasId, by, details) {
+    async createCanvas(projectId, canvasId, by, details, title = null) {
       await driver.transaction(async (tx) => {
         if (!(await tx.get('SELECT 1 AS present FROM projects WHERE id = ? AND deleted_at IS NULL', [projectId])))
           throw new CanvasError('not_found', `No project ${projectId}.`);
@@ -423,10 +429,11 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
             `Canvas ${canvasId} already exists in project ${projectId} (ids of deleted canvases are not reused).`,
           );
         }
-        await tx.run('INSERT INTO canvases (project_id, id, locked, created_at) VALUES (?, ?, 0, ?)', [
+        await tx.run('INSERT INTO canvases (project_id, id, locked, created_at, title) VALUES (?, ?, 0, ?, ?)', [
           projectId,
           canvasId,
           clock(),
+          title,
         ]);
         await record(
           { projectId, actor: by, action: 'canvas.created', target: canvasId, ...(details ? { details } : {}) },

@@ -32,7 +32,7 @@ describe('canvas-mcp --version', () => {
 
 describe('output into a reader that stops early', () => {
   it('ends quietly with exit 0 when the pipe closes (canvas-mcp openapi | head)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'openapi'], {
+    const child = spawn(process.execPath, [CLI_ENTRY, 'openapi'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
     });
     let stderr = '';

@@ -17,7 +17,7 @@ describe('serve output', () => {
   it('writes only JSON lines to stdout and the banner to stderr, showing the token once and the sign-in link', async () => {
     const data = mkdtempSync(join(tmpdir(), 'canvas-mcp-output-'));
     dirs.push(data);
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'serve', '--data', data, '--port', '0'], {
+    const child = spawn(process.execPath, [CLI_ENTRY, 'serve', '--data', data, '--port', '0'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
     });
     let stdout = '';

@@ -146,7 +146,7 @@ describe('identifier rules (spec: Identifier constraints)', () => {
       ['x'.repeat(256), 'must be at most 255 characters (got 256)'],
       ['..', "must not be exactly '..'"],
       ['a/b', "must not contain '/'"],
-      ['a b', 'must not contain control or space character U+0020'],
+      ['a b', 'must not contain a space (an id is one word: give a name with spaces as the title)'],
       ['a\u007fb', 'U+007F'],
       ['a\ud800', 'well-formed Unicode'],
     ])('%j → %s', (value, reason) => {

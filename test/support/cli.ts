@@ -1,10 +1,11 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Runs the canvas-mcp CLI from source, as a separate process, the way a user or a script would. */
-export const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-/** tsx by its full URL: a process started in another directory (cwd) still finds it. */
-const TSX = import.meta.resolve('tsx');
+/**
+ * Runs the built canvas-mcp CLI (dist/cli/main.js, rebuilt by the tests' global setup when a source is newer), as a
+ * separate process, the way a user or a script would: plain node, no transpiler on each start.
+ */
+export const CLI_ENTRY = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 export interface CliResult {
   code: number;
@@ -17,7 +18,7 @@ export function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): 
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', TSX, CLI_ENTRY, ...args],
+      [CLI_ENTRY, ...args],
       { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 60_000, cwd },
       (error, stdout, stderr) => {
         let json: Record<string, unknown> | undefined;
@@ -47,7 +48,7 @@ export function serveProcess(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: 
 
 /** Any long-running canvas-mcp command (serve, worker) as a child process whose output can be awaited. */
 export function cliProcess(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): ServeProcess {
-  const child = spawn(process.execPath, ['--import', TSX, CLI_ENTRY, ...args], {
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     cwd,
   });

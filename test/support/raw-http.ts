@@ -89,7 +89,7 @@ export function pollWhile(url: string, everyMs: number) {
  * latency-budget tests hold that figure, not a wall-clock answer time (issue 30, item 7): a loop held for a second
  * by one request shows here whatever else the machine runs, while a busy machine only adds its scheduling delay.
  */
-export const LOOP_BUDGET_MS = 150;
+export const LOOP_BUDGET_MS = 250;
 
 export function loopDelayMonitor(): { stop(): number } {
   const histogram = monitorEventLoopDelay({ resolution: 10 });

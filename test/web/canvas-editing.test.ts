@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seriousFindings } from '../support/axe.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { card, openLink, screenshot, signIn } from '../support/browser.js';
@@ -546,6 +547,10 @@ describe('the web canvas: people and agents editing together', () => {
     const { context, page } = await openLink(browser, `${server.url}/p/demo/c/main`);
     try {
       await page.getByText('Open the sign-in link you were given').waitFor();
+      // Worded for someone who never signed in (issue 31), and clean for a screen reader.
+      expect(await page.locator('main').innerText()).not.toContain('has ended');
+      await page.getByText('sign in to open it').waitFor();
+      expect(await seriousFindings(page)).toEqual([]);
     } finally {
       await context.close();
     }

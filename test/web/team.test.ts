@@ -61,9 +61,10 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
         await page.getByRole('link', { name: 'storyboard-2-copy' }).waitFor();
         expect(await server.store.layout.readCanvas('demo', 'storyboard-2-copy')).toBeTruthy();
-        await page.getByLabel('New project').fill('season-2');
+        // A project named as people name things (issue 31): its id is derived, its title is what the page shows.
+        await page.getByLabel('New project').fill('Spring Commercial');
         await page.getByRole('button', { name: 'Create project' }).click();
-        await page.locator('section[data-project="season-2"]').waitFor();
+        await page.locator('section[data-project="spring-commercial"]', { hasText: 'Spring Commercial' }).waitFor();
         await page.getByRole('button', { name: 'Delete storyboard-2', exact: true }).click();
         const confirm = page.getByRole('alertdialog', { name: 'Delete canvas storyboard-2' });
         await expect(confirm.getByRole('button', { name: 'Delete' }).isDisabled()).resolves.toBe(true);

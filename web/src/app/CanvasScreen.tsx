@@ -138,7 +138,17 @@ function CanvasBody() {
   const [drawer, setDrawer] = useState<'palette' | 'panel' | null>(null);
   const toggle = (which: 'palette' | 'panel') => setDrawer((open) => (open === which ? null : which));
   if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
-  if (status === 'signed-out') return <Landing reason="Your session has ended. Sign in again with a new link." />;
+  // Only someone whose session ended is told so; someone who never signed in is shown how to (issue 31).
+  if (status === 'signed-out')
+    return (
+      <Landing
+        reason={
+          error?.startsWith('Your session has ended')
+            ? 'Your session has ended. Sign in again with a new link.'
+            : 'This canvas is for the people of its project: sign in to open it.'
+        }
+      />
+    );
   if (status === 'forbidden')
     return <main className="screen-message">You are not a member of this project. Ask an owner to add you.</main>;
   if (status === 'missing')

@@ -58,9 +58,9 @@ export function Home() {
       {me.projects.some((project) => project.role === 'owner') ? (
         <OneField
           label="New project"
-          placeholder="season-2"
+          placeholder="Spring Commercial"
           action="Create project"
-          onSubmit={(projectId) => act(() => api.createProject(projectId))}
+          onSubmit={(title) => act(() => api.createProject(title))}
         />
       ) : null}
       {me.projects.map((project) => {
@@ -227,9 +227,9 @@ export function Home() {
             {owner ? (
               <OneField
                 label="New canvas"
-                placeholder="storyboard-2"
+                placeholder="Opening sequence"
                 action="Create"
-                onSubmit={(canvasId) => act(() => api.createCanvas(project.project_id, canvasId))}
+                onSubmit={(title) => act(() => api.createCanvas(project.project_id, title))}
               />
             ) : null}
           </section>

@@ -31,7 +31,10 @@ export function Landing({ reason }: { reason?: string }) {
         {methods?.oidc ? 'Or open' : 'Open'} the sign-in link you were given. Links work once and for a short time. The
         person who runs this server makes one with:
       </p>
-      <pre>npm run -s cli -- admin login-link --issuer ISSUER --subject YOU --project PROJECT --canvas CANVAS</pre>
+      {/* A wide line scrolls on a narrow screen: it takes the focus, so a keyboard can scroll it too (axe). */}
+      <pre tabIndex={0} aria-label="The command that makes a sign-in link">
+        npm run -s cli -- admin login-link --issuer ISSUER --subject YOU --project PROJECT --canvas CANVAS
+      </pre>
       <p>
         On a fresh server, the first <code>npm start</code> prints a link for the demo canvas. An owner can also send
         you an invitation link from the project's Team page.

@@ -253,8 +253,9 @@ export const api = {
       'POST',
       `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
     ),
-  createCanvas: (projectId: string, canvasId: string) =>
-    request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, { canvas_id: canvasId }),
+  /** A new canvas named by a person: its id is derived from the title by the server. */
+  createCanvas: (projectId: string, title: string) =>
+    request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, { title }),
   changeCanvas: (projectId: string, canvasId: string, change: { locked?: boolean; title?: string | null }) =>
     request<CanvasView>('PATCH', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, change),
   duplicateCanvas: (projectId: string, canvasId: string, copyId: string, withResults: boolean) =>
@@ -264,7 +265,8 @@ export const api = {
     }),
   deleteCanvas: (projectId: string, canvasId: string, confirm: string) =>
     request<unknown>('DELETE', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, { confirm }),
-  createProject: (projectId: string) => request<unknown>('POST', '/api/v1/projects', { project_id: projectId }),
+  /** A new project named by a person ("Spring Commercial"): its id is derived from the title by the server. */
+  createProject: (title: string) => request<{ project_id: string }>('POST', '/api/v1/projects', { title }),
   renameProject: (projectId: string, title: string) => request<unknown>('PATCH', projectPath(projectId), { title }),
   deleteProject: (projectId: string, confirm: string) =>
     request<unknown>('DELETE', projectPath(projectId), { confirm }),
