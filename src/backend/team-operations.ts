@@ -17,6 +17,7 @@ import type {
   InviteCreateBody,
   InviteView,
   IssuedInvite,
+  MemberSignInLink,
   MemberView,
   RoleChangeBody,
 } from '../contract/index.js';
@@ -31,7 +32,8 @@ import type { CallerContext } from './auth/caller.js';
 import type { CanvasBackend } from './backend.js';
 import { requirePerson } from './people-operations.js';
 import { copyRunResults } from './result-copies.js';
-import { samePerson } from '../contract/index.js';
+import { personKey, samePerson } from '../contract/index.js';
+import { storeSealOf } from '../shared/secret-seal.js';
 
 /**
  * A team run from the browser (issue 21): members see who is in their project; owners invite by link, change roles,
@@ -40,6 +42,8 @@ import { samePerson } from '../contract/index.js';
  */
 
 const DEFAULT_INVITE_SECONDS = 7 * 86_400;
+/** A sign-in link an owner makes for a teammate lasts a day: long enough to reach them, short for a credential. */
+const MEMBER_LINK_MS = 24 * 3_600_000;
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
 
 function memberView(member: MemberRecord): MemberView {
@@ -67,6 +71,8 @@ export function inviteView(invite: InviteRecord): InviteView {
 
 export interface TeamOperations {
   members(ctx: CallerContext, projectId: string): Promise<MemberView[]>;
+  /** A one-time sign-in link for a member (owners): how a teammate whose session ended comes back. */
+  signInLink(ctx: CallerContext, projectId: string, person: Actor): Promise<MemberSignInLink>;
   invite(ctx: CallerContext, projectId: string, body: InviteCreateBody): Promise<IssuedInvite>;
   invites(ctx: CallerContext, projectId: string): Promise<InviteView[]>;
   revokeInvite(ctx: CallerContext, projectId: string, inviteId: string): Promise<InviteView>;
@@ -106,6 +112,8 @@ export function createTeamOperations(
   assets: Assets,
   publicOrigin: () => string,
 ): TeamOperations {
+  const inviteSeal = storeSealOf(store, 'invite_seal', 'invite seal');
+  const inviteUrl = (secret: string) => `${publicOrigin()}/invite?token=${encodeURIComponent(secret)}`;
   async function canvasView(projectId: string, canvasId: string): Promise<CanvasView> {
     const entry = (await store.directory.canvases(projectId)).find((canvas) => canvas.canvasId === canvasId);
     if (!entry) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
@@ -127,18 +135,46 @@ export function createTeamOperations(
 
     async invite(ctx, projectId, body) {
       const by = await owner(ctx, projectId, 'invite people');
+      const seal = await inviteSeal();
       const { invite, secret } = await store.team.invite(
         projectId,
         body.role,
         by,
         (body.expires_in ?? DEFAULT_INVITE_SECONDS) * 1000,
+        (plain) => seal.seal(plain),
       );
-      return { ...inviteView(invite), url: `${publicOrigin()}/invite?token=${encodeURIComponent(secret)}` };
+      return { ...inviteView(invite), url: inviteUrl(secret) };
     },
 
+    /** Every invitation, and for those still pending their link again: owners copy it rather than make another. */
     async invites(ctx, projectId) {
       await owner(ctx, projectId, 'see invitations');
-      return (await store.team.invites(projectId)).map(inviteView);
+      const seal = await inviteSeal();
+      const now = Date.now();
+      return (await store.team.invites(projectId)).map((invite) => {
+        const pending =
+          invite.acceptedAt === null && invite.revokedAt === null && invite.expiresAt > now && invite.secretSealed;
+        return pending
+          ? { ...inviteView(invite), url: inviteUrl(seal.open(invite.secretSealed!)) }
+          : inviteView(invite);
+      });
+    },
+
+    async signInLink(ctx, projectId, person) {
+      const by = await owner(ctx, projectId, 'make sign-in links');
+      if (!(await store.projects.getMemberRole(projectId, person))) {
+        throw new CanvasError('not_found', `${person.subject} is not a member of project ${projectId}.`);
+      }
+      const expiresAt = Date.now() + MEMBER_LINK_MS;
+      const secret = await store.sessions.createLoginLink(person, { expiresInMs: MEMBER_LINK_MS, projectId });
+      await store.team.record({
+        projectId,
+        actor: by,
+        action: 'member.sign_in_link',
+        target: personKey(person),
+        details: { expires_at: iso(expiresAt) },
+      });
+      return { person, url: `${publicOrigin()}/auth/login?token=${secret}`, expires_at: iso(expiresAt)! };
     },
 
     async revokeInvite(ctx, projectId, inviteId) {

@@ -405,6 +405,12 @@ export const SETTINGS = {
     arg: 'days',
     help: 'a signed-in session ends this long after sign-in',
   }),
+  sessionRememberDays: setting({
+    schema: Int(1, 90),
+    default: 30,
+    arg: 'days',
+    help: 'a session on a device its person chose to remember lasts this long, used or not (at most 90)',
+  }),
   feedHeartbeatMs: setting({
     schema: Int(100, 3_600_000),
     default: 15_000,
@@ -443,6 +449,32 @@ export const SETTINGS = {
     arg: 'name',
     help: 'what the sign-in button calls the provider',
     docs: 'what the sign-in button calls the provider ("Sign in with …")',
+  }),
+
+  // E-mail (issue 31): sign-in links people ask for themselves, and the ones owners make, sent through an SMTP relay.
+  smtpUrl: setting({
+    schema: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }),
+    arg: 'url',
+    help: 'an SMTP relay for e-mailed sign-in links: smtp://host:587 (STARTTLS when offered) or smtps://host:465',
+    docs: 'an SMTP relay for e-mailed sign-in links (`smtp://host:587`, STARTTLS when the relay offers it; `smtps://host:465`); without it, links are made by owners and the command line only',
+  }),
+  smtpUser: setting({
+    schema: z.string().min(1),
+    arg: 'user',
+    help: 'the SMTP user name (password in CANVAS_MCP_SMTP_PASSWORD)',
+  }),
+  smtpPassword: setting({
+    schema: z.string().min(1),
+    flag: false,
+    secret: true,
+    help: 'the SMTP password',
+    docs: 'the SMTP password; never logged',
+  }),
+  smtpFrom: setting({
+    schema: z.string().min(3).max(200),
+    default: 'canvas-mcp <no-reply@localhost>',
+    arg: 'address',
+    help: 'the From of e-mailed sign-in links',
   }),
 
   // The canvas chat's model (docs/chat.md): none configured, the chat panel says what to set.

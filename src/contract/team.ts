@@ -41,14 +41,24 @@ export const InviteView = z.strictObject({
   accepted_by: Person.nullable(),
   accepted_at: Timestamp.nullable(),
   revoked_at: Timestamp.nullable(),
+  /** A pending invitation's link, for its owners to copy again (absent once used, withdrawn or expired). */
+  url: z.string().optional(),
 });
 export type InviteView = z.infer<typeof InviteView>;
 
-/** The answer to an invitation: its link appears here once; only its hash is stored. */
+/** The answer to an invitation, with its link (owners see it again in the list while it is pending). */
 export const IssuedInvite = InviteView.extend({ url: z.string() });
 export type IssuedInvite = z.infer<typeof IssuedInvite>;
 
 export const InviteList = z.strictObject({ invites: z.array(InviteView) });
+
+/** A sign-in link an owner makes for a member whose session ended (issue 31): copy it to them; it works once. */
+export const MemberSignInLink = z.strictObject({
+  person: Person,
+  url: z.string(),
+  expires_at: Timestamp,
+});
+export type MemberSignInLink = z.infer<typeof MemberSignInLink>;
 
 export const AuditEntry = z.strictObject({
   at: Timestamp,

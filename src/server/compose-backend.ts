@@ -68,7 +68,11 @@ function ownCertificateFetch(config: ServeConfig, cleanup: CleanupStack): typeof
 }
 
 export function sessionTimesOf(config: ServeConfig): SessionTimes {
-  return { idleMs: config.sessionIdleHours * 3_600_000, absoluteMs: config.sessionMaxDays * 86_400_000 };
+  return {
+    idleMs: config.sessionIdleHours * 3_600_000,
+    absoluteMs: config.sessionMaxDays * 86_400_000,
+    rememberMs: config.sessionRememberDays * 86_400_000,
+  };
 }
 
 /** The OAuth connectors (issue 20): the issuer is the public origin, known only once the server listens. */

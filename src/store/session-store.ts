@@ -32,6 +32,8 @@ export interface SessionTimes {
   idleMs: number;
   /** A session ends this long after sign-in, used or not. */
   absoluteMs: number;
+  /** On a device its person said to remember: how long it lasts, unused or not (issue 31). */
+  rememberMs: number;
 }
 
 const Millis = z.coerce.number().int();
@@ -53,6 +55,7 @@ const SessionRow = z
     expires_at: Millis,
     ended_at: Millis.nullable(),
     device: z.string().nullable(),
+    remembered: z.coerce.number().transform((value) => value === 1),
   })
   .transform((row) => ({
     id: row.id,
@@ -62,9 +65,11 @@ const SessionRow = z
     lastSeenAt: row.last_seen_at,
     expiresAt: row.expires_at,
     endedAt: row.ended_at,
+    /** Signed in on a device its person said to remember: it lasts `rememberMs`, however long unused. */
+    remembered: row.remembered,
   }));
 
-const SESSION_COLUMNS = 'id, issuer, subject, created_at, last_seen_at, expires_at, ended_at, device';
+const SESSION_COLUMNS = 'id, issuer, subject, created_at, last_seen_at, expires_at, ended_at, device, remembered';
 /** last_seen_at is written at most this often, so reading pages is not a write per request. */
 const SEEN_RESOLUTION_MS = 60_000;
 
@@ -139,6 +144,7 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
       linkSecret: string,
       times: SessionTimes,
       device: string | null = null,
+      remember = false,
     ): Promise<{ sessionSecret: string; session: SessionRecord; link: LoginLinkRecord }> {
       return driver.transaction(async (tx) => {
         const now = clock();
@@ -158,8 +164,9 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
           subject: link.subject,
           created_at: now,
           last_seen_at: now,
-          expires_at: now + times.absoluteMs,
+          expires_at: now + (remember ? times.rememberMs : times.absoluteMs),
           device: device === null ? null : device.slice(0, 200),
+          remembered: remember ? 1 : 0,
         });
         const session = SessionRow.parse(await tx.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]));
         return {
@@ -182,8 +189,8 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
       if (!row) return undefined;
       const session = SessionRow.parse(row);
       const now = clock();
-      if (session.endedAt !== null || session.expiresAt <= now || session.lastSeenAt + times.idleMs <= now)
-        return undefined;
+      const idleMs = session.remembered ? times.rememberMs : times.idleMs;
+      if (session.endedAt !== null || session.expiresAt <= now || session.lastSeenAt + idleMs <= now) return undefined;
       if (now - session.lastSeenAt >= SEEN_RESOLUTION_MS) {
         await driver.run('UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL', [now, session.id]);
       }
@@ -207,8 +214,9 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
     async sessionsOf(person: Actor, times: SessionTimes): Promise<SessionRecord[]> {
       const now = clock();
       const rows = await driver.all(
-        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE issuer = ? AND subject = ? AND ended_at IS NULL AND expires_at > ? AND last_seen_at > ? ORDER BY last_seen_at DESC`,
-        [person.issuer, person.subject, now, now - times.idleMs],
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE issuer = ? AND subject = ? AND ended_at IS NULL AND expires_at > ?
+           AND ((remembered = 1 AND last_seen_at > ?) OR (remembered = 0 AND last_seen_at > ?)) ORDER BY last_seen_at DESC`,
+        [person.issuer, person.subject, now, now - times.rememberMs, now - times.idleMs],
       );
       return rows.map((row) => SessionRow.parse(row));
     },

@@ -18,6 +18,7 @@ import { createProjectStore, type ProjectStore } from './project-store.js';
 import { createReadCache } from './read-cache.js';
 import { createHistoryReads, type HistoryReads } from './history-reads.js';
 import { createSessionStore, type SessionStore } from './session-store.js';
+import { createPeopleEmailStore, type PeopleEmailStore } from './people-email-store.js';
 import { createDirectoryReads, type DirectoryReads } from './directory-reads.js';
 import { createRunClaims, type RunClaims } from './run-claims.js';
 import { createRunStore, type RunStore } from './run-store.js';
@@ -53,6 +54,8 @@ export interface Store {
   readonly assets: AssetRecords;
   readonly history: HistoryReads;
   readonly sessions: SessionStore;
+  /** People's e-mail addresses for sign-in links. */
+  readonly emails: PeopleEmailStore;
   readonly directory: DirectoryReads;
   /** The canvas chat's conversations and transcripts. */
   readonly chats: ChatStore;
@@ -116,6 +119,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     assets: createAssetRecords(driver),
     history: createHistoryReads(driver),
     sessions: createSessionStore(driver, clock),
+    emails: createPeopleEmailStore(driver, clock),
     directory: createDirectoryReads(driver, clock),
     chats: createChatStore(driver, clock),
     grants: createOAuthGrants(driver, clock),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CanvasError } from '../shared/errors.js';
 import { newId, sha256Hex } from '../shared/ids.js';
 import { MEMBER_ROLES, parseRow, parseRows, type Actor, type MemberRole } from './records.js';
+import { insertRow } from './row-statements.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { requestRunCancel } from './run-cancel.js';
 import { RUN_COLUMNS, parseRunRow } from './run-rows.js';
@@ -30,6 +31,8 @@ export interface InviteRecord {
   acceptedBy: Actor | null;
   acceptedAt: number | null;
   revokedAt: number | null;
+  /** The link's secret, sealed, so owners can copy a pending invitation again (issue 31); null for older ones. */
+  secretSealed: string | null;
 }
 
 export interface AuditRecord {
@@ -48,6 +51,7 @@ export interface TeamStore {
     role: MemberRole,
     by: Actor,
     expiresInMs: number,
+    seal?: (secret: string) => string,
   ): Promise<{ invite: InviteRecord; secret: string }>;
   invites(projectId: string): Promise<InviteRecord[]>;
   /** The invitation a link's secret names, if it can still be accepted; else why not (unauthenticated). */
@@ -93,7 +97,7 @@ const MemberRow = z.object({
   created_at: z.coerce.number(),
 });
 const INVITE_COLUMNS =
-  'id, project_id, role, invited_by_issuer, invited_by_subject, created_at, expires_at, accepted_at, accepted_by_issuer, accepted_by_subject, revoked_at';
+  'id, project_id, role, invited_by_issuer, invited_by_subject, created_at, expires_at, accepted_at, accepted_by_issuer, accepted_by_subject, revoked_at, secret_sealed';
 const nullableNumber = z.coerce.number().nullable();
 const InviteRow = z
   .object({
@@ -108,6 +112,7 @@ const InviteRow = z
     accepted_by_issuer: z.string().nullable(),
     accepted_by_subject: z.string().nullable(),
     revoked_at: nullableNumber,
+    secret_sealed: z.string().nullable(),
   })
   .transform((row): InviteRecord => ({
     id: row.id,
@@ -122,6 +127,7 @@ const InviteRow = z
         : null,
     acceptedAt: row.accepted_at,
     revokedAt: row.revoked_at,
+    secretSealed: row.secret_sealed,
   }));
 const AuditRow = z.object({
   at: z.coerce.number(),
@@ -240,15 +246,23 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
       }));
     },
 
-    async invite(projectId, role, by, expiresInMs) {
+    async invite(projectId, role, by, expiresInMs, seal) {
       const secret = newInviteSecret();
       const id = newId('invite_');
       const now = clock();
+      const secretSealed = seal ? seal(secret) : null;
       await driver.transaction(async (tx) => {
-        await tx.run(
-          'INSERT INTO project_invites (id, secret_hash, project_id, role, invited_by_issuer, invited_by_subject, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          [id, sha256Hex(secret), projectId, role, by.issuer, by.subject, now, now + expiresInMs],
-        );
+        await insertRow(tx, 'project_invites', {
+          id,
+          secret_hash: sha256Hex(secret),
+          project_id: projectId,
+          role,
+          invited_by_issuer: by.issuer,
+          invited_by_subject: by.subject,
+          created_at: now,
+          expires_at: now + expiresInMs,
+          secret_sealed: secretSealed,
+        });
         await record({ projectId, actor: by, action: 'invite.created', target: id, details: { role } }, tx);
       });
       const invite: InviteRecord = {
@@ -261,6 +275,7 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
         acceptedBy: null,
         acceptedAt: null,
         revokedAt: null,
+        secretSealed,
       };
       return { invite, secret };
     },

@@ -417,7 +417,7 @@ describe.each(STORE_TARGETS)('a project team: $name', (target) => {
 
       const vicSessions = await server.store.sessions.sessionsOf(
         { issuer: IDP, subject: 'vic' },
-        { idleMs: 3_600_000, absoluteMs: 86_400_000 },
+        { idleMs: 3_600_000, absoluteMs: 86_400_000, rememberMs: 86_400_000 },
       );
       expect(vicSessions.length).toBeGreaterThan(0);
       expect(

@@ -154,7 +154,7 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         let now = 1_900_000_000_000;
         const timed = await openStore(database.location, { migrate: false, clock: () => now });
         try {
-          const times = { idleMs: 60 * 60_000, absoluteMs: 3 * 60 * 60_000 };
+          const times = { idleMs: 60 * 60_000, absoluteMs: 3 * 60 * 60_000, rememberMs: 3 * 60 * 60_000 };
           const person = { issuer: 'idp', subject: 'sam' };
           const link = await timed.sessions.createLoginLink(person, { expiresInMs: 15 * 60_000 });
           const { sessionSecret, session } = await timed.sessions.signIn(link, times);

@@ -82,6 +82,13 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await page.getByRole('button', { name: 'Create invitation link' }).click();
         const link = await page.getByLabel(/Invitation link for a editor/).inputValue();
         expect(link).toMatch(new RegExp(`^${server.url}/invite\\?token=`));
+        // While pending it stays listed with its link, to copy again (issue 31).
+        expect(
+          await page
+            .getByLabel(/Link of the editor invitation/)
+            .first()
+            .inputValue(),
+        ).toBe(link);
 
         // The teammate, in a browser of their own with no session, joins with a name and edits the canvas.
         const matePage = await mate.newPage();
@@ -112,6 +119,10 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         // The owner sees Ana, and removes her: her open canvas says she is no longer a member.
         await page.reload();
         await page.locator('tr[data-member="Ana Lima"]').waitFor();
+        // Her session could end: the owner makes her a sign-in link to send, without the operator (issue 31).
+        await page.getByRole('button', { name: 'Sign-in link for Ana Lima' }).click();
+        const comeBack = await page.getByLabel(/Sign-in link for Ana Lima/).inputValue();
+        expect(comeBack).toMatch(new RegExp(`^${server.url}/auth/login\\?token=login_`));
         expect(await seriousFindings(page)).toEqual([]);
         // Owners see the agents working on the project's canvases (the demo's chat run), with End.
         await page

@@ -70,6 +70,7 @@ import {
   InviteView,
   IssuedInvite,
   MemberList,
+  MemberSignInLink,
   MemberView,
   RoleChangeBody,
   PresenceUpdateBody,
@@ -384,6 +385,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: 'caller',
     params: memberParams,
     responses: { 204: { description: 'Removed.' } },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/projects/:project_id/members/:issuer/:subject/sign-in-link',
+    operationId: 'memberSignInLink',
+    summary:
+      'A one-time sign-in link for a member whose session ended (owners): copy it to them; it works once, for a day, and is in the audit log.',
+    tag: 'people',
+    auth: 'caller',
+    params: memberParams,
+    responses: { 201: ok('The link.', MemberSignInLink) },
   },
   {
     method: 'post',

@@ -78,7 +78,7 @@ function explanation(message: string) {
 
 const who = (person: Actor) => `${person.subject} (${person.issuer})`;
 
-function confirmation(secret: string, link: LoginLinkRecord, signedInAs: Actor | null) {
+function confirmation(secret: string, link: LoginLinkRecord, signedInAs: Actor | null, rememberDays: number) {
   const other = signedInAs && !samePerson(signedInAs, link.person) ? signedInAs : null;
   const destination =
     link.projectId && link.canvasId
@@ -97,6 +97,8 @@ function confirmation(secret: string, link: LoginLinkRecord, signedInAs: Actor |
     <form method="post" action="/auth/login">
       <input type="hidden" name="token" value="${secret}" />
       ${other ? html`<input type="hidden" name="replace" value="1" />` : ''}
+      <p><label><input type="checkbox" name="remember" value="1" /> Keep me signed in on this device for
+        ${rememberDays} days (not on a shared computer)</label></p>
       <button type="submit">Sign in as ${link.person.subject}</button>
     </form>`,
   );
@@ -119,15 +121,18 @@ export function setSessionCookie(
   c: BackendContext,
   sessionSecret: string,
   options: Pick<AuthRouteOptions, 'secureCookie' | 'times'>,
+  remember = false,
 ): void {
   setCookie(c, SESSION_COOKIE, sessionSecret, {
     httpOnly: true,
     sameSite: 'Lax',
     secure: options.secureCookie(),
     path: '/',
-    maxAge: Math.floor(options.times.absoluteMs / 1000),
+    maxAge: Math.floor((remember ? options.times.rememberMs : options.times.absoluteMs) / 1000),
   });
 }
+
+const rememberDays = (options: Pick<AuthRouteOptions, 'times'>) => Math.round(options.times.rememberMs / 86_400_000);
 
 /** The session a browser's cookie holds, if it is live. */
 export async function sessionOf(c: BackendContext, options: Pick<AuthRouteOptions, 'store' | 'times'>) {
@@ -145,7 +150,7 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     if (!secret) return c.html(explanation('The link has no sign-in token in it.'), 400);
     try {
       const link = await options.store.sessions.peekLoginLink(secret);
-      return c.html(confirmation(secret, link, (await signedInAs(c))?.person ?? null));
+      return c.html(confirmation(secret, link, (await signedInAs(c))?.person ?? null, rememberDays(options)));
     } catch (error) {
       if (error instanceof CanvasError && error.code === 'unauthenticated')
         return c.html(explanation(error.message), 401);
@@ -172,14 +177,17 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
       const current = await signedInAs(c);
       const link = await options.store.sessions.peekLoginLink(secret);
       const same = samePerson(current?.person, link.person);
-      if (current && !same && form.replace !== '1') return c.html(confirmation(secret, link, current.person), 409);
+      if (current && !same && form.replace !== '1')
+        return c.html(confirmation(secret, link, current.person, rememberDays(options)), 409);
+      const remember = form.remember === '1';
       const { sessionSecret } = await options.store.sessions.signIn(
         secret,
         options.times,
         c.req.header('user-agent') ?? null,
+        remember,
       );
       if (current && !same) await options.store.sessions.endSession(current.id);
-      setSessionCookie(c, sessionSecret, options);
+      setSessionCookie(c, sessionSecret, options, remember);
       const target = next ?? (link.projectId && link.canvasId ? canvasPath(link.projectId, link.canvasId) : '/');
       return c.redirect(target, 303);
     } catch (error) {

@@ -63,6 +63,14 @@ export function registerTeamRoutes(
     return c.body(null, 204);
   });
 
+  app.post(`${MEMBER}/sign-in-link`, async (c) => {
+    const params = pathParams(c, { ...projectParams, issuer: NonEmpty, subject: NonEmpty });
+    return c.json(
+      await team.signInLink(c.get('caller'), params.project_id, memberOf(params.issuer, params.subject)),
+      201,
+    );
+  });
+
   app.post(`${PROJECT}/invites`, async (c) => {
     const { project_id } = pathParams(c, projectParams);
     return c.json(await team.invite(c.get('caller'), project_id, await jsonBody(c, InviteCreateBody)), 201);
@@ -226,6 +234,23 @@ function registerInvitePages(app: Hono<BackendHttpEnv>, options: AuthRouteOption
             invitePage(secret, invite, null, options, 'Give the name the team will see (1 to 100 characters).'),
             400,
           );
+        // A teammate who is already in the project and lost their session must not become a second person of the
+        // same name (issue 31): they come back signed in, then the invitation (if they still need it) adds nothing.
+        const taken = (await store.team.members(invite.projectId)).find(
+          (member) => member.person.subject.toLocaleLowerCase() === name.data.toLocaleLowerCase(),
+        );
+        if (taken) {
+          return c.html(
+            invitePage(
+              secret,
+              invite,
+              null,
+              options,
+              `Someone named ${taken.person.subject} is already a member of this project. If that is you, sign in on this device first (an owner makes you a sign-in link on the Team page), then open this invitation again; if not, give another name.`,
+            ),
+            409,
+          );
+        }
         person = { issuer: `${INVITE_ISSUER}/${invite.id}`, subject: name.data };
       }
       await store.team.acceptInvite(secret, person);
@@ -249,6 +274,7 @@ export const TEAM_ROUTE_PATHS = [
   `${PROJECT}/canvases/:canvas_id/duplicate`,
   `${PROJECT}/members`,
   MEMBER,
+  `${MEMBER}/sign-in-link`,
   `${PROJECT}/invites`,
   `${PROJECT}/invites/:invite_id`,
   `${PROJECT}/audit`,

@@ -1,5 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AuditEntry, InviteView, IssuedInvite, MeView, MemberView } from '../../../src/contract/index.js';
+import type {
+  AuditEntry,
+  InviteView,
+  IssuedInvite,
+  MeView,
+  MemberSignInLink,
+  MemberView,
+} from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
 import { api, ApiError } from '../model/api.js';
 import { Landing } from './Landing.js';
@@ -79,6 +86,7 @@ export function TeamPage({ projectId }: { projectId: string }) {
   // Removing someone (or leaving) asks once more: the member whose row shows the question.
   const [removing, setRemoving] = useState<string | null>(null);
   const [issued, setIssued] = useState<IssuedInvite | null>(null);
+  const [signInLink, setSignInLink] = useState<MemberSignInLink | null>(null);
   const [inviteRole, setInviteRole] = useState<Role>('editor');
   const [failure, setFailure] = useState<'signed-out' | 'gone' | null>(null);
 
@@ -219,13 +227,24 @@ export function TeamPage({ projectId }: { projectId: string }) {
                         Leave
                       </button>
                     ) : isOwner ? (
-                      <button
-                        type="button"
-                        className="button-small button-danger"
-                        onClick={() => setRemoving(memberKey(member))}
-                      >
-                        Remove {member.subject}
-                      </button>
+                      <>
+                        <button
+                          type="button"
+                          className="button-small"
+                          onClick={() =>
+                            void act(async () => setSignInLink(await api.memberSignInLink(projectId, member)))
+                          }
+                        >
+                          Sign-in link for {member.subject}
+                        </button>{' '}
+                        <button
+                          type="button"
+                          className="button-small button-danger"
+                          onClick={() => setRemoving(memberKey(member))}
+                        >
+                          Remove {member.subject}
+                        </button>
+                      </>
                     ) : null}
                   </td>
                 </tr>
@@ -233,6 +252,12 @@ export function TeamPage({ projectId }: { projectId: string }) {
             })}
           </tbody>
         </table>
+        {signInLink ? (
+          <label className="team-link">
+            Sign-in link for {signInLink.person.subject} (works once, for a day: send it to them)
+            <input type="text" readOnly value={signInLink.url} onFocus={(event) => event.target.select()} />
+          </label>
+        ) : null}
       </section>
 
       {isOwner ? (
@@ -270,7 +295,7 @@ export function TeamPage({ projectId }: { projectId: string }) {
           </div>
           {issued ? (
             <label className="team-link">
-              Invitation link for a {issued.role} (shown once: copy it now)
+              Invitation link for a {issued.role} (also listed below while it is pending)
               <input type="text" readOnly value={issued.url} onFocus={(event) => event.target.select()} />
             </label>
           ) : null}
@@ -282,6 +307,16 @@ export function TeamPage({ projectId }: { projectId: string }) {
                     {invite.role}, invited by {invite.invited_by.subject} on {when(invite.created_at)}:{' '}
                     {inviteStatus(invite)}
                   </span>
+                  {invite.url ? (
+                    <input
+                      type="text"
+                      readOnly
+                      className="invite-url"
+                      aria-label={`Link of the ${invite.role} invitation of ${when(invite.created_at)}`}
+                      value={invite.url}
+                      onFocus={(event) => event.target.select()}
+                    />
+                  ) : null}
                   {!invite.accepted_by && !invite.revoked_at ? (
                     <button
                       type="button"

@@ -4,6 +4,7 @@ import type {
   SessionView,
   InviteView,
   IssuedInvite,
+  MemberSignInLink,
   MemberView,
   PresenceUpdateBody,
   BatchReceipt,
@@ -231,6 +232,12 @@ export const api = {
   invite: (projectId: string, role: MemberView['role']) =>
     request<IssuedInvite>('POST', `${projectPath(projectId)}/invites`, { role }),
   invites: (projectId: string) => request<{ invites: InviteView[] }>('GET', `${projectPath(projectId)}/invites`),
+  /** A one-time sign-in link for a member whose session ended (owners). */
+  memberSignInLink: (projectId: string, member: { issuer: string; subject: string }) =>
+    request<MemberSignInLink>(
+      'POST',
+      `${projectPath(projectId)}/members/${encodeURIComponent(member.issuer)}/${encodeURIComponent(member.subject)}/sign-in-link`,
+    ),
   withdrawInvite: (projectId: string, inviteId: string) =>
     request<InviteView>('DELETE', `${projectPath(projectId)}/invites/${encodeURIComponent(inviteId)}`),
   audit: (projectId: string) => request<{ entries: AuditEntry[] }>('GET', `${projectPath(projectId)}/audit?limit=100`),
