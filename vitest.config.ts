@@ -24,8 +24,8 @@ const LATENCY_BUDGET_FILES = [
   'test/mcp/hardening.test.ts',
 ];
 
-/** Test files at once: most wait on I/O (servers, databases, a browser), so one more than the cores keeps them busy. */
-const WORKERS = Math.max(2, availableParallelism() + 1);
+/** Test files at once: one per core (the suite is CPU-bound on a small machine; more would only slow each test). */
+const WORKERS = Math.max(2, availableParallelism());
 
 export default defineConfig({
   test: {

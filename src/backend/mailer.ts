@@ -7,6 +7,17 @@ import type { Logger } from '../shared/logger.js';
  * to send is logged (without the link) and said as "could not be sent".
  */
 
+/** The body of an e-mailed sign-in link: what it is, why it came, and that it works once. */
+export function signInLinkMail(url: string, why: string): string {
+  return [
+    why,
+    '',
+    `Sign in: ${url}`,
+    '',
+    'The link works once, for a short time. If you did not ask for it, ignore this message: nothing happens until the link is opened.',
+  ].join('\n');
+}
+
 export interface Mailer {
   send(message: { to: string; subject: string; text: string }): Promise<boolean>;
   close(): void;

@@ -227,7 +227,16 @@ export function createPeopleOperations(store: Store, clock: () => number) {
         person,
         token_id: ctx.principal.kind === 'session' ? null : ctx.principal.tokenId,
         projects,
+        ...(ctx.principal.kind === 'session' ? { email: await store.emails.emailOf(ctx.principal.person) } : {}),
       };
+    },
+
+    /** The signed-in person's address for e-mailed sign-in links (issue 31): their own only, or null to forget it. */
+    async setEmail(ctx: CallerContext, email: string | null): Promise<{ email: string | null }> {
+      if (ctx.principal.kind !== 'session')
+        throw new CanvasError('forbidden', 'Only a signed-in person sets their e-mail address.');
+      await store.emails.setEmail(ctx.principal.person, email);
+      return { email: email === null ? null : email.toLowerCase() };
     },
   };
 }

@@ -34,6 +34,7 @@ import { requirePerson } from './people-operations.js';
 import { copyRunResults } from './result-copies.js';
 import { personKey, samePerson } from '../contract/index.js';
 import { storeSealOf } from '../shared/secret-seal.js';
+import { signInLinkMail, type Mailer } from './mailer.js';
 
 /**
  * A team run from the browser (issue 21): members see who is in their project; owners invite by link, change roles,
@@ -111,6 +112,7 @@ export function createTeamOperations(
   backend: CanvasBackend,
   assets: Assets,
   publicOrigin: () => string,
+  mailer: Mailer | null = null,
 ): TeamOperations {
   const inviteSeal = storeSealOf(store, 'invite_seal', 'invite seal');
   const inviteUrl = (secret: string) => `${publicOrigin()}/invite?token=${encodeURIComponent(secret)}`;
@@ -174,7 +176,16 @@ export function createTeamOperations(
         target: personKey(person),
         details: { expires_at: iso(expiresAt) },
       });
-      return { person, url: `${publicOrigin()}/auth/login?token=${secret}`, expires_at: iso(expiresAt)! };
+      const url = `${publicOrigin()}/auth/login?token=${secret}`;
+      const address = mailer ? await store.emails.emailOf(person) : null;
+      const emailed =
+        !!address &&
+        (await mailer!.send({
+          to: address,
+          subject: `Your sign-in link to ${projectId}`,
+          text: signInLinkMail(url, `${by.subject} made you this link to come back to project ${projectId}.`),
+        }));
+      return { person, url, expires_at: iso(expiresAt)!, emailed };
     },
 
     async revokeInvite(ctx, projectId, inviteId) {

@@ -102,8 +102,25 @@ export const MeView = z.looseObject({
   person: Person.nullable(),
   token_id: z.string().nullable(),
   projects: z.array(ProjectView),
+  /** The signed-in person's address for e-mailed sign-in links (null: none given). */
+  email: z.string().nullable().optional(),
 });
 export type MeView = z.infer<typeof MeView>;
+
+/** GET /api/v1/auth/methods: how people sign in here. */
+export const SignInMethods = z.strictObject({
+  links: z.boolean(),
+  oidc: z.strictObject({ name: z.string(), start: z.string() }).nullable(),
+  /** Whether a person may ask for a sign-in link by e-mail (the server has an SMTP relay). */
+  email: z.boolean(),
+});
+export type SignInMethods = z.infer<typeof SignInMethods>;
+
+/** PATCH /api/v1/me/email: the person's address for sign-in links, or null to forget it. */
+export const EmailBody = z.strictObject({
+  email: z.email({ error: 'must be an e-mail address' }).max(254).nullable(),
+});
+export type EmailBody = z.infer<typeof EmailBody>;
 
 /** One of the signed-in person's own sessions (GET /api/v1/me/sessions). */
 export const SessionView = z.strictObject({

@@ -57,6 +57,8 @@ export const MemberSignInLink = z.strictObject({
   person: Person,
   url: z.string(),
   expires_at: Timestamp,
+  /** Whether it was also e-mailed to the member (their address is known and the server has an SMTP relay). */
+  emailed: z.boolean(),
 });
 export type MemberSignInLink = z.infer<typeof MemberSignInLink>;
 

@@ -32,6 +32,7 @@ import { sessionReader } from './session-auth.js';
 import type { ChatService } from '../agent/chat-service.js';
 import { CHAT_ROUTE_PATHS, registerChatRoutes } from './routes/chat.js';
 import type { WriteLimits } from './write-limits.js';
+import type { Mailer } from '../backend/mailer.js';
 import { registerWebRoutes } from './routes/web.js';
 import type { Presence } from '../backend/presence/presence.js';
 import { registerOidcRoutes, type OidcSettings } from './routes/oidc.js';
@@ -74,6 +75,8 @@ export interface BackendAppOptions {
   writeLimits?: WriteLimits | null;
   /** Routes of the running service that are not the canvas API (/metrics, /api/openapi.json), registered first. */
   serviceRoutes?: (app: Hono<BackendHttpEnv>) => void;
+  /** E-mail through the operator's SMTP relay (sign-in links), when configured. */
+  mailer?: Mailer | null;
   /** What the operator allows webhooks: endpoints per project, private networks. */
   webhooks: WebhookPolicy;
   /** OAuth connectors (src/oauth/): their consent page and connections, once the authorization server runs. */
@@ -226,6 +229,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     times: options.sessions.times,
     secureCookie,
     publicOrigin: options.sessions.publicOrigin,
+    mailer: options.mailer ?? null,
   };
   registerAuthRoutes(app, {
     ...authOptions,
@@ -267,10 +271,14 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
-  registerTeamRoutes(app, createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin), {
-    ...authOptions,
-    oidcName: options.oidc?.name ?? null,
-  });
+  registerTeamRoutes(
+    app,
+    createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin, options.mailer ?? null),
+    {
+      ...authOptions,
+      oidcName: options.oidc?.name ?? null,
+    },
+  );
   registerWebhookRoutes(app, createWebhookOperations(store, storeSeal(store), options.webhooks, clock));
   if (options.chat) registerChatRoutes(app, options.chat);
   registerFeedRoutes(app, {
@@ -290,6 +298,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     '/assets/:asset_id',
     '/auth/login',
     '/auth/logout',
+    '/auth/email-link',
     '/api/v1/auth/methods',
     '/api/v1/zone/skills',
     '/api/v1/auth/introspect',

@@ -7,6 +7,7 @@ import { createBackend } from '../backend/backend.js';
 import { createFeedHub } from '../backend/feed/feed-hub.js';
 import { connectFeedSignals } from '../backend/feed/feed-signals.js';
 import { createPeopleOperations } from '../backend/people-operations.js';
+import { createMailer } from '../backend/mailer.js';
 import { createPresence } from '../backend/presence/presence.js';
 import { storeLocationOf, type ServeConfig } from '../config/index.js';
 import { LIMITS } from '../contract/index.js';
@@ -117,6 +118,8 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     clock,
   });
 
+  const mailer = createMailer(config, logger);
+  if (mailer) cleanup.defer('mailer', () => mailer.close());
   const feed = createFeedHub(store, logger);
   const metrics = createServiceMetrics({
     store,
@@ -205,6 +208,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
           }
         : null,
     feedHeartbeatMs: config.feedHeartbeatMs,
+    mailer,
     webhooks: {
       maxEndpointsPerProject: config.webhookEndpointsPerProject,
       allowPrivateNetwork: config.webhooksPrivateNetwork,

@@ -31,6 +31,8 @@ import {
   IntrospectionResponse,
   IssuedToken,
   MeView,
+  SignInMethods,
+  EmailBody,
   NodeId,
   NodeRun,
   ProjectId,
@@ -617,11 +619,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'auth',
     auth: 'none',
     responses: {
-      200: ok(
-        'The ways to sign in.',
-        z.object({ links: z.boolean(), oidc: z.object({ name: z.string(), start: z.string() }).nullable() }),
-      ),
+      200: ok('The ways to sign in.', SignInMethods),
     },
+  },
+  {
+    method: 'post',
+    path: '/auth/email-link',
+    operationId: 'emailSignInLink',
+    summary:
+      "Ask for a sign-in link by e-mail (a form of the sign-in page; only where the server has an SMTP relay). The answer is the same whether or not the address is someone's here.",
+    tag: 'auth',
+    auth: 'none',
+    responses: { 200: { description: 'A page saying a link is on its way if the address is known.' } },
   },
   {
     method: 'get',
@@ -745,6 +754,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'people',
     auth: 'caller',
     responses: { 200: ok('The caller.', MeView) },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/me/email',
+    operationId: 'setMyEmail',
+    summary: "The signed-in person's address for e-mailed sign-in links (null forgets it); one person per address.",
+    tag: 'people',
+    auth: 'caller',
+    body: EmailBody,
+    responses: { 200: ok('The address as kept.', z.strictObject({ email: z.string().nullable() })) },
   },
   {
     method: 'get',

@@ -8,7 +8,10 @@ import type { LoginLinkRecord, SessionTimes } from '../../store/session-store.js
 import type { Store } from '../../store/store.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import { SESSION_COOKIE } from '../session-auth.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { z } from 'zod';
 import { samePerson } from '../../contract/index.js';
+import { signInLinkMail, type Mailer } from '../../backend/mailer.js';
 
 /**
  * Sign-in by one-time link, and sign-out (docs/security.md, "People"). Opening a link (GET) spends nothing: it shows a
@@ -27,7 +30,12 @@ export interface AuthRouteOptions {
   publicOrigin: () => string;
   /** Told when a person signs out: their OAuth authorization sessions end with their session here. */
   signedOut?: (person: Actor) => Promise<void>;
+  /** E-mail through the operator's SMTP relay, when there is one: people ask for their own sign-in links. */
+  mailer?: Mailer | null;
 }
+
+/** An e-mailed sign-in link lasts this long. */
+const EMAILED_LINK_MS = 15 * 60_000;
 
 /** Where a sign-in may return to instead of the canvas: an OAuth consent page of this server. */
 const NEXT_PAGE = /^\/oauth-ui\/interaction\/[A-Za-z0-9_-]{1,128}$/;
@@ -143,6 +151,54 @@ export async function sessionOf(c: BackendContext, options: Pick<AuthRouteOption
 export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRouteOptions): void {
   /** The person this browser is signed in as now, if any. */
   const signedInAs = (c: BackendContext) => sessionOf(c, options);
+
+  /**
+   * "E-mail me a sign-in link" (issue 31): a person whose session ended comes back on their own. The answer is the same
+   * whether or not the address is someone's here (no address book to probe), and asking is bounded per address and
+   * per browser's network address.
+   */
+  const perAddress = new RateLimiterMemory({ points: 3, duration: 3600 });
+  const perClient = new RateLimiterMemory({ points: 20, duration: 3600 });
+  app.post('/auth/email-link', async (c) => {
+    noStore(c);
+    if (!options.mailer) return c.html(explanation('This server does not send sign-in links by e-mail.'), 404);
+    if (c.req.header('origin') !== options.publicOrigin())
+      return c.html(explanation("Ask for the link on this server's own sign-in page."), 403);
+    const form = await c.req.parseBody();
+    const email = z
+      .email()
+      .max(254)
+      .safeParse(typeof form.email === 'string' ? form.email.trim() : '');
+    if (!email.success) return c.html(explanation('Give the e-mail address you set on your canvases page.'), 400);
+    const client = c.env.incoming?.socket.remoteAddress ?? 'unknown';
+    const allowed = await Promise.all([
+      perAddress.consume(email.data.toLowerCase()).then(
+        () => true,
+        () => false,
+      ),
+      perClient.consume(client).then(
+        () => true,
+        () => false,
+      ),
+    ]);
+    const sent = htmlPage(
+      'Check your e-mail',
+      html`<h1>Check your e-mail</h1>
+      <p>If ${email.data} is the address of someone on this server, a sign-in link is on its way. It works once, for 15
+        minutes.</p>`,
+    );
+    if (allowed.includes(false)) return c.html(sent, 200);
+    const person = await options.store.emails.personWithEmail(email.data);
+    if (person) {
+      const secret = await options.store.sessions.createLoginLink(person, { expiresInMs: EMAILED_LINK_MS });
+      await options.mailer.send({
+        to: email.data,
+        subject: 'Your canvas-mcp sign-in link',
+        text: signInLinkMail(`${options.publicOrigin()}/auth/login?token=${secret}`, 'You asked for a sign-in link.'),
+      });
+    }
+    return c.html(sent, 200);
+  });
 
   app.get('/auth/login', async (c) => {
     noStore(c);

@@ -1,3 +1,4 @@
+import type { SignInMethods } from '../../contract/index.js';
 import type { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
@@ -56,7 +57,9 @@ export function registerOidcRoutes(
   options: AuthRouteOptions & { logger: Logger },
 ): void {
   if (!settings) {
-    app.get('/api/v1/auth/methods', (c) => c.json({ links: true, oidc: null }));
+    app.get('/api/v1/auth/methods', (c) =>
+      c.json({ links: true, oidc: null, email: !!options.mailer } satisfies SignInMethods),
+    );
     for (const path of [OIDC_START_PATH, OIDC_CALLBACK_PATH]) {
       app.get(path, (c) => {
         noStore(c);
@@ -88,7 +91,11 @@ export function registerOidcRoutes(
   const redirectUri = () => `${options.publicOrigin()}${OIDC_CALLBACK_PATH}`;
 
   app.get('/api/v1/auth/methods', (c) =>
-    c.json({ links: true, oidc: { name: settings.name, start: OIDC_START_PATH } }),
+    c.json({
+      links: true,
+      oidc: { name: settings.name, start: OIDC_START_PATH },
+      email: !!options.mailer,
+    } satisfies SignInMethods),
   );
 
   app.get(OIDC_START_PATH, async (c) => {

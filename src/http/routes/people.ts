@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import {
   CanvasId,
   ChatRunOpenBody,
+  EmailBody,
   HistoryQuery,
   ProjectId,
   ResourceId,
@@ -19,6 +20,9 @@ const canvasParams = { project_id: ProjectId, canvas_id: CanvasId };
 
 export function registerPeopleRoutes(app: Hono<BackendHttpEnv>, people: PeopleOperations): void {
   app.get('/api/v1/me', async (c) => c.json(await people.me(c.get('caller'))));
+  app.patch('/api/v1/me/email', async (c) =>
+    c.json(await people.setEmail(c.get('caller'), (await jsonBody(c, EmailBody)).email)),
+  );
 
   app.get(`${CANVAS}/history`, async (c) => {
     const params = pathParams(c, canvasParams);
@@ -75,6 +79,7 @@ export function registerPeopleRoutes(app: Hono<BackendHttpEnv>, people: PeopleOp
 
 export const PEOPLE_ROUTE_PATHS = [
   '/api/v1/me',
+  '/api/v1/me/email',
   `${CANVAS}/history`,
   `${CANVAS}/chat-runs`,
   `${CANVAS}/chat-runs/:chat_run_id`,

@@ -235,6 +235,23 @@ export function Home() {
           </section>
         );
       })}
+      {me.kind === 'person' ? (
+        <section className="project" aria-labelledby="email-title">
+          <h2 id="email-title">Sign-in links by e-mail</h2>
+          <p className="muted">
+            {me.email
+              ? `Sign-in links you ask for, or an owner makes you, go to ${me.email}.`
+              : 'Give an address to get sign-in links by e-mail when your session ends.'}
+          </p>
+          <OneField
+            label="Your e-mail"
+            placeholder="you@studio.example"
+            action="Save address"
+            initial={me.email ?? ''}
+            onSubmit={(email) => act(() => api.setMyEmail(email))}
+          />
+        </section>
+      ) : null}
       {me.kind === 'person' ? <MySessions /> : null}
     </main>
   );

@@ -1,9 +1,6 @@
 import { useEffect, useState } from 'react';
 
-interface SignInMethods {
-  links: boolean;
-  oidc: { name: string; start: string } | null;
-}
+import type { SignInMethods } from '../../../src/contract/index.js';
 
 /** What a person sees without a session: how to get in, in plain words (and the team's provider, when there is one). */
 export function Landing({ reason }: { reason?: string }) {
@@ -27,9 +24,20 @@ export function Landing({ reason }: { reason?: string }) {
           </a>
         </p>
       ) : null}
+      {methods?.email ? (
+        <form method="post" action="/auth/email-link" className="landing-email">
+          <label>
+            Your e-mail address{' '}
+            <input type="email" name="email" autoComplete="email" required placeholder="you@studio.example" />
+          </label>{' '}
+          <button type="submit" className="button-small button-primary">
+            E-mail me a sign-in link
+          </button>
+        </form>
+      ) : null}
       <p>
-        {methods?.oidc ? 'Or open' : 'Open'} the sign-in link you were given. Links work once and for a short time. The
-        person who runs this server makes one with:
+        {methods?.oidc || methods?.email ? 'Or open' : 'Open'} the sign-in link you were given. Links work once and for
+        a short time. The person who runs this server makes one with:
       </p>
       {/* A wide line scrolls on a narrow screen: it takes the focus, so a keyboard can scroll it too (axe). */}
       <pre tabIndex={0} aria-label="The command that makes a sign-in link">

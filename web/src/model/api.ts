@@ -232,6 +232,8 @@ export const api = {
   invite: (projectId: string, role: MemberView['role']) =>
     request<IssuedInvite>('POST', `${projectPath(projectId)}/invites`, { role }),
   invites: (projectId: string) => request<{ invites: InviteView[] }>('GET', `${projectPath(projectId)}/invites`),
+  /** The signed-in person's address for e-mailed sign-in links. */
+  setMyEmail: (email: string | null) => request<{ email: string | null }>('PATCH', '/api/v1/me/email', { email }),
   /** A one-time sign-in link for a member whose session ended (owners). */
   memberSignInLink: (projectId: string, member: { issuer: string; subject: string }) =>
     request<MemberSignInLink>(
