@@ -195,6 +195,31 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       await client!.close();
     });
 
+    it('a host that signs in again replaces its earlier connection: one listed, the earlier token refused (issue 31)', async () => {
+      const answer = { decision: 'allow', canvas: 'p/other', access: 'read' } as const;
+      const first = await connectV1(s, 'olga', answer);
+      const second = await connectV1(s, 'olga', answer);
+      const listed = await fetch(`${s.server.url}/api/v1/projects/p/canvases/other/connections`, {
+        headers: { cookie: s.cookies.olga },
+      });
+      const { connections } = (await listed.json()) as { connections: Array<{ client_name: string }> };
+      expect(connections.map((connection) => connection.client_name)).toEqual(['Test connector']);
+      const stale = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${first.provider.saved!.access_token}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(stale.status).toBe(401);
+      expect((await second.client!.listTools()).tools.length).toBeGreaterThan(0);
+      await first.client?.close();
+      await second.client?.close();
+    });
+
     it('v2 client, 2026-07-28: the whole flow to a write, and a read-only grant is refused writes with a scope challenge', async () => {
       const provider = new TestOAuthProvider('http://127.0.0.1:53683/callback', 'Reader app');
       const first = new ClientV2(

@@ -97,9 +97,12 @@ describe('the web canvas: node cards', () => {
     });
     try {
       await page.locator('.feed-live').waitFor();
+      // Fit opens the board readable, in full; zoomed out past the overview level, cards are their titles.
+      await page.locator('.card .card-body').first().waitFor();
+      for (let step = 0; step < 6; step += 1) await page.locator('.react-flow__controls-zoomout').click();
       await page.locator('.card-overview').first().waitFor();
       await expect(card(page, 'frame-1').locator('.card-overview .card-title').textContent()).resolves.toBe('Frame 1');
-      for (let step = 0; step < 6; step += 1) await page.locator('.react-flow__controls-zoomin').click();
+      for (let step = 0; step < 10; step += 1) await page.locator('.react-flow__controls-zoomin').click();
       await waitFor(
         () => page.locator('.card-overview').count(),
         (count) => count === 0,

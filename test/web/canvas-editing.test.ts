@@ -25,6 +25,7 @@ interface Layout {
     data: Record<string, unknown>;
     parentId?: string;
     width?: number;
+    height?: number;
   }>;
 }
 
@@ -361,6 +362,14 @@ describe('the web canvas: people and agents editing together', () => {
       expect(pasted.revision).toBe(resized.revision + 1);
       const copy = pasted.nodes.find((node) => !nodeOf(resized, node.id))!;
       expect(copy).toMatchObject({ type: 'audioNode', data: nodeOf(resized, 'voice-1')!.data });
+      // The copy lands beside its original, not over it (issue 31: a paste covers nothing).
+      const original = nodeOf(resized, 'voice-1')!;
+      const apart =
+        copy.position.x >= original.position.x + original.width! ||
+        copy.position.y >= original.position.y + (original.height ?? 200) ||
+        copy.position.x + original.width! <= original.position.x ||
+        copy.position.y + (original.height ?? 200) <= original.position.y;
+      expect(apart, JSON.stringify({ copy: copy.position, original: original.position })).toBe(true);
     } finally {
       await close();
     }

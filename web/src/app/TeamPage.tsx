@@ -8,6 +8,7 @@ import type {
   MemberView,
 } from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
+import { markFirstStep } from '../panels/FirstSteps.js';
 import { api, ApiError } from '../model/api.js';
 import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
@@ -287,6 +288,7 @@ export function TeamPage({ projectId }: { projectId: string }) {
               onClick={() =>
                 void act(async () => {
                   setIssued(await api.invite(projectId, inviteRole));
+                  markFirstStep('invite');
                 })
               }
             >

@@ -6,17 +6,18 @@ import {
   applyEdgeChanges,
   applyNodeChanges,
   useReactFlow,
+  useStore,
   type Connection,
   type Edge,
   type EdgeChange,
   type NodeChange,
   type OnSelectionChangeParams,
 } from '@xyflow/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CanvasNode } from '../../../src/contract/index.js';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { NODE_CARDS } from '../cards/index.js';
 import { newKey } from '../model/api.js';
 import { connect, createItems, deleteItems, moveNodes, updateNode } from '../model/intents.js';
+import { drawnBoxes, measuredSizes, placeBlock } from '../model/placement.js';
 import { copySelection, pasteClipboard } from './clipboard.js';
 import { useCanvas, useCanvasState, useEditable } from './context.js';
 import { fitCanvas } from './fit.js';
@@ -215,13 +216,33 @@ export function CanvasView({
         );
         if (selected.size > 0) copySelection(controller.store.getState().layout, selected);
       } else if (command && key === 'v' && editable) {
-        const pasted = pasteClipboard(controller.store.getState().layout);
-        if (pasted)
-          void controller.submit(
-            createItems(pasted.nodes as CanvasNode[], pasted.edges, `Paste ${pasted.nodes.length} nodes`),
-          );
+        const layout = controller.store.getState().layout;
+        const pasted = pasteClipboard(layout);
+        if (pasted) {
+          // The copies land together on the nearest spot that covers no card (issue 31).
+          const placed = placeBlock(pasted.nodes, drawnBoxes(layout.nodes, measuredSizes(flow.getNodes())));
+          void controller.submit(createItems(placed, pasted.edges, `Paste ${pasted.nodes.length} nodes`));
+        }
       } else if (!command && key === 'f') {
         fitCanvas(flow, controller.store.getState().layout.nodes, 200);
+      } else if (!command && key === 'a') {
+        // To a card's actions in one key (issue 31): the focused card's (or the selected one's) first action, instead of
+        // tabbing through every card before it.
+        const focused = (event.target as HTMLElement | null)?.closest?.('.react-flow__node');
+        const card = focused ?? document.querySelector('.react-flow__node.selected');
+        const id = card?.getAttribute('data-id');
+        if (!card || !id) return;
+        event.preventDefault();
+        const action = card.querySelector<HTMLElement>('.run-actions button:not([disabled])');
+        if (action) action.focus();
+        // Zoomed out, a card shows only its title: bring it close enough to show its actions, then go to them.
+        else
+          void flow.fitView({ nodes: [{ id }], minZoom: 1, maxZoom: 1 }).then(() =>
+            requestAnimationFrame(() => {
+              const node = document.querySelector(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
+              node?.querySelector<HTMLElement>('.run-actions button:not([disabled])')?.focus();
+            }),
+          );
       } else if (!command && event.key === 'Enter') {
         const nodeId = (event.target as HTMLElement | null)?.closest?.('.react-flow__node')?.getAttribute('data-id');
         if (nodeId) onOpen?.(nodeId);
@@ -297,9 +318,22 @@ export function CanvasView({
         <Controls showInteractive={false} />
         <MiniMap pannable zoomable />
         <PresenceLayer pane={pane} />
+        <ZoomScale pane={pane} />
       </ReactFlow>
     </>
   );
+}
+
+/**
+ * Keeps `--zoom-inverse` (1 / zoom) on the canvas for CSS: zoomed-out cards size their titles by it, so text stays
+ * readable on screen without every card rendering again as the zoom changes.
+ */
+function ZoomScale({ pane }: { pane: RefObject<HTMLDivElement | null> }) {
+  const zoom = useStore((flow) => flow.transform[2]);
+  useEffect(() => {
+    pane.current?.style.setProperty('--zoom-inverse', String(1 / zoom));
+  }, [pane, zoom]);
+  return null;
 }
 
 /** "Delete 2 nodes?" with the answer under Enter (Delete) and Escape (Cancel). */

@@ -1,6 +1,7 @@
 import type { ReactFlowInstance } from '@xyflow/react';
 import type { CanvasNode } from '../../../src/contract/index.js';
 import { LIMITS } from '../../../src/contract/limits.js';
+import { drawnBoxes } from '../model/placement.js';
 import { drawnPosition, type FlowNode } from './flow-nodes.js';
 
 /**
@@ -51,7 +52,54 @@ export function layoutBounds(
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
+/** Fit keeps cards readable: below this zoom it shows the part of the canvas where most cards are (issue 31). */
+export const READABLE_ZOOM = 0.5;
+const PADDING = 0.08;
+
+type Bounds = { x: number; y: number; width: number; height: number };
+
+/**
+ * The part of the canvas where the most cards are, as large as fits the pane at the readable zoom: what people work
+ * on, rather than the far corners a few stray cards stretch the whole canvas to.
+ */
+export function busiestRegion(boxes: readonly Bounds[], window: { width: number; height: number }): Bounds | null {
+  let best: { count: number; bounds: Bounds } | null = null;
+  for (const anchor of boxes) {
+    const inside = boxes.filter(
+      (box) =>
+        box.x >= anchor.x &&
+        box.y >= anchor.y - window.height / 2 &&
+        box.x + box.width <= anchor.x + window.width &&
+        box.y + box.height <= anchor.y + window.height / 2,
+    );
+    if (inside.length === 0 || (best && inside.length <= best.count)) continue;
+    const left = Math.min(...inside.map((box) => box.x));
+    const top = Math.min(...inside.map((box) => box.y));
+    const right = Math.max(...inside.map((box) => box.x + box.width));
+    const bottom = Math.max(...inside.map((box) => box.y + box.height));
+    best = { count: inside.length, bounds: { x: left, y: top, width: right - left, height: bottom - top } };
+  }
+  return best?.bounds ?? null;
+}
+
 export function fitCanvas(flow: ReactFlowInstance<FlowNode>, nodes: CanvasNode[], duration = 0): void {
   const bounds = layoutBounds(nodes);
-  if (bounds) void flow.fitBounds(bounds, { padding: 0.08, duration });
+  if (!bounds) return;
+  const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
+  const zoomToFit = pane
+    ? Math.min(pane.width / (bounds.width * (1 + 2 * PADDING)), pane.height / (bounds.height * (1 + 2 * PADDING)))
+    : 1;
+  if (pane && zoomToFit < READABLE_ZOOM) {
+    // Too large to read whole: the busiest part, at a zoom where its cards are readable.
+    const window = {
+      width: pane.width / READABLE_ZOOM / (1 + 2 * PADDING),
+      height: pane.height / READABLE_ZOOM / (1 + 2 * PADDING),
+    };
+    const region = busiestRegion(drawnBoxes(nodes.filter((node) => node.parentId === undefined)), window);
+    if (region) {
+      void flow.fitBounds(region, { padding: PADDING, duration });
+      return;
+    }
+  }
+  void flow.fitBounds(bounds, { padding: PADDING, duration });
 }

@@ -7,13 +7,16 @@ import { patchData, updateNode } from '../model/intents.js';
 import { typeLabel } from '../model/palette.js';
 import { RunControls, RunStatusBadge } from './run-controls.js';
 import { safeMediaUrl } from './media-url.js';
-import { dataOf, text, titleOf, type Data } from './values.js';
+import { dataOf, overviewTitle, text, titleOf, type Data } from './values.js';
 
 /** The pieces every node card is made of: the frame, in-place text editing, media and results. */
 
 export type CardProps = NodeProps<FlowNode>;
 
-/** Below this zoom cards show only their title and run state. */
+/**
+ * Below this zoom a card shows its title large, its thumbnail and its run state, nothing else (issue 31, "readable at
+ * any zoom"). Above it the full card is drawn, its title sized by the zoom so it stays readable on screen.
+ */
 export const OVERVIEW_ZOOM = 0.45;
 
 /** A card that throws while rendering shows what it is instead of taking the page down. */
@@ -64,8 +67,9 @@ export function CardShell({ card, children, className, runnable, resizable = tru
         <Handle type="target" position={Position.Left} isConnectable={false} />
         <div className="card-head">
           <span className="card-type">{typeLabel(node.type)}</span>
-          <span className="card-title">{titleOf(node.type, data, node.id)}</span>
+          <span className="card-title">{overviewTitle(node.type, data, node.id)}</span>
         </div>
+        <OverviewThumbnail url={text(data.imageUrl) ?? shownOutputs(data, state, 'image').ready[0]} />
         {runnable && state ? (
           <div className="run-bar">
             <RunStatusBadge state={state} />
@@ -106,6 +110,12 @@ export function CardShell({ card, children, className, runnable, resizable = tru
       <Handle type="source" position={Position.Right} isConnectable={editable} />
     </div>
   );
+}
+
+/** The picture a zoomed-out card shows under its title, when it has one. */
+function OverviewThumbnail({ url }: { url: string | undefined }) {
+  const safe = safeMediaUrl(url, useMediaOrigin());
+  return safe ? <img className="card-overview-thumb" src={safe} alt="" loading="lazy" /> : null;
 }
 
 /**
@@ -159,7 +169,17 @@ export function EditableText({
         // The button's name is what it does and then what it shows, so a voice user can say the words they see.
         aria-label={editable ? `Edit ${label}: ${value || placeholder}` : undefined}
         onClick={editable ? () => setDraft(value) : undefined}
-        onKeyDown={editable ? (event) => event.key === 'Enter' && setDraft(value) : undefined}
+        onKeyDown={
+          editable
+            ? (event) => {
+                if (event.key !== 'Enter') return;
+                // The field takes the focus in this same keypress: without this, the Enter that opened it would also
+                // be typed into it, as a newline at the front of the text (issue 31).
+                event.preventDefault();
+                setDraft(value);
+              }
+            : undefined
+        }
       >
         {value || placeholder}
       </div>

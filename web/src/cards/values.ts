@@ -38,6 +38,18 @@ export function titleOf(type: string, data: Data, id: string): string {
   );
 }
 
+/**
+ * What a card says of itself zoomed out: its title, except for a note still called by its type's name ("Note"), which
+ * says the start of what it says instead, so a board of notes does not read "Note, Note, Note".
+ */
+export function overviewTitle(type: string, data: Data, id: string): string {
+  const title = titleOf(type, data, id);
+  const content = text(data.content)?.replace(/\s+/g, ' ').trim();
+  if (type === 'textAnnotationNode' && content && (title === 'Note' || title === id))
+    return content.length > 80 ? `${content.slice(0, 79)}…` : content;
+  return title;
+}
+
 export function formatMs(ms: number | undefined | null): string | undefined {
   if (ms === undefined || ms === null || !Number.isFinite(ms)) return undefined;
   const seconds = ms / 1000;

@@ -1,3 +1,4 @@
+import { drawnBoxes, freeSpotNear, NEW_CARD } from './placement.js';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import type {
   CanvasNode,
@@ -172,43 +173,23 @@ export function toolLine(part: {
   }
 }
 
-const CARD = { width: 300, height: 220 };
-const GAP = 40;
-
 /**
- * Where new nodes fit near what the person is working on: to the right of the selection (or of the view's centre),
- * on the first spot of a card's size plus a gap that overlaps no node. Given to the model with the message.
+ * Where new nodes fit near what the person is working on: beside the selection (or at the view's centre), on the
+ * nearest spot that overlaps no card (src/model/placement.ts). Given to the model with the message.
  */
 export function freeSpot(
   nodes: CanvasNode[],
   selection: string[],
   viewCentre: { x: number; y: number },
 ): { x: number; y: number } {
-  const boxes = nodes
-    .filter((node) => node.parentId === undefined)
-    .map((node) => ({
-      x: node.position.x,
-      y: node.position.y,
-      width: node.width ?? node.style?.width ?? CARD.width,
-      height: node.height ?? node.style?.height ?? CARD.height,
-    }));
-  const chosen = boxes.filter((_, index) =>
-    selection.includes(nodes.filter((node) => node.parentId === undefined)[index]!.id),
-  );
-  const start =
+  const boxes = drawnBoxes(nodes);
+  const chosen = boxes.filter((_, index) => selection.includes(nodes[index]!.id));
+  const near =
     chosen.length > 0
-      ? { x: Math.max(...chosen.map((box) => box.x + box.width)) + GAP, y: Math.min(...chosen.map((box) => box.y)) }
+      ? {
+          x: Math.max(...chosen.map((box) => box.x + box.width)) + NEW_CARD.width / 2 + 40,
+          y: Math.min(...chosen.map((box) => box.y)) + NEW_CARD.height / 2,
+        }
       : viewCentre;
-  const overlaps = (x: number, y: number) =>
-    boxes.some(
-      (box) =>
-        x < box.x + box.width + GAP &&
-        x + CARD.width + GAP > box.x &&
-        y < box.y + box.height + GAP &&
-        y + CARD.height + GAP > box.y,
-    );
-  let x = Math.round(start.x);
-  const y = Math.round(start.y);
-  for (let attempt = 0; attempt < 200 && overlaps(x, y); attempt += 1) x += CARD.width + GAP;
-  return { x, y };
+  return freeSpotNear(boxes, near);
 }

@@ -7,6 +7,7 @@ import { samePerson } from '../../../src/contract/person.js';
 import { useCanvasState, useEditable } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { api } from '../model/api.js';
+import { markFirstStep } from './FirstSteps.js';
 import { chatApi, chatTransport, freeSpot, newMessageId, toolLine, toolWord } from '../model/chat.js';
 import { credits } from '../cards/values.js';
 
@@ -216,6 +217,7 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
     if (!text || busy) return;
     setDraft('');
     void sendMessage({ id: newMessageId(), role: 'user', parts: [{ type: 'text', text }] });
+    markFirstStep('askAssistant');
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey) {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
 import { EditableText } from '../cards/parts.js';
 import { typeLabel } from '../model/palette.js';
@@ -5,6 +6,7 @@ import { RunStatusBadge } from '../cards/run-controls.js';
 import { dataOf, text } from '../cards/values.js';
 import { deleteItems, patchData } from '../model/intents.js';
 import { authorLabel } from '../model/layout.js';
+import { FirstSteps, markFirstStep } from './FirstSteps.js';
 import { ResultVersions } from './ResultVersions.js';
 
 /** Everything about the selected node: its place, its data, who changed it last and its latest run. */
@@ -14,7 +16,11 @@ export function NodeDetails({ nodeId }: { nodeId: string | null }) {
   const node = useCanvasState((state) => state.layout.nodes.find((candidate) => candidate.id === nodeId));
   const runState = useCanvasState((state) => (nodeId ? state.states[nodeId] : undefined));
   const lastAuthor = useCanvasState((state) => (nodeId ? state.lastAuthor[nodeId] : undefined));
-  if (!nodeId || !node) return <p className="muted panel-empty">Select a node to see its details.</p>;
+  const shown = node?.id;
+  useEffect(() => {
+    if (shown) markFirstStep('select');
+  }, [shown]);
+  if (!nodeId || !node) return <FirstSteps />;
   const data = dataOf(node.data);
   const authors = () => controller.store.getState().lastAuthor;
   const rename = (next: string) =>

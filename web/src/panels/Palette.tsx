@@ -2,6 +2,8 @@ import { useReactFlow } from '@xyflow/react';
 import { useCanvas, useEditable } from '../canvas/context.js';
 import { createItems } from '../model/intents.js';
 import { PALETTE, paletteNode, typeLabel, type PaletteEntry } from '../model/palette.js';
+import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../model/placement.js';
+import { markFirstStep } from './FirstSteps.js';
 
 const GROUPS: Array<PaletteEntry['group']> = ['Structure', 'Story', 'Image', 'Video', 'Sound', '3D', 'Skills'];
 
@@ -15,8 +17,12 @@ export function Palette() {
     const center = pane
       ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 })
       : { x: 0, y: 0 };
-    const node = paletteNode(entry, { x: Math.round(center.x - 140), y: Math.round(center.y - 80) });
+    // The nearest spot to the view's centre where the new card covers nothing (issue 31).
+    const size = entry.size ?? NEW_CARD;
+    const boxes = drawnBoxes(controller.store.getState().layout.nodes, measuredSizes(flow.getNodes()));
+    const node = paletteNode(entry, freeSpotNear(boxes, center, size));
     void controller.submit(createItems([node], [], `Add ${entry.label.toLowerCase()}`));
+    markFirstStep('addCard');
   };
   return (
     <nav className="palette" aria-label="Add a node">

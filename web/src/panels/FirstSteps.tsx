@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * What to try in the first minutes (issue 31): shown where the details of a selected node go, until each step has been
+ * done once in this browser (kept in localStorage, so it disappears once used and stays gone), or dismissed.
+ */
+
+export const FIRST_STEPS = {
+  addCard: 'Add a frame or a note from the Add panel on the left (it lands in a free spot in view).',
+  select: 'Select a card to see and edit its details here; press A to reach its actions, Enter to edit its text.',
+  askAssistant: 'Ask the assistant in the Chat tab: "add three frames of a lighthouse at dusk".',
+  invite: 'Invite someone from the Team page (on your canvases page): they join with a link.',
+} as const;
+export type FirstStep = keyof typeof FIRST_STEPS;
+
+const KEY = 'canvas-mcp.first-steps';
+const EVENT = 'canvas-mcp:first-step';
+
+function doneSteps(): Set<string> {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(KEY) ?? '[]') as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Records that a first step was done (the tips drop it, here and in any tab open on this browser). */
+export function markFirstStep(step: FirstStep | 'dismissed'): void {
+  const done = doneSteps();
+  if (done.has(step)) return;
+  done.add(step);
+  localStorage.setItem(KEY, JSON.stringify([...done]));
+  window.dispatchEvent(new Event(EVENT));
+}
+
+export function FirstSteps() {
+  const [done, setDone] = useState(doneSteps);
+  useEffect(() => {
+    const refresh = () => setDone(doneSteps());
+    window.addEventListener(EVENT, refresh);
+    window.addEventListener('storage', refresh);
+    return () => {
+      window.removeEventListener(EVENT, refresh);
+      window.removeEventListener('storage', refresh);
+    };
+  }, []);
+  const left = (Object.keys(FIRST_STEPS) as FirstStep[]).filter((step) => !done.has(step));
+  if (done.has('dismissed') || left.length === 0)
+    return <p className="muted panel-empty">Select a node to see its details.</p>;
+  return (
+    <section className="first-steps" aria-labelledby="first-steps-title">
+      <h2 id="first-steps-title">Try this</h2>
+      <ul>
+        {left.map((step) => (
+          <li key={step} data-step={step}>
+            {FIRST_STEPS[step]}
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button-small" onClick={() => markFirstStep('dismissed')}>
+        Hide these tips
+      </button>
+    </section>
+  );
+}
