@@ -69,6 +69,8 @@ const TURN_TOKEN_MS = 60 * 60_000;
 const APPROVAL_SWEEP_MS = 15_000;
 
 const DAY_MS = 86_400_000;
+/** How long a stop waits for the turn to record that it stopped before answering. */
+const STOP_SETTLE_MS = 5000;
 
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
 
@@ -474,7 +476,12 @@ export function createChatService(options: ChatServiceOptions) {
       const conversation = await requireConversation(ctx, ref.conversationId, ref);
       const role = await authorizeProject(store, ctx, ref.projectId, 'viewer');
       if (role !== 'owner') requireOwner(ctx, conversation, 'stop it');
-      live.get(conversation.id)?.abort.abort();
+      const turn = live.get(conversation.id);
+      turn?.abort.abort();
+      // The answer is the conversation as the stop left it ("Stopped." recorded, idle), not as it was a moment before:
+      // a page that reads the transcript right after sees the stop (bounded, should recording be slow).
+      if (turn)
+        await Promise.race([turn.settled, new Promise((resolve) => setTimeout(resolve, STOP_SETTLE_MS).unref())]);
       return conversationView((await store.chats.get(conversation.id))!);
     },
 

@@ -63,7 +63,7 @@ describe.each(STORE_TARGETS)('a project team: $name', (target) => {
     }
 
     it('without an OpenID Connect provider, people sign in with links only, and the sign-in routes say so', async () => {
-      expect((await api(server.url, '/api/v1/auth/methods')).body).toEqual({ links: true, oidc: null });
+      expect((await api(server.url, '/api/v1/auth/methods')).body).toEqual({ links: true, oidc: null, email: false });
       const start = await fetch(`${server.url}/auth/oidc/start`, { redirect: 'manual' });
       expect(start.status).toBe(404);
       expect(await start.text()).toContain('links only');

@@ -370,6 +370,12 @@ describe('the web canvas: people and agents editing together', () => {
         copy.position.x + original.width! <= original.position.x ||
         copy.position.y + (original.height ?? 200) <= original.position.y;
       expect(apart, JSON.stringify({ copy: copy.position, original: original.position })).toBe(true);
+      // The tests after this one see the demo canvas as it was.
+      const removed = await agent.callTool({
+        name: 'delete_canvas_node',
+        arguments: { ...CANVAS, base_revision: pasted.revision, node_id: copy.id },
+      });
+      expect(removed.isError, JSON.stringify(removed.content)).toBeFalsy();
     } finally {
       await close();
     }

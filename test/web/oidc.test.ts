@@ -98,7 +98,7 @@ describe.each(STORE_TARGETS)('OpenID Connect sign-in: $name', (target) => {
 
     it('says how people sign in here', async () => {
       const methods = await (await fetch(`${server.url}/api/v1/auth/methods`)).json();
-      expect(methods).toEqual({ links: true, oidc: { name: 'Test IdP', start: '/auth/oidc/start' } });
+      expect(methods).toEqual({ links: true, oidc: { name: 'Test IdP', start: '/auth/oidc/start' }, email: false });
     });
   });
 });

@@ -52,8 +52,11 @@ export function layoutBounds(
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
-/** Fit keeps cards readable: below this zoom it shows the part of the canvas where most cards are (issue 31). */
-export const READABLE_ZOOM = 0.5;
+/**
+ * Titles are readable at any zoom (they are sized by it), but below this one a card is a dot with a label: Fit then
+ * shows the part of the canvas where most cards are, rather than the far corners (issue 31).
+ */
+export const READABLE_ZOOM = 0.3;
 const PADDING = 0.08;
 
 type Bounds = { x: number; y: number; width: number; height: number };

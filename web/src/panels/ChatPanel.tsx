@@ -313,8 +313,12 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
                 type="button"
                 className="button-small"
                 onClick={() => {
-                  void chatApi.stop(address, view.conversation_id);
-                  void stop();
+                  // The server answers once the stop is recorded; the page stops reading after, so the transcript it
+                  // reads next shows "Stopped.".
+                  void chatApi
+                    .stop(address, view.conversation_id)
+                    .catch(() => undefined)
+                    .then(() => stop());
                 }}
               >
                 Stop
