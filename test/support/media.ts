@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ffprobePath } from '../../src/shared/media-binaries.js';
 
 /** What ffprobe says about a media file: its streams and duration (the test's check that a file really decodes). */
 export interface Probe {
@@ -15,7 +16,7 @@ export function probe(bytes: Buffer): Probe {
     const file = join(dir, 'media');
     writeFileSync(file, bytes);
     // Decoding every frame (-count_frames) proves the file plays, not only that its header parses.
-    const out = execFileSync('ffprobe', [
+    const out = execFileSync(ffprobePath(), [
       '-v',
       'error',
       '-count_frames',

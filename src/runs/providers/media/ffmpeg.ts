@@ -1,16 +1,15 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ffmpegPath, ffprobePath } from '../../../shared/media-binaries.js';
 import { ProviderError } from '../provider.js';
 
 /**
- * Video and audio encoding through Debian's ffmpeg (docs/runs.md, "Media"): a well-kept encoder that every
- * distribution packages, run as a child process. WebM (VP8) because every browser plays it without licences;
- * WAV for trimmed audio. An ffmpeg that is missing fails the run with a message saying what to install.
+ * Video and audio encoding through ffmpeg (docs/runs.md, "Media"), the build the `@ffmpeg-installer/ffmpeg` npm
+ * package ships (src/shared/media-binaries.ts), run as a child process. WebM (VP8) because every browser plays it
+ * without licences; WAV for trimmed audio. An ffmpeg that is missing fails the run with a message saying so.
  */
-
-export const FFMPEG = process.env.CANVAS_MCP_FFMPEG ?? 'ffmpeg';
 
 export interface VideoFormat {
   width: number;
@@ -27,7 +26,7 @@ export function evenSize(width: number, height: number): { width: number; height
 function missing(): ProviderError {
   return new ProviderError(
     'encoder_missing',
-    "ffmpeg is not installed on this server: install Debian's ffmpeg (apt-get install ffmpeg) to run video and audio-trim nodes.",
+    'ffmpeg is missing on this server: run npm install (it ships ffmpeg), or set CANVAS_MCP_FFMPEG to an ffmpeg to run video and audio-trim nodes.',
     false,
   );
 }
@@ -44,7 +43,7 @@ function run(
   input?: (stdin: NodeJS.WritableStream) => Promise<void>,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(FFMPEG, ['-hide_banner', '-loglevel', 'error', ...(input ? [] : ['-nostdin']), ...args], {
+    const child = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', ...(input ? [] : ['-nostdin']), ...args], {
       stdio: [input ? 'pipe' : 'ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -190,7 +189,17 @@ export async function composeVideo(
     const out = join(dir, 'out.webm');
     const audio = audioFile ? ['-i', audioFile] : [];
     const mapping = audioFile
-      ? ['-map', '[video]', '-map', `${clips.length}:a`, '-c:a', 'libopus', '-shortest']
+      ? // The sound for exactly as long as the film: ffmpeg's -shortest overshoots by up to half a second on some builds.
+        [
+          '-map',
+          '[video]',
+          '-map',
+          `${clips.length}:a`,
+          '-c:a',
+          'libopus',
+          '-t',
+          String(await filmSeconds(clips, inputs, format)),
+        ]
       : ['-map', '[video]', '-an'];
     await run(
       [
@@ -206,6 +215,38 @@ export async function composeVideo(
       signal,
     );
     return readFile(out);
+  });
+}
+
+/** How long the joined film lasts: each clip's trimmed part of its source. */
+async function filmSeconds(
+  clips: readonly ComposeClip[],
+  inputs: readonly string[],
+  format: VideoFormat,
+): Promise<number> {
+  let total = 0;
+  for (const [index, clip] of clips.entries()) {
+    const whole = 'file' in clip.source ? await durationSeconds(inputs[index]!) : clip.source.count / format.fps;
+    const end = clip.trimEndMs === null ? whole : Math.min(whole, clip.trimEndMs / 1000);
+    total += Math.max(0, end - clip.trimStartMs / 1000);
+  }
+  return Math.round(total * 1000) / 1000;
+}
+
+/** A media file's duration in seconds, as ffprobe reads it from its container. */
+export function durationSeconds(file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      ffprobePath(),
+      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file],
+      { timeout: 30_000 },
+      (error, stdout) => {
+        const seconds = Number(stdout.trim());
+        if (error || !Number.isFinite(seconds))
+          reject(new ProviderError('encoder_failed', 'ffprobe could not read the length of a clip.', false));
+        else resolve(seconds);
+      },
+    );
   });
 }
 
