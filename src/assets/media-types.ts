@@ -61,7 +61,7 @@ export async function mediaTypeOf(kind: AssetKind, bytes: Uint8Array): Promise<M
 }
 
 /** What a file the sniffer does not know looks like: text that is markup says so (an SVG, an HTML page). */
-function describeUnknown(bytes: Uint8Array): string {
+export function describeUnknown(bytes: Uint8Array): string {
   const head = Buffer.from(bytes.subarray(0, 512)).toString('utf8').trimStart().toLowerCase();
   if (head.includes('<svg')) return 'an SVG document';
   if (head.startsWith('<!doctype html') || head.includes('<html') || head.includes('<script'))

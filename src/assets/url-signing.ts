@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { replaceAssetUrls } from './asset-url-fields.js';
 
 /**
  * Signed asset URLs (issue 19, "Asset access is authorized"): `/assets/<id>?exp=<unix seconds>&sig=<HMAC-SHA256 of
@@ -10,13 +11,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * signed now is valid for at least `ttlSeconds` and at most `ttlSeconds` plus one window.
  */
 
-/** A run output's URL field in JSON text, signed or not (only `url` fields: a prompt that quotes a path is left). */
-const URL_FIELD = /"url":"\/assets\/(asset_[A-Za-z0-9_-]{16})(?:\?exp=\d+&sig=[A-Za-z0-9_-]+)?"/g;
-
 export interface AssetSigner {
   /** `/assets/<id>?exp=…&sig=…` valid until the current window's expiry. */
   sign(assetId: string): string;
-  /** Every `url` field holding an asset path, signed (the same text when it holds none). */
+  /** Every URL field holding an asset path, signed (the same text when it holds none). */
   signJson(json: string): string;
   /** The expiry (unix seconds) URLs signed now carry: a cache of signed documents is keyed by it. */
   expiry(): number;
@@ -37,8 +35,7 @@ export function createAssetSigner(secret: string, options: { ttlSeconds: number;
     sign,
     expiry,
     signJson(json) {
-      if (!json.includes('"url":"/assets/')) return json;
-      return json.replace(URL_FIELD, (_match, assetId: string) => `"url":${JSON.stringify(sign(assetId))}`);
+      return replaceAssetUrls(json, (_path, assetId) => sign(assetId));
     },
     verify(assetId, exp, sig) {
       if (exp === undefined || sig === undefined || !/^\d{1,12}$/.test(exp)) return 'invalid';

@@ -568,6 +568,25 @@ export const SETTINGS = {
     help: 'how long a signed asset URL in a tool result or run record stays valid',
     docs: 'how long a signed asset URL in a tool result, run record or canvas snapshot works (60 s to 7 days)',
   }),
+  uploadMaxBytes: setting({
+    schema: Int(1024, 64 * 1024 * 1024 * 1024),
+    default: 2 * 1024 * 1024 * 1024,
+    arg: 'bytes',
+    help: 'largest file a person or agent may upload (2 GiB)',
+    docs: 'largest file a person or agent may upload (2 GiB); a larger one is refused while it arrives, leaving nothing behind (docs/storyboards.md, "Uploads")',
+  }),
+  uploadImageMaxPixels: setting({
+    schema: Int(1, 1_000_000_000),
+    default: 100_000_000,
+    arg: 'pixels',
+    help: 'largest uploaded picture in pixels (100 million: a 12,000 × 8,000 photo); larger ones are refused before decoding',
+  }),
+  uploadFilesPerRequest: setting({
+    schema: Int(1, 100),
+    default: 20,
+    arg: 'n',
+    help: 'files one upload request may carry',
+  }),
   s3Bucket: setting({
     schema: z.string().min(1),
     arg: 'bucket',

@@ -32,3 +32,4 @@ export * from './presence.js';
 export * from './webhooks.js';
 export * from './versions.js';
 export * from './chains.js';
+export * from './uploads.js';

@@ -43,6 +43,8 @@ import { registerWebhookRoutes, WEBHOOK_ROUTE_PATHS } from './routes/webhooks.js
 import { createWebhookOperations, type WebhookPolicy } from '../backend/webhook-operations.js';
 import { storeSeal } from '../webhooks/secrets.js';
 import { registerSessionRoutes, SESSION_ROUTE_PATHS } from './routes/sessions.js';
+import { isUploadPath, registerUploadRoutes, UPLOADS_PATH } from './routes/uploads.js';
+import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
 import type { PeopleOperations } from '../backend/people-operations.js';
@@ -79,6 +81,8 @@ export interface BackendAppOptions {
   mailer?: Mailer | null;
   /** What the operator allows webhooks: endpoints per project, private networks. */
   webhooks: WebhookPolicy;
+  /** People's and agents' own files (issue 32). */
+  uploads?: Uploads;
   /** OAuth connectors (src/oauth/): their consent page and connections, once the authorization server runs. */
   connectors?: () => { server: AuthorizationServer; grants: ConnectorGrants } | null;
 }
@@ -161,18 +165,17 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     return c.json({ status: 'ready', store: store.dialect });
   });
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: options.bodyLimitBytes ?? 1024 * 1024,
-      onError: () => {
-        throw new CanvasError(
-          'payload_too_large',
-          `The request body exceeds ${options.bodyLimitBytes ?? 1024 * 1024} bytes.`,
-        );
-      },
-    }),
-  );
+  const apiBodyLimit = bodyLimit({
+    maxSize: options.bodyLimitBytes ?? 1024 * 1024,
+    onError: () => {
+      throw new CanvasError(
+        'payload_too_large',
+        `The request body exceeds ${options.bodyLimitBytes ?? 1024 * 1024} bytes.`,
+      );
+    },
+  });
+  // Uploads stream to disk under their own per-file limit (src/http/routes/uploads.ts).
+  app.use('/api/*', (c, next) => (isUploadPath(c.req.path) ? next() : apiBodyLimit(c, next)));
 
   options.serviceRoutes?.(app);
 
@@ -268,6 +271,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   }
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
+  if (options.uploads) registerUploadRoutes(app, options.uploads);
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
@@ -308,6 +312,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     ...TEAM_ROUTE_PATHS,
     ...WEBHOOK_ROUTE_PATHS,
     ...SESSION_ROUTE_PATHS,
+    UPLOADS_PATH,
     '/invite',
     `${INTERACTION_PATH}/:uid`,
     ...(options.chat ? CHAT_ROUTE_PATHS : []),

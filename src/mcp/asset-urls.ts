@@ -1,14 +1,12 @@
+import { mayHoldAssetUrl, replaceAssetUrls } from '../assets/asset-url-fields.js';
 import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
 
 /**
  * Asset URLs a client can open: the backend stores and serves run outputs at `/assets/<asset_id>`, relative to
  * itself; tool results carry them absolute, under the public URL of the server that serves /assets
- * (docs/architecture.md, "MCP transport"). Only `url` fields holding an asset path (signed by the backend) are
+ * (docs/architecture.md, "MCP transport"). Only URL fields (src/assets/asset-url-fields.ts) holding an asset path (signed by the backend) are
  * rewritten: a prompt or note that quotes a path stays as written.
  */
-
-/** An asset path in a `url` field (signed or not): only URL fields are rewritten, never a prompt that quotes one. */
-const ASSET_PATH_VALUE = /"url":"(\/assets\/asset_[A-Za-z0-9_-]{16}(?:\?exp=\d+&sig=[A-Za-z0-9_-]+)?)"/g;
 
 export interface AssetUrls {
   /** The payload with every asset path made absolute; the same payload when it holds none. */
@@ -28,11 +26,7 @@ export function createAssetUrls(base: () => string): AssetUrls {
       const known = rewritten.get(payload);
       if (known) return known;
       const { json } = payload;
-      const result = json.includes('"url":"/assets/asset_')
-        ? cachedPayload(
-            json.replace(ASSET_PATH_VALUE, (_match, path: string) => `"url":${JSON.stringify(prefix + path)}`),
-          )
-        : payload;
+      const result = mayHoldAssetUrl(json) ? cachedPayload(replaceAssetUrls(json, (path) => prefix + path)) : payload;
       rewritten.set(payload, result);
       return result;
     },

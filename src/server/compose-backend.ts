@@ -12,6 +12,7 @@ import { createPresence } from '../backend/presence/presence.js';
 import { storeLocationOf, type ServeConfig } from '../config/index.js';
 import { LIMITS } from '../contract/index.js';
 import { createBackendApp } from '../http/app.js';
+import { createUploads } from '../backend/uploads.js';
 import { registerMetricsRoute, type MetricsAccess } from '../http/routes/metrics.js';
 import { registerOpenApiRoute } from '../http/routes/openapi.js';
 import { createServiceMetrics } from '../http/service-metrics.js';
@@ -219,6 +220,17 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     sessions: { times: sessionTimesOf(config), publicOrigin: () => addresses.publicOrigin },
     observeRequest: (outcome) => metrics.observeRequest(outcome),
     connectors: () => connectors,
+    uploads: createUploads({
+      store,
+      assets,
+      dataDir: config.dataDir,
+      clock,
+      settings: {
+        maxBytes: config.uploadMaxBytes,
+        maxImagePixels: config.uploadImageMaxPixels,
+        filesPerRequest: config.uploadFilesPerRequest,
+      },
+    }),
     serviceRoutes: (backendApp) => {
       registerMetricsRoute(backendApp, metrics, parts.metricsAccess);
       registerOpenApiRoute(backendApp);

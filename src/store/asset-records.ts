@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import { AssetKind as AssetKindSchema, type AssetKind } from '../contract/index.js';
+import type { Person } from '../contract/person.js';
 import { ASSET_STORAGES, type AssetStorage } from './records.js';
 import { insertRow } from './row-statements.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
  * Asset records: one row per asset a run made (or a copy of a run took over), naming the run, its kind and size, and
- * where its bytes are kept. The bytes themselves live in an asset store (src/assets/).
+ * where its bytes are kept; or per file a person or agent uploaded (issue 32), naming who and under which file name.
+ * The bytes themselves live in an asset store (src/assets/).
  */
+
+/** What an asset is: a run's output kinds, and a document (an uploaded PDF). */
+export const StoredAssetKind = z.union([AssetKindSchema, z.literal('document')]);
+export type StoredAssetKind = AssetKind | 'document';
 
 export interface AssetRecord {
   id: string;
@@ -15,8 +21,9 @@ export interface AssetRecord {
   assetId: string;
   projectId: string;
   canvasId: string;
-  runId: string;
-  kind: AssetKind;
+  /** The run that made it; null for an upload. */
+  runId: string | null;
+  kind: StoredAssetKind;
   mimeType: string;
   byteSize: number;
   /** Where the bytes are (src/assets/asset-store.ts), and under which key (null: a local file named after the id). */
@@ -29,8 +36,8 @@ const AssetRow = z
     id: z.string(),
     project_id: z.string(),
     canvas_id: z.string(),
-    run_id: z.string(),
-    kind: AssetKindSchema,
+    run_id: z.string().nullable(),
+    kind: StoredAssetKind,
     mime_type: z.string(),
     byte_size: z.coerce.number(),
     storage: z.enum(ASSET_STORAGES),
@@ -52,7 +59,7 @@ const AssetRow = z
 /** Records an asset inside the caller's transaction (a run that succeeded, a run copied to another canvas). */
 export async function insertAssetRecord(
   tx: SqlExecutor,
-  asset: Omit<AssetRecord, 'assetId'>,
+  asset: Omit<AssetRecord, 'assetId' | 'runId'> & { runId: string },
   createdAt: number,
 ): Promise<void> {
   await insertRow(tx, 'assets', {
@@ -67,6 +74,36 @@ export async function insertAssetRecord(
     storage: asset.storage,
     storage_key: asset.storageKey,
   });
+}
+
+/** Who uploaded a file and under which name, for an upload's record. */
+export interface UploadOrigin {
+  uploadedBy: Person | { tokenId: string };
+  fileName: string;
+}
+
+/** Records uploaded assets (a file and its thumbnail, say) in one transaction: all of them or none. */
+export async function insertUploadRecords(
+  tx: SqlExecutor,
+  assets: ReadonlyArray<Omit<AssetRecord, 'assetId' | 'runId'> & { origin: UploadOrigin }>,
+  createdAt: number,
+): Promise<void> {
+  for (const asset of assets) {
+    await insertRow(tx, 'assets', {
+      id: asset.id,
+      project_id: asset.projectId,
+      canvas_id: asset.canvasId,
+      run_id: null,
+      kind: asset.kind,
+      mime_type: asset.mimeType,
+      byte_size: asset.byteSize,
+      created_at: createdAt,
+      storage: asset.storage,
+      storage_key: asset.storageKey,
+      uploaded_by: JSON.stringify(asset.origin.uploadedBy),
+      file_name: asset.origin.fileName,
+    });
+  }
 }
 
 export function createAssetRecords(driver: SqlDriver) {

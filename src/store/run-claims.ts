@@ -134,7 +134,8 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
               now,
               charged,
             });
-            if (moved) for (const asset of outcome.assets) await insertAssetRecord(tx, asset, now);
+            if (moved)
+              for (const asset of outcome.assets) await insertAssetRecord(tx, { ...asset, runId: lease.runId }, now);
             break;
           }
           case 'failed':

@@ -14,6 +14,8 @@ export interface TestServer {
   url: string;
   store: Store;
   database: TestDatabase;
+  /** Where the server keeps local files (assets, uploads in progress). */
+  dataDir: string;
   logs: string[];
   close(): Promise<void>;
 }
@@ -52,6 +54,7 @@ export async function startTestServer(
     url: server.url,
     store: server.store!,
     database,
+    dataDir: config.dataDir,
     logs,
     async close() {
       await server.close();

@@ -30,6 +30,8 @@ export const UploadNodeData = z.strictObject({
   sizeBytes: z.int().min(0).nullable().optional(),
   previewImageUrl: NullableString.optional(),
   aspectRatio: Str.optional(),
+  width: z.int().min(1).nullable().optional(),
+  height: z.int().min(1).nullable().optional(),
   isUploading: z.boolean().optional(),
   uploadError: NullableString.optional(),
 });

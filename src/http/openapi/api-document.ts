@@ -73,6 +73,9 @@ function operationOf(route: ApiRoute): ZodOpenApiOperationObject {
     ...(route.form
       ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: route.form } } } }
       : {}),
+    ...(route.multipart
+      ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: route.multipart } } } }
+      : {}),
     responses: responsesOf(route),
   };
 }

@@ -84,6 +84,9 @@ import {
   WebhookDeliveryList,
   WebhookList,
   WebhookView,
+  UploadForm,
+  UploadReceipt,
+  ErrorBody,
 } from '../../contract/index.js';
 
 /**
@@ -118,6 +121,8 @@ export interface ApiRoute {
   body?: z.ZodType;
   /** An HTML form body (application/x-www-form-urlencoded), for the pages people submit. */
   form?: z.ZodObject;
+  /** A multipart/form-data body (files). */
+  multipart?: z.ZodObject;
   responses: Record<string, ApiResponse>;
 }
 
@@ -789,6 +794,25 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       201: ok('Created.', CreateNodeReceipt),
       200: ok('A replay of an identical earlier request.', CreateNodeReceipt),
+    },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/uploads`,
+    operationId: 'uploadFiles',
+    summary:
+      'Upload pictures, films, sound or PDFs (editors): each kept in the asset store, its type decided from its bytes, answered with the node that shows it (node_type, node_data) to create at a base_revision.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    multipart: UploadForm,
+    responses: {
+      201: ok('Kept, one entry per file in order.', UploadReceipt),
+      413: ok('A file is over --upload-max-bytes, or the request has too many files: nothing was kept.', ErrorBody),
+      415: ok(
+        'A file is not an allowed picture, film, sound or PDF (the type found is named): nothing was kept.',
+        ErrorBody,
+      ),
     },
   },
   {

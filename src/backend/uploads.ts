@@ -1,0 +1,216 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { join, parse as parsePath } from 'node:path';
+import type { CanvasRef } from '../contract/identifiers.js';
+import type { UploadedFile, UploadReceipt } from '../contract/uploads.js';
+import type { Assets } from '../assets/assets.js';
+import { aspectRatioOf } from '../assets/uploads/aspect.js';
+import { prepareUpload, type UploadLimits } from '../assets/uploads/intake.js';
+import { UploadRefused, type PreparedFile, type PreparedUpload } from '../assets/uploads/prepared.js';
+import { CanvasError } from '../shared/errors.js';
+import { ID_PREFIX, newId } from '../shared/ids.js';
+import { insertUploadRecords, type UploadOrigin } from '../store/asset-records.js';
+import type { AssetStorage } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { authorizeProject, requireCanvas } from './auth/access.js';
+import type { CallerContext } from './auth/caller.js';
+
+/**
+ * Uploads (issue 32; docs/storyboards.md, "Uploads"): a file received whole into a private work folder is prepared
+ * (src/assets/uploads/), its bytes and thumbnail written to the asset store, and their records committed in one
+ * transaction. A request's files are kept all together or not at all: one refused file refuses the request, naming
+ * it, and whatever was written for the others is removed. The work folder goes whatever happens.
+ */
+
+/** A file as the HTTP edge received it into the work folder. */
+export interface ReceivedFile {
+  path: string;
+  fileName: string;
+}
+
+export interface UploadSettings extends UploadLimits {
+  filesPerRequest: number;
+}
+
+/** Work folders older than this belong to a process that died mid-upload. */
+const LEFTOVER_MS = 60 * 60_000;
+
+export function createUploads(options: {
+  store: Store;
+  assets: Assets;
+  dataDir: string;
+  settings: UploadSettings;
+  clock?: () => number;
+}) {
+  const { store, assets, settings } = options;
+  const clock = options.clock ?? Date.now;
+  // Beside the asset store's own staging, which its sweep empties on its own schedule.
+  const staging = join(options.dataDir, 'assets', '.uploads');
+  let sweptAt = 0;
+
+  /** Removes work folders a crashed process left (the local store's sweep only runs when it is the writer). */
+  async function sweepLeftovers(): Promise<void> {
+    if (clock() - sweptAt < LEFTOVER_MS / 6) return;
+    sweptAt = clock();
+    for (const name of await readdir(staging).catch(() => [] as string[])) {
+      if (!name.startsWith('upload-')) continue;
+      const path = join(staging, name);
+      const modified = (await stat(path).catch(() => null))?.mtimeMs;
+      if (modified !== undefined && modified < clock() - LEFTOVER_MS) await rm(path, { recursive: true, force: true });
+    }
+  }
+
+  async function keep(
+    file: PreparedFile,
+  ): Promise<{ assetId: string; storage: AssetStorage; storageKey: string | null }> {
+    const assetId = newId(ID_PREFIX.asset);
+    const key = await assets.writer.put(assetId, createReadStream(file.path), file.byteSize);
+    return { assetId, storage: assets.writer.storage, storageKey: assets.writer.storage === 'local' ? null : key };
+  }
+
+  return {
+    settings,
+
+    /** An editor of the project, on a canvas that exists: checked before a byte of the body is read. */
+    async authorize(ctx: CallerContext, ref: CanvasRef): Promise<void> {
+      await authorizeProject(store, ctx, ref.projectId, 'editor');
+      await requireCanvas(store, ref.projectId, ref.canvasId);
+    },
+
+    /** A private folder for one request's files, removed by `release`. */
+    async workDir(): Promise<{ dir: string; release(): Promise<void> }> {
+      void sweepLeftovers().catch(() => undefined);
+      await mkdir(staging, { recursive: true, mode: 0o700 });
+      const dir = await mkdtemp(join(staging, 'upload-'));
+      return { dir, release: () => rm(dir, { recursive: true, force: true }) };
+    },
+
+    async accept(ctx: CallerContext, ref: CanvasRef, files: readonly ReceivedFile[]): Promise<UploadReceipt> {
+      const prepared: Array<{ file: ReceivedFile; upload: PreparedUpload }> = [];
+      for (const [index, file] of files.entries()) {
+        const workDir = join(parsePath(file.path).dir, `prepared-${index}`);
+        await mkdir(workDir);
+        try {
+          prepared.push({ file, upload: await prepareUpload(file.path, workDir, settings) });
+        } catch (error) {
+          if (error instanceof UploadRefused)
+            throw new CanvasError(error.code, `${file.fileName}: ${error.message}`, {
+              ...error.details,
+              file_name: file.fileName,
+            });
+          throw error;
+        }
+      }
+      const origin = originOf(ctx);
+      const written: Array<{ assetId: string; storage: AssetStorage; storageKey: string | null }> = [];
+      try {
+        const rows: Parameters<typeof insertUploadRecords>[1][number][] = [];
+        const uploads: UploadedFile[] = [];
+        for (const { file, upload } of prepared) {
+          const main = await keep(upload.main);
+          written.push(main);
+          const thumbnail = upload.thumbnail ? await keep(upload.thumbnail) : null;
+          if (thumbnail) written.push(thumbnail);
+          const from: UploadOrigin = { uploadedBy: origin, fileName: file.fileName };
+          for (const [kept, source, kind] of [
+            [main, upload.main, upload.mediaKind],
+            ...(thumbnail ? [[thumbnail, upload.thumbnail!, 'image'] as const] : []),
+          ] as const)
+            rows.push({
+              id: kept.assetId,
+              projectId: ref.projectId,
+              canvasId: ref.canvasId,
+              kind,
+              mimeType: source.mimeType,
+              byteSize: source.byteSize,
+              storage: kept.storage,
+              storageKey: kept.storageKey,
+              origin: from,
+            });
+          uploads.push(describe(file.fileName, upload, main.assetId, thumbnail?.assetId ?? null));
+        }
+        await store.driver.transaction((tx) => insertUploadRecords(tx, rows, clock()));
+        return { uploads };
+      } catch (error) {
+        await Promise.all(
+          written.map((asset) =>
+            assets.writer
+              .remove({ ...asset, byteSize: 0, mimeType: 'application/octet-stream' })
+              .catch(() => undefined),
+          ),
+        );
+        throw error;
+      }
+    },
+  };
+}
+
+export type Uploads = ReturnType<typeof createUploads>;
+
+function originOf(ctx: CallerContext): UploadOrigin['uploadedBy'] {
+  const { principal } = ctx;
+  if (principal.kind === 'session') return principal.person;
+  if (ctx.actor) return ctx.actor;
+  return { tokenId: principal.kind === 'backend' || principal.kind === 'agent' ? principal.tokenId : 'unknown' };
+}
+
+const path = (assetId: string) => `/assets/${assetId}`;
+
+/** What the answer says of a kept file, with the node that shows it. */
+function describe(fileName: string, upload: PreparedUpload, assetId: string, thumbnailId: string | null): UploadedFile {
+  const url = path(assetId);
+  const thumbnailUrl = thumbnailId ? path(thumbnailId) : null;
+  const aspectRatio = upload.width && upload.height ? aspectRatioOf(upload.width, upload.height) : null;
+  const displayName = parsePath(fileName).name || fileName;
+  const common = {
+    asset_id: assetId,
+    file_name: fileName,
+    media_kind: upload.mediaKind,
+    mime_type: upload.main.mimeType,
+    byte_size: upload.main.byteSize,
+    url,
+    thumbnail_url: thumbnailUrl,
+    width: upload.width,
+    height: upload.height,
+    duration_ms: upload.durationMs,
+    aspect_ratio: aspectRatio,
+  };
+  switch (upload.mediaKind) {
+    case 'video':
+      return {
+        ...common,
+        node_type: 'videoNode',
+        node_data: {
+          displayName,
+          videoUrl: url,
+          previewImageUrl: thumbnailUrl,
+          sourceFileName: fileName,
+          durationMs: upload.durationMs,
+          ...(aspectRatio ? { aspectRatio } : {}),
+        },
+      };
+    case 'audio':
+      return {
+        ...common,
+        node_type: 'audioNode',
+        node_data: { displayName, audioUrl: url, sourceFileName: fileName, durationMs: upload.durationMs },
+      };
+    default:
+      return {
+        ...common,
+        node_type: 'uploadNode',
+        node_data: {
+          displayName,
+          fileUrl: url,
+          fileName,
+          mimeType: upload.main.mimeType,
+          mediaKind: upload.mediaKind,
+          sizeBytes: upload.main.byteSize,
+          previewImageUrl: thumbnailUrl,
+          ...(aspectRatio ? { aspectRatio } : {}),
+          width: upload.width,
+          height: upload.height,
+        },
+      };
+  }
+}
