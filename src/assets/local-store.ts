@@ -43,15 +43,30 @@ export function createLocalAssetStore(dataDir: string): AssetStore & { pathOf(as
     },
 
     // A published file was renamed out of the staging directory: whatever is still there, old enough, was never
-    // published (a run's input copies included); the rename of a put finishes in moments.
-    async sweepStaged(before) {
+    // published (a run's input copies included); the rename of a put finishes in moments. A file put in place whose
+    // row never committed (a process that died between an upload's put and its transaction) is removed too, once old
+    // enough and only when no row names its asset id.
+    async sweepStaged(before, known) {
       let removed = 0;
+      const old = (path: string) => {
+        const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+        return written !== undefined && written < before;
+      };
       for (const name of readdirSync(staging)) {
         const path = join(staging, name);
-        const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
-        if (written === undefined || written >= before) continue;
+        if (!old(path)) continue;
         rmSync(path, { recursive: true, force: true });
         removed += 1;
+      }
+      const placed = readdirSync(dir).filter((name) => ASSET_ID.test(name) && old(join(dir, name)));
+      for (let start = 0; start < placed.length; start += 500) {
+        const batch = placed.slice(start, start + 500);
+        const withRows = await known(batch);
+        for (const assetId of batch) {
+          if (withRows.has(assetId)) continue;
+          rmSync(pathOf(assetId), { force: true });
+          removed += 1;
+        }
       }
       return removed;
     },

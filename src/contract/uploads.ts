@@ -12,6 +12,36 @@ export const UploadMediaKind = z.enum(['image', 'video', 'audio', 'document']).m
 });
 export type UploadMediaKind = z.infer<typeof UploadMediaKind>;
 
+/**
+ * The files an upload may be, by the type found in their bytes: raster pictures, films, sound, PDF. SVG, HTML and
+ * anything else a browser could run are refused, whatever the file is called (docs/security.md, "Uploads"). The
+ * server's check and the page's file picker both read this table.
+ */
+export const UPLOAD_TYPES: Readonly<Record<string, UploadMediaKind>> = {
+  'image/png': 'image',
+  'image/jpeg': 'image',
+  'image/webp': 'image',
+  'image/gif': 'image',
+  'image/avif': 'image',
+  'video/mp4': 'video',
+  'video/quicktime': 'video',
+  'video/webm': 'video',
+  'video/x-matroska': 'video',
+  'audio/mpeg': 'audio',
+  'audio/wav': 'audio',
+  'audio/ogg': 'audio',
+  'audio/opus': 'audio',
+  'audio/aac': 'audio',
+  'audio/flac': 'audio',
+  'audio/mp4': 'audio',
+  'audio/x-m4a': 'audio',
+  'application/pdf': 'document',
+};
+
+/** What uploads take, in words (an error names it next to what was found; the page says it too). */
+export const UPLOAD_TYPES_IN_WORDS =
+  'PNG, JPEG, WebP, GIF or AVIF pictures, MP4, MOV, WebM or MKV films, MP3, WAV, OGG, Opus, AAC, FLAC or M4A sound, and PDF';
+
 /** The node type an upload becomes: a film a videoNode, a sound an audioNode, a picture or a PDF an uploadNode. */
 export const UploadNodeType = z.enum(['uploadNode', 'videoNode', 'audioNode']);
 

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +86,23 @@ describe.each(stores)('sweeping staged outputs: %s', (_name, available, make) =>
       await assets.close();
     },
   );
+});
+
+describe('sweeping files put in place whose row never committed: local', () => {
+  it('removes an old file of an asset without a row (an upload cut off between its put and its transaction), and keeps the rest', async () => {
+    const assets = createLocalAssetStore(join(dir, 'placed'));
+    const orphan = 'asset_PPPPPPPPPPPPPPPP';
+    const young = 'asset_YYYYYYYYYYYYYYYY';
+    for (const assetId of [orphan, KEPT, young]) await assets.put(assetId, Readable.from([bytes]), bytes.length);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const assetId of [orphan, KEPT]) utimesSync(join(dir, 'placed', 'assets', assetId), hourAgo, hourAgo);
+    const known = async (assetIds: readonly string[]) => new Set(assetIds.filter((assetId) => assetId === KEPT));
+    expect(await assets.sweepStaged(Date.now() - 60_000, known)).toBe(1);
+    expect(existsSync(join(dir, 'placed', 'assets', orphan))).toBe(false);
+    expect(existsSync(join(dir, 'placed', 'assets', KEPT))).toBe(true);
+    expect(existsSync(join(dir, 'placed', 'assets', young))).toBe(true);
+    await assets.close();
+  });
 });
 
 describe('which assets have a row (what the engine asks before a sweep removes anything)', () => {

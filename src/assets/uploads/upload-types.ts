@@ -1,34 +1,8 @@
-import type { UploadMediaKind } from '../../contract/uploads.js';
+import { UPLOAD_TYPES, UPLOAD_TYPES_IN_WORDS, type UploadMediaKind } from '../../contract/uploads.js';
 
-/**
- * The files an upload may be, by the type found in their bytes (file-type): raster pictures, films, sound, PDF. SVG,
- * HTML and anything else a browser could run are refused, whatever the file is called (docs/security.md, "Uploads").
- */
-const KIND_OF_TYPE: ReadonlyMap<string, UploadMediaKind> = new Map([
-  ['image/png', 'image'],
-  ['image/jpeg', 'image'],
-  ['image/webp', 'image'],
-  ['image/gif', 'image'],
-  ['image/avif', 'image'],
-  ['video/mp4', 'video'],
-  ['video/quicktime', 'video'],
-  ['video/webm', 'video'],
-  ['video/x-matroska', 'video'],
-  ['audio/mpeg', 'audio'],
-  ['audio/wav', 'audio'],
-  ['audio/ogg', 'audio'],
-  ['audio/opus', 'audio'],
-  ['audio/aac', 'audio'],
-  ['audio/flac', 'audio'],
-  ['audio/mp4', 'audio'],
-  ['audio/x-m4a', 'audio'],
-  ['application/pdf', 'document'],
-]);
-
-/** What the upload route says it takes, in words (an error names it next to what was found). */
-export const ALLOWED_IN_WORDS =
-  'PNG, JPEG, WebP, GIF or AVIF pictures, MP4, MOV, WebM or MKV films, MP3, WAV, OGG, Opus, AAC, FLAC or M4A sound, and PDF';
-
+/** The kind of file an upload is, by the type found in its bytes; null for a type uploads refuse (src/contract/uploads.ts). */
 export function uploadKindOf(mimeType: string): UploadMediaKind | null {
-  return KIND_OF_TYPE.get(mimeType) ?? null;
+  return Object.hasOwn(UPLOAD_TYPES, mimeType) ? UPLOAD_TYPES[mimeType]! : null;
 }
+
+export const ALLOWED_IN_WORDS = UPLOAD_TYPES_IN_WORDS;

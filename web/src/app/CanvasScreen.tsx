@@ -2,6 +2,7 @@ import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import type { SkillCatalog } from '../../../src/contract/index.js';
 import { CanvasView } from '../canvas/CanvasView.js';
+import { FileUploads } from '../canvas/FileUploads.js';
 import { WhoIsHere } from '../canvas/PresenceLayer.js';
 import { fitCanvas } from '../canvas/fit.js';
 import { CanvasContext, useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
@@ -178,20 +179,22 @@ function CanvasBody() {
           Panel
         </button>
       </div>
-      <div className="workspace" data-drawer={drawer ?? 'none'}>
-        <Palette />
-        <main className="canvas">
-          <CanvasView
-            onSelect={setSelected}
-            onOpen={(nodeId) => {
-              setSelected(nodeId);
-              setTab('details');
-              setDrawer('panel');
-            }}
-          />
-        </main>
-        <SidePanel selected={selected} tab={tab} setTab={setTab} />
-      </div>
+      <FileUploads>
+        <div className="workspace" data-drawer={drawer ?? 'none'}>
+          <Palette />
+          <main className="canvas">
+            <CanvasView
+              onSelect={setSelected}
+              onOpen={(nodeId) => {
+                setSelected(nodeId);
+                setTab('details');
+                setDrawer('panel');
+              }}
+            />
+          </main>
+          <SidePanel selected={selected} tab={tab} setTab={setTab} />
+        </div>
+      </FileUploads>
       <Notices />
     </div>
   );

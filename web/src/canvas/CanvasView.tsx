@@ -19,6 +19,7 @@ import { newKey } from '../model/api.js';
 import { connect, createItems, deleteItems, moveNodes, updateNode } from '../model/intents.js';
 import { drawnBoxes, measuredSizes, placeBlock } from '../model/placement.js';
 import { copySelection, pasteClipboard } from './clipboard.js';
+import { filesOf, useUploads } from './FileUploads.js';
 import { useCanvas, useCanvasState, useEditable } from './context.js';
 import { fitCanvas } from './fit.js';
 import { toFlowEdges, toFlowNodes, type FlowNode } from './flow-nodes.js';
@@ -62,6 +63,7 @@ export function CanvasView({
   const authors = useCallback(() => controller.store.getState().lastAuthor, [controller]);
   const fitted = useRef(false);
   const pane = useRef<HTMLDivElement>(null);
+  const uploads = useUploads();
 
   const refusals = useCanvasState((state) => state.refusals);
   useEffect(
@@ -216,13 +218,18 @@ export function CanvasView({
         );
         if (selected.size > 0) copySelection(controller.store.getState().layout, selected);
       } else if (command && key === 'v' && editable) {
-        const layout = controller.store.getState().layout;
-        const pasted = pasteClipboard(layout);
-        if (pasted) {
-          // The copies land together on the nearest spot that covers no card (issue 31).
-          const placed = placeBlock(pasted.nodes, drawnBoxes(layout.nodes, measuredSizes(flow.getNodes())));
-          void controller.submit(createItems(placed, pasted.edges, `Paste ${pasted.nodes.length} nodes`));
-        }
+        // Cards copied on this page are pasted once the browser's paste event has passed: when it carries files (a
+        // picture copied elsewhere), they are what the person pastes, and the cards are not.
+        clearTimeout(pendingCardPaste);
+        pendingCardPaste = setTimeout(() => {
+          const layout = controller.store.getState().layout;
+          const pasted = pasteClipboard(layout);
+          if (pasted) {
+            // The copies land together on the nearest spot that covers no card (issue 31).
+            const placed = placeBlock(pasted.nodes, drawnBoxes(layout.nodes, measuredSizes(flow.getNodes())));
+            void controller.submit(createItems(placed, pasted.edges, `Paste ${pasted.nodes.length} nodes`));
+          }
+        }, 0);
       } else if (!command && key === 'f') {
         fitCanvas(flow, controller.store.getState().layout.nodes, 200);
       } else if (!command && key === 'a') {
@@ -247,6 +254,15 @@ export function CanvasView({
         const nodeId = (event.target as HTMLElement | null)?.closest?.('.react-flow__node')?.getAttribute('data-id');
         if (nodeId) onOpen?.(nodeId);
       }
+    };
+    let pendingCardPaste: ReturnType<typeof setTimeout> | undefined;
+    const onPaste = (event: ClipboardEvent) => {
+      if (!editable || isTyping(event.target)) return;
+      const files = filesOf(event.clipboardData);
+      if (files.length === 0) return;
+      event.preventDefault();
+      clearTimeout(pendingCardPaste);
+      uploads.upload(files);
     };
     // Arrow keys move the selected nodes (React Flow moves them on screen). Once the keys rest, the moves are saved in
     // one write: a run of presses is one revision, as a drag is.
@@ -281,12 +297,15 @@ export function CanvasView({
     };
     window.addEventListener('keydown', onKey);
     window.addEventListener('keyup', onKeyUp);
+    window.addEventListener('paste', onPaste);
     return () => {
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('keyup', onKeyUp);
+      window.removeEventListener('paste', onPaste);
       clearTimeout(pendingMove);
+      clearTimeout(pendingCardPaste);
     };
-  }, [controller, editable, flow, authors, onOpen]);
+  }, [controller, editable, flow, authors, onOpen, uploads]);
 
   return (
     <>
@@ -303,6 +322,18 @@ export function CanvasView({
         onDelete={onDelete}
         onBeforeDelete={onBeforeDelete}
         onSelectionChange={onSelectionChange}
+        onDragOver={(event) => {
+          if (!editable || !event.dataTransfer.types.includes('Files')) return;
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+        }}
+        onDrop={(event) => {
+          const files = filesOf(event.dataTransfer);
+          if (!editable || files.length === 0) return;
+          event.preventDefault();
+          // The cards appear where the files were let go.
+          uploads.upload(files, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+        }}
         nodesDraggable={editable}
         nodesConnectable={editable}
         edgesReconnectable={false}

@@ -69,7 +69,7 @@ export function CardShell({ card, children, className, runnable, resizable = tru
           <span className="card-type">{typeLabel(node.type)}</span>
           <span className="card-title">{overviewTitle(node.type, data, node.id)}</span>
         </div>
-        <OverviewThumbnail url={text(data.imageUrl) ?? shownOutputs(data, state, 'image').ready[0]} />
+        <OverviewThumbnail url={imageUrlOf(data) ?? shownOutputs(data, state, 'image').ready[0]} />
         {runnable && state ? (
           <div className="run-bar">
             <RunStatusBadge state={state} />

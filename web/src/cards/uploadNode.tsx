@@ -1,4 +1,13 @@
-import { AudioPlayer, CardShell, Chips, ErrorLine, ImagePreview, VideoPlayer, type CardProps } from './parts.js';
+import {
+  AudioPlayer,
+  CardShell,
+  Chips,
+  ErrorLine,
+  FileLink,
+  ImagePreview,
+  VideoPlayer,
+  type CardProps,
+} from './parts.js';
 import { dataOf, num, text } from './values.js';
 
 /** uploadNode: the uploaded file, previewed by what kind it is. */
@@ -17,15 +26,21 @@ export function UploadNodeCard(card: CardProps) {
           alt={text(data.fileName) ?? 'upload'}
         />
       ) : null}
+      {kind === 'document' && url ? (
+        <FileLink url={url} download>
+          Download {text(data.fileName) ?? 'the file'}
+        </FileLink>
+      ) : null}
       {!url ? <div className="muted">{data.isUploading === true ? 'Uploading…' : 'No file yet'}</div> : null}
-      <Chips
-        items={[
-          text(data.fileName),
-          kind,
-          size !== undefined ? `${Math.max(1, Math.round(size / 1024))} KB` : undefined,
-        ]}
-      />
+      <Chips items={[text(data.fileName), kind, size !== undefined ? sizeInWords(size) : undefined]} />
       <ErrorLine message={text(data.uploadError)} />
     </CardShell>
   );
+}
+
+/** 12 KB, 3.4 MB, 1.2 GB. */
+function sizeInWords(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`;
 }

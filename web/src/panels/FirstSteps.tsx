@@ -7,6 +7,8 @@ import { useEffect, useState } from 'react';
 
 export const FIRST_STEPS = {
   addCard: 'Add a frame or a note from the Add panel on the left (it lands in a free spot in view).',
+  upload:
+    'Drop your own pictures, films, sound or PDFs on the canvas, or paste them: each becomes a card where it lands.',
   select: 'Select a card to see and edit its details here; press A to reach its actions, Enter to edit its text.',
   askAssistant: 'Ask the assistant in the Chat tab: "add three frames of a lighthouse at dusk".',
   invite: 'Invite someone from the Team page (on your canvases page): they join with a link.',

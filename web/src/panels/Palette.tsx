@@ -1,5 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
 import { useCanvas, useEditable } from '../canvas/context.js';
+import { useUploads } from '../canvas/FileUploads.js';
 import { createItems } from '../model/intents.js';
 import { PALETTE, paletteNode, typeLabel, type PaletteEntry } from '../model/palette.js';
 import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../model/placement.js';
@@ -12,7 +13,10 @@ export function Palette() {
   const { controller } = useCanvas();
   const editable = useEditable();
   const flow = useReactFlow();
+  const uploads = useUploads();
   const add = (entry: PaletteEntry) => {
+    // An upload card starts from the person's files: the picker, not an empty card.
+    if (entry.type === 'uploadNode') return uploads.pick();
     const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
     const center = pane
       ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 })
@@ -40,7 +44,7 @@ export function Palette() {
               title={typeLabel(entry.type)}
               onClick={() => add(entry)}
             >
-              {entry.label}
+              {entry.type === 'uploadNode' ? 'Upload files…' : entry.label}
             </button>
           ))}
         </section>
