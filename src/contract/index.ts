@@ -33,3 +33,5 @@ export * from './webhooks.js';
 export * from './versions.js';
 export * from './chains.js';
 export * from './uploads.js';
+export * from './shots.js';
+export * from './shot-numbers.js';

@@ -44,6 +44,7 @@ import { createWebhookOperations, type WebhookPolicy } from '../backend/webhook-
 import { storeSeal } from '../webhooks/secrets.js';
 import { registerSessionRoutes, SESSION_ROUTE_PATHS } from './routes/sessions.js';
 import { isUploadPath, registerUploadRoutes, UPLOADS_PATH } from './routes/uploads.js';
+import { registerShotListRoutes, SHOT_LIST_PATH } from './routes/shot-list.js';
 import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
@@ -272,6 +273,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
   if (options.uploads) registerUploadRoutes(app, options.uploads);
+  registerShotListRoutes(app, store);
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
@@ -313,6 +315,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     ...WEBHOOK_ROUTE_PATHS,
     ...SESSION_ROUTE_PATHS,
     UPLOADS_PATH,
+    SHOT_LIST_PATH,
     '/invite',
     `${INTERACTION_PATH}/:uid`,
     ...(options.chat ? CHAT_ROUTE_PATHS : []),

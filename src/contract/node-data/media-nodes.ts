@@ -10,6 +10,7 @@ import {
   Str,
 } from './common.js';
 import { WorldSource } from './director.js';
+import { shotFields } from '../shots.js';
 import { ARRAY_LIMITS } from '../limits.js';
 
 /**
@@ -44,6 +45,7 @@ export const StoryboardFrame = z
     shotType: Str.optional(),
     durationMs: NullableNumber.optional(),
     sourceNodeId: NullableString.optional(),
+    ...shotFields(Str, List(Str, 50)),
   })
   .meta({ id: 'StoryboardFrame' });
 
@@ -53,6 +55,10 @@ export const StoryboardNodeData = z.strictObject({
   title: Str.optional(),
   aspectRatio: Str.optional(),
   columns: z.int().min(1).optional(),
+  numbersLocked: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Shot numbers stay as they are; a shot inserted between 2 and 3 is 2A until renumbered.' }),
 });
 
 export const StoryboardGenNodeData = z.strictObject({

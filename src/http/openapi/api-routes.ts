@@ -86,6 +86,7 @@ import {
   WebhookView,
   UploadForm,
   UploadReceipt,
+  ShotListQuery,
   ErrorBody,
 } from '../../contract/index.js';
 
@@ -794,6 +795,25 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       201: ok('Created.', CreateNodeReceipt),
       200: ok('A replay of an identical earlier request.', CreateNodeReceipt),
+    },
+  },
+  {
+    method: 'get',
+    path: `${CANVAS}/nodes/:node_id/shot-list`,
+    operationId: 'downloadShotList',
+    summary: "A storyboard's shot list (viewers): one row per shot in the board's order, as CSV or XLSX.",
+    tag: 'canvas',
+    auth: 'caller',
+    params: nodeParams,
+    query: ShotListQuery,
+    responses: {
+      200: {
+        description: 'The file, as an attachment.',
+        content: {
+          'text/csv': FileBytes,
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': FileBytes,
+        },
+      },
     },
   },
   {

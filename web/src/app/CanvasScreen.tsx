@@ -14,6 +14,7 @@ import { HistoryPanel } from '../panels/HistoryPanel.js';
 import { NodeDetails } from '../panels/NodeDetails.js';
 import { Notices } from '../panels/Notices.js';
 import { Palette } from '../panels/Palette.js';
+import { ShotList } from '../panels/ShotList.js';
 import { Landing } from './Landing.js';
 import { navigate } from './router.js';
 
@@ -31,7 +32,7 @@ const FEED_LABEL = {
   closed: 'Offline',
 } as const;
 
-function TopBar() {
+function TopBar({ shotList, toggleShotList }: { shotList: boolean; toggleShotList: () => void }) {
   const { controller } = useCanvas();
   const editable = useEditable();
   const address = useCanvasState((state) => state.address);
@@ -78,6 +79,15 @@ function TopBar() {
         title="Undo your last change (Ctrl+Z)"
       >
         Undo
+      </button>
+      <button
+        type="button"
+        className="button-small"
+        aria-pressed={shotList}
+        onClick={toggleShotList}
+        title="The shots of a storyboard as a table: edit, reorder, export"
+      >
+        Shot list
       </button>
       <button
         type="button"
@@ -137,6 +147,7 @@ function CanvasBody() {
   const [tab, setTab] = useState<Tab>('details');
   // On a narrow screen (a tablet) the palette and the side panel are drawers over the canvas, one open at a time.
   const [drawer, setDrawer] = useState<'palette' | 'panel' | null>(null);
+  const [shotList, setShotList] = useState(false);
   const toggle = (which: 'palette' | 'panel') => setDrawer((open) => (open === which ? null : which));
   if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
   // Only someone whose session ended is told so; someone who never signed in is shown how to (issue 31).
@@ -160,7 +171,7 @@ function CanvasBody() {
     );
   return (
     <div className="canvas-screen">
-      <TopBar />
+      <TopBar shotList={shotList} toggleShotList={() => setShotList((open) => !open)} />
       <div className="drawer-toggles narrow-only">
         <button
           type="button"
@@ -191,6 +202,7 @@ function CanvasBody() {
                 setDrawer('panel');
               }}
             />
+            {shotList ? <ShotList selected={selected} onClose={() => setShotList(false)} /> : null}
           </main>
           <SidePanel selected={selected} tab={tab} setTab={setTab} />
         </div>

@@ -3,7 +3,7 @@ import { safeMediaUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
 import { dataOf, formatMs, list, num, text } from './values.js';
 
-/** storyboardNode: its frames as a grid of thumbnails with captions. */
+/** storyboardNode: its shots as a grid of thumbnails, each with its number, size and description. */
 export function StoryboardNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
   const frames = list(data.frames).map(dataOf);
@@ -13,7 +13,10 @@ export function StoryboardNodeCard(card: CardProps) {
       {frames.length === 0 ? <div className="media-empty">No frames yet</div> : null}
       <div className="frames" style={{ gridTemplateColumns: `repeat(${Math.min(num(data.columns) ?? 3, 6)}, 1fr)` }}>
         {frames.slice(0, 24).map((frame, index) => (
-          <figure key={text(frame.id) ?? index} className="frame">
+          <figure
+            key={text(frame.id) ?? index}
+            className={text(frame.status) === 'omitted' ? 'frame frame-omitted' : 'frame'}
+          >
             {safeMediaUrl(text(frame.imageUrl), origin) ? (
               <img
                 src={safeMediaUrl(text(frame.imageUrl), origin)}
@@ -21,10 +24,12 @@ export function StoryboardNodeCard(card: CardProps) {
                 loading="lazy"
               />
             ) : (
-              <div className="frame-empty">{index + 1}</div>
+              <div className="frame-empty">{text(frame.number) ?? index + 1}</div>
             )}
             <figcaption>
-              {text(frame.caption) ?? text(frame.shotType) ?? `Frame ${index + 1}`}
+              <strong className="shot-label">{text(frame.number) ?? index + 1}</strong>{' '}
+              {text(frame.shotSize) ? <span className="muted">{text(frame.shotSize)} </span> : null}
+              {text(frame.caption) ?? text(frame.action) ?? text(frame.shotType) ?? ''}
               {formatMs(num(frame.durationMs)) ? (
                 <span className="muted"> · {formatMs(num(frame.durationMs))}</span>
               ) : null}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * Shots (issue 32, item 2; docs/storyboards.md, "Boards and shots"): a storyboard is a storyboardNode whose `frames`
+ * are its shots, in order. Each shot has a stable `id` and a display `number` that follows the order (1, 2, 3; a shot
+ * inserted between 2 and 3 is 2A while the board's numbers are locked), and the fields every shot list holds. The
+ * vocabularies are the craft's (StudioBinder's shot list, Boords' aspect ratios); labels for people are beside them.
+ */
+
+export const SHOT_SIZES = {
+  ECU: 'Extreme close-up',
+  CU: 'Close-up',
+  MCU: 'Medium close-up',
+  MS: 'Medium shot',
+  MLS: 'Medium long shot',
+  LS: 'Long shot',
+  WS: 'Wide shot',
+  ELS: 'Extreme long shot',
+  EWS: 'Extreme wide shot',
+} as const;
+
+export const SHOT_ANGLES = {
+  eye_level: 'Eye level',
+  high: 'High angle',
+  low: 'Low angle',
+  overhead: "Overhead (bird's eye)",
+  dutch: 'Dutch angle',
+  pov: 'Point of view',
+  ots: 'Over the shoulder',
+} as const;
+
+export const SHOT_MOVEMENTS = {
+  static: 'Static',
+  pan: 'Pan',
+  tilt: 'Tilt',
+  dolly: 'Dolly / track',
+  truck: 'Truck',
+  crane: 'Crane / jib',
+  handheld: 'Handheld',
+  steadicam: 'Steadicam',
+  zoom: 'Zoom',
+} as const;
+
+export const SHOT_STATUSES = {
+  draft: 'Draft',
+  in_progress: 'In progress',
+  for_review: 'For review',
+  approved: 'Approved',
+  omitted: 'Omitted',
+} as const;
+
+/** The frame shapes teams pick for a whole board (Boords' list; 2.39:1 is anamorphic scope). */
+export const BOARD_ASPECTS = ['9:16', '1:1', '4:5', '4:3', '16:9', '1.85:1', '2.39:1'] as const;
+
+const keysOf = <T extends Record<string, string>>(labels: T) => Object.keys(labels) as [keyof T & string];
+
+export const ShotSize = z.enum(keysOf(SHOT_SIZES)).meta({ description: 'ECU … EWS' });
+export const ShotAngle = z.enum(keysOf(SHOT_ANGLES));
+export const ShotMovement = z.enum(keysOf(SHOT_MOVEMENTS));
+export const ShotStatus = z.enum(keysOf(SHOT_STATUSES));
+
+/** 1, 12, 2A, 2AB: digits, then up to two capital letters for shots inserted under locked numbers. */
+export const ShotNumber = z
+  .string()
+  .regex(/^[0-9]{1,4}[A-Z]{0,2}$/, { error: 'must be digits then up to two capital letters, e.g. 12 or 2A' });
+
+/** The shot-list fields a storyboard frame may carry besides its picture (all optional: a frame is a shot). */
+export function shotFields<S extends z.ZodType, N extends z.ZodType>(text: S, bounded: N) {
+  return {
+    number: ShotNumber.optional().meta({ description: 'The display number (the id stays stable).' }),
+    scene: text.optional().meta({ description: 'The scene it belongs to, e.g. "3" or "INT. LIGHTHOUSE - NIGHT".' }),
+    shotSize: ShotSize.optional(),
+    angle: ShotAngle.optional(),
+    movement: ShotMovement.optional(),
+    lensMm: z.number().min(1).max(2000).optional().meta({ description: 'Focal length in millimetres.' }),
+    action: text.optional(),
+    dialogue: text.optional(),
+    notes: text.optional(),
+    cast: bounded.optional().meta({ description: 'Who is in the shot (names, as in the script).' }),
+    location: text.optional(),
+    status: ShotStatus.optional(),
+  };
+}
+
+/** The query of a board's shot-list download. */
+export const ShotListQuery = z.object({
+  format: z.enum(['csv', 'xlsx']).default('csv').meta({ description: 'csv (UTF-8 with a byte-order mark) or xlsx.' }),
+});

@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasNode, SNAPSHOT_CONTRACT_VERSION, type CanvasLayout } from '../../src/contract/index.js';
+import { DEMO_OWNER } from '../../src/server/demo-seed.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
+import { seriousFindings } from '../support/axe.js';
+import { launchBrowser, screenshot, signIn } from '../support/browser.js';
+import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * The shot list (issue 32, item 3) in Chromium: a board's shots as a table, edited in place (each change one
+ * revision on the server), reordered with the keyboard's buttons and by dragging a row (numbers follow in the same
+ * revision), numbers locked (an added shot is 3A), filtered, and downloaded as CSV; axe finds nothing serious.
+ */
+
+const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;
+
+interface Frame {
+  id: string;
+  number?: string;
+  lensMm?: number;
+  shotSize?: string;
+  status?: string;
+}
+
+describe('the web canvas: the shot list', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let reader: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(sqlite, { seedDemo: true });
+    await server.store.projects.createCanvas('demo', 'shots', false);
+    const board = CanvasNode.parse({
+      id: 'board',
+      type: 'storyboardNode',
+      position: { x: 0, y: 0 },
+      data: {
+        title: 'Opening',
+        aspectRatio: '16:9',
+        frames: [
+          { id: 'a', imageUrl: null, number: '1', caption: 'The bay', scene: '1', status: 'approved' },
+          { id: 'b', imageUrl: null, number: '2', caption: 'Mara turns', scene: '1', cast: ['Mara'] },
+          { id: 'c', imageUrl: null, number: '3', caption: 'The lamp', scene: '2' },
+        ],
+      },
+    });
+    await server.store.writes.createNode(
+      { projectId: 'demo', canvasId: 'shots', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
+      board,
+    );
+    ({ secret: reader } = await server.store.tokens.createToken({
+      name: 'reader',
+      kind: 'backend',
+      role: 'viewer',
+      projects: ['demo'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+    }));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const read = async (): Promise<CanvasLayout> =>
+    (
+      (
+        await api(server.url, '/api/v2/projects/demo/canvases/shots/snapshot', {
+          token: reader,
+          headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
+        })
+      ).body as { layout: CanvasLayout }
+    ).layout;
+  const framesOf = (layout: CanvasLayout) =>
+    (layout.nodes.find((node) => node.id === 'board')!.data as { frames: Frame[]; numbersLocked?: boolean }).frames;
+  const order = (layout: CanvasLayout) => framesOf(layout).map((frame) => `${frame.id}:${frame.number}`);
+  const rows = (page: Page) =>
+    page
+      .locator('.shot-table tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => `${tr.getAttribute('data-shot-id')}:${tr.querySelector('th')?.textContent}`),
+      );
+
+  it('edits, reorders, numbers, filters and downloads the shots of a board', async () => {
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'shots',
+    });
+    try {
+      await page.locator('.feed-live').waitFor();
+      await page.getByRole('button', { name: 'Shot list' }).click();
+      await page.locator('.shot-table tbody tr').nth(2).waitFor();
+      expect(await rows(page)).toEqual(['a:1', 'b:2', 'c:3']);
+
+      // A field edited in place is one revision on the server.
+      const start = (await read()).revision;
+      const lens = page.getByRole('textbox', { name: 'Lens of shot 2' });
+      await lens.fill('35');
+      await lens.press('Enter');
+      let layout = await waitFor(read, (now) => now.revision === start + 1);
+      expect(framesOf(layout)[1]).toMatchObject({ id: 'b', lensMm: 35 });
+      await page.getByRole('combobox', { name: 'Shot size of shot 1' }).selectOption('CU');
+      layout = await waitFor(read, (now) => now.revision === start + 2);
+      expect(framesOf(layout)[0]!.shotSize).toBe('CU');
+
+      // Reordered with a button: the numbers follow, in the same revision.
+      await page.getByRole('button', { name: 'Move shot 3 up' }).click();
+      layout = await waitFor(read, (now) => now.revision === start + 3);
+      expect(order(layout)).toEqual(['a:1', 'c:2', 'b:3']);
+      await waitFor(
+        () => rows(page),
+        (shown) => shown.join() === 'a:1,c:2,b:3',
+      );
+
+      // Dragged: the first row dropped on the last goes after it.
+      const transfer = await page.evaluateHandle(
+        () => new (globalThis as unknown as { DataTransfer: new () => object }).DataTransfer(),
+      );
+      await page.locator('tr[data-shot-id="a"]').dispatchEvent('dragstart', { dataTransfer: transfer });
+      await page.locator('tr[data-shot-id="b"]').dispatchEvent('dragover', { dataTransfer: transfer });
+      await page.locator('tr[data-shot-id="b"]').dispatchEvent('drop', { dataTransfer: transfer });
+      layout = await waitFor(read, (now) => now.revision === start + 4);
+      expect(order(layout)).toEqual(['c:1', 'b:2', 'a:3']);
+
+      // Locked numbers: an added shot after 3 is 3A, and the others keep theirs.
+      await page.getByRole('checkbox', { name: 'Lock numbers' }).click();
+      await waitFor(read, (now) => now.revision === start + 5);
+      await page.getByRole('button', { name: 'Add a shot' }).click();
+      layout = await waitFor(read, (now) => now.revision === start + 6);
+      expect(order(layout).map((entry) => entry.split(':')[1])).toEqual(['1', '2', '3', '3A']);
+      expect(framesOf(layout)[3]!.status).toBe('draft');
+
+      await page.locator('.shot-table-wrap').evaluate((wrap) => {
+        (wrap as unknown as { scrollLeft: number }).scrollLeft = 0;
+      });
+      expect((await screenshot(page, 'shot-list')).inkRatio).toBeGreaterThan(0.02);
+
+      // Filtered for reading: only the draft.
+      await page.getByRole('combobox', { name: 'Status' }).first().selectOption('draft');
+      await waitFor(
+        () => page.locator('.shot-table tbody tr').count(),
+        (count) => count === 1,
+      );
+      expect(await page.getByRole('button', { name: 'Move shot 3A up' }).isDisabled()).toBe(true);
+
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'CSV' }).click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toBe('Opening shot list.csv');
+      const csv = readFileSync((await download.path())!, 'utf8');
+      expect(csv).toContain('Shot,Scene,Shot size');
+      expect(csv).toContain('3A,');
+
+      expect(await seriousFindings(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,437 @@
+import { useMemo, useState, type DragEvent } from 'react';
+import { BOARD_ASPECTS, SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../src/contract/index.js';
+import { safeMediaUrl } from '../cards/media-url.js';
+import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
+import {
+  addShot,
+  boardsOf,
+  editShot,
+  moveShot,
+  removeShot,
+  renumber,
+  setBoardAspect,
+  setNumbersLocked,
+  type Board,
+  type Shot,
+} from '../model/shots.js';
+
+/**
+ * The shot list (issue 32, item 3): the board's shots as a table beside the canvas, every field editable in place
+ * (a change is saved when the field is left, as one revision), reordered by dragging a row or with its Move buttons
+ * (numbers follow in the same revision), sorted and filtered for reading, and downloaded as CSV or XLSX.
+ */
+
+type SortKey = 'order' | 'scene' | 'status' | 'duration';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const numberOr = (value: unknown) => (typeof value === 'number' ? String(value) : '');
+
+export function ShotList({ selected, onClose }: { selected: string | null; onClose: () => void }) {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const layout = useCanvasState((state) => state.layout);
+  const address = useCanvasState((state) => state.address);
+  const boards = useMemo(() => boardsOf(layout), [layout]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const board =
+    boards.find((each) => each.node.id === chosen) ??
+    boards.find((each) => each.node.id === selected) ??
+    boards[0] ??
+    null;
+  const [sort, setSort] = useState<SortKey>('order');
+  const [filters, setFilters] = useState({ scene: '', cast: '', status: '' });
+  const authors = () => controller.store.getState().lastAuthor;
+
+  if (!board)
+    return (
+      <section className="shot-list" aria-label="Shot list">
+        <ShotListHeader onClose={onClose} />
+        <p className="muted">
+          No storyboard on this canvas yet: add one from the Add panel (Story → Storyboard); its frames are the shots.
+        </p>
+      </section>
+    );
+
+  const submit = (intent: Parameters<typeof controller.submit>[0]) => void controller.submit(intent);
+  const boardId = board.node.id;
+  const data = board.node.data as { aspectRatio?: string; title?: string; displayName?: string };
+  const shown = visibleShots(board, sort, filters);
+  const reorderable = editable && sort === 'order' && !filters.scene && !filters.cast && !filters.status;
+  const download = (format: 'csv' | 'xlsx') =>
+    `/api/v2/projects/${encodeURIComponent(address.projectId)}/canvases/${encodeURIComponent(address.canvasId)}/nodes/${encodeURIComponent(boardId)}/shot-list?format=${format}`;
+  const scenes = distinct(board.shots.map((shot) => text(shot.scene)));
+  const cast = distinct(board.shots.flatMap((shot) => (Array.isArray(shot.cast) ? shot.cast.map(text) : [])));
+
+  return (
+    <section className="shot-list" aria-label="Shot list">
+      <ShotListHeader onClose={onClose}>
+        <label>
+          Board{' '}
+          <select value={boardId} onChange={(event) => setChosen(event.target.value)}>
+            {boards.map((each) => (
+              <option key={each.node.id} value={each.node.id}>
+                {boardTitle(each)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Frame{' '}
+          <select
+            value={data.aspectRatio ?? ''}
+            disabled={!editable}
+            onChange={(event) => submit(setBoardAspect(boardId, event.target.value, authors))}
+          >
+            {data.aspectRatio && !(BOARD_ASPECTS as readonly string[]).includes(data.aspectRatio) ? (
+              <option value={data.aspectRatio}>{data.aspectRatio}</option>
+            ) : null}
+            {!data.aspectRatio ? <option value="">not set</option> : null}
+            {BOARD_ASPECTS.map((aspect) => (
+              <option key={aspect} value={aspect}>
+                {aspect}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={board.locked}
+            disabled={!editable}
+            onChange={(event) => submit(setNumbersLocked(boardId, event.target.checked, authors))}
+          />{' '}
+          Lock numbers
+        </label>
+        {board.locked ? (
+          <button
+            type="button"
+            className="button-small"
+            disabled={!editable}
+            onClick={() => submit(renumber(boardId, authors))}
+          >
+            Renumber
+          </button>
+        ) : null}
+        <Filter
+          label="Scene"
+          value={filters.scene}
+          options={scenes}
+          onChange={(scene) => setFilters({ ...filters, scene })}
+        />
+        <Filter
+          label="Cast"
+          value={filters.cast}
+          options={cast}
+          onChange={(value) => setFilters({ ...filters, cast: value })}
+        />
+        <Filter
+          label="Status"
+          value={filters.status}
+          options={Object.keys(SHOT_STATUSES)}
+          labels={SHOT_STATUSES}
+          onChange={(status) => setFilters({ ...filters, status })}
+        />
+        <label>
+          Sort{' '}
+          <select value={sort} onChange={(event) => setSort(event.target.value as SortKey)}>
+            <option value="order">Board order</option>
+            <option value="scene">Scene</option>
+            <option value="status">Status</option>
+            <option value="duration">Duration</option>
+          </select>
+        </label>
+        <a className="button-small" href={download('csv')} download>
+          CSV
+        </a>
+        <a className="button-small" href={download('xlsx')} download>
+          XLSX
+        </a>
+        <button
+          type="button"
+          className="button-small"
+          disabled={!editable}
+          onClick={() => submit(addShot(boardId, authors))}
+        >
+          Add a shot
+        </button>
+      </ShotListHeader>
+      {!reorderable && editable ? (
+        <p className="muted">Sorted or filtered: choose board order and no filter to reorder shots.</p>
+      ) : null}
+      <div className="shot-table-wrap">
+        <table className="shot-table">
+          <caption className="visually-hidden">Shots of {boardTitle(board)}, in board order</caption>
+          <thead>
+            <tr>
+              <th scope="col">Shot</th>
+              <th scope="col">Picture</th>
+              <th scope="col">Scene</th>
+              <th scope="col">Size</th>
+              <th scope="col">Angle</th>
+              <th scope="col">Movement</th>
+              <th scope="col">Lens (mm)</th>
+              <th scope="col">Duration (s)</th>
+              <th scope="col">Description</th>
+              <th scope="col">Action</th>
+              <th scope="col">Dialogue</th>
+              <th scope="col">Cast</th>
+              <th scope="col">Location</th>
+              <th scope="col">Status</th>
+              <th scope="col">Notes</th>
+              <th scope="col">Order</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((shot) => (
+              <ShotRow
+                key={shot.id}
+                shot={shot}
+                index={board.shots.indexOf(shot)}
+                count={board.shots.length}
+                editable={editable}
+                reorderable={reorderable}
+                save={(fields) => submit(editShot(boardId, shot.id, fields, authors))}
+                move={(toIndex) => submit(moveShot(boardId, shot.id, toIndex, authors))}
+                // The row dropped on takes the dragged shot's place: on a later row it goes after it, on an earlier before.
+                dropHere={(draggedId) => submit(moveShot(boardId, draggedId, board.shots.indexOf(shot), authors))}
+                remove={() => submit(removeShot(boardId, shot.id, authors))}
+              />
+            ))}
+          </tbody>
+        </table>
+        {board.shots.length === 0 ? <p className="muted">This board has no shots yet: add one.</p> : null}
+      </div>
+    </section>
+  );
+}
+
+function ShotListHeader({ onClose, children }: { onClose: () => void; children?: React.ReactNode }) {
+  return (
+    <div className="shot-list-bar">
+      <h2>Shot list</h2>
+      {children}
+      <span className="spacer" />
+      <button type="button" className="button-small" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  );
+}
+
+function Filter({
+  label,
+  value,
+  options,
+  labels,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: string[];
+  labels?: Record<string, string>;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {label}{' '}
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">all</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labels?.[option] ?? option}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const DRAG_TYPE = 'application/x-canvas-mcp-shot';
+
+function ShotRow({
+  shot,
+  index,
+  count,
+  editable,
+  reorderable,
+  save,
+  move,
+  dropHere,
+  remove,
+}: {
+  shot: Shot;
+  index: number;
+  count: number;
+  editable: boolean;
+  reorderable: boolean;
+  save: (fields: Record<string, unknown>) => void;
+  move: (toIndex: number) => void;
+  dropHere: (draggedId: string) => void;
+  remove: () => void;
+}) {
+  const origin = useMediaOrigin();
+  const picture = safeMediaUrl(text(shot.imageUrl) || undefined, origin);
+  const number = shot.number ?? String(index + 1);
+  const input = (
+    field: string,
+    label: string,
+    value: string,
+    parse: (raw: string) => unknown = (raw) => raw.trim(),
+  ) => (
+    <td>
+      <input
+        aria-label={`${label} of shot ${number}`}
+        defaultValue={value}
+        key={value}
+        disabled={!editable}
+        onBlur={(event) => {
+          if (event.target.value !== value) save({ [field]: parse(event.target.value) });
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') (event.target as HTMLInputElement).blur();
+        }}
+      />
+    </td>
+  );
+  const choice = (field: string, label: string, labels: Record<string, string>) => (
+    <td>
+      <select
+        aria-label={`${label} of shot ${number}`}
+        value={text(shot[field])}
+        disabled={!editable}
+        onChange={(event) => save({ [field]: event.target.value })}
+      >
+        <option value="">–</option>
+        {Object.entries(labels).map(([key, name]) => (
+          <option key={key} value={key}>
+            {key === name ? key : field === 'shotSize' ? key : name}
+          </option>
+        ))}
+      </select>
+    </td>
+  );
+  const number_ = (raw: string) => {
+    const value = Number(raw.trim().replace(',', '.'));
+    return raw.trim() === '' || !Number.isFinite(value) ? undefined : value;
+  };
+  return (
+    <tr
+      data-shot-id={shot.id}
+      draggable={reorderable}
+      onDragStart={(event: DragEvent) => event.dataTransfer.setData(DRAG_TYPE, shot.id)}
+      onDragOver={(event: DragEvent) => {
+        if (reorderable && event.dataTransfer.types.includes(DRAG_TYPE)) event.preventDefault();
+      }}
+      onDrop={(event: DragEvent) => {
+        if (!reorderable || !event.dataTransfer.types.includes(DRAG_TYPE)) return;
+        event.preventDefault();
+        const dragged = event.dataTransfer.getData(DRAG_TYPE);
+        if (dragged && dragged !== shot.id) dropHere(dragged);
+      }}
+      className={text(shot.status) === 'omitted' ? 'shot-omitted' : undefined}
+    >
+      <th scope="row" className="shot-number">
+        {number}
+      </th>
+      <td>
+        {picture ? (
+          <img className="shot-thumb" src={picture} alt="" loading="lazy" />
+        ) : (
+          <span className="muted">–</span>
+        )}
+      </td>
+      {input('scene', 'Scene', text(shot.scene))}
+      {choice('shotSize', 'Shot size', SHOT_SIZES)}
+      {choice('angle', 'Angle', SHOT_ANGLES)}
+      {choice('movement', 'Movement', SHOT_MOVEMENTS)}
+      {input('lensMm', 'Lens', numberOr(shot.lensMm), number_)}
+      {input(
+        'durationMs',
+        'Duration',
+        typeof shot.durationMs === 'number' ? String(shot.durationMs / 1000) : '',
+        (raw) => {
+          const seconds = number_(raw);
+          return typeof seconds === 'number' ? Math.round(seconds * 1000) : undefined;
+        },
+      )}
+      {input('caption', 'Description', text(shot.caption))}
+      {input('action', 'Action', text(shot.action))}
+      {input('dialogue', 'Dialogue', text(shot.dialogue))}
+      {input('cast', 'Cast', Array.isArray(shot.cast) ? shot.cast.map(text).join(', ') : '', (raw) =>
+        raw
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      )}
+      {input('location', 'Location', text(shot.location))}
+      {choice('status', 'Status', SHOT_STATUSES)}
+      {input('notes', 'Notes', text(shot.notes))}
+      <td className="shot-order">
+        <button
+          type="button"
+          className="button-small"
+          aria-label={`Move shot ${number} up`}
+          disabled={!reorderable || index === 0}
+          onClick={() => move(index - 1)}
+        >
+          ↑
+        </button>
+        <button
+          type="button"
+          className="button-small"
+          aria-label={`Move shot ${number} down`}
+          disabled={!reorderable || index === count - 1}
+          onClick={() => move(index + 1)}
+        >
+          ↓
+        </button>
+        <button
+          type="button"
+          className="button-small"
+          aria-label={`Remove shot ${number}`}
+          disabled={!editable}
+          onClick={remove}
+        >
+          ✕
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+function visibleShots(board: Board, sort: SortKey, filters: { scene: string; cast: string; status: string }): Shot[] {
+  const shown = board.shots.filter(
+    (shot) =>
+      (!filters.scene || text(shot.scene) === filters.scene) &&
+      (!filters.status || text(shot.status) === filters.status) &&
+      (!filters.cast || (Array.isArray(shot.cast) && shot.cast.includes(filters.cast))),
+  );
+  if (sort === 'order') return shown;
+  const key = (shot: Shot): string | number =>
+    sort === 'scene'
+      ? text(shot.scene)
+      : sort === 'status'
+        ? Object.keys(SHOT_STATUSES).indexOf(text(shot.status))
+        : typeof shot.durationMs === 'number'
+          ? shot.durationMs
+          : 0;
+  return [...shown].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return typeof x === 'number' && typeof y === 'number'
+      ? x - y
+      : String(x).localeCompare(String(y), undefined, { numeric: true });
+  });
+}
+
+function distinct(values: string[]): string[] {
+  return [...new Set(values.filter(Boolean))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+}
+
+function boardTitle(board: Board): string {
+  const data = board.node.data as { title?: unknown; displayName?: unknown };
+  return (
+    (typeof data.title === 'string' && data.title) ||
+    (typeof data.displayName === 'string' && data.displayName) ||
+    board.node.id
+  );
+}
