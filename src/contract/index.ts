@@ -35,3 +35,4 @@ export * from './chains.js';
 export * from './uploads.js';
 export * from './shots.js';
 export * from './shot-numbers.js';
+export * from './screenplay.js';

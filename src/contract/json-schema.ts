@@ -22,6 +22,16 @@ function plain(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 
 let definitionNames: Map<string, string> | undefined;
 
+/**
+ * Shorter `$defs` names for the definitions every node data shape refers to: each reference spells its name, and
+ * `tools/list` holds over a hundred of them (issue 12's 40 KB budget). A nullable string is `StrNull`, as `Str` is
+ * a bounded string.
+ */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  NullableString: 'StrNull',
+  NullableNumber: 'NumNull',
+};
+
 /** The contract's exported schemas by their JSON Schema text, so a shared subschema keeps its contract name. */
 function contractNames(): ReadonlyMap<string, string> {
   if (definitionNames) return definitionNames;
@@ -33,7 +43,7 @@ function contractNames(): ReadonlyMap<string, string> {
       try {
         const { $schema: _dialect, ...json } = plain(value, io);
         const text = canonicalJson(normalizedForm(json));
-        if (!definitionNames.has(text)) definitionNames.set(text, name);
+        if (!definitionNames.has(text)) definitionNames.set(text, SHORT_NAMES[name] ?? name);
       } catch {
         // A schema JSON Schema cannot represent (a transform, a function) is never published.
       }
@@ -44,9 +54,9 @@ function contractNames(): ReadonlyMap<string, string> {
 
 /** Property groups spread into many node data shapes, published once each (docs/contract.md, "Schema form"). */
 const FIELD_GROUPS = {
-  CommonDataFields: contract.commonDataFields,
-  ImageResultFields: contract.imageResultFields,
-  GenerationProgressFields: contract.generationProgressFields,
+  Common: contract.commonDataFields,
+  ImageResult: contract.imageResultFields,
+  Progress: contract.generationProgressFields,
 };
 
 const fieldGroupsByIo: Partial<Record<'input' | 'output', FieldGroup[]>> = {};

@@ -54,7 +54,7 @@ export const BOARD_ASPECTS = ['9:16', '1:1', '4:5', '4:3', '16:9', '1.85:1', '2.
 
 const keysOf = <T extends Record<string, string>>(labels: T) => Object.keys(labels) as [keyof T & string];
 
-export const ShotSize = z.enum(keysOf(SHOT_SIZES)).meta({ description: 'ECU … EWS' });
+export const ShotSize = z.enum(keysOf(SHOT_SIZES));
 export const ShotAngle = z.enum(keysOf(SHOT_ANGLES));
 export const ShotMovement = z.enum(keysOf(SHOT_MOVEMENTS));
 export const ShotStatus = z.enum(keysOf(SHOT_STATUSES));
@@ -64,19 +64,25 @@ export const ShotNumber = z
   .string()
   .regex(/^[0-9]{1,4}[A-Z]{0,2}$/, { error: 'must be digits then up to two capital letters, e.g. 12 or 2A' });
 
-/** The shot-list fields a storyboard frame may carry besides its picture (all optional: a frame is a shot). */
-export function shotFields<S extends z.ZodType, N extends z.ZodType>(text: S, bounded: N) {
+/**
+ * The shot-list fields a storyboard frame may carry besides its picture (all optional: a frame is a shot). Described in
+ * docs/contract.md rather than in the schema: every agent's tools/list carries the schema (issue 12's budget).
+ * `number` is the display label (the id stays stable). Which script lines a shot shows is kept with the script
+ * (src/contract/screenplay.ts, `bindings`).
+ */
+export function shotFields<S extends z.ZodType, N extends z.ZodType>(text: S, list: (max: number) => N) {
+  // One array limit for now; a function so each list can have its own.
   return {
-    number: ShotNumber.optional().meta({ description: 'The display number (the id stays stable).' }),
-    scene: text.optional().meta({ description: 'The scene it belongs to, e.g. "3" or "INT. LIGHTHOUSE - NIGHT".' }),
+    number: ShotNumber.optional(),
+    scene: text.optional(),
     shotSize: ShotSize.optional(),
     angle: ShotAngle.optional(),
     movement: ShotMovement.optional(),
-    lensMm: z.number().min(1).max(2000).optional().meta({ description: 'Focal length in millimetres.' }),
+    lensMm: z.number().min(1).max(2000).optional(),
     action: text.optional(),
     dialogue: text.optional(),
     notes: text.optional(),
-    cast: bounded.optional().meta({ description: 'Who is in the shot (names, as in the script).' }),
+    cast: list(50).optional(),
     location: text.optional(),
     status: ShotStatus.optional(),
   };

@@ -45,6 +45,8 @@ import { storeSeal } from '../webhooks/secrets.js';
 import { registerSessionRoutes, SESSION_ROUTE_PATHS } from './routes/sessions.js';
 import { isUploadPath, registerUploadRoutes, UPLOADS_PATH } from './routes/uploads.js';
 import { registerShotListRoutes, SHOT_LIST_PATH } from './routes/shot-list.js';
+import { isScriptImportPath, registerScriptImportRoutes, SCRIPT_IMPORT_PATH } from './routes/script-import.js';
+import { createScriptImport } from '../backend/script-import.js';
 import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
@@ -175,8 +177,10 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
       );
     },
   });
-  // Uploads stream to disk under their own per-file limit (src/http/routes/uploads.ts).
-  app.use('/api/*', (c, next) => (isUploadPath(c.req.path) ? next() : apiBodyLimit(c, next)));
+  // Uploads stream to disk under their own per-file limit (src/http/routes/uploads.ts); a script import has its own.
+  app.use('/api/*', (c, next) =>
+    isUploadPath(c.req.path) || isScriptImportPath(c.req.path) ? next() : apiBodyLimit(c, next),
+  );
 
   options.serviceRoutes?.(app);
 
@@ -274,6 +278,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerCanvasRoutes(app, backend);
   if (options.uploads) registerUploadRoutes(app, options.uploads);
   registerShotListRoutes(app, store);
+  registerScriptImportRoutes(app, createScriptImport(store, backend));
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
@@ -316,6 +321,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     ...SESSION_ROUTE_PATHS,
     UPLOADS_PATH,
     SHOT_LIST_PATH,
+    SCRIPT_IMPORT_PATH,
     '/invite',
     `${INTERACTION_PATH}/:uid`,
     ...(options.chat ? CHAT_ROUTE_PATHS : []),

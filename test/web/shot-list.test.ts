@@ -163,4 +163,43 @@ describe('the web canvas: the shot list', () => {
       await context.close();
     }
   });
+
+  it('imports a script into scenes and shots, then a revision, showing what changed and flagging a shot', async () => {
+    await server.store.projects.createCanvas('demo', 'script', false);
+    const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+      projectId: 'demo',
+      canvasId: 'script',
+    });
+    try {
+      await page.locator('.feed-live').waitFor();
+      await page.getByRole('button', { name: 'Shot list' }).click();
+      const pick = async (name: string) => {
+        const chooser = page.waitForEvent('filechooser');
+        await page.getByRole('button', { name: 'Import script…' }).click();
+        await (
+          await chooser
+        ).setFiles([{ name, mimeType: 'text/plain', buffer: readFileSync(`test/fixtures/scripts/${name}`) }]);
+      };
+      await pick('lighthouse.fountain');
+      await page.getByText('Imported 3 scenes as 3 shots; cast: MARA, ODE.').waitFor();
+      await page.locator('.shot-table tbody tr').nth(2).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Location of shot 1' }).inputValue()).toBe('LIGHTHOUSE');
+      expect(await page.getByRole('textbox', { name: 'Dialogue of shot 1' }).inputValue()).toContain(
+        'MARA (quietly): It is still burning.',
+      );
+
+      await pick('lighthouse-revised.fountain');
+      await page
+        .getByText('Since the last import: 1 added, 1 removed, 2 changed; 1 new shot, 2 shots to check.')
+        .waitFor();
+      await page.getByText('Added: EXT. CLIFF PATH - DAY').waitFor();
+      await page.locator('.shot-table tbody tr').nth(3).waitFor();
+      await page.getByRole('img', { name: /^Script changed: 1 script line this shot showed/ }).waitFor();
+      await screenshot(page, 'script-import');
+      expect(await seriousFindings(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

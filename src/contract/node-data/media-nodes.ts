@@ -45,7 +45,7 @@ export const StoryboardFrame = z
     shotType: Str.optional(),
     durationMs: NullableNumber.optional(),
     sourceNodeId: NullableString.optional(),
-    ...shotFields(Str, List(Str, 50)),
+    ...shotFields(Str, (max) => List(Str, max)),
   })
   .meta({ id: 'StoryboardFrame' });
 
@@ -55,10 +55,7 @@ export const StoryboardNodeData = z.strictObject({
   title: Str.optional(),
   aspectRatio: Str.optional(),
   columns: z.int().min(1).optional(),
-  numbersLocked: z
-    .boolean()
-    .optional()
-    .meta({ description: 'Shot numbers stay as they are; a shot inserted between 2 and 3 is 2A until renumbered.' }),
+  numbersLocked: z.boolean().optional(),
 });
 
 export const StoryboardGenNodeData = z.strictObject({

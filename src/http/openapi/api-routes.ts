@@ -87,6 +87,8 @@ import {
   UploadForm,
   UploadReceipt,
   ShotListQuery,
+  ScriptImportBody,
+  ScriptImportReceipt,
   ErrorBody,
 } from '../../contract/index.js';
 
@@ -796,6 +798,19 @@ export const API_ROUTES: readonly ApiRoute[] = [
       201: ok('Created.', CreateNodeReceipt),
       200: ok('A replay of an identical earlier request.', CreateNodeReceipt),
     },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/script-import`,
+    operationId: 'importScript',
+    summary:
+      'Import a screenplay (Fountain, Final Draft .fdx or plain text; editors) at base_revision: its scenes become a board of shots bound to the script lines; imported again into the same script node, a revision reports what changed and keeps every shot.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    headers: AgentRunHeader,
+    body: ScriptImportBody,
+    responses: { 201: ok('Imported, in one revision.', ScriptImportReceipt) },
   },
   {
     method: 'get',

@@ -257,7 +257,7 @@ export function CanvasView({
     };
     let pendingCardPaste: ReturnType<typeof setTimeout> | undefined;
     const onPaste = (event: ClipboardEvent) => {
-      if (!editable || isTyping(event.target)) return;
+      if (!editable || !uploads || isTyping(event.target)) return;
       const files = filesOf(event.clipboardData);
       if (files.length === 0) return;
       event.preventDefault();
@@ -323,13 +323,13 @@ export function CanvasView({
         onBeforeDelete={onBeforeDelete}
         onSelectionChange={onSelectionChange}
         onDragOver={(event) => {
-          if (!editable || !event.dataTransfer.types.includes('Files')) return;
+          if (!editable || !uploads || !event.dataTransfer.types.includes('Files')) return;
           event.preventDefault();
           event.dataTransfer.dropEffect = 'copy';
         }}
         onDrop={(event) => {
           const files = filesOf(event.dataTransfer);
-          if (!editable || files.length === 0) return;
+          if (!editable || !uploads || files.length === 0) return;
           event.preventDefault();
           // The cards appear where the files were let go.
           uploads.upload(files, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }));

@@ -24,10 +24,9 @@ interface Uploads {
 
 const UploadsContext = createContext<Uploads | null>(null);
 
-export function useUploads(): Uploads {
-  const uploads = useContext(UploadsContext);
-  if (!uploads) throw new Error('useUploads outside FileUploads');
-  return uploads;
+/** The page's uploads; null where there are none (the canvas inside an agent's chat, the MCP App, takes no files). */
+export function useUploads(): Uploads | null {
+  return useContext(UploadsContext);
 }
 
 const ACCEPT = Object.keys(UPLOAD_TYPES).join(',');

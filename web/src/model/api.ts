@@ -17,6 +17,8 @@ import type {
   MeView,
   NodeRun,
   RevertReceipt,
+  ScriptImportBody,
+  ScriptImportReceipt,
   RunEstimate,
   ChainEstimate,
   RunChain,
@@ -114,6 +116,9 @@ export const api = {
       client_save_id: clientSaveId,
       operations,
     }),
+
+  importScript: ({ projectId, canvasId }: CanvasAddress, body: ScriptImportBody) =>
+    request<ScriptImportReceipt>('POST', `${canvasPath(projectId, canvasId)}/script-import`, body),
 
   revert: ({ projectId, canvasId }: CanvasAddress, baseRevision: number, toRevision: number) =>
     request<RevertReceipt>('POST', `${canvasPath(projectId, canvasId)}/revert`, {

@@ -16,7 +16,7 @@ export function Palette() {
   const uploads = useUploads();
   const add = (entry: PaletteEntry) => {
     // An upload card starts from the person's files: the picker, not an empty card.
-    if (entry.type === 'uploadNode') return uploads.pick();
+    if (entry.type === 'uploadNode' && uploads) return uploads.pick();
     const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
     const center = pane
       ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 })

@@ -1,7 +1,11 @@
-import { useMemo, useState, type DragEvent } from 'react';
+import { useReactFlow } from '@xyflow/react';
+import { useMemo, useRef, useState, type DragEvent } from 'react';
 import { BOARD_ASPECTS, SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../src/contract/index.js';
 import { safeMediaUrl } from '../cards/media-url.js';
 import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
+import { api, ApiError } from '../model/api.js';
+import { drawnBoxes, freeSpotNear, measuredSizes } from '../model/placement.js';
+import { importSummary, scriptOfBoard, shotFlags } from '../model/script-import.js';
 import {
   addShot,
   boardsOf,
@@ -41,16 +45,83 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
   const [sort, setSort] = useState<SortKey>('order');
   const [filters, setFilters] = useState({ scene: '', cast: '', status: '' });
   const authors = () => controller.store.getState().lastAuthor;
+  const flow = useReactFlow();
+  const picker = useRef<HTMLInputElement>(null);
+  const [report, setReport] = useState<{ headline: string; details: string[]; error?: boolean } | null>(null);
+
+  /** Reads the file and imports it: into the board's script node when it has one (a revision), else as a new board. */
+  const importFile = async (file: File) => {
+    const { layout: now } = controller.store.getState();
+    const script = board ? scriptOfBoard(now, board.node.id) : null;
+    const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
+    const centre = pane
+      ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 3 })
+      : { x: 0, y: 0 };
+    const boxes = drawnBoxes(now.nodes, measuredSizes(flow.getNodes()));
+    setReport({ headline: `Importing ${file.name}…`, details: [] });
+    try {
+      const receipt = await api.importScript(address, {
+        base_revision: now.revision,
+        file_name: file.name,
+        text: await file.text(),
+        ...(script ? { script_node_id: script.node.id } : board ? { board_node_id: board.node.id } : {}),
+        position: freeSpotNear(boxes, centre, { width: 840, height: 420 }),
+      });
+      setChosen(receipt.board_node_id);
+      setReport(importSummary(receipt));
+    } catch (error) {
+      const message = error instanceof ApiError ? error.message : String(error);
+      setReport({ headline: `The script was not imported: ${message}`, details: [], error: true });
+    }
+  };
+  const importControls = (
+    <>
+      <button type="button" className="button-small" disabled={!editable} onClick={() => picker.current?.click()}>
+        Import script…
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        hidden
+        accept=".fountain,.fdx,.txt,text/plain"
+        aria-label="Import a script: Fountain, Final Draft or plain text"
+        data-testid="script-picker"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) void importFile(file);
+        }}
+      />
+    </>
+  );
+  const reportBox = report ? (
+    <div className={report.error ? 'import-report import-report-error' : 'import-report'} role="status">
+      <strong>{report.headline}</strong>
+      {report.details.length > 0 ? (
+        <ul>
+          {report.details.map((line, index) => (
+            <li key={index}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
+      <button type="button" className="button-small" onClick={() => setReport(null)}>
+        Dismiss
+      </button>
+    </div>
+  ) : null;
 
   if (!board)
     return (
       <section className="shot-list" aria-label="Shot list">
-        <ShotListHeader onClose={onClose} />
+        <ShotListHeader onClose={onClose}>{importControls}</ShotListHeader>
+        {reportBox}
         <p className="muted">
-          No storyboard on this canvas yet: add one from the Add panel (Story → Storyboard); its frames are the shots.
+          No storyboard on this canvas yet: import a script (Fountain, Final Draft or plain text) to get a board with a
+          shot per scene, or add a storyboard from the Add panel (Story → Storyboard); its frames are the shots.
         </p>
       </section>
     );
+  const flags = shotFlags(layout, board.node.id);
 
   const submit = (intent: Parameters<typeof controller.submit>[0]) => void controller.submit(intent);
   const boardId = board.node.id;
@@ -154,7 +225,9 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
         >
           Add a shot
         </button>
+        {importControls}
       </ShotListHeader>
+      {reportBox}
       {!reorderable && editable ? (
         <p className="muted">Sorted or filtered: choose board order and no filter to reorder shots.</p>
       ) : null}
@@ -186,6 +259,7 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
               <ShotRow
                 key={shot.id}
                 shot={shot}
+                flag={flags.get(shot.id) ?? null}
                 index={board.shots.indexOf(shot)}
                 count={board.shots.length}
                 editable={editable}
@@ -250,6 +324,7 @@ const DRAG_TYPE = 'application/x-canvas-mcp-shot';
 
 function ShotRow({
   shot,
+  flag,
   index,
   count,
   editable,
@@ -260,6 +335,7 @@ function ShotRow({
   remove,
 }: {
   shot: Shot;
+  flag: string | null;
   index: number;
   count: number;
   editable: boolean;
@@ -332,6 +408,12 @@ function ShotRow({
     >
       <th scope="row" className="shot-number">
         {number}
+        {flag ? (
+          <span className="shot-flag" role="img" aria-label={`Script changed: ${flag}`} title={flag}>
+            {' '}
+            ⚠
+          </span>
+        ) : null}
       </th>
       <td>
         {picture ? (

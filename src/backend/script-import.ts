@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import {
+  Screenplay,
+  type CanvasNode,
+  type CanvasRef,
+  type ScriptImportBody,
+  type ScriptImportReceipt,
+} from '../contract/index.js';
+import { planScriptImport } from '../screenplay/board-from-script.js';
+import { readScript } from '../screenplay/read-script.js';
+import { ScriptRefused } from '../screenplay/reading.js';
+import { buildScreenplay, changesBetween } from '../screenplay/screenplay.js';
+import { CanvasError } from '../shared/errors.js';
+import type { Store } from '../store/store.js';
+import type { CallerContext } from './auth/caller.js';
+import type { CanvasBackend } from './backend.js';
+
+/**
+ * Script import (issue 32, item 4; docs/storyboards.md, "The script"): the file is read (Fountain, Final Draft,
+ * plain text), turned into scenes and lines, and written with its board as one batch at the caller's base_revision,
+ * with the same checks, history and feed as any write. A revised script imported into the same script node reports
+ * what changed and keeps every shot.
+ */
+export function createScriptImport(store: Store, backend: CanvasBackend) {
+  const newId = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+
+  async function existing(ref: CanvasRef, nodeId: string | undefined, type: string): Promise<CanvasNode | null> {
+    if (!nodeId) return null;
+    const found = await store.layout.readNode(ref.projectId, ref.canvasId, nodeId);
+    if (!found) return null;
+    if (found.node.type !== type)
+      throw new CanvasError('invalid_arguments', `${nodeId} is a ${found.node.type}, not a ${type}.`, {
+        node_id: nodeId,
+      });
+    return found.node;
+  }
+
+  return {
+    async importScript(ctx: CallerContext, ref: CanvasRef, body: ScriptImportBody): Promise<ScriptImportReceipt> {
+      let read;
+      try {
+        read = readScript(body.file_name, body.text);
+      } catch (error) {
+        if (error instanceof ScriptRefused)
+          throw new CanvasError('invalid_arguments', `${body.file_name}: ${error.message}`, {
+            file_name: body.file_name,
+            line: error.line,
+          });
+        throw error;
+      }
+      if (read.read.headings === 0)
+        throw new CanvasError(
+          'invalid_arguments',
+          `${body.file_name}: no scene was found (a scene starts with a heading such as INT. LIGHTHOUSE - NIGHT).`,
+          { file_name: body.file_name },
+        );
+      const scriptNode = await existing(ref, body.script_node_id, 'scriptNode');
+      if (body.script_node_id && !scriptNode)
+        throw new CanvasError('not_found', `There is no node ${body.script_node_id} on this canvas.`, {
+          node_id: body.script_node_id,
+        });
+      const previous = scriptNode
+        ? Screenplay.safeParse((scriptNode.data as { scriptResult?: unknown }).scriptResult)
+        : null;
+      const before = previous?.success ? previous.data : null;
+      const boardNodeId = body.board_node_id ?? before?.boardNodeId ?? newId('board');
+      const board = await existing(ref, boardNodeId, 'storyboardNode');
+      const screenplay = buildScreenplay(
+        read.read,
+        read.source,
+        body.file_name,
+        (before?.imports ?? 0) + 1,
+        boardNodeId,
+      );
+      const scriptNodeId = body.script_node_id ?? newId('script');
+      const plan = planScriptImport({
+        screenplay,
+        previousBindings: before?.bindings ?? {},
+        scriptNode,
+        scriptNodeId,
+        board,
+        boardNodeId,
+        position: body.position ?? { x: 0, y: 0 },
+        newShotId: () => newId('shot'),
+      });
+      const receipt = await backend.applyBatch(ctx, {
+        ...ref,
+        baseRevision: body.base_revision,
+        clientSaveId: null,
+        operations: plan.operations,
+      });
+      return {
+        revision: receipt.revision,
+        script_node_id: scriptNodeId,
+        board_node_id: boardNodeId,
+        scenes: plan.screenplay.scenes.length,
+        characters: plan.screenplay.characters,
+        changes: before ? changesBetween(before, plan.screenplay) : null,
+        shots_added: plan.shotsAdded,
+        flagged_shots: plan.flagged,
+        not_mapped: read.read.notMapped,
+      };
+    },
+  };
+}
+
+export type ScriptImport = ReturnType<typeof createScriptImport>;
