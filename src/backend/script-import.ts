@@ -75,7 +75,7 @@ export function createScriptImport(store: Store, backend: CanvasBackend) {
       const scriptNodeId = body.script_node_id ?? newId('script');
       const plan = planScriptImport({
         screenplay,
-        previousBindings: before?.bindings ?? {},
+        previous: before,
         scriptNode,
         scriptNodeId,
         board,

@@ -35,7 +35,10 @@ export type ScriptScene = z.infer<typeof ScriptScene>;
 /** A shot bound to the script: its scene, the lines it shows, and why they no longer match when they do not. */
 export const ShotBinding = z.strictObject({
   sceneId: z.string(),
-  lineIds: z.array(z.string()),
+  lineIds: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "Left out: all the scene's action and dialogue (as of the import that wrote it)." }),
   flag: z.string().optional(),
 });
 export type ShotBinding = z.infer<typeof ShotBinding>;

@@ -28,7 +28,7 @@ export interface ImportPlan {
 
 export function planScriptImport(input: {
   screenplay: Screenplay;
-  previousBindings: Readonly<Record<string, ShotBinding>>;
+  previous: Screenplay | null;
   scriptNode: CanvasNode | null;
   scriptNodeId: string;
   board: CanvasNode | null;
@@ -37,7 +37,7 @@ export function planScriptImport(input: {
   newShotId: () => string;
 }): ImportPlan {
   const frames = input.board ? existingShots(input.board) : [];
-  const merged = mergeShots(frames, input.screenplay.scenes, input.previousBindings, input.newShotId);
+  const merged = mergeShots(frames, input.screenplay.scenes, input.previous, input.newShotId);
   const screenplay = { ...input.screenplay, bindings: merged.bindings };
   const name = screenplay.title ?? screenplay.fileName;
   const scriptData = { scriptTitle: screenplay.title, scriptResult: screenplay };
@@ -108,13 +108,17 @@ function shotFor(scene: ScriptScene, id: string): Shot {
   };
 }
 
+/** The lines a shot shows: a scene's action and dialogue (a transition belongs to the cut, not to a shot). */
+const shown = (scene: ScriptScene) => scene.lines.filter((line) => line.kind !== 'transition');
+
 function mergeShots(
   frames: readonly Shot[],
   scenes: readonly ScriptScene[],
-  previous: Readonly<Record<string, ShotBinding>>,
+  previous: Screenplay | null,
   newShotId: () => string,
 ) {
   const sceneById = new Map(scenes.map((scene) => [scene.id, scene]));
+  const previousScenes = new Map((previous?.scenes ?? []).map((scene) => [scene.id, scene]));
   const bindings: Record<string, ShotBinding> = {};
   const flagged: Array<{ shot_id: string; reason: string }> = [];
   const flag = (shot: Shot, binding: ShotBinding, reason: string) => {
@@ -122,29 +126,40 @@ function mergeShots(
     bindings[shot.id] = { ...binding, flag: reason };
   };
   const shots = frames.map((frame): Shot => {
-    const binding = Object.hasOwn(previous, frame.id) ? previous[frame.id]! : null;
+    const binding = previous && Object.hasOwn(previous.bindings, frame.id) ? previous.bindings[frame.id]! : null;
     if (!binding) return frame;
     const { flag: _earlier, ...kept } = binding;
+    // Bound to the whole scene: the lines it had when that binding was written.
+    const wholeScene = previousScenes.get(binding.sceneId);
+    const lineIds = binding.lineIds ?? (wholeScene ? shown(wholeScene).map((line) => line.id) : []);
     const scene = sceneById.get(binding.sceneId);
     if (!scene) {
-      flag(frame, kept, `Its scene (${String(frame.caption ?? binding.sceneId)}) is not in the revised script.`);
-      return frame;
-    }
-    const present = scene.lines.filter((line) => binding.lineIds.includes(line.id));
-    const missing = binding.lineIds.length - present.length;
-    const refreshed: Shot = { ...frame, ...sceneFields(scene) };
-    if (binding.lineIds.length > 0) {
-      delete refreshed.action;
-      delete refreshed.dialogue;
-      Object.assign(refreshed, wordsOf(present));
-    }
-    bindings[frame.id] = kept;
-    if (missing > 0)
       flag(
         frame,
-        kept,
-        `${missing} script line${missing === 1 ? '' : 's'} this shot showed ${missing === 1 ? 'is' : 'are'} changed or gone in the revised script: bind it to the new lines.`,
+        { ...kept, lineIds },
+        `Its scene (${String(frame.caption ?? binding.sceneId)}) is not in the revised script.`,
       );
+      return frame;
+    }
+    const present = scene.lines.filter((line) => lineIds.includes(line.id));
+    const missing = lineIds.length - present.length;
+    const refreshed: Shot = { ...frame, ...sceneFields(scene) };
+    if (lineIds.length > 0) {
+      delete refreshed.action;
+      delete refreshed.dialogue;
+      // Bound to the whole scene and none of it gone: the revised scene's words, new lines included.
+      Object.assign(refreshed, wordsOf(!binding.lineIds && missing === 0 ? shown(scene) : present));
+    }
+    if (missing === 0) {
+      // Still the whole scene: it shows the revised scene's lines too.
+      bindings[frame.id] = kept;
+      return refreshed;
+    }
+    flag(
+      frame,
+      { ...kept, lineIds },
+      `${missing} script line${missing === 1 ? '' : 's'} this shot showed ${missing === 1 ? 'is' : 'are'} changed or gone in the revised script: bind it to the new lines.`,
+    );
     return refreshed;
   });
   // Scenes no shot is in yet (all of them on a first import) get a shot, after the shots of the scene before them.
@@ -162,11 +177,7 @@ function mergeShots(
     });
     const shot = shotFor(scene, newShotId());
     shots.splice(at, 0, shot);
-    // A shot shows its scene's action and dialogue; a transition belongs to the cut, not to a shot.
-    bindings[shot.id] = {
-      sceneId: scene.id,
-      lineIds: scene.lines.filter((line) => line.kind !== 'transition').map((line) => line.id),
-    };
+    bindings[shot.id] = { sceneId: scene.id };
     covered.add(scene.id);
     shotsAdded += 1;
   }

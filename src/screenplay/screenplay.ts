@@ -28,7 +28,9 @@ export interface ReadScript {
   notMapped: Array<{ line: number | null; what: string }>;
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 12);
+// 48 bits: ids only need to differ within one script (a repeated line gets a suffix), and a long script keeps
+// thousands of them in one node.
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 8);
 
 /** A counter of how often each key was seen: the second identical line of a scene gets its own id. */
 function occurrences() {
