@@ -1,13 +1,11 @@
 import {
   CanvasSnapshot,
-  MAX_BATCH_OPERATIONS,
   type CanvasChangeBody,
   type CanvasDuplicateBody,
   type CanvasEdge,
   type CanvasNode,
   type CanvasView,
   type DeleteConfirmBody,
-  type LayoutOperation,
   type ProjectChangeBody,
   type ProjectCreateBody,
 } from '../contract/index.js';
@@ -28,6 +26,7 @@ import type { Actor } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { InviteRecord, MemberRecord } from '../store/team-store.js';
 import { authorizeProject, requireCanvas } from './auth/access.js';
+import { createTemplateOperations, writeLayout } from './canvas-templates.js';
 import type { CallerContext } from './auth/caller.js';
 import type { CanvasBackend } from './backend.js';
 import { requirePerson } from './people-operations.js';
@@ -115,6 +114,7 @@ export function createTeamOperations(
   mailer: Mailer | null = null,
 ): TeamOperations {
   const inviteSeal = storeSealOf(store, 'invite_seal', 'invite seal');
+  const templates = createTemplateOperations(store, backend);
   const inviteUrl = (secret: string) => `${publicOrigin()}/invite?token=${encodeURIComponent(secret)}`;
   async function canvasView(projectId: string, canvasId: string): Promise<CanvasView> {
     const entry = (await store.directory.canvases(projectId)).find((canvas) => canvas.canvasId === canvasId);
@@ -213,9 +213,13 @@ export function createTeamOperations(
     async createCanvas(ctx, projectId, body) {
       const by = await owner(ctx, projectId, 'create canvases');
       const title = body.title ?? null;
-      const create = (id: string) => store.team.createCanvas(projectId, id, by, undefined, title);
+      // The template is read before the canvas is made: an unknown one makes nothing.
+      const layout = body.template_id ? await templates.layoutOf(projectId, body.template_id) : null;
+      const details = body.template_id ? { template_id: body.template_id } : undefined;
+      const create = (id: string) => store.team.createCanvas(projectId, id, by, details, title);
       const canvasId = body.canvas_id ?? (await createUnder(canvasIdFrom(title!), create));
       if (body.canvas_id !== undefined) await create(body.canvas_id);
+      if (layout) await writeLayout(backend, ctx, { projectId, canvasId }, layout);
       return { canvas_id: canvasId, title, locked: false };
     },
 
@@ -233,22 +237,12 @@ export function createTeamOperations(
         JSON.parse((await backend.readSnapshot(ctx, { projectId, canvasId })).payload.json),
       );
       await store.team.createCanvas(projectId, body.canvas_id, by, { copy_of: canvasId });
-      // Parents come before their children in a layout, so the copy is built in the order read, in batches.
-      const operations: LayoutOperation[] = [
-        ...(source.layout.nodes as CanvasNode[]).map((node) => ({ op: 'create_node' as const, node })),
-        ...(source.layout.edges as CanvasEdge[]).map((edge) => ({ op: 'create_edge' as const, edge })),
-      ];
-      let revision = 0;
-      for (let start = 0; start < operations.length; start += MAX_BATCH_OPERATIONS) {
-        const receipt = await backend.applyBatch(ctx, {
-          projectId,
-          canvasId: body.canvas_id,
-          baseRevision: revision,
-          clientSaveId: null,
-          operations: operations.slice(start, start + MAX_BATCH_OPERATIONS),
-        });
-        revision = receipt.revision;
-      }
+      await writeLayout(
+        backend,
+        ctx,
+        { projectId, canvasId: body.canvas_id },
+        { nodes: source.layout.nodes as CanvasNode[], edges: source.layout.edges as CanvasEdge[] },
+      );
       const results = body.with_results
         ? await copyRunResults(store, assets, { projectId, canvasId }, { projectId, canvasId: body.canvas_id })
         : null;

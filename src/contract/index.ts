@@ -36,3 +36,4 @@ export * from './uploads.js';
 export * from './shots.js';
 export * from './shot-numbers.js';
 export * from './screenplay.js';
+export * from './templates.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TemplateId } from './templates.js';
 import { CanvasId, ProjectId } from './identifiers.js';
 import { Person } from './person.js';
 
@@ -80,6 +81,7 @@ export const CanvasCreateBody = z
   .strictObject({
     canvas_id: CanvasId.optional().meta({ description: 'Default: derived from the title ("Board 2" → board-2).' }),
     title: z.string().trim().min(1).max(100).optional().meta({ description: 'What people call it.' }),
+    template_id: TemplateId.optional().meta({ description: 'Start from this template (GET …/templates lists them).' }),
   })
   .refine((body) => body.canvas_id !== undefined || body.title !== undefined, {
     error: 'give the canvas a title (or an id)',

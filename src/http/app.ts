@@ -47,6 +47,8 @@ import { isUploadPath, registerUploadRoutes, UPLOADS_PATH } from './routes/uploa
 import { registerShotListRoutes, SHOT_LIST_PATH } from './routes/shot-list.js';
 import { isScriptImportPath, registerScriptImportRoutes, SCRIPT_IMPORT_PATH } from './routes/script-import.js';
 import { createScriptImport } from '../backend/script-import.js';
+import { createTemplateOperations } from '../backend/canvas-templates.js';
+import { registerTemplateRoutes, TEMPLATES_PATH } from './routes/templates.js';
 import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
@@ -279,6 +281,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   if (options.uploads) registerUploadRoutes(app, options.uploads);
   registerShotListRoutes(app, store);
   registerScriptImportRoutes(app, createScriptImport(store, backend));
+  registerTemplateRoutes(app, createTemplateOperations(store, backend));
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
@@ -322,6 +325,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     UPLOADS_PATH,
     SHOT_LIST_PATH,
     SCRIPT_IMPORT_PATH,
+    TEMPLATES_PATH,
     '/invite',
     `${INTERACTION_PATH}/:uid`,
     ...(options.chat ? CHAT_ROUTE_PATHS : []),

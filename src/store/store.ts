@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createAssetRecords, type AssetRecords } from './asset-records.js';
+import { createTemplateStore, type TemplateStore } from './template-store.js';
 import { createChatRunStore, type ChatRunStore } from './chat-run-store.js';
 import { createChatStore, type ChatStore } from './chat-store.js';
 import { readServiceNote, sharedSecret, writeServiceNote } from './server-secrets.js';
@@ -63,6 +64,8 @@ export interface Store {
   readonly grants: OAuthGrants;
   /** Projects' teams: members, invitations, the audit log. */
   readonly team: TeamStore;
+  /** A project's own canvas templates (issue 32). */
+  readonly templates: TemplateStore;
   /** Webhook endpoints and the outbox of their deliveries (issue 22). */
   readonly webhooks: WebhookStore;
   /** Downstream chains ("Run from here", issue 22). */
@@ -124,6 +127,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     chats: createChatStore(driver, clock),
     grants: createOAuthGrants(driver, clock),
     team: createTeamStore(driver, clock),
+    templates: createTemplateStore(driver, clock),
     webhooks: createWebhookStore(driver, clock),
     versions: createVersionReads(driver),
     metrics: createStoreMetrics(driver),

@@ -61,6 +61,18 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
         await page.getByRole('link', { name: 'storyboard-2-copy' }).waitFor();
         expect(await server.store.layout.readCanvas('demo', 'storyboard-2-copy')).toBeTruthy();
+        // A canvas from a template (issue 32), then saved as one of the project's own templates.
+        const demo = page.locator('section[data-project="demo"]');
+        await demo.getByLabel('New canvas').fill('Spring spot');
+        await demo.getByLabel('from').selectOption({ label: 'Commercial, 60 s' });
+        await demo.getByRole('button', { name: 'Create', exact: true }).click();
+        await page.getByRole('link', { name: 'Spring spot' }).waitFor();
+        expect((await server.store.layout.readCanvas('demo', 'spring-spot'))?.revision).toBe(1);
+        await page.getByRole('button', { name: 'Save as template: spring-spot' }).click();
+        await page.getByLabel('Template name for spring-spot').fill('Our spot');
+        await page.getByRole('button', { name: 'Save template', exact: true }).click();
+        await demo.getByLabel('from').focus();
+        await demo.locator('option', { hasText: 'Our spot (this project)' }).waitFor({ state: 'attached' });
         // A project named as people name things (issue 31): its id is derived, its title is what the page shows.
         await page.getByLabel('New project').fill('Spring Commercial');
         await page.getByRole('button', { name: 'Create project' }).click();

@@ -89,6 +89,9 @@ import {
   ShotListQuery,
   ScriptImportBody,
   ScriptImportReceipt,
+  TemplateCreateBody,
+  TemplateList,
+  TemplateView,
   ErrorBody,
 } from '../../contract/index.js';
 
@@ -798,6 +801,27 @@ export const API_ROUTES: readonly ApiRoute[] = [
       201: ok('Created.', CreateNodeReceipt),
       200: ok('A replay of an identical earlier request.', CreateNodeReceipt),
     },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/projects/:project_id/templates',
+    operationId: 'listTemplates',
+    summary: "The templates a new canvas can start from (members): the built-in ones and the project's own.",
+    tag: 'people',
+    auth: 'caller',
+    params: projectParams,
+    responses: { 200: ok('The templates.', TemplateList) },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/projects/:project_id/templates',
+    operationId: 'saveTemplate',
+    summary: "Save a canvas as one of the project's templates (owners): its nodes and edges as they are now.",
+    tag: 'people',
+    auth: 'caller',
+    params: projectParams,
+    body: TemplateCreateBody,
+    responses: { 201: ok('Saved.', TemplateView) },
   },
   {
     method: 'post',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { MeView, SessionView } from '../../../src/contract/index.js';
+import type { MeView, SessionView, TemplateView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
 import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
@@ -179,6 +179,20 @@ export function Home() {
                           <button
                             type="button"
                             className="button-small"
+                            aria-label={`Save as template: ${canvas.canvas_id}`}
+                            onClick={() =>
+                              setPending({
+                                kind: 'template',
+                                projectId: project.project_id,
+                                canvasId: canvas.canvas_id,
+                              })
+                            }
+                          >
+                            Save as template
+                          </button>
+                          <button
+                            type="button"
+                            className="button-small"
                             aria-label={`Delete ${canvas.canvas_id}`}
                             onClick={() =>
                               setPending({ kind: 'delete', projectId: project.project_id, canvasId: canvas.canvas_id })
@@ -190,6 +204,15 @@ export function Home() {
                       ) : null}
                     </span>
                   </div>
+                  {isPending('template', canvas.canvas_id) ? (
+                    <OneField
+                      label={`Template name for ${canvas.canvas_id}`}
+                      initial={canvas.title ?? ''}
+                      action="Save template"
+                      onSubmit={(title) => done(() => api.saveTemplate(project.project_id, canvas.canvas_id, title))}
+                      onCancel={() => setPending(null)}
+                    />
+                  ) : null}
                   {isPending('rename', canvas.canvas_id) ? (
                     <OneField
                       label={`New name of ${canvas.canvas_id}`}
@@ -225,11 +248,9 @@ export function Home() {
               ))}
             </ul>
             {owner ? (
-              <OneField
-                label="New canvas"
-                placeholder="Opening sequence"
-                action="Create"
-                onSubmit={(title) => act(() => api.createCanvas(project.project_id, title))}
+              <NewCanvas
+                projectId={project.project_id}
+                onSubmit={(title, templateId) => act(() => api.createCanvas(project.project_id, title, templateId))}
               />
             ) : null}
           </section>
@@ -329,12 +350,69 @@ function MySessions() {
 }
 
 interface Pending {
-  kind: 'rename' | 'duplicate' | 'delete';
+  kind: 'rename' | 'duplicate' | 'delete' | 'template';
   projectId: string;
   canvasId?: string;
 }
 
 /** One field and its button: a new canvas or project, a new name, the id of a copy. */
+/** "New canvas": a title, and the template it starts from (blank, a built-in one, or one of the project's). */
+function NewCanvas({
+  projectId,
+  onSubmit,
+}: {
+  projectId: string;
+  onSubmit: (title: string, templateId: string | undefined) => Promise<unknown>;
+}) {
+  const [title, setTitle] = useState('');
+  const [templateId, setTemplateId] = useState('');
+  const [templates, setTemplates] = useState<TemplateView[]>([]);
+  // Read again when the list is opened: a template an owner saved since shows up.
+  const load = () =>
+    api.templates(projectId).then(
+      (list) => setTemplates(list.templates),
+      () => setTemplates([]),
+    );
+  useEffect(() => void load(), [projectId]);
+  return (
+    <form
+      className="new-canvas"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const trimmed = title.trim();
+        if (trimmed)
+          void onSubmit(trimmed, templateId || undefined).then(() => {
+            setTitle('');
+            setTemplateId('');
+          });
+      }}
+    >
+      <label>
+        New canvas{' '}
+        <input
+          type="text"
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+          placeholder="Opening sequence"
+          required
+        />
+      </label>
+      <label>
+        from{' '}
+        <select value={templateId} onFocus={() => void load()} onChange={(event) => setTemplateId(event.target.value)}>
+          <option value="">a blank canvas</option>
+          {templates.map((template) => (
+            <option key={template.template_id} value={template.template_id} title={template.description}>
+              {template.kind === 'project' ? `${template.title} (this project)` : template.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit">Create</button>
+    </form>
+  );
+}
+
 function OneField({
   label,
   action,

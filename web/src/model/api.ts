@@ -19,6 +19,8 @@ import type {
   RevertReceipt,
   ScriptImportBody,
   ScriptImportReceipt,
+  TemplateList,
+  TemplateView,
   RunEstimate,
   ChainEstimate,
   RunChain,
@@ -268,8 +270,14 @@ export const api = {
       `${projectPath(projectId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
     ),
   /** A new canvas named by a person: its id is derived from the title by the server. */
-  createCanvas: (projectId: string, title: string) =>
-    request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, { title }),
+  createCanvas: (projectId: string, title: string, templateId?: string) =>
+    request<{ canvas_id: string }>('POST', `${projectPath(projectId)}/canvases`, {
+      title,
+      ...(templateId ? { template_id: templateId } : {}),
+    }),
+  templates: (projectId: string) => request<TemplateList>('GET', `${projectPath(projectId)}/templates`),
+  saveTemplate: (projectId: string, canvasId: string, title: string) =>
+    request<TemplateView>('POST', `${projectPath(projectId)}/templates`, { canvas_id: canvasId, title }),
   changeCanvas: (projectId: string, canvasId: string, change: { locked?: boolean; title?: string | null }) =>
     request<CanvasView>('PATCH', `${projectPath(projectId)}/canvases/${encodeURIComponent(canvasId)}`, change),
   duplicateCanvas: (projectId: string, canvasId: string, copyId: string, withResults: boolean) =>
