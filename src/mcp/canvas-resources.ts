@@ -77,11 +77,34 @@ function nameOf(node: SnapshotNode): string {
   const candidate = [data.displayName, data.title, data.label, data.name, data.content, data.text, data.prompt].find(
     (value): value is string => typeof value === 'string' && value.trim() !== '',
   );
-  const flat = (candidate ?? '').replace(/[\t\r\n]+/g, ' ').trim();
+  return oneLine(candidate);
+}
+
+/** Text on one line of the outline, cut short. */
+function oneLine(text: string | undefined): string {
+  const flat = (text ?? '').replace(/[\t\r\n]+/g, ' ').trim();
   return flat.length > NAME_CHARS ? `${flat.slice(0, NAME_CHARS - 1)}…` : flat;
 }
 
 const cell = (value: number | string | undefined) => (value === undefined || value === '' ? '-' : String(value));
+
+function shotLines(board: SnapshotNode): string[] {
+  const frames = (board.data as { frames?: unknown }).frames;
+  if (!Array.isArray(frames)) return [];
+  return (frames as Array<Record<string, unknown>>).map((frame, index) =>
+    [
+      board.id,
+      typeof frame.number === 'string' ? frame.number : String(index + 1),
+      String(frame.id),
+      typeof frame.scene === 'string' ? frame.scene : '',
+      typeof frame.shotSize === 'string' ? frame.shotSize : '',
+      typeof frame.status === 'string' ? frame.status : '',
+      oneLine(typeof frame.caption === 'string' ? frame.caption : typeof frame.action === 'string' ? frame.action : ''),
+    ]
+      .map(cell)
+      .join('\t'),
+  );
+}
 
 function outline(snapshot: Snapshot, resource: Extract<CanvasResource, { kind: 'outline' }>): string {
   const { revision, nodes, edges } = snapshot.layout;
@@ -118,6 +141,10 @@ function outline(snapshot: Snapshot, resource: Extract<CanvasResource, { kind: '
   const leaving = edges.filter((edge) => ids.has(edge.source));
   if (leaving.length > 0)
     lines.push('', 'edge\tsource\ttarget', ...leaving.map((edge) => `${edge.id}\t${edge.source}\t${edge.target}`));
+  // A storyboard's shots in order (docs/storyboards.md): what an agent needs to talk about shot 2A without reading the
+  // whole board; the node resource has every field.
+  const shots = shown.flatMap((node) => (node.type === 'storyboardNode' ? shotLines(node) : []));
+  if (shots.length > 0) lines.push('', 'board\tshot\tid\tscene\tsize\tstatus\tdescription', ...shots);
   return `${lines.join('\n')}\n`;
 }
 
