@@ -225,6 +225,59 @@ describe('a board readable on a laptop', () => {
     }
   });
 
+  it("shows a storyboard group's shot numbers, row by row, when zoomed out", async () => {
+    await server.store.projects.createCanvas('demo', 'numbered', false);
+    const nodes = [
+      {
+        id: 'scene',
+        type: 'groupNode',
+        position: { x: 0, y: 0 },
+        width: 1000,
+        height: 560,
+        data: { label: 'Scene 1', storyboardGroup: true },
+      },
+      // Stored out of order: the numbers follow the rows, left to right.
+      ...[
+        ['c', 700, 40],
+        ['a', 40, 40],
+        ['d', 40, 300],
+        ['b', 370, 40],
+      ].map(([id, x, y]) => ({
+        id: `shot-${id}`,
+        type: 'textAnnotationNode',
+        parentId: 'scene',
+        extent: 'parent',
+        position: { x, y },
+        data: { displayName: `Shot ${id}`, content: '' },
+      })),
+    ];
+    for (const [index, node] of nodes.entries())
+      await server.store.writes.createNode(
+        {
+          projectId: 'demo',
+          canvasId: 'numbered',
+          baseRevision: index,
+          clientSaveId: null,
+          authorization: SYSTEM_WRITE,
+        },
+        CanvasNode.parse(node),
+      );
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'numbered' });
+    try {
+      await card(page, 'shot-a').waitFor();
+      // At its natural size the group asks for no numbers (storyboardShowIndex is not set).
+      expect(await page.locator('.shot-badge').count()).toBe(0);
+      for (let step = 0; step < 8; step += 1) await page.locator('.react-flow__controls-zoomout').click();
+      await page.locator('.card-overview .shot-badge').first().waitFor();
+      const numbers = await Promise.all(
+        ['a', 'b', 'c', 'd'].map((id) => card(page, `shot-${id}`).locator('.shot-badge').textContent()),
+      );
+      expect(numbers).toEqual(['1', '2', '3', '4']);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('says what to try in the first minutes, and drops each tip once it is done', async () => {
     const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
     try {

@@ -71,6 +71,8 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await page.getByRole('button', { name: 'Save as template: spring-spot' }).click();
         await page.getByLabel('Template name for spring-spot').fill('Our spot');
         await page.getByRole('button', { name: 'Save template', exact: true }).click();
+        // Saved once its form has closed; the list is read again when it is opened.
+        await page.getByLabel('Template name for spring-spot').waitFor({ state: 'detached' });
         await demo.getByLabel('from').focus();
         await demo.locator('option', { hasText: 'Our spot (this project)' }).waitFor({ state: 'attached' });
         // A project named as people name things (issue 31): its id is derived, its title is what the page shows.

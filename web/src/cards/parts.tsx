@@ -1,7 +1,7 @@
 import { Handle, NodeResizer, Position, useStore, type NodeProps } from '@xyflow/react';
 import { Component, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
 import type { NodeRuntimeState, RunOutput } from '../../../src/contract/index.js';
-import { useCanvas, useEditable, useMediaOrigin } from '../canvas/context.js';
+import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { patchData, updateNode } from '../model/intents.js';
 import { typeLabel } from '../model/palette.js';
@@ -60,12 +60,14 @@ export function CardShell({ card, children, className, runnable, resizable = tru
   // Zoomed far out, a card is its title and run state: a thousand full cards would make panning stutter, and their
   // text is too small to read anyway. Only crossing the threshold re-renders a card.
   const overview = useStore((flow) => flow.transform[2] < OVERVIEW_ZOOM);
+  const shot = useShotNumber(node.id, node.parentId, overview);
   const classes = `card card-${node.type}${highlight ? ' card-highlight' : ''}${card.selected ? ' card-selected' : ''} ${className ?? ''}`;
   if (overview) {
     return (
       <div className={`${classes} card-overview`} data-node-id={node.id} data-node-type={node.type}>
         <Handle type="target" position={Position.Left} isConnectable={false} />
         <div className="card-head">
+          {shot !== null ? <span className="shot-badge">{shot}</span> : null}
           <span className="card-type">{typeLabel(node.type)}</span>
           <span className="card-title">{overviewTitle(node.type, data, node.id)}</span>
         </div>
@@ -99,6 +101,7 @@ export function CardShell({ card, children, className, runnable, resizable = tru
       ) : null}
       <Handle type="target" position={Position.Left} isConnectable={editable} />
       <div className="card-head">
+        {shot !== null ? <span className="shot-badge">{shot}</span> : null}
         <span className="card-type">{typeLabel(node.type)}</span>
         <span className="card-title" title={titleOf(node.type, data, node.id)}>
           {titleOf(node.type, data, node.id)}
@@ -110,6 +113,24 @@ export function CardShell({ card, children, className, runnable, resizable = tru
       <Handle type="source" position={Position.Right} isConnectable={editable} />
     </div>
   );
+}
+
+/**
+ * A card's shot number in a storyboard group (issue 31: zoomed out, storyboard groups show their shots' numbers; the
+ * spec's `storyboardShowIndex` asks for them at every zoom): its place among the group's cards, read row by row.
+ * Selected as a number, so a card renders again only when its own number changes.
+ */
+function useShotNumber(nodeId: string, parentId: string | undefined, overview: boolean): number | null {
+  return useCanvasState((state) => {
+    if (parentId === undefined) return null;
+    const group = state.layout.nodes.find((candidate) => candidate.id === parentId);
+    const groupData = group?.type === 'groupNode' ? (group.data as Record<string, unknown>) : null;
+    if (!groupData?.storyboardGroup || (!overview && !groupData.storyboardShowIndex)) return null;
+    const siblings = state.layout.nodes
+      .filter((candidate) => candidate.parentId === parentId)
+      .sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x);
+    return siblings.findIndex((candidate) => candidate.id === nodeId) + 1 || null;
+  });
 }
 
 /** The picture a zoomed-out card shows under its title, when it has one. */
