@@ -136,6 +136,17 @@ describe('the web canvas: the shot list', () => {
       expect(order(layout).map((entry) => entry.split(':')[1])).toEqual(['1', '2', '3', '3A']);
       expect(framesOf(layout)[3]!.status).toBe('draft');
 
+      // One frame shape for the whole board: the board's card draws its frames in it.
+      await page.getByRole('combobox', { name: 'Frame' }).selectOption('9:16');
+      layout = await waitFor(read, (now) => now.revision === start + 7);
+      expect((layout.nodes.find((node) => node.id === 'board')!.data as { aspectRatio: string }).aspectRatio).toBe(
+        '9:16',
+      );
+      await waitFor(
+        () => page.locator('.react-flow__node[data-id="board"] .frame-empty').first().boundingBox(),
+        (box) => box !== null && box.height > box.width * 1.5,
+      );
+
       await page.locator('.shot-table-wrap').evaluate((wrap) => {
         (wrap as unknown as { scrollLeft: number }).scrollLeft = 0;
       });

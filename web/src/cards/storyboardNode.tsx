@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import { useMediaOrigin } from '../canvas/context.js';
 import { safeMediaUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
@@ -11,7 +12,15 @@ export function StoryboardNodeCard(card: CardProps) {
   return (
     <CardShell card={card} className="card-wide">
       {frames.length === 0 ? <div className="media-empty">No frames yet</div> : null}
-      <div className="frames" style={{ gridTemplateColumns: `repeat(${Math.min(num(data.columns) ?? 3, 6)}, 1fr)` }}>
+      <div
+        className="frames"
+        style={
+          {
+            gridTemplateColumns: `repeat(${Math.min(num(data.columns) ?? 3, 6)}, 1fr)`,
+            '--frame-aspect': cssAspect(text(data.aspectRatio)),
+          } as CSSProperties
+        }
+      >
         {frames.slice(0, 24).map((frame, index) => (
           <figure
             key={text(frame.id) ?? index}
@@ -40,4 +49,10 @@ export function StoryboardNodeCard(card: CardProps) {
       {frames.length > 24 ? <div className="muted">and {frames.length - 24} more frames</div> : null}
     </CardShell>
   );
+}
+
+/** The board's frame shape for CSS: 2.39:1 → 2.39 / 1; anything else leaves the 16:9 default. */
+function cssAspect(ratio: string | undefined): string | undefined {
+  const match = ratio ? /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(ratio) : null;
+  return match ? `${match[1]} / ${match[2]}` : undefined;
 }
