@@ -21,7 +21,7 @@ import type { CanvasBackend } from './backend.js';
 /**
  * Canvas templates (issue 32, item 6; docs/storyboards.md, "Templates"): the built-in ones and a project's own, which
  * an owner saves from a canvas as it is (its nodes and edges; runs are not part of it). Making a canvas from one
- * writes the layout into the new canvas as its creator, as any write.
+ * writes the layout into the new canvas as its creator, like every other write.
  */
 
 type Layout = { nodes: CanvasNode[]; edges: CanvasEdge[] };

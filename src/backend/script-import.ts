@@ -18,7 +18,7 @@ import type { CanvasBackend } from './backend.js';
 /**
  * Script import (issue 32, item 4; docs/storyboards.md, "The script"): the file is read (Fountain, Final Draft,
  * plain text), turned into scenes and lines, and written with its board as one batch at the caller's base_revision,
- * with the same checks, history and feed as any write. A revised script imported into the same script node reports
+ * with the same checks, history and feed as every other write. A revised script imported into the same script node reports
  * what changed and keeps every shot.
  */
 export function createScriptImport(store: Store, backend: CanvasBackend) {

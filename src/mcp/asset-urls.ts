@@ -4,8 +4,9 @@ import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
 /**
  * Asset URLs a client can open: the backend stores and serves run outputs at `/assets/<asset_id>`, relative to
  * itself; tool results carry them absolute, under the public URL of the server that serves /assets
- * (docs/architecture.md, "MCP transport"). Only URL fields (src/assets/asset-url-fields.ts) holding an asset path (signed by the backend) are
- * rewritten: a prompt or note that quotes a path stays as written.
+ * (docs/architecture.md, "MCP transport"). Only run outputs' `url` fields holding an asset path (signed by the backend)
+ * are rewritten (src/assets/asset-url-fields.ts): node data keeps the signed path, and a prompt or note that quotes a
+ * path stays as written.
  */
 
 export interface AssetUrls {
@@ -26,7 +27,9 @@ export function createAssetUrls(base: () => string): AssetUrls {
       const known = rewritten.get(payload);
       if (known) return known;
       const { json } = payload;
-      const result = mayHoldAssetUrl(json) ? cachedPayload(replaceAssetUrls(json, (path) => prefix + path)) : payload;
+      const result = mayHoldAssetUrl(json)
+        ? cachedPayload(replaceAssetUrls(json, (path) => prefix + path, 'url'))
+        : payload;
       rewritten.set(payload, result);
       return result;
     },

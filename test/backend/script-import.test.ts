@@ -8,6 +8,7 @@ import {
 } from '../../src/contract/index.js';
 import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { projectToken } from '../support/tokens.js';
 import { IDP } from './world.js';
 
 /**
@@ -41,22 +42,14 @@ describe.each(STORE_TARGETS)('script import: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target, { rateLimitPerMinute: 1_000_000 });
-      const { projects, tokens } = server.store;
+      const { projects } = server.store;
       await projects.createWorkspace('w');
       await projects.createProject('p', 'w');
       await projects.createCanvas('p', 'c', false);
       await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
       const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ed' }, { expiresInMs: 60_000 });
       cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
-      ({ secret: viewer } = await tokens.createToken({
-        name: 'reader',
-        kind: 'backend',
-        role: 'viewer',
-        projects: ['p'],
-        workspaces: [],
-        actor: null,
-        expiresAt: null,
-      }));
+      viewer = await projectToken(server.store, 'p', 'viewer');
     }, 60_000);
     afterAll(async () => server?.close());
 

@@ -5,6 +5,7 @@ import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode } from '../../src/contract/index.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { projectToken } from '../support/tokens.js';
 
 /**
  * A board's shot list as a file (issue 32, item 3), over real HTTP on both stores: CSV (UTF-8 with a BOM) and XLSX,
@@ -61,7 +62,7 @@ describe.each(STORE_TARGETS)('the shot list as a file: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target);
-      const { projects, tokens, writes } = server.store;
+      const { projects, writes } = server.store;
       await projects.createWorkspace('w');
       await projects.createProject('p', 'w');
       await projects.createCanvas('p', 'c', false);
@@ -79,15 +80,7 @@ describe.each(STORE_TARGETS)('the shot list as a file: $name', (target) => {
             node,
           )
         ).revision;
-      ({ secret: viewer } = await tokens.createToken({
-        name: 'reader',
-        kind: 'backend',
-        role: 'viewer',
-        projects: ['p'],
-        workspaces: [],
-        actor: null,
-        expiresAt: null,
-      }));
+      viewer = await projectToken(server.store, 'p', 'viewer');
     }, 60_000);
     afterAll(async () => server?.close());
 

@@ -8,6 +8,7 @@ import { probe } from '../support/media.js';
 import { startS3Standin, type S3Standin } from '../support/s3-standin.js';
 import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { projectToken } from '../support/tokens.js';
 import {
   ffmpegFixture,
   hugePngHeader,
@@ -51,24 +52,12 @@ describe.each(STORE_TARGETS)('uploads: $name', (target) => {
         uploadMaxBytes: MAX_BYTES,
         uploadFilesPerRequest: 5,
       });
-      const { projects, tokens } = server.store;
+      const { projects } = server.store;
       await projects.createWorkspace('w');
       await projects.createProject('p', 'w');
       await projects.createCanvas('p', 'c', false);
-      const token = async (role: 'editor' | 'viewer') =>
-        (
-          await tokens.createToken({
-            name: `script-${role}`,
-            kind: 'backend',
-            role,
-            projects: ['p'],
-            workspaces: [],
-            actor: null,
-            expiresAt: null,
-          })
-        ).secret;
-      editor = await token('editor');
-      viewer = await token('viewer');
+      editor = await projectToken(server.store, 'p', 'editor');
+      viewer = await projectToken(server.store, 'p', 'viewer');
       await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
       const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ed' }, { expiresInMs: 60_000 });
       person = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
@@ -351,19 +340,11 @@ describe('uploads into the asset store the server is configured with', () => {
     it.skipIf(!target.available)(`keeps a picture and its thumbnail as ${name}, read back whole`, async () => {
       const server = await startTestServer(target, settings());
       try {
-        const { projects, tokens } = server.store;
+        const { projects } = server.store;
         await projects.createWorkspace('w');
         await projects.createProject('p', 'w');
         await projects.createCanvas('p', 'c', false);
-        const { secret } = await tokens.createToken({
-          name: 'script',
-          kind: 'backend',
-          role: 'editor',
-          projects: ['p'],
-          workspaces: [],
-          actor: null,
-          expiresAt: null,
-        });
+        const secret = await projectToken(server.store, 'p', 'editor');
         const form = new FormData();
         form.append('file', new Blob([new Uint8Array(await png(30, 20))]), 'board.png');
         const response = await fetch(`${server.url}${UPLOADS}`, {

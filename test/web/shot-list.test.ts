@@ -8,6 +8,7 @@ import { seriousFindings } from '../support/axe.js';
 import { launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -52,15 +53,7 @@ describe('the web canvas: the shot list', () => {
       { projectId: 'demo', canvasId: 'shots', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
       board,
     );
-    ({ secret: reader } = await server.store.tokens.createToken({
-      name: 'reader',
-      kind: 'backend',
-      role: 'viewer',
-      projects: ['demo'],
-      workspaces: [],
-      actor: null,
-      expiresAt: null,
-    }));
+    reader = await projectToken(server.store, 'demo', 'viewer');
     browser = await launchBrowser();
   });
   afterAll(async () => {

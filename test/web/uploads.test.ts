@@ -6,6 +6,7 @@ import { seriousFindings } from '../support/axe.js';
 import { launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { projectToken } from '../support/tokens.js';
 import { ffmpegFixture, HTML_PAGE, phonePhoto, png } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
 
@@ -73,15 +74,7 @@ describe('the web canvas: uploads', () => {
 
   beforeAll(async () => {
     server = await startTestServer(sqlite, { seedDemo: true });
-    ({ secret: reader } = await server.store.tokens.createToken({
-      name: 'reader',
-      kind: 'backend',
-      role: 'viewer',
-      projects: ['demo'],
-      workspaces: [],
-      actor: null,
-      expiresAt: null,
-    }));
+    reader = await projectToken(server.store, 'demo', 'viewer');
     browser = await launchBrowser();
   });
   afterAll(async () => {
