@@ -92,7 +92,7 @@ describe('the web canvas: the shot list', () => {
       expect(await rows(page)).toEqual(['a:1', 'b:2', 'c:3']);
 
       // A field edited in place is one revision on the server.
-      const start = (await read()).revision;
+      let start = (await read()).revision;
       const lens = page.getByRole('textbox', { name: 'Lens of shot 2' });
       await lens.fill('35');
       await lens.press('Enter');
@@ -120,6 +120,18 @@ describe('the web canvas: the shot list', () => {
       await page.locator('tr[data-shot-id="b"]').dispatchEvent('drop', { dataTransfer: transfer });
       layout = await waitFor(read, (now) => now.revision === start + 4);
       expect(order(layout)).toEqual(['c:1', 'b:2', 'a:3']);
+
+      // Dragged on the canvas: a frame of the board's card dropped on another frame takes its place.
+      const onCard = await page.evaluateHandle(
+        () => new (globalThis as unknown as { DataTransfer: new () => object }).DataTransfer(),
+      );
+      const frame = (id: string) => page.locator(`.react-flow__node[data-id="board"] figure[data-shot-id="${id}"]`);
+      await frame('a').dispatchEvent('dragstart', { dataTransfer: onCard });
+      await frame('c').dispatchEvent('dragover', { dataTransfer: onCard });
+      await frame('c').dispatchEvent('drop', { dataTransfer: onCard });
+      layout = await waitFor(read, (now) => now.revision === start + 5);
+      expect(order(layout)).toEqual(['a:1', 'c:2', 'b:3']);
+      start += 1;
 
       // Locked numbers: an added shot after 3 is 3A, and the others keep theirs.
       await page.getByRole('checkbox', { name: 'Lock numbers' }).click();

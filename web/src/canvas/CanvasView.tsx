@@ -18,6 +18,7 @@ import { NODE_CARDS } from '../cards/index.js';
 import { newKey } from '../model/api.js';
 import { connect, createItems, deleteItems, moveNodes, updateNode } from '../model/intents.js';
 import { drawnBoxes, measuredSizes, placeBlock } from '../model/placement.js';
+import { SHOT_DRAG } from '../model/shots.js';
 import { copySelection, pasteClipboard } from './clipboard.js';
 import { filesOf, useUploads } from './FileUploads.js';
 import { useCanvas, useCanvasState, useEditable } from './context.js';
@@ -328,6 +329,7 @@ export function CanvasView({
           event.dataTransfer.dropEffect = 'copy';
         }}
         onDrop={(event) => {
+          if (event.dataTransfer.types.includes(SHOT_DRAG)) return;
           const files = filesOf(event.dataTransfer);
           if (!editable || !uploads || files.length === 0) return;
           event.preventDefault();

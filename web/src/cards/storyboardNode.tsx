@@ -1,14 +1,28 @@
-import type { CSSProperties } from 'react';
-import { useMediaOrigin } from '../canvas/context.js';
+import type { CSSProperties, DragEvent } from 'react';
+import { useCanvas, useEditable, useMediaOrigin } from '../canvas/context.js';
+import { moveShot, SHOT_DRAG } from '../model/shots.js';
 import { safeMediaUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
 import { dataOf, formatMs, list, num, text } from './values.js';
 
-/** storyboardNode: its shots as a grid of thumbnails, each with its number, size and description. */
+/**
+ * storyboardNode: its shots as a grid of thumbnails, each with its number, size and description. An editor reorders
+ * shots by dragging a frame onto another: it takes that frame's place, and the numbers follow in the same revision.
+ */
 export function StoryboardNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
   const frames = list(data.frames).map(dataOf);
   const origin = useMediaOrigin();
+  const editable = useEditable();
+  const { controller } = useCanvas();
+  const boardId = card.data.node.id;
+  const dropOn = (event: DragEvent, index: number) => {
+    const shotId = event.dataTransfer.getData(SHOT_DRAG);
+    if (!shotId || shotId === text(frames[index]?.id)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    void controller.submit(moveShot(boardId, shotId, index, () => controller.store.getState().lastAuthor));
+  };
   return (
     <CardShell card={card} className="card-wide">
       {frames.length === 0 ? <div className="media-empty">No frames yet</div> : null}
@@ -24,13 +38,25 @@ export function StoryboardNodeCard(card: CardProps) {
         {frames.slice(0, 24).map((frame, index) => (
           <figure
             key={text(frame.id) ?? index}
-            className={text(frame.status) === 'omitted' ? 'frame frame-omitted' : 'frame'}
+            data-shot-id={text(frame.id)}
+            // nodrag: dragging a frame moves the shot, not the card.
+            className={`${text(frame.status) === 'omitted' ? 'frame frame-omitted' : 'frame'}${editable ? ' nodrag' : ''}`}
+            draggable={editable}
+            onDragStart={(event) => {
+              event.dataTransfer.setData(SHOT_DRAG, text(frame.id) ?? '');
+              event.dataTransfer.effectAllowed = 'move';
+            }}
+            onDragOver={(event) => {
+              if (editable && event.dataTransfer.types.includes(SHOT_DRAG)) event.preventDefault();
+            }}
+            onDrop={(event) => dropOn(event, index)}
           >
             {safeMediaUrl(text(frame.imageUrl), origin) ? (
               <img
                 src={safeMediaUrl(text(frame.imageUrl), origin)}
                 alt={text(frame.caption) ?? `frame ${index + 1}`}
                 loading="lazy"
+                draggable={false}
               />
             ) : (
               <div className="frame-empty">{text(frame.number) ?? index + 1}</div>

@@ -11,6 +11,9 @@ import { authorLabel, type Author, type Layout } from './layout.js';
 
 export type Shot = Record<string, unknown> & { id: string; number?: string };
 
+/** What a frame dragged within a board's card carries: its shot id (the canvas takes no upload from such a drag). */
+export const SHOT_DRAG = 'application/x-canvas-mcp-board-shot';
+
 export interface Board {
   node: CanvasNode;
   shots: Shot[];
