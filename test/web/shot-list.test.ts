@@ -98,6 +98,12 @@ describe('the web canvas: the shot list', () => {
       await lens.press('Enter');
       let layout = await waitFor(read, (now) => now.revision === start + 1);
       expect(framesOf(layout)[1]).toMatchObject({ id: 'b', lensMm: 35 });
+      // Text that is not a number is refused, saying so; the lens stays 35 (it is never cleared).
+      await lens.fill('fifty');
+      await lens.press('Enter');
+      await page.locator('.notice-warning', { hasText: 'Lens of shot 2: "fifty" is not a number' }).waitFor();
+      expect(await lens.inputValue()).toBe('35');
+      expect((await read()).revision).toBe(start + 1);
       await page.getByRole('combobox', { name: 'Shot size of shot 1' }).selectOption('CU');
       layout = await waitFor(read, (now) => now.revision === start + 2);
       expect(framesOf(layout)[0]!.shotSize).toBe('CU');

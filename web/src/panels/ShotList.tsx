@@ -1,9 +1,9 @@
 import { useReactFlow } from '@xyflow/react';
-import { useMemo, useRef, useState, type DragEvent } from 'react';
-import { BOARD_ASPECTS, SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../src/contract/index.js';
-import { safeMediaUrl } from '../cards/media-url.js';
-import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
+import { useMemo, useRef, useState } from 'react';
+import { BOARD_ASPECTS, SHOT_STATUSES } from '../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
 import { api, ApiError } from '../model/api.js';
+import { ShotRow } from './ShotRow.js';
 import { drawnBoxes, freeSpotNear, measuredSizes } from '../model/placement.js';
 import { importSummary, scriptOfBoard, shotFlags } from '../model/script-import.js';
 import {
@@ -28,7 +28,6 @@ import {
 type SortKey = 'order' | 'scene' | 'status' | 'duration';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
-const numberOr = (value: unknown) => (typeof value === 'number' ? String(value) : '');
 
 export function ShotList({ selected, onClose }: { selected: string | null; onClose: () => void }) {
   const { controller } = useCanvas();
@@ -317,167 +316,6 @@ function Filter({
         ))}
       </select>
     </label>
-  );
-}
-
-const DRAG_TYPE = 'application/x-canvas-mcp-shot';
-
-function ShotRow({
-  shot,
-  flag,
-  index,
-  count,
-  editable,
-  reorderable,
-  save,
-  move,
-  dropHere,
-  remove,
-}: {
-  shot: Shot;
-  flag: string | null;
-  index: number;
-  count: number;
-  editable: boolean;
-  reorderable: boolean;
-  save: (fields: Record<string, unknown>) => void;
-  move: (toIndex: number) => void;
-  dropHere: (draggedId: string) => void;
-  remove: () => void;
-}) {
-  const origin = useMediaOrigin();
-  const picture = safeMediaUrl(text(shot.imageUrl) || undefined, origin);
-  const number = shot.number ?? String(index + 1);
-  const input = (
-    field: string,
-    label: string,
-    value: string,
-    parse: (raw: string) => unknown = (raw) => raw.trim(),
-  ) => (
-    <td>
-      <input
-        aria-label={`${label} of shot ${number}`}
-        defaultValue={value}
-        key={value}
-        disabled={!editable}
-        onBlur={(event) => {
-          if (event.target.value !== value) save({ [field]: parse(event.target.value) });
-        }}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') (event.target as HTMLInputElement).blur();
-        }}
-      />
-    </td>
-  );
-  const choice = (field: string, label: string, labels: Record<string, string>) => (
-    <td>
-      <select
-        aria-label={`${label} of shot ${number}`}
-        value={text(shot[field])}
-        disabled={!editable}
-        onChange={(event) => save({ [field]: event.target.value })}
-      >
-        <option value="">–</option>
-        {Object.entries(labels).map(([key, name]) => (
-          <option key={key} value={key}>
-            {key === name ? key : field === 'shotSize' ? key : name}
-          </option>
-        ))}
-      </select>
-    </td>
-  );
-  const number_ = (raw: string) => {
-    const value = Number(raw.trim().replace(',', '.'));
-    return raw.trim() === '' || !Number.isFinite(value) ? undefined : value;
-  };
-  return (
-    <tr
-      data-shot-id={shot.id}
-      draggable={reorderable}
-      onDragStart={(event: DragEvent) => event.dataTransfer.setData(DRAG_TYPE, shot.id)}
-      onDragOver={(event: DragEvent) => {
-        if (reorderable && event.dataTransfer.types.includes(DRAG_TYPE)) event.preventDefault();
-      }}
-      onDrop={(event: DragEvent) => {
-        if (!reorderable || !event.dataTransfer.types.includes(DRAG_TYPE)) return;
-        event.preventDefault();
-        const dragged = event.dataTransfer.getData(DRAG_TYPE);
-        if (dragged && dragged !== shot.id) dropHere(dragged);
-      }}
-      className={text(shot.status) === 'omitted' ? 'shot-omitted' : undefined}
-    >
-      <th scope="row" className="shot-number">
-        {number}
-        {flag ? (
-          <span className="shot-flag" role="img" aria-label={`Script changed: ${flag}`} title={flag}>
-            {' '}
-            ⚠
-          </span>
-        ) : null}
-      </th>
-      <td>
-        {picture ? (
-          <img className="shot-thumb" src={picture} alt="" loading="lazy" />
-        ) : (
-          <span className="muted">–</span>
-        )}
-      </td>
-      {input('scene', 'Scene', text(shot.scene))}
-      {choice('shotSize', 'Shot size', SHOT_SIZES)}
-      {choice('angle', 'Angle', SHOT_ANGLES)}
-      {choice('movement', 'Movement', SHOT_MOVEMENTS)}
-      {input('lensMm', 'Lens', numberOr(shot.lensMm), number_)}
-      {input(
-        'durationMs',
-        'Duration',
-        typeof shot.durationMs === 'number' ? String(shot.durationMs / 1000) : '',
-        (raw) => {
-          const seconds = number_(raw);
-          return typeof seconds === 'number' ? Math.round(seconds * 1000) : undefined;
-        },
-      )}
-      {input('caption', 'Description', text(shot.caption))}
-      {input('action', 'Action', text(shot.action))}
-      {input('dialogue', 'Dialogue', text(shot.dialogue))}
-      {input('cast', 'Cast', Array.isArray(shot.cast) ? shot.cast.map(text).join(', ') : '', (raw) =>
-        raw
-          .split(',')
-          .map((name) => name.trim())
-          .filter(Boolean),
-      )}
-      {input('location', 'Location', text(shot.location))}
-      {choice('status', 'Status', SHOT_STATUSES)}
-      {input('notes', 'Notes', text(shot.notes))}
-      <td className="shot-order">
-        <button
-          type="button"
-          className="button-small"
-          aria-label={`Move shot ${number} up`}
-          disabled={!reorderable || index === 0}
-          onClick={() => move(index - 1)}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          className="button-small"
-          aria-label={`Move shot ${number} down`}
-          disabled={!reorderable || index === count - 1}
-          onClick={() => move(index + 1)}
-        >
-          ↓
-        </button>
-        <button
-          type="button"
-          className="button-small"
-          aria-label={`Remove shot ${number}`}
-          disabled={!editable}
-          onClick={remove}
-        >
-          ✕
-        </button>
-      </td>
-    </tr>
   );
 }
 
