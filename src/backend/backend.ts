@@ -21,7 +21,7 @@ import type {
 } from '../contract/index.js';
 import type { AssetSigner } from '../assets/url-signing.js';
 import { editAuthorizationRefusal } from '../store/edit-authorization.js';
-import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
+import { cachedPayload, joinPayload, type JsonPayload } from '../shared/json-payload.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
 import { planRun } from '../runs/operations.js';
@@ -34,6 +34,7 @@ import { authorizeProject, editAuthorizationOf, requireCanvas, type Need } from 
 import type { CallerContext } from './auth/caller.js';
 import { pickedData, versionList } from './result-versions.js';
 import { skillCatalog } from './skill-catalog.js';
+import { createElementOperations } from './elements.js';
 import { createSnapshotReader, type SnapshotRead } from './snapshot/snapshot-reader.js';
 
 /**
@@ -74,6 +75,7 @@ export function createBackend(options: BackendOptions) {
   const snapshots = createSnapshotReader(store, { maxCanvases: options.maxCachedCanvases });
   const signals: RunSignals = options.runSignals ?? { runQueued: () => undefined, cancelRequested: () => undefined };
   const signer = options.signer;
+  const elementViews = createElementOperations(store, signer);
   const pricing = options.pricing ?? DEFAULT_PRICING;
   // A cached canvas document is the same payload on every read: its URLs are signed once per signing window.
   const signedDocuments = new WeakMap<JsonPayload, { expiry: number; payload: JsonPayload }>();
@@ -155,10 +157,22 @@ export function createBackend(options: BackendOptions) {
       return skillCatalog();
     },
 
-    async readSnapshot(ctx: CallerContext, ref: CanvasRef): Promise<SnapshotRead> {
+    /**
+     * The canvas document; with `withElements` (get_canvas), the project's elements beside it. They are not part of
+     * the cached document: they change without a canvas revision.
+     */
+    async readSnapshot(
+      ctx: CallerContext,
+      ref: CanvasRef,
+      options: { withElements?: boolean } = {},
+    ): Promise<SnapshotRead> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
       const read = await snapshots.read(ref.projectId, ref.canvasId);
-      return { ...read, payload: signedDocument(read.payload) };
+      const payload = signedDocument(read.payload);
+      if (!options.withElements) return { ...read, payload };
+      const { elements } = await elementViews.list(ctx, ref.projectId);
+      if (elements.length === 0) return { ...read, payload };
+      return { ...read, payload: joinPayload([payload.json.slice(0, -1), `,"elements":${JSON.stringify(elements)}}`]) };
     },
 
     async createNode(ctx: CallerContext, args: WriteArgs & { node: CanvasNode }): Promise<CreateNodeReceipt> {

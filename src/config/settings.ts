@@ -9,25 +9,42 @@ import { Bool, HttpUrl, Int, OriginList, PostgresUrl, setting } from './setting.
 
 export const SETTINGS_FILE = 'canvas-mcp.config.json';
 
-const RunPrices = z
-  .union([z.record(z.string(), z.number()), z.string()])
-  .transform((value, context) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      context.addIssue({
-        code: 'custom',
-        message: 'must be a JSON object of model id to credits per output, e.g. {"fal-ai/flux/schnell": 0.4}',
-      });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    z.record(z.string().min(1), z.number().min(0).max(1_000_000), {
-      error: 'must map model ids to credits per output (numbers of 0 or more)',
-    }),
-  );
+/** A JSON object of model id to a value, given as an object (settings file) or as its JSON text (flag, environment). */
+function modelMap<V extends z.ZodType>(value: V, words: { json: string; values: string }) {
+  return z
+    .union([z.record(z.string(), z.unknown()), z.string()])
+    .transform((given, context) => {
+      if (typeof given !== 'string') return given;
+      try {
+        return JSON.parse(given) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: words.json });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(z.string().min(1), value, { error: words.values }));
+}
+
+const RunPrices = modelMap(z.number().min(0).max(1_000_000), {
+  json: 'must be a JSON object of model id to credits per output, e.g. {"fal-ai/flux/schnell": 0.4}',
+  values: 'must map model ids to credits per output (numbers of 0 or more)',
+});
+
+/** The input a model takes reference pictures in; `[]` at the end: a list. */
+const ReferenceInputs = modelMap(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}(\[\])?$/), {
+  json: 'must be a JSON object of model id to the input that takes reference pictures, e.g. {"fal-ai/nano-banana/edit": "image_urls[]"}',
+  values: 'must map model ids to an input name, with [] at its end when the input is a list',
+});
+
+/** Models known to take reference pictures, and where (their published input schemas). */
+export const DEFAULT_REFERENCE_INPUTS: Record<string, string> = {
+  'gpt-image-1': 'image[]',
+  'gpt-image-1-mini': 'image[]',
+  'fal-ai/flux-pro/kontext': 'image_url',
+  'fal-ai/nano-banana/edit': 'image_urls[]',
+  'black-forest-labs/flux-kontext-pro': 'input_image',
+  'google/nano-banana': 'image_input[]',
+};
 
 const MODEL = 'owner/name or owner/name:version';
 
@@ -358,6 +375,15 @@ export const SETTINGS = {
     help: 'credits per output for the models runs use, e.g. {"fal-ai/flux/schnell":0.4}: drives estimates and budgets',
     docs: 'JSON: model id → credits per output; drives estimates and budgets for runs on those models (docs/runs.md, "Providers")',
     shownDefault: '`{}`',
+  }),
+  referenceInputs: setting({
+    schema: ReferenceInputs,
+    default: DEFAULT_REFERENCE_INPUTS,
+    arg: 'json',
+    help: 'which models take reference pictures and in which input, e.g. {"fal-ai/nano-banana/edit":"image_urls[]"}',
+    docs: 'JSON: model id → the input that takes the elements\' reference pictures (`[]` at its end: a list; for OpenAI any value: the edits endpoint); models not named run without them (docs/storyboards.md, "Elements")',
+    shownDefault: '6 known models (docs/storyboards.md, "Elements")',
+    commands: ['worker'],
   }),
   localExecutionLog: setting({
     schema: z.string().min(1),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CanvasEdge } from './edge.js';
 import { CanvasId, ClientSaveId, NodeId, ProjectId, ResourceId, RunChainId, RunId } from './identifiers.js';
 import { CanvasNode } from './node.js';
+import { ElementView } from './elements.js';
 import { ExternalRunStatus } from './node-data/common.js';
 import { AssetKind, RunOutput, RunStatus } from './node-run.js';
 
@@ -71,8 +72,18 @@ export const CanvasSnapshot = z.looseObject({
     description:
       'Downstream chains ("Run from here") with a step still queued, running or asked to stop; absent when there are none.',
   }),
+  // Beyond the spec's read, issue 32: what an agent needs to keep cast and places consistent.
+  elements: z.array(ElementView).optional().meta({
+    description:
+      "get_canvas only: the project's elements (cast, locations, props, styles) with their reference pictures; absent when it has none.",
+  }),
 });
 export type CanvasSnapshot = z.infer<typeof CanvasSnapshot>;
+
+/** The REST snapshot read's query: `include=elements` adds the project's elements, as get_canvas answers them. */
+export const SnapshotQuery = z.object({
+  include: z.enum(['elements']).optional().meta({ description: "elements: the project's elements beside the canvas." }),
+});
 
 const receiptFields = {
   project_id: ProjectId,

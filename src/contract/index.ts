@@ -37,3 +37,5 @@ export * from './shots.js';
 export * from './shot-numbers.js';
 export * from './screenplay.js';
 export * from './templates.js';
+export * from './elements.js';
+export * from './element-links.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CanvasId, NodeId, ProjectId, RunChainId, RunId } from './identifiers.js';
 import { RunTrigger } from './node-data/common.js';
 import { SkillId } from './node-data/skill.js';
+import { RunReferences } from './elements.js';
 import type { NodeType } from './node.js';
 
 /**
@@ -106,6 +107,10 @@ export const NodeRun = z
     }),
     chain_id: RunChainId.nullable().optional().meta({
       description: 'The downstream chain ("Run from here") this run is a step of; null for a run of one node.',
+    }),
+    references: RunReferences.optional().meta({
+      description:
+        "The project's elements linked to the node when the run was submitted and their reference pictures; absent when none.",
     }),
   })
   .meta({ id: 'NodeRun' });

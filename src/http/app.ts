@@ -49,6 +49,8 @@ import { isScriptImportPath, registerScriptImportRoutes, SCRIPT_IMPORT_PATH } fr
 import { createScriptImport } from '../backend/script-import.js';
 import { createTemplateOperations } from '../backend/canvas-templates.js';
 import { registerTemplateRoutes, TEMPLATES_PATH } from './routes/templates.js';
+import { createElementOperations } from '../backend/elements.js';
+import { ELEMENT_PATH, ELEMENTS_PATH, registerElementRoutes } from './routes/elements.js';
 import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
@@ -282,6 +284,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerShotListRoutes(app, store);
   registerScriptImportRoutes(app, createScriptImport(store, backend));
   registerTemplateRoutes(app, createTemplateOperations(store, backend));
+  registerElementRoutes(app, createElementOperations(store, options.signer));
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
@@ -326,6 +329,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     SHOT_LIST_PATH,
     SCRIPT_IMPORT_PATH,
     TEMPLATES_PATH,
+    ELEMENTS_PATH,
+    ELEMENT_PATH,
     '/invite',
     `${INTERACTION_PATH}/:uid`,
     ...(options.chat ? CHAT_ROUTE_PATHS : []),

@@ -194,7 +194,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       exchange(
         {
           method: 'GET',
-          path: `${canvasPath(args)}/snapshot`,
+          path: `${canvasPath(args)}/snapshot?include=elements`,
           caller,
           headers: { [SNAPSHOT_VERSION_HEADER]: SNAPSHOT_CONTRACT_VERSION },
         },

@@ -32,7 +32,8 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
       await backend.authorize(context(caller), projectId, need);
     },
     listSkills: async (caller) => jsonPayload(await backend.listSkills(context(caller))),
-    getCanvas: async (caller, args) => (await backend.readSnapshot(context(caller), canvas(args))).payload,
+    getCanvas: async (caller, args) =>
+      (await backend.readSnapshot(context(caller), canvas(args), { withElements: true })).payload,
     createNode: async (caller, args) =>
       jsonPayload(await backend.createNode(context(caller), { ...revisionChecked(args), node: args.node })),
     createEdge: async (caller, args) =>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { RunOperation, RunOutput, SkillId } from '../contract/index.js';
+import { RunReferenceInput, type RunOperation, type RunOutput, type SkillId } from '../contract/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { AssetRecord } from '../store/asset-records.js';
 import type { Lease, RunOutcome } from '../store/run-claims.js';
@@ -145,14 +145,16 @@ export function createRunEngine(options: RunEngineOptions) {
     heartbeatTimer = setTimeout(() => void heartbeat(), heartbeatMs);
 
     const resources = RunResources.parse(JSON.parse(row.resources));
+    const input = JSON.parse(row.input) as Record<string, unknown>;
     const job: ProviderJob = {
       runId: row.id,
       attempt: row.attempt,
       operation: row.operation as RunOperation,
       skillId: row.skill_id as SkillId | null,
-      input: JSON.parse(row.input) as Record<string, unknown>,
+      input,
       outputs: resources.map((resource) => ({ assetId: resource.asset_id, kind: resource.kind })),
       costEstimated: row.cost_estimated,
+      references: RunReferenceInput.safeParse(input.references).data?.asset_ids ?? [],
     };
 
     let outcome: RunOutcome | 'release' | 'lost';
@@ -199,7 +201,14 @@ export function createRunEngine(options: RunEngineOptions) {
           storageKey: stagedAsset.storage === 'local' ? null : stagedAsset.storageKey,
         });
       }
-      outcome = { status: 'succeeded', outputs, assets, charged: roundCredits(result.charged ?? row.cost_estimated) };
+      outcome = {
+        status: 'succeeded',
+        outputs,
+        assets,
+        charged: roundCredits(result.charged ?? row.cost_estimated),
+        // Said only of a run that was given references: whether they reached the model.
+        ...(input.references !== undefined ? { referencesUsed: result.referencesUsed ?? false } : {}),
+      };
     } catch (error) {
       const stop = controller.signal.aborted ? (controller.signal.reason as Stop) : undefined;
       if (stop?.reason === 'lease_lost') outcome = 'lost';

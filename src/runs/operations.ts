@@ -1,4 +1,11 @@
-import type { AssetKind, CanvasNode, RunOperation, RunResource, SkillId } from '../contract/index.js';
+import type {
+  AssetKind,
+  CanvasNode,
+  RunOperation,
+  RunReferenceInput,
+  RunResource,
+  SkillId,
+} from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
 
@@ -39,6 +46,8 @@ export interface RunContext {
   assetIdOf(url: string | null | undefined): string | null;
   /** The audio asset a trim node takes its input from: that of the audio node connected to it. */
   sourceAudioAssetId: string | null;
+  /** The elements linked to the node and their reference pictures (src/runs/run-references.ts), or none. */
+  references?: RunReferenceInput | null;
 }
 
 export const NO_CONTEXT: RunContext = { assetIdOf: () => null, sourceAudioAssetId: null };
@@ -61,7 +70,21 @@ function notRunnable(node: CanvasNode, why: string): CanvasError {
   return new CanvasError('not_runnable', `This ${node.type} cannot run: ${why}`, { node_type: node.type });
 }
 
+/** The operations that may take reference pictures from the elements (issue 32, item 5). */
+export const REFERENCE_OPERATIONS: readonly RunOperation[] = [
+  'image_generation',
+  'video_generation',
+  'storyboard_generation',
+];
+
+/** The run a node's data asks for; a generation linked to elements carries their references in its input. */
 export function planRun(node: CanvasNode, context: RunContext = NO_CONTEXT): RunPlan {
+  const plan = planNodeRun(node, context);
+  if (!context.references || !REFERENCE_OPERATIONS.includes(plan.operation)) return plan;
+  return { ...plan, input: { ...plan.input, references: context.references } };
+}
+
+function planNodeRun(node: CanvasNode, context: RunContext): RunPlan {
   switch (node.type) {
     case 'imageNode':
     case 'imageGenNode': {

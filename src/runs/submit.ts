@@ -9,6 +9,7 @@ import { DEFAULT_PRICING, type RunPricing } from './pricing.js';
 import { inputsHashOf, planChain, upstreamResults, type ChainPlan } from './chain-plan.js';
 import type { RunChain } from '../contract/index.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
+import { runReferences } from './run-references.js';
 
 /** Submits a run for one node: the one path used by the backend route, the hidden tool and the admin CLI. */
 export interface RunSubmission {
@@ -104,7 +105,12 @@ export async function runContextFor(
   const existing = async (assetId: string | null) =>
     assetId && (await store.assets.getAsset(assetId)) ? assetId : null;
   const assetIdOf = (url: string | null | undefined) => assetIdOfUrl(url);
-  if (node.type !== 'audioTrimNode') return { assetIdOf, sourceAudioAssetId: null };
+  if (node.type !== 'audioTrimNode')
+    return {
+      assetIdOf,
+      sourceAudioAssetId: null,
+      references: await runReferences(store, projectId, canvasId, node),
+    };
   const latestRuns = new Map((await store.runs.latestRunsByNode(projectId, canvasId)).map((row) => [row.node_id, row]));
   for (const sourceId of await store.layout.edgeSources(projectId, canvasId, node.id)) {
     const source = (await store.layout.readNode(projectId, canvasId, sourceId))?.node;

@@ -51,6 +51,7 @@ export function runEngineOf(
       videoProvider: config.videoProvider,
       storyboardProvider: config.storyboardProvider,
       pollIntervalMs: config.providerPollMs,
+      referenceInputs: config.referenceInputs,
       replicate: config.replicateApiToken
         ? {
             apiToken: config.replicateApiToken,

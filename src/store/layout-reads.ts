@@ -88,6 +88,15 @@ export function createLayoutReads(driver: SqlDriver, cachedRead: ReadCache) {
       return Object.fromEntries(parseRows(NodeTypeRow, rows).map((row) => [row.id, row.type]));
     },
 
+    /** Every node of one type on a canvas, in creation order (boards, to find the shot a node makes pictures for). */
+    async nodesOfType(projectId: string, canvasId: string, type: CanvasNode['type']): Promise<CanvasNode[]> {
+      const rows = await driver.all(
+        'SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND type = ? ORDER BY seq',
+        [projectId, canvasId, type],
+      );
+      return rows.map((row) => CanvasNode.parse(JSON.parse(NodeBodyRow.parse(row).body)));
+    },
+
     /** The nodes with an edge into this one, in edge creation order. */
     async edgeSources(projectId: string, canvasId: string, nodeId: string): Promise<string[]> {
       const rows = await driver.all(

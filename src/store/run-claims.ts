@@ -15,7 +15,14 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
  */
 
 export type RunOutcome =
-  | { status: 'succeeded'; outputs: RunOutput[]; assets: AssetRecord[]; charged: number }
+  | {
+      status: 'succeeded';
+      outputs: RunOutput[];
+      assets: AssetRecord[];
+      charged: number;
+      /** Whether the provider used the reference pictures it was given; absent when it was given none. */
+      referencesUsed?: boolean;
+    }
   | { status: 'failed'; error: { code: string; message: string }; charged: number }
   | { status: 'cancelled'; charged: number }
   /** A retryable failure with attempts left: back to the queue for another worker. */
@@ -179,6 +186,11 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         if (!moved) return false;
         if (outcome.provider)
           await tx.run('UPDATE node_runs SET provider = ? WHERE id = ?', [outcome.provider, lease.runId]);
+        if (outcome.status === 'succeeded' && outcome.referencesUsed !== undefined)
+          await tx.run('UPDATE node_runs SET references_used = ? WHERE id = ?', [
+            outcome.referencesUsed ? 1 : 0,
+            lease.runId,
+          ]);
         if (outcome.status === 'succeeded') await announceWaitingRuns(tx, lease.runId);
         else if (outcome.status !== 'retry' || row.status === 'cancel_requested')
           await cancelWaitingRuns(driver, tx, lease.runId, now);

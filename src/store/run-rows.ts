@@ -5,6 +5,8 @@ import {
   RunResource,
   RunStatus,
   isTerminalRunStatus,
+  RunReferenceInput,
+  type RunReferences,
   type NodeRuntimeState,
 } from '../contract/index.js';
 
@@ -13,7 +15,7 @@ import {
 export const RUN_COLUMNS = `id, project_id, canvas_id, node_id, operation, skill_id, status, input, input_hash,
   progress_percent, progress_message, outputs, resources, error_code, error_message, cost_estimated, cost_charged,
   triggered_kind, triggered_name, idempotency_key, attempt, max_attempts, lease_owner, lease_expires_at,
-  created_at, started_at, finished_at, cancel_requested_at, updated_at, provider, chain_id, inputs_hash`;
+  created_at, started_at, finished_at, cancel_requested_at, updated_at, provider, chain_id, inputs_hash, references_used`;
 
 const Millis = z.coerce.number().int();
 const NullableMillis = Millis.nullable();
@@ -52,6 +54,7 @@ export const RunRow = z.object({
   provider: z.string().nullable(),
   chain_id: z.string().nullable(),
   inputs_hash: z.string().nullable(),
+  references_used: NullableNumber,
 });
 export type RunRow = z.output<typeof RunRow>;
 
@@ -89,7 +92,22 @@ export function runRecord(row: RunRow): NodeRun {
     updated_at: iso(row.updated_at),
     provider: row.provider,
     chain_id: row.chain_id,
+    ...referencesOf(row),
   });
+}
+
+/** What a run was given from the elements (its input) and whether its provider used it (null until it ends). */
+function referencesOf(row: RunRow): { references?: RunReferences } {
+  if (!row.input.includes('"references"')) return {};
+  const given = RunReferenceInput.safeParse((JSON.parse(row.input) as { references?: unknown }).references);
+  if (!given.success) return {};
+  return {
+    references: {
+      elements: given.data.elements,
+      images: given.data.asset_ids.length,
+      used: row.references_used === null ? null : row.references_used === 1,
+    },
+  };
 }
 
 const EXTERNAL_STATUS = {

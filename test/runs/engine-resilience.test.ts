@@ -47,6 +47,7 @@ function row(id: string): RunRow {
     provider: null,
     chain_id: null,
     inputs_hash: null,
+    references_used: null,
   };
 }
 

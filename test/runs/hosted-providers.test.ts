@@ -35,6 +35,7 @@ const job = (operation: ProviderJob['operation'], outputs: number, kind: 'image'
     kind,
   })),
   costEstimated: 1,
+  references: [],
 });
 
 function recorder(signal = new AbortController().signal) {

@@ -1,4 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import busboy from 'busboy';
+import sharp from 'sharp';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deterministicPng } from '../../src/runs/providers/artifacts.js';
@@ -21,7 +26,28 @@ const STUB_IMAGE = deterministicPng('stub', 32, 1);
 
 interface StubCall {
   authorization: string | undefined;
-  body: { model: string; prompt: string; n: number; size: string; response_format: string };
+  path: string;
+  body: { model: string; prompt: string; n: number; size: string; response_format?: string };
+  /** The edits endpoint's `image[]` files. */
+  images: Array<{ field: string; mimeType: string; bytes: Buffer }>;
+}
+
+/** The edits endpoint's multipart body, read as the API does (fields and `image[]` files). */
+function readEditForm(req: IncomingMessage): Promise<{ fields: Record<string, string>; images: StubCall['images'] }> {
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    const images: StubCall['images'] = [];
+    const form = busboy({ headers: req.headers });
+    form.on('field', (name, value) => (fields[name] = value));
+    form.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => images.push({ field, mimeType: info.mimeType, bytes: Buffer.concat(chunks) }));
+    });
+    form.on('close', () => resolve({ fields, images }));
+    form.on('error', reject);
+    req.pipe(form);
+  });
 }
 
 type Behaviour = 'ok' | 'bad_request' | 'unavailable_once' | 'slow';
@@ -37,14 +63,23 @@ function startStub(): Promise<{
   const behaviour = { next: 'ok' as Behaviour };
   const aborted = { count: 0 };
   const server = createServer((req: IncomingMessage, res) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/images/generations') {
+    const edits = req.method === 'POST' && req.url === '/v1/images/edits';
+    const read: Promise<{ body: StubCall['body']; images: StubCall['images'] }> = edits
+      ? readEditForm(req).then(({ fields, images }) => ({
+          body: { model: fields.model!, prompt: fields.prompt!, n: Number(fields.n), size: fields.size! },
+          images,
+        }))
+      : new Promise((resolve) => {
+          let text = '';
+          req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          req.on('end', () => resolve({ body: (text ? JSON.parse(text) : {}) as StubCall['body'], images: [] }));
+        });
+    void read.then(({ body, images }) => {
+      if (req.method !== 'POST' || (req.url !== '/v1/images/generations' && !edits)) {
         res.writeHead(404).end();
         return;
       }
-      const call = { authorization: req.headers.authorization, body: JSON.parse(text) as StubCall['body'] };
+      const call = { authorization: req.headers.authorization, path: req.url ?? '', body, images };
       calls.push(call);
       if (call.authorization !== `Bearer ${API_KEY}`) {
         res
@@ -108,6 +143,7 @@ const job = (outputs: number, aspectRatio = '16:9'): ProviderJob => ({
     kind: 'image' as const,
   })),
   costEstimated: outputs,
+  references: [],
 });
 
 describe('OpenAI-compatible images adapter', () => {
@@ -129,7 +165,9 @@ describe('OpenAI-compatible images adapter', () => {
     const result = await provider().execute(job(2), context());
     expect(stub.calls.at(-1)).toEqual({
       authorization: `Bearer ${API_KEY}`,
+      path: '/v1/images/generations',
       body: { model: 'gpt-image-1', prompt: 'a lighthouse', n: 2, size: '1536x1024', response_format: 'b64_json' },
+      images: [],
     });
     expect(result.assets.map((asset) => [asset.assetId, asset.mimeType])).toEqual([
       ['asset_0000000000000000', 'image/png'],
@@ -145,6 +183,47 @@ describe('OpenAI-compatible images adapter', () => {
     stub.behaviour.next = 'ok';
     await provider().execute(job(1, aspectRatio), context());
     expect(stub.calls.at(-1)?.body.size).toBe(size);
+  });
+
+  it("sends the elements' reference pictures to the edits endpoint as image[] files when the model takes them", async () => {
+    stub.behaviour.next = 'ok';
+    const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-refs-'));
+    const files = [join(dir, 'a.png'), join(dir, 'b.png')];
+    await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#a03020' } })
+      .png()
+      .toFile(files[0]!);
+    await sharp({ create: { width: 40, height: 60, channels: 4, background: '#2040a0' } })
+      .png()
+      .toFile(files[1]!);
+    const referencing = createOpenAiImagesProvider({
+      baseUrl: stub.url,
+      apiKey: API_KEY,
+      model: 'gpt-image-1',
+      referenceInputs: { 'gpt-image-1': 'image[]' },
+    });
+    const withRefs = { ...job(1), references: ['asset_aaaaaaaaaaaaaaaa', 'asset_bbbbbbbbbbbbbbbb'] };
+    const inputs = { asset_aaaaaaaaaaaaaaaa: files[0]!, asset_bbbbbbbbbbbbbbbb: files[1]! } as Record<string, string>;
+    const result = await referencing.execute(withRefs, { ...context(), inputFile: async (id) => inputs[id] ?? null });
+    const call = stub.calls.at(-1)!;
+    expect(call.path).toBe('/v1/images/edits');
+    expect(call.body).toEqual({ model: 'gpt-image-1', prompt: 'a lighthouse', n: 1, size: '1536x1024' });
+    expect(call.images.map((image) => [image.field, image.mimeType])).toEqual([
+      ['image[]', 'image/jpeg'],
+      ['image[]', 'image/jpeg'],
+    ]);
+    // Sent as upright JPEGs of at most 1024 pixels a side; a small picture is not enlarged.
+    const sizes = await Promise.all(call.images.map(async (image) => sharp(image.bytes).metadata()));
+    expect(sizes.map((size) => [size.format, size.width, size.height])).toEqual([
+      ['jpeg', 1024, 512],
+      ['jpeg', 40, 60],
+    ]);
+    expect(result.referencesUsed).toBe(true);
+
+    // The same job on a model that takes none: generations, the prompt alone, and the run says so.
+    const plain = await provider().execute(withRefs, context());
+    expect(stub.calls.at(-1)!.path).toBe('/v1/images/generations');
+    expect(plain.referencesUsed).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('reports a refused request as a non-retryable provider error that never contains the key', async () => {

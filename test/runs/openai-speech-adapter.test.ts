@@ -103,6 +103,7 @@ const speechJob = (input: Record<string, unknown>): ProviderJob => ({
   input,
   outputs: [{ assetId: 'asset_0000000000000000', kind: 'audio' }],
   costEstimated: 1,
+  references: [],
 });
 
 describe('OpenAI-compatible speech adapter', () => {

@@ -35,6 +35,7 @@ const job = (outputs = 1): ProviderJob => ({
     kind: 'image' as const,
   })),
   costEstimated: 1,
+  references: [],
 });
 
 const context = { signal: new AbortController().signal, progress: () => undefined, inputFile: async () => null };

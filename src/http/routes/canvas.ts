@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import {
+  SnapshotQuery,
   CanvasId,
   ChangesBody,
   CreateEdgeBody,
@@ -99,10 +100,12 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
   app.get(`${CANVAS}/snapshot`, async (c) => {
     const params = pathParams(c, canvasParams);
     requireSnapshotVersion(c.req.header(SNAPSHOT_VERSION_HEADER));
-    const snapshot = await backend.readSnapshot(c.get('caller'), {
-      projectId: params.project_id,
-      canvasId: params.canvas_id,
-    });
+    const query = parseOrThrow(SnapshotQuery, { include: c.req.query('include') }, ['query']);
+    const snapshot = await backend.readSnapshot(
+      c.get('caller'),
+      { projectId: params.project_id, canvasId: params.canvas_id },
+      { withElements: query.include === 'elements' },
+    );
     return c.body(snapshot.payload.json, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 

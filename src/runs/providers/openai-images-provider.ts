@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import { ProviderError, type RunProvider } from './provider.js';
 import { aspectOf } from './artifacts.js';
+import { referencePictures, type ReferencePicture } from './reference-pictures.js';
 
 /**
- * An adapter for an OpenAI-compatible images API (`POST {baseUrl}/images/generations`). Only image generation goes
- * here; the key is sent to that API only and never logged or echoed in an error.
+ * An adapter for an OpenAI-compatible images API (`POST {baseUrl}/images/generations`, or `/images/edits` with the
+ * elements' reference pictures for a model that takes them). Only image generation goes here; the key is sent to that API only and never logged or echoed in an error.
  */
 export interface OpenAiImagesOptions {
   baseUrl: string;
   apiKey: string;
   model: string;
   timeoutMs?: number;
+  /** Models named here take the elements' reference pictures: the run goes to `/images/edits` with them. */
+  referenceInputs?: Readonly<Record<string, string>>;
 }
 
 const ImagesResponse = z.object({
@@ -25,27 +28,38 @@ function sizeFor(aspect: number): string {
 }
 
 export function createOpenAiImagesProvider(options: OpenAiImagesOptions): RunProvider {
-  const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/images/generations`;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const takesReferences = options.referenceInputs?.[options.model] !== undefined;
   return {
     name: 'openai-images',
-    async execute(job, { signal, progress }) {
+    async execute(job, context) {
+      const { signal, progress } = context;
       if (job.operation !== 'image_generation') {
         throw new ProviderError('unsupported_operation', `The images API cannot run ${job.operation}.`, false);
       }
-      progress(5, 'sent to the images API');
-      const body = {
+      const fields = {
         model: options.model,
         prompt: String(job.input.prompt ?? ''),
         n: job.outputs.length,
         size: sizeFor(aspectOf(job.input.aspectRatio)),
-        response_format: 'b64_json',
       };
+      const pictures = takesReferences && job.references.length > 0 ? await referencePictures(job, context) : [];
+      // With reference pictures, the edits endpoint (multipart, `image[]` files); without, generations (JSON).
+      const request: { endpoint: string; headers: Record<string, string>; body: FormData | string } =
+        pictures.length > 0
+          ? { endpoint: `${base}/images/edits`, headers: {}, body: editForm(fields, pictures) }
+          : {
+              endpoint: `${base}/images/generations`,
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ ...fields, response_format: 'b64_json' }),
+            };
+      progress(5, 'sent to the images API');
       let response: Response;
       try {
-        response = await fetch(endpoint, {
+        response = await fetch(request.endpoint, {
           method: 'POST',
-          headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
+          headers: { authorization: `Bearer ${options.apiKey}`, ...request.headers },
+          body: request.body,
           signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs ?? 120_000)]),
         });
       } catch (error) {
@@ -75,9 +89,19 @@ export function createOpenAiImagesProvider(options: OpenAiImagesOptions): RunPro
           mimeType: 'image/png',
           bytes: Buffer.from(parsed.data.data[index]!.b64_json, 'base64'),
         })),
+        referencesUsed: pictures.length > 0,
       };
     },
   };
+}
+
+function editForm(fields: Record<string, string | number>, pictures: readonly ReferencePicture[]): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  pictures.forEach((picture, index) =>
+    form.append('image[]', new Blob([picture.bytes], { type: picture.mimeType }), `reference-${index + 1}.jpg`),
+  );
+  return form;
 }
 
 function safeJson(text: string): unknown {

@@ -13,6 +13,8 @@ export interface ProviderJob {
   /** The assets to produce, in order, with the identities announced when the run was submitted. */
   outputs: Array<{ assetId: string; kind: AssetKind }>;
   costEstimated: number;
+  /** The reference pictures of the elements linked to the node (asset ids, read with `inputFile`); often none. */
+  references: string[];
 }
 
 export interface ProviderContext {
@@ -36,6 +38,8 @@ export interface ProviderResult {
   assets: ProducedAsset[];
   /** Credits actually charged; the estimate when omitted. */
   charged?: number;
+  /** Whether the job's reference pictures reached the model; false (not used) when omitted. */
+  referencesUsed?: boolean;
 }
 
 export interface RunProvider {

@@ -24,16 +24,18 @@ export interface ProviderSettings {
   fal?: { apiKey: string; queueUrl: string; models: Partial<Record<RunOperation, string>> } | undefined;
   /** How often a hosted provider's queued or running request is read again. */
   pollIntervalMs?: number;
+  /** Which models take the elements' reference pictures, in which input (the `referenceInputs` setting). */
+  referenceInputs?: Readonly<Record<string, string>>;
 }
 
 export type ProviderRegistry = (operation: RunOperation) => RunProvider;
 
 export function createProviderRegistry(settings: ProviderSettings): ProviderRegistry {
   const local = createLocalProvider({ durationMs: settings.localDurationMs, executionLog: settings.localExecutionLog });
-  const { openai, replicate, fal } = settings;
+  const { openai, replicate, fal, pollIntervalMs, referenceInputs } = settings;
   const hosted = {
-    replicate: replicate ? createReplicateProvider({ ...replicate, pollIntervalMs: settings.pollIntervalMs }) : local,
-    fal: fal ? createFalProvider({ ...fal, pollIntervalMs: settings.pollIntervalMs }) : local,
+    replicate: replicate ? createReplicateProvider({ ...replicate, pollIntervalMs, referenceInputs }) : local,
+    fal: fal ? createFalProvider({ ...fal, pollIntervalMs, referenceInputs }) : local,
   };
   const pick = (choice: 'local' | 'replicate' | 'fal' | undefined) =>
     choice === 'replicate' || choice === 'fal' ? hosted[choice] : local;
@@ -41,7 +43,7 @@ export function createProviderRegistry(settings: ProviderSettings): ProviderRegi
     image_generation:
       settings.imageProvider === 'openai'
         ? openai
-          ? createOpenAiImagesProvider(openai)
+          ? createOpenAiImagesProvider({ ...openai, referenceInputs })
           : local
         : pick(settings.imageProvider),
     speech_generation:

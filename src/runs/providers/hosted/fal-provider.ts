@@ -2,6 +2,7 @@ import { ApiError, createFalClient, type QueueStatus } from '@fal-ai/client';
 import type { RunOperation } from '../../../contract/index.js';
 import { ProviderError, abortableDelay, type RunProvider } from '../provider.js';
 import { hostedModelInput } from './model-input.js';
+import { withReferences } from '../reference-pictures.js';
 import { downloadOutputs } from './outputs.js';
 
 /**
@@ -18,6 +19,8 @@ export interface FalOptions {
   queueUrl: string;
   /** The endpoint id (`fal-ai/flux/schnell`) per operation. */
   models: Partial<Record<RunOperation, string>>;
+  /** Which models take the elements' reference pictures, in which input (the `referenceInputs` setting). */
+  referenceInputs?: Readonly<Record<string, string>>;
   pollIntervalMs?: number;
 }
 
@@ -37,15 +40,19 @@ export function createFalProvider(options: FalOptions): RunProvider {
   const pollMs = options.pollIntervalMs ?? 1000;
   return {
     name: FAL_PROVIDER,
-    async execute(job, { signal, progress }) {
+    async execute(job, context) {
+      const { signal, progress } = context;
       const model = options.models[job.operation];
       if (!model)
         throw new ProviderError('unsupported_operation', `No fal model is configured for ${job.operation}.`, false);
-      const queued = await call(
-        () => client.queue.submit(model, { input: hostedModelInput(job, 'num_images'), abortSignal: signal }),
-        signal,
-        true,
+      const { input, referencesUsed } = await withReferences(
+        hostedModelInput(job, 'num_images'),
+        model,
+        options.referenceInputs,
+        job,
+        context,
       );
+      const queued = await call(() => client.queue.submit(model, { input, abortSignal: signal }), signal, true);
       const requestId = queued.request_id;
       let status: QueueStatus = queued;
       try {
@@ -78,7 +85,7 @@ export function createFalProvider(options: FalOptions): RunProvider {
       progress(90, 'copying the result from fal');
       const finished = signal.aborted ? AbortSignal.timeout(120_000) : signal;
       const result = await call(() => client.queue.result(model, { requestId, abortSignal: finished }), finished);
-      return { assets: await downloadOutputs('fal', job, resultUrls(result.data), finished) };
+      return { assets: await downloadOutputs('fal', job, resultUrls(result.data), finished), referencesUsed };
     },
   };
 }

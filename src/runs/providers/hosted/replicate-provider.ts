@@ -2,6 +2,7 @@ import Replicate, { type Prediction } from 'replicate';
 import type { RunOperation } from '../../../contract/index.js';
 import { ProviderError, abortableDelay, type RunProvider } from '../provider.js';
 import { hostedModelInput } from './model-input.js';
+import { withReferences } from '../reference-pictures.js';
 import { downloadOutputs } from './outputs.js';
 
 /**
@@ -16,6 +17,8 @@ export interface ReplicateOptions {
   baseUrl: string;
   /** The model (`owner/name`) or version (`owner/name:version`) per operation. */
   models: Partial<Record<RunOperation, string>>;
+  /** Which models take the elements' reference pictures, in which input (the `referenceInputs` setting). */
+  referenceInputs?: Readonly<Record<string, string>>;
   pollIntervalMs?: number;
   /** Seconds `Prefer: wait` holds an image prediction's creation (1–60); 0 sends no Prefer. */
   waitSeconds?: number;
@@ -38,7 +41,8 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
   const pollMs = options.pollIntervalMs ?? 1000;
   return {
     name: REPLICATE_PROVIDER,
-    async execute(job, { signal, progress }) {
+    async execute(job, context) {
+      const { signal, progress } = context;
       const model = options.models[job.operation];
       if (!model)
         throw new ProviderError(
@@ -47,6 +51,13 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
           false,
         );
       const reference = model.includes(':') ? { version: model.slice(model.indexOf(':') + 1) } : { model };
+      const { input, referencesUsed } = await withReferences(
+        hostedModelInput(job, 'num_outputs'),
+        model,
+        options.referenceInputs,
+        job,
+        context,
+      );
       const wait =
         job.operation === 'image_generation' && (options.waitSeconds ?? 30) > 0 ? (options.waitSeconds ?? 30) : false;
       // Not aborted by our cancel: a creation cut off while Replicate holds it (Prefer: wait) would leave a paid
@@ -55,7 +66,7 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
         () =>
           client.predictions.create({
             ...reference,
-            input: hostedModelInput(job, 'num_outputs'),
+            input,
             wait,
             signal: AbortSignal.timeout(CREATE_TIMEOUT_MS),
           }),
@@ -98,7 +109,10 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
       }
       progress(90, 'copying the result from Replicate');
       const finished = signal.aborted ? AbortSignal.timeout(120_000) : signal;
-      return { assets: await downloadOutputs('Replicate', job, outputUrls(prediction), finished) };
+      return {
+        assets: await downloadOutputs('Replicate', job, outputUrls(prediction), finished),
+        referencesUsed,
+      };
     },
   };
 }
