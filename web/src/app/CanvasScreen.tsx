@@ -10,6 +10,7 @@ import type { FlowNode } from '../canvas/flow-nodes.js';
 import { api } from '../model/api.js';
 import { createCanvasController, type CanvasController } from '../model/canvas-store.js';
 import { ConnectAgent } from '../panels/ConnectAgent.js';
+import { ElementsPanel } from '../panels/ElementsPanel.js';
 import { HistoryPanel } from '../panels/HistoryPanel.js';
 import { NodeDetails } from '../panels/NodeDetails.js';
 import { Notices } from '../panels/Notices.js';
@@ -20,7 +21,7 @@ import { navigate } from './router.js';
 
 /** One open canvas: the top bar, the palette, the canvas and the side panels. */
 
-type Tab = 'details' | 'history' | 'chat' | 'connect';
+type Tab = 'details' | 'history' | 'elements' | 'chat' | 'connect';
 
 // The chat brings the AI SDK with it: loaded when its tab is first opened, not with the canvas.
 const ChatPanel = lazy(() => import('../panels/ChatPanel.js').then((module) => ({ default: module.ChatPanel })));
@@ -110,6 +111,7 @@ function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Ta
           [
             ['details', 'Details'],
             ['history', 'History'],
+            ['elements', 'Elements'],
             ['chat', 'Chat'],
             ['connect', 'Connect an agent'],
           ] as const
@@ -129,6 +131,7 @@ function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Ta
       <div className="side-body">
         {tab === 'details' ? <NodeDetails nodeId={selected} /> : null}
         {tab === 'history' ? <HistoryPanel /> : null}
+        {tab === 'elements' ? <ElementsPanel /> : null}
         {tab === 'chat' ? (
           <Suspense fallback={<p className="muted">Opening the chat…</p>}>
             <ChatPanel />

@@ -1,13 +1,14 @@
 import type { CSSProperties, DragEvent } from 'react';
-import { useCanvas, useEditable, useMediaOrigin } from '../canvas/context.js';
-import { moveShot, SHOT_DRAG } from '../model/shots.js';
+import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
+import { moveShot, SHOT_DRAG, shotPicture, type Shot } from '../model/shots.js';
 import { safeMediaUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
 import { dataOf, formatMs, list, num, text } from './values.js';
 
 /**
  * storyboardNode: its shots as a grid of thumbnails, each with its number, size and description. An editor reorders
- * shots by dragging a frame onto another: it takes that frame's place, and the numbers follow in the same revision.
+ * shots by dragging a frame onto another: it takes that frame's place, and the numbers follow in the same revision. A
+ * shot without a picture of its own shows the latest picture of the card that generates it.
  */
 export function StoryboardNodeCard(card: CardProps) {
   const data = dataOf(card.data.node.data);
@@ -15,6 +16,7 @@ export function StoryboardNodeCard(card: CardProps) {
   const origin = useMediaOrigin();
   const editable = useEditable();
   const { controller } = useCanvas();
+  const states = useCanvasState((state) => state.states);
   const boardId = card.data.node.id;
   const dropOn = (event: DragEvent, index: number) => {
     const shotId = event.dataTransfer.getData(SHOT_DRAG);
@@ -51,9 +53,9 @@ export function StoryboardNodeCard(card: CardProps) {
             }}
             onDrop={(event) => dropOn(event, index)}
           >
-            {safeMediaUrl(text(frame.imageUrl), origin) ? (
+            {safeMediaUrl(shotPicture(frame as Shot, states), origin) ? (
               <img
-                src={safeMediaUrl(text(frame.imageUrl), origin)}
+                src={safeMediaUrl(shotPicture(frame as Shot, states), origin)}
                 alt={text(frame.caption) ?? `frame ${index + 1}`}
                 loading="lazy"
                 draggable={false}

@@ -20,6 +20,10 @@ import type {
   ScriptImportBody,
   ScriptImportReceipt,
   TemplateList,
+  ElementCreateBody,
+  ElementList,
+  ElementUpdateBody,
+  ElementView,
   TemplateView,
   RunEstimate,
   ChainEstimate,
@@ -275,6 +279,13 @@ export const api = {
       title,
       ...(templateId ? { template_id: templateId } : {}),
     }),
+  elements: (projectId: string) => request<ElementList>('GET', `${projectPath(projectId)}/elements`),
+  createElement: (projectId: string, body: ElementCreateBody) =>
+    request<ElementView>('POST', `${projectPath(projectId)}/elements`, body),
+  updateElement: (projectId: string, elementId: string, body: ElementUpdateBody) =>
+    request<ElementView>('PATCH', `${projectPath(projectId)}/elements/${encodeURIComponent(elementId)}`, body),
+  deleteElement: (projectId: string, elementId: string) =>
+    request<void>('DELETE', `${projectPath(projectId)}/elements/${encodeURIComponent(elementId)}`),
   templates: (projectId: string) => request<TemplateList>('GET', `${projectPath(projectId)}/templates`),
   saveTemplate: (projectId: string, canvasId: string, title: string) =>
     request<TemplateView>('POST', `${projectPath(projectId)}/templates`, { canvas_id: canvasId, title }),

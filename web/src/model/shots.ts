@@ -1,4 +1,13 @@
-import { numberShots, type CanvasNode } from '../../../src/contract/index.js';
+import {
+  mentionedElements,
+  numberShots,
+  SHOT_ANGLES,
+  SHOT_SIZES,
+  shotElements,
+  type CanvasNode,
+  type NodeRuntimeState,
+  type ShotWords,
+} from '../../../src/contract/index.js';
 import type { Intent } from './canvas-store.js';
 import { newKey } from './api.js';
 import { authorLabel, type Author, type Layout } from './layout.js';
@@ -131,4 +140,61 @@ export function renumber(boardId: string, authors: Authors): Intent {
 /** One frame shape for the whole board (Boords' presets). */
 export function setBoardAspect(boardId: string, aspectRatio: string, authors: Authors): Intent {
   return boardChange(boardId, `Frame ${aspectRatio}`, authors, ({ shots }) => ({ shots, fields: { aspectRatio } }));
+}
+
+/**
+ * A picture for one shot (issue 32, item 5): a new image generation card beside the board, with the shot's prompt,
+ * and the shot naming it as its source (`sourceNodeId`), in one revision. Its runs are given the shot's elements; the
+ * shot shows the card's latest picture until it has its own (`shotPicture`).
+ */
+export function shotGeneration(
+  boardId: string,
+  shotId: string,
+  card: { id: string; position: { x: number; y: number }; prompt: string; aspectRatio: string },
+  authors: Authors,
+): Intent {
+  const label = 'Generate a shot picture';
+  const link = boardChange(boardId, label, authors, ({ shots }) => {
+    if (!shots.some((shot) => shot.id === shotId)) return shotGone(label);
+    return { shots: shots.map((shot) => (shot.id === shotId ? { ...shot, sourceNodeId: card.id } : shot)) };
+  });
+  return {
+    label,
+    build(layout) {
+      const linked = link.build(layout);
+      if ('notApplicable' in linked) return linked;
+      const node = {
+        id: card.id,
+        type: 'imageGenNode',
+        position: card.position,
+        data: { prompt: card.prompt, size: '1K', imageUrl: null, aspectRatio: card.aspectRatio },
+      } as CanvasNode;
+      return [{ op: 'create_node', node }, ...linked];
+    },
+  };
+}
+
+const SIZE_WORDS: Record<string, string> = SHOT_SIZES;
+const ANGLE_WORDS: Record<string, string> = SHOT_ANGLES;
+
+/**
+ * The prompt for a shot's picture, in the words of a shot list: size and angle, the description and action, the
+ * location, and a mention of every element in the shot that its words do not mention yet (`@Mara`).
+ */
+export function shotPrompt(shot: Shot, elements: ReadonlyArray<{ name: string }>): string {
+  const words = (field: string) => (typeof shot[field] === 'string' ? (shot[field] as string).trim() : '');
+  const framing = [SIZE_WORDS[words('shotSize')], ANGLE_WORDS[words('angle')]?.toLowerCase()].filter(Boolean);
+  const parts = [framing.join(', '), words('caption'), words('action'), words('location')].filter(Boolean);
+  const text = parts.join('. ');
+  const linked = shotElements(shot as ShotWords, elements);
+  const missing = linked.filter((element) => mentionedElements(text, [element]).length === 0);
+  const mentions = missing.map((element) => `@${element.name}`).join(', ');
+  return [text, mentions ? `With ${mentions}.` : ''].filter(Boolean).join('. ').replace(/\.\./g, '.');
+}
+
+/** A shot's picture: its own, else the latest picture of the card that makes it (state of that card's last run). */
+export function shotPicture(shot: Shot, states: Readonly<Record<string, NodeRuntimeState>>): string | undefined {
+  if (typeof shot.imageUrl === 'string' && shot.imageUrl) return shot.imageUrl;
+  const source = typeof shot.sourceNodeId === 'string' ? states[shot.sourceNodeId] : undefined;
+  return source?.outputs.find((output) => output.kind === 'image')?.url;
 }

@@ -1,10 +1,12 @@
 import { useReactFlow } from '@xyflow/react';
 import { useMemo, useRef, useState } from 'react';
-import { BOARD_ASPECTS, SHOT_STATUSES } from '../../../src/contract/index.js';
+import { BOARD_ASPECTS, SHOT_STATUSES, shotElements, type ShotWords } from '../../../src/contract/index.js';
 import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import { api, ApiError } from '../model/api.js';
+import { api, ApiError, newKey } from '../model/api.js';
 import { ShotRow } from './ShotRow.js';
-import { drawnBoxes, freeSpotNear, measuredSizes } from '../model/placement.js';
+import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../model/placement.js';
+import { useProjectElements } from '../model/elements.js';
+import { newNodeId } from '../model/palette.js';
 import { importSummary, scriptOfBoard, shotFlags } from '../model/script-import.js';
 import {
   addShot,
@@ -15,6 +17,9 @@ import {
   renumber,
   setBoardAspect,
   setNumbersLocked,
+  shotGeneration,
+  shotPicture,
+  shotPrompt,
   type Board,
   type Shot,
 } from '../model/shots.js';
@@ -47,6 +52,34 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
   const flow = useReactFlow();
   const picker = useRef<HTMLInputElement>(null);
   const [report, setReport] = useState<{ headline: string; details: string[]; error?: boolean } | null>(null);
+  const { elements } = useProjectElements(address.projectId);
+  const states = useCanvasState((state) => state.states);
+
+  /**
+   * Generates a shot's picture: the first time, a generation card beside the board with the shot's prompt (its words
+   * and a mention of each of its elements) becomes the shot's source, in one revision; then that card runs.
+   */
+  const generate = async (shot: Shot) => {
+    if (!board) return;
+    const now = controller.store.getState().layout;
+    let nodeId = typeof shot.sourceNodeId === 'string' ? shot.sourceNodeId : null;
+    if (!nodeId || !now.nodes.some((node) => node.id === nodeId)) {
+      const boxes = drawnBoxes(now.nodes, measuredSizes(flow.getNodes()));
+      const [boardBox] = drawnBoxes([board.node], measuredSizes(flow.getNodes()));
+      const near = boardBox
+        ? { x: boardBox.x + boardBox.width + 60, y: boardBox.y }
+        : { x: board.node.position.x, y: board.node.position.y };
+      const card = {
+        id: newNodeId('imageGenNode'),
+        position: freeSpotNear(boxes, near, NEW_CARD),
+        prompt: shotPrompt(shot, elements),
+        aspectRatio: text((board.node.data as { aspectRatio?: unknown }).aspectRatio) || '16:9',
+      };
+      if (!(await controller.submit(shotGeneration(board.node.id, shot.id, card, authors)))) return;
+      nodeId = card.id;
+    }
+    await controller.runNode(nodeId, newKey());
+  };
 
   /** Reads the file and imports it: into the board's script node when it has one (a revision), else as a new board. */
   const importFile = async (file: File) => {
@@ -248,6 +281,7 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
               <th scope="col">Dialogue</th>
               <th scope="col">Cast</th>
               <th scope="col">Location</th>
+              <th scope="col">Elements</th>
               <th scope="col">Status</th>
               <th scope="col">Notes</th>
               <th scope="col">Order</th>
@@ -268,6 +302,9 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
                 // The row dropped on takes the dragged shot's place: on a later row it goes after it, on an earlier before.
                 dropHere={(draggedId) => submit(moveShot(boardId, draggedId, board.shots.indexOf(shot), authors))}
                 remove={() => submit(removeShot(boardId, shot.id, authors))}
+                picture={shotPicture(shot, states)}
+                elements={shotElements(shot as ShotWords, elements).map((element) => element.name)}
+                generate={() => void generate(shot)}
               />
             ))}
           </tbody>

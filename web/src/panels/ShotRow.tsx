@@ -26,6 +26,9 @@ export function ShotRow({
   move,
   dropHere,
   remove,
+  picture: pictureUrl,
+  elements,
+  generate,
 }: {
   shot: Shot;
   flag: string | null;
@@ -37,10 +40,15 @@ export function ShotRow({
   move: (toIndex: number) => void;
   dropHere: (draggedId: string) => void;
   remove: () => void;
+  /** The shot's picture: its own, or its generation card's latest. */
+  picture: string | undefined;
+  /** The names of the elements in the shot (its cast, location and mentions). */
+  elements: string[];
+  generate: () => void;
 }) {
   const origin = useMediaOrigin();
   const { controller } = useCanvas();
-  const picture = safeMediaUrl(text(shot.imageUrl) || undefined, origin);
+  const picture = safeMediaUrl(pictureUrl, origin);
   const number = shot.number ?? String(index + 1);
   const input = (
     field: string,
@@ -127,6 +135,17 @@ export function ShotRow({
         ) : (
           <span className="muted">–</span>
         )}
+        {editable ? (
+          <button
+            type="button"
+            className="button-small"
+            aria-label={`Generate a picture for shot ${number}`}
+            title="Make the shot's picture from its words, with the pictures of its elements"
+            onClick={generate}
+          >
+            Generate
+          </button>
+        ) : null}
       </td>
       {input('scene', 'Scene', text(shot.scene))}
       {choice('shotSize', 'Shot size', SHOT_SIZES)}
@@ -152,6 +171,17 @@ export function ShotRow({
           .filter(Boolean),
       )}
       {input('location', 'Location', text(shot.location))}
+      <td className="shot-elements" aria-label={`Elements of shot ${number}`}>
+        {elements.length > 0 ? (
+          elements.map((name) => (
+            <span key={name} className="chip">
+              {name}
+            </span>
+          ))
+        ) : (
+          <span className="muted">–</span>
+        )}
+      </td>
       {choice('status', 'Status', SHOT_STATUSES)}
       {input('notes', 'Notes', text(shot.notes))}
       <td className="shot-order">
