@@ -27,6 +27,8 @@ const WRITE_TOOLS = new Set([
   'create_canvas_node',
   'delete_canvas_node',
   'create_canvas_edge',
+  // Beyond the six (issue 32, item 7): changing a shot's fields or order is an update of its board.
+  'apply_canvas_changes',
   'cancel_canvas_node_run',
 ]);
 export const APPROVED_TOOL = 'submit_canvas_node_run';

@@ -262,11 +262,12 @@ export function enabledTools(enableHiddenTools: boolean): ToolDefinition[] {
 }
 
 /** Tools beyond the six that the canvas chat's own agent also lists and may call (an `assistant` token). */
-const ASSISTANT_TOOLS = new Set(['submit_canvas_node_run', 'create_canvas_edge']);
+const ASSISTANT_TOOLS = new Set(['submit_canvas_node_run', 'create_canvas_edge', 'apply_canvas_changes']);
 
 /**
  * What the in-product assistant sees (issue 18): the six, run submission (which the chat wraps in the person's
- * approval) and connecting two nodes, which a person asking for a chain of frames expects. Every other caller's list is unchanged: the published interface stays exactly the six tools.
+ * approval), connecting two nodes, which a person asking for a chain of frames expects, and a batch of changes, which
+ * changing a shot's fields or order is (issue 32, item 7: an update of its board). Every other caller's list is unchanged: the published interface stays exactly the six tools.
  */
 export function assistantTools(enableHiddenTools: boolean): ToolDefinition[] {
   return TOOL_DEFINITIONS.filter(

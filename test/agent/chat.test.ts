@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CanvasNode,
   SNAPSHOT_CONTRACT_VERSION,
   type ConversationView,
   type HistoryPage,
   type StoredChatMessage,
 } from '../../src/contract/index.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { connectClient, toolError } from '../support/mcp.js';
 import { scripted, type ModelAnswer } from '../support/model-standin.js';
 import { api, startTestServer } from '../support/servers.js';
@@ -121,6 +123,7 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       expect(first.system).toContain('Refer to nodes only by the exact id listed in layout.nodes');
       expect(first.messages.at(-1)!.text).toContain('Selected nodes (what "this" or "these" means): beat.');
       expect(first.tools.sort()).toEqual([
+        'apply_canvas_changes',
         'cancel_canvas_node_run',
         'create_canvas_edge',
         'create_canvas_node',
@@ -334,6 +337,63 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       expect((await snapshot()).layout.revision).toBe(revision);
       const stored = await transcript(chat.conversation_id);
       expect(stored.filter((entry) => entry.parts.some((part) => part.type === 'data-turn-error'))).toHaveLength(2);
+    });
+
+    it("changes a board's shots when asked (a lens, the order), in one revision as the assistant", async () => {
+      const { store } = stage.server;
+      const start = (await snapshot()).layout.revision;
+      const board = {
+        title: 'Pier',
+        frames: [
+          { id: 'wide', imageUrl: null, number: '1', shotSize: 'EWS', caption: 'The pier' },
+          { id: 'close', imageUrl: null, number: '2', shotSize: 'CU', caption: 'Mara', cast: ['Mara'] },
+        ],
+      };
+      await store.writes.createNode(
+        { projectId: 'p', canvasId: 'c', baseRevision: start, clientSaveId: null, authorization: SYSTEM_WRITE },
+        CanvasNode.parse({ id: 'pier-board', type: 'storyboardNode', position: { x: 0, y: 900 }, data: board }),
+      );
+      const chat = await newConversation(stage);
+      const changed = {
+        ...board,
+        frames: [
+          { ...board.frames[1], number: '1', lensMm: 85 },
+          { ...board.frames[0], number: '2' },
+        ],
+      };
+      stage.model.setBrain(
+        scripted(
+          {
+            toolCalls: [
+              {
+                name: 'apply_canvas_changes',
+                args: {
+                  project_id: 'p',
+                  canvas_id: 'c',
+                  base_revision: start + 1,
+                  operations: [{ op: 'update_node', node_id: 'pier-board', set: { data: changed } }],
+                },
+              },
+            ],
+          },
+          { text: 'Mara’s close-up now opens the board, on an 85 mm lens.' },
+        ),
+      );
+      const before = stage.model.requests.length;
+      await readTurn(
+        await send(stage, chat.conversation_id, {
+          message: { id: 'u1', text: 'open on the close-up of Mara, with an 85 mm lens' },
+        }),
+      );
+      expect(stage.model.requests[before]!.system).toContain('call apply_canvas_changes with one update_node');
+      const after = await snapshot();
+      expect(after.layout.revision).toBe(start + 2);
+      const stored = (after.layout.nodes as Array<{ id: string; data?: unknown }>).find(
+        (node) => node.id === 'pier-board',
+      );
+      expect(stored?.data).toEqual(changed);
+      const [entry] = (await history(1)).revisions;
+      expect(entry!.author).toMatchObject({ kind: 'agent', agent_run_id: chat.agent_run_id });
     });
 
     it("lets a viewer chat read-only: no write tools, and a viewer cannot write in another person's conversation", async () => {
