@@ -65,7 +65,20 @@ export interface AssetStore {
    * --keep-source` or one a migration is writing stays. Answers how many were removed.
    */
   sweepStaged(before: number, known: (assetIds: readonly string[]) => Promise<ReadonlySet<string>>): Promise<number>;
+  /** Files sent straight to the store by a presigned upload (S3 only), before the server has taken them in. */
+  readonly incoming?: IncomingUploads;
   close(): Promise<void>;
+}
+
+/**
+ * A direct upload's landing place (`incoming/<upload_id>`): a presigned PUT of exactly the announced size, read once
+ * by the server, then removed; one never completed is removed by the staged sweep once its token has expired.
+ */
+export interface IncomingUploads {
+  presignPut(uploadId: string, byteSize: number, expiresInSeconds: number): Promise<string>;
+  /** The bytes and their size, or null when nothing was sent. */
+  open(uploadId: string): Promise<{ bytes: Readable; byteSize: number } | null>;
+  remove(uploadId: string): Promise<void>;
 }
 
 /** The asset id at the start of a staged name (`asset_…` then `.`, as stage and put name them), or null. */

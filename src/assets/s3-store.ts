@@ -106,6 +106,18 @@ export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
+      // Direct uploads never completed: their token expired long before `before` (no row ever names them).
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: keyOf('incoming/'), ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? []) {
+          if (!object.Key || (object.LastModified?.getTime() ?? before) >= before) continue;
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }));
+          removed += 1;
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
       return removed;
     },
 
@@ -152,6 +164,30 @@ export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''
 
     async remove(location) {
       if (location.storageKey) await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: location.storageKey }));
+    },
+
+    incoming: {
+      presignPut: (uploadId, byteSize, expiresInSeconds) =>
+        getSignedUrl(
+          client,
+          new PutObjectCommand({ Bucket: bucket, Key: keyOf(`incoming/${uploadId}`), ContentLength: byteSize }),
+          // The size is signed: S3 refuses a body of any other length.
+          { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-length']) },
+        ),
+      async open(uploadId) {
+        try {
+          const answer = await client.send(
+            new GetObjectCommand({ Bucket: bucket, Key: keyOf(`incoming/${uploadId}`) }),
+          );
+          return { bytes: answer.Body as Readable, byteSize: answer.ContentLength ?? 0 };
+        } catch (error) {
+          if (isNotFound(error) || (error as { name?: string }).name === 'NoSuchKey') return null;
+          throw error;
+        }
+      },
+      async remove(uploadId) {
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(`incoming/${uploadId}`) }));
+      },
     },
 
     async close() {

@@ -79,3 +79,31 @@ export const UploadForm = z
       .meta({ description: 'One part per file; its filename is kept as file_name.' }),
   })
   .meta({ id: 'UploadForm' });
+
+/**
+ * A direct upload (docs/storyboards.md, "Uploads"): with the S3 asset store, a large file goes straight to the bucket
+ * by a presigned PUT, then the server takes it from there through the same checks as any upload.
+ */
+export const DirectUploadBody = z
+  .strictObject({
+    file_name: z.string().min(1).max(1000).meta({ description: 'The name it is sent under (shown; never trusted).' }),
+    byte_size: z.int().min(1).meta({ description: 'Its exact size: the presigned PUT takes that many bytes only.' }),
+  })
+  .meta({ id: 'DirectUploadBody' });
+export type DirectUploadBody = z.infer<typeof DirectUploadBody>;
+
+export const DirectUploadTicket = z
+  .strictObject({
+    upload_token: z.string().meta({ description: 'Hand it to …/uploads/direct/complete once the PUT succeeded.' }),
+    method: z.literal('PUT'),
+    url: z.string().meta({ description: 'The presigned URL of the bucket: PUT the bytes there, with these headers.' }),
+    headers: z.record(z.string(), z.string()),
+    expires_at: z.string().meta({ description: 'The URL works until then; the token a little longer.' }),
+  })
+  .meta({ id: 'DirectUploadTicket' });
+export type DirectUploadTicket = z.infer<typeof DirectUploadTicket>;
+
+export const DirectUploadComplete = z
+  .strictObject({ upload_token: z.string().min(1).max(4000) })
+  .meta({ id: 'DirectUploadComplete' });
+export type DirectUploadComplete = z.infer<typeof DirectUploadComplete>;

@@ -43,7 +43,14 @@ import { registerWebhookRoutes, WEBHOOK_ROUTE_PATHS } from './routes/webhooks.js
 import { createWebhookOperations, type WebhookPolicy } from '../backend/webhook-operations.js';
 import { storeSeal } from '../webhooks/secrets.js';
 import { registerSessionRoutes, SESSION_ROUTE_PATHS } from './routes/sessions.js';
-import { isUploadPath, registerUploadRoutes, UPLOADS_PATH } from './routes/uploads.js';
+import {
+  DIRECT_UPLOAD_COMPLETE_PATH,
+  DIRECT_UPLOAD_PATH,
+  isUploadPath,
+  registerUploadRoutes,
+  UPLOADS_PATH,
+} from './routes/uploads.js';
+import { createDirectUploads } from '../backend/direct-uploads.js';
 import { registerShotListRoutes, SHOT_LIST_PATH } from './routes/shot-list.js';
 import { isScriptImportPath, registerScriptImportRoutes, SCRIPT_IMPORT_PATH } from './routes/script-import.js';
 import { createScriptImport } from '../backend/script-import.js';
@@ -280,7 +287,12 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   }
   app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
-  if (options.uploads) registerUploadRoutes(app, options.uploads);
+  if (options.uploads)
+    registerUploadRoutes(
+      app,
+      options.uploads,
+      createDirectUploads({ store, uploads: options.uploads, assetStore: options.assets.writer, clock }),
+    );
   registerShotListRoutes(app, store);
   registerScriptImportRoutes(app, createScriptImport(store, backend));
   registerTemplateRoutes(app, createTemplateOperations(store, backend));
@@ -326,6 +338,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     ...WEBHOOK_ROUTE_PATHS,
     ...SESSION_ROUTE_PATHS,
     UPLOADS_PATH,
+    DIRECT_UPLOAD_PATH,
+    DIRECT_UPLOAD_COMPLETE_PATH,
     SHOT_LIST_PATH,
     SCRIPT_IMPORT_PATH,
     TEMPLATES_PATH,

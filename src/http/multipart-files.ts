@@ -1,10 +1,11 @@
 import { createWriteStream } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { ReceivedFile } from '../backend/uploads.js';
 import { CanvasError } from '../shared/errors.js';
+import { cleanFileName } from '../assets/uploads/file-name.js';
 
 /**
  * The files of a multipart/form-data body (busboy), each streamed to its own file in a work folder as it arrives:
@@ -56,7 +57,7 @@ export function receiveFiles(
         stream.resume();
         return;
       }
-      const fileName = cleanName(info.filename);
+      const fileName = cleanFileName(info.filename);
       const path = join(dir, `received-${files.length}`);
       files.push({ path, fileName });
       stream.on('limit', () =>
@@ -97,14 +98,4 @@ export function receiveFiles(
     body.on('error', () => fail(new CanvasError('invalid_arguments', 'The upload ended early.')));
     body.pipe(parser);
   });
-}
-
-/** A file's name as shown: its last path segment, without control characters, at most 200 characters. */
-function cleanName(name: string | undefined): string {
-  const cleaned = [...basename((name ?? '').replace(/\\/g, '/'))]
-    .filter((character) => character.charCodeAt(0) > 0x1f && character !== '\u007f')
-    .join('')
-    .trim()
-    .slice(0, 200);
-  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'upload' : cleaned;
 }

@@ -85,6 +85,9 @@ import {
   WebhookList,
   WebhookView,
   UploadForm,
+  DirectUploadBody,
+  DirectUploadComplete,
+  DirectUploadTicket,
   UploadReceipt,
   ShotListQuery,
   ScriptImportBody,
@@ -921,6 +924,36 @@ export const API_ROUTES: readonly ApiRoute[] = [
         'A file is not an allowed picture, film, sound or PDF (the type found is named): nothing was kept.',
         ErrorBody,
       ),
+    },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/uploads/direct`,
+    operationId: 'startDirectUpload',
+    summary:
+      'With the S3 asset store (editors): a presigned PUT for one large file of the size given, sent straight to the bucket; then complete it.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    body: DirectUploadBody,
+    responses: {
+      201: ok('PUT the bytes to url with these headers before expires_at.', DirectUploadTicket),
+      413: ok('The size is over --upload-max-bytes.', ErrorBody),
+    },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/uploads/direct/complete`,
+    operationId: 'completeDirectUpload',
+    summary:
+      'Take a directly uploaded file in (editors): the same checks as uploadFiles, the same answer; the object is removed from its landing place.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    body: DirectUploadComplete,
+    responses: {
+      201: ok('Kept.', UploadReceipt),
+      415: ok('Not an allowed picture, film, sound or PDF (the type found is named): nothing was kept.', ErrorBody),
     },
   },
   {

@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Hono } from 'hono';
-import { CanvasId, ProjectId } from '../../contract/index.js';
+import { CanvasId, DirectUploadBody, DirectUploadComplete, ProjectId } from '../../contract/index.js';
 import type { Uploads } from '../../backend/uploads.js';
+import type { DirectUploads } from '../../backend/direct-uploads.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { receiveFiles } from '../multipart-files.js';
-import { pathParams } from '../request-parsing.js';
+import { jsonBody, pathParams } from '../request-parsing.js';
 
 /**
  * POST /api/v2/projects/{project_id}/canvases/{canvas_id}/uploads (issue 32): a person's or an agent's own files,
@@ -15,13 +16,27 @@ import { pathParams } from '../request-parsing.js';
  */
 
 export const UPLOADS_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/uploads';
+/** With the S3 asset store: a presigned PUT for one large file, then its completion (small JSON requests). */
+export const DIRECT_UPLOAD_PATH = `${UPLOADS_PATH}/direct`;
+export const DIRECT_UPLOAD_COMPLETE_PATH = `${UPLOADS_PATH}/direct/complete`;
 
 /** Whether a request goes to the upload route (the API's body limit does not apply to it). */
 export function isUploadPath(path: string): boolean {
   return /^\/api\/v2\/projects\/[^/]+\/canvases\/[^/]+\/uploads$/.test(path);
 }
 
-export function registerUploadRoutes(app: Hono<BackendHttpEnv>, uploads: Uploads): void {
+export function registerUploadRoutes(app: Hono<BackendHttpEnv>, uploads: Uploads, direct: DirectUploads): void {
+  app.post(DIRECT_UPLOAD_PATH, async (c) => {
+    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
+    const ref = { projectId: params.project_id, canvasId: params.canvas_id };
+    return c.json(await direct.ticket(c.get('caller'), ref, await jsonBody(c, DirectUploadBody)), 201);
+  });
+  app.post(DIRECT_UPLOAD_COMPLETE_PATH, async (c) => {
+    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
+    const ref = { projectId: params.project_id, canvasId: params.canvas_id };
+    const { upload_token } = await jsonBody(c, DirectUploadComplete);
+    return c.json(await direct.complete(c.get('caller'), ref, upload_token), 201);
+  });
   app.post(UPLOADS_PATH, async (c) => {
     const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
     const ref = { projectId: params.project_id, canvasId: params.canvas_id };
