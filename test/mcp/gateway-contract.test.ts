@@ -37,7 +37,7 @@ describe('a gateway reading snapshots from a backend of another contract version
         body: chunks.length ? Buffer.concat(chunks) : undefined,
       });
       let text = await upstream.text();
-      if (req.url?.endsWith('/snapshot') && upstream.status === 200)
+      if (new URL(req.url ?? '/', 'http://proxy').pathname.endsWith('/snapshot') && upstream.status === 200)
         text = JSON.stringify(rewrite(JSON.parse(text) as Record<string, unknown>));
       res
         .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
