@@ -7,6 +7,7 @@ import {
   type StoredChatMessage,
 } from '../../src/contract/index.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
+import { submitNodeRun } from '../../src/runs/submit.js';
 import { connectClient, toolError } from '../support/mcp.js';
 import { scripted, type ModelAnswer } from '../support/model-standin.js';
 import { api, startTestServer } from '../support/servers.js';
@@ -337,6 +338,64 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       expect((await snapshot()).layout.revision).toBe(revision);
       const stored = await transcript(chat.conversation_id);
       expect(stored.filter((entry) => entry.parts.some((part) => part.type === 'data-turn-error'))).toHaveLength(2);
+    });
+
+    it('makes a frame moodier in place: the same id, its connection and its run kept, one revision by the assistant', async () => {
+      const { store } = stage.server;
+      const start = (await snapshot()).layout.revision;
+      const write = { projectId: 'p', canvasId: 'c', clientSaveId: null, authorization: SYSTEM_WRITE };
+      const moody = frame('moody', 'Harbour at dawn', 1600);
+      await store.writes.createNode({ ...write, baseRevision: start }, CanvasNode.parse(moody));
+      await store.writes.createNode(
+        { ...write, baseRevision: start + 1 },
+        CanvasNode.parse(note('moody-note', 'Harbour')),
+      );
+      await store.writes.applyBatch({ ...write, baseRevision: start + 2 }, [
+        { op: 'create_edge', edge: { id: 'moody-edge', source: 'moody-note', target: 'moody' } },
+      ]);
+      const { run } = await submitNodeRun(store, {
+        projectId: 'p',
+        canvasId: 'c',
+        nodeId: 'moody',
+        idempotencyKey: null,
+        triggeredBy: { kind: 'user', name: 'ana' },
+      });
+      const chat = await newConversation(stage);
+      const darker = { ...moody.data, prompt: 'Harbour at dawn, storm light, low clouds, moody' };
+      stage.model.setBrain(
+        scripted(
+          {
+            toolCalls: [
+              {
+                name: 'apply_canvas_changes',
+                args: {
+                  project_id: 'p',
+                  canvas_id: 'c',
+                  base_revision: start + 3,
+                  operations: [{ op: 'update_node', node_id: 'moody', set: { data: darker } }],
+                },
+              },
+            ],
+          },
+          { text: 'Made “Harbour at dawn” moodier.' },
+        ),
+      );
+      const before = stage.model.requests.length;
+      await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'make the harbour frame moodier' } }),
+      );
+      expect(stage.model.requests[before]!.system).toContain('Never delete a node and create another to change it');
+      const after = await snapshot();
+      expect(after.layout.revision).toBe(start + 4);
+      const nodes = after.layout.nodes as Array<{ id: string; data?: unknown }>;
+      expect(nodes.find((node) => node.id === 'moody')?.data).toEqual(darker);
+      expect((after.layout as unknown as { edges: Array<{ id: string }> }).edges.map((edge) => edge.id)).toContain(
+        'moody-edge',
+      );
+      expect((after.node_states as Record<string, { externalRunId?: string }>).moody?.externalRunId).toBe(run.run_id);
+      const [entry] = (await history(1)).revisions;
+      expect(entry!.author).toMatchObject({ kind: 'agent', agent_run_id: chat.agent_run_id });
+      expect(entry!.changes).toEqual([expect.objectContaining({ change: 'update', kind: 'node', id: 'moody' })]);
     });
 
     it("changes a board's shots when asked (a lens, the order), in one revision as the assistant", async () => {
