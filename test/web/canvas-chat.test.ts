@@ -46,7 +46,9 @@ describe('the web canvas: the chat', () => {
     await stage?.close();
   });
 
-  const open = async (subject: 'ana' | 'ben'): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> => {
+  const open = async (
+    subject: 'ana' | 'ben' | 'olga',
+  ): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> => {
     // A wall of a screen: every card the assistant adds is in view (cards out of view are not drawn).
     const { context, page, errors } = await signIn(
       browser,
@@ -177,6 +179,25 @@ describe('the web canvas: the chat', () => {
       expect(ana.errors).toEqual([]);
     } finally {
       await ana.close();
+    }
+  });
+
+  it('starts a conversation when a person first types in the Chat tab, without a separate click', async () => {
+    stage.model.setBrain(scripted({ text: 'Hello Olga, the canvas has a storm beat.' }));
+    const olga = await open('olga');
+    try {
+      await openChat(olga.page);
+      expect(await stage.server.store.chats.list('p', 'c')).not.toContainEqual(
+        expect.objectContaining({ owner: expect.objectContaining({ subject: 'olga' }) }),
+      );
+      await say(olga.page, 'what is on this canvas?');
+      await olga.page.locator('.chat-message.chat-user', { hasText: 'what is on this canvas?' }).waitFor();
+      await olga.page.locator('.chat-text', { hasText: 'Hello Olga' }).waitFor({ timeout: 10_000 });
+      const mine = (await stage.server.store.chats.list('p', 'c')).filter((entry) => entry.owner.subject === 'olga');
+      expect(mine).toHaveLength(1);
+      expect(olga.errors).toEqual([]);
+    } finally {
+      await olga.close();
     }
   });
 

@@ -57,9 +57,12 @@ export function ChatPanel() {
     return () => clearInterval(timer);
   }, [refresh]);
 
-  const startConversation = async () => {
+  // What the person typed before any conversation was open: the new conversation's first message.
+  const [firstMessage, setFirstMessage] = useState<string | null>(null);
+  const startConversation = async (first?: string) => {
     try {
       const created = await chatApi.create(address);
+      setFirstMessage(first ?? null);
       setConversations((current) => [created, ...current]);
       setOpenId(created.conversation_id);
     } catch (failure) {
@@ -102,10 +105,13 @@ export function ChatPanel() {
           New conversation
         </button>
       </div>
+      {!open && model?.configured !== false ? <FirstMessage onSend={(text) => void startConversation(text)} /> : null}
       {open ? (
         <ConversationLoader
           key={open.conversation_id}
           view={open}
+          firstMessage={firstMessage}
+          onFirstSent={() => setFirstMessage(null)}
           mine={samePerson(open.owner, person)}
           onChanged={refresh}
           onDeleted={() => {
@@ -118,9 +124,54 @@ export function ChatPanel() {
   );
 }
 
+/** Typing in the Chat tab starts a conversation: no separate click first (issue 34, item 8). */
+function FirstMessage({ onSend }: { onSend: (text: string) => void }) {
+  const [draft, setDraft] = useState('');
+  const [sending, setSending] = useState(false);
+  const send = () => {
+    const text = draft.trim();
+    if (!text || sending) return;
+    setSending(true);
+    onSend(text);
+  };
+  return (
+    <div className="chat-compose">
+      <label className="chat-label" htmlFor="chat-input-first">
+        Message
+      </label>
+      <textarea
+        id="chat-input-first"
+        value={draft}
+        rows={3}
+        placeholder="Ask the assistant about this canvas, or to change it…"
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey) {
+            event.preventDefault();
+            send();
+          }
+        }}
+      />
+      <div className="chat-actions">
+        <button
+          type="button"
+          className="button-small button-primary"
+          disabled={sending || draft.trim() === ''}
+          onClick={send}
+        >
+          Send
+        </button>
+      </div>
+    </div>
+  );
+}
+
 interface ConversationProps {
   view: ConversationView;
   mine: boolean;
+  /** A message to send as soon as the conversation is open (typed before it existed). */
+  firstMessage?: string | null;
+  onFirstSent?: () => void;
   onChanged: () => Promise<void>;
   onDeleted: () => void;
 }
@@ -139,7 +190,15 @@ function ConversationLoader(props: ConversationProps) {
   return <Conversation {...props} initial={initial} />;
 }
 
-function Conversation({ view, mine, initial, onChanged, onDeleted }: ConversationProps & { initial: UIMessage[] }) {
+function Conversation({
+  view,
+  mine,
+  initial,
+  onChanged,
+  onDeleted,
+  firstMessage,
+  onFirstSent,
+}: ConversationProps & { initial: UIMessage[] }) {
   const address = useCanvasState((state) => state.address);
   const nodes = useCanvasState((state) => state.layout.nodes);
   const editable = useEditable();
@@ -219,6 +278,15 @@ function Conversation({ view, mine, initial, onChanged, onDeleted }: Conversatio
     void sendMessage({ id: newMessageId(), role: 'user', parts: [{ type: 'text', text }] });
     markFirstStep('askAssistant');
   };
+  // The message typed before this conversation existed goes out once, as soon as it is open.
+  const firstSent = useRef(false);
+  useEffect(() => {
+    if (!firstMessage || firstSent.current || !canWrite) return;
+    firstSent.current = true;
+    onFirstSent?.();
+    void sendMessage({ id: newMessageId(), role: 'user', parts: [{ type: 'text', text: firstMessage }] });
+    markFirstStep('askAssistant');
+  }, [firstMessage, canWrite, onFirstSent, sendMessage]);
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
