@@ -12,6 +12,7 @@ import { createMcpHttpHandler } from '../mcp/http-handler.js';
 import { createTokenRateLimiter } from '../mcp/rate-limit.js';
 import { assistantTools, connectorTools, enabledTools } from '../mcp/tool-registry.js';
 import { PROTECTED_RESOURCE_PATHS, serveResourceMetadata } from '../oauth/resource-metadata.js';
+import { isDiscoveryPath, serveDiscovery } from '../mcp/server-card.js';
 import type { RunEngine } from '../runs/engine.js';
 import { runPricingOf } from '../runs/pricing.js';
 import { LOOPBACK_HOSTNAMES } from '../shared/hosts.js';
@@ -153,6 +154,8 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
       const connectors = composed.connectors();
       if (path === '/mcp' || path === '/mcp/') void mcp(req, res);
       else if (PROTECTED_RESOURCE_PATHS.has(path)) serveResourceMetadata(res, connectors?.server ?? null);
+      else if (isDiscoveryPath(path))
+        serveDiscovery(req, res, path, addresses.publicOrigin, { oauth: connectors?.server !== undefined });
       else if (!connectors?.server.handle(req, res)) void rest(req, res);
     });
     server.requestTimeout = 30_000;
