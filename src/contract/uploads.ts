@@ -82,7 +82,7 @@ export const UploadForm = z
 
 /**
  * A direct upload (docs/storyboards.md, "Uploads"): with the S3 asset store, a large file goes straight to the bucket
- * by a presigned PUT, then the server takes it from there through the same checks as any upload.
+ * by a presigned PUT, then the server takes it from there through the same checks every upload meets.
  */
 export const DirectUploadBody = z
   .strictObject({
