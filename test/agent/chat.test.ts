@@ -48,6 +48,20 @@ const note = (id: string, name: string) => ({
   data: { displayName: name, content: name },
 });
 
+/** The model's part in an edit: one batch of changes at `baseRevision` on canvas c, then its answer. */
+const changesThenSay = (baseRevision: number, operations: unknown[], text: string) =>
+  scripted(
+    {
+      toolCalls: [
+        {
+          name: 'apply_canvas_changes',
+          args: { project_id: 'p', canvas_id: 'c', base_revision: baseRevision, operations },
+        },
+      ],
+    },
+    { text },
+  );
+
 describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
   describe.skipIf(!target.available)('with the model stand-in', () => {
     let stage: ChatStage;
@@ -363,21 +377,10 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       const chat = await newConversation(stage);
       const darker = { ...moody.data, prompt: 'Harbour at dawn, storm light, low clouds, moody' };
       stage.model.setBrain(
-        scripted(
-          {
-            toolCalls: [
-              {
-                name: 'apply_canvas_changes',
-                args: {
-                  project_id: 'p',
-                  canvas_id: 'c',
-                  base_revision: start + 3,
-                  operations: [{ op: 'update_node', node_id: 'moody', set: { data: darker } }],
-                },
-              },
-            ],
-          },
-          { text: 'Made “Harbour at dawn” moodier.' },
+        changesThenSay(
+          start + 3,
+          [{ op: 'update_node', node_id: 'moody', set: { data: darker } }],
+          'Made “Harbour at dawn” moodier.',
         ),
       );
       const before = stage.model.requests.length;
@@ -421,21 +424,10 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
         ],
       };
       stage.model.setBrain(
-        scripted(
-          {
-            toolCalls: [
-              {
-                name: 'apply_canvas_changes',
-                args: {
-                  project_id: 'p',
-                  canvas_id: 'c',
-                  base_revision: start + 1,
-                  operations: [{ op: 'update_node', node_id: 'pier-board', set: { data: changed } }],
-                },
-              },
-            ],
-          },
-          { text: 'Mara’s close-up now opens the board, on an 85 mm lens.' },
+        changesThenSay(
+          start + 1,
+          [{ op: 'update_node', node_id: 'pier-board', set: { data: changed } }],
+          'Mara’s close-up now opens the board, on an 85 mm lens.',
         ),
       );
       const before = stage.model.requests.length;
