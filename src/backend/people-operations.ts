@@ -4,16 +4,16 @@ import type {
   HistoryPage,
   IssuedToken,
   MeView,
-  ProjectView,
   TokenIssueBody,
   TokenView,
   CanvasRef,
 } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
-import type { Actor, ChatRunRecord, MemberRole, TokenRecord } from '../store/records.js';
+import type { Actor, ChatRunRecord, TokenRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { authorizeProject, projectRole, requireCanvas } from './auth/access.js';
 import type { CallerContext } from './auth/caller.js';
+import { reachableProjects } from './reachable-projects.js';
 import { samePerson } from '../contract/index.js';
 
 /**
@@ -205,23 +205,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
     /** Who the caller is, and the projects (with their canvases) it can open. */
     async me(ctx: CallerContext): Promise<MeView> {
       const person = personOf(ctx);
-      const candidates =
-        ctx.principal.kind === 'session'
-          ? await store.directory.membershipsOf(ctx.principal.person)
-          : await store.directory.projects();
-      const projects: ProjectView[] = [];
-      for (const { projectId, title } of candidates) {
-        const role: MemberRole | null = await projectRole(store, ctx, projectId).catch(() => null);
-        if (!role) continue;
-        const workspaceId = (await store.projects.projectWorkspace(projectId))!;
-        const canvases = (await store.directory.canvases(projectId)).map((canvas) => ({
-          canvas_id: canvas.canvasId,
-          title: canvas.title,
-          locked: canvas.locked,
-          revision: canvas.revision,
-        }));
-        projects.push({ project_id: projectId, workspace_id: workspaceId, title, role, canvases });
-      }
+      const projects = await reachableProjects(store, ctx);
       return {
         kind: person && ctx.principal.kind === 'session' ? 'person' : 'token',
         person,

@@ -1,4 +1,5 @@
 import type {
+  ProjectView,
   ApplyCanvasChangesArgs,
   CreateCanvasEdgeArgs,
   CreateCanvasNodeArgs,
@@ -58,6 +59,8 @@ export interface BackendClient {
   ): Promise<HistoryPage>;
   /** Sizes of run outputs by asset id, for resource links; `url` is the output's signed URL (what a gateway asks). */
   assetSizes(outputs: ReadonlyArray<{ assetId: string; url: string }>): Promise<Map<string, number>>;
+  /** The projects and canvases the caller can open (MCP completions offer them). */
+  reachableProjects(caller: ToolCaller): Promise<ProjectView[]>;
   /** Throws when the backend cannot serve (for /readyz). */
   ready(): Promise<void>;
 }

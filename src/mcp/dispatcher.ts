@@ -14,6 +14,7 @@ import type { AssetUrls } from './asset-urls.js';
 import { boundaryRefusal } from './canvas-boundary.js';
 import { CANVAS_APP_URI, type CanvasApp } from './canvas-app.js';
 import { notePresence, type AgentPresence } from './agent-presence.js';
+import { CompleteParams, createPrompts, PromptGetParams } from './prompts.js';
 import { CANVAS_RESOURCE_TEMPLATES, createCanvasResources } from './canvas-resources.js';
 import { SERVER_INFO, type EraFrame } from './era.js';
 import {
@@ -88,8 +89,39 @@ export function createDispatcher(options: DispatcherOptions) {
   const connector = options.connectorTools ? toolSet(options.connectorTools) : everyone;
   const toolsOf = (caller: ToolCaller) =>
     caller.principal.purpose === 'assistant' ? assistant : caller.connector ? connector : everyone;
-  const capabilities = { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } };
+  const capabilities = {
+    tools: { listChanged: false },
+    resources: { subscribe: false, listChanged: false },
+    prompts: { listChanged: false },
+    completions: {},
+  };
   const canvasResources = createCanvasResources(options.client, options.assetUrls);
+  const prompts = createPrompts(options.client);
+
+  /** prompts/get and completion/complete: their params parsed once, their refusals as the other reads answer them. */
+  async function promptCall(
+    request: JSONRPCRequest,
+    context: DispatchContext,
+    answer: (params: unknown) => Promise<object>,
+  ): Promise<RpcReply> {
+    try {
+      return [
+        rpcResultBody(request.id, await answer(request.params), context.era.resultHead + context.era.privateHead),
+      ];
+    } catch (error) {
+      const canvasError = toCanvasError(error);
+      if (canvasError.code === 'internal') context.log().error({ err: error }, `${request.method} failed unexpectedly`);
+      context.outcome?.(canvasError);
+      if (canvasError.code === 'invalid_arguments')
+        return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, canvasError.message, canvasError.details)];
+      return [refusalBody(request.id, canvasError)];
+    }
+  }
+  const paramsOf = <T>(schema: z.ZodType<T>, params: unknown, method: string): T => {
+    const parsed = schema.safeParse(params);
+    if (!parsed.success) throw new CanvasError('invalid_arguments', `Invalid ${method} params.`);
+    return parsed.data;
+  };
 
   function initialize(request: JSONRPCRequest): RpcReply {
     const parsed = InitializeRequestSchema.safeParse(request);
@@ -235,6 +267,16 @@ export function createDispatcher(options: DispatcherOptions) {
           ];
         case 'resources/read':
           return readResource(request, context);
+        case 'prompts/list':
+          return [rpcResultBody(request.id, prompts.list(), era.resultHead + era.cacheHead)];
+        case 'prompts/get':
+          return promptCall(request, context, (params) =>
+            prompts.get(context.caller, paramsOf(PromptGetParams, params, 'prompts/get')),
+          );
+        case 'completion/complete':
+          return promptCall(request, context, (params) =>
+            prompts.complete(context.caller, paramsOf(CompleteParams, params, 'completion/complete')),
+          );
         default:
           return [rpcErrorBody(request.id, RPC_ERROR.methodNotFound, `Method not found: ${request.method}`)];
       }

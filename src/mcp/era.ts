@@ -36,6 +36,9 @@ const LEGACY_METHODS = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
 ]);
 
 function legacyFrame(protocolVersion: string): EraFrame {

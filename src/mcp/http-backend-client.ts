@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  MeView,
   ErrorBody,
   HistoryPage,
   IDEMPOTENCY_KEY_HEADER,
@@ -189,6 +190,9 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
           ).json,
         ),
       ),
+
+    reachableProjects: async (caller) =>
+      MeView.parse(JSON.parse((await exchange({ method: 'GET', path: '/api/v1/me', caller }, MeView)).json)).projects,
 
     getCanvas: (caller, args) =>
       exchange(

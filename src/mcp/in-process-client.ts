@@ -1,6 +1,7 @@
 import { resolveCaller } from '../backend/auth/caller.js';
 import { authenticateSecret } from '../backend/auth/principal.js';
 import type { CanvasBackend } from '../backend/backend.js';
+import { reachableProjects } from '../backend/reachable-projects.js';
 import { CanvasError } from '../shared/errors.js';
 import { jsonPayload } from '../shared/json-payload.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
@@ -32,6 +33,7 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
       await backend.authorize(context(caller), projectId, need);
     },
     listSkills: async (caller) => jsonPayload(await backend.listSkills(context(caller))),
+    reachableProjects: (caller) => reachableProjects(store, context(caller)),
     getCanvas: async (caller, args) =>
       (await backend.readSnapshot(context(caller), canvas(args), { withElements: true })).payload,
     createNode: async (caller, args) =>

@@ -25,6 +25,9 @@ const MODERN_METHODS = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
 ]);
 
 /** Methods whose `params.name` or `params.uri` the client mirrors into `Mcp-Name` (streamable-http.mdx, "Standard Request Headers"). */

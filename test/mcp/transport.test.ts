@@ -186,7 +186,10 @@ describe.each(MODES)('MCP transport: %s', (mode) => {
     });
 
     it('answers an unknown method with JSON-RPC -32601', async () => {
-      const response = await post(url, { headers: auth, body: { jsonrpc: '2.0', id: 9, method: 'prompts/list' } });
+      const response = await post(url, {
+        headers: auth,
+        body: { jsonrpc: '2.0', id: 9, method: 'sampling/createMessage' },
+      });
       expect(response.json.error?.code).toBe(-32601);
     });
 
