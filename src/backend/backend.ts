@@ -35,6 +35,7 @@ import type { CallerContext } from './auth/caller.js';
 import { pickedData, versionList } from './result-versions.js';
 import { skillCatalog } from './skill-catalog.js';
 import { createElementOperations } from './elements.js';
+import { freeAreas } from '../canvas/free-areas.js';
 import { createSnapshotReader, type SnapshotRead } from './snapshot/snapshot-reader.js';
 
 /**
@@ -76,6 +77,19 @@ export function createBackend(options: BackendOptions) {
   const signals: RunSignals = options.runSignals ?? { runQueued: () => undefined, cancelRequested: () => undefined };
   const signer = options.signer;
   const elementViews = createElementOperations(store, signer);
+  // Free areas of the canvases agents read, per revision: computed once from the layout, not on every read.
+  const freeAreaCache = new Map<string, { revision: number; json: string }>();
+  function freeAreasJson(ref: CanvasRef, read: SnapshotRead): string {
+    const key = `${ref.projectId}\u0000${ref.canvasId}`;
+    const cached = freeAreaCache.get(key);
+    if (cached?.revision === read.revision) return cached.json;
+    const { layout } = JSON.parse(read.payload.json) as { layout: { nodes: CanvasNode[] } };
+    const json = JSON.stringify(freeAreas(layout.nodes));
+    freeAreaCache.delete(key);
+    freeAreaCache.set(key, { revision: read.revision, json });
+    while (freeAreaCache.size > 64) freeAreaCache.delete(freeAreaCache.keys().next().value!);
+    return json;
+  }
   const pricing = options.pricing ?? DEFAULT_PRICING;
   // A cached canvas document is the same payload on every read: its URLs are signed once per signing window.
   const signedDocuments = new WeakMap<JsonPayload, { expiry: number; payload: JsonPayload }>();
@@ -164,15 +178,19 @@ export function createBackend(options: BackendOptions) {
     async readSnapshot(
       ctx: CallerContext,
       ref: CanvasRef,
-      options: { withElements?: boolean } = {},
+      options: { withElements?: boolean; withFreeAreas?: boolean } = {},
     ): Promise<SnapshotRead> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
       const read = await snapshots.read(ref.projectId, ref.canvasId);
       const payload = signedDocument(read.payload);
-      if (!options.withElements) return { ...read, payload };
-      const { elements } = await elementViews.list(ctx, ref.projectId);
-      if (elements.length === 0) return { ...read, payload };
-      return { ...read, payload: joinPayload([payload.json.slice(0, -1), `,"elements":${JSON.stringify(elements)}}`]) };
+      const extras: string[] = [];
+      if (options.withFreeAreas) extras.push(`"free_areas":${freeAreasJson(ref, read)}`);
+      if (options.withElements) {
+        const { elements } = await elementViews.list(ctx, ref.projectId);
+        if (elements.length > 0) extras.push(`"elements":${JSON.stringify(elements)}`);
+      }
+      if (extras.length === 0) return { ...read, payload };
+      return { ...read, payload: joinPayload([payload.json.slice(0, -1), `,${extras.join(',')}}`]) };
     },
 
     async createNode(ctx: CallerContext, args: WriteArgs & { node: CanvasNode }): Promise<CreateNodeReceipt> {

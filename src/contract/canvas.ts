@@ -51,6 +51,16 @@ export const NodeRuntimeState = z.strictObject({
 export type NodeRuntimeState = z.infer<typeof NodeRuntimeState>;
 
 /** The canvas read. The spec says the output allows additional properties. */
+/** An area of the canvas that covers no node (issue 34): `near` is `canvas` (past its end) or a board's id. */
+export const FreeArea = z.strictObject({
+  near: z.string(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+export type FreeArea = z.infer<typeof FreeArea>;
+
 export const CanvasSnapshot = z.looseObject({
   snapshot_version: z.literal(SNAPSHOT_CONTRACT_VERSION),
   project_id: ProjectId,
@@ -72,6 +82,11 @@ export const CanvasSnapshot = z.looseObject({
     description:
       'Downstream chains ("Run from here") with a step still queued, running or asked to stop; absent when there are none.',
   }),
+  // Beyond the spec's read, issue 34: where new nodes fit without covering any.
+  free_areas: z.array(FreeArea).optional().meta({
+    description:
+      "get_canvas only: areas that cover no node, one past the canvas's end ('canvas') and one beside each board (its id); place new nodes inside one.",
+  }),
   // Beyond the spec's read, issue 32: what an agent needs to keep cast and places consistent.
   elements: z.array(ElementView).optional().meta({
     description:
@@ -82,7 +97,13 @@ export type CanvasSnapshot = z.infer<typeof CanvasSnapshot>;
 
 /** The REST snapshot read's query: `include=elements` adds the project's elements, as get_canvas answers them. */
 export const SnapshotQuery = z.object({
-  include: z.enum(['elements']).optional().meta({ description: "elements: the project's elements beside the canvas." }),
+  include: z
+    .string()
+    .regex(/^(elements|free_areas)(,(elements|free_areas))*$/, { error: 'must list elements and/or free_areas' })
+    .optional()
+    .meta({
+      description: "What get_canvas adds, comma-separated: elements (the project's), free_areas (room for new nodes).",
+    }),
 });
 
 const receiptFields = {

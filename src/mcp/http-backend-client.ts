@@ -198,7 +198,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       exchange(
         {
           method: 'GET',
-          path: `${canvasPath(args)}/snapshot?include=elements`,
+          path: `${canvasPath(args)}/snapshot?include=elements,free_areas`,
           caller,
           headers: { [SNAPSHOT_VERSION_HEADER]: SNAPSHOT_CONTRACT_VERSION },
         },

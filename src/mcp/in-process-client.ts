@@ -35,7 +35,7 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
     listSkills: async (caller) => jsonPayload(await backend.listSkills(context(caller))),
     reachableProjects: (caller) => reachableProjects(store, context(caller)),
     getCanvas: async (caller, args) =>
-      (await backend.readSnapshot(context(caller), canvas(args), { withElements: true })).payload,
+      (await backend.readSnapshot(context(caller), canvas(args), { withElements: true, withFreeAreas: true })).payload,
     createNode: async (caller, args) =>
       jsonPayload(await backend.createNode(context(caller), { ...revisionChecked(args), node: args.node })),
     createEdge: async (caller, args) =>

@@ -104,7 +104,10 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     const snapshot = await backend.readSnapshot(
       c.get('caller'),
       { projectId: params.project_id, canvasId: params.canvas_id },
-      { withElements: query.include === 'elements' },
+      {
+        withElements: query.include?.split(',').includes('elements') ?? false,
+        withFreeAreas: query.include?.split(',').includes('free_areas') ?? false,
+      },
     );
     return c.body(snapshot.payload.json, 200, { 'content-type': 'application/json; charset=utf-8' });
   });

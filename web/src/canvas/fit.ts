@@ -2,7 +2,8 @@ import type { ReactFlowInstance } from '@xyflow/react';
 import type { CanvasNode } from '../../../src/contract/index.js';
 import { LIMITS } from '../../../src/contract/limits.js';
 import { drawnBoxes } from '../model/placement.js';
-import { drawnPosition, type FlowNode } from './flow-nodes.js';
+import { drawnPosition } from '../../../src/canvas/placement.js';
+import type { FlowNode } from './flow-nodes.js';
 
 /**
  * Fits the whole canvas in view. React Flow's own fitView only counts nodes it has measured, and with

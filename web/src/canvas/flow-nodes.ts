@@ -1,5 +1,6 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { CanvasEdge, CanvasNode, NodeRuntimeState } from '../../../src/contract/index.js';
+import { drawnPosition } from '../../../src/canvas/placement.js';
 import { LIMITS } from '../../../src/contract/limits.js';
 import { NODE_CARDS } from '../cards/index.js';
 
@@ -14,18 +15,12 @@ export interface CardData extends Record<string, unknown> {
 export type FlowNode = Node<CardData>;
 
 /**
- * Where and how large a node is drawn. The contract bounds both (LIMITS.coordinate, LIMITS.nodeExtent), but a node
- * stored before those bounds may lie at 1e20 or be 1e308 wide: React Flow and its minimap would then scale everything
- * else out of sight (issue 17, defect 6). It is drawn at the edge of the bounds instead.
+ * How large a node is drawn. The contract bounds extents (LIMITS.nodeExtent), but a node stored before those bounds
+ * may be 1e308 wide: React Flow and its minimap would then scale everything else out of sight (issue 17, defect 6).
+ * It is drawn at the edge of the bounds instead (positions likewise: drawnPosition, src/canvas/placement.ts).
  */
 function clamp(value: number, low: number, high: number, fallback: number): number {
   return Number.isFinite(value) ? Math.min(Math.max(value, low), high) : fallback;
-}
-export function drawnPosition(position: { x: number; y: number }): { x: number; y: number } {
-  return {
-    x: clamp(position.x, -LIMITS.coordinate, LIMITS.coordinate, 0),
-    y: clamp(position.y, -LIMITS.coordinate, LIMITS.coordinate, 0),
-  };
 }
 function drawnExtent(value: number | undefined): number | undefined {
   return value === undefined ? undefined : clamp(value, 1, LIMITS.nodeExtent, LIMITS.nodeExtent);

@@ -1,85 +1,12 @@
 import type { CanvasNode } from '../../../src/contract/index.js';
-import { drawnPosition } from '../canvas/flow-nodes.js';
+import { CARD, freeSpotNear, type Box, type MeasuredSizes } from '../../../src/canvas/placement.js';
+
+export { drawnBoxes, freeSpotNear, NEW_CARD, type Box, type MeasuredSizes } from '../../../src/canvas/placement.js';
 
 /**
- * Where a new card goes (issue 31, "place cards that overlap nothing"): the free spot nearest to where the person is
- * working (the view's centre, or beside the selection), searched outward in a spiral of card-sized steps, against every
- * card as it is drawn (children of groups at their place on the canvas, groups with all they hold). The palette, a
- * paste and the chat's free spot all ask this one function.
+ * The page's side of placement (src/canvas/placement.ts holds the rules it shares with the server): the sizes React
+ * Flow measured, and a pasted block moved to a free spot.
  */
-
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export const NEW_CARD = { width: 300, height: 220 };
-const GAP = 40;
-const CARD = { width: 280, height: 200 };
-
-/** A card's size as the page drew it (React Flow's `measured`), when it is on screen. */
-export type MeasuredSizes = ReadonlyMap<string, { width?: number; height?: number }>;
-
-/**
- * Every node's box where it is drawn on the canvas (a child's position is relative to its parent). A card drawn
- * larger than its stored size (its results grew it) counts at the size it shows.
- */
-export function drawnBoxes(nodes: readonly CanvasNode[], measured: MeasuredSizes = new Map()): Box[] {
-  const byId = new Map(nodes.map((node) => [node.id, node]));
-  const absolute = new Map<string, { x: number; y: number }>();
-  const place = (node: CanvasNode, depth = 0): { x: number; y: number } => {
-    const known = absolute.get(node.id);
-    if (known) return known;
-    const parent = node.parentId !== undefined && depth < 64 ? byId.get(node.parentId) : undefined;
-    const origin = parent ? place(parent, depth + 1) : { x: 0, y: 0 };
-    const own = drawnPosition(node.position);
-    const at = { x: origin.x + own.x, y: origin.y + own.y };
-    absolute.set(node.id, at);
-    return at;
-  };
-  return nodes.map((node) => {
-    const drawn = measured.get(node.id);
-    return {
-      ...place(node),
-      width: Math.max(node.width ?? node.style?.width ?? CARD.width, drawn?.width ?? 0),
-      height: Math.max(node.height ?? node.style?.height ?? CARD.height, drawn?.height ?? 0),
-    };
-  });
-}
-
-const overlaps = (box: Box, boxes: readonly Box[]) =>
-  boxes.some(
-    (other) =>
-      box.x < other.x + other.width + GAP &&
-      box.x + box.width + GAP > other.x &&
-      box.y < other.y + other.height + GAP &&
-      box.y + box.height + GAP > other.y,
-  );
-
-/** The top-left of the free spot for a card of `size` nearest to `near` (a point the card is centred on). */
-export function freeSpotNear(
-  boxes: readonly Box[],
-  near: { x: number; y: number },
-  size: { width: number; height: number } = NEW_CARD,
-): { x: number; y: number } {
-  const start = { x: Math.round(near.x - size.width / 2), y: Math.round(near.y - size.height / 2) };
-  const step = { x: size.width + GAP, y: size.height + GAP };
-  for (let ring = 0; ring < 60; ring += 1) {
-    // The ring of cells at this distance, nearest first.
-    const cells: Array<{ x: number; y: number; distance: number }> = [];
-    for (let dx = -ring; dx <= ring; dx += 1) {
-      for (let dy = -ring; dy <= ring; dy += 1) {
-        if (Math.max(Math.abs(dx), Math.abs(dy)) !== ring) continue;
-        cells.push({ x: start.x + dx * step.x, y: start.y + dy * step.y, distance: Math.hypot(dx, dy) });
-      }
-    }
-    cells.sort((a, b) => a.distance - b.distance);
-    for (const cell of cells) if (!overlaps({ x: cell.x, y: cell.y, ...size }, boxes)) return { x: cell.x, y: cell.y };
-  }
-  return start;
-}
 
 /** The sizes React Flow measured for the cards on screen, for drawnBoxes. */
 export function measuredSizes(
