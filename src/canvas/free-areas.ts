@@ -14,7 +14,7 @@ const MAX_BOARDS = 20;
 const MARGIN = 80;
 
 /** A board's card grows with its frames (3 columns unless it says; at most 24 frames drawn): its size as drawn. */
-function boardSize(node: CanvasNode): { width: number; height: number } | undefined {
+export function boardSize(node: CanvasNode): { width: number; height: number } | undefined {
   if (node.type !== 'storyboardNode') return undefined;
   const columns = Math.min(Math.max(node.data.columns ?? 3, 1), 6);
   const rows = Math.ceil(Math.min(Math.max(node.data.frames.length, 1), 24) / columns);

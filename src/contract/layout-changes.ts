@@ -69,3 +69,22 @@ export const RevertBody = z.strictObject({
   to_revision: BaseRevision.meta({ description: 'The revision whose layout the canvas returns to.' }),
 });
 export type RevertBody = z.infer<typeof RevertBody>;
+
+/** Tidy (issue 34, item 4): some nodes of one parent laid out again, as one revision of position changes. */
+export const TidyBody = z
+  .strictObject({
+    base_revision: BaseRevision,
+    client_save_id: ClientSaveId,
+    node_ids: z
+      .array(NodeId)
+      .min(2, { error: 'must name at least two nodes' })
+      .max(MAX_BATCH_OPERATIONS, { error: `must name at most ${MAX_BATCH_OPERATIONS} nodes` })
+      .optional()
+      .meta({ description: "The nodes to lay out, all of one parent; the canvas's top-level nodes when left out." }),
+    mode: z
+      .enum(['flow', 'grid'])
+      .default('flow')
+      .meta({ description: 'flow: along their connections, left to right; grid: packed in rows.' }),
+  })
+  .meta({ id: 'TidyBody' });
+export type TidyBody = z.infer<typeof TidyBody>;

@@ -57,6 +57,7 @@ import { createScriptImport } from '../backend/script-import.js';
 import { createTemplateOperations } from '../backend/canvas-templates.js';
 import { registerTemplateRoutes, TEMPLATES_PATH } from './routes/templates.js';
 import { createElementOperations } from '../backend/elements.js';
+import { registerTidyRoutes, TIDY_PATH } from './routes/tidy.js';
 import { ELEMENT_PATH, ELEMENTS_PATH, registerElementRoutes } from './routes/elements.js';
 import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
@@ -297,6 +298,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerScriptImportRoutes(app, createScriptImport(store, backend));
   registerTemplateRoutes(app, createTemplateOperations(store, backend));
   registerElementRoutes(app, createElementOperations(store, options.signer));
+  registerTidyRoutes(app, backend);
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
@@ -344,6 +346,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     SCRIPT_IMPORT_PATH,
     TEMPLATES_PATH,
     ELEMENTS_PATH,
+    TIDY_PATH,
     ELEMENT_PATH,
     '/invite',
     `${INTERACTION_PATH}/:uid`,

@@ -95,6 +95,7 @@ import {
   TemplateCreateBody,
   ElementCreateBody,
   SnapshotQuery,
+  TidyBody,
   ElementId,
   ElementList,
   ElementUpdateBody,
@@ -924,6 +925,21 @@ export const API_ROUTES: readonly ApiRoute[] = [
         'A file is not an allowed picture, film, sound or PDF (the type found is named): nothing was kept.',
         ErrorBody,
       ),
+    },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/tidy`,
+    operationId: 'tidyNodes',
+    summary:
+      'Lay out some nodes of one parent again (editors): along their connections or in a grid, as one revision of position changes at base_revision.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    body: TidyBody,
+    responses: {
+      201: ok('Laid out.', BatchReceipt),
+      200: ok('A replay of an identical earlier request.', BatchReceipt),
     },
   },
   {

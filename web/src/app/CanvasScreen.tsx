@@ -93,6 +93,15 @@ function TopBar({ shotList, toggleShotList }: { shotList: boolean; toggleShotLis
       <button
         type="button"
         className="button-small"
+        disabled={!editable}
+        onClick={() => void tidy(controller, flow.getNodes())}
+        title="Lay out the selected cards (or every card) along their connections, as one change"
+      >
+        Tidy
+      </button>
+      <button
+        type="button"
+        className="button-small"
         onClick={() => fitCanvas(flow, controller.store.getState().layout.nodes, 200)}
         title="Fit view (F)"
       >
@@ -101,6 +110,29 @@ function TopBar({ shotList, toggleShotList }: { shotList: boolean; toggleShotLis
       <span className="who">{person ? person.subject : ''}</span>
     </header>
   );
+}
+
+/**
+ * Tidy (issue 34, item 4): the selected cards when two or more of one parent are selected, else every card on the
+ * canvas itself, laid out by the server as one revision (it comes back through the feed; History reverts it).
+ */
+async function tidy(
+  controller: CanvasController,
+  flowNodes: ReadonlyArray<{ id: string; selected?: boolean; parentId?: string }>,
+) {
+  const { layout, address } = controller.store.getState();
+  const selected = flowNodes.filter((node) => node.selected);
+  const oneParent = new Set(selected.map((node) => node.parentId ?? null)).size === 1;
+  try {
+    await api.tidy(address, {
+      base_revision: layout.revision,
+      client_save_id: null,
+      mode: 'flow',
+      ...(selected.length >= 2 && oneParent ? { node_ids: selected.map((node) => node.id) } : {}),
+    });
+  } catch (error) {
+    controller.notify('error', `Tidy was not applied: ${(error as Error).message}`);
+  }
 }
 
 function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Tab; setTab: (tab: Tab) => void }) {

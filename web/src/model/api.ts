@@ -20,6 +20,7 @@ import type {
   ScriptImportBody,
   ScriptImportReceipt,
   TemplateList,
+  TidyBody,
   ElementCreateBody,
   ElementList,
   ElementUpdateBody,
@@ -126,6 +127,8 @@ export const api = {
   importScript: ({ projectId, canvasId }: CanvasAddress, body: ScriptImportBody) =>
     request<ScriptImportReceipt>('POST', `${canvasPath(projectId, canvasId)}/script-import`, body),
 
+  tidy: ({ projectId, canvasId }: CanvasAddress, body: TidyBody) =>
+    request<BatchReceipt>('POST', `${canvasPath(projectId, canvasId)}/tidy`, body),
   revert: ({ projectId, canvasId }: CanvasAddress, baseRevision: number, toRevision: number) =>
     request<RevertReceipt>('POST', `${canvasPath(projectId, canvasId)}/revert`, {
       base_revision: baseRevision,
