@@ -13,6 +13,7 @@ import type {
   NodeUpdate,
   ResultVersionList,
   RevertReceipt,
+  UndoChatRunReceipt,
   RunChain,
   RunEstimate,
   SkillCatalog,
@@ -218,6 +219,17 @@ export function createBackend(options: BackendOptions) {
 
     async applyBatch(ctx: CallerContext, args: WriteArgs & { operations: LayoutOperation[] }): Promise<BatchReceipt> {
       return store.writes.applyBatch(await authorizeWrite(ctx, args), args.operations);
+    },
+
+    /** Undoes one chat run's changes on the canvas (issue 34, item 5): a chat run of this canvas only. */
+    async undoChatRun(ctx: CallerContext, args: WriteArgs & { agentRunId: string }): Promise<UndoChatRunReceipt> {
+      const target = await authorizeWrite(ctx, args);
+      const chatRun = await store.chatRuns.getChatRun(args.agentRunId);
+      if (!chatRun || chatRun.projectId !== args.projectId || chatRun.canvasId !== args.canvasId)
+        throw new CanvasError('not_found', `No chat run ${args.agentRunId} on canvas ${args.canvasId}.`, {
+          agent_run_id: args.agentRunId,
+        });
+      return store.writes.undoChatRun(target, args.agentRunId);
     },
 
     async revert(ctx: CallerContext, args: WriteArgs & { toRevision: number }): Promise<RevertReceipt> {

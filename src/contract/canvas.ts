@@ -192,7 +192,31 @@ export const RevertReceipt = z.looseObject({
 });
 export type RevertReceipt = z.infer<typeof RevertReceipt>;
 
+/**
+ * Undo of one chat run's changes (issue 34, item 5): every node and edge the run changed goes back to what it was
+ * before the run first changed it, as one new revision; one that somebody else changed after the run did is left as
+ * they made it, and listed in `kept`.
+ */
+export const UndoChatRunReceipt = z.looseObject({
+  ...receiptFields,
+  operation: z.literal('undo_chat_run'),
+  agent_run_id: z.string(),
+  changed_node_ids: z.array(NodeId),
+  changed_edge_ids: z.array(ResourceId),
+  cancelled_run_ids: z.array(RunId),
+  kept: z.array(
+    z.strictObject({
+      kind: z.enum(['node', 'edge']),
+      id: z.string(),
+      revision: Revision.meta({ description: 'The later revision that changed it.' }),
+      by: z.string().meta({ description: 'Who made that revision: a person, an agent or the system, in words.' }),
+    }),
+  ),
+});
+export type UndoChatRunReceipt = z.infer<typeof UndoChatRunReceipt>;
+
 export type SaveReceipt =
+  | UndoChatRunReceipt
   | CreateNodeReceipt
   | DeleteNodeReceipt
   | UpdateNodeReceipt

@@ -88,3 +88,8 @@ export const TidyBody = z
   })
   .meta({ id: 'TidyBody' });
 export type TidyBody = z.infer<typeof TidyBody>;
+
+export const UndoChatRunBody = z
+  .strictObject({ base_revision: BaseRevision, client_save_id: ClientSaveId })
+  .meta({ id: 'UndoChatRunBody' });
+export type UndoChatRunBody = z.infer<typeof UndoChatRunBody>;

@@ -401,6 +401,57 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       expect(entry!.changes).toEqual([expect.objectContaining({ change: 'update', kind: 'node', id: 'moody' })]);
     });
 
+    it("undoes a conversation's changes in one revision, keeping what a person changed after it", async () => {
+      const start = (await snapshot()).layout.revision;
+      const chat = await newConversation(stage);
+      stage.model.setBrain(
+        changesThenSay(
+          start,
+          [
+            { op: 'create_node', node: frame('undo-a', 'Dawn', 2400) },
+            { op: 'create_node', node: frame('undo-b', 'Dusk', 2800) },
+          ],
+          'Added two frames.',
+        ),
+      );
+      await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'two frames, dawn and dusk' } }),
+      );
+      expect((await snapshot()).layout.revision).toBe(start + 1);
+      // Ana renames the dawn frame afterwards: her work is not the assistant's to undo.
+      const renamed = { ...frame('undo-a', 'Dawn', 2400).data, displayName: 'Dawn, ana’s' };
+      const edit = await api(stage.server.url, `${CANVAS}/nodes/undo-a`, {
+        method: 'PATCH',
+        headers: fromPage(stage, 'ana'),
+        body: { base_revision: start + 1, client_save_id: null, set: { data: renamed } },
+      });
+      expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+
+      const undo = (baseRevision: number) =>
+        api(stage.server.url, `${CANVAS}/chat-runs/${chat.agent_run_id}/undo`, {
+          method: 'POST',
+          headers: fromPage(stage, 'ana'),
+          body: { base_revision: baseRevision, client_save_id: null },
+        });
+      const undone = await undo(start + 2);
+      expect(undone.status, JSON.stringify(undone.body)).toBe(201);
+      expect(undone.body).toMatchObject({
+        operation: 'undo_chat_run',
+        revision: start + 3,
+        changed_node_ids: ['undo-b'],
+        kept: [{ kind: 'node', id: 'undo-a', revision: start + 2, by: 'ana' }],
+      });
+      const after = await snapshot();
+      const nodes = after.layout.nodes as Array<{ id: string; data?: unknown }>;
+      expect(nodes.some((node) => node.id === 'undo-b')).toBe(false);
+      expect(nodes.find((node) => node.id === 'undo-a')?.data).toEqual(renamed);
+      // Nothing is left to undo, and saying so writes nothing.
+      const again = await undo(start + 3);
+      expect(again.status).toBe(400);
+      expect(JSON.stringify(again.body)).toContain('was changed since by ana');
+      expect((await snapshot()).layout.revision).toBe(start + 3);
+    });
+
     it("changes a board's shots when asked (a lens, the order), in one revision as the assistant", async () => {
       const { store } = stage.server;
       const start = (await snapshot()).layout.revision;

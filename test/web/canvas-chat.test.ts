@@ -239,4 +239,23 @@ describe('the web canvas: the chat', () => {
       await ana.close();
     }
   });
+  it("undoes the assistant's changes in a conversation with one click, saying what it did", async () => {
+    const ana = await open('ana');
+    try {
+      await openChat(ana.page);
+      // Ana's conversation of the tests above is open: its assistant added Arrival, Storm and Rescue and their two
+      // connections, then Aftermath (frame-d) before it was stopped: six changes, none touched by anyone since.
+      await ana.page.getByText('Stopped.').waitFor();
+      await card(ana.page, 'frame-d').waitFor();
+      await ana.page.getByRole('button', { name: 'Undo its changes' }).click();
+      await ana.page.locator('.notice', { hasText: "Undid the assistant's 6 changes" }).first().waitFor();
+      await card(ana.page, 'frame-d').waitFor({ state: 'detached' });
+      for (const id of ['frame-a', 'frame-b', 'frame-c', 'frame-d'])
+        expect(await stage.server.store.layout.readNode('p', 'c', id)).toBeUndefined();
+      expect(await stage.server.store.layout.readNode('p', 'c', 'beat')).toBeDefined();
+      expect(ana.errors).toEqual([]);
+    } finally {
+      await ana.close();
+    }
+  });
 });

@@ -96,6 +96,8 @@ import {
   ElementCreateBody,
   SnapshotQuery,
   TidyBody,
+  UndoChatRunBody,
+  UndoChatRunReceipt,
   ElementId,
   ElementList,
   ElementUpdateBody,
@@ -925,6 +927,21 @@ export const API_ROUTES: readonly ApiRoute[] = [
         'A file is not an allowed picture, film, sound or PDF (the type found is named): nothing was kept.',
         ErrorBody,
       ),
+    },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/chat-runs/:chat_run_id/undo`,
+    operationId: 'undoChatRun',
+    summary:
+      'Undo what one chat run (a conversation, a connection) changed on the canvas (editors), as one revision; what others changed after it is kept and listed.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams.extend({ chat_run_id: z.string() }),
+    body: UndoChatRunBody,
+    responses: {
+      201: ok('Undone.', UndoChatRunReceipt),
+      200: ok('A replay of an identical earlier request.', UndoChatRunReceipt),
     },
   },
   {

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import {
   SnapshotQuery,
+  UndoChatRunBody,
   CanvasId,
   ChangesBody,
   CreateEdgeBody,
@@ -167,6 +168,14 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
+  app.post(`${CANVAS}/chat-runs/:chat_run_id/undo`, async (c) => {
+    const params = await authorizedCanvas(c, backend, 'editor');
+    const { chat_run_id } = pathParams(c, { chat_run_id: ResourceId });
+    const body = await jsonBody(c, UndoChatRunBody);
+    const receipt = await backend.undoChatRun(c.get('caller'), { ...writeArgs(params, body), agentRunId: chat_run_id });
+    return c.json(receipt, receipt.replayed ? 200 : 201);
+  });
+
   app.post(`${CANVAS}/nodes/:node_id/runs`, async (c) => {
     const params = await authorizedCanvas(c, backend, 'editor');
     const { node_id } = pathParams(c, { node_id: NodeId });
@@ -313,6 +322,7 @@ export const CANVAS_ROUTE_PATHS = [
   `${CANVAS}/edges/:edge_id`,
   `${CANVAS}/changes`,
   `${CANVAS}/revert`,
+  `${CANVAS}/chat-runs/:chat_run_id/undo`,
   `${CANVAS}/nodes/:node_id/runs`,
   `${CANVAS}/nodes/:node_id/run-estimate`,
   `${CANVAS}/nodes/:node_id/runs/variants`,

@@ -5,6 +5,7 @@ import {
   DeleteEdgeReceipt,
   DeleteNodeReceipt,
   RevertReceipt,
+  UndoChatRunReceipt,
   UpdateNodeReceipt,
   type CanvasEdge,
   type CanvasNode,
@@ -15,6 +16,7 @@ import { CanvasError } from '../../shared/errors.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { applyOperation, createEdge, createNode, deleteEdge, deleteNode, updateNode } from './node-operations.js';
 import { revertLayout } from './revert.js';
+import { undoChatRunLayout } from './undo-chat-run.js';
 import { DEFAULT_CAPS, runLayoutWrite, type CanvasCaps, type CommittedWrite, type WriteTarget } from './write-frame.js';
 
 export type { CanvasCaps, CommittedWrite, WriteTarget } from './write-frame.js';
@@ -131,6 +133,17 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
           }
           return { operation: 'batch', results };
         },
+      );
+    },
+
+    /** Undoes what one chat run changed here, leaving what others changed after it (issue 34, item 5). */
+    undoChatRun(target: WriteTarget, agentRunId: string): Promise<UndoChatRunReceipt> {
+      return runLayoutWrite(
+        deps,
+        target,
+        { operation: 'undo_chat_run', payload: { operation: 'undo_chat_run', agent_run_id: agentRunId } },
+        UndoChatRunReceipt,
+        async (layout) => ({ operation: 'undo_chat_run', ...(await undoChatRunLayout(layout, agentRunId)) }),
       );
     },
 

@@ -32,7 +32,7 @@ function invalidTarget(message: string): CanvasError {
 }
 
 /** The body an object had at `revision`: a string, or null when it did not exist then. */
-async function bodyAt(layout: LayoutTx, kind: ObjectKind, id: string, revision: number): Promise<string | null> {
+export async function bodyAt(layout: LayoutTx, kind: ObjectKind, id: string, revision: number): Promise<string | null> {
   const row = await layout.tx.get(
     `SELECT change, body, has_body FROM canvas_changes
      WHERE project_id = ? AND canvas_id = ? AND object_kind = ? AND object_id = ? AND revision <= ?
@@ -59,13 +59,24 @@ export async function revertLayout(layout: LayoutTx, toRevision: number): Promis
     [layout.projectId, layout.canvasId, toRevision],
   );
   const changed = changedRows.map((row) => ChangedRow.parse(row));
-  const targets = new Map<string, { kind: ObjectKind; id: string; body: string | null }>();
+  const targets: RestoreTarget[] = [];
   for (const { object_kind: kind, object_id: id } of changed)
-    targets.set(`${kind}\u0000${id}`, { kind, id, body: await bodyAt(layout, kind, id, toRevision) });
+    targets.push({ kind, id, body: await bodyAt(layout, kind, id, toRevision) });
+  return restoreObjects(layout, targets);
+}
 
+/** An object and the body it goes back to (null: it goes away). */
+export interface RestoreTarget {
+  kind: ObjectKind;
+  id: string;
+  body: string | null;
+}
+
+/** Puts objects back to the given bodies (revert, undo of a chat run), keeping every edge's ends in place throughout. */
+export async function restoreObjects(layout: LayoutTx, targets: readonly RestoreTarget[]): Promise<RevertResult> {
   const result: RevertResult = { changedNodeIds: [], changedEdgeIds: [], cancelledRunIds: [] };
-  const edges = [...targets.values()].filter((target) => target.kind === 'edge');
-  const nodes = [...targets.values()].filter((target) => target.kind === 'node');
+  const edges = targets.filter((target) => target.kind === 'edge');
+  const nodes = targets.filter((target) => target.kind === 'node');
 
   // Edges first out, nodes in, nodes out, edges in: every edge always has both ends while the write runs.
   for (const edge of edges) {

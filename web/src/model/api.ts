@@ -21,6 +21,7 @@ import type {
   ScriptImportReceipt,
   TemplateList,
   TidyBody,
+  UndoChatRunReceipt,
   ElementCreateBody,
   ElementList,
   ElementUpdateBody,
@@ -127,6 +128,12 @@ export const api = {
   importScript: ({ projectId, canvasId }: CanvasAddress, body: ScriptImportBody) =>
     request<ScriptImportReceipt>('POST', `${canvasPath(projectId, canvasId)}/script-import`, body),
 
+  undoChatRun: ({ projectId, canvasId }: CanvasAddress, agentRunId: string, baseRevision: number) =>
+    request<UndoChatRunReceipt>(
+      'POST',
+      `${canvasPath(projectId, canvasId)}/chat-runs/${encodeURIComponent(agentRunId)}/undo`,
+      { base_revision: baseRevision, client_save_id: null },
+    ),
   tidy: ({ projectId, canvasId }: CanvasAddress, body: TidyBody) =>
     request<BatchReceipt>('POST', `${canvasPath(projectId, canvasId)}/tidy`, body),
   revert: ({ projectId, canvasId }: CanvasAddress, baseRevision: number, toRevision: number) =>

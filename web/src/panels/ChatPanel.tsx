@@ -4,7 +4,8 @@ import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } f
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatContext, ChatModelStatus, ConversationView, RunEstimate } from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
-import { useCanvasState, useEditable } from '../canvas/context.js';
+import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
+import type { CanvasController } from '../model/canvas-store.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { api } from '../model/api.js';
 import { markFirstStep } from './FirstSteps.js';
@@ -124,6 +125,26 @@ export function ChatPanel() {
   );
 }
 
+/**
+ * "Undo its changes" (issue 34, item 5): what the conversation's assistant changed goes back, as one revision; a card
+ * someone changed after it is kept, and the notice names it.
+ */
+async function undoConversation(controller: CanvasController, agentRunId: string) {
+  const { address, layout } = controller.store.getState();
+  try {
+    const receipt = await api.undoChatRun(address, agentRunId, layout.revision);
+    const count = receipt.changed_node_ids.length + receipt.changed_edge_ids.length;
+    const kept = receipt.kept.map((entry) => `${entry.id} (changed since by ${entry.by})`);
+    controller.notify(
+      'info',
+      `Undid the assistant's ${count} change${count === 1 ? '' : 's'} in revision ${receipt.revision}.` +
+        (kept.length > 0 ? ` Kept: ${kept.join(', ')}.` : ''),
+    );
+  } catch (error) {
+    controller.notify('error', `Nothing was undone: ${(error as Error).message}`);
+  }
+}
+
 /** Typing in the Chat tab starts a conversation: no separate click first (issue 34, item 8). */
 function FirstMessage({ onSend }: { onSend: (text: string) => void }) {
   const [draft, setDraft] = useState('');
@@ -202,6 +223,7 @@ function Conversation({
   const address = useCanvasState((state) => state.address);
   const nodes = useCanvasState((state) => state.layout.nodes);
   const editable = useEditable();
+  const { controller } = useCanvas();
   const flow = useReactFlow<FlowNode>();
   const [draft, setDraft] = useState('');
   const listEnd = useRef<HTMLDivElement>(null);
@@ -314,6 +336,16 @@ function Conversation({
             onClick={() => void chatApi.end(address, view.conversation_id).then(onChanged)}
           >
             End
+          </button>
+        ) : null}
+        {editable ? (
+          <button
+            type="button"
+            className="button-small"
+            title="Put back what the assistant changed in this conversation; what people changed since stays"
+            onClick={() => void undoConversation(controller, view.agent_run_id)}
+          >
+            Undo its changes
           </button>
         ) : null}
         {mine ? (
