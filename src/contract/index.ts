@@ -39,3 +39,4 @@ export * from './screenplay.js';
 export * from './templates.js';
 export * from './elements.js';
 export * from './element-links.js';
+export * from './checkpoints.js';

@@ -58,6 +58,8 @@ import { createTemplateOperations } from '../backend/canvas-templates.js';
 import { registerTemplateRoutes, TEMPLATES_PATH } from './routes/templates.js';
 import { createElementOperations } from '../backend/elements.js';
 import { registerTidyRoutes, TIDY_PATH } from './routes/tidy.js';
+import { CHECKPOINTS_PATH, registerCheckpointRoutes } from './routes/checkpoints.js';
+import { createCheckpointOperations } from '../backend/checkpoints.js';
 import { ELEMENT_PATH, ELEMENTS_PATH, registerElementRoutes } from './routes/elements.js';
 import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
@@ -299,6 +301,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerTemplateRoutes(app, createTemplateOperations(store, backend));
   registerElementRoutes(app, createElementOperations(store, options.signer));
   registerTidyRoutes(app, backend);
+  registerCheckpointRoutes(app, createCheckpointOperations(store));
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
@@ -347,6 +350,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     TEMPLATES_PATH,
     ELEMENTS_PATH,
     TIDY_PATH,
+    CHECKPOINTS_PATH,
     ELEMENT_PATH,
     '/invite',
     `${INTERACTION_PATH}/:uid`,

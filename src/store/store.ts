@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createAssetRecords, type AssetRecords } from './asset-records.js';
 import { createTemplateStore, type TemplateStore } from './template-store.js';
 import { createElementStore, type ElementStore } from './element-store.js';
+import { createCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
 import { createChatRunStore, type ChatRunStore } from './chat-run-store.js';
 import { createChatStore, type ChatStore } from './chat-store.js';
 import { readServiceNote, sharedSecret, writeServiceNote } from './server-secrets.js';
@@ -69,6 +70,8 @@ export interface Store {
   readonly templates: TemplateStore;
   /** A project's elements: cast, locations, props and styles with reference pictures (issue 32). */
   readonly elements: ElementStore;
+  /** Named revisions of canvases to come back to (issue 34). */
+  readonly checkpoints: CheckpointStore;
   /** Webhook endpoints and the outbox of their deliveries (issue 22). */
   readonly webhooks: WebhookStore;
   /** Downstream chains ("Run from here", issue 22). */
@@ -132,6 +135,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     team: createTeamStore(driver, clock),
     templates: createTemplateStore(driver, clock),
     elements: createElementStore(driver, clock),
+    checkpoints: createCheckpointStore(driver, clock),
     webhooks: createWebhookStore(driver, clock),
     versions: createVersionReads(driver),
     metrics: createStoreMetrics(driver),

@@ -452,6 +452,45 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
       expect((await snapshot()).layout.revision).toBe(start + 3);
     });
 
+    it('leaves a checkpoint before a turn that changed more than a handful of nodes, and none for a small one', async () => {
+      const start = (await snapshot()).layout.revision;
+      const checkpoints = async () =>
+        (
+          (await api(stage.server.url, `${CANVAS}/checkpoints`, { headers: { cookie: stage.cookies.ana } })).body as {
+            checkpoints: Array<{ name: string; revision: number; kind: string; created_by: string }>;
+          }
+        ).checkpoints;
+      const before = (await checkpoints()).length;
+      const chat = await newConversation(stage);
+      stage.model.setBrain(
+        changesThenSay(
+          start,
+          Array.from({ length: 6 }, (_, index) => ({
+            op: 'create_node',
+            node: frame(`many-${index}`, `Beat ${index + 1}`, 3200 + index * 340),
+          })),
+          'Added six frames.',
+        ),
+      );
+      await readTurn(
+        await send(stage, chat.conversation_id, { message: { id: 'u1', text: 'six frames for the storm sequence' } }),
+      );
+      const [newest] = await checkpoints();
+      expect((await checkpoints()).length).toBe(before + 1);
+      expect(newest).toMatchObject({
+        name: "Before the assistant's turn: six frames for the storm sequence",
+        revision: start,
+        kind: 'auto',
+        created_by: 'Assistant for ana',
+      });
+
+      stage.model.setBrain(
+        changesThenSay(start + 1, [{ op: 'create_node', node: frame('one-more', 'One more', 5400) }], 'Added one.'),
+      );
+      await readTurn(await send(stage, chat.conversation_id, { message: { id: 'u2', text: 'one more frame' } }));
+      expect((await checkpoints()).length).toBe(before + 1);
+    });
+
     it("changes a board's shots when asked (a lens, the order), in one revision as the assistant", async () => {
       const { store } = stage.server;
       const start = (await snapshot()).layout.revision;

@@ -21,6 +21,8 @@ import type {
   ScriptImportReceipt,
   TemplateList,
   TidyBody,
+  CheckpointList,
+  CheckpointView,
   UndoChatRunReceipt,
   ElementCreateBody,
   ElementList,
@@ -134,6 +136,10 @@ export const api = {
       `${canvasPath(projectId, canvasId)}/chat-runs/${encodeURIComponent(agentRunId)}/undo`,
       { base_revision: baseRevision, client_save_id: null },
     ),
+  checkpoints: ({ projectId, canvasId }: CanvasAddress) =>
+    request<CheckpointList>('GET', `${canvasPath(projectId, canvasId)}/checkpoints`),
+  createCheckpoint: ({ projectId, canvasId }: CanvasAddress, name: string) =>
+    request<CheckpointView>('POST', `${canvasPath(projectId, canvasId)}/checkpoints`, { name }),
   tidy: ({ projectId, canvasId }: CanvasAddress, body: TidyBody) =>
     request<BatchReceipt>('POST', `${canvasPath(projectId, canvasId)}/tidy`, body),
   revert: ({ projectId, canvasId }: CanvasAddress, baseRevision: number, toRevision: number) =>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { HistoryEntry } from '../../../src/contract/index.js';
+import type { CheckpointView, HistoryEntry } from '../../../src/contract/index.js';
 import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
 import { api } from '../model/api.js';
 import { authorLabel } from '../model/layout.js';
@@ -50,6 +50,7 @@ export function HistoryPanel() {
   return (
     <div className="history">
       {error ? <p className="error-line">Could not read the history: {error}</p> : null}
+      <Checkpoints revision={revision} />
       <ol className="history-list">
         {entries.map((entry) => (
           <li key={entry.revision} className="history-entry" data-revision={entry.revision}>
@@ -84,5 +85,82 @@ export function HistoryPanel() {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Checkpoints (issue 34, item 5): named revisions, the newest first, each restored by a revert to it (a new revision:
+ * nothing is lost); editors name the current revision. The assistant's big turns leave one on their own.
+ */
+function Checkpoints({ revision }: { revision: number }) {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const address = useCanvasState((state) => state.address);
+  const [checkpoints, setCheckpoints] = useState<CheckpointView[]>([]);
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setCheckpoints((await api.checkpoints(address)).checkpoints);
+    } catch (failure) {
+      setProblem((failure as Error).message);
+    }
+  }, [address]);
+  useEffect(() => void load(), [load, revision]);
+  const save = async () => {
+    try {
+      await api.createCheckpoint(address, name.trim());
+      setName('');
+      setProblem(null);
+      await load();
+    } catch (failure) {
+      setProblem((failure as Error).message);
+    }
+  };
+  return (
+    <section className="checkpoints" aria-label="Checkpoints">
+      <h3>Checkpoints</h3>
+      {problem ? <p className="error-line">{problem}</p> : null}
+      {editable ? (
+        <form
+          className="checkpoint-new"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          <input
+            aria-label="Checkpoint name"
+            placeholder={`Name revision ${revision}…`}
+            value={name}
+            maxLength={100}
+            onChange={(event) => setName(event.target.value)}
+          />
+          <button type="submit" className="button-small" disabled={name.trim() === ''}>
+            Save checkpoint
+          </button>
+        </form>
+      ) : null}
+      {checkpoints.length === 0 ? <p className="muted">No checkpoints yet.</p> : null}
+      <ul className="checkpoint-list">
+        {checkpoints.map((checkpoint) => (
+          <li key={checkpoint.checkpoint_id} data-checkpoint={checkpoint.name}>
+            <span className="history-revision">r{checkpoint.revision}</span> {checkpoint.name}{' '}
+            <span className="muted">
+              {checkpoint.created_by} · {ago(checkpoint.created_at)}
+            </span>
+            {editable && checkpoint.revision < revision ? (
+              <button
+                type="button"
+                className="button-small"
+                onClick={() => void controller.revertTo(checkpoint.revision)}
+              >
+                Restore
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
