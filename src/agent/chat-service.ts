@@ -9,7 +9,6 @@ import type {
 import { authorizeProject, requireCanvas } from '../backend/auth/access.js';
 import type { CallerContext } from '../backend/auth/caller.js';
 import { personOf } from '../backend/people-operations.js';
-import { CHECKPOINT_ID_PREFIX } from '../backend/checkpoints.js';
 import { CanvasError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Logger } from '../shared/logger.js';
@@ -18,6 +17,7 @@ import type { Actor } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { answered, lastPersonText, pendingApprovals } from './approvals.js';
 import { liveTurn, type LiveTurn } from './live-turn.js';
+import { checkpointBigTurn } from './turn-checkpoint.js';
 import { mentionedCanvases } from './canvas-mentions.js';
 import { chatModelStatus, type ChatModel } from './model.js';
 import { systemPrompt } from './system-prompt.js';
@@ -72,8 +72,6 @@ const APPROVAL_SWEEP_MS = 15_000;
 const DAY_MS = 86_400_000;
 /** How long a stop waits for the turn to record that it stopped before answering. */
 const STOP_SETTLE_MS = 5000;
-/** A turn that changes more nodes and edges than this gets a checkpoint before it (issue 34, item 5). */
-const HANDFUL_OF_CHANGES = 5;
 
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
 
@@ -242,7 +240,7 @@ export function createChatService(options: ChatServiceOptions) {
         await finishTurn(conversation, result, tokenId).catch((error: unknown) =>
           logger.error({ err: error, conversation_id: conversation.id }, 'chat turn could not be recorded'),
         );
-        await checkpointBigTurn(conversation, startRevision, asked).catch((error: unknown) =>
+        await checkpointBigTurn(store, conversation, startRevision, asked).catch((error: unknown) =>
           logger.warn({ err: error, conversation_id: conversation.id }, 'no checkpoint for this turn'),
         );
         live.delete(conversation.id);
@@ -251,32 +249,6 @@ export function createChatService(options: ChatServiceOptions) {
     })();
     live.set(conversation.id, { turn, abort, settled });
     return turn;
-  }
-
-  /**
-   * Before a turn that changed more than a handful of nodes and edges, a checkpoint (issue 34, item 5): the revision
-   * the canvas had when the turn began, named after what the person asked, so it is one click from History.
-   */
-  async function checkpointBigTurn(
-    conversation: ConversationRecord,
-    startRevision: number,
-    asked: string | null,
-  ): Promise<void> {
-    const changed = await store.checkpoints.changedByChatRun(
-      conversation.projectId,
-      conversation.canvasId,
-      conversation.chatRunId,
-      startRevision,
-    );
-    if (changed <= HANDFUL_OF_CHANGES) return;
-    const words = (asked ?? '').replace(/\s+/g, ' ').trim();
-    await store.checkpoints.create(conversation.projectId, conversation.canvasId, {
-      id: newId(CHECKPOINT_ID_PREFIX),
-      name: `Before the assistant's turn: ${words.length > 60 ? `${words.slice(0, 59)}…` : words || 'a message'}`,
-      revision: startRevision,
-      kind: 'auto',
-      createdBy: `Assistant for ${conversation.owner.subject}`,
-    });
   }
 
   async function finishTurn(conversation: ConversationRecord, result: TurnResult, tokenId: string): Promise<void> {

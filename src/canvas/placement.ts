@@ -41,7 +41,11 @@ export type MeasuredSizes = ReadonlyMap<string, { width?: number; height?: numbe
  * Every node's box where it is drawn on the canvas (a child's position is relative to its parent). A card drawn
  * larger than its stored size (its results grew it) counts at the size it shows.
  */
-export function drawnBoxes(nodes: readonly CanvasNode[], measured: MeasuredSizes = new Map()): Box[] {
+/**
+ * Where each node is on the canvas itself: a child's position is relative to its parent's (nesting followed at most
+ * 64 deep, so a cycle stored before parents were checked cannot loop). Answers a lookup, each node placed once.
+ */
+export function canvasPositions(nodes: readonly CanvasNode[]): (node: CanvasNode) => { x: number; y: number } {
   const byId = new Map(nodes.map((node) => [node.id, node]));
   const absolute = new Map<string, { x: number; y: number }>();
   const place = (node: CanvasNode, depth = 0): { x: number; y: number } => {
@@ -54,6 +58,11 @@ export function drawnBoxes(nodes: readonly CanvasNode[], measured: MeasuredSizes
     absolute.set(node.id, at);
     return at;
   };
+  return (node) => place(node);
+}
+
+export function drawnBoxes(nodes: readonly CanvasNode[], measured: MeasuredSizes = new Map()): Box[] {
+  const place = canvasPositions(nodes);
   return nodes.map((node) => {
     const drawn = measured.get(node.id);
     return {

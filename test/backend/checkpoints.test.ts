@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CanvasNode,
-  CheckpointList,
-  CheckpointView,
-  SNAPSHOT_CONTRACT_VERSION,
-  type CanvasLayout,
-} from '../../src/contract/index.js';
+import { CanvasNode, CheckpointList, CheckpointView } from '../../src/contract/index.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
-import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
+import { api, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
+import { readLayout, signedInPerson } from '../support/canvas-reads.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
 import { IDP } from './world.js';
@@ -23,7 +18,7 @@ const CANVAS = '/api/v2/projects/p/canvases/c';
 describe.each(STORE_TARGETS)('checkpoints: $name', (target) => {
   describe.skipIf(!target.available)('over real HTTP', () => {
     let server: TestServer;
-    let cookie: string;
+    let asEd: (request?: ApiRequest) => ApiRequest;
     let viewer: string;
 
     beforeAll(async () => {
@@ -37,25 +32,12 @@ describe.each(STORE_TARGETS)('checkpoints: $name', (target) => {
         CanvasNode.parse({ id: 'keep', type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: 'v1' } }),
       );
       await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
-      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ed' }, { expiresInMs: 60_000 });
-      cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
+      asEd = await signedInPerson(server, { issuer: IDP, subject: 'ed' });
       viewer = await projectToken(server.store, 'p', 'viewer');
     }, 60_000);
     afterAll(async () => server?.close());
 
-    const asEd = (request: ApiRequest = {}): ApiRequest => ({
-      ...request,
-      headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp' },
-    });
-    const read = async (): Promise<CanvasLayout> =>
-      (
-        (
-          await api(server.url, `${CANVAS}/snapshot`, {
-            token: viewer,
-            headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
-          })
-        ).body as { layout: CanvasLayout }
-      ).layout;
+    const read = () => readLayout(server, 'p', 'c', viewer);
 
     it('names the current revision, and restoring it brings that layout back as a new revision', async () => {
       const named = await api(

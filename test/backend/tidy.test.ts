@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanvasNode, SNAPSHOT_CONTRACT_VERSION, type CanvasLayout } from '../../src/contract/index.js';
+import { CanvasNode, type CanvasLayout } from '../../src/contract/index.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
-import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
+import { api, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
+import { readLayout, signedInPerson } from '../support/canvas-reads.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
 import { IDP } from './world.js';
@@ -39,7 +40,7 @@ const overlap = (a: Placed, b: Placed) =>
 describe.each(STORE_TARGETS)('tidy: $name', (target) => {
   describe.skipIf(!target.available)('over real HTTP', () => {
     let server: TestServer;
-    let editorCookie: string;
+    let asEd: (request?: ApiRequest) => ApiRequest;
     let viewer: string;
 
     beforeAll(async () => {
@@ -68,27 +69,16 @@ describe.each(STORE_TARGETS)('tidy: $name', (target) => {
       );
       // A person edits (a token writes only for an agent with a chat run, or for a person it names).
       await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
-      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ed' }, { expiresInMs: 60_000 });
-      editorCookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
+      asEd = await signedInPerson(server, { issuer: IDP, subject: 'ed' });
       viewer = await projectToken(server.store, 'p', 'viewer');
     }, 60_000);
     afterAll(async () => server?.close());
 
-    const read = async (): Promise<CanvasLayout & { nodes: Placed[] }> =>
-      (
-        (
-          await api(server.url, `${CANVAS}/snapshot`, {
-            token: viewer,
-            headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
-          })
-        ).body as { layout: CanvasLayout & { nodes: Placed[] } }
-      ).layout;
+    const read = async () => (await readLayout(server, 'p', 'c', viewer)) as CanvasLayout & { nodes: Placed[] };
     const tidy = (body: Record<string, unknown>, token?: string) =>
       api(server.url, `${CANVAS}/tidy`, {
+        ...(token ? { token } : asEd()),
         method: 'POST',
-        ...(token
-          ? { token }
-          : { headers: { cookie: editorCookie, origin: server.url, 'x-requested-by': 'canvas-mcp' } }),
         body: { client_save_id: null, ...body },
       });
     const at = (layout: { nodes: Placed[] }, id: string) => layout.nodes.find((node) => node.id === id)!;

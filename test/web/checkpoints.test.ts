@@ -1,12 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanvasNode, SNAPSHOT_CONTRACT_VERSION, type CanvasLayout } from '../../src/contract/index.js';
+import { CanvasNode } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { seriousFindings } from '../support/axe.js';
 import { launchBrowser, signIn } from '../support/browser.js';
-import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { readLayout } from '../support/canvas-reads.js';
 import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
@@ -38,15 +39,7 @@ describe('the web canvas: checkpoints', () => {
     await server?.close();
   });
 
-  const read = async (): Promise<CanvasLayout> =>
-    (
-      (
-        await api(server.url, '/api/v2/projects/demo/canvases/marks/snapshot', {
-          token: reader,
-          headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
-        })
-      ).body as { layout: CanvasLayout }
-    ).layout;
+  const read = () => readLayout(server, 'demo', 'marks', reader);
 
   it('names a revision in History and restores it after a change', async () => {
     const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {

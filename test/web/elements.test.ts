@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanvasNode, ElementList, SNAPSHOT_CONTRACT_VERSION, type CanvasLayout } from '../../src/contract/index.js';
+import { CanvasNode, ElementList } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { seriousFindings } from '../support/axe.js';
@@ -9,6 +9,7 @@ import { launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { FAL_KEY, startHostedStandIn, type HostedStandIn } from '../support/hosted-standins.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { readLayout } from '../support/canvas-reads.js';
 import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
@@ -65,15 +66,7 @@ describe('the web canvas: elements', () => {
     await standIn?.close();
   });
 
-  const read = async (): Promise<CanvasLayout> =>
-    (
-      (
-        await api(server.url, '/api/v2/projects/demo/canvases/cast/snapshot', {
-          token: reader,
-          headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
-        })
-      ).body as { layout: CanvasLayout }
-    ).layout;
+  const read = () => readLayout(server, 'demo', 'cast', reader);
 
   it('adds Mara with three photos and generates her shot with them', async () => {
     const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanvasNode, SNAPSHOT_CONTRACT_VERSION, type CanvasLayout } from '../../src/contract/index.js';
+import { CanvasNode, type CanvasLayout } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { seriousFindings } from '../support/axe.js';
 import { launchBrowser, screenshot, signIn } from '../support/browser.js';
-import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { readLayout } from '../support/canvas-reads.js';
 import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
@@ -61,15 +62,7 @@ describe('the web canvas: the shot list', () => {
     await server?.close();
   });
 
-  const read = async (): Promise<CanvasLayout> =>
-    (
-      (
-        await api(server.url, '/api/v2/projects/demo/canvases/shots/snapshot', {
-          token: reader,
-          headers: { 'x-canvas-snapshot-version': SNAPSHOT_CONTRACT_VERSION },
-        })
-      ).body as { layout: CanvasLayout }
-    ).layout;
+  const read = () => readLayout(server, 'demo', 'shots', reader);
   const framesOf = (layout: CanvasLayout) =>
     (layout.nodes.find((node) => node.id === 'board')!.data as { frames: Frame[]; numbersLocked?: boolean }).frames;
   const order = (layout: CanvasLayout) => framesOf(layout).map((frame) => `${frame.id}:${frame.number}`);

@@ -2,7 +2,7 @@ import type { ReactFlowInstance } from '@xyflow/react';
 import type { CanvasNode } from '../../../src/contract/index.js';
 import { LIMITS } from '../../../src/contract/limits.js';
 import { drawnBoxes } from '../model/placement.js';
-import { drawnPosition } from '../../../src/canvas/placement.js';
+import { canvasPositions, CARD } from '../../../src/canvas/placement.js';
 import type { FlowNode } from './flow-nodes.js';
 
 /**
@@ -11,7 +11,6 @@ import type { FlowNode } from './flow-nodes.js';
  * child's position is relative to its parent), with a card's usual size where the node gives none.
  */
 
-const CARD = { width: 280, height: 200 };
 /** Beyond any layout the contract allows, nested children included. */
 const FAR = LIMITS.coordinate * 100;
 
@@ -20,18 +19,7 @@ export function layoutBounds(
   include: (node: CanvasNode) => boolean = () => true,
 ): { x: number; y: number; width: number; height: number } | null {
   if (!nodes.some(include)) return null;
-  const byId = new Map(nodes.map((node) => [node.id, node]));
-  const absolute = new Map<string, { x: number; y: number }>();
-  const place = (node: CanvasNode, depth = 0): { x: number; y: number } => {
-    const known = absolute.get(node.id);
-    if (known) return known;
-    const parent = node.parentId !== undefined && depth < 64 ? byId.get(node.parentId) : undefined;
-    const origin = parent ? place(parent, depth + 1) : { x: 0, y: 0 };
-    const own = drawnPosition(node.position);
-    const at = { x: origin.x + own.x, y: origin.y + own.y };
-    absolute.set(node.id, at);
-    return at;
-  };
+  const place = canvasPositions(nodes);
   let left = Infinity;
   let top = Infinity;
   let right = -Infinity;
