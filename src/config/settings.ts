@@ -188,6 +188,21 @@ export const SETTINGS = {
     docs: 'node run workers in this process (`0`: none)',
     commands: ['worker'],
   }),
+  exportWorkers: setting({
+    schema: Int(0, 16),
+    default: 1,
+    arg: 'n',
+    help: 'export workers inside this process: PDFs, animatics and timelines (0 for none)',
+    docs: 'export workers in this process (`0`: none); each renders one PDF, animatic or timeline at a time (docs/deliverables.md)',
+    commands: ['worker'],
+  }),
+  exportMaxMinutes: setting({
+    schema: Int(1, 600),
+    default: 30,
+    arg: 'minutes',
+    help: 'longest animatic an export may make; a longer board is refused before the job starts',
+    docs: 'longest animatic an export may make (30 minutes); a longer board is refused before the job starts, naming its length (docs/deliverables.md)',
+  }),
   sqliteSynchronous: setting({
     schema: z.enum(['full', 'normal']),
     default: 'full',

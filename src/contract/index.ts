@@ -40,3 +40,4 @@ export * from './templates.js';
 export * from './elements.js';
 export * from './element-links.js';
 export * from './checkpoints.js';
+export * from './exports.js';

@@ -20,6 +20,9 @@ export function webCanvasPath(projectId: string, canvasId: string): string {
   return `/p/${encodeURIComponent(projectId)}/c/${encodeURIComponent(canvasId)}`;
 }
 
+/** Where a share link opens (issue 35): Present mode of the boards it shows, without an account. */
+export const WEB_SHARE_ROUTE = '/share/:secret';
+
 /** Where the web app shows a project's team (members, invitations, audit log). */
 export const WEB_TEAM_ROUTE = '/p/:project_id/team';
 export function webTeamPath(projectId: string): string {

@@ -60,6 +60,10 @@ import { createElementOperations } from '../backend/elements.js';
 import { registerTidyRoutes, TIDY_PATH } from './routes/tidy.js';
 import { CHECKPOINTS_PATH, registerCheckpointRoutes } from './routes/checkpoints.js';
 import { createCheckpointOperations } from '../backend/checkpoints.js';
+import type { ExportOperations } from '../backend/exports.js';
+import { registerExportRoutes } from './routes/exports.js';
+import type { ShareLinkOperations } from '../backend/share-links.js';
+import { registerShareLinkRoutes, registerSharedRoute } from './routes/share-links.js';
 import { ELEMENT_PATH, ELEMENTS_PATH, registerElementRoutes } from './routes/elements.js';
 import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
@@ -100,6 +104,10 @@ export interface BackendAppOptions {
   webhooks: WebhookPolicy;
   /** People's and agents' own files (issue 32). */
   uploads?: Uploads;
+  /** Exports of boards (issue 35). */
+  exports?: ExportOperations;
+  /** Read-only links that present boards without an account (issue 35). */
+  shareLinks?: ShareLinkOperations;
   /** OAuth connectors (src/oauth/): their consent page and connections, once the authorization server runs. */
   connectors?: () => { server: AuthorizationServer; grants: ConnectorGrants } | null;
 }
@@ -225,6 +233,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   const sessions = sessionReader({ store, times: options.sessions.times, publicOrigin: options.sessions.publicOrigin });
   const signedIn = authenticate(store, clock, { sessions });
   registerAssetRoutes(app, { store, assets: options.assets, signer: options.signer, authenticate: signedIn });
+  if (options.shareLinks) registerSharedRoute(app, options.shareLinks);
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
   app.use(
@@ -302,6 +311,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerElementRoutes(app, createElementOperations(store, options.signer));
   registerTidyRoutes(app, backend);
   registerCheckpointRoutes(app, createCheckpointOperations(store));
+  if (options.exports) registerExportRoutes(app, options.exports);
+  if (options.shareLinks) registerShareLinkRoutes(app, options.shareLinks);
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });

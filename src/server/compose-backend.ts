@@ -35,7 +35,9 @@ import { storeSeal } from '../webhooks/secrets.js';
 import type { CleanupStack } from './cleanup.js';
 import type { Addresses, Composed, Connectors } from './composed.js';
 import { seedDemo } from './demo-seed.js';
-import { assetsOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
+import { assetsOf, exportEngineOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
+import { createExportOperations } from '../backend/exports.js';
+import { createShareLinkOperations } from '../backend/share-links.js';
 
 /**
  * Backend mode: the store, the run engine, webhooks, the change feed, presence, the chat and the REST API, with /mcp
@@ -131,6 +133,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   });
   cleanup.defer('metrics', () => metrics.close());
   const engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
+  const exportEngine = exportEngineOf(config, store, assets, logger);
   const webhooks = createWebhookDispatcher({
     store,
     seal: await storeSeal(store)(),
@@ -220,6 +223,12 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     sessions: { times: sessionTimesOf(config), publicOrigin: () => addresses.publicOrigin },
     observeRequest: (outcome) => metrics.observeRequest(outcome),
     connectors: () => connectors,
+    exports: createExportOperations(store, {
+      signer,
+      signals: () => exportEngine,
+      settings: { maxMinutes: config.exportMaxMinutes },
+    }),
+    shareLinks: createShareLinkOperations(store, { signer, publicOrigin: () => addresses.publicOrigin, clock }),
     uploads: createUploads({
       store,
       assets,
@@ -252,6 +261,8 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     async afterListen(_addresses, url) {
       await engine.start();
       cleanup.defer('run workers', () => engine.stop());
+      await exportEngine.start();
+      cleanup.defer('export workers', () => exportEngine.stop());
       await webhooks.start();
       cleanup.defer('webhook deliveries', () => webhooks.stop());
       connectors = await composeConnectors(store, parts);

@@ -3,6 +3,7 @@ import type { AssetConfig, ServeConfig } from '../config/index.js';
 import { createAssets, type Assets } from '../assets/assets.js';
 import { s3StoreOf } from '../assets/s3-store.js';
 import { createRunEngine, type RunEngine, type RunEngineOptions } from '../runs/engine.js';
+import { createExportEngine, type ExportEngine } from '../exports/export-engine.js';
 import { createProviderRegistry } from '../runs/providers/registry.js';
 import type { Logger } from '../shared/logger.js';
 import { ensurePrivateDir, tightenPrivateTree } from '../shared/private-files.js';
@@ -86,5 +87,17 @@ export function runEngineOf(
           }
         : undefined,
     }),
+  });
+}
+
+/** The export workers as configured (`--export-workers`): `serve` runs them in-process, `worker` runs only them and runs. */
+export function exportEngineOf(config: ServeConfig, store: Store, assets: Assets, logger: Logger): ExportEngine {
+  return createExportEngine({
+    store,
+    assets,
+    logger: logger.child({ component: 'exports' }),
+    workers: config.exportWorkers,
+    leaseMs: config.runLeaseMs,
+    timeoutMs: config.runTimeoutMs,
   });
 }

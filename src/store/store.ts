@@ -3,6 +3,8 @@ import { createAssetRecords, type AssetRecords } from './asset-records.js';
 import { createTemplateStore, type TemplateStore } from './template-store.js';
 import { createElementStore, type ElementStore } from './element-store.js';
 import { createCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
+import { createExportStore, type ExportStore } from './export-store.js';
+import { createShareLinkStore, type ShareLinkStore } from './share-link-store.js';
 import { createChatRunStore, type ChatRunStore } from './chat-run-store.js';
 import { createChatStore, type ChatStore } from './chat-store.js';
 import { readServiceNote, sharedSecret, writeServiceNote } from './server-secrets.js';
@@ -72,6 +74,10 @@ export interface Store {
   readonly elements: ElementStore;
   /** Named revisions of canvases to come back to (issue 34). */
   readonly checkpoints: CheckpointStore;
+  /** Export jobs: PDFs, animatics, shot lists and timelines made by the workers (issue 35). */
+  readonly exports: ExportStore;
+  /** Read-only links that present boards without an account (issue 35). */
+  readonly shareLinks: ShareLinkStore;
   /** Webhook endpoints and the outbox of their deliveries (issue 22). */
   readonly webhooks: WebhookStore;
   /** Downstream chains ("Run from here", issue 22). */
@@ -136,6 +142,8 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     templates: createTemplateStore(driver, clock),
     elements: createElementStore(driver, clock),
     checkpoints: createCheckpointStore(driver, clock),
+    exports: createExportStore(driver, clock),
+    shareLinks: createShareLinkStore(driver, clock),
     webhooks: createWebhookStore(driver, clock),
     versions: createVersionReads(driver),
     metrics: createStoreMetrics(driver),

@@ -30,12 +30,12 @@ export function png(width = 48, height = 27): Promise<Buffer> {
 }
 
 /** A file made by ffmpeg from its own test sources (`lavfi`), in the container the extension names. */
-export function ffmpegFixture(extension: 'mp4' | 'mp3' | 'wav' | 'webm', seconds = 1): Buffer {
+export function ffmpegFixture(extension: 'mp4' | 'mp3' | 'wav' | 'webm', seconds = 1, frequency = 440): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-fixture-'));
   try {
     const file = join(dir, `fixture.${extension}`);
     const picture = ['-f', 'lavfi', '-i', `testsrc=size=160x90:rate=12:duration=${seconds}`];
-    const sound = ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`];
+    const sound = ['-f', 'lavfi', '-i', `sine=frequency=${frequency}:duration=${seconds}`];
     const args =
       extension === 'mp4'
         ? [

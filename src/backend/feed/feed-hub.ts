@@ -19,7 +19,7 @@ import type { Store } from '../../store/store.js';
  * so it is one `data:` line).
  */
 export interface FeedEvent {
-  event: 'layout' | 'node_state' | 'reset' | 'presence';
+  event: 'layout' | 'node_state' | 'reset' | 'presence' | 'export';
   frame: Buffer;
 }
 
@@ -66,6 +66,8 @@ interface CanvasFeed {
   statesVersion: number;
   /** node id → JSON of its runtime state, as last sent. */
   states: Map<string, string>;
+  /** export id → JSON of its status and progress, as last sent (issue 35). */
+  exports: Map<string, string>;
   subscribers: Set<FeedSubscriber>;
   /** One refresh at a time per canvas; a poke during one asks for another after it. */
   refreshing: Promise<void> | null;
@@ -126,6 +128,12 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
         if (!next.has(nodeId)) deliver(feed, [...feed.subscribers], nodeState(nodeId, null));
       }
       feed.states = next;
+      // Export jobs bump the same version: their status and progress go out as `export` events.
+      const jobs = await store.exports.recentStates(feed.projectId, feed.canvasId);
+      for (const [exportId, json] of jobs) {
+        if (feed.exports.get(exportId) !== json) deliver(feed, [...feed.subscribers], feedEvent('export', json));
+      }
+      feed.exports = jobs;
     }
   }
 
@@ -219,6 +227,7 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
           revision: canvas?.revision ?? 0,
           statesVersion: canvas?.statesVersion ?? 0,
           states: await currentStates(projectId, canvasId),
+          exports: await store.exports.recentStates(projectId, canvasId),
           subscribers: new Set(),
           refreshing: null,
           again: false,

@@ -15,21 +15,22 @@ export function registerWorkerCommand(program: Command): void {
   addSettingOptions(worker, options);
   worker.action(async () => {
     const config = loadServeConfig({ ...configFlagsOf(worker, options), seedDemo: false });
-    const { assetsOf, runEngineOf, tightenDataDir } = await import('../../server/run-engine-setup.js');
+    const { assetsOf, exportEngineOf, runEngineOf, tightenDataDir } = await import('../../server/run-engine-setup.js');
     const { openStore } = await import('../../store/store.js');
     const logger = createLogger(config.logLevel);
     tightenDataDir(config.dataDir, logger);
     const store = await openStore(storeLocationOf(config), { logger });
     const assets = assetsOf(config, store);
     const engine = runEngineOf(config, store, assets, logger);
+    const exportEngine = exportEngineOf(config, store, assets, logger);
     await engine.start();
+    await exportEngine.start();
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
       process.stderr.write(`${signal}: stopping workers\n`);
-      engine
-        .stop()
+      Promise.all([engine.stop(), exportEngine.stop()])
         .then(() => assets.close())
         .then(() => store.close())
         .then(
@@ -39,6 +40,6 @@ export function registerWorkerCommand(program: Command): void {
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
-    process.stderr.write(`canvas-mcp worker running ${config.workers} workers on ${store.dialect}\n`);
+    process.stderr.write(`canvas-mcp worker running ${config.workers} run workers and ${config.exportWorkers} export workers on ${store.dialect}\n`);
   });
 }

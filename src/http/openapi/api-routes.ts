@@ -97,6 +97,13 @@ import {
   SnapshotQuery,
   TidyBody,
   CheckpointCreateBody,
+  ExportCreateBody,
+  ShareLinkCreateBody,
+  ShareLinkList,
+  ShareLinkView,
+  SharedBoardsView,
+  ExportList,
+  ExportView,
   CheckpointList,
   CheckpointView,
   UndoChatRunBody,
@@ -154,6 +161,7 @@ const canvasParams = z.object({ project_id: ProjectId, canvas_id: CanvasId });
 const nodeParams = canvasParams.extend({ node_id: NodeId });
 const runParams = canvasParams.extend({ run_id: RunId });
 const conversationParams = canvasParams.extend({ conversation_id: ResourceId });
+const exportParams = canvasParams.extend({ export_id: ResourceId });
 const AgentRunHeader = z.object({
   'x-agent-run-id': z
     .string()
@@ -967,6 +975,92 @@ export const API_ROUTES: readonly ApiRoute[] = [
     params: canvasParams,
     body: CheckpointCreateBody,
     responses: { 201: ok('Named.', CheckpointView) },
+  },
+  {
+    method: 'get',
+    path: `${CANVAS}/exports`,
+    operationId: 'listExports',
+    summary:
+      "The canvas's exports (members), newest first: PDFs, animatics, shot lists and timelines, with download links.",
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    responses: { 200: ok('The exports.', ExportList) },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/exports`,
+    operationId: 'createExport',
+    summary:
+      'Export a storyboard node (editors): a job the workers run, costing no credits; follow it with GET or the change feed.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    body: ExportCreateBody,
+    responses: { 201: ok('Queued.', ExportView) },
+  },
+  {
+    method: 'get',
+    path: `${CANVAS}/exports/:export_id`,
+    operationId: 'getExport',
+    summary: 'One export (members): its progress, and its file once made.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: exportParams,
+    responses: { 200: ok('The export.', ExportView) },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/exports/:export_id/cancel`,
+    operationId: 'cancelExport',
+    summary: 'Stop an export (editors): nothing of it is kept. An export already finished answers as it is.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: exportParams,
+    responses: { 200: ok('Cancelled, or as it was.', ExportView) },
+  },
+  {
+    method: 'get',
+    path: `${CANVAS}/share-links`,
+    operationId: 'listShareLinks',
+    summary: "The canvas's share links (owners): read-only links that present its boards without an account.",
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    responses: { 200: ok('The links (their secrets are not kept).', ShareLinkList) },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/share-links`,
+    operationId: 'createShareLink',
+    summary:
+      'Make a share link (owners) to one board or every board of the canvas, with an expiry and chosen downloads.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    body: ShareLinkCreateBody,
+    responses: { 201: ok('Made: the answer holds the link, once.', ShareLinkView) },
+  },
+  {
+    method: 'delete',
+    path: `${CANVAS}/share-links/:share_id`,
+    operationId: 'revokeShareLink',
+    summary: 'Revoke a share link (owners): it stops working at once.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams.extend({ share_id: ResourceId }),
+    responses: { 204: { description: 'Revoked.' } },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/shared/:secret',
+    operationId: 'openShareLink',
+    summary:
+      "What a share link shows, for anyone holding it: the boards' shots and the chosen downloads. A revoked or expired link answers 404 saying so (details.reason).",
+    tag: 'canvas',
+    auth: 'none',
+    params: z.object({ secret: z.string() }),
+    responses: { 200: ok('The shared boards.', SharedBoardsView) },
   },
   {
     method: 'post',

@@ -36,16 +36,21 @@ function withoutPaths(message: string): string {
   return message.replace(/(?:\/[^\s/:'"]+)+\/([^\s/:'"]+)/g, '$1');
 }
 
-/** Runs ffmpeg with the given arguments, writing `input` to its stdin; rejects with its stderr on failure. */
-function run(
+/**
+ * Runs ffmpeg with the given arguments, writing `input` to its stdin; rejects with its stderr on failure. `onStdout`
+ * hears what ffmpeg writes to stdout (its `-progress pipe:1` reports).
+ */
+export function runFfmpeg(
   args: string[],
   signal: AbortSignal,
   input?: (stdin: NodeJS.WritableStream) => Promise<void>,
+  onStdout?: (text: string) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', ...(input ? [] : ['-nostdin']), ...args], {
-      stdio: [input ? 'pipe' : 'ignore', 'ignore', 'pipe'],
+      stdio: [input ? 'pipe' : 'ignore', onStdout ? 'pipe' : 'ignore', 'pipe'],
     });
+    child.stdout?.on('data', (chunk: Buffer) => onStdout?.(chunk.toString()));
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
@@ -83,7 +88,7 @@ function run(
 }
 
 /** A scratch directory for one encoding, removed afterwards whatever happens. */
-async function inScratch<T>(work: (dir: string) => Promise<T>): Promise<T> {
+export async function inScratch<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'canvas-mcp-media-'));
   try {
     return await work(dir);
@@ -122,7 +127,7 @@ export async function encodeFrames(
 ): Promise<Buffer> {
   return inScratch(async (dir) => {
     const out = join(dir, 'out.webm');
-    await run(
+    await runFfmpeg(
       [
         '-f',
         'rawvideo',
@@ -201,7 +206,7 @@ export async function composeVideo(
           String(await filmSeconds(clips, inputs, format)),
         ]
       : ['-map', '[video]', '-an'];
-    await run(
+    await runFfmpeg(
       [
         ...inputs.flatMap((file) => ['-i', file]),
         ...audio,
@@ -260,7 +265,7 @@ export async function trimAudio(
   return inScratch(async (dir) => {
     const out = join(dir, 'out.wav');
     const length = endMs === null ? [] : ['-t', String(Math.max(0, endMs - startMs) / 1000)];
-    await run(['-ss', String(startMs / 1000), '-i', file, ...length, '-c:a', 'pcm_s16le', '-y', out], signal);
+    await runFfmpeg(['-ss', String(startMs / 1000), '-i', file, ...length, '-c:a', 'pcm_s16le', '-y', out], signal);
     return readFile(out);
   });
 }

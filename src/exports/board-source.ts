@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import {
+  type CanvasEdge,
+  SHOT_ANGLES,
+  SHOT_MOVEMENTS,
+  SHOT_SIZES,
+  type CanvasNode,
+  type StoryboardFrame as StoryboardFrameSchema,
+} from '../contract/index.js';
+import type { AnimaticOptions } from '../contract/exports.js';
+import { ASSET_ID } from '../assets/asset-store.js';
+
+type StoryboardFrame = z.infer<typeof StoryboardFrameSchema>;
+
+/**
+ * What an export is made from (issue 35), read once when the job is queued and stored with it: the board's shots with
+ * their words and the assets of their pictures, clips and voices. The worker renders this, never the canvas as it is
+ * later, so the same revision and options always give the same file.
+ *
+ * Where a shot's media comes from (docs/deliverables.md, "Sources"): its picture is the shot's own `imageUrl`, else the
+ * picture of the card that makes it (`sourceNodeId`: its `imageUrl`, else its latest run's picture); a video card as
+ * the source makes it a video shot. A voice-over is an audio card connected to the board by an edge whose `data.shotId`
+ * names the shot; the music bed is the one chosen in the options, else an audio card connected without a shot. Only
+ * this project's assets are used: a path to another project's asset counts as missing.
+ */
+
+/** How long a shot plays when it has no duration and no dialogue to time (craft notes: 2 to 4 s for a board). */
+export const DEFAULT_SHOT_MS = 3000;
+/** A line of dialogue takes about 2.6 words a second when no duration is set (craft notes, "Deliverables"). */
+const WORDS_PER_SECOND = 2.6;
+const SHORTEST_READ_MS = 1500;
+
+export const BoardSource = z.object({
+  projectName: z.string(),
+  canvasTitle: z.string(),
+  boardTitle: z.string(),
+  aspect: z.number().positive(),
+  shots: z.array(
+    z.object({
+      id: z.string(),
+      number: z.string(),
+      caption: z.string().nullable(),
+      action: z.string().nullable(),
+      dialogue: z.string().nullable(),
+      notes: z.string().nullable(),
+      camera: z.string().nullable(),
+      lensMm: z.number().nullable(),
+      durationMs: z.number().positive(),
+      pictureAssetId: z.string().nullable(),
+      videoAssetId: z.string().nullable(),
+      voiceOverAssetId: z.string().nullable(),
+    }),
+  ),
+  musicAssetId: z.string().nullable(),
+  logoAssetId: z.string().nullable(),
+  /** The frames as the board held them (the shot list's columns read scene, cast, location and status from them). */
+  frames: z.array(z.record(z.string(), z.unknown())),
+});
+export type BoardSource = z.infer<typeof BoardSource>;
+
+/** The asset a node-data URL field names (`/assets/<id>`, signed or not), or null (none, or a URL elsewhere). */
+export function assetIdOf(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  const match = /^\/assets\/([^/?#]+)/.exec(url);
+  return match && ASSET_ID.test(match[1]!) ? match[1]! : null;
+}
+
+const words = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+
+/** "Close-up · Low angle · Dolly / track", or null when none of the three is set. */
+function cameraOf(frame: StoryboardFrame): string | null {
+  const parts: Array<string | null> = [
+    frame.shotSize ? SHOT_SIZES[frame.shotSize] : null,
+    frame.angle ? SHOT_ANGLES[frame.angle] : null,
+    frame.movement ? SHOT_MOVEMENTS[frame.movement] : null,
+  ];
+  const set = parts.filter((part): part is string => part !== null);
+  return set.length ? set.join(' · ') : null;
+}
+
+/** The shot's own duration, else its dialogue read at 2.6 words a second, else its clip's, else the default. */
+export function shotDurationMs(frame: StoryboardFrame, clipMs: number | null): number {
+  if (typeof frame.durationMs === 'number' && frame.durationMs > 0) return frame.durationMs;
+  const dialogue = words(frame.dialogue);
+  if (dialogue) {
+    const count = dialogue.split(/\s+/).length;
+    return Math.max(SHORTEST_READ_MS, Math.round((count / WORDS_PER_SECOND) * 1000) + 500);
+  }
+  return clipMs && clipMs > 0 ? clipMs : DEFAULT_SHOT_MS;
+}
+
+/** 16:9 → 1.777…; the board's aspect ratio as a number (16:9 when it has none or one we cannot read). */
+function aspectOf(ratio: unknown): number {
+  const match = typeof ratio === 'string' ? /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(ratio) : null;
+  const value = match ? Number(match[1]) / Number(match[2]) : NaN;
+  return Number.isFinite(value) && value > 0.2 && value < 5 ? value : 16 / 9;
+}
+
+export interface BoardReadings {
+  board: CanvasNode;
+  /** Every node and edge of the canvas at the revision (a board's sources and sounds are found among them). */
+  nodes: ReadonlyMap<string, CanvasNode>;
+  edges: readonly CanvasEdge[];
+  /** The picture of each node's latest succeeded run, by node id (a source card whose data holds no picture yet). */
+  latestPictures: ReadonlyMap<string, string>;
+  projectName: string;
+  canvasTitle: string;
+}
+
+export function boardSource(
+  readings: BoardReadings,
+  options: { music_node_id?: AnimaticOptions['music_node_id']; logo_asset_id?: string | null },
+): BoardSource {
+  const { board, nodes, edges } = readings;
+  const data = board.data as { frames: StoryboardFrame[]; title?: string; displayName?: string; aspectRatio?: string };
+  const soundOf = (node: CanvasNode | undefined) =>
+    node?.type === 'audioNode' ? assetIdOf((node.data as { audioUrl?: unknown }).audioUrl) : null;
+  const voices = new Map<string, string>();
+  let connectedMusic: string | null = null;
+  for (const edge of edges) {
+    if (edge.target !== board.id) continue;
+    const sound = soundOf(nodes.get(edge.source));
+    if (!sound) continue;
+    const shotId = typeof edge.data?.shotId === 'string' ? edge.data.shotId : null;
+    if (shotId) voices.set(shotId, sound);
+    else connectedMusic ??= sound;
+  }
+  const chosenMusic = options.music_node_id ? soundOf(nodes.get(options.music_node_id)) : null;
+
+  return {
+    projectName: readings.projectName,
+    canvasTitle: readings.canvasTitle,
+    boardTitle: words(data.title) ?? words(data.displayName) ?? board.id,
+    aspect: aspectOf(data.aspectRatio),
+    shots: data.frames.map((frame, index) => {
+      const source = typeof frame.sourceNodeId === 'string' ? nodes.get(frame.sourceNodeId) : undefined;
+      const sourceData = (source?.data ?? {}) as { imageUrl?: unknown; videoUrl?: unknown; durationMs?: unknown };
+      const video = source?.type === 'videoNode' ? assetIdOf(sourceData.videoUrl) : null;
+      const picture =
+        assetIdOf(frame.imageUrl) ??
+        (video
+          ? null
+          : (assetIdOf(sourceData.imageUrl) ?? (source ? (readings.latestPictures.get(source.id) ?? null) : null)));
+      const clipMs = video && typeof sourceData.durationMs === 'number' ? sourceData.durationMs : null;
+      return {
+        id: frame.id,
+        number: frame.number ?? String(index + 1),
+        caption: words(frame.caption),
+        action: words(frame.action),
+        dialogue: words(frame.dialogue),
+        notes: words(frame.notes),
+        camera: cameraOf(frame),
+        lensMm: frame.lensMm ?? null,
+        durationMs: shotDurationMs(frame, clipMs),
+        pictureAssetId: video ? null : picture,
+        videoAssetId: video,
+        voiceOverAssetId: voices.get(frame.id) ?? null,
+      };
+    }),
+    musicAssetId: options.music_node_id ? chosenMusic : connectedMusic,
+    logoAssetId: options.logo_asset_id ?? null,
+    frames: data.frames,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * A board as every export reads it (issue 35): one storyboard node at one revision, its shots in order with each
+ * one's duration settled and its media fetched to local files. The job builds it once; each format only reads it.
+ */
+
+export interface ExportShot {
+  /** The shot's stable id. */
+  id: string;
+  /** The number people see: "1", "2A"; the position in the board when the shot has none. */
+  number: string;
+  caption: string | null;
+  action: string | null;
+  dialogue: string | null;
+  notes: string | null;
+  /** "Close-up · Low angle · Dolly / track": the shot's size, angle and movement in words, null when none is set. */
+  camera: string | null;
+  lensMm: number | null;
+  /** How long the shot plays, in milliseconds: its own duration, else one read from its dialogue, else the default. */
+  durationMs: number;
+  /** A local file with the shot's picture (PNG, JPEG or WebP), or null when the shot has none (a placeholder prints). */
+  picture: string | null;
+  /** A local file with the shot's video clip (played trimmed to the shot in the animatic), or null. */
+  video: string | null;
+  /** A local file with the voice-over that starts with the shot, or null. */
+  voiceOver: string | null;
+}
+
+export interface ExportBoard {
+  projectName: string;
+  canvasTitle: string;
+  boardTitle: string;
+  /** The canvas revision the board was read at. */
+  revision: number;
+  /** The date printed in headers, YYYY-MM-DD (the job's creation date, so a re-run prints the same). */
+  date: string;
+  /** Width over height of the board's frames (16:9 is 1.777…). */
+  aspect: number;
+  shots: ExportShot[];
+  /** A local file with the music bed, or null. */
+  music: string | null;
+  /** The frames as the board held them (the CSV and XLSX shot lists print scene, cast, location and status too). */
+  sourceFrames?: ReadonlyArray<Record<string, unknown>>;
+}
+
+/** A file an export made. */
+export interface ExportFile {
+  bytes: Buffer;
+  contentType: string;
+  /** The file name's extension, without the dot. */
+  extension: string;
+}
+
+/** Told how far an export has come, 0 to 100, with a word on what it is doing. */
+export type ExportProgress = (percent: number, message: string) => void;

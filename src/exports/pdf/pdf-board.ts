@@ -1,0 +1,189 @@
+import type { PdfBoardOptions, SheetField } from '../../contract/exports.js';
+import type { ExportBoard, ExportFile, ExportProgress, ExportShot } from '../export-board.js';
+import { FIELD_LABELS, fieldText, sheetFields } from './fields.js';
+import { drawFrame, openLogo, openSheet, type Box, type Sheet } from './page-frame.js';
+import { pictureForBox } from './pictures.js';
+import { drawLines, lineHeight, textWidth, wrapText, type TextStyle } from './text.js';
+
+/**
+ * The storyboard as a PDF (issue 35, item 2; docs/deliverables.md): pages of `columns × rows` panels, each with the
+ * shot's number, its picture fitted in the board's frame (letterboxed, never stretched) and the chosen fields under or
+ * beside it, cut with an ellipsis when they do not fit. Pictures are read one at a time (pictures.ts), so a board of
+ * 200 camera photos stays small in memory and in the file.
+ */
+
+const GUTTER = 12;
+const FRAME_FILL = '#f1f1f1';
+const FRAME_STROKE = '#9a9a9a';
+
+interface PanelLayout {
+  number: TextStyle;
+  /** The picture's frame, relative to the panel's top left. */
+  picture: Box;
+  /** The fields' box, relative to the panel's top left; null when no field is printed. */
+  text: Box | null;
+  label: TextStyle;
+  value: TextStyle;
+  labelWidth: number;
+}
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+/**
+ * Where things go in a panel. The picture keeps the board's aspect and takes at most about 60% of the height when
+ * fields print under it; when that leaves a wide empty band beside it (one or two shots a page in landscape), the
+ * fields go beside the picture instead.
+ */
+function panelLayout(doc: PDFKit.PDFDocument, panel: Box, aspect: number, fields: readonly SheetField[]): PanelLayout {
+  const number: TextStyle = { size: clamp(panel.width / 16, 10, 20), weight: 'bold', color: '#111111' };
+  const value: TextStyle = { size: clamp(panel.width / 30, 7, 10), weight: 'regular', color: '#1c1c1c' };
+  const label: TextStyle = { size: value.size * 0.82, weight: 'bold', color: '#7a7a7a' };
+  const labelWidth =
+    fields.length === 0 ? 0 : Math.max(...fields.map((field) => textWidth(doc, FIELD_LABELS[field], label))) + 5;
+  const top = lineHeight(number) + 3;
+  const available = panel.height - top;
+  // With fields, the picture takes at most 62% of the height, and gives some back (down to 45%) so that each field
+  // has a line and one is spare: a dense grid (4 × 4 landscape) still prints them all.
+  const fieldsHeight = lineHeight(value) * (fields.length + 1) + 6;
+  let pictureHeight =
+    fields.length > 0
+      ? Math.min(panel.width / aspect, available * 0.62, Math.max(available * 0.45, available - fieldsHeight))
+      : Math.min(panel.width / aspect, available);
+  let pictureWidth = pictureHeight * aspect;
+  const sideWidth = panel.width * (1 - 0.62) - GUTTER;
+  if (fields.length > 0 && pictureWidth < panel.width * 0.7 && sideWidth >= 150) {
+    pictureWidth = Math.min(panel.width * 0.62, available * aspect);
+    pictureHeight = pictureWidth / aspect;
+    const textX = pictureWidth + GUTTER;
+    return {
+      number,
+      label,
+      value,
+      labelWidth,
+      picture: { x: 0, y: top, width: pictureWidth, height: pictureHeight },
+      text: { x: textX, y: top, width: panel.width - textX, height: available },
+    };
+  }
+  const textY = top + pictureHeight + 6;
+  return {
+    number,
+    label,
+    value,
+    labelWidth,
+    picture: { x: 0, y: top, width: pictureWidth, height: pictureHeight },
+    text: fields.length > 0 ? { x: 0, y: textY, width: panel.width, height: panel.height - textY } : null,
+  };
+}
+
+/** The picture in its frame, or the placeholder; returns a warning when the shot's picture is missing or unreadable. */
+async function drawPicture(doc: PDFKit.PDFDocument, shot: ExportShot, frame: Box): Promise<string | null> {
+  const picture = shot.picture ? await pictureForBox(shot.picture, frame.width, frame.height) : null;
+  doc.rect(frame.x, frame.y, frame.width, frame.height).fill(FRAME_FILL);
+  let warning: string | null = null;
+  if (picture) {
+    doc.image(picture.bytes, frame.x, frame.y, { fit: [frame.width, frame.height], align: 'center', valign: 'center' });
+  } else {
+    warning = shot.picture ? `Shot ${shot.number}'s picture could not be read` : `Shot ${shot.number} has no picture`;
+    const style: TextStyle = { size: clamp(frame.width / 18, 7, 14), weight: 'regular', color: '#8a8a8a' };
+    const text = shot.picture ? 'Picture unreadable' : 'No picture';
+    drawLines(doc, [text], style, {
+      x: frame.x,
+      y: frame.y + (frame.height - lineHeight(style)) / 2,
+      width: frame.width,
+      align: 'center',
+    });
+  }
+  doc.rect(frame.x, frame.y, frame.width, frame.height).lineWidth(0.6).strokeColor(FRAME_STROKE).stroke();
+  return warning;
+}
+
+/**
+ * The fields in their box. Each field with text gets at least one line; the lines left over go to the fields in order,
+ * so a long action can use the room a short dialogue leaves, and the last line of a cut field ends in an ellipsis.
+ */
+function drawFields(
+  doc: PDFKit.PDFDocument,
+  shot: ExportShot,
+  fields: readonly SheetField[],
+  box: Box,
+  layout: PanelLayout,
+): void {
+  const texts = fields.flatMap((field) => {
+    const text = fieldText(shot, field);
+    return text === null ? [] : [{ field, text }];
+  });
+  const height = lineHeight(layout.value);
+  let linesLeft = Math.floor(box.height / height);
+  let y = box.y;
+  texts.forEach(({ field, text }, index) => {
+    // One line kept for each field after this one, as far as lines are left: when even that is too many, the
+    // fields printed are the first ones, in the sheet's order.
+    const reserved = Math.min(texts.length - index - 1, linesLeft - 1);
+    const maxLines = linesLeft - Math.max(0, reserved);
+    if (maxLines <= 0) return;
+    const lines = wrapText(doc, text, box.width - layout.labelWidth, layout.value, maxLines);
+    const labelTop = y + (layout.value.size - layout.label.size) * 0.95;
+    drawLines(doc, [FIELD_LABELS[field]], layout.label, { x: box.x, y: labelTop });
+    drawLines(doc, lines, layout.value, { x: box.x + layout.labelWidth, y });
+    y += lines.length * height;
+    linesLeft -= lines.length;
+  });
+}
+
+async function drawPanel(
+  sheet: Sheet,
+  shot: ExportShot,
+  panel: Box,
+  layout: PanelLayout,
+  fields: readonly SheetField[],
+): Promise<string | null> {
+  const { doc } = sheet;
+  drawLines(doc, [shot.number], layout.number, { x: panel.x, y: panel.y });
+  const at = (box: Box): Box => ({ ...box, x: panel.x + box.x, y: panel.y + box.y });
+  const warning = await drawPicture(doc, shot, at(layout.picture));
+  if (layout.text) drawFields(doc, shot, fields, at(layout.text), layout);
+  return warning;
+}
+
+export async function pdfBoard(
+  board: ExportBoard,
+  options: PdfBoardOptions,
+  logo: string | null,
+  progress: ExportProgress,
+): Promise<ExportFile & { warnings: string[] }> {
+  const warnings: string[] = [];
+  const sheet = openSheet(board, options, 'Storyboard');
+  const frameLogo = await openLogo(sheet, logo, warnings);
+  const { doc, content } = sheet;
+  const fields = sheetFields(options.fields);
+  const aspect = board.aspect > 0 && Number.isFinite(board.aspect) ? board.aspect : 16 / 9;
+  const perPage = options.columns * options.rows;
+  const pages = Math.max(1, Math.ceil(board.shots.length / perPage));
+  const panelWidth = (content.width - GUTTER * (options.columns - 1)) / options.columns;
+  const panelHeight = (content.height - GUTTER * (options.rows - 1)) / options.rows;
+  const layout = panelLayout(doc, { x: 0, y: 0, width: panelWidth, height: panelHeight }, aspect, fields);
+
+  for (let page = 0; page < pages; page++) {
+    doc.addPage();
+    drawFrame(sheet, board, { kind: 'Storyboard', logo: frameLogo, page: page + 1, pages });
+    const shots = board.shots.slice(page * perPage, (page + 1) * perPage);
+    if (board.shots.length === 0)
+      drawLines(doc, ['This board has no shots.'], { size: 11, weight: 'regular', color: '#666666' }, content);
+    for (const [index, shot] of shots.entries()) {
+      const column = index % options.columns;
+      const row = Math.floor(index / options.columns);
+      const panel: Box = {
+        x: content.x + column * (panelWidth + GUTTER),
+        y: content.y + row * (panelHeight + GUTTER),
+        width: panelWidth,
+        height: panelHeight,
+      };
+      const warning = await drawPanel(sheet, shot, panel, layout, fields);
+      if (warning) warnings.push(warning);
+    }
+    progress(Math.round(((page + 1) / pages) * 95), `Page ${page + 1} of ${pages}`);
+  }
+  const bytes = await sheet.finish();
+  progress(100, `${pages} ${pages === 1 ? 'page' : 'pages'}`);
+  return { bytes, contentType: 'application/pdf', extension: 'pdf', warnings };
+}

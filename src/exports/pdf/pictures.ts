@@ -1,0 +1,65 @@
+import sharp from 'sharp';
+
+/**
+ * Pictures made small enough for a PDF: a shot's picture can be a 22 MB camera photo, and a board of 200 of them
+ * must neither weigh gigabytes nor hold every decoded picture in memory. Each one is decoded, turned upright (EXIF),
+ * scaled to the box it prints in and re-encoded as JPEG, one at a time, just before it is drawn.
+ */
+
+/** Print resolution: 220 pixels an inch is sharp on paper; a panel never needs more. */
+const PIXELS_PER_POINT = 220 / 72;
+/** The long edge's ceiling, for the largest boxes (one shot a page). */
+const MAX_EDGE = 1600;
+const JPEG_QUALITY = 82;
+/** sharp's own ceiling on a picture's pixels (16384 × 16384), against decompression bombs. */
+const MAX_INPUT_PIXELS = 268_402_689;
+
+export interface PreparedPicture {
+  bytes: Buffer;
+  /** Pixels, for placing the picture in its box without stretching it. */
+  width: number;
+  height: number;
+}
+
+/** The pixel size of a box of points, capped at MAX_EDGE on its long edge. */
+function pixelBox(widthPt: number, heightPt: number): { width: number; height: number } {
+  const scale = Math.min(PIXELS_PER_POINT, MAX_EDGE / Math.max(widthPt, heightPt));
+  return { width: Math.max(1, Math.round(widthPt * scale)), height: Math.max(1, Math.round(heightPt * scale)) };
+}
+
+/**
+ * A picture file as a JPEG that fits inside a box of points (never enlarged, never stretched), transparency on white;
+ * null when the file cannot be read as a picture.
+ */
+export async function pictureForBox(file: string, widthPt: number, heightPt: number): Promise<PreparedPicture | null> {
+  const box = pixelBox(widthPt, heightPt);
+  try {
+    const { data, info } = await sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 })
+      .rotate()
+      .resize({ ...box, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .jpeg({ quality: JPEG_QUALITY })
+      .toBuffer({ resolveWithObject: true });
+    return { bytes: data, width: info.width, height: info.height };
+  } catch {
+    return null;
+  }
+}
+
+/** A logo for the page header: PNG (it keeps its transparency), scaled to the header's box. */
+export async function logoForBox(file: string, widthPt: number, heightPt: number): Promise<PreparedPicture | null> {
+  const box = pixelBox(widthPt, heightPt);
+  try {
+    const { data, info } = await sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 })
+      .rotate()
+      .resize({ ...box, fit: 'inside', withoutEnlargement: true })
+      // 8-bit sRGB: pdfkit's PNG reader splits the alpha channel of 8-bit pictures (a 16-bit one would not print).
+      .toColourspace('srgb')
+      .png()
+      .toBuffer({ resolveWithObject: true });
+    return { bytes: data, width: info.width, height: info.height };
+  } catch {
+    return null;
+  }
+}

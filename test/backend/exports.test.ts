@@ -1,0 +1,294 @@
+import ExcelJS from 'exceljs';
+import { XMLParser } from 'fast-xml-parser';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasEdge, CanvasNode, ExportList, ExportView, UploadReceipt } from '../../src/contract/index.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
+import { probe } from '../support/media.js';
+import { api, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
+import { signedInPerson } from '../support/canvas-reads.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { projectToken } from '../support/tokens.js';
+import { ffmpegFixture } from '../support/upload-fixtures.js';
+import { waitFor } from '../support/wait.js';
+import { IDP } from './world.js';
+
+/**
+ * Exports (issue 35) over real HTTP on both stores: a board of four shots (one without a picture, one whose dialogue
+ * is Japanese), a voice-over on shot 2 and a music bed, exported as every kind the workers make. Each file is read back
+ * by a real reader: pdfjs for the PDFs, ffprobe for the animatic, exceljs for the XLSX, an XML parser for FCP XML.
+ */
+
+const CANVAS = '/api/v2/projects/p/canvases/c';
+const SHOTS = [
+  { id: 'shot-a', number: '1', durationMs: 1000, dialogue: 'We open on the harbour.' },
+  { id: 'shot-b', number: '2', durationMs: 1500, dialogue: '「行こう」と彼女は言った。', shotSize: 'CU', lensMm: 50 },
+  { id: 'shot-c', number: '2A', durationMs: 1250, action: 'The boat leaves.' },
+  { id: 'shot-d', number: '3', durationMs: 1000, caption: 'No picture yet' },
+];
+
+async function colour(r: number, g: number, b: number): Promise<Buffer> {
+  return sharp({ create: { width: 640, height: 360, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
+}
+
+async function pdfText(bytes: Buffer): Promise<{ pages: number; text: string[] }> {
+  const pdf = await getDocument({ data: new Uint8Array(bytes) }).promise;
+  const text: string[] = [];
+  for (let page = 1; page <= pdf.numPages; page += 1) {
+    const content = await (await pdf.getPage(page)).getTextContent();
+    text.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return { pages: pdf.numPages, text };
+}
+
+describe.each(STORE_TARGETS)('exports: $name', (target) => {
+  describe.skipIf(!target.available)('over real HTTP', () => {
+    let server: TestServer;
+    let asEd: (request?: ApiRequest) => ApiRequest;
+    let viewer: string;
+    let editorToken: string;
+
+    beforeAll(async () => {
+      server = await startTestServer(target, { rateLimitPerMinute: 1_000_000, exportMaxMinutes: 1 });
+      const { projects, writes } = server.store;
+      await projects.createWorkspace('w');
+      await projects.createProject('p', 'w');
+      await projects.createCanvas('p', 'c', false);
+      await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
+      asEd = await signedInPerson(server, { issuer: IDP, subject: 'ed' });
+      viewer = await projectToken(server.store, 'p', 'viewer');
+      editorToken = await projectToken(server.store, 'p', 'editor');
+
+      const form = new FormData();
+      const files: Array<[string, Buffer, string]> = [
+        ['red.png', await colour(200, 30, 30), 'image/png'],
+        ['green.png', await colour(30, 200, 30), 'image/png'],
+        ['blue.png', await colour(30, 30, 200), 'image/png'],
+        ['voice.wav', ffmpegFixture('wav', 1, 1000), 'audio/wav'],
+        ['music.wav', ffmpegFixture('wav', 2, 200), 'audio/wav'],
+      ];
+      for (const [name, bytes, type] of files) form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
+      const uploaded = await fetch(`${server.url}${CANVAS}/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${editorToken}` },
+        body: form,
+      });
+      const receipt = UploadReceipt.parse(await uploaded.json());
+      const [red, green, blue, voice, music] = receipt.uploads.map((upload) => upload.url);
+
+      const at = (revision: number) => ({
+        projectId: 'p',
+        canvasId: 'c',
+        baseRevision: revision,
+        clientSaveId: null,
+        authorization: SYSTEM_WRITE,
+      });
+      const pictures = [red, green, blue, null];
+      await writes.createNode(
+        at(0),
+        CanvasNode.parse({
+          id: 'board',
+          type: 'storyboardNode',
+          position: { x: 0, y: 0 },
+          data: {
+            title: 'Harbour & Sea',
+            aspectRatio: '16:9',
+            frames: SHOTS.map((shot, index) => ({ ...shot, imageUrl: pictures[index] ?? null })),
+          },
+        }),
+      );
+      await writes.createNode(
+        at(1),
+        CanvasNode.parse({ id: 'vo', type: 'audioNode', position: { x: 0, y: 400 }, data: { audioUrl: voice } }),
+      );
+      await writes.createNode(
+        at(2),
+        CanvasNode.parse({ id: 'music', type: 'audioNode', position: { x: 300, y: 400 }, data: { audioUrl: music } }),
+      );
+      await writes.createNode(
+        at(3),
+        CanvasNode.parse({
+          id: 'note',
+          type: 'textAnnotationNode',
+          position: { x: 600, y: 400 },
+          data: { content: 'x' },
+        }),
+      );
+      await writes.createEdge(
+        at(4),
+        CanvasEdge.parse({ id: 'e-vo', source: 'vo', target: 'board', data: { shotId: 'shot-b' } }),
+      );
+      await writes.createEdge(at(5), CanvasEdge.parse({ id: 'e-music', source: 'music', target: 'board' }));
+    }, 60_000);
+    afterAll(async () => server?.close());
+
+    async function exported(body: unknown): Promise<{ view: ExportView; bytes: Buffer }> {
+      const started = await api(server.url, `${CANVAS}/exports`, asEd({ method: 'POST', body }));
+      expect(started.status, JSON.stringify(started.body)).toBe(201);
+      const queued = ExportView.parse(started.body);
+      const view = await waitFor(
+        async () =>
+          ExportView.parse((await api(server.url, `${CANVAS}/exports/${queued.export_id}`, { token: viewer })).body),
+        (job) => job.status !== 'queued' && job.status !== 'running',
+        120_000,
+        100,
+      );
+      expect(view.status, JSON.stringify(view)).toBe('succeeded');
+      const download = await fetch(`${server.url}${view.file!.url}`, {
+        headers: { authorization: `Bearer ${viewer}` },
+      });
+      expect(download.status).toBe(200);
+      return { view, bytes: Buffer.from(await download.arrayBuffer()) };
+    }
+
+    it('prints a PDF board with shot numbers and dialogue in any script, and names the shot without a picture', async () => {
+      const { view, bytes } = await exported({
+        kind: 'pdf_board',
+        node_id: 'board',
+        options: { columns: 2, rows: 1, fields: ['dialogue', 'action', 'camera'] },
+      });
+      expect(view).toMatchObject({ kind: 'pdf_board', revision: 6, created_by: 'ed', node_id: 'board' });
+      expect(view.file).toMatchObject({ name: 'Harbour Sea storyboard.pdf', content_type: 'application/pdf' });
+      expect(view.warnings.join(' ')).toMatch(/Shot 3/);
+      const pdf = await pdfText(bytes);
+      expect(pdf.pages).toBe(2);
+      expect(pdf.text[0]).toContain('We open on the harbour.');
+      expect(pdf.text[0]).toContain('「行こう」と彼女は言った。');
+      expect(pdf.text[1]).toContain('2A');
+      expect(pdf.text[1]).toContain('No picture');
+    });
+
+    it('makes the same PDF from the same revision and options', async () => {
+      const body = { kind: 'pdf_board', node_id: 'board', options: { columns: 4, rows: 4 } };
+      const first = await exported(body);
+      const second = await exported(body);
+      expect(second.view.export_id).not.toBe(first.view.export_id);
+      expect(second.bytes.equals(first.bytes)).toBe(true);
+    });
+
+    it('encodes an animatic exactly as long as the board, H.264 and AAC at 720p, the voice on its shot', async () => {
+      const { view, bytes } = await exported({
+        kind: 'animatic',
+        node_id: 'board',
+        options: { resolution: '720p', frame_rate: '24', burn_in: true },
+      });
+      expect(view.file).toMatchObject({ name: 'Harbour Sea animatic.mp4', content_type: 'video/mp4' });
+      const film = probe(bytes);
+      const video = film.streams.find((stream) => stream.codec_type === 'video')!;
+      const audio = film.streams.find((stream) => stream.codec_type === 'audio')!;
+      expect(video).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
+      expect(audio).toMatchObject({ codec_name: 'aac', sample_rate: '48000' });
+      // 1000 + 1500 + 1250 + 1000 ms at 24 fps: 24 + 36 + 30 + 24 frames.
+      expect(Number((video as { nb_read_frames?: string }).nb_read_frames)).toBe(114);
+      expect(film.durationSeconds).toBeCloseTo(114 / 24, 1);
+    });
+
+    it('writes the shot list as XLSX and an FCP XML whose cuts fall on the animatic’s frames', async () => {
+      const sheet = await exported({ kind: 'shot_list_xlsx', node_id: 'board' });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(sheet.bytes as unknown as ArrayBuffer);
+      const rows = workbook.worksheets[0]!.getSheetValues().filter(Boolean) as unknown[][];
+      expect(rows.map((row) => row[1])).toEqual(['Shot', '1', '2', '2A', '3']);
+
+      const xml = await exported({ kind: 'fcp_xml', node_id: 'board', options: { frame_rate: '25' } });
+      const parsed = new XMLParser({ ignoreAttributes: false }).parse(xml.bytes.toString('utf8')) as {
+        xmeml: {
+          sequence: {
+            duration: number;
+            media: { video: { track: { clipitem: Array<{ start: number; end: number; name: string }> } } };
+          };
+        };
+      };
+      const clips = parsed.xmeml.sequence.media.video.track.clipitem;
+      expect(clips.map((clip) => [clip.start, clip.end])).toEqual([
+        [0, 25],
+        [25, 63],
+        [63, 94],
+        [94, 119],
+      ]);
+      expect(parsed.xmeml.sequence.duration).toBe(119);
+
+      const otio = await exported({ kind: 'otio', node_id: 'board' });
+      expect((JSON.parse(otio.bytes.toString('utf8')) as { OTIO_SCHEMA: string }).OTIO_SCHEMA).toBe('Timeline.1');
+      const edl = await exported({ kind: 'edl', node_id: 'board' });
+      expect(edl.bytes.toString('utf8')).toMatch(/^TITLE: Harbour & Sea/);
+    });
+
+    it('lists exports for every member with who made them from which revision', async () => {
+      const listed = ExportList.parse((await api(server.url, `${CANVAS}/exports`, { token: viewer })).body);
+      expect(listed.exports.length).toBeGreaterThan(0);
+      expect(listed.exports.every((job) => job.created_by === 'ed' && job.revision === 6)).toBe(true);
+    });
+
+    it('refuses what it cannot export before a job starts, naming why', async () => {
+      const notBoard = await api(
+        server.url,
+        `${CANVAS}/exports`,
+        asEd({ method: 'POST', body: { kind: 'pdf_board', node_id: 'note' } }),
+      );
+      expect(notBoard.status).toBe(400);
+      expect(notBoard.body).toMatchObject({ error: { details: { field: 'node_id' } } });
+      const badOption = await api(
+        server.url,
+        `${CANVAS}/exports`,
+        asEd({ method: 'POST', body: { kind: 'pdf_board', node_id: 'board', options: { columns: 9 } } }),
+      );
+      expect(badOption.status).toBe(400);
+      expect(JSON.stringify(badOption.body)).toContain('options.columns');
+      const byViewer = await api(server.url, `${CANVAS}/exports`, {
+        token: viewer,
+        method: 'POST',
+        body: { kind: 'pdf_board', node_id: 'board' },
+      });
+      expect(byViewer.status).toBe(403);
+    });
+
+    it('refuses an animatic longer than the server allows, and cancels a running one leaving no file', async () => {
+      const { writes } = server.store;
+      const long = Array.from({ length: 30 }, (_, index) => ({ id: `l${index}`, imageUrl: null, durationMs: 3000 }));
+      await writes.createNode(
+        { projectId: 'p', canvasId: 'c', baseRevision: 6, clientSaveId: null, authorization: SYSTEM_WRITE },
+        CanvasNode.parse({ id: 'long', type: 'storyboardNode', position: { x: 0, y: 900 }, data: { frames: long } }),
+      );
+      const tooLong = await api(
+        server.url,
+        `${CANVAS}/exports`,
+        asEd({ method: 'POST', body: { kind: 'animatic', node_id: 'long' } }),
+      );
+      expect(tooLong.status).toBe(400);
+      expect(JSON.stringify(tooLong.body)).toMatch(/1\.5 minutes.*at most 1/);
+
+      const half = Array.from({ length: 18 }, (_, index) => ({ id: `h${index}`, imageUrl: null, durationMs: 3000 }));
+      await writes.createNode(
+        { projectId: 'p', canvasId: 'c', baseRevision: 7, clientSaveId: null, authorization: SYSTEM_WRITE },
+        CanvasNode.parse({ id: 'slow', type: 'storyboardNode', position: { x: 0, y: 1400 }, data: { frames: half } }),
+      );
+      const started = await api(
+        server.url,
+        `${CANVAS}/exports`,
+        asEd({ method: 'POST', body: { kind: 'animatic', node_id: 'slow', options: { push_in: true } } }),
+      );
+      const job = ExportView.parse(started.body);
+      await waitFor(
+        async () => ExportView.parse((await api(server.url, `${CANVAS}/exports/${job.export_id}`, asEd())).body),
+        (view) => view.status === 'running' && (view.progress.percent ?? 0) > 5,
+        60_000,
+        50,
+      );
+      const assetsBefore = (await server.store.assets.listAssets()).length;
+      const cancelled = await api(server.url, `${CANVAS}/exports/${job.export_id}/cancel`, asEd({ method: 'POST' }));
+      expect(cancelled.status).toBe(200);
+      const done = await waitFor(
+        async () => ExportView.parse((await api(server.url, `${CANVAS}/exports/${job.export_id}`, asEd())).body),
+        (view) => view.status !== 'running',
+        30_000,
+        50,
+      );
+      expect(done).toMatchObject({ status: 'cancelled', file: null });
+      expect((await server.store.assets.listAssets()).length).toBe(assetsBefore);
+    });
+  });
+});
