@@ -116,12 +116,15 @@ export async function renderAnimatic(
     filters.push(...audio);
 
     const out = join(dir, 'animatic.mp4');
+    // The graph from a file: a long board's graph passes the 128 KiB a single argument may be on Linux.
+    const graph = join(dir, 'graph.txt');
+    await writeFile(graph, filters.join(';\n'));
     progress(5, 'Encoding');
     await runFfmpeg(
       [
         ...inputs.flat(),
-        '-filter_complex',
-        filters.join(';'),
+        '-filter_complex_script',
+        graph,
         '-map',
         '[vout]',
         '-map',

@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import {
-  type CanvasEdge,
-  SHOT_ANGLES,
-  SHOT_MOVEMENTS,
-  SHOT_SIZES,
-  type CanvasNode,
-  type StoryboardFrame as StoryboardFrameSchema,
-} from '../contract/index.js';
+import { type CanvasEdge, type CanvasNode, type StoryboardFrame as StoryboardFrameSchema } from '../contract/index.js';
 import type { AnimaticOptions } from '../contract/exports.js';
 import { ASSET_ID } from '../assets/asset-store.js';
+import { cameraOf, shotDurationMs, words } from './shot-words.js';
 
 type StoryboardFrame = z.infer<typeof StoryboardFrameSchema>;
 
@@ -23,12 +17,6 @@ type StoryboardFrame = z.infer<typeof StoryboardFrameSchema>;
  * names the shot; the music bed is the one chosen in the options, else an audio card connected without a shot. Only
  * this project's assets are used: a path to another project's asset counts as missing.
  */
-
-/** How long a shot plays when it has no duration and no dialogue to time (craft notes: 2 to 4 s for a board). */
-export const DEFAULT_SHOT_MS = 3000;
-/** A line of dialogue takes about 2.6 words a second when no duration is set (craft notes, "Deliverables"). */
-const WORDS_PER_SECOND = 2.6;
-const SHORTEST_READ_MS = 1500;
 
 export const BoardSource = z.object({
   projectName: z.string(),
@@ -63,31 +51,6 @@ export function assetIdOf(url: unknown): string | null {
   if (typeof url !== 'string') return null;
   const match = /^\/assets\/([^/?#]+)/.exec(url);
   return match && ASSET_ID.test(match[1]!) ? match[1]! : null;
-}
-
-const words = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
-
-/** "Close-up · Low angle · Dolly / track", or null when none of the three is set. */
-function cameraOf(frame: StoryboardFrame): string | null {
-  const parts: Array<string | null> = [
-    frame.shotSize ? SHOT_SIZES[frame.shotSize] : null,
-    frame.angle ? SHOT_ANGLES[frame.angle] : null,
-    frame.movement ? SHOT_MOVEMENTS[frame.movement] : null,
-  ];
-  const set = parts.filter((part): part is string => part !== null);
-  return set.length ? set.join(' · ') : null;
-}
-
-/** The shot's own duration, else its dialogue read at 2.6 words a second, else its clip's, else the default. */
-export function shotDurationMs(frame: StoryboardFrame, clipMs: number | null): number {
-  if (typeof frame.durationMs === 'number' && frame.durationMs > 0) return frame.durationMs;
-  const dialogue = words(frame.dialogue);
-  if (dialogue) {
-    const count = dialogue.split(/\s+/).length;
-    return Math.max(SHORTEST_READ_MS, Math.round((count / WORDS_PER_SECOND) * 1000) + 500);
-  }
-  return clipMs && clipMs > 0 ? clipMs : DEFAULT_SHOT_MS;
 }
 
 /** 16:9 → 1.777…; the board's aspect ratio as a number (16:9 when it has none or one we cannot read). */

@@ -61,10 +61,29 @@ export function assetIdOfUrl(url: string | null | undefined): string | null {
 }
 
 const SECOND = 1000;
-/** Generated clips are short: the local provider renders a few seconds, not a film. */
+/** A generated clip (videoNode) is short: the local provider renders a few seconds, not a film. */
 const MAX_CLIP_MS = 8 * SECOND;
+/** The shortest clip or shot: a few frames (4.8 at 24 fps), so every shot is seen, however short it was written. */
+const MIN_CLIP_MS = 200;
 const clampMs = (value: number | null | undefined, fallback: number) =>
-  Math.round(Math.min(Math.max(value ?? fallback, 200), MAX_CLIP_MS));
+  Math.round(Math.min(Math.max(value ?? fallback, MIN_CLIP_MS), MAX_CLIP_MS));
+
+/**
+ * A video story renders as an animatic of its shots as written (issue 35, item 3): never cut to fit. One too large to
+ * render within a run (docs/runs.md, "Timeout") is refused instead, naming what is too large.
+ */
+const MAX_STORY_MS = 30 * 60 * SECOND;
+const MAX_STORY_SHOTS = 500;
+
+/** A length as people read it: m:ss, or h:mm:ss; seconds rounded up, so a story just over the limit never reads as it. */
+function clock(ms: number): string {
+  // Shots of absurd lengths can add up past what a double holds.
+  if (!Number.isFinite(ms)) return 'too long to measure';
+  const total = Math.ceil(ms / SECOND);
+  const two = (value: number) => String(value).padStart(2, '0');
+  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  return hours > 0 ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
+}
 
 function notRunnable(node: CanvasNode, why: string): CanvasError {
   return new CanvasError('not_runnable', `This ${node.type} cannot run: ${why}`, { node_type: node.type });
@@ -169,9 +188,22 @@ function planNodeRun(node: CanvasNode, context: RunContext): RunPlan {
     case 'videoStoryNode': {
       if (node.data.shots.length === 0)
         throw notRunnable(node, 'it has no shots; add shots with a prompt and a duration.');
-      const shots = node.data.shots
-        .slice(0, 12)
-        .map((shot) => ({ prompt: shot.prompt, durationMs: clampMs(shot.durationMs, SECOND) }));
+      if (node.data.shots.length > MAX_STORY_SHOTS)
+        throw notRunnable(
+          node,
+          `it has ${node.data.shots.length} shots; a story may have at most ${MAX_STORY_SHOTS}. Split it into shorter stories.`,
+        );
+      // Every shot for its own duration: only raised to the shortest a shot may be, never capped.
+      const shots = node.data.shots.map((shot) => ({
+        prompt: shot.prompt,
+        durationMs: Math.round(Math.max(shot.durationMs, MIN_CLIP_MS)),
+      }));
+      const totalMs = shots.reduce((sum, shot) => sum + shot.durationMs, 0);
+      if (totalMs > MAX_STORY_MS)
+        throw notRunnable(
+          node,
+          `it lasts ${clock(totalMs)} (${shots.length} shots); a story may last at most ${clock(MAX_STORY_MS)}. Shorten its shots or split it into shorter stories.`,
+        );
       return {
         operation: 'video_story',
         skillId: null,

@@ -3,7 +3,16 @@ import { XMLParser } from 'fast-xml-parser';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanvasEdge, CanvasNode, ExportList, ExportView, UploadReceipt } from '../../src/contract/index.js';
+import {
+  CanvasEdge,
+  CanvasNode,
+  ExportList,
+  ExportView,
+  ShareLinkList,
+  ShareLinkView,
+  SharedBoardsView,
+  UploadReceipt,
+} from '../../src/contract/index.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { probe } from '../support/media.js';
 import { api, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
@@ -244,6 +253,60 @@ describe.each(STORE_TARGETS)('exports: $name', (target) => {
         body: { kind: 'pdf_board', node_id: 'board' },
       });
       expect(byViewer.status).toBe(403);
+    });
+
+    it('shares a board on a link without an account, showing its shots and chosen downloads only, until revoked', async () => {
+      await server.store.projects.addMember('p', { issuer: IDP, subject: 'boss' }, 'owner');
+      const asOwner = await signedInPerson(server, { issuer: IDP, subject: 'boss' });
+      const pdf = ExportList.parse((await api(server.url, `${CANVAS}/exports`, { token: viewer })).body).exports.find(
+        (job) => job.kind === 'pdf_board' && job.status === 'succeeded',
+      )!;
+      const byEditor = await api(server.url, `${CANVAS}/share-links`, asEd({ method: 'POST', body: {} }));
+      expect(byEditor.status).toBe(403);
+      const badDownload = await api(
+        server.url,
+        `${CANVAS}/share-links`,
+        asOwner({ method: 'POST', body: { node_id: 'board', downloads: ['export_nope'] } }),
+      );
+      expect(badDownload.status).toBe(400);
+      expect(badDownload.body).toMatchObject({ error: { details: { field: 'downloads.0' } } });
+
+      const made = await api(
+        server.url,
+        `${CANVAS}/share-links`,
+        asOwner({ method: 'POST', body: { node_id: 'board', downloads: [pdf.export_id], expires_in_days: 2 } }),
+      );
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const link = ShareLinkView.parse(made.body);
+      const secret = new URL(link.url!).pathname.split('/').at(-1)!;
+      // Only the hash is kept: the list never shows the link again.
+      const listed = ShareLinkList.parse((await api(server.url, `${CANVAS}/share-links`, asOwner())).body);
+      expect(listed.links.map((each) => each.url)).toEqual([null]);
+
+      const opened = await fetch(`${server.url}/api/v1/shared/${secret}`);
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get('cache-control')).toBe('no-store');
+      const shown = SharedBoardsView.parse(await opened.json());
+      expect(shown.boards.map((board) => board.shots.map((shot) => shot.number))).toEqual([['1', '2', '2A', '3']]);
+      expect(shown.downloads.map((download) => download.name)).toEqual(['Harbour Sea storyboard.pdf']);
+      // Nothing that names people, runs, nodes or the project rides along.
+      const text = JSON.stringify(shown);
+      for (const hidden of ['ed', 'boss', 'project', 'vo', 'music', 'revision', 'run_'])
+        expect(text.includes(`"${hidden}"`), hidden).toBe(false);
+      const picture = await fetch(`${server.url}${shown.boards[0]!.shots[0]!.picture_url}`);
+      expect(picture.status).toBe(200);
+      const file = await fetch(`${server.url}${shown.downloads[0]!.url}`);
+      expect(file.headers.get('content-type')).toBe('application/pdf');
+
+      const revoked = await api(server.url, `${CANVAS}/share-links/${link.share_id}`, asOwner({ method: 'DELETE' }));
+      expect(revoked.status).toBe(204);
+      const after = await fetch(`${server.url}/api/v1/shared/${secret}`);
+      expect(after.status).toBe(404);
+      expect(await after.json()).toMatchObject({
+        error: { message: 'This share link was revoked by its owner.', details: { reason: 'revoked' } },
+      });
+      const unknown = await fetch(`${server.url}/api/v1/shared/${'x'.repeat(32)}`);
+      expect(await unknown.json()).toMatchObject({ error: { details: { reason: 'unknown' } } });
     });
 
     it('refuses an animatic longer than the server allows, and cancels a running one leaving no file', async () => {

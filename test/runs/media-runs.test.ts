@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { NodeIO } from '@gltf-transform/core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import type { NodeRun } from '../../src/contract/index.js';
+import { cutFrames } from '../../src/exports/timeline/frame-rate.js';
+import { ffmpegPath } from '../../src/shared/media-binaries.js';
 import { seedWorld, type World } from '../backend/world.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient, structured, toolError } from '../support/mcp.js';
@@ -14,10 +17,30 @@ import { waitFor } from '../support/wait.js';
 /**
  * Issue 9, defect 15: every generation-shaped node type runs on the offline local provider and produces a real file
  * that decodes: a storyboard sheet, videos (generated, from shots, composed from clips with an audio track), a 3D
- * world, trimmed audio.
+ * world, trimmed audio. Issue 35, item 3: a video story is an animatic of all its shots, each for its own duration.
  */
 
 const ids = { project_id: 'p1', canvas_id: 'c1' };
+
+/** A video story's length in frames at the animatic's 24 fps: each shot's own frames, as the encoder cuts them. */
+const storyFrames = (durationsMs: number[]) => cutFrames(durationsMs, '24').reduce((sum, shot) => sum + shot.frames, 0);
+
+/** The frames ffmpeg decoded of a film's video stream. */
+const decodedFrames = (bytes: Buffer) =>
+  Number(
+    (probe(bytes).streams.find((stream) => stream.codec_type === 'video') as { nb_read_frames?: string })
+      .nb_read_frames,
+  );
+
+/** A film's first frame, as a PNG. */
+function firstFrame(bytes: Buffer): PNG {
+  const png = execFileSync(
+    ffmpegPath(),
+    ['-v', 'error', '-i', 'pipe:0', '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'],
+    { input: bytes },
+  );
+  return PNG.sync.read(png);
+}
 
 describe('generation-shaped nodes run to real media files', () => {
   let server: TestServer;
@@ -97,7 +120,7 @@ describe('generation-shaped nodes run to real media files', () => {
     expect(info.durationSeconds).toBeCloseTo(2, 1);
   });
 
-  it('videoStoryNode: one video of its shots in order', async () => {
+  it('videoStoryNode: an MP4 animatic of its shots in order, 720p, each shot for its frames at 24 fps', async () => {
     await node('story', 'videoStoryNode', {
       shots: [
         { id: 's1', prompt: 'wide', durationMs: 1000 },
@@ -105,9 +128,54 @@ describe('generation-shaped nodes run to real media files', () => {
       ],
       aspectRatio: '1:1',
     });
-    const info = probe((await run('story')).bytes);
-    expect(info.streams[0]).toMatchObject({ codec_type: 'video', width: 320, height: 320 });
+    const { bytes, contentType } = await run('story');
+    expect(contentType).toBe('video/mp4');
+    const info = probe(bytes);
+    expect(info.streams).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 1280, height: 720 }),
+        expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+      ]),
+    );
+    expect(decodedFrames(bytes)).toBe(storyFrames([1000, 1500]));
     expect(info.durationSeconds).toBeCloseTo(2.5, 1);
+    // The square story's picture is pillarboxed in the 16:9 frame: black at the sides, the picture in the middle.
+    const frame = firstFrame(bytes);
+    const pixel = (x: number, y: number) => Array.from(frame.data.subarray((y * 1280 + x) * 4, (y * 1280 + x) * 4 + 3));
+    for (const channel of pixel(100, 360)) expect(channel).toBeLessThan(16);
+    expect(Math.max(...pixel(640, 360))).toBeGreaterThan(32);
+  });
+
+  it('videoStoryNode: every shot is kept and none is capped (14 shots of 1 s and one of 9 s last 23 s)', async () => {
+    const durations = [...Array.from({ length: 14 }, () => 1000), 9000];
+    await node('long-story', 'videoStoryNode', {
+      shots: durations.map((durationMs, index) => ({ id: `s${index + 1}`, prompt: `shot ${index + 1}`, durationMs })),
+      aspectRatio: '16:9',
+    });
+    const { run: done, bytes } = await run('long-story');
+    // 3 credits a shot: all 15 were planned.
+    expect(done.cost.estimated).toBe(45);
+    expect(decodedFrames(bytes)).toBe(storyFrames(durations));
+    expect(storyFrames(durations)).toBe(23 * 24);
+    expect(probe(bytes).durationSeconds).toBeCloseTo(23, 1);
+  });
+
+  it('videoStoryNode: a story longer than 30 minutes, or of more than 500 shots, is refused naming it, never cut', async () => {
+    await node('epic', 'videoStoryNode', {
+      shots: Array.from({ length: 4 }, (_, index) => ({ id: `s${index}`, prompt: 'a long take', durationMs: 480_500 })),
+    });
+    const tooLong = await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'epic' } });
+    expect(toolError(tooLong)).toMatchObject({ code: 'not_runnable' });
+    expect(toolError(tooLong).message).toContain('it lasts 32:02 (4 shots)');
+    expect(toolError(tooLong).message).toContain('at most 30:00');
+
+    await node('crowded', 'videoStoryNode', {
+      shots: Array.from({ length: 501 }, (_, index) => ({ id: `s${index}`, prompt: 'a beat', durationMs: 500 })),
+    });
+    const tooMany = await agent.callTool({ name: 'submit_canvas_node_run', arguments: { ...ids, node_id: 'crowded' } });
+    expect(toolError(tooMany)).toMatchObject({ code: 'not_runnable' });
+    expect(toolError(tooMany).message).toContain('it has 501 shots');
+    expect(toolError(tooMany).message).toContain('at most 500');
   });
 
   it('videoComposeNode: its clips trimmed and joined, with an audio track', async () => {

@@ -40,6 +40,8 @@ export function registerWorkerCommand(program: Command): void {
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
-    process.stderr.write(`canvas-mcp worker running ${config.workers} run workers and ${config.exportWorkers} export workers on ${store.dialect}\n`);
+    process.stderr.write(
+      `canvas-mcp worker running ${config.workers} run workers and ${config.exportWorkers} export workers on ${store.dialect}\n`,
+    );
   });
 }

@@ -1,4 +1,10 @@
 import { appendFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { AnimaticOptions } from '../../contract/exports.js';
+import { renderAnimatic } from '../../exports/animatic.js';
+import type { ExportShot } from '../../exports/export-board.js';
 import {
   abortableDelay,
   ProviderError,
@@ -8,13 +14,22 @@ import {
   type RunProvider,
 } from './provider.js';
 import { aspectOf, deterministicPng, deterministicRgb, deterministicWav, storyboardPng } from './artifacts.js';
-import { composeVideo, encodeFrames, evenSize, trimAudio, type ComposeClip, type VideoFormat } from './media/ffmpeg.js';
+import {
+  composeVideo,
+  encodeFrames,
+  evenSize,
+  inScratch,
+  trimAudio,
+  type ComposeClip,
+  type VideoFormat,
+} from './media/ffmpeg.js';
 import { worldGlb } from './media/world-glb.js';
 
 /**
  * The built-in offline provider: it takes `durationMs`, reports progress ten times, honours cancellation at every
  * step, and produces real files derived deterministically from the input: PNG images and storyboard sheets, WAV
- * audio (generated or trimmed), WebM videos (generated, from shots, or composed from clips), GLB worlds, JSON.
+ * audio (generated or trimmed), WebM videos (generated, or composed from clips), an MP4 animatic of a video story's
+ * shots, GLB worlds, JSON.
  */
 export interface LocalProviderOptions {
   durationMs: number;
@@ -26,6 +41,14 @@ const STEPS = 10;
 const IMAGE_WIDTH = 256;
 const VIDEO_WIDTH = 320;
 const VIDEO_FPS = 12;
+/**
+ * A video story is an animatic (src/exports/animatic.ts): 720p, 24 fps, a push-in on each still so the story moves,
+ * cuts between shots. Its encoding is real work that reports its own progress, so the simulated wait before it
+ * takes only the first STORY_WAIT_PERCENT of the run's progress.
+ */
+const STORY_OPTIONS = AnimaticOptions.parse({ resolution: '720p', frame_rate: '24', push_in: true, transition: 'cut' });
+const STORY_FRAME = { width: 1280, height: 720 };
+const STORY_WAIT_PERCENT = 20;
 
 function seedOf(job: ProviderJob, index: number): string {
   return JSON.stringify({ operation: job.operation, input: job.input, index });
@@ -47,6 +70,42 @@ function generatedClip(seed: string, durationMs: number, format: VideoFormat) {
 }
 
 type Output = ProviderJob['outputs'][number];
+
+/**
+ * A story's pictures at its aspect, as large as fits the animatic's 16:9 frame: the animatic letterboxes (or
+ * pillarboxes) them on black, so a 1:1 story shows as a square in the middle of the film, never stretched.
+ */
+function storyPictureSize(aspect: number): { width: number; height: number } {
+  const { width, height } = STORY_FRAME;
+  return aspect >= width / height
+    ? { width, height: Math.max(1, Math.round(width / aspect)) }
+    : { width: Math.max(1, Math.round(height * aspect)), height };
+}
+
+/** A shot's generated picture as a PNG (sharp encodes the raw frame far faster than pngjs at this size). */
+function storyPicture(seed: string, size: { width: number; height: number }): Promise<Buffer> {
+  return sharp(deterministicRgb(seed, size.width, size.height), { raw: { ...size, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+/** A story's shot as the animatic reads it: its picture for exactly its duration, numbered in order. */
+function storyShot(index: number, shot: { prompt: string; durationMs: number }, picture: string): ExportShot {
+  return {
+    id: `shot-${index + 1}`,
+    number: String(index + 1),
+    caption: shot.prompt,
+    action: null,
+    dialogue: null,
+    notes: null,
+    camera: null,
+    lensMm: null,
+    durationMs: shot.durationMs,
+    picture,
+    video: null,
+    voiceOver: null,
+  };
+}
 
 /**
  * The file of an asset a run reads (a clip, an audio track). One that is not on this server (deleted, or a URL
@@ -120,14 +179,38 @@ async function produce(
       return asset('video/webm', await encodeFrames(clip.frames, clip.count, format, signal));
     }
     case 'video_story': {
-      const format = videoFormat(input.aspectRatio);
       const shots = (input.shots as Array<{ prompt: string; durationMs: number }>) ?? [];
-      const clips: ComposeClip[] = shots.map((shot, shotIndex) => ({
-        source: generatedClip(`${seed}:${shotIndex}:${shot.prompt}`, shot.durationMs, format),
-        trimStartMs: 0,
-        trimEndMs: null,
-      }));
-      return asset('video/webm', await composeVideo(clips, format, null, signal));
+      const picture = storyPictureSize(aspectOf(input.aspectRatio ?? '16:9'));
+      const film = await inScratch(async (dir) => {
+        const exportShots: ExportShot[] = [];
+        for (const [shotIndex, shot] of shots.entries()) {
+          signal.throwIfAborted();
+          const file = join(dir, `shot-${shotIndex + 1}.png`);
+          await writeFile(file, await storyPicture(`${seed}:${shotIndex}:${shot.prompt}`, picture));
+          exportShots.push(storyShot(shotIndex, shot, file));
+        }
+        return renderAnimatic(
+          {
+            // The animatic reads only the shots, their aspect and the music; the titles are for printed exports.
+            projectName: '',
+            canvasTitle: '',
+            boardTitle: '',
+            revision: 0,
+            date: '',
+            aspect: picture.width / picture.height,
+            shots: exportShots,
+            music: null,
+          },
+          STORY_OPTIONS,
+          (percent, message) =>
+            context.progress(
+              Math.round(STORY_WAIT_PERCENT + (percent * (100 - STORY_WAIT_PERCENT)) / 100),
+              `rendering: ${message.toLowerCase()}`,
+            ),
+          signal,
+        );
+      });
+      return asset(film.contentType, film.bytes);
     }
     case 'video_composition': {
       const format = videoFormat(input.aspectRatio);
@@ -177,11 +260,13 @@ export function createLocalProvider(options: LocalProviderOptions): RunProvider 
     name: 'local',
     async execute(job, context) {
       if (options.executionLog) appendFileSync(options.executionLog, `${job.runId} ${job.attempt}\n`);
+      // A video story's rendering reports the rest of the progress itself (so a cancel is charged for what ran).
+      const waitPercent = job.operation === 'video_story' ? STORY_WAIT_PERCENT : 100;
       for (let step = 1; step <= STEPS; step += 1) {
         await abortableDelay(options.durationMs / STEPS, context.signal);
         context.progress(
-          Math.round((step * 100) / STEPS),
-          step === STEPS ? 'finishing' : `generating (${step}/${STEPS})`,
+          Math.round((step * waitPercent) / STEPS),
+          step === STEPS && waitPercent === 100 ? 'finishing' : `generating (${step}/${STEPS})`,
         );
       }
       context.signal.throwIfAborted();

@@ -1,5 +1,6 @@
 import { CanvasScreen } from './CanvasScreen.js';
 import { Home } from './Home.js';
+import { SharePage } from './SharePage.js';
 import { TeamPage } from './TeamPage.js';
 import { parseRoute, usePathname } from './router.js';
 
@@ -13,6 +14,7 @@ export function App() {
         canvasId={route.canvasId}
       />
     );
+  if (route.kind === 'share') return <SharePage secret={route.secret} />;
   if (route.kind === 'team') return <TeamPage key={route.projectId} projectId={route.projectId} />;
   return <Home />;
 }

@@ -11,6 +11,9 @@ import { api } from '../model/api.js';
 import { createCanvasController, type CanvasController } from '../model/canvas-store.js';
 import { ConnectAgent } from '../panels/ConnectAgent.js';
 import { ElementsPanel } from '../panels/ElementsPanel.js';
+import { ExportsPanel } from '../panels/ExportsPanel.js';
+import { Present, type PresentBoard } from '../panels/Present.js';
+import { presentBoards } from '../model/present.js';
 import { HistoryPanel } from '../panels/HistoryPanel.js';
 import { NodeDetails } from '../panels/NodeDetails.js';
 import { Notices } from '../panels/Notices.js';
@@ -21,7 +24,7 @@ import { navigate } from './router.js';
 
 /** One open canvas: the top bar, the palette, the canvas and the side panels. */
 
-type Tab = 'details' | 'history' | 'elements' | 'chat' | 'connect';
+type Tab = 'details' | 'history' | 'elements' | 'exports' | 'chat' | 'connect';
 
 // The chat brings the AI SDK with it: loaded when its tab is first opened, not with the canvas.
 const ChatPanel = lazy(() => import('../panels/ChatPanel.js').then((module) => ({ default: module.ChatPanel })));
@@ -33,7 +36,15 @@ const FEED_LABEL = {
   closed: 'Offline',
 } as const;
 
-function TopBar({ shotList, toggleShotList }: { shotList: boolean; toggleShotList: () => void }) {
+function TopBar({
+  shotList,
+  toggleShotList,
+  present,
+}: {
+  shotList: boolean;
+  toggleShotList: () => void;
+  present: () => void;
+}) {
   const { controller } = useCanvas();
   const editable = useEditable();
   const address = useCanvasState((state) => state.address);
@@ -93,6 +104,14 @@ function TopBar({ shotList, toggleShotList }: { shotList: boolean; toggleShotLis
       <button
         type="button"
         className="button-small"
+        onClick={present}
+        title="The storyboards' shots full screen, in order (arrow keys; Esc leaves)"
+      >
+        Present
+      </button>
+      <button
+        type="button"
+        className="button-small"
         disabled={!editable}
         onClick={() => void tidy(controller, flow.getNodes())}
         title="Lay out the selected cards (or every card) along their connections, as one change"
@@ -135,6 +154,26 @@ async function tidy(
   }
 }
 
+/** Present mode from the canvas: its boards as they are now, starting at the selected one; animatics when exported. */
+async function present(
+  controller: CanvasController,
+  selected: string | null,
+): Promise<{ boards: PresentBoard[]; start: number }> {
+  const { layout, states, address } = controller.store.getState();
+  const exports = await api.exports(address).then(
+    (list) => list.exports,
+    () => [],
+  );
+  const boards = presentBoards(layout, states, exports);
+  return {
+    boards,
+    start: Math.max(
+      0,
+      boards.findIndex((board) => board.nodeId === selected),
+    ),
+  };
+}
+
 function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Tab; setTab: (tab: Tab) => void }) {
   return (
     <aside className="side">
@@ -144,6 +183,7 @@ function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Ta
             ['details', 'Details'],
             ['history', 'History'],
             ['elements', 'Elements'],
+            ['exports', 'Exports'],
             ['chat', 'Chat'],
             ['connect', 'Connect an agent'],
           ] as const
@@ -164,6 +204,7 @@ function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Ta
         {tab === 'details' ? <NodeDetails nodeId={selected} /> : null}
         {tab === 'history' ? <HistoryPanel /> : null}
         {tab === 'elements' ? <ElementsPanel /> : null}
+        {tab === 'exports' ? <ExportsPanel selected={selected} /> : null}
         {tab === 'chat' ? (
           <Suspense fallback={<p className="muted">Opening the chat…</p>}>
             <ChatPanel />
@@ -183,6 +224,8 @@ function CanvasBody() {
   // On a narrow screen (a tablet) the palette and the side panel are drawers over the canvas, one open at a time.
   const [drawer, setDrawer] = useState<'palette' | 'panel' | null>(null);
   const [shotList, setShotList] = useState(false);
+  const [presenting, setPresenting] = useState<{ boards: PresentBoard[]; start: number } | null>(null);
+  const { controller } = useCanvas();
   const toggle = (which: 'palette' | 'panel') => setDrawer((open) => (open === which ? null : which));
   if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
   // Only someone whose session ended is told so; someone who never signed in is shown how to (issue 31).
@@ -206,7 +249,14 @@ function CanvasBody() {
     );
   return (
     <div className="canvas-screen">
-      <TopBar shotList={shotList} toggleShotList={() => setShotList((open) => !open)} />
+      <TopBar
+        shotList={shotList}
+        toggleShotList={() => setShotList((open) => !open)}
+        present={() => void present(controller, selected).then(setPresenting)}
+      />
+      {presenting ? (
+        <Present boards={presenting.boards} startBoard={presenting.start} onClose={() => setPresenting(null)} />
+      ) : null}
       <div className="drawer-toggles narrow-only">
         <button
           type="button"

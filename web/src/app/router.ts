@@ -4,9 +4,14 @@ import { webCanvasPath, webTeamPath } from '../../../src/contract/index.js';
 /** The page's few routes, on the History API: / (projects), /p/{project}/c/{canvas} (a canvas), /p/{project}/team. */
 
 export type Route =
-  { kind: 'home' } | { kind: 'canvas'; projectId: string; canvasId: string } | { kind: 'team'; projectId: string };
+  | { kind: 'home' }
+  | { kind: 'canvas'; projectId: string; canvasId: string }
+  | { kind: 'team'; projectId: string }
+  | { kind: 'share'; secret: string };
 
 export function parseRoute(pathname: string): Route {
+  const share = /^\/share\/([^/]+)\/?$/.exec(pathname);
+  if (share) return { kind: 'share', secret: decodeURIComponent(share[1]!) };
   const team = /^\/p\/([^/]+)\/team\/?$/.exec(pathname);
   if (team) return { kind: 'team', projectId: decodeURIComponent(team[1]!) };
   const match = /^\/p\/([^/]+)\/c\/([^/]+)\/?$/.exec(pathname);

@@ -1,5 +1,10 @@
 import type {
   AuditEntry,
+  ExportList,
+  ExportView,
+  ShareLinkList,
+  ShareLinkView,
+  SharedBoardsView,
   CanvasView,
   SessionView,
   InviteView,
@@ -136,6 +141,22 @@ export const api = {
       `${canvasPath(projectId, canvasId)}/chat-runs/${encodeURIComponent(agentRunId)}/undo`,
       { base_revision: baseRevision, client_save_id: null },
     ),
+  exports: ({ projectId, canvasId }: CanvasAddress) =>
+    request<ExportList>('GET', `${canvasPath(projectId, canvasId)}/exports`),
+  /** The body is ExportCreateBody as sent (the server fills in the options' defaults). */
+  createExport: ({ projectId, canvasId }: CanvasAddress, body: { kind: string; node_id: string; options: object }) =>
+    request<ExportView>('POST', `${canvasPath(projectId, canvasId)}/exports`, body),
+  cancelExport: ({ projectId, canvasId }: CanvasAddress, exportId: string) =>
+    request<ExportView>('POST', `${canvasPath(projectId, canvasId)}/exports/${encodeURIComponent(exportId)}/cancel`),
+  shareLinks: ({ projectId, canvasId }: CanvasAddress) =>
+    request<ShareLinkList>('GET', `${canvasPath(projectId, canvasId)}/share-links`),
+  createShareLink: (
+    { projectId, canvasId }: CanvasAddress,
+    body: { node_id: string | null; expires_in_days: number; downloads: string[] },
+  ) => request<ShareLinkView>('POST', `${canvasPath(projectId, canvasId)}/share-links`, body),
+  revokeShareLink: ({ projectId, canvasId }: CanvasAddress, shareId: string) =>
+    request<void>('DELETE', `${canvasPath(projectId, canvasId)}/share-links/${encodeURIComponent(shareId)}`),
+  shared: (secret: string) => request<SharedBoardsView>('GET', `/api/v1/shared/${encodeURIComponent(secret)}`),
   checkpoints: ({ projectId, canvasId }: CanvasAddress) =>
     request<CheckpointList>('GET', `${canvasPath(projectId, canvasId)}/checkpoints`),
   createCheckpoint: ({ projectId, canvasId }: CanvasAddress, name: string) =>

@@ -15,7 +15,7 @@ import type {
 } from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
 import { ApiError, newKey, type CanvasAddress } from './api.js';
-import { restTransport, type CanvasTransport, type FeedStatus, type Role } from './transport.js';
+import { restTransport, type CanvasTransport, type ExportState, type FeedStatus, type Role } from './transport.js';
 import {
   applyLayoutEvent,
   authorLabel,
@@ -84,6 +84,8 @@ export interface CanvasState {
   versionCounts: Record<string, number>;
   /** Chains this page started ("Run from here"), by the node they start from: followed until the person closes them. */
   chains: Record<string, RunChain>;
+  /** Export jobs of the canvas as the feed last told them (issue 35), by id. */
+  exports: Record<string, ExportState>;
 }
 
 const HIGHLIGHT_MS = 2500;
@@ -161,6 +163,7 @@ export function initialCanvasState(address: CanvasAddress): CanvasState {
     saving: 0,
     refusals: 0,
     presence: [],
+    exports: {},
     versionCounts: {},
     chains: {},
   };
@@ -259,6 +262,8 @@ export function createCanvasController(
         const mine = me ? `person:${me.issuer}|${me.subject}` : null;
         store.setState({ presence: entries.filter((entry) => entry.key !== mine) });
       },
+      exportState: (state) =>
+        store.setState((current) => ({ exports: { ...current.exports, [state.export_id]: state } })),
       status: (feed) => store.setState({ feed }),
     });
   }

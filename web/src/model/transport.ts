@@ -35,7 +35,16 @@ export interface FeedHandlers {
   reset(): void;
   /** Who is on the canvas now (people and agents). */
   presence(entries: PresenceEntry[]): void;
+  /** An export of the canvas started, moved on or finished (issue 35). */
+  exportState?(state: ExportState): void;
   status(status: FeedStatus): void;
+}
+
+/** What the feed says of an export job: its status and progress (its file is read from the exports list). */
+export interface ExportState {
+  export_id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  progress: { percent: number | null; message: string | null };
 }
 
 export interface CanvasTransport {
@@ -119,6 +128,9 @@ export function restTransport(
       feed.addEventListener('reset', () => handlers.reset());
       feed.addEventListener('presence', (message) =>
         handlers.presence((JSON.parse((message as MessageEvent<string>).data) as PresenceEvent).entries),
+      );
+      feed.addEventListener('export', (message) =>
+        handlers.exportState?.(JSON.parse((message as MessageEvent<string>).data) as ExportState),
       );
       return () => feed.close();
     },

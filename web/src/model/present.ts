@@ -1,0 +1,56 @@
+import type { ExportView, NodeRuntimeState, StoryboardFrame } from '../../../src/contract/index.js';
+import { cameraOf, shotDurationMs, words } from '../../../src/exports/shot-words.js';
+import type { PresentBoard } from '../panels/Present.js';
+import type { Layout } from './layout.js';
+import { boardsOf, shotPicture } from './shots.js';
+import type { z } from 'zod';
+
+type Frame = z.infer<typeof StoryboardFrame>;
+
+/** Width over height of a board's aspect ratio ("16:9" → 1.777…), 16:9 when it has none. */
+export function aspectOf(ratio: unknown): number {
+  const match = typeof ratio === 'string' ? /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(ratio) : null;
+  const value = match ? Number(match[1]) / Number(match[2]) : NaN;
+  return Number.isFinite(value) && value > 0.2 && value < 5 ? value : 16 / 9;
+}
+
+/** A board's title as people see it: its title, else its card's name, else its id. */
+export function boardTitle(node: { id: string; data: unknown }): string {
+  const data = node.data as { title?: unknown; displayName?: unknown };
+  return words(data.title) ?? words(data.displayName) ?? node.id;
+}
+
+/**
+ * The canvas's boards as Present mode shows them (issue 35): each shot's picture (its own, else its source card's
+ * latest), words and duration timed as the exports time them, and the board's latest animatic when one was exported.
+ */
+export function presentBoards(
+  layout: Layout,
+  states: Readonly<Record<string, NodeRuntimeState>>,
+  exports: readonly ExportView[],
+): Array<PresentBoard & { nodeId: string }> {
+  return boardsOf(layout).map((board) => {
+    const animatic = exports.find(
+      (job) => job.node_id === board.node.id && job.kind === 'animatic' && job.status === 'succeeded' && job.file,
+    );
+    return {
+      nodeId: board.node.id,
+      title: boardTitle(board.node),
+      aspect: aspectOf((board.node.data as { aspectRatio?: unknown }).aspectRatio),
+      animaticUrl: animatic?.file?.url ?? null,
+      shots: board.shots.map((shot, index) => {
+        const frame = shot as unknown as Frame;
+        return {
+          id: shot.id,
+          number: shot.number ?? String(index + 1),
+          pictureUrl: shotPicture(shot, states) ?? null,
+          caption: words(frame.caption),
+          action: words(frame.action),
+          dialogue: words(frame.dialogue),
+          camera: cameraOf(frame),
+          durationMs: shotDurationMs(frame, null),
+        };
+      }),
+    };
+  });
+}

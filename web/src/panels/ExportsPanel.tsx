@@ -1,0 +1,493 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  EXPORT_KINDS,
+  FRAME_RATES,
+  PAPER_SIZES,
+  SHEET_FIELDS,
+  type ExportKind,
+  type ExportView,
+  type ShareLinkView,
+} from '../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
+import { api } from '../model/api.js';
+import { boardTitle } from '../model/present.js';
+
+/**
+ * Exports (issue 35; docs/deliverables.md): pick a board and what to make of it, with the format's options; the job
+ * runs on the server (its progress comes through the live feed), and the file is listed here for every member to
+ * download, with who made it from which revision. Owners also make and revoke share links here.
+ */
+
+type Options = Record<string, unknown>;
+
+const PDF_KINDS = new Set<ExportKind>(['pdf_board', 'shot_list_pdf']);
+const TIMELINE_KINDS = new Set<ExportKind>(['otio', 'fcp_xml', 'edl']);
+
+const STATUS_WORDS = {
+  queued: 'Waiting for a worker',
+  running: 'Making it',
+  succeeded: 'Ready',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+} as const;
+
+function size(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function defaultsOf(kind: ExportKind): Options {
+  if (kind === 'pdf_board')
+    return {
+      paper: 'a4',
+      orientation: 'landscape',
+      columns: 3,
+      rows: 2,
+      fields: ['action', 'dialogue', 'camera', 'duration'],
+    };
+  if (kind === 'shot_list_pdf') return { paper: 'a4', orientation: 'landscape' };
+  if (kind === 'animatic')
+    return {
+      resolution: '1080p',
+      frame_rate: '24',
+      burn_in: false,
+      push_in: false,
+      transition: 'cut',
+      music_node_id: null,
+    };
+  if (TIMELINE_KINDS.has(kind)) return { frame_rate: '24' };
+  return {};
+}
+
+export function ExportsPanel({ selected }: { selected: string | null }) {
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const address = useCanvasState((state) => state.address);
+  const role = useCanvasState((state) => state.role);
+  const nodes = useCanvasState((state) => state.layout.nodes);
+  const live = useCanvasState((state) => state.exports);
+  const boards = useMemo(() => nodes.filter((node) => node.type === 'storyboardNode'), [nodes]);
+  const sounds = useMemo(() => nodes.filter((node) => node.type === 'audioNode'), [nodes]);
+  const [boardId, setBoardId] = useState<string>('');
+  const [kind, setKind] = useState<ExportKind>('pdf_board');
+  const [options, setOptions] = useState<Options>(defaultsOf('pdf_board'));
+  const [jobs, setJobs] = useState<ExportView[]>([]);
+  const [error, setError] = useState<string | null>(null);
+
+  const board = boards.find((node) => node.id === boardId) ?? boards.find((node) => node.id === selected) ?? boards[0];
+  const load = useCallback(async () => {
+    try {
+      setJobs((await api.exports(address)).exports);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }, [address]);
+  // The feed says a job moved on: its progress is shown from the feed, its file and errors from a fresh read.
+  const finishedLive = Object.values(live)
+    .filter((state) => state.status !== 'running')
+    .map((state) => `${state.export_id}:${state.status}`)
+    .join(',');
+  useEffect(() => void load(), [load, finishedLive]);
+
+  const set = (key: string, value: unknown) => setOptions((current) => ({ ...current, [key]: value }));
+  const start = async () => {
+    if (!board) return;
+    setError(null);
+    try {
+      const job = await api.createExport(address, { kind, node_id: board.id, options });
+      setJobs((current) => [job, ...current.filter((each) => each.export_id !== job.export_id)]);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  const cancel = async (exportId: string) => {
+    try {
+      await api.cancelExport(address, exportId);
+      await load();
+    } catch (failure) {
+      controller.notify('error', `The export was not cancelled: ${(failure as Error).message}`);
+    }
+  };
+
+  if (boards.length === 0)
+    return (
+      <div className="exports">
+        <p className="muted">
+          Exports are made from a storyboard. Add a Storyboard card (or import a script) and its shots can leave as a
+          PDF, an animatic, a shot list or an editor&apos;s timeline.
+        </p>
+      </div>
+    );
+
+  const fields = (options.fields as string[] | undefined) ?? [];
+  return (
+    <div className="exports">
+      {editable ? (
+        <form
+          aria-label="New export"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void start();
+          }}
+        >
+          <label>
+            Board
+            <select value={board?.id ?? ''} onChange={(event) => setBoardId(event.target.value)}>
+              {boards.map((node) => (
+                <option key={node.id} value={node.id}>
+                  {boardTitle(node)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Export as
+            <select
+              value={kind}
+              onChange={(event) => {
+                const next = event.target.value as ExportKind;
+                setKind(next);
+                setOptions(defaultsOf(next));
+              }}
+            >
+              {Object.entries(EXPORT_KINDS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {PDF_KINDS.has(kind) ? (
+            <div className="row">
+              <label>
+                Paper
+                <select value={String(options.paper)} onChange={(event) => set('paper', event.target.value)}>
+                  {Object.entries(PAPER_SIZES).map(([value, paper]) => (
+                    <option key={value} value={value}>
+                      {paper.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Orientation
+                <select
+                  value={String(options.orientation)}
+                  onChange={(event) => set('orientation', event.target.value)}
+                >
+                  <option value="landscape">Landscape</option>
+                  <option value="portrait">Portrait</option>
+                </select>
+              </label>
+              {kind === 'pdf_board' ? (
+                <>
+                  <label>
+                    Columns
+                    <select
+                      value={String(options.columns)}
+                      onChange={(event) => set('columns', Number(event.target.value))}
+                    >
+                      {[1, 2, 3, 4].map((count) => (
+                        <option key={count}>{count}</option>
+                      ))}
+                    </select>
+                  </label>
+                  <label>
+                    Rows
+                    <select value={String(options.rows)} onChange={(event) => set('rows', Number(event.target.value))}>
+                      {[1, 2, 3, 4].map((count) => (
+                        <option key={count}>{count}</option>
+                      ))}
+                    </select>
+                  </label>
+                </>
+              ) : null}
+            </div>
+          ) : null}
+          {kind === 'pdf_board' ? (
+            <fieldset className="row checks">
+              <legend>Under each picture</legend>
+              {Object.entries(SHEET_FIELDS).map(([field, label]) => (
+                <label key={field}>
+                  <input
+                    type="checkbox"
+                    checked={fields.includes(field)}
+                    onChange={(event) =>
+                      set('fields', event.target.checked ? [...fields, field] : fields.filter((each) => each !== field))
+                    }
+                  />
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {kind === 'animatic' ? (
+            <>
+              <div className="row">
+                <label>
+                  Size
+                  <select
+                    value={String(options.resolution)}
+                    onChange={(event) => set('resolution', event.target.value)}
+                  >
+                    <option value="1080p">1080p</option>
+                    <option value="720p">720p</option>
+                  </select>
+                </label>
+                <label>
+                  Transitions
+                  <select
+                    value={String(options.transition)}
+                    onChange={(event) => set('transition', event.target.value)}
+                  >
+                    <option value="cut">Cuts</option>
+                    <option value="crossfade">Crossfades</option>
+                  </select>
+                </label>
+                <label>
+                  Music bed
+                  <select
+                    value={String(options.music_node_id ?? '')}
+                    onChange={(event) => set('music_node_id', event.target.value || null)}
+                  >
+                    <option value="">The sound connected to the board</option>
+                    {sounds.map((node) => (
+                      <option key={node.id} value={node.id}>
+                        {boardTitle(node)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+              <div className="row checks">
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={options.burn_in === true}
+                    onChange={(event) => set('burn_in', event.target.checked)}
+                  />
+                  Shot numbers and timecode on the picture
+                </label>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={options.push_in === true}
+                    onChange={(event) => set('push_in', event.target.checked)}
+                  />
+                  Slow push-in on stills
+                </label>
+              </div>
+            </>
+          ) : null}
+          {kind === 'animatic' || TIMELINE_KINDS.has(kind) ? (
+            <label>
+              Frame rate
+              <select value={String(options.frame_rate)} onChange={(event) => set('frame_rate', event.target.value)}>
+                {FRAME_RATES.map((rate) => (
+                  <option key={rate} value={rate}>
+                    {rate} fps
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <button type="submit" className="button-primary">
+            Export
+          </button>
+        </form>
+      ) : null}
+      {error ? <p className="error-line">{error}</p> : null}
+      <h3>Exports</h3>
+      {jobs.length === 0 ? <p className="muted">Nothing exported from this canvas yet.</p> : null}
+      <ol className="export-list">
+        {jobs.map((job) => {
+          const state = live[job.export_id];
+          const status =
+            job.status === 'succeeded' || job.status === 'failed' || job.status === 'cancelled'
+              ? job.status
+              : (state?.status ?? job.status);
+          const progress = state?.progress ?? job.progress;
+          const name = boards.find((node) => node.id === job.node_id);
+          return (
+            <li key={job.export_id} className="export-item" data-export={job.export_id} data-status={status}>
+              <strong>
+                {EXPORT_KINDS[job.kind]} · {name ? boardTitle(name) : job.node_id}
+              </strong>
+              <span className="muted">
+                by {job.created_by} · revision {job.revision} · {new Date(job.created_at).toLocaleString()}
+              </span>
+              {status === 'running' || status === 'queued' ? (
+                <>
+                  <progress max={100} value={progress.percent ?? undefined} aria-label="Progress" />
+                  <span>
+                    {STATUS_WORDS[status]}
+                    {progress.message ? `: ${progress.message}` : ''}
+                  </span>
+                  {editable ? (
+                    <button type="button" className="button-small" onClick={() => void cancel(job.export_id)}>
+                      Cancel
+                    </button>
+                  ) : null}
+                </>
+              ) : null}
+              {status === 'succeeded' && job.file ? (
+                <a href={job.file.url} download={job.file.name}>
+                  Download {job.file.name} ({size(job.file.bytes)})
+                </a>
+              ) : null}
+              {status === 'failed' ? <span className="error-line">Failed: {job.error?.message}</span> : null}
+              {status === 'cancelled' ? <span className="muted">Cancelled: nothing was kept.</span> : null}
+              {job.warnings.map((warning) => (
+                <span key={warning} className="muted">
+                  {warning}
+                </span>
+              ))}
+            </li>
+          );
+        })}
+      </ol>
+      {role === 'owner' ? <ShareLinks jobs={jobs} /> : null}
+    </div>
+  );
+}
+
+/** Owners' share links: read-only, for one board or all, with an expiry and chosen downloads; revoked at once. */
+function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
+  const address = useCanvasState((state) => state.address);
+  const nodes = useCanvasState((state) => state.layout.nodes);
+  const boards = nodes.filter((node) => node.type === 'storyboardNode');
+  const [links, setLinks] = useState<ShareLinkView[]>([]);
+  const [made, setMade] = useState<string | null>(null);
+  const [boardId, setBoardId] = useState<string>('');
+  const [days, setDays] = useState(14);
+  const [downloads, setDownloads] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const ready = jobs.filter((job) => job.status === 'succeeded' && job.file);
+
+  const load = useCallback(async () => {
+    try {
+      setLinks((await api.shareLinks(address)).links);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }, [address]);
+  useEffect(() => void load(), [load]);
+
+  const make = async () => {
+    setError(null);
+    try {
+      const link = await api.createShareLink(address, {
+        node_id: boardId || null,
+        expires_in_days: days,
+        downloads,
+      });
+      setMade(link.url);
+      await load();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  const revoke = async (shareId: string) => {
+    try {
+      await api.revokeShareLink(address, shareId);
+      await load();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+
+  return (
+    <section aria-label="Share links">
+      <h3>Share links</h3>
+      <p className="muted">
+        A read-only link for someone without an account: the board in Present mode and the downloads you pick. Nothing
+        else of the project shows.
+      </p>
+      <form
+        aria-label="New share link"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void make();
+        }}
+      >
+        <div className="row">
+          <label>
+            Show
+            <select value={boardId} onChange={(event) => setBoardId(event.target.value)}>
+              <option value="">Every board of this canvas</option>
+              {boards.map((node) => (
+                <option key={node.id} value={node.id}>
+                  {boardTitle(node)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Works for (days)
+            <input
+              type="number"
+              min={1}
+              max={90}
+              value={days}
+              onChange={(event) => setDays(Number(event.target.value))}
+            />
+          </label>
+        </div>
+        {ready.length > 0 ? (
+          <fieldset className="checks">
+            <legend>Downloads it offers</legend>
+            {ready.map((job) => (
+              <label key={job.export_id}>
+                <input
+                  type="checkbox"
+                  checked={downloads.includes(job.export_id)}
+                  onChange={(event) =>
+                    setDownloads((current) =>
+                      event.target.checked ? [...current, job.export_id] : current.filter((id) => id !== job.export_id),
+                    )
+                  }
+                />
+                {job.file?.name}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        <button type="submit">Make a share link</button>
+      </form>
+      {made ? (
+        <p>
+          <label>
+            The link (shown once: copy it now)
+            <input className="share-url" readOnly value={made} onFocus={(event) => event.currentTarget.select()} />
+          </label>
+        </p>
+      ) : null}
+      {error ? <p className="error-line">{error}</p> : null}
+      <ol className="share-list">
+        {links.map((link) => {
+          const ended = link.revoked_at !== null || Date.parse(link.expires_at) <= Date.now();
+          const name = boards.find((node) => node.id === link.node_id);
+          return (
+            <li key={link.share_id} className="share-item" data-share={link.share_id}>
+              <strong>{link.node_id ? (name ? boardTitle(name) : link.node_id) : 'Every board'}</strong>
+              <span className="muted">
+                by {link.created_by} ·{' '}
+                {link.revoked_at
+                  ? 'revoked'
+                  : ended
+                    ? 'expired'
+                    : `until ${new Date(link.expires_at).toLocaleDateString()}`}{' '}
+                · {link.downloads.length} downloads
+              </span>
+              {ended ? null : (
+                <button type="button" className="button-small" onClick={() => void revoke(link.share_id)}>
+                  Revoke
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
