@@ -29,6 +29,8 @@ export interface AssetRecord {
   /** Where the bytes are (src/assets/asset-store.ts), and under which key (null: a local file named after the id). */
   storage: AssetStorage;
   storageKey: string | null;
+  /** The name it was uploaded or exported under (a download is saved under it), when it has one. */
+  fileName?: string | null;
 }
 
 const AssetRow = z
@@ -42,6 +44,7 @@ const AssetRow = z
     byte_size: z.coerce.number(),
     storage: z.enum(ASSET_STORAGES),
     storage_key: z.string().nullable(),
+    file_name: z.string().nullable().optional(),
   })
   .transform((row) => ({
     id: row.id,
@@ -54,6 +57,7 @@ const AssetRow = z
     kind: row.kind,
     mimeType: row.mime_type,
     byteSize: row.byte_size,
+    fileName: row.file_name ?? null,
   }));
 
 /** Records an asset inside the caller's transaction (a run that succeeded, a run copied to another canvas). */
@@ -110,7 +114,7 @@ export function createAssetRecords(driver: SqlDriver) {
   return {
     async getAsset(assetId: string): Promise<AssetRecord | undefined> {
       const row = await driver.get(
-        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key FROM assets WHERE id = ?',
+        'SELECT id, project_id, canvas_id, run_id, kind, mime_type, byte_size, storage, storage_key, file_name FROM assets WHERE id = ?',
         [assetId],
       );
       return row ? AssetRow.parse(row) : undefined;

@@ -297,6 +297,7 @@ describe.each(STORE_TARGETS)('exports: $name', (target) => {
       expect(picture.status).toBe(200);
       const file = await fetch(`${server.url}${shown.downloads[0]!.url}`);
       expect(file.headers.get('content-type')).toBe('application/pdf');
+      expect(file.headers.get('content-disposition')).toBe('attachment; filename="Harbour Sea storyboard.pdf"');
 
       const revoked = await api(server.url, `${CANVAS}/share-links/${link.share_id}`, asOwner({ method: 'DELETE' }));
       expect(revoked.status).toBe(204);
@@ -307,6 +308,27 @@ describe.each(STORE_TARGETS)('exports: $name', (target) => {
       });
       const unknown = await fetch(`${server.url}/api/v1/shared/${'x'.repeat(32)}`);
       expect(await unknown.json()).toMatchObject({ error: { details: { reason: 'unknown' } } });
+    });
+
+    it('takes up a job whose worker died mid-way and finishes it', async () => {
+      const listed = ExportList.parse((await api(server.url, `${CANVAS}/exports`, { token: viewer })).body);
+      const earlier = listed.exports.find((job) => job.kind === 'edl')!;
+      const source = await server.store.exports.source(earlier.export_id);
+      // A worker claimed it and died: the job is running under a lease nobody renews any more.
+      await server.store.driver.run(
+        `INSERT INTO export_jobs (id, project_id, canvas_id, node_id, kind, options, source, revision, status, created_by,
+           created_by_name, created_at, attempt, lease_owner, lease_expires_at)
+         VALUES (?, 'p', 'c', 'board', 'edl', ?, ?, 6, 'running', 'ed', 'ed', ?, 1, 'a-worker-that-died', ?)`,
+        ['export_revived', JSON.stringify({ frame_rate: '24' }), JSON.stringify(source), Date.now(), Date.now() - 1],
+      );
+      const revived = await waitFor(
+        async () =>
+          ExportView.parse((await api(server.url, `${CANVAS}/exports/export_revived`, { token: viewer })).body),
+        (job) => job.status === 'succeeded',
+        30_000,
+        100,
+      );
+      expect(revived.file?.name).toBe('Harbour Sea.edl');
     });
 
     it('refuses an animatic longer than the server allows, and cancels a running one leaving no file', async () => {

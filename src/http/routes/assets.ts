@@ -56,6 +56,17 @@ async function callerOf(c: BackendContext, authenticate: MiddlewareHandler<Backe
   return c.get('caller') ?? null;
 }
 
+/**
+ * A download saved under the asset's own name (an export's "Opening storyboard.pdf", an upload's file name): an ASCII
+ * fallback for old clients and the exact name in RFC 5987 form; quotes, slashes and control characters never pass.
+ */
+function attachment(name: string): string {
+  const clean = name.replace(/[\u0000-\u001f\u007f"\\/]/g, '_').slice(0, 200) || 'download';
+  const ascii = clean.replace(/[^\x20-\x7e]/g, '_');
+  if (ascii === clean) return `attachment; filename="${ascii}"`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(clean)}`;
+}
+
 export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRouteOptions): void {
   const { store, assets, signer } = options;
   app.get('/assets/:asset_id', async (c) => {
@@ -128,7 +139,7 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
       // anything that is not a raster picture, a sound or a film is a download.
       'x-content-type-options': 'nosniff',
       'content-security-policy': ASSET_CSP,
-      ...(inline ? {} : { 'content-disposition': `attachment; filename="${asset.assetId}"` }),
+      ...(inline ? {} : { 'content-disposition': attachment(asset.fileName ?? asset.assetId) }),
       'content-length': String(range ? range.end - range.start + 1 : asset.byteSize),
       ...(range ? { 'content-range': `bytes ${range.start}-${range.end}/${asset.byteSize}` } : {}),
     };
