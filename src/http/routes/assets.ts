@@ -61,7 +61,11 @@ async function callerOf(c: BackendContext, authenticate: MiddlewareHandler<Backe
  * fallback for old clients and the exact name in RFC 5987 form; quotes, slashes and control characters never pass.
  */
 function attachment(name: string): string {
-  const clean = name.replace(/[\u0000-\u001f\u007f"\\/]/g, '_').slice(0, 200) || 'download';
+  const clean =
+    [...name]
+      .map((char) => (char < ' ' || char === '\u007f' || char === '"' || char === '\\' || char === '/' ? '_' : char))
+      .join('')
+      .slice(0, 200) || 'download';
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_');
   if (ascii === clean) return `attachment; filename="${ascii}"`;
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(clean)}`;
