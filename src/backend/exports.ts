@@ -59,7 +59,7 @@ export function exportView(job: StoredExport, signer: AssetSigner | undefined): 
 }
 
 /** The picture of each node's latest succeeded run (a source card whose data holds no picture yet). */
-async function latestPictures(store: Store, ref: CanvasRef): Promise<Map<string, string>> {
+export async function latestPictures(store: Store, ref: CanvasRef): Promise<Map<string, string>> {
   const pictures = new Map<string, string>();
   for (const run of await store.runs.latestRunsByNode(ref.projectId, ref.canvasId)) {
     if (run.status !== 'succeeded') continue;

@@ -3,6 +3,8 @@ import { CanvasNode, type CanvasRef } from '../contract/index.js';
 import type { ShareLinkCreateBody, ShareLinkList, ShareLinkView, SharedBoardsView } from '../contract/exports.js';
 import type { AssetSigner } from '../assets/url-signing.js';
 import { boardSource } from '../exports/board-source.js';
+import { CanvasEdge } from '../contract/index.js';
+import { latestPictures } from './exports.js';
 import { CanvasError } from '../shared/errors.js';
 import { newId, sha256Hex } from '../shared/ids.js';
 import type { StoredShareLink } from '../store/share-link-store.js';
@@ -72,6 +74,18 @@ export function createShareLinkOperations(
         createdBy: person?.subject ?? (ctx.principal.kind === 'session' ? 'someone' : ctx.principal.tokenName),
         expiresAt: clock() + body.expires_in_days * DAY_MS,
       });
+      if (ctx.actor)
+        await store.team.record({
+          projectId: ref.projectId,
+          actor: ctx.actor,
+          action: 'share_link.create',
+          target: link.id,
+          details: {
+            canvas_id: ref.canvasId,
+            node_id: body.node_id,
+            expires_at: new Date(link.expiresAt).toISOString(),
+          },
+        });
       return view(link, `${options.publicOrigin()}/share/${secret}`);
     },
 
@@ -84,6 +98,14 @@ export function createShareLinkOperations(
       await authorizeProject(store, ctx, ref.projectId, 'owner');
       if (!(await store.shareLinks.revoke(ref.projectId, ref.canvasId, shareId)))
         throw new CanvasError('not_found', `No share link ${shareId} on canvas ${ref.canvasId}.`);
+      if (ctx.actor)
+        await store.team.record({
+          projectId: ref.projectId,
+          actor: ctx.actor,
+          action: 'share_link.revoke',
+          target: shareId,
+          details: { canvas_id: ref.canvasId },
+        });
     },
 
     /** What a link shows, for anyone holding it; a revoked or expired link says so (and shows nothing). */
@@ -101,6 +123,8 @@ export function createShareLinkOperations(
       const load = await store.layout.loadLayout(link.projectId, link.canvasId);
       if (!load) throw new CanvasError('not_found', 'The canvas this link showed is gone.', { reason: 'gone' });
       const nodes = new Map(load.nodes.map((row) => [row.id, CanvasNode.parse(JSON.parse(row.body))]));
+      const edges = load.edges.map((row) => CanvasEdge.parse(JSON.parse(row.body)));
+      const pictures = await latestPictures(store, { projectId: link.projectId, canvasId: link.canvasId });
       const boards = [...nodes.values()].filter(
         (node) => node.type === 'storyboardNode' && (link.nodeId === null || node.id === link.nodeId),
       );
@@ -126,7 +150,7 @@ export function createShareLinkOperations(
       const shown: SharedBoardsView['boards'] = [];
       for (const board of boards) {
         const source = boardSource(
-          { board, nodes, edges: [], latestPictures: new Map(), projectName: '', canvasTitle: '' },
+          { board, nodes, edges, latestPictures: pictures, projectName: '', canvasTitle: '' },
           {},
         );
         const shots: SharedBoardsView['boards'][number]['shots'] = [];

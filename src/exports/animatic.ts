@@ -21,7 +21,7 @@ import type { ExportBoard, ExportFile, ExportProgress } from './export-board.js'
  */
 
 const SIZES = { '1080p': { width: 1920, height: 1080 }, '720p': { width: 1280, height: 720 } } as const;
-/** A crossfade's length, at most; shorter when a shot is (never more than half of the shorter neighbour). */
+/** A crossfade's length, at most; shorter on a board with a short shot (never more than half the shortest shot). */
 const CROSSFADE_MS = 500;
 /** How far the push-in goes by the end of a shot (8%: slow enough to read as a camera move, not a zoom). */
 const PUSH_IN = 0.08;
@@ -54,6 +54,7 @@ export async function renderAnimatic(
   const warnings = board.shots
     .filter((shot) => !shot.picture && !shot.video)
     .map((shot) => missingPicture(shot.number));
+  if (board.missingSounds?.length) warnings.push(...board.missingSounds);
   const framesPerSecond = 1 / eval_(1, rate);
   const fade =
     options.transition === 'crossfade'
@@ -94,7 +95,15 @@ export async function renderAnimatic(
         );
       } else {
         const still = join(dir, `still-${index}.png`);
-        await writeFile(still, await fittedStill(shot.picture, width, height));
+        let fitted: Buffer;
+        try {
+          fitted = await fittedStill(shot.picture, width, height);
+        } catch {
+          // A picture sharp cannot read (a damaged file) stands as a placeholder, named, rather than failing the film.
+          warnings.push(`Shot ${shot.number}'s picture could not be read: a placeholder stands in.`);
+          fitted = await fittedStill(null, width, height);
+        }
+        await writeFile(still, fitted);
         inputs.push(['-i', still]);
         const motion = options.push_in
           ? `zoompan=z='1+${PUSH_IN}*on/${frames}':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=${frames}:s=${width}x${height}:fps=${rate}`

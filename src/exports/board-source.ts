@@ -98,12 +98,18 @@ export function boardSource(
     aspect: aspectOf(data.aspectRatio),
     shots: data.frames.map((frame, index) => {
       const source = typeof frame.sourceNodeId === 'string' ? nodes.get(frame.sourceNodeId) : undefined;
-      const sourceData = (source?.data ?? {}) as { imageUrl?: unknown; videoUrl?: unknown; durationMs?: unknown };
+      const sourceData = (source?.data ?? {}) as {
+        imageUrl?: unknown;
+        videoUrl?: unknown;
+        previewImageUrl?: unknown;
+        durationMs?: unknown;
+      };
       const video = source?.type === 'videoNode' ? assetIdOf(sourceData.videoUrl) : null;
+      // A video shot prints its own picture, else its clip's poster; the animatic plays the clip.
       const picture =
         assetIdOf(frame.imageUrl) ??
         (video
-          ? null
+          ? assetIdOf(sourceData.previewImageUrl)
           : (assetIdOf(sourceData.imageUrl) ?? (source ? (readings.latestPictures.get(source.id) ?? null) : null)));
       const clipMs = video && typeof sourceData.durationMs === 'number' ? sourceData.durationMs : null;
       return {
@@ -116,7 +122,7 @@ export function boardSource(
         camera: cameraOf(frame),
         lensMm: frame.lensMm ?? null,
         durationMs: shotDurationMs(frame, clipMs),
-        pictureAssetId: video ? null : picture,
+        pictureAssetId: picture,
         videoAssetId: video,
         voiceOverAssetId: voices.get(frame.id) ?? null,
       };

@@ -38,6 +38,8 @@ export interface ExportBoard {
   shots: ExportShot[];
   /** A local file with the music bed, or null. */
   music: string | null;
+  /** Sounds the board names that could not be found (said in the job's warnings). */
+  missingSounds?: readonly string[];
   /** The frames as the board held them (the CSV and XLSX shot lists print scene, cast, location and status too). */
   sourceFrames?: ReadonlyArray<Record<string, unknown>>;
 }

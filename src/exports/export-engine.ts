@@ -87,6 +87,12 @@ export function createExportEngine(options: ExportEngineOptions) {
     };
     try {
       const shots: ExportBoard['shots'] = [];
+      const missingSounds: string[] = [];
+      const soundOf = async (assetId: string | null, what: string): Promise<string | null> => {
+        const path = await fileOf(assetId);
+        if (assetId && !path) missingSounds.push(`${what} could not be found on this server: it is left out.`);
+        return path;
+      };
       for (const shot of source.shots) {
         shots.push({
           id: shot.id,
@@ -100,7 +106,7 @@ export function createExportEngine(options: ExportEngineOptions) {
           durationMs: shot.durationMs,
           picture: await fileOf(shot.pictureAssetId),
           video: await fileOf(shot.videoAssetId),
-          voiceOver: await fileOf(shot.voiceOverAssetId),
+          voiceOver: await soundOf(shot.voiceOverAssetId, `Shot ${shot.number}'s voice-over`),
         });
       }
       const board: ExportBoard = {
@@ -111,7 +117,8 @@ export function createExportEngine(options: ExportEngineOptions) {
         date: new Date(job.createdAt).toISOString().slice(0, 10),
         aspect: source.aspect,
         shots,
-        music: await fileOf(source.musicAssetId),
+        music: await soundOf(source.musicAssetId, 'The music bed'),
+        missingSounds,
         sourceFrames: source.frames,
       };
       return { board, logo: await fileOf(source.logoAssetId), release };

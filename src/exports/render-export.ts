@@ -88,7 +88,12 @@ export async function renderExport(
     case 'shot_list_csv':
     case 'shot_list_xlsx': {
       const frames = z.array(StoryboardFrame).parse(board.sourceFrames ?? []);
-      const file = await shotListFile(board.boardTitle, frames, kind === 'shot_list_csv' ? 'csv' : 'xlsx');
+      const file = await shotListFile(
+        board.boardTitle,
+        frames,
+        kind === 'shot_list_csv' ? 'csv' : 'xlsx',
+        new Date(`${board.date}T00:00:00Z`),
+      );
       return { ...named(file, ' shot list'), warnings: [] };
     }
     case 'otio':

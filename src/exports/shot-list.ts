@@ -45,9 +45,15 @@ export async function shotListFile(
   title: string,
   shots: readonly Frame[],
   format: ShotListFormat,
+  /** The workbook's creation date (an export's: the same job gives the same file); now when absent. */
+  date?: Date,
 ): Promise<{ bytes: Buffer; contentType: string; extension: string }> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'canvas-mcp';
+  if (date) {
+    workbook.created = date;
+    workbook.modified = date;
+  }
   const sheet = workbook.addWorksheet(sheetName(title), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = COLUMNS.map((column) => ({ header: column.header, width: column.width }));
   sheet.getRow(1).font = { bold: true };

@@ -98,6 +98,7 @@ export function exportEngineOf(config: ServeConfig, store: Store, assets: Assets
     logger: logger.child({ component: 'exports' }),
     workers: config.exportWorkers,
     leaseMs: config.runLeaseMs,
-    timeoutMs: config.runTimeoutMs,
+    // An export of the longest board allowed must have time to encode, whatever the runs' own timeout.
+    timeoutMs: Math.max(config.runTimeoutMs, 20 * 60_000, config.exportMaxMinutes * 60_000),
   });
 }

@@ -6,7 +6,7 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import type { StoredAssetKind } from './asset-records.js';
 
 /**
- * Export jobs (issue 35; migrations/027_exports.sql): queued by a person, claimed by a worker under a lease renewed by
+ * Export jobs (issue 35; migrations/027_exports_and_share_links.sql): queued by a person, claimed by a worker under a lease renewed by
  * heartbeats (as node runs are, without chains or costs), finished with the file recorded as an asset in the same
  * transaction. Every change of a job bumps its canvas's states version, which is what tells open pages (the feed).
  */
@@ -310,8 +310,10 @@ export function createExportStore(driver: SqlDriver, clock: () => number) {
         const job = await leased(tx, lease);
         if (!job) return;
         const cancelled = job.status === 'cancel_requested';
+        // A stopping process gives the attempt back: only workers that died count towards failing the job.
         await tx.run(
-          `UPDATE export_jobs SET status = ?, finished_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ?`,
+          `UPDATE export_jobs SET status = ?, finished_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+             attempt = attempt - 1 WHERE id = ?`,
           [cancelled ? 'cancelled' : 'queued', cancelled ? clock() : null, job.id],
         );
         await touched(tx, job.projectId, job.canvasId);

@@ -1060,7 +1060,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'canvas',
     auth: 'none',
     params: z.object({ secret: z.string() }),
-    responses: { 200: ok('The shared boards.', SharedBoardsView) },
+    responses: {
+      200: ok('The shared boards.', SharedBoardsView),
+      404: { description: 'No such link, or revoked, expired or its canvas gone (details.reason says which).' },
+    },
   },
   {
     method: 'post',

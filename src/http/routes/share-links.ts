@@ -1,4 +1,7 @@
 import type { Hono } from 'hono';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { CanvasError } from '../../shared/errors.js';
+import { sha256Hex } from '../../shared/ids.js';
 import { CanvasId, ProjectId, ResourceId } from '../../contract/index.js';
 import { ShareLinkCreateBody } from '../../contract/exports.js';
 import type { ShareLinkOperations } from '../../backend/share-links.js';
@@ -31,9 +34,27 @@ export function registerShareLinkRoutes(app: Hono<BackendHttpEnv>, links: ShareL
   });
 }
 
+/** Reads of one link a minute, and of any links from one address (guessing secrets is 2^192 work; this bounds load). */
+const READS_PER_LINK = 300;
+const READS_PER_ADDRESS = 600;
+
 /** The public read of a link: no caller, no cookie; never cached (a revoked link must stop showing at once). */
 export function registerSharedRoute(app: Hono<BackendHttpEnv>, links: ShareLinkOperations): void {
+  const perLink = new RateLimiterMemory({ points: READS_PER_LINK, duration: 60 });
+  const perAddress = new RateLimiterMemory({ points: READS_PER_ADDRESS, duration: 60 });
+  const take = async (limiter: RateLimiterMemory, key: string) => {
+    try {
+      await limiter.consume(key);
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      throw new CanvasError('rate_limited', 'This link is being read too often: try again in a moment.', {
+        retry_after_ms: refusal.msBeforeNext,
+      });
+    }
+  };
   app.get(SHARED_PATH, async (c) => {
+    await take(perAddress, c.env.incoming?.socket.remoteAddress ?? 'unknown');
+    await take(perLink, sha256Hex(c.req.param('secret')));
     c.header('cache-control', 'no-store');
     c.header('referrer-policy', 'no-referrer');
     return c.json(await links.open(c.req.param('secret')));

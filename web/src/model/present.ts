@@ -29,6 +29,13 @@ export function presentBoards(
   states: Readonly<Record<string, NodeRuntimeState>>,
   exports: readonly ExportView[],
 ): Array<PresentBoard & { nodeId: string }> {
+  const byId = new Map(layout.nodes.map((node) => [node.id, node]));
+  /** A video shot without a duration lasts its clip, as in the animatic. */
+  const clipMs = (frame: Frame): number | null => {
+    const source = typeof frame.sourceNodeId === 'string' ? byId.get(frame.sourceNodeId) : undefined;
+    const duration = (source?.data as { durationMs?: unknown } | undefined)?.durationMs;
+    return source?.type === 'videoNode' && typeof duration === 'number' ? duration : null;
+  };
   return boardsOf(layout).map((board) => {
     const animatic = exports.find(
       (job) => job.node_id === board.node.id && job.kind === 'animatic' && job.status === 'succeeded' && job.file,
@@ -48,7 +55,7 @@ export function presentBoards(
           action: words(frame.action),
           dialogue: words(frame.dialogue),
           camera: cameraOf(frame),
-          durationMs: shotDurationMs(frame, null),
+          durationMs: shotDurationMs(frame, clipMs(frame)),
         };
       }),
     };

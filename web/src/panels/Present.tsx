@@ -89,9 +89,13 @@ export function Present({
         event.preventDefault();
         setPlaying(false);
         move(-1);
-      } else if (event.key === 'Home') setPlace((current) => ({ ...current, shot: 0 }));
-      else if (event.key === 'End')
+      } else if (event.key === 'Home') {
+        setPlaying(false);
+        setPlace((current) => ({ ...current, shot: 0 }));
+      } else if (event.key === 'End') {
+        setPlaying(false);
         setPlace((current) => ({ ...current, shot: Math.max(0, (boards[current.board]?.shots.length ?? 1) - 1) }));
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
