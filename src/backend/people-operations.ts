@@ -65,6 +65,7 @@ export function tokenView(token: TokenRecord): TokenView {
     created_at: iso(token.createdAt)!,
     expires_at: iso(token.expiresAt),
     revoked_at: iso(token.revokedAt),
+    tool_sets: [...token.toolSets],
   };
 }
 
@@ -153,6 +154,7 @@ export function createPeopleOperations(store: Store, clock: () => number) {
         actor: null,
         expiresAt: clock() + body.expires_in * 1000,
         issuedBy: person,
+        toolSets: body.tool_sets,
       });
       return { ...tokenView((await store.tokens.getToken(tokenId))!), token: secret };
     },

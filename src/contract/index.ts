@@ -41,3 +41,4 @@ export * from './elements.js';
 export * from './element-links.js';
 export * from './checkpoints.js';
 export * from './exports.js';
+export * from './tool-sets.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CanvasId, ProjectId, ResourceId } from './identifiers.js';
 import { Person } from './person.js';
+import { ToolSetList } from './tool-sets.js';
 
 /** The people's side of the backend API: chat runs and agent tokens opened by people, and who is signed in. */
 
@@ -56,6 +57,10 @@ export const TokenIssueBody = z.strictObject({
   expires_in: Seconds.default(DEFAULT_LIFETIME_SECONDS.token).meta({
     description: 'Seconds until it expires (60 s .. 30 days; default 30 days).',
   }),
+  tool_sets: ToolSetList.default([]).meta({
+    description:
+      'Tool sets beyond the six it lists and may call (edit, runs, exports, layout); none by default (docs/contract.md, "Tools beyond the six").',
+  }),
 });
 export type TokenIssueBody = z.infer<typeof TokenIssueBody>;
 
@@ -70,6 +75,7 @@ export const TokenView = z.strictObject({
   created_at: Timestamp,
   expires_at: Timestamp.nullable(),
   revoked_at: Timestamp.nullable(),
+  tool_sets: z.array(z.string()),
 });
 export type TokenView = z.infer<typeof TokenView>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CanvasEdge } from './edge.js';
 import { BaseRevision, ClientSaveId } from './identifiers.js';
 import { CreateCanvasNodeArgs } from './tools.js';
+import { ToolSetList } from './tool-sets.js';
 export { IdempotencyKey } from './idempotency.js';
 
 /**
@@ -62,6 +63,8 @@ export const IntrospectedPrincipal = z.strictObject({
     .array(z.strictObject({ project_id: z.string(), canvas_id: z.string() }))
     .nullable()
     .optional(),
+  /** Tool sets beyond the six its owner enabled (issue 34, item 2); absent: none. */
+  tool_sets: ToolSetList.optional(),
 });
 
 export const IntrospectionResponse = z.discriminatedUnion('active', [

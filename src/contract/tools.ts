@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { BatchReceipt, CanvasSnapshot, CreateEdgeReceipt, CreateNodeReceipt, DeleteNodeReceipt } from './canvas.js';
 import { CanvasEdge } from './edge.js';
 import { ToolErrorResult } from './errors.js';
-import { BaseRevision, CanvasId, ClientSaveId, NodeId, ProjectId, RunId } from './identifiers.js';
+import { BaseRevision, CanvasId, ClientSaveId, NodeId, ProjectId, ResourceId, RunId } from './identifiers.js';
 import { CanvasNode } from './node.js';
 import { CancelRunResult, NodeRun, RunEstimate } from './node-run.js';
-import { ChangesBody } from './layout-changes.js';
+import { ChangesBody, TidyBody } from './layout-changes.js';
+import { ExportCreateBody, ExportView } from './exports.js';
 import { SkillCatalog } from './skills.js';
 import { IdempotencyKey } from './idempotency.js';
 
@@ -101,11 +102,29 @@ export const EstimateCanvasNodeRunArgs = z.strictObject({
 });
 export type EstimateCanvasNodeRunArgs = z.infer<typeof EstimateCanvasNodeRunArgs>;
 
+/** Export a storyboard (the `exports` tool set): the REST body under `export`, addressed like the tools. */
+export const ExportBoardArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  export: ExportCreateBody,
+});
+export type ExportBoardArgs = z.infer<typeof ExportBoardArgs>;
+
+export const GetExportArgs = z.strictObject({ project_id: ProjectId, canvas_id: CanvasId, export_id: ResourceId });
+export type GetExportArgs = z.infer<typeof GetExportArgs>;
+
+/** Lay out nodes again (the `layout` tool set): the REST tidy body, addressed like the tools. */
+export const TidyCanvasArgs = TidyBody.extend({ project_id: ProjectId, canvas_id: CanvasId });
+export type TidyCanvasArgs = z.infer<typeof TidyCanvasArgs>;
+
 export const HIDDEN_TOOL_CONTRACTS = {
   submit_canvas_node_run: toolContract(SubmitCanvasNodeRunArgs, NodeRun),
   create_canvas_edge: toolContract(CreateCanvasEdgeArgs, CreateEdgeReceipt),
   apply_canvas_changes: toolContract(ApplyCanvasChangesArgs, BatchReceipt),
   estimate_canvas_node_run: toolContract(EstimateCanvasNodeRunArgs, RunEstimate),
+  export_board: toolContract(ExportBoardArgs, ExportView),
+  get_export: toolContract(GetExportArgs, ExportView),
+  tidy_canvas: toolContract(TidyCanvasArgs, BatchReceipt),
 } as const;
 export type HiddenToolName = keyof typeof HIDDEN_TOOL_CONTRACTS;
 export const PUBLISHED_TOOL_NAMES = Object.keys(TOOL_CONTRACTS) as PublishedToolName[];

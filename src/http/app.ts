@@ -225,6 +225,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
             issued_by: token!.issuedBy,
             purpose: token!.purpose,
             canvases: token!.canvases?.map((ref) => ({ project_id: ref.projectId, canvas_id: ref.canvasId })) ?? null,
+            tool_sets: token!.toolSets,
           },
         };
     return c.json(response);

@@ -9,6 +9,9 @@ import type {
   HistoryPage,
   NodeRunArgs,
   SubmitCanvasNodeRunArgs,
+  ExportBoardArgs,
+  GetExportArgs,
+  TidyCanvasArgs,
 } from '../contract/index.js';
 import type { IdentityHeaders } from '../backend/auth/caller.js';
 import type { TokenPrincipal } from '../backend/auth/principal.js';
@@ -30,6 +33,8 @@ export interface ToolCaller {
   requestId: string;
   /** The OAuth grant the request came through (src/oauth/), when it did. */
   connector?: ConnectorAccess;
+  /** The tool sets the request asked for (the X-MCP-Toolsets header), or null when it named none. */
+  requestedToolSets?: readonly string[] | null;
 }
 
 export interface BackendClient {
@@ -52,6 +57,11 @@ export interface BackendClient {
   /** An atomic batch of layout operations (the MCP App's edits: moves, text, deletes), one revision. */
   applyChanges(caller: ToolCaller, args: ApplyCanvasChangesArgs): Promise<JsonPayload>;
   estimateRun(caller: ToolCaller, args: EstimateCanvasNodeRunArgs): Promise<JsonPayload>;
+  /** Starts an export of a storyboard (the `exports` tool set, issue 35). */
+  exportBoard(caller: ToolCaller, args: ExportBoardArgs): Promise<JsonPayload>;
+  getExport(caller: ToolCaller, args: GetExportArgs): Promise<JsonPayload>;
+  /** Lays out nodes again as one revision (the `layout` tool set, issue 34). */
+  tidyCanvas(caller: ToolCaller, args: TidyCanvasArgs): Promise<JsonPayload>;
   /** A page of a canvas's revisions, newest first, before `before` (the canvas-changes resource). */
   canvasHistory(
     caller: ToolCaller,

@@ -5,7 +5,7 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ProjectId, jsonBoundsIssue } from '../contract/index.js';
+import { ProjectId, TOOL_SETS, TOOL_SETS_HEADER, ToolSetName, jsonBoundsIssue } from '../contract/index.js';
 import { CanvasError, invalidArguments, invalidArgumentsOf, toCanvasError } from '../shared/errors.js';
 import type { BodyFault } from '../validation/check-body.js';
 import type { Logger } from '../shared/logger.js';
@@ -49,6 +49,8 @@ export interface DispatcherOptions {
   presence?: AgentPresence | null;
   /** What OAuth connections list and call: the six, and the MCP App's app-only tools (src/mcp/tool-registry.ts). */
   connectorTools?: readonly ToolDefinition[];
+  /** What a token with tool sets lists (issue 34, item 2): the six and the sets' tools; absent: tool sets are off. */
+  toolSetTools?: (sets: readonly ToolSetName[]) => readonly ToolDefinition[];
   logger: Logger;
   /** Makes the asset URLs of results absolute (src/mcp/asset-urls.ts). */
   assetUrls: AssetUrls;
@@ -83,12 +85,51 @@ function toolSet(definitions: readonly ToolDefinition[]) {
   };
 }
 
+function toolSetsOf(caller: ToolCaller): ToolSetName[] {
+  const allowed = caller.principal.toolSets ?? [];
+  const asked = caller.requestedToolSets;
+  if (asked === undefined || asked === null) return [...allowed];
+  const sets: ToolSetName[] = [];
+  for (const name of asked) {
+    const known = ToolSetName.safeParse(name);
+    if (!known.success)
+      throw new CanvasError(
+        'invalid_arguments',
+        `${TOOL_SETS_HEADER}: "${name}" is not a tool set of this server; it has ${Object.keys(TOOL_SETS).join(', ')}` +
+          (name === 'review' ? ' (review tools come with comments, which are not built yet).' : '.'),
+        { header: TOOL_SETS_HEADER, tool_set: name },
+      );
+    if (!allowed.includes(known.data))
+      throw new CanvasError(
+        'forbidden',
+        `${TOOL_SETS_HEADER}: the tool set "${name}" is not enabled for this token; a project owner enables it when issuing the token.`,
+        { header: TOOL_SETS_HEADER, tool_set: name },
+      );
+    if (!sets.includes(known.data)) sets.push(known.data);
+  }
+  return sets;
+}
+
 export function createDispatcher(options: DispatcherOptions) {
   const everyone = toolSet(options.tools);
   const assistant = options.assistantTools ? toolSet(options.assistantTools) : everyone;
   const connector = options.connectorTools ? toolSet(options.connectorTools) : everyone;
-  const toolsOf = (caller: ToolCaller) =>
-    caller.principal.purpose === 'assistant' ? assistant : caller.connector ? connector : everyone;
+  const withSets = new Map<string, ReturnType<typeof toolSet>>();
+  /**
+   * A caller's tools: the assistant's and a connector's lists as they are; else the six, and the tool sets its owner
+   * enabled, narrowed to those the request names in X-MCP-Toolsets. A set the token was not given is refused by name
+   * (a CanvasError the caller answers as a JSON-RPC error).
+   */
+  const toolsOf = (caller: ToolCaller) => {
+    if (caller.principal.purpose === 'assistant') return assistant;
+    if (caller.connector) return connector;
+    const sets = toolSetsOf(caller);
+    if (sets.length === 0 || !options.toolSetTools) return everyone;
+    const key = [...sets].sort().join(',');
+    let tools = withSets.get(key);
+    if (!tools) withSets.set(key, (tools = toolSet(options.toolSetTools(sets))));
+    return tools;
+  };
   const capabilities = {
     tools: { listChanged: false },
     resources: { subscribe: false, listChanged: false },
@@ -181,7 +222,15 @@ export function createDispatcher(options: DispatcherOptions) {
       ];
     }
     const { name } = parsed.data.params;
-    const tool = toolsOf(context.caller).byName.get(name);
+    let tools: ReturnType<typeof toolSet>;
+    try {
+      tools = toolsOf(context.caller);
+    } catch (error) {
+      const refusal = toCanvasError(error);
+      context.outcome?.(refusal);
+      return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, refusal.message, refusal.details)];
+    }
+    const tool = tools.byName.get(name);
     if (!tool) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, `Unknown tool: ${name}`)];
     // The arguments as sent: the SDK's parse rebuilds objects, which would silently drop a "__proto__" key.
     const rawArguments = context.rawArguments ?? parsed.data.params.arguments ?? {};
@@ -253,8 +302,17 @@ export function createDispatcher(options: DispatcherOptions) {
           return [rpcResultBody(request.id, {})];
         case 'server/discover':
           return discover(request, era);
-        case 'tools/list':
-          return [rpcResultBody(request.id, toolsOf(context.caller).listResult, era.resultHead + era.cacheHead)];
+        case 'tools/list': {
+          let tools: ReturnType<typeof toolSet>;
+          try {
+            tools = toolsOf(context.caller);
+          } catch (error) {
+            const refusal = toCanvasError(error);
+            context.outcome?.(refusal);
+            return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, refusal.message, refusal.details)];
+          }
+          return [rpcResultBody(request.id, tools.listResult, era.resultHead + era.cacheHead)];
+        }
         case 'tools/call':
           return callTool(request, context);
         case 'resources/list':

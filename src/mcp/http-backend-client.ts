@@ -162,6 +162,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         issuedBy: principal.issued_by ?? null,
         purpose: principal.purpose ?? null,
         canvases: principal.canvases?.map((ref) => ({ projectId: ref.project_id, canvasId: ref.canvas_id })) ?? null,
+        toolSets: principal.tool_sets ?? [],
       };
     },
 
@@ -238,6 +239,26 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         },
         HIDDEN_TOOL_CONTRACTS.apply_canvas_changes.success,
       ),
+
+    exportBoard: (caller, args) =>
+      exchange(
+        { method: 'POST', path: `${canvasPath(args)}/exports`, caller, body: args.export },
+        HIDDEN_TOOL_CONTRACTS.export_board.success,
+      ),
+
+    getExport: (caller, args) =>
+      exchange(
+        { method: 'GET', path: `${canvasPath(args)}/exports/${segment(args.export_id)}`, caller },
+        HIDDEN_TOOL_CONTRACTS.get_export.success,
+      ),
+
+    tidyCanvas: (caller, args) => {
+      const { project_id: _project, canvas_id: _canvas, ...body } = args;
+      return exchange(
+        { method: 'POST', path: `${canvasPath(args)}/tidy`, caller, body },
+        HIDDEN_TOOL_CONTRACTS.tidy_canvas.success,
+      );
+    },
 
     estimateRun: (caller, args) =>
       exchange(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import getRawBody from 'raw-body';
-import { REQUEST_ID_HEADER } from '../contract/index.js';
+import { REQUEST_ID_HEADER, TOOL_SETS_HEADER } from '../contract/index.js';
 import { readIdentityHeaders } from '../backend/auth/caller.js';
 import { DUPLICATE_AUTHORIZATION, hasTokenInQuery, headerCount, parseBearer } from '../shared/bearer.js';
 import { decodeUtf8, jsonContentTypeProblem } from '../shared/request-body.js';
@@ -255,7 +255,15 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     if (connector) fields.grant_id = connector.grant.grantId;
     if (identity.agentRunId) fields.agent_run_id = identity.agentRunId;
     if (identity.actorSubject) fields.actor = `${identity.actorIssuer ?? '?'}|${identity.actorSubject}`;
-    return { principal, identity, requestId, ...(connector ? { connector } : {}) };
+    const asked = req.headers[TOOL_SETS_HEADER];
+    const requestedToolSets =
+      typeof asked === 'string'
+        ? asked
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean)
+        : null;
+    return { principal, identity, requestId, requestedToolSets, ...(connector ? { connector } : {}) };
   }
 
   /** A request to answer, or null for a notification or response (202); anything else is refused. */

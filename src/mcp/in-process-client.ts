@@ -3,11 +3,21 @@ import { authenticateSecret } from '../backend/auth/principal.js';
 import type { CanvasBackend } from '../backend/backend.js';
 import { reachableProjects } from '../backend/reachable-projects.js';
 import { CanvasError } from '../shared/errors.js';
+import type { ExportOperations } from '../backend/exports.js';
+import { tidyCanvas } from '../backend/tidy.js';
 import { jsonPayload } from '../shared/json-payload.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 
 /** The tool server and the backend in one process: tool calls go straight to the backend's operations. */
-export function createInProcessClient(backend: CanvasBackend, clock: () => number = Date.now): BackendClient {
+export function createInProcessClient(
+  backend: CanvasBackend,
+  clock: () => number = Date.now,
+  exports: ExportOperations | null = null,
+): BackendClient {
+  const exportOperations = () => {
+    if (!exports) throw new CanvasError('unavailable', 'Exports are not served by this tool server.');
+    return exports;
+  };
   const { store } = backend;
   const context = (caller: ToolCaller) => resolveCaller(caller.principal, caller.identity, caller.requestId);
   const canvas = (args: { project_id: string; canvas_id: string }) => ({
@@ -42,6 +52,14 @@ export function createInProcessClient(backend: CanvasBackend, clock: () => numbe
       jsonPayload(await backend.createEdge(context(caller), { ...revisionChecked(args), edge: args.edge })),
     applyChanges: async (caller, args) =>
       jsonPayload(await backend.applyBatch(context(caller), { ...revisionChecked(args), operations: args.operations })),
+    exportBoard: async (caller, args) =>
+      jsonPayload(await exportOperations().create(context(caller), canvas(args), args.export)),
+    getExport: async (caller, args) =>
+      jsonPayload(await exportOperations().get(context(caller), canvas(args), args.export_id)),
+    tidyCanvas: async (caller, args) => {
+      const { project_id: _project, canvas_id: _canvas, ...body } = args;
+      return jsonPayload(await tidyCanvas(backend, context(caller), canvas(args), body));
+    },
     estimateRun: async (caller, args) =>
       jsonPayload(await backend.estimateRun(context(caller), { ...canvas(args), nodeId: args.node_id })),
     deleteNode: async (caller, args) =>

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import {
   HIDDEN_TOOL_CONTRACTS,
+  TOOL_SETS,
+  type ToolSetName,
   TOOL_CONTRACTS,
   toolJsonSchemas,
   webCanvasPath,
@@ -226,6 +228,46 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     published: false,
     invoke: (client, caller, args) => client.estimateRun(caller, args),
   }),
+  define({
+    name: 'export_board',
+    need: 'editor',
+    title: 'Export a storyboard',
+    description:
+      'Start an export of a storyboardNode: kind pdf_board, animatic (MP4), shot_list_csv, shot_list_xlsx, shot_list_pdf, otio, fcp_xml or edl, with its options. ' +
+      'A job the server runs (no credits); follow it with get_export until status is succeeded, failed or cancelled.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    input: HIDDEN_TOOL_CONTRACTS.export_board.input,
+    success: HIDDEN_TOOL_CONTRACTS.export_board.success,
+    output: HIDDEN_TOOL_CONTRACTS.export_board.output,
+    published: false,
+    invoke: (client, caller, args) => client.exportBoard(caller, args),
+  }),
+  define({
+    name: 'get_export',
+    need: 'viewer',
+    title: 'Read an export',
+    description:
+      "An export's status and progress; once succeeded, file.url is a signed download link (it expires: read again for a fresh one), and warnings name what the file lacks.",
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: HIDDEN_TOOL_CONTRACTS.get_export.input,
+    success: HIDDEN_TOOL_CONTRACTS.get_export.success,
+    output: HIDDEN_TOOL_CONTRACTS.get_export.output,
+    published: false,
+    invoke: (client, caller, args) => client.getExport(caller, args),
+  }),
+  define({
+    name: 'tidy_canvas',
+    need: 'editor',
+    title: 'Tidy the canvas',
+    description:
+      "Lay out some nodes of one parent again (node_ids), or the canvas's top-level nodes, along their connections (mode flow) or in a grid, as one revision at base_revision. Needs a canvas edit authorization.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    input: HIDDEN_TOOL_CONTRACTS.tidy_canvas.input,
+    success: HIDDEN_TOOL_CONTRACTS.tidy_canvas.success,
+    output: HIDDEN_TOOL_CONTRACTS.tidy_canvas.output,
+    published: false,
+    invoke: (client, caller, args) => client.tidyCanvas(caller, args),
+  }),
 ];
 
 /** A tool as tools/list describes it, with schemas generated from the contract once. */
@@ -259,6 +301,17 @@ export function listedTool(definition: ToolDefinition): ListedTool {
 
 export function enabledTools(enableHiddenTools: boolean): ToolDefinition[] {
   return TOOL_DEFINITIONS.filter((definition) => definition.published || enableHiddenTools);
+}
+
+/**
+ * What a token with tool sets lists (issue 34, item 2): the six, then the tools of the sets, in registry order. The
+ * sets were checked against what its owner enabled before this is asked.
+ */
+export function toolSetTools(sets: readonly ToolSetName[], enableHiddenTools: boolean): ToolDefinition[] {
+  const names = new Set<string>(sets.flatMap((set) => TOOL_SETS[set].tools));
+  return TOOL_DEFINITIONS.filter(
+    (definition) => definition.published || enableHiddenTools || names.has(definition.name),
+  );
 }
 
 /** Tools beyond the six that the canvas chat's own agent also lists and may call (an `assistant` token). */

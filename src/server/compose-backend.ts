@@ -134,6 +134,11 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   cleanup.defer('metrics', () => metrics.close());
   const engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
   const exportEngine = exportEngineOf(config, store, assets, logger);
+  const exportOperations = createExportOperations(store, {
+    signer,
+    signals: () => exportEngine,
+    settings: { maxMinutes: config.exportMaxMinutes },
+  });
   const webhooks = createWebhookDispatcher({
     store,
     seal: await storeSeal(store)(),
@@ -223,11 +228,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     sessions: { times: sessionTimesOf(config), publicOrigin: () => addresses.publicOrigin },
     observeRequest: (outcome) => metrics.observeRequest(outcome),
     connectors: () => connectors,
-    exports: createExportOperations(store, {
-      signer,
-      signals: () => exportEngine,
-      settings: { maxMinutes: config.exportMaxMinutes },
-    }),
+    exports: exportOperations,
     shareLinks: createShareLinkOperations(store, { signer, publicOrigin: () => addresses.publicOrigin, clock }),
     uploads: createUploads({
       store,
@@ -249,7 +250,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   return {
     mode: 'backend',
     app,
-    client: createInProcessClient(backend, clock),
+    client: createInProcessClient(backend, clock, exportOperations),
     metrics,
     presence,
     store,

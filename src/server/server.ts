@@ -10,7 +10,7 @@ import { createCanvasApp } from '../mcp/canvas-app.js';
 import { createDispatcher } from '../mcp/dispatcher.js';
 import { createMcpHttpHandler } from '../mcp/http-handler.js';
 import { createTokenRateLimiter } from '../mcp/rate-limit.js';
-import { assistantTools, connectorTools, enabledTools } from '../mcp/tool-registry.js';
+import { assistantTools, connectorTools, toolSetTools, enabledTools } from '../mcp/tool-registry.js';
 import { PROTECTED_RESOURCE_PATHS, serveResourceMetadata } from '../oauth/resource-metadata.js';
 import { isDiscoveryPath, serveDiscovery } from '../mcp/server-card.js';
 import type { RunEngine } from '../runs/engine.js';
@@ -95,6 +95,7 @@ function mcpHandlerOf(
       tools: enabledTools(config.enableHiddenTools),
       assistantTools: assistantTools(config.enableHiddenTools),
       connectorTools: connectorTools(config.enableHiddenTools),
+      toolSetTools: (sets) => toolSetTools(sets, config.enableHiddenTools),
       presence: composed.presence,
       logger,
       assetUrls: createAssetUrls(() => addresses.assetBase),

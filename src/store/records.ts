@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Person } from '../contract/person.js';
+import { ToolSetList } from '../contract/tool-sets.js';
 
 /**
  * Rows read back from the database, parsed once at this boundary into typed records. Column types differ
@@ -60,6 +61,7 @@ export const TokenRow = z
     issued_by_subject: z.string().nullable(),
     purpose: z.enum(TOKEN_PURPOSES).nullable(),
     canvas_scope: z.string().nullable(),
+    tool_sets: z.string().nullable().optional(),
   })
   .transform((row) => ({
     id: row.id,
@@ -74,6 +76,8 @@ export const TokenRow = z
     purpose: row.purpose,
     /** The canvases it may reach, beyond its projects' rights; null: every canvas they allow. */
     canvases: row.canvas_scope === null ? null : CanvasScope.parse(JSON.parse(row.canvas_scope)),
+    /** The tool sets beyond the six an owner enabled for it (issue 34). */
+    toolSets: row.tool_sets ? ToolSetList.parse(JSON.parse(row.tool_sets)) : [],
   }));
 
 export type TokenRecord = z.output<typeof TokenRow> & { projects: string[]; workspaces: string[] };
@@ -147,7 +151,7 @@ export type ChatRunRecord = z.output<typeof ChatRunRow>;
 export const MemberRoleRow = z.object({ role: z.enum(MEMBER_ROLES) });
 
 export const TOKEN_COLUMNS =
-  'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at, issued_by_issuer, issued_by_subject, purpose, canvas_scope';
+  'id, name, kind, role, actor_issuer, actor_subject, created_at, expires_at, revoked_at, issued_by_issuer, issued_by_subject, purpose, canvas_scope, tool_sets';
 
 export function parseRow<S extends z.ZodType>(schema: S, row: unknown): z.output<S> {
   return schema.parse(row);

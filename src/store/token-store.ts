@@ -1,4 +1,4 @@
-import type { CanvasRef } from '../contract/index.js';
+import type { CanvasRef, ToolSetName } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, newId, newTokenSecret, sha256Hex } from '../shared/ids.js';
 import {
@@ -33,6 +33,8 @@ export interface NewToken {
   purpose?: TokenPurpose | null;
   /** Only these canvases of its projects (the canvas chat's turn token); absent: every canvas they allow. */
   canvases?: CanvasRef[] | null;
+  /** The tool sets beyond the six an owner enabled for it (issue 34); absent: none. */
+  toolSets?: readonly ToolSetName[];
 }
 
 export interface TokenStore {
@@ -93,6 +95,7 @@ export function createTokenStore(driver: SqlDriver, clock: () => number, cachedR
           issued_by_subject: token.issuedBy?.subject ?? null,
           purpose: token.purpose ?? null,
           canvas_scope: canvasScopeText(token.canvases),
+          tool_sets: token.toolSets?.length ? JSON.stringify(token.toolSets) : null,
         });
         const scopes = [
           ...[...new Set(token.projects)].map((id) => ['project', id] as const),

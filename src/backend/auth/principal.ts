@@ -1,4 +1,4 @@
-import type { CanvasRef } from '../../contract/index.js';
+import type { CanvasRef, ToolSetName } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { sha256Hex } from '../../shared/ids.js';
 import type { Actor, TokenKind, TokenPurpose, TokenRecord, TokenRole } from '../../store/records.js';
@@ -26,6 +26,8 @@ export interface TokenPrincipal {
   purpose: TokenPurpose | null;
   /** The only canvases it may name at /mcp (the canvas chat's turn token); null: every canvas its rights allow. */
   canvases: readonly CanvasRef[] | null;
+  /** Tool sets beyond the six an owner enabled for it (issue 34, item 2). */
+  toolSets: readonly ToolSetName[];
 }
 
 /** A person signed in through a login link (or, later, OpenID Connect): rights come from project membership. */
@@ -49,6 +51,7 @@ export function principalOf(token: TokenRecord): TokenPrincipal {
     issuedBy: token.issuedBy,
     purpose: token.purpose,
     canvases: token.canvases,
+    toolSets: token.toolSets,
   };
 }
 

@@ -251,7 +251,8 @@ export const api = {
   endConnection: (grantId: string) =>
     request<ConnectionView>('DELETE', `/api/v1/connections/${encodeURIComponent(grantId)}`),
 
-  issueToken: (body: { name: string; project_id: string }) => request<IssuedToken>('POST', '/api/v1/tokens', body),
+  issueToken: (body: { name: string; project_id: string; tool_sets?: string[] }) =>
+    request<IssuedToken>('POST', '/api/v1/tokens', body),
 
   revokeToken: (tokenId: string) => request<TokenView>('DELETE', `/api/v1/tokens/${encodeURIComponent(tokenId)}`),
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ChatRunView, ConnectionView } from '../../../src/contract/index.js';
+import { TOOL_SETS, type ChatRunView, type ConnectionView, type ToolSetName } from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
 import { clientConfigs } from '../../../src/shared/client-configs.js';
 import { useCanvas, useCanvasState } from '../canvas/context.js';
@@ -48,6 +48,7 @@ export function ConnectAgent() {
   const [connection, setConnection] = useState<Connection | null>(null);
   const [issuedTokens, setIssuedTokens] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const [toolSets, setToolSets] = useState<ToolSetName[]>([]);
   const [error, setError] = useState<string | null>(null);
   const canConnect = role === 'editor' || role === 'owner';
 
@@ -71,6 +72,7 @@ export function ConnectAgent() {
         const issued = await api.issueToken({
           name: `Agent of ${person?.subject ?? 'a person'} on ${address.canvasId}`,
           project_id: address.projectId,
+          tool_sets: toolSets,
         });
         token = issued.token;
         tokenId = issued.token_id;
@@ -116,6 +118,25 @@ export function ConnectAgent() {
         An agent reads this canvas and writes to it through the MCP endpoint <code>{mcpUrl}</code>. Its writes appear
         here live, with its name.
       </p>
+      {role === 'owner' ? (
+        <fieldset className="checks">
+          <legend>Tools beyond the six (its token lists them; an agent may narrow them with X-MCP-Toolsets)</legend>
+          {Object.entries(TOOL_SETS).map(([name, set]) => (
+            <label key={name}>
+              <input
+                type="checkbox"
+                checked={toolSets.includes(name as ToolSetName)}
+                onChange={(event) =>
+                  setToolSets((current) =>
+                    event.target.checked ? [...current, name as ToolSetName] : current.filter((each) => each !== name),
+                  )
+                }
+              />
+              {set.title}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
       <button type="button" className="button-primary" disabled={busy} onClick={() => void connect()}>
         {busy ? 'Connecting…' : 'Connect an agent'}
       </button>

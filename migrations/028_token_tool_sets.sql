@@ -1,0 +1,3 @@
+-- Tool sets (issue 34, item 2): the named groups of tools beyond the published six an owner enabled for a token (a
+-- JSON array of names; NULL: none, the six only).
+ALTER TABLE tokens ADD COLUMN tool_sets TEXT;
