@@ -11,6 +11,10 @@ import { launchBrowser, openLink, screenshot, signIn } from '../support/browser.
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
+import { readLayout } from '../support/canvas-reads.js';
+import { probe } from '../support/media.js';
+import { ffmpegFixture } from '../support/upload-fixtures.js';
+import { cutFrames } from '../../src/exports/timeline/frame-rate.js';
 
 /**
  * Deliverables in Chromium (issue 35): an owner exports a board as a PDF from the Exports tab and downloads it (read
@@ -46,6 +50,18 @@ describe('the web canvas: exports, Present mode and share links', () => {
       body: form,
     });
     const urls = UploadReceipt.parse(await uploaded.json()).uploads.map((upload) => upload.url);
+    const sounds = new FormData();
+    sounds.append('file', new Blob([new Uint8Array(ffmpegFixture('wav', 1, 1000))], { type: 'audio/wav' }), 'mara.wav');
+    sounds.append('file', new Blob([new Uint8Array(ffmpegFixture('wav', 2, 200))], { type: 'audio/wav' }), 'sea.wav');
+    const [voice, music] = UploadReceipt.parse(
+      await (
+        await fetch(`${server.url}/api/v2/projects/demo/canvases/deliver/uploads`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${editor}` },
+          body: sounds,
+        })
+      ).json(),
+    ).uploads.map((upload) => upload.url);
     await server.store.writes.createNode(
       { ...write, baseRevision: 0 },
       CanvasNode.parse({
@@ -62,8 +78,24 @@ describe('the web canvas: exports, Present mode and share links', () => {
         },
       }),
     );
+    for (const [index, [id, url]] of (
+      [
+        ['voice', voice],
+        ['music', music],
+      ] as const
+    ).entries())
+      await server.store.writes.createNode(
+        { ...write, baseRevision: index + 1 },
+        CanvasNode.parse({
+          id,
+          type: 'audioNode',
+          position: { x: 400 * index, y: 500 },
+          data: { displayName: id === 'voice' ? 'Mara (voice)' : 'Sea (music)', audioUrl: url },
+        }),
+      );
     browser = await launchBrowser();
   });
+  const read = async () => readLayout(server, 'demo', 'deliver', await projectToken(server.store, 'demo', 'viewer'));
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -89,6 +121,31 @@ describe('the web canvas: exports, Present mode and share links', () => {
       expect(pdf.numPages).toBe(2);
       expect(await seriousFindings(page)).toEqual([]);
       await screenshot(page, 'exports');
+
+      // The animatic with Mara's voice on shot 2 and the sea under it all, at 720p.
+      await newExport.getByLabel('Export as').selectOption('animatic');
+      await newExport.getByLabel('Size').selectOption('720p');
+      await newExport.getByLabel('Sea (music)').selectOption('music');
+      await newExport.getByLabel('Mara (voice)').selectOption('voice:s2');
+      await expect
+        .poll(async () => (await read()).edges.map((edge) => [edge.source, edge.data?.shotId ?? null]).sort())
+        .toEqual([
+          ['music', null],
+          ['voice', 's2'],
+        ]);
+      await newExport.getByRole('button', { name: 'Export' }).click();
+      const film = page.getByRole('link', { name: /Download Opening animatic\.mp4/ });
+      await film.waitFor({ timeout: 120_000 });
+      const [filmDownload] = await Promise.all([page.waitForEvent('download'), film.click()]);
+      const probed = probe(readFileSync((await filmDownload.path())!));
+      expect(probed.streams.map((stream) => stream.codec_name).sort()).toEqual(['aac', 'h264']);
+      expect(probed.streams.find((stream) => stream.codec_type === 'video')).toMatchObject({
+        width: 1280,
+        height: 720,
+      });
+      // 2 s, "Mara: We leave tonight." read at 2.6 words a second (2.04 s), and 2.5 s: the board's own length.
+      const frames = cutFrames([2000, 2038, 2500], '24').reduce((sum, shot) => sum + shot.frames, 0);
+      expect(probed.durationSeconds).toBeCloseTo(frames / 24, 1);
 
       await page.getByRole('button', { name: 'Present', exact: true }).click();
       const present = page.getByRole('dialog', { name: 'Present Opening' });

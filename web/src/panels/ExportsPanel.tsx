@@ -11,6 +11,8 @@ import {
 import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
 import { api } from '../model/api.js';
 import { boardTitle } from '../model/present.js';
+import { setSoundRole, soundRole, type SoundRole } from '../model/board-sound.js';
+import { boardOf } from '../model/shots.js';
 
 /**
  * Exports (issue 35; docs/deliverables.md): pick a board and what to make of it, with the format's options; the job
@@ -67,7 +69,6 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
   const nodes = useCanvasState((state) => state.layout.nodes);
   const live = useCanvasState((state) => state.exports);
   const boards = useMemo(() => nodes.filter((node) => node.type === 'storyboardNode'), [nodes]);
-  const sounds = useMemo(() => nodes.filter((node) => node.type === 'audioNode'), [nodes]);
   const [boardId, setBoardId] = useState<string>('');
   const [kind, setKind] = useState<ExportKind>('pdf_board');
   const [options, setOptions] = useState<Options>(defaultsOf('pdf_board'));
@@ -244,21 +245,8 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
                     <option value="crossfade">Crossfades</option>
                   </select>
                 </label>
-                <label>
-                  Music bed
-                  <select
-                    value={String(options.music_node_id ?? '')}
-                    onChange={(event) => set('music_node_id', event.target.value || null)}
-                  >
-                    <option value="">The sound connected to the board</option>
-                    {sounds.map((node) => (
-                      <option key={node.id} value={node.id}>
-                        {boardTitle(node)}
-                      </option>
-                    ))}
-                  </select>
-                </label>
               </div>
+              {board ? <BoardSound boardId={board.id} /> : null}
               <div className="row checks">
                 <label>
                   <input
@@ -348,6 +336,55 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
       </ol>
       {role === 'owner' ? <ShareLinks jobs={jobs} /> : null}
     </div>
+  );
+}
+
+/**
+ * The board's sound: each sound card on the canvas laid under the animatic as the music bed, as a voice-over starting
+ * on a shot, or not at all (its edge to the board; docs/deliverables.md, "Sources").
+ */
+function BoardSound({ boardId }: { boardId: string }) {
+  const { controller } = useCanvas();
+  const layout = useCanvasState((state) => state.layout);
+  const sounds = layout.nodes.filter((node) => node.type === 'audioNode');
+  const board = layout.nodes.find((node) => node.id === boardId);
+  const shots = board ? boardOf(board).shots : [];
+  if (sounds.length === 0)
+    return (
+      <p className="muted">
+        No sound on this canvas: upload a voice-over or a music track (it becomes an Audio card) to lay it under the
+        animatic.
+      </p>
+    );
+  const valueOf = (role: SoundRole) =>
+    role.kind === 'voice' ? `voice:${role.shotId}` : role.kind === 'music' ? 'music' : 'none';
+  const roleOf = (value: string): SoundRole =>
+    value.startsWith('voice:')
+      ? { kind: 'voice', shotId: value.slice('voice:'.length) }
+      : value === 'music'
+        ? { kind: 'music' }
+        : { kind: 'none' };
+  return (
+    <fieldset className="board-sound">
+      <legend>Sound under the animatic</legend>
+      {sounds.map((sound) => (
+        <label key={sound.id}>
+          {boardTitle(sound)}
+          <select
+            value={valueOf(soundRole(layout, boardId, sound.id))}
+            onChange={(event) => void controller.submit(setSoundRole(boardId, sound.id, roleOf(event.target.value)))}
+          >
+            <option value="none">Not used</option>
+            <option value="music">Music bed (ducked under voices)</option>
+            {shots.map((shot, index) => (
+              <option key={shot.id} value={`voice:${shot.id}`}>
+                Voice-over from shot {shot.number ?? index + 1}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+    </fieldset>
   );
 }
 
