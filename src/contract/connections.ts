@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CanvasId, ProjectId } from './identifiers.js';
+import { ToolSetList } from './tool-sets.js';
 
 /** An OAuth client's connection to one canvas (issue 20; docs/security.md, "Connectors"), as the REST API shows it. */
 
@@ -24,7 +25,12 @@ export const ConnectionView = z.strictObject({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   ended_at: z.string().nullable(),
+  tool_sets: z.array(z.string()).meta({ description: 'Tool sets beyond the six an owner enabled for it.' }),
 });
 export type ConnectionView = z.infer<typeof ConnectionView>;
+
+/** What an owner changes on a connection: its tool sets (issue 34, item 2). */
+export const ConnectionUpdateBody = z.strictObject({ tool_sets: ToolSetList }).meta({ id: 'ConnectionUpdateBody' });
+export type ConnectionUpdateBody = z.infer<typeof ConnectionUpdateBody>;
 
 export const ConnectionList = z.looseObject({ connections: z.array(ConnectionView) });

@@ -28,6 +28,7 @@ import {
   type JsonRpcId,
 } from './protocol.js';
 import { listedTool, type ToolDefinition } from './tool-registry.js';
+import { createReadChanges } from './read-changes.js';
 import { toolErrorResult, toolSuccessReply } from './tool-results.js';
 
 /**
@@ -85,8 +86,7 @@ function toolSet(definitions: readonly ToolDefinition[]) {
   };
 }
 
-function toolSetsOf(caller: ToolCaller): ToolSetName[] {
-  const allowed = caller.principal.toolSets ?? [];
+function toolSetsOf(caller: ToolCaller, allowed: readonly ToolSetName[]): ToolSetName[] {
   const asked = caller.requestedToolSets;
   if (asked === undefined || asked === null) return [...allowed];
   const sets: ToolSetName[] = [];
@@ -102,7 +102,7 @@ function toolSetsOf(caller: ToolCaller): ToolSetName[] {
     if (!allowed.includes(known.data))
       throw new CanvasError(
         'forbidden',
-        `${TOOL_SETS_HEADER}: the tool set "${name}" is not enabled for this token; a project owner enables it when issuing the token.`,
+        `${TOOL_SETS_HEADER}: the tool set "${name}" is not enabled for this ${caller.connector ? 'connection' : 'token'}; a project owner enables it (${caller.connector ? 'on the connection' : 'when issuing the token'}).`,
         { header: TOOL_SETS_HEADER, tool_set: name },
       );
     if (!sets.includes(known.data)) sets.push(known.data);
@@ -122,12 +122,21 @@ export function createDispatcher(options: DispatcherOptions) {
    */
   const toolsOf = (caller: ToolCaller) => {
     if (caller.principal.purpose === 'assistant') return assistant;
-    if (caller.connector) return connector;
-    const sets = toolSetsOf(caller);
-    if (sets.length === 0 || !options.toolSetTools) return everyone;
-    const key = [...sets].sort().join(',');
+    const base = caller.connector ? connector : everyone;
+    const sets = toolSetsOf(
+      caller,
+      caller.connector ? (caller.connector.grant.toolSets ?? []) : caller.principal.toolSets,
+    );
+    if (sets.length === 0 || !options.toolSetTools) return base;
+    const key = `${caller.connector ? 'connector' : 'token'}:${[...sets].sort().join(',')}`;
     let tools = withSets.get(key);
-    if (!tools) withSets.set(key, (tools = toolSet(options.toolSetTools(sets))));
+    if (!tools) {
+      // The sets' tools, for the model too; a connection keeps its MCP App's app-only tools beside them.
+      const chosen = options.toolSetTools(sets);
+      const names = new Set(chosen.map((tool) => tool.name));
+      const kept = caller.connector ? [...base.byName.values()].filter((tool) => !names.has(tool.name)) : [];
+      withSets.set(key, (tools = toolSet([...chosen, ...kept])));
+    }
     return tools;
   };
   const capabilities = {
@@ -137,6 +146,7 @@ export function createDispatcher(options: DispatcherOptions) {
     completions: {},
   };
   const canvasResources = createCanvasResources(options.client, options.assetUrls);
+  const readChanges = createReadChanges(options.client);
   const prompts = createPrompts(options.client);
 
   /** prompts/get and completion/complete: their params parsed once, their refusals as the other reads answer them. */
@@ -251,7 +261,12 @@ export function createDispatcher(options: DispatcherOptions) {
         : tool.input.safeParse(rawArguments);
       // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
       if (!args.success) throw invalidArguments(args.error, rawArguments);
-      const result = options.assetUrls.absolute(await tool.invoke(options.client, context.caller, args.data as never));
+      const answered = await tool.invoke(options.client, context.caller, args.data as never);
+      const result = options.assetUrls.absolute(
+        tool.name === 'get_canvas'
+          ? await readChanges.decorate(context.caller, args.data as { project_id: string; canvas_id: string }, answered)
+          : answered,
+      );
       const payload = options.presence
         ? notePresence(options.presence, tool.name, args.data, context.caller, result)
         : result;

@@ -24,6 +24,10 @@ const TOOL_SCOPES: Readonly<Record<string, OAuthScope>> = {
   estimate_canvas_node_run: 'canvas:read',
   submit_canvas_node_run: 'runs:write',
   cancel_canvas_node_run: 'runs:write',
+  // Tool sets an owner enabled for the connection (issue 34, item 2).
+  export_board: 'canvas:write',
+  get_export: 'canvas:read',
+  tidy_canvas: 'canvas:write',
 };
 
 export interface ConnectorDenial {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolSetList, type ToolSetName } from '../contract/tool-sets.js';
 import type { Actor } from './records.js';
 import { insertRow } from './row-statements.js';
 import type { SqlDriver } from './sql-driver.js';
@@ -26,6 +27,8 @@ export interface OAuthGrantRecord {
   createdAt: number;
   lastUsedAt: number | null;
   endedAt: number | null;
+  /** Tool sets beyond the six a project owner enabled for the connection (issue 34, item 2). */
+  toolSets?: readonly ToolSetName[];
 }
 
 const GrantRow = z
@@ -45,6 +48,7 @@ const GrantRow = z
     created_at: z.coerce.number(),
     last_used_at: z.coerce.number().nullable(),
     ended_at: z.coerce.number().nullable(),
+    tool_sets: z.string().nullable(),
   })
   .transform((row): OAuthGrantRecord => ({
     grantId: row.grant_id,
@@ -63,10 +67,11 @@ const GrantRow = z
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     endedAt: row.ended_at,
+    toolSets: row.tool_sets ? ToolSetList.parse(JSON.parse(row.tool_sets)) : [],
   }));
 
 const COLUMNS =
-  'grant_id, client_id, client_name, project_id, canvas_id, issuer, subject, scopes, token_id, chat_run_id, spend_limit, spent, created_at, last_used_at, ended_at';
+  'grant_id, client_id, client_name, project_id, canvas_id, issuer, subject, scopes, token_id, chat_run_id, spend_limit, spent, created_at, last_used_at, ended_at, tool_sets';
 /** Writes that mark a grant as used are spaced at least this far apart: a busy client does not write on every call. */
 const LAST_USED_RESOLUTION_MS = 30_000;
 
@@ -117,6 +122,14 @@ export function createOAuthGrants(driver: SqlDriver, clock: () => number) {
         [credits, grantId, credits],
       );
       return changes === 1;
+    },
+
+    /** Sets the connection's tool sets (an owner's choice); they apply from its next request. */
+    async setToolSets(grantId: string, sets: readonly ToolSetName[]): Promise<void> {
+      await driver.run('UPDATE oauth_grants SET tool_sets = ? WHERE grant_id = ?', [
+        sets.length ? JSON.stringify(sets) : null,
+        grantId,
+      ]);
     },
 
     async end(grantId: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
+import { CanvasNode } from '../../src/contract/index.js';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   Client as ClientV2,
@@ -192,6 +194,56 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
         }).toString(),
       });
       expect(refreshed.status).toBe(400);
+      await client!.close();
+    });
+
+    it('an owner gives a connection the layout tool set: the model lists and calls tidy_canvas; a viewer cannot give it (issue 34)', async () => {
+      const { client } = await connectV1(s, 'ana', { decision: 'allow', canvas: 'p/c', access: 'edit' });
+      const grant = (await s.server.store.grants.onCanvas('p', 'c')).find((each) => each.endedAt === null)!;
+      const patch = (cookie: string, body: unknown) =>
+        fetch(`${s.server.url}/api/v1/connections/${grant.grantId}`, {
+          method: 'PATCH',
+          headers: {
+            cookie,
+            origin: s.server.url,
+            'x-requested-by': 'canvas-mcp',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(body),
+        });
+      expect((await patch(s.cookies.vic, { tool_sets: ['layout'] })).status).toBe(403);
+      const changed = await patch(s.cookies.olga, { tool_sets: ['layout'] });
+      expect(changed.status).toBe(200);
+      expect(await changed.json()).toMatchObject({ tool_sets: ['layout'] });
+      const listed = (await client!.listTools()).tools;
+      const tidy = listed.find((tool) => tool.name === 'tidy_canvas');
+      expect(tidy?._meta).toBeUndefined();
+      const before = await s.server.store.layout.readCanvas('p', 'c');
+      await s.server.store.writes.applyBatch(
+        {
+          projectId: 'p',
+          canvasId: 'c',
+          baseRevision: before!.revision,
+          clientSaveId: null,
+          authorization: SYSTEM_WRITE,
+        },
+        [
+          { op: 'create_node', node: CanvasNode.parse(text('tidy-a')) },
+          { op: 'create_node', node: CanvasNode.parse(text('tidy-b')) },
+        ],
+      );
+      const read = structured<{ layout: { revision: number } }>(
+        await client!.callTool({ name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'c' } }),
+      );
+      const tidied = await client!.callTool({
+        name: 'tidy_canvas',
+        arguments: { project_id: 'p', canvas_id: 'c', base_revision: read.layout.revision, client_save_id: null },
+      });
+      expect(tidied.isError, JSON.stringify(tidied.content)).toBeFalsy();
+      const exporting = await client!
+        .callTool({ name: 'export_board', arguments: { project_id: 'p', canvas_id: 'c', export: {} } })
+        .catch((error: Error) => error);
+      expect(String(exporting)).toMatch(/Unknown tool: export_board/);
       await client!.close();
     });
 

@@ -98,6 +98,7 @@ import {
   TidyBody,
   CheckpointCreateBody,
   ExportCreateBody,
+  ConnectionUpdateBody,
   ShareLinkCreateBody,
   ShareLinkList,
   ShareLinkView,
@@ -379,6 +380,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: 'caller',
     params: z.object({ project_id: ProjectId, canvas_id: CanvasId }),
     responses: { 200: ok('The connections.', ConnectionList) },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/connections/:grant_id',
+    operationId: 'updateConnection',
+    summary:
+      'Give a connection tool sets beyond the six (owners): edit, runs, exports, layout; they apply from its next request.',
+    tag: 'people',
+    auth: 'caller',
+    params: z.object({ grant_id: ResourceId }),
+    body: ConnectionUpdateBody,
+    responses: { 200: ok('Changed.', ConnectionView) },
   },
   {
     method: 'delete',

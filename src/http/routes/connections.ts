@@ -1,9 +1,16 @@
 import type { Hono } from 'hono';
-import { CanvasId, ConnectionList, ProjectId, ResourceId, type ConnectionView } from '../../contract/index.js';
+import {
+  CanvasId,
+  ConnectionList,
+  ConnectionUpdateBody,
+  ProjectId,
+  ResourceId,
+  type ConnectionView,
+} from '../../contract/index.js';
 import { authorizeProject } from '../../backend/auth/access.js';
 import type { CallerContext } from '../../backend/auth/caller.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { pathParams } from '../request-parsing.js';
+import { jsonBody, pathParams } from '../request-parsing.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { OAuthGrantRecord } from '../../store/oauth-grants.js';
 import type { Store } from '../../store/store.js';
@@ -38,6 +45,7 @@ export function connectionView(grant: OAuthGrantRecord): ConnectionView {
     created_at: iso(grant.createdAt)!,
     last_used_at: iso(grant.lastUsedAt),
     ended_at: iso(grant.endedAt),
+    tool_sets: [...(grant.toolSets ?? [])],
   };
 }
 
@@ -58,6 +66,28 @@ export function registerConnectionRoutes(
     await authorizeProject(store, c.get('caller'), params.project_id, 'viewer');
     const grants = await store.grants.onCanvas(params.project_id, params.canvas_id);
     return c.json(ConnectionList.parse({ connections: grants.map(connectionView) }));
+  });
+
+  // An owner gives a connection tool sets beyond the six (issue 34, item 2): they apply from its next request.
+  app.patch(CONNECTION_ROUTE_PATHS[1]!, async (c) => {
+    const { grant_id: grantId } = pathParams(c, { grant_id: ResourceId });
+    const caller = c.get('caller');
+    const body = await jsonBody(c, ConnectionUpdateBody);
+    const grant = await store.grants.get(grantId);
+    if (!grant) throw new CanvasError('not_found', `No connection ${grantId}.`);
+    await authorizeProject(store, caller, grant.projectId, 'owner');
+    if (grant.endedAt !== null) throw new CanvasError('invalid_arguments', 'This connection has ended.');
+    await store.grants.setToolSets(grantId, body.tool_sets);
+    const person = personOf(caller);
+    if (person)
+      await store.team.record({
+        projectId: grant.projectId,
+        actor: person,
+        action: 'connection.tool_sets',
+        target: grantId,
+        details: { tool_sets: body.tool_sets },
+      });
+    return c.json(connectionView((await store.grants.get(grantId))!));
   });
 
   app.delete(CONNECTION_ROUTE_PATHS[1]!, async (c) => {

@@ -248,6 +248,8 @@ export const api = {
       `/api/v1/projects/${encodeURIComponent(projectId)}/canvases/${encodeURIComponent(canvasId)}/connections`,
     ),
 
+  updateConnection: (grantId: string, body: { tool_sets: string[] }) =>
+    request<ConnectionView>('PATCH', `/api/v1/connections/${encodeURIComponent(grantId)}`, body),
   endConnection: (grantId: string) =>
     request<ConnectionView>('DELETE', `/api/v1/connections/${encodeURIComponent(grantId)}`),
 

@@ -214,6 +214,15 @@ function ConnectedApps({ mcpUrl }: { mcpUrl: string }) {
   }, [address]);
   useEffect(() => void refresh(), [refresh]);
 
+  const setToolSets = async (connection: ConnectionView, sets: string[]) => {
+    try {
+      const changed = await api.updateConnection(connection.grant_id, { tool_sets: sets });
+      setConnections((current) => current.map((each) => (each.grant_id === changed.grant_id ? changed : each)));
+    } catch (failure) {
+      controller.notify('error', `The connection's tools were not changed: ${(failure as Error).message}`);
+    }
+  };
+
   const end = async (connection: ConnectionView) => {
     try {
       await api.endConnection(connection.grant_id);
@@ -257,6 +266,31 @@ function ConnectedApps({ mcpUrl }: { mcpUrl: string }) {
                 >
                   End
                 </button>
+              ) : null}
+              {role === 'owner' ? (
+                <span
+                  className="checks"
+                  role="group"
+                  aria-label={`Tools beyond the six for ${connection.client_name ?? 'the app'}`}
+                >
+                  {Object.entries(TOOL_SETS).map(([name, set]) => (
+                    <label key={name}>
+                      <input
+                        type="checkbox"
+                        checked={connection.tool_sets.includes(name)}
+                        onChange={(event) =>
+                          void setToolSets(
+                            connection,
+                            event.target.checked
+                              ? [...connection.tool_sets, name]
+                              : connection.tool_sets.filter((each) => each !== name),
+                          )
+                        }
+                      />
+                      {set.title}
+                    </label>
+                  ))}
+                </span>
               ) : null}
             </li>
           );
