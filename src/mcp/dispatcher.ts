@@ -5,7 +5,14 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ProjectId, TOOL_SETS, TOOL_SETS_HEADER, ToolSetName, jsonBoundsIssue } from '../contract/index.js';
+import {
+  ProjectId,
+  TOOL_SETS,
+  TOOL_SETS_HEADER,
+  ToolSetName,
+  jsonBoundsIssue,
+  type SubmitCanvasNodeRunArgs,
+} from '../contract/index.js';
 import { CanvasError, invalidArguments, invalidArgumentsOf, toCanvasError } from '../shared/errors.js';
 import type { BodyFault } from '../validation/check-body.js';
 import type { Logger } from '../shared/logger.js';
@@ -29,6 +36,7 @@ import {
 } from './protocol.js';
 import { listedTool, type ToolDefinition } from './tool-registry.js';
 import { createReadChanges } from './read-changes.js';
+import { createSpendConfirmation } from './spend-confirmation.js';
 import { toolErrorResult, toolSuccessReply } from './tool-results.js';
 
 /**
@@ -50,6 +58,8 @@ export interface DispatcherOptions {
   presence?: AgentPresence | null;
   /** What OAuth connections list and call: the six, and the MCP App's app-only tools (src/mcp/tool-registry.ts). */
   connectorTools?: readonly ToolDefinition[];
+  /** The key spend confirmations' requestState is signed with (a deployment's shared secret; else this process's). */
+  stateKey?: () => Promise<string>;
   /** What a token with tool sets lists (issue 34, item 2): the six and the sets' tools; absent: tool sets are off. */
   toolSetTools?: (sets: readonly ToolSetName[]) => readonly ToolDefinition[];
   logger: Logger;
@@ -147,6 +157,7 @@ export function createDispatcher(options: DispatcherOptions) {
   };
   const canvasResources = createCanvasResources(options.client, options.assetUrls);
   const readChanges = createReadChanges(options.client);
+  const spendConfirmation = createSpendConfirmation({ client: options.client, stateKey: options.stateKey });
   const prompts = createPrompts(options.client);
 
   /** prompts/get and completion/complete: their params parsed once, their refusals as the other reads answer them. */
@@ -261,6 +272,24 @@ export function createDispatcher(options: DispatcherOptions) {
         : tool.input.safeParse(rawArguments);
       // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
       if (!args.success) throw invalidArguments(args.error, rawArguments);
+      // A paid run an external agent submits on the 2026-07-28 era waits for its person's yes (src/mcp/spend-confirmation.ts).
+      if (tool.name === 'submit_canvas_node_run' && context.era.name === 'modern') {
+        const gate = await spendConfirmation.gate(
+          context.caller,
+          // The params as sent: the SDK's schema drops the 2026-07-28 members inputResponses and requestState.
+          request.params,
+          args.data as SubmitCanvasNodeRunArgs,
+        );
+        if (gate.kind === 'ask')
+          return [
+            rpcResultBody(
+              request.id,
+              gate.result,
+              context.era.resultHead.replace('"resultType":"complete"', '"resultType":"input_required"'),
+            ),
+          ];
+        if (gate.kind === 'declined') throw gate.error;
+      }
       const answered = await tool.invoke(options.client, context.caller, args.data as never);
       const result = options.assetUrls.absolute(
         tool.name === 'get_canvas'

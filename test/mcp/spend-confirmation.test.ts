@@ -1,0 +1,154 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasNode } from '../../src/contract/index.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
+import { deploy, type McpDeployment } from '../support/mcp.js';
+import { STORE_TARGETS } from '../support/stores.js';
+
+/**
+ * Spend confirmation for external agents (issue 34, item 6) with the official v2 client on the 2026-07-28 era, on both
+ * stores, in-process and through a gateway: a paid run submitted through the `runs` tool set is first answered with an
+ * input_required form elicitation naming its cost; the person's yes submits it, a no starts nothing; a requestState
+ * that was tampered with is never trusted (the question comes again).
+ */
+
+const SUBMIT = { project_id: 'p1', canvas_id: 'c1', node_id: 'paid', idempotency_key: 'one-click-0001' };
+
+describe.each(STORE_TARGETS)('spend confirmation: $name', (target) => {
+  describe.skipIf(!target.available).each(['in-process', 'gateway'] as const)('%s', (mode) => {
+    let deployment: McpDeployment;
+    let secret: string;
+    let chatRunId: string;
+    const runsOf = () => deployment.backend.store.driver.all("SELECT id FROM node_runs WHERE node_id = 'paid'");
+
+    async function agent(answer: {
+      action: 'accept' | 'decline';
+      content?: Record<string, string | number | boolean>;
+    }) {
+      const asked: Array<{ message: string }> = [];
+      const client = new ClientV2(
+        { name: 'spend-test', version: '1.0.0' },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(request.params as { message: string });
+        return answer;
+      });
+      await client.connect(
+        new TransportV2(new URL(deployment.mcpUrl), {
+          requestInit: {
+            headers: { Authorization: `Bearer ${secret}`, 'X-Agent-Run-Id': chatRunId },
+          },
+        }),
+      );
+      return { client, asked };
+    }
+
+    beforeAll(async () => {
+      deployment = await deploy(mode, target);
+      const { store } = deployment.backend;
+      await store.writes.createNode(
+        { projectId: 'p1', canvasId: 'c1', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
+        CanvasNode.parse({
+          id: 'paid',
+          type: 'imageGenNode',
+          position: { x: 0, y: 0 },
+          data: { prompt: 'a lighthouse at dusk', size: '2K', imageUrl: null, aspectRatio: '16:9' },
+        }),
+      );
+      const token = await store.tokens.createToken({
+        name: 'agent that spends',
+        kind: 'agent',
+        role: 'editor',
+        projects: ['p1'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
+        toolSets: ['runs'],
+      });
+      secret = token.secret;
+      chatRunId = await store.chatRuns.createChatRun({
+        projectId: 'p1',
+        canvasId: 'c1',
+        actor: null,
+        tokenId: token.tokenId,
+        canEdit: true,
+        expiresAt: null,
+      });
+    }, 60_000);
+    afterAll(async () => deployment?.close());
+
+    it('starts nothing when the person says no', async () => {
+      const { client, asked } = await agent({ action: 'decline' });
+      const result = (await client.callTool({ name: 'submit_canvas_node_run', arguments: SUBMIT })) as {
+        isError?: boolean;
+        content: Array<{ text?: string }>;
+      };
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.message).toMatch(/costs about \d+(\.\d+)? credits/);
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toContain('did not confirm the spend');
+      expect(await runsOf()).toHaveLength(0);
+      await client.close();
+    });
+
+    it('submits the run once the person confirms the cost in the call', async () => {
+      const { client, asked } = await agent({ action: 'accept', content: { confirm: true } });
+      const result = (await client.callTool({ name: 'submit_canvas_node_run', arguments: SUBMIT })) as {
+        isError?: boolean;
+        structuredContent: { run_id: string; status: string };
+      };
+      expect(asked).toHaveLength(1);
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      expect(result.structuredContent.status).toBe('queued');
+      expect((await runsOf()).length).toBe(1);
+      await client.close();
+    });
+
+    it('never trusts a requestState that was changed: it asks again and submits nothing', async () => {
+      const post = (body: unknown) =>
+        fetch(deployment.mcpUrl, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'submit_canvas_node_run',
+            authorization: `Bearer ${secret}`,
+            'x-agent-run-id': chatRunId,
+          },
+          body: JSON.stringify(body),
+        }).then((response) => response.json() as Promise<{ result: Record<string, unknown> }>);
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+      };
+      const other = { ...SUBMIT, idempotency_key: 'one-click-0002' };
+      const first = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'submit_canvas_node_run', arguments: other, _meta: meta },
+      });
+      expect(first.result.resultType).toBe('input_required');
+      const state = String(first.result.requestState);
+      const forged = `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
+      const retried = await post({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'submit_canvas_node_run',
+          arguments: other,
+          _meta: meta,
+          requestState: forged,
+          inputResponses: { confirm_spend: { action: 'accept', content: { confirm: true } } },
+        },
+      });
+      expect(retried.result.resultType).toBe('input_required');
+      expect((await runsOf()).length).toBe(1);
+    });
+  });
+});
