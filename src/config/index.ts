@@ -178,6 +178,18 @@ export const ServeConfigSchema = ServeSettings.superRefine((config, context) => 
     'publicUrl',
     'must be an https URL when this server serves https itself (--tls-cert)',
   );
+  requires(
+    context,
+    !!config.c2paKeyFile && !config.c2paCertFile,
+    'c2paCertFile',
+    "is required with --c2pa-key-file (the key's certificate chain)",
+  );
+  requires(
+    context,
+    !!config.c2paCertFile && !config.c2paKeyFile,
+    'c2paKeyFile',
+    "is required with --c2pa-cert-file (the certificate's key)",
+  );
   checkAssetSettings(config, context);
   requires(
     context,

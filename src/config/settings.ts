@@ -628,6 +628,21 @@ export const SETTINGS = {
     arg: 'n',
     help: 'files one upload request may carry',
   }),
+  // Content credentials (issue 37; docs/provenance.md): the key and certificate run outputs and exports are signed with.
+  c2paKeyFile: setting({
+    schema: z.string().min(1),
+    arg: 'file',
+    help: 'sign content credentials with this key (PEM, PKCS#8 P-256); with --c2pa-cert-file; read at first use, never logged',
+    docs: 'sign the content credentials of run outputs and exports with this key (a PEM file, PKCS#8, EC P-256) and `--c2pa-cert-file`; without them, a certificate this deployment makes itself (docs/provenance.md, "Keys"); given, a file that cannot be signed fails its run or export',
+    commands: ['worker'],
+  }),
+  c2paCertFile: setting({
+    schema: z.string().min(1),
+    arg: 'file',
+    help: "the content credentials key's certificate chain (PEM, leaf first, then its CAs); with --c2pa-key-file",
+    docs: 'the certificate chain of `--c2pa-key-file` (a PEM file, the leaf first, then the CAs that issued it); one from a CA on the C2PA trust list makes readers call the signer trusted',
+    commands: ['worker'],
+  }),
   s3Bucket: setting({
     schema: z.string().min(1),
     arg: 'bucket',

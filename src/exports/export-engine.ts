@@ -10,6 +10,7 @@ import { BoardSource } from './board-source.js';
 import type { ExportBoard } from './export-board.js';
 import { ExportFailure, renderExport } from './render-export.js';
 import { ProviderError } from '../runs/providers/provider.js';
+import type { ContentCredentials } from '../provenance/content-credentials.js';
 
 /**
  * The export workers (issue 35, item 1): each claims the oldest queued export job, renders it under a lease kept alive
@@ -29,6 +30,8 @@ export interface ExportEngineOptions {
   heartbeatMs?: number;
   pollMs?: number;
   timeoutMs?: number;
+  /** Signs PDFs and animatics before they are stored (docs/provenance.md); none: stored as made. */
+  credentials?: ContentCredentials;
 }
 
 type StopReason = 'cancelled' | 'lease_lost' | 'shutdown' | 'timeout';
@@ -37,6 +40,18 @@ class Stop extends Error {
   constructor(readonly reason: StopReason) {
     super(`export stopped: ${reason}`);
   }
+}
+
+/** The assets an export shows or plays: an animatic's films, pictures and sounds; a printed board's pictures and logo. */
+function componentsOf(kind: string, source: BoardSource): string[] {
+  const ids = (values: Array<string | null>) => values.filter((value): value is string => value !== null);
+  if (kind === 'animatic') {
+    return ids([
+      ...source.shots.flatMap((shot) => [shot.videoAssetId ?? shot.pictureAssetId, shot.voiceOverAssetId]),
+      source.musicAssetId,
+    ]);
+  }
+  return ids([...source.shots.map((shot) => shot.pictureAssetId), source.logoAssetId]);
 }
 
 export function createExportEngine(options: ExportEngineOptions) {
@@ -66,11 +81,19 @@ export function createExportEngine(options: ExportEngineOptions) {
       sleepers.add(done);
     });
 
-  /** The job's board with its media as local files of this project; `release` removes temporary copies. */
-  async function boardOf(
-    job: StoredExport,
-  ): Promise<{ board: ExportBoard; logo: string | null; release(): Promise<void> }> {
+  /**
+   * The job's board with its media as local files of this project (`files`: by asset id); `release` removes temporary
+   * copies.
+   */
+  async function boardOf(job: StoredExport): Promise<{
+    board: ExportBoard;
+    logo: string | null;
+    source: BoardSource;
+    files: Map<string, string>;
+    release(): Promise<void>;
+  }> {
     const source = BoardSource.parse(await store.exports.source(job.id));
+    const files = new Map<string, string>();
     const releases: Array<() => Promise<void>> = [];
     const fileOf = async (assetId: string | null): Promise<string | null> => {
       if (!assetId) return null;
@@ -80,6 +103,7 @@ export function createExportEngine(options: ExportEngineOptions) {
       const file = await assets.inputFile(assetId);
       if (!file) return null;
       releases.push(file.release);
+      files.set(assetId, file.path);
       return file.path;
     };
     const release = async () => {
@@ -121,7 +145,7 @@ export function createExportEngine(options: ExportEngineOptions) {
         missingSounds,
         sourceFrames: source.frames,
       };
-      return { board, logo: await fileOf(source.logoAssetId), release };
+      return { board, logo: await fileOf(source.logoAssetId), source, files, release };
     } catch (error) {
       await release();
       throw error;
@@ -153,15 +177,35 @@ export function createExportEngine(options: ExportEngineOptions) {
     let staged: StagedAsset | null = null;
     let outcome: ExportOutcome | 'release' | 'lost';
     try {
-      const { board, logo, release } = await boardOf(job);
+      const { board, logo, source, files, release } = await boardOf(job);
       try {
-        const file = await renderExport(job, board, logo, {
+        const rendered = await renderExport(job, board, logo, {
           signal: controller.signal,
           progress: (percent, message) => {
             progress = { percent: Math.round(Math.max(0, Math.min(99, percent)) * 10) / 10, message };
           },
         });
         controller.signal.throwIfAborted();
+        // Content credentials (issue 37): PDFs and animatics are signed; text exports are stored as they are.
+        const file = options.credentials
+          ? {
+              ...rendered,
+              bytes: await options.credentials.signExport(
+                {
+                  exportId: job.id,
+                  kind: job.kind,
+                  projectId: job.projectId,
+                  canvasId: job.canvasId,
+                  nodeId: job.nodeId,
+                  revision: job.revision,
+                  components: componentsOf(job.kind, source),
+                  fileOf: (assetId) => files.get(assetId) ?? null,
+                },
+                { bytes: rendered.bytes, mimeType: rendered.contentType, title: rendered.fileName },
+                log,
+              ),
+            }
+          : rendered;
         const assetId = newId(ID_PREFIX.asset);
         staged = await writer.stage(assetId, `${job.id}-${job.attempt}`, file.bytes);
         outcome = {

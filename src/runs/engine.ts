@@ -12,6 +12,8 @@ import { assetUrl } from './asset-files.js';
 import { ProviderError, type ProducedAsset, type ProviderJob } from './providers/provider.js';
 import { mediaTypeOf } from '../assets/media-types.js';
 import type { ProviderRegistry } from './providers/registry.js';
+import type { ContentCredentials } from '../provenance/content-credentials.js';
+import { fileNameOf } from '../provenance/c2pa-signer.js';
 
 /**
  * The run engine: workers that claim queued runs, execute them with a provider under a lease kept alive by
@@ -32,6 +34,8 @@ export interface RunEngineOptions {
   heartbeatMs?: number;
   pollMs?: number;
   timeoutMs?: number;
+  /** Signs pictures, sounds and films before they are stored (docs/provenance.md); none: stored as made. */
+  credentials?: ContentCredentials;
   /** Told each outcome this process records (metrics). */
   onRunFinished?: (run: { status: RunOutcome['status']; operation: RunOperation; provider: string }) => void;
 }
@@ -177,8 +181,35 @@ export function createRunEngine(options: RunEngineOptions) {
       // Finished, even if a cancel was requested meanwhile: the work is done and delivered.
       const outputs: RunOutput[] = [];
       const assets: AssetRecord[] = [];
+      // Content credentials (issue 37): what made each output, signed into it before it is staged.
+      const credentials = options.credentials?.forRun(
+        {
+          runId: row.id,
+          projectId: row.project_id,
+          canvasId: row.canvas_id,
+          nodeId: row.node_id,
+          operation: job.operation,
+          provider: options.providers(job.operation).name,
+          model: result.model ?? null,
+          inputsHash: row.inputs_hash,
+          input,
+          references: job.references,
+        },
+        log,
+      );
       for (const produced of result.assets) {
-        const asset = await verifiedOutput(produced);
+        const verified = await verifiedOutput(produced);
+        const asset = credentials
+          ? {
+              ...verified,
+              bytes: await credentials.sign({
+                assetId: verified.assetId,
+                mimeType: verified.mimeType,
+                bytes: verified.bytes,
+                title: fileNameOf(verified.assetId, verified.mimeType),
+              }),
+            }
+          : verified;
         const stagedAsset = await writer.stage(asset.assetId, `${row.id}.${row.attempt}`, asset.bytes);
         staged.push(stagedAsset);
         outputs.push({

@@ -8,6 +8,7 @@ import { createProviderRegistry } from '../runs/providers/registry.js';
 import type { Logger } from '../shared/logger.js';
 import { ensurePrivateDir, tightenPrivateTree } from '../shared/private-files.js';
 import type { Store } from '../store/store.js';
+import { createContentCredentials, type ContentCredentials } from '../provenance/content-credentials.js';
 
 /**
  * The data dir is private (docs/security.md): created 0700, and an existing one opened to other users is tightened
@@ -30,6 +31,27 @@ export function assetsOf(config: AssetConfig, store: Store): Assets {
   return createAssets({ dataDir: resolve(config.dataDir), store, storage: config.assetStore, s3: s3StoreOf(config) });
 }
 
+const credentialsByStore = new WeakMap<Store, ContentCredentials>();
+
+/**
+ * The content credentials this process signs run outputs and exports with (docs/provenance.md): one per store, shared
+ * by the run and export workers; the key is loaded at the first file signed.
+ */
+export function credentialsOf(config: ServeConfig, store: Store, assets: Assets, logger: Logger): ContentCredentials {
+  let credentials = credentialsByStore.get(store);
+  if (!credentials) {
+    credentials = createContentCredentials({
+      store,
+      inputFile: (assetId) => assets.inputFile(assetId),
+      keyFile: config.c2paKeyFile,
+      certFile: config.c2paCertFile,
+      logger: logger.child({ component: 'content-credentials' }),
+    });
+    credentialsByStore.set(store, credentials);
+  }
+  return credentials;
+}
+
 /** The run engine as configured: `serve` runs it in-process, `worker` runs only it. */
 export function runEngineOf(
   config: ServeConfig,
@@ -43,6 +65,7 @@ export function runEngineOf(
     assets,
     logger,
     onRunFinished,
+    credentials: credentialsOf(config, store, assets, logger),
     workers: config.workers,
     leaseMs: config.runLeaseMs,
     timeoutMs: config.runTimeoutMs,
@@ -97,6 +120,7 @@ export function exportEngineOf(config: ServeConfig, store: Store, assets: Assets
     assets,
     logger: logger.child({ component: 'exports' }),
     workers: config.exportWorkers,
+    credentials: credentialsOf(config, store, assets, logger),
     leaseMs: config.runLeaseMs,
     // An export of the longest board allowed must have time to encode, whatever the runs' own timeout.
     timeoutMs: Math.max(config.runTimeoutMs, 20 * 60_000, config.exportMaxMinutes * 60_000),

@@ -13,6 +13,7 @@ import {
   SharedBoardsView,
   UploadReceipt,
 } from '../../src/contract/index.js';
+import { readCredentials } from '../../src/provenance/c2pa-signer.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { probe } from '../support/media.js';
 import { api, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
@@ -175,7 +176,19 @@ describe.each(STORE_TARGETS)('exports: $name', (target) => {
       const first = await exported(body);
       const second = await exported(body);
       expect(second.view.export_id).not.toBe(first.view.export_id);
-      expect(second.bytes.equals(first.bytes)).toBe(true);
+      // The same pages (the rendering itself is byte for byte the same: test/unit/pdf-sheets.test.ts). The files are not:
+      // each carries its own content credentials, signed anew and naming its own export (docs/provenance.md).
+      expect(await pdfText(second.bytes)).toEqual(await pdfText(first.bytes));
+      for (const { view, bytes } of [first, second]) {
+        const credentials = await readCredentials(bytes, 'application/pdf');
+        expect(credentials?.state).toBe('Valid');
+        expect(credentials?.manifest.assertions).toContainEqual(
+          expect.objectContaining({
+            label: 'com.canvas-mcp.export',
+            data: expect.objectContaining({ export_id: view.export_id }),
+          }),
+        );
+      }
     });
 
     it('encodes an animatic exactly as long as the board, H.264 and AAC at 720p, the voice on its shot', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../../store/records.js';
 import { collect, positiveSeconds, report, withStore, withStoreOptions, type StoreFlags } from '../cli-support.js';
 import { registerAssetCommands } from './admin-assets.js';
+import { registerVerifyCommand } from './admin-verify.js';
 import { registerBackupCommands } from './admin-backup.js';
 import { registerListCommands } from './admin-lists.js';
 import { registerPeopleAdminCommands } from './admin-people.js';
@@ -339,4 +340,5 @@ export function registerAdminCommands(
   registerListCommands(admin, run);
   registerBackupCommands(admin, run);
   registerAssetCommands(admin, run);
+  registerVerifyCommand(admin, run);
 }

@@ -255,6 +255,9 @@ async function produce(
   }
 }
 
+/** What the offline provider calls its renderer where a model is named (content credentials: docs/provenance.md). */
+export const LOCAL_MODEL = 'canvas-mcp-offline';
+
 export function createLocalProvider(options: LocalProviderOptions): RunProvider {
   return {
     name: 'local',
@@ -272,7 +275,7 @@ export function createLocalProvider(options: LocalProviderOptions): RunProvider 
       context.signal.throwIfAborted();
       const assets: ProducedAsset[] = [];
       for (const [index, output] of job.outputs.entries()) assets.push(await produce(job, output, index, context));
-      return { assets };
+      return { assets, model: LOCAL_MODEL };
     },
   };
 }

@@ -90,6 +90,7 @@ export function createOpenAiImagesProvider(options: OpenAiImagesOptions): RunPro
           bytes: Buffer.from(parsed.data.data[index]!.b64_json, 'base64'),
         })),
         referencesUsed: pictures.length > 0,
+        model: options.model,
       };
     },
   };

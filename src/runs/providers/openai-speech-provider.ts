@@ -60,6 +60,7 @@ export function createOpenAiSpeechProvider(options: OpenAiSpeechOptions): RunPro
       if (!output) throw new ProviderError('provider_error', 'The run asked for no audio output.', false);
       return {
         assets: [{ assetId: output.assetId, kind: output.kind, mimeType: 'audio/mpeg', bytes: Buffer.from(audio) }],
+        model: options.model,
       };
     },
   };

@@ -40,6 +40,8 @@ export interface ProviderResult {
   charged?: number;
   /** Whether the job's reference pictures reached the model; false (not used) when omitted. */
   referencesUsed?: boolean;
+  /** The model that made the assets, as the provider names it (written into their content credentials). */
+  model?: string;
 }
 
 export interface RunProvider {

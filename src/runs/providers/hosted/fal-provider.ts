@@ -85,7 +85,7 @@ export function createFalProvider(options: FalOptions): RunProvider {
       progress(90, 'copying the result from fal');
       const finished = signal.aborted ? AbortSignal.timeout(120_000) : signal;
       const result = await call(() => client.queue.result(model, { requestId, abortSignal: finished }), finished);
-      return { assets: await downloadOutputs('fal', job, resultUrls(result.data), finished), referencesUsed };
+      return { assets: await downloadOutputs('fal', job, resultUrls(result.data), finished), referencesUsed, model };
     },
   };
 }

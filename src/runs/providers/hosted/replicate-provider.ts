@@ -112,6 +112,7 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
       return {
         assets: await downloadOutputs('Replicate', job, outputUrls(prediction), finished),
         referencesUsed,
+        model,
       };
     },
   };

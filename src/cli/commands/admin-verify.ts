@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { fileTypeFromBuffer } from 'file-type';
+import { readCredentials, signableType, type CredentialsReport } from '../../provenance/c2pa-signer.js';
+import { report, UsageError } from '../cli-support.js';
+
+/**
+ * `canvas-mcp admin verify FILE` (issue 37, item 4; docs/provenance.md): the content credentials a file carries, as
+ * the C2PA reader validates them: whether they are intact (and trusted, given the deployment's CA with --trust), what
+ * made the file, whether it is AI-generated, when, from which project, and what it was made from. A file with no
+ * credentials, or of a kind C2PA cannot carry, says so; neither is an error of the command.
+ */
+
+const DIGITAL_SOURCE = /digitalsourcetype\/([A-Za-z]+)/;
+
+interface Summary {
+  state: CredentialsReport['state'];
+  failures: string[];
+  made_by: string | null;
+  source_type: string | null;
+  signed_at: string | null;
+  signer: string | null;
+  generation: Record<string, unknown> | null;
+  ingredients: Array<{ title: string | null; relationship: string | null }>;
+}
+
+function summary(found: CredentialsReport): Summary {
+  const actions = (found.manifest.assertions ?? []).find((assertion) => assertion.label.startsWith('c2pa.actions'));
+  const first = (actions?.data as { actions?: Array<Record<string, unknown>> } | undefined)?.actions?.[0];
+  const agent = first?.softwareAgent as { name?: string; version?: string } | string | undefined;
+  const generation = (found.manifest.assertions ?? []).find((assertion) =>
+    assertion.label.startsWith('com.canvas-mcp'),
+  );
+  return {
+    state: found.state,
+    failures: found.failures.map(
+      (failure) => `${failure.code}${failure.explanation ? `: ${failure.explanation}` : ''}`,
+    ),
+    made_by:
+      typeof agent === 'string'
+        ? agent
+        : agent?.name
+          ? `${agent.name}${agent.version ? ` ${agent.version}` : ''}`
+          : null,
+    source_type: DIGITAL_SOURCE.exec(String(first?.digitalSourceType ?? ''))?.[1] ?? null,
+    signed_at: found.manifest.signature_info?.time ?? null,
+    signer: found.manifest.signature_info?.common_name ?? found.manifest.signature_info?.issuer ?? null,
+    generation: (generation?.data as Record<string, unknown> | undefined) ?? null,
+    ingredients: (found.manifest.ingredients ?? []).map((ingredient) => ({
+      title: ingredient.title ?? null,
+      relationship: ingredient.relationship ?? null,
+    })),
+  };
+}
+
+export function registerVerifyCommand(
+  admin: Command,
+  run: (json: boolean, work: () => Promise<void>) => Promise<void>,
+): void {
+  admin
+    .command('verify')
+    .description('Print and check the content credentials (C2PA) a file carries')
+    .argument('<file>')
+    .option('--trust <pem>', "CA certificates to trust (PEM), e.g. the deployment's own (docs/provenance.md)")
+    .option('--json', 'print JSON')
+    .action((file: string, flags: { trust?: string; json?: boolean }) =>
+      run(!!flags.json, async () => {
+        const bytes = await readFile(file).catch(() => {
+          throw new UsageError(`cannot read ${file}`);
+        });
+        const type = (await fileTypeFromBuffer(bytes))?.mime ?? null;
+        if (!type || !signableType(type)) {
+          report(
+            flags.json,
+            { file, credentials: null, reason: 'unsupported' },
+            `${file}: a kind of file C2PA cannot carry credentials in (${type ?? 'unknown'})`,
+          );
+          return;
+        }
+        const trust = flags.trust ? await readFile(flags.trust, 'utf8') : undefined;
+        const found = await readCredentials(bytes, type, trust);
+        if (!found) {
+          report(flags.json, { file, credentials: null, reason: 'none' }, `${file}: no content credentials`);
+          return;
+        }
+        const said = summary(found);
+        const lines = [
+          `${file}: content credentials ${said.state}${said.failures.length ? ` (${said.failures.join('; ')})` : ''}`,
+          `  made by: ${said.made_by ?? 'not said'}`,
+          `  source: ${said.source_type ?? 'not said'}`,
+          `  signed: ${said.signed_at ?? 'no time'} by ${said.signer ?? 'unknown'}`,
+          ...(said.generation ? [`  generation: ${JSON.stringify(said.generation)}`] : []),
+          ...said.ingredients.map(
+            (ingredient) => `  ingredient: ${ingredient.title ?? '?'} (${ingredient.relationship ?? '?'})`,
+          ),
+        ];
+        report(flags.json, { file, credentials: said }, lines.join('\n'));
+      }),
+    );
+}
