@@ -166,6 +166,62 @@ const TASKS: Task[] = [
       );
     },
   },
+  // Storyboard tasks (issue 34, item 9): edit in place, lay out a board, compare two shots.
+  {
+    name: 'make frame 1 moodier in place',
+    ask: "Make 'Frame 1' moodier: rewrite its prompt for a darker, stormier mood. Keep the same card.",
+    seed: [
+      {
+        id: 'frame-1',
+        type: 'imageGenNode',
+        position: { x: 0, y: 300 },
+        data: { displayName: 'Frame 1', prompt: 'a lighthouse on a calm sunny morning', size: '1K', imageUrl: null },
+      },
+      { id: 'frame-2', type: 'textAnnotationNode', position: { x: 400, y: 300 }, data: { content: 'next' } },
+    ],
+    judge: (nodes) => {
+      const frame = nodes.find((node) => node.id === 'frame-1');
+      return (
+        !!frame &&
+        frame.type === 'imageGenNode' &&
+        !String(frame.data.prompt).includes('calm sunny') &&
+        added(nodes, 'imageGenNode').length === 1
+      );
+    },
+  },
+  {
+    name: 'tidy a messy board',
+    ask: 'The cards on this canvas are piled on top of each other: lay them out so none overlaps.',
+    seed: ['a', 'b', 'c', 'd'].map((letter, index) => ({
+      id: `pile-${letter}`,
+      type: 'textAnnotationNode',
+      position: { x: 40 + index * 20, y: 300 + index * 15 },
+      data: { displayName: `Card ${letter}`, content: letter },
+    })),
+    judge: (nodes) => {
+      const pile = nodes.filter((node) => node.id.startsWith('pile-'));
+      return pile.length === 4 && pile.every((a) => pile.every((b) => a === b || !overlaps(a, b)));
+    },
+  },
+  {
+    name: 'compare two shots',
+    ask: "Do shot 1 and shot 2 of the board 'Harbour' share a location? Answer yes or no, then why, changing nothing.",
+    seed: [
+      {
+        id: 'harbour',
+        type: 'storyboardNode',
+        position: { x: 0, y: 300 },
+        data: {
+          title: 'Harbour',
+          frames: [
+            { id: 's1', number: '1', imageUrl: null, location: 'The harbour wall', action: 'Mara waits.' },
+            { id: 's2', number: '2', imageUrl: null, location: 'The lighthouse stairs', action: 'Ode climbs.' },
+          ],
+        },
+      },
+    ],
+    judge: (nodes, answer) => /\bno\b/i.test(answer) && nodes.length === 2,
+  },
 ];
 
 async function seed(store: Store, canvasId: string, task: Task): Promise<void> {
