@@ -18,6 +18,7 @@ const LADDER = [
   'webhooks',
   'runs',
   'ops',
+  'render',
   'backend',
   'agent',
   'oauth',

@@ -22,6 +22,7 @@ import { mentionedCanvases } from './canvas-mentions.js';
 import { chatModelStatus, type ChatModel } from './model.js';
 import { systemPrompt } from './system-prompt.js';
 import { runTurn, type TurnResult } from './turn.js';
+import { boardToLookAt } from './board-look.js';
 import { samePerson } from '../contract/index.js';
 
 /**
@@ -220,6 +221,7 @@ export function createChatService(options: ChatServiceOptions) {
       maxSteps: limits.maxSteps,
       signal: abort.signal,
       chunkTimeoutMs: limits.chunkTimeoutMs,
+      lookAt: boardToLookAt(model, own, history, asked),
     });
     const turn = liveTurn(chunks);
     const settled = (async () => {

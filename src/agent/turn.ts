@@ -11,6 +11,7 @@ import {
 } from 'ai';
 import { ChatContext, type CanvasRef, type StoredChatMessage } from '../contract/index.js';
 import { newId } from '../shared/ids.js';
+import { attachBoardImage } from './board-look.js';
 import { describeModelFailure } from './model-errors.js';
 import { contextNote } from './system-prompt.js';
 
@@ -52,6 +53,8 @@ export interface TurnInput {
   signal: AbortSignal;
   /** Longest silence from the model mid-answer before the turn fails. */
   chunkTimeoutMs: number;
+  /** A board picture to attach to the person's message (board-look.ts), read over the turn's own MCP connection. */
+  lookAt?: string | null;
 }
 
 export interface TurnResult {
@@ -246,10 +249,14 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
         clientName: 'canvas-mcp assistant',
       });
       const tools = toolsFor(await mcp.tools(), input.canEdit);
+      const messages = await convertToModelMessages(forModel(input.history), {
+        tools,
+        ignoreIncompleteToolCalls: true,
+      });
       const result = streamText({
         model: input.model,
         system: input.system,
-        messages: await convertToModelMessages(forModel(input.history), { tools, ignoreIncompleteToolCalls: true }),
+        messages: input.lookAt ? await attachBoardImage(mcp, input.lookAt, messages) : messages,
         tools,
         stopWhen: stepCountIs(input.maxSteps),
         abortSignal: input.signal,

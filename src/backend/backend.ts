@@ -37,6 +37,7 @@ import { pickedData, versionList } from './result-versions.js';
 import { skillCatalog } from './skill-catalog.js';
 import { createElementOperations } from './elements.js';
 import { freeAreas } from '../canvas/free-areas.js';
+import { boardImageUri } from '../shared/canvas-resource-uri.js';
 import { createSnapshotReader, type SnapshotRead } from './snapshot/snapshot-reader.js';
 
 /**
@@ -185,7 +186,12 @@ export function createBackend(options: BackendOptions) {
       const read = await snapshots.read(ref.projectId, ref.canvasId);
       const payload = signedDocument(read.payload);
       const extras: string[] = [];
-      if (options.withFreeAreas) extras.push(`"free_areas":${freeAreasJson(ref, read)}`);
+      if (options.withFreeAreas)
+        extras.push(
+          `"free_areas":${freeAreasJson(ref, read)}`,
+          // get_canvas's other extra (issue 34, item 3): where to read the board as a picture.
+          `"board_image_uri":${JSON.stringify(boardImageUri(ref.projectId, ref.canvasId))}`,
+        );
       if (options.withElements) {
         const { elements } = await elementViews.list(ctx, ref.projectId);
         if (elements.length > 0) extras.push(`"elements":${JSON.stringify(elements)}`);

@@ -87,6 +87,11 @@ export const CanvasSnapshot = z.looseObject({
     description:
       "get_canvas only: areas that cover no node, one past the canvas's end ('canvas') and one beside each board (its id); place new nodes inside one.",
   }),
+  // Beyond the spec's read, issue 34: the board as a picture (an MCP resource of image content).
+  board_image_uri: z.string().optional().meta({
+    description:
+      'get_canvas only: the canvas as a PNG (resources/read); add ?node_id= for a storyboard or group, ?x=&y=&width=&height= for a region, &format=webp.',
+  }),
   // Beyond the spec's read, issue 32: what an agent needs to keep cast and places consistent.
   elements: z.array(ElementView).optional().meta({
     description:

@@ -58,6 +58,9 @@ import { createTemplateOperations } from '../backend/canvas-templates.js';
 import { registerTemplateRoutes, TEMPLATES_PATH } from './routes/templates.js';
 import { createElementOperations } from '../backend/elements.js';
 import { registerTidyRoutes, TIDY_PATH } from './routes/tidy.js';
+import { BOARD_IMAGE_PATH, registerBoardImageRoutes } from './routes/board-image.js';
+import type { BoardImages } from '../render/board-images.js';
+import type { Thumbnails } from '../assets/thumbnails.js';
 import { CHECKPOINTS_PATH, registerCheckpointRoutes } from './routes/checkpoints.js';
 import { createCheckpointOperations } from '../backend/checkpoints.js';
 import type { ExportOperations } from '../backend/exports.js';
@@ -75,6 +78,9 @@ export interface BackendAppOptions {
   backend: CanvasBackend;
   store: Store;
   assets: Assets;
+  /** The board as a picture and pictures' thumbnails (issue 34, item 3); none: those routes are not served. */
+  boardImages?: BoardImages;
+  thumbnails?: Thumbnails;
   /** Signs and checks asset URLs (src/assets/url-signing.ts). */
   signer: AssetSigner;
   logger: Logger;
@@ -233,7 +239,13 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
 
   const sessions = sessionReader({ store, times: options.sessions.times, publicOrigin: options.sessions.publicOrigin });
   const signedIn = authenticate(store, clock, { sessions });
-  registerAssetRoutes(app, { store, assets: options.assets, signer: options.signer, authenticate: signedIn });
+  registerAssetRoutes(app, {
+    store,
+    assets: options.assets,
+    signer: options.signer,
+    authenticate: signedIn,
+    thumbnails: options.thumbnails,
+  });
   if (options.shareLinks) registerSharedRoute(app, options.shareLinks);
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
@@ -311,6 +323,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerTemplateRoutes(app, createTemplateOperations(store, backend));
   registerElementRoutes(app, createElementOperations(store, options.signer));
   registerTidyRoutes(app, backend);
+  if (options.boardImages) registerBoardImageRoutes(app, backend, options.boardImages);
   registerCheckpointRoutes(app, createCheckpointOperations(store));
   if (options.exports) registerExportRoutes(app, options.exports);
   if (options.shareLinks) registerShareLinkRoutes(app, options.shareLinks);
@@ -362,6 +375,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     TEMPLATES_PATH,
     ELEMENTS_PATH,
     TIDY_PATH,
+    BOARD_IMAGE_PATH,
+    '/assets/:asset_id/thumbnail',
     CHECKPOINTS_PATH,
     ELEMENT_PATH,
     '/invite',

@@ -18,6 +18,7 @@ import type { TokenPrincipal } from '../backend/auth/principal.js';
 import type { Need } from '../backend/auth/access.js';
 import type { JsonPayload } from '../shared/json-payload.js';
 import type { ConnectorAccess } from '../oauth/authorization-server.js';
+import type { BoardView } from '../shared/board-target.js';
 
 /**
  * Everything the tool server needs from the canvas backend. Two implementations: in-process (the default
@@ -67,6 +68,11 @@ export interface BackendClient {
     caller: ToolCaller,
     args: { project_id: string; canvas_id: string; before: number; limit: number },
   ): Promise<HistoryPage>;
+  /** A view of a canvas as a picture (the canvas-board-image resource, issue 34), read with the caller's rights. */
+  boardImage(
+    caller: ToolCaller,
+    args: { project_id: string; canvas_id: string; view: BoardView },
+  ): Promise<{ bytes: Buffer; mimeType: string }>;
   /** Sizes of run outputs by asset id, for resource links; `url` is the output's signed URL (what a gateway asks). */
   assetSizes(outputs: ReadonlyArray<{ assetId: string; url: string }>): Promise<Map<string, number>>;
   /** The projects and canvases the caller can open (MCP completions offer them). */

@@ -17,7 +17,9 @@ import type { BackendClient, ToolCaller } from './backend-client.js';
  * - `canvas://{project_id}/{canvas_id}/outline{?page}`: one tab-separated line per node (id, type, name, position,
  *   size, parent) and the edges leaving them, 1,000 nodes a page;
  * - `canvas://{project_id}/{canvas_id}/nodes/{node_id}`: one node with its run state and its edges;
- * - `canvas://{project_id}/{canvas_id}/changes{?since}`: the revisions after one, with what each changed and who.
+ * - `canvas://{project_id}/{canvas_id}/changes{?since}`: the revisions after one, with what each changed and who;
+ * - `canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format}`: the canvas as a picture (issue 34,
+ *   src/render/), a blob of image content.
  */
 
 export const OUTLINE_PAGE_NODES = 1000;
@@ -49,6 +51,14 @@ export const CANVAS_RESOURCE_TEMPLATES = [
     title: 'Canvas changes since a revision',
     description: `The revisions of a canvas after \`since\` (newest last, at most ${CHANGES_MAX_REVISIONS}): which nodes and edges each created, updated or deleted, and who. Read it after a revision_conflict instead of the whole canvas, then read the changed nodes.`,
     mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format}',
+    name: 'canvas-board-image',
+    title: 'The board as a picture',
+    description:
+      'A canvas drawn as a picture (PNG, or format=webp; at most 1,568 px on the long edge and 1 MB): each node a card with its result thumbnail or its type, its name; edges as lines. node_id= a storyboard draws its contact sheet (shots with their numbers and words); a group draws what it holds; x, y, width, height draw a region in canvas coordinates. Look at it to judge layout, continuity or whether shots match.',
+    mimeType: 'image/png',
   },
 ] as const;
 
@@ -199,6 +209,15 @@ export function createCanvasResources(client: BackendClient, assetUrls: AssetUrl
           mimeType: 'text/tab-separated-values',
           text: outline(await snapshotOf(caller, resource), resource),
         };
+      }
+      if (resource.kind === 'board') {
+        const { projectId, canvasId, target, format } = resource;
+        const image = await client.boardImage(caller, {
+          project_id: projectId,
+          canvas_id: canvasId,
+          view: { target, format },
+        });
+        return { uri, mimeType: image.mimeType, blob: image.bytes.toString('base64') };
       }
       if (resource.kind === 'node') {
         const snapshot = await snapshotOf(caller, resource);

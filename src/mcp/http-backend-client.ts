@@ -14,6 +14,7 @@ import {
 } from '../contract/index.js';
 import { IDENTITY_HEADERS, resolveCaller } from '../backend/auth/caller.js';
 import type { TokenPrincipal } from '../backend/auth/principal.js';
+import { boardViewQuery } from '../shared/board-target.js';
 import { CanvasError } from '../shared/errors.js';
 import { sha256Hex } from '../shared/ids.js';
 import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
@@ -38,6 +39,8 @@ interface Call {
   caller?: ToolCaller;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A successful answer's body is kept as bytes (a picture), not text. */
+  binary?: boolean;
 }
 
 const segment = encodeURIComponent;
@@ -56,7 +59,7 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 30_000;
 
-  async function send(call: Call): Promise<{ status: number; text: string }> {
+  async function send(call: Call): Promise<{ status: number; text: string; bytes?: Buffer; type?: string }> {
     const headers: Record<string, string> = { authorization: `Bearer ${options.gatewayToken}`, ...call.headers };
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (call.caller) {
@@ -76,6 +79,13 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: AbortSignal.timeout(timeoutMs),
       });
+      if (call.binary && response.ok)
+        return {
+          status: response.status,
+          text: '',
+          bytes: Buffer.from(await response.arrayBuffer()),
+          type: response.headers.get('content-type') ?? undefined,
+        };
       return { status: response.status, text: await response.text() };
     } catch {
       throw new CanvasError('unavailable', 'The canvas backend could not be reached; retry later.');
@@ -258,6 +268,19 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         { method: 'POST', path: `${canvasPath(args)}/tidy`, caller, body },
         HIDDEN_TOOL_CONTRACTS.tidy_canvas.success,
       );
+    },
+
+    async boardImage(caller, args) {
+      const { status, text, bytes, type } = await send({
+        method: 'GET',
+        path: `${canvasPath(args)}/board.png${boardViewQuery(args.view)}`,
+        caller,
+        binary: true,
+      });
+      if (status >= 400) throw failure(status, text);
+      if (!bytes || (type !== 'image/png' && type !== 'image/webp'))
+        throw new CanvasError('contract_error', 'The canvas backend answered a board picture that is not PNG or WebP.');
+      return { bytes, mimeType: type };
     },
 
     estimateRun: (caller, args) =>

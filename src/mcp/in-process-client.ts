@@ -5,6 +5,8 @@ import { reachableProjects } from '../backend/reachable-projects.js';
 import { CanvasError } from '../shared/errors.js';
 import type { ExportOperations } from '../backend/exports.js';
 import { tidyCanvas } from '../backend/tidy.js';
+import { readBoardImage } from '../backend/board-image.js';
+import type { BoardImages } from '../render/board-images.js';
 import { jsonPayload } from '../shared/json-payload.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 
@@ -13,6 +15,7 @@ export function createInProcessClient(
   backend: CanvasBackend,
   clock: () => number = Date.now,
   exports: ExportOperations | null = null,
+  boardImages: BoardImages | null = null,
 ): BackendClient {
   const exportOperations = () => {
     if (!exports) throw new CanvasError('unavailable', 'Exports are not served by this tool server.');
@@ -86,6 +89,10 @@ export function createInProcessClient(
         revisions,
         next_before: oldest !== null && oldest > 1 && revisions.length === args.limit ? oldest : null,
       };
+    },
+    async boardImage(caller, args) {
+      if (!boardImages) throw new CanvasError('unavailable', 'Board pictures are not served by this tool server.');
+      return readBoardImage(backend, boardImages, context(caller), canvas(args), args.view);
     },
     async assetSizes(outputs) {
       const sizes = new Map<string, number>();

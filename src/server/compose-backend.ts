@@ -3,6 +3,8 @@ import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } fr
 import { createChatService } from '../agent/chat-service.js';
 import { chatModelOf } from '../agent/model.js';
 import { createAssetSigner } from '../assets/url-signing.js';
+import { createThumbnails } from '../assets/thumbnails.js';
+import { createBoardImages } from '../render/board-images.js';
 import { createBackend } from '../backend/backend.js';
 import { createFeedHub } from '../backend/feed/feed-hub.js';
 import { connectFeedSignals } from '../backend/feed/feed-signals.js';
@@ -172,6 +174,9 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
         })
       : null;
   if (writeLimits) store.writes.onCommitted((write) => writeLimits.spent(write.author, changeLogBytes(write.changes)));
+  // The board as a picture and pictures' thumbnails (issue 34, item 3): one cache of each for the process.
+  const thumbnails = createThumbnails({ store, assets, clock });
+  const boardImages = createBoardImages({ store, thumbnails });
   const chat = createChatService({
     store,
     model: chatModelOf(config),
@@ -200,6 +205,8 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     backend,
     store,
     assets,
+    boardImages,
+    thumbnails,
     signer,
     logger,
     clock,
@@ -250,7 +257,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   return {
     mode: 'backend',
     app,
-    client: createInProcessClient(backend, clock, exportOperations),
+    client: createInProcessClient(backend, clock, exportOperations, boardImages),
     metrics,
     presence,
     store,

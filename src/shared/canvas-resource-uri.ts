@@ -1,4 +1,5 @@
 import { CanvasId, NodeId, ProjectId } from '../contract/index.js';
+import { parseBoardView, type BoardView } from './board-target.js';
 import { CanvasError } from './errors.js';
 
 /**
@@ -12,7 +13,8 @@ const SCHEME = CANVAS_RESOURCE_SCHEME;
 export type CanvasResource =
   | { kind: 'outline'; projectId: string; canvasId: string; page: number }
   | { kind: 'node'; projectId: string; canvasId: string; nodeId: string }
-  | { kind: 'changes'; projectId: string; canvasId: string; since: number };
+  | { kind: 'changes'; projectId: string; canvasId: string; since: number }
+  | ({ kind: 'board'; projectId: string; canvasId: string } & BoardView);
 
 function segment(
   value: string | undefined,
@@ -57,5 +59,12 @@ export function parseCanvasResource(uri: string): CanvasResource | null {
     if (since === null) throw new CanvasError('invalid_arguments', `${uri} needs since=<revision>.`);
     return { kind: 'changes', ...ids(), since };
   }
+  // The board as a picture (issue 34, item 3): `board.png`, the format in the query (`format=webp`).
+  if (parts.length === 3 && parts[2] === 'board.png') return { kind: 'board', ...ids(), ...parseBoardView(params) };
   return null;
+}
+
+/** The URI of a canvas's picture (get_canvas carries it as `board_image_uri`). */
+export function boardImageUri(projectId: string, canvasId: string): string {
+  return `${SCHEME}${encodeURIComponent(projectId)}/${encodeURIComponent(canvasId)}/board.png`;
 }

@@ -110,6 +110,33 @@ export async function insertUploadRecords(
   }
 }
 
+/**
+ * Records a picture made from another asset (its thumbnail, issue 34): same project and canvas as its source, no run.
+ * Its id is derived from the source's, so two servers making it at once write the same row: the second is a no-op.
+ */
+export async function insertDerivedAssetRecord(
+  executor: SqlExecutor,
+  asset: Omit<AssetRecord, 'assetId' | 'runId' | 'fileName'> & { derivedFrom: string },
+  createdAt: number,
+): Promise<void> {
+  await executor.run(
+    `INSERT INTO assets (id, project_id, canvas_id, run_id, kind, mime_type, byte_size, created_at, storage, storage_key, uploaded_by)
+       VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    [
+      asset.id,
+      asset.projectId,
+      asset.canvasId,
+      asset.kind,
+      asset.mimeType,
+      asset.byteSize,
+      createdAt,
+      asset.storage,
+      asset.storageKey,
+      JSON.stringify({ thumbnail_of: asset.derivedFrom }),
+    ],
+  );
+}
+
 export function createAssetRecords(driver: SqlDriver) {
   return {
     async getAsset(assetId: string): Promise<AssetRecord | undefined> {

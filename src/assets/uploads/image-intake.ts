@@ -12,6 +12,17 @@ import { UploadRefused, type PreparedFile, type PreparedUpload } from './prepare
 
 export const THUMBNAIL_EDGE = 640;
 
+/**
+ * A picture's thumbnail: its first frame, upright, at most `edge` pixels long, as WebP. Uploads make one at 640 pixels;
+ * run results get one of 480 on first request (src/assets/thumbnails.ts).
+ */
+export function thumbnailOf(source: string | Buffer, maxPixels: number, edge = THUMBNAIL_EDGE): Sharp {
+  return sharp(source, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 })
+    .autoOrient()
+    .resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 80 });
+}
+
 const ANIMATED = new Set(['image/gif', 'image/webp']);
 
 export async function prepareImage(
@@ -44,10 +55,7 @@ export async function prepareImage(
       throw damaged(error);
     });
   const thumbnailPath = join(workDir, 'thumbnail.webp');
-  await sharp(source, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 })
-    .autoOrient()
-    .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 80 })
+  await thumbnailOf(source, maxPixels)
     .toFile(thumbnailPath)
     .catch((error: Error) => {
       throw damaged(error);

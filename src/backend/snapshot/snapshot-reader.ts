@@ -20,6 +20,8 @@ interface StatesEntry {
 
 export interface SnapshotRead {
   revision: number;
+  /** Changes when a run's state does (results arrive without a new revision): caches of what a read shows key on it. */
+  statesVersion?: number;
   payload: JsonPayload;
 }
 
@@ -109,6 +111,7 @@ export function createSnapshotReader(store: Store, options: { maxCanvases?: numb
         `"canvas_id":${JSON.stringify(canvasId)},"locked":${canvas.locked},"layout":`;
       const read = {
         revision: layout.revision,
+        statesVersion: canvas.statesVersion,
         payload: joinPayload([head, layout.payload, ',"node_states":', statesPayload, '}']),
       };
       documents.delete(key);

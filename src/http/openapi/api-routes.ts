@@ -263,6 +263,21 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     method: 'get',
+    path: '/assets/:asset_id/thumbnail',
+    operationId: 'getAssetThumbnail',
+    summary:
+      "A picture's thumbnail (at most 480 px, WebP), made on first request and kept: with the picture's own signed URL, or as a member of its project.",
+    tag: 'runs',
+    auth: 'asset',
+    params: z.object({ asset_id: z.string().regex(/^asset_[A-Za-z0-9_-]{16}$/) }),
+    query: z.object({
+      exp: z.string().regex(/^\d+$/).optional().meta({ description: "The picture's signed URL: when it expires." }),
+      sig: z.string().optional().meta({ description: "The picture's signed URL: its signature." }),
+    }),
+    responses: { 200: { description: 'The thumbnail.', content: { 'image/webp': FileBytes } } },
+  },
+  {
+    method: 'get',
     path: '/auth/login',
     operationId: 'signInPage',
     summary: 'The page of a one-time sign-in link: who it signs in, and a button that does it. Spends nothing.',
@@ -1076,6 +1091,33 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       200: ok('The shared boards.', SharedBoardsView),
       404: { description: 'No such link, or revoked, expired or its canvas gone (details.reason says which).' },
+    },
+  },
+  {
+    method: 'get',
+    path: `${CANVAS}/board.png`,
+    operationId: 'getBoardImage',
+    summary:
+      'The canvas as a picture (viewers; docs/contract.md, "The board as a picture"): each node a card with its thumbnail or type and its name, at most 1,568 px on the long edge and 1 MB; a storyboard as a contact sheet, a group, or a region.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    query: z.object({
+      node_id: z
+        .string()
+        .optional()
+        .meta({ description: 'A storyboard (its contact sheet) or a group (what it holds).' }),
+      x: z
+        .number()
+        .optional()
+        .meta({ description: 'A region in canvas coordinates: x, y, width and height together.' }),
+      y: z.number().optional(),
+      width: z.number().optional(),
+      height: z.number().optional(),
+      format: z.enum(['png', 'webp']).optional().meta({ description: 'png (the default) or webp.' }),
+    }),
+    responses: {
+      200: { description: 'The picture.', content: { 'image/png': FileBytes, 'image/webp': FileBytes } },
     },
   },
   {

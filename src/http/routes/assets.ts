@@ -4,6 +4,8 @@ import type { Assets } from '../../assets/assets.js';
 import { ASSET_ID, AssetMissing, type ByteRange } from '../../assets/asset-store.js';
 import { isInlineSafe } from '../../assets/media-types.js';
 import type { AssetSigner } from '../../assets/url-signing.js';
+import type { Thumbnails } from '../../assets/thumbnails.js';
+import type { AssetRecord } from '../../store/asset-records.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject } from '../../backend/auth/access.js';
@@ -24,6 +26,8 @@ export interface AssetRouteOptions {
   signer: AssetSigner;
   /** Runs the API's authentication (session cookie or bearer token), setting the request's caller. */
   authenticate: MiddlewareHandler<BackendHttpEnv>;
+  /** Thumbnails of pictures (GET /assets/{asset_id}/thumbnail); none: the route is not served. */
+  thumbnails?: Thumbnails;
 }
 
 /** Every asset answer's policy: nothing in it may load, run or reach anything (a picture or a film still shows). */
@@ -73,11 +77,15 @@ function attachment(name: string): string {
 
 export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRouteOptions): void {
   const { store, assets, signer } = options;
-  app.get('/assets/:asset_id', async (c) => {
-    // On every answer of this route, refusals included.
+  /**
+   * The asset a request may read: with a signed URL that has not expired, or as a member of its project (a session or
+   * a token of the REST API). An unsigned guess is 401; a caller without rights gets 404, as for no such asset.
+   */
+  async function readableAsset(c: BackendContext): Promise<{ asset: AssetRecord; cacheSeconds: number }> {
+    // On every answer of these routes, refusals included.
     c.header('x-content-type-options', 'nosniff');
     c.header('content-security-policy', ASSET_CSP);
-    const assetId = c.req.param('asset_id');
+    const assetId = c.req.param('asset_id') ?? '';
     const asset = ASSET_ID.test(assetId) ? await store.assets.getAsset(assetId) : undefined;
     const exp = c.req.query('exp');
     const sig = c.req.query('sig');
@@ -110,6 +118,32 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
       }
     }
     if (!asset) throw new CanvasError('not_found', 'No such asset (it may still be pending).');
+    return { asset, cacheSeconds };
+  }
+
+  /**
+   * GET /assets/{asset_id}/thumbnail (issue 34, item 3): a picture's thumbnail (at most 480 px, WebP), made on the
+   * first request and kept as an asset (src/assets/thumbnails.ts). Read with the same signed URL as the picture (the
+   * signature is the asset's: whoever may see the picture may see it small) or as a member of its project.
+   */
+  if (options.thumbnails) {
+    const thumbnails = options.thumbnails;
+    app.get('/assets/:asset_id/thumbnail', async (c) => {
+      const { asset, cacheSeconds } = await readableAsset(c);
+      const thumbnail = await thumbnails.of(asset);
+      if (!thumbnail) throw new CanvasError('not_found', 'This asset has no thumbnail: it is not a picture.');
+      return c.body(new Uint8Array(thumbnail.bytes), 200, {
+        'content-type': thumbnail.mimeType,
+        'content-length': String(thumbnail.bytes.length),
+        'cache-control': `private, max-age=${cacheSeconds}`,
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': ASSET_CSP,
+      });
+    });
+  }
+
+  app.get('/assets/:asset_id', async (c) => {
+    const { asset, cacheSeconds } = await readableAsset(c);
     const reader = assets.reader(asset.storage);
     if (!reader)
       throw new CanvasError(

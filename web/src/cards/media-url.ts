@@ -29,3 +29,19 @@ export function safeMediaUrl(url: string | undefined, mediaOrigin: string | null
   if (NOT_MEDIA.test(decodedPath(parsed.pathname)) || NOT_MEDIA.test(parsed.pathname)) return undefined;
   return parsed.href;
 }
+
+const ASSET_URL = /^((?:https?:\/\/[^/?#]+)?\/assets\/asset_[A-Za-z0-9_-]{16})(?=[?#]|$)/;
+
+/**
+ * Where a picture is shown small (cards, frames, shot rows, versions), its thumbnail instead (issue 34, item 3): a
+ * picture kept on this server (`/assets/<id>`, signed or not) becomes `/assets/<id>/thumbnail` with the same signature,
+ * at most 480 px and made once, so a board of a thousand cards never downloads its originals. Other URLs are as given.
+ */
+export function thumbnailUrl(url: string | undefined): string | undefined {
+  return url?.replace(ASSET_URL, '$1/thumbnail');
+}
+
+/** `safeMediaUrl` of a picture's thumbnail. */
+export function safeThumbnailUrl(url: string | undefined, mediaOrigin: string | null): string | undefined {
+  return safeMediaUrl(thumbnailUrl(url), mediaOrigin);
+}

@@ -6,7 +6,7 @@ import type { FlowNode } from '../canvas/flow-nodes.js';
 import { patchData, updateNode } from '../model/intents.js';
 import { typeLabel } from '../model/palette.js';
 import { RunControls, RunStatusBadge } from './run-controls.js';
-import { safeMediaUrl } from './media-url.js';
+import { safeMediaUrl, safeThumbnailUrl } from './media-url.js';
 import { dataOf, overviewTitle, text, titleOf, type Data } from './values.js';
 
 /** The pieces every node card is made of: the frame, in-place text editing, media and results. */
@@ -135,7 +135,7 @@ function useShotNumber(nodeId: string, parentId: string | undefined, overview: b
 
 /** The picture a zoomed-out card shows under its title, when it has one. */
 function OverviewThumbnail({ url }: { url: string | undefined }) {
-  const safe = safeMediaUrl(url, useMediaOrigin());
+  const safe = safeThumbnailUrl(url, useMediaOrigin());
   return safe ? <img className="card-overview-thumb" src={safe} alt="" loading="lazy" /> : null;
 }
 
@@ -308,7 +308,7 @@ export function browsedImages(outputs: readonly RunOutput[]): { ready: string[];
 
 export function ImageResults({ urls, pending, alt }: { urls: string[]; pending: number; alt: string }) {
   const origin = useMediaOrigin();
-  const shown = urls.map((url) => safeMediaUrl(url, origin)).filter((url): url is string => url !== undefined);
+  const shown = urls.map((url) => safeThumbnailUrl(url, origin)).filter((url): url is string => url !== undefined);
   if (shown.length === 0 && pending === 0) return null;
   return (
     <div className={`thumbs thumbs-${Math.min(shown.length + pending, 4)}`}>
@@ -334,7 +334,7 @@ function NotShown({ what }: { what: string }) {
 }
 
 export function ImagePreview({ url, alt }: { url: string | undefined; alt: string }) {
-  const safe = safeMediaUrl(url, useMediaOrigin());
+  const safe = safeThumbnailUrl(url, useMediaOrigin());
   if (!url) return <div className="media-empty">No image yet</div>;
   if (!safe) return <NotShown what="Image" />;
   return <img src={safe} alt={alt} loading="lazy" className="preview" />;

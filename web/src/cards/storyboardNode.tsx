@@ -1,7 +1,7 @@
 import type { CSSProperties, DragEvent } from 'react';
 import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
 import { moveShot, SHOT_DRAG, shotPicture, type Shot } from '../model/shots.js';
-import { safeMediaUrl } from './media-url.js';
+import { safeThumbnailUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
 import { dataOf, formatMs, list, num, text } from './values.js';
 
@@ -53,9 +53,9 @@ export function StoryboardNodeCard(card: CardProps) {
             }}
             onDrop={(event) => dropOn(event, index)}
           >
-            {safeMediaUrl(shotPicture(frame as Shot, states), origin) ? (
+            {safeThumbnailUrl(shotPicture(frame as Shot, states), origin) ? (
               <img
-                src={safeMediaUrl(shotPicture(frame as Shot, states), origin)}
+                src={safeThumbnailUrl(shotPicture(frame as Shot, states), origin)}
                 alt={text(frame.caption) ?? `frame ${index + 1}`}
                 loading="lazy"
                 draggable={false}

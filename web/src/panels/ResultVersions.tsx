@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { thumbnailUrl } from '../cards/media-url.js';
 import type { ResultVersion, ResultVersionList } from '../../../src/contract/index.js';
 import { useCanvas, useEditable } from '../canvas/context.js';
 import { credits } from '../cards/values.js';
@@ -105,7 +106,7 @@ function VersionOutputs({ version }: { version: ResultVersion }) {
       {version.outputs.map((output) => {
         const label = `${output.kind} of version ${version.version}`;
         if (output.kind === 'image')
-          return <img key={output.asset_id} src={output.url} alt={label} className="thumb" />;
+          return <img key={output.asset_id} src={thumbnailUrl(output.url)} alt={label} className="thumb" />;
         if (output.kind === 'audio')
           return <audio key={output.asset_id} src={output.url} controls aria-label={label} />;
         if (output.kind === 'video')

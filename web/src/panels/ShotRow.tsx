@@ -1,6 +1,6 @@
 import type { DragEvent } from 'react';
 import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../src/contract/index.js';
-import { safeMediaUrl } from '../cards/media-url.js';
+import { safeThumbnailUrl } from '../cards/media-url.js';
 import { useCanvas, useMediaOrigin } from '../canvas/context.js';
 import type { Shot } from '../model/shots.js';
 
@@ -48,7 +48,7 @@ export function ShotRow({
 }) {
   const origin = useMediaOrigin();
   const { controller } = useCanvas();
-  const picture = safeMediaUrl(pictureUrl, origin);
+  const picture = safeThumbnailUrl(pictureUrl, origin);
   const number = shot.number ?? String(index + 1);
   const input = (
     field: string,
