@@ -14,6 +14,7 @@ import { newId } from '../shared/ids.js';
 import { attachBoardImage } from './board-look.js';
 import { describeModelFailure } from './model-errors.js';
 import { contextNote } from './system-prompt.js';
+import { cachedSystem, markNewest } from './prompt-cache.js';
 
 /**
  * One turn of the canvas chat's agent: an MCP client of this server's own /mcp/ (the AI SDK's, over Streamable HTTP)
@@ -255,10 +256,12 @@ export function runTurn(input: TurnInput): { chunks: ReadableStream<UIMessageChu
       });
       const result = streamText({
         model: input.model,
-        system: input.system,
+        system: cachedSystem(input.model, input.system),
         messages: input.lookAt ? await attachBoardImage(mcp, input.lookAt, messages) : messages,
         tools,
         stopWhen: stepCountIs(input.maxSteps),
+        // The conversation so far is the next step's cached prefix (src/agent/prompt-cache.ts).
+        prepareStep: ({ messages: step }) => ({ messages: markNewest(input.model, step) }),
         abortSignal: input.signal,
         maxRetries: 1,
         timeout: { chunkMs: input.chunkTimeoutMs },
