@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deterministicPng } from '../../src/runs/providers/artifacts.js';
+import { readCredentials } from '../../src/provenance/c2pa-signer.js';
 import { createOpenAiImagesProvider } from '../../src/runs/providers/openai-images-provider.js';
 import { ProviderError, type ProviderJob } from '../../src/runs/providers/provider.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
@@ -329,7 +330,11 @@ describe('OpenAI-compatible images adapter', () => {
           await fetch(`${server.url}${done.outputs[0]!.url}`, { headers: { authorization: `Bearer ${secret}` } })
         ).arrayBuffer(),
       );
-      expect(served.equals(STUB_IMAGE)).toBe(true);
+      // The API's picture, pixel for pixel, with content credentials added (issue 37): made by the OpenAI provider.
+      const pixels = async (bytes: Buffer) => sharp(bytes).raw().toBuffer();
+      expect((await pixels(served)).equals(await pixels(STUB_IMAGE))).toBe(true);
+      const credentials = await readCredentials(served, 'image/png');
+      expect(JSON.stringify(credentials?.manifest.assertions)).toContain('trainedAlgorithmicMedia');
     });
 
     it('retries a transient failure and fails a refused prompt with the API message', async () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCredentials } from '../../src/provenance/c2pa-signer.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { CanvasNode, type NodeRun } from '../../src/contract/index.js';
 import { createOpenAiSpeechProvider } from '../../src/runs/providers/openai-speech-provider.js';
@@ -289,7 +290,13 @@ describe('OpenAI-compatible speech adapter', () => {
           headers: { authorization: `Bearer ${secret}` },
         });
         expect(served.headers.get('content-type')).toBe('audio/mpeg');
-        expect(Buffer.from(await served.arrayBuffer()).equals(STUB_AUDIO)).toBe(true);
+        // The API's sound, its MPEG frames untouched, with content credentials added in an ID3 frame (issue 37).
+        const bytes = Buffer.from(await served.arrayBuffer());
+        const frames = STUB_AUDIO.subarray(10);
+        expect(bytes.subarray(bytes.length - frames.length).equals(frames)).toBe(true);
+        expect(JSON.stringify((await readCredentials(bytes, 'audio/mpeg'))?.manifest.assertions)).toContain(
+          'trainedAlgorithmicMedia',
+        );
         const callsBefore = stub.calls.length;
         const music = await run('theme', ['ok'], 1, 'music');
         expect(music).toMatchObject({

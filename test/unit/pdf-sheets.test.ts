@@ -287,6 +287,9 @@ describe('the PDF storyboard', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const second = await pdfBoard(input, options(), logo, quiet);
     expect(second.bytes.equals(first.bytes)).toBe(true);
+    // At once too: timing must not order the file's objects (a logo's alpha channel once did).
+    const together = await Promise.all([1, 2, 3].map(() => pdfBoard(input, options(), logo, quiet)));
+    for (const each of together) expect(each.bytes.equals(first.bytes)).toBe(true);
   }, 30_000);
 });
 

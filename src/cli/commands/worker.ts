@@ -41,7 +41,7 @@ export function registerWorkerCommand(program: Command): void {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
     process.stderr.write(
-      `canvas-mcp worker running ${config.workers} run workers and ${config.exportWorkers} export workers on ${store.dialect}\n`,
+      `canvas-mcp worker running ${config.workers} workers on ${store.dialect} (and ${config.exportWorkers} export workers)\n`,
     );
   });
 }

@@ -47,14 +47,19 @@ export async function pictureForBox(file: string, widthPt: number, heightPt: num
   }
 }
 
-/** A logo for the page header: PNG (it keeps its transparency), scaled to the header's box. */
+/**
+ * A logo for the page header: PNG scaled to the header's box, its transparency flattened on the page's white. pdfkit
+ * splits an alpha channel with an asynchronous deflate, which writes the image's objects in an order that depends on
+ * timing: the same board would not always give the same bytes.
+ */
 export async function logoForBox(file: string, widthPt: number, heightPt: number): Promise<PreparedPicture | null> {
   const box = pixelBox(widthPt, heightPt);
   try {
     const { data, info } = await sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 })
       .rotate()
       .resize({ ...box, fit: 'inside', withoutEnlargement: true })
-      // 8-bit sRGB: pdfkit's PNG reader splits the alpha channel of 8-bit pictures (a 16-bit one would not print).
+      .flatten({ background: '#ffffff' })
+      // 8-bit sRGB: pdfkit's PNG reader takes 8-bit pictures (a 16-bit one would not print).
       .toColourspace('srgb')
       .png()
       .toBuffer({ resolveWithObject: true });
