@@ -27,3 +27,34 @@ export const ToolSetList = z
   .array(ToolSetName)
   .max(Object.keys(TOOL_SETS).length)
   .refine((sets) => new Set(sets).size === sets.length, { error: 'names a tool set twice' });
+
+/**
+ * A paid run an external agent asked to start, waiting for a person's yes in the canvas (issue 34, item 6): what a
+ * client that cannot ask its person in the call gets instead of a spend confirmation.
+ */
+export const RunApprovalView = z
+  .strictObject({
+    approval_id: z.string(),
+    node_id: z.string(),
+    agent: z.string().meta({ description: 'The agent that asked, by its token name.' }),
+    estimate: z.number().min(0).meta({ description: 'What the run would cost, in credits.' }),
+    status: z.enum(['pending', 'approved', 'declined']),
+    requested_at: z.string(),
+    decided_by: z.string().nullable(),
+    decided_at: z.string().nullable(),
+  })
+  .meta({ id: 'RunApprovalView' });
+export type RunApprovalView = z.infer<typeof RunApprovalView>;
+
+export const RunApprovalList = z.strictObject({ approvals: z.array(RunApprovalView) }).meta({ id: 'RunApprovalList' });
+export type RunApprovalList = z.infer<typeof RunApprovalList>;
+
+export const RunApprovalRequestBody = z
+  .strictObject({ node_id: z.string().min(1).max(200), idempotency_key: z.string().min(1).max(200) })
+  .meta({ id: 'RunApprovalRequestBody' });
+export type RunApprovalRequestBody = z.infer<typeof RunApprovalRequestBody>;
+
+export const RunApprovalDecisionBody = z
+  .strictObject({ decision: z.enum(['approve', 'decline']) })
+  .meta({ id: 'RunApprovalDecisionBody' });
+export type RunApprovalDecisionBody = z.infer<typeof RunApprovalDecisionBody>;

@@ -65,6 +65,8 @@ import { CHECKPOINTS_PATH, registerCheckpointRoutes } from './routes/checkpoints
 import { createCheckpointOperations } from '../backend/checkpoints.js';
 import type { ExportOperations } from '../backend/exports.js';
 import { registerExportRoutes } from './routes/exports.js';
+import { createRunApprovalOperations } from '../backend/run-approvals.js';
+import { registerRunApprovalRoutes } from './routes/run-approvals.js';
 import type { ShareLinkOperations } from '../backend/share-links.js';
 import { registerShareLinkRoutes, registerSharedRoute } from './routes/share-links.js';
 import { ELEMENT_PATH, ELEMENTS_PATH, registerElementRoutes } from './routes/elements.js';
@@ -326,6 +328,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   if (options.boardImages) registerBoardImageRoutes(app, backend, options.boardImages);
   registerCheckpointRoutes(app, createCheckpointOperations(store));
   if (options.exports) registerExportRoutes(app, options.exports);
+  registerRunApprovalRoutes(app, createRunApprovalOperations(store, backend));
   if (options.shareLinks) registerShareLinkRoutes(app, options.shareLinks);
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });

@@ -10,6 +10,7 @@ import type {
   NodeRunArgs,
   SubmitCanvasNodeRunArgs,
   ExportBoardArgs,
+  RunApprovalView,
   GetExportArgs,
   TidyCanvasArgs,
 } from '../contract/index.js';
@@ -61,6 +62,11 @@ export interface BackendClient {
   /** Starts an export of a storyboard (the `exports` tool set, issue 35). */
   exportBoard(caller: ToolCaller, args: ExportBoardArgs): Promise<JsonPayload>;
   getExport(caller: ToolCaller, args: GetExportArgs): Promise<JsonPayload>;
+  /** An agent's paid run asks a person's approval in the canvas (issue 34, item 6); answers where it stands. */
+  askRunApproval(
+    caller: ToolCaller,
+    args: { project_id: string; canvas_id: string; node_id: string; idempotency_key: string },
+  ): Promise<RunApprovalView>;
   /** Lays out nodes again as one revision (the `layout` tool set, issue 34). */
   tidyCanvas(caller: ToolCaller, args: TidyCanvasArgs): Promise<JsonPayload>;
   /** A page of a canvas's revisions, newest first, before `before` (the canvas-changes resource). */

@@ -273,12 +273,13 @@ export function createDispatcher(options: DispatcherOptions) {
       // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
       if (!args.success) throw invalidArguments(args.error, rawArguments);
       // A paid run an external agent submits on the 2026-07-28 era waits for its person's yes (src/mcp/spend-confirmation.ts).
-      if (tool.name === 'submit_canvas_node_run' && context.era.name === 'modern') {
+      if (tool.name === 'submit_canvas_node_run') {
         const gate = await spendConfirmation.gate(
           context.caller,
           // The params as sent: the SDK's schema drops the 2026-07-28 members inputResponses and requestState.
           request.params,
           args.data as SubmitCanvasNodeRunArgs,
+          context.era.name === 'modern',
         );
         if (gate.kind === 'ask')
           return [

@@ -11,6 +11,7 @@ import {
   SNAPSHOT_VERSION_HEADER,
   TOOL_CONTRACTS,
   HIDDEN_TOOL_CONTRACTS,
+  RunApprovalView,
 } from '../contract/index.js';
 import { IDENTITY_HEADERS, resolveCaller } from '../backend/auth/caller.js';
 import type { TokenPrincipal } from '../backend/auth/principal.js';
@@ -260,6 +261,23 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       exchange(
         { method: 'GET', path: `${canvasPath(args)}/exports/${segment(args.export_id)}`, caller },
         HIDDEN_TOOL_CONTRACTS.get_export.success,
+      ),
+
+    askRunApproval: async (caller, args) =>
+      RunApprovalView.parse(
+        JSON.parse(
+          (
+            await exchange(
+              {
+                method: 'POST',
+                path: `${canvasPath(args)}/run-approvals`,
+                caller,
+                body: { node_id: args.node_id, idempotency_key: args.idempotency_key },
+              },
+              RunApprovalView,
+            )
+          ).json,
+        ),
       ),
 
     tidyCanvas: (caller, args) => {

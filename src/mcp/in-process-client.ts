@@ -5,6 +5,7 @@ import { reachableProjects } from '../backend/reachable-projects.js';
 import { CanvasError } from '../shared/errors.js';
 import type { ExportOperations } from '../backend/exports.js';
 import { tidyCanvas } from '../backend/tidy.js';
+import { createRunApprovalOperations } from '../backend/run-approvals.js';
 import { readBoardImage } from '../backend/board-image.js';
 import type { BoardImages } from '../render/board-images.js';
 import { jsonPayload } from '../shared/json-payload.js';
@@ -22,6 +23,7 @@ export function createInProcessClient(
     return exports;
   };
   const { store } = backend;
+  const approvals = createRunApprovalOperations(store, backend);
   const context = (caller: ToolCaller) => resolveCaller(caller.principal, caller.identity, caller.requestId);
   const canvas = (args: { project_id: string; canvas_id: string }) => ({
     projectId: args.project_id,
@@ -59,6 +61,8 @@ export function createInProcessClient(
       jsonPayload(await exportOperations().create(context(caller), canvas(args), args.export)),
     getExport: async (caller, args) =>
       jsonPayload(await exportOperations().get(context(caller), canvas(args), args.export_id)),
+    askRunApproval: (caller, args) =>
+      approvals.ask(context(caller), canvas(args), { node_id: args.node_id, idempotency_key: args.idempotency_key }),
     tidyCanvas: async (caller, args) => {
       const { project_id: _project, canvas_id: _canvas, ...body } = args;
       return jsonPayload(await tidyCanvas(backend, context(caller), canvas(args), body));

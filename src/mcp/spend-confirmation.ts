@@ -10,8 +10,9 @@ import { META_KEY } from './modern-era.js';
  * (a token or an OAuth connection, not the canvas chat's own agent, which the chat asks) is first answered with an
  * `input_required` result (multi round-trip requests, basic/patterns/mrtr.mdx) carrying a form elicitation: "start
  * this run for N credits?". The client asks its person and retries with the answer and the `requestState` it was given;
- * only a yes submits. Nothing is charged before it. A client that did not declare elicitation, and the 2025 era, submit
- * as before (within the project's budget and a connection's spending limit).
+ * only a yes submits. Nothing is charged before it. A client that did not declare elicitation, or on the 2025 era: an
+ * agent token with the `runs` tool set waits for a person's approval in the canvas (src/backend/run-approvals.ts);
+ * a connection submits within the spending limit its person set when connecting.
  *
  * `requestState` is attacker-controlled input (mrtr.mdx, server requirements 4 and 5): it is HMAC-signed and names the
  * principal, the node, the canvas, the idempotency key and the estimate, and expires in ten minutes; state that fails
@@ -80,16 +81,64 @@ export function createSpendConfirmation(options: {
     return parsed.success ? parsed.data : null;
   }
 
+  /**
+   * A client that cannot ask its person in the call: an agent token with the `runs` tool set asks a person's approval
+   * in the canvas instead, and retries with the same idempotency key once it is given. Connections keep their own
+   * rule (the person set a spending limit when connecting); other callers submit as before.
+   */
+  async function approvalGate(caller: ToolCaller, args: SubmitCanvasNodeRunArgs): Promise<SpendGate> {
+    if (caller.connector || !caller.principal.toolSets.includes('runs')) return { kind: 'proceed' };
+    if (!args.idempotency_key)
+      return {
+        kind: 'declined',
+        error: new CanvasError(
+          'invalid_arguments',
+          "idempotency_key: a paid run waits for a person's approval; send a key so your retry matches it.",
+          { field: 'idempotency_key' },
+        ),
+      };
+    const approval = await options.client.askRunApproval(caller, {
+      project_id: args.project_id,
+      canvas_id: args.canvas_id,
+      node_id: args.node_id,
+      idempotency_key: args.idempotency_key,
+    });
+    if (approval.status === 'approved') return { kind: 'proceed' };
+    return {
+      kind: 'declined',
+      error:
+        approval.status === 'declined'
+          ? new CanvasError(
+              'forbidden',
+              `${approval.decided_by ?? 'A person'} declined this run: nothing was charged.`,
+              {
+                reason: 'declined',
+                approval_id: approval.approval_id,
+              },
+            )
+          : new CanvasError(
+              'forbidden',
+              `This run costs about ${approval.estimate} credits and waits for a person's approval in the canvas. Call submit_canvas_node_run again with the same idempotency_key once it is approved; nothing is charged before.`,
+              { reason: 'approval_required', approval_id: approval.approval_id },
+            ),
+    };
+  }
+
   return {
     /** Whether this call must be confirmed, and with what; `proceed` submits the run. */
-    async gate(caller: ToolCaller, rawParams: unknown, args: SubmitCanvasNodeRunArgs): Promise<SpendGate> {
+    async gate(
+      caller: ToolCaller,
+      rawParams: unknown,
+      args: SubmitCanvasNodeRunArgs,
+      modern: boolean,
+    ): Promise<SpendGate> {
       if (caller.principal.purpose === 'assistant') return { kind: 'proceed' };
-      const params = Params.safeParse(rawParams);
-      if (!params.success) return { kind: 'proceed' };
-      const capabilities = params.data._meta?.[META_KEY.clientCapabilities] as { elicitation?: unknown } | undefined;
-      if (!capabilities?.elicitation) return { kind: 'proceed' };
+      const parsed = Params.safeParse(rawParams);
+      const params = parsed.success ? parsed.data : {};
+      const capabilities = params._meta?.[META_KEY.clientCapabilities] as { elicitation?: unknown } | undefined;
+      if (!modern || !capabilities?.elicitation) return approvalGate(caller, args);
 
-      const state = await open(params.data.requestState);
+      const state = await open(params.requestState);
       const matches =
         state !== null &&
         state.expires > clock() &&
@@ -98,7 +147,7 @@ export function createSpendConfirmation(options: {
         state.canvas === args.canvas_id &&
         state.node === args.node_id &&
         state.key === (args.idempotency_key ?? null);
-      const answer = Answer.safeParse(params.data.inputResponses?.[CONFIRM_KEY]);
+      const answer = Answer.safeParse(params.inputResponses?.[CONFIRM_KEY]);
       if (matches && answer.success) {
         if (answer.data.action === 'accept' && answer.data.content?.confirm === true) return { kind: 'proceed' };
         return {

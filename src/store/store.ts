@@ -5,6 +5,7 @@ import { createElementStore, type ElementStore } from './element-store.js';
 import { createCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
 import { createExportStore, type ExportStore } from './export-store.js';
 import { createShareLinkStore, type ShareLinkStore } from './share-link-store.js';
+import { createRunApprovalStore, type RunApprovalStore } from './run-approval-store.js';
 import { createChatRunStore, type ChatRunStore } from './chat-run-store.js';
 import { createChatStore, type ChatStore } from './chat-store.js';
 import { readServiceNote, sharedSecret, writeServiceNote } from './server-secrets.js';
@@ -78,6 +79,8 @@ export interface Store {
   readonly exports: ExportStore;
   /** Read-only links that present boards without an account (issue 35). */
   readonly shareLinks: ShareLinkStore;
+  /** Paid runs of external agents waiting for a person's yes (issue 34). */
+  readonly runApprovals: RunApprovalStore;
   /** Webhook endpoints and the outbox of their deliveries (issue 22). */
   readonly webhooks: WebhookStore;
   /** Downstream chains ("Run from here", issue 22). */
@@ -144,6 +147,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     checkpoints: createCheckpointStore(driver, clock),
     exports: createExportStore(driver, clock),
     shareLinks: createShareLinkStore(driver, clock),
+    runApprovals: createRunApprovalStore(driver, clock),
     webhooks: createWebhookStore(driver, clock),
     versions: createVersionReads(driver),
     metrics: createStoreMetrics(driver),

@@ -12,6 +12,7 @@ import { createCanvasController, type CanvasController } from '../model/canvas-s
 import { ConnectAgent } from '../panels/ConnectAgent.js';
 import { ElementsPanel } from '../panels/ElementsPanel.js';
 import { ExportsPanel } from '../panels/ExportsPanel.js';
+import { RunApprovals } from '../panels/RunApprovals.js';
 import { Present, type PresentBoard } from '../panels/Present.js';
 import { presentBoards } from '../model/present.js';
 import { HistoryPanel } from '../panels/HistoryPanel.js';
@@ -254,6 +255,7 @@ function CanvasBody() {
         toggleShotList={() => setShotList((open) => !open)}
         present={() => void present(controller, selected).then(setPresenting)}
       />
+      <RunApprovals />
       {presenting ? (
         <Present boards={presenting.boards} startBoard={presenting.start} onClose={() => setPresenting(null)} />
       ) : null}

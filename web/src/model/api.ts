@@ -1,5 +1,7 @@
 import type {
   AuditEntry,
+  RunApprovalList,
+  RunApprovalView,
   ExportList,
   ExportView,
   ShareLinkList,
@@ -140,6 +142,14 @@ export const api = {
       'POST',
       `${canvasPath(projectId, canvasId)}/chat-runs/${encodeURIComponent(agentRunId)}/undo`,
       { base_revision: baseRevision, client_save_id: null },
+    ),
+  runApprovals: ({ projectId, canvasId }: CanvasAddress) =>
+    request<RunApprovalList>('GET', `${canvasPath(projectId, canvasId)}/run-approvals?status=pending`),
+  decideRunApproval: ({ projectId, canvasId }: CanvasAddress, approvalId: string, decision: 'approve' | 'decline') =>
+    request<RunApprovalView>(
+      'POST',
+      `${canvasPath(projectId, canvasId)}/run-approvals/${encodeURIComponent(approvalId)}`,
+      { decision },
     ),
   exports: ({ projectId, canvasId }: CanvasAddress) =>
     request<ExportList>('GET', `${canvasPath(projectId, canvasId)}/exports`),
