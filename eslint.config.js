@@ -15,6 +15,8 @@ const LADDER = [
   'store',
   'config',
   'assets',
+  'provenance',
+  'exports',
   'webhooks',
   'runs',
   'ops',

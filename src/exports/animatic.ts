@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { AnimaticOptions } from '../contract/exports.js';
-import { inScratch, runFfmpeg } from '../runs/providers/media/ffmpeg.js';
+import { inScratch, runFfmpeg } from '../shared/ffmpeg.js';
 import { fontFile } from './pdf/fonts.js';
 import { cutFrames, rateFacts } from './timeline/frame-rate.js';
 import type { ExportBoard, ExportFile, ExportProgress } from './export-board.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type CanvasEdge, type CanvasNode, type StoryboardFrame as StoryboardFrameSchema } from '../contract/index.js';
 import type { AnimaticOptions } from '../contract/exports.js';
 import { ASSET_ID } from '../assets/asset-store.js';
-import { cameraOf, shotDurationMs, words } from './shot-words.js';
+import { cameraOf, shotDurationMs, words } from '../shared/shot-words.js';
 
 type StoryboardFrame = z.infer<typeof StoryboardFrameSchema>;
 

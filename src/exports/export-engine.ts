@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import { BoardSource } from './board-source.js';
 import type { ExportBoard } from './export-board.js';
 import { ExportFailure, renderExport } from './render-export.js';
-import { ProviderError } from '../runs/providers/provider.js';
+import { ProviderError } from '../shared/provider-error.js';
 import type { ContentCredentials } from '../provenance/content-credentials.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ProviderError } from '../runs/providers/provider.js';
+import { ProviderError } from '../shared/provider-error.js';
 import type { Logger } from '../shared/logger.js';
 import type { AssetRecord } from '../store/asset-records.js';
 import { createEs256Signer, signableType, signBytes, type CoseSigner } from './c2pa-signer.js';

@@ -22,7 +22,7 @@ import {
   trimAudio,
   type ComposeClip,
   type VideoFormat,
-} from './media/ffmpeg.js';
+} from '../../shared/ffmpeg.js';
 import { worldGlb } from './media/world-glb.js';
 
 /**

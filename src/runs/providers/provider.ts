@@ -49,17 +49,7 @@ export interface RunProvider {
   execute(job: ProviderJob, context: ProviderContext): Promise<ProviderResult>;
 }
 
-/** A failure the provider reports; `retryable` failures are tried again while attempts remain. */
-export class ProviderError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly retryable: boolean,
-  ) {
-    super(message);
-    this.name = 'ProviderError';
-  }
-}
+export { ProviderError } from '../../shared/provider-error.js';
 
 /** Waits, or rejects with the signal's reason as soon as it aborts. */
 export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,5 +1,5 @@
 import type { ExportView, NodeRuntimeState, StoryboardFrame } from '../../../src/contract/index.js';
-import { cameraOf, shotDurationMs, words } from '../../../src/exports/shot-words.js';
+import { cameraOf, shotDurationMs, words } from '../../../src/shared/shot-words.js';
 import type { PresentBoard } from '../panels/Present.js';
 import type { Layout } from './layout.js';
 import { boardsOf, shotPicture } from './shots.js';

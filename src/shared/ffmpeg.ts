@@ -2,8 +2,8 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ffmpegPath, ffprobePath } from '../../../shared/media-binaries.js';
-import { ProviderError } from '../provider.js';
+import { ffmpegPath, ffprobePath } from './media-binaries.js';
+import { ProviderError } from './provider-error.js';
 
 /**
  * Video and audio encoding through ffmpeg (docs/runs.md, "Media"), the build the `@ffmpeg-installer/ffmpeg` npm
