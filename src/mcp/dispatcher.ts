@@ -35,6 +35,7 @@ import {
   type JsonRpcId,
 } from './protocol.js';
 import { listedTool, type ToolDefinition } from './tool-registry.js';
+import { toolIconPath } from './server-card.js';
 import { createReadChanges } from './read-changes.js';
 import { createSpendConfirmation } from './spend-confirmation.js';
 import { toolErrorResult, toolSuccessReply } from './tool-results.js';
@@ -58,6 +59,8 @@ export interface DispatcherOptions {
   presence?: AgentPresence | null;
   /** What OAuth connections list and call: the six, and the MCP App's app-only tools (src/mcp/tool-registry.ts). */
   connectorTools?: readonly ToolDefinition[];
+  /** The origin tools' icons are served from (MCP `icons`); '' until it is known, and then no icons are listed. */
+  iconOrigin?: () => string;
   /** The key spend confirmations' requestState is signed with (a deployment's shared secret; else this process's). */
   stateKey?: () => Promise<string>;
   /** What a token with tool sets lists (issue 34, item 2): the six and the sets' tools; absent: tool sets are off. */
@@ -89,10 +92,20 @@ const ProjectScope = z.looseObject({ project_id: ProjectId });
  * server runs, and the same order on every call lets clients cache it (2026-07-28 tools.mdx: "SHOULD return tools in
  * a deterministic order").
  */
-function toolSet(definitions: readonly ToolDefinition[]) {
+function toolSet(definitions: readonly ToolDefinition[], iconOrigin: () => string) {
+  let listResult: { tools: object[] } | null = null;
   return {
     byName: new Map(definitions.map((tool) => [tool.name, tool])),
-    listResult: { tools: definitions.map(listedTool) },
+    /** Built on the first list, once the server's public origin (for the icons' URLs) is known. */
+    get listResult() {
+      const origin = iconOrigin();
+      if (listResult) return listResult;
+      const tools = definitions.map((tool) =>
+        origin ? { ...listedTool(tool), icons: [{ src: `${origin}${toolIconPath(tool.icon)}` }] } : listedTool(tool),
+      );
+      if (origin) listResult = { tools };
+      return { tools };
+    },
   };
 }
 
@@ -121,9 +134,10 @@ function toolSetsOf(caller: ToolCaller, allowed: readonly ToolSetName[]): ToolSe
 }
 
 export function createDispatcher(options: DispatcherOptions) {
-  const everyone = toolSet(options.tools);
-  const assistant = options.assistantTools ? toolSet(options.assistantTools) : everyone;
-  const connector = options.connectorTools ? toolSet(options.connectorTools) : everyone;
+  const iconOrigin = options.iconOrigin ?? (() => '');
+  const everyone = toolSet(options.tools, iconOrigin);
+  const assistant = options.assistantTools ? toolSet(options.assistantTools, iconOrigin) : everyone;
+  const connector = options.connectorTools ? toolSet(options.connectorTools, iconOrigin) : everyone;
   const withSets = new Map<string, ReturnType<typeof toolSet>>();
   /**
    * A caller's tools: the assistant's and a connector's lists as they are; else the six, and the tool sets its owner
@@ -145,7 +159,7 @@ export function createDispatcher(options: DispatcherOptions) {
       const chosen = options.toolSetTools(sets);
       const names = new Set(chosen.map((tool) => tool.name));
       const kept = caller.connector ? [...base.byName.values()].filter((tool) => !names.has(tool.name)) : [];
-      withSets.set(key, (tools = toolSet([...chosen, ...kept])));
+      withSets.set(key, (tools = toolSet([...chosen, ...kept], iconOrigin)));
     }
     return tools;
   };

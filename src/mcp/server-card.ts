@@ -18,6 +18,22 @@ export const SERVER_CARD_PATH = '/mcp/server-card';
 export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
 export const ICON_PATH = '/mcp/icon.svg';
+/** Each tool's icon (MCP `icons`, issue 37): what it does to the canvas, in a path as short as the list's budget wants. */
+const TOOL_ICON_PATHS = { read: '/mcp/i/read.svg', write: '/mcp/i/write.svg', run: '/mcp/i/run.svg' } as const;
+export const toolIconPath = (icon: keyof typeof TOOL_ICON_PATHS): string => TOOL_ICON_PATHS[icon];
+
+/** Three tool icons in the server icon's colours: an eye (reads), a pencil (changes), a play button (runs). */
+const TOOL_ICON_SVG: Record<string, string> = {
+  [TOOL_ICON_PATHS.read]:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#3b5bdb"/>' +
+    '<path d="M8 32c6-10 14-15 24-15s18 5 24 15c-6 10-14 15-24 15S14 42 8 32z" fill="#fff"/><circle cx="32" cy="32" r="8" fill="#3b5bdb"/></svg>',
+  [TOOL_ICON_PATHS.write]:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#3b5bdb"/>' +
+    '<path d="M16 48l4-12 22-22 8 8-22 22z" fill="#fff"/><path d="M16 48l4-12 8 8z" fill="#ffd43b"/></svg>',
+  [TOOL_ICON_PATHS.run]:
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#3b5bdb"/>' +
+    '<path d="M24 16l24 16-24 16z" fill="#ffd43b"/></svg>',
+};
 
 const CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
@@ -70,7 +86,13 @@ export function mcpCatalog(origin: string) {
   return { specVersion: 'draft', servers: [{ name: PACKAGE.mcpName, url: `${origin}${SERVER_CARD_PATH}` }] };
 }
 
-const DISCOVERY_PATHS = new Set([SERVER_CARD_PATH, AI_CATALOG_PATH, MCP_CATALOG_PATH, ICON_PATH]);
+const DISCOVERY_PATHS = new Set([
+  SERVER_CARD_PATH,
+  AI_CATALOG_PATH,
+  MCP_CATALOG_PATH,
+  ICON_PATH,
+  ...Object.values(TOOL_ICON_PATHS),
+]);
 
 export function isDiscoveryPath(path: string): boolean {
   return DISCOVERY_PATHS.has(path);
@@ -102,7 +124,7 @@ export function serveDiscovery(
         ? ['application/ai-catalog+json', JSON.stringify(aiCatalog(origin))]
         : path === MCP_CATALOG_PATH
           ? ['application/json', JSON.stringify(mcpCatalog(origin))]
-          : ['image/svg+xml', ICON_SVG];
+          : ['image/svg+xml', TOOL_ICON_SVG[path] ?? ICON_SVG];
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const headers = {
     ...cors,

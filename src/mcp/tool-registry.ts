@@ -51,6 +51,8 @@ export interface ToolDefinition {
   invoke(client: BackendClient, caller: ToolCaller, args: never): Promise<JsonPayload>;
   /** Content items added after the JSON text of a success (its URLs already absolute); the structured result is unchanged. */
   extraContent?(client: BackendClient, json: string): Promise<object[]>;
+  /** The icon hosts show beside it (served at /mcp/i/{icon}.svg). */
+  icon: ToolIcon;
   /** The tool's `_meta` in tools/list (get_canvas names its MCP App). */
   meta?: Record<string, unknown>;
   /** The `_meta` of a successful result; content and structured result are unchanged by it. */
@@ -58,8 +60,11 @@ export interface ToolDefinition {
 }
 
 const RUN_ID_RULE =
-  'run_id is a node run id of this project and canvas (node_states[node_id].externalRunId in get_canvas, the canvas UI, ' +
+  'run_id is a node run id of this project and canvas (node_states[node_id].externalRunId in get_canvas ' +
   'or the submit response): never a chat run id (X-Agent-Run-Id) and never a skill run id (data.skillRunId).';
+
+/** Which icon a tool shows (MCP `icons`, issue 37): reading, changing the canvas, or a run. */
+export type ToolIcon = 'read' | 'write' | 'run';
 
 function define<I extends z.ZodType>(
   definition: Omit<ToolDefinition, 'input' | 'invoke' | 'extraContent' | 'resultMeta'> & {
@@ -75,10 +80,11 @@ function define<I extends z.ZodType>(
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   define({
     name: 'list_zone_skills',
+    icon: 'read',
     need: null,
     title: 'List zone skills',
     description:
-      'List the registered skills: skill_id, title, description, and input_schema (the JSON Schema of skillNode.data.parameters). ' +
+      'List the registered skills: skill_id, title, description, and input_schema (of skillNode.data.parameters). ' +
       'Call this before creating a skillNode: use a skill_id from this list with parameters that match its input_schema. ' +
       'A skill in the catalog does not imply a standalone way to execute it.',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -90,6 +96,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'get_canvas',
+    icon: 'read',
     need: 'viewer',
     title: 'Read canvas',
     description:
@@ -112,6 +119,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'create_canvas_node',
+    icon: 'write',
     need: 'editor',
     title: 'Create canvas node',
     description:
@@ -119,9 +127,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'node is {id (new on this canvas), type, position {x, y}, data} plus optional envelope fields; data must match the shape of the type. ' +
       'A text node is type textAnnotationNode with data.content (the text) and data.displayName (the title). ' +
       'A skillNode needs a skill_id from list_zone_skills. ' +
-      'On error revision_conflict someone else changed the canvas: re-read with get_canvas, merge their changes into your plan, and resubmit with the new layout.revision. ' +
+      'On revision_conflict someone else changed the canvas: re-read with get_canvas, merge their changes, and resubmit with the new layout.revision. ' +
       'Needs a canvas edit authorization (the X-Agent-Run-Id of your canvas chat run). ' +
-      'client_save_id (optional) only correlates the save receipt: it is echoed in the receipt, and retrying exactly the same call with the same token (same client_save_id, node and base_revision) after a lost answer replays the receipt instead of writing twice; any other call with that id is a new write.',
+      'client_save_id (optional) is echoed in the receipt; retrying the very same call (same token, client_save_id, node and base_revision) after a lost answer replays the receipt instead of writing twice.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.create_canvas_node.input,
     success: TOOL_CONTRACTS.create_canvas_node.success,
@@ -131,6 +139,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'delete_canvas_node',
+    icon: 'write',
     need: 'editor',
     title: 'Delete canvas node',
     description:
@@ -146,6 +155,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'get_canvas_node_run',
+    icon: 'read',
     need: 'viewer',
     title: 'Get node run',
     description:
@@ -161,12 +171,13 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'cancel_canvas_node_run',
+    icon: 'run',
     need: 'editor',
     title: 'Cancel node run',
     description:
       'Request cancellation of an active node run. The answer cancel_requested means only that the request was accepted: the generation may still ' +
       'finish, so keep polling get_canvas_node_run with the same run_id for the authoritative state. A run that already ended answers its terminal ' +
-      `status unchanged. Use the same run_id for query and cancel. ${RUN_ID_RULE}`,
+      `status unchanged. ${RUN_ID_RULE}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     input: TOOL_CONTRACTS.cancel_canvas_node_run.input,
     success: TOOL_CONTRACTS.cancel_canvas_node_run.success,
@@ -176,6 +187,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'submit_canvas_node_run',
+    icon: 'run',
     need: 'editor',
     title: 'Submit node run',
     description:
@@ -190,6 +202,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'create_canvas_edge',
+    icon: 'write',
     need: 'editor',
     title: 'Connect two nodes',
     description:
@@ -204,6 +217,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'apply_canvas_changes',
+    icon: 'write',
     need: 'editor',
     title: 'Change the canvas',
     description:
@@ -218,6 +232,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'estimate_canvas_node_run',
+    icon: 'read',
     need: 'viewer',
     title: 'Estimate a node run',
     description: "What a run of one node would cost, and the project's budget.",
@@ -230,6 +245,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'export_board',
+    icon: 'write',
     need: 'editor',
     title: 'Export a storyboard',
     description:
@@ -244,6 +260,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'get_export',
+    icon: 'read',
     need: 'viewer',
     title: 'Read an export',
     description:
@@ -257,6 +274,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   }),
   define({
     name: 'tidy_canvas',
+    icon: 'write',
     need: 'editor',
     title: 'Tidy the canvas',
     description:
@@ -277,7 +295,7 @@ export interface ListedTool {
   description: string;
   inputSchema: JsonSchemaObject;
   outputSchema: JsonSchemaObject;
-  annotations: ToolAnnotations & { title: string };
+  annotations: ToolAnnotations;
   _meta?: Record<string, unknown>;
 }
 
@@ -292,7 +310,8 @@ export function listedTool(definition: ToolDefinition): ListedTool {
     title: definition.title,
     description: definition.description,
     ...toolJsonSchemas(definition),
-    annotations: { title: definition.title, ...definition.annotations },
+    // The title once, at the top (2025-06-18 on): a second copy in annotations would cost every session bytes.
+    annotations: definition.annotations,
     ...(definition.meta ? { _meta: definition.meta } : {}),
   };
   listed.set(definition, built);

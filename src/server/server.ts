@@ -96,6 +96,7 @@ function mcpHandlerOf(
       assistantTools: assistantTools(config.enableHiddenTools),
       connectorTools: connectorTools(config.enableHiddenTools),
       toolSetTools: (sets) => toolSetTools(sets, config.enableHiddenTools),
+      iconOrigin: () => addresses.publicOrigin,
       // Servers of one deployment share the key, so a retry that reaches another one is still recognised.
       stateKey: composed.store ? () => composed.store!.sharedSecret('mrtr_request_state') : undefined,
       presence: composed.presence,

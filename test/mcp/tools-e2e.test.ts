@@ -57,13 +57,14 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
         expect(tool.description!.length).toBeGreaterThan(80);
         expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
         expect(tool.outputSchema).toMatchObject({ type: 'object' });
+        // The title once, at the top: the icons (issue 37) took the bytes a second copy in annotations cost.
         expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
           'destructiveHint',
           'idempotentHint',
           'openWorldHint',
           'readOnlyHint',
-          'title',
         ]);
+        expect(tool.icons?.[0]?.src).toMatch(/\/mcp\/i\/(read|write|run)\.svg$/);
       }
       const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
       expect(annotations.get_canvas).toMatchObject({ readOnlyHint: true, openWorldHint: false });

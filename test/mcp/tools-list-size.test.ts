@@ -88,6 +88,19 @@ describe('tools/list size', () => {
     expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 
+  it('gives each of the six tools an icon its URL serves as SVG, within the same budget (issue 37)', async () => {
+    const { tools } = await toolsList();
+    expect(tools).toHaveLength(6);
+    for (const tool of tools as Array<{ name: string; icons?: Array<{ src: string }> }>) {
+      const src = tool.icons?.[0]?.src;
+      expect(src, tool.name).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\/i\/(read|write|run)\.svg$/);
+      const icon = await fetch(src!);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+      expect(await icon.text()).toMatch(/^<svg /);
+    }
+  });
+
   it('publishes exactly the schemas `canvas-mcp schemas` prints', async () => {
     const { tools } = await toolsList();
     expect(tools.map(({ name, inputSchema, outputSchema }) => ({ name, inputSchema, outputSchema }))).toEqual(
