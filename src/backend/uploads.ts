@@ -1,5 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { fileTypeFromBuffer } from 'file-type';
+import type { ContentCredentials } from '../provenance/content-credentials.js';
+import type { Logger } from '../shared/logger.js';
 import { join, parse as parsePath } from 'node:path';
 import type { CanvasRef } from '../contract/identifiers.js';
 import type { UploadedFile, UploadReceipt } from '../contract/uploads.js';
@@ -32,6 +35,9 @@ export interface UploadSettings extends UploadLimits {
   filesPerRequest: number;
 }
 
+/** Uploads read whole to keep their credentials, at most (larger files keep none: they are rarely signed stills). */
+const CREDENTIALS_BYTES = 64 * 1024 * 1024;
+
 /** Work folders older than this belong to a process that died mid-upload. */
 const LEFTOVER_MS = 60 * 60_000;
 
@@ -41,6 +47,8 @@ export function createUploads(options: {
   dataDir: string;
   settings: UploadSettings;
   clock?: () => number;
+  /** Keeps the credentials an upload arrived with (issue 37): none, and they are dropped with its metadata. */
+  credentials?: { signer: ContentCredentials; logger: Logger } | null;
 }) {
   const { store, assets, settings } = options;
   const clock = options.clock ?? Date.now;
@@ -57,6 +65,37 @@ export function createUploads(options: {
       const path = join(staging, name);
       const modified = (await stat(path).catch(() => null))?.mtimeMs;
       if (modified !== undefined && modified < clock() - LEFTOVER_MS) await rm(path, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * The intake re-encodes a picture and remuxes a film or a sound without their metadata, dropping content credentials
+   * with it; an upload that arrived with some gets a manifest of its own naming the original (with its manifest) as
+   * its parent (docs/provenance.md). A file that cannot be signed is kept as prepared: an upload never fails for it.
+   */
+  async function keepCredentials(file: ReceivedFile, main: PreparedFile, projectId: string): Promise<void> {
+    const credentials = options.credentials;
+    if (!credentials || main.path === file.path || main.byteSize > CREDENTIALS_BYTES) return;
+    const original = await readFile(file.path);
+    if (original.length > CREDENTIALS_BYTES) return;
+    const originalType = (await fileTypeFromBuffer(original))?.mime;
+    if (!originalType) return;
+    const kept = await readFile(main.path);
+    try {
+      const signed = await credentials.signer.signUpload(
+        {
+          projectId,
+          fileName: file.fileName,
+          kept: { bytes: kept, mimeType: main.mimeType, title: file.fileName },
+          original: { bytes: original, mimeType: originalType },
+        },
+        credentials.logger,
+      );
+      if (signed === kept) return;
+      await writeFile(main.path, signed);
+      main.byteSize = signed.length;
+    } catch (error) {
+      credentials.logger.warn({ err: error }, 'an upload kept without the credentials it arrived with');
     }
   }
 
@@ -91,7 +130,9 @@ export function createUploads(options: {
         const workDir = join(parsePath(file.path).dir, `prepared-${index}`);
         await mkdir(workDir);
         try {
-          prepared.push({ file, upload: await prepareUpload(file.path, workDir, settings) });
+          const upload = await prepareUpload(file.path, workDir, settings);
+          await keepCredentials(file, upload.main, ref.projectId);
+          prepared.push({ file, upload });
         } catch (error) {
           if (error instanceof UploadRefused)
             throw new CanvasError(error.code, `${file.fileName}: ${error.message}`, {

@@ -11,8 +11,8 @@ import { META_KEY } from './modern-era.js';
  * `input_required` result (multi round-trip requests, basic/patterns/mrtr.mdx) carrying a form elicitation: "start
  * this run for N credits?". The client asks its person and retries with the answer and the `requestState` it was given;
  * only a yes submits. Nothing is charged before it. A client that did not declare elicitation, or on the 2025 era: an
- * agent token with the `runs` tool set waits for a person's approval in the canvas (src/backend/run-approvals.ts);
- * a connection submits within the spending limit its person set when connecting.
+ * agent token or connection with the `runs` tool set waits for a person's approval in the canvas
+ * (src/backend/run-approvals.ts); other connections submit within the spending limit their person set.
  *
  * `requestState` is attacker-controlled input (mrtr.mdx, server requirements 4 and 5): it is HMAC-signed and names the
  * principal, the node, the canvas, the idempotency key and the estimate, and expires in ten minutes; state that fails
@@ -82,12 +82,14 @@ export function createSpendConfirmation(options: {
   }
 
   /**
-   * A client that cannot ask its person in the call: an agent token with the `runs` tool set asks a person's approval
-   * in the canvas instead, and retries with the same idempotency key once it is given. Connections keep their own
-   * rule (the person set a spending limit when connecting); other callers submit as before.
+   * A client that cannot ask its person in the call: an agent token, or an OAuth connection, given the `runs` tool set
+   * asks a person's approval in the canvas instead, and retries with the same idempotency key once it is given. A
+   * connection without the set keeps its own rule (the spending limit its person set when connecting, for its MCP
+   * App's Run button); other callers submit as before.
    */
   async function approvalGate(caller: ToolCaller, args: SubmitCanvasNodeRunArgs): Promise<SpendGate> {
-    if (caller.connector || !caller.principal.toolSets.includes('runs')) return { kind: 'proceed' };
+    const sets = caller.connector ? (caller.connector.grant.toolSets ?? []) : caller.principal.toolSets;
+    if (!sets.includes('runs')) return { kind: 'proceed' };
     if (!args.idempotency_key)
       return {
         kind: 'declined',

@@ -1,10 +1,17 @@
 import { ProviderError } from '../shared/provider-error.js';
 import type { Logger } from '../shared/logger.js';
 import type { AssetRecord } from '../store/asset-records.js';
-import { createEs256Signer, signableType, signBytes, type CoseSigner } from './c2pa-signer.js';
+import { createEs256Signer, readCredentials, signableType, signBytes, type CoseSigner } from './c2pa-signer.js';
+import { createHash } from 'node:crypto';
 import { CredentialsError, signingCredentials, type SigningCredentials } from './credentials.js';
 import { gatherIngredients, type Ingredient, type IngredientUse } from './ingredients.js';
-import { exportManifest, runOutputManifest, type ExportFacts, type ManifestDefinition } from './manifests.js';
+import {
+  exportManifest,
+  runOutputManifest,
+  uploadManifest,
+  type ExportFacts,
+  type ManifestDefinition,
+} from './manifests.js';
 
 /**
  * Content credentials on what canvas-mcp makes (issue 37, item 4; docs/provenance.md): every picture, sound and film a
@@ -65,6 +72,20 @@ export interface ContentCredentials {
   /** A signer for one run's outputs: its ingredients are gathered once, at the first output that is signed. */
   forRun(run: RunToSign, log: Logger): { sign(output: FileToSign & { assetId: string }): Promise<Buffer> };
   signExport(job: ExportToSign, file: FileToSign, log: Logger): Promise<Buffer>;
+  /**
+   * An upload whose original carried credentials: the kept (re-encoded) file gets a manifest naming the original as
+   * its parent ingredient, with the original's own manifest. The kept bytes as they are when the original carried none.
+   */
+  signUpload(upload: UploadToSign, log: Logger): Promise<Buffer>;
+}
+
+export interface UploadToSign {
+  projectId: string;
+  fileName: string;
+  /** The file as kept, and its type. */
+  kept: FileToSign;
+  /** The file as the person sent it. */
+  original: { bytes: Buffer; mimeType: string };
 }
 
 const asString = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -230,6 +251,46 @@ export function createContentCredentials(options: ContentCredentialsOptions): Co
           ingredients: found,
         };
       });
+    },
+    async signUpload(upload, log) {
+      const originalType = signableType(upload.original.mimeType);
+      if (!originalType || !signableType(upload.kept.mimeType)) return upload.kept.bytes;
+      const carried = await readCredentials(upload.original.bytes, originalType).catch(() => null);
+      if (!carried) return upload.kept.bytes;
+      const sha256 = createHash('sha256').update(upload.original.bytes).digest('hex');
+      const parent = {
+        title: upload.fileName,
+        format: originalType,
+        relationship: 'parentOf' as const,
+        instance_id: 'canvas-mcp:original',
+        metadata: { 'com.canvas-mcp.sha256': sha256, 'com.canvas-mcp.byte_size': String(upload.original.bytes.length) },
+      };
+      return signed('upload', upload.kept, log, async () => ({
+        manifest: uploadManifest(
+          {
+            projectId: upload.projectId,
+            fileName: upload.fileName,
+            mimeType: signableType(upload.kept.mimeType) ?? upload.kept.mimeType,
+            createdAt: new Date(clock()),
+          },
+          parent,
+        ),
+        // With its bytes, so the original's own manifest travels with it.
+        ingredients: [
+          {
+            facts: {
+              assetId: 'original',
+              title: upload.fileName,
+              mimeType: originalType,
+              sha256,
+              byteSize: upload.original.bytes.length,
+              relationship: 'parentOf',
+              generated: false,
+            },
+            input: { definition: parent, bytes: { mimeType: originalType, data: upload.original.bytes } },
+          },
+        ],
+      }));
     },
   };
 }

@@ -171,6 +171,52 @@ export function runOutputManifest(facts: RunOutputFacts, ingredients: readonly I
   };
 }
 
+export const UPLOAD_ASSERTION = 'com.canvas-mcp.upload';
+
+export interface UploadFacts {
+  projectId: string;
+  fileName: string;
+  mimeType: string;
+  createdAt: Date;
+}
+
+/**
+ * The manifest of an upload that arrived with credentials of its own (issue 37, item 4): the intake re-encodes it
+ * without its metadata, which would drop them, so the kept file says it opened the person's file (its parent
+ * ingredient, carrying the original manifest) and edited it (metadata removed, re-encoded). No digital source type:
+ * what the original was, its own manifest says.
+ */
+export function uploadManifest(facts: UploadFacts, parent: IngredientDefinition): ManifestDefinition {
+  return {
+    title: facts.fileName,
+    format: facts.mimeType,
+    claim_generator_info: GENERATOR,
+    assertions: [
+      {
+        label: 'c2pa.actions',
+        data: {
+          actions: [
+            { action: 'c2pa.opened', parameters: { ingredientIds: [parent.instance_id] } },
+            {
+              action: 'c2pa.edited',
+              softwareAgent: { name: 'canvas-mcp upload' },
+              description: 'metadata removed and re-encoded on upload',
+            },
+          ],
+        },
+      },
+      {
+        label: UPLOAD_ASSERTION,
+        data: {
+          project_id: facts.projectId,
+          file_name: facts.fileName,
+          created_at: facts.createdAt.toISOString(),
+        },
+      },
+    ],
+  };
+}
+
 export interface ExportFacts {
   exportId: string;
   kind: string;

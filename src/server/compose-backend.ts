@@ -37,7 +37,7 @@ import { storeSeal } from '../webhooks/secrets.js';
 import type { CleanupStack } from './cleanup.js';
 import type { Addresses, Composed, Connectors } from './composed.js';
 import { seedDemo } from './demo-seed.js';
-import { assetsOf, exportEngineOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
+import { assetsOf, credentialsOf, exportEngineOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
 import { createExportOperations } from '../backend/exports.js';
 import { createShareLinkOperations } from '../backend/share-links.js';
 
@@ -242,6 +242,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
       assets,
       dataDir: config.dataDir,
       clock,
+      credentials: { signer: credentialsOf(config, store, assets, logger), logger },
       settings: {
         maxBytes: config.uploadMaxBytes,
         maxImagePixels: config.uploadImageMaxPixels,

@@ -235,6 +235,22 @@ describe('content credentials on a deployment certificate', () => {
     expect(broken.failures.join(' ')).toMatch(/dataHash\.mismatch/);
   });
 
+  it("a result's credentials are read over its signed URL, trusted under the deployment's own certificate", async () => {
+    const url = new URL(picture.run.outputs[0]!.url, context.server.url);
+    const read = await fetch(`${url.origin}${url.pathname}/credentials${url.search}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({
+      credentials: {
+        state: 'Trusted',
+        made_by: `local/${LOCAL_MODEL}`,
+        source_type: 'trainedAlgorithmicMedia',
+        generation: { project_id: 'p', run_id: picture.run.run_id },
+      },
+    });
+    const unsigned = await fetch(`${url.origin}${url.pathname}/credentials`);
+    expect(unsigned.status).toBe(401);
+  });
+
   it('canvas-mcp admin verify prints what the credentials say, trusted with the deployment CA', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-verify-'));
     try {
@@ -338,6 +354,33 @@ describe('content credentials on a deployment certificate', () => {
     const clip = await context.run('clip');
     expect(clip.run.outputs[0]!.mime_type).toBe('video/webm');
     expect(clip.bytes.includes('c2pa')).toBe(false);
+  });
+
+  it('an upload that arrived with credentials keeps them as its parent ingredient, though the intake re-encodes it', async () => {
+    const { server } = context;
+    const editor = await projectToken(server.store, 'p', 'editor');
+    const form = new FormData();
+    // A picture signed elsewhere: here, one this deployment made, downloaded and brought back as a person's file.
+    form.append('file', new Blob([new Uint8Array(picture.bytes)], { type: 'image/png' }), 'from-the-studio.png');
+    const uploaded = await fetch(`${server.url}${CANVAS}/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${editor}` },
+      body: form,
+    });
+    const [kept] = UploadReceipt.parse(await uploaded.json()).uploads;
+    const bytes = await context.download(kept!.url, { headers: { authorization: `Bearer ${editor}` } });
+    expect(bytes.equals(picture.bytes)).toBe(false);
+    const report = (await readCredentials(bytes, kept!.mime_type, anchor))!;
+    expect(report.state, JSON.stringify(report.failures)).toBe('Trusted');
+    expect(viewOf(report).actions.map((action) => action.action)).toEqual(['c2pa.opened', 'c2pa.edited']);
+    expect(report.manifest.ingredients).toEqual([
+      expect.objectContaining({
+        title: 'from-the-studio.png',
+        relationship: 'parentOf',
+        // The original's own manifest travels with it.
+        active_manifest: expect.stringMatching(/^urn:c2pa:/),
+      }),
+    ]);
   });
 
   it('a PDF export says canvas-mcp export made it from generated and uploaded pictures, named with their hashes', async () => {

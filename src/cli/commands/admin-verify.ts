@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { fileTypeFromBuffer } from 'file-type';
-import { readCredentials, signableType, type CredentialsReport } from '../../provenance/c2pa-signer.js';
+import { readCredentials, signableType } from '../../provenance/c2pa-signer.js';
+import { credentialsSummary } from '../../provenance/summary.js';
 import { report, UsageError } from '../cli-support.js';
 
 /**
@@ -10,48 +11,6 @@ import { report, UsageError } from '../cli-support.js';
  * made the file, whether it is AI-generated, when, from which project, and what it was made from. A file with no
  * credentials, or of a kind C2PA cannot carry, says so; neither is an error of the command.
  */
-
-const DIGITAL_SOURCE = /digitalsourcetype\/([A-Za-z]+)/;
-
-interface Summary {
-  state: CredentialsReport['state'];
-  failures: string[];
-  made_by: string | null;
-  source_type: string | null;
-  signed_at: string | null;
-  signer: string | null;
-  generation: Record<string, unknown> | null;
-  ingredients: Array<{ title: string | null; relationship: string | null }>;
-}
-
-function summary(found: CredentialsReport): Summary {
-  const actions = (found.manifest.assertions ?? []).find((assertion) => assertion.label.startsWith('c2pa.actions'));
-  const first = (actions?.data as { actions?: Array<Record<string, unknown>> } | undefined)?.actions?.[0];
-  const agent = first?.softwareAgent as { name?: string; version?: string } | string | undefined;
-  const generation = (found.manifest.assertions ?? []).find((assertion) =>
-    assertion.label.startsWith('com.canvas-mcp'),
-  );
-  return {
-    state: found.state,
-    failures: found.failures.map(
-      (failure) => `${failure.code}${failure.explanation ? `: ${failure.explanation}` : ''}`,
-    ),
-    made_by:
-      typeof agent === 'string'
-        ? agent
-        : agent?.name
-          ? `${agent.name}${agent.version ? ` ${agent.version}` : ''}`
-          : null,
-    source_type: DIGITAL_SOURCE.exec(String(first?.digitalSourceType ?? ''))?.[1] ?? null,
-    signed_at: found.manifest.signature_info?.time ?? null,
-    signer: found.manifest.signature_info?.common_name ?? found.manifest.signature_info?.issuer ?? null,
-    generation: (generation?.data as Record<string, unknown> | undefined) ?? null,
-    ingredients: (found.manifest.ingredients ?? []).map((ingredient) => ({
-      title: ingredient.title ?? null,
-      relationship: ingredient.relationship ?? null,
-    })),
-  };
-}
 
 export function registerVerifyCommand(
   admin: Command,
@@ -83,7 +42,7 @@ export function registerVerifyCommand(
           report(flags.json, { file, credentials: null, reason: 'none' }, `${file}: no content credentials`);
           return;
         }
-        const said = summary(found);
+        const said = credentialsSummary(found);
         const lines = [
           `${file}: content credentials ${said.state}${said.failures.length ? ` (${said.failures.join('; ')})` : ''}`,
           `  made by: ${said.made_by ?? 'not said'}`,

@@ -5,6 +5,9 @@ import { ASSET_ID, AssetMissing, type ByteRange } from '../../assets/asset-store
 import { isInlineSafe } from '../../assets/media-types.js';
 import type { AssetSigner } from '../../assets/url-signing.js';
 import type { Thumbnails } from '../../assets/thumbnails.js';
+import { readCredentials, signableType } from '../../provenance/c2pa-signer.js';
+import { deploymentTrustAnchor } from '../../provenance/credentials.js';
+import { credentialsSummary } from '../../provenance/summary.js';
 import type { AssetRecord } from '../../store/asset-records.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
@@ -29,6 +32,9 @@ export interface AssetRouteOptions {
   /** Thumbnails of pictures (GET /assets/{asset_id}/thumbnail); none: the route is not served. */
   thumbnails?: Thumbnails;
 }
+
+/** Files read whole to check their credentials, at most (a longer film is answered `too_large`). */
+const CREDENTIALS_READ_LIMIT = 256 * 1024 * 1024;
 
 /** Every asset answer's policy: nothing in it may load, run or reach anything (a picture or a film still shows). */
 export const ASSET_CSP = "default-src 'none'; sandbox";
@@ -141,6 +147,25 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
       });
     });
   }
+
+  /**
+   * GET /assets/{asset_id}/credentials (issue 37, item 4): what the file's content credentials say (the canvas shows it
+   * as "Content credentials" on a result), checked against this deployment's own certificate as a trust anchor; read
+   * with the asset's signed URL or as a member. `credentials: null` with a reason when it carries none.
+   */
+  app.get('/assets/:asset_id/credentials', async (c) => {
+    const { asset } = await readableAsset(c);
+    c.header('cache-control', 'private, max-age=300');
+    if (!signableType(asset.mimeType)) return c.json({ credentials: null, reason: 'unsupported' });
+    if (asset.byteSize > CREDENTIALS_READ_LIMIT) return c.json({ credentials: null, reason: 'too_large' });
+    const reader = assets.reader(asset.storage);
+    if (!reader)
+      throw new CanvasError('not_found', `The asset is kept in ${asset.storage} storage, out of reach here.`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await reader.open(asset)) chunks.push(chunk as Buffer);
+    const found = await readCredentials(Buffer.concat(chunks), asset.mimeType, await deploymentTrustAnchor(store));
+    return c.json(found ? { credentials: credentialsSummary(found) } : { credentials: null, reason: 'none' });
+  });
 
   app.get('/assets/:asset_id', async (c) => {
     const { asset, cacheSeconds } = await readableAsset(c);

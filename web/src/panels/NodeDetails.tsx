@@ -8,6 +8,7 @@ import { deleteItems, patchData } from '../model/intents.js';
 import { authorLabel } from '../model/layout.js';
 import { FirstSteps, markFirstStep } from './FirstSteps.js';
 import { ResultVersions } from './ResultVersions.js';
+import { ContentCredentials } from './ContentCredentials.js';
 
 /** Everything about the selected node: its place, its data, who changed it last and its latest run. */
 export function NodeDetails({ nodeId }: { nodeId: string | null }) {
@@ -74,6 +75,7 @@ export function NodeDetails({ nodeId }: { nodeId: string | null }) {
                   <a href={output.url} target="_blank" rel="noreferrer">
                     {output.kind} ({output.mime_type})
                   </a>
+                  {['image', 'audio', 'video'].includes(output.kind) ? <ContentCredentials url={output.url} /> : null}
                 </div>
               ))}
             </dd>
