@@ -31,6 +31,8 @@ const WRITE_TOOLS = new Set([
   'create_canvas_edge',
   // Beyond the six (issue 32, item 7): changing a shot's fields or order is an update of its board.
   'apply_canvas_changes',
+  // Laying out a messy board (issue 34, item 4): one revision of positions, like the page's Tidy.
+  'tidy_canvas',
   'cancel_canvas_node_run',
 ]);
 export const APPROVED_TOOL = 'submit_canvas_node_run';

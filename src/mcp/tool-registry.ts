@@ -334,7 +334,12 @@ export function toolSetTools(sets: readonly ToolSetName[], enableHiddenTools: bo
 }
 
 /** Tools beyond the six that the canvas chat's own agent also lists and may call (an `assistant` token). */
-const ASSISTANT_TOOLS = new Set(['submit_canvas_node_run', 'create_canvas_edge', 'apply_canvas_changes']);
+const ASSISTANT_TOOLS = new Set([
+  'submit_canvas_node_run',
+  'create_canvas_edge',
+  'apply_canvas_changes',
+  'tidy_canvas',
+]);
 
 /**
  * What the in-product assistant sees (issue 18): the six, run submission (which the chat wraps in the person's

@@ -7,8 +7,8 @@ import { ProviderError } from './provider-error.js';
 
 /**
  * Video and audio encoding through ffmpeg (docs/runs.md, "Media"), the build the `@ffmpeg-installer/ffmpeg` npm
- * package ships (src/shared/media-binaries.ts), run as a child process. WebM (VP8) because every browser plays it
- * without licences; WAV for trimmed audio. An ffmpeg that is missing fails the run with a message saying so.
+ * package ships (src/shared/media-binaries.ts), run as a child process. MP4 (H.264, AAC): every player, browser and
+ * editor opens it, and content credentials embed in it (WebM has no place for them, issue 37); WAV for trimmed audio. An ffmpeg that is missing fails the run with a message saying so.
  */
 
 export interface VideoFormat {
@@ -116,9 +116,10 @@ function write(stdin: NodeJS.WritableStream, chunk: Buffer): Promise<void> {
   });
 }
 
-const WEBM = ['-c:v', 'libvpx', '-b:v', '600k', '-deadline', 'realtime', '-cpu-used', '8', '-pix_fmt', 'yuv420p'];
+/** H.264 in MP4 (faststart): what every player and editor opens, and a container C2PA content credentials embed in. */
+const MP4 = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'];
 
-/** Encodes raw RGB frames (one Buffer of width × height × 3 bytes each) into a WebM video. */
+/** Encodes raw RGB frames (one Buffer of width × height × 3 bytes each) into an MP4 video. */
 export async function encodeFrames(
   frames: (index: number) => Buffer,
   count: number,
@@ -126,7 +127,7 @@ export async function encodeFrames(
   signal: AbortSignal,
 ): Promise<Buffer> {
   return inScratch(async (dir) => {
-    const out = join(dir, 'out.webm');
+    const out = join(dir, 'out.mp4');
     await runFfmpeg(
       [
         '-f',
@@ -139,7 +140,7 @@ export async function encodeFrames(
         String(format.fps),
         '-i',
         'pipe:0',
-        ...WEBM,
+        ...MP4,
         '-an',
         '-y',
         out,
@@ -164,7 +165,7 @@ export interface ComposeClip {
 }
 
 /**
- * Cuts each clip, scales it to one format and joins them in order; with an audio track, muxes it (Opus) for the
+ * Cuts each clip, scales it to one format and joins them in order; with an audio track, muxes it (AAC) for the
  * length of the video.
  */
 export async function composeVideo(
@@ -179,7 +180,7 @@ export async function composeVideo(
       if ('file' in clip.source) {
         inputs.push(clip.source.file);
       } else {
-        const generated = join(dir, `generated-${index}.webm`);
+        const generated = join(dir, `generated-${index}.mp4`);
         const { frames, count } = clip.source;
         const bytes = await encodeFrames(frames, count, format, signal);
         await writeFile(generated, bytes);
@@ -191,7 +192,7 @@ export async function composeVideo(
       return `[${index}:v]trim=start=${clip.trimStartMs / 1000}${end},setpts=PTS-STARTPTS,scale=${format.width}:${format.height},fps=${format.fps},format=yuv420p[v${index}]`;
     });
     const joined = `${clips.map((_, index) => `[v${index}]`).join('')}concat=n=${clips.length}:v=1:a=0[video]`;
-    const out = join(dir, 'out.webm');
+    const out = join(dir, 'out.mp4');
     const audio = audioFile ? ['-i', audioFile] : [];
     const mapping = audioFile
       ? // The sound for exactly as long as the film: ffmpeg's -shortest overshoots by up to half a second on some builds.
@@ -201,7 +202,7 @@ export async function composeVideo(
           '-map',
           `${clips.length}:a`,
           '-c:a',
-          'libopus',
+          'aac',
           '-t',
           String(await filmSeconds(clips, inputs, format)),
         ]
@@ -213,7 +214,7 @@ export async function composeVideo(
         '-filter_complex',
         [...filters, joined].join(';'),
         ...mapping,
-        ...WEBM,
+        ...MP4,
         '-y',
         out,
       ],

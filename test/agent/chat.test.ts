@@ -147,6 +147,7 @@ describe.each(STORE_TARGETS)('the canvas chat: $name', (target) => {
         'get_canvas_node_run',
         'list_zone_skills',
         'submit_canvas_node_run',
+        'tidy_canvas',
       ]);
 
       const stored = await transcript(chat.conversation_id);

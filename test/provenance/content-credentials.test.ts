@@ -349,11 +349,13 @@ describe('content credentials on a deployment certificate', () => {
     expect(probe(trimmed.bytes).streams[0]).toMatchObject({ codec_type: 'audio', codec_name: 'pcm_s16le' });
   });
 
-  it("a video node's WebM is stored as made: C2PA has no way to carry a manifest in WebM", async () => {
+  it("a video node's film (MP4, no longer WebM, which has no place for a manifest) carries its credentials", async () => {
     await context.node('clip', 'videoNode', { videoUrl: null, prompt: 'waves', aspectRatio: '16:9', durationMs: 500 });
     const clip = await context.run('clip');
-    expect(clip.run.outputs[0]!.mime_type).toBe('video/webm');
-    expect(clip.bytes.includes('c2pa')).toBe(false);
+    expect(clip.run.outputs[0]!.mime_type).toBe('video/mp4');
+    const report = (await readCredentials(clip.bytes, 'video/mp4', anchor))!;
+    expect(report.state, JSON.stringify(report.failures)).toBe('Trusted');
+    expect(viewOf(report).actions[0]).toMatchObject({ digitalSourceType: DIGITAL_SOURCE_TYPE.trainedAlgorithmicMedia });
   });
 
   it('an upload that arrived with credentials keeps them as its parent ingredient, though the intake re-encodes it', async () => {

@@ -104,7 +104,7 @@ describe('generation-shaped nodes run to real media files', () => {
     expect([png.width, png.height]).toEqual([4 * 128 + 5 * 4, 2 * 72 + 3 * 4]);
   });
 
-  it('videoNode: a WebM video of its duration and aspect', async () => {
+  it('videoNode: an MP4 (H.264) video of its duration and aspect', async () => {
     await node('clip', 'videoNode', {
       videoUrl: null,
       prompt: 'waves on a cliff',
@@ -112,10 +112,10 @@ describe('generation-shaped nodes run to real media files', () => {
       durationMs: 2000,
     });
     const { bytes, contentType } = await run('clip');
-    expect(contentType).toBe('video/webm');
+    expect(contentType).toBe('video/mp4');
     const info = probe(bytes);
     expect(info.streams).toEqual([
-      expect.objectContaining({ codec_type: 'video', codec_name: 'vp8', width: 320, height: 180 }),
+      expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 180 }),
     ]);
     expect(info.durationSeconds).toBeCloseTo(2, 1);
   });

@@ -282,6 +282,21 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     method: 'get',
+    path: '/assets/:asset_id/credentials',
+    operationId: 'getAssetCredentials',
+    summary:
+      "What a file's content credentials (C2PA) say, checked under this deployment's own certificate: `credentials: null` with a `reason` when it carries none (docs/provenance.md). With the asset's signed URL, or as a member.",
+    tag: 'runs',
+    auth: 'asset',
+    params: z.object({ asset_id: z.string().regex(/^asset_[A-Za-z0-9_-]{16}$/) }),
+    query: z.object({
+      exp: z.string().regex(/^\d+$/).optional().meta({ description: "The asset's signed URL: when it expires." }),
+      sig: z.string().optional().meta({ description: "The asset's signed URL: its signature." }),
+    }),
+    responses: { 200: ok('What the credentials say.', z.looseObject({ credentials: z.unknown() })) },
+  },
+  {
+    method: 'get',
     path: '/auth/login',
     operationId: 'signInPage',
     summary: 'The page of a one-time sign-in link: who it signs in, and a button that does it. Spends nothing.',

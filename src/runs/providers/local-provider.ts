@@ -28,7 +28,7 @@ import { worldGlb } from './media/world-glb.js';
 /**
  * The built-in offline provider: it takes `durationMs`, reports progress ten times, honours cancellation at every
  * step, and produces real files derived deterministically from the input: PNG images and storyboard sheets, WAV
- * audio (generated or trimmed), WebM videos (generated, or composed from clips), an MP4 animatic of a video story's
+ * audio (generated or trimmed), MP4 videos (generated, or composed from clips), an MP4 animatic of a video story's
  * shots, GLB worlds, JSON.
  */
 export interface LocalProviderOptions {
@@ -176,7 +176,7 @@ async function produce(
     case 'video_generation': {
       const format = videoFormat(input.aspectRatio);
       const clip = generatedClip(seed, Number(input.durationMs ?? 2000), format);
-      return asset('video/webm', await encodeFrames(clip.frames, clip.count, format, signal));
+      return asset('video/mp4', await encodeFrames(clip.frames, clip.count, format, signal));
     }
     case 'video_story': {
       const shots = (input.shots as Array<{ prompt: string; durationMs: number }>) ?? [];
@@ -234,7 +234,7 @@ async function produce(
       }
       const audio =
         typeof input.audioAssetId === 'string' ? await inputFile(context, input.audioAssetId, 'the audio track') : null;
-      return asset('video/webm', await composeVideo(composed, format, audio, signal));
+      return asset('video/mp4', await composeVideo(composed, format, audio, signal));
     }
     case 'world_generation':
       return asset('model/gltf-binary', await worldGlb(seed));

@@ -5,9 +5,9 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import type { ChatContext, ChatModelStatus, ConversationView, RunEstimate } from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
 import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import type { CanvasController } from '../model/canvas-store.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
 import { api } from '../model/api.js';
+import { undoAgentChanges } from '../model/agent-undo.js';
 import { markFirstStep } from './FirstSteps.js';
 import { chatApi, chatTransport, freeSpot, newMessageId, toolLine, toolWord } from '../model/chat.js';
 import { credits } from '../cards/values.js';
@@ -123,26 +123,6 @@ export function ChatPanel() {
       ) : null}
     </div>
   );
-}
-
-/**
- * "Undo its changes" (issue 34, item 5): what the conversation's assistant changed goes back, as one revision; a card
- * someone changed after it is kept, and the notice names it.
- */
-async function undoConversation(controller: CanvasController, agentRunId: string) {
-  const { address, layout } = controller.store.getState();
-  try {
-    const receipt = await api.undoChatRun(address, agentRunId, layout.revision);
-    const count = receipt.changed_node_ids.length + receipt.changed_edge_ids.length;
-    const kept = receipt.kept.map((entry) => `${entry.id} (changed since by ${entry.by})`);
-    controller.notify(
-      'info',
-      `Undid the assistant's ${count} change${count === 1 ? '' : 's'} in revision ${receipt.revision}.` +
-        (kept.length > 0 ? ` Kept: ${kept.join(', ')}.` : ''),
-    );
-  } catch (error) {
-    controller.notify('error', `Nothing was undone: ${(error as Error).message}`);
-  }
 }
 
 /** Typing in the Chat tab starts a conversation: no separate click first (issue 34, item 8). */
@@ -343,7 +323,7 @@ function Conversation({
             type="button"
             className="button-small"
             title="Put back what the assistant changed in this conversation; what people changed since stays"
-            onClick={() => void undoConversation(controller, view.agent_run_id)}
+            onClick={() => void undoAgentChanges(controller, view.agent_run_id, 'the assistant')}
           >
             Undo its changes
           </button>

@@ -2,8 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { TOOL_SETS, type ChatRunView, type ConnectionView, type ToolSetName } from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
 import { clientConfigs } from '../../../src/shared/client-configs.js';
-import { useCanvas, useCanvasState } from '../canvas/context.js';
+import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
 import { api } from '../model/api.js';
+import { undoAgentChanges } from '../model/agent-undo.js';
 import { credits } from '../cards/values.js';
 
 /**
@@ -41,6 +42,7 @@ function CopyBlock({ text }: { text: string }) {
 
 export function ConnectAgent() {
   const { controller } = useCanvas();
+  const editable = useEditable();
   const address = useCanvasState((state) => state.address);
   const role = useCanvasState((state) => state.role);
   const person = useCanvasState((state) => state.person);
@@ -178,6 +180,16 @@ export function ConnectAgent() {
             <button type="button" className="button-small" onClick={() => void end(chatRun.agent_run_id)}>
               End
             </button>
+            {editable ? (
+              <button
+                type="button"
+                className="button-small"
+                title="Everything this agent changed goes back, as one revision; a card someone changed since is kept"
+                onClick={() => void undoAgentChanges(controller, chatRun.agent_run_id, 'the agent')}
+              >
+                Undo its changes
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -265,6 +277,17 @@ function ConnectedApps({ mcpUrl }: { mcpUrl: string }) {
                   aria-label={`End ${connection.client_name ?? 'the app'}'s connection`}
                 >
                   End
+                </button>
+              ) : null}
+              {connection.agent_run_id && role !== 'viewer' ? (
+                <button
+                  type="button"
+                  className="button-small"
+                  onClick={() =>
+                    void undoAgentChanges(controller, connection.agent_run_id!, connection.client_name ?? 'the app')
+                  }
+                >
+                  Undo its changes
                 </button>
               ) : null}
               {role === 'owner' ? (
