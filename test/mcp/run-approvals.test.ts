@@ -6,6 +6,7 @@ import { signedInPerson } from '../support/canvas-reads.js';
 import { connectClient, deploy, structured, toolError, type McpDeployment } from '../support/mcp.js';
 import { api } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { agentOnCanvas } from '../support/tokens.js';
 import { IDP } from '../backend/world.js';
 
 /**
@@ -41,25 +42,14 @@ describe.each(STORE_TARGETS)('run approvals: $name', (target) => {
           data: { displayName: 'Frame 1', prompt: 'a lighthouse', size: '1K', imageUrl: null, aspectRatio: '16:9' },
         }),
       );
-      const token = await store.tokens.createToken({
+      const token = await agentOnCanvas(store, {
+        projectId: 'p1',
+        canvasId: 'c1',
         name: 'studio agent',
-        kind: 'agent',
-        role: 'editor',
-        projects: ['p1'],
-        workspaces: [],
-        actor: null,
-        expiresAt: null,
         toolSets: ['runs'],
       });
       agentSecret = token.secret;
-      const chatRunId = await store.chatRuns.createChatRun({
-        projectId: 'p1',
-        canvasId: 'c1',
-        actor: null,
-        tokenId: token.tokenId,
-        canEdit: true,
-        expiresAt: null,
-      });
+      const chatRunId = token.chatRunId;
       agent = await connectClient(deployment.mcpUrl, {
         Authorization: `Bearer ${token.secret}`,
         'X-Agent-Run-Id': chatRunId,

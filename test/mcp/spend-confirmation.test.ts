@@ -4,6 +4,7 @@ import { CanvasNode } from '../../src/contract/index.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { deploy, type McpDeployment } from '../support/mcp.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { agentOnCanvas } from '../support/tokens.js';
 
 /**
  * Spend confirmation for external agents (issue 34, item 6) with the official v2 client on the 2026-07-28 era, on both
@@ -56,25 +57,14 @@ describe.each(STORE_TARGETS)('spend confirmation: $name', (target) => {
           data: { prompt: 'a lighthouse at dusk', size: '2K', imageUrl: null, aspectRatio: '16:9' },
         }),
       );
-      const token = await store.tokens.createToken({
+      const token = await agentOnCanvas(store, {
+        projectId: 'p1',
+        canvasId: 'c1',
         name: 'agent that spends',
-        kind: 'agent',
-        role: 'editor',
-        projects: ['p1'],
-        workspaces: [],
-        actor: null,
-        expiresAt: null,
         toolSets: ['runs'],
       });
       secret = token.secret;
-      chatRunId = await store.chatRuns.createChatRun({
-        projectId: 'p1',
-        canvasId: 'c1',
-        actor: null,
-        tokenId: token.tokenId,
-        canEdit: true,
-        expiresAt: null,
-      });
+      chatRunId = token.chatRunId;
     }, 60_000);
     afterAll(async () => deployment?.close());
 

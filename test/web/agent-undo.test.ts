@@ -6,7 +6,7 @@ import { readLayout } from '../support/canvas-reads.js';
 import { connectClient } from '../support/mcp.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
-import { projectToken } from '../support/tokens.js';
+import { agentOnCanvas, projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -23,23 +23,12 @@ describe('the web canvas: undo an agent’s changes', () => {
   beforeAll(async () => {
     server = await startTestServer(sqlite, { seedDemo: true });
     await server.store.projects.createCanvas('demo', 'agented', false);
-    const token = await server.store.tokens.createToken({
-      name: 'layout agent',
-      kind: 'agent',
-      role: 'editor',
-      projects: ['demo'],
-      workspaces: [],
-      actor: null,
-      expiresAt: null,
-    });
-    const chatRunId = await server.store.chatRuns.createChatRun({
+    const token = await agentOnCanvas(server.store, {
       projectId: 'demo',
       canvasId: 'agented',
-      actor: null,
-      tokenId: token.tokenId,
-      canEdit: true,
-      expiresAt: null,
+      name: 'layout agent',
     });
+    const chatRunId = token.chatRunId;
     const agent = await connectClient(server.server.mcpUrl, {
       Authorization: `Bearer ${token.secret}`,
       'X-Agent-Run-Id': chatRunId,
