@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { CanvasNode, type CanvasRef } from '../contract/index.js';
+import { CanvasNode, type CanvasRef, type ThreadView } from '../contract/index.js';
+import { canvasThreads } from './review/review-views.js';
 import type { ShareLinkCreateBody, ShareLinkList, ShareLinkView, SharedBoardsView } from '../contract/exports.js';
 import type { AssetSigner } from '../assets/url-signing.js';
 import { boardSource } from '../exports/board-source.js';
@@ -20,6 +21,30 @@ import type { CallerContext } from './auth/caller.js';
  */
 
 export const SHARE_ID_PREFIX = 'share_';
+
+/** The live link a secret names; a revoked or expired one says so, and shows nothing. */
+export async function liveLink(store: Store, secret: string, now: number): Promise<StoredShareLink> {
+  const link = /^[A-Za-z0-9_-]{16,64}$/.test(secret) ? await store.shareLinks.bySecretHash(sha256Hex(secret)) : undefined;
+  if (!link) throw new CanvasError('not_found', 'This share link does not exist.', { reason: 'unknown' });
+  if (link.revokedAt !== null)
+    throw new CanvasError('not_found', 'This share link was revoked by its owner.', { reason: 'revoked' });
+  if (link.expiresAt <= now)
+    throw new CanvasError('not_found', 'This share link has expired: ask its owner for a new one.', { reason: 'expired' });
+  return link;
+}
+
+/** A thread as a guest sees it: writers by the name they show, without the identities behind them. */
+export function forGuests(thread: ThreadView): ThreadView {
+  return {
+    ...thread,
+    resolved_by: thread.resolved_by === null ? null : 'a reviewer',
+    comments: thread.comments.map((comment) => ({
+      ...comment,
+      author: { ...comment.author, issuer: null, subject: null },
+      mentions: [],
+    })),
+  };
+}
 const DAY_MS = 86_400_000;
 
 function view(link: StoredShareLink, url: string | null): ShareLinkView {
@@ -27,6 +52,7 @@ function view(link: StoredShareLink, url: string | null): ShareLinkView {
     share_id: link.id,
     node_id: link.nodeId,
     downloads: link.downloads,
+    review: link.review,
     created_by: link.createdBy,
     created_at: new Date(link.createdAt).toISOString(),
     expires_at: new Date(link.expiresAt).toISOString(),
@@ -71,6 +97,7 @@ export function createShareLinkOperations(
         canvasId: ref.canvasId,
         nodeId: body.node_id,
         downloads: body.downloads,
+        review: body.review,
         createdBy: person?.subject ?? (ctx.principal.kind === 'session' ? 'someone' : ctx.principal.tokenName),
         expiresAt: clock() + body.expires_in_days * DAY_MS,
       });
@@ -83,6 +110,7 @@ export function createShareLinkOperations(
           details: {
             canvas_id: ref.canvasId,
             node_id: body.node_id,
+            review: body.review,
             expires_at: new Date(link.expiresAt).toISOString(),
           },
         });
@@ -108,18 +136,12 @@ export function createShareLinkOperations(
         });
     },
 
+    /** The live link a secret names; a revoked or expired one says so (issue 33's guests use it too). */
+    live: (secret: string) => liveLink(store, secret, clock()),
+
     /** What a link shows, for anyone holding it; a revoked or expired link says so (and shows nothing). */
     async open(secret: string): Promise<SharedBoardsView> {
-      const link = /^[A-Za-z0-9_-]{16,64}$/.test(secret)
-        ? await store.shareLinks.bySecretHash(sha256Hex(secret))
-        : undefined;
-      if (!link) throw new CanvasError('not_found', 'This share link does not exist.', { reason: 'unknown' });
-      if (link.revokedAt !== null)
-        throw new CanvasError('not_found', 'This share link was revoked by its owner.', { reason: 'revoked' });
-      if (link.expiresAt <= clock())
-        throw new CanvasError('not_found', 'This share link has expired: ask its owner for a new one.', {
-          reason: 'expired',
-        });
+      const link = await liveLink(store, secret, clock());
       const load = await store.layout.loadLayout(link.projectId, link.canvasId);
       if (!load) throw new CanvasError('not_found', 'The canvas this link showed is gone.', { reason: 'gone' });
       const nodes = new Map(load.nodes.map((row) => [row.id, CanvasNode.parse(JSON.parse(row.body))]));
@@ -167,11 +189,18 @@ export function createShareLinkOperations(
           });
         shown.push({ title: source.boardTitle, aspect: source.aspect, shots });
       }
+      const boardIds = boards.map((board) => board.id);
       return {
         title: titles.canvas,
         expires_at: new Date(link.expiresAt).toISOString(),
         downloads,
         boards: shown,
+        review: link.review,
+        board_node_ids: boardIds,
+        threads:
+          link.review === 'none' || boardIds.length === 0
+            ? []
+            : (await canvasThreads(store, link, { nodeIds: boardIds })).map(forGuests),
       };
     },
   };

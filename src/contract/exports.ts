@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NodeId } from './identifiers.js';
+import { ShareReview, ThreadView } from './review.js';
 
 /**
  * Exports (issue 35; docs/deliverables.md): the files a board leaves the app as. Each export is a job run by the
@@ -151,6 +152,10 @@ export const ShareLinkCreateBody = z
       .max(20)
       .default([])
       .meta({ description: 'Exports of this canvas (export ids) the link offers for download.' }),
+    review: ShareReview.default('none').meta({
+      description:
+        'A guest review link (issue 33): none presents only; read shows the comment threads; comment lets guests comment under a name.',
+    }),
   })
   .meta({ id: 'ShareLinkCreateBody' });
 export type ShareLinkCreateBody = z.infer<typeof ShareLinkCreateBody>;
@@ -160,6 +165,7 @@ export const ShareLinkView = z
     share_id: z.string(),
     node_id: z.string().nullable(),
     downloads: z.array(z.string()),
+    review: ShareReview,
     created_by: z.string(),
     created_at: z.string(),
     expires_at: z.string(),
@@ -196,6 +202,9 @@ export const SharedBoardsView = z
       z.strictObject({ name: z.string(), content_type: z.string(), bytes: z.int().min(0), url: z.string() }),
     ),
     expires_at: z.string(),
+    review: ShareReview,
+    board_node_ids: z.array(z.string()).meta({ description: 'The boards\' node ids, in the order of `boards`.' }),
+    threads: z.array(ThreadView).meta({ description: 'Comment threads of the shown boards (review read or comment).' }),
   })
   .meta({ id: 'SharedBoardsView' });
 export type SharedBoardsView = z.infer<typeof SharedBoardsView>;

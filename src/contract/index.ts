@@ -42,3 +42,4 @@ export * from './element-links.js';
 export * from './checkpoints.js';
 export * from './exports.js';
 export * from './tool-sets.js';
+export * from './review.js';

@@ -7,6 +7,7 @@ import { CanvasNode } from './node.js';
 import { CancelRunResult, NodeRun, RunEstimate } from './node-run.js';
 import { ChangesBody, TidyBody } from './layout-changes.js';
 import { ExportCreateBody, ExportView } from './exports.js';
+import { CommentCreateBody, ThreadStatusBody, ThreadView } from './review.js';
 import { SkillCatalog } from './skills.js';
 import { IdempotencyKey } from './idempotency.js';
 
@@ -117,6 +118,23 @@ export type GetExportArgs = z.infer<typeof GetExportArgs>;
 export const TidyCanvasArgs = TidyBody.extend({ project_id: ProjectId, canvas_id: CanvasId });
 export type TidyCanvasArgs = z.infer<typeof TidyCanvasArgs>;
 
+/** Reply in a comment thread (the `review` tool set, issue 33). */
+export const ReplyToCommentArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  thread_id: ResourceId,
+  body: CommentCreateBody.shape.body,
+});
+export type ReplyToCommentArgs = z.infer<typeof ReplyToCommentArgs>;
+
+export const ResolveCommentThreadArgs = z.strictObject({
+  project_id: ProjectId,
+  canvas_id: CanvasId,
+  thread_id: ResourceId,
+  status: ThreadStatusBody.shape.status.default('resolved'),
+});
+export type ResolveCommentThreadArgs = z.infer<typeof ResolveCommentThreadArgs>;
+
 export const HIDDEN_TOOL_CONTRACTS = {
   submit_canvas_node_run: toolContract(SubmitCanvasNodeRunArgs, NodeRun),
   create_canvas_edge: toolContract(CreateCanvasEdgeArgs, CreateEdgeReceipt),
@@ -125,6 +143,8 @@ export const HIDDEN_TOOL_CONTRACTS = {
   export_board: toolContract(ExportBoardArgs, ExportView),
   get_export: toolContract(GetExportArgs, ExportView),
   tidy_canvas: toolContract(TidyCanvasArgs, BatchReceipt),
+  reply_to_comment: toolContract(ReplyToCommentArgs, ThreadView),
+  resolve_comment_thread: toolContract(ResolveCommentThreadArgs, ThreadView),
 } as const;
 export type HiddenToolName = keyof typeof HIDDEN_TOOL_CONTRACTS;
 export const PUBLISHED_TOOL_NAMES = Object.keys(TOOL_CONTRACTS) as PublishedToolName[];

@@ -12,6 +12,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'run.failed',
   'run.cancelled',
   'layout.revision',
+  'comment.created',
+  'comment.resolved',
+  'review.changed',
 ] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;

@@ -69,6 +69,8 @@ import { createRunApprovalOperations } from '../backend/run-approvals.js';
 import { registerRunApprovalRoutes } from './routes/run-approvals.js';
 import type { ShareLinkOperations } from '../backend/share-links.js';
 import { registerShareLinkRoutes, registerSharedRoute } from './routes/share-links.js';
+import type { ReviewOperations } from '../backend/review/index.js';
+import { registerGuestReviewRoutes, registerReviewRoutes } from './routes/review.js';
 import { ELEMENT_PATH, ELEMENTS_PATH, registerElementRoutes } from './routes/elements.js';
 import type { Uploads } from '../backend/uploads.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
@@ -116,6 +118,8 @@ export interface BackendAppOptions {
   exports?: ExportOperations;
   /** Read-only links that present boards without an account (issue 35). */
   shareLinks?: ShareLinkOperations;
+  /** Comment threads, review states, inboxes and review guests (issue 33). */
+  review?: ReviewOperations;
   /** OAuth connectors (src/oauth/): their consent page and connections, once the authorization server runs. */
   connectors?: () => { server: AuthorizationServer; grants: ConnectorGrants } | null;
 }
@@ -249,6 +253,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     thumbnails: options.thumbnails,
   });
   if (options.shareLinks) registerSharedRoute(app, options.shareLinks);
+  if (options.review) registerGuestReviewRoutes(app, options.review);
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
   app.use(
@@ -330,6 +335,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   if (options.exports) registerExportRoutes(app, options.exports);
   registerRunApprovalRoutes(app, createRunApprovalOperations(store, backend));
   if (options.shareLinks) registerShareLinkRoutes(app, options.shareLinks);
+  if (options.review) registerReviewRoutes(app, options.review);
   registerPeopleRoutes(app, options.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });

@@ -118,8 +118,7 @@ function toolSetsOf(caller: ToolCaller, allowed: readonly ToolSetName[]): ToolSe
     if (!known.success)
       throw new CanvasError(
         'invalid_arguments',
-        `${TOOL_SETS_HEADER}: "${name}" is not a tool set of this server; it has ${Object.keys(TOOL_SETS).join(', ')}` +
-          (name === 'review' ? ' (review tools come with comments, which are not built yet).' : '.'),
+        `${TOOL_SETS_HEADER}: "${name}" is not a tool set of this server; it has ${Object.keys(TOOL_SETS).join(', ')}.`,
         { header: TOOL_SETS_HEADER, tool_set: name },
       );
     if (!allowed.includes(known.data))

@@ -1,3 +1,4 @@
+import type { ReviewOperations } from '../backend/review/index.js';
 import { resolveCaller } from '../backend/auth/caller.js';
 import { authenticateSecret } from '../backend/auth/principal.js';
 import type { CanvasBackend } from '../backend/backend.js';
@@ -17,6 +18,7 @@ export function createInProcessClient(
   clock: () => number = Date.now,
   exports: ExportOperations | null = null,
   boardImages: BoardImages | null = null,
+  _review: ReviewOperations | null = null,
 ): BackendClient {
   const exportOperations = () => {
     if (!exports) throw new CanvasError('unavailable', 'Exports are not served by this tool server.');

@@ -40,6 +40,7 @@ import { seedDemo } from './demo-seed.js';
 import { assetsOf, credentialsOf, exportEngineOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
 import { createExportOperations } from '../backend/exports.js';
 import { createShareLinkOperations } from '../backend/share-links.js';
+import { createReviewOperations } from '../backend/review/index.js';
 
 /**
  * Backend mode: the store, the run engine, webhooks, the change feed, presence, the chat and the REST API, with /mcp
@@ -194,6 +195,14 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
       chunkTimeoutMs: 90_000,
     },
   });
+  const review = createReviewOperations({
+    store,
+    mailer,
+    publicOrigin: () => addresses.publicOrigin,
+    logger: logger.child({ component: 'review' }),
+    chat: () => chat,
+    clock,
+  });
   cleanup.defer('change feeds', () => feed.closeAll('shutdown'));
   const presence = await createPresence(store, logger, clock);
   cleanup.defer('presence', () => presence.close());
@@ -237,6 +246,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     connectors: () => connectors,
     exports: exportOperations,
     shareLinks: createShareLinkOperations(store, { signer, publicOrigin: () => addresses.publicOrigin, clock }),
+    review,
     uploads: createUploads({
       store,
       assets,
@@ -258,7 +268,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   return {
     mode: 'backend',
     app,
-    client: createInProcessClient(backend, clock, exportOperations, boardImages),
+    client: createInProcessClient(backend, clock, exportOperations, boardImages, review),
     metrics,
     presence,
     store,
@@ -283,6 +293,8 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
       // Turns in flight stop first when the server closes (each recorded as stopped), so their streams end before
       // the HTTP server waits on them: registered after the HTTP server, it runs before it.
       cleanup.defer('chat turns', () => chat.close());
+      // The assistant's answers in threads post once their turns end: after the turns stop, before the store closes.
+      cleanup.defer('assistant in threads', () => review.assistant.settled());
     },
   };
 }

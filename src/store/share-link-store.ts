@@ -10,6 +10,7 @@ const ShareRow = z.object({
   canvas_id: z.string(),
   node_id: z.string().nullable(),
   downloads: z.string(),
+  review: z.enum(['none', 'read', 'comment']),
   created_by: z.string(),
   created_at: z.coerce.number(),
   expires_at: z.coerce.number(),
@@ -22,13 +23,14 @@ export interface StoredShareLink {
   canvasId: string;
   nodeId: string | null;
   downloads: string[];
+  review: 'none' | 'read' | 'comment';
   createdBy: string;
   createdAt: number;
   expiresAt: number;
   revokedAt: number | null;
 }
 
-const COLUMNS = 'id, project_id, canvas_id, node_id, downloads, created_by, created_at, expires_at, revoked_at';
+const COLUMNS = 'id, project_id, canvas_id, node_id, downloads, review, created_by, created_at, expires_at, revoked_at';
 
 function parse(row: unknown): StoredShareLink {
   const r = ShareRow.parse(row);
@@ -38,6 +40,7 @@ function parse(row: unknown): StoredShareLink {
     canvasId: r.canvas_id,
     nodeId: r.node_id,
     downloads: z.array(z.string()).parse(JSON.parse(r.downloads)),
+    review: r.review,
     createdBy: r.created_by,
     createdAt: r.created_at,
     expiresAt: r.expires_at,
@@ -58,6 +61,7 @@ export function createShareLinkStore(driver: SqlDriver, clock: () => number) {
         canvas_id: link.canvasId,
         node_id: link.nodeId,
         downloads: JSON.stringify(link.downloads),
+        review: link.review,
         created_by: link.createdBy,
         created_at: createdAt,
         expires_at: link.expiresAt,
@@ -68,6 +72,11 @@ export function createShareLinkStore(driver: SqlDriver, clock: () => number) {
     /** The link a secret's hash names, whatever its state (the caller tells expired and revoked apart). */
     async bySecretHash(secretHash: string): Promise<StoredShareLink | undefined> {
       const row = await driver.get(`SELECT ${COLUMNS} FROM share_links WHERE secret_hash = ?`, [secretHash]);
+      return row ? parse(row) : undefined;
+    },
+
+    async byId(id: string): Promise<StoredShareLink | undefined> {
+      const row = await driver.get(`SELECT ${COLUMNS} FROM share_links WHERE id = ?`, [id]);
       return row ? parse(row) : undefined;
     },
 

@@ -6,6 +6,7 @@ import { createCheckpointStore, type CheckpointStore } from './checkpoint-store.
 import { createExportStore, type ExportStore } from './export-store.js';
 import { createShareLinkStore, type ShareLinkStore } from './share-link-store.js';
 import { createRunApprovalStore, type RunApprovalStore } from './run-approval-store.js';
+import { createReviewStore, type ReviewStore } from './review-store.js';
 import { createChatRunStore, type ChatRunStore } from './chat-run-store.js';
 import { createChatStore, type ChatStore } from './chat-store.js';
 import { readServiceNote, sharedSecret, writeServiceNote } from './server-secrets.js';
@@ -81,6 +82,8 @@ export interface Store {
   readonly shareLinks: ShareLinkStore;
   /** Paid runs of external agents waiting for a person's yes (issue 34). */
   readonly runApprovals: RunApprovalStore;
+  /** Comment threads, review states, inboxes and review guests (issue 33). */
+  readonly review: ReviewStore;
   /** Webhook endpoints and the outbox of their deliveries (issue 22). */
   readonly webhooks: WebhookStore;
   /** Downstream chains ("Run from here", issue 22). */
@@ -148,6 +151,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     exports: createExportStore(driver, clock),
     shareLinks: createShareLinkStore(driver, clock),
     runApprovals: createRunApprovalStore(driver, clock),
+    review: createReviewStore(driver, clock),
     webhooks: createWebhookStore(driver, clock),
     versions: createVersionReads(driver),
     metrics: createStoreMetrics(driver),

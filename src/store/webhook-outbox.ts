@@ -130,3 +130,29 @@ export async function emitLayoutEvent(
     now: revision.now,
   });
 }
+
+/**
+ * A review event (issue 33): a comment posted, a thread resolved, a review state set. `data` is what the receiver
+ * needs to find it (ids, who, the state), never a guest's token or a person's address.
+ */
+export async function emitReviewEvent(
+  driver: SqlDriver,
+  tx: SqlExecutor,
+  event: {
+    projectId: string;
+    canvasId: string;
+    type: 'comment.created' | 'comment.resolved' | 'review.changed';
+    data: Record<string, unknown>;
+    now: number;
+  },
+): Promise<void> {
+  const hooks = await projectHooks(tx, event.projectId);
+  if (hooks.length === 0) return;
+  await enqueue(driver, tx, hooks, {
+    projectId: event.projectId,
+    canvasId: event.canvasId,
+    type: event.type,
+    data: { project_id: event.projectId, canvas_id: event.canvasId, ...event.data },
+    now: event.now,
+  });
+}

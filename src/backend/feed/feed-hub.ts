@@ -4,6 +4,8 @@ import type { CommittedWrite } from '../../store/layout-writes/index.js';
 import type { Logger } from '../../shared/logger.js';
 import { runtimeState } from '../../store/run-rows.js';
 import type { Store } from '../../store/store.js';
+import { threadStates } from '../review/review-views.js';
+import { canvasReviewStates } from '../review/review-states.js';
 
 /**
  * The change feed of this process (docs/api.md, "Change feed"). For every canvas someone watches it keeps the
@@ -19,7 +21,7 @@ import type { Store } from '../../store/store.js';
  * so it is one `data:` line).
  */
 export interface FeedEvent {
-  event: 'layout' | 'node_state' | 'reset' | 'presence' | 'export';
+  event: 'layout' | 'node_state' | 'reset' | 'presence' | 'export' | 'comment' | 'review';
   frame: Buffer;
 }
 
@@ -68,6 +70,11 @@ interface CanvasFeed {
   states: Map<string, string>;
   /** export id → JSON of its status and progress, as last sent (issue 35). */
   exports: Map<string, string>;
+  /** thread id → JSON of its view, as last sent (issue 33); the review states' JSON, as last sent. */
+  threads: Map<string, string>;
+  reviewStates: string;
+  /** A write of this process changed the layout while something is approved: read the review states again. */
+  reviewStale: boolean;
   subscribers: Set<FeedSubscriber>;
   /** One refresh at a time per canvas; a poke during one asks for another after it. */
   refreshing: Promise<void> | null;
@@ -75,6 +82,13 @@ interface CanvasFeed {
 }
 
 const keyOf = (projectId: string, canvasId: string) => `${projectId}/${canvasId}`;
+
+const hasApproval = (feed: CanvasFeed) => feed.reviewStates.includes('"state":"approved"');
+
+/** The `review` event's data: every review state of the canvas, as GET …/review-states lists them. */
+async function reviewStatesJson(store: Store, ref: { projectId: string; canvasId: string }): Promise<string> {
+  return JSON.stringify({ states: await canvasReviewStates(store, ref) });
+}
 
 export function createFeedHub(store: Store, logger: Logger, options: FeedHubOptions = {}) {
   const maxReplay = options.maxReplayRevisions ?? 1000;
@@ -100,7 +114,9 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
   async function refreshOnce(feed: CanvasFeed): Promise<void> {
     const canvas = await store.layout.readCanvas(feed.projectId, feed.canvasId);
     if (!canvas) return;
-    if (canvas.revision > feed.revision) {
+    const layoutMoved = canvas.revision > feed.revision;
+    const statesMoved = canvas.statesVersion !== feed.statesVersion;
+    if (layoutMoved) {
       const events = await store.history.eventsAfter(
         feed.projectId,
         feed.canvasId,
@@ -118,7 +134,7 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
         }
       }
     }
-    if (canvas.statesVersion !== feed.statesVersion) {
+    if (statesMoved) {
       feed.statesVersion = canvas.statesVersion;
       const next = await currentStates(feed.projectId, feed.canvasId);
       for (const [nodeId, json] of next) {
@@ -134,6 +150,20 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
         if (feed.exports.get(exportId) !== json) deliver(feed, [...feed.subscribers], feedEvent('export', json));
       }
       feed.exports = jobs;
+      // Comments and review states bump it too (never the revision): threads that changed go out as `comment`
+      // events, the canvas's review states as one `review` event when they differ.
+      const threads = await threadStates(store, feed.projectId, feed.canvasId);
+      for (const [threadId, json] of threads) {
+        if (feed.threads.get(threadId) !== json) deliver(feed, [...feed.subscribers], feedEvent('comment', json));
+      }
+      feed.threads = threads;
+    }
+    // An approved shot that a layout write changed is "changed since approval": the states are read again then too.
+    if (statesMoved || feed.reviewStale || (layoutMoved && hasApproval(feed))) {
+      feed.reviewStale = false;
+      const review = await reviewStatesJson(store, feed);
+      if (review !== feed.reviewStates) deliver(feed, [...feed.subscribers], feedEvent('review', review));
+      feed.reviewStates = review;
     }
   }
 
@@ -228,6 +258,9 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
           statesVersion: canvas?.statesVersion ?? 0,
           states: await currentStates(projectId, canvasId),
           exports: await store.exports.recentStates(projectId, canvasId),
+          threads: await threadStates(store, projectId, canvasId),
+          reviewStates: await reviewStatesJson(store, { projectId, canvasId }),
+          reviewStale: false,
           subscribers: new Set(),
           refreshing: null,
           again: false,
@@ -259,7 +292,8 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
         feed.revision = write.revision;
         const json = layoutEventJson(write.revision, write.author, write.at, write.operation, write.changes);
         deliver(feed, [...feed.subscribers], feedEvent('layout', json, write.revision));
-        if (write.runsToSignal.length > 0) void refresh(feed);
+        if (hasApproval(feed)) feed.reviewStale = true;
+        if (write.runsToSignal.length > 0 || feed.reviewStale) void refresh(feed);
         return;
       }
       void refresh(feed);

@@ -1,0 +1,37 @@
+import type { createChatService } from '../../agent/chat-service.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Store } from '../../store/store.js';
+import type { Mailer } from '../mailer.js';
+import { createAssistantThreads } from './assistant-threads.js';
+import { createGuestOperations } from './guests.js';
+import { createInboxOperations, createReviewMail } from './inbox.js';
+import { createReviewStateOperations } from './review-states.js';
+import { createThreadOperations, type ThreadOperations } from './threads.js';
+
+/** Review (issue 33): threads, review states, inboxes, guests and the assistant in threads, composed once. */
+export function createReviewOperations(options: {
+  store: Store;
+  mailer: Mailer | null;
+  publicOrigin: () => string;
+  logger: Logger;
+  chat: () => ReturnType<typeof createChatService> | null;
+  clock?: () => number;
+}) {
+  const { store } = options;
+  const mail = createReviewMail(store, options.mailer, options.publicOrigin, options.logger);
+  let threads: ThreadOperations;
+  const assistant = createAssistantThreads(store, options.chat, () => threads, options.logger);
+  threads = createThreadOperations(store, {
+    notified: mail,
+    assistantAsked: (ctx, ref, threadId, person) => assistant.asked(ctx, ref, threadId, person),
+  });
+  return {
+    threads,
+    states: createReviewStateOperations(store, { notified: mail }),
+    inbox: createInboxOperations(store),
+    guests: createGuestOperations(store, threads, options.clock),
+    assistant,
+  };
+}
+
+export type ReviewOperations = ReturnType<typeof createReviewOperations>;
