@@ -1,5 +1,21 @@
 import { z } from 'zod';
 import {
+  CommentCreateBody,
+  GuestJoinBody,
+  GuestView,
+  Inbox,
+  InboxReadBody,
+  ReviewRequestBody,
+  ReviewSettingsBody,
+  ReviewStateBody,
+  ReviewStateList,
+  ReviewStateView,
+  ThreadCreateBody,
+  ThreadList,
+  ThreadStatusBody,
+  ThreadView,
+} from '../../contract/review.js';
+import {
   BatchReceipt,
   CancelRunResult,
   CanvasId,
@@ -138,7 +154,7 @@ export interface ApiResponse {
 }
 
 export interface ApiRoute {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   operationId: string;
   summary: string;
@@ -167,6 +183,10 @@ const nodeParams = canvasParams.extend({ node_id: NodeId });
 const runParams = canvasParams.extend({ run_id: RunId });
 const conversationParams = canvasParams.extend({ conversation_id: ResourceId });
 const exportParams = canvasParams.extend({ export_id: ResourceId });
+const threadParams = canvasParams.extend({ thread_id: ResourceId });
+const GuestHeader = z.object({
+  'x-guest-token': z.string().meta({ description: 'The token the guest was given when they joined.' }),
+});
 const AgentRunHeader = z.object({
   'x-agent-run-id': z
     .string()
@@ -180,7 +200,7 @@ const SnapshotVersionHeader = z.object({
 });
 const EventStream = z.string().meta({
   description:
-    'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot), `presence` (who is on the canvas); docs/api.md.',
+    'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot), `presence` (who is on the canvas), `export` (the progress of an export), `comment` (a comment thread as it now is), `review` (the review states); docs/api.md.',
 });
 const Html = z.string().meta({ description: 'A page for people.' });
 const UiMessageStream = z.string().meta({
@@ -1647,5 +1667,202 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: 'caller',
     params: conversationParams,
     responses: { 200: ok('The conversation.', ConversationView) },
+  },
+
+  // Review (issue 33; docs/review.md).
+  {
+    method: 'get',
+    path: `${CANVAS}/threads`,
+    operationId: 'listThreads',
+    summary: "The canvas's comment threads (viewers), latest activity first: filter open, resolved, mine or mentions_me; node_id for one node's.",
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    query: z.object({ filter: z.enum(['all', 'open', 'resolved', 'mine', 'mentions_me']).optional(), node_id: NodeId.optional() }),
+    responses: { 200: ok('The threads with their comments.', ThreadList) },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/threads`,
+    operationId: 'createThread',
+    summary: 'Start a comment thread (people who may read the canvas): on a node, a shot, a point of its picture or a timecode, or on the canvas. Never moves the revision.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    body: ThreadCreateBody,
+    responses: { 201: ok('The new thread.', ThreadView) },
+  },
+  {
+    method: 'get',
+    path: `${CANVAS}/threads/:thread_id`,
+    operationId: 'getThread',
+    summary: 'One comment thread.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: threadParams,
+    responses: { 200: ok('The thread.', ThreadView) },
+  },
+  {
+    method: 'patch',
+    path: `${CANVAS}/threads/:thread_id`,
+    operationId: 'setThreadStatus',
+    summary: 'Resolve or reopen a thread (people; agents with the review tool set).',
+    tag: 'canvas',
+    auth: 'caller',
+    params: threadParams,
+    body: ThreadStatusBody,
+    responses: { 200: ok('The thread.', ThreadView) },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/threads/:thread_id/comments`,
+    operationId: 'replyInThread',
+    summary: 'Reply in a thread (people; agents with the review tool set). @name mentions a member, @assistant asks the assistant.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: threadParams,
+    body: CommentCreateBody,
+    responses: { 201: ok('The thread with the reply.', ThreadView) },
+  },
+  {
+    method: 'patch',
+    path: `${CANVAS}/threads/:thread_id/comments/:comment_id`,
+    operationId: 'editComment',
+    summary: "Edit one's own comment.",
+    tag: 'canvas',
+    auth: 'caller',
+    params: threadParams.extend({ comment_id: ResourceId }),
+    body: CommentCreateBody,
+    responses: { 200: ok('The thread.', ThreadView) },
+  },
+  {
+    method: 'delete',
+    path: `${CANVAS}/threads/:thread_id/comments/:comment_id`,
+    operationId: 'deleteComment',
+    summary: "Delete one's own comment (it shows as deleted in its thread).",
+    tag: 'canvas',
+    auth: 'caller',
+    params: threadParams.extend({ comment_id: ResourceId }),
+    responses: { 200: ok('The thread.', ThreadView) },
+  },
+  {
+    method: 'get',
+    path: `${CANVAS}/review-states`,
+    operationId: 'listReviewStates',
+    summary: "Review states of the canvas's boards and shots, each with changed_since_approval.",
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    responses: { 200: ok('The states.', ReviewStateList) },
+  },
+  {
+    method: 'put',
+    path: `${CANVAS}/review-states`,
+    operationId: 'setReviewState',
+    summary: "Set a board's or shot's review state: signed-in people only (owners; editors when allowed). Every token, agent and assistant is refused.",
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    body: ReviewStateBody,
+    responses: { 200: ok('The state.', ReviewStateView) },
+  },
+  {
+    method: 'post',
+    path: `${CANVAS}/review-requests`,
+    operationId: 'requestApproval',
+    summary: 'Ask chosen approvers to approve a board or shot (signed-in editors): it goes in review and they are notified.',
+    tag: 'canvas',
+    auth: 'caller',
+    params: canvasParams,
+    body: ReviewRequestBody,
+    responses: { 201: ok('The state, in review.', ReviewStateView) },
+  },
+  {
+    method: 'put',
+    path: '/api/v2/projects/:project_id/review-settings',
+    operationId: 'setReviewSettings',
+    summary: 'Whether editors may set review states too (owners, signed in).',
+    tag: 'canvas',
+    auth: 'caller',
+    params: projectParams,
+    body: ReviewSettingsBody,
+    responses: { 200: ok('The settings.', z.object({ editors_approve: z.boolean() })) },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/inbox',
+    operationId: 'readInbox',
+    summary: "The signed-in person's inbox: mentions, replies, approval requests and decisions, newest first, with the unread count.",
+    tag: 'people',
+    auth: 'caller',
+    responses: { 200: ok('The inbox.', Inbox) },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/inbox/read',
+    operationId: 'markInboxRead',
+    summary: 'Mark notifications read (some, or all).',
+    tag: 'people',
+    auth: 'caller',
+    body: InboxReadBody,
+    responses: { 200: ok('The inbox.', Inbox) },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/shared/:secret/guests',
+    operationId: 'joinAsGuest',
+    summary: "A guest of a review link gives a name; the answer's token (X-Guest-Token) names them on their comments.",
+    tag: 'canvas',
+    auth: 'none',
+    params: z.object({ secret: z.string() }),
+    body: GuestJoinBody,
+    responses: { 201: ok('The guest, with their token (once).', GuestView) },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/shared/:secret/threads',
+    operationId: 'guestStartThread',
+    summary: 'A guest starts a thread on a board (or shot) the link shows.',
+    tag: 'canvas',
+    auth: 'none',
+    params: z.object({ secret: z.string() }),
+    headers: GuestHeader,
+    body: ThreadCreateBody,
+    responses: { 201: ok('The thread, as guests see it.', ThreadView) },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/shared/:secret/threads/:thread_id/comments',
+    operationId: 'guestReply',
+    summary: 'A guest replies in a thread on a board the link shows.',
+    tag: 'canvas',
+    auth: 'none',
+    params: z.object({ secret: z.string(), thread_id: ResourceId }),
+    headers: GuestHeader,
+    body: CommentCreateBody,
+    responses: { 201: ok('The thread, as guests see it.', ThreadView) },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/shared/:secret/threads/:thread_id/comments/:comment_id',
+    operationId: 'guestEditComment',
+    summary: "A guest edits their own comment.",
+    tag: 'canvas',
+    auth: 'none',
+    params: z.object({ secret: z.string(), thread_id: ResourceId, comment_id: ResourceId }),
+    headers: GuestHeader,
+    body: CommentCreateBody,
+    responses: { 200: ok('The thread, as guests see it.', ThreadView) },
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/shared/:secret/threads/:thread_id/comments/:comment_id',
+    operationId: 'guestDeleteComment',
+    summary: "A guest deletes their own comment.",
+    tag: 'canvas',
+    auth: 'none',
+    params: z.object({ secret: z.string(), thread_id: ResourceId, comment_id: ResourceId }),
+    headers: GuestHeader,
+    responses: { 200: ok('The thread, as guests see it.', ThreadView) },
   },
 ];
