@@ -305,6 +305,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     '/api/v1/tokens',
     '/api/v1/tokens/*',
     '/api/v1/chat/*',
+    '/api/v1/inbox',
+    '/api/v1/inbox/*',
     '/api/v2/*',
   ])
     app.use(prefix, signedIn);
