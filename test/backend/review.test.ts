@@ -18,6 +18,7 @@ import { startSmtpStandin, type SmtpStandin } from '../support/smtp-standin.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { agentOnCanvas, projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
+import { openEvents } from '../support/sse.js';
 
 /**
  * Review (issue 33) over real HTTP on both stores: a director, two artists, a viewer, a guest client and the assistant
@@ -126,6 +127,31 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       expect(mail.raw).toContain('mentioned you on Harbour opening, shot 4');
       // Quoted-printable may break and escape the link: compare it unfolded.
       expect(mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).toContain(`/p/p/c/c?thread=${threadId}`);
+    });
+
+    it('an open page hears a new comment and a review decision on the change feed, with no layout revision', async () => {
+      const page = await openEvents(`${stage.server.url}${CANVAS}/events?after=${await revision()}`, fromPage(stage, 'ben'));
+      try {
+        expect(page.status).toBe(200);
+        const made = ThreadView.parse(
+          (await call('vic', `${CANVAS}/threads`, { method: 'POST', body: { node_id: 'board', shot_id: 's1', body: 'Fog too thick?' } }))
+            .body,
+        );
+        const heard = await page.waitFor(
+          (event) => event.event === 'comment' && (event.data as ThreadView).thread_id === made.thread_id,
+          5_000,
+        );
+        expect(ThreadView.parse(heard.data).comments[0]!.body).toBe('Fog too thick?');
+        await call('ana', `${CANVAS}/threads/${made.thread_id}/comments`, { method: 'POST', body: { body: 'A little.' } });
+        const reply = await page.waitFor(
+          (event) => event.event === 'comment' && (event.data as ThreadView).comments.length === 2,
+          5_000,
+        );
+        expect((reply.data as ThreadView).thread_id).toBe(made.thread_id);
+        expect(page.events.filter((event) => event.event === 'layout')).toEqual([]);
+      } finally {
+        page.close();
+      }
     });
 
     it('a comment on a timecode of the animatic, and a viewer comments too', async () => {
