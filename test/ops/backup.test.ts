@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadServeConfig } from '../../src/config/index.js';
 import type { NodeRun } from '../../src/contract/index.js';
 import { startServer } from '../../src/server/server.js';
+import { openStore } from '../../src/store/store.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { cli } from '../support/cli.js';
 import { canvasWithFinishedImage } from '../support/finished-image.js';
@@ -39,6 +40,12 @@ describe('backup and restore on SQLite', () => {
     let image: Buffer;
     try {
       ({ token, run, image } = await canvasWithFinishedImage(source));
+      // Review is in the database, so in the backup (issue 33): a thread with its comment.
+      await source.store.review.createThread(
+        { id: 'thread_kept', projectId: 'film', canvasId: 'board', nodeId: null, shotId: null, anchor: null, nodeLabel: '' },
+        { id: 'comment_kept', authorKind: 'person', author: { issuer: 'https://idp.example', subject: 'olga' }, authorName: 'olga', guestId: null, body: 'Kept in the backup', mentions: [] },
+        [],
+      );
       archive = join(tempDir(), 'nightly.tar.gz');
       const backup = await cli(['admin', 'backup', '--out', archive, '--data', source.server.config.dataDir, '--json']);
       expect(backup).toMatchObject({
@@ -58,6 +65,13 @@ describe('backup and restore on SQLite', () => {
       '600',
       '700',
     ]);
+    const restoredStore = await openStore({ kind: 'sqlite', file: join(restoredDir, 'canvas.db') }, { migrate: false });
+    try {
+      const [kept] = await restoredStore.review.threads('film', 'board');
+      expect(kept?.comments.map((comment) => comment.body)).toEqual(['Kept in the backup']);
+    } finally {
+      await restoredStore.close();
+    }
     const assetId = run.outputs[0]!.asset_id;
     expect(modeOf(join(restoredDir, 'assets', assetId))).toBe('600');
 
