@@ -13,6 +13,9 @@ import type {
   RunApprovalView,
   GetExportArgs,
   TidyCanvasArgs,
+  ReplyToCommentArgs,
+  ResolveCommentThreadArgs,
+  ThreadList,
 } from '../contract/index.js';
 import type { IdentityHeaders } from '../backend/auth/caller.js';
 import type { TokenPrincipal } from '../backend/auth/principal.js';
@@ -69,6 +72,18 @@ export interface BackendClient {
   ): Promise<RunApprovalView>;
   /** Lays out nodes again as one revision (the `layout` tool set, issue 34). */
   tidyCanvas(caller: ToolCaller, args: TidyCanvasArgs): Promise<JsonPayload>;
+  /** Replies in a comment thread as the agent (the `review` tool set, issue 33, item 5); answers the thread. */
+  replyToComment(caller: ToolCaller, args: ReplyToCommentArgs): Promise<JsonPayload>;
+  /** Resolves or reopens a comment thread (the `review` tool set); answers the thread. Agents never approve. */
+  resolveCommentThread(caller: ToolCaller, args: ResolveCommentThreadArgs): Promise<JsonPayload>;
+  /**
+   * A canvas's comment threads, or one node's (the threads resources), read with the caller's rights: viewers may
+   * read them, whatever the caller's tool sets.
+   */
+  listThreads(
+    caller: ToolCaller,
+    args: { project_id: string; canvas_id: string; node_id?: string; filter: 'all' | 'open' | 'resolved' },
+  ): Promise<ThreadList>;
   /** A page of a canvas's revisions, newest first, before `before` (the canvas-changes resource). */
   canvasHistory(
     caller: ToolCaller,

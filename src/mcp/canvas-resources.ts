@@ -19,7 +19,9 @@ import type { BackendClient, ToolCaller } from './backend-client.js';
  * - `canvas://{project_id}/{canvas_id}/nodes/{node_id}`: one node with its run state and its edges;
  * - `canvas://{project_id}/{canvas_id}/changes{?since}`: the revisions after one, with what each changed and who;
  * - `canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format}`: the canvas as a picture (issue 34,
- *   src/render/), a blob of image content.
+ *   src/render/), a blob of image content;
+ * - `canvas://{project_id}/{canvas_id}/threads{?status}` and `canvas://{project_id}/{canvas_id}/nodes/{node_id}/threads`:
+ *   comment threads (issue 33, item 5), `{threads: ThreadView[]}`, which agents with the `review` tool set answer.
  */
 
 export const OUTLINE_PAGE_NODES = 1000;
@@ -59,6 +61,24 @@ export const CANVAS_RESOURCE_TEMPLATES = [
     description:
       'A canvas drawn as a picture (PNG, or format=webp; at most 1,568 px on the long edge and 1 MB): each node a card with its result thumbnail or its type, its name; edges as lines. node_id= a storyboard draws its contact sheet (shots with their numbers and words); a group draws what it holds; x, y, width, height draw a region in canvas coordinates. Look at it to judge layout, continuity or whether shots match.',
     mimeType: 'image/png',
+  },
+  {
+    uriTemplate: 'canvas://{project_id}/{canvas_id}/threads{?status}',
+    name: 'canvas-threads',
+    title: 'Comment threads of a canvas',
+    description:
+      'The comment threads people (and guests, the assistant, agents) wrote on a canvas, as JSON {threads}: open ones unless status=all or status=resolved. ' +
+      'Each thread has thread_id, its node_id (null: the canvas as a whole), shot_id, anchor, node_label, status and its comments (author {kind, name}, body, mentions), oldest first. ' +
+      'With the review tool set, answer one with reply_to_comment and close it with resolve_comment_thread.',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'canvas://{project_id}/{canvas_id}/nodes/{node_id}/threads',
+    name: 'canvas-node-threads',
+    title: 'Comment threads of one node',
+    description:
+      'The comment threads on one node of a canvas (its shots, points and times included), open and resolved, as JSON {threads}, shaped as canvas-threads.',
+    mimeType: 'application/json',
   },
 ] as const;
 
@@ -218,6 +238,15 @@ export function createCanvasResources(client: BackendClient, assetUrls: AssetUrl
           view: { target, format },
         });
         return { uri, mimeType: image.mimeType, blob: image.bytes.toString('base64') };
+      }
+      if (resource.kind === 'threads') {
+        const list = await client.listThreads(caller, {
+          project_id: resource.projectId,
+          canvas_id: resource.canvasId,
+          ...(resource.nodeId === null ? {} : { node_id: resource.nodeId }),
+          filter: resource.status,
+        });
+        return { uri, mimeType: 'application/json', text: JSON.stringify({ threads: list.threads }) };
       }
       if (resource.kind === 'node') {
         const snapshot = await snapshotOf(caller, resource);

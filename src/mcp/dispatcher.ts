@@ -132,6 +132,26 @@ function toolSetsOf(caller: ToolCaller, allowed: readonly ToolSetName[]): ToolSe
   return sets;
 }
 
+/**
+ * A tool this caller does not list: unknown, and when it belongs to a tool set, which set and who enables it, so an
+ * agent asking for reply_to_comment learns it needs `review` rather than that the tool does not exist.
+ */
+function unknownTool(caller: ToolCaller, name: string): { message: string; details?: Record<string, unknown> } {
+  const set = (Object.keys(TOOL_SETS) as ToolSetName[]).find((each) =>
+    (TOOL_SETS[each].tools as readonly string[]).includes(name),
+  );
+  if (!set || caller.principal.purpose === 'assistant') return { message: `Unknown tool: ${name}` };
+  const holder = caller.connector ? 'connection' : 'token';
+  const allowed = caller.connector ? (caller.connector.grant.toolSets ?? []) : caller.principal.toolSets;
+  const why = allowed.includes(set)
+    ? `this request did not name it in ${TOOL_SETS_HEADER}`
+    : `it is not enabled for this ${holder}; a project owner enables it (${caller.connector ? 'on the connection' : 'when issuing the token'})`;
+  return {
+    message: `Unknown tool: ${name}: it is in the tool set "${set}", and ${why}.`,
+    details: { tool_set: set },
+  };
+}
+
 export function createDispatcher(options: DispatcherOptions) {
   const iconOrigin = options.iconOrigin ?? (() => '');
   const everyone = toolSet(options.tools, iconOrigin);
@@ -265,7 +285,10 @@ export function createDispatcher(options: DispatcherOptions) {
       return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, refusal.message, refusal.details)];
     }
     const tool = tools.byName.get(name);
-    if (!tool) return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, `Unknown tool: ${name}`)];
+    if (!tool) {
+      const unknown = unknownTool(context.caller, name);
+      return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, unknown.message, unknown.details)];
+    }
     // The arguments as sent: the SDK's parse rebuilds objects, which would silently drop a "__proto__" key.
     const rawArguments = context.rawArguments ?? parsed.data.params.arguments ?? {};
 
@@ -335,7 +358,10 @@ export function createDispatcher(options: DispatcherOptions) {
       context: DispatchContext,
     ): Promise<RpcReply> {
       const tool = toolsOf(context.caller).byName.get(refusal.tool);
-      if (!tool) return [rpcErrorBody(id, RPC_ERROR.invalidParams, `Unknown tool: ${refusal.tool}`)];
+      if (!tool) {
+        const unknown = unknownTool(context.caller, refusal.tool);
+        return [rpcErrorBody(id, RPC_ERROR.invalidParams, unknown.message, unknown.details)];
+      }
       let error = new CanvasError(refusal.fault.code, refusal.fault.message, refusal.fault.details);
       try {
         if (tool.need !== null && refusal.projectId !== null && ProjectId.safeParse(refusal.projectId).success) {

@@ -12,6 +12,7 @@ import {
   TOOL_CONTRACTS,
   HIDDEN_TOOL_CONTRACTS,
   RunApprovalView,
+  ThreadList,
 } from '../contract/index.js';
 import { IDENTITY_HEADERS, resolveCaller } from '../backend/auth/caller.js';
 import type { TokenPrincipal } from '../backend/auth/principal.js';
@@ -35,7 +36,7 @@ export interface HttpBackendClientOptions {
 }
 
 interface Call {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   caller?: ToolCaller;
   body?: unknown;
@@ -285,6 +286,38 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       return exchange(
         { method: 'POST', path: `${canvasPath(args)}/tidy`, caller, body },
         HIDDEN_TOOL_CONTRACTS.tidy_canvas.success,
+      );
+    },
+
+    replyToComment: (caller, args) =>
+      exchange(
+        {
+          method: 'POST',
+          path: `${canvasPath(args)}/threads/${segment(args.thread_id)}/comments`,
+          caller,
+          body: { body: args.body },
+        },
+        HIDDEN_TOOL_CONTRACTS.reply_to_comment.success,
+      ),
+
+    resolveCommentThread: (caller, args) =>
+      exchange(
+        {
+          method: 'PATCH',
+          path: `${canvasPath(args)}/threads/${segment(args.thread_id)}`,
+          caller,
+          body: { status: args.status },
+        },
+        HIDDEN_TOOL_CONTRACTS.resolve_comment_thread.success,
+      ),
+
+    listThreads: async (caller, args) => {
+      const query = new URLSearchParams({ filter: args.filter });
+      if (args.node_id !== undefined) query.set('node_id', args.node_id);
+      return ThreadList.parse(
+        JSON.parse(
+          (await exchange({ method: 'GET', path: `${canvasPath(args)}/threads?${query}`, caller }, ThreadList)).json,
+        ),
       );
     },
 

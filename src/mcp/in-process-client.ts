@@ -18,11 +18,15 @@ export function createInProcessClient(
   clock: () => number = Date.now,
   exports: ExportOperations | null = null,
   boardImages: BoardImages | null = null,
-  _review: ReviewOperations | null = null,
+  review: ReviewOperations | null = null,
 ): BackendClient {
   const exportOperations = () => {
     if (!exports) throw new CanvasError('unavailable', 'Exports are not served by this tool server.');
     return exports;
+  };
+  const threads = () => {
+    if (!review) throw new CanvasError('unavailable', 'Comment threads are not served by this tool server.');
+    return review.threads;
   };
   const { store } = backend;
   const approvals = createRunApprovalOperations(store, backend);
@@ -69,6 +73,15 @@ export function createInProcessClient(
       const { project_id: _project, canvas_id: _canvas, ...body } = args;
       return jsonPayload(await tidyCanvas(backend, context(caller), canvas(args), body));
     },
+    replyToComment: async (caller, args) =>
+      jsonPayload(await threads().reply(context(caller), canvas(args), args.thread_id, { body: args.body })),
+    resolveCommentThread: async (caller, args) =>
+      jsonPayload(await threads().setStatus(context(caller), canvas(args), args.thread_id, args.status)),
+    listThreads: (caller, args) =>
+      threads().list(context(caller), canvas(args), {
+        filter: args.filter,
+        ...(args.node_id === undefined ? {} : { node_id: args.node_id }),
+      }),
     estimateRun: async (caller, args) =>
       jsonPayload(await backend.estimateRun(context(caller), { ...canvas(args), nodeId: args.node_id })),
     deleteNode: async (caller, args) =>

@@ -286,6 +286,37 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     published: false,
     invoke: (client, caller, args) => client.tidyCanvas(caller, args),
   }),
+  define({
+    name: 'reply_to_comment',
+    icon: 'write',
+    need: 'viewer',
+    title: 'Reply to a comment',
+    description:
+      'Reply in a comment thread of the canvas as this agent (shown under its token name): body is plain text, @name mentions a member. ' +
+      'Read threads first: resource canvas://{project_id}/{canvas_id}/threads (open ones) or canvas://{project_id}/{canvas_id}/nodes/{node_id}/threads. ' +
+      'Agents reply and resolve; they never start threads and never approve. Answers the thread.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    input: HIDDEN_TOOL_CONTRACTS.reply_to_comment.input,
+    success: HIDDEN_TOOL_CONTRACTS.reply_to_comment.success,
+    output: HIDDEN_TOOL_CONTRACTS.reply_to_comment.output,
+    published: false,
+    invoke: (client, caller, args) => client.replyToComment(caller, args),
+  }),
+  define({
+    name: 'resolve_comment_thread',
+    icon: 'write',
+    need: 'viewer',
+    title: 'Resolve a comment thread',
+    description:
+      'Resolve a comment thread of the canvas once its point is dealt with (status resolved, the default), or reopen it (status open). ' +
+      'Resolving is not approving: review states stay for people. Answers the thread.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: HIDDEN_TOOL_CONTRACTS.resolve_comment_thread.input,
+    success: HIDDEN_TOOL_CONTRACTS.resolve_comment_thread.success,
+    output: HIDDEN_TOOL_CONTRACTS.resolve_comment_thread.output,
+    published: false,
+    invoke: (client, caller, args) => client.resolveCommentThread(caller, args),
+  }),
 ];
 
 /** A tool as tools/list describes it, with schemas generated from the contract once. */

@@ -14,7 +14,20 @@ export type CanvasResource =
   | { kind: 'outline'; projectId: string; canvasId: string; page: number }
   | { kind: 'node'; projectId: string; canvasId: string; nodeId: string }
   | { kind: 'changes'; projectId: string; canvasId: string; since: number }
-  | ({ kind: 'board'; projectId: string; canvasId: string } & BoardView);
+  | ({ kind: 'board'; projectId: string; canvasId: string } & BoardView)
+  | { kind: 'threads'; projectId: string; canvasId: string; nodeId: string | null; status: ThreadStatusFilter };
+
+/** Which comment threads a threads resource answers (issue 33, item 5). */
+export const THREAD_STATUS_FILTERS = ['all', 'open', 'resolved'] as const;
+export type ThreadStatusFilter = (typeof THREAD_STATUS_FILTERS)[number];
+
+function threadStatus(value: string | null, fallback: ThreadStatusFilter, uri: string): ThreadStatusFilter {
+  if (value === null) return fallback;
+  const known = THREAD_STATUS_FILTERS.find((status) => status === value);
+  if (!known)
+    throw new CanvasError('invalid_arguments', `status in ${uri} is one of ${THREAD_STATUS_FILTERS.join(', ')}.`);
+  return known;
+}
 
 function segment(
   value: string | undefined,
@@ -59,6 +72,16 @@ export function parseCanvasResource(uri: string): CanvasResource | null {
     if (since === null) throw new CanvasError('invalid_arguments', `${uri} needs since=<revision>.`);
     return { kind: 'changes', ...ids(), since };
   }
+  // Comment threads (issue 33, item 5): the canvas's, open ones unless status says otherwise; one node's, all of them.
+  if (parts.length === 3 && parts[2] === 'threads')
+    return { kind: 'threads', ...ids(), nodeId: null, status: threadStatus(params.get('status'), 'open', uri) };
+  if (parts.length === 5 && parts[2] === 'nodes' && parts[4] === 'threads')
+    return {
+      kind: 'threads',
+      ...ids(),
+      nodeId: segment(parts[3], NodeId, 'node_id', uri),
+      status: threadStatus(params.get('status'), 'all', uri),
+    };
   // The board as a picture (issue 34, item 3): `board.png`, the format in the query (`format=webp`).
   if (parts.length === 3 && parts[2] === 'board.png') return { kind: 'board', ...ids(), ...parseBoardView(params) };
   return null;

@@ -86,7 +86,9 @@ describe.each(STORE_TARGETS)('tool sets: $name', (target) => {
       const runs = await connect(withSets, { 'X-MCP-Toolsets': 'exports, runs' });
       await expect(runs.listTools()).rejects.toThrow(/tool set "runs" is not enabled/);
       const review = await connect(withSets, { 'X-MCP-Toolsets': 'review' });
-      await expect(review.listTools()).rejects.toThrow(/"review" is not a tool set of this server/);
+      await expect(review.listTools()).rejects.toThrow(/tool set "review" is not enabled for this token/);
+      const unknown = await connect(withSets, { 'X-MCP-Toolsets': 'comments' });
+      await expect(unknown.listTools()).rejects.toThrow(/"comments" is not a tool set of this server/);
     });
 
     it('exports a board for an agent and hands back an absolute download link', async () => {
