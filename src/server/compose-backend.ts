@@ -202,6 +202,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     logger: logger.child({ component: 'review' }),
     chat: () => chat,
     clock,
+    changed: (ref) => feed.poke(ref.projectId, ref.canvasId),
   });
   cleanup.defer('change feeds', () => feed.closeAll('shutdown'));
   const presence = await createPresence(store, logger, clock);

@@ -1,4 +1,5 @@
 import type { createChatService } from '../../agent/chat-service.js';
+import type { CanvasRef } from '../../contract/index.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Store } from '../../store/store.js';
 import type { Mailer } from '../mailer.js';
@@ -16,18 +17,22 @@ export function createReviewOperations(options: {
   logger: Logger;
   chat: () => ReturnType<typeof createChatService> | null;
   clock?: () => number;
+  /** A thread or review state of a canvas changed (the change feed of this process is poked). */
+  changed?: (ref: CanvasRef) => void;
 }) {
   const { store } = options;
   const mail = createReviewMail(store, options.mailer, options.publicOrigin, options.logger);
   let threads: ThreadOperations;
   const assistant = createAssistantThreads(store, options.chat, () => threads, options.logger);
+  const changed = options.changed ?? (() => undefined);
   threads = createThreadOperations(store, {
+    changed,
     notified: mail,
     assistantAsked: (ctx, ref, threadId, person) => assistant.asked(ctx, ref, threadId, person),
   });
   return {
     threads,
-    states: createReviewStateOperations(store, { notified: mail }),
+    states: createReviewStateOperations(store, { notified: mail, changed }),
     inbox: createInboxOperations(store),
     guests: createGuestOperations(store, threads, options.clock),
     assistant,

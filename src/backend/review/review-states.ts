@@ -74,7 +74,10 @@ export async function canvasReviewStates(store: Store, ref: CanvasRef): Promise<
   );
 }
 
-export function createReviewStateOperations(store: Store, hooks: { notified(notes: readonly NewNotification[]): void }) {
+export function createReviewStateOperations(
+  store: Store,
+  hooks: { notified(notes: readonly NewNotification[]): void; changed(ref: CanvasRef): void },
+) {
   /** Only people: a session. Tokens of every kind, the assistant's included, are refused by name. */
   function requirePerson(ctx: CallerContext, what: string): Person {
     if (ctx.principal.kind !== 'session')
@@ -190,6 +193,7 @@ export function createReviewStateOperations(store: Store, hooks: { notified(note
           },
         ],
       );
+      hooks.changed(ref);
       hooks.notified(notifications);
       const [view] = (await canvasReviewStates(store, ref)).filter(
         (state) => state.node_id === body.node_id && state.shot_id === body.shot_id,
@@ -238,6 +242,7 @@ export function createReviewStateOperations(store: Store, hooks: { notified(note
           },
         ],
       );
+      hooks.changed(ref);
       hooks.notified(notifications);
       const [view] = (await canvasReviewStates(store, ref)).filter(
         (state) => state.node_id === body.node_id && state.shot_id === body.shot_id,

@@ -100,6 +100,8 @@ function commentEvent(thread: { id: string; node_id: string | null; shot_id: str
 }
 
 export interface ThreadHooks {
+  /** A thread of the canvas changed: this process's open pages hear it at once (others through the store's signal). */
+  changed(ref: CanvasRef): void;
   /** After a change committed: e-mail what it notified (src/backend/review/review-mail.ts). */
   notified(notifications: readonly NewNotification[]): void;
   /** A person's comment asked the assistant (src/backend/review/assistant-threads.ts). */
@@ -252,6 +254,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
         notifications,
         [commentEvent(thread, commentId, writer, body.body)],
       );
+      hooks.changed(ref);
       hooks.notified(notifications);
       if (assistant && writer.kind === 'person') hooks.assistantAsked(ctx!, ref, threadId, writer.person);
       return viewOf(ref, threadId);
@@ -279,6 +282,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
       await store.review.addComment(thread, commentOf(commentId, writer, body.body, writer.kind === 'assistant' ? [] : mentions), notifications, [
         commentEvent(thread, commentId, writer, body.body),
       ]);
+      hooks.changed(ref);
       hooks.notified(notifications);
       if (assistant && writer.kind === 'person') hooks.assistantAsked(ctx!, ref, threadId, writer.person);
       return viewOf(ref, threadId);
@@ -304,6 +308,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
         : person !== null && comment.author_kind === 'person' && comment.author_issuer === person.issuer && comment.author_subject === person.subject;
       if (!own) throw new CanvasError('forbidden', 'Only its writer edits or deletes a comment.');
       await store.review.changeComment(thread, commentId, body);
+      hooks.changed(ref);
       return viewOf(ref, threadId);
     },
 
@@ -321,6 +326,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
             ? [{ type: 'comment.resolved', data: { thread_id: threadId, node_id: thread.node_id, shot_id: thread.shot_id, resolved_by: by } }]
             : [],
         );
+        hooks.changed(ref);
       }
       return viewOf(ref, threadId);
     },
