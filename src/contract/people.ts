@@ -59,7 +59,7 @@ export const TokenIssueBody = z.strictObject({
   }),
   tool_sets: ToolSetList.default([]).meta({
     description:
-      'Tool sets beyond the six it lists and may call (edit, runs, exports, layout); none by default (docs/contract.md, "Tools beyond the six").',
+      'Tool sets beyond the six it lists and may call (edit, runs, exports, layout, review); none by default (docs/contract.md, "Tools beyond the six").',
   }),
 });
 export type TokenIssueBody = z.infer<typeof TokenIssueBody>;

@@ -31,6 +31,18 @@ export function createInProcessClient(
   const { store } = backend;
   const approvals = createRunApprovalOperations(store, backend);
   const context = (caller: ToolCaller) => resolveCaller(caller.principal, caller.identity, caller.requestId);
+  /**
+   * The review tools' caller: through an OAuth connection, the tool sets are the connection's (an owner enables them on
+   * it), which the dispatcher already checked; the backend checks the same ones again.
+   */
+  const reviewContext = (caller: ToolCaller) =>
+    caller.connector
+      ? resolveCaller(
+          { ...caller.principal, toolSets: caller.connector.grant.toolSets ?? [] },
+          caller.identity,
+          caller.requestId,
+        )
+      : context(caller);
   const canvas = (args: { project_id: string; canvas_id: string }) => ({
     projectId: args.project_id,
     canvasId: args.canvas_id,
@@ -74,9 +86,9 @@ export function createInProcessClient(
       return jsonPayload(await tidyCanvas(backend, context(caller), canvas(args), body));
     },
     replyToComment: async (caller, args) =>
-      jsonPayload(await threads().reply(context(caller), canvas(args), args.thread_id, { body: args.body })),
+      jsonPayload(await threads().reply(reviewContext(caller), canvas(args), args.thread_id, { body: args.body })),
     resolveCommentThread: async (caller, args) =>
-      jsonPayload(await threads().setStatus(context(caller), canvas(args), args.thread_id, args.status)),
+      jsonPayload(await threads().setStatus(reviewContext(caller), canvas(args), args.thread_id, args.status)),
     listThreads: (caller, args) =>
       threads().list(context(caller), canvas(args), {
         filter: args.filter,

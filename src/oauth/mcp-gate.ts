@@ -28,6 +28,9 @@ const TOOL_SCOPES: Readonly<Record<string, OAuthScope>> = {
   export_board: 'canvas:write',
   get_export: 'canvas:read',
   tidy_canvas: 'canvas:write',
+  // Comments are not the layout: viewers comment (issue 33), so a read grant with the review set replies and resolves.
+  reply_to_comment: 'canvas:read',
+  resolve_comment_thread: 'canvas:read',
 };
 
 export interface ConnectorDenial {

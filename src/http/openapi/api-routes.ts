@@ -440,7 +440,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/v1/connections/:grant_id',
     operationId: 'updateConnection',
     summary:
-      'Give a connection tool sets beyond the six (owners): edit, runs, exports, layout; they apply from its next request.',
+      'Give a connection tool sets beyond the six (owners): edit, runs, exports, layout, review; they apply from its next request.',
     tag: 'people',
     auth: 'caller',
     params: z.object({ grant_id: ResourceId }),
