@@ -24,12 +24,16 @@ export const SHARE_ID_PREFIX = 'share_';
 
 /** The live link a secret names; a revoked or expired one says so, and shows nothing. */
 export async function liveLink(store: Store, secret: string, now: number): Promise<StoredShareLink> {
-  const link = /^[A-Za-z0-9_-]{16,64}$/.test(secret) ? await store.shareLinks.bySecretHash(sha256Hex(secret)) : undefined;
+  const link = /^[A-Za-z0-9_-]{16,64}$/.test(secret)
+    ? await store.shareLinks.bySecretHash(sha256Hex(secret))
+    : undefined;
   if (!link) throw new CanvasError('not_found', 'This share link does not exist.', { reason: 'unknown' });
   if (link.revokedAt !== null)
     throw new CanvasError('not_found', 'This share link was revoked by its owner.', { reason: 'revoked' });
   if (link.expiresAt <= now)
-    throw new CanvasError('not_found', 'This share link has expired: ask its owner for a new one.', { reason: 'expired' });
+    throw new CanvasError('not_found', 'This share link has expired: ask its owner for a new one.', {
+      reason: 'expired',
+    });
   return link;
 }
 

@@ -203,7 +203,7 @@ export const SharedBoardsView = z
     ),
     expires_at: z.string(),
     review: ShareReview,
-    board_node_ids: z.array(z.string()).meta({ description: 'The boards\' node ids, in the order of `boards`.' }),
+    board_node_ids: z.array(z.string()).meta({ description: "The boards' node ids, in the order of `boards`." }),
     threads: z.array(ThreadView).meta({ description: 'Comment threads of the shown boards (review read or comment).' }),
   })
   .meta({ id: 'SharedBoardsView' });

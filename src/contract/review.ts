@@ -160,9 +160,7 @@ export const ReviewRequestBody = z
   .meta({ id: 'ReviewRequestBody' });
 export type ReviewRequestBody = z.infer<typeof ReviewRequestBody>;
 
-export const ReviewSettingsBody = z
-  .strictObject({ editors_approve: z.boolean() })
-  .meta({ id: 'ReviewSettingsBody' });
+export const ReviewSettingsBody = z.strictObject({ editors_approve: z.boolean() }).meta({ id: 'ReviewSettingsBody' });
 
 export const NOTIFICATION_KINDS = ['mention', 'reply', 'approval_request', 'approval_decision'] as const;
 

@@ -14,7 +14,10 @@ export const TOOL_SETS = {
   },
   exports: { title: 'Exports (PDF, animatic, shot lists, timelines)', tools: ['export_board', 'get_export'] },
   layout: { title: 'Layout (Tidy)', tools: ['tidy_canvas'] },
-  review: { title: 'Review (reply to and resolve comment threads; never approve)', tools: ['reply_to_comment', 'resolve_comment_thread'] },
+  review: {
+    title: 'Review (reply to and resolve comment threads; never approve)',
+    tools: ['reply_to_comment', 'resolve_comment_thread'],
+  },
 } as const;
 
 export const ToolSetName = z.enum(Object.keys(TOOL_SETS) as [keyof typeof TOOL_SETS & string]);

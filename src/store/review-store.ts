@@ -114,7 +114,13 @@ export interface NewNotification {
   summary: string;
 }
 
-function commentRow(tx: SqlExecutor, threadId: string, ref: { projectId: string; canvasId: string }, comment: NewComment, at: number) {
+function commentRow(
+  tx: SqlExecutor,
+  threadId: string,
+  ref: { projectId: string; canvasId: string },
+  comment: NewComment,
+  at: number,
+) {
   return insertRow(tx, 'comments', {
     id: comment.id,
     thread_id: threadId,

@@ -31,7 +31,13 @@ import { openEvents } from '../support/sse.js';
 
 const CANVAS = '/api/v2/projects/p/canvases/c';
 
-const frame = (id: string, number: string, action: string) => ({ id, imageUrl: null, number, action, durationMs: 2000 });
+const frame = (id: string, number: string, action: string) => ({
+  id,
+  imageUrl: null,
+  number,
+  action,
+  durationMs: 2000,
+});
 const BOARD = CanvasNode.parse({
   id: 'board',
   type: 'storyboardNode',
@@ -61,8 +67,11 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       ...request,
       headers: fromPage(stage, who),
     });
-    const call = (who: 'olga' | 'ana' | 'ben' | 'vic', path: string, request: { method?: string; body?: unknown } = {}) =>
-      api(stage.server.url, path, as(who, request));
+    const call = (
+      who: 'olga' | 'ana' | 'ben' | 'vic',
+      path: string,
+      request: { method?: string; body?: unknown } = {},
+    ) => api(stage.server.url, path, as(who, request));
     const revision = async () => (await stage.server.store.layout.readCanvas('p', 'c'))!.revision;
     let threadId = '';
 
@@ -94,7 +103,12 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       const sent = smtp.messages.length;
       const created = await call('olga', `${CANVAS}/threads`, {
         method: 'POST',
-        body: { node_id: 'board', shot_id: 's4', anchor: { x: 0.25, y: 0.6 }, body: '@ana shot 4 needs a lower angle <b>now</b>' },
+        body: {
+          node_id: 'board',
+          shot_id: 's4',
+          anchor: { x: 0.25, y: 0.6 },
+          body: '@ana shot 4 needs a lower angle <b>now</b>',
+        },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const thread = ThreadView.parse(created.body);
@@ -122,7 +136,12 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       // Nobody else was told.
       expect(Inbox.parse((await call('ben', '/api/v1/inbox')).body).unread).toBe(0);
 
-      const mail = (await waitFor(async () => smtp.messages.slice(sent), (messages) => messages.length === 1))[0]!;
+      const mail = (
+        await waitFor(
+          async () => smtp.messages.slice(sent),
+          (messages) => messages.length === 1,
+        )
+      )[0]!;
       expect(mail.to).toEqual(['ana@studio.example']);
       expect(mail.raw).toContain('mentioned you on Harbour opening, shot 4');
       // Quoted-printable may break and escape the link: compare it unfolded.
@@ -130,19 +149,29 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
     });
 
     it('an open page hears a new comment and a review decision on the change feed, with no layout revision', async () => {
-      const page = await openEvents(`${stage.server.url}${CANVAS}/events?after=${await revision()}`, fromPage(stage, 'ben'));
+      const page = await openEvents(
+        `${stage.server.url}${CANVAS}/events?after=${await revision()}`,
+        fromPage(stage, 'ben'),
+      );
       try {
         expect(page.status).toBe(200);
         const made = ThreadView.parse(
-          (await call('vic', `${CANVAS}/threads`, { method: 'POST', body: { node_id: 'board', shot_id: 's1', body: 'Fog too thick?' } }))
-            .body,
+          (
+            await call('vic', `${CANVAS}/threads`, {
+              method: 'POST',
+              body: { node_id: 'board', shot_id: 's1', body: 'Fog too thick?' },
+            })
+          ).body,
         );
         const heard = await page.waitFor(
           (event) => event.event === 'comment' && (event.data as ThreadView).thread_id === made.thread_id,
           5_000,
         );
         expect(ThreadView.parse(heard.data).comments[0]!.body).toBe('Fog too thick?');
-        await call('ana', `${CANVAS}/threads/${made.thread_id}/comments`, { method: 'POST', body: { body: 'A little.' } });
+        await call('ana', `${CANVAS}/threads/${made.thread_id}/comments`, {
+          method: 'POST',
+          body: { body: 'A little.' },
+        });
         const reply = await page.waitFor(
           (event) => event.event === 'comment' && (event.data as ThreadView).comments.length === 2,
           5_000,
@@ -157,10 +186,17 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
     it('a comment on a timecode of the animatic, and a viewer comments too', async () => {
       const created = await call('vic', `${CANVAS}/threads`, {
         method: 'POST',
-        body: { node_id: 'board', anchor: { timecode_ms: 6500, on: 'animatic' }, body: 'The cut at 6.5 s feels early.' },
+        body: {
+          node_id: 'board',
+          anchor: { timecode_ms: 6500, on: 'animatic' },
+          body: 'The cut at 6.5 s feels early.',
+        },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      expect(ThreadView.parse(created.body)).toMatchObject({ anchor: { timecode_ms: 6500, on: 'animatic' }, shot_id: null });
+      expect(ThreadView.parse(created.body)).toMatchObject({
+        anchor: { timecode_ms: 6500, on: 'animatic' },
+        shot_id: null,
+      });
     });
 
     it('refuses what does not fit, naming the field', async () => {
@@ -199,7 +235,10 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       });
       expect(ThreadView.parse(edited.body).comments[0]!.edited_at).not.toBeNull();
 
-      const resolved = await call('ana', `${CANVAS}/threads/${threadId}`, { method: 'PATCH', body: { status: 'resolved' } });
+      const resolved = await call('ana', `${CANVAS}/threads/${threadId}`, {
+        method: 'PATCH',
+        body: { status: 'resolved' },
+      });
       expect(ThreadView.parse(resolved.body)).toMatchObject({ status: 'resolved', resolved_by: 'ana' });
       const open = ThreadList.parse((await call('olga', `${CANVAS}/threads?filter=open`)).body).threads;
       expect(open.map((each) => each.thread_id)).not.toContain(threadId);
@@ -212,9 +251,17 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
 
     it('a thread outlives its node, as "on a deleted node"', async () => {
       const made = ThreadView.parse(
-        (await call('ben', `${CANVAS}/threads`, { method: 'POST', body: { node_id: 'note', body: 'Is this the look?' } })).body,
+        (
+          await call('ben', `${CANVAS}/threads`, {
+            method: 'POST',
+            body: { node_id: 'note', body: 'Is this the look?' },
+          })
+        ).body,
       );
-      const deleted = await call('ben', `${CANVAS}/nodes/note`, { method: 'DELETE', body: { base_revision: await revision() } });
+      const deleted = await call('ben', `${CANVAS}/nodes/note`, {
+        method: 'DELETE',
+        body: { base_revision: await revision() },
+      });
       expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
       const [after] = ThreadList.parse((await call('ben', `${CANVAS}/threads?node_id=note`)).body).threads;
       expect(after).toMatchObject({ thread_id: made.thread_id, node_deleted: true, node_label: 'textAnnotationNode' });
@@ -222,7 +269,12 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
     });
 
     it('only people approve: every token is refused, editors only when an owner allows; approval records the revision', async () => {
-      const agent = await agentOnCanvas(stage.server.store, { projectId: 'p', canvasId: 'c', name: 'Reviewer bot', toolSets: ['review'] });
+      const agent = await agentOnCanvas(stage.server.store, {
+        projectId: 'p',
+        canvasId: 'c',
+        name: 'Reviewer bot',
+        toolSets: ['review'],
+      });
       const script = await projectToken(stage.server.store, 'p', 'editor');
       for (const token of [agent.secret, script]) {
         const refused = await api(stage.server.url, `${CANVAS}/review-states`, {
@@ -274,7 +326,10 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       expect(anas.notifications[0]).toMatchObject({ kind: 'approval_decision', from: 'olga' });
 
       // Editors may decide once an owner allows it.
-      expect((await call('olga', '/api/v2/projects/p/review-settings', { method: 'PUT', body: { editors_approve: true } })).status).toBe(200);
+      expect(
+        (await call('olga', '/api/v2/projects/p/review-settings', { method: 'PUT', body: { editors_approve: true } }))
+          .status,
+      ).toBe(200);
       const allowed = await call('ana', `${CANVAS}/review-states`, {
         method: 'PUT',
         body: { node_id: 'board', shot_id: 's1', state: 'changes_requested' },
@@ -325,7 +380,12 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       });
       expect(comment.status, JSON.stringify(comment.body)).toBe(201);
       const thread = ThreadView.parse(comment.body);
-      expect(thread.comments[0]!.author).toEqual({ kind: 'guest', name: 'Guest: Client Kim', issuer: null, subject: null });
+      expect(thread.comments[0]!.author).toEqual({
+        kind: 'guest',
+        name: 'Guest: Client Kim',
+        issuer: null,
+        subject: null,
+      });
       // The team sees it, and the director was mentioned.
       const listed = ThreadList.parse((await call('olga', `${CANVAS}/threads?node_id=board`)).body).threads;
       expect(listed.map((each) => each.thread_id)).toContain(thread.thread_id);
@@ -353,20 +413,30 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
         body: { node_id: 'note', body: 'x' },
       });
       expect(elsewhere.status).toBe(403);
-      const others = await api(stage.server.url, `${shared}/threads/${threadId}/comments/${listed.find((t) => t.thread_id === threadId)!.comments[0]!.comment_id}`, {
-        method: 'PATCH',
-        headers,
-        body: { body: 'mine now' },
-      });
+      const others = await api(
+        stage.server.url,
+        `${shared}/threads/${threadId}/comments/${listed.find((t) => t.thread_id === threadId)!.comments[0]!.comment_id}`,
+        {
+          method: 'PATCH',
+          headers,
+          body: { body: 'mine now' },
+        },
+      );
       expect(others.status).toBeGreaterThanOrEqual(403);
 
       // A read-only link refuses comments; a revoked link ends its guests at once.
       const readOnly = ShareLinkView.parse(
-        (await call('olga', `${CANVAS}/share-links`, { method: 'POST', body: { node_id: 'board', review: 'read' } })).body,
+        (await call('olga', `${CANVAS}/share-links`, { method: 'POST', body: { node_id: 'board', review: 'read' } }))
+          .body,
       );
       const readSecret = readOnly.url!.split('/share/')[1]!;
-      expect((await api(stage.server.url, `/api/v1/shared/${readSecret}/guests`, { method: 'POST', body: { name: 'X' } })).status).toBe(403);
-      expect(SharedBoardsView.parse((await api(stage.server.url, `/api/v1/shared/${readSecret}`)).body).threads.length).toBeGreaterThan(0);
+      expect(
+        (await api(stage.server.url, `/api/v1/shared/${readSecret}/guests`, { method: 'POST', body: { name: 'X' } }))
+          .status,
+      ).toBe(403);
+      expect(
+        SharedBoardsView.parse((await api(stage.server.url, `/api/v1/shared/${readSecret}`)).body).threads.length,
+      ).toBeGreaterThan(0);
 
       expect((await call('olga', `${CANVAS}/share-links/${link.share_id}`, { method: 'DELETE' })).status).toBe(204);
       const afterRevoke = await api(stage.server.url, `${shared}/threads/${thread.thread_id}/comments`, {
@@ -392,7 +462,12 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
                   canvas_id: 'c',
                   base_revision: start,
                   client_save_id: null,
-                  node: { id: 'angle-note', type: 'textAnnotationNode', position: { x: 0, y: 900 }, data: { content: 'Shot 4: low angle' } },
+                  node: {
+                    id: 'angle-note',
+                    type: 'textAnnotationNode',
+                    position: { x: 0, y: 900 },
+                    data: { content: 'Shot 4: low angle' },
+                  },
                 },
               },
             ],
@@ -443,16 +518,25 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       });
       expect(hook.status, JSON.stringify(hook.body)).toBe(201);
       const made = ThreadView.parse(
-        (await call('ana', `${CANVAS}/threads`, { method: 'POST', body: { node_id: 'board', body: 'Webhook check' } })).body,
+        (await call('ana', `${CANVAS}/threads`, { method: 'POST', body: { node_id: 'board', body: 'Webhook check' } }))
+          .body,
       );
       await call('ana', `${CANVAS}/threads/${made.thread_id}`, { method: 'PATCH', body: { status: 'resolved' } });
-      await call('olga', `${CANVAS}/review-states`, { method: 'PUT', body: { node_id: 'board', shot_id: 's3', state: 'approved' } });
+      await call('olga', `${CANVAS}/review-states`, {
+        method: 'PUT',
+        body: { node_id: 'board', shot_id: 's3', state: 'approved' },
+      });
       const types = (await stage.server.store.driver.all('SELECT type, body FROM webhook_deliveries ORDER BY seq')).map(
         (row) => [row.type, JSON.parse(String(row.body)) as { data: Record<string, unknown> }] as const,
       );
       expect(types.map(([type]) => type)).toEqual(['comment.created', 'comment.resolved', 'review.changed']);
       expect(types[0]![1].data).toMatchObject({ thread_id: made.thread_id, author: { kind: 'person', name: 'ana' } });
-      expect(types[2]![1].data).toMatchObject({ node_id: 'board', shot_id: 's3', state: 'approved', decided_by: 'olga' });
+      expect(types[2]![1].data).toMatchObject({
+        node_id: 'board',
+        shot_id: 's3',
+        state: 'approved',
+        decided_by: 'olga',
+      });
     });
   });
 });

@@ -249,7 +249,12 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       expect((await patch(s.cookies.olga, { tool_sets: ['review'] })).status).toBe(200);
       const started = await fetch(`${s.server.url}/api/v2/projects/p/canvases/c/threads`, {
         method: 'POST',
-        headers: { cookie: s.cookies.olga, origin: s.server.url, 'x-requested-by': 'canvas-mcp', 'content-type': 'application/json' },
+        headers: {
+          cookie: s.cookies.olga,
+          origin: s.server.url,
+          'x-requested-by': 'canvas-mcp',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ node_id: null, body: 'Which shot opens?' }),
       });
       const { thread_id: threadId } = (await started.json()) as { thread_id: string };
@@ -258,7 +263,9 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
         arguments: { project_id: 'p', canvas_id: 'c', thread_id: threadId, body: 'The wide of the bay.' },
       });
       expect(replied.isError, JSON.stringify(replied.content)).toBeFalsy();
-      expect(structured<{ comments: Array<{ author: { kind: string } }> }>(replied).comments[1]!.author.kind).toBe('agent');
+      expect(structured<{ comments: Array<{ author: { kind: string } }> }>(replied).comments[1]!.author.kind).toBe(
+        'agent',
+      );
       await client!.close();
     });
 

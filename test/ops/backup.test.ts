@@ -42,8 +42,24 @@ describe('backup and restore on SQLite', () => {
       ({ token, run, image } = await canvasWithFinishedImage(source));
       // Review is in the database, so in the backup (issue 33): a thread with its comment.
       await source.store.review.createThread(
-        { id: 'thread_kept', projectId: 'film', canvasId: 'board', nodeId: null, shotId: null, anchor: null, nodeLabel: '' },
-        { id: 'comment_kept', authorKind: 'person', author: { issuer: 'https://idp.example', subject: 'olga' }, authorName: 'olga', guestId: null, body: 'Kept in the backup', mentions: [] },
+        {
+          id: 'thread_kept',
+          projectId: 'film',
+          canvasId: 'board',
+          nodeId: null,
+          shotId: null,
+          anchor: null,
+          nodeLabel: '',
+        },
+        {
+          id: 'comment_kept',
+          authorKind: 'person',
+          author: { issuer: 'https://idp.example', subject: 'olga' },
+          authorName: 'olga',
+          guestId: null,
+          body: 'Kept in the backup',
+          mentions: [],
+        },
         [],
       );
       archive = join(tempDir(), 'nightly.tar.gz');

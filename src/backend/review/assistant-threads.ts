@@ -1,6 +1,5 @@
-import type { CanvasRef, Person, StoredChatMessage } from '../../contract/index.js';
+import type { CanvasRef, ChatSendBody, Person, StoredChatMessage } from '../../contract/index.js';
 import { personKey } from '../../contract/index.js';
-import type { createChatService } from '../../agent/chat-service.js';
 import { newId } from '../../shared/ids.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Store } from '../../store/store.js';
@@ -16,7 +15,16 @@ import type { ThreadOperations } from './threads.js';
  * silent.
  */
 
-type ChatService = ReturnType<typeof createChatService>;
+/** What a thread needs of the canvas chat (src/agent/chat-service.ts, which sits above the backend on the ladder). */
+export interface AssistantChat {
+  modelStatus(): { configured: boolean };
+  create(ctx: CallerContext, ref: CanvasRef, title?: string): Promise<{ conversation_id: string }>;
+  send(
+    ctx: CallerContext,
+    ref: CanvasRef & { conversationId: string },
+    body: ChatSendBody,
+  ): Promise<{ watch(): ReadableStream<unknown> }>;
+}
 
 function textOf(message: StoredChatMessage | undefined): string {
   if (!message || message.role !== 'assistant') return '';
@@ -32,7 +40,7 @@ const ANSWER_MAX_CHARS = 3900;
 
 export function createAssistantThreads(
   store: Store,
-  chat: () => ChatService | null,
+  chat: () => AssistantChat | null,
   threads: () => ThreadOperations,
   logger: Logger,
 ) {
@@ -41,7 +49,13 @@ export function createAssistantThreads(
 
   async function answer(ctx: CallerContext, ref: CanvasRef, threadId: string, person: Person): Promise<void> {
     const say = (body: string) =>
-      threads().reply(null, ref, threadId, { body: body.slice(0, ANSWER_MAX_CHARS) }, { kind: 'assistant', forPerson: person });
+      threads().reply(
+        null,
+        ref,
+        threadId,
+        { body: body.slice(0, ANSWER_MAX_CHARS) },
+        { kind: 'assistant', forPerson: person },
+      );
     const service = chat();
     if (!service?.modelStatus().configured) {
       await say('I cannot answer here: the assistant has no model configured on this server (see the Chat tab).');
@@ -97,7 +111,13 @@ export function createAssistantThreads(
           logger.warn({ err: error, thread_id: threadId }, 'the assistant could not answer in a thread');
           const message = error instanceof Error ? error.message : 'something went wrong';
           await threads()
-            .reply(null, ref, threadId, { body: `I could not answer: ${message}` }, { kind: 'assistant', forPerson: person })
+            .reply(
+              null,
+              ref,
+              threadId,
+              { body: `I could not answer: ${message}` },
+              { kind: 'assistant', forPerson: person },
+            )
             .catch(() => undefined);
         })
         .finally(() => inFlight.delete(work));

@@ -26,7 +26,10 @@ export function createGuestOperations(store: Store, threads: ThreadOperations, c
   }
 
   async function guestOf(link: StoredShareLink, token: string | undefined): Promise<StoredGuest> {
-    const guest = token && /^[A-Za-z0-9_-]{16,64}$/.test(token) ? await store.review.guestBySecretHash(sha256Hex(token)) : undefined;
+    const guest =
+      token && /^[A-Za-z0-9_-]{16,64}$/.test(token)
+        ? await store.review.guestBySecretHash(sha256Hex(token))
+        : undefined;
     if (!guest || guest.share_id !== link.id)
       throw new CanvasError('unauthenticated', 'Say who you are first: a guest comments under a name.', {
         reason: 'no_guest',
@@ -49,7 +52,12 @@ export function createGuestOperations(store: Store, threads: ThreadOperations, c
     async join(secret: string, name: string): Promise<GuestView> {
       const link = await commentingLink(secret);
       const token = randomBytes(24).toString('base64url');
-      const guest = await store.review.addGuest({ id: newId('guest_'), shareId: link.id, name, secretHash: sha256Hex(token) });
+      const guest = await store.review.addGuest({
+        id: newId('guest_'),
+        shareId: link.id,
+        name,
+        secretHash: sha256Hex(token),
+      });
       return { guest_id: guest.id, name: guest.name, token };
     },
 
@@ -62,17 +70,26 @@ export function createGuestOperations(store: Store, threads: ThreadOperations, c
       const link = await commentingLink(secret);
       const guest = await guestOf(link, token);
       if (!body.node_id || !(await shownBoards(link)).includes(body.node_id))
-        throw new CanvasError('forbidden', 'node_id: a guest comments on the boards this link shows.', { field: 'node_id' });
+        throw new CanvasError('forbidden', 'node_id: a guest comments on the boards this link shows.', {
+          field: 'node_id',
+        });
       return forGuests(await threads.create(null, ref(link), body, { guestId: guest.id, name: guest.name }));
     },
 
-    async reply(secret: string, token: string | undefined, threadId: string, body: CommentCreateBody): Promise<ThreadView> {
+    async reply(
+      secret: string,
+      token: string | undefined,
+      threadId: string,
+      body: CommentCreateBody,
+    ): Promise<ThreadView> {
       const link = await commentingLink(secret);
       const guest = await guestOf(link, token);
       const thread = await store.review.thread(link.projectId, link.canvasId, threadId);
       if (!thread?.node_id || !(await shownBoards(link)).includes(thread.node_id))
         throw new CanvasError('not_found', `No comment thread ${threadId} on the boards this link shows.`);
-      return forGuests(await threads.reply(null, ref(link), threadId, body, { kind: 'guest', guestId: guest.id, name: guest.name }));
+      return forGuests(
+        await threads.reply(null, ref(link), threadId, body, { kind: 'guest', guestId: guest.id, name: guest.name }),
+      );
     },
 
     async change(secret: string, token: string | undefined, threadId: string, commentId: string, body: string | null) {

@@ -34,7 +34,7 @@ function notificationView(row: StoredNotification): Inbox['notifications'][numbe
 
 function requireSignedIn(ctx: CallerContext): Person {
   const person = personOf(ctx);
-  if (!person) throw new CanvasError('forbidden', 'An inbox is a person\'s: sign in to read yours.');
+  if (!person) throw new CanvasError('forbidden', "An inbox is a person's: sign in to read yours.");
   return person;
 }
 
@@ -84,7 +84,13 @@ export function createReviewMail(
         await mailer.send({
           to,
           subject: `${SUBJECTS[notification.kind]}: ${notification.projectId}`,
-          text: [notification.summary, '', `Open it: ${link}`, '', 'You get this because you are a member of the project.'].join('\n'),
+          text: [
+            notification.summary,
+            '',
+            `Open it: ${link}`,
+            '',
+            'You get this because you are a member of the project.',
+          ].join('\n'),
         });
       }
     })().catch((error: unknown) => logger.warn({ err: error }, 'review e-mail failed'));

@@ -1,9 +1,8 @@
-import type { createChatService } from '../../agent/chat-service.js';
 import type { CanvasRef } from '../../contract/index.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Store } from '../../store/store.js';
 import type { Mailer } from '../mailer.js';
-import { createAssistantThreads } from './assistant-threads.js';
+import { createAssistantThreads, type AssistantChat } from './assistant-threads.js';
 import { createGuestOperations } from './guests.js';
 import { createInboxOperations, createReviewMail } from './inbox.js';
 import { createReviewStateOperations } from './review-states.js';
@@ -15,17 +14,17 @@ export function createReviewOperations(options: {
   mailer: Mailer | null;
   publicOrigin: () => string;
   logger: Logger;
-  chat: () => ReturnType<typeof createChatService> | null;
+  chat: () => AssistantChat | null;
   clock?: () => number;
   /** A thread or review state of a canvas changed (the change feed of this process is poked). */
   changed?: (ref: CanvasRef) => void;
 }) {
   const { store } = options;
   const mail = createReviewMail(store, options.mailer, options.publicOrigin, options.logger);
-  let threads: ThreadOperations;
-  const assistant = createAssistantThreads(store, options.chat, () => threads, options.logger);
   const changed = options.changed ?? (() => undefined);
-  threads = createThreadOperations(store, {
+  // The assistant answers through the thread operations, which tell it when it is asked: each finds the other late.
+  const assistant = createAssistantThreads(store, options.chat, () => threads, options.logger);
+  const threads: ThreadOperations = createThreadOperations(store, {
     changed,
     notified: mail,
     assistantAsked: (ctx, ref, threadId, person) => assistant.asked(ctx, ref, threadId, person),

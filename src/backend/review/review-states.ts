@@ -98,12 +98,18 @@ export function createReviewStateOperations(
     if (!found)
       throw new CanvasError('not_found', `node_id: there is no node ${nodeId} on this canvas.`, { field: 'node_id' });
     if (found.node.type !== 'storyboardNode')
-      throw new CanvasError('invalid_arguments', `node_id: ${nodeId} is a ${found.node.type}; boards and their shots are reviewed.`, {
-        field: 'node_id',
-      });
+      throw new CanvasError(
+        'invalid_arguments',
+        `node_id: ${nodeId} is a ${found.node.type}; boards and their shots are reviewed.`,
+        {
+          field: 'node_id',
+        },
+      );
     const fingerprint = reviewFingerprint(found.node, shotId);
     if (fingerprint === null)
-      throw new CanvasError('invalid_arguments', `shot_id: ${shotId} is not a shot of ${nodeId}.`, { field: 'shot_id' });
+      throw new CanvasError('invalid_arguments', `shot_id: ${shotId} is not a shot of ${nodeId}.`, {
+        field: 'shot_id',
+      });
     return { node: found.node, fingerprint, label: nodeLabel(found.node, shotId) };
   }
 
@@ -238,7 +244,13 @@ export function createReviewStateOperations(
         [
           {
             type: 'review.changed',
-            data: { node_id: body.node_id, shot_id: body.shot_id, state: 'in_review', decided_by: person.subject, revision: canvas.revision },
+            data: {
+              node_id: body.node_id,
+              shot_id: body.shot_id,
+              state: 'in_review',
+              decided_by: person.subject,
+              revision: canvas.revision,
+            },
           },
         ],
       );
@@ -251,7 +263,11 @@ export function createReviewStateOperations(
     },
 
     /** Owners choose whether editors may set review states too. */
-    async setEditorsApprove(ctx: CallerContext, projectId: string, allowed: boolean): Promise<{ editors_approve: boolean }> {
+    async setEditorsApprove(
+      ctx: CallerContext,
+      projectId: string,
+      allowed: boolean,
+    ): Promise<{ editors_approve: boolean }> {
       requirePerson(ctx, 'changes who approves');
       await authorizeProject(store, ctx, projectId, 'owner');
       await store.review.setEditorsApprove(projectId, allowed);

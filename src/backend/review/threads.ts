@@ -85,7 +85,12 @@ export function nodeLabel(node: CanvasNode, shotId: string | null): string {
   return `${name}, shot ${typeof number === 'string' ? number : shotId}`;
 }
 
-function commentEvent(thread: { id: string; node_id: string | null; shot_id: string | null }, commentId: string, writer: CommentWriter, body: string): ReviewEvent {
+function commentEvent(
+  thread: { id: string; node_id: string | null; shot_id: string | null },
+  commentId: string,
+  writer: CommentWriter,
+  body: string,
+): ReviewEvent {
   return {
     type: 'comment.created',
     data: {
@@ -167,14 +172,21 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
   /** Where a new thread points, checked against the canvas: the node and shot exist, the anchor fits the node. */
   async function placeOf(ref: CanvasRef, body: ThreadCreateBody): Promise<string> {
     if (!body.node_id) {
-      if (body.shot_id) throw new CanvasError('invalid_arguments', 'shot_id: a shot is named with its board (node_id).', { field: 'shot_id' });
+      if (body.shot_id)
+        throw new CanvasError('invalid_arguments', 'shot_id: a shot is named with its board (node_id).', {
+          field: 'shot_id',
+        });
       if (body.anchor && body.anchor.on !== 'animatic' && body.anchor.timecode_ms === undefined)
-        throw new CanvasError('invalid_arguments', 'anchor: a thread on the canvas has no point to pin.', { field: 'anchor' });
+        throw new CanvasError('invalid_arguments', 'anchor: a thread on the canvas has no point to pin.', {
+          field: 'anchor',
+        });
       return '';
     }
     const found = await store.layout.readNode(ref.projectId, ref.canvasId, body.node_id);
     if (!found)
-      throw new CanvasError('not_found', `node_id: there is no node ${body.node_id} on this canvas.`, { field: 'node_id' });
+      throw new CanvasError('not_found', `node_id: there is no node ${body.node_id} on this canvas.`, {
+        field: 'node_id',
+      });
     if (body.shot_id) {
       const frames = (found.node.data as { frames?: Array<{ id?: unknown }> }).frames;
       if (!Array.isArray(frames) || !frames.some((frame) => frame.id === body.shot_id))
@@ -195,7 +207,13 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
       await requireCanvas(store, ref.projectId, ref.canvasId);
       const me = personOf(ctx);
       const mine = (view: ThreadView) =>
-        view.comments.some((c) => c.author.kind === 'person' && me !== null && c.author.subject === me.subject && c.author.issuer === me.issuer);
+        view.comments.some(
+          (c) =>
+            c.author.kind === 'person' &&
+            me !== null &&
+            c.author.subject === me.subject &&
+            c.author.issuer === me.issuer,
+        );
       const mentionsMe = (view: ThreadView) =>
         me !== null && view.comments.some((comment) => comment.mentions.includes(me.subject));
       const threads = (await canvasThreads(store, ref, { nodeIds: query.node_id ? [query.node_id] : null })).filter(
@@ -271,17 +289,23 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
       if (!as) await authorizeProject(store, ctx!, ref.projectId, 'viewer');
       const writer = as ?? writerOf(ctx!);
       const thread = await requireThread(ref, threadId);
-      const earlier = (await store.review.threads(ref.projectId, ref.canvasId, { threadIds: [threadId] }))[0]?.comments ?? [];
+      const earlier =
+        (await store.review.threads(ref.projectId, ref.canvasId, { threadIds: [threadId] }))[0]?.comments ?? [];
       const authors = earlier.flatMap((c) =>
-        c.author_kind === 'person' && c.author_issuer && c.author_subject ? [{ issuer: c.author_issuer, subject: c.author_subject }] : [],
+        c.author_kind === 'person' && c.author_issuer && c.author_subject
+          ? [{ issuer: c.author_issuer, subject: c.author_subject }]
+          : [],
       );
       // The assistant's answer tells the person who asked, as a reply.
       if (writer.kind === 'assistant') authors.unshift(writer.forPerson);
       const { notifications, mentions, assistant } = await notificationsFor(ref, thread, writer, body.body, authors);
       const commentId = newId('comment_');
-      await store.review.addComment(thread, commentOf(commentId, writer, body.body, writer.kind === 'assistant' ? [] : mentions), notifications, [
-        commentEvent(thread, commentId, writer, body.body),
-      ]);
+      await store.review.addComment(
+        thread,
+        commentOf(commentId, writer, body.body, writer.kind === 'assistant' ? [] : mentions),
+        notifications,
+        [commentEvent(thread, commentId, writer, body.body)],
+      );
       hooks.changed(ref);
       hooks.notified(notifications);
       if (assistant && writer.kind === 'person') hooks.assistantAsked(ctx!, ref, threadId, writer.person);
@@ -305,7 +329,10 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
       const person = ctx ? personOf(ctx) : null;
       const own = guest
         ? comment.guest_id === guest.guestId
-        : person !== null && comment.author_kind === 'person' && comment.author_issuer === person.issuer && comment.author_subject === person.subject;
+        : person !== null &&
+          comment.author_kind === 'person' &&
+          comment.author_issuer === person.issuer &&
+          comment.author_subject === person.subject;
       if (!own) throw new CanvasError('forbidden', 'Only its writer edits or deletes a comment.');
       await store.review.changeComment(thread, commentId, body);
       hooks.changed(ref);
@@ -313,7 +340,12 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
     },
 
     /** Resolves or reopens: people who may read the canvas, and agents with the review tool set. */
-    async setStatus(ctx: CallerContext, ref: CanvasRef, threadId: string, status: 'open' | 'resolved'): Promise<ThreadView> {
+    async setStatus(
+      ctx: CallerContext,
+      ref: CanvasRef,
+      threadId: string,
+      status: 'open' | 'resolved',
+    ): Promise<ThreadView> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
       const thread = await requireThread(ref, threadId);
       if (thread.status !== status) {
@@ -323,7 +355,12 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
           status,
           by,
           status === 'resolved'
-            ? [{ type: 'comment.resolved', data: { thread_id: threadId, node_id: thread.node_id, shot_id: thread.shot_id, resolved_by: by } }]
+            ? [
+                {
+                  type: 'comment.resolved',
+                  data: { thread_id: threadId, node_id: thread.node_id, shot_id: thread.shot_id, resolved_by: by },
+                },
+              ]
             : [],
         );
         hooks.changed(ref);

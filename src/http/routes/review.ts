@@ -47,12 +47,17 @@ const refOf = (params: { project_id: string; canvas_id: string }) => ({
 export function registerReviewRoutes(app: Hono<BackendHttpEnv>, review: ReviewOperations): void {
   app.get(THREADS_PATH, async (c) => {
     const params = pathParams(c, canvas);
-    const query = parseOrThrow(ThreadQuery, { filter: c.req.query('filter'), node_id: c.req.query('node_id') }, ['query']);
+    const query = parseOrThrow(ThreadQuery, { filter: c.req.query('filter'), node_id: c.req.query('node_id') }, [
+      'query',
+    ]);
     return c.json(await review.threads.list(c.get('caller'), refOf(params), query));
   });
   app.post(THREADS_PATH, async (c) => {
     const params = pathParams(c, canvas);
-    return c.json(await review.threads.create(c.get('caller'), refOf(params), await jsonBody(c, ThreadCreateBody)), 201);
+    return c.json(
+      await review.threads.create(c.get('caller'), refOf(params), await jsonBody(c, ThreadCreateBody)),
+      201,
+    );
   });
   app.get(THREAD_PATH, async (c) => {
     const params = pathParams(c, thread);
@@ -77,17 +82,24 @@ export function registerReviewRoutes(app: Hono<BackendHttpEnv>, review: ReviewOp
   });
   app.delete(COMMENT_PATH, async (c) => {
     const params = pathParams(c, { ...thread, comment_id: ResourceId });
-    return c.json(await review.threads.change(c.get('caller'), refOf(params), params.thread_id, params.comment_id, null));
+    return c.json(
+      await review.threads.change(c.get('caller'), refOf(params), params.thread_id, params.comment_id, null),
+    );
   });
 
-  app.get(REVIEW_STATES_PATH, async (c) => c.json(await review.states.list(c.get('caller'), refOf(pathParams(c, canvas)))));
+  app.get(REVIEW_STATES_PATH, async (c) =>
+    c.json(await review.states.list(c.get('caller'), refOf(pathParams(c, canvas)))),
+  );
   app.put(REVIEW_STATES_PATH, async (c) => {
     const params = pathParams(c, canvas);
     return c.json(await review.states.set(c.get('caller'), refOf(params), await jsonBody(c, ReviewStateBody)));
   });
   app.post(REVIEW_REQUESTS_PATH, async (c) => {
     const params = pathParams(c, canvas);
-    return c.json(await review.states.request(c.get('caller'), refOf(params), await jsonBody(c, ReviewRequestBody)), 201);
+    return c.json(
+      await review.states.request(c.get('caller'), refOf(params), await jsonBody(c, ReviewRequestBody)),
+      201,
+    );
   });
   app.put(REVIEW_SETTINGS_PATH, async (c) => {
     const params = pathParams(c, { project_id: ProjectId });
@@ -146,7 +158,10 @@ export function registerGuestReviewRoutes(app: Hono<BackendHttpEnv>, review: Rev
   app.post(`${GUEST_THREADS_PATH}/:thread_id/comments`, async (c) => {
     const { secret, token } = await guestWrite(c);
     const params = pathParams(c, { thread_id: ResourceId });
-    return c.json(await review.guests.reply(secret, token, params.thread_id, await jsonBody(c, CommentCreateBody)), 201);
+    return c.json(
+      await review.guests.reply(secret, token, params.thread_id, await jsonBody(c, CommentCreateBody)),
+      201,
+    );
   });
   app.patch(`${GUEST_THREADS_PATH}/:thread_id/comments/:comment_id`, async (c) => {
     const { secret, token } = await guestWrite(c);
