@@ -1,6 +1,6 @@
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import type { SkillCatalog } from '../../../src/contract/index.js';
+import type { NotificationView, SkillCatalog } from '../../../src/contract/index.js';
 import { CanvasView } from '../canvas/CanvasView.js';
 import { FileUploads } from '../canvas/FileUploads.js';
 import { WhoIsHere } from '../canvas/PresenceLayer.js';
@@ -20,12 +20,16 @@ import { NodeDetails } from '../panels/NodeDetails.js';
 import { Notices } from '../panels/Notices.js';
 import { Palette } from '../panels/Palette.js';
 import { ShotList } from '../panels/ShotList.js';
+import { CommentsPanel } from '../panels/CommentsPanel.js';
+import { restTransport } from '../model/transport.js';
+import { createReviewController, ReviewContext, useReviewController, type ReviewController } from '../model/review.js';
+import { Inbox } from './Inbox.js';
 import { Landing } from './Landing.js';
 import { navigate } from './router.js';
 
 /** One open canvas: the top bar, the palette, the canvas and the side panels. */
 
-type Tab = 'details' | 'history' | 'elements' | 'exports' | 'chat' | 'connect';
+type Tab = 'details' | 'comments' | 'history' | 'elements' | 'exports' | 'chat' | 'connect';
 
 // The chat brings the AI SDK with it: loaded when its tab is first opened, not with the canvas.
 const ChatPanel = lazy(() => import('../panels/ChatPanel.js').then((module) => ({ default: module.ChatPanel })));
@@ -41,10 +45,12 @@ function TopBar({
   shotList,
   toggleShotList,
   present,
+  openHere,
 }: {
   shotList: boolean;
   toggleShotList: () => void;
   present: () => void;
+  openHere: (notification: NotificationView) => boolean;
 }) {
   const { controller } = useCanvas();
   const editable = useEditable();
@@ -127,6 +133,7 @@ function TopBar({
       >
         Fit
       </button>
+      <Inbox openHere={openHere} />
       <span className="who">{person ? person.subject : ''}</span>
     </header>
   );
@@ -182,6 +189,7 @@ function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Ta
         {(
           [
             ['details', 'Details'],
+            ['comments', 'Comments'],
             ['history', 'History'],
             ['elements', 'Elements'],
             ['exports', 'Exports'],
@@ -203,6 +211,7 @@ function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Ta
       </div>
       <div className="side-body">
         {tab === 'details' ? <NodeDetails nodeId={selected} /> : null}
+        {tab === 'comments' ? <CommentsPanel selected={selected} /> : null}
         {tab === 'history' ? <HistoryPanel /> : null}
         {tab === 'elements' ? <ElementsPanel /> : null}
         {tab === 'exports' ? <ExportsPanel selected={selected} /> : null}
@@ -221,7 +230,9 @@ function CanvasBody() {
   const status = useCanvasState((state) => state.status);
   const error = useCanvasState((state) => state.error);
   const [selected, setSelected] = useState<string | null>(null);
-  const [tab, setTab] = useState<Tab>('details');
+  const review = useReviewController();
+  // Opened from the inbox on a thread: the Comments tab, on that thread.
+  const [tab, setTab] = useState<Tab>(() => (review?.store.getState().focus ? 'comments' : 'details'));
   // On a narrow screen (a tablet) the palette and the side panel are drawers over the canvas, one open at a time.
   const [drawer, setDrawer] = useState<'palette' | 'panel' | null>(null);
   const [shotList, setShotList] = useState(false);
@@ -254,6 +265,16 @@ function CanvasBody() {
         shotList={shotList}
         toggleShotList={() => setShotList((open) => !open)}
         present={() => void present(controller, selected).then(setPresenting)}
+        openHere={(notification) => {
+          const { address } = controller.store.getState();
+          if (notification.project_id !== address.projectId || notification.canvas_id !== address.canvasId)
+            return false;
+          review?.store.setState({ focus: notification.thread_id });
+          if (notification.thread_id) setTab('comments');
+          else setShotList(true);
+          setDrawer('panel');
+          return true;
+        }}
       />
       <RunApprovals />
       {presenting ? (
@@ -289,7 +310,17 @@ function CanvasBody() {
                 setDrawer('panel');
               }}
             />
-            {shotList ? <ShotList selected={selected} onClose={() => setShotList(false)} /> : null}
+            {shotList ? (
+              <ShotList
+                selected={selected}
+                onClose={() => setShotList(false)}
+                onComment={(nodeId, shotId) => {
+                  review?.store.setState({ compose: { nodeId, shotId } });
+                  setTab('comments');
+                  setDrawer('panel');
+                }}
+              />
+            ) : null}
           </main>
           <SidePanel selected={selected} tab={tab} setTab={setTab} />
         </div>
@@ -302,11 +333,19 @@ function CanvasBody() {
 export function CanvasScreen({ projectId, canvasId }: { projectId: string; canvasId: string }) {
   // Made inside the effect that closes it: a controller is never used again after close (StrictMode runs effects twice).
   const [controller, setController] = useState<CanvasController | null>(null);
+  const [review, setReview] = useState<ReviewController | null>(null);
   const [skills, setSkills] = useState<SkillCatalog | null>(null);
   useEffect(() => {
-    const opened = createCanvasController({ projectId, canvasId });
+    const address = { projectId, canvasId };
+    // Review (issue 33) rides the same change feed: its comment and review events go to the review controller.
+    const reviewing = createReviewController(address, new URLSearchParams(window.location.search).get('thread'));
+    const opened = createCanvasController(address, {
+      transport: restTransport(address, EventSource, reviewing.feed),
+    });
+    setReview(reviewing);
     setController(opened);
     void opened.load();
+    void reviewing.load();
     return () => opened.close();
   }, [projectId, canvasId]);
   useEffect(() => {
@@ -316,9 +355,11 @@ export function CanvasScreen({ projectId, canvasId }: { projectId: string; canva
   if (!context) return <main className="screen-message">Opening the canvas…</main>;
   return (
     <CanvasContext.Provider value={context}>
-      <ReactFlowProvider>
-        <CanvasBody />
-      </ReactFlowProvider>
+      <ReviewContext.Provider value={review}>
+        <ReactFlowProvider>
+          <CanvasBody />
+        </ReactFlowProvider>
+      </ReviewContext.Provider>
     </CanvasContext.Provider>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { MeView, SessionView, TemplateView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
+import { Inbox } from './Inbox.js';
 import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
 import { canvasHref, navigate, teamHref } from './router.js';
@@ -34,6 +35,7 @@ export function Home() {
       <header className="home-header">
         <h1>Your canvases</h1>
         <div className="who">
+          {me.kind === 'person' ? <Inbox /> : null}
           {me.person ? `Signed in as ${me.person.subject}` : 'Signed in with a token'}
           {me.kind === 'person' ? (
             <button type="button" onClick={() => void api.logout().then(() => window.location.assign('/'))}>

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
-import type { SharedBoardsView } from '../../../src/contract/index.js';
+import { useCallback, useEffect, useState } from 'react';
+import type { SharedBoardsView, ThreadView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
 import { Present, type PresentBoard } from '../panels/Present.js';
+import { GuestName, GuestThreads, useGuest } from './SharedReview.js';
 
 /**
  * What a share link opens (issue 35, item 6): the boards it shows in Present mode and the downloads its owner chose,
@@ -28,17 +29,44 @@ function boardsOf(view: SharedBoardsView): PresentBoard[] {
   }));
 }
 
+const REREAD_MS = 10_000;
+
 export function SharePage({ secret }: { secret: string }) {
   const [view, setView] = useState<SharedBoardsView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [presenting, setPresenting] = useState<{ board: number; shot: number } | null>(null);
+  const guest = useGuest(secret);
+  const load = useCallback(
+    (first: boolean) =>
+      api.shared(secret).then(setView, (error: unknown) => {
+        // A link that ends while open says so; a failed re-read of one that works keeps what is shown.
+        if (error instanceof ApiError) setProblem(error.message);
+        else if (first) setProblem('The link could not be opened. Try again in a moment.');
+      }),
+    [secret],
+  );
   useEffect(() => {
-    api
-      .shared(secret)
-      .then(setView, (error: unknown) =>
-        setProblem(error instanceof ApiError ? error.message : 'The link could not be opened. Try again in a moment.'),
-      );
-  }, [secret]);
+    void load(true);
+  }, [load]);
+  // With its comments shown, the page reads them again every few seconds (a guest has no change feed).
+  const reviewing = view !== null && view.review !== 'none';
+  useEffect(() => {
+    if (!reviewing) return;
+    const timer = setInterval(() => void load(false), REREAD_MS);
+    return () => clearInterval(timer);
+  }, [reviewing, load]);
+  /** A thread a guest's write answered with, shown at once. */
+  const put = (thread: ThreadView) =>
+    setView((current) =>
+      current
+        ? {
+            ...current,
+            threads: current.threads.some((each) => each.thread_id === thread.thread_id)
+              ? current.threads.map((each) => (each.thread_id === thread.thread_id ? thread : each))
+              : [...current.threads, thread],
+          }
+        : current,
+    );
 
   if (problem)
     return (
@@ -49,6 +77,10 @@ export function SharePage({ secret }: { secret: string }) {
     );
   if (!view) return <main className="screen-message">Opening the shared board…</main>;
   const boards = boardsOf(view);
+  const commenting = view.review === 'comment';
+  const threadsOn = (boardIndex: number, shotId: string | null) =>
+    view.threads.filter((thread) => thread.node_id === view.board_node_ids[boardIndex] && thread.shot_id === shotId);
+  const review = { secret, guest, put, commenting };
   if (presenting)
     return (
       <Present
@@ -62,18 +94,30 @@ export function SharePage({ secret }: { secret: string }) {
     <main className="shared-page" data-share-state="open">
       <h1>{view.title}</h1>
       <p className="muted">
-        Shared with you to look at: {boards.map((board) => `${board.title} (${board.shots.length} shots)`).join(', ')}.
-        This link works until {new Date(view.expires_at).toLocaleDateString()}.
+        Shared with you to {commenting ? 'look at and comment on' : 'look at'}:{' '}
+        {boards.map((board) => `${board.title} (${board.shots.length} shots)`).join(', ')}. This link works until{' '}
+        {new Date(view.expires_at).toLocaleDateString()}.
       </p>
       <p>
         <button type="button" className="button-primary" onClick={() => setPresenting({ board: 0, shot: 0 })}>
           Present the board
         </button>
       </p>
+      {commenting ? <GuestName secret={secret} guest={guest} /> : null}
       {boards.map((board, boardIndex) => (
         <section key={`${board.title}-${boardIndex}`} aria-label={board.title}>
           <h2>{board.title}</h2>
-          <ol className="shared-shots">
+          {reviewing ? (
+            <GuestThreads
+              {...review}
+              title="Comments on the board"
+              place={board.title}
+              nodeId={view.board_node_ids[boardIndex]!}
+              shotId={null}
+              threads={threadsOn(boardIndex, null)}
+            />
+          ) : null}
+          <ol className={reviewing ? 'shared-shots shared-shots-review' : 'shared-shots'}>
             {board.shots.map((shot, shotIndex) => (
               <li key={shot.id}>
                 <button type="button" onClick={() => setPresenting({ board: boardIndex, shot: shotIndex })}>
@@ -86,6 +130,16 @@ export function SharePage({ secret }: { secret: string }) {
                     <strong>{shot.number}</strong> {shot.caption ?? shot.action ?? shot.dialogue ?? ''}
                   </span>
                 </button>
+                {reviewing ? (
+                  <GuestThreads
+                    {...review}
+                    title={`Comments on shot ${shot.number}`}
+                    place={`shot ${shot.number}`}
+                    nodeId={view.board_node_ids[boardIndex]!}
+                    shotId={shot.id}
+                    threads={threadsOn(boardIndex, shot.id)}
+                  />
+                ) : null}
               </li>
             ))}
           </ol>

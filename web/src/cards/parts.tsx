@@ -7,6 +7,7 @@ import { patchData, updateNode } from '../model/intents.js';
 import { typeLabel } from '../model/palette.js';
 import { RunControls, RunStatusBadge } from './run-controls.js';
 import { safeMediaUrl, safeThumbnailUrl } from './media-url.js';
+import { ThreadBadge } from './review-marks.js';
 import { dataOf, overviewTitle, text, titleOf, type Data } from './values.js';
 
 /** The pieces every node card is made of: the frame, in-place text editing, media and results. */
@@ -70,6 +71,7 @@ export function CardShell({ card, children, className, runnable, resizable = tru
           {shot !== null ? <span className="shot-badge">{shot}</span> : null}
           <span className="card-type">{typeLabel(node.type)}</span>
           <span className="card-title">{overviewTitle(node.type, data, node.id)}</span>
+          <ThreadBadge nodeId={node.id} />
         </div>
         <OverviewThumbnail url={imageUrlOf(data) ?? shownOutputs(data, state, 'image').ready[0]} />
         {runnable && state ? (
@@ -106,6 +108,7 @@ export function CardShell({ card, children, className, runnable, resizable = tru
         <span className="card-title" title={titleOf(node.type, data, node.id)}>
           {titleOf(node.type, data, node.id)}
         </span>
+        <ThreadBadge nodeId={node.id} />
       </div>
       {highlight ? <div className="card-author">{highlight}</div> : null}
       <div className="card-body">{children}</div>

@@ -3,6 +3,7 @@ import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canva
 import { moveShot, SHOT_DRAG, shotPicture, type Shot } from '../model/shots.js';
 import { safeThumbnailUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
+import { BoardReviewState, FrameMarks } from './review-marks.js';
 import { dataOf, formatMs, list, num, text } from './values.js';
 
 /**
@@ -27,6 +28,7 @@ export function StoryboardNodeCard(card: CardProps) {
   };
   return (
     <CardShell card={card} className="card-wide">
+      <BoardReviewState nodeId={boardId} />
       {frames.length === 0 ? <div className="media-empty">No frames yet</div> : null}
       <div
         className="frames"
@@ -53,16 +55,19 @@ export function StoryboardNodeCard(card: CardProps) {
             }}
             onDrop={(event) => dropOn(event, index)}
           >
-            {safeThumbnailUrl(shotPicture(frame as Shot, states), origin) ? (
-              <img
-                src={safeThumbnailUrl(shotPicture(frame as Shot, states), origin)}
-                alt={text(frame.caption) ?? `frame ${index + 1}`}
-                loading="lazy"
-                draggable={false}
-              />
-            ) : (
-              <div className="frame-empty">{text(frame.number) ?? index + 1}</div>
-            )}
+            <div className="frame-picture">
+              {safeThumbnailUrl(shotPicture(frame as Shot, states), origin) ? (
+                <img
+                  src={safeThumbnailUrl(shotPicture(frame as Shot, states), origin)}
+                  alt={text(frame.caption) ?? `frame ${index + 1}`}
+                  loading="lazy"
+                  draggable={false}
+                />
+              ) : (
+                <div className="frame-empty">{text(frame.number) ?? index + 1}</div>
+              )}
+              {text(frame.id) ? <FrameMarks nodeId={boardId} shotId={text(frame.id)!} /> : null}
+            </div>
             <figcaption>
               <strong className="shot-label">{text(frame.number) ?? index + 1}</strong>{' '}
               {text(frame.shotSize) ? <span className="muted">{text(frame.shotSize)} </span> : null}

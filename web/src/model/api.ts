@@ -47,6 +47,15 @@ import type {
   WebhookCreateBody,
   WebhookDelivery,
   WebhookList,
+  GuestView,
+  Inbox,
+  ReviewState,
+  ReviewStateList,
+  ReviewStateView,
+  ShareReview,
+  ThreadCreateBody,
+  ThreadList,
+  ThreadView,
 } from '../../../src/contract/index.js';
 
 /**
@@ -162,11 +171,69 @@ export const api = {
     request<ShareLinkList>('GET', `${canvasPath(projectId, canvasId)}/share-links`),
   createShareLink: (
     { projectId, canvasId }: CanvasAddress,
-    body: { node_id: string | null; expires_in_days: number; downloads: string[] },
+    body: { node_id: string | null; expires_in_days: number; downloads: string[]; review: ShareReview },
   ) => request<ShareLinkView>('POST', `${canvasPath(projectId, canvasId)}/share-links`, body),
   revokeShareLink: ({ projectId, canvasId }: CanvasAddress, shareId: string) =>
     request<void>('DELETE', `${canvasPath(projectId, canvasId)}/share-links/${encodeURIComponent(shareId)}`),
   shared: (secret: string) => request<SharedBoardsView>('GET', `/api/v1/shared/${encodeURIComponent(secret)}`),
+
+  // Review (issue 33): comment threads, review states, the inbox, and a review link's guests.
+  threads: ({ projectId, canvasId }: CanvasAddress) =>
+    request<ThreadList>('GET', `${canvasPath(projectId, canvasId)}/threads?filter=all`),
+  startThread: ({ projectId, canvasId }: CanvasAddress, body: ThreadCreateBody) =>
+    request<ThreadView>('POST', `${canvasPath(projectId, canvasId)}/threads`, body),
+  setThreadStatus: ({ projectId, canvasId }: CanvasAddress, threadId: string, status: 'open' | 'resolved') =>
+    request<ThreadView>('PATCH', `${canvasPath(projectId, canvasId)}/threads/${encodeURIComponent(threadId)}`, {
+      status,
+    }),
+  reply: ({ projectId, canvasId }: CanvasAddress, threadId: string, body: string) =>
+    request<ThreadView>('POST', `${canvasPath(projectId, canvasId)}/threads/${encodeURIComponent(threadId)}/comments`, {
+      body,
+    }),
+  /** A new body for one's own comment; null deletes it. */
+  changeComment: ({ projectId, canvasId }: CanvasAddress, threadId: string, commentId: string, body: string | null) =>
+    request<ThreadView>(
+      body === null ? 'DELETE' : 'PATCH',
+      `${canvasPath(projectId, canvasId)}/threads/${encodeURIComponent(threadId)}/comments/${encodeURIComponent(commentId)}`,
+      body === null ? undefined : { body },
+    ),
+  reviewStates: ({ projectId, canvasId }: CanvasAddress) =>
+    request<ReviewStateList>('GET', `${canvasPath(projectId, canvasId)}/review-states`),
+  setReviewState: (
+    { projectId, canvasId }: CanvasAddress,
+    body: { node_id: string; shot_id: string | null; state: ReviewState },
+  ) => request<ReviewStateView>('PUT', `${canvasPath(projectId, canvasId)}/review-states`, body),
+  requestReview: (
+    { projectId, canvasId }: CanvasAddress,
+    body: { node_id: string; shot_id: string | null; approvers: string[]; note: string },
+  ) => request<ReviewStateView>('POST', `${canvasPath(projectId, canvasId)}/review-requests`, body),
+  setEditorsApprove: (projectId: string, editorsApprove: boolean) =>
+    request<unknown>('PUT', `/api/v2/projects/${encodeURIComponent(projectId)}/review-settings`, {
+      editors_approve: editorsApprove,
+    }),
+  inbox: () => request<Inbox>('GET', '/api/v1/inbox'),
+  markRead: (which: 'all' | string[]) =>
+    request<unknown>('POST', '/api/v1/inbox/read', which === 'all' ? { all: true } : { notification_ids: which }),
+  joinAsGuest: (secret: string, name: string) =>
+    request<GuestView>('POST', `/api/v1/shared/${encodeURIComponent(secret)}/guests`, { name }),
+  guestStartThread: (secret: string, token: string, body: ThreadCreateBody) =>
+    request<ThreadView>('POST', `/api/v1/shared/${encodeURIComponent(secret)}/threads`, body, {
+      'x-guest-token': token,
+    }),
+  guestReply: (secret: string, token: string, threadId: string, body: string) =>
+    request<ThreadView>(
+      'POST',
+      `/api/v1/shared/${encodeURIComponent(secret)}/threads/${encodeURIComponent(threadId)}/comments`,
+      { body },
+      { 'x-guest-token': token },
+    ),
+  guestChangeComment: (secret: string, token: string, threadId: string, commentId: string, body: string | null) =>
+    request<ThreadView>(
+      body === null ? 'DELETE' : 'PATCH',
+      `/api/v1/shared/${encodeURIComponent(secret)}/threads/${encodeURIComponent(threadId)}/comments/${encodeURIComponent(commentId)}`,
+      body === null ? undefined : { body },
+      { 'x-guest-token': token },
+    ),
   checkpoints: ({ projectId, canvasId }: CanvasAddress) =>
     request<CheckpointList>('GET', `${canvasPath(projectId, canvasId)}/checkpoints`),
   createCheckpoint: ({ projectId, canvasId }: CanvasAddress, name: string) =>

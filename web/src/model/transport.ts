@@ -11,6 +11,8 @@ import type {
   RunEstimate,
   ChainEstimate,
   RunChain,
+  ReviewStateView,
+  ThreadView,
 } from '../../../src/contract/index.js';
 import { api, type CanvasAddress } from './api.js';
 import type { LayoutEventData } from './layout.js';
@@ -81,10 +83,21 @@ export interface CanvasTransport {
   };
 }
 
+/**
+ * What the feed says of review (issue 33): a thread as it now is whenever it changes, the canvas's review states
+ * whenever they change, and each (re)connection, after which whoever listens re-reads what it may have missed.
+ */
+export interface ReviewFeedListener {
+  comment(thread: ThreadView): void;
+  review(states: ReviewStateView[]): void;
+  connected(): void;
+}
+
 /** The web canvas's way: REST with the person's session, and the server-sent change feed. */
 export function restTransport(
   address: CanvasAddress,
   EventSourceClass: typeof EventSource = EventSource,
+  review?: ReviewFeedListener,
 ): CanvasTransport {
   return {
     async whoAmI() {
@@ -112,7 +125,10 @@ export function restTransport(
     follow(after, handlers) {
       const feed = new EventSourceClass(api.feedUrl(address, after), { withCredentials: true });
       handlers.status('connecting');
-      feed.onopen = () => handlers.status('live');
+      feed.onopen = () => {
+        handlers.status('live');
+        review?.connected();
+      };
       // The browser reconnects by itself, sending Last-Event-ID: the server replays what was missed.
       feed.onerror = () => handlers.status(feed.readyState === EventSourceClass.CLOSED ? 'closed' : 'reconnecting');
       feed.addEventListener('layout', (message) =>
@@ -131,6 +147,12 @@ export function restTransport(
       );
       feed.addEventListener('export', (message) =>
         handlers.exportState?.(JSON.parse((message as MessageEvent<string>).data) as ExportState),
+      );
+      feed.addEventListener('comment', (message) =>
+        review?.comment(JSON.parse((message as MessageEvent<string>).data) as ThreadView),
+      );
+      feed.addEventListener('review', (message) =>
+        review?.review((JSON.parse((message as MessageEvent<string>).data) as { states: ReviewStateView[] }).states),
       );
       return () => feed.close();
     },

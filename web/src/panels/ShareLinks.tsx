@@ -1,8 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ExportView, ShareLinkView } from '../../../src/contract/index.js';
+import type { ExportView, ShareLinkView, ShareReview } from '../../../src/contract/index.js';
 import { useCanvasState } from '../canvas/context.js';
 import { api } from '../model/api.js';
 import { boardTitle } from '../model/present.js';
+
+/** A link's review (issue 33): what its guests see of the comments, and whether they comment. */
+const REVIEW_CHOICES: Record<ShareReview, string> = {
+  none: 'Present only',
+  read: 'Guests can read comments',
+  comment: 'Guests can comment',
+};
 
 /** Owners' share links: read-only, for one board or all, with an expiry and chosen downloads; revoked at once. */
 export function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
@@ -14,6 +21,7 @@ export function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
   const [boardId, setBoardId] = useState<string>('');
   const [days, setDays] = useState(14);
   const [downloads, setDownloads] = useState<string[]>([]);
+  const [review, setReview] = useState<ShareReview>('none');
   const [error, setError] = useState<string | null>(null);
   const ready = jobs.filter((job) => job.status === 'succeeded' && job.file);
 
@@ -33,6 +41,7 @@ export function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
         node_id: boardId || null,
         expires_in_days: days,
         downloads,
+        review,
       });
       setMade(link.url);
       await load();
@@ -53,8 +62,8 @@ export function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
     <section aria-label="Share links">
       <h3>Share links</h3>
       <p className="muted">
-        A read-only link for someone without an account: the board in Present mode and the downloads you pick. Nothing
-        else of the project shows.
+        A read-only link for someone without an account: the board in Present mode and the downloads you pick, and if
+        you choose, its comments (guests may comment under a name). Nothing else of the project shows.
       </p>
       <form
         aria-label="New share link"
@@ -84,6 +93,16 @@ export function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
               value={days}
               onChange={(event) => setDays(Number(event.target.value))}
             />
+          </label>
+          <label>
+            Review
+            <select value={review} onChange={(event) => setReview(event.target.value as ShareReview)}>
+              {Object.entries(REVIEW_CHOICES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
           </label>
         </div>
         {ready.length > 0 ? (
@@ -130,7 +149,7 @@ export function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
                   : ended
                     ? 'expired'
                     : `until ${new Date(link.expires_at).toLocaleDateString()}`}{' '}
-                · {link.downloads.length} downloads
+                · {link.downloads.length} downloads · {REVIEW_CHOICES[link.review]}
               </span>
               {ended ? null : (
                 <button type="button" className="button-small" onClick={() => void revoke(link.share_id)}>

@@ -4,6 +4,7 @@ import { BOARD_ASPECTS, SHOT_STATUSES, shotElements, type ShotWords } from '../.
 import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
 import { api, ApiError, newKey } from '../model/api.js';
 import { ShotRow } from './ShotRow.js';
+import { RequestApproval, ReviewStateControl } from './ReviewControls.js';
 import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../model/placement.js';
 import { useProjectElements } from '../model/elements.js';
 import { newNodeId } from '../model/palette.js';
@@ -34,7 +35,16 @@ type SortKey = 'order' | 'scene' | 'status' | 'duration';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-export function ShotList({ selected, onClose }: { selected: string | null; onClose: () => void }) {
+export function ShotList({
+  selected,
+  onClose,
+  onComment,
+}: {
+  selected: string | null;
+  onClose: () => void;
+  /** Opens the Comments tab on a board's shot. */
+  onComment?: (nodeId: string, shotId: string | null) => void;
+}) {
   const { controller } = useCanvas();
   const editable = useEditable();
   const layout = useCanvasState((state) => state.layout);
@@ -178,6 +188,13 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
             ))}
           </select>
         </label>
+        <span className="board-review">
+          <ReviewStateControl nodeId={boardId} shotId={null} name={`the board ${boardTitle(board)}`} />
+          <RequestApproval
+            nodeId={boardId}
+            shots={board.shots.map((shot, index) => ({ id: shot.id, number: shot.number ?? String(index + 1) }))}
+          />
+        </span>
         <label>
           Frame{' '}
           <select
@@ -269,6 +286,7 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
           <thead>
             <tr>
               <th scope="col">Shot</th>
+              <th scope="col">Review</th>
               <th scope="col">Picture</th>
               <th scope="col">Scene</th>
               <th scope="col">Size</th>
@@ -305,6 +323,8 @@ export function ShotList({ selected, onClose }: { selected: string | null; onClo
                 picture={shotPicture(shot, states)}
                 elements={shotElements(shot as ShotWords, elements).map((element) => element.name)}
                 generate={() => void generate(shot)}
+                boardId={boardId}
+                comment={() => onComment?.(boardId, shot.id)}
               />
             ))}
           </tbody>

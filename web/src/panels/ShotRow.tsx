@@ -1,8 +1,11 @@
 import type { DragEvent } from 'react';
+import { BubbleIcon } from './icons.js';
 import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../src/contract/index.js';
 import { safeThumbnailUrl } from '../cards/media-url.js';
 import { useCanvas, useMediaOrigin } from '../canvas/context.js';
 import type { Shot } from '../model/shots.js';
+import { openThreadCount, threadCountLabel, useReview } from '../model/review.js';
+import { ReviewStateControl } from './ReviewControls.js';
 
 /**
  * One shot of the shot list (src/panels/ShotList.tsx): its number (with the script's flag), picture and fields, each
@@ -29,7 +32,12 @@ export function ShotRow({
   picture: pictureUrl,
   elements,
   generate,
+  boardId,
+  comment,
 }: {
+  boardId: string;
+  /** Opens the Comments tab on this shot. */
+  comment: () => void;
   shot: Shot;
   flag: string | null;
   index: number;
@@ -50,6 +58,7 @@ export function ShotRow({
   const { controller } = useCanvas();
   const picture = safeThumbnailUrl(pictureUrl, origin);
   const number = shot.number ?? String(index + 1);
+  const threads = useReview((data) => openThreadCount(data.threads, boardId, shot.id), 0);
   const input = (
     field: string,
     label: string,
@@ -129,6 +138,21 @@ export function ShotRow({
           </span>
         ) : null}
       </th>
+      <td className="shot-review">
+        <ReviewStateControl nodeId={boardId} shotId={shot.id} name={`shot ${number}`} />
+        <button
+          type="button"
+          className={threads > 0 ? 'button-small thread-count thread-count-open' : 'button-small thread-count'}
+          title="Comment on this shot"
+          onClick={comment}
+        >
+          <BubbleIcon />
+          <span aria-hidden="true">{threads}</span>
+          <span className="visually-hidden">
+            Comment on shot {number} ({threadCountLabel(threads)})
+          </span>
+        </button>
+      </td>
       <td>
         {picture ? (
           <img className="shot-thumb" src={picture} alt="" loading="lazy" />

@@ -1,0 +1,392 @@
+import { useEffect, useId, useMemo, useState, type MouseEvent } from 'react';
+import type { CanvasNode, CommentAnchor, CommentView, ThreadView } from '../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useMediaOrigin } from '../canvas/context.js';
+import { safeThumbnailUrl } from '../cards/media-url.js';
+import { imageUrlOf, shownOutputs } from '../cards/parts.js';
+import { dataOf } from '../cards/values.js';
+import { api } from '../model/api.js';
+import { boardTitle } from '../model/present.js';
+import { parseTimecode, useReview, useReviewController, type ReviewController } from '../model/review.js';
+import { boardOf, shotPicture, type Shot } from '../model/shots.js';
+import { ThreadItem, type ThreadActions } from './ThreadItem.js';
+
+/**
+ * The Comments tab (issue 33; docs/review.md): the canvas's threads with a filter, each with its replies, Resolve and
+ * Reopen, and edit or delete on one's own comments; a new thread on the selected card (a shot of a board, a point of
+ * its picture, a time of its film or of the board's animatic) or on the canvas. Live through the change feed.
+ */
+
+type Filter = 'open' | 'mine' | 'mentions_me' | 'resolved' | 'all';
+const FILTERS: ReadonlyArray<[Filter, string]> = [
+  ['open', 'Open'],
+  ['mine', 'Mine'],
+  ['mentions_me', 'Mentions me'],
+  ['resolved', 'Resolved'],
+  ['all', 'All'],
+];
+
+const CANVAS = '';
+
+function nodeName(node: CanvasNode): string {
+  return boardTitle(node);
+}
+
+/** The picture of a node or of one of a board's shots, where a pin may go. */
+export function pictureOf(
+  node: CanvasNode | undefined,
+  shotId: string | null,
+  states: Parameters<typeof shotPicture>[1],
+): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'storyboardNode') {
+    const shot = shotId ? boardOf(node).shots.find((each) => each.id === shotId) : undefined;
+    return shot ? shotPicture(shot, states) : undefined;
+  }
+  const data = dataOf(node.data);
+  return imageUrlOf(data) ?? shownOutputs(data, states[node.id], 'image').ready[0];
+}
+
+export function CommentsPanel({ selected }: { selected: string | null }) {
+  const review = useReviewController();
+  if (!review) return <p className="muted">Comments are not available here.</p>;
+  return <Comments selected={selected} review={review} />;
+}
+
+function Comments({ selected, review }: { selected: string | null; review: ReviewController }) {
+  const { controller } = useCanvas();
+  const address = useCanvasState((state) => state.address);
+  const person = useCanvasState((state) => state.person);
+  const role = useCanvasState((state) => state.role);
+  const threads = useReview((data) => data.threads, {});
+  const focus = useReview((data) => data.focus, null);
+  const editorsApprove = useReview((data) => data.editorsApprove, false);
+  const [filter, setFilter] = useState<Filter>(focus ? 'all' : 'open');
+
+  const mine = (comment: CommentView) =>
+    comment.author.kind === 'person' &&
+    person !== null &&
+    comment.author.subject === person.subject &&
+    comment.author.issuer === person.issuer;
+  const shown = useMemo(() => {
+    const list = Object.values(threads).filter(
+      (thread) =>
+        filter === 'all' ||
+        (filter === 'open' && thread.status === 'open') ||
+        (filter === 'resolved' && thread.status === 'resolved') ||
+        (filter === 'mine' && thread.comments.some(mine)) ||
+        (filter === 'mentions_me' &&
+          person !== null &&
+          thread.comments.some((comment) => comment.mentions.includes(person.subject))),
+    );
+    // The newest activity first; the thread the page was opened on before all.
+    return list.sort((a, b) =>
+      a.thread_id === focus ? -1 : b.thread_id === focus ? 1 : b.updated_at.localeCompare(a.updated_at),
+    );
+  }, [threads, filter, person, focus]);
+
+  useEffect(() => {
+    if (focus) document.querySelector(`[data-thread="${CSS.escape(focus)}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [focus]);
+
+  const failed = (what: string, error: unknown) => {
+    controller.notify('error', `${what}: ${(error as Error).message}`);
+    return false;
+  };
+  const actionsFor = (thread: ThreadView): ThreadActions => ({
+    mine,
+    reply: (body) =>
+      api.reply(address, thread.thread_id, body).then(
+        (view) => (review.put(view), true),
+        (error: unknown) => failed('The reply was not posted', error),
+      ),
+    setStatus: (status) =>
+      api.setThreadStatus(address, thread.thread_id, status).then(review.put, (error: unknown) => {
+        failed(status === 'resolved' ? 'The thread was not resolved' : 'The thread was not reopened', error);
+      }),
+    change: (commentId, body) =>
+      api.changeComment(address, thread.thread_id, commentId, body).then(
+        (view) => (review.put(view), true),
+        (error: unknown) =>
+          failed(body === null ? 'The comment was not deleted' : 'The comment was not changed', error),
+      ),
+  });
+
+  return (
+    <section className="comments-panel" aria-label="Comments">
+      <NewThread selected={selected} review={review} />
+      <div className="comment-filters" role="group" aria-label="Show threads">
+        {FILTERS.map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            className={filter === id ? 'button-small filter-active' : 'button-small'}
+            aria-pressed={filter === id}
+            onClick={() => setFilter(id)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      {shown.length === 0 ? (
+        <p className="muted">
+          {filter === 'open' ? 'No open threads.' : 'No threads here.'} Select a card and write a comment to start one.
+        </p>
+      ) : (
+        <div className="thread-list">
+          {shown.map((thread) => (
+            <ThreadItem
+              key={thread.thread_id}
+              thread={thread}
+              actions={actionsFor(thread)}
+              focused={thread.thread_id === focus}
+            />
+          ))}
+        </div>
+      )}
+      {role === 'owner' ? (
+        <footer className="comments-footer">
+          <label>
+            <input
+              type="checkbox"
+              checked={editorsApprove}
+              onChange={(event) => {
+                const next = event.target.checked;
+                api.setEditorsApprove(address.projectId, next).then(
+                  () => review.store.setState({ editorsApprove: next }),
+                  (error: unknown) => failed('The review settings were not changed', error),
+                );
+              }}
+            />{' '}
+            Editors may approve
+          </label>
+        </footer>
+      ) : null}
+    </section>
+  );
+}
+
+/** Starting a thread: on which card (and shot), with a pin on its picture or a timecode, and the first comment. */
+function NewThread({ selected, review }: { selected: string | null; review: ReviewController }) {
+  const address = useCanvasState((state) => state.address);
+  const nodes = useCanvasState((state) => state.layout.nodes);
+  const states = useCanvasState((state) => state.states);
+  const compose = useReview((data) => data.compose, null);
+  const pinning = useReview((data) => data.pinning, null);
+  const pin = useReview((data) => data.pin, null);
+  const members = useReview((data) => data.members, []);
+  const origin = useMediaOrigin();
+  const id = useId();
+  const [nodeId, setNodeId] = useState<string>(compose?.nodeId ?? selected ?? CANVAS);
+  const [shotId, setShotId] = useState<string>(compose?.shotId ?? '');
+  const [timecode, setTimecode] = useState('');
+  const [body, setBody] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  // The card selected on the canvas (or the shot chosen in the shot list) becomes the thread's place.
+  useEffect(() => {
+    if (compose) {
+      setNodeId(compose.nodeId ?? CANVAS);
+      setShotId(compose.shotId ?? '');
+    }
+  }, [compose]);
+  useEffect(() => {
+    if (selected && !review.store.getState().compose) {
+      setNodeId(selected);
+      setShotId('');
+    }
+  }, [selected, review]);
+
+  const node = nodes.find((each) => each.id === nodeId);
+  const board = node?.type === 'storyboardNode' ? boardOf(node) : null;
+  const shot = board?.shots.find((each) => each.id === shotId);
+  const picture = safeThumbnailUrl(pictureOf(node, shot ? shotId : null, states), origin);
+  const timed = node?.type === 'videoNode' || node?.type === 'storyboardNode';
+  const pinHere = pin && pin.nodeId === nodeId && (pin.shotId ?? '') === shotId ? pin.anchor : null;
+  const clearPin = () => review.store.setState({ pin: null, pinning: null });
+  useEffect(() => {
+    // A pin belongs to the place it was put on: choosing another place drops it.
+    const current = review.store.getState().pin;
+    if (current && (current.nodeId !== nodeId || (current.shotId ?? '') !== shotId)) clearPin();
+  }, [nodeId, shotId]);
+
+  // Placing a pin on the card itself: a click on its picture (a board's frame) sets the point, and nothing else.
+  useEffect(() => {
+    if (!pinning) return;
+    const onClick = (event: globalThis.MouseEvent) => {
+      const target = event.target as Element | null;
+      const card = target?.closest(`.react-flow__node[data-id="${CSS.escape(pinning.nodeId)}"]`);
+      const image = target?.closest('img');
+      if (!card || !image || !card.contains(image)) return;
+      const frame = image.closest('[data-shot-id]');
+      const frameShot = frame?.getAttribute('data-shot-id') || null;
+      if (pinning.shotId && frameShot !== pinning.shotId) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const box = image.getBoundingClientRect();
+      const x = Math.min(1, Math.max(0, (event.clientX - box.left) / box.width));
+      const y = Math.min(1, Math.max(0, (event.clientY - box.top) / box.height));
+      if (frameShot && !pinning.shotId) setShotId(frameShot);
+      review.store.setState({
+        pin: { nodeId: pinning.nodeId, shotId: frameShot ?? pinning.shotId, anchor: { x: round(x), y: round(y) } },
+        pinning: null,
+      });
+    };
+    document.addEventListener('click', onClick, true);
+    return () => document.removeEventListener('click', onClick, true);
+  }, [pinning, review]);
+
+  const pinAt = (event: MouseEvent<HTMLButtonElement>) => {
+    const image = event.currentTarget.querySelector('img');
+    const box = (image ?? event.currentTarget).getBoundingClientRect();
+    // The keyboard presses the button without a point: the middle of the picture.
+    const keyboard = event.detail === 0;
+    const x = keyboard ? 0.5 : Math.min(1, Math.max(0, (event.clientX - box.left) / box.width));
+    const y = keyboard ? 0.5 : Math.min(1, Math.max(0, (event.clientY - box.top) / box.height));
+    review.store.setState({
+      pin: { nodeId, shotId: shotId || null, anchor: { x: round(x), y: round(y) } },
+      pinning: null,
+    });
+  };
+
+  const submit = async () => {
+    setProblem(null);
+    const anchor: CommentAnchor = { ...(pinHere ?? {}) };
+    if (timed && timecode.trim()) {
+      const ms = parseTimecode(timecode);
+      if (ms === null) {
+        setProblem('The timecode reads as mm:ss, like 00:12.');
+        return;
+      }
+      anchor.timecode_ms = ms;
+      anchor.on = node?.type === 'videoNode' ? 'film' : 'animatic';
+    }
+    try {
+      const thread = await api.startThread(address, {
+        node_id: nodeId || null,
+        shot_id: board && shotId ? shotId : null,
+        anchor: Object.keys(anchor).length > 0 ? anchor : null,
+        body: body.trim(),
+      });
+      review.put(thread);
+      review.store.setState({ pin: null, pinning: null, compose: null });
+      setBody('');
+      setTimecode('');
+    } catch (error) {
+      setProblem(`The comment was not posted: ${(error as Error).message}`);
+    }
+  };
+
+  return (
+    <form
+      className="new-thread"
+      aria-label="New comment thread"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <h3>New comment</h3>
+      <div className="row">
+        <div className="field">
+          <label htmlFor={`${id}-on`}>On</label>
+          <select id={`${id}-on`} value={nodeId} onChange={(event) => (setNodeId(event.target.value), setShotId(''))}>
+            <option value={CANVAS}>The canvas as a whole</option>
+            {nodes
+              .filter((each) => each.type !== 'groupNode' || each.id === nodeId)
+              .map((each) => (
+                <option key={each.id} value={each.id}>
+                  {nodeName(each)}
+                </option>
+              ))}
+          </select>
+        </div>
+        {board ? (
+          <div className="field">
+            <label htmlFor={`${id}-shot`}>Shot</label>
+            <select id={`${id}-shot`} value={shotId} onChange={(event) => setShotId(event.target.value)}>
+              <option value="">The whole board</option>
+              {board.shots.map((each, index) => (
+                <option key={each.id} value={each.id}>
+                  Shot {(each as Shot).number ?? index + 1}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        {timed ? (
+          <div className="field">
+            <label htmlFor={`${id}-time`}>
+              {node?.type === 'videoNode' ? 'Timecode (mm:ss)' : 'Animatic timecode (mm:ss)'}
+            </label>
+            <input
+              id={`${id}-time`}
+              value={timecode}
+              inputMode="numeric"
+              placeholder="00:00"
+              size={6}
+              onChange={(event) => setTimecode(event.target.value)}
+            />
+          </div>
+        ) : null}
+      </div>
+      {picture ? (
+        <div className="pin-row">
+          {pinHere ? (
+            <span>
+              Pinned at {Math.round((pinHere.x ?? 0) * 100)}% across, {Math.round((pinHere.y ?? 0) * 100)}% down{' '}
+              <button type="button" className="button-small" onClick={clearPin}>
+                Remove the pin
+              </button>
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="button-small"
+              aria-pressed={pinning !== null}
+              onClick={() =>
+                review.store.setState({ pinning: pinning ? null : { nodeId, shotId: shotId || null }, pin: null })
+              }
+            >
+              {pinning ? 'Cancel the pin' : 'Pin a point'}
+            </button>
+          )}
+          {pinning || pinHere ? (
+            <button
+              type="button"
+              className="pin-picture"
+              aria-label="The picture: click where the pin goes"
+              onClick={pinAt}
+              disabled={!pinning}
+            >
+              <img src={picture} alt="" />
+              {pinHere ? (
+                <span
+                  className="pin"
+                  style={{ left: `${(pinHere.x ?? 0) * 100}%`, top: `${(pinHere.y ?? 0) * 100}%` }}
+                  aria-hidden="true"
+                />
+              ) : null}
+            </button>
+          ) : null}
+          {pinning ? <span className="muted">Click the picture here or on its card.</span> : null}
+        </div>
+      ) : null}
+      <div className="field">
+        <label htmlFor={`${id}-body`}>Comment</label>
+        <textarea
+          id={`${id}-body`}
+          rows={3}
+          value={body}
+          onChange={(event) => setBody(event.target.value)}
+          placeholder={members.length > 1 ? `Mention someone with @${members[0]!.subject}` : 'What do you notice?'}
+        />
+      </div>
+      {problem ? <p className="error-line">{problem}</p> : null}
+      <button type="submit" className="button-primary button-small" disabled={!body.trim()}>
+        Comment
+      </button>
+    </form>
+  );
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
