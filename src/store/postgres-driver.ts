@@ -1,11 +1,13 @@
 import pg from 'pg';
+import { deferWrite } from './pipeline.js';
 import { createPostgresListener } from './postgres-listener.js';
-import type { SqlDriver, SqlExecutor, SqlParam, SqlRow } from './sql-driver.js';
+import type { DuplicateKey, PipelinedExecutor, SqlDriver, SqlExecutor, SqlParam, SqlRow } from './sql-driver.js';
 import { asStoreError, isStoreOutage } from './store-outage.js';
 
 const INT8_OID = 20;
 const SERIALIZATION_FAILURE = '40001';
 const DEADLOCK_DETECTED = '40P01';
+const UNIQUE_VIOLATION = '23505';
 const MAX_TRANSACTION_ATTEMPTS = 4;
 
 /** BIGINT columns hold millisecond timestamps and revisions, all within Number's safe range. */
@@ -55,6 +57,91 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
   };
 }
 
+/** A parameter written into the statement's text, for statements sent together (the simple query protocol). */
+function literal(client: pg.PoolClient, value: SqlParam | undefined): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return client.escapeLiteral(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`A statement parameter is not a finite number: ${value}.`);
+    // In parentheses: a negative number after a minus sign would otherwise start a comment (`- -1`).
+    return value < 0 ? `(${value})` : String(value);
+  }
+  return `'\\x${value.toString('hex')}'::bytea`;
+}
+
+/** `?` → each parameter as a literal (our SQL has no `?` inside literals). */
+function inline(client: pg.PoolClient, sql: string, params: readonly SqlParam[]): string {
+  let index = 0;
+  return sql.replace(/\?/g, () => literal(client, params[index++]));
+}
+
+/**
+ * A transaction's statements on one connection, sent in as few round trips as the work allows (issue 36, item 1):
+ * BEGIN and every deferred write wait for the next statement whose answer the work needs, and go with it in one
+ * simple-protocol message; COMMIT goes with what is left. A statement sent alone keeps the extended protocol
+ * (parameters bound, never inlined). PostgreSQL runs the statements of one message in order and stops at the first
+ * error, which then fails the whole transaction, as it would one at a time.
+ */
+function pipelinedExecutor(client: pg.PoolClient): PipelinedExecutor & { commit(): Promise<void> } {
+  const queued: Array<{ text: string; duplicate: DuplicateKey | undefined }> = [];
+  async function send(reads: string[]): Promise<pg.QueryResult[]> {
+    const entries = queued.splice(0);
+    let answer: pg.QueryResult | pg.QueryResult[];
+    try {
+      answer = await (client.query([...entries.map((entry) => entry.text), ...reads].join(';\n')) as unknown as Promise<
+        pg.QueryResult | pg.QueryResult[]
+      >);
+    } catch (error) {
+      // A queued insert met its unique key: the caller's own refusal (the whole message stopped there).
+      const { code, detail } = error as { code?: unknown; detail?: unknown };
+      const met = code === UNIQUE_VIOLATION ? entries.find((entry) => entry.duplicate?.detail === detail) : undefined;
+      if (met) throw met.duplicate!.error();
+      throw asStoreError(error);
+    }
+    const results = Array.isArray(answer) ? answer : [answer];
+    return results.slice(entries.length);
+  }
+  const query = async (sql: string, params: readonly SqlParam[]): Promise<pg.QueryResult> => {
+    if (queued.length > 0) return (await send([inline(client, sql, params)]))[0]!;
+    try {
+      return await client.query(toPositional(sql), params as SqlParam[]);
+    } catch (error) {
+      throw asStoreError(error);
+    }
+  };
+  return {
+    async all(sql, params = []) {
+      return (await query(sql, params)).rows as SqlRow[];
+    },
+    async get(sql, params = []) {
+      return (await query(sql, params)).rows[0] as SqlRow | undefined;
+    },
+    async run(sql, params = []) {
+      return { changes: (await query(sql, params)).rowCount ?? 0 };
+    },
+    async exec(sql) {
+      if (queued.length > 0) await send([]);
+      try {
+        await client.query(sql);
+      } catch (error) {
+        throw asStoreError(error);
+      }
+    },
+    defer(sql, params, duplicate) {
+      queued.push({ text: inline(client, sql, params), duplicate });
+    },
+    async getMany(queries) {
+      if (queries.length === 0) return [];
+      const results = await send(queries.map((each) => inline(client, each.sql, each.params)));
+      return results.map((result) => result.rows[0] as SqlRow | undefined);
+    },
+    async commit() {
+      queued.push({ text: 'COMMIT', duplicate: undefined });
+      await send([]);
+    },
+  };
+}
+
 function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED;
@@ -97,9 +184,10 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
       };
       client.on('error', onError);
       try {
-        await client.query(begin);
-        const result = await work(executor(client));
-        await client.query('COMMIT');
+        const tx = pipelinedExecutor(client);
+        tx.defer(begin, []);
+        const result = await work(tx);
+        await tx.commit();
         return result;
       } catch (error) {
         if (!broken && !isStoreOutage(error)) await client.query('ROLLBACK').catch(() => undefined);
@@ -129,7 +217,8 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
     readSnapshot: (work) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work),
     readVersion: async () => null,
     async notify(tx, channel, payload) {
-      await tx.get('SELECT pg_notify(?, ?)', [channel, payload]);
+      // Its answer is not needed: it goes with the transaction's next round trip (delivered at COMMIT anyway).
+      await deferWrite(tx, 'SELECT pg_notify(?, ?)', [channel, payload]);
     },
     listen(channel, onPayload, onResync) {
       return listener.listen(channel, { onPayload, onResync });

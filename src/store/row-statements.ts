@@ -1,4 +1,5 @@
 import { CanvasError } from '../shared/errors.js';
+import { deferWrite } from './pipeline.js';
 import type { SqlExecutor, SqlParam } from './sql-driver.js';
 
 /** Statements about one row that several store modules write alike. */
@@ -24,6 +25,16 @@ export function insertRow(
   return tx.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values})${tail ? ` ${tail}` : ''}`, [
     ...Object.values(row),
   ]);
+}
+
+/** insertRow whose answer the write does not need: on PostgreSQL it goes with the transaction's next round trip. */
+export function deferRow(tx: SqlExecutor, table: string, row: Record<string, SqlParam>): Promise<void> {
+  const columns = Object.keys(row);
+  for (const name of [table, ...columns]) {
+    if (!COLUMN_NAME.test(name)) throw new Error(`deferRow: ${JSON.stringify(name)} is not an identifier.`);
+  }
+  const values = columns.map(() => '?').join(', ');
+  return deferWrite(tx, `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values})`, Object.values(row));
 }
 
 /** Throws not_found with `message` when `sql` finds no row. */

@@ -8,6 +8,7 @@ import { insertRow } from './row-statements.js';
 import { emitRunEvent } from './webhook-outbox.js';
 import { RUN_EVENTS_CHANNEL, requestRunCancel } from './run-cancel.js';
 export { RUN_EVENTS_CHANNEL };
+import { deferWrite } from './pipeline.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** Node runs: submission, scoped reads, cancellation, and the latest run of each node for node_states. */
@@ -66,7 +67,7 @@ export async function bumpStatesVersion(
   projectId: string,
   canvasId: string,
 ): Promise<void> {
-  await tx.run('UPDATE canvases SET states_version = states_version + 1 WHERE project_id = ? AND id = ?', [
+  await deferWrite(tx, 'UPDATE canvases SET states_version = states_version + 1 WHERE project_id = ? AND id = ?', [
     projectId,
     canvasId,
   ]);

@@ -14,6 +14,28 @@ export interface SqlExecutor {
   exec(sql: string): Promise<void>;
 }
 
+/**
+ * What a PostgreSQL transaction adds (src/store/postgres-driver.ts): statements whose answer the write does not need
+ * are queued and sent with the next round trip, and independent reads go out together, so a layout write costs two
+ * round trips instead of one per statement (issue 36, item 1). Absent on SQLite, where a statement costs no round
+ * trip; src/store/pipeline.ts falls back to plain statements there.
+ */
+/** A unique key a queued insert may meet: PostgreSQL's error detail for it, and the error to answer instead. */
+export interface DuplicateKey {
+  detail: string;
+  error: () => Error;
+}
+
+export interface PipelinedExecutor extends SqlExecutor {
+  /**
+   * Queues a write. `duplicate`: the error to answer when it fails on a unique key (PostgreSQL's message detail for
+   * it, exactly): the failure stops the message, so nothing after it (COMMIT included) runs.
+   */
+  defer(sql: string, params: readonly SqlParam[], duplicate?: DuplicateKey): void;
+  /** Several independent reads in one round trip (with anything queued before them). */
+  getMany(queries: ReadonlyArray<{ sql: string; params: readonly SqlParam[] }>): Promise<Array<SqlRow | undefined>>;
+}
+
 export type SqlDialect = 'sqlite' | 'postgres';
 
 /** What a driver tells about its own load (metrics). */

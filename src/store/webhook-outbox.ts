@@ -4,7 +4,7 @@ import { newId } from '../shared/ids.js';
 import { parseRows } from './records.js';
 import { insertRow } from './row-statements.js';
 import { RUN_COLUMNS, parseRunRow, runRecord } from './run-rows.js';
-import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+import type { SqlDriver, SqlExecutor, SqlRow } from './sql-driver.js';
 
 /**
  * The webhook outbox (issue 22): events become delivery rows inside the transaction that makes them, so a
@@ -18,7 +18,27 @@ export const WEBHOOK_CHANNEL = 'canvas_mcp_webhooks';
 const HookRow = z.object({ id: z.string(), events: z.string() });
 const SeqRow = z.object({ seq: z.coerce.number().int() });
 
-async function projectHooks(tx: SqlExecutor, projectId: string): Promise<Array<{ id: string; events: string[] }>> {
+/**
+ * The project's live endpoints as one row (a JSON array of `{id, events}`, or null), so a write can read them with its
+ * other reads in one round trip (src/store/layout-writes/write-frame.ts). Both databases aggregate to JSON text.
+ */
+export const WEBHOOKS_OF_PROJECT = `SELECT COUNT(*) AS hooks, MIN(id) AS first_id, MIN(events) AS first_events
+  FROM webhooks WHERE project_id = ? AND deleted_at IS NULL`;
+
+type Hooks = Array<{ id: string; events: string[] }>;
+
+/**
+ * What WEBHOOKS_OF_PROJECT found: none (the usual case, decided without another read), exactly one, or "several",
+ * which the caller reads in full (null).
+ */
+export function hooksOf(row: SqlRow | undefined): Hooks | null {
+  const count = Number(row?.hooks ?? 0);
+  if (count === 0) return [];
+  if (count === 1) return [{ id: String(row!.first_id), events: JSON.parse(String(row!.first_events)) as string[] }];
+  return null;
+}
+
+async function projectHooks(tx: SqlExecutor, projectId: string): Promise<Hooks> {
   const rows = parseRows(
     HookRow,
     await tx.all('SELECT id, events FROM webhooks WHERE project_id = ? AND deleted_at IS NULL', [projectId]),
@@ -112,8 +132,10 @@ export async function emitLayoutEvent(
     operation: string;
     now: number;
   },
+  /** The project's endpoints when the write already read them (hooksOf), else they are read here. */
+  known: Hooks | null = null,
 ): Promise<void> {
-  const hooks = await projectHooks(tx, revision.projectId);
+  const hooks = known ?? (await projectHooks(tx, revision.projectId));
   if (hooks.length === 0) return;
   const data = {
     project_id: revision.projectId,

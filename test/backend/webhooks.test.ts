@@ -217,7 +217,7 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       ({ webhook_id: hookId, secret } = created.body as { webhook_id: string; secret: string });
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-      expect((created.body as { events: string[] }).events).toHaveLength(6);
+      expect((created.body as { events: string[] }).events).toHaveLength(9);
       // The secret is shown once: never in the list, never stored as is.
       expect(JSON.stringify((await api(server.url, `${PROJECT}/webhooks`, as('olga'))).body)).not.toContain(secret);
       expect(JSON.stringify(await server.store.driver.all('SELECT * FROM webhooks'))).not.toContain(secret.slice(6));

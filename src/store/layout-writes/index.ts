@@ -119,18 +119,21 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
           for (const [index, operation] of operations.entries()) {
             // 200 operations of a 1 MiB batch take ~100 ms.
             await layout.breathe();
+            const refusal = (error: CanvasError) =>
+              new CanvasError(error.code, `operations.${index} (${operation.op}): ${error.message}`, {
+                ...error.details,
+                operation_index: index,
+              });
+            // A refusal found later (a queued insert's duplicate key, on PostgreSQL) still names this operation.
+            layout.refusalOf = refusal;
             try {
               results.push(await applyOperation(layout, operation, `operations.${index}`));
             } catch (error) {
-              if (error instanceof CanvasError) {
-                throw new CanvasError(error.code, `operations.${index} (${operation.op}): ${error.message}`, {
-                  ...error.details,
-                  operation_index: index,
-                });
-              }
+              if (error instanceof CanvasError && error.details.operation_index === undefined) throw refusal(error);
               throw error;
             }
           }
+          layout.refusalOf = null;
           return { operation: 'batch', results };
         },
       );

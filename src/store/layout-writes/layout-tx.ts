@@ -5,7 +5,7 @@ import { CanvasError } from '../../shared/errors.js';
 import { yieldToIo } from '../../shared/event-loop.js';
 import { RUN_COLUMNS, parseRunRow } from '../run-rows.js';
 import { requestRunCancel } from '../run-cancel.js';
-import { insertRow } from '../row-statements.js';
+import { deferWrite, insertNew } from '../pipeline.js';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
 
 /**
@@ -60,6 +60,8 @@ export class LayoutTx {
   /** Runs whose cancellation this write requested and whose worker must hear it. */
   readonly runsToSignal: string[] = [];
   private statesChanged = false;
+  /** How the operation being applied names its refusals (a batch's index); a queued insert keeps the one of its time. */
+  refusalOf: ((error: CanvasError) => CanvasError) | null = null;
   private ranSince = performance.now();
 
   constructor(
@@ -163,7 +165,8 @@ export class LayoutTx {
     const body = JSON.stringify(node);
     checkObjectSize(body, this.objectCaps.nodeBytes, path);
     const [projectId, canvasId] = this.scope;
-    const { changes } = await insertRow(
+    const refusal = this.refusalOf ?? ((error: CanvasError) => error);
+    await insertNew(
       this.tx,
       'canvas_nodes',
       {
@@ -177,18 +180,16 @@ export class LayoutTx {
         created_revision: this.revision,
         updated_revision: this.revision,
       },
-      'ON CONFLICT (project_id, canvas_id, id) DO NOTHING',
+      ['project_id', 'canvas_id', 'id'],
+      () =>
+        refusal(
+          new CanvasError(
+            'already_exists',
+            `A node with id ${JSON.stringify(node.id)} already exists on this canvas; choose a new id.`,
+            { node_id: node.id, path },
+          ),
+        ),
     );
-    if (changes === 0) {
-      throw new CanvasError(
-        'already_exists',
-        `A node with id ${JSON.stringify(node.id)} already exists on this canvas; choose a new id.`,
-        {
-          node_id: node.id,
-          path,
-        },
-      );
-    }
     this.nextSeq += 1;
     this.counters.nodeCount += 1;
     this.counters.layoutBytes += byteLength(body);
@@ -198,7 +199,8 @@ export class LayoutTx {
   async replaceNode(previous: StoredNode, node: CanvasNode, path: string): Promise<void> {
     const body = JSON.stringify(node);
     checkObjectSize(body, this.objectCaps.nodeBytes, path);
-    await this.tx.run(
+    await deferWrite(
+      this.tx,
       'UPDATE canvas_nodes SET body = ?, parent_id = ?, updated_revision = ? WHERE project_id = ? AND canvas_id = ? AND id = ?',
       [body, node.parentId ?? null, this.revision, ...this.scope, node.id],
     );
@@ -219,7 +221,7 @@ export class LayoutTx {
   }
 
   private async moveToEnd(nodeId: string): Promise<void> {
-    await this.tx.run('UPDATE canvas_nodes SET seq = ? WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+    await deferWrite(this.tx, 'UPDATE canvas_nodes SET seq = ? WHERE project_id = ? AND canvas_id = ? AND id = ?', [
       this.nextSeq,
       ...this.scope,
       nodeId,
@@ -234,7 +236,7 @@ export class LayoutTx {
   }
 
   async removeNode(stored: StoredNode): Promise<void> {
-    await this.tx.run('DELETE FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+    await deferWrite(this.tx, 'DELETE FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?', [
       ...this.scope,
       stored.node.id,
     ]);
@@ -247,7 +249,8 @@ export class LayoutTx {
     const body = JSON.stringify(edge);
     checkObjectSize(body, this.objectCaps.edgeBytes, path);
     const [projectId, canvasId] = this.scope;
-    const { changes } = await insertRow(
+    const refusal = this.refusalOf ?? ((error: CanvasError) => error);
+    await insertNew(
       this.tx,
       'canvas_edges',
       {
@@ -260,18 +263,19 @@ export class LayoutTx {
         body,
         created_revision: this.revision,
       },
-      'ON CONFLICT (project_id, canvas_id, id) DO NOTHING',
+      ['project_id', 'canvas_id', 'id'],
+      () =>
+        refusal(
+          new CanvasError(
+            'already_exists',
+            `An edge with id ${JSON.stringify(edge.id)} already exists on this canvas.`,
+            {
+              edge_id: edge.id,
+              path,
+            },
+          ),
+        ),
     );
-    if (changes === 0) {
-      throw new CanvasError(
-        'already_exists',
-        `An edge with id ${JSON.stringify(edge.id)} already exists on this canvas.`,
-        {
-          edge_id: edge.id,
-          path,
-        },
-      );
-    }
     this.nextSeq += 1;
     this.counters.edgeCount += 1;
     this.counters.layoutBytes += byteLength(body);
@@ -285,7 +289,7 @@ export class LayoutTx {
       id,
     ]);
     if (!row) return false;
-    await this.tx.run('DELETE FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [
+    await deferWrite(this.tx, 'DELETE FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [
       ...this.scope,
       id,
     ]);

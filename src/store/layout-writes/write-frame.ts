@@ -3,10 +3,11 @@ import { LIMITS, type RevisionAuthor, type SaveReceipt } from '../../contract/in
 import { editAuthorizationRefusal, type EditAuthorization } from '../edit-authorization.js';
 import { CanvasError } from '../../shared/errors.js';
 import { canonicalJson, sha256Hex } from '../../shared/ids.js';
-import { CHAT_RUN_COLUMNS, ChatRunRow, MemberRoleRow, parseRow } from '../records.js';
-import { insertRow } from '../row-statements.js';
+import { CHAT_RUN_COLUMNS, ChatRunRow, MemberRoleRow, parseRow, type MemberRole } from '../records.js';
+import { deferRow } from '../row-statements.js';
+import { deferWrite, readMany } from '../pipeline.js';
 import { bumpStatesVersion } from '../run-store.js';
-import { emitLayoutEvent } from '../webhook-outbox.js';
+import { WEBHOOKS_OF_PROJECT, emitLayoutEvent, hooksOf } from '../webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
 import { LayoutTx, type ChangeRecord } from './layout-tx.js';
 
@@ -100,21 +101,61 @@ async function changedNodeIds(tx: SqlExecutor, target: WriteTarget): Promise<{ i
   return { ids: ids.slice(0, MAX_CHANGED_IDS), truncated: ids.length > MAX_CHANGED_IDS };
 }
 
-async function checkEditAuthorization(tx: SqlExecutor, target: WriteTarget): Promise<void> {
+/**
+ * The reads a write needs before it changes anything, in one round trip on PostgreSQL (src/store/pipeline.ts): the
+ * canvas row, locked; for an agent, its chat run and the role of the person who opened it; the project's webhooks;
+ * and an identical earlier request's receipt.
+ */
+async function readBeforeWrite(
+  tx: SqlExecutor,
+  forUpdate: string,
+  target: WriteTarget,
+  receiptKey: { key: string; payloadHash: string } | null,
+) {
+  const key = [target.projectId, target.canvasId];
+  const { authorization } = target;
+  const agentRunId = authorization.kind === 'agent' ? authorization.agentRunId : null;
+  const queries = [
+    {
+      sql: `SELECT revision, locked, next_seq, node_count, edge_count, layout_bytes FROM canvases WHERE project_id = ? AND id = ? AND deleted_at IS NULL${forUpdate}`,
+      params: key,
+    },
+    { sql: WEBHOOKS_OF_PROJECT, params: [target.projectId] },
+  ];
+  if (agentRunId !== null)
+    queries.push(
+      { sql: `SELECT ${CHAT_RUN_COLUMNS} FROM chat_runs WHERE id = ?`, params: [agentRunId] },
+      {
+        sql: `SELECT m.role AS role FROM chat_runs r JOIN project_members m
+                ON m.project_id = ? AND m.issuer = r.opened_by_issuer AND m.subject = r.opened_by_subject WHERE r.id = ?`,
+        params: [target.projectId, agentRunId],
+      },
+    );
+  if (receiptKey !== null)
+    queries.push({
+      sql: 'SELECT receipt FROM save_receipts WHERE project_id = ? AND canvas_id = ? AND client_save_key = ? AND payload_hash = ?',
+      params: [...key, receiptKey.key, receiptKey.payloadHash],
+    });
+  const rows = await readMany(tx, queries);
+  const [canvasRow, hooksRow] = rows;
+  const [chatRunRow, openerRow] = agentRunId !== null ? rows.slice(2, 4) : [undefined, undefined];
+  const receiptRow = receiptKey !== null ? rows.at(-1) : undefined;
+  return {
+    canvas: canvasRow ? CanvasLockRow.parse(canvasRow) : undefined,
+    hooks: hooksOf(hooksRow),
+    chatRun: chatRunRow ? parseRow(ChatRunRow, chatRunRow) : undefined,
+    openerRole: openerRow ? parseRow(MemberRoleRow, openerRow).role : null,
+    storedReceipt: receiptRow ? ReceiptRow.parse(receiptRow).receipt : null,
+  };
+}
+
+function checkEditAuthorization(
+  target: WriteTarget,
+  chatRun: ReturnType<typeof parseRow<typeof ChatRunRow>> | undefined,
+  openerRole: MemberRole | null,
+): void {
   const { authorization } = target;
   if (authorization.kind !== 'agent') return;
-  const row = authorization.agentRunId
-    ? await tx.get(`SELECT ${CHAT_RUN_COLUMNS} FROM chat_runs WHERE id = ?`, [authorization.agentRunId])
-    : undefined;
-  const chatRun = row ? parseRow(ChatRunRow, row) : undefined;
-  const openerRow = chatRun?.openedBy
-    ? await tx.get('SELECT role FROM project_members WHERE project_id = ? AND issuer = ? AND subject = ?', [
-        target.projectId,
-        chatRun.openedBy.issuer,
-        chatRun.openedBy.subject,
-      ])
-    : undefined;
-  const openerRole = openerRow ? parseRow(MemberRoleRow, openerRow).role : null;
   const refusal = editAuthorizationRefusal(chatRun, authorization, target.projectId, target.canvasId, openerRole);
   if (refusal) throw new CanvasError('edit_not_authorized', `No canvas edit authorization: ${refusal}`);
 }
@@ -199,21 +240,12 @@ export async function runLayoutWrite<R extends SaveReceipt>(
   let committed: CommittedWrite | undefined;
   const receipt = await driver.transaction(async (tx) => {
     committed = undefined;
-    const canvasRow = await tx.get(
-      `SELECT revision, locked, next_seq, node_count, edge_count, layout_bytes FROM canvases WHERE project_id = ? AND id = ? AND deleted_at IS NULL${driver.forUpdate}`,
-      key,
-    );
-    if (!canvasRow) throw new CanvasError('not_found', `No canvas ${target.canvasId} in project ${target.projectId}.`);
-    const canvas = CanvasLockRow.parse(canvasRow);
-    await checkEditAuthorization(tx, target);
-
-    if (saved !== null) {
-      const stored = await tx.get(
-        'SELECT receipt FROM save_receipts WHERE project_id = ? AND canvas_id = ? AND client_save_key = ? AND payload_hash = ?',
-        [...key, saved.key, saved.payloadHash],
-      );
-      if (stored) return { ...receiptSchema.parse(JSON.parse(ReceiptRow.parse(stored).receipt)), replayed: true };
-    }
+    const before = await readBeforeWrite(tx, driver.forUpdate, target, saved);
+    const { canvas } = before;
+    if (!canvas) throw new CanvasError('not_found', `No canvas ${target.canvasId} in project ${target.projectId}.`);
+    checkEditAuthorization(target, before.chatRun, before.openerRole);
+    if (before.storedReceipt !== null)
+      return { ...receiptSchema.parse(JSON.parse(before.storedReceipt)), replayed: true };
 
     if (canvas.locked === 1)
       throw new CanvasError('canvas_locked', `Canvas ${target.canvasId} is locked read-only; no write is allowed.`);
@@ -249,7 +281,7 @@ export async function runLayoutWrite<R extends SaveReceipt>(
 
     const changes = [...layout.changes.values()];
     for (const change of changes) {
-      await insertRow(tx, 'canvas_changes', {
+      await deferRow(tx, 'canvas_changes', {
         project_id: target.projectId,
         canvas_id: target.canvasId,
         revision,
@@ -260,7 +292,7 @@ export async function runLayoutWrite<R extends SaveReceipt>(
         has_body: 1,
       });
     }
-    await insertRow(tx, 'canvas_revisions', {
+    await deferRow(tx, 'canvas_revisions', {
       project_id: target.projectId,
       canvas_id: target.canvasId,
       revision,
@@ -282,7 +314,8 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       operation: request.operation,
       created_at: now,
     });
-    await tx.run(
+    await deferWrite(
+      tx,
       'UPDATE canvases SET revision = ?, next_seq = ?, node_count = ?, edge_count = ?, layout_bytes = ? WHERE project_id = ? AND id = ?',
       [
         revision,
@@ -294,14 +327,12 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       ],
     );
     if (layout.runStatesChanged) await bumpStatesVersion(driver, tx, target.projectId, target.canvasId);
-    await emitLayoutEvent(driver, tx, {
-      projectId: target.projectId,
-      canvasId: target.canvasId,
-      revision,
-      author,
-      operation: request.operation,
-      now,
-    });
+    await emitLayoutEvent(
+      driver,
+      tx,
+      { projectId: target.projectId, canvasId: target.canvasId, revision, author, operation: request.operation, now },
+      before.hooks,
+    );
 
     const receipt = receiptSchema.parse({
       project_id: target.projectId,
@@ -314,7 +345,8 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       ...result,
     });
     if (saved !== null) {
-      await tx.run(
+      await deferWrite(
+        tx,
         `INSERT INTO save_receipts (project_id, canvas_id, client_save_key, payload_hash, receipt, created_at)
          VALUES (?, ?, ?, ?, ?, ?)`,
         [...key, saved.key, saved.payloadHash, JSON.stringify(receipt), now],
