@@ -4,6 +4,7 @@ import type { RequestOutcome } from './request-outcome.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
 import type { McpOutcome } from '../mcp/request-outcome.js';
 import type { Logger } from '../shared/logger.js';
+import { SIGNAL_KINDS } from '../store/feed-bus/index.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -148,6 +149,58 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
       });
       store.metrics.onWriterWait((seconds) => writerWait.observe(seconds));
     }
+  }
+
+  if (store?.bus) {
+    const bus = store.bus;
+    new Gauge({
+      name: 'canvas_mcp_feed_bus_up',
+      help: '1 while this process is connected to the feed bus (--feed-bus), else 0 (feeds then poll the store).',
+      registers,
+      collect() {
+        this.set(bus.isUp() ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'canvas_mcp_feed_bus_subscriptions',
+      help: 'Feed bus subjects this process follows: its open canvases, and the process-wide ones.',
+      registers,
+      collect() {
+        this.set(bus.stats().subscriptions);
+      },
+    });
+    // The bus counts for itself: each scrape moves a counter on by what the bus counted since the last scrape.
+    const following = (counter: () => Counter<string>) => {
+      const seen = new Map<string, number>();
+      return (labels: Record<string, string>, total: number) => {
+        const key = JSON.stringify(labels);
+        const delta = total - (seen.get(key) ?? 0);
+        seen.set(key, total);
+        if (delta > 0) counter().inc(labels, delta);
+      };
+    };
+    const outages: Counter<string> = new Counter({
+      name: 'canvas_mcp_feed_bus_outages_total',
+      help: 'Times the feed bus went away (or could not be reached at start); feeds poll the store meanwhile.',
+      registers,
+      collect: () => countOutages({}, bus.stats().outages),
+    });
+    const countOutages = following(() => outages);
+    const messages: Counter<string> = new Counter({
+      name: 'canvas_mcp_feed_bus_messages_total',
+      help: 'Signals this process published to, received from and could not hand to the feed bus (dropped), by kind.',
+      labelNames: ['direction', 'kind'] as const,
+      registers,
+      collect() {
+        const stats = bus.stats();
+        for (const kind of SIGNAL_KINDS) {
+          countMessages({ direction: 'published', kind }, stats.published[kind]);
+          countMessages({ direction: 'received', kind }, stats.received[kind]);
+        }
+        countMessages({ direction: 'dropped', kind: 'any' }, stats.dropped);
+      },
+    });
+    const countMessages = following(() => messages);
   }
 
   if (options.feed) {

@@ -114,7 +114,7 @@ async function composeConnectors(store: Store, parts: BackendParts): Promise<Con
 export async function composeBackend(config: ServeConfig, parts: BackendParts): Promise<Composed> {
   const { logger, clock, cleanup, addresses } = parts;
   tightenDataDir(config.dataDir, logger);
-  const store = await openStore(storeLocationOf(config), { clock, logger });
+  const store = await openStore(storeLocationOf(config), { clock, logger, feedBus: config.feedBus });
   cleanup.defer('store', () => store.close());
   const demo = config.seedDemo && (await store.projects.isEmpty()) ? await seedDemo(store) : null;
   const assets = assetsOf(config, store);

@@ -13,9 +13,10 @@ import { readServiceNote, sharedSecret, writeServiceNote } from './server-secret
 import { createCanvasWrites, type CanvasCaps, type CanvasWrites } from './layout-writes/index.js';
 import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
+import { openNatsBus, signalsThroughBus, type FeedBus } from './feed-bus/index.js';
 import { watchOutages } from './outage-watch.js';
 import { openPostgresDriver } from './postgres-driver.js';
-import type { Logger } from '../shared/logger.js';
+import { createLogger, type Logger } from '../shared/logger.js';
 import { createTeamStore, type TeamStore } from './team-store.js';
 import { createWebhookStore, type WebhookStore } from './webhook-store.js';
 import { createRunChainStore, type RunChainStore } from './run-chain-store.js';
@@ -92,6 +93,11 @@ export interface Store {
   readonly versions: VersionReads;
   /** Load of the store and its run queue (/metrics). */
   readonly metrics: StoreMetrics;
+  /**
+   * The feed bus (`--feed-bus`), when one is configured: canvases' signals are followed per canvas on it
+   * (src/store/feed-bus/), and `listen` and `notify` go through it for the channels it carries. Null: NOTIFY.
+   */
+  readonly bus: FeedBus | null;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   /** Signals from every process (PostgreSQL NOTIFY; nothing arrives on SQLite). */
@@ -112,15 +118,22 @@ export interface OpenStoreOptions {
   caps?: Partial<CanvasCaps>;
   /** Apply pending migrations on open (default true). */
   migrate?: boolean;
-  /** Hears when the database goes away and comes back (src/store/outage-watch.ts). */
+  /** Hears when the database goes away and comes back (src/store/outage-watch.ts), and the feed bus's outages. */
   logger?: Logger;
+  /** `nats://…`: processes signal each other through NATS instead of PostgreSQL NOTIFY (src/store/feed-bus/). */
+  feedBus?: string | undefined;
 }
 
 export function sqliteFileIn(dataDir: string): string {
   return join(dataDir, 'canvas.db');
 }
 
-export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Partial<CanvasCaps> = {}): Store {
+export function storeOnDriver(
+  driver: SqlDriver,
+  clock: () => number,
+  caps: Partial<CanvasCaps> = {},
+  bus: FeedBus | null = null,
+): Store {
   const readCache = createReadCache(driver);
   const runs = createRunStore(driver, clock);
   return {
@@ -155,6 +168,7 @@ export function storeOnDriver(driver: SqlDriver, clock: () => number, caps: Part
     webhooks: createWebhookStore(driver, clock),
     versions: createVersionReads(driver),
     metrics: createStoreMetrics(driver),
+    bus,
     async ping() {
       await driver.get('SELECT 1 AS ok');
     },
@@ -173,12 +187,17 @@ export function openDriver(location: StoreLocation): SqlDriver {
 
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
   const opened = openDriver(location);
-  const driver = options.logger ? watchOutages(opened, options.logger, options.clock) : opened;
+  const watched = options.logger ? watchOutages(opened, options.logger, options.clock) : opened;
   try {
-    if (options.migrate ?? true) await migrate(driver);
+    if (options.migrate ?? true) await migrate(watched);
   } catch (error) {
-    await driver.close().catch(() => undefined);
+    await watched.close().catch(() => undefined);
     throw error;
   }
-  return storeOnDriver(driver, options.clock ?? Date.now, options.caps);
+  if (!options.feedBus) return storeOnDriver(watched, options.clock ?? Date.now, options.caps);
+  const bus = await openNatsBus(options.feedBus, {
+    logger: options.logger ?? createLogger('warn'),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return storeOnDriver(signalsThroughBus(watched, bus), options.clock ?? Date.now, options.caps, bus);
 }

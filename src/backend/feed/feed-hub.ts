@@ -76,6 +76,8 @@ interface CanvasFeed {
   /** A write of this process changed the layout while something is approved: read the review states again. */
   reviewStale: boolean;
   subscribers: Set<FeedSubscriber>;
+  /** Subscribers being replayed to, not yet among `subscribers`: the canvas is watched meanwhile. */
+  joining: number;
   /** One refresh at a time per canvas; a poke during one asks for another after it. */
   refreshing: Promise<void> | null;
   again: boolean;
@@ -94,6 +96,26 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
   const maxReplay = options.maxReplayRevisions ?? 1000;
   const maxReplayBytes = options.maxReplayBytes ?? 4 * 1024 * 1024;
   const canvases = new Map<string, CanvasFeed>();
+  /** Hear a canvas gain its first subscriber and lose its last (the feed bus follows exactly these canvases). */
+  const watchListeners = new Set<(projectId: string, canvasId: string, watched: boolean) => void>();
+
+  function told(feed: CanvasFeed, watched: boolean): void {
+    for (const listener of [...watchListeners]) {
+      try {
+        listener(feed.projectId, feed.canvasId, watched);
+      } catch (error) {
+        logger.warn({ err: error, project_id: feed.projectId, canvas_id: feed.canvasId }, 'a feed watcher failed');
+      }
+    }
+  }
+
+  /** The canvas's last subscriber has left: forget it (not while a refresh of it runs: that refresh ends it). */
+  function forgetIfIdle(feed: CanvasFeed): void {
+    const key = keyOf(feed.projectId, feed.canvasId);
+    if (feed.subscribers.size > 0 || feed.joining > 0 || feed.refreshing || canvases.get(key) !== feed) return;
+    canvases.delete(key);
+    told(feed, false);
+  }
 
   function deliver(feed: CanvasFeed, targets: Iterable<FeedSubscriber>, event: FeedEvent): void {
     for (const subscriber of targets) {
@@ -188,6 +210,7 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
       } while (feed.again);
     })().finally(() => {
       feed.refreshing = null;
+      forgetIfIdle(feed);
     });
     return feed.refreshing;
   }
@@ -251,7 +274,7 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
       let feed = canvases.get(key);
       if (!feed) {
         const canvas = await store.layout.readCanvas(projectId, canvasId);
-        feed = {
+        const opened: CanvasFeed = {
           projectId,
           canvasId,
           revision: canvas?.revision ?? 0,
@@ -262,13 +285,27 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
           reviewStates: await reviewStatesJson(store, { projectId, canvasId }),
           reviewStale: false,
           subscribers: new Set(),
+          joining: 0,
           refreshing: null,
           again: false,
         };
-        canvases.set(key, feed);
+        // Another first subscriber may have opened the canvas while these reads ran: join that one.
+        feed = canvases.get(key) ?? opened;
+        if (feed === opened) {
+          canvases.set(key, opened);
+          told(opened, true);
+        }
       }
       const joined = feed;
-      await replay(joined, after, subscriber);
+      joined.joining += 1;
+      try {
+        await replay(joined, after, subscriber);
+      } catch (error) {
+        joined.joining -= 1;
+        forgetIfIdle(joined);
+        throw error;
+      }
+      joined.joining -= 1;
       // Nothing is awaited between the end of the replay and joining: the replay and the live events meet without
       // a gap or a repeat.
       for (const [nodeId, json] of joined.states) subscriber.send(nodeState(nodeId, json));
@@ -277,7 +314,7 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
       return () => {
         joined.subscribers.delete(subscriber);
         // Only this feed's own entry: after closeAll, the canvas may already have a new one with new subscribers.
-        if (joined.subscribers.size === 0 && !joined.refreshing && canvases.get(key) === joined) canvases.delete(key);
+        forgetIfIdle(joined);
       };
     },
 
@@ -321,9 +358,25 @@ export function createFeedHub(store: Store, logger: Logger, options: FeedHubOpti
       return canvases.size > 0;
     },
 
+    /** The canvases with subscribers here now. */
+    watchedCanvases(): Array<{ projectId: string; canvasId: string }> {
+      return [...canvases.values()].map(({ projectId, canvasId }) => ({ projectId, canvasId }));
+    },
+
+    /**
+     * Hears a canvas gain its first subscriber on this process (`true`) and lose its last (`false`). Returns the
+     * function that stops hearing.
+     */
+    onWatchChange(listener: (projectId: string, canvasId: string, watched: boolean) => void): () => void {
+      watchListeners.add(listener);
+      return () => watchListeners.delete(listener);
+    },
+
     closeAll(reason: string): void {
       for (const feed of canvases.values()) for (const subscriber of feed.subscribers) subscriber.close(reason);
+      const closing = [...canvases.values()];
       canvases.clear();
+      for (const feed of closing) told(feed, false);
     },
   };
 }

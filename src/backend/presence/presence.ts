@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PresenceEntry } from '../../contract/index.js';
 import type { Logger } from '../../shared/logger.js';
+import { canvasSubject } from '../../store/feed-bus/index.js';
 import type { Store } from '../../store/store.js';
 import { feedEvent, type FeedSubscriber } from '../feed/feed-hub.js';
 
@@ -11,6 +12,11 @@ import { feedEvent, type FeedSubscriber } from '../feed/feed-hub.js';
  * get the whole list as a `presence` event whenever it changes, coalesced to one event per 50 ms per canvas. Across
  * server processes on one PostgreSQL each change is published with NOTIFY, and every process keeps the same list.
  * Without watchers a change costs a map write (and, on PostgreSQL, one NOTIFY).
+ *
+ * With the feed bus (`--feed-bus`) each change goes to its canvas's presence subject, which a process follows only
+ * while it has watchers for the canvas: a process learns of others' entries from when its first watcher arrives (a
+ * page reports at least every 10 s, so the list is whole within that), and one without watchers holds only what
+ * its own pages and agents reported.
  */
 
 export const PERSON_TTL_MS = 30_000;
@@ -122,26 +128,34 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
 
   function publish(signal: Signal): void {
     apply(signal);
-    if (store.dialect !== 'postgres') return;
+    if (store.dialect !== 'postgres' && !store.bus) return;
     // Times travel as ages: the clocks of two servers need not agree.
-    const wire = 'held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal;
+    const wire = JSON.stringify(
+      'held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal,
+    );
+    if (store.bus) {
+      store.bus.publish(canvasSubject('presence', signal.project, signal.canvas), wire);
+      return;
+    }
     store.driver
-      .notify(store.driver, CHANNEL, JSON.stringify(wire))
+      .notify(store.driver, CHANNEL, wire)
       .catch((error: unknown) => logger.warn({ err: error }, 'presence was not published'));
   }
 
+  function heard(payload: string): void {
+    try {
+      const signal = JSON.parse(payload) as Signal;
+      if (signal.origin === origin) return;
+      apply('held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal);
+    } catch (error) {
+      logger.warn({ err: error }, 'a presence signal could not be read');
+    }
+  }
+
+  /** On the feed bus, the canvases whose presence subject this process follows (those with watchers). */
+  const followed = new Map<string, () => void>();
   const stopListening =
-    store.dialect === 'postgres'
-      ? await store.listen(CHANNEL, (payload) => {
-          try {
-            const signal = JSON.parse(payload) as Signal;
-            if (signal.origin === origin) return;
-            apply('held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal);
-          } catch (error) {
-            logger.warn({ err: error }, 'a presence signal could not be read');
-          }
-        })
-      : async () => undefined;
+    store.dialect === 'postgres' && !store.bus ? await store.listen(CHANNEL, heard) : async () => undefined;
 
   // Expiry is noticed on a timer only while someone watches.
   const sweep = setInterval(() => {
@@ -193,18 +207,26 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
       const set = watchers.get(key) ?? new Set<FeedSubscriber>();
       set.add(subscriber);
       watchers.set(key, set);
+      if (store.bus && !followed.has(key)) {
+        followed.set(key, store.bus.subscribe(canvasSubject('presence', projectId, canvasId), heard));
+      }
       // Nobody there: nothing to say (a page starts from an empty list); otherwise the list as it is now.
       const entries = entriesOf(key);
       if (entries.length > 0) subscriber.send(feedEvent('presence', JSON.stringify({ entries })));
       return () => {
         set.delete(subscriber);
-        if (set.size === 0) watchers.delete(key);
+        if (set.size > 0 || watchers.get(key) !== set) return;
+        watchers.delete(key);
+        followed.get(key)?.();
+        followed.delete(key);
       };
     },
 
     async close() {
       clearInterval(sweep);
       for (const timer of pending.values()) clearTimeout(timer);
+      for (const release of followed.values()) release();
+      followed.clear();
       await stopListening();
     },
   };

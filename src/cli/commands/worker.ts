@@ -19,7 +19,7 @@ export function registerWorkerCommand(program: Command): void {
     const { openStore } = await import('../../store/store.js');
     const logger = createLogger(config.logLevel);
     tightenDataDir(config.dataDir, logger);
-    const store = await openStore(storeLocationOf(config), { logger });
+    const store = await openStore(storeLocationOf(config), { logger, feedBus: config.feedBus });
     const assets = assetsOf(config, store);
     const engine = runEngineOf(config, store, assets, logger);
     const exportEngine = exportEngineOf(config, store, assets, logger);
