@@ -8,6 +8,7 @@ import { IDP } from '../backend/world.js';
 import { cliProcess, type ServeProcess } from '../support/cli.js';
 import { FILM_CANVAS, PNG_SIGNATURE } from '../support/finished-image.js';
 import { openEvents, type EventReader } from '../support/sse.js';
+import { NATS_URL, natsAvailable } from '../support/nats.js';
 import { api, signInWithLink } from '../support/servers.js';
 import { STORE_TARGETS, openTestStore, type TestDatabase } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
@@ -17,11 +18,22 @@ import { waitFor } from '../support/wait.js';
  * `worker` process share a database and keep assets in it (`--asset-store postgres`). A run the worker executes is
  * viewed and its image downloaded through either server; the feed of one shows the other's writes; a person's
  * session works on both; killing either server loses nothing acknowledged.
+ *
+ * Twice (issue 36, item 6): processes signalling each other with PostgreSQL NOTIFY, and through the NATS feed bus
+ * (`--feed-bus`, test/ops/feed-bus.test.ts has its own cases).
  */
 
 const postgres = STORE_TARGETS[1]!;
+const SIGNALS = [
+  { name: 'NOTIFY', feedBus: null, available: true },
+  { name: 'the NATS feed bus', feedBus: NATS_URL, available: natsAvailable },
+];
 
-describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL', () => {
+describe.each(SIGNALS)('two servers and a worker on one PostgreSQL, signalling with $name', (signals) => {
+  if (!postgres.available || !signals.available) {
+    it.skip('needs PostgreSQL and NATS', () => undefined);
+    return;
+  }
   let store: Store;
   let database: TestDatabase;
   let closeStore: () => Promise<void>;
@@ -45,6 +57,7 @@ describe.skipIf(!postgres.available)('two servers and a worker on one PostgreSQL
       CANVAS_MCP_ASSET_STORE: 'postgres',
       CANVAS_MCP_LOG_LEVEL: 'info',
       CANVAS_MCP_RUN_DURATION_MS: '50',
+      ...(signals.feedBus ? { CANVAS_MCP_FEED_BUS: signals.feedBus } : {}),
     });
     processes.push(child);
     return child;
