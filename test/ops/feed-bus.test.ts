@@ -162,6 +162,7 @@ describe.skipIf(!postgres.available || !natsAvailable)('three servers on one Pos
   let observer: NatsConnection;
   let feedOnA: EventReader;
   let feedOnB: EventReader;
+  let cookie = '';
   const seen = new Map<string, number>();
 
   beforeAll(async () => {
@@ -236,7 +237,7 @@ describe.skipIf(!postgres.available || !natsAvailable)('three servers on one Pos
       { issuer: IDP, subject: 'ana' },
       { expiresInMs: 60_000 },
     );
-    const { cookie } = await signInWithLink(`${urls.c}/auth/login?token=${link}`);
+    ({ cookie } = await signInWithLink(`${urls.c}/auth/login?token=${link}`));
     const onB = feedOnB;
     const from = onB.events.length;
     const reported = await fetch(`${urls.c}${BOARD_PATH}/presence`, {
@@ -268,6 +269,29 @@ describe.skipIf(!postgres.available || !natsAvailable)('three servers on one Pos
     await feedOnA.waitFor(world.layoutAt(revision), 5_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await metric(urls.b, received('layout'))).toBe(heardBefore);
+  });
+
+  it("a server that starts watching a canvas gets the others' presence at once, not at their next report", async () => {
+    // A follows "other" (a feed there) and hears ana's entry; C has never followed "other" and did not report it.
+    await world.feed(urls.a, OTHER_PATH);
+    await waitFor(
+      () => metric(urls.a, 'canvas_mcp_feed_bus_subscriptions'),
+      (count) => count >= 7,
+      5_000,
+    );
+    const reported = await fetch(`${urls.a}${OTHER_PATH}/presence`, {
+      method: 'POST',
+      headers: { cookie, origin: urls.a, 'x-requested-by': 'canvas-mcp', 'content-type': 'application/json' },
+      body: JSON.stringify({ selection: [], cursor: { x: 1, y: 2 } }),
+    });
+    expect(reported.status, await reported.text()).toBe(204);
+    // C's first feed on "other": its hello is answered by A with the entries A holds; no page reports meanwhile.
+    const onC = await world.feed(urls.c, OTHER_PATH);
+    const event = await onC.waitFor(
+      (received) => received.event === 'presence' && JSON.stringify(received.data).includes('"ana"'),
+      3_000,
+    );
+    expect(JSON.stringify(event.data)).toContain('"cursor":{"x":1,"y":2}');
   });
 });
 

@@ -14,9 +14,10 @@ import { feedEvent, type FeedSubscriber } from '../feed/feed-hub.js';
  * Without watchers a change costs a map write (and, on PostgreSQL, one NOTIFY).
  *
  * With the feed bus (`--feed-bus`) each change goes to its canvas's presence subject, which a process follows only
- * while it has watchers for the canvas: a process learns of others' entries from when its first watcher arrives (a
- * page reports at least every 10 s, so the list is whole within that), and one without watchers holds only what
- * its own pages and agents reported.
+ * while it has watchers for the canvas. When it starts following (or the bus comes back) it says hello on the subject,
+ * and every process following the canvas answers with the entries it holds, so the list is whole at once. A process
+ * without watchers holds only what its own pages and agents reported (and hears no hello): an entry only such a
+ * process holds reaches a new watcher with its next report (a page reports at least every 10 s).
  */
 
 export const PERSON_TTL_MS = 30_000;
@@ -47,6 +48,14 @@ interface Held {
 type Signal =
   | { origin: string; project: string; canvas: string; key: string; held: Held }
   | { origin: string; project: string; canvas: string; key: string; gone: true };
+
+/** On the feed bus: a process started following the canvas and asks the others for their own entries. */
+interface Hello {
+  origin: string;
+  project: string;
+  canvas: string;
+  hello: true;
+}
 
 export interface PersonReport {
   key: string;
@@ -128,6 +137,10 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
 
   function publish(signal: Signal): void {
     apply(signal);
+    send(signal);
+  }
+
+  function send(signal: Signal | Hello): void {
     if (store.dialect !== 'postgres' && !store.bus) return;
     // Times travel as ages: the clocks of two servers need not agree.
     const wire = JSON.stringify(
@@ -142,18 +155,39 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
       .catch((error: unknown) => logger.warn({ err: error }, 'presence was not published'));
   }
 
+  /** Says again, on the bus, every entry of the canvas this process holds (with its age: expiry is unchanged). */
+  function answerHello(projectId: string, canvasId: string): void {
+    for (const [entryKey, held] of live(canvasKey(projectId, canvasId))) {
+      send({ origin, project: projectId, canvas: canvasId, key: entryKey, held });
+    }
+  }
+
   function heard(payload: string): void {
     try {
-      const signal = JSON.parse(payload) as Signal;
+      const signal = JSON.parse(payload) as Signal | Hello;
       if (signal.origin === origin) return;
-      apply('held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal);
+      if ('hello' in signal) answerHello(signal.project, signal.canvas);
+      else apply('held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal);
     } catch (error) {
       logger.warn({ err: error }, 'a presence signal could not be read');
     }
   }
 
   /** On the feed bus, the canvases whose presence subject this process follows (those with watchers). */
-  const followed = new Map<string, () => void>();
+  const followed = new Map<string, { projectId: string; canvasId: string; release: () => void }>();
+
+  /** Asks the processes following the canvas for their entries, and tells them the ones this process holds. */
+  function greet(projectId: string, canvasId: string): void {
+    send({ origin, project: projectId, canvas: canvasId, hello: true });
+    answerHello(projectId, canvasId);
+  }
+
+  // Back after an outage of the bus: what was said meanwhile reached nobody.
+  const stopStatus = store.bus
+    ? store.bus.onStatus((up) => {
+        if (up) for (const { projectId, canvasId } of followed.values()) greet(projectId, canvasId);
+      })
+    : () => undefined;
   const stopListening =
     store.dialect === 'postgres' && !store.bus ? await store.listen(CHANNEL, heard) : async () => undefined;
 
@@ -208,7 +242,10 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
       set.add(subscriber);
       watchers.set(key, set);
       if (store.bus && !followed.has(key)) {
-        followed.set(key, store.bus.subscribe(canvasSubject('presence', projectId, canvasId), heard));
+        const release = store.bus.subscribe(canvasSubject('presence', projectId, canvasId), heard);
+        followed.set(key, { projectId, canvasId, release });
+        // The subscription goes to NATS before the hello on the same connection, so every answer reaches it.
+        greet(projectId, canvasId);
       }
       // Nobody there: nothing to say (a page starts from an empty list); otherwise the list as it is now.
       const entries = entriesOf(key);
@@ -217,7 +254,7 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
         set.delete(subscriber);
         if (set.size > 0 || watchers.get(key) !== set) return;
         watchers.delete(key);
-        followed.get(key)?.();
+        followed.get(key)?.release();
         followed.delete(key);
       };
     },
@@ -225,7 +262,8 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
     async close() {
       clearInterval(sweep);
       for (const timer of pending.values()) clearTimeout(timer);
-      for (const release of followed.values()) release();
+      stopStatus();
+      for (const { release } of followed.values()) release();
       followed.clear();
       await stopListening();
     },
