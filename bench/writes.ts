@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import pg from 'pg';
+import { countRoundTrips } from './pg-round-trips.js';
 import { ROOT, startProcess } from './processes.js';
 import {
   WRITE_CANVASES,
@@ -213,10 +214,25 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
       children.push(started.child);
       servers.push({ label: 'canvas-mcp ×2 on PostgreSQL', url: started.url, pid: started.child.pid!, ...seeded });
     }
+    // One server, one writer at a time: the same sequential creates as on SQLite (issue 36, item 1).
+    const [first] = servers;
+    const sequential = { ...first!, label: 'canvas-mcp on PostgreSQL' };
+    process.stdout.write(`create_canvas_node, sequential: ${sequential.label}…\n`);
+    const sequentialTally = newTally();
+    const measuredSequential = await measure(sequential.label, 'create_canvas_node sequential', sequential.pid, {
+      url: `${sequential.url}/mcp`,
+      method: 'POST',
+      connections: 1,
+      pipelining: 1,
+      headers: mcpHeaders(sequential.token),
+      requests: sequentialCreates(sequential, sequentialTally),
+    });
+    await checkLanded(sequential, sequentialTally);
     process.stdout.write(
       `create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases across 2 servers on PostgreSQL…\n`,
     );
-    const tally = newTally();
+    // The writers go on from where the sequential run left each canvas.
+    const tally: Tally = { sent: [...sequentialTally.sent], acked: [...sequentialTally.acked] };
     const measured = await measure(
       servers[0]!.label,
       `create_canvas_node ${CONCURRENT_WRITERS} writers`,
@@ -236,7 +252,7 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
     await checkLanded(servers[0]!, tally);
     for (const server of servers) process.kill(server.pid, 'SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    return [measured];
+    return [measuredSequential, measured];
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
     await admin.end();
@@ -335,10 +351,33 @@ async function main(): Promise<void> {
         `| ${row.scenario} | ${row.target} | ${format(row.requestsPerSecond, 0)} | ${row.p50} | ${row.p99} | ${format(row.cpuPerCallMs, 3)} | ${row.errors} | ${format(row.requestsPerSecond / bareRow.requestsPerSecond)}× | ${format(row.cpuPerCallMs / bareRow.cpuPerCallMs)}× |`,
     ),
   ];
+  // PostgreSQL against SQLite, the same creates (issue 36, item 1): server CPU per create, sequential and 16 writers.
+  const row = (target: string, scenario: string) =>
+    results.find((each) => each.target === target && each.scenario === scenario);
+  const ratio = (pgTarget: string, scenario: string) => {
+    const postgres = row(pgTarget, scenario);
+    const sqlite = row('canvas-mcp', scenario);
+    return postgres && sqlite ? format(postgres.cpuPerCallMs / sqlite.cpuPerCallMs) : 'n/a';
+  };
+  const trips = only && only !== 'postgres' ? null : await countRoundTrips();
+  const versus = [
+    '',
+    `PostgreSQL create CPU ÷ SQLite create CPU: sequential ${ratio('canvas-mcp on PostgreSQL', 'create_canvas_node sequential')}× (target ≤ 1.2), ${CONCURRENT_WRITERS} writers ${ratio('canvas-mcp ×2 on PostgreSQL', `create_canvas_node ${CONCURRENT_WRITERS} writers`)}× (target ≤ 1.5; PostgreSQL's own CPU not counted)`,
+    ...(trips
+      ? [
+          '',
+          'PostgreSQL round trips per request (bench/pg-round-trips.ts):',
+          '| request | round trips | statements |',
+          '|---|---:|---:|',
+          ...Object.entries(trips).map(([label, count]) => `| ${label} | ${count.roundTrips} | ${count.statements} |`),
+        ]
+      : []),
+  ];
   const output = [
     `duration ${Number(process.env.BENCH_DURATION ?? 10)}s per measurement, node ${process.version}; every acknowledged create landed`,
     '',
     ...table,
+    ...versus,
   ].join('\n');
   process.stdout.write(`\n${output}\n`);
   mkdirSync(join(ROOT, '.bench'), { recursive: true });

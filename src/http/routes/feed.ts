@@ -13,6 +13,8 @@ import { createFeedQuota } from '../../backend/feed/feed-quota.js';
 import { sseSubscriber } from '../../backend/feed/sse-subscriber.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { pathParams } from '../request-parsing.js';
+import type { CallerContext } from '../../backend/auth/caller.js';
+import { createFeedRechecks } from './feed-rechecks.js';
 
 /**
  * GET …/canvases/{canvas_id}/events: the change feed as Server-Sent Events (docs/api.md, "Change feed"). Resume with
@@ -50,13 +52,23 @@ const Revision = z.coerce.number().int().min(0, { error: 'must be a revision (an
 const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 const RETRY_AFTER_DROP = Buffer.from('retry: 1000\n\n');
 
+/** Feeds that share this key share their rights check: the same credential (and gateway, actor) on one canvas. */
+function recheckKey(caller: CallerContext, projectId: string, canvasId: string): string {
+  const { principal } = caller;
+  const credential = principal.kind === 'session' ? `session:${principal.sessionId}` : `token:${principal.tokenId}`;
+  const actor = caller.actor ? `${caller.actor.issuer}|${caller.actor.subject}` : '';
+  return [credential, caller.gateway?.tokenId ?? '', actor, caller.agentRunId ?? '', projectId, canvasId].join(
+    '\u0000',
+  );
+}
+
 export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRouteOptions): void {
   const queueLimits = {
     maxQueuedEvents: options.maxQueuedEvents ?? 2000,
     maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
   };
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const recheckMs = options.recheckMs ?? 5_000;
+  const rechecks = createFeedRechecks(options.recheckMs ?? 5_000);
   const quota = createFeedQuota({
     perSession: options.maxFeedsPerSession ?? 8,
     perCaller: options.maxFeedsPerCaller ?? 16,
@@ -88,28 +100,33 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
     let unwatch: (() => void) | null = null;
     let gone = false;
     const heartbeat = setInterval(() => subscriber.idle(KEEP_ALIVE), heartbeatMs);
-    // A revoked token, an ended or idle session or a lost membership ends the feed within recheckMs.
-    const recheck = setInterval(() => {
-      void (async () => {
+    // A revoked token, an ended or idle session or a lost membership ends the feed within recheckMs; feeds of the same
+    // credential on the same canvas are checked once for all (src/http/routes/feed-rechecks.ts).
+    const stopRecheck = rechecks.add(
+      recheckKey(caller, params.project_id, params.canvas_id),
+      async () => {
         try {
           const valid = await credentialStillValid(options.store, caller, options.clock(), options.sessionIdleMs);
-          if (!valid) throw new CanvasError('unauthenticated', 'The credential of this feed is no longer valid.');
+          if (!valid) return false;
           await authorizeProject(options.store, caller, params.project_id, 'viewer');
           // A canvas deleted while it was watched ends its feeds too.
           await requireCanvas(options.store, params.project_id, params.canvas_id);
+          return true;
         } catch (error) {
-          if (error instanceof CanvasError && error.code !== 'unavailable') {
-            subscriber.send(reset('access_revoked', 0));
-            subscriber.close('access_revoked');
-          }
+          if (error instanceof CanvasError && error.code !== 'unavailable') return false;
+          throw error;
         }
-      })();
-    }, recheckMs);
+      },
+      () => {
+        subscriber.send(reset('access_revoked', 0));
+        subscriber.close('access_revoked');
+      },
+    );
     // Registered before the replay: a client that leaves during it is let go too.
     res.on('close', () => {
       gone = true;
       clearInterval(heartbeat);
-      clearInterval(recheck);
+      stopRecheck();
       release();
       unsubscribe?.();
       unwatch?.();
