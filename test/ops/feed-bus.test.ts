@@ -336,9 +336,9 @@ describe.skipIf(!postgres.available || !NATS_SERVER)('the feed bus restarted mid
     port = await freePort();
     await startNats();
     await world.open();
-    servers.push(
-      ...(await Promise.all([world.serve(`nats://127.0.0.1:${port}`), world.serve(`nats://127.0.0.1:${port}`)])),
-    );
+    // With credentials in the URL (a NATS without authorization accepts them): they must never reach a log line.
+    const url = `nats://bus-user:bus-secret@127.0.0.1:${port}`;
+    servers.push(...(await Promise.all([world.serve(url), world.serve(url)])));
   }, 60_000);
 
   afterAll(async () => {
@@ -374,7 +374,8 @@ describe.skipIf(!postgres.available || !NATS_SERVER)('the feed bus restarted mid
     expect(await metric(reader.url, 'canvas_mcp_feed_bus_outages_total')).toBe(1);
     expect(await metric(reader.url, received('layout'))).toBe(1);
     // One clear line each, without credentials.
-    await reader.process.waitFor(/feed bus unavailable/, 5_000);
+    const [line] = await reader.process.waitFor(/.*feed bus unavailable.*/, 5_000);
+    expect(line).toContain(`"feed_bus":"nats://127.0.0.1:${port}"`);
     await writer.process.waitFor(/feed bus unavailable/, 5_000);
 
     await startNats();
@@ -394,6 +395,7 @@ describe.skipIf(!postgres.available || !NATS_SERVER)('the feed bus restarted mid
       (count) => count > heard,
       5_000,
     );
+    for (const server of servers) expect(server.process.output()).not.toContain('bus-secret');
     // Every revision arrived once, in order.
     const revisions = feed.events.filter((event) => event.event === 'layout').map((event) => Number(event.id));
     expect(revisions).toEqual([live, during, after]);

@@ -120,9 +120,15 @@ export async function openNatsBus(url: string, options: FeedBusOptions): Promise
     }
   }
 
+  let connectedOnce = false;
+
   function becameUp(): void {
     if (up) return;
     up = true;
+    if (!connectedOnce) {
+      connectedOnce = true;
+      logger.info({ feed_bus: address }, 'feed bus connected: processes signal each other through NATS');
+    }
     if (downSince !== null) {
       logger.warn({ feed_bus: address, outage_ms: clock() - downSince }, 'feed bus available again');
       downSince = null;
