@@ -66,6 +66,9 @@ export interface ViewerFigures {
   kbPerOpenFeed: number;
   idle: { feeds: number; kbPerFeed: number; fds: number; cpuMsPerSecond: number };
   bus: string;
+  /** Cores the bench's own 1,000 readers used while the writes ran (they share the machine with the servers). */
+  readerCores: number;
+  serverCores: number;
 }
 
 export async function measureViewers(): Promise<ViewerFigures | null> {
@@ -149,6 +152,8 @@ export async function measureViewers(): Promise<ViewerFigures | null> {
 
     const headers = { ...mcpHeaders(writer), 'x-agent-run-id': chatRuns[0]! };
     const cpuBefore = servers.reduce((sum, server) => sum + cpuMillis(server.pid), 0);
+    // The pages are read in this process, on the same two cores as the servers: what they cost is said beside.
+    const readersBefore = process.cpuUsage();
     const sent = new Map<number, number>();
     const writes = WRITES_PER_SECOND * WRITE_SECONDS;
     const started = performance.now();
@@ -167,6 +172,8 @@ export async function measureViewers(): Promise<ViewerFigures | null> {
     }
     await arrival.until(() => pages.every((page) => page.seen.has(writes)), 10_000);
     const cpuWriting = servers.reduce((sum, server) => sum + cpuMillis(server.pid), 0) - cpuBefore;
+    const readersUsed = process.cpuUsage(readersBefore);
+    const readerCpuShare = (readersUsed.user + readersUsed.system) / 1000 / (performance.now() - started);
     const samples: number[] = [];
     let lost = 0;
     for (const page of pages)
@@ -206,6 +213,8 @@ export async function measureViewers(): Promise<ViewerFigures | null> {
         cpuMsPerSecond,
       },
       bus: BUS ? `NATS (${BUS})` : 'PostgreSQL NOTIFY',
+      readerCores: readerCpuShare,
+      serverCores: cpuWriting / (WRITE_SECONDS * 1000),
     };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
@@ -225,7 +234,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         '',
         `the busiest canvas (2 servers on PostgreSQL, signals by ${figures.bus}): ${figures.pages} pages, ${WRITES_PER_SECOND} writes a second for ${WRITE_SECONDS} s`,
         `  write → event at every page: p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms (target < 250 ms); ${figures.lost} of ${figures.writes * figures.pages} events not seen within 10 s`,
-        `  server CPU ${figures.cpuPerDeliveredEventUs.toFixed(1)} µs per delivered event; RSS ${figures.kbPerOpenFeed.toFixed(1)} KB per open feed`,
+        `  server CPU ${figures.cpuPerDeliveredEventUs.toFixed(1)} µs per delivered event; RSS ${figures.kbPerOpenFeed.toFixed(1)} KB per open feed; the servers used ${figures.serverCores.toFixed(2)} cores and the pages' readers (this process, same machine) ${figures.readerCores.toFixed(2)} of the 2`,
         `  ${figures.idle.feeds} idle feeds on one process: ${figures.idle.kbPerFeed.toFixed(1)} KB of RSS each (target ≤ 20 KB), ${figures.idle.fds} file descriptors, ${figures.idle.cpuMsPerSecond.toFixed(1)} ms of CPU a second (heartbeats)`,
         '',
       ].join('\n'),
