@@ -54,6 +54,13 @@ export interface FeedBusOptions {
 
 const RECONNECT_WAIT_MS = 250;
 const CONNECT_TIMEOUT_MS = 2_000;
+/**
+ * A NATS that goes away without closing the connection (a network cut, a frozen host) is noticed by pings: two
+ * unanswered ones 10 s apart, so within about 30 s (the client's default, 2 minutes apart, would leave feeds waiting
+ * for signals that cannot come for 4 minutes before they fall back to polling).
+ */
+const PING_INTERVAL_MS = 10_000;
+const MAX_PINGS_OUT = 2;
 
 /** `nats://user:secret@host:4222,nats://other:4222` → `nats://host:4222,nats://other:4222`: safe to log. */
 export function redactBusUrl(url: string): string {
@@ -189,6 +196,8 @@ export async function openNatsBus(url: string, options: FeedBusOptions): Promise
           maxReconnectAttempts: -1,
           reconnectTimeWait: RECONNECT_WAIT_MS,
           timeout: CONNECT_TIMEOUT_MS,
+          pingInterval: PING_INTERVAL_MS,
+          maxPingOut: MAX_PINGS_OUT,
         });
       } catch (error) {
         becameDown(error);
