@@ -92,11 +92,9 @@ export const SETTINGS = {
     commands: ['worker'],
   }),
   feedBus: setting({
-    schema: z
-      .string()
-      .regex(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, {
-        error: 'must be a nats://host:port URL (several: comma-separated)',
-      }),
+    schema: z.string().regex(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, {
+      error: 'must be a nats://host:port URL (several: comma-separated)',
+    }),
     arg: 'url',
     help: 'signal other processes through NATS (nats://host:port) instead of PostgreSQL NOTIFY',
     docs: '`nats://host:port` (several servers of one cluster: comma-separated; credentials as `nats://user:pass@…` or `nats://token@…`): processes signal each other through NATS, each following only the canvases it has feeds or presence open for, instead of PostgreSQL NOTIFY (docs/scaling.md, "A fan-out bus: NATS"); give it to every `serve` and `worker` of one database. Unset: NOTIFY on PostgreSQL, polling on SQLite',
