@@ -151,6 +151,25 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
     }
   }
 
+  if (store?.dialect === 'postgres' && !store.bus) {
+    // NOTIFY reaches every listening process: deliveries per write grow with the processes (issue 36; the bus's own
+    // counts are canvas_mcp_feed_bus_messages_total).
+    const seen = new Map<string, number>();
+    const notifications: Counter<string> = new Counter({
+      name: 'canvas_mcp_store_notifications_received_total',
+      help: 'PostgreSQL notifications (LISTEN/NOTIFY) this process received, by channel.',
+      labelNames: ['channel'] as const,
+      registers,
+      collect() {
+        for (const [channel, total] of Object.entries(store.metrics.notificationsReceived())) {
+          const delta = total - (seen.get(channel) ?? 0);
+          seen.set(channel, total);
+          if (delta > 0) notifications.inc({ channel }, delta);
+        }
+      },
+    });
+  }
+
   if (store?.bus) {
     const bus = store.bus;
     new Gauge({

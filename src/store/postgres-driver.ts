@@ -208,6 +208,7 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
     forUpdate: ' FOR UPDATE',
     stats: {
       pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      notificationsReceived: () => listener.received(),
       onWriterWait: () => undefined,
     },
     all: poolExecutor.all,

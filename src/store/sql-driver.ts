@@ -47,6 +47,8 @@ export interface DriverStats {
    * (BEGIN IMMEDIATE), in seconds. Never called on PostgreSQL, where writers wait on rows, not on one writer.
    */
   onWriterWait(listener: ((seconds: number) => void) | null): void;
+  /** PostgreSQL: notifications this process received (LISTEN), by channel, since it started; {} on SQLite. */
+  notificationsReceived(): Record<string, number>;
 }
 
 export interface SqlDriver extends SqlExecutor {

@@ -220,6 +220,7 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     forUpdate: '',
     stats: {
       pool: () => null,
+      notificationsReceived: () => ({}),
       onWriterWait(listener) {
         writerWaitListener = listener;
       },

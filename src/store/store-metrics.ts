@@ -18,6 +18,7 @@ export function createStoreMetrics(driver: SqlDriver): StoreMetrics {
   return {
     pool: () => driver.stats.pool(),
     onWriterWait: (listener) => driver.stats.onWriterWait(listener),
+    notificationsReceived: () => driver.stats.notificationsReceived(),
     async activeRuns() {
       // The claim index (status, created_at) bounds this to the runs in flight, however many have finished.
       const rows = await driver.all(

@@ -42,7 +42,7 @@ function fakeDriver(notified: string[]): SqlDriver {
     dialect: 'postgres',
     forUpdate: '',
     forUpdateSkipLocked: '',
-    stats: { pool: () => null, onWriterWait: () => undefined },
+    stats: { pool: () => null, onWriterWait: () => undefined, notificationsReceived: () => ({}) },
     transaction: (work) => work(executor()),
     readSnapshot: (work) => work(executor()),
     readVersion: async () => null,

@@ -1,0 +1,158 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openStore } from '../src/store/store.js';
+import { startProcess } from './processes.js';
+import { arrivalWaiter, readEvents } from './sse-reader.js';
+import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
+
+/**
+ * `npm run bench` (part; issue 36, item 2): how many processes hear of one write. Four `serve` processes on one
+ * PostgreSQL, one page's feed open on the first, an agent writing through the second; each process's /metrics says
+ * what it received: with NOTIFY every listening process hears every write (deliveries = writes × processes); with the
+ * NATS bus (`--feed-bus`, when NATS answers at BENCH_NATS_URL) only the process with a feed on the canvas does.
+ */
+
+const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
+const PROCESSES = 4;
+const WRITES = 100;
+
+const arrival = arrivalWaiter();
+
+async function natsAnswers(): Promise<boolean> {
+  const { hostname, port } = new URL(NATS_URL);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) || 4222 }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+    socket.setTimeout(1000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** What a process has heard of layout writes so far, from its /metrics. */
+async function layoutSignalsHeard(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const notify = /^canvas_mcp_store_notifications_received_total\{channel="canvas_mcp_layout"\} (\d+)/m.exec(text);
+  const bus = /^canvas_mcp_feed_bus_messages_total\{direction="received",kind="layout"\} (\d+)/m.exec(text);
+  return Number(notify?.[1] ?? bus?.[1] ?? 0);
+}
+
+async function deliveriesPerWrite(bus: string | null): Promise<{ perWrite: number; byProcess: number[] }> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const database = `canvas_deliveries_${process.pid}_${bus ? 'nats' : 'notify'}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  const work = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-deliveries-'));
+  const children: ChildProcess[] = [];
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${database}`;
+  try {
+    const { token, chatRuns } = await seed({ kind: 'postgres', url: url.toString() }, []);
+    const store = await openStore({ kind: 'postgres', url: url.toString() });
+    const { secret: reader } = await store.tokens.createToken({
+      name: 'page',
+      kind: 'backend',
+      role: 'viewer',
+      projects: ['bench'],
+      workspaces: [],
+      actor: null,
+      expiresAt: null,
+    });
+    await store.close();
+    const servers: string[] = [];
+    for (let index = 0; index < PROCESSES; index += 1) {
+      const dataDir = join(work, `s${index}`);
+      mkdirSync(dataDir);
+      const started = await startProcess(
+        [
+          'dist/cli/main.js',
+          'serve',
+          '--database-url',
+          url.toString(),
+          '--data',
+          dataDir,
+          '--port',
+          '0',
+          '--rate-limit',
+          '0',
+          '--no-seed-demo',
+          '--workers',
+          '0',
+          ...(bus ? ['--feed-bus', bus] : []),
+        ],
+        join(work, `s${index}.log`),
+      );
+      children.push(started.child);
+      servers.push(started.url);
+    }
+    const controller = new AbortController();
+    const response = await fetch(`${servers[0]}/api/v2/projects/bench/canvases/${writeCanvas(0)}/events`, {
+      headers: { authorization: `Bearer ${reader}`, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    let last = 0;
+    void readEvents(response, (block) => {
+      const id = /^id: (\d+)$/m.exec(block)?.[1];
+      if (block.startsWith('event: layout') && id) {
+        last = Number(id);
+        arrival.wake();
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = await Promise.all(servers.map(layoutSignalsHeard));
+    const headers = { ...mcpHeaders(token), 'x-agent-run-id': chatRuns[0]! };
+    for (let revision = 0; revision < WRITES; revision += 1)
+      await (await fetch(`${servers[1]}/mcp`, { method: 'POST', headers, body: createNodeBody(0, revision) })).text();
+    await arrival.until(() => last >= WRITES, 10_000);
+    // Signals to the other processes may trail the page's event by a moment.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = await Promise.all(servers.map(layoutSignalsHeard));
+    controller.abort();
+    const byProcess = after.map((total, index) => total - before[index]!);
+    return { perWrite: byProcess.reduce((sum, count) => sum + count, 0) / WRITES, byProcess };
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    rmSync(work, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+export async function measureDeliveries(): Promise<Array<{ signals: string; perWrite: number; byProcess: number[] }>> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+    await admin.end();
+  } catch {
+    return [];
+  }
+  const rows = [{ signals: 'PostgreSQL NOTIFY', ...(await deliveriesPerWrite(null)) }];
+  if (await natsAnswers()) rows.push({ signals: `NATS (${NATS_URL})`, ...(await deliveriesPerWrite(NATS_URL)) });
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await measureDeliveries();
+  process.stdout.write(
+    rows.length === 0
+      ? '\nPostgreSQL is not reachable: deliveries per write not measured.\n'
+      : [
+          '',
+          `layout signals heard per write, ${PROCESSES} processes on one PostgreSQL, one page's feed on the first, ${WRITES} writes through the second:`,
+          '| signals | deliveries per write | heard by each process |',
+          '|---|---:|---|',
+          ...rows.map((row) => `| ${row.signals} | ${row.perWrite.toFixed(2)} | ${row.byProcess.join(', ')} |`),
+          '',
+        ].join('\n'),
+  );
+}
