@@ -1,4 +1,4 @@
-import { connect, Events, type ConnectionOptions, type NatsConnection, type Subscription } from 'nats';
+import type { ConnectionOptions, NatsConnection, Subscription } from 'nats';
 import type { Logger } from '../../shared/logger.js';
 import { kindOfSubject, SIGNAL_KINDS, type SignalKind } from './subjects.js';
 
@@ -101,6 +101,8 @@ interface Interest {
 }
 
 export async function openNatsBus(url: string, options: FeedBusOptions): Promise<FeedBus> {
+  // Loaded only when a bus is configured: a server without one never holds the NATS client.
+  const { connect, Events } = await import('nats');
   const { logger } = options;
   const clock = options.clock ?? Date.now;
   const retryMs = options.retryMs ?? 1_000;
