@@ -29,14 +29,24 @@ function toPositional(sql: string): string {
   return converted;
 }
 
-function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
-  const query = async (sql: string, params: readonly SqlParam[]) => {
-    try {
-      return await client.query(toPositional(sql), params as SqlParam[]);
-    } catch (error) {
-      throw asStoreError(error);
-    }
-  };
+/** A statement with its parameters bound (the extended protocol). */
+async function bound(
+  client: pg.Pool | pg.PoolClient,
+  sql: string,
+  params: readonly SqlParam[],
+): Promise<pg.QueryResult> {
+  try {
+    return await client.query(toPositional(sql), params as SqlParam[]);
+  } catch (error) {
+    throw asStoreError(error);
+  }
+}
+
+/** The executor over a way to run one statement (and a script without parameters). */
+function executorOver(
+  query: (sql: string, params: readonly SqlParam[]) => Promise<pg.QueryResult>,
+  script: (sql: string) => Promise<unknown>,
+): SqlExecutor {
   return {
     async all(sql, params = []) {
       return (await query(sql, params)).rows as SqlRow[];
@@ -49,12 +59,19 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
     },
     async exec(sql) {
       try {
-        await client.query(sql);
+        await script(sql);
       } catch (error) {
         throw asStoreError(error);
       }
     },
   };
+}
+
+function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
+  return executorOver(
+    (sql, params) => bound(client, sql, params),
+    (sql) => client.query(sql),
+  );
 }
 
 /** A parameter written into the statement's text, for statements sent together (the simple query protocol). */
@@ -101,32 +118,13 @@ function pipelinedExecutor(client: pg.PoolClient): PipelinedExecutor & { commit(
     const results = Array.isArray(answer) ? answer : [answer];
     return results.slice(entries.length);
   }
-  const query = async (sql: string, params: readonly SqlParam[]): Promise<pg.QueryResult> => {
-    if (queued.length > 0) return (await send([inline(client, sql, params)]))[0]!;
-    try {
-      return await client.query(toPositional(sql), params as SqlParam[]);
-    } catch (error) {
-      throw asStoreError(error);
-    }
-  };
+  const query = async (sql: string, params: readonly SqlParam[]): Promise<pg.QueryResult> =>
+    queued.length > 0 ? (await send([inline(client, sql, params)]))[0]! : bound(client, sql, params);
   return {
-    async all(sql, params = []) {
-      return (await query(sql, params)).rows as SqlRow[];
-    },
-    async get(sql, params = []) {
-      return (await query(sql, params)).rows[0] as SqlRow | undefined;
-    },
-    async run(sql, params = []) {
-      return { changes: (await query(sql, params)).rowCount ?? 0 };
-    },
-    async exec(sql) {
+    ...executorOver(query, async (sql) => {
       if (queued.length > 0) await send([]);
-      try {
-        await client.query(sql);
-      } catch (error) {
-        throw asStoreError(error);
-      }
-    },
+      await client.query(sql);
+    }),
     defer(sql, params, duplicate) {
       queued.push({ text: inline(client, sql, params), duplicate });
     },
