@@ -129,6 +129,14 @@ export async function feedMemory(): Promise<Row> {
   }
 }
 
+/**
+ * The longest /healthz may wait while two viewers page through history. The defect this guards (issue 17) was a
+ * stall of about a second; 50 ms held on the host it was set on, but on a host two to three times slower the code from
+ * before issue 36 measured 35–68 ms (a major garbage collection landing in the window), so the budget is the error
+ * amplification scenario's 100 ms: still a tenth of the defect.
+ */
+const HISTORY_STALL_BUDGET_MS = 100;
+
 export async function historyStall(): Promise<Row> {
   const store = await scenarioStore('sqlite');
   const served = await serve([...store.flags, '--workers', '0'], join(store.dataDir, 'serve.log'));
@@ -155,8 +163,8 @@ export async function historyStall(): Promise<Row> {
     return {
       scenario: 'history pages in a loop, 2 viewers',
       store: 'sqlite',
-      notes: `200 revisions of ~400 KB; ${pages} pages of 200 revisions in 3 s; slowest /healthz ${slowest.toFixed(1)} ms (budget 50; before issue 17: ~1 s)`,
-      pass: pages > 0 && slowest < 50,
+      notes: `200 revisions of ~400 KB; ${pages} pages of 200 revisions in 3 s; slowest /healthz ${slowest.toFixed(1)} ms (budget ${HISTORY_STALL_BUDGET_MS}; before issue 17: ~1 s)`,
+      pass: pages > 0 && slowest < HISTORY_STALL_BUDGET_MS,
     };
   } finally {
     await stop(served.child);
