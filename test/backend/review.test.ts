@@ -149,12 +149,15 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
     });
 
     it('an open page hears a new comment and a review decision on the change feed, with no layout revision', async () => {
+      // Someone is on the canvas: the page's first event is the presence list, sent once the hub counts it.
+      await call('vic', `${CANVAS}/presence`, { method: 'POST', body: { selection: [], cursor: null } });
       const page = await openEvents(
         `${stage.server.url}${CANVAS}/events?after=${await revision()}`,
         fromPage(stage, 'ben'),
       );
       try {
         expect(page.status).toBe(200);
+        await page.waitFor((event) => event.event === 'presence', 5_000);
         const made = ThreadView.parse(
           (
             await call('vic', `${CANVAS}/threads`, {
