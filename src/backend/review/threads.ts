@@ -157,6 +157,21 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
     };
   }
 
+  /** After a comment committed: open pages, e-mail, and the assistant when it was asked; answers the thread. */
+  function committed(
+    ctx: CallerContext | null,
+    ref: CanvasRef,
+    threadId: string,
+    writer: CommentWriter,
+    notifications: NewNotification[],
+    assistantAsked: boolean,
+  ): Promise<ThreadView> {
+    hooks.changed(ref);
+    hooks.notified(notifications);
+    if (assistantAsked && writer.kind === 'person') hooks.assistantAsked(ctx!, ref, threadId, writer.person);
+    return viewOf(ref, threadId);
+  }
+
   async function requireThread(ref: CanvasRef, threadId: string): Promise<StoredThread> {
     const thread = await store.review.thread(ref.projectId, ref.canvasId, threadId);
     if (!thread) throw new CanvasError('not_found', `No comment thread ${threadId} on canvas ${ref.canvasId}.`);
@@ -272,10 +287,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
         notifications,
         [commentEvent(thread, commentId, writer, body.body)],
       );
-      hooks.changed(ref);
-      hooks.notified(notifications);
-      if (assistant && writer.kind === 'person') hooks.assistantAsked(ctx!, ref, threadId, writer.person);
-      return viewOf(ref, threadId);
+      return committed(ctx, ref, threadId, writer, notifications, assistant);
     },
 
     /** A reply: people, guests, agents with the review tool set, and the assistant answering in the thread. */
@@ -306,10 +318,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
         notifications,
         [commentEvent(thread, commentId, writer, body.body)],
       );
-      hooks.changed(ref);
-      hooks.notified(notifications);
-      if (assistant && writer.kind === 'person') hooks.assistantAsked(ctx!, ref, threadId, writer.person);
-      return viewOf(ref, threadId);
+      return committed(ctx, ref, threadId, writer, notifications, assistant);
     },
 
     /** Edits (body) or deletes (null) one's own comment: a person's, or a guest's through their link. */
