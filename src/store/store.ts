@@ -143,7 +143,7 @@ export function storeOnDriver(
     announcedUrl: () => readServiceNote(driver, 'announced_url'),
     announceUrl: (url) => writeServiceNote(driver, 'announced_url', url, clock),
     projects: createProjectStore(driver, clock, readCache),
-    tokens: createTokenStore(driver, clock, readCache),
+    tokens: createTokenStore(driver, clock),
     chatRuns: createChatRunStore(driver, clock, readCache),
     layout: createLayoutReads(driver, readCache),
     writes: createCanvasWrites(driver, clock, caps),

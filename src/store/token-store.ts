@@ -14,9 +14,10 @@ import {
   type TokenRecord,
   type TokenRole,
 } from './records.js';
-import { immutableCache, type ReadCache } from './read-cache.js';
+import { immutableCache } from './read-cache.js';
 import { insertRow, requireRow } from './row-statements.js';
 import type { SqlDriver } from './sql-driver.js';
+import { createTokenCache } from './token-cache.js';
 
 /** Tokens: the secrets agents, backends and gateways present, and the projects and workspaces each may reach. */
 
@@ -45,9 +46,10 @@ export interface TokenStore {
   getToken(tokenId: string): Promise<TokenRecord | undefined>;
 }
 
-export function createTokenStore(driver: SqlDriver, clock: () => number, cachedRead: ReadCache): TokenStore {
-  // Scopes are fixed when a token is issued, so they are cached; the token row itself (revocation, expiry) is read on
-  // every request.
+export function createTokenStore(driver: SqlDriver, clock: () => number): TokenStore {
+  // Scopes are fixed when a token is issued, so they are cached for good; the token row itself until a token changes
+  // (revocation: src/store/token-cache.ts).
+  const tokens = createTokenCache(driver, clock);
   const tokenScopes = immutableCache<{ projects: string[]; workspaces: string[] }>(10_000);
 
   async function scopesOf(tokenId: string): Promise<{ projects: string[]; workspaces: string[] }> {
@@ -113,10 +115,15 @@ export function createTokenStore(driver: SqlDriver, clock: () => number, cachedR
     },
 
     async revokeToken(tokenId) {
-      const { changes } = await driver.run('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', [
-        clock(),
-        tokenId,
-      ]);
+      const changes = await driver.transaction(async (tx) => {
+        const result = await tx.run('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', [
+          clock(),
+          tokenId,
+        ]);
+        if (result.changes > 0) await tokens.changed(tx);
+        return result.changes;
+      });
+      tokens.forget();
       if (changes === 0) throw new CanvasError('not_found', `No token ${tokenId}.`);
     },
 
@@ -125,7 +132,7 @@ export function createTokenStore(driver: SqlDriver, clock: () => number, cachedR
     },
 
     findTokenBySecretHash(secretHash) {
-      return cachedRead(`token\u0000${secretHash}`, async () => {
+      return tokens.lookup(secretHash, async () => {
         const row = await driver.get(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE secret_hash = ?`, [secretHash]);
         return row ? tokenWithScopes(row) : undefined;
       });
