@@ -11,7 +11,7 @@ import { feedEvent, type FeedSubscriber } from '../feed/feed-hub.js';
  * page reports at least every 10 s; an agent counts for a minute after its last call). Watchers (open change feeds)
  * get the whole list as a `presence` event whenever it changes, coalesced to one event per 50 ms per canvas. Across
  * server processes on one PostgreSQL each change is published with NOTIFY, and every process keeps the same list.
- * Without watchers a change costs a map write (and, on PostgreSQL, one NOTIFY).
+ * Without watchers a change costs a map write (and, on PostgreSQL, one NOTIFY; an agent's, at most one per 250 ms).
  *
  * With the feed bus (`--feed-bus`) each change goes to its canvas's presence subject, which a process follows only
  * while it has watchers for the canvas. When it starts following (or the bus comes back) it says hello on the subject,
@@ -26,6 +26,12 @@ const COALESCE_MS = 50;
 const SWEEP_MS = 5_000;
 /** An agent's repeated calls on one canvas are reported at most this often, unless the node it touches changes. */
 const AGENT_REPORT_MS = 2_000;
+/**
+ * What an agent's calls change crosses to other processes at most this often per agent and canvas, the newest at the
+ * end of the wait (issue 36, item 1): an agent writing hundreds of nodes a second moves its marker with every one
+ * here, but costs the others (and the database's NOTIFY) a signal a quarter second, not a round trip per write.
+ */
+const AGENT_SEND_MS = 250;
 const CHANNEL = 'canvas_presence';
 
 const COLORS = ['#1f6feb', '#c2410c', '#15803d', '#9333ea', '#b91c1c', '#0e7490', '#a16207', '#be185d'];
@@ -140,8 +146,36 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
     send(signal);
   }
 
+  /** On SQLite without the bus, other processes hold no presence. */
+  const crossesProcesses = store.dialect === 'postgres' || store.bus !== null;
+
+  /** Per agent and canvas, while a signal went less than AGENT_SEND_MS ago: the newest one held back since. */
+  const agentWindows = new Map<string, { held: Signal | null; timer: NodeJS.Timeout }>();
+
+  function publishAgent(signal: Signal): void {
+    apply(signal);
+    if (!crossesProcesses) return;
+    const key = `${canvasKey(signal.project, signal.canvas)}\u0000${signal.key}`;
+    const open = agentWindows.get(key);
+    if (open) open.held = signal;
+    else sendAgent(key, signal);
+  }
+
+  function sendAgent(key: string, signal: Signal): void {
+    send(signal);
+    const window = {
+      held: null as Signal | null,
+      timer: setTimeout(() => {
+        agentWindows.delete(key);
+        if (window.held) sendAgent(key, window.held);
+      }, AGENT_SEND_MS),
+    };
+    window.timer.unref();
+    agentWindows.set(key, window);
+  }
+
   function send(signal: Signal | Hello): void {
-    if (store.dialect !== 'postgres' && !store.bus) return;
+    if (!crossesProcesses) return;
     // Times travel as ages: the clocks of two servers need not agree.
     const wire = JSON.stringify(
       'held' in signal ? { ...signal, held: { ...signal.held, at: clock() - signal.held.at } } : signal,
@@ -231,7 +265,7 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
         nodeId: nodeId ?? known?.nodeId ?? null,
         at: now,
       };
-      publish({ origin, project: projectId, canvas: canvasId, key: agent.key, held });
+      publishAgent({ origin, project: projectId, canvas: canvasId, key: agent.key, held });
     },
 
     list: (projectId, canvasId) => entriesOf(canvasKey(projectId, canvasId)),
@@ -261,6 +295,8 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
 
     async close() {
       clearInterval(sweep);
+      for (const window of agentWindows.values()) clearTimeout(window.timer);
+      agentWindows.clear();
       for (const timer of pending.values()) clearTimeout(timer);
       stopStatus();
       for (const { release } of followed.values()) release();
