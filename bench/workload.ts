@@ -7,7 +7,8 @@ import { cpuMillis, rssMegabytes } from './process-stats.js';
 /** What the benches share: the node mix, the seeded store, MCP request shapes and one autocannon measurement. */
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-export const WARMUP = Math.max(1, Math.round(DURATION / 5));
+/** Seconds of load before each measurement (BENCH_WARMUP; default a fifth of the measurement, at least 1). */
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? Math.max(1, Math.round(DURATION / 5)));
 export type Era = 'legacy' | 'modern';
 
 export interface Measurement {
@@ -183,7 +184,7 @@ export async function fetchSnapshot(
 }
 
 /**
- * One measurement: a warm-up, then DURATION seconds, with the server's CPU time read from /proc around it. Several
+ * One measurement: a warm-up (WARMUP seconds unless given), then DURATION seconds, with the server's CPU time read from /proc around it. Several
  * option sets run at once as independent load generators (one per writer: autocannon resets a connection's context
  * after each request sequence, so a connection cannot keep a canvas of its own); their counts add up.
  */
@@ -192,9 +193,10 @@ export async function measure(
   scenario: string,
   pid: number | number[],
   options: autocannon.Options | autocannon.Options[],
+  warmupSeconds = WARMUP,
 ): Promise<Measurement> {
   const all = Array.isArray(options) ? options : [options];
-  await Promise.all(all.map((each) => autocannon({ ...each, duration: WARMUP })));
+  await Promise.all(all.map((each) => autocannon({ ...each, duration: warmupSeconds })));
   const pids = Array.isArray(pid) ? pid : [pid];
   const cpuOf = () => pids.reduce((sum, each) => sum + cpuMillis(each), 0);
   const rssOf = () => pids.reduce((sum, each) => sum + rssMegabytes(each), 0);

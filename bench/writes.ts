@@ -17,6 +17,7 @@ import {
   seed,
   writeCanvas,
   type Measurement,
+  WARMUP,
 } from './workload.js';
 
 /**
@@ -31,11 +32,18 @@ import {
  * Afterwards every canvas's revision must be at least the creates acknowledged on it (nothing acknowledged is
  * missing) and at most those sent (a request cut off when a measurement ends may or may not have landed).
  * BENCH_DURATION (seconds per measurement, default 10) shortens a run; BENCH_WRITES_ONLY=sequential|concurrent|postgres runs one;
- * BENCH_NODE_FLAGS passes Node flags to our SQLite servers (e.g. `--trace-gc`); BENCH_KEEP keeps their logs and data.
+ * BENCH_NODE_FLAGS passes Node flags to our servers (e.g. `--trace-gc`), BENCH_CPU_PROF=DIR profiles them; BENCH_KEEP
+ * keeps their logs and data.
  */
 
 const BARE_WRITE = 'bare node:http + SQLite write';
 const CONCURRENT_WRITERS = 16;
+/**
+ * Seconds of load before each measurement: at least 5. A server's first seconds under load include V8 optimizing the
+ * request path (a server on PostgreSQL, at half the rate, was still compiling 150-390 ms a second for its first ten
+ * seconds), and CPU per create is meant as the steady state that sizes a deployment.
+ */
+const WRITES_WARMUP = Math.max(WARMUP, 5);
 const only = process.env.BENCH_WRITES_ONLY;
 
 interface Writer {
@@ -136,18 +144,24 @@ async function checkLanded(writer: Writer, tally: Tally): Promise<void> {
   }
 }
 
+/**
+ * BENCH_CPU_PROF=DIR writes a V8 CPU profile of each server into DIR (read it with Chrome's DevTools); BENCH_NODE_FLAGS
+ * adds Node flags.
+ */
+function serverNodeFlags(): string[] {
+  return [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+  ];
+}
+
 async function ourServer(work: string, name: string, extra: string[], children: ChildProcess[]): Promise<Writer> {
   const dataDir = join(work, name);
   mkdirSync(dataDir);
   const seeded = await seed(dataDir, []);
-  // BENCH_CPU_PROF=DIR writes a V8 CPU profile of each server into DIR (read it with Chrome's DevTools).
-  const profile = [
-    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-  ];
   const started = await startProcess(
     [
-      ...profile,
+      ...serverNodeFlags(),
       'dist/cli/main.js',
       'serve',
       '--data',
@@ -195,6 +209,7 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
       mkdirSync(dataDir);
       const started = await startProcess(
         [
+          ...serverNodeFlags(),
           'dist/cli/main.js',
           'serve',
           '--database-url',
@@ -219,14 +234,20 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
     const sequential = { ...first!, label: 'canvas-mcp on PostgreSQL' };
     process.stdout.write(`create_canvas_node, sequential: ${sequential.label}…\n`);
     const sequentialTally = newTally();
-    const measuredSequential = await measure(sequential.label, 'create_canvas_node sequential', sequential.pid, {
-      url: `${sequential.url}/mcp`,
-      method: 'POST',
-      connections: 1,
-      pipelining: 1,
-      headers: mcpHeaders(sequential.token),
-      requests: sequentialCreates(sequential, sequentialTally),
-    });
+    const measuredSequential = await measure(
+      sequential.label,
+      'create_canvas_node sequential',
+      sequential.pid,
+      {
+        url: `${sequential.url}/mcp`,
+        method: 'POST',
+        connections: 1,
+        pipelining: 1,
+        headers: mcpHeaders(sequential.token),
+        requests: sequentialCreates(sequential, sequentialTally),
+      },
+      WRITES_WARMUP,
+    );
     await checkLanded(sequential, sequentialTally);
     process.stdout.write(
       `create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases across 2 servers on PostgreSQL…\n`,
@@ -248,6 +269,7 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
           requests: canvasCreates(server, tally, canvas),
         };
       }),
+      WRITES_WARMUP,
     );
     await checkLanded(servers[0]!, tally);
     for (const server of servers) process.kill(server.pid, 'SIGTERM');
@@ -289,14 +311,20 @@ async function main(): Promise<void> {
       process.stdout.write(`create_canvas_node, sequential: ${writer.label}…\n`);
       const tally = newTally();
       results.push(
-        await measure(writer.label, 'create_canvas_node sequential', writer.pid, {
-          url: `${writer.url}/mcp`,
-          method: 'POST',
-          connections: 1,
-          pipelining: 1,
-          headers: mcpHeaders(writer.token || undefined),
-          requests: sequentialCreates(writer, tally),
-        }),
+        await measure(
+          writer.label,
+          'create_canvas_node sequential',
+          writer.pid,
+          {
+            url: `${writer.url}/mcp`,
+            method: 'POST',
+            connections: 1,
+            pipelining: 1,
+            headers: mcpHeaders(writer.token || undefined),
+            requests: sequentialCreates(writer, tally),
+          },
+          WRITES_WARMUP,
+        ),
       );
       await checkLanded(writer, tally);
     }
@@ -304,13 +332,19 @@ async function main(): Promise<void> {
       if (only === 'concurrent') {
         process.stdout.write(`create_canvas_node, sequential: ${bare.label}…\n`);
         results.push(
-          await measure(bare.label, 'create_canvas_node sequential', bare.pid, {
-            url: `${bare.url}/mcp`,
-            method: 'POST',
-            connections: 1,
-            headers: mcpHeaders(),
-            requests: sequentialCreates(bare, newTally()),
-          }),
+          await measure(
+            bare.label,
+            'create_canvas_node sequential',
+            bare.pid,
+            {
+              url: `${bare.url}/mcp`,
+              method: 'POST',
+              connections: 1,
+              headers: mcpHeaders(),
+              requests: sequentialCreates(bare, newTally()),
+            },
+            WRITES_WARMUP,
+          ),
         );
       }
       // A fresh server: the sequential run filled its first canvases.
@@ -332,6 +366,7 @@ async function main(): Promise<void> {
             headers: mcpHeaders(fresh.token),
             requests: canvasCreates(fresh, tally, canvas),
           })),
+          WRITES_WARMUP,
         ),
       );
       await checkLanded(fresh, tally);
