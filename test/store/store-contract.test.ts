@@ -570,6 +570,34 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
         expect((await store.layout.readCanvas('p', canvas.canvasId))?.revision).toBe(1);
       });
 
+      it('reads a node row with the canvas row only until the write changes anything: a batch updating one node twice keeps both', async () => {
+        const canvas = await freshCanvas();
+        await store.writes.createNode(canvas.at(0), textNode('n'));
+        // The first operation's node is read ahead (issue 36, item 1); the second must see the first's change.
+        await store.writes.applyBatch(canvas.at(1), [
+          { op: 'update_node', node_id: 'n', set: { position: { x: 7, y: 8 } } },
+          { op: 'update_node', node_id: 'n', set: { data: { content: 'second' } } },
+        ]);
+        const [node] = (await layoutOf(canvas.canvasId)).nodes;
+        expect(node).toMatchObject({ id: 'n', position: { x: 7, y: 8 }, data: { content: 'second' } });
+        // A node read ahead is refused when missing; one deleted and created again by the batch is read again.
+        await expectCanvasError(
+          store.writes.applyBatch(canvas.at(2), [
+            { op: 'update_node', node_id: 'later', set: { position: { x: 1, y: 1 } } },
+          ]),
+          'not_found',
+        );
+        await store.writes.applyBatch(canvas.at(2), [
+          { op: 'delete_node', node_id: 'n' },
+          { op: 'create_node', node: textNode('n') },
+          { op: 'update_node', node_id: 'n', set: { position: { x: 3, y: 4 } } },
+        ]);
+        expect((await layoutOf(canvas.canvasId)).nodes).toMatchObject([{ id: 'n', position: { x: 3, y: 4 } }]);
+        // A single update reads its node ahead too, and a later write still sees what it left.
+        await store.writes.updateNode(canvas.at(3), 'n', { position: { x: 5, y: 6 } });
+        expect((await layoutOf(canvas.canvasId)).nodes).toMatchObject([{ id: 'n', position: { x: 5, y: 6 } }]);
+      });
+
       it('reverts to an earlier revision: the exact earlier layout comes back as a new revision', async () => {
         const canvas = await freshCanvas();
         await store.writes.createNode(canvas.at(0), textNode('a'));

@@ -35,6 +35,12 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
     },
   };
 
+  /** The node a batch's first operation reads before anything changes (an update's or a delete's), if any. */
+  const firstNodeRead = (operations: LayoutOperation[]): string[] => {
+    const first = operations[0];
+    return first?.op === 'update_node' || first?.op === 'delete_node' ? [first.node_id] : [];
+  };
+
   return {
     /** Hears every write this process commits (the run engine's signals, the change feed). */
     onCommitted(listener: (write: CommittedWrite) => void): () => void {
@@ -65,6 +71,7 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
           await updateNode(layout, nodeId, set, '');
           return { operation: 'update_node', node_id: nodeId };
         },
+        [nodeId],
       );
     },
 
@@ -78,6 +85,7 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
           const { op: _op, ...result } = await deleteNode(layout, nodeId, '');
           return { operation: 'delete_node', ...result };
         },
+        [nodeId],
       );
     },
 
@@ -136,6 +144,7 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
           layout.refusalOf = null;
           return { operation: 'batch', results };
         },
+        firstNodeRead(operations),
       );
     },
 

@@ -6,7 +6,7 @@ import { yieldToIo } from '../../shared/event-loop.js';
 import { RUN_COLUMNS, parseRunRow } from '../run-rows.js';
 import { requestRunCancel } from '../run-cancel.js';
 import { deferWrite, insertNew } from '../pipeline.js';
-import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
+import type { SqlDriver, SqlExecutor, SqlRow } from '../sql-driver.js';
 
 /**
  * The layout of one canvas inside one write transaction: reads see the transaction's own changes, every change is
@@ -38,6 +38,8 @@ export interface CanvasCounters {
 }
 
 const NodeRow = z.object({ body: z.string(), seq: z.coerce.number().int() });
+/** A node's stored row: its body and creation order. */
+export const NODE_ROW_QUERY = 'SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?';
 const EdgeRow = z.object({ id: z.string(), body: z.string() });
 const IdRow = z.object({ id: z.string() });
 
@@ -63,6 +65,11 @@ export class LayoutTx {
   /** How the operation being applied names its refusals (a batch's index); a queued insert keeps the one of its time. */
   refusalOf: ((error: CanvasError) => CanvasError) | null = null;
   private ranSince = performance.now();
+  /**
+   * Node rows read with the canvas row before the write began (src/store/layout-writes/write-frame.ts): each answers
+   * the first read of its node, and all are dropped once the write changes anything.
+   */
+  private readonly readAheadRows = new Map<string, SqlRow | undefined>();
 
   constructor(
     readonly tx: SqlExecutor,
@@ -92,6 +99,7 @@ export class LayoutTx {
   }
 
   private record(kind: ObjectKind, id: string, change: ObjectChange, body: string | null): void {
+    this.readAheadRows.clear();
     const key = `${kind}\u0000${id}`;
     const previous = this.changes.get(key);
     this.changes.delete(key);
@@ -109,11 +117,19 @@ export class LayoutTx {
     this.ranSince = performance.now();
   }
 
+  /** A node row read before the write began (absent: the node did not exist then). */
+  readAhead(id: string, row: SqlRow | undefined): void {
+    this.readAheadRows.set(id, row);
+  }
+
   async node(id: string): Promise<StoredNode | undefined> {
-    const row = await this.tx.get(
-      'SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?',
-      [...this.scope, id],
-    );
+    let row: SqlRow | undefined;
+    if (this.readAheadRows.has(id)) {
+      row = this.readAheadRows.get(id);
+      this.readAheadRows.delete(id);
+    } else {
+      row = await this.tx.get(NODE_ROW_QUERY, [...this.scope, id]);
+    }
     if (!row) return undefined;
     const { body, seq } = NodeRow.parse(row);
     const stored = { node: CanvasNode.parse(JSON.parse(body)), seq, bytes: byteLength(body) };
@@ -221,6 +237,7 @@ export class LayoutTx {
   }
 
   private async moveToEnd(nodeId: string): Promise<void> {
+    this.readAheadRows.clear();
     await deferWrite(this.tx, 'UPDATE canvas_nodes SET seq = ? WHERE project_id = ? AND canvas_id = ? AND id = ?', [
       this.nextSeq,
       ...this.scope,

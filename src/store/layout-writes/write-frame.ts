@@ -9,7 +9,7 @@ import { deferWrite, readMany } from '../pipeline.js';
 import { bumpStatesVersion } from '../run-store.js';
 import { WEBHOOKS_OF_PROJECT, emitLayoutEvent, hooksOf } from '../webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.js';
-import { LayoutTx, type ChangeRecord } from './layout-tx.js';
+import { NODE_ROW_QUERY, LayoutTx, type ChangeRecord } from './layout-tx.js';
 
 /**
  * The one transaction every layout write runs in: lock the canvas row, check the edit authorization, replay an
@@ -104,13 +104,15 @@ async function changedNodeIds(tx: SqlExecutor, target: WriteTarget): Promise<{ i
 /**
  * The reads a write needs before it changes anything, in one round trip on PostgreSQL (src/store/pipeline.ts): the
  * canvas row, locked; for an agent, its chat run and the role of the person who opened it; the project's webhooks;
- * and an identical earlier request's receipt.
+ * an identical earlier request's receipt; and the rows of the nodes the write reads first (an update's, a delete's),
+ * read after the lock in the same message, so they are as current as a read inside the write.
  */
 async function readBeforeWrite(
   tx: SqlExecutor,
   forUpdate: string,
   target: WriteTarget,
   receiptKey: { key: string; payloadHash: string } | null,
+  nodesRead: readonly string[],
 ) {
   const key = [target.projectId, target.canvasId];
   const { authorization } = target;
@@ -136,11 +138,14 @@ async function readBeforeWrite(
       sql: 'SELECT receipt FROM save_receipts WHERE project_id = ? AND canvas_id = ? AND client_save_key = ? AND payload_hash = ?',
       params: [...key, receiptKey.key, receiptKey.payloadHash],
     });
+  const nodesFrom = queries.length;
+  for (const nodeId of nodesRead) queries.push({ sql: NODE_ROW_QUERY, params: [...key, nodeId] });
   const rows = await readMany(tx, queries);
   const [canvasRow, hooksRow] = rows;
   const [chatRunRow, openerRow] = agentRunId !== null ? rows.slice(2, 4) : [undefined, undefined];
-  const receiptRow = receiptKey !== null ? rows.at(-1) : undefined;
+  const receiptRow = receiptKey !== null ? rows[nodesFrom - 1] : undefined;
   return {
+    nodeRows: nodesRead.map((nodeId, index) => [nodeId, rows[nodesFrom + index]] as const),
     canvas: canvasRow ? CanvasLockRow.parse(canvasRow) : undefined,
     hooks: hooksOf(hooksRow),
     chatRun: chatRunRow ? parseRow(ChatRunRow, chatRunRow) : undefined,
@@ -222,6 +227,8 @@ export async function runLayoutWrite<R extends SaveReceipt>(
   request: { operation: string; payload: Record<string, unknown> },
   receiptSchema: z.ZodType<R>,
   apply: (layout: LayoutTx) => Promise<Omit<R, keyof ReceiptBase>>,
+  /** Nodes the write reads before it changes anything, read with the canvas row (one round trip fewer). */
+  nodesRead: readonly string[] = [],
 ): Promise<R> {
   const { driver, clock } = deps;
   const key = [target.projectId, target.canvasId];
@@ -240,7 +247,7 @@ export async function runLayoutWrite<R extends SaveReceipt>(
   let committed: CommittedWrite | undefined;
   const receipt = await driver.transaction(async (tx) => {
     committed = undefined;
-    const before = await readBeforeWrite(tx, driver.forUpdate, target, saved);
+    const before = await readBeforeWrite(tx, driver.forUpdate, target, saved, nodesRead);
     const { canvas } = before;
     if (!canvas) throw new CanvasError('not_found', `No canvas ${target.canvasId} in project ${target.projectId}.`);
     checkEditAuthorization(target, before.chatRun, before.openerRole);
@@ -276,6 +283,7 @@ export async function runLayoutWrite<R extends SaveReceipt>(
       now,
       { nodeBytes: deps.caps.nodeBytes, edgeBytes: deps.caps.edgeBytes },
     );
+    for (const [nodeId, row] of before.nodeRows) layout.readAhead(nodeId, row);
     const result = await apply(layout);
     checkCaps(layout, deps.caps);
 
