@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openStore } from '../src/store/store.js';
-import { startProcess } from './processes.js';
+import { startPostgresServe } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
 import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
 
@@ -70,27 +70,12 @@ async function deliveriesPerWrite(bus: string | null): Promise<{ perWrite: numbe
     await store.close();
     const servers: string[] = [];
     for (let index = 0; index < PROCESSES; index += 1) {
-      const dataDir = join(work, `s${index}`);
-      mkdirSync(dataDir);
-      const started = await startProcess(
-        [
-          'dist/cli/main.js',
-          'serve',
-          '--database-url',
-          url.toString(),
-          '--data',
-          dataDir,
-          '--port',
-          '0',
-          '--rate-limit',
-          '0',
-          '--no-seed-demo',
-          '--workers',
-          '0',
-          ...(bus ? ['--feed-bus', bus] : []),
-        ],
-        join(work, `s${index}.log`),
-      );
+      const started = await startPostgresServe({
+        databaseUrl: url.toString(),
+        work,
+        name: `s${index}`,
+        extra: bus ? ['--feed-bus', bus] : [],
+      });
       children.push(started.child);
       servers.push(started.url);
     }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -29,4 +30,41 @@ export async function startProcess(
   }
   child.kill('SIGKILL');
   throw new Error(`${args.join(' ')} did not start:\n${readFileSync(logFile, 'utf8')}`);
+}
+
+/**
+ * A built `serve` on a PostgreSQL database, the way the scale benches run it: its own data dir (made here) under
+ * `work`, a free port, no demo, no run workers, no rate limit unless `rateLimit` sets one; `extra` adds flags
+ * (`--feed-bus`), `nodeFlags` Node's.
+ */
+export async function startPostgresServe(options: {
+  databaseUrl: string;
+  work: string;
+  name: string;
+  extra?: string[];
+  nodeFlags?: string[];
+  rateLimit?: number;
+}): Promise<{ child: ChildProcess; url: string }> {
+  const dataDir = join(options.work, options.name);
+  mkdirSync(dataDir);
+  return startProcess(
+    [
+      ...(options.nodeFlags ?? []),
+      'dist/cli/main.js',
+      'serve',
+      '--database-url',
+      options.databaseUrl,
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--rate-limit',
+      String(options.rateLimit ?? 0),
+      '--no-seed-demo',
+      '--workers',
+      '0',
+      ...(options.extra ?? []),
+    ],
+    join(options.work, `${options.name}.log`),
+  );
 }

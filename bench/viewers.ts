@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openStore } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
-import { startProcess } from './processes.js';
+import { startPostgresServe } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
 import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
 
@@ -105,27 +105,12 @@ export async function measureViewers(): Promise<ViewerFigures | null> {
     await store.close();
     const servers: Array<{ url: string; pid: number }> = [];
     for (const name of ['a', 'b']) {
-      const dataDir = join(work, name);
-      mkdirSync(dataDir);
-      const started = await startProcess(
-        [
-          'dist/cli/main.js',
-          'serve',
-          '--database-url',
-          url.toString(),
-          '--data',
-          dataDir,
-          '--port',
-          '0',
-          '--rate-limit',
-          '0',
-          '--no-seed-demo',
-          '--workers',
-          '0',
-          ...(BUS ? ['--feed-bus', BUS] : []),
-        ],
-        join(work, `${name}.log`),
-      );
+      const started = await startPostgresServe({
+        databaseUrl: url.toString(),
+        work,
+        name,
+        extra: BUS ? ['--feed-bus', BUS] : [],
+      });
       children.push(started.child);
       servers.push({ url: started.url, pid: started.child.pid! });
     }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { countRoundTrips } from './pg-round-trips.js';
-import { ROOT, startProcess } from './processes.js';
+import { ROOT, startPostgresServe, startProcess } from './processes.js';
 import {
   WRITE_CANVASES,
   WRITE_CANVAS_FILL,
@@ -205,27 +205,14 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
     const seeded = await seed({ kind: 'postgres', url: url.toString() }, []);
     const servers: Writer[] = [];
     for (const name of ['pg-a', 'pg-b']) {
-      const dataDir = join(work, name);
-      mkdirSync(dataDir);
-      const started = await startProcess(
-        [
-          ...serverNodeFlags(),
-          'dist/cli/main.js',
-          'serve',
-          '--database-url',
-          url.toString(),
-          '--data',
-          dataDir,
-          '--port',
-          '0',
-          '--rate-limit',
-          '1000000',
-          '--no-seed-demo',
-          '--workers',
-          '0',
-        ],
-        join(work, `${name}.log`),
-      );
+      const started = await startPostgresServe({
+        databaseUrl: url.toString(),
+        work,
+        name,
+        nodeFlags: serverNodeFlags(),
+        // As the SQLite servers here: the limiter runs, at a rate no writer reaches.
+        rateLimit: 1_000_000,
+      });
       children.push(started.child);
       servers.push({ label: 'canvas-mcp ×2 on PostgreSQL', url: started.url, pid: started.child.pid!, ...seeded });
     }
