@@ -7,7 +7,7 @@ import type { DuplicateKey, PipelinedExecutor, SqlExecutor, SqlParam, SqlRow } f
  */
 
 function pipelined(tx: SqlExecutor): PipelinedExecutor | null {
-  return 'defer' in tx && 'getMany' in tx ? (tx as PipelinedExecutor) : null;
+  return 'defer' in tx && 'getMany' in tx && 'allMany' in tx ? (tx as PipelinedExecutor) : null;
 }
 
 /** A write whose answer is not needed. */
@@ -50,6 +50,18 @@ export async function readMany(
   if (pipe) return pipe.getMany(queries);
   const rows: Array<SqlRow | undefined> = [];
   for (const query of queries) rows.push(await tx.get(query.sql, query.params));
+  return rows;
+}
+
+/** Independent reads of any number of rows each, in one round trip where the database has them. */
+export async function readAll(
+  tx: SqlExecutor,
+  queries: ReadonlyArray<{ sql: string; params: readonly SqlParam[] }>,
+): Promise<SqlRow[][]> {
+  const pipe = pipelined(tx);
+  if (pipe) return pipe.allMany(queries);
+  const rows: SqlRow[][] = [];
+  for (const query of queries) rows.push(await tx.all(query.sql, query.params));
   return rows;
 }
 

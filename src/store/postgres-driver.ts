@@ -133,6 +133,11 @@ function pipelinedExecutor(client: pg.PoolClient): PipelinedExecutor & { commit(
       const results = await send(queries.map((each) => inline(client, each.sql, each.params)));
       return results.map((result) => result.rows[0] as SqlRow | undefined);
     },
+    async allMany(queries) {
+      if (queries.length === 0) return [];
+      const results = await send(queries.map((each) => inline(client, each.sql, each.params)));
+      return results.map((result) => result.rows as SqlRow[]);
+    },
     async commit() {
       queued.push({ text: 'COMMIT', duplicate: undefined });
       await send([]);

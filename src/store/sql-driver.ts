@@ -34,6 +34,8 @@ export interface PipelinedExecutor extends SqlExecutor {
   defer(sql: string, params: readonly SqlParam[], duplicate?: DuplicateKey): void;
   /** Several independent reads in one round trip (with anything queued before them). */
   getMany(queries: ReadonlyArray<{ sql: string; params: readonly SqlParam[] }>): Promise<Array<SqlRow | undefined>>;
+  /** Like getMany, with every row of each read. */
+  allMany(queries: ReadonlyArray<{ sql: string; params: readonly SqlParam[] }>): Promise<SqlRow[][]>;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

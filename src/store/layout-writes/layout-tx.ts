@@ -3,9 +3,9 @@ import type { CanvasEdge } from '../../contract/index.js';
 import { CanvasNode, LIMITS } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { yieldToIo } from '../../shared/event-loop.js';
-import { RUN_COLUMNS, parseRunRow } from '../run-rows.js';
+import { RUN_COLUMNS, parseRunRow, type RunRow } from '../run-rows.js';
 import { requestRunCancel } from '../run-cancel.js';
-import { deferWrite, insertNew } from '../pipeline.js';
+import { deferWrite, insertNew, readAll } from '../pipeline.js';
 import type { SqlDriver, SqlExecutor, SqlRow } from '../sql-driver.js';
 
 /**
@@ -42,6 +42,7 @@ const NodeRow = z.object({ body: z.string(), seq: z.coerce.number().int() });
 export const NODE_ROW_QUERY = 'SELECT body, seq FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND id = ?';
 const EdgeRow = z.object({ id: z.string(), body: z.string() });
 const IdRow = z.object({ id: z.string() });
+const EdgeBodyRow = z.object({ body: z.string() });
 
 function mergedChange(previous: ObjectChange | undefined, next: ObjectChange): ObjectChange {
   if (previous === undefined) return next;
@@ -144,12 +145,30 @@ export class LayoutTx {
     ));
   }
 
-  async edgeIdsTouching(nodeId: string): Promise<string[]> {
-    const rows = await this.tx.all(
-      'SELECT id FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND (source = ? OR target = ?) ORDER BY seq',
-      [...this.scope, nodeId, nodeId],
-    );
-    return rows.map((row) => IdRow.parse(row).id);
+  /**
+   * What deleting a node touches, read together (one round trip on PostgreSQL): the edges to or from it, its children,
+   * and the active runs of this incarnation of it (locked, as cancelActiveRuns reads them).
+   */
+  async surroundings(
+    nodeId: string,
+    nodeSeq: number,
+  ): Promise<{ edges: Array<{ id: string; body: string }>; childIds: string[]; runs: RunRow[] }> {
+    const [edges, children, runs] = await readAll(this.tx, [
+      {
+        sql: 'SELECT id, body FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND (source = ? OR target = ?) ORDER BY seq',
+        params: [...this.scope, nodeId, nodeId],
+      },
+      {
+        sql: 'SELECT id FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND parent_id = ? ORDER BY seq',
+        params: [...this.scope, nodeId],
+      },
+      { sql: this.activeRunsQuery, params: [...this.scope, nodeId, nodeSeq] },
+    ]);
+    return {
+      edges: edges!.map((row) => EdgeRow.parse(row)),
+      childIds: children!.map((row) => IdRow.parse(row).id),
+      runs: runs!.map(parseRunRow),
+    };
   }
 
   async childIds(nodeId: string): Promise<string[]> {
@@ -306,14 +325,19 @@ export class LayoutTx {
       id,
     ]);
     if (!row) return false;
+    await this.removeReadEdge({ id, body: EdgeBodyRow.parse(row).body });
+    return true;
+  }
+
+  /** Deletes an edge this write has just read. */
+  async removeReadEdge(edge: { id: string; body: string }): Promise<void> {
     await deferWrite(this.tx, 'DELETE FROM canvas_edges WHERE project_id = ? AND canvas_id = ? AND id = ?', [
       ...this.scope,
-      id,
+      edge.id,
     ]);
     this.counters.edgeCount -= 1;
-    this.counters.layoutBytes -= byteLength(z.object({ body: z.string() }).parse(row).body);
-    this.record('edge', id, 'delete', null);
-    return true;
+    this.counters.layoutBytes -= byteLength(edge.body);
+    this.record('edge', edge.id, 'delete', null);
   }
 
   /**
@@ -321,14 +345,19 @@ export class LayoutTx {
    * stops spending (docs/runs.md). Returns the ids of the runs whose cancellation was requested.
    */
   async cancelActiveRuns(nodeId: string, nodeSeq: number): Promise<string[]> {
-    const rows = (
-      await this.tx.all(
-        `SELECT ${RUN_COLUMNS} FROM node_runs
+    const rows = (await this.tx.all(this.activeRunsQuery, [...this.scope, nodeId, nodeSeq])).map(parseRunRow);
+    return this.cancelRuns(rows);
+  }
+
+  /** The active runs of one node incarnation, locked until the write ends. */
+  private get activeRunsQuery(): string {
+    return `SELECT ${RUN_COLUMNS} FROM node_runs
          WHERE project_id = ? AND canvas_id = ? AND node_id = ? AND node_seq = ? AND status IN ('queued', 'running', 'cancel_requested')
-         ORDER BY seq${this.driver.forUpdate}`,
-        [...this.scope, nodeId, nodeSeq],
-      )
-    ).map(parseRunRow);
+         ORDER BY seq${this.driver.forUpdate}`;
+  }
+
+  /** Requests cancellation of runs read (locked) by this write; returns their ids. */
+  async cancelRuns(rows: RunRow[]): Promise<string[]> {
     const cancelled: string[] = [];
     for (const row of rows) {
       const outcome = await requestRunCancel(this.driver, this.tx, row, this.now);

@@ -101,20 +101,21 @@ export async function deleteNode(
 ): Promise<Extract<OperationResult, { op: 'delete_node' }>> {
   const stored = await layout.node(nodeId);
   if (!stored) throw missingNode(field(at, 'node_id'), nodeId);
-  const deletedEdgeIds = await layout.edgeIdsTouching(nodeId);
-  for (const edgeId of deletedEdgeIds) await layout.removeEdge(edgeId);
+  // Its edges, children and active runs, read together before any of them changes.
+  const { edges, childIds, runs } = await layout.surroundings(nodeId, stored.seq);
+  for (const edge of edges) await layout.removeReadEdge(edge);
   const reparentedNodeIds: string[] = [];
-  for (const childId of await layout.childIds(nodeId)) {
+  for (const childId of childIds) {
     const child = (await layout.node(childId))!;
     await layout.replaceNode(child, reparentChild(child.node, stored.node), field(at, 'node_id'));
     reparentedNodeIds.push(childId);
   }
-  const cancelledRunIds = await layout.cancelActiveRuns(nodeId, stored.seq);
+  const cancelledRunIds = await layout.cancelRuns(runs);
   await layout.removeNode(stored);
   return {
     op: 'delete_node',
     node_id: nodeId,
-    deleted_edge_ids: deletedEdgeIds,
+    deleted_edge_ids: edges.map((edge) => edge.id),
     reparented_node_ids: reparentedNodeIds,
     cancelled_run_ids: cancelledRunIds,
   };
