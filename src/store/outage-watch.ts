@@ -59,6 +59,7 @@ export function watchOutages(driver: SqlDriver, logger: Logger, clock: () => num
     transaction: (work) => watched(() => driver.transaction(work)),
     readSnapshot: (work) => watched(() => driver.readSnapshot(work)),
     readVersion: () => driver.readVersion(),
+    otherProcessVersion: () => driver.otherProcessVersion(),
     notify: (tx, channel, payload) => driver.notify(tx, channel, payload),
     listen: (channel, onPayload, onResync) => driver.listen(channel, onPayload, onResync),
     signalLocal: (channel) => driver.signalLocal(channel),

@@ -220,6 +220,7 @@ export function openPostgresDriver(options: PostgresDriverOptions): SqlDriver {
     transaction: (work) => inTransaction('BEGIN', work),
     readSnapshot: (work) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work),
     readVersion: async () => null,
+    otherProcessVersion: () => null,
     async notify(tx, channel, payload) {
       // Its answer is not needed: it goes with the transaction's next round trip (delivered at COMMIT anyway).
       await deferWrite(tx, 'SELECT pg_notify(?, ?)', [channel, payload]);

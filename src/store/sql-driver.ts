@@ -73,6 +73,12 @@ export interface SqlDriver extends SqlExecutor {
    */
   readVersion(): Promise<number | null>;
   /**
+   * A number that changes whenever another process commits, and never for this process's own commits (SQLite: the
+   * writer connection's data_version); null on PostgreSQL. What a process may remember until another one changes it
+   * (a token: src/store/token-cache.ts) is checked against it, not against every commit.
+   */
+  otherProcessVersion(): number | null;
+  /**
    * Signals other processes when the transaction commits (PostgreSQL NOTIFY). A no-op on SQLite, where other
    * processes poll instead.
    */

@@ -85,6 +85,15 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
    * A pending setImmediate keeps the loop from waiting for I/O in between, so the answer is never older than the
    * turn. A commit of this process's writer forgets it at once: our own writes are seen by the next read.
    */
+  /**
+   * The writer's own data_version changes only when another connection commits: in this process nobody else commits
+   * (the reader only reads), so it tells another process's commits apart from ours. Kept for the turn, like the above.
+   */
+  const writerDataVersion = writerConnection.prepare('PRAGMA data_version').pluck();
+  let otherVersionThisTurn: number | null = null;
+  const forgetOtherVersion = (): void => {
+    otherVersionThisTurn = null;
+  };
   let versionThisTurn: number | null = null;
   const forgetVersion = (): void => {
     versionThisTurn = null;
@@ -235,6 +244,13 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
     transaction: groupTransaction,
     readSnapshot: (work) => readLock.run(() => inTransaction(readerConnection, 'BEGIN', reader, work)),
     readVersion: async () => readVersionThisTurn(),
+    otherProcessVersion: () => {
+      if (otherVersionThisTurn === null) {
+        otherVersionThisTurn = writerDataVersion.get() as number;
+        setImmediate(forgetOtherVersion);
+      }
+      return otherVersionThisTurn;
+    },
     notify: async () => undefined,
     listen: async () => async () => undefined,
     // Queued behind the write lock, which the committing group holds until its COMMIT returned.

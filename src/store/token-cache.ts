@@ -8,8 +8,9 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
  *
  * A token row changes only through TokenStore.revokeToken, which calls `changed` in its transaction and `forget` once
  * it has committed, so the process that revoked refuses the token on its very next request. Other processes learn it:
- * - on SQLite, from `token_epoch` (migration 031), which that transaction adds one to: it is read again whenever the
- *   file's data version moved (at most once per turn of the event loop), and a new epoch clears the cache;
+ * - on SQLite, from `token_epoch` (migration 031), which that transaction adds one to: it is read again whenever
+ *   another process has committed (the writer connection's data version; at most once per turn of the event loop),
+ *   and a new epoch clears the cache; this process's own commits cost no read;
  * - on PostgreSQL, from a NOTIFY sent at commit, which every process LISTENs to; entries are remembered only while
  *   that subscription stands, cleared when its connection comes back (notifications sent meanwhile are lost), and
  *   never kept longer than MAX_AGE_MS in any case.
@@ -31,7 +32,7 @@ export interface TokenCache {
 
 export function createTokenCache(driver: SqlDriver, clock: () => number): TokenCache {
   const entries = new Map<string, { token: TokenRecord; at: number }>();
-  /** SQLite: the data version and token epoch the entries were checked against. */
+  /** SQLite: the other processes' commit version and the token epoch the entries were checked against. */
   let checkedVersion: number | null = null;
   let knownEpoch: number | null = null;
   /**
@@ -68,7 +69,8 @@ export function createTokenCache(driver: SqlDriver, clock: () => number): TokenC
       if (!listening) await subscribe();
       return listening;
     }
-    const version = await driver.readVersion();
+    // Only another process's commit can have changed a token behind this cache (this process forgets at once).
+    const version = driver.otherProcessVersion();
     if (version === null) return false;
     if (version !== checkedVersion) {
       const row = await driver.get('SELECT n FROM token_epoch WHERE id = 1');

@@ -54,6 +54,18 @@ describe('SQLite read version', () => {
     expect(await driver.readVersion()).not.toBe(afterExec);
   });
 
+  it('tells another process’s commits from this one’s: its version moves only for the other’s (the token cache)', async () => {
+    const start = driver.otherProcessVersion();
+    expect(start).not.toBeNull();
+    await driver.run('INSERT INTO items (id, note) VALUES (?, ?)', ['mine', 'x']);
+    await driver.transaction((tx) => tx.run('INSERT INTO items (id, note) VALUES (?, ?)', ['mine-too', 'y']));
+    await nextTurn();
+    expect(driver.otherProcessVersion()).toBe(start);
+    writeElsewhere('theirs', 'z');
+    await nextTurn();
+    expect(driver.otherProcessVersion()).not.toBe(start);
+  });
+
   it('lets the read cache answer a change made by another process from the next turn on', async () => {
     writeElsewhere('a', 'before');
     await nextTurn();

@@ -46,6 +46,7 @@ function fakeDriver(notified: string[]): SqlDriver {
     transaction: (work) => work(executor()),
     readSnapshot: (work) => work(executor()),
     readVersion: async () => null,
+    otherProcessVersion: () => null,
     notify: async (_tx, channel) => void notified.push(channel),
     listen: async () => async () => undefined,
     signalLocal: () => undefined,
