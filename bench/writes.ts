@@ -144,6 +144,24 @@ async function checkLanded(writer: Writer, tally: Tally): Promise<void> {
   }
 }
 
+/** One writer's creates, one request at a time, tallied per canvas. */
+function measureSequential(writer: Writer, tally: Tally): Promise<Measurement> {
+  return measure(
+    writer.label,
+    'create_canvas_node sequential',
+    writer.pid,
+    {
+      url: `${writer.url}/mcp`,
+      method: 'POST',
+      connections: 1,
+      pipelining: 1,
+      headers: mcpHeaders(writer.token || undefined),
+      requests: sequentialCreates(writer, tally),
+    },
+    WRITES_WARMUP,
+  );
+}
+
 /**
  * BENCH_CPU_PROF=DIR writes a V8 CPU profile of each server into DIR (read it with Chrome's DevTools); BENCH_NODE_FLAGS
  * adds Node flags.
@@ -221,20 +239,7 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
     const sequential = { ...first!, label: 'canvas-mcp on PostgreSQL' };
     process.stdout.write(`create_canvas_node, sequential: ${sequential.label}…\n`);
     const sequentialTally = newTally();
-    const measuredSequential = await measure(
-      sequential.label,
-      'create_canvas_node sequential',
-      sequential.pid,
-      {
-        url: `${sequential.url}/mcp`,
-        method: 'POST',
-        connections: 1,
-        pipelining: 1,
-        headers: mcpHeaders(sequential.token),
-        requests: sequentialCreates(sequential, sequentialTally),
-      },
-      WRITES_WARMUP,
-    );
+    const measuredSequential = await measureSequential(sequential, sequentialTally);
     await checkLanded(sequential, sequentialTally);
     process.stdout.write(
       `create_canvas_node, ${CONCURRENT_WRITERS} writers on ${CONCURRENT_WRITERS} canvases across 2 servers on PostgreSQL…\n`,
@@ -297,42 +302,13 @@ async function main(): Promise<void> {
     for (const writer of sequentialWriters) {
       process.stdout.write(`create_canvas_node, sequential: ${writer.label}…\n`);
       const tally = newTally();
-      results.push(
-        await measure(
-          writer.label,
-          'create_canvas_node sequential',
-          writer.pid,
-          {
-            url: `${writer.url}/mcp`,
-            method: 'POST',
-            connections: 1,
-            pipelining: 1,
-            headers: mcpHeaders(writer.token || undefined),
-            requests: sequentialCreates(writer, tally),
-          },
-          WRITES_WARMUP,
-        ),
-      );
+      results.push(await measureSequential(writer, tally));
       await checkLanded(writer, tally);
     }
     if (only !== 'sequential') {
       if (only === 'concurrent') {
         process.stdout.write(`create_canvas_node, sequential: ${bare.label}…\n`);
-        results.push(
-          await measure(
-            bare.label,
-            'create_canvas_node sequential',
-            bare.pid,
-            {
-              url: `${bare.url}/mcp`,
-              method: 'POST',
-              connections: 1,
-              headers: mcpHeaders(),
-              requests: sequentialCreates(bare, newTally()),
-            },
-            WRITES_WARMUP,
-          ),
-        );
+        results.push(await measureSequential(bare, newTally()));
       }
       // A fresh server: the sequential run filled its first canvases.
       const fresh = await ourServer(work, 'concurrent', [], children);
