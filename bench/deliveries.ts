@@ -11,9 +11,10 @@ import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
 
 /**
  * `npm run bench` (part; issue 36, item 2): how many processes hear of one write. Four `serve` processes on one
- * PostgreSQL, one page's feed open on the first, an agent writing through the second; each process's /metrics says
- * what it received: with NOTIFY every listening process hears every write (deliveries = writes × processes); with the
- * NATS bus (`--feed-bus`, when NATS answers at BENCH_NATS_URL) only the process with a feed on the canvas does.
+ * PostgreSQL, one page's feed open on the written canvas on the first, one on another canvas on each of the others,
+ * an agent writing through the second; each process's /metrics says what it received: with NOTIFY every process that
+ * watches any canvas hears every write (deliveries = writes × such processes); with the NATS bus (`--feed-bus`, when
+ * NATS answers at BENCH_NATS_URL) only the process with a feed on the written canvas does.
  */
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -79,11 +80,16 @@ async function deliveriesPerWrite(bus: string | null): Promise<{ perWrite: numbe
       children.push(started.child);
       servers.push(started.url);
     }
+    // Every process serves some page: the measured one on the written canvas, on the first; one on another canvas on
+    // each of the others (a process with no page at all listens to nothing, on either bus).
     const controller = new AbortController();
-    const response = await fetch(`${servers[0]}/api/v2/projects/bench/canvases/${writeCanvas(0)}/events`, {
-      headers: { authorization: `Bearer ${reader}`, accept: 'text/event-stream' },
-      signal: controller.signal,
-    });
+    const openPage = (server: string, canvas: number) =>
+      fetch(`${server}/api/v2/projects/bench/canvases/${writeCanvas(canvas)}/events`, {
+        headers: { authorization: `Bearer ${reader}`, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
+    const response = await openPage(servers[0]!, 0);
+    for (const [index, server] of servers.entries()) if (index > 0) void (await openPage(server, 1)).body?.getReader();
     let last = 0;
     void readEvents(response, (block) => {
       const id = /^id: (\d+)$/m.exec(block)?.[1];
@@ -133,7 +139,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       ? '\nPostgreSQL is not reachable: deliveries per write not measured.\n'
       : [
           '',
-          `layout signals heard per write, ${PROCESSES} processes on one PostgreSQL, one page's feed on the first, ${WRITES} writes through the second:`,
+          `layout signals heard per write, ${PROCESSES} processes on one PostgreSQL, a page's feed on the written canvas on the first and on another canvas on each of the others, ${WRITES} writes through the second:`,
           '| signals | deliveries per write | heard by each process |',
           '|---|---:|---|',
           ...rows.map((row) => `| ${row.signals} | ${row.perWrite.toFixed(2)} | ${row.byProcess.join(', ')} |`),
