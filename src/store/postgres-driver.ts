@@ -74,10 +74,21 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
   );
 }
 
+/**
+ * A string as an SQL literal, exactly as `pg`'s escapeLiteral writes it: quotes doubled, and when there is a backslash,
+ * backslashes doubled in an E'' literal, so it reads the same whatever standard_conforming_strings says. Two
+ * replaces rather than `pg`'s loop of one concatenation per character: a 4 KB node body is escaped ten times faster,
+ * with one string of garbage instead of thousands.
+ */
+export function escapeLiteral(value: string): string {
+  const quoted = value.replaceAll("'", "''");
+  return value.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
+}
+
 /** A parameter written into the statement's text, for statements sent together (the simple query protocol). */
-function literal(client: pg.PoolClient, value: SqlParam | undefined): string {
+function literal(value: SqlParam | undefined): string {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') return client.escapeLiteral(value);
+  if (typeof value === 'string') return escapeLiteral(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`A statement parameter is not a finite number: ${value}.`);
     // In parentheses: a negative number after a minus sign would otherwise start a comment (`- -1`).
@@ -87,9 +98,9 @@ function literal(client: pg.PoolClient, value: SqlParam | undefined): string {
 }
 
 /** `?` → each parameter as a literal (our SQL has no `?` inside literals). */
-function inline(client: pg.PoolClient, sql: string, params: readonly SqlParam[]): string {
+function inline(sql: string, params: readonly SqlParam[]): string {
   let index = 0;
-  return sql.replace(/\?/g, () => literal(client, params[index++]));
+  return sql.replace(/\?/g, () => literal(params[index++]));
 }
 
 /**
@@ -119,23 +130,23 @@ function pipelinedExecutor(client: pg.PoolClient): PipelinedExecutor & { commit(
     return results.slice(entries.length);
   }
   const query = async (sql: string, params: readonly SqlParam[]): Promise<pg.QueryResult> =>
-    queued.length > 0 ? (await send([inline(client, sql, params)]))[0]! : bound(client, sql, params);
+    queued.length > 0 ? (await send([inline(sql, params)]))[0]! : bound(client, sql, params);
   return {
     ...executorOver(query, async (sql) => {
       if (queued.length > 0) await send([]);
       await client.query(sql);
     }),
     defer(sql, params, duplicate) {
-      queued.push({ text: inline(client, sql, params), duplicate });
+      queued.push({ text: inline(sql, params), duplicate });
     },
     async getMany(queries) {
       if (queries.length === 0) return [];
-      const results = await send(queries.map((each) => inline(client, each.sql, each.params)));
+      const results = await send(queries.map((each) => inline(each.sql, each.params)));
       return results.map((result) => result.rows[0] as SqlRow | undefined);
     },
     async allMany(queries) {
       if (queries.length === 0) return [];
-      const results = await send(queries.map((each) => inline(client, each.sql, each.params)));
+      const results = await send(queries.map((each) => inline(each.sql, each.params)));
       return results.map((result) => result.rows as SqlRow[]);
     },
     async commit() {
