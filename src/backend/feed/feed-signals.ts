@@ -37,7 +37,7 @@ export async function connectFeedSignals(
    * NOTIFY reaches every process that LISTENs, for every write anywhere, so a process listens only while it watches
    * a canvas: from its first feed subscriber to `listenGraceMs` after the last one left. A server nobody follows a
    * canvas on (an API server, one agents write through) hears nothing of other processes' writes, nor of its own: on
-   * one server that was 6–7% of a create's CPU (docs/scaling.md). A write committed between a first subscriber's read
+   * one server that was 6–9% of a create's CPU (docs/scaling.md). A write committed between a first subscriber's read
    * of its canvas and the LISTEN being in place was announced to nobody here: once listening, every watched canvas is
    * read again, as after a reconnect.
    */
