@@ -26,9 +26,44 @@ export type PresenceEntry = z.infer<typeof PresenceEntry>;
 export const PresenceEvent = z.strictObject({ entries: z.array(PresenceEntry) });
 export type PresenceEvent = z.infer<typeof PresenceEvent>;
 
+/**
+ * Which page a report comes from, and its place among that page's reports. Reports and the leaving of one page can
+ * arrive out of order (two requests on two connections, two NOTIFYs on two database connections): one that arrives
+ * after a later one of the same page, or after the page left, is stale and ignored. Without them, the last to arrive
+ * wins.
+ */
+const PageTab = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be 8 to 64 letters, digits, - or _' })
+  .meta({ description: 'An id the page picks once when it loads (one per tab).' });
+const PageSeq = z
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .meta({ description: "The page's count of its reports and leaving, rising by one each." });
+
 /** What a page says about its person, throttled by the page (POST …/presence). */
 export const PresenceUpdateBody = z.strictObject({
   selection: z.array(NodeId).max(100),
   cursor: FlowPoint.nullable(),
+  tab: PageTab.optional(),
+  seq: PageSeq.optional(),
 });
 export type PresenceUpdateBody = z.infer<typeof PresenceUpdateBody>;
+
+/** The page that leaves (DELETE …/presence?tab=…&seq=…), as in PresenceUpdateBody; both or neither. */
+export const PresenceLeaveQuery = z.strictObject({
+  tab: PageTab.optional(),
+  seq: z
+    .string()
+    .regex(/^\d{1,15}$/, { error: 'must be a whole number' })
+    .optional()
+    .meta({ description: "The page's count of its reports and leaving, rising by one each." }),
+});
+export type PresenceLeaveQuery = z.infer<typeof PresenceLeaveQuery>;
+
+/** A page's place in its own order of reports, as the presence module compares it. */
+export interface PageOrder {
+  tab: string;
+  seq: number;
+}

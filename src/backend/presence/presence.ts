@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PresenceEntry } from '../../contract/index.js';
+import type { PageOrder, PresenceEntry } from '../../contract/index.js';
 import type { Logger } from '../../shared/logger.js';
 import { canvasSubject } from '../../store/feed-bus/index.js';
 import type { Store } from '../../store/store.js';
@@ -49,11 +49,13 @@ interface Held {
   cursor: PresenceEntry['cursor'];
   nodeId: string | null;
   at: number;
+  /** A person's report: the page it came from and its place among that page's reports. */
+  order?: PageOrder;
 }
 
 type Signal =
   | { origin: string; project: string; canvas: string; key: string; held: Held }
-  | { origin: string; project: string; canvas: string; key: string; gone: true };
+  | { origin: string; project: string; canvas: string; key: string; gone: true; order?: PageOrder };
 
 /** On the feed bus: a process started following the canvas and asks the others for their own entries. */
 interface Hello {
@@ -68,11 +70,13 @@ export interface PersonReport {
   name: string;
   selection: string[];
   cursor: PresenceEntry['cursor'];
+  /** Null from a page that does not say (then the last report to arrive wins). */
+  order: PageOrder | null;
 }
 
 export interface Presence {
   report(projectId: string, canvasId: string, person: PersonReport): void;
-  leave(projectId: string, canvasId: string, key: string): void;
+  leave(projectId: string, canvasId: string, key: string, order?: PageOrder | null): void;
   touchAgent(projectId: string, canvasId: string, agent: { key: string; name: string }, nodeId: string | null): void;
   list(projectId: string, canvasId: string): PresenceEntry[];
   /** Sends the list now (when anyone is there) and on every change until the answer is called. */
@@ -129,8 +133,27 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
     );
   }
 
-  function apply(signal: Signal): void {
+  /**
+   * The count of the newest report or leaving seen from each page of each entry, with when it was seen. A page's
+   * reports and its leaving can arrive out of order (two requests on two connections; two NOTIFYs sent on two
+   * database connections), and every process applies the same rule, so all end on the page's newest word.
+   */
+  const newestOfPage = new Map<string, { seq: number; at: number }>();
+
+  function isStale(key: string, signal: Signal): boolean {
+    const order = 'gone' in signal ? signal.order : signal.held.order;
+    if (!order) return false;
+    const pageKey = `${key}\u0000${signal.key}\u0000${order.tab}`;
+    const newest = newestOfPage.get(pageKey);
+    if (newest && order.seq <= newest.seq) return true;
+    newestOfPage.set(pageKey, { seq: order.seq, at: clock() });
+    return false;
+  }
+
+  /** Applies what a signal says unless it is stale; false when it was. */
+  function apply(signal: Signal): boolean {
     const key = canvasKey(signal.project, signal.canvas);
+    if (isStale(key, signal)) return false;
     if ('gone' in signal) {
       canvases.get(key)?.delete(signal.key);
     } else {
@@ -139,11 +162,11 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
       canvases.set(key, entries);
     }
     schedule(key);
+    return true;
   }
 
   function publish(signal: Signal): void {
-    apply(signal);
-    send(signal);
+    if (apply(signal)) send(signal);
   }
 
   /** On SQLite without the bus, other processes hold no presence. */
@@ -228,6 +251,9 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
   // Expiry is noticed on a timer only while someone watches.
   const sweep = setInterval(() => {
     for (const key of watchers.keys()) live(key);
+    // A page's count matters while its reports may still be on their way; a page quiet this long has left.
+    const now = clock();
+    for (const [pageKey, newest] of newestOfPage) if (now - newest.at > PERSON_TTL_MS) newestOfPage.delete(pageKey);
   }, SWEEP_MS);
   sweep.unref();
 
@@ -245,12 +271,13 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
           cursor: person.cursor,
           nodeId: null,
           at: clock(),
+          ...(person.order ? { order: person.order } : {}),
         },
       });
     },
 
-    leave(projectId, canvasId, key) {
-      publish({ origin, project: projectId, canvas: canvasId, key, gone: true });
+    leave(projectId, canvasId, key, order = null) {
+      publish({ origin, project: projectId, canvas: canvasId, key, gone: true, ...(order ? { order } : {}) });
     },
 
     touchAgent(projectId, canvasId, agent, nodeId) {

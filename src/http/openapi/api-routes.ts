@@ -92,6 +92,7 @@ import {
   MemberView,
   RoleChangeBody,
   PresenceUpdateBody,
+  PresenceLeaveQuery,
   IssuedWebhook,
   WebhookChangeBody,
   WebhookCreateBody,
@@ -706,10 +707,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'delete',
     path: `${CANVAS}/presence`,
     operationId: 'leaveCanvas',
-    summary: "The person left the canvas: they are gone from the others' screens at once.",
+    summary:
+      "The person left the canvas: they are gone from the others' screens at once. With the page's tab and count, a report of that page arriving later with a lower count is ignored.",
     tag: 'people',
     auth: 'caller',
     params: canvasParams,
+    query: PresenceLeaveQuery,
     responses: { 204: { description: 'Gone.' } },
   },
   {

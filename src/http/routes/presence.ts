@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
-import { CanvasId, ProjectId, PresenceUpdateBody } from '../../contract/index.js';
-import { CanvasError } from '../../shared/errors.js';
+import { CanvasId, PresenceLeaveQuery, ProjectId, PresenceUpdateBody, type PageOrder } from '../../contract/index.js';
+import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
 import { personOf } from '../../backend/people-operations.js';
@@ -10,7 +10,8 @@ import { jsonBody, pathParams } from '../request-parsing.js';
 
 /**
  * A person's page says where they are on a canvas (issue 21): POST its selection and cursor (the page throttles
- * them and repeats them every 10 s), DELETE when it leaves. Any member; the rest of the team sees it through the
+ * them and repeats them every 10 s), DELETE when it leaves; each with the page's tab and count, so a stale one is
+ * ignored whatever order they arrive in. Any member; the rest of the team sees it through the
  * change feed's `presence` events. Nothing is stored.
  */
 
@@ -19,6 +20,11 @@ const PRESENCE_PATH = /^\/api\/v2\/projects\/[^/]+\/canvases\/[^/]+\/presence$/;
 
 export function isPresencePath(path: string): boolean {
   return PRESENCE_PATH.test(path);
+}
+
+/** A page's place in its order of reports: only with both its tab and its count. */
+function pageOrder(tab: string | undefined, seq: number | undefined): PageOrder | null {
+  return tab !== undefined && seq !== undefined ? { tab, seq } : null;
 }
 
 export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { store: Store; presence: Presence }): void {
@@ -40,13 +46,20 @@ export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { sto
       name: person.subject,
       selection: body.selection,
       cursor: body.cursor,
+      order: pageOrder(body.tab, body.seq),
     });
     return c.body(null, 204);
   });
 
   app.delete(PRESENCE_ROUTE_PATH, async (c) => {
     const { params, key } = await who(c);
-    options.presence.leave(params.project_id, params.canvas_id, key);
+    const query = parseOrThrow(PresenceLeaveQuery, { tab: c.req.query('tab'), seq: c.req.query('seq') }, ['query']);
+    options.presence.leave(
+      params.project_id,
+      params.canvas_id,
+      key,
+      pageOrder(query.tab, query.seq === undefined ? undefined : Number(query.seq)),
+    );
     return c.body(null, 204);
   });
 }

@@ -342,8 +342,9 @@ export const api = {
   reportPresence: ({ projectId, canvasId }: CanvasAddress, report: PresenceUpdateBody) =>
     request<void>('POST', `${canvasPath(projectId, canvasId)}/presence`, report),
   /** Sent as the page goes away: keepalive lets it finish after the page is gone. */
-  leaveCanvas: async ({ projectId, canvasId }: CanvasAddress) => {
-    await fetch(`${canvasPath(projectId, canvasId)}/presence`, {
+  leaveCanvas: async ({ projectId, canvasId }: CanvasAddress, order: { tab: string; seq: number }) => {
+    const query = `tab=${encodeURIComponent(order.tab)}&seq=${order.seq}`;
+    await fetch(`${canvasPath(projectId, canvasId)}/presence?${query}`, {
       method: 'DELETE',
       keepalive: true,
       credentials: 'same-origin',

@@ -14,7 +14,7 @@ import type {
   ReviewStateView,
   ThreadView,
 } from '../../../src/contract/index.js';
-import { api, type CanvasAddress } from './api.js';
+import { api, newKey, type CanvasAddress } from './api.js';
 import type { LayoutEventData } from './layout.js';
 
 /**
@@ -99,6 +99,9 @@ export function restTransport(
   EventSourceClass: typeof EventSource = EventSource,
   review?: ReviewFeedListener,
 ): CanvasTransport {
+  // This page's reports in order: the server ignores one that arrives after a later one, or after the page left.
+  const tab = newKey();
+  let seq = 0;
   return {
     async whoAmI() {
       const me = await api.me();
@@ -121,7 +124,10 @@ export function restTransport(
       cancel: (chainId) => api.cancelChain(address, chainId),
     },
     cancelRun: (runId) => api.cancelRun(address, runId),
-    reportPresence: (report) => (report ? api.reportPresence(address, report) : api.leaveCanvas(address)),
+    reportPresence: (report) =>
+      report
+        ? api.reportPresence(address, { ...report, tab, seq: ++seq })
+        : api.leaveCanvas(address, { tab, seq: ++seq }),
     follow(after, handlers) {
       const feed = new EventSourceClass(api.feedUrl(address, after), { withCredentials: true });
       handlers.status('connecting');
