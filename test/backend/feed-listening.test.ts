@@ -5,8 +5,8 @@ import { CanvasNode } from '../../src/contract/index.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { LAYOUT_EVENTS_CHANNEL } from '../../src/store/layout-writes/index.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { STORE_TARGETS, type TestDatabase } from '../support/stores.js';
+import type { Store } from '../../src/store/store.js';
+import { STORE_TARGETS, openTwoProcesses } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -21,19 +21,16 @@ const postgres = STORE_TARGETS[1]!;
 const SYNC_CHANNEL = 'canvas_mcp_test_sync';
 
 describe.skipIf(!postgres.available)('change feed signals on PostgreSQL NOTIFY, only while watched', () => {
-  let database: TestDatabase;
   let writer: Store;
   let watcher: Store;
+  let close: () => Promise<void>;
   let hub: FeedHub;
   let stopSignals: () => Promise<void>;
   let syncs = 0;
   let revision = 0;
 
   beforeEach(async () => {
-    database = await postgres.createDatabase();
-    writer = await openStore(database.location);
-    // A second process on the same database: its own connections, its own LISTEN connection.
-    watcher = await openStore(database.location, { migrate: false });
+    ({ here: writer, elsewhere: watcher, close } = await openTwoProcesses(postgres));
     await writer.projects.createWorkspace('ws');
     await writer.projects.createProject('film', 'ws');
     await writer.projects.createCanvas('film', 'board', false);
@@ -47,9 +44,7 @@ describe.skipIf(!postgres.available)('change feed signals on PostgreSQL NOTIFY, 
   });
   afterEach(async () => {
     await stopSignals?.();
-    await watcher?.close();
-    await writer?.close();
-    await database?.cleanup();
+    await close?.();
   });
 
   const layoutHeard = () => watcher.driver.stats.notificationsReceived()[LAYOUT_EVENTS_CHANNEL] ?? 0;

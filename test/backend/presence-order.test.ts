@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPresence, type PersonReport, type Presence } from '../../src/backend/presence/presence.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import { STORE_TARGETS, type TestDatabase } from '../support/stores.js';
+import { STORE_TARGETS, openTwoProcesses, type TestDatabase } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -66,22 +66,18 @@ const postgres = STORE_TARGETS[1]!;
 const CHANNEL = 'canvas_presence';
 
 describe.skipIf(!postgres.available)('presence signals that reach another process out of order', () => {
-  let database: TestDatabase;
   let here: Store;
-  let elsewhere: Store;
+  let close: () => Promise<void>;
   let watcher: Presence;
 
   beforeEach(async () => {
-    database = await postgres.createDatabase();
-    here = await openStore(database.location);
-    elsewhere = await openStore(database.location, { migrate: false });
+    let elsewhere: Store;
+    ({ here, elsewhere, close } = await openTwoProcesses(postgres));
     watcher = await createPresence(elsewhere, createLogger('silent'));
   });
   afterEach(async () => {
     await watcher?.close();
-    await elsewhere?.close();
-    await here?.close();
-    await database?.cleanup();
+    await close?.();
   });
 
   it('keeps a page gone when its leaving arrives before the report it sent last', async () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPresence, type Presence } from '../../src/backend/presence/presence.js';
 import { createLogger } from '../../src/shared/logger.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { STORE_TARGETS, type TestDatabase } from '../support/stores.js';
+import type { Store } from '../../src/store/store.js';
+import { STORE_TARGETS, openTwoProcesses } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -16,16 +16,14 @@ const CHANNEL = 'canvas_presence';
 const AGENT = { key: 'agent:chat_1', name: 'Storyboard agent' };
 
 describe.skipIf(!postgres.available)('agent presence signals between processes on PostgreSQL', () => {
-  let database: TestDatabase;
   let here: Store;
   let elsewhere: Store;
+  let close: () => Promise<void>;
   let writer: Presence;
   let watcher: Presence;
 
   beforeEach(async () => {
-    database = await postgres.createDatabase();
-    here = await openStore(database.location);
-    elsewhere = await openStore(database.location, { migrate: false });
+    ({ here, elsewhere, close } = await openTwoProcesses(postgres));
     const logger = createLogger('silent');
     writer = await createPresence(here, logger);
     watcher = await createPresence(elsewhere, logger);
@@ -33,9 +31,7 @@ describe.skipIf(!postgres.available)('agent presence signals between processes o
   afterEach(async () => {
     await writer?.close();
     await watcher?.close();
-    await elsewhere?.close();
-    await here?.close();
-    await database?.cleanup();
+    await close?.();
   });
 
   it('sends a burst of calls as a signal a quarter second, and the other process ends on the newest node', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/store.js';
-import { STORE_TARGETS, type TestDatabase } from '../support/stores.js';
+import type { Store } from '../../src/store/store.js';
+import { STORE_TARGETS, openTwoProcesses } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -13,17 +13,16 @@ import { waitFor } from '../support/wait.js';
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe.each(STORE_TARGETS)('token lookups remembered until a token changes: $name', (target) => {
-  let database: TestDatabase;
   let here: Store;
   let elsewhere: Store;
+  let close: (() => Promise<void>) | undefined;
   let tokenId: string;
   let secret: string;
 
   beforeEach(async () => {
-    database = await target.createDatabase();
-    here = await openStore(database.location);
+    if (!target.available) return;
     // A second process on the same database (its own connections, its own cache).
-    elsewhere = await openStore(database.location, { migrate: false });
+    ({ here, elsewhere, close } = await openTwoProcesses(target));
     await here.projects.createWorkspace('ws');
     await here.projects.createProject('film', 'ws');
     ({ tokenId, secret } = await here.tokens.createToken({
@@ -37,9 +36,8 @@ describe.each(STORE_TARGETS)('token lookups remembered until a token changes: $n
     }));
   });
   afterEach(async () => {
-    await elsewhere?.close();
-    await here?.close();
-    await database?.cleanup();
+    await close?.();
+    close = undefined;
   });
 
   /** Renames the token behind the cache's back: a write no token change announces. */

@@ -101,3 +101,25 @@ export async function openTestStore(
     },
   };
 }
+
+/**
+ * Two server processes on one fresh database, as far as the store goes: `here` migrates it; `elsewhere` opens it as a
+ * second `serve` would, with its own connections, caches and (on PostgreSQL) its own LISTEN connection.
+ */
+export async function openTwoProcesses(
+  target: StoreTarget,
+): Promise<{ here: Store; elsewhere: Store; database: TestDatabase; close(): Promise<void> }> {
+  const database = await target.createDatabase();
+  const here = await openStore(database.location);
+  const elsewhere = await openStore(database.location, { migrate: false });
+  return {
+    here,
+    elsewhere,
+    database,
+    async close() {
+      await elsewhere.close();
+      await here.close();
+      await database.cleanup();
+    },
+  };
+}
