@@ -36,34 +36,40 @@ const PageTab = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be 8 to 64 letters, digits, - or _' })
   .meta({ description: 'An id the page picks once when it loads (one per tab).' });
-const PageSeq = z
-  .int()
-  .min(0)
-  .max(Number.MAX_SAFE_INTEGER)
-  .meta({ description: "The page's count of its reports and leaving, rising by one each." });
-
-/** What a page says about its person, throttled by the page (POST …/presence). */
-export const PresenceUpdateBody = z.strictObject({
-  selection: z.array(NodeId).max(100),
-  cursor: FlowPoint.nullable(),
-  tab: PageTab.optional(),
-  seq: PageSeq.optional(),
-});
-export type PresenceUpdateBody = z.infer<typeof PresenceUpdateBody>;
-
-/** The page that leaves (DELETE …/presence?tab=…&seq=…), as in PresenceUpdateBody; both or neither. */
-export const PresenceLeaveQuery = z.strictObject({
-  tab: PageTab.optional(),
-  seq: z
-    .string()
-    .regex(/^\d{1,15}$/, { error: 'must be a whole number' })
-    .optional()
-    .meta({ description: "The page's count of its reports and leaving, rising by one each." }),
-});
-export type PresenceLeaveQuery = z.infer<typeof PresenceLeaveQuery>;
+const PAGE_SEQ_DESCRIPTION = "The page's count of its reports and leaving, rising by one each.";
+const PageSeq = z.int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ description: PAGE_SEQ_DESCRIPTION });
 
 /** A page's place in its own order of reports, as the presence module compares it. */
-export interface PageOrder {
-  tab: string;
-  seq: number;
+export const PageOrder = z.strictObject({ tab: PageTab, seq: PageSeq });
+export type PageOrder = z.infer<typeof PageOrder>;
+
+/** `tab` and `seq` go together: one without the other is refused, naming the one missing. */
+function bothOrNeither(value: { tab?: unknown; seq?: unknown }, context: z.core.$RefinementCtx): void {
+  if ((value.tab === undefined) === (value.seq === undefined)) return;
+  const missing = value.tab === undefined ? 'tab' : 'seq';
+  context.addIssue({ code: 'custom', path: [missing], message: 'tab and seq go together: give both or neither' });
 }
+
+/** What a page says about its person, throttled by the page (POST …/presence). */
+export const PresenceUpdateBody = z
+  .strictObject({
+    selection: z.array(NodeId).max(100),
+    cursor: FlowPoint.nullable(),
+    tab: PageTab.optional(),
+    seq: PageSeq.optional(),
+  })
+  .superRefine(bothOrNeither);
+export type PresenceUpdateBody = z.infer<typeof PresenceUpdateBody>;
+
+/** The page that leaves (DELETE …/presence?tab=…&seq=…), as in PresenceUpdateBody. */
+export const PresenceLeaveQuery = z
+  .strictObject({
+    tab: PageTab.optional(),
+    seq: z
+      .string()
+      .regex(/^\d{1,15}$/, { error: 'must be a whole number' })
+      .optional()
+      .meta({ description: PAGE_SEQ_DESCRIPTION }),
+  })
+  .superRefine(bothOrNeither);
+export type PresenceLeaveQuery = z.infer<typeof PresenceLeaveQuery>;

@@ -52,6 +52,9 @@ export function batchedDestination(dest: number | string = 1): DestinationStream
   };
 }
 
+/** Every logger of the process that writes to standard output shares one batch (and one flush timer). */
+let standardOutput: DestinationStream | undefined;
+
 export function createLogger(level: LogLevel = 'info', destination?: DestinationStream): Logger {
   return pino(
     {
@@ -60,7 +63,7 @@ export function createLogger(level: LogLevel = 'info', destination?: Destination
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    destination ?? batchedDestination(),
+    destination ?? (standardOutput ??= batchedDestination()),
   );
 }
 

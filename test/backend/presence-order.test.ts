@@ -1,9 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPresence, type PersonReport, type Presence } from '../../src/backend/presence/presence.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { STORE_TARGETS, openTwoProcesses, type TestDatabase } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
+import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
+import { IDP } from './world.js';
 
 /**
  * A page's presence reports and its leaving can arrive out of order: two requests on two connections, or two NOTIFYs
@@ -103,5 +105,53 @@ describe.skipIf(!postgres.available)('presence signals that reach another proces
       (keys) => keys.includes('person:https://idp.example|bo'),
     );
     expect(watcher.list('film', 'main').map((entry) => entry.key)).toEqual(['person:https://idp.example|bo']);
+  });
+});
+
+describe('a page that gives its place in order through the REST API', () => {
+  let server: TestServer;
+  let cookie: string;
+  const PRESENCE = '/api/v2/projects/film/canvases/main/presence';
+
+  beforeAll(async () => {
+    server = await startTestServer(STORE_TARGETS[0]!);
+    await server.store.projects.createWorkspace('studio');
+    await server.store.projects.createProject('film', 'studio');
+    await server.store.projects.createCanvas('film', 'main', false);
+    await server.store.projects.addMember('film', { issuer: IDP, subject: 'ana' }, 'editor');
+    const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ana' }, { expiresInMs: 60_000 });
+    ({ cookie } = await signInWithLink(`${server.url}/auth/login?token=${link}`));
+  });
+  afterAll(async () => server?.close());
+
+  const asAna = (method: string, path: string, body?: unknown) =>
+    api(server.url, path, {
+      method,
+      headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp' },
+      ...(body === undefined ? {} : { body }),
+    });
+  const issuePaths = (body: unknown) =>
+    (body as { error: { details: { issues: Array<{ path: string }> } } }).error.details.issues.map(
+      (issue) => issue.path,
+    );
+
+  it('takes a report and a leaving with both tab and seq', async () => {
+    expect((await asAna('POST', PRESENCE, { selection: [], cursor: null, tab: TAB, seq: 1 })).status).toBe(204);
+    expect((await asAna('DELETE', `${PRESENCE}?tab=${TAB}&seq=2`)).status).toBe(204);
+  });
+
+  it('refuses one of tab and seq without the other, naming the one missing', async () => {
+    const report = await asAna('POST', PRESENCE, { selection: [], cursor: null, tab: TAB });
+    expect(report.status).toBe(400);
+    expect(issuePaths(report.body)).toEqual(['seq']);
+    const leaving = await asAna('DELETE', `${PRESENCE}?seq=3`);
+    expect(leaving.status).toBe(400);
+    expect(issuePaths(leaving.body)).toEqual(['query.tab']);
+  });
+
+  it('refuses a tab that is not a page id, naming it', async () => {
+    const leaving = await asAna('DELETE', `${PRESENCE}?tab=${encodeURIComponent("x'; --")}&seq=3`);
+    expect(leaving.status).toBe(400);
+    expect(issuePaths(leaving.body)).toEqual(['query.tab']);
   });
 });

@@ -11,8 +11,8 @@ export const LISTEN_GRACE_MS = 30_000;
 /**
  * What tells the change feed that a canvas may have changed: a write of this process at once; another process
  * through the feed bus when one is configured (only for the canvases watched here: feed-bus-signals.ts), else
- * through PostgreSQL NOTIFY (only while a canvas is watched here); on SQLite, where processes share only the file, a poll of the database's commit counter
- * (PRAGMA data_version) every `pollMs` while anyone watches.
+ * through PostgreSQL NOTIFY (only while a canvas is watched here); on SQLite, where processes share only the file, a
+ * poll of the database's commit counter (PRAGMA data_version) every `pollMs` while anyone watches.
  */
 export async function connectFeedSignals(
   store: Store,

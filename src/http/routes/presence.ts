@@ -22,7 +22,7 @@ export function isPresencePath(path: string): boolean {
   return PRESENCE_PATH.test(path);
 }
 
-/** A page's place in its order of reports: only with both its tab and its count. */
+/** A page's place in its order of reports (the contract refuses one of the two without the other). */
 function pageOrder(tab: string | undefined, seq: number | undefined): PageOrder | null {
   return tab !== undefined && seq !== undefined ? { tab, seq } : null;
 }
