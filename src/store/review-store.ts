@@ -17,6 +17,8 @@ export interface ReviewEvent {
  * comment change moves the canvas's states_version (never its revision), so every process's change feed hears of it.
  */
 
+const CanvasIdRow = z.object({ id: z.string() });
+
 const ThreadRow = z.object({
   id: z.string(),
   project_id: z.string(),
@@ -389,8 +391,20 @@ export function createReviewStore(driver: SqlDriver, clock: () => number) {
       return Number(row?.editors_approve ?? 0) === 1;
     },
 
-    async setEditorsApprove(projectId: string, allowed: boolean): Promise<void> {
-      await driver.run('UPDATE projects SET editors_approve = ? WHERE id = ?', [allowed ? 1 : 0, projectId]);
+    /**
+     * The owners' choice, and every canvas of the project moves its states_version in the same transaction: pages open
+     * on any of them hear the setting at once (their `review` event carries it). Answers those canvases' ids.
+     */
+    async setEditorsApprove(projectId: string, allowed: boolean): Promise<string[]> {
+      return driver.transaction(async (tx) => {
+        await tx.run('UPDATE projects SET editors_approve = ? WHERE id = ?', [allowed ? 1 : 0, projectId]);
+        const canvasIds = parseRows(
+          CanvasIdRow,
+          await tx.all('SELECT id FROM canvases WHERE project_id = ? AND deleted_at IS NULL ORDER BY id', [projectId]),
+        ).map((row) => row.id);
+        for (const canvasId of canvasIds) await bumpStatesVersion(driver, tx, projectId, canvasId);
+        return canvasIds;
+      });
     },
 
     async addGuest(guest: { id: string; shareId: string; name: string; secretHash: string }): Promise<StoredGuest> {

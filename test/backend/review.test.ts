@@ -340,6 +340,39 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
     });
 
+    it('an owner changing "Editors may approve" reaches a page already open, as its review event, with no layout revision', async () => {
+      const setting = async () =>
+        ReviewStateList.parse((await call('ana', `${CANVAS}/review-states`)).body).editors_approve;
+      const before = await setting();
+      await call('vic', `${CANVAS}/presence`, { method: 'POST', body: { selection: [], cursor: null } });
+      const page = await openEvents(
+        `${stage.server.url}${CANVAS}/events?after=${await revision()}`,
+        fromPage(stage, 'ana'),
+      );
+      try {
+        expect(page.status).toBe(200);
+        await page.waitFor((event) => event.event === 'presence', 5_000);
+        for (const allowed of [!before, before]) {
+          const changed = await call('olga', '/api/v2/projects/p/review-settings', {
+            method: 'PUT',
+            body: { editors_approve: allowed },
+          });
+          expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+          const heard = await page.waitFor(
+            (event) => event.event === 'review' && ReviewStateList.parse(event.data).editors_approve === allowed,
+            5_000,
+          );
+          // The event is the whole list, as GET …/review-states answers it: the states come with the setting.
+          expect(ReviewStateList.parse(heard.data)).toEqual(
+            ReviewStateList.parse((await call('ana', `${CANVAS}/review-states`)).body),
+          );
+        }
+        expect(page.events.filter((event) => event.event === 'layout')).toEqual([]);
+      } finally {
+        page.close();
+      }
+    });
+
     it('a change to an approved shot is flagged "changed since approval"; untouched shots keep theirs', async () => {
       const node = (await stage.server.store.layout.readNode('p', 'c', 'board'))!.node;
       const frames = (node.data as { frames: Array<Record<string, unknown>> }).frames.map((each) =>

@@ -206,6 +206,12 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       const artistRow = artist.page.locator('tr[data-shot-id="s4"]');
       await artistRow.locator('[data-review-state="approved"]').waitFor();
       expect(await artistRow.getByLabel('Review state of shot 4').count()).toBe(0);
+      // The director lets editors approve: the artist's open page offers the control at once, and takes it back.
+      const editorsMayApprove = (await openComments(director.page)).getByLabel('Editors may approve');
+      await editorsMayApprove.check();
+      await artistRow.getByLabel('Review state of shot 4').waitFor();
+      await editorsMayApprove.uncheck();
+      await artistRow.getByLabel('Review state of shot 4').waitFor({ state: 'detached' });
 
       // A change afterwards: shot 4's action. The approval stands for what was approved, and says it changed.
       expect(await shotList.getByText('Changed since approval').count()).toBe(0);

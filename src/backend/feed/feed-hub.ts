@@ -1,4 +1,4 @@
-import type { ResetEvent } from '../../contract/index.js';
+import type { ResetEvent, ReviewStateList } from '../../contract/index.js';
 import { layoutEventJson } from '../../store/history-reads.js';
 import type { CommittedWrite } from '../../store/layout-writes/index.js';
 import type { Logger } from '../../shared/logger.js';
@@ -87,9 +87,16 @@ const keyOf = (projectId: string, canvasId: string) => `${projectId}/${canvasId}
 
 const hasApproval = (feed: CanvasFeed) => feed.reviewStates.includes('"state":"approved"');
 
-/** The `review` event's data: every review state of the canvas, as GET …/review-states lists them. */
+/**
+ * The `review` event's data, as GET …/review-states answers it: every review state of the canvas, and whether editors
+ * may approve (an owner's change of it reaches open pages as this event too).
+ */
 async function reviewStatesJson(store: Store, ref: { projectId: string; canvasId: string }): Promise<string> {
-  return JSON.stringify({ states: await canvasReviewStates(store, ref) });
+  const list: ReviewStateList = {
+    states: await canvasReviewStates(store, ref),
+    editors_approve: await store.review.editorsApprove(ref.projectId),
+  };
+  return JSON.stringify(list);
 }
 
 export function createFeedHub(store: Store, logger: Logger, options: FeedHubOptions = {}) {

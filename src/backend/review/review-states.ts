@@ -270,7 +270,8 @@ export function createReviewStateOperations(
     ): Promise<{ editors_approve: boolean }> {
       requirePerson(ctx, 'changes who approves');
       await authorizeProject(store, ctx, projectId, 'owner');
-      await store.review.setEditorsApprove(projectId, allowed);
+      const canvasIds = await store.review.setEditorsApprove(projectId, allowed);
+      for (const canvasId of canvasIds) hooks.changed({ projectId, canvasId });
       if (ctx.actor)
         await store.team.record({
           projectId,

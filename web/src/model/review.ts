@@ -73,7 +73,7 @@ export function createReviewController(address: CanvasAddress, focus: string | n
     load,
     feed: {
       comment: put,
-      review: (states) => store.setState({ states }),
+      review: (list) => store.setState({ states: list.states, editorsApprove: list.editors_approve }),
       connected: () => void load(),
     },
   };

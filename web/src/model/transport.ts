@@ -11,7 +11,7 @@ import type {
   RunEstimate,
   ChainEstimate,
   RunChain,
-  ReviewStateView,
+  ReviewStateList,
   ThreadView,
 } from '../../../src/contract/index.js';
 import { api, newKey, type CanvasAddress } from './api.js';
@@ -85,11 +85,12 @@ export interface CanvasTransport {
 
 /**
  * What the feed says of review (issue 33): a thread as it now is whenever it changes, the canvas's review states
- * whenever they change, and each (re)connection, after which whoever listens re-reads what it may have missed.
+ * (and the project's "Editors may approve") whenever they change, and each (re)connection, after which whoever listens re-reads what it may have missed.
  */
 export interface ReviewFeedListener {
   comment(thread: ThreadView): void;
-  review(states: ReviewStateView[]): void;
+  /** The canvas's review states and whether editors may approve, as GET …/review-states answers them. */
+  review(list: ReviewStateList): void;
   connected(): void;
 }
 
@@ -158,7 +159,7 @@ export function restTransport(
         review?.comment(JSON.parse((message as MessageEvent<string>).data) as ThreadView),
       );
       feed.addEventListener('review', (message) =>
-        review?.review((JSON.parse((message as MessageEvent<string>).data) as { states: ReviewStateView[] }).states),
+        review?.review(JSON.parse((message as MessageEvent<string>).data) as ReviewStateList),
       );
       return () => feed.close();
     },

@@ -150,11 +150,13 @@ function Comments({ selected, review }: { selected: string | null; review: Revie
               type="checkbox"
               checked={editorsApprove}
               onChange={(event) => {
+                // Shown at once, taken back if the server refuses; other pages hear it through their feed.
                 const next = event.target.checked;
-                api.setEditorsApprove(address.projectId, next).then(
-                  () => review.store.setState({ editorsApprove: next }),
-                  (error: unknown) => failed('The review settings were not changed', error),
-                );
+                review.store.setState({ editorsApprove: next });
+                api.setEditorsApprove(address.projectId, next).then(undefined, (error: unknown) => {
+                  review.store.setState({ editorsApprove: !next });
+                  failed('The review settings were not changed', error);
+                });
               }}
             />{' '}
             Editors may approve
