@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasNode, UploadReceipt } from '../../src/contract/index.js';
@@ -101,6 +101,19 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
     return page.getByRole('region', { name: 'Comments' });
   };
 
+  /** Pins the new thread at a point of a picture on a card (fractions across and down); answers the point placed. */
+  const pinOn = async (compose: Locator, picture: Locator, across: number, down: number) => {
+    await compose.getByRole('button', { name: 'Pin a point' }).click();
+    const box = (await picture.boundingBox())!;
+    await picture.click({ position: { x: box.width * across, y: box.height * down } });
+    const pinned = compose.getByText(/^Pinned at \d+% across, \d+% down/);
+    await pinned.waitFor();
+    const [, x, y] = /Pinned at (\d+)% across, (\d+)% down/.exec((await pinned.textContent())!)!.map(Number);
+    expect(Math.abs(x! - across * 100)).toBeLessThanOrEqual(2);
+    expect(Math.abs(y! - down * 100)).toBeLessThanOrEqual(2);
+    return { across: x!, down: y! };
+  };
+
   it('comments with a pin, answers live, approves, marks a change, fills the inbox, and takes a guest’s comment', async () => {
     const director = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'review' });
     const artist = await signIn(browser, server, ARTIST, { projectId: 'demo', canvasId: 'review' });
@@ -115,15 +128,8 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       const compose = panel.getByRole('form', { name: 'New comment thread' });
       await compose.getByLabel('On', { exact: true }).selectOption('board');
       await compose.getByLabel('Shot', { exact: true }).selectOption('s4');
-      await compose.getByRole('button', { name: 'Pin a point' }).click();
       const picture = card(director.page, 'board').locator('figure[data-shot-id="s4"] img');
-      const box = (await picture.boundingBox())!;
-      await picture.click({ position: { x: box.width * 0.25, y: box.height * 0.7 } });
-      const pinned = compose.getByText(/^Pinned at \d+% across, \d+% down/);
-      await pinned.waitFor();
-      const [, across, down] = /Pinned at (\d+)% across, (\d+)% down/.exec((await pinned.textContent())!)!.map(Number);
-      expect(Math.abs(across! - 25)).toBeLessThanOrEqual(2);
-      expect(Math.abs(down! - 70)).toBeLessThanOrEqual(2);
+      const { across, down } = await pinOn(compose, picture, 0.25, 0.7);
       await compose.getByLabel('Comment', { exact: true }).fill('@artist the horizon tilts here: can we level it?');
       await compose.getByRole('button', { name: 'Comment', exact: true }).click();
       const thread = panel.locator('.thread').filter({ hasText: 'the horizon tilts here' });
@@ -349,4 +355,48 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       await artist.context.close();
     }
   }, 240_000);
+
+  it('a pin on an uploaded picture’s card shows on the card, on the point it was put on', async () => {
+    const board = (await server.store.layout.readNode('demo', 'review', 'board'))!.node;
+    const [, pier] = (board.data as { frames: Array<{ imageUrl: string }> }).frames;
+    await server.store.writes.createNode(
+      { ...write, baseRevision: (await server.store.layout.readCanvas('demo', 'review'))!.revision },
+      CanvasNode.parse({
+        id: 'still',
+        type: 'uploadNode',
+        position: { x: 1100, y: 0 },
+        data: { fileUrl: pier!.imageUrl, fileName: 'pier.png', mimeType: 'image/png' },
+      }),
+    );
+    const director = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'review' });
+    try {
+      await director.page.locator('.feed-live').waitFor();
+      const compose = (await openComments(director.page)).getByRole('form', { name: 'New comment thread' });
+      // The card is called by its file's name, in the form as on the card.
+      await compose.getByLabel('On', { exact: true }).selectOption({ label: 'pier.png' });
+      // While the pin is being put, the card shows its picture whole: the point clicked is a point of the picture.
+      const picture = card(director.page, 'still').locator('img');
+      const { across, down } = await pinOn(compose, picture, 0.6, 0.3);
+      expect(await card(director.page, 'still').locator('.pinned-picture img').count()).toBe(1);
+      await compose.getByLabel('Comment', { exact: true }).fill('Move the boat left of the post.');
+      await compose.getByRole('button', { name: 'Comment', exact: true }).click();
+
+      await (
+        await openComments(director.page)
+      )
+        .locator('.thread')
+        .getByText(`pier.png · pinned at ${across}% across, ${down}% down`, { exact: true })
+        .waitFor();
+      // The thread's pin is on the card, on that point of the picture.
+      const pin = card(director.page, 'still').locator('.pin');
+      await pin.waitFor();
+      const [pinBox, shown] = [(await pin.boundingBox())!, (await picture.boundingBox())!];
+      expect(Math.abs((pinBox.x + pinBox.width / 2 - shown.x) / shown.width - 0.6)).toBeLessThan(0.02);
+      expect(Math.abs((pinBox.y + pinBox.height / 2 - shown.y) / shown.height - 0.3)).toBeLessThan(0.02);
+      await screenshot(director.page, 'review-image-pin');
+      expect(director.errors).toEqual([]);
+    } finally {
+      await director.context.close();
+    }
+  }, 60_000);
 });

@@ -71,12 +71,13 @@ const EXCERPT_CHARS = 140;
 export const excerpt = (text: string) =>
   text.length <= EXCERPT_CHARS ? text : `${text.slice(0, EXCERPT_CHARS - 1).trimEnd()}…`;
 
-/** What a node is called in a thread ("Opening board, shot 4"; a note's title; its type). */
+/** What a node is called in a thread ("Opening board, shot 4"; a note's title; an upload's file name; its type). */
 export function nodeLabel(node: CanvasNode, shotId: string | null): string {
-  const data = node.data as { title?: unknown; displayName?: unknown; frames?: unknown };
+  const data = node.data as { title?: unknown; displayName?: unknown; fileName?: unknown; frames?: unknown };
   const name =
     (typeof data.title === 'string' && data.title.trim()) ||
     (typeof data.displayName === 'string' && data.displayName.trim()) ||
+    (typeof data.fileName === 'string' && data.fileName.trim()) ||
     node.type;
   if (!shotId) return name;
   const frames = Array.isArray(data.frames) ? (data.frames as Array<{ id?: unknown; number?: unknown }>) : [];

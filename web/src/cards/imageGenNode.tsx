@@ -9,9 +9,11 @@ import {
   PromptEditor,
   browsedImages,
   imageUrlOf,
+  pictureOfCard,
   shownOutputs,
   type CardProps,
 } from './parts.js';
+import { pinsOnPicture } from './review-marks.js';
 import { dataOf, num, text } from './values.js';
 
 /** imageGenNode: the generated images (pending ones as placeholders), the prompt, model, size and count. */
@@ -21,12 +23,13 @@ export function ImageGenNodeCard(card: CardProps) {
   const results = versions.browsing ? browsedImages(versions.browsing) : shownOutputs(data, card.data.state, 'image');
   const title = text(data.displayName) ?? 'generated image';
   const count = num(data.count);
+  const pinned = pinsOnPicture(card.data.node.id, pictureOfCard(data, card.data.state));
   return (
     <CardShell card={card} runnable>
       {results.ready.length + results.pending > 0 ? (
-        <ImageResults urls={results.ready} pending={results.pending} alt={title} />
+        <ImageResults urls={results.ready} pending={results.pending} alt={title} around={pinned} />
       ) : (
-        <ImagePreview url={imageUrlOf(data)} alt={title} />
+        pinned(imageUrlOf(data), <ImagePreview url={imageUrlOf(data)} alt={title} />)
       )}
       {versions.controls}
       <PromptEditor card={card} placeholder="Describe the frame…" />

@@ -8,9 +8,11 @@ import {
   PromptEditor,
   browsedImages,
   imageUrlOf,
+  pictureOfCard,
   shownOutputs,
   type CardProps,
 } from './parts.js';
+import { pinsOnPicture } from './review-marks.js';
 import { dataOf, text } from './values.js';
 
 /** imageNode: the picture (the latest run's results while it has them), its prompt and how it is made. */
@@ -19,12 +21,13 @@ export function ImageNodeCard(card: CardProps) {
   const versions = useCardVersions(card.data.node.id, card.data.state, text(data.externalRunId));
   const results = versions.browsing ? browsedImages(versions.browsing) : shownOutputs(data, card.data.state, 'image');
   const title = text(data.displayName) ?? 'image';
+  const pinned = pinsOnPicture(card.data.node.id, pictureOfCard(data, card.data.state));
   return (
     <CardShell card={card} runnable>
       {results.ready.length + results.pending > 0 ? (
-        <ImageResults urls={results.ready} pending={results.pending} alt={title} />
+        <ImageResults urls={results.ready} pending={results.pending} alt={title} around={pinned} />
       ) : (
-        <ImagePreview url={imageUrlOf(data)} alt={title} />
+        pinned(imageUrlOf(data), <ImagePreview url={imageUrlOf(data)} alt={title} />)
       )}
       {versions.controls}
       <PromptEditor card={card} placeholder="Describe the image…" />

@@ -1,5 +1,14 @@
 import { Handle, NodeResizer, Position, useStore, type NodeProps } from '@xyflow/react';
-import { Component, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
+import {
+  Component,
+  Fragment,
+  useEffect,
+  useRef,
+  useState,
+  type ErrorInfo,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import type { NodeRuntimeState, RunOutput } from '../../../src/contract/index.js';
 import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
 import type { FlowNode } from '../canvas/flow-nodes.js';
@@ -309,15 +318,30 @@ export function browsedImages(outputs: readonly RunOutput[]): { ready: string[];
   return { ready: outputs.filter((output) => output.kind === 'image').map((output) => output.url), pending: 0 };
 }
 
-export function ImageResults({ urls, pending, alt }: { urls: string[]; pending: number; alt: string }) {
+export function ImageResults({
+  urls,
+  pending,
+  alt,
+  around,
+}: {
+  urls: string[];
+  pending: number;
+  alt: string;
+  /** Wraps the picture of one result (by its URL as stored), e.g. with the pins of comments on it. */
+  around?: (url: string, image: ReactElement) => ReactNode;
+}) {
   const origin = useMediaOrigin();
-  const shown = urls.map((url) => safeThumbnailUrl(url, origin)).filter((url): url is string => url !== undefined);
+  const shown = urls.flatMap((url) => {
+    const safe = safeThumbnailUrl(url, origin);
+    return safe === undefined ? [] : [{ url, safe }];
+  });
   if (shown.length === 0 && pending === 0) return null;
   return (
     <div className={`thumbs thumbs-${Math.min(shown.length + pending, 4)}`}>
-      {shown.map((url) => (
-        <img key={url} src={url} alt={alt} loading="lazy" className="thumb" />
-      ))}
+      {shown.map(({ url, safe }) => {
+        const image = <img src={safe} alt={alt} loading="lazy" className="thumb" />;
+        return <Fragment key={safe}>{around ? around(url, image) : image}</Fragment>;
+      })}
       {Array.from({ length: pending }, (_, index) => (
         <div key={`pending-${index}`} className="thumb thumb-pending" role="img" aria-label="image pending">
           <span className="spinner" />
@@ -329,6 +353,20 @@ export function ImageResults({ urls, pending, alt }: { urls: string[]; pending: 
 
 export function imageUrlOf(data: Data): string | undefined {
   return text(data.imageUrl) ?? text(data.previewImageUrl) ?? text(data.committed_slot_url);
+}
+
+/**
+ * A card's own picture, where a comment's pin goes: its image (an uploaded picture's file), else the first of its
+ * latest run's results.
+ */
+export function pictureOfCard(data: Data, state: NodeRuntimeState | undefined): string | undefined {
+  return imageUrlOf(data) ?? uploadedPicture(data) ?? shownOutputs(data, state, 'image').ready[0];
+}
+
+/** An uploaded file that is a picture. */
+export function uploadedPicture(data: Data): string | undefined {
+  const kind = text(data.mediaKind) ?? text(data.mimeType)?.split('/')[0];
+  return kind === 'image' ? text(data.fileUrl) : undefined;
 }
 
 /** Said in place of media a card will not fetch: it is not on this server (src/cards/media-url.ts). */

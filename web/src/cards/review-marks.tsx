@@ -1,3 +1,4 @@
+import type { ReactElement, ReactNode } from 'react';
 import type { ThreadView } from '../../../src/contract/index.js';
 import { BubbleIcon } from '../panels/icons.js';
 import { openThreadCount, stateOf, threadCountLabel, useReview } from '../model/review.js';
@@ -5,8 +6,8 @@ import { ReviewStateChips } from '../panels/ReviewControls.js';
 
 /**
  * What review shows on a card (issue 33): a badge with the number of open comment threads, a board's review state with
- * its "changed since approval" mark, and the pins of open threads on a shot's picture. Nothing in the MCP App, which
- * has no review (no ReviewContext).
+ * its "changed since approval" mark, and the pins of open threads on a shot's picture or an image card's. Nothing in
+ * the MCP App, which has no review (no ReviewContext).
  */
 
 const NO_THREADS: Record<string, ThreadView> = {};
@@ -43,18 +44,7 @@ export function FrameMarks({ nodeId, shotId }: { nodeId: string; shotId: string 
   );
   return (
     <>
-      {open.map((thread) =>
-        thread.anchor?.x !== undefined && thread.anchor.y !== undefined ? (
-          <span
-            key={thread.thread_id}
-            className="pin"
-            data-pin={thread.thread_id}
-            style={{ left: `${thread.anchor.x * 100}%`, top: `${thread.anchor.y * 100}%` }}
-            title={thread.comments[0]?.body ?? ''}
-            aria-hidden="true"
-          />
-        ) : null,
-      )}
+      <Pins threads={open} />
       {open.length > 0 ? (
         <span className="thread-badge frame-threads" role="img" aria-label={threadCountLabel(open.length)}>
           <BubbleIcon /> {open.length}
@@ -71,4 +61,65 @@ export function FrameMarks({ nodeId, shotId }: { nodeId: string; shotId: string 
       ) : null}
     </>
   );
+}
+
+/** A pin where each thread points on a picture: its anchor, in fractions of the picture's width and height. */
+function Pins({ threads }: { threads: ThreadView[] }) {
+  return (
+    <>
+      {threads.map((thread) =>
+        thread.anchor?.x !== undefined && thread.anchor.y !== undefined ? (
+          <span
+            key={thread.thread_id}
+            className="pin"
+            data-pin={thread.thread_id}
+            style={{ left: `${thread.anchor.x * 100}%`, top: `${thread.anchor.y * 100}%` }}
+            title={thread.comments[0]?.body ?? ''}
+            aria-hidden="true"
+          />
+        ) : null,
+      )}
+    </>
+  );
+}
+
+/**
+ * A card's own picture (not a board's shot: FrameMarks) with the pins of its open threads. While it has pins, or one
+ * is being put on it, it is shown whole, at its own proportions rather than cropped to the card, so each pin sits on
+ * the point it was put on.
+ */
+export function PinnedPicture({ nodeId, children }: { nodeId: string; children: ReactNode }) {
+  const threads = useReview((data) => data.threads, NO_THREADS);
+  const pinned = Object.values(threads).filter(
+    (thread) =>
+      thread.status === 'open' &&
+      thread.node_id === nodeId &&
+      thread.shot_id === null &&
+      thread.anchor?.x !== undefined &&
+      thread.anchor.y !== undefined,
+  );
+  // Whole while a pin is being put on it too (and until its thread is posted): the point clicked is then a point of
+  // the picture, not of a crop, and the picture does not change shape under it.
+  const placing = useReview(
+    (data) =>
+      (data.pinning?.nodeId === nodeId && data.pinning.shotId === null) ||
+      (data.pin?.nodeId === nodeId && data.pin.shotId === null),
+    false,
+  );
+  if (pinned.length === 0 && !placing) return <>{children}</>;
+  return (
+    <div className="pinned-picture">
+      {children}
+      <Pins threads={pinned} />
+    </div>
+  );
+}
+
+/**
+ * Puts the pins on a card's picture: `picture` is the one pins are put on (pictureOfCard); any other picture the card
+ * shows (another result of its run) is left as it is.
+ */
+export function pinsOnPicture(nodeId: string, picture: string | undefined) {
+  return (url: string | undefined, image: ReactElement): ReactElement =>
+    url !== undefined && url === picture ? <PinnedPicture nodeId={nodeId}>{image}</PinnedPicture> : image;
 }

@@ -5,9 +5,11 @@ import {
   ErrorLine,
   FileLink,
   ImagePreview,
+  pictureOfCard,
   VideoPlayer,
   type CardProps,
 } from './parts.js';
+import { pinsOnPicture } from './review-marks.js';
 import { dataOf, num, text } from './values.js';
 
 /** uploadNode: the uploaded file, previewed by what kind it is. */
@@ -16,16 +18,15 @@ export function UploadNodeCard(card: CardProps) {
   const url = text(data.fileUrl);
   const kind = text(data.mediaKind) ?? text(data.mimeType)?.split('/')[0] ?? undefined;
   const size = num(data.sizeBytes);
+  const picture = text(data.previewImageUrl) ?? (kind === 'image' ? url : undefined);
+  const pinned = pinsOnPicture(card.data.node.id, pictureOfCard(data, card.data.state));
   return (
     <CardShell card={card}>
       {kind === 'video' ? <VideoPlayer url={url} poster={text(data.previewImageUrl)} /> : null}
       {kind === 'audio' ? <AudioPlayer url={url} /> : null}
-      {kind === 'image' || kind === undefined ? (
-        <ImagePreview
-          url={text(data.previewImageUrl) ?? (kind === 'image' ? url : undefined)}
-          alt={text(data.fileName) ?? 'upload'}
-        />
-      ) : null}
+      {kind === 'image' || kind === undefined
+        ? pinned(picture, <ImagePreview url={picture} alt={text(data.fileName) ?? 'upload'} />)
+        : null}
       {kind === 'document' && url ? (
         <FileLink url={url} download>
           Download {text(data.fileName) ?? 'the file'}

@@ -14,10 +14,10 @@ export function aspectOf(ratio: unknown): number {
   return Number.isFinite(value) && value > 0.2 && value < 5 ? value : 16 / 9;
 }
 
-/** A board's title as people see it: its title, else its card's name, else its id. */
+/** A board's (or any card's) title as people see it: its title, else its card's name or file name, else its id. */
 export function boardTitle(node: { id: string; data: unknown }): string {
-  const data = node.data as { title?: unknown; displayName?: unknown };
-  return words(data.title) ?? words(data.displayName) ?? node.id;
+  const data = node.data as { title?: unknown; displayName?: unknown; fileName?: unknown };
+  return words(data.title) ?? words(data.displayName) ?? words(data.fileName) ?? node.id;
 }
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState, type MouseEvent } from 'react';
 import type { CanvasNode, CommentAnchor, CommentView, ThreadView } from '../../../src/contract/index.js';
 import { useCanvas, useCanvasState, useMediaOrigin } from '../canvas/context.js';
 import { safeThumbnailUrl } from '../cards/media-url.js';
-import { imageUrlOf, shownOutputs } from '../cards/parts.js';
+import { pictureOfCard } from '../cards/parts.js';
 import { dataOf } from '../cards/values.js';
 import { api } from '../model/api.js';
 import { boardTitle } from '../model/present.js';
@@ -43,7 +43,7 @@ export function pictureOf(
     return shot ? shotPicture(shot, states) : undefined;
   }
   const data = dataOf(node.data);
-  return imageUrlOf(data) ?? shownOutputs(data, states[node.id], 'image').ready[0];
+  return pictureOfCard(data, states[node.id]);
 }
 
 export function CommentsPanel({ selected }: { selected: string | null }) {
