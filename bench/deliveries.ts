@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openStore } from '../src/store/store.js';
 import { startPostgresServe } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
 import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
+import { withThrowawayDatabase } from './throwaway-database.js';
 
 /**
  * `npm run bench` (part; issue 36, item 2): how many processes hear of one write. Four `serve` processes on one
@@ -17,7 +17,6 @@ import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
  * NATS answers at BENCH_NATS_URL) only the process with a feed on the written canvas does.
  */
 
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const PROCESSES = 4;
 const WRITES = 100;
@@ -47,88 +46,80 @@ async function layoutSignalsHeard(url: string): Promise<number> {
   return Number(notify?.[1] ?? bus?.[1] ?? 0);
 }
 
-async function deliveriesPerWrite(bus: string | null): Promise<{ perWrite: number; byProcess: number[] }> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  const database = `canvas_deliveries_${process.pid}_${bus ? 'nats' : 'notify'}`;
-  await admin.query(`CREATE DATABASE ${database}`);
-  const work = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-deliveries-'));
-  const children: ChildProcess[] = [];
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${database}`;
-  try {
-    const { token, chatRuns } = await seed({ kind: 'postgres', url: url.toString() }, []);
-    const store = await openStore({ kind: 'postgres', url: url.toString() });
-    const { secret: reader } = await store.tokens.createToken({
-      name: 'page',
-      kind: 'backend',
-      role: 'viewer',
-      projects: ['bench'],
-      workspaces: [],
-      actor: null,
-      expiresAt: null,
-    });
-    await store.close();
-    const servers: string[] = [];
-    for (let index = 0; index < PROCESSES; index += 1) {
-      const started = await startPostgresServe({
-        databaseUrl: url.toString(),
-        work,
-        name: `s${index}`,
-        extra: bus ? ['--feed-bus', bus] : [],
+/** Deliveries per write on a database of its own (null when PostgreSQL is not reachable). */
+function deliveriesPerWrite(bus: string | null): Promise<{ perWrite: number; byProcess: number[] } | null> {
+  return withThrowawayDatabase(`canvas_deliveries_${bus ? 'nats' : 'notify'}`, async (databaseUrl) => {
+    const work = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-deliveries-'));
+    const children: ChildProcess[] = [];
+    try {
+      const { token, chatRuns } = await seed({ kind: 'postgres', url: databaseUrl }, []);
+      const store = await openStore({ kind: 'postgres', url: databaseUrl });
+      const { secret: reader } = await store.tokens.createToken({
+        name: 'page',
+        kind: 'backend',
+        role: 'viewer',
+        projects: ['bench'],
+        workspaces: [],
+        actor: null,
+        expiresAt: null,
       });
-      children.push(started.child);
-      servers.push(started.url);
-    }
-    // Every process serves some page: the measured one on the written canvas, on the first; one on another canvas on
-    // each of the others (a process with no page at all listens to nothing, on either bus).
-    const controller = new AbortController();
-    const openPage = (server: string, canvas: number) =>
-      fetch(`${server}/api/v2/projects/bench/canvases/${writeCanvas(canvas)}/events`, {
-        headers: { authorization: `Bearer ${reader}`, accept: 'text/event-stream' },
-        signal: controller.signal,
-      });
-    const response = await openPage(servers[0]!, 0);
-    for (const [index, server] of servers.entries()) if (index > 0) void (await openPage(server, 1)).body?.getReader();
-    let last = 0;
-    void readEvents(response, (block) => {
-      const id = /^id: (\d+)$/m.exec(block)?.[1];
-      if (block.startsWith('event: layout') && id) {
-        last = Number(id);
-        arrival.wake();
+      await store.close();
+      const servers: string[] = [];
+      for (let index = 0; index < PROCESSES; index += 1) {
+        const started = await startPostgresServe({
+          databaseUrl: databaseUrl,
+          work,
+          name: `s${index}`,
+          extra: bus ? ['--feed-bus', bus] : [],
+        });
+        children.push(started.child);
+        servers.push(started.url);
       }
-    });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const before = await Promise.all(servers.map(layoutSignalsHeard));
-    const headers = { ...mcpHeaders(token), 'x-agent-run-id': chatRuns[0]! };
-    for (let revision = 0; revision < WRITES; revision += 1)
-      await (await fetch(`${servers[1]}/mcp`, { method: 'POST', headers, body: createNodeBody(0, revision) })).text();
-    await arrival.until(() => last >= WRITES, 10_000);
-    // Signals to the other processes may trail the page's event by a moment.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const after = await Promise.all(servers.map(layoutSignalsHeard));
-    controller.abort();
-    const byProcess = after.map((total, index) => total - before[index]!);
-    return { perWrite: byProcess.reduce((sum, count) => sum + count, 0) / WRITES, byProcess };
-  } finally {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    rmSync(work, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-  }
+      // Every process serves some page: the measured one on the written canvas, on the first; one on another canvas on
+      // each of the others (a process with no page at all listens to nothing, on either bus).
+      const controller = new AbortController();
+      const openPage = (server: string, canvas: number) =>
+        fetch(`${server}/api/v2/projects/bench/canvases/${writeCanvas(canvas)}/events`, {
+          headers: { authorization: `Bearer ${reader}`, accept: 'text/event-stream' },
+          signal: controller.signal,
+        });
+      const response = await openPage(servers[0]!, 0);
+      for (const [index, server] of servers.entries())
+        if (index > 0) void (await openPage(server, 1)).body?.getReader();
+      let last = 0;
+      void readEvents(response, (block) => {
+        const id = /^id: (\d+)$/m.exec(block)?.[1];
+        if (block.startsWith('event: layout') && id) {
+          last = Number(id);
+          arrival.wake();
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const before = await Promise.all(servers.map(layoutSignalsHeard));
+      const headers = { ...mcpHeaders(token), 'x-agent-run-id': chatRuns[0]! };
+      for (let revision = 0; revision < WRITES; revision += 1)
+        await (await fetch(`${servers[1]}/mcp`, { method: 'POST', headers, body: createNodeBody(0, revision) })).text();
+      await arrival.until(() => last >= WRITES, 10_000);
+      // Signals to the other processes may trail the page's event by a moment.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const after = await Promise.all(servers.map(layoutSignalsHeard));
+      controller.abort();
+      const byProcess = after.map((total, index) => total - before[index]!);
+      return { perWrite: byProcess.reduce((sum, count) => sum + count, 0) / WRITES, byProcess };
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
 }
 
 export async function measureDeliveries(): Promise<Array<{ signals: string; perWrite: number; byProcess: number[] }>> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-    await admin.end();
-  } catch {
-    return [];
-  }
-  const rows = [{ signals: 'PostgreSQL NOTIFY', ...(await deliveriesPerWrite(null)) }];
-  if (await natsAnswers()) rows.push({ signals: `NATS (${NATS_URL})`, ...(await deliveriesPerWrite(NATS_URL)) });
+  const notify = await deliveriesPerWrite(null);
+  if (!notify) return [];
+  const rows = [{ signals: 'PostgreSQL NOTIFY', ...notify }];
+  const nats = (await natsAnswers()) ? await deliveriesPerWrite(NATS_URL) : null;
+  if (nats) rows.push({ signals: `NATS (${NATS_URL})`, ...nats });
   return rows;
 }
 

@@ -2,12 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openStore } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
 import { startPostgresServe } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
 import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
+import { POSTGRES_ADMIN_URL, withThrowawayDatabase } from './throwaway-database.js';
 
 /**
  * `npm run bench` (part; issue 36, item 3): the busiest canvas, measured. Two `serve` processes on one PostgreSQL
@@ -18,7 +18,6 @@ import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
  * (heartbeats). Targets: p99 < 250 ms at 1,000 pages while writing 20 a second; ≤ 20 KB of RSS per idle feed.
  */
 
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PAGES = Number(process.env.BENCH_VIEWERS ?? 1000);
 const IDLE_FEEDS = Number(process.env.BENCH_IDLE_FEEDS ?? 10_000);
 const WRITES_PER_SECOND = 20;
@@ -72,147 +71,138 @@ export interface ViewerFigures {
 }
 
 export async function measureViewers(): Promise<ViewerFigures | null> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const database = `canvas_viewers_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${database}`);
-  const work = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-viewers-'));
-  const children: ChildProcess[] = [];
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${database}`;
-  try {
-    const { token: writer, chatRuns } = await seed({ kind: 'postgres', url: url.toString() }, []);
-    const store = await openStore({ kind: 'postgres', url: url.toString() });
-    const readers: string[] = [];
-    for (let index = 0; index < Math.ceil(Math.max(PAGES, IDLE_FEEDS) / FEEDS_PER_TOKEN); index += 1)
-      readers.push(
-        (
-          await store.tokens.createToken({
-            name: `page-${index}`,
-            kind: 'backend',
-            role: 'viewer',
-            projects: ['bench'],
-            workspaces: [],
-            actor: null,
-            expiresAt: null,
-          })
-        ).secret,
-      );
-    await store.close();
-    const servers: Array<{ url: string; pid: number }> = [];
-    for (const name of ['a', 'b']) {
-      const started = await startPostgresServe({
-        databaseUrl: url.toString(),
-        work,
-        name,
-        extra: BUS ? ['--feed-bus', BUS] : [],
-      });
-      children.push(started.child);
-      servers.push({ url: started.url, pid: started.child.pid! });
-    }
-    const feedPath = `/api/v2/projects/bench/canvases/${writeCanvas(0)}/events`;
-    const rssBefore = servers.map((server) => rssMegabytes(server.pid));
-    const pages: Array<Awaited<ReturnType<typeof openPage>>> = [];
-    for (let index = 0; index < PAGES; index += 1) {
-      const server = servers[index % 2]!;
-      const token = readers[Math.floor(index / FEEDS_PER_TOKEN)]!;
-      pages.push(await openPage(`${server.url}${feedPath}`, token));
-    }
-    // Each page says where it is once (presence), as a page does when it opens.
-    await Promise.all(
-      readers.slice(0, Math.ceil(PAGES / FEEDS_PER_TOKEN)).map((token, index) =>
-        fetch(`${servers[index % 2]!.url}/api/v2/projects/bench/canvases/${writeCanvas(0)}/presence`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ selection: [], cursor: { x: index, y: 0 } }),
-        }).then((response) => response.text()),
-      ),
-    );
-    await settle(1000);
-    const rssOpen = servers.map((server) => rssMegabytes(server.pid));
-
-    const headers = { ...mcpHeaders(writer), 'x-agent-run-id': chatRuns[0]! };
-    const cpuBefore = servers.reduce((sum, server) => sum + cpuMillis(server.pid), 0);
-    // The pages are read in this process, on the same two cores as the servers: what they cost is said beside.
-    const readersBefore = process.cpuUsage();
-    const sent = new Map<number, number>();
-    const writes = WRITES_PER_SECOND * WRITE_SECONDS;
-    const started = performance.now();
-    for (let revision = 0; revision < writes; revision += 1) {
-      // A steady rate: each write leaves at its slot, whatever the last one took.
-      const slot = started + (revision * 1000) / WRITES_PER_SECOND;
-      const wait = slot - performance.now();
-      if (wait > 0) await settle(wait);
-      sent.set(revision + 1, performance.now());
-      const response = await fetch(`${servers[0]!.url}/mcp`, {
-        method: 'POST',
-        headers,
-        body: createNodeBody(0, revision),
-      });
-      await response.text();
-    }
-    await arrival.until(() => pages.every((page) => page.seen.has(writes)), 10_000);
-    const cpuWriting = servers.reduce((sum, server) => sum + cpuMillis(server.pid), 0) - cpuBefore;
-    const readersUsed = process.cpuUsage(readersBefore);
-    const readerCpuShare = (readersUsed.user + readersUsed.system) / 1000 / (performance.now() - started);
-    const samples: number[] = [];
-    let lost = 0;
-    for (const page of pages)
-      for (const [revision, at] of sent) {
-        const seen = page.seen.get(revision);
-        if (seen === undefined) lost += 1;
-        else samples.push(seen - at);
+  return withThrowawayDatabase('canvas_viewers', async (databaseUrl) => {
+    const work = mkdtempSync(join(tmpdir(), 'canvas-mcp-bench-viewers-'));
+    const children: ChildProcess[] = [];
+    try {
+      const { token: writer, chatRuns } = await seed({ kind: 'postgres', url: databaseUrl }, []);
+      const store = await openStore({ kind: 'postgres', url: databaseUrl });
+      const readers: string[] = [];
+      for (let index = 0; index < Math.ceil(Math.max(PAGES, IDLE_FEEDS) / FEEDS_PER_TOKEN); index += 1)
+        readers.push(
+          (
+            await store.tokens.createToken({
+              name: `page-${index}`,
+              kind: 'backend',
+              role: 'viewer',
+              projects: ['bench'],
+              workspaces: [],
+              actor: null,
+              expiresAt: null,
+            })
+          ).secret,
+        );
+      await store.close();
+      const servers: Array<{ url: string; pid: number }> = [];
+      for (const name of ['a', 'b']) {
+        const started = await startPostgresServe({
+          databaseUrl: databaseUrl,
+          work,
+          name,
+          extra: BUS ? ['--feed-bus', BUS] : [],
+        });
+        children.push(started.child);
+        servers.push({ url: started.url, pid: started.child.pid! });
       }
-    for (const page of pages) page.close();
-    await settle(1000);
+      const feedPath = `/api/v2/projects/bench/canvases/${writeCanvas(0)}/events`;
+      const rssBefore = servers.map((server) => rssMegabytes(server.pid));
+      const pages: Array<Awaited<ReturnType<typeof openPage>>> = [];
+      for (let index = 0; index < PAGES; index += 1) {
+        const server = servers[index % 2]!;
+        const token = readers[Math.floor(index / FEEDS_PER_TOKEN)]!;
+        pages.push(await openPage(`${server.url}${feedPath}`, token));
+      }
+      // Each page says where it is once (presence), as a page does when it opens.
+      await Promise.all(
+        readers.slice(0, Math.ceil(PAGES / FEEDS_PER_TOKEN)).map((token, index) =>
+          fetch(`${servers[index % 2]!.url}/api/v2/projects/bench/canvases/${writeCanvas(0)}/presence`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ selection: [], cursor: { x: index, y: 0 } }),
+          }).then((response) => response.text()),
+        ),
+      );
+      await settle(1000);
+      const rssOpen = servers.map((server) => rssMegabytes(server.pid));
 
-    // 10,000 idle feeds on one process.
-    const single = servers[1]!;
-    const idleBefore = { rss: rssMegabytes(single.pid), fds: fdCount(single.pid) };
-    const idle: Array<Awaited<ReturnType<typeof openPage>>> = [];
-    for (let index = 0; index < IDLE_FEEDS; index += 1)
-      idle.push(await openPage(`${single.url}${feedPath}`, readers[Math.floor(index / FEEDS_PER_TOKEN)]!));
-    await settle(3000);
-    const idleOpen = { rss: rssMegabytes(single.pid), fds: fdCount(single.pid) };
-    const idleCpu = cpuMillis(single.pid);
-    await settle(10_000);
-    const cpuMsPerSecond = (cpuMillis(single.pid) - idleCpu) / 10;
-    for (const page of idle) page.close();
+      const headers = { ...mcpHeaders(writer), 'x-agent-run-id': chatRuns[0]! };
+      const cpuBefore = servers.reduce((sum, server) => sum + cpuMillis(server.pid), 0);
+      // The pages are read in this process, on the same two cores as the servers: what they cost is said beside.
+      const readersBefore = process.cpuUsage();
+      const sent = new Map<number, number>();
+      const writes = WRITES_PER_SECOND * WRITE_SECONDS;
+      const started = performance.now();
+      for (let revision = 0; revision < writes; revision += 1) {
+        // A steady rate: each write leaves at its slot, whatever the last one took.
+        const slot = started + (revision * 1000) / WRITES_PER_SECOND;
+        const wait = slot - performance.now();
+        if (wait > 0) await settle(wait);
+        sent.set(revision + 1, performance.now());
+        const response = await fetch(`${servers[0]!.url}/mcp`, {
+          method: 'POST',
+          headers,
+          body: createNodeBody(0, revision),
+        });
+        await response.text();
+      }
+      await arrival.until(() => pages.every((page) => page.seen.has(writes)), 10_000);
+      const cpuWriting = servers.reduce((sum, server) => sum + cpuMillis(server.pid), 0) - cpuBefore;
+      const readersUsed = process.cpuUsage(readersBefore);
+      const readerCpuShare = (readersUsed.user + readersUsed.system) / 1000 / (performance.now() - started);
+      const samples: number[] = [];
+      let lost = 0;
+      for (const page of pages)
+        for (const [revision, at] of sent) {
+          const seen = page.seen.get(revision);
+          if (seen === undefined) lost += 1;
+          else samples.push(seen - at);
+        }
+      for (const page of pages) page.close();
+      await settle(1000);
 
-    return {
-      pages: PAGES,
-      writes,
-      p50: percentile(samples, 50),
-      p99: percentile(samples, 99),
-      lost,
-      cpuPerDeliveredEventUs: (cpuWriting * 1000) / (writes * PAGES),
-      kbPerOpenFeed: ((rssOpen[0]! + rssOpen[1]! - rssBefore[0]! - rssBefore[1]!) * 1024) / PAGES,
-      idle: {
-        feeds: IDLE_FEEDS,
-        kbPerFeed: ((idleOpen.rss - idleBefore.rss) * 1024) / IDLE_FEEDS,
-        fds: idleOpen.fds - idleBefore.fds,
-        cpuMsPerSecond,
-      },
-      bus: BUS ? `NATS (${BUS})` : 'PostgreSQL NOTIFY',
-      readerCores: readerCpuShare,
-      serverCores: cpuWriting / (WRITE_SECONDS * 1000),
-    };
-  } finally {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await settle(500);
-    rmSync(work, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-  }
+      // 10,000 idle feeds on one process.
+      const single = servers[1]!;
+      const idleBefore = { rss: rssMegabytes(single.pid), fds: fdCount(single.pid) };
+      const idle: Array<Awaited<ReturnType<typeof openPage>>> = [];
+      for (let index = 0; index < IDLE_FEEDS; index += 1)
+        idle.push(await openPage(`${single.url}${feedPath}`, readers[Math.floor(index / FEEDS_PER_TOKEN)]!));
+      await settle(3000);
+      const idleOpen = { rss: rssMegabytes(single.pid), fds: fdCount(single.pid) };
+      const idleCpu = cpuMillis(single.pid);
+      await settle(10_000);
+      const cpuMsPerSecond = (cpuMillis(single.pid) - idleCpu) / 10;
+      for (const page of idle) page.close();
+
+      return {
+        pages: PAGES,
+        writes,
+        p50: percentile(samples, 50),
+        p99: percentile(samples, 99),
+        lost,
+        cpuPerDeliveredEventUs: (cpuWriting * 1000) / (writes * PAGES),
+        kbPerOpenFeed: ((rssOpen[0]! + rssOpen[1]! - rssBefore[0]! - rssBefore[1]!) * 1024) / PAGES,
+        idle: {
+          feeds: IDLE_FEEDS,
+          kbPerFeed: ((idleOpen.rss - idleBefore.rss) * 1024) / IDLE_FEEDS,
+          fds: idleOpen.fds - idleBefore.fds,
+          cpuMsPerSecond,
+        },
+        bus: BUS ? `NATS (${BUS})` : 'PostgreSQL NOTIFY',
+        readerCores: readerCpuShare,
+        serverCores: cpuWriting / (WRITE_SECONDS * 1000),
+      };
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+      await settle(500);
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = await measureViewers();
-  if (!figures) process.stdout.write(`\nPostgreSQL at ${ADMIN_URL} is not reachable: the viewers bench is skipped.\n`);
+  if (!figures)
+    process.stdout.write(`\nPostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable: the viewers bench is skipped.\n`);
   else
     process.stdout.write(
       [

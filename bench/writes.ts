@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import pg from 'pg';
 import { countRoundTrips } from './pg-round-trips.js';
 import { ROOT, startPostgresServe, startProcess } from './processes.js';
+import { POSTGRES_ADMIN_URL, withThrowawayDatabase } from './throwaway-database.js';
 import {
   WRITE_CANVASES,
   WRITE_CANVAS_FILL,
@@ -204,27 +204,14 @@ async function ourServer(work: string, name: string, extra: string[], children: 
   };
 }
 
-const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
 /** 16 writers on 16 canvases across two server processes on one PostgreSQL database, created for the run and dropped. */
 async function postgresWriters(work: string, children: ChildProcess[]): Promise<Measurement[]> {
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    process.stdout.write(`PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable: its scenario is skipped.\n`);
-    return [];
-  }
-  const database = `canvas_bench_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${database}`);
-  try {
-    const url = new URL(POSTGRES_ADMIN_URL);
-    url.pathname = `/${database}`;
-    const seeded = await seed({ kind: 'postgres', url: url.toString() }, []);
+  const rows = await withThrowawayDatabase('canvas_bench', async (databaseUrl) => {
+    const seeded = await seed({ kind: 'postgres', url: databaseUrl }, []);
     const servers: Writer[] = [];
     for (const name of ['pg-a', 'pg-b']) {
       const started = await startPostgresServe({
-        databaseUrl: url.toString(),
+        databaseUrl: databaseUrl,
         work,
         name,
         nodeFlags: serverNodeFlags(),
@@ -267,10 +254,9 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
     for (const server of servers) process.kill(server.pid, 'SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
     return [measuredSequential, measured];
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-  }
+  });
+  if (!rows) process.stdout.write(`PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable: its scenario is skipped.\n`);
+  return rows ?? [];
 }
 
 async function main(): Promise<void> {
