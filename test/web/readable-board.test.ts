@@ -121,6 +121,70 @@ describe('a board readable on a laptop', () => {
     });
   }
 
+  it('after Fit, no card is under the mini-map, at a laptop’s sizes', async () => {
+    // A grid about as wide as the pane is tall: fitted edge to edge, its last card lands in the pane's bottom right
+    // corner, where the mini-map floats.
+    await server.store.projects.createCanvas('demo', 'corner', false);
+    let revision = 0;
+    for (let row = 0; row < 4; row += 1)
+      for (let column = 0; column < 4; column += 1) {
+        await server.store.writes.createNode(
+          {
+            projectId: 'demo',
+            canvasId: 'corner',
+            baseRevision: revision,
+            clientSaveId: null,
+            authorization: SYSTEM_WRITE,
+          },
+          CanvasNode.parse({
+            id: `n${row}${column}`,
+            type: 'textAnnotationNode',
+            position: { x: column * 400, y: row * 370 },
+            data: { content: `Row ${row + 1}, card ${column + 1}` },
+          }),
+        );
+        revision += 1;
+      }
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 1280, height: 720 },
+    ]) {
+      const { context, page, errors } = await signIn(
+        browser,
+        server,
+        DEMO_OWNER,
+        { projectId: 'demo', canvasId: 'corner' },
+        viewport,
+      );
+      try {
+        await page.locator('.feed-live').waitFor();
+        await card(page, 'n33').waitFor();
+        await page.keyboard.press('f');
+        const miniMap = (await page.locator('.react-flow__minimap').boundingBox())!;
+        const underMiniMap = async () =>
+          (await cardsInView(page))
+            .filter(
+              ({ box }) =>
+                box.x < miniMap.x + miniMap.width &&
+                box.x + box.width > miniMap.x &&
+                box.y < miniMap.y + miniMap.height &&
+                box.y + box.height > miniMap.y,
+            )
+            .map((entry) => entry.id);
+        // Every card in view, none under the mini-map (Fit moves the view over 200 ms: waited for, then read again).
+        await waitFor(
+          async () => ({ inView: (await cardsInView(page)).length, under: await underMiniMap() }),
+          (seen) => seen.inView === 16 && seen.under.length === 0,
+          5_000,
+        );
+        expect(await underMiniMap(), `${viewport.width}×${viewport.height}`).toEqual([]);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('places twenty cards added from the palette where they overlap nothing', async () => {
     const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
       projectId: 'demo',

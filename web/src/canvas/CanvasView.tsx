@@ -22,7 +22,7 @@ import { SHOT_DRAG } from '../model/shots.js';
 import { copySelection, pasteClipboard } from './clipboard.js';
 import { filesOf, useUploads } from './FileUploads.js';
 import { useCanvas, useCanvasState, useEditable } from './context.js';
-import { fitCanvas } from './fit.js';
+import { fitCanvas, MAX_ZOOM, MIN_ZOOM } from './fit.js';
 import { toFlowEdges, toFlowNodes, type FlowNode } from './flow-nodes.js';
 import { PresenceLayer } from './PresenceLayer.js';
 
@@ -343,8 +343,8 @@ export function CanvasView({
         selectionKeyCode="Shift"
         multiSelectionKeyCode={['Meta', 'Control']}
         onlyRenderVisibleElements
-        minZoom={0.05}
-        maxZoom={2}
+        minZoom={MIN_ZOOM}
+        maxZoom={MAX_ZOOM}
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={24} />

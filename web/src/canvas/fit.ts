@@ -1,4 +1,4 @@
-import type { ReactFlowInstance } from '@xyflow/react';
+import { getViewportForBounds, type ReactFlowInstance } from '@xyflow/react';
 import type { CanvasNode } from '../../../src/contract/index.js';
 import { LIMITS } from '../../../src/contract/limits.js';
 import { drawnBoxes } from '../model/placement.js';
@@ -46,6 +46,9 @@ export function layoutBounds(
  * shows the part of the canvas where most cards are, rather than the far corners (issue 31).
  */
 export const READABLE_ZOOM = 0.3;
+/** The zoom range of every canvas view (the web canvas and the MCP App). */
+export const MIN_ZOOM = 0.05;
+export const MAX_ZOOM = 2;
 const PADDING = 0.08;
 
 type Bounds = { x: number; y: number; width: number; height: number };
@@ -74,24 +77,81 @@ export function busiestRegion(boxes: readonly Bounds[], window: { width: number;
   return best?.bounds ?? null;
 }
 
+/** Pixels, as React Flow takes a padding of each side. */
+type Px = `${number}px`;
+type Padding = { top: Px; right: Px; bottom: Px; left: Px };
+
+/**
+ * The padding that fits `bounds` in the pane clear of the mini-map, which floats over the pane's bottom right corner:
+ * the usual margin on every side, and the mini-map's width kept free on the right or its height at the bottom,
+ * whichever leaves the larger zoom. A card after Fit is then never under it.
+ */
+export function paddingClearOf(
+  bounds: Bounds,
+  pane: { width: number; height: number },
+  miniMap: { width: number; height: number } | null,
+): Padding {
+  const marginX = Math.floor((pane.width - pane.width / (1 + PADDING)) * 0.5);
+  const marginY = Math.floor((pane.height - pane.height / (1 + PADDING)) * 0.5);
+  const zoomWith = (right: number, bottom: number) =>
+    Math.min(
+      (pane.width - 2 * marginX - right) / Math.max(bounds.width, 1),
+      (pane.height - 2 * marginY - bottom) / Math.max(bounds.height, 1),
+    );
+  const [right, bottom] = !miniMap
+    ? [0, 0]
+    : zoomWith(miniMap.width, 0) >= zoomWith(0, miniMap.height)
+      ? [miniMap.width, 0]
+      : [0, miniMap.height];
+  return {
+    top: `${marginY}px`,
+    right: `${marginX + right}px`,
+    bottom: `${marginY + bottom}px`,
+    left: `${marginX}px`,
+  };
+}
+
+/** The mini-map's corner of the pane: from its left edge to the pane's right, from its top to the pane's bottom. */
+function miniMapCorner(pane: DOMRect): { width: number; height: number } | null {
+  const miniMap = document.querySelector('.react-flow__minimap')?.getBoundingClientRect();
+  if (!miniMap || miniMap.width === 0) return null;
+  return { width: Math.max(0, pane.right - miniMap.left), height: Math.max(0, pane.bottom - miniMap.top) };
+}
+
 export function fitCanvas(flow: ReactFlowInstance<FlowNode>, nodes: CanvasNode[], duration = 0): void {
   const bounds = layoutBounds(nodes);
   if (!bounds) return;
   const pane = document.querySelector('.react-flow')?.getBoundingClientRect();
-  const zoomToFit = pane
-    ? Math.min(pane.width / (bounds.width * (1 + 2 * PADDING)), pane.height / (bounds.height * (1 + 2 * PADDING)))
-    : 1;
-  if (pane && zoomToFit < READABLE_ZOOM) {
+  if (!pane) {
+    void flow.fitBounds(bounds, { padding: PADDING, duration });
+    return;
+  }
+  const corner = miniMapCorner(pane);
+  const fitTo = (target: Bounds) =>
+    void flow.setViewport(
+      getViewportForBounds(target, pane.width, pane.height, MIN_ZOOM, MAX_ZOOM, paddingClearOf(target, pane, corner)),
+      { duration },
+    );
+  // The pane less the mini-map's strip (the larger of what is left beside it and above it).
+  const free =
+    !corner || (pane.width - corner.width) * pane.height >= pane.width * (pane.height - corner.height)
+      ? { width: pane.width - (corner?.width ?? 0), height: pane.height }
+      : { width: pane.width, height: pane.height - corner.height };
+  const zoomToFit = Math.min(
+    free.width / (bounds.width * (1 + 2 * PADDING)),
+    free.height / (bounds.height * (1 + 2 * PADDING)),
+  );
+  if (zoomToFit < READABLE_ZOOM) {
     // Too large to read whole: the busiest part, at a zoom where its cards are readable.
     const window = {
-      width: pane.width / READABLE_ZOOM / (1 + 2 * PADDING),
-      height: pane.height / READABLE_ZOOM / (1 + 2 * PADDING),
+      width: free.width / READABLE_ZOOM / (1 + 2 * PADDING),
+      height: free.height / READABLE_ZOOM / (1 + 2 * PADDING),
     };
     const region = busiestRegion(drawnBoxes(nodes.filter((node) => node.parentId === undefined)), window);
     if (region) {
-      void flow.fitBounds(region, { padding: PADDING, duration });
+      fitTo(region);
       return;
     }
   }
-  void flow.fitBounds(bounds, { padding: PADDING, duration });
+  fitTo(bounds);
 }

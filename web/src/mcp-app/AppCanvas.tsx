@@ -1,7 +1,7 @@
 import { Background, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NODE_CARDS } from '../cards/index.js';
-import { fitCanvas } from '../canvas/fit.js';
+import { fitCanvas, MAX_ZOOM, MIN_ZOOM } from '../canvas/fit.js';
 import { CanvasContext, useCanvasState } from '../canvas/context.js';
 import { toFlowEdges, toFlowNodes, type FlowNode } from '../canvas/flow-nodes.js';
 import type { CanvasController } from '../model/canvas-store.js';
@@ -47,8 +47,8 @@ function Flow() {
       elementsSelectable={false}
       deleteKeyCode={null}
       onlyRenderVisibleElements
-      minZoom={0.05}
-      maxZoom={2}
+      minZoom={MIN_ZOOM}
+      maxZoom={MAX_ZOOM}
       proOptions={{ hideAttribution: true }}
     >
       <Background gap={24} />
