@@ -49,6 +49,12 @@ interface BrowserWindow {
   localStorage: { removeItem(key: string): void };
 }
 
+/** A laptop's sizes, at which the board must read well. */
+const LAPTOPS = [
+  { width: 1440, height: 900 },
+  { width: 1280, height: 720 },
+] as const;
+
 /** Every card in view: its title's size on screen, whether its text is cut, and its box. */
 async function cardsInView(page: Page) {
   return page.evaluate(() => {
@@ -86,10 +92,7 @@ describe('a board readable on a laptop', () => {
     await server?.close();
   });
 
-  for (const viewport of [
-    { width: 1440, height: 900 },
-    { width: 1280, height: 720 },
-  ]) {
+  for (const viewport of LAPTOPS) {
     it(`after Fit at ${viewport.width}×${viewport.height}, every card's title in view is readable and whole`, async () => {
       const { context, page, errors } = await signIn(
         browser,
@@ -145,10 +148,7 @@ describe('a board readable on a laptop', () => {
         );
         revision += 1;
       }
-    for (const viewport of [
-      { width: 1440, height: 900 },
-      { width: 1280, height: 720 },
-    ]) {
+    for (const viewport of LAPTOPS) {
       const { context, page, errors } = await signIn(
         browser,
         server,
