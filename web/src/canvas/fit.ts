@@ -77,6 +77,23 @@ export function busiestRegion(boxes: readonly Bounds[], window: { width: number;
   return best?.bounds ?? null;
 }
 
+type Size = { width: number; height: number };
+/** What Fit keeps free of cards for the mini-map: a strip on the pane's right, or at its bottom. */
+type Strip = { right: number; bottom: number };
+const NO_STRIP: Strip = { right: 0, bottom: 0 };
+
+/**
+ * The strips that may be kept free for the mini-map: its width on the right, its height at the bottom, each only where
+ * it leaves at least half the pane (in a small window the cards come first).
+ */
+export function miniMapStrips(pane: Size, miniMap: Size | null): Strip[] {
+  if (!miniMap) return [];
+  return [
+    ...(miniMap.width * 2 <= pane.width ? [{ right: miniMap.width, bottom: 0 }] : []),
+    ...(miniMap.height * 2 <= pane.height ? [{ right: 0, bottom: miniMap.height }] : []),
+  ];
+}
+
 /** Pixels, as React Flow takes a padding of each side. */
 type Px = `${number}px`;
 type Padding = { top: Px; right: Px; bottom: Px; left: Px };
@@ -86,23 +103,17 @@ type Padding = { top: Px; right: Px; bottom: Px; left: Px };
  * the usual margin on every side, and the mini-map's width kept free on the right or its height at the bottom,
  * whichever leaves the larger zoom. A card after Fit is then never under it.
  */
-export function paddingClearOf(
-  bounds: Bounds,
-  pane: { width: number; height: number },
-  miniMap: { width: number; height: number } | null,
-): Padding {
+export function paddingClearOf(bounds: Bounds, pane: Size, miniMap: Size | null): Padding {
   const marginX = Math.floor((pane.width - pane.width / (1 + PADDING)) * 0.5);
   const marginY = Math.floor((pane.height - pane.height / (1 + PADDING)) * 0.5);
-  const zoomWith = (right: number, bottom: number) =>
+  const zoomWith = ({ right, bottom }: Strip) =>
     Math.min(
       (pane.width - 2 * marginX - right) / Math.max(bounds.width, 1),
       (pane.height - 2 * marginY - bottom) / Math.max(bounds.height, 1),
     );
-  const [right, bottom] = !miniMap
-    ? [0, 0]
-    : zoomWith(miniMap.width, 0) >= zoomWith(0, miniMap.height)
-      ? [miniMap.width, 0]
-      : [0, miniMap.height];
+  const strips = miniMapStrips(pane, miniMap);
+  const { right, bottom } =
+    strips.length === 0 ? NO_STRIP : strips.reduce((best, strip) => (zoomWith(strip) > zoomWith(best) ? strip : best));
   return {
     top: `${marginY}px`,
     right: `${marginX + right}px`,
@@ -112,7 +123,7 @@ export function paddingClearOf(
 }
 
 /** The mini-map's corner of the pane: from its left edge to the pane's right, from its top to the pane's bottom. */
-function miniMapCorner(pane: DOMRect): { width: number; height: number } | null {
+function miniMapCorner(pane: DOMRect): Size | null {
   const miniMap = document.querySelector('.react-flow__minimap')?.getBoundingClientRect();
   if (!miniMap || miniMap.width === 0) return null;
   return { width: Math.max(0, pane.right - miniMap.left), height: Math.max(0, pane.bottom - miniMap.top) };
@@ -132,11 +143,14 @@ export function fitCanvas(flow: ReactFlowInstance<FlowNode>, nodes: CanvasNode[]
       getViewportForBounds(target, pane.width, pane.height, MIN_ZOOM, MAX_ZOOM, paddingClearOf(target, pane, corner)),
       { duration },
     );
-  // The pane less the mini-map's strip (the larger of what is left beside it and above it).
+  // The pane less the mini-map's strip (of those that may be kept free, the one that leaves the larger area).
+  const strips = miniMapStrips(pane, corner);
   const free =
-    !corner || (pane.width - corner.width) * pane.height >= pane.width * (pane.height - corner.height)
-      ? { width: pane.width - (corner?.width ?? 0), height: pane.height }
-      : { width: pane.width, height: pane.height - corner.height };
+    strips.length === 0
+      ? { width: pane.width, height: pane.height }
+      : strips
+          .map((strip) => ({ width: pane.width - strip.right, height: pane.height - strip.bottom }))
+          .reduce((best, left) => (left.width * left.height > best.width * best.height ? left : best));
   const zoomToFit = Math.min(
     free.width / (bounds.width * (1 + 2 * PADDING)),
     free.height / (bounds.height * (1 + 2 * PADDING)),
