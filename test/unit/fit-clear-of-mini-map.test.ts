@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { miniMapStrips, paddingClearOf } from '../../web/src/canvas/fit.js';
+import { miniMapStrips, paddingClearOf } from '../../web/src/canvas/fit-padding.js';
 
 /**
- * Fit keeps cards clear of the mini-map (web/src/canvas/fit.ts): the padding React Flow fits a layout with keeps the
+ * Fit keeps cards clear of the mini-map (web/src/canvas/fit-padding.ts): the padding React Flow fits a layout with keeps the
  * mini-map's width free on the right or its height at the bottom, whichever leaves the larger zoom, and neither where
  * it would take half the pane. A laptop's pane (923×860) and React Flow's mini-map corner (215×165).
  */
