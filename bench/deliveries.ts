@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openStore } from '../src/store/store.js';
 import { startPostgresServe } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
-import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
+import { benchToken, createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
 import { withThrowawayDatabase } from './throwaway-database.js';
 
 /**
@@ -54,15 +54,7 @@ function deliveriesPerWrite(bus: string | null): Promise<{ perWrite: number; byP
     try {
       const { token, chatRuns } = await seed({ kind: 'postgres', url: databaseUrl }, []);
       const store = await openStore({ kind: 'postgres', url: databaseUrl });
-      const { secret: reader } = await store.tokens.createToken({
-        name: 'page',
-        kind: 'backend',
-        role: 'viewer',
-        projects: ['bench'],
-        workspaces: [],
-        actor: null,
-        expiresAt: null,
-      });
+      const { secret: reader } = await benchToken(store, { name: 'page', kind: 'backend', role: 'viewer' });
       await store.close();
       const servers: string[] = [];
       for (let index = 0; index < PROCESSES; index += 1) {

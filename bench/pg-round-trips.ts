@@ -6,7 +6,7 @@ import { loadServeConfig } from '../src/config/index.js';
 import { startServer } from '../src/server/server.js';
 import { createLogger } from '../src/shared/logger.js';
 import { openStore } from '../src/store/store.js';
-import { mcpHeaders, seed, writeCanvas } from './workload.js';
+import { benchToken, mcpHeaders, seed, writeCanvas } from './workload.js';
 import { POSTGRES_ADMIN_URL, withThrowawayDatabase } from './throwaway-database.js';
 
 /**
@@ -28,14 +28,10 @@ export async function countRoundTrips(): Promise<Record<string, Count> | null> {
       await seed({ kind: 'postgres', url: databaseUrl }, []);
       // An agent with the edit tool set (batches and PATCH-like updates go through apply_canvas_changes) and a chat run.
       const store = await openStore({ kind: 'postgres', url: databaseUrl });
-      const { tokenId, secret: token } = await store.tokens.createToken({
+      const { tokenId, secret: token } = await benchToken(store, {
         name: 'round trips',
         kind: 'agent',
         role: 'editor',
-        projects: ['bench'],
-        workspaces: [],
-        actor: null,
-        expiresAt: null,
         toolSets: ['edit'],
       });
       const chatRun = await store.chatRuns.createChatRun({

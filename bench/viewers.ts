@@ -6,7 +6,7 @@ import { openStore } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
 import { startPostgresServe } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
-import { createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
+import { benchToken, createNodeBody, mcpHeaders, seed, writeCanvas } from './workload.js';
 import { POSTGRES_ADMIN_URL, withThrowawayDatabase } from './throwaway-database.js';
 
 /**
@@ -79,19 +79,7 @@ export async function measureViewers(): Promise<ViewerFigures | null> {
       const store = await openStore({ kind: 'postgres', url: databaseUrl });
       const readers: string[] = [];
       for (let index = 0; index < Math.ceil(Math.max(PAGES, IDLE_FEEDS) / FEEDS_PER_TOKEN); index += 1)
-        readers.push(
-          (
-            await store.tokens.createToken({
-              name: `page-${index}`,
-              kind: 'backend',
-              role: 'viewer',
-              projects: ['bench'],
-              workspaces: [],
-              actor: null,
-              expiresAt: null,
-            })
-          ).secret,
-        );
+        readers.push((await benchToken(store, { name: `page-${index}`, kind: 'backend', role: 'viewer' })).secret);
       await store.close();
       const servers: Array<{ url: string; pid: number }> = [];
       for (const name of ['a', 'b']) {

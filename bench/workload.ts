@@ -1,7 +1,8 @@
 import autocannon from 'autocannon';
 import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { CanvasNode } from '../src/contract/index.js';
-import { openStore, sqliteFileIn, type StoreLocation } from '../src/store/store.js';
+import { openStore, sqliteFileIn, type Store, type StoreLocation } from '../src/store/store.js';
+import type { NewToken } from '../src/store/token-store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
 
 /** What the benches share: the node mix, the seeded store, MCP request shapes and one autocannon measurement. */
@@ -82,6 +83,23 @@ export const WRITE_CANVASES = 16;
 export const WRITE_CANVAS_FILL = 15_000;
 export const writeCanvas = (index: number) => `writes-${index}`;
 
+/**
+ * A bench's token on the bench project: no workspace, no expiry, acting for nobody, unless `token` says otherwise.
+ * Answers the secret a client presents and the token's id.
+ */
+export function benchToken(
+  store: Store,
+  token: Pick<NewToken, 'name' | 'kind' | 'role'> & Partial<NewToken>,
+): Promise<{ tokenId: string; secret: string }> {
+  return store.tokens.createToken({
+    projects: ['bench'],
+    workspaces: [],
+    actor: null,
+    expiresAt: null,
+    ...token,
+  });
+}
+
 export async function seed(
   where: string | StoreLocation,
   sizes: readonly number[],
@@ -104,15 +122,7 @@ export async function seed(
       );
     }
   }
-  const { tokenId, secret } = await store.tokens.createToken({
-    name: 'bench',
-    kind: 'agent',
-    role: 'editor',
-    projects: ['bench'],
-    workspaces: [],
-    actor: null,
-    expiresAt: null,
-  });
+  const { tokenId, secret } = await benchToken(store, { name: 'bench', kind: 'agent', role: 'editor' });
   const chatRuns: string[] = [];
   for (let index = 0; index < WRITE_CANVASES; index += 1) {
     await store.projects.createCanvas('bench', writeCanvas(index), false);
