@@ -7,6 +7,7 @@ import { CanvasNode, type NodeRun } from '../src/contract/index.js';
 import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { openStore, sqliteFileIn, type StoreLocation } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';
+import { benchToken } from './workload.js';
 
 /**
  * How long a cancel takes to stop a running run (issue 5: within 100 ms when the run executes in the process that
@@ -81,14 +82,12 @@ async function seed(location: StoreLocation): Promise<string> {
     );
   }
   await store.projects.addMember(PROJECT, BENCH_PERSON, 'editor');
-  const { secret } = await store.tokens.createToken({
+  const { secret } = await benchToken(store, {
     name: 'bench',
     kind: 'backend',
     role: 'editor',
     projects: [PROJECT],
-    workspaces: [],
     actor: BENCH_PERSON,
-    expiresAt: null,
   });
   await store.close();
   return secret;

@@ -7,6 +7,7 @@ import { plannedAgent } from '../test/agent/chat-support.js';
 import { scripted, startModelStandin, type Brain } from '../test/support/model-standin.js';
 import { cpuMillis } from './process-stats.js';
 import { ROOT, startProcess } from './processes.js';
+import { benchToken } from './workload.js';
 
 /**
  * `npm run bench` (part): the canvas chat (issue 18) against the built server, with the local model stand-in in this
@@ -43,14 +44,11 @@ async function seed(dataDir: string) {
       await store.projects.createCanvas('p', canvas, false);
     await store.projects.addMember('p', PERSON, 'editor');
     await store.projects.addMember('p', { issuer: 'bench', subject: 'watcher' }, 'viewer');
-    const { tokenId, secret } = await store.tokens.createToken({
+    const { tokenId, secret } = await benchToken(store, {
       name: 'external',
       kind: 'agent',
       role: 'editor',
       projects: ['p'],
-      workspaces: [],
-      actor: null,
-      expiresAt: null,
     });
     const chatRun = await store.chatRuns.createChatRun({
       projectId: 'p',

@@ -5,6 +5,7 @@ import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
 import { ROOT, startProcess } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
+import { benchToken } from './workload.js';
 
 /**
  * `npm run bench` (part): the change feed. Latency from sending a write (create_canvas_node through MCP) to its
@@ -97,17 +98,8 @@ export async function measureFeed(): Promise<{
     const readers: string[] = [];
     for (let index = 0; index < Math.ceil(1000 / FEEDS_PER_TOKEN); index += 1) {
       readers.push(
-        (
-          await store.tokens.createToken({
-            name: `feed-${index}`,
-            kind: 'backend',
-            role: 'viewer',
-            projects: ['demo'],
-            workspaces: [],
-            actor: null,
-            expiresAt: null,
-          })
-        ).secret,
+        (await benchToken(store, { name: `feed-${index}`, kind: 'backend', role: 'viewer', projects: ['demo'] }))
+          .secret,
       );
     }
     await store.close();

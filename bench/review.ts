@@ -6,6 +6,7 @@ import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { cpuMillis } from './process-stats.js';
 import { ROOT, startProcess } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
+import { benchToken } from './workload.js';
 
 /**
  * `npm run bench` (part): review (issue 33, item 6). A person posts comments on the demo canvas (each a new thread,
@@ -61,17 +62,8 @@ export async function measureReview(): Promise<{
     const readers: string[] = [];
     for (let index = 0; index < Math.ceil(PAGES / FEEDS_PER_TOKEN); index += 1)
       readers.push(
-        (
-          await store.tokens.createToken({
-            name: `page-${index}`,
-            kind: 'backend',
-            role: 'viewer',
-            projects: ['demo'],
-            workspaces: [],
-            actor: null,
-            expiresAt: null,
-          })
-        ).secret,
+        (await benchToken(store, { name: `page-${index}`, kind: 'backend', role: 'viewer', projects: ['demo'] }))
+          .secret,
       );
     const link = await store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: 60_000 });
     const { sessionSecret } = await store.sessions.signIn(link, {

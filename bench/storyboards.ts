@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
+import { benchToken } from './workload.js';
 
 /**
  * `npm run bench` (part): the storyboard team's heavy gestures (issue 32, item 8), on the built server over real HTTP.
@@ -70,26 +71,16 @@ export async function measureStoryboards() {
   try {
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
     const reader = (
-      await store.tokens.createToken({
-        name: 'second page',
-        kind: 'backend',
-        role: 'viewer',
-        projects: ['demo'],
-        workspaces: [],
-        actor: null,
-        expiresAt: null,
-      })
+      await benchToken(store, { name: 'second page', kind: 'backend', role: 'viewer', projects: ['demo'] })
     ).secret;
     // A script acting for the demo's owner: it writes as that person (the REST API takes no agent tokens).
     const script = (
-      await store.tokens.createToken({
+      await benchToken(store, {
         name: 'team script',
         kind: 'backend',
         role: 'editor',
         projects: ['demo'],
-        workspaces: [],
         actor: { issuer: 'canvas-mcp', subject: 'demo-owner' },
-        expiresAt: null,
       })
     ).secret;
     await store.close();

@@ -7,6 +7,7 @@ import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { CanvasNode, type NodeType } from '../src/contract/index.js';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';
+import { benchToken } from './workload.js';
 
 /** Opens a sign-in link and confirms it on its page, as a person does. */
 async function signIn(page: Page, url: string, secret: string): Promise<void> {
@@ -85,15 +86,7 @@ async function seed(dataDir: string): Promise<{ loginSecrets: string[]; token: s
     );
   }
   await store.projects.createCanvas('bench', 'live', false);
-  const { tokenId, secret } = await store.tokens.createToken({
-    name: 'bench-agent',
-    kind: 'agent',
-    role: 'editor',
-    projects: ['bench'],
-    workspaces: [],
-    actor: null,
-    expiresAt: null,
-  });
+  const { tokenId, secret } = await benchToken(store, { name: 'bench-agent', kind: 'agent', role: 'editor' });
   const chatRun = await store.chatRuns.createChatRun({
     projectId: 'bench',
     canvasId: 'live',

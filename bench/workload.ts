@@ -84,7 +84,8 @@ export const WRITE_CANVAS_FILL = 15_000;
 export const writeCanvas = (index: number) => `writes-${index}`;
 
 /**
- * A bench's token on the bench project: no workspace, no expiry, acting for nobody, unless `token` says otherwise.
+ * A bench's token: on the bench project, no workspace, no expiry, acting for nobody, unless `token` says otherwise
+ * (the benches on the demo's project name theirs).
  * Answers the secret a client presents and the token's id.
  */
 export function benchToken(
