@@ -59,7 +59,7 @@ describe('accessibility: axe-core on every screen', () => {
       expect(await seriousFindings(page), 'canvas').toEqual([]);
       await card(page, 'a11y-imageGenNode').click();
       expect(await seriousFindings(page), 'details of a selected node').toEqual([]);
-      for (const tab of ['History', 'Chat', 'Connect an agent']) {
+      for (const tab of ['History', 'Chat', 'Agents']) {
         await page.getByRole('tab', { name: tab }).click();
         await page.getByRole('tab', { name: tab, selected: true }).waitFor();
         await page.locator('.side-body > *').first().waitFor();

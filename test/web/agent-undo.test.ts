@@ -11,7 +11,7 @@ import { waitFor } from '../support/wait.js';
 
 /**
  * "Undo this agent's changes" in Chromium (issue 34, item 5): an external agent adds two cards through /mcp/; the person
- * opens "Connect an agent" and undoes what that agent changed, as one revision: both cards are gone.
+ * opens the Agents tab and undoes what that agent changed, as one revision: both cards are gone.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;
@@ -53,7 +53,7 @@ describe('the web canvas: undo an agent’s changes', () => {
     await server?.close();
   });
 
-  it('undoes everything the agent changed from Connect an agent, as one revision', async () => {
+  it('undoes everything the agent changed from the Agents tab, as one revision', async () => {
     const reader = await projectToken(server.store, 'demo', 'viewer');
     const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
       projectId: 'demo',
@@ -61,7 +61,7 @@ describe('the web canvas: undo an agent’s changes', () => {
     });
     try {
       await page.locator('.feed-live').waitFor();
-      await page.getByRole('tab', { name: 'Connect an agent' }).click();
+      await page.getByRole('tab', { name: 'Agents' }).click();
       await page.getByRole('button', { name: 'Undo its changes' }).click();
       const after = await waitFor(
         () => readLayout(server, 'demo', 'agented', reader),

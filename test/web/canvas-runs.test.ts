@@ -149,7 +149,7 @@ describe('the web canvas: runs and agent connections', () => {
   it('connects an agent from the browser: the shown configuration lets the SDK client write, and End cuts it off', async () => {
     const { page, errors, close } = await openCanvas();
     try {
-      await page.getByRole('tab', { name: 'Connect an agent' }).click();
+      await page.getByRole('tab', { name: 'Agents' }).click();
       await page.getByRole('button', { name: 'Connect an agent' }).click();
       const cursor = page.locator('.client-config', { hasText: 'Cursor' }).locator('pre');
       await cursor.waitFor({ state: 'attached' });

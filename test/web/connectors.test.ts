@@ -17,7 +17,7 @@ import { waitFor } from '../support/wait.js';
 /**
  * A person connects an OAuth client to their canvas in a real browser (issue 20, "Done when"): the client's first call
  * is 401, the person approves "may edit" on one canvas on the consent page, the client writes with no custom header
- * and the person sees the card arrive live; they end the connection from "Connect an agent" and the client's next
+ * and the person sees the card arrive live; they end the connection from the Agents tab and the client's next
  * call is refused.
  */
 
@@ -110,7 +110,7 @@ describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {
         expect(written.isError).toBeFalsy();
         await card(page, 'from-claude').waitFor();
 
-        await page.getByRole('tab', { name: 'Connect an agent' }).click();
+        await page.getByRole('tab', { name: 'Agents' }).click();
         const row = page.locator('.connections li', { hasText: 'Claude (test)' });
         await row.waitFor();
         await expect(row.textContent()).resolves.toMatch(/for ana · reads, edits · last used/);

@@ -124,6 +124,49 @@ describe('a board readable on a laptop', () => {
     });
   }
 
+  it('the side panel’s tabs sit whole on one row, at a laptop’s sizes', async () => {
+    for (const viewport of LAPTOPS) {
+      const { context, page, errors } = await signIn(
+        browser,
+        server,
+        DEMO_OWNER,
+        { projectId: 'demo', canvasId: 'main' },
+        viewport,
+      );
+      try {
+        await page.getByRole('tab', { name: 'Agents' }).waitFor();
+        const tabs = await page.evaluate(() => {
+          const { document } = globalThis as unknown as BrowserWindow;
+          const list = document.querySelector('.side [role="tablist"]')!.getBoundingClientRect();
+          return [...document.querySelectorAll('.side [role="tab"]')].map((tab) => {
+            const box = tab.getBoundingClientRect();
+            return {
+              label: tab.textContent,
+              top: box.top,
+              whole: box.left >= list.left - 0.5 && box.right <= list.right + 0.5 && tab.scrollWidth <= tab.clientWidth,
+            };
+          });
+        });
+        expect(tabs.map((tab) => tab.label)).toEqual([
+          'Details',
+          'Comments',
+          'History',
+          'Elements',
+          'Exports',
+          'Chat',
+          'Agents',
+        ]);
+        for (const tab of tabs) {
+          expect(tab.top, `${tab.label} at ${viewport.width}×${viewport.height}`).toBe(tabs[0]!.top);
+          expect(tab.whole, `${tab.label} at ${viewport.width}×${viewport.height}`).toBe(true);
+        }
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('after Fit, no card is under the mini-map, at a laptop’s sizes', async () => {
     // A grid about as wide as the pane is tall: fitted edge to edge, its last card lands in the pane's bottom right
     // corner, where the mini-map floats.

@@ -194,7 +194,7 @@ function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Ta
             ['elements', 'Elements'],
             ['exports', 'Exports'],
             ['chat', 'Chat'],
-            ['connect', 'Connect an agent'],
+            ['connect', 'Agents'],
           ] as const
         ).map(([id, label]) => (
           <button

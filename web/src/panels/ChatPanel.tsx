@@ -76,7 +76,7 @@ export function ChatPanel() {
     <div className="chat">
       {model && !model.configured ? (
         <p className="chat-setup" role="note">
-          {model.message} Until then, your own agent can work on this canvas: see Connect an agent.
+          {model.message} Until then, your own agent can work on this canvas: see the Agents tab.
         </p>
       ) : null}
       {problem ? <p className="error-line">{problem}</p> : null}
