@@ -114,5 +114,56 @@ describe.each(STORE_TARGETS)('presence of people and agents: $name', (target) =>
         await owner.context.close();
       }
     }, 60_000);
+
+    it('an agent at work out of view is pointed at from the pane’s edge, and the pointer brings its card into view', async () => {
+      const owner = await signIn(browser, first, DEMO_OWNER, CANVAS);
+      try {
+        await card(owner.page, 'note-1').waitFor();
+        await owner.page.keyboard.press('f');
+        const { layout } = structured<{ layout: { revision: number } }>(
+          await agent.callTool({ name: 'get_canvas', arguments: { project_id: 'demo', canvas_id: 'main' } }),
+        );
+        // Far up and to the right of everything Fit showed.
+        await agent.callTool({
+          name: 'create_canvas_node',
+          arguments: {
+            project_id: 'demo',
+            canvas_id: 'main',
+            base_revision: layout.revision,
+            node: {
+              id: 'far-note',
+              type: 'textAnnotationNode',
+              position: { x: 9000, y: -4000 },
+              data: { content: 'Far from the others' },
+            },
+          },
+        });
+        // The notice names the note by its words, as its card does, not by its id.
+        await owner.page.locator('.notice', { hasText: 'demo-agent (agent) added "Far from the others"' }).waitFor();
+        const pointer = owner.page.getByRole('button', { name: /^Show Far from the others, where .+ is working$/ });
+        await pointer.waitFor();
+        const pane = (await owner.page.locator('.react-flow').boundingBox())!;
+        const box = (await pointer.boundingBox())!;
+        // On the pane's top right edge, whole.
+        expect(box.x + box.width).toBeLessThanOrEqual(pane.x + pane.width);
+        expect(box.x + box.width).toBeGreaterThan(pane.x + pane.width - 40);
+        expect(box.y).toBeGreaterThanOrEqual(pane.y);
+        expect(box.y).toBeLessThan(pane.y + 40);
+        await screenshot(owner.page, `agent-out-of-view-${target.name}`);
+
+        await pointer.click();
+        await pointer.waitFor({ state: 'detached' });
+        const far = card(owner.page, 'far-note');
+        await far.waitFor();
+        const farBox = (await far.boundingBox())!;
+        expect(farBox.x).toBeGreaterThanOrEqual(pane.x);
+        expect(farBox.x + farBox.width).toBeLessThanOrEqual(pane.x + pane.width);
+        expect(farBox.y).toBeGreaterThanOrEqual(pane.y);
+        expect(farBox.y + farBox.height).toBeLessThanOrEqual(pane.y + pane.height);
+        expect(owner.errors).toEqual([]);
+      } finally {
+        await owner.context.close();
+      }
+    }, 60_000);
   });
 });

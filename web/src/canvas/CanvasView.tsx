@@ -25,6 +25,7 @@ import { useCanvas, useCanvasState, useEditable } from './context.js';
 import { fitCanvas, MAX_ZOOM, MIN_ZOOM } from './fit.js';
 import { toFlowEdges, toFlowNodes, type FlowNode } from './flow-nodes.js';
 import { PresenceLayer } from './PresenceLayer.js';
+import { AgentsOutOfView } from './AgentsOutOfView.js';
 
 /**
  * The canvas itself: React Flow drawing the layout as it is now, and turning the person's gestures into writes. One
@@ -351,6 +352,7 @@ export function CanvasView({
         <Controls showInteractive={false} />
         <MiniMap pannable zoomable />
         <PresenceLayer pane={pane} />
+        <AgentsOutOfView pane={pane} />
         <ZoomScale pane={pane} />
       </ReactFlow>
     </>

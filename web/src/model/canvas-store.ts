@@ -26,6 +26,7 @@ import {
   type LayoutEventData,
 } from './layout.js';
 import { chainController } from './chain-controller.js';
+import { overviewTitle, type Data } from '../cards/values.js';
 
 /**
  * The state of one open canvas and everything that changes it: the snapshot, the change feed, and the person's own
@@ -91,13 +92,9 @@ export interface CanvasState {
 const HIGHLIGHT_MS = 2500;
 const INFO_NOTICE_MS = 8000;
 
+/** A node as a notice names it: what its card says of itself (a note, the start of its words), not its id. */
 function nodeName(node: CanvasNode): string {
-  const data = node.data as { displayName?: unknown; label?: unknown };
-  return typeof data.displayName === 'string' && data.displayName
-    ? data.displayName
-    : typeof data.label === 'string' && data.label
-      ? data.label
-      : node.id;
+  return overviewTitle(node.type, node.data as Data, node.id);
 }
 const MAX_ATTEMPTS = 3;
 
