@@ -9,6 +9,8 @@ import { card, launchBrowser, openLink, screenshot, signIn } from '../support/br
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
+import { ffmpegFixture } from '../support/upload-fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Review in Chromium (issue 33): the director (an owner) comments on shot 4 of a board with a pin on its picture,
@@ -394,6 +396,85 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       expect(Math.abs((pinBox.x + pinBox.width / 2 - shown.x) / shown.width - 0.6)).toBeLessThan(0.02);
       expect(Math.abs((pinBox.y + pinBox.height / 2 - shown.y) / shown.height - 0.3)).toBeLessThan(0.02);
       await screenshot(director.page, 'review-image-pin');
+      expect(director.errors).toEqual([]);
+    } finally {
+      await director.context.close();
+    }
+  }, 60_000);
+
+  it('a comment at a film’s moment is taken from its player, marked along the film, and the mark takes the player back there', async () => {
+    const editor = await projectToken(server.store, 'demo', 'editor');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(ffmpegFixture('webm', 10))], { type: 'video/webm' }), 'take-3.webm');
+    const uploaded = await fetch(`${server.url}/api/v2/projects/demo/canvases/review/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${editor}` },
+      body: form,
+    });
+    const [film] = UploadReceipt.parse(await uploaded.json()).uploads;
+    await server.store.writes.createNode(
+      { ...write, baseRevision: (await server.store.layout.readCanvas('demo', 'review'))!.revision },
+      CanvasNode.parse({
+        id: 'take',
+        type: 'videoNode',
+        position: { x: 1100, y: 500 },
+        data: { displayName: 'Take 3', videoUrl: film!.url },
+      }),
+    );
+    const director = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'review' });
+    try {
+      await director.page.locator('.feed-live').waitFor();
+      const player = card(director.page, 'take').locator('video');
+      await player.waitFor();
+      // The director stops the film at 4 s, as the scrubber would.
+      await player.evaluate(
+        (video: unknown) =>
+          new Promise<void>((resolve) => {
+            const element = video as {
+              readyState: number;
+              currentTime: number;
+              addEventListener(name: string, listener: () => void, options: { once: boolean }): void;
+            };
+            const seek = () => {
+              element.addEventListener('seeked', () => resolve(), { once: true });
+              element.currentTime = 4;
+            };
+            if (element.readyState >= 1) seek();
+            else element.addEventListener('loadedmetadata', seek, { once: true });
+          }),
+      );
+      const compose = (await openComments(director.page)).getByRole('form', { name: 'New comment thread' });
+      await compose.getByLabel('On', { exact: true }).selectOption({ label: 'Take 3' });
+      await compose.getByRole('button', { name: 'Where the film is' }).click();
+      expect(await compose.getByLabel('Timecode (mm:ss)').inputValue()).toBe('00:04');
+      await compose.getByLabel('Comment', { exact: true }).fill('Cut here, before she turns.');
+      await compose.getByRole('button', { name: 'Comment', exact: true }).click();
+      await (
+        await openComments(director.page)
+      )
+        .locator('.thread')
+        .getByText('Take 3 · at 00:04 of the film', { exact: true })
+        .waitFor();
+
+      // A mark along the film, two fifths of the way (4 s of 10).
+      const mark = card(director.page, 'take').getByRole('button', {
+        name: 'Comment at 00:04: Cut here, before she turns.',
+      });
+      await mark.waitFor();
+      const strip = (await card(director.page, 'take').locator('.film-marks').boundingBox())!;
+      const dot = (await mark.boundingBox())!;
+      expect(Math.abs((dot.x + dot.width / 2 - strip.x) / strip.width - 0.4)).toBeLessThan(0.03);
+      await screenshot(director.page, 'review-film-mark');
+
+      // Elsewhere in the film, the mark takes the player back to 4 s.
+      await player.evaluate((video: unknown) => {
+        (video as { currentTime: number }).currentTime = 9;
+      });
+      await mark.click();
+      await waitFor(
+        () => player.evaluate((video: unknown) => (video as { currentTime: number }).currentTime),
+        (time) => Math.abs(time - 4) < 0.1,
+      );
       expect(director.errors).toEqual([]);
     } finally {
       await director.context.close();

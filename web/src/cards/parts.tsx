@@ -16,7 +16,7 @@ import { patchData, updateNode } from '../model/intents.js';
 import { typeLabel } from '../model/palette.js';
 import { RunControls, RunStatusBadge } from './run-controls.js';
 import { safeMediaUrl, safeThumbnailUrl } from './media-url.js';
-import { ThreadBadge } from './review-marks.js';
+import { FilmMarks, ThreadBadge } from './review-marks.js';
 import { dataOf, overviewTitle, text, titleOf, type Data } from './values.js';
 
 /** The pieces every node card is made of: the frame, in-place text editing, media and results. */
@@ -388,19 +388,49 @@ export function AudioPlayer({ url }: { url: string | undefined }) {
   return <audio className="nodrag media-audio" controls preload="metadata" src={safe} />;
 }
 
-export function VideoPlayer({ url, poster }: { url: string | undefined; poster?: string | undefined }) {
+/** A card's film; with `nodeId`, the film's comment threads as marks along it (FilmMarks). */
+export function VideoPlayer({
+  url,
+  poster,
+  nodeId,
+}: {
+  url: string | undefined;
+  poster?: string | undefined;
+  nodeId?: string;
+}) {
   const origin = useMediaOrigin();
   const safe = safeMediaUrl(url, origin);
+  const player = useRef<HTMLVideoElement>(null);
+  const [duration, setDuration] = useState(0);
   if (!url) return null;
   if (!safe) return <NotShown what="Video" />;
-  return (
+  const video = (
     <video
+      ref={player}
       className="nodrag media-video"
       controls
       preload="metadata"
       src={safe}
       poster={safeMediaUrl(poster, origin)}
+      onLoadedMetadata={(event) =>
+        setDuration(Number.isFinite(event.currentTarget.duration) ? event.currentTarget.duration : 0)
+      }
     />
+  );
+  if (nodeId === undefined) return video;
+  return (
+    <div className="film">
+      {video}
+      <FilmMarks
+        nodeId={nodeId}
+        duration={duration}
+        seek={(seconds) => {
+          if (!player.current) return;
+          player.current.pause();
+          player.current.currentTime = seconds;
+        }}
+      />
+    </div>
   );
 }
 

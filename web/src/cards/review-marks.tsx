@@ -1,7 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import type { ThreadView } from '../../../src/contract/index.js';
 import { BubbleIcon } from '../panels/icons.js';
-import { openThreadCount, stateOf, threadCountLabel, useReview } from '../model/review.js';
+import { formatTimecode, openThreadCount, stateOf, threadCountLabel, useReview } from '../model/review.js';
 import { ReviewStateChips } from '../panels/ReviewControls.js';
 
 /**
@@ -122,4 +122,52 @@ export function PinnedPicture({ nodeId, children }: { nodeId: string; children: 
 export function pinsOnPicture(nodeId: string, picture: string | undefined) {
   return (url: string | undefined, image: ReactElement): ReactElement =>
     url !== undefined && url === picture ? <PinnedPicture nodeId={nodeId}>{image}</PinnedPicture> : image;
+}
+
+/**
+ * A film's open threads at their timecodes (a thread on a videoNode anchored `on: film`): a mark on a strip under the
+ * player for each, where its time falls in the film; a click takes the player there. Drawn once the player knows the
+ * film's length; a time past the end sits at the end.
+ */
+export function FilmMarks({
+  nodeId,
+  duration,
+  seek,
+}: {
+  nodeId: string;
+  duration: number;
+  seek: (seconds: number) => void;
+}) {
+  const threads = useReview((data) => data.threads, NO_THREADS);
+  const timed = Object.values(threads)
+    .filter(
+      (thread) =>
+        thread.status === 'open' &&
+        thread.node_id === nodeId &&
+        thread.anchor?.timecode_ms !== undefined &&
+        thread.anchor.on !== 'animatic',
+    )
+    .sort((a, b) => a.anchor!.timecode_ms! - b.anchor!.timecode_ms!);
+  if (timed.length === 0 || !(duration > 0)) return null;
+  return (
+    <div className="film-marks nodrag" role="group" aria-label="Comments along the film">
+      {timed.map((thread) => {
+        const ms = thread.anchor!.timecode_ms!;
+        const first = thread.comments[0]?.body ?? '';
+        const label = `Comment at ${formatTimecode(ms)}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first}`;
+        return (
+          <button
+            key={thread.thread_id}
+            type="button"
+            className="film-mark"
+            data-thread={thread.thread_id}
+            style={{ left: `${Math.min(1, ms / 1000 / duration) * 100}%` }}
+            aria-label={label}
+            title={label}
+            onClick={() => seek(ms / 1000)}
+          />
+        );
+      })}
+    </div>
+  );
 }

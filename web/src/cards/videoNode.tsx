@@ -9,7 +9,7 @@ export function VideoNodeCard(card: CardProps) {
   return (
     <CardShell card={card} runnable>
       {url ? (
-        <VideoPlayer url={url} poster={text(data.previewImageUrl)} />
+        <VideoPlayer url={url} poster={text(data.previewImageUrl)} nodeId={card.data.node.id} />
       ) : (
         <div className="media-empty">{results.pending ? 'Rendering…' : 'No video yet'}</div>
       )}

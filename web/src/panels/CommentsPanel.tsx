@@ -6,7 +6,13 @@ import { pictureOfCard } from '../cards/parts.js';
 import { dataOf } from '../cards/values.js';
 import { api } from '../model/api.js';
 import { boardTitle } from '../model/present.js';
-import { parseTimecode, useReview, useReviewController, type ReviewController } from '../model/review.js';
+import {
+  formatTimecode,
+  parseTimecode,
+  useReview,
+  useReviewController,
+  type ReviewController,
+} from '../model/review.js';
 import { boardOf, shotPicture, type Shot } from '../model/shots.js';
 import { ThreadItem, type ThreadActions } from './ThreadItem.js';
 
@@ -165,6 +171,18 @@ function Comments({ selected, review }: { selected: string | null; review: Revie
       ) : null}
     </section>
   );
+}
+
+/**
+ * Where the card's film is now (paused or playing), as the timecode field reads it (mm:ss.s): a reviewer stops the film
+ * on a moment and comments there. Empty when the card's player is not on screen.
+ */
+function filmTimeOf(nodeId: string): string {
+  const player = document.querySelector<HTMLVideoElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"] video`);
+  if (!player || !Number.isFinite(player.currentTime)) return '';
+  const ms = Math.round(player.currentTime * 1000);
+  const tenths = Math.floor((ms % 1000) / 100);
+  return tenths === 0 ? formatTimecode(ms) : `${formatTimecode(ms)}.${tenths}`;
 }
 
 /** Starting a thread: on which card (and shot), with a pin on its picture or a timecode, and the first comment. */
@@ -328,6 +346,11 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
               size={6}
               onChange={(event) => setTimecode(event.target.value)}
             />
+            {node?.type === 'videoNode' ? (
+              <button type="button" className="button-small" onClick={() => setTimecode(filmTimeOf(nodeId))}>
+                Where the film is
+              </button>
+            ) : null}
           </div>
         ) : null}
       </div>
