@@ -29,6 +29,14 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
   let server: TestServer;
   let browser: Browser;
 
+  /** A card put on the review canvas at its current revision, as a system write. */
+  async function addToReviewCanvas(node: unknown): Promise<void> {
+    await server.store.writes.createNode(
+      { ...write, baseRevision: (await server.store.layout.readCanvas('demo', 'review'))!.revision },
+      CanvasNode.parse(node),
+    );
+  }
+
   beforeAll(async () => {
     server = await startTestServer(sqlite, { seedDemo: true });
     await server.store.projects.createCanvas('demo', 'review', false);
@@ -361,15 +369,12 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
   it('a pin on an uploaded picture’s card shows on the card, on the point it was put on', async () => {
     const board = (await server.store.layout.readNode('demo', 'review', 'board'))!.node;
     const [, pier] = (board.data as { frames: Array<{ imageUrl: string }> }).frames;
-    await server.store.writes.createNode(
-      { ...write, baseRevision: (await server.store.layout.readCanvas('demo', 'review'))!.revision },
-      CanvasNode.parse({
-        id: 'still',
-        type: 'uploadNode',
-        position: { x: 1100, y: 0 },
-        data: { fileUrl: pier!.imageUrl, fileName: 'pier.png', mimeType: 'image/png' },
-      }),
-    );
+    await addToReviewCanvas({
+      id: 'still',
+      type: 'uploadNode',
+      position: { x: 1100, y: 0 },
+      data: { fileUrl: pier!.imageUrl, fileName: 'pier.png', mimeType: 'image/png' },
+    });
     const director = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'review' });
     try {
       await director.page.locator('.feed-live').waitFor();
@@ -412,15 +417,12 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       body: form,
     });
     const [film] = UploadReceipt.parse(await uploaded.json()).uploads;
-    await server.store.writes.createNode(
-      { ...write, baseRevision: (await server.store.layout.readCanvas('demo', 'review'))!.revision },
-      CanvasNode.parse({
-        id: 'take',
-        type: 'videoNode',
-        position: { x: 1100, y: 500 },
-        data: { displayName: 'Take 3', videoUrl: film!.url },
-      }),
-    );
+    await addToReviewCanvas({
+      id: 'take',
+      type: 'videoNode',
+      position: { x: 1100, y: 500 },
+      data: { displayName: 'Take 3', videoUrl: film!.url },
+    });
     const director = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'review' });
     try {
       await director.page.locator('.feed-live').waitFor();
