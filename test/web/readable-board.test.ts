@@ -87,6 +87,10 @@ describe('a board readable on a laptop', () => {
     server = await startTestServer(STORE_TARGETS[0]!, { seedDemo: true });
     browser = await launchBrowser();
   });
+  /** The demo owner on one of the demo's canvases, in a window of a laptop's size. */
+  const onLaptop = (canvasId: string, viewport: (typeof LAPTOPS)[number]) =>
+    signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId }, viewport);
+
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -94,13 +98,7 @@ describe('a board readable on a laptop', () => {
 
   for (const viewport of LAPTOPS) {
     it(`after Fit at ${viewport.width}×${viewport.height}, every card's title in view is readable and whole`, async () => {
-      const { context, page, errors } = await signIn(
-        browser,
-        server,
-        DEMO_OWNER,
-        { projectId: 'demo', canvasId: 'main' },
-        viewport,
-      );
+      const { context, page, errors } = await onLaptop('main', viewport);
       try {
         await page.locator('.feed-live').waitFor();
         await card(page, 'frame-1').waitFor();
@@ -126,13 +124,7 @@ describe('a board readable on a laptop', () => {
 
   it('the side panel’s tabs sit whole on one row, at a laptop’s sizes', async () => {
     for (const viewport of LAPTOPS) {
-      const { context, page, errors } = await signIn(
-        browser,
-        server,
-        DEMO_OWNER,
-        { projectId: 'demo', canvasId: 'main' },
-        viewport,
-      );
+      const { context, page, errors } = await onLaptop('main', viewport);
       try {
         await page.getByRole('tab', { name: 'Agents' }).waitFor();
         const tabs = await page.evaluate(() => {
@@ -192,13 +184,7 @@ describe('a board readable on a laptop', () => {
         revision += 1;
       }
     for (const viewport of LAPTOPS) {
-      const { context, page, errors } = await signIn(
-        browser,
-        server,
-        DEMO_OWNER,
-        { projectId: 'demo', canvasId: 'corner' },
-        viewport,
-      );
+      const { context, page, errors } = await onLaptop('corner', viewport);
       try {
         await page.locator('.feed-live').waitFor();
         await card(page, 'n33').waitFor();
