@@ -175,11 +175,11 @@ function Comments({ selected, review }: { selected: string | null; review: Revie
 
 /**
  * Where the card's film is now (paused or playing), as the timecode field reads it (mm:ss.s): a reviewer stops the film
- * on a moment and comments there. Empty when the card's player is not on screen.
+ * on a moment and comments there. Null when the card's player is not on screen (a card out of view is not drawn).
  */
-function filmTimeOf(nodeId: string): string {
+function filmTimeOf(nodeId: string): string | null {
   const player = document.querySelector<HTMLVideoElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"] video`);
-  if (!player || !Number.isFinite(player.currentTime)) return '';
+  if (!player || !Number.isFinite(player.currentTime)) return null;
   const ms = Math.round(player.currentTime * 1000);
   const tenths = Math.floor((ms % 1000) / 100);
   return tenths === 0 ? formatTimecode(ms) : `${formatTimecode(ms)}.${tenths}`;
@@ -347,7 +347,19 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
               onChange={(event) => setTimecode(event.target.value)}
             />
             {node?.type === 'videoNode' ? (
-              <button type="button" className="button-small" onClick={() => setTimecode(filmTimeOf(nodeId))}>
+              <button
+                type="button"
+                className="button-small"
+                onClick={() => {
+                  const time = filmTimeOf(nodeId);
+                  setProblem(
+                    time === null
+                      ? "The film's player is not on screen: bring its card into view, or type the time."
+                      : null,
+                  );
+                  if (time !== null) setTimecode(time);
+                }}
+              >
                 Where the film is
               </button>
             ) : null}
