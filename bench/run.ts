@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, startProcess } from './processes.js';
+import { announceAlarms, compareWithRecorded } from './recorded.js';
 import {
   DURATION,
   WARMUP,
@@ -118,8 +119,36 @@ async function main(): Promise<void> {
     const ratio = v2.cpuPerCallMs / ours.cpuPerCallMs;
     return `| ${scenario} | ${format(ours.cpuPerCallMs, 3)} | ${format(v2.cpuPerCallMs, 3)} | ${format(ratio)}× | ${ratio <= ADOPTION_FACTOR ? 'adopt the SDK' : 'keep ours'} |`;
   });
+  // The headline ratios, held against the recorded ones (bench/recorded.ts): CPU per call of the baselines ÷ ours.
+  const cpuRatio = (scenario: string, baseline: string) => {
+    const ours = results.find((row) => row.scenario === scenario && row.target === 'canvas-mcp')!;
+    const other = results.find((row) => row.scenario === scenario && row.target === baseline)!;
+    return other.cpuPerCallMs / ours.cpuPerCallMs;
+  };
+  const comparison = compareWithRecorded('get_canvas', [
+    ...SIZES.flatMap((size) => [
+      {
+        name: `${size} nodes: bare ÷ ours`,
+        value: cpuRatio(`get_canvas ${size} nodes`, 'bare node:http'),
+        better: 'higher' as const,
+        headline: true,
+      },
+      {
+        name: `${size} nodes: SDK v2 ÷ ours`,
+        value: cpuRatio(`get_canvas ${size} nodes`, SDK_V2),
+        better: 'higher' as const,
+        headline: true,
+      },
+    ]),
+    {
+      name: `${SIZES[0]} nodes, 2026-07-28: SDK v2 ÷ ours`,
+      value: cpuRatio(`get_canvas ${SIZES[0]} nodes, 2026-07-28`, SDK_V2),
+      better: 'higher',
+      headline: true,
+    },
+  ]);
   const output = [
-    `duration ${DURATION}s per measurement after ${WARMUP}s warm-up, ${CONNECTIONS} connections for get_canvas, node ${process.version}`,
+    `${new Date().toISOString().slice(0, 10)}: duration ${DURATION}s per measurement after ${WARMUP}s warm-up, ${CONNECTIONS} connections for get_canvas, node ${process.version}`,
     '',
     ...table,
     '',
@@ -130,12 +159,15 @@ async function main(): Promise<void> {
     `| SDK v2 createMcpHandler vs ours | ours CPU ms/call | SDK v2 CPU ms/call | SDK v2 ÷ ours | verdict (adopt within ${ADOPTION_FACTOR}×) |`,
     '|---|---:|---:|---:|---|',
     ...decision,
+    '',
+    comparison.table,
   ].join('\n');
   process.stdout.write(`\n${output}\n`);
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'results.md'), `${output}\n`);
   writeFileSync(join(ROOT, '.bench', 'results.json'), JSON.stringify(results, null, 2));
   rmSync(work, { recursive: true, force: true });
+  announceAlarms(comparison.alarms);
 }
 
 await main();

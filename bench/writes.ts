@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { countRoundTrips } from './pg-round-trips.js';
 import { ROOT, startPostgresServe, startProcess } from './processes.js';
+import { announceAlarms, compareWithRecorded } from './recorded.js';
 import { POSTGRES_ADMIN_URL, withThrowawayDatabase } from './throwaway-database.js';
 import {
   WRITE_CANVASES,
@@ -357,16 +358,38 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
+  // Held against the recorded figures (bench/recorded.ts): ours ÷ the bare write, and PostgreSQL ÷ SQLite.
+  const cpuOver = (top: ReturnType<typeof row>, bottom: ReturnType<typeof row>) =>
+    top && bottom ? top.cpuPerCallMs / bottom.cpuPerCallMs : null;
+  const sequential = 'create_canvas_node sequential';
+  const writers = `create_canvas_node ${CONCURRENT_WRITERS} writers`;
+  const held = [
+    { name: 'sequential create: ours ÷ bare write', value: cpuOver(row('canvas-mcp', sequential), bareRow) },
+    {
+      name: 'sequential create: PostgreSQL ÷ SQLite',
+      value: cpuOver(row('canvas-mcp on PostgreSQL', sequential), row('canvas-mcp', sequential)),
+    },
+    {
+      name: `${CONCURRENT_WRITERS} writers: PostgreSQL ÷ SQLite`,
+      value: cpuOver(row('canvas-mcp ×2 on PostgreSQL', writers), row('canvas-mcp', writers)),
+    },
+  ].flatMap((each) =>
+    each.value === null ? [] : [{ name: each.name, value: each.value, better: 'lower' as const, headline: true }],
+  );
+  const comparison = compareWithRecorded('writes', held);
   const output = [
-    `duration ${Number(process.env.BENCH_DURATION ?? 10)}s per measurement, node ${process.version}; every acknowledged create landed`,
+    `${new Date().toISOString().slice(0, 10)}: duration ${Number(process.env.BENCH_DURATION ?? 10)}s per measurement, node ${process.version}; every acknowledged create landed`,
     '',
     ...table,
     ...versus,
+    '',
+    comparison.table,
   ].join('\n');
   process.stdout.write(`\n${output}\n`);
   mkdirSync(join(ROOT, '.bench'), { recursive: true });
   writeFileSync(join(ROOT, '.bench', 'writes.md'), `${output}\n`);
   if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
+  announceAlarms(comparison.alarms);
 }
 
 await main();

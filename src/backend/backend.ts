@@ -22,7 +22,7 @@ import type {
 } from '../contract/index.js';
 import type { AssetSigner } from '../assets/url-signing.js';
 import { editAuthorizationRefusal } from '../store/edit-authorization.js';
-import { cachedPayload, joinPayload, type JsonPayload } from '../shared/json-payload.js';
+import { cachedPayload, withMembers, type JsonPayload } from '../shared/json-payload.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX } from '../shared/ids.js';
 import { planRun } from '../runs/operations.js';
@@ -92,6 +92,7 @@ export function createBackend(options: BackendOptions) {
     while (freeAreaCache.size > 64) freeAreaCache.delete(freeAreaCache.keys().next().value!);
     return json;
   }
+  const withExtras = new WeakMap<JsonPayload, { members: string; payload: JsonPayload }>();
   const pricing = options.pricing ?? DEFAULT_PRICING;
   // A cached canvas document is the same payload on every read: its URLs are signed once per signing window.
   const signedDocuments = new WeakMap<JsonPayload, { expiry: number; payload: JsonPayload }>();
@@ -193,11 +194,17 @@ export function createBackend(options: BackendOptions) {
           `"board_image_uri":${JSON.stringify(boardImageUri(ref.projectId, ref.canvasId))}`,
         );
       if (options.withElements) {
-        const { elements } = await elementViews.list(ctx, ref.projectId);
-        if (elements.length > 0) extras.push(`"elements":${JSON.stringify(elements)}`);
+        const elements = await elementViews.listJson(ref.projectId);
+        if (elements !== null) extras.push(`"elements":${elements}`);
       }
-      if (extras.length === 0) return { ...read, payload };
-      return { ...read, payload: joinPayload([payload.json.slice(0, -1), `,${extras.join(',')}}`]) };
+      // Added beside the cached document, never by copying it: its escaped text and bytes are reused as they are; the
+      // same extras on the same document are the same payload, its joined chunks made once.
+      const members = extras.join(',');
+      const known = withExtras.get(payload);
+      if (known?.members === members) return { ...read, payload: known.payload };
+      const joined = withMembers(payload, members);
+      withExtras.set(payload, { members, payload: joined });
+      return { ...read, payload: joined };
     },
 
     async createNode(ctx: CallerContext, args: WriteArgs & { node: CanvasNode }): Promise<CreateNodeReceipt> {

@@ -22,6 +22,7 @@ export const ELEMENT_ID_PREFIX = 'el_';
 
 export function createElementOperations(store: Store, signer: AssetSigner | undefined) {
   const sign = (assetId: string) => (signer ? signer.sign(assetId) : `/assets/${assetId}`);
+  const listJsonCache = new WeakMap<readonly StoredElement[], { expiry: number; json: string }>();
 
   async function view(projectId: string, element: StoredElement): Promise<ElementView> {
     const references = [];
@@ -99,6 +100,21 @@ export function createElementOperations(store: Store, signer: AssetSigner | unde
       await authorizeProject(store, ctx, projectId, 'viewer');
       const elements = await store.elements.list(projectId);
       return { elements: await Promise.all(elements.map((element) => view(projectId, element))) };
+    },
+
+    /**
+     * The project's elements as JSON for get_canvas (the caller's rights already checked), or null when it has none:
+     * made once per stored list and signing window, not on every read.
+     */
+    async listJson(projectId: string): Promise<string | null> {
+      const stored = await store.elements.list(projectId);
+      if (stored.length === 0) return null;
+      const expiry = signer?.expiry() ?? 0;
+      const known = listJsonCache.get(stored);
+      if (known?.expiry === expiry) return known.json;
+      const json = JSON.stringify(await Promise.all(stored.map((element) => view(projectId, element))));
+      listJsonCache.set(stored, { expiry, json });
+      return json;
     },
 
     async create(ctx: CallerContext, projectId: string, body: ElementCreateBody): Promise<ElementView> {

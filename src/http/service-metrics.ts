@@ -62,6 +62,12 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
     labelNames: ['tool', 'result'] as const,
     registers,
   });
+  // Every /mcp request counts and times itself: the labelled series it lands in are looked up once, not hashed from
+  // their labels on every call.
+  const mcpRequests = labelledSeries<{ inc(): void }>();
+  const mcpRequestSeconds = requestSeconds.labels({ method: 'POST', route: '/mcp' });
+  const toolCallsOf = labelledSeries<{ inc(): void }>();
+  const toolSecondsOf = labelledSeries<{ observe(value: number): void }>();
   const conflicts = new Counter({
     name: 'canvas_mcp_revision_conflicts_total',
     help: 'Writes refused with revision_conflict (a stale base_revision), by where they came in (rest, mcp).',
@@ -253,12 +259,20 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
     /** A request the MCP endpoint answered. */
     observeMcp(outcome: McpOutcome): void {
       const errorCode = errorCodeLabel(outcome.errorCode);
-      requests.inc({ method: 'POST', route: '/mcp', status: String(outcome.status), error_code: errorCode });
-      requestSeconds.observe({ method: 'POST', route: '/mcp' }, outcome.seconds);
+      const status = String(outcome.status);
+      mcpRequests
+        .of(`${status}\u0000${errorCode}`, () =>
+          requests.labels({ method: 'POST', route: '/mcp', status, error_code: errorCode }),
+        )
+        .inc();
+      mcpRequestSeconds.observe(outcome.seconds);
       if (outcome.rpcMethod !== 'tools/call') return;
       const tool = outcome.tool !== null && tools.has(outcome.tool) ? outcome.tool : '(unknown)';
-      toolCalls.inc({ tool, result: outcome.result, error_code: errorCode });
-      toolSeconds.observe({ tool, result: outcome.result }, outcome.seconds);
+      const { result } = outcome;
+      toolCallsOf
+        .of(`${tool}\u0000${result}\u0000${errorCode}`, () => toolCalls.labels({ tool, result, error_code: errorCode }))
+        .inc();
+      toolSecondsOf.of(`${tool}\u0000${result}`, () => toolSeconds.labels({ tool, result })).observe(outcome.seconds);
       if (outcome.errorCode === 'revision_conflict') conflicts.inc({ via: 'mcp' });
     },
 
@@ -275,3 +289,18 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
 }
 
 export type ServiceMetrics = ReturnType<typeof createServiceMetrics>;
+
+/** The series of one metric by a key of its label values, made on first use (a handful: tools × results × codes). */
+function labelledSeries<S>() {
+  const series = new Map<string, S>();
+  return {
+    of(key: string, make: () => S): S {
+      let known = series.get(key);
+      if (known === undefined) {
+        known = make();
+        series.set(key, known);
+      }
+      return known;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { Presence } from '../backend/presence/presence.js';
-import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
+import { withMembers, type JsonPayload } from '../shared/json-payload.js';
 import type { ToolCaller } from './backend-client.js';
 
 /**
@@ -34,7 +34,7 @@ export function touchedNode(args: Record<string, unknown>): string | null {
 /** The get_canvas document with `presence` added, when anyone is there. */
 export function withPresence(payload: JsonPayload, entries: ReturnType<Presence['list']>): JsonPayload {
   if (entries.length === 0) return payload;
-  return cachedPayload(`${payload.json.slice(0, -1)},"presence":${JSON.stringify(entries)}}`);
+  return withMembers(payload, `"presence":${JSON.stringify(entries)}`);
 }
 
 export function notePresence(

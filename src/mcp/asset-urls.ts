@@ -1,5 +1,5 @@
 import { mayHoldAssetUrl, replaceAssetUrls } from '../assets/asset-url-fields.js';
-import { cachedPayload, type JsonPayload } from '../shared/json-payload.js';
+import { cachedPayload, joinPayload, type JsonPayload } from '../shared/json-payload.js';
 
 /**
  * Asset URLs a client can open: the backend stores and serves run outputs at `/assets/<asset_id>`, relative to
@@ -18,20 +18,25 @@ export interface AssetUrls {
 
 /** `base` is read on use: the listen address is known only once the server listens. */
 export function createAssetUrls(base: () => string): AssetUrls {
-  // A cached canvas document is the same payload object on every read: it is rewritten once, not per call.
+  // A payload is rewritten leaf by leaf: a cached canvas document's leaves are the same objects on every read, so
+  // each is rewritten (or found to hold no asset path) once, not per call, whatever small members a read adds. An
+  // asset path sits inside one string value, and leaves split only between members, so no path spans two leaves.
   const rewritten = new WeakMap<JsonPayload, JsonPayload>();
+  function leafAbsolute(leaf: JsonPayload, prefix: string): JsonPayload {
+    const known = rewritten.get(leaf);
+    if (known) return known;
+    const { json } = leaf;
+    const result = mayHoldAssetUrl(json) ? cachedPayload(replaceAssetUrls(json, (path) => prefix + path, 'url')) : leaf;
+    rewritten.set(leaf, result);
+    return result;
+  }
   return {
     absolute(payload) {
       const prefix = base();
       if (prefix === '') return payload;
-      const known = rewritten.get(payload);
-      if (known) return known;
-      const { json } = payload;
-      const result = mayHoldAssetUrl(json)
-        ? cachedPayload(replaceAssetUrls(json, (path) => prefix + path, 'url'))
-        : payload;
-      rewritten.set(payload, result);
-      return result;
+      const { leaves } = payload;
+      const absolute = leaves.map((leaf) => leafAbsolute(leaf, prefix));
+      return absolute.every((leaf, index) => leaf === leaves[index]) ? payload : joinPayload(absolute);
     },
     resolve(url) {
       return url.startsWith('/') ? `${base()}${url}` : url;

@@ -97,17 +97,27 @@ function negotiate(accept: string | undefined): 'json' | 'sse' | null {
   return null;
 }
 
+/** Replies up to this size are copied into one buffer before they are written. */
+const ONE_WRITE_BYTES = 64 * 1024;
+
 function writeReply(res: ServerResponse, reply: RpcReply, form: 'json' | 'sse', requestId: string): void {
   const body = reply.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
   const chunks = form === 'sse' ? [Buffer.from('event: message\ndata: '), ...body, Buffer.from('\n\n')] : body;
+  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
   res.writeHead(200, {
     'content-type': form === 'sse' ? 'text/event-stream' : 'application/json',
     // 2026-07-28: servers SHOULD send it with an SSE response so proxies do not buffer it.
     ...(form === 'sse' ? { 'x-accel-buffering': 'no' } : {}),
-    'content-length': chunks.reduce((total, chunk) => total + chunk.length, 0),
+    'content-length': length,
     'cache-control': 'no-store',
     [REQUEST_ID_HEADER]: requestId,
   });
+  // A small reply goes out as one buffer (one write, no writev of a dozen pieces); a large one as its cached chunks,
+  // never copied.
+  if (length <= ONE_WRITE_BYTES) {
+    res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length));
+    return;
+  }
   res.cork();
   for (const chunk of chunks) res.write(chunk);
   res.end();
@@ -150,7 +160,7 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       refuse(401, new CanvasError('unauthenticated', message), null, {
         'www-authenticate': gate ? gate.challenge(presented ? 'invalid_token' : undefined) : 'Bearer',
       });
-    if (hasTokenInQuery(new URL(req.url ?? '/', 'http://localhost'))) {
+    if (req.url?.includes('?') && hasTokenInQuery(new URL(req.url, 'http://localhost'))) {
       throw unauthenticated('Tokens are not accepted in the query string: send Authorization: Bearer <token>.');
     }
     if (headerCount(req.rawHeaders, 'authorization') > 1) throw unauthenticated(DUPLICATE_AUTHORIZATION);

@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '../contract/index.js';
-import { joinPayload, type JsonPayload } from '../shared/json-payload.js';
+import { payloadPrefix, withMembers, type JsonPayload } from '../shared/json-payload.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 
 /**
@@ -31,6 +31,17 @@ function authorWords(author: HistoryEntry['author']): string {
 
 export function createReadChanges(client: BackendClient) {
   const lastRead = new Map<string, number>();
+  // A cached document is the same payload on every read: its revision is read from its text once.
+  const revisions = new WeakMap<JsonPayload, number | null>();
+  function revisionOf(payload: JsonPayload): number | null {
+    let revision = revisions.get(payload);
+    if (revision === undefined) {
+      const match = REVISION_AT.exec(payloadPrefix(payload, 4096));
+      revision = match ? Number(match[1]) : null;
+      revisions.set(payload, revision);
+    }
+    return revision;
+  }
 
   return {
     /** The get_canvas answer with `changes_since_your_last_read` when others changed the canvas since the last one. */
@@ -41,9 +52,8 @@ export function createReadChanges(client: BackendClient) {
     ): Promise<JsonPayload> {
       // The assistant's turns see the chat's own notes; this is for connections from outside.
       if (caller.principal.purpose === 'assistant') return payload;
-      const match = REVISION_AT.exec(payload.json.slice(0, 4096));
-      if (!match) return payload;
-      const revision = Number(match[1]);
+      const revision = revisionOf(payload);
+      if (revision === null) return payload;
       const key = `${caller.principal.tokenId}\u0000${args.project_id}\u0000${args.canvas_id}`;
       const previous = lastRead.get(key);
       lastRead.delete(key);
@@ -70,11 +80,7 @@ export function createReadChanges(client: BackendClient) {
           .reverse(),
         more: revision - previous > DESCRIBED,
       };
-      const json = payload.json;
-      return joinPayload([
-        json.slice(0, json.lastIndexOf('}')),
-        `,"changes_since_your_last_read":${JSON.stringify(changes)}}`,
-      ]);
+      return withMembers(payload, `"changes_since_your_last_read":${JSON.stringify(changes)}`);
     },
   };
 }

@@ -5,13 +5,23 @@
 
 export const LOOPBACK_HOSTNAMES: readonly string[] = ['127.0.0.1', 'localhost', '[::1]'];
 
+/** Host headers seen, with their host names: every request checks one, and a client sends the same few. */
+const HOSTNAMES = new Map<string, string | null>();
+const HOSTNAMES_KEPT = 256;
+
 export function hostnameOf(host: string | undefined): string | null {
   if (!host) return null;
+  const known = HOSTNAMES.get(host);
+  if (known !== undefined) return known;
+  let hostname: string | null;
   try {
-    return new URL(`http://${host}`).hostname;
+    hostname = new URL(`http://${host}`).hostname;
   } catch {
-    return null;
+    hostname = null;
   }
+  if (HOSTNAMES.size >= HOSTNAMES_KEPT) HOSTNAMES.clear();
+  HOSTNAMES.set(host, hostname);
+  return hostname;
 }
 
 /** Whether a request's Host header names an allowed host (null: any host is allowed). */

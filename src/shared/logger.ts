@@ -52,6 +52,23 @@ export function batchedDestination(dest: number | string = 1): DestinationStream
   };
 }
 
+/**
+ * pino's ISO time, the same text, made cheaply: formatting a date costs about 1.5 µs, once per log line and so per
+ * request; the text up to the second is kept and only the milliseconds are written each time.
+ */
+let timestampSecond = -1;
+let timestampPrefix = '';
+export function isoTimestamp(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== timestampSecond) {
+    timestampSecond = second;
+    timestampPrefix = `,"time":"${new Date(second * 1000).toISOString().slice(0, 20)}`;
+  }
+  const millis = now - second * 1000;
+  return `${timestampPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z"`;
+}
+
 /** Every logger of the process that writes to standard output shares one batch (and one flush timer). */
 let standardOutput: DestinationStream | undefined;
 
@@ -61,7 +78,7 @@ export function createLogger(level: LogLevel = 'info', destination?: Destination
       level,
       base: { service: 'canvas-mcp' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimestamp,
     },
     destination ?? (standardOutput ??= batchedDestination()),
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ElementKind } from '../contract/index.js';
 import type { Actor } from './records.js';
+import type { ReadCache } from './read-cache.js';
 import type { SqlDriver } from './sql-driver.js';
 
 /** A project's elements (issue 32, item 5; migrations/025_elements.sql). */
@@ -51,7 +52,7 @@ const nameKey = (name: string) => name.toLowerCase();
 const isUniqueViolation = (error: unknown) =>
   /UNIQUE constraint failed|duplicate key value/i.test(String((error as Error)?.message ?? ''));
 
-export function createElementStore(driver: SqlDriver, clock: () => number) {
+export function createElementStore(driver: SqlDriver, clock: () => number, cachedRead: ReadCache) {
   async function nameTakenBy(projectId: string, name: string, except: string | null): Promise<boolean> {
     const row = await driver.get('SELECT id FROM elements WHERE project_id = ? AND name_key = ?', [
       projectId,
@@ -68,11 +69,17 @@ export function createElementStore(driver: SqlDriver, clock: () => number) {
     }
   }
   return {
-    async list(projectId: string): Promise<StoredElement[]> {
-      const rows = await driver.all(`SELECT ${COLUMNS} FROM elements WHERE project_id = ? ORDER BY kind, name_key`, [
-        projectId,
-      ]);
-      return rows.map(parse);
+    /**
+     * Every get_canvas reads its project's elements: the list is the same object while the database has not changed
+     * (the read cache), so a caller can keep what it derives from it by identity. Callers must not change it.
+     */
+    list(projectId: string): Promise<readonly StoredElement[]> {
+      return cachedRead(`elements\u0000${projectId}`, async () => {
+        const rows = await driver.all(`SELECT ${COLUMNS} FROM elements WHERE project_id = ? ORDER BY kind, name_key`, [
+          projectId,
+        ]);
+        return rows.map(parse);
+      });
     },
     async get(projectId: string, id: string): Promise<StoredElement | undefined> {
       const row = await driver.get(`SELECT ${COLUMNS} FROM elements WHERE project_id = ? AND id = ?`, [projectId, id]);

@@ -159,7 +159,7 @@ export function storeOnDriver(
     grants: createOAuthGrants(driver, clock),
     team: createTeamStore(driver, clock),
     templates: createTemplateStore(driver, clock),
-    elements: createElementStore(driver, clock),
+    elements: createElementStore(driver, clock, readCache),
     checkpoints: createCheckpointStore(driver, clock),
     exports: createExportStore(driver, clock),
     shareLinks: createShareLinkStore(driver, clock),

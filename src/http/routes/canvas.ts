@@ -110,7 +110,10 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
         withFreeAreas: query.include?.split(',').includes('free_areas') ?? false,
       },
     );
-    return c.body(snapshot.payload.json, 200, { 'content-type': 'application/json; charset=utf-8' });
+    // The document's cached bytes with the extras' beside them: nothing large is flattened or encoded per read.
+    return c.body(Buffer.concat(snapshot.payload.chunks('json')), 200, {
+      'content-type': 'application/json; charset=utf-8',
+    });
   });
 
   // Every write checks the caller's rights before it reads the body: no one without them makes us parse a large one.
