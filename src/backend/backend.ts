@@ -251,7 +251,7 @@ export function createBackend(options: BackendOptions) {
 
     async submitRun(
       ctx: CallerContext,
-      args: CanvasRef & { nodeId: string; idempotencyKey: string | null },
+      args: CanvasRef & { nodeId: string; idempotencyKey: string | null; costCeiling?: number },
     ): Promise<{ run: NodeRun; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await checkRunAuthorization(ctx, args);

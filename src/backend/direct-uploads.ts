@@ -76,7 +76,10 @@ export function createDirectUploads(options: {
   }
 
   return {
-    /** A presigned PUT for one file of the announced size (editors; checked against the upload limit first). */
+    /**
+     * A presigned PUT for one file of the announced size (editors; checked first against the upload limit, the
+     * caller's hourly upload budget and the project's storage quota).
+     */
     async ticket(ctx: CallerContext, ref: CanvasRef, body: DirectUploadBody): Promise<DirectUploadTicket> {
       await uploads.authorize(ctx, ref);
       const incoming = incomingStore();
@@ -86,6 +89,8 @@ export function createDirectUploads(options: {
           `${body.file_name}: ${body.byte_size} bytes is over the upload limit of ${uploads.settings.maxBytes} bytes.`,
           { file_name: body.file_name, limit_bytes: uploads.settings.maxBytes },
         );
+      // A cheap look before the bytes are sent; completing the upload checks again, in its own transaction.
+      await uploads.requireRoomFor(ctx, ref, body.byte_size);
       const uploadId = `up_${randomBytes(16).toString('base64url')}`;
       const now = clock();
       const claims: TokenClaims = {

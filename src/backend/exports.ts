@@ -5,7 +5,7 @@ import type { AssetSigner } from '../assets/url-signing.js';
 import { boardSource, type BoardSource } from '../exports/board-source.js';
 import { CanvasError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
-import type { StoredExport } from '../store/export-store.js';
+import type { ExportsFull, StoredExport } from '../store/export-store.js';
 import type { Store } from '../store/store.js';
 import { authorizeProject, requireCanvas } from './auth/access.js';
 import type { CallerContext } from './auth/caller.js';
@@ -28,6 +28,24 @@ export interface ExportSignals {
 export interface ExportSettings {
   /** The longest animatic an export may make (`--export-max-minutes`). */
   maxMinutes: number;
+  /** Exports one person may have queued or running at once (`--exports-per-person`). */
+  perPerson: number;
+  /** Exports one project may have queued or running at once (`--exports-per-project`). */
+  perProject: number;
+}
+
+/** An export that would pass a cap: each queued job holds a worker for up to its length (a 29-minute animatic). */
+function exportsFull(full: ExportsFull, projectId: string): CanvasError {
+  const [setting, whose] =
+    full.scope === 'person'
+      ? ['--exports-per-person, CANVAS_MCP_EXPORTS_PER_PERSON', 'You have']
+      : ['--exports-per-project, CANVAS_MCP_EXPORTS_PER_PROJECT', `Project ${projectId} has`];
+  return new CanvasError(
+    'rate_limited',
+    `${whose} ${full.active} exports queued or running, the most this server takes at once (${full.limit}: ${setting}); start this one when one of them ends, or cancel one.`,
+    // Most exports take seconds; an animatic can take minutes. A minute is a fair first wait.
+    { scope: full.scope, active: full.active, limit: full.limit, retry_after_ms: 60_000 },
+  );
 }
 
 export function exportView(job: StoredExport, signer: AssetSigner | undefined): ExportView {
@@ -160,20 +178,24 @@ export function createExportOperations(
       checkLimits(body, source);
       const person = ctx.principal.kind === 'session' ? ctx.principal.person : ctx.actor;
       const who = person?.subject ?? (ctx.principal.kind === 'session' ? 'someone' : ctx.principal.tokenName);
-      const job = await store.exports.create({
-        id: newId(EXPORT_ID_PREFIX),
-        projectId: ref.projectId,
-        canvasId: ref.canvasId,
-        nodeId: body.node_id,
-        kind: body.kind,
-        options: body.options,
-        source,
-        revision,
-        createdBy: who,
-        createdByName: who,
-      });
+      const outcome = await store.exports.create(
+        {
+          id: newId(EXPORT_ID_PREFIX),
+          projectId: ref.projectId,
+          canvasId: ref.canvasId,
+          nodeId: body.node_id,
+          kind: body.kind,
+          options: body.options,
+          source,
+          revision,
+          createdBy: who,
+          createdByName: who,
+        },
+        { perPerson: options.settings.perPerson, perProject: options.settings.perProject },
+      );
+      if ('full' in outcome) throw exportsFull(outcome.full, ref.projectId);
       options.signals()?.exportQueued();
-      return exportView(job, signer);
+      return exportView(outcome.created, signer);
     },
 
     async list(ctx: CallerContext, ref: CanvasRef): Promise<ExportList> {

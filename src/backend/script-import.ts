@@ -7,11 +7,11 @@ import {
   type ScriptImportReceipt,
 } from '../contract/index.js';
 import { planScriptImport } from '../screenplay/board-from-script.js';
-import { readScript } from '../screenplay/read-script.js';
-import { ScriptRefused } from '../screenplay/reading.js';
+import type { ScriptReader } from '../screenplay/read-pool.js';
 import { buildScreenplay, changesBetween } from '../screenplay/screenplay.js';
 import { CanvasError } from '../shared/errors.js';
 import type { Store } from '../store/store.js';
+import { requireCanvas } from './auth/access.js';
 import type { CallerContext } from './auth/caller.js';
 import type { CanvasBackend } from './backend.js';
 
@@ -21,7 +21,7 @@ import type { CanvasBackend } from './backend.js';
  * with the same checks, history and feed as every other write. A revised script imported into the same script node reports
  * what changed and keeps every shot.
  */
-export function createScriptImport(store: Store, backend: CanvasBackend) {
+export function createScriptImport(store: Store, backend: CanvasBackend, reader: ScriptReader) {
   const newId = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 
   async function existing(ref: CanvasRef, nodeId: string | undefined, type: string): Promise<CanvasNode | null> {
@@ -37,17 +37,10 @@ export function createScriptImport(store: Store, backend: CanvasBackend) {
 
   return {
     async importScript(ctx: CallerContext, ref: CanvasRef, body: ScriptImportBody): Promise<ScriptImportReceipt> {
-      let read;
-      try {
-        read = readScript(body.file_name, body.text);
-      } catch (error) {
-        if (error instanceof ScriptRefused)
-          throw new CanvasError('invalid_arguments', `${body.file_name}: ${error.message}`, {
-            file_name: body.file_name,
-            line: error.line,
-          });
-        throw error;
-      }
+      // Rights first: nobody without them makes the server read a file, or learns what the canvas holds.
+      await backend.authorize(ctx, ref.projectId, 'editor');
+      await requireCanvas(store, ref.projectId, ref.canvasId);
+      const read = await reader.read(body.file_name, body.text);
       if (read.read.headings === 0)
         throw new CanvasError(
           'invalid_arguments',

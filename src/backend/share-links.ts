@@ -37,17 +37,44 @@ export async function liveLink(store: Store, secret: string, now: number): Promi
   return link;
 }
 
-/** A thread as a guest sees it: writers by the name they show, without the identities behind them. */
+/** What a guest calls a member of the team: never a sign-in subject (often an e-mail address). */
+export const MEMBER_NAME_FOR_GUESTS = 'Team member';
+
+/**
+ * A thread as a guest sees it: guests by the name they gave, agents by their token's name, members as "Team member"
+ * and the assistant as "Assistant", with no identity behind any of them: no issuer or subject, no mentions, no one
+ * who resolved it, and a mention of a member in a comment's words shown the same way (docs/security.md, "Guest review
+ * links and comments").
+ */
 export function forGuests(thread: ThreadView): ThreadView {
   return {
     ...thread,
     resolved_by: thread.resolved_by === null ? null : 'a reviewer',
     comments: thread.comments.map((comment) => ({
       ...comment,
-      author: { ...comment.author, issuer: null, subject: null },
+      author: {
+        ...comment.author,
+        name:
+          comment.author.kind === 'person'
+            ? MEMBER_NAME_FOR_GUESTS
+            : comment.author.kind === 'assistant'
+              ? 'Assistant'
+              : comment.author.name,
+        issuer: null,
+        subject: null,
+      },
+      body: withoutMentionedSubjects(comment.body, comment.mentions),
       mentions: [],
     })),
   };
+}
+
+function withoutMentionedSubjects(body: string, mentions: readonly string[]): string {
+  let words = body;
+  // Longest first, so `@ana.k` is replaced whole before `@ana`.
+  for (const subject of [...mentions].filter((each) => each !== 'assistant').sort((a, b) => b.length - a.length))
+    words = words.split(`@${subject}`).join(`@${MEMBER_NAME_FOR_GUESTS}`);
+  return words;
 }
 const DAY_MS = 86_400_000;
 

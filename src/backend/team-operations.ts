@@ -17,6 +17,7 @@ import type {
   IssuedInvite,
   MemberSignInLink,
   MemberView,
+  ProjectStorageView,
   RoleChangeBody,
 } from '../contract/index.js';
 import type { Assets } from '../assets/assets.js';
@@ -79,6 +80,8 @@ export interface TeamOperations {
   changeRole(ctx: CallerContext, projectId: string, person: Actor, body: RoleChangeBody): Promise<MemberView>;
   removeMember(ctx: CallerContext, projectId: string, person: Actor): Promise<void>;
   audit(ctx: CallerContext, projectId: string, limit: number): Promise<AuditEntry[]>;
+  /** What the project's assets take, and its quota (owners: the team page shows it). */
+  storage(ctx: CallerContext, projectId: string): Promise<ProjectStorageView>;
   createCanvas(ctx: CallerContext, projectId: string, body: CanvasCreateBody): Promise<CanvasView>;
   changeCanvas(ctx: CallerContext, projectId: string, canvasId: string, body: CanvasChangeBody): Promise<CanvasView>;
   duplicateCanvas(
@@ -111,8 +114,13 @@ export function createTeamOperations(
   backend: CanvasBackend,
   assets: Assets,
   publicOrigin: () => string,
-  mailer: Mailer | null = null,
+  options: {
+    mailer?: Mailer | null;
+    /** The project storage quota uploads are held to (`--project-storage-quota-bytes`); null: no uploads here. */
+    storageQuotaBytes?: number | null;
+  } = {},
 ): TeamOperations {
+  const mailer = options.mailer ?? null;
   const inviteSeal = storeSealOf(store, 'invite_seal', 'invite seal');
   const templates = createTemplateOperations(store, backend);
   const inviteUrl = (secret: string) => `${publicOrigin()}/invite?token=${encodeURIComponent(secret)}`;
@@ -208,6 +216,15 @@ export function createTeamOperations(
     async audit(ctx, projectId, limit) {
       await owner(ctx, projectId, 'read the audit log');
       return (await store.team.audit(projectId, limit)).map((entry) => ({ ...entry, at: iso(entry.at)! }));
+    },
+
+    async storage(ctx, projectId) {
+      await owner(ctx, projectId, "read the project's storage");
+      return {
+        project_id: projectId,
+        used_bytes: await store.assets.projectBytes(projectId),
+        quota_bytes: options.storageQuotaBytes ?? null,
+      };
     },
 
     async createCanvas(ctx, projectId, body) {

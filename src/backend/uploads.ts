@@ -12,11 +12,13 @@ import { prepareUpload, type UploadLimits } from '../assets/uploads/intake.js';
 import { UploadRefused, type PreparedFile, type PreparedUpload } from '../assets/uploads/prepared.js';
 import { CanvasError } from '../shared/errors.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
-import { insertUploadRecords, type UploadOrigin } from '../store/asset-records.js';
+import type { insertUploadRecords, UploadOrigin } from '../store/asset-records.js';
 import type { AssetStorage } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { authorizeProject, requireCanvas } from './auth/access.js';
-import type { CallerContext } from './auth/caller.js';
+import { budgetKeyOf, type CallerContext } from './auth/caller.js';
+import { createMediaSlots, type MediaSlotLimits } from './media-slots.js';
+import { createUploadBudgets, type UploadBudgetSettings } from './upload-budgets.js';
 
 /**
  * Uploads (issue 32; docs/storyboards.md, "Uploads"): a file received whole into a private work folder is prepared
@@ -31,8 +33,10 @@ export interface ReceivedFile {
   fileName: string;
 }
 
-export interface UploadSettings extends UploadLimits {
+export interface UploadSettings extends UploadLimits, UploadBudgetSettings {
   filesPerRequest: number;
+  /** Films and sounds read at once, waiting, and one person's share (src/backend/media-slots.ts). */
+  media: MediaSlotLimits;
 }
 
 /** Uploads read whole to keep their credentials, at most (larger files keep none: they are rarely signed stills). */
@@ -52,6 +56,8 @@ export function createUploads(options: {
 }) {
   const { store, assets, settings } = options;
   const clock = options.clock ?? Date.now;
+  const budgets = createUploadBudgets(store, settings);
+  const mediaSlots = createMediaSlots(settings.media);
   // Beside the asset store's own staging, which its sweep empties on its own schedule.
   const staging = join(options.dataDir, 'assets', '.uploads');
   let sweptAt = 0;
@@ -110,10 +116,19 @@ export function createUploads(options: {
   return {
     settings,
 
-    /** An editor of the project, on a canvas that exists: checked before a byte of the body is read. */
+    /**
+     * An editor of the project, on a canvas that exists, with some of the hour's upload budget left: checked before a
+     * byte of the body is read.
+     */
     async authorize(ctx: CallerContext, ref: CanvasRef): Promise<void> {
       await authorizeProject(store, ctx, ref.projectId, 'editor');
       await requireCanvas(store, ref.projectId, ref.canvasId);
+      await budgets.requireRoom(ctx);
+    },
+
+    /** Whether a file of this size may still come in (a direct upload, before its bytes are sent). */
+    requireRoomFor(ctx: CallerContext, ref: CanvasRef, bytes: number): Promise<void> {
+      return budgets.requireRoomFor(ctx, ref.projectId, bytes);
     },
 
     /** A private folder for one request's files, removed by `release`. */
@@ -125,12 +140,16 @@ export function createUploads(options: {
     },
 
     async accept(ctx: CallerContext, ref: CanvasRef, files: readonly ReceivedFile[]): Promise<UploadReceipt> {
+      // What arrived counts against the sender's hour whatever becomes of it: reading it was work all the same.
+      const sizes = await Promise.all(files.map(async (file) => (await stat(file.path)).size));
+      await budgets.spend(ctx, total(sizes));
+      const budgetKey = budgetKeyOf(ctx);
       const prepared: Array<{ file: ReceivedFile; upload: PreparedUpload }> = [];
       for (const [index, file] of files.entries()) {
         const workDir = join(parsePath(file.path).dir, `prepared-${index}`);
         await mkdir(workDir);
         try {
-          const upload = await prepareUpload(file.path, workDir, settings);
+          const upload = await prepareUpload(file.path, workDir, settings, (work) => mediaSlots.run(budgetKey, work));
           await keepCredentials(file, upload.main, ref.projectId);
           prepared.push({ file, upload });
         } catch (error) {
@@ -170,7 +189,7 @@ export function createUploads(options: {
             });
           uploads.push(describe(file.fileName, upload, main.assetId, thumbnail?.assetId ?? null));
         }
-        await store.driver.transaction((tx) => insertUploadRecords(tx, rows, clock()));
+        await budgets.keep(ref.projectId, rows, clock());
         return { uploads };
       } catch (error) {
         await Promise.all(
@@ -187,6 +206,8 @@ export function createUploads(options: {
 }
 
 export type Uploads = ReturnType<typeof createUploads>;
+
+const total = (sizes: readonly number[]) => sizes.reduce((sum, size) => sum + size, 0);
 
 function originOf(ctx: CallerContext): UploadOrigin['uploadedBy'] {
   const { principal } = ctx;

@@ -163,6 +163,13 @@ export const SETTINGS = {
     help: 'largest accepted request body (1 MiB)',
     docs: 'largest request body (1 MiB: at this size no request holds the event loop past 100 ms; larger limits can, docs/performance.md)',
   }),
+  scriptReadSeconds: setting({
+    schema: Int(1, 600),
+    default: 20,
+    arg: 'seconds',
+    help: 'longest a script import may spend reading its file (on a worker thread)',
+    docs: 'longest a script import may spend reading its file; it is read on a worker thread, and one that takes longer is stopped and refused (422 `limit_exceeded`, naming this limit), so a hostile screenplay can never hold the server (docs/security.md, "Script import")',
+  }),
   logLevel: setting({
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     default: 'info',
@@ -211,6 +218,20 @@ export const SETTINGS = {
     arg: 'minutes',
     help: 'longest animatic an export may make; a longer board is refused before the job starts',
     docs: 'longest animatic an export may make (30 minutes); a longer board is refused before the job starts, naming its length (docs/deliverables.md)',
+  }),
+  exportsPerPerson: setting({
+    schema: Int(1, 1000),
+    default: 3,
+    arg: 'n',
+    help: 'exports one person may have queued or running at once',
+    docs: 'exports one person may have queued or running at once, on every project; one more is refused with 429 `rate_limited` until one ends (docs/security.md, "Storage and media bounds")',
+  }),
+  exportsPerProject: setting({
+    schema: Int(1, 10_000),
+    default: 10,
+    arg: 'n',
+    help: 'exports one project may have queued or running at once',
+    docs: 'exports one project may have queued or running at once; one more is refused with 429 `rate_limited` until one ends',
   }),
   sqliteSynchronous: setting({
     schema: z.enum(['full', 'normal']),
@@ -636,6 +657,42 @@ export const SETTINGS = {
     default: 20,
     arg: 'n',
     help: 'files one upload request may carry',
+  }),
+  // What one project may keep and one person may send (docs/security.md, "Storage and media bounds").
+  projectStorageQuotaBytes: setting({
+    schema: Int(1024 * 1024, 2 ** 50),
+    default: 10 * 1024 * 1024 * 1024,
+    arg: 'bytes',
+    help: "bytes one project's assets may take in all (10 GiB); an upload past it is refused",
+    docs: 'bytes one project\'s assets may take in all (10 GiB: run outputs, uploads, thumbnails and exports counted together); an upload that would pass it is refused with 422 `limit_exceeded`, naming what the project keeps; owners see it on the team page (docs/security.md, "Storage and media bounds")',
+  }),
+  uploadBytesPerHour: setting({
+    schema: Int(1024 * 1024, 2 ** 50),
+    default: 2 * 1024 * 1024 * 1024,
+    arg: 'bytes',
+    help: 'bytes one person (or a token acting for nobody) may upload in an hour (2 GiB), per process',
+    docs: 'bytes one person (all their sessions, and tokens acting for them; a token acting for nobody on its own) may upload in any hour (2 GiB), counted per process; past it: 429 `rate_limited` with `Retry-After`',
+  }),
+  uploadMediaJobs: setting({
+    schema: Int(1, 64),
+    default: 2,
+    arg: 'n',
+    help: 'uploaded films and sounds read by ffprobe and ffmpeg at once in this process',
+    docs: 'uploaded films and sounds this process reads and copies (ffprobe, ffmpeg) at once; the others wait their turn',
+  }),
+  uploadMediaQueue: setting({
+    schema: Int(0, 10_000),
+    default: 16,
+    arg: 'n',
+    help: 'uploaded films and sounds that may wait for their turn in this process; more are refused (503)',
+    docs: 'uploaded films and sounds that may wait for their turn in this process; one more is refused with 503 `unavailable` (retry later)',
+  }),
+  uploadMediaJobsPerPerson: setting({
+    schema: Int(1, 64),
+    default: 2,
+    arg: 'n',
+    help: "one person's uploaded films and sounds being read or waiting at once in this process; more are refused (429)",
+    docs: "one person's uploaded films and sounds being read or waiting at once in this process; one more is refused with 429 `rate_limited`",
   }),
   // Content credentials (issue 37; docs/provenance.md): the key and certificate run outputs and exports are signed with.
   c2paKeyFile: setting({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NodeId } from './identifiers.js';
+import { BaseRevision, NodeId } from './identifiers.js';
 
 /**
  * Review (issue 33; docs/review.md): comment threads pinned to a node (a point on its picture, a timecode of its film
@@ -142,6 +142,10 @@ export const ReviewStateBody = z
     node_id: NodeId,
     shot_id: z.string().min(1).max(200).nullable().default(null),
     state: ReviewState,
+    base_revision: BaseRevision.optional().meta({
+      description:
+        'The canvas revision the person saw; required to approve. If the board, or a card a shot shows, changed since, the approval is refused as a conflict (409).',
+    }),
   })
   .meta({ id: 'ReviewStateBody' });
 export type ReviewStateBody = z.infer<typeof ReviewStateBody>;

@@ -128,3 +128,16 @@ export type ProjectCreateBody = z.infer<typeof ProjectCreateBody>;
 
 export const ProjectChangeBody = z.strictObject({ title: Title });
 export type ProjectChangeBody = z.infer<typeof ProjectChangeBody>;
+
+/** What a project keeps and may keep (owners; docs/security.md, "Storage and media bounds"). */
+export const ProjectStorageView = z.strictObject({
+  project_id: ProjectId,
+  used_bytes: z
+    .int()
+    .min(0)
+    .meta({ description: 'The bytes of every asset the project keeps: run outputs, uploads, thumbnails, exports.' }),
+  quota_bytes: z.int().min(1).nullable().meta({
+    description: 'The most its assets may take (--project-storage-quota-bytes); null: this server takes no uploads.',
+  }),
+});
+export type ProjectStorageView = z.infer<typeof ProjectStorageView>;

@@ -60,6 +60,43 @@ function aspectOf(ratio: unknown): number {
   return Number.isFinite(value) && value > 0.2 && value < 5 ? value : 16 / 9;
 }
 
+/** What a shot shows: its picture and, for a video shot, its clip (and the clip's length), as assets. */
+export interface ShotMedia {
+  pictureAssetId: string | null;
+  videoAssetId: string | null;
+  clipMs: number | null;
+}
+
+/**
+ * Where a shot's media comes from (docs/deliverables.md, "Sources"): the shot's own picture, else the card that makes
+ * it (`sourceNodeId`): a video card's clip and poster, another card's picture or its latest run's picture. The one
+ * rule every reader of a shot's media follows: exports, and what an approval covers.
+ */
+export function shotMedia(
+  frame: Pick<StoryboardFrame, 'imageUrl' | 'sourceNodeId'>,
+  source: CanvasNode | undefined,
+  latestPictures: ReadonlyMap<string, string>,
+): ShotMedia {
+  const sourceData = (source?.data ?? {}) as {
+    imageUrl?: unknown;
+    videoUrl?: unknown;
+    previewImageUrl?: unknown;
+    durationMs?: unknown;
+  };
+  const video = source?.type === 'videoNode' ? assetIdOf(sourceData.videoUrl) : null;
+  // A video shot prints its own picture, else its clip's poster; the animatic plays the clip.
+  const picture =
+    assetIdOf(frame.imageUrl) ??
+    (video
+      ? assetIdOf(sourceData.previewImageUrl)
+      : (assetIdOf(sourceData.imageUrl) ?? (source ? (latestPictures.get(source.id) ?? null) : null)));
+  return {
+    pictureAssetId: picture,
+    videoAssetId: video,
+    clipMs: video && typeof sourceData.durationMs === 'number' ? sourceData.durationMs : null,
+  };
+}
+
 export interface BoardReadings {
   board: CanvasNode;
   /** Every node and edge of the canvas at the revision (a board's sources and sounds are found among them). */
@@ -98,20 +135,11 @@ export function boardSource(
     aspect: aspectOf(data.aspectRatio),
     shots: data.frames.map((frame, index) => {
       const source = typeof frame.sourceNodeId === 'string' ? nodes.get(frame.sourceNodeId) : undefined;
-      const sourceData = (source?.data ?? {}) as {
-        imageUrl?: unknown;
-        videoUrl?: unknown;
-        previewImageUrl?: unknown;
-        durationMs?: unknown;
-      };
-      const video = source?.type === 'videoNode' ? assetIdOf(sourceData.videoUrl) : null;
-      // A video shot prints its own picture, else its clip's poster; the animatic plays the clip.
-      const picture =
-        assetIdOf(frame.imageUrl) ??
-        (video
-          ? assetIdOf(sourceData.previewImageUrl)
-          : (assetIdOf(sourceData.imageUrl) ?? (source ? (readings.latestPictures.get(source.id) ?? null) : null)));
-      const clipMs = video && typeof sourceData.durationMs === 'number' ? sourceData.durationMs : null;
+      const {
+        pictureAssetId: picture,
+        videoAssetId: video,
+        clipMs,
+      } = shotMedia(frame, source, readings.latestPictures);
       return {
         id: frame.id,
         number: frame.number ?? String(index + 1),

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import type { StoryboardFrame } from '../contract/index.js';
+import { spreadsheetText } from './spreadsheet-text.js';
 import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES, type CanvasNode } from '../contract/index.js';
 
 /**
@@ -57,7 +58,14 @@ export async function shotListFile(
   const sheet = workbook.addWorksheet(sheetName(title), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = COLUMNS.map((column) => ({ header: column.header, width: column.width }));
   sheet.getRow(1).font = { bold: true };
-  for (const shot of shots) sheet.addRow(COLUMNS.map((column) => column.value(shot)));
+  for (const shot of shots)
+    sheet.addRow(
+      COLUMNS.map((column) => {
+        const value = column.value(shot);
+        // CSV carries no types: what people typed must never reach a spreadsheet as a formula.
+        return format === 'csv' && typeof value === 'string' ? spreadsheetText(value) : value;
+      }),
+    );
   if (format === 'xlsx')
     return {
       bytes: Buffer.from(await workbook.xlsx.writeBuffer()),

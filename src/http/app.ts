@@ -73,6 +73,7 @@ import type { ReviewOperations } from '../backend/review/index.js';
 import { registerGuestReviewRoutes, registerReviewRoutes } from './routes/review.js';
 import { ELEMENT_PATH, ELEMENTS_PATH, registerElementRoutes } from './routes/elements.js';
 import type { Uploads } from '../backend/uploads.js';
+import type { ScriptReader } from '../screenplay/read-pool.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
 import type { PeopleOperations } from '../backend/people-operations.js';
@@ -114,6 +115,8 @@ export interface BackendAppOptions {
   webhooks: WebhookPolicy;
   /** People's and agents' own files (issue 32). */
   uploads?: Uploads;
+  /** Reads screenplays on a worker thread, with a deadline (script import). */
+  scriptReader: ScriptReader;
   /** Exports of boards (issue 35). */
   exports?: ExportOperations;
   /** Read-only links that present boards without an account (issue 35). */
@@ -138,7 +141,8 @@ export function errorResponse(c: BackendContext, error: CanvasError): Response {
   };
   if (error.code === 'unauthenticated') c.header('www-authenticate', 'Bearer');
   const retryAfterMs = error.details.retry_after_ms;
-  if (error.code === 'rate_limited' && typeof retryAfterMs === 'number')
+  // A full line of work (unavailable) says when to come back as a rate limit does.
+  if ((error.code === 'rate_limited' || error.code === 'unavailable') && typeof retryAfterMs === 'number')
     c.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
   return c.json(body, error.status as 400);
 }
@@ -328,7 +332,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
       createDirectUploads({ store, uploads: options.uploads, assetStore: options.assets.writer, clock }),
     );
   registerShotListRoutes(app, store);
-  registerScriptImportRoutes(app, createScriptImport(store, backend));
+  registerScriptImportRoutes(app, createScriptImport(store, backend, options.scriptReader));
   registerTemplateRoutes(app, createTemplateOperations(store, backend));
   registerElementRoutes(app, createElementOperations(store, options.signer));
   registerTidyRoutes(app, backend);
@@ -343,7 +347,10 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
   registerTeamRoutes(
     app,
-    createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin, options.mailer ?? null),
+    createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin, {
+      mailer: options.mailer ?? null,
+      storageQuotaBytes: options.uploads?.settings.projectQuotaBytes ?? null,
+    }),
     {
       ...authOptions,
       oidcName: options.oidc?.name ?? null,

@@ -1,7 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RevisionAuthor } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
-import type { CallerContext } from '../backend/auth/caller.js';
+import { budgetKeyOf, type CallerContext } from '../backend/auth/caller.js';
 
 /**
  * What one person (or one token acting for nobody) may write through the REST API (issue 17, defect 7): a number of
@@ -19,14 +19,6 @@ export interface WriteLimits {
 export interface WriteLimitOptions {
   requestsPerMinute: number;
   changeLogBytesPerMinute: number;
-}
-
-/** A person is one budget wherever they write from (any session, a backend token acting for them). */
-function callerKey(ctx: CallerContext): string {
-  const { principal } = ctx;
-  if (principal.kind === 'session') return `person\u0000${principal.person.issuer}\u0000${principal.person.subject}`;
-  if (ctx.actor && ctx.agentRunId === null) return `person\u0000${ctx.actor.issuer}\u0000${ctx.actor.subject}`;
-  return `token\u0000${principal.tokenId}`;
 }
 
 function authorKey(author: RevisionAuthor): string | null {
@@ -51,7 +43,7 @@ export function createWriteLimits(options: WriteLimitOptions): WriteLimits {
   const bytes = new RateLimiterMemory({ points: options.changeLogBytesPerMinute, duration: 60 });
   return {
     async take(ctx) {
-      const key = callerKey(ctx);
+      const key = budgetKeyOf(ctx);
       const logged = await bytes.get(key);
       if (logged && logged.remainingPoints <= 0) throw limited(logged.msBeforeNext, 'bytes of changes written');
       try {

@@ -40,6 +40,8 @@ export interface ToolCaller {
   connector?: ConnectorAccess;
   /** The tool sets the request asked for (the X-MCP-Toolsets header), or null when it named none. */
   requestedToolSets?: readonly string[] | null;
+  /** The credits a person confirmed for this call's run: a dearer run is refused (src/mcp/spend-confirmation.ts). */
+  spendCeiling?: number;
 }
 
 export interface BackendClient {

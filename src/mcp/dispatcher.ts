@@ -309,6 +309,7 @@ export function createDispatcher(options: DispatcherOptions) {
       // Spec: "argument violates its schema … the call is rejected" before anything is forwarded.
       if (!args.success) throw invalidArguments(args.error, rawArguments);
       // A paid run an external agent submits on the 2026-07-28 era waits for its person's yes (src/mcp/spend-confirmation.ts).
+      let caller = context.caller;
       if (tool.name === 'submit_canvas_node_run') {
         const gate = await spendConfirmation.gate(
           context.caller,
@@ -326,8 +327,10 @@ export function createDispatcher(options: DispatcherOptions) {
             ),
           ];
         if (gate.kind === 'declined') throw gate.error;
+        // What the person said yes to bounds the run: one made dearer between the yes and the submission is refused.
+        if (gate.ceiling !== undefined) caller = { ...caller, spendCeiling: gate.ceiling };
       }
-      const answered = await tool.invoke(options.client, context.caller, args.data as never);
+      const answered = await tool.invoke(options.client, caller, args.data as never);
       const result = options.assetUrls.absolute(
         tool.name === 'get_canvas'
           ? await readChanges.decorate(context.caller, args.data as { project_id: string; canvas_id: string }, answered)

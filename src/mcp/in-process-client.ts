@@ -109,6 +109,7 @@ export function createInProcessClient(
             ...canvas(args),
             nodeId: args.node_id,
             idempotencyKey: args.idempotency_key ?? null,
+            ...(caller.spendCeiling !== undefined ? { costCeiling: caller.spendCeiling } : {}),
           })
         ).run,
       ),

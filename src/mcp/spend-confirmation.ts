@@ -45,7 +45,8 @@ const Params = z.looseObject({
 });
 
 export type SpendGate =
-  | { kind: 'proceed' }
+  /** Submit; `ceiling`: the credits the person confirmed, which the run may not exceed. */
+  | { kind: 'proceed'; ceiling?: number }
   | { kind: 'ask'; result: { inputRequests: Record<string, unknown>; requestState: string } }
   | { kind: 'declined'; error: CanvasError };
 
@@ -105,7 +106,7 @@ export function createSpendConfirmation(options: {
       node_id: args.node_id,
       idempotency_key: args.idempotency_key,
     });
-    if (approval.status === 'approved') return { kind: 'proceed' };
+    if (approval.status === 'approved') return { kind: 'proceed', ceiling: approval.estimate };
     return {
       kind: 'declined',
       error:
@@ -150,8 +151,14 @@ export function createSpendConfirmation(options: {
         state.node === args.node_id &&
         state.key === (args.idempotency_key ?? null);
       const answer = Answer.safeParse(params.inputResponses?.[CONFIRM_KEY]);
+      // The estimate now: a yes holds for what the person was shown, and for nothing dearer (the node may have been
+      // changed since, to a larger size or a dearer model); a dearer run is asked about again.
+      const estimate = await estimateOf(caller, args);
       if (matches && answer.success) {
-        if (answer.data.action === 'accept' && answer.data.content?.confirm === true) return { kind: 'proceed' };
+        if (answer.data.action === 'accept' && answer.data.content?.confirm === true) {
+          if (estimate.cost.estimated <= state.estimate) return { kind: 'proceed', ceiling: state.estimate };
+          return ask(caller, args, estimate, state.estimate);
+        }
         return {
           kind: 'declined',
           error: new CanvasError(
@@ -165,52 +172,69 @@ export function createSpendConfirmation(options: {
       }
 
       // Ask (again): the estimate now, in the person's words.
-      const estimate = RunEstimate.parse(
-        JSON.parse(
-          (
-            await options.client.estimateRun(caller, {
-              project_id: args.project_id,
-              canvas_id: args.canvas_id,
-              node_id: args.node_id,
-            })
-          ).json,
-        ),
-      );
-      const cost = estimate.cost.estimated;
-      const left =
-        estimate.budget.left === null ? 'no budget limit' : `${estimate.budget.left} credits left in the project`;
-      return {
-        kind: 'ask',
-        result: {
-          inputRequests: {
-            [CONFIRM_KEY]: {
-              method: 'elicitation/create',
-              params: {
-                mode: 'form',
-                message: `Start a ${estimate.operation.replaceAll('_', ' ')} run of ${args.node_id} on ${args.canvas_id}? It costs about ${cost} credits (${left}).`,
-                requestedSchema: {
-                  type: 'object',
-                  properties: {
-                    confirm: { type: 'boolean', title: `Spend about ${cost} credits`, default: false },
-                  },
-                  required: ['confirm'],
+      return ask(caller, args, estimate, null);
+    },
+  };
+
+  async function estimateOf(caller: ToolCaller, args: SubmitCanvasNodeRunArgs): Promise<RunEstimate> {
+    return RunEstimate.parse(
+      JSON.parse(
+        (
+          await options.client.estimateRun(caller, {
+            project_id: args.project_id,
+            canvas_id: args.canvas_id,
+            node_id: args.node_id,
+          })
+        ).json,
+      ),
+    );
+  }
+
+  /** The question, with a new signed state; `confirmedBefore`: what the person said yes to, when the cost rose since. */
+  async function ask(
+    caller: ToolCaller,
+    args: SubmitCanvasNodeRunArgs,
+    estimate: RunEstimate,
+    confirmedBefore: number | null,
+  ): Promise<SpendGate> {
+    const cost = estimate.cost.estimated;
+    const left =
+      estimate.budget.left === null ? 'no budget limit' : `${estimate.budget.left} credits left in the project`;
+    const rose =
+      confirmedBefore === null
+        ? ''
+        : ` The cost rose from about ${confirmedBefore} credits, which you confirmed, since the node changed.`;
+    return {
+      kind: 'ask',
+      result: {
+        inputRequests: {
+          [CONFIRM_KEY]: {
+            method: 'elicitation/create',
+            params: {
+              mode: 'form',
+              message: `Start a ${estimate.operation.replaceAll('_', ' ')} run of ${args.node_id} on ${args.canvas_id}? It costs about ${cost} credits (${left}).${rose}`,
+              requestedSchema: {
+                type: 'object',
+                properties: {
+                  confirm: { type: 'boolean', title: `Spend about ${cost} credits`, default: false },
                 },
+                required: ['confirm'],
               },
             },
           },
-          requestState: await seal({
-            principal: caller.principal.tokenId,
-            project: args.project_id,
-            canvas: args.canvas_id,
-            node: args.node_id,
-            key: args.idempotency_key ?? null,
-            estimate: cost,
-            expires: clock() + STATE_TTL_MS,
-          }),
         },
-      };
-    },
-  };
+        requestState: await seal({
+          principal: caller.principal.tokenId,
+          project: args.project_id,
+          canvas: args.canvas_id,
+          node: args.node_id,
+          key: args.idempotency_key ?? null,
+          estimate: cost,
+          expires: clock() + STATE_TTL_MS,
+        }),
+      },
+    };
+  }
 }
 
 export type SpendConfirmation = ReturnType<typeof createSpendConfirmation>;

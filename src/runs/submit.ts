@@ -21,6 +21,8 @@ export interface RunSubmission {
   maxAttempts?: number;
   /** The estimate of a planned run (src/runs/pricing.ts); the node type's price when absent. */
   pricing?: RunPricing;
+  /** The most this run may be estimated at: what a person confirmed; a dearer run is refused, nothing charged. */
+  costCeiling?: number;
 }
 
 /** Refused when the canvas is gone or locked read-only: no run starts there. */
@@ -38,6 +40,13 @@ async function plannedRun(store: Store, submission: RunSubmission) {
   if (!stored)
     throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
   const plan = planRun(stored.node, await runContextFor(store, submission.projectId, submission.canvasId, stored.node));
+  const cost = (submission.pricing ?? DEFAULT_PRICING)(plan);
+  if (submission.costCeiling !== undefined && cost > submission.costCeiling)
+    throw new CanvasError(
+      'forbidden',
+      `This run now costs about ${cost} credits, more than the ${submission.costCeiling} a person confirmed: nothing was started or charged. Submit again to ask them.`,
+      { reason: 'spend_not_confirmed', estimate: cost, confirmed: submission.costCeiling },
+    );
   const upstream = await upstreamResults(store, submission.projectId, submission.canvasId, submission.nodeId);
   const newRun = (input: Record<string, unknown>, idempotencyKey: string | null): NewRun => ({
     projectId: submission.projectId,
@@ -47,7 +56,7 @@ async function plannedRun(store: Store, submission: RunSubmission) {
     operation: plan.operation,
     skillId: plan.skillId,
     input,
-    costEstimated: (submission.pricing ?? DEFAULT_PRICING)(plan),
+    costEstimated: cost,
     triggeredBy: submission.triggeredBy,
     idempotencyKey,
     resources: pendingResources(plan),

@@ -26,13 +26,29 @@ const parser = new XMLParser({
 });
 
 export function readFdx(text: string): ReadScript {
+  // Final Draft writes no document type. One here could only declare entities: external ones (a file or a URL the
+  // parser would be asked to fetch) or ones that expand past the parser's limit. Both are refused as bad input.
+  const doctype = /<!DOCTYPE/i.exec(text);
+  if (doctype) {
+    const line = text.slice(0, doctype.index).split('\n').length;
+    throw new ScriptRefused(
+      `The Final Draft file declares a document type (<!DOCTYPE> at line ${line}); Final Draft files have none, and entities are not read.`,
+      line,
+    );
+  }
   const verdict = XMLValidator.validate(text);
   if (verdict !== true)
     throw new ScriptRefused(
       `The Final Draft file is not well-formed XML at line ${verdict.err.line}, column ${verdict.err.col}: ${verdict.err.msg}`,
       verdict.err.line,
     );
-  const document = parser.parse(text) as { FinalDraft?: { Content?: { Paragraph?: Paragraph[] } } };
+  let document: { FinalDraft?: { Content?: { Paragraph?: Paragraph[] } } };
+  try {
+    document = parser.parse(text) as typeof document;
+  } catch (error) {
+    // What the validator let through and the parser still refused (its own limits): bad input, never a fault.
+    throw new ScriptRefused(`The Final Draft file could not be read: ${(error as Error).message}`, null);
+  }
   if (!document.FinalDraft)
     throw new ScriptRefused('This XML is not a Final Draft screenplay: it has no <FinalDraft> element.', 1);
   const script = sceneCollector();

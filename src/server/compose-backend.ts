@@ -41,6 +41,7 @@ import { assetsOf, credentialsOf, exportEngineOf, runEngineOf, tightenDataDir } 
 import { createExportOperations } from '../backend/exports.js';
 import { createShareLinkOperations } from '../backend/share-links.js';
 import { createReviewOperations } from '../backend/review/index.js';
+import { createScriptReader } from '../screenplay/read-pool.js';
 
 /**
  * Backend mode: the store, the run engine, webhooks, the change feed, presence, the chat and the REST API, with /mcp
@@ -140,7 +141,11 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   const exportOperations = createExportOperations(store, {
     signer,
     signals: () => exportEngine,
-    settings: { maxMinutes: config.exportMaxMinutes },
+    settings: {
+      maxMinutes: config.exportMaxMinutes,
+      perPerson: config.exportsPerPerson,
+      perProject: config.exportsPerProject,
+    },
   });
   const webhooks = createWebhookDispatcher({
     store,
@@ -210,8 +215,12 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   const stopFeedSignals = await connectFeedSignals(store, feed, logger);
   cleanup.defer('feed signals', () => stopFeedSignals());
 
+  const scriptReader = createScriptReader({ deadlineMs: config.scriptReadSeconds * 1000 });
+  cleanup.defer('script reader', () => scriptReader.close());
+
   let connectors: Connectors | null = null;
   const app = createBackendApp({
+    scriptReader,
     backend,
     store,
     assets,
@@ -258,6 +267,13 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
         maxBytes: config.uploadMaxBytes,
         maxImagePixels: config.uploadImageMaxPixels,
         filesPerRequest: config.uploadFilesPerRequest,
+        projectQuotaBytes: config.projectStorageQuotaBytes,
+        bytesPerHour: config.uploadBytesPerHour,
+        media: {
+          concurrent: config.uploadMediaJobs,
+          queued: config.uploadMediaQueue,
+          perPerson: config.uploadMediaJobsPerPerson,
+        },
       },
     }),
     serviceRoutes: (backendApp) => {

@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withProtocolWhitelist } from './media-arguments.js';
 import { ffmpegPath, ffprobePath } from './media-binaries.js';
 import { ProviderError } from './provider-error.js';
 
@@ -47,7 +48,9 @@ export function runFfmpeg(
   onStdout?: (text: string) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', ...(input ? [] : ['-nostdin']), ...args], {
+    // Every input held to files and our own pipes: a clip or a sound that is a playlist opens no URL.
+    const head = ['-hide_banner', '-loglevel', 'error', ...(input ? [] : ['-nostdin'])];
+    const child = spawn(ffmpegPath(), [...head, ...withProtocolWhitelist(args)], {
       stdio: [input ? 'pipe' : 'ignore', onStdout ? 'pipe' : 'ignore', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => onStdout?.(chunk.toString()));
@@ -244,7 +247,7 @@ export function durationSeconds(file: string): Promise<number> {
   return new Promise((resolve, reject) => {
     execFile(
       ffprobePath(),
-      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file],
+      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', '-protocol_whitelist', 'file', file],
       { timeout: 30_000 },
       (error, stdout) => {
         const seconds = Number(stdout.trim());

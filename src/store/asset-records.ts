@@ -110,6 +110,14 @@ export async function insertUploadRecords(
   }
 }
 
+/** What a project keeps: the bytes of all its assets (run outputs, uploads, thumbnails, exports). */
+async function projectBytesIn(executor: SqlExecutor, projectId: string): Promise<number> {
+  const row = await executor.get('SELECT COALESCE(SUM(byte_size), 0) AS used FROM assets WHERE project_id = ?', [
+    projectId,
+  ]);
+  return z.object({ used: z.coerce.number() }).parse(row).used;
+}
+
 /**
  * Records a picture made from another asset (its thumbnail, issue 34): same project and canvas as its source, no run.
  * Its id is derived from the source's, so two servers making it at once write the same row: the second is a no-op.
@@ -145,6 +153,32 @@ export function createAssetRecords(driver: SqlDriver) {
         [assetId],
       );
       return row ? AssetRow.parse(row) : undefined;
+    },
+
+    /** The bytes a project keeps, summed over its assets. */
+    projectBytes(projectId: string): Promise<number> {
+      return projectBytesIn(driver, projectId);
+    },
+
+    /**
+     * Records a request's uploads (all of one project) only while the project stays within its quota with them;
+     * otherwise records nothing and answers what the project already keeps. The sum is read in the inserting
+     * transaction, under the project row's lock on PostgreSQL (SQLite's writer is one at a time), so two uploads
+     * cannot both pass on the room only one of them has.
+     */
+    async insertUploadsWithin(
+      quota: { projectId: string; quotaBytes: number },
+      assets: Parameters<typeof insertUploadRecords>[1],
+      createdAt: number,
+    ): Promise<{ kept: true } | { kept: false; usedBytes: number }> {
+      const adding = assets.reduce((sum, asset) => sum + asset.byteSize, 0);
+      return driver.transaction(async (tx) => {
+        await tx.get(`SELECT id FROM projects WHERE id = ?${driver.forUpdate}`, [quota.projectId]);
+        const usedBytes = await projectBytesIn(tx, quota.projectId);
+        if (usedBytes + adding > quota.quotaBytes) return { kept: false, usedBytes };
+        await insertUploadRecords(tx, assets, createdAt);
+        return { kept: true };
+      });
     },
 
     /** Every asset, in id order (backup, admin assets migrate). */

@@ -113,6 +113,23 @@ export type ExportOutcome =
   | { status: 'failed'; error: { code: string; message: string } }
   | { status: 'cancelled' };
 
+/** How many exports one person, and one project, may have queued or running at once. */
+export interface ExportCaps {
+  perPerson: number;
+  perProject: number;
+}
+
+/** Why an export was not queued: the person or the project already has `limit` under way. */
+export interface ExportsFull {
+  scope: 'person' | 'project';
+  active: number;
+  limit: number;
+}
+
+const ACTIVE = "status IN ('queued', 'running', 'cancel_requested')";
+// Any constant: the first key of the PostgreSQL advisory locks that take one person's exports one at a time.
+const PERSON_EXPORTS_LOCK = 7_270_735;
+
 /** Jobs a worker stopped renewing are given back this many times before they fail (a file that crashes a worker). */
 const MAX_ATTEMPTS = 3;
 
@@ -135,20 +152,34 @@ export function createExportStore(driver: SqlDriver, clock: () => number) {
   }
 
   return {
-    async create(job: {
-      id: string;
-      projectId: string;
-      canvasId: string;
-      nodeId: string;
-      kind: string;
-      options: Record<string, unknown>;
-      source: unknown;
-      revision: number;
-      createdBy: string;
-      createdByName: string;
-    }): Promise<StoredExport> {
+    async create(
+      job: {
+        id: string;
+        projectId: string;
+        canvasId: string;
+        nodeId: string;
+        kind: string;
+        options: Record<string, unknown>;
+        source: unknown;
+        revision: number;
+        createdBy: string;
+        createdByName: string;
+      },
+      caps: ExportCaps,
+    ): Promise<{ created: StoredExport } | { full: ExportsFull }> {
       const createdAt = clock();
-      await driver.transaction(async (tx) => {
+      const full = await driver.transaction(async (tx): Promise<ExportsFull | null> => {
+        // Counted and inserted under locks on the person and the project (SQLite's writer is one at a time already),
+        // so two exports started at once cannot both take the last place.
+        if (driver.dialect === 'postgres')
+          await tx.get(`SELECT pg_advisory_xact_lock(${PERSON_EXPORTS_LOCK}, hashtext(?))`, [job.createdBy]);
+        await tx.get(`SELECT id FROM projects WHERE id = ?${driver.forUpdate}`, [job.projectId]);
+        const counted = async (where: string, value: string) =>
+          Number((await tx.get(`SELECT COUNT(*) AS n FROM export_jobs WHERE ${where} = ? AND ${ACTIVE}`, [value]))?.n);
+        const person = await counted('created_by', job.createdBy);
+        if (person >= caps.perPerson) return { scope: 'person', active: person, limit: caps.perPerson };
+        const project = await counted('project_id', job.projectId);
+        if (project >= caps.perProject) return { scope: 'project', active: project, limit: caps.perProject };
         await insertRow(tx, 'export_jobs', {
           id: job.id,
           project_id: job.projectId,
@@ -164,8 +195,9 @@ export function createExportStore(driver: SqlDriver, clock: () => number) {
           created_at: createdAt,
         });
         await touched(tx, job.projectId, job.canvasId);
+        return null;
       });
-      return (await this.get(job.projectId, job.canvasId, job.id))!;
+      return full ? { full } : { created: (await this.get(job.projectId, job.canvasId, job.id))! };
     },
 
     async get(projectId: string, canvasId: string, id: string): Promise<StoredExport | undefined> {

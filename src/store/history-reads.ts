@@ -111,6 +111,42 @@ export function createHistoryReads(driver: SqlDriver) {
   }
 
   return {
+    /** Which of these nodes a revision after `after` changed (created, updated or deleted). */
+    async nodesChangedSince(
+      projectId: string,
+      canvasId: string,
+      after: number,
+      nodeIds: readonly string[],
+    ): Promise<string[]> {
+      if (nodeIds.length === 0) return [];
+      const rows = await driver.all(
+        `SELECT DISTINCT object_id FROM canvas_changes
+         WHERE project_id = ? AND canvas_id = ? AND object_kind = 'node' AND revision > ?
+           AND object_id IN (${nodeIds.map(() => '?').join(', ')})
+         ORDER BY object_id`,
+        [projectId, canvasId, after, ...nodeIds],
+      );
+      return rows.map((row) => String((row as { object_id: unknown }).object_id));
+    },
+
+    /**
+     * A node as it was at a revision, from the change log: null when it did not exist then, undefined when the log
+     * cannot tell (no change of it at or before that revision, or one older than the stored bodies).
+     */
+    async nodeAt(projectId: string, canvasId: string, nodeId: string, revision: number): Promise<unknown> {
+      const row = await driver.get(
+        `SELECT change, body, has_body FROM canvas_changes
+         WHERE project_id = ? AND canvas_id = ? AND object_kind = 'node' AND object_id = ? AND revision <= ?
+         ORDER BY revision DESC LIMIT 1`,
+        [projectId, canvasId, nodeId, revision],
+      );
+      if (!row) return undefined;
+      const state = row as { change: string; body: string | null; has_body: unknown };
+      if (state.change === 'delete') return null;
+      if (Number(state.has_body) !== 1 || state.body === null) return undefined;
+      return JSON.parse(state.body) as unknown;
+    },
+
     /** Revisions before `before` (newest first), each with its author and the ids it changed. */
     async history(projectId: string, canvasId: string, before: number, limit: number): Promise<HistoryEntry[]> {
       const rows = await driver.all(

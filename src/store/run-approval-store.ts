@@ -28,7 +28,11 @@ const COLUMNS =
 export function createRunApprovalStore(driver: SqlDriver, clock: () => number) {
   const parse = (row: unknown) => ApprovalRow.parse(row);
   return {
-    /** The approval of one submission (token, canvas, node and idempotency key), asked for once. */
+    /**
+     * The approval of one submission (token, canvas, node and idempotency key), asked for once. A person's yes holds
+     * for the estimate they saw: asked again for a dearer run (the node changed since), the approval is pending again
+     * with the new estimate, in one guarded statement.
+     */
     async ask(request: {
       id: string;
       projectId: string;
@@ -45,7 +49,19 @@ export function createRunApprovalStore(driver: SqlDriver, clock: () => number) {
           [request.tokenId, request.projectId, request.canvasId, request.nodeId, request.idempotencyKey],
         );
       const known = await find();
-      if (known) return parse(known);
+      if (known) {
+        const approval = parse(known);
+        if (approval.status === 'declined' || request.estimate <= approval.estimate) return approval;
+        await driver.transaction(async (tx) => {
+          const changed = await tx.run(
+            `UPDATE run_approvals SET status = 'pending', estimate = ?, decided_by = NULL, decided_at = NULL, requested_at = ?
+               WHERE id = ? AND status <> 'declined' AND estimate < ?`,
+            [request.estimate, clock(), approval.id, request.estimate],
+          );
+          if (changed.changes > 0) await bumpStatesVersion(driver, tx, request.projectId, request.canvasId);
+        });
+        return parse(await find());
+      }
       await driver.transaction(async (tx) => {
         await insertRow(
           tx,

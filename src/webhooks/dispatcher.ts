@@ -6,7 +6,7 @@ import { newId } from '../shared/ids.js';
 import type { Store } from '../store/store.js';
 import { WEBHOOK_CHANNEL } from '../store/webhook-outbox.js';
 import type { DeliveryOutcome, DueDelivery } from '../store/webhook-store.js';
-import { describeDeliveryFailure, publicOnlyConnector } from './network-rule.js';
+import { describeDeliveryFailure, endpointRefusal, publicOnlyConnector } from './network-rule.js';
 import type { SecretSeal } from './secrets.js';
 
 /**
@@ -91,6 +91,21 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const at = new Date(clock());
     const started = performance.now();
     let outcome: DeliveryOutcome;
+    // The registration rule again, as it stands now: an endpoint registered under an earlier rule (plain http, a
+    // private literal, this machine's name while private networks were allowed) meets today's before any connection.
+    const privateAllowed = allowPrivate && delivery.hook.allowPrivateNetwork;
+    const refused = endpointRefusal(delivery.hook.url, privateAllowed);
+    if (refused) {
+      outcome = {
+        delivered: false,
+        status: null,
+        error: `refused by the network rule: the endpoint ${refused}`,
+        latencyMs: performance.now() - started,
+        retryAt: retryAt(delivery),
+      };
+      await finish(delivery, outcome);
+      return;
+    }
     try {
       const response = await fetch(delivery.hook.url, {
         method: 'POST',
@@ -104,7 +119,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         body: delivery.body,
         redirect: 'manual',
         // An endpoint allowed private networks earlier reaches them only while the operator allows it.
-        dispatcher: allowPrivate && delivery.hook.allowPrivateNetwork ? agents.anywhere : agents.publicOnly,
+        dispatcher: privateAllowed ? agents.anywhere : agents.publicOnly,
         signal: AbortSignal.timeout(timeoutMs),
       });
       await response.body?.cancel().catch(() => undefined);
@@ -130,6 +145,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       };
       logger.debug({ err: error, webhook_id: delivery.hook.id, delivery_id: delivery.id }, 'webhook delivery error');
     }
+    await finish(delivery, outcome);
+  }
+
+  async function finish(delivery: DueDelivery, outcome: DeliveryOutcome): Promise<void> {
     const recorded = await store.webhooks.finish(delivery.id, worker, outcome);
     const log = logger.child({ webhook_id: delivery.hook.id, delivery_id: delivery.id, type: delivery.type });
     if (!recorded) log.warn('webhook delivery lease lost before its outcome was recorded; it will be sent again');

@@ -13,6 +13,7 @@ import { HTML_PAGE, phonePhoto } from '../support/upload-fixtures.js';
  * file is PUT straight to the bucket by a presigned URL whose size is signed, then completed through the same checks
  * every upload meets (a phone photo comes out upright without its GPS; an HTML page named .png is refused and removed);
  * a token for another canvas, a forged one, or a body of another size is refused; nothing is left in the landing place.
+ * A file the caller's hourly upload budget or the project's storage quota has no room for is refused before it is sent.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';
@@ -128,6 +129,45 @@ describe('direct uploads to S3', () => {
     });
     expect(over.status).toBe(413);
     expect(JSON.stringify(over.body)).toContain('over the upload limit of 1000000 bytes');
+  });
+
+  it("refuses a file announced past the caller's hour or the project's storage quota before anything is sent", async () => {
+    const MiB = 1024 * 1024;
+    const bounded = await startTestServer(STORE_TARGETS[0]!, {
+      assetStore: 's3',
+      s3Bucket: s3.bucket,
+      s3Endpoint: s3.endpoint,
+      s3ForcePathStyle: true,
+      s3Prefix: 'bounded/',
+      s3AccessKeyId: 'S3RVER',
+      s3SecretAccessKey: 'S3RVER',
+      uploadMaxBytes: 4 * MiB,
+      uploadBytesPerHour: 2 * MiB,
+      projectStorageQuotaBytes: MiB,
+    });
+    try {
+      await bounded.store.projects.createWorkspace('w');
+      await bounded.store.projects.createProject('p', 'w');
+      await bounded.store.projects.createCanvas('p', 'c', false);
+      const token = await projectToken(bounded.store, 'p', 'editor');
+      const announce = (byteSize: number) =>
+        api(bounded.url, `${CANVAS}/uploads/direct`, {
+          method: 'POST',
+          token,
+          body: { file_name: 'scout.mp4', byte_size: byteSize },
+        });
+      const pastHour = await announce(3 * MiB);
+      expect(pastHour.status).toBe(429);
+      expect(pastHour.body).toMatchObject({ error: { details: { limit: 'upload_bytes_per_hour' } } });
+      const pastQuota = await announce(1.5 * MiB);
+      expect(pastQuota.status).toBe(422);
+      expect(pastQuota.body).toMatchObject({
+        error: { details: { limit: 'project_storage_quota', used_bytes: 0, limit_bytes: MiB } },
+      });
+      expect((await announce(MiB / 2)).status).toBe(201);
+    } finally {
+      await bounded.close();
+    }
   });
 });
 

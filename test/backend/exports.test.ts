@@ -390,3 +390,86 @@ describe.each(STORE_TARGETS)('exports: $name', (target) => {
     });
   });
 });
+
+/**
+ * Caps on exports under way (docs/security.md, "Storage and media bounds"): with no export workers, every job stays
+ * queued, so each create counts. A person has at most --exports-per-person queued or running, a project at most
+ * --exports-per-project; one more is refused with 429, naming the cap. Counted in the creating transaction, so a burst
+ * of creates at once cannot pass it either.
+ */
+describe.each(STORE_TARGETS)('export caps: $name', (target) => {
+  describe.skipIf(!target.available)('over real HTTP', () => {
+    let server: TestServer;
+    const people: Record<string, (request?: ApiRequest) => ApiRequest> = {};
+
+    beforeAll(async () => {
+      server = await startTestServer(target, { exportWorkers: 0, exportsPerPerson: 2, exportsPerProject: 3 });
+      const { projects, writes } = server.store;
+      await projects.createWorkspace('w');
+      for (const project of ['p', 'burst']) {
+        await projects.createProject(project, 'w');
+        await projects.createCanvas(project, 'c', false);
+        await writes.createNode(
+          { projectId: project, canvasId: 'c', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
+          CanvasNode.parse({
+            id: 'board',
+            type: 'storyboardNode',
+            position: { x: 0, y: 0 },
+            data: { frames: [{ id: 'one', imageUrl: null, durationMs: 1000 }] },
+          }),
+        );
+      }
+      for (const subject of ['ed', 'jo', 'quick']) {
+        for (const project of ['p', 'burst']) await projects.addMember(project, { issuer: IDP, subject }, 'editor');
+        people[subject] = await signedInPerson(server, { issuer: IDP, subject });
+      }
+    }, 60_000);
+    afterAll(async () => server?.close());
+
+    const start = (subject: string, project = 'p') =>
+      api(
+        server.url,
+        `/api/v2/projects/${project}/canvases/c/exports`,
+        people[subject]!({ method: 'POST', body: { kind: 'edl', node_id: 'board' } }),
+      );
+
+    it('refuses a person past --exports-per-person, then the project past --exports-per-project, until one ends', async () => {
+      const mine = [await start('ed'), await start('ed')];
+      expect(mine.map((answer) => answer.status)).toEqual([201, 201]);
+      const third = await start('ed');
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBeTruthy();
+      expect(third.body).toMatchObject({
+        error: { code: 'rate_limited', details: { scope: 'person', active: 2, limit: 2 } },
+      });
+      expect((third.body as { error: { message: string } }).error.message).toContain(
+        'You have 2 exports queued or running, the most this server takes at once (2: --exports-per-person, CANVAS_MCP_EXPORTS_PER_PERSON)',
+      );
+
+      expect((await start('jo')).status).toBe(201);
+      const fourth = await start('jo');
+      expect(fourth.status).toBe(429);
+      expect(fourth.body).toMatchObject({ error: { details: { scope: 'project', active: 3, limit: 3 } } });
+      expect((fourth.body as { error: { message: string } }).error.message).toContain('--exports-per-project');
+
+      // A cancelled export no longer counts.
+      const first = ExportView.parse(mine[0]!.body);
+      const cancel = await api(
+        server.url,
+        `/api/v2/projects/p/canvases/c/exports/${first.export_id}/cancel`,
+        people.ed!({ method: 'POST' }),
+      );
+      expect(ExportView.parse(cancel.body).status).toBe('cancelled');
+      expect((await start('ed')).status).toBe(201);
+    });
+
+    it('lets no more than --exports-per-person of a burst of creates at once through', async () => {
+      const answers = await Promise.all(Array.from({ length: 5 }, () => start('quick', 'burst')));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 429, 429, 429]);
+      const listed = ExportList.parse(
+        (await api(server.url, '/api/v2/projects/burst/canvases/c/exports', people.quick!())).body,
+      );
+      expect(listed.exports.filter((job) => job.status === 'queued')).toHaveLength(2);
+    });
+  });
+});

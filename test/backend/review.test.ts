@@ -315,7 +315,7 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       for (const shot of [null, 's4']) {
         const approved = await call('olga', `${CANVAS}/review-states`, {
           method: 'PUT',
-          body: { node_id: 'board', shot_id: shot, state: 'approved' },
+          body: { node_id: 'board', shot_id: shot, state: 'approved', base_revision: at },
         });
         expect(approved.status, JSON.stringify(approved.body)).toBe(200);
         expect(ReviewStateView.parse(approved.body)).toMatchObject({
@@ -390,6 +390,96 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       expect(of('s1')).toMatchObject({ state: 'changes_requested', changed_since_approval: false });
     });
 
+    it('a shot showing its source card’s picture is flagged "changed since approval" when that picture is swapped', async () => {
+      const { store } = stage.server;
+      const picture = (letter: string) => `/assets/asset_${letter.repeat(16)}`;
+      const card = CanvasNode.parse({
+        id: 'card5',
+        type: 'imageGenNode',
+        position: { x: 0, y: 900 },
+        data: { prompt: 'the lamp room', size: '1K', imageUrl: picture('a'), aspectRatio: '16:9' },
+      });
+      const board = (await store.layout.readNode('p', 'c', 'board'))!.node;
+      const frames = [
+        ...(board.data as { frames: Array<Record<string, unknown>> }).frames,
+        { id: 's5', number: '5', imageUrl: null, sourceNodeId: 'card5', action: 'The lamp turns', durationMs: 2000 },
+      ];
+      const made = await call('ana', `${CANVAS}/changes`, {
+        method: 'POST',
+        body: {
+          base_revision: await revision(),
+          operations: [
+            { op: 'create_node', node: card },
+            { op: 'update_node', node_id: 'board', set: { data: { frames } } },
+          ],
+        },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const approved = await call('olga', `${CANVAS}/review-states`, {
+        method: 'PUT',
+        body: { node_id: 'board', shot_id: 's5', state: 'approved', base_revision: await revision() },
+      });
+      expect(ReviewStateView.parse(approved.body)).toMatchObject({ state: 'approved', changed_since_approval: false });
+
+      const swapped = await call('ana', `${CANVAS}/nodes/card5`, {
+        method: 'PATCH',
+        body: { base_revision: await revision(), set: { data: { ...card.data, imageUrl: picture('b') } } },
+      });
+      expect(swapped.status, JSON.stringify(swapped.body)).toBe(200);
+      const { states } = ReviewStateList.parse((await call('vic', `${CANVAS}/review-states`)).body);
+      expect(states.find((state) => state.shot_id === 's5')).toMatchObject({
+        state: 'approved',
+        changed_since_approval: true,
+      });
+    });
+
+    it('an approval names the revision the person saw: refused as a conflict if what it covers changed since', async () => {
+      const seen = await revision();
+      const missing = await call('olga', `${CANVAS}/review-states`, {
+        method: 'PUT',
+        body: { node_id: 'board', shot_id: 's3', state: 'approved' },
+      });
+      expect(missing.status).toBe(400);
+      expect(JSON.stringify(missing.body)).toContain('base_revision');
+
+      // Shot 2 changes after the page showed revision `seen`: approving shot 3 as seen still holds ...
+      const board = (await stage.server.store.layout.readNode('p', 'c', 'board'))!.node;
+      const frames = (board.data as { frames: Array<Record<string, unknown>> }).frames;
+      const edit = async (shot: string, action: string) => {
+        const current = (await stage.server.store.layout.readNode('p', 'c', 'board'))!.node;
+        const changed = (current.data as { frames: Array<Record<string, unknown>> }).frames.map((each) =>
+          each.id === shot ? { ...each, action } : each,
+        );
+        const answer = await call('ana', `${CANVAS}/nodes/board`, {
+          method: 'PATCH',
+          body: { base_revision: await revision(), set: { data: { frames: changed } } },
+        });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      };
+      expect(frames.some((frame) => frame.id === 's3')).toBe(true);
+      await edit('s2', 'The keeper climbs, slower');
+      const unrelated = await call('olga', `${CANVAS}/review-states`, {
+        method: 'PUT',
+        body: { node_id: 'board', shot_id: 's3', state: 'approved', base_revision: seen },
+      });
+      expect(unrelated.status, JSON.stringify(unrelated.body)).toBe(200);
+      expect(ReviewStateView.parse(unrelated.body)).toMatchObject({ approved_revision: seen });
+
+      // ... but an edit to shot 3 itself, landing just before the click, is not approved with it.
+      const before = await revision();
+      await edit('s3', 'The lamp, brighter');
+      const raced = await call('olga', `${CANVAS}/review-states`, {
+        method: 'PUT',
+        body: { node_id: 'board', shot_id: 's3', state: 'approved', base_revision: before },
+      });
+      expect(raced.status, JSON.stringify(raced.body)).toBe(409);
+      expect(raced.body).toMatchObject({
+        error: { code: 'revision_conflict', details: { base_revision: before, changed_node_ids: ['board'] } },
+      });
+      const { states } = ReviewStateList.parse((await call('vic', `${CANVAS}/review-states`)).body);
+      expect(states.find((state) => state.shot_id === 's3')).toMatchObject({ changed_since_approval: true });
+    });
+
     it('a guest comments through a review link without an account, and does nothing else', async () => {
       const made = await call('olga', `${CANVAS}/share-links`, {
         method: 'POST',
@@ -435,6 +525,15 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       expect(view.review).toBe('comment');
       expect(view.threads.map((each) => each.thread_id)).toContain(thread.thread_id);
       expect(JSON.stringify(view)).not.toContain('https://idp.example');
+      // Members by what a guest may know of them, never a sign-in subject, in the byline or in a comment's words.
+      const comments = view.threads.flatMap((each) => each.comments);
+      expect(comments.some((each) => each.author.kind === 'person')).toBe(true);
+      for (const each of comments) {
+        if (each.author.kind === 'person') expect(each.author.name).toBe('Team member');
+        if (each.author.kind === 'assistant') expect(each.author.name).toBe('Assistant');
+        expect(each.body).not.toMatch(/@(olga|ana|ben|vic)\b/);
+      }
+      expect(comments.map((each) => each.body)).toContain('Love this one @Team member');
 
       // Nothing but comments: no layout write, no node outside the link, no one else's comment.
       const write = await api(stage.server.url, `${CANVAS}/nodes`, {
@@ -560,7 +659,7 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       await call('ana', `${CANVAS}/threads/${made.thread_id}`, { method: 'PATCH', body: { status: 'resolved' } });
       await call('olga', `${CANVAS}/review-states`, {
         method: 'PUT',
-        body: { node_id: 'board', shot_id: 's3', state: 'approved' },
+        body: { node_id: 'board', shot_id: 's3', state: 'approved', base_revision: await revision() },
       });
       const types = (await stage.server.store.driver.all('SELECT type, body FROM webhook_deliveries ORDER BY seq')).map(
         (row) => [row.type, JSON.parse(String(row.body)) as { data: Record<string, unknown> }] as const,

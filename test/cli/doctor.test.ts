@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { scripted, startModelStandin, type ModelStandin } from '../support/model-standin.js';
 
-/** Issue 18: `canvas-mcp doctor` says which model the chat would use and whether it answers, never showing its key. */
+/**
+ * Issue 18: `canvas-mcp doctor` says which model the chat would use and whether it answers, never showing its key; and
+ * which ffmpeg and ffprobe read uploads, so an operator sees an old build (docs/security.md, "Storage and media bounds").
+ */
 
 describe('canvas-mcp doctor', () => {
   let model: ModelStandin;
@@ -46,6 +49,28 @@ describe('canvas-mcp doctor', () => {
       code: 0,
       json: { configured: false, answers: null, message: expect.stringContaining('CANVAS_MCP_MODEL_PROVIDER') },
     });
+  });
+
+  it('names the ffmpeg and ffprobe it runs with their versions, warning of an old or missing build', async () => {
+    const bundled = await cli(['doctor', '--json']);
+    expect(bundled.json).toMatchObject({
+      media: [
+        {
+          tool: 'ffmpeg',
+          path: expect.stringContaining('@ffmpeg-installer'),
+          source: 'bundled',
+          version: expect.stringMatching(/^ffmpeg version .*Copyright \(c\) 2000-2018/),
+          // The build npm ships is from 2018.
+          warning: expect.stringContaining('set CANVAS_MCP_FFMPEG to a current ffmpeg'),
+        },
+        { tool: 'ffprobe', source: 'bundled', version: expect.stringMatching(/^ffprobe version /) },
+      ],
+    });
+    const missing = await cli(['doctor'], { CANVAS_MCP_FFPROBE: '/nowhere/ffprobe' });
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toMatch(/^ffmpeg: \S+ffmpeg \(ffmpeg version /m);
+    expect(missing.stdout).toContain('ffprobe: /nowhere/ffprobe (does not run)');
+    expect(missing.stdout).toContain('warning: /nowhere/ffprobe does not run');
   });
 
   it('refuses half a configuration at start, naming the missing setting', async () => {

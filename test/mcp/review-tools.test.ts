@@ -275,7 +275,12 @@ describe.each(STORE_TARGETS)('review tools: $name', (target) => {
         token: world.tokens.backendKind.secret,
       });
       expect(byBackendToken.status).toBe(403);
-      const byOwner = await api(url, `${CANVAS}/review-states`, asOwner(approve));
+      const seen = (await deployment.backend.store.layout.readCanvas('p1', 'c1'))!.revision;
+      const byOwner = await api(
+        url,
+        `${CANVAS}/review-states`,
+        asOwner({ ...approve, body: { ...approve.body, base_revision: seen } }),
+      );
       expect(byOwner.status, JSON.stringify(byOwner.body)).toBe(200);
     });
   });

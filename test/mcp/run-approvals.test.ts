@@ -108,5 +108,40 @@ describe.each(STORE_TARGETS)('run approvals: $name', (target) => {
       expect(refused.message).toContain('alice declined this run');
       expect(await runsOf()).toHaveLength(1);
     });
+
+    it('holds a yes only for the estimate approved: a node made dearer after it waits for a person again', async () => {
+      const backend = deployment.backend;
+      const { store } = backend;
+      const asAlice = await signedInPerson(backend, { issuer: IDP, subject: 'alice' });
+      const runs = (await runsOf()).length;
+      expect(toolError(await submit('key-dearer-0001'))).toMatchObject({ details: { reason: 'approval_required' } });
+      const pending = RunApprovalList.parse((await api(backend.url, `${BASE}?status=pending`, asAlice())).body);
+      const approval = pending.approvals.find((each) => each.status === 'pending')!;
+      await api(
+        backend.url,
+        `${BASE}/${approval.approval_id}`,
+        asAlice({ method: 'POST', body: { decision: 'approve' } }),
+      );
+
+      // Approved at 1K; then someone makes the picture 4K before the agent retries.
+      const data = { displayName: 'Frame 1', prompt: 'a lighthouse', size: '4K', imageUrl: null, aspectRatio: '16:9' };
+      const canvas = await store.layout.readCanvas('p1', 'c1');
+      const write = { projectId: 'p1', canvasId: 'c1', clientSaveId: null, authorization: SYSTEM_WRITE };
+      await store.writes.updateNode({ ...write, baseRevision: canvas!.revision }, 'paid', { data });
+      try {
+        const again = toolError(await submit('key-dearer-0001'));
+        expect(again).toMatchObject({ code: 'forbidden', details: { reason: 'approval_required' } });
+        expect(await runsOf()).toHaveLength(runs);
+        const listed = RunApprovalList.parse((await api(backend.url, BASE, asAlice())).body);
+        const asked = listed.approvals.find((each) => each.approval_id === approval.approval_id)!;
+        expect(asked.status).toBe('pending');
+        expect(asked.estimate).toBeGreaterThan(approval.estimate);
+      } finally {
+        const now = await store.layout.readCanvas('p1', 'c1');
+        await store.writes.updateNode({ ...write, baseRevision: now!.revision }, 'paid', {
+          data: { ...data, size: '1K' },
+        });
+      }
+    });
   });
 });

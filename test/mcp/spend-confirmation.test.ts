@@ -13,6 +13,7 @@ import { agentOnCanvas } from '../support/tokens.js';
  * that was tampered with is never trusted (the question comes again).
  */
 
+const PAID_DATA = { prompt: 'a lighthouse at dusk', size: '2K', imageUrl: null, aspectRatio: '16:9' };
 const SUBMIT = { project_id: 'p1', canvas_id: 'c1', node_id: 'paid', idempotency_key: 'one-click-0001' };
 
 describe.each(STORE_TARGETS)('spend confirmation: $name', (target) => {
@@ -54,7 +55,7 @@ describe.each(STORE_TARGETS)('spend confirmation: $name', (target) => {
           id: 'paid',
           type: 'imageGenNode',
           position: { x: 0, y: 0 },
-          data: { prompt: 'a lighthouse at dusk', size: '2K', imageUrl: null, aspectRatio: '16:9' },
+          data: PAID_DATA,
         }),
       );
       const token = await agentOnCanvas(store, {
@@ -95,26 +96,28 @@ describe.each(STORE_TARGETS)('spend confirmation: $name', (target) => {
       await client.close();
     });
 
+    /** A tools/call on the 2026-07-28 era as a client that answers elicitations would send it, without the SDK. */
+    const post = (body: unknown) =>
+      fetch(deployment.mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'submit_canvas_node_run',
+          authorization: `Bearer ${secret}`,
+          'x-agent-run-id': chatRunId,
+        },
+        body: JSON.stringify(body),
+      }).then((response) => response.json() as Promise<{ result: Record<string, unknown> }>);
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+    };
+
     it('never trusts a requestState that was changed: it asks again and submits nothing', async () => {
-      const post = (body: unknown) =>
-        fetch(deployment.mcpUrl, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'tools/call',
-            'mcp-name': 'submit_canvas_node_run',
-            authorization: `Bearer ${secret}`,
-            'x-agent-run-id': chatRunId,
-          },
-          body: JSON.stringify(body),
-        }).then((response) => response.json() as Promise<{ result: Record<string, unknown> }>);
-      const meta = {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-      };
       const other = { ...SUBMIT, idempotency_key: 'one-click-0002' };
       const first = await post({
         jsonrpc: '2.0',
@@ -139,6 +142,47 @@ describe.each(STORE_TARGETS)('spend confirmation: $name', (target) => {
       });
       expect(retried.result.resultType).toBe('input_required');
       expect((await runsOf()).length).toBe(1);
+    });
+
+    it('holds a yes only for the cost the person saw: a node made dearer after it is asked about again', async () => {
+      const { store } = deployment.backend;
+      const args = { ...SUBMIT, idempotency_key: 'one-click-0003' };
+      const call = (id: number, extra: Record<string, unknown> = {}) =>
+        post({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'submit_canvas_node_run', arguments: args, _meta: meta, ...extra },
+        });
+      const yes = { confirm_spend: { action: 'accept', content: { confirm: true } } };
+      const messageOf = (result: Record<string, unknown>) =>
+        (result.inputRequests as { confirm_spend: { params: { message: string } } }).confirm_spend.params.message;
+      const runs = (await runsOf()).length;
+
+      const asked = await call(1);
+      expect(asked.result.resultType).toBe('input_required');
+      const cheap = messageOf(asked.result);
+      // After the question, someone makes the picture 4K: four times the credits the person is about to agree to.
+      const canvas = await store.layout.readCanvas('p1', 'c1');
+      const write = { projectId: 'p1', canvasId: 'c1', clientSaveId: null, authorization: SYSTEM_WRITE };
+      await store.writes.updateNode({ ...write, baseRevision: canvas!.revision }, 'paid', {
+        data: { ...PAID_DATA, size: '4K' },
+      });
+      try {
+        const again = await call(2, { requestState: asked.result.requestState, inputResponses: yes });
+        expect(again.result.resultType).toBe('input_required');
+        expect(messageOf(again.result)).not.toBe(cheap);
+        expect(messageOf(again.result)).toMatch(/The cost rose from about \d+(\.\d+)? credits, which you confirmed/);
+        expect((await runsOf()).length).toBe(runs);
+
+        const confirmed = await call(3, { requestState: again.result.requestState, inputResponses: yes });
+        expect(confirmed.result.resultType, JSON.stringify(confirmed.result)).toBe('complete');
+        expect(confirmed.result.isError).toBeFalsy();
+        expect((await runsOf()).length).toBe(runs + 1);
+      } finally {
+        const now = await store.layout.readCanvas('p1', 'c1');
+        await store.writes.updateNode({ ...write, baseRevision: now!.revision }, 'paid', { data: PAID_DATA });
+      }
     });
   });
 });

@@ -207,6 +207,9 @@ describe.each(STORE_TARGETS)('webhook deliveries, bounded and independent: $name
     });
 
     it('private networks only when the operator allows them: refused on registration, and deliveries to endpoints allowed earlier go public-only', async () => {
+      // Registered while the operator allowed private networks: plain http to a public address.
+      const plain = await register('r', { url: 'http://1.1.1.1/hooks', allow_private_network: true });
+      expect(plain.status, JSON.stringify(plain.body)).toBe(201);
       await server.close();
       server = await start(false);
       await signIn();
@@ -220,23 +223,28 @@ describe.each(STORE_TARGETS)('webhook deliveries, bounded and independent: $name
         webhooks: Array<{ webhook_id: string }>;
       };
       expect(listed.private_network_allowed).toBe(false);
-      // The endpoint project r registered while allowed: its next delivery meets the network rule.
-      const webhookId = listed.webhooks[0]!.webhook_id;
+      // The endpoints project r registered while allowed: their next deliveries meet the rule as it stands now.
       await server.store.driver.run(
-        "UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = ? AND status = 'pending'",
-        [webhookId],
+        "UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id IN (SELECT id FROM webhooks WHERE project_id = 'r') AND status = 'pending'",
       );
       await write('r');
-      const deliveries = await waitFor(
-        async () =>
-          (await api(server.url, `/api/v1/projects/r/webhooks/${webhookId}/deliveries`, as())).body as {
-            deliveries: Array<{ attempts: number; last_error: string | null; status: string }>;
-          },
-        (body) => body.deliveries.some((delivery) => delivery.status === 'pending' && delivery.attempts === 1),
+      const firstError = async (webhookId: string) => {
+        const deliveries = await waitFor(
+          async () =>
+            (await api(server.url, `/api/v1/projects/r/webhooks/${webhookId}/deliveries`, as())).body as {
+              deliveries: Array<{ attempts: number; last_error: string | null; status: string }>;
+            },
+          (body) => body.deliveries.some((delivery) => delivery.status === 'pending' && delivery.attempts === 1),
+        );
+        return deliveries.deliveries.find((delivery) => delivery.attempts === 1 && delivery.status === 'pending')
+          ?.last_error;
+      };
+      const [loopback, publicPlain] = await Promise.all(
+        listed.webhooks.map((hook) => hook.webhook_id).map((webhookId) => firstError(webhookId)),
       );
-      expect(
-        deliveries.deliveries.find((delivery) => delivery.attempts === 1 && delivery.status === 'pending')?.last_error,
-      ).toBe('connection refused by the network rule: the receiver is on a private address');
+      // Plain http was allowed only with private networks: now both are refused before any connection is made.
+      expect(loopback).toMatch(/^refused by the network rule: the endpoint must be https/);
+      expect(publicPlain).toMatch(/^refused by the network rule: the endpoint must be https/);
     });
   });
 });

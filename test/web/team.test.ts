@@ -12,7 +12,8 @@ import { waitFor } from '../support/wait.js';
 /**
  * A team run from the browser (issue 21), in Chromium on SQLite and PostgreSQL: the owner creates a canvas and
  * invites a teammate from the Team page; the teammate opens the link in another browser, gives a name, joins and
- * edits; the owner removes them and their open canvas stops; the audit log says all of it; axe finds nothing serious.
+ * edits; the owner removes them and their open canvas stops; the audit log says all of it; the owner sees the project's
+ * storage against its quota; axe finds nothing serious.
  */
 
 describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
@@ -92,6 +93,8 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         // An invitation link for an editor, from the Team page.
         await page.locator('section[data-project="demo"]').getByRole('link', { name: 'Team' }).click();
         await page.getByRole('heading', { name: 'Team of demo' }).waitFor();
+        // Owners see what the project's files take against its storage quota.
+        await page.getByText(/^The project's files take .+ of its 10 GiB quota \(\d+%\)/).waitFor();
         await page.getByLabel('Role for the invitation').selectOption('editor');
         await page.getByRole('button', { name: 'Create invitation link' }).click();
         const link = await page.getByLabel(/Invitation link for a editor/).inputValue();

@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { demuxerOf } from '../../shared/media-arguments.js';
 import { ffmpegPath, ffprobePath } from '../../shared/media-binaries.js';
+import { copyArguments, posterArguments, probeArguments } from './av-arguments.js';
 import { UploadRefused, type PreparedUpload } from './prepared.js';
 import { THUMBNAIL_EDGE } from './image-intake.js';
 
@@ -10,7 +12,8 @@ import { THUMBNAIL_EDGE } from './image-intake.js';
  * A film or a sound as it is kept (issue 32): ffprobe reads its streams and length (a file it cannot read is refused
  * as damaged), the streams are copied into a fresh container without the file's metadata (a phone's location, the
  * device, chapters) and without data or subtitle streams, and a film gets a poster from its first second. Nothing is
- * re-encoded: copying is fast whatever the size.
+ * re-encoded: copying is fast whatever the size. Both tools read the upload as the format its bytes were found to be,
+ * from its own file only, so a playlist in disguise cannot make them open another file or a URL.
  */
 
 /** ffprobe's answer, parsed at the edge: what the rest reads of it. */
@@ -55,7 +58,9 @@ const SOUND_IN_FILM: Record<string, string> = {
 };
 
 export async function prepareAudioVideo(source: string, mimeType: string, workDir: string): Promise<PreparedUpload> {
-  const probe = await probeFile(source);
+  // Read as the format its bytes were found to be, and nothing else (src/shared/media-arguments.ts).
+  const demuxer = demuxerOf(mimeType);
+  const probe = await probeFile(source, demuxer);
   const video = probe.streams.find((stream) => stream.codec_type === 'video' && !isCoverArt(stream));
   const audio = probe.streams.find((stream) => stream.codec_type === 'audio');
   const what = mimeType.startsWith('video/') ? 'film' : 'sound';
@@ -67,25 +72,14 @@ export async function prepareAudioVideo(source: string, mimeType: string, workDi
   const mainPath = join(workDir, `media.${container.extension}`);
   await tool(
     ffmpegPath(),
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-nostdin',
-      '-i',
+    copyArguments({
       source,
-      ...(video ? ['-map', '0:v:0'] : []),
-      ...(audio ? ['-map', '0:a:0'] : []),
-      '-c',
-      'copy',
-      '-map_metadata',
-      '-1',
-      '-map_chapters',
-      '-1',
-      ...(container.faststart ? ['-movflags', '+faststart'] : []),
-      '-y',
-      mainPath,
-    ],
+      demuxer,
+      video: !!video,
+      audio: !!audio,
+      faststart: container.faststart,
+      output: mainPath,
+    }),
     what,
   );
   const kept = (await stat(mainPath)).size;
@@ -100,27 +94,10 @@ export async function prepareAudioVideo(source: string, mimeType: string, workDi
     };
   }
   const posterPath = join(workDir, 'poster.jpg');
-  const at = durationMs !== null && durationMs > 2000 ? 1 : 0;
+  const atSeconds = durationMs !== null && durationMs > 2000 ? 1 : 0;
   await tool(
     ffmpegPath(),
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-nostdin',
-      '-ss',
-      String(at),
-      '-i',
-      source,
-      '-frames:v',
-      '1',
-      '-vf',
-      `scale='min(${THUMBNAIL_EDGE},iw)':-2`,
-      '-q:v',
-      '4',
-      '-y',
-      posterPath,
-    ],
+    posterArguments({ source, demuxer, atSeconds, edge: THUMBNAIL_EDGE, output: posterPath }),
     what,
   );
   const turned = Math.abs(rotationOf(video)) % 180 === 90;
@@ -150,12 +127,8 @@ function rotationOf(stream: ProbedStream): number {
   return tagged || side;
 }
 
-async function probeFile(source: string): Promise<z.infer<typeof Probe>> {
-  const out = await tool(
-    ffprobePath(),
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', source],
-    'file',
-  );
+async function probeFile(source: string, demuxer: string): Promise<z.infer<typeof Probe>> {
+  const out = await tool(ffprobePath(), probeArguments(source, demuxer), 'file');
   const parsed = Probe.safeParse(JSON.parse(out || '{}'));
   if (!parsed.success) throw new UploadRefused('invalid_arguments', 'The file could not be read: it is damaged.');
   return parsed.data;
@@ -177,7 +150,7 @@ function tool(binary: string, args: string[], what: string): Promise<string> {
             .trim()
             .split('\n')
             .at(-1)
-            ?.replace(/\/\S+\//g, '')
+            ?.replace(/(?:file:)?\/\S+\//g, '')
             .slice(0, 200) ?? '';
         reject(
           new UploadRefused(

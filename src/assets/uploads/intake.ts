@@ -17,7 +17,15 @@ export interface UploadLimits {
   maxImagePixels: number;
 }
 
-export async function prepareUpload(source: string, workDir: string, limits: UploadLimits): Promise<PreparedUpload> {
+/** Waits for a turn at the media tools and runs `work` in it (src/backend/media-slots.ts). */
+export type MediaTurn = <T>(work: () => Promise<T>) => Promise<T>;
+
+export async function prepareUpload(
+  source: string,
+  workDir: string,
+  limits: UploadLimits,
+  mediaTurn: MediaTurn = (work) => work(),
+): Promise<PreparedUpload> {
   const sniffed = await fileTypeFromFile(source);
   const kind = sniffed ? uploadKindOf(sniffed.mime) : null;
   if (!sniffed || !kind) {
@@ -33,7 +41,8 @@ export async function prepareUpload(source: string, workDir: string, limits: Upl
       return prepareImage(source, sniffed.mime, workDir, limits.maxImagePixels);
     case 'video':
     case 'audio':
-      return prepareAudioVideo(source, sniffed.mime, workDir);
+      // ffprobe and ffmpeg take a process and a core each: they run in turn, not one per request.
+      return mediaTurn(() => prepareAudioVideo(source, sniffed.mime, workDir));
     case 'document':
       return prepareDocument(source);
   }

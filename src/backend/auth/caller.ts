@@ -104,3 +104,15 @@ export function resolveCaller(
   }
   return { principal, actor: { ...required }, agentRunId, gateway, requestId };
 }
+
+/**
+ * Whose budget a request spends (per-minute writes, upload bytes, media and export slots): a person is one budget
+ * wherever they act from (any session, a backend token acting for them); a token acting for nobody, or an agent run,
+ * is its own.
+ */
+export function budgetKeyOf(ctx: CallerContext): string {
+  const { principal } = ctx;
+  if (principal.kind === 'session') return `person\u0000${principal.person.issuer}\u0000${principal.person.subject}`;
+  if (ctx.actor && ctx.agentRunId === null) return `person\u0000${ctx.actor.issuer}\u0000${ctx.actor.subject}`;
+  return `token\u0000${principal.tokenId}`;
+}

@@ -8,13 +8,20 @@ import type {
   ReviewStateList,
   ReviewStateView,
 } from '../../contract/index.js';
-import { Person as PersonSchema, REVIEW_STATES, samePerson } from '../../contract/index.js';
+import {
+  CanvasNode as CanvasNodeSchema,
+  Person as PersonSchema,
+  REVIEW_STATES,
+  samePerson,
+} from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { NewNotification, StoredReviewState } from '../../store/review-store.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
 import type { CallerContext } from '../auth/caller.js';
+import { shotMedia, type ShotMedia } from '../../exports/board-source.js';
+import { latestPictures } from '../exports.js';
 import { nodeLabel } from './threads.js';
 
 /**
@@ -36,20 +43,77 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** What an approval covers: a shot's frame, or the board's title, aspect and every shot. Null when it is gone. */
-export function reviewFingerprint(node: CanvasNode | undefined, shotId: string | null): string | null {
+type Frame = { id?: unknown; imageUrl?: unknown; sourceNodeId?: unknown };
+/** What a shot shows (its picture and clip, wherever they come from: src/exports/board-source.ts, shotMedia). */
+export type MediaOf = (frame: Frame) => ShotMedia;
+
+/**
+ * Fingerprints are written with their form's prefix: `v2:` covers each shot's fields and the media it shows, its
+ * source card's picture included; an approval kept before (no prefix) is checked in the form it was made in, so an
+ * upgrade marks nothing changed that was not.
+ */
+const FINGERPRINT_FORM = 'v2:';
+
+/**
+ * What an approval covers: a shot's fields and the picture and clip it shows, or the board's title, aspect and every
+ * shot so. Null when it is gone.
+ */
+export function reviewFingerprint(
+  node: CanvasNode | undefined,
+  shotId: string | null,
+  mediaOf: MediaOf,
+  form: 'v1' | 'v2' = 'v2',
+): string | null {
   if (!node) return null;
-  const data = node.data as { frames?: Array<{ id?: unknown }>; title?: unknown; aspectRatio?: unknown };
+  const data = node.data as { frames?: Frame[]; title?: unknown; aspectRatio?: unknown };
+  const frames = Array.isArray(data.frames) ? data.frames : [];
+  const covered = (frame: Frame) => (form === 'v1' ? frame : { frame, shows: mediaOf(frame) });
   const content = shotId
-    ? (Array.isArray(data.frames) ? data.frames : []).find((frame) => frame.id === shotId)
-    : { title: data.title ?? null, aspectRatio: data.aspectRatio ?? null, frames: data.frames ?? [] };
+    ? frames.filter((frame) => frame.id === shotId).map(covered)[0]
+    : { title: data.title ?? null, aspectRatio: data.aspectRatio ?? null, frames: frames.map(covered) };
   if (content === undefined) return null;
-  return createHash('sha256').update(canonical(content)).digest('hex');
+  const hash = createHash('sha256').update(canonical(content)).digest('hex');
+  return form === 'v1' ? hash : `${FINGERPRINT_FORM}${hash}`;
+}
+
+/** The media every shot of these boards shows, read once: their source cards, and the latest run pictures if needed. */
+export async function shotMediaReader(store: Store, ref: CanvasRef, boards: ReadonlyArray<CanvasNode | undefined>) {
+  const sources = new Map<string, CanvasNode | undefined>();
+  for (const board of boards)
+    for (const frame of ((board?.data as { frames?: Frame[] } | undefined)?.frames ?? []) as Frame[])
+      if (typeof frame.sourceNodeId === 'string' && !sources.has(frame.sourceNodeId))
+        sources.set(
+          frame.sourceNodeId,
+          (await store.layout.readNode(ref.projectId, ref.canvasId, frame.sourceNodeId))?.node,
+        );
+  const needsRuns = [...sources.values()].some(
+    (source) => source && (source.data as { imageUrl?: unknown }).imageUrl == null,
+  );
+  const pictures = needsRuns ? await latestPictures(store, ref) : new Map<string, string>();
+  const mediaOf: MediaOf = (frame) =>
+    shotMedia(
+      frame as Parameters<typeof shotMedia>[0],
+      typeof frame.sourceNodeId === 'string' ? sources.get(frame.sourceNodeId) : undefined,
+      pictures,
+    );
+  return mediaOf;
+}
+
+/** Whether an approval's fingerprint still matches what the board shows, in the form it was made in. */
+function stillApproved(
+  stored: string | null,
+  node: CanvasNode | undefined,
+  shotId: string | null,
+  mediaOf: MediaOf,
+): boolean {
+  if (stored === null) return false;
+  const form = stored.startsWith(FINGERPRINT_FORM) ? 'v2' : 'v1';
+  return stored === reviewFingerprint(node, shotId, mediaOf, form);
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function reviewStateView(state: StoredReviewState, current: string | null): ReviewStateView {
+export function reviewStateView(state: StoredReviewState, unchanged: boolean): ReviewStateView {
   return {
     node_id: state.node_id,
     shot_id: state.shot_id === '' ? null : state.shot_id,
@@ -57,7 +121,7 @@ export function reviewStateView(state: StoredReviewState, current: string | null
     decided_by: state.decided_by,
     decided_at: iso(state.decided_at),
     approved_revision: state.approved_revision,
-    changed_since_approval: state.state === 'approved' && state.fingerprint !== current,
+    changed_since_approval: state.state === 'approved' && !unchanged,
   };
 }
 
@@ -69,9 +133,11 @@ export async function canvasReviewStates(store: Store, ref: CanvasRef): Promise<
   for (const state of states)
     if (!nodes.has(state.node_id))
       nodes.set(state.node_id, (await store.layout.readNode(ref.projectId, ref.canvasId, state.node_id))?.node);
-  return states.map((state) =>
-    reviewStateView(state, reviewFingerprint(nodes.get(state.node_id), state.shot_id === '' ? null : state.shot_id)),
-  );
+  const mediaOf = await shotMediaReader(store, ref, [...nodes.values()]);
+  return states.map((state) => {
+    const shotId = state.shot_id === '' ? null : state.shot_id;
+    return reviewStateView(state, stillApproved(state.fingerprint, nodes.get(state.node_id), shotId, mediaOf));
+  });
 }
 
 export function createReviewStateOperations(
@@ -105,12 +171,74 @@ export function createReviewStateOperations(
           field: 'node_id',
         },
       );
-    const fingerprint = reviewFingerprint(found.node, shotId);
+    const fingerprint = reviewFingerprint(found.node, shotId, await shotMediaReader(store, ref, [found.node]));
     if (fingerprint === null)
       throw new CanvasError('invalid_arguments', `shot_id: ${shotId} is not a shot of ${nodeId}.`, {
         field: 'shot_id',
       });
     return { node: found.node, fingerprint, label: nodeLabel(found.node, shotId) };
+  }
+
+  /**
+   * An approval names what the person saw: the revision their page showed. If the board, or a card one of the approved
+   * shots shows, changed since, they approved something they never saw: refused as a conflict naming what changed.
+   */
+  async function requireUnchangedSince(
+    ref: CanvasRef,
+    body: ReviewStateBody,
+    board: CanvasNode,
+    current: number,
+  ): Promise<void> {
+    if (body.base_revision === undefined)
+      throw new CanvasError(
+        'invalid_arguments',
+        'base_revision: approving names the canvas revision you saw (layout.revision of your last read).',
+        { field: 'base_revision' },
+      );
+    if (body.base_revision > current)
+      throw new CanvasError(
+        'invalid_arguments',
+        `base_revision: ${body.base_revision} is ahead of the canvas (revision ${current}).`,
+        { field: 'base_revision' },
+      );
+    if (body.base_revision === current) return;
+    const frames = ((board.data as { frames?: Array<{ id?: unknown; sourceNodeId?: unknown }> }).frames ?? []).filter(
+      (frame) => body.shot_id === null || frame.id === body.shot_id,
+    );
+    const covered = [
+      board.id,
+      ...frames.flatMap((frame) => (typeof frame.sourceNodeId === 'string' ? [frame.sourceNodeId] : [])),
+    ];
+    const changed = await store.history.nodesChangedSince(ref.projectId, ref.canvasId, body.base_revision, [
+      ...new Set(covered),
+    ]);
+    if (changed.length === 0) return;
+    const seen = body.base_revision;
+    // Something it covers was written since: still approvable if what the approval covers reads the same as then
+    // (another shot of the board was edited, say).
+    const then = async (id: string) => {
+      if (!changed.includes(id)) return (await store.layout.readNode(ref.projectId, ref.canvasId, id))?.node;
+      const stored = await store.history.nodeAt(ref.projectId, ref.canvasId, id, seen);
+      const parsed = CanvasNodeSchema.safeParse(stored);
+      return parsed.success ? parsed.data : undefined;
+    };
+    const boardThen = await then(board.id);
+    const sourcesThen = new Map<string, CanvasNode | undefined>();
+    for (const id of covered.slice(1)) if (!sourcesThen.has(id)) sourcesThen.set(id, await then(id));
+    const pictures = await latestPictures(store, ref);
+    const mediaThen: MediaOf = (frame) =>
+      shotMedia(
+        frame as Parameters<typeof shotMedia>[0],
+        typeof frame.sourceNodeId === 'string' ? sourcesThen.get(frame.sourceNodeId) : undefined,
+        pictures,
+      );
+    const now = reviewFingerprint(board, body.shot_id, await shotMediaReader(store, ref, [board]));
+    if (boardThen !== undefined && reviewFingerprint(boardThen, body.shot_id, mediaThen) === now) return;
+    throw new CanvasError(
+      'revision_conflict',
+      `What you are approving changed after revision ${body.base_revision} (${changed.join(', ')}): look at it again, then approve.`,
+      { base_revision: body.base_revision, current_revision: current, changed_node_ids: changed },
+    );
   }
 
   const note = (
@@ -153,12 +281,13 @@ export function createReviewStateOperations(
           'Only an owner of the project sets review states (editors too when an owner allows it in the review settings).',
         );
       const canvas = await requireCanvas(store, ref.projectId, ref.canvasId);
-      const { fingerprint, label } = await target(ref, body.node_id, body.shot_id);
+      const { node, fingerprint, label } = await target(ref, body.node_id, body.shot_id);
+      const approved = body.state === 'approved';
+      if (approved) await requireUnchangedSince(ref, body, node, canvas.revision);
       const shotKey = body.shot_id ?? '';
       const before = (await store.review.reviewStates(ref.projectId, ref.canvasId)).find(
         (state) => state.node_id === body.node_id && state.shot_id === shotKey,
       );
-      const approved = body.state === 'approved';
       const requester = before?.requested_by ? PersonSchema.parse(JSON.parse(before.requested_by)) : null;
       const decision = body.state === 'approved' || body.state === 'changes_requested';
       const notifications =
@@ -181,7 +310,7 @@ export function createReviewStateOperations(
           shot_id: shotKey,
           state: body.state,
           fingerprint: approved ? fingerprint : null,
-          approved_revision: approved ? canvas.revision : null,
+          approved_revision: approved ? (body.base_revision ?? canvas.revision) : null,
           decided_by: person.subject,
           requested_by: before?.requested_by ?? null,
         },

@@ -6,7 +6,8 @@ import { addSettingOptions, configFlagsOf, settingOptions } from '../setting-opt
 
 /**
  * `canvas-mcp doctor`: which model the canvas chat would use with these settings (the same flags and environment as
- * `serve`), and whether it answers: one short request, with a 30 s limit. The key is never printed.
+ * `serve`), and whether it answers: one short request, with a 30 s limit. The key is never printed. Also which ffmpeg
+ * and ffprobe read uploads and make films, with their versions, and a warning when a build is old.
  */
 
 export function registerDoctorCommand(
@@ -15,7 +16,9 @@ export function registerDoctorCommand(
 ): void {
   const doctor = program
     .command('doctor')
-    .description("Check the canvas chat's model: which one is configured, and whether it answers");
+    .description(
+      "Check the canvas chat's model (which one is configured, and whether it answers) and the ffmpeg and ffprobe in use",
+    );
   const options = settingOptions('doctor');
   addSettingOptions(doctor, options);
   doctor.option('--json', 'print one JSON object').action((flags: { json?: boolean }) =>
@@ -24,10 +27,16 @@ export function registerDoctorCommand(
       const { chatModelOf, chatModelStatus } = await import('../../agent/model.js');
       const { describeModelFailure } = await import('../../agent/model-errors.js');
       const { generateText } = await import('ai');
+      const { describeMediaBinaries } = await import('../../shared/media-binaries.js');
+      const media = await describeMediaBinaries();
+      const mediaLines = media
+        .map((binary) => `${binary.tool}: ${binary.path} (${binary.version ?? 'does not run'})`)
+        .concat(media.flatMap((binary) => (binary.warning ? [`warning: ${binary.warning}`] : [])))
+        .join('\n');
       const model = chatModelOf(config);
       const status = chatModelStatus(model);
       if (!model) {
-        report(flags.json, { ...status, answers: null }, status.message);
+        report(flags.json, { ...status, answers: null, media }, `${status.message}\n${mediaLines}`);
         return;
       }
       const started = performance.now();
@@ -41,8 +50,8 @@ export function registerDoctorCommand(
         const ms = Math.round(performance.now() - started);
         report(
           flags.json,
-          { ...status, answers: true, reply: answer.text.slice(0, 200), latency_ms: ms },
-          `${status.message}\nIt answers: "${answer.text.slice(0, 80)}" in ${ms} ms.`,
+          { ...status, answers: true, reply: answer.text.slice(0, 200), latency_ms: ms, media },
+          `${status.message}\nIt answers: "${answer.text.slice(0, 80)}" in ${ms} ms.\n${mediaLines}`,
         );
       } catch (error) {
         throw new CanvasError('unavailable', `${status.message} It does not answer: ${describeModelFailure(error)}`, {

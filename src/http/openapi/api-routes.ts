@@ -18,6 +18,7 @@ import {
 import {
   BatchReceipt,
   CancelRunResult,
+  ProjectStorageView,
   CanvasId,
   CanvasSnapshot,
   ChangesBody,
@@ -545,6 +546,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: { 200: ok('The entries.', AuditList) },
   },
   {
+    method: 'get',
+    path: '/api/v1/projects/:project_id/storage',
+    operationId: 'readProjectStorage',
+    summary:
+      "What the project's assets take in all, and its storage quota (owners): uploads past the quota are refused.",
+    tag: 'people',
+    auth: 'caller',
+    params: projectParams,
+    responses: { 200: ok('Used and quota, in bytes.', ProjectStorageView) },
+  },
+  {
     method: 'post',
     path: '/api/v1/projects/:project_id/webhooks',
     operationId: 'createWebhook',
@@ -1008,6 +1020,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
         'A file is not an allowed picture, film, sound or PDF (the type found is named): nothing was kept.',
         ErrorBody,
       ),
+      422: ok(
+        "The files would pass the project's storage quota (--project-storage-quota-bytes; details: used_bytes, limit_bytes), or another limit: nothing was kept.",
+        ErrorBody,
+      ),
+      429: ok(
+        "The caller's hourly upload bytes (--upload-bytes-per-hour) or films being read at once (--upload-media-jobs-per-person) are used up: retry after Retry-After.",
+        ErrorBody,
+      ),
+      503: ok(
+        'The server is reading as many films and sounds as it queues (--upload-media-queue): retry later.',
+        ErrorBody,
+      ),
     },
   },
   {
@@ -1067,7 +1091,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
     auth: 'caller',
     params: canvasParams,
     body: ExportCreateBody,
-    responses: { 201: ok('Queued.', ExportView) },
+    responses: {
+      201: ok('Queued.', ExportView),
+      429: ok(
+        'The person (--exports-per-person) or the project (--exports-per-project) already has that many exports queued or running; details: scope, active, limit.',
+        ErrorBody,
+      ),
+    },
   },
   {
     method: 'get',
@@ -1224,6 +1254,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     responses: {
       201: ok('PUT the bytes to url with these headers before expires_at.', DirectUploadTicket),
       413: ok('The size is over --upload-max-bytes.', ErrorBody),
+      422: ok("The size would pass the project's storage quota (--project-storage-quota-bytes).", ErrorBody),
+      429: ok('The size is over what the caller may still upload this hour (--upload-bytes-per-hour).', ErrorBody),
     },
   },
   {

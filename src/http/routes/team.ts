@@ -91,6 +91,10 @@ export function registerTeamRoutes(
     return c.json({ entries: await team.audit(c.get('caller'), project_id, query.limit) });
   });
 
+  app.get(`${PROJECT}/storage`, async (c) =>
+    c.json(await team.storage(c.get('caller'), pathParams(c, projectParams).project_id)),
+  );
+
   app.post(`${PROJECT}/canvases`, async (c) => {
     const { project_id } = pathParams(c, projectParams);
     return c.json(await team.createCanvas(c.get('caller'), project_id, await jsonBody(c, CanvasCreateBody)), 201);

@@ -6,8 +6,10 @@ import type {
   MeView,
   MemberSignInLink,
   MemberView,
+  ProjectStorageView,
 } from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
+import { bytesInWords } from '../../../src/shared/byte-size.js';
 import { markFirstStep } from '../panels/FirstSteps.js';
 import { api, ApiError } from '../model/api.js';
 import { Landing } from './Landing.js';
@@ -84,6 +86,7 @@ export function TeamPage({ projectId }: { projectId: string }) {
   const [members, setMembers] = useState<MemberView[]>([]);
   const [invites, setInvites] = useState<InviteView[]>([]);
   const [audit, setAudit] = useState<AuditEntry[]>([]);
+  const [storage, setStorage] = useState<ProjectStorageView | null>(null);
   // Removing someone (or leaving) asks once more: the member whose row shows the question.
   const [removing, setRemoving] = useState<string | null>(null);
   const [issued, setIssued] = useState<IssuedInvite | null>(null);
@@ -107,6 +110,7 @@ export function TeamPage({ projectId }: { projectId: string }) {
       if (mine.role === 'owner') {
         setInvites((await api.invites(projectId)).invites);
         setAudit((await api.audit(projectId)).entries);
+        setStorage(await api.storage(projectId));
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) setFailure('signed-out');
@@ -342,6 +346,17 @@ export function TeamPage({ projectId }: { projectId: string }) {
             .map((canvas) => canvas.canvas_id)
             .join('\n')}
         />
+      ) : null}
+
+      {isOwner && storage ? (
+        <section className="project" aria-labelledby="storage-title">
+          <h2 id="storage-title">Storage</h2>
+          <p className="muted">
+            {storage.quota_bytes === null
+              ? `The project's files take ${bytesInWords(storage.used_bytes)}.`
+              : `The project's files take ${bytesInWords(storage.used_bytes)} of its ${bytesInWords(storage.quota_bytes)} quota (${Math.floor((storage.used_bytes / storage.quota_bytes) * 100)}%); uploads past it are refused.`}
+          </p>
+        </section>
       ) : null}
 
       {isOwner ? <WebhooksPanel projectId={projectId} /> : null}

@@ -56,6 +56,7 @@ import type {
   ThreadCreateBody,
   ThreadList,
   ThreadView,
+  ProjectStorageView,
 } from '../../../src/contract/index.js';
 
 /**
@@ -201,7 +202,7 @@ export const api = {
     request<ReviewStateList>('GET', `${canvasPath(projectId, canvasId)}/review-states`),
   setReviewState: (
     { projectId, canvasId }: CanvasAddress,
-    body: { node_id: string; shot_id: string | null; state: ReviewState },
+    body: { node_id: string; shot_id: string | null; state: ReviewState; base_revision?: number },
   ) => request<ReviewStateView>('PUT', `${canvasPath(projectId, canvasId)}/review-states`, body),
   requestReview: (
     { projectId, canvasId }: CanvasAddress,
@@ -372,6 +373,8 @@ export const api = {
   withdrawInvite: (projectId: string, inviteId: string) =>
     request<InviteView>('DELETE', `${projectPath(projectId)}/invites/${encodeURIComponent(inviteId)}`),
   audit: (projectId: string) => request<{ entries: AuditEntry[] }>('GET', `${projectPath(projectId)}/audit?limit=100`),
+  /** What the project's assets take, and its quota (owners). */
+  storage: (projectId: string) => request<ProjectStorageView>('GET', `${projectPath(projectId)}/storage`),
   webhooks: (projectId: string) => request<WebhookList>('GET', `${projectPath(projectId)}/webhooks`),
   createWebhook: (projectId: string, body: WebhookCreateBody) =>
     request<IssuedWebhook>('POST', `${projectPath(projectId)}/webhooks`, body),

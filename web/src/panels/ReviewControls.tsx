@@ -41,13 +41,20 @@ export function ReviewStateControl({ nodeId, shotId, name }: { nodeId: string; s
   const { controller } = useCanvas();
   const review = useReviewController();
   const address = useCanvasState((state) => state.address);
+  // An approval names the revision this page shows: what the person saw (refused as a conflict if it changed since).
+  const revision = useCanvasState((state) => state.layout.revision);
   const states = useReview((data) => data.states, NO_STATES);
   const mayApprove = useMayApprove();
   const view = stateOf(states, nodeId, shotId);
   if (!review) return null;
   const set = async (state: ReviewState) => {
     try {
-      await api.setReviewState(address, { node_id: nodeId, shot_id: shotId, state });
+      await api.setReviewState(address, {
+        node_id: nodeId,
+        shot_id: shotId,
+        state,
+        ...(state === 'approved' ? { base_revision: revision } : {}),
+      });
       // The feed's review event brings every state; read them now too, for this page.
       const list = await api.reviewStates(address);
       review.store.setState({ states: list.states, editorsApprove: list.editors_approve });
