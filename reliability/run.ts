@@ -2,12 +2,14 @@ import { amplification } from './scenarios/amplification.js';
 import { authMatrix } from './scenarios/auth-matrix.js';
 import { badInput } from './scenarios/bad-input.js';
 import { databaseRestart } from './scenarios/database-restart.js';
+import { exportWorkerFaults } from './scenarios/export-workers.js';
 import { killRounds } from './scenarios/kill-rounds.js';
 import { memory } from './scenarios/memory.js';
 import { feedMemory, historyStall, revertAmplification } from './scenarios/people-side.js';
 import { storm } from './scenarios/storm.js';
 import { workerFaults } from './scenarios/workers.js';
 import type { Row } from './harness.js';
+import buildIfStale from '../test/support/build-if-stale.js';
 
 /**
  * `npm run reliability` (docs/reliability.md): the service under faults (concurrent writers on two processes,
@@ -15,10 +17,13 @@ import type { Row } from './harness.js';
  * table and exits 1 when any row fails. `--smoke` runs every scenario small, for CI.
  */
 
+// The scenarios run the built CLI: built again only when a source is newer than it (CI's `npm ci` just built it).
+buildIfStale();
+
 const smoke = process.argv.includes('--smoke');
 const scale = smoke
-  ? { stormMs: 3_000, killRounds: 2, restartMs: 4_000, runs: 6, calls: 10_000 }
-  : { stormMs: 15_000, killRounds: 10, restartMs: 8_000, runs: 16, calls: 100_000 };
+  ? { stormMs: 3_000, killRounds: 2, restartMs: 4_000, runs: 6, exports: 4, calls: 10_000 }
+  : { stormMs: 15_000, killRounds: 10, restartMs: 8_000, runs: 16, exports: 8, calls: 100_000 };
 
 const scenarios: Array<[string, () => Promise<Row>]> = [
   ['storm sqlite', () => storm('sqlite', scale.stormMs)],
@@ -27,6 +32,9 @@ const scenarios: Array<[string, () => Promise<Row>]> = [
   ['database restart', () => databaseRestart(scale.restartMs)],
   ['workers sqlite', () => workerFaults('sqlite', scale.runs)],
   ['workers postgres', () => workerFaults('postgres', scale.runs)],
+  // The same kill and stall against the other kind of job the one machinery serves (src/jobs/job-workers.ts).
+  ['export workers sqlite', () => exportWorkerFaults('sqlite', scale.exports)],
+  ['export workers postgres', () => exportWorkerFaults('postgres', scale.exports)],
   ['bad input', () => badInput()],
   ['auth matrix', () => authMatrix()],
   ['amplification', () => amplification()],

@@ -352,7 +352,8 @@ export function createBackend(options: BackendOptions) {
       const stored = await store.layout.readNode(args.projectId, args.canvasId, args.nodeId);
       if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(args.nodeId)} on this canvas.`);
       const runs = await store.versions.ofNode(args.projectId, args.canvasId, args.nodeId);
-      const picked = (stored.node.data as { externalRunId?: unknown }).externalRunId;
+      // Every node type carries the common fields: externalRunId is the picked version's run.
+      const picked = stored.node.data.externalRunId;
       return versionList(args.nodeId, runs, typeof picked === 'string' ? picked : null, signedRun);
     },
 

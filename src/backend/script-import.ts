@@ -5,6 +5,7 @@ import {
   type CanvasRef,
   type ScriptImportBody,
   type ScriptImportReceipt,
+  dataOf,
 } from '../contract/index.js';
 import { planScriptImport } from '../screenplay/board-from-script.js';
 import type { ScriptReader } from '../screenplay/read-pool.js';
@@ -52,9 +53,7 @@ export function createScriptImport(store: Store, backend: CanvasBackend, reader:
         throw new CanvasError('not_found', `There is no node ${body.script_node_id} on this canvas.`, {
           node_id: body.script_node_id,
         });
-      const previous = scriptNode
-        ? Screenplay.safeParse((scriptNode.data as { scriptResult?: unknown }).scriptResult)
-        : null;
+      const previous = scriptNode ? Screenplay.safeParse(dataOf(scriptNode, 'scriptNode')?.scriptResult) : null;
       const before = previous?.success ? previous.data : null;
       const boardNodeId = body.board_node_id ?? before?.boardNodeId ?? newId('board');
       const board = await existing(ref, boardNodeId, 'storyboardNode');

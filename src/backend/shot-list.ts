@@ -1,3 +1,4 @@
+import { dataOf } from '../contract/index.js';
 import type { CanvasRef } from '../contract/identifiers.js';
 import { shotListFile, shotsOf, type ShotListFormat } from '../exports/shot-list.js';
 import { CanvasError } from '../shared/errors.js';
@@ -24,8 +25,8 @@ export async function exportShotList(
       `${nodeId} is a ${found.node.type}: a shot list is made from a storyboard (storyboardNode).`,
       { node_id: nodeId },
     );
-  const data = found.node.data as { title?: string; displayName?: string };
-  const title = data.title ?? data.displayName ?? nodeId;
+  const data = dataOf(found.node, 'storyboardNode');
+  const title = data?.title ?? data?.displayName ?? nodeId;
   const file = await shotListFile(title, shots, format);
   const safeTitle = title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || nodeId;
   return { bytes: file.bytes, contentType: file.contentType, fileName: `${safeTitle} shot list.${file.extension}` };

@@ -9,6 +9,7 @@ export * from './node-data/skill.js';
 export * from './node-data/canvas-nodes.js';
 export * from './node-data/media-nodes.js';
 export * from './node.js';
+export * from './node-data-of.js';
 export * from './edge.js';
 export * from './node-run.js';
 export * from './canvas.js';

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { type CanvasEdge, type CanvasNode, type StoryboardFrame as StoryboardFrameSchema } from '../contract/index.js';
+import {
+  dataOf,
+  type CanvasEdge,
+  type CanvasNode,
+  type StoryboardFrame as StoryboardFrameSchema,
+} from '../contract/index.js';
 import type { AnimaticOptions } from '../contract/exports.js';
 import { ASSET_ID } from '../assets/asset-store.js';
 import { cameraOf, shotDurationMs, words } from '../shared/shot-words.js';
@@ -113,9 +118,8 @@ export function boardSource(
   options: { music_node_id?: AnimaticOptions['music_node_id']; logo_asset_id?: string | null },
 ): BoardSource {
   const { board, nodes, edges } = readings;
-  const data = board.data as { frames: StoryboardFrame[]; title?: string; displayName?: string; aspectRatio?: string };
-  const soundOf = (node: CanvasNode | undefined) =>
-    node?.type === 'audioNode' ? assetIdOf((node.data as { audioUrl?: unknown }).audioUrl) : null;
+  const data = dataOf(board, 'storyboardNode') ?? { frames: [] as StoryboardFrame[] };
+  const soundOf = (node: CanvasNode | undefined) => assetIdOf(dataOf(node, 'audioNode')?.audioUrl);
   const voices = new Map<string, string>();
   let connectedMusic: string | null = null;
   for (const edge of edges) {

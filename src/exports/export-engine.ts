@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Assets } from '../assets/assets.js';
-import type { StagedAsset } from '../assets/asset-store.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
 import type { Logger } from '../shared/logger.js';
-import type { ExportLease, ExportOutcome, StoredExport } from '../store/export-store.js';
+import type { ExportOutcome, StoredExport } from '../store/export-store.js';
+import { createJobWorkers, type JobKind } from '../jobs/job-workers.js';
 import type { Store } from '../store/store.js';
 import { BoardSource } from './board-source.js';
 import type { ExportBoard } from './export-board.js';
@@ -34,14 +32,6 @@ export interface ExportEngineOptions {
   credentials?: ContentCredentials;
 }
 
-type StopReason = 'cancelled' | 'lease_lost' | 'shutdown' | 'timeout';
-
-class Stop extends Error {
-  constructor(readonly reason: StopReason) {
-    super(`export stopped: ${reason}`);
-  }
-}
-
 /** The assets an export shows or plays: an animatic's films, pictures and sounds; a printed board's pictures and logo. */
 function componentsOf(kind: string, source: BoardSource): string[] {
   const ids = (values: Array<string | null>) => values.filter((value): value is string => value !== null);
@@ -57,30 +47,6 @@ function componentsOf(kind: string, source: BoardSource): string[] {
 export function createExportEngine(options: ExportEngineOptions) {
   const { store, logger, assets } = options;
   const leaseMs = options.leaseMs ?? 10_000;
-  const heartbeatMs = options.heartbeatMs ?? Math.min(250, Math.floor(leaseMs / 4));
-  const pollMs = options.pollMs ?? 1000;
-  const timeoutMs = options.timeoutMs ?? 20 * 60_000;
-  const engineId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const executing = new Map<string, AbortController>();
-  const sleepers = new Set<() => void>();
-  let running = false;
-  let loops: Array<Promise<void>> = [];
-  let recoveryTimer: NodeJS.Timeout | undefined;
-
-  const wakeAll = () => {
-    for (const wake of [...sleepers]) wake();
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        sleepers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      sleepers.add(done);
-    });
-
   /**
    * The job's board with its media as local files of this project (`files`: by asset id); `release` removes temporary
    * copies.
@@ -152,41 +118,27 @@ export function createExportEngine(options: ExportEngineOptions) {
     }
   }
 
-  async function execute(job: StoredExport, workerId: string): Promise<void> {
-    const lease: ExportLease = { exportId: job.id, workerId, attempt: job.attempt };
-    const log = logger.child({ export_id: job.id, kind: job.kind, attempt: job.attempt, worker: workerId });
-    const controller = new AbortController();
-    executing.set(job.id, controller);
-    let progress: { percent: number; message: string } | null = null;
-    let heartbeatTimer: NodeJS.Timeout | undefined;
-    const timeout = setTimeout(() => controller.abort(new Stop('timeout')), timeoutMs);
-    const heartbeat = async (): Promise<void> => {
-      if (controller.signal.aborted) return;
-      try {
-        const answer = await store.exports.heartbeat(lease, leaseMs, progress);
-        if (answer === 'lost') controller.abort(new Stop('lease_lost'));
-        if (answer === 'cancel_requested') controller.abort(new Stop('cancelled'));
-      } catch (error) {
-        log.warn({ err: error }, 'export heartbeat failed');
-      }
-      if (!controller.signal.aborted) heartbeatTimer = setTimeout(() => void heartbeat(), heartbeatMs);
-    };
-    heartbeatTimer = setTimeout(() => void heartbeat(), heartbeatMs);
+  /** Exports as a kind of job (src/jobs/job-workers.ts): rendering a board, and how each way it ends is recorded. */
+  const exports: JobKind<StoredExport, ExportOutcome> = {
+    name: 'export',
+    claimNext: (workerId, ms) => store.exports.claimNext(workerId, ms),
+    heartbeat: (lease, ms, progress) => store.exports.heartbeat(lease, ms, progress),
+    release: (lease) => store.exports.release(lease),
+    // A job whose cancel was requested is recorded cancelled even if its file was made: then nothing is published.
+    complete: (lease, outcome, publish) => store.exports.complete(lease, outcome, publish),
+    recoverExpired: () => store.exports.recoverExpired(),
 
-    const writer = assets.writer;
-    let staged: StagedAsset | null = null;
-    let outcome: ExportOutcome | 'release' | 'lost';
-    try {
+    async execute(job, context) {
       const { board, logo, source, files, release } = await boardOf(job);
       try {
         const rendered = await renderExport(job, board, logo, {
-          signal: controller.signal,
-          progress: (percent, message) => {
-            progress = { percent: Math.round(Math.max(0, Math.min(99, percent)) * 10) / 10, message };
-          },
+          signal: context.signal,
+          // Never 100 before the file is recorded: a page would show it done too early.
+          progress: (percent, message) =>
+            context.progress(Math.round(Math.max(0, Math.min(99, percent)) * 10) / 10, message),
         });
-        controller.signal.throwIfAborted();
-        // Content credentials (issue 37): PDFs and animatics are signed; text exports are stored as they are.
+        context.signal.throwIfAborted();
+        // Content credentials (docs/provenance.md): PDFs and animatics are signed; text exports are stored as they are.
         const file = options.credentials
           ? {
               ...rendered,
@@ -202,126 +154,75 @@ export function createExportEngine(options: ExportEngineOptions) {
                   fileOf: (assetId) => files.get(assetId) ?? null,
                 },
                 { bytes: rendered.bytes, mimeType: rendered.contentType, title: rendered.fileName },
-                log,
+                context.log,
               ),
             }
           : rendered;
         const assetId = newId(ID_PREFIX.asset);
-        staged = await writer.stage(assetId, `${job.id}-${job.attempt}`, file.bytes);
-        outcome = {
-          status: 'succeeded',
-          warnings: file.warnings,
-          asset: {
-            assetId,
-            kind: file.contentType.startsWith('video/') ? 'video' : 'document',
-            mimeType: file.contentType,
-            byteSize: file.bytes.length,
-            storage: writer.storage,
-            storageKey: writer.storage === 'local' ? null : staged.storageKey,
-            fileName: file.fileName,
+        const staged = await context.stage(assetId, `${job.id}-${job.attempt}`, file.bytes);
+        return {
+          outcome: {
+            status: 'succeeded',
+            warnings: file.warnings,
+            asset: {
+              assetId,
+              kind: file.contentType.startsWith('video/') ? 'video' : 'document',
+              mimeType: file.contentType,
+              byteSize: file.bytes.length,
+              storage: staged.storage,
+              storageKey: staged.storage === 'local' ? null : staged.storageKey,
+              fileName: file.fileName,
+            },
           },
         };
       } finally {
         await release();
       }
-    } catch (error) {
-      const reason = controller.signal.aborted ? (controller.signal.reason as unknown) : null;
-      if (reason instanceof Stop) {
-        outcome =
-          reason.reason === 'lease_lost'
-            ? 'lost'
-            : reason.reason === 'shutdown'
-              ? 'release'
-              : reason.reason === 'cancelled'
-                ? { status: 'cancelled' }
-                : {
-                    status: 'failed',
-                    error: { code: 'timeout', message: 'The export took too long and was stopped.' },
-                  };
-      } else if (error instanceof ExportFailure || error instanceof ProviderError) {
-        // What a person can act on: the encoder's own words (paths cut out), an unreadable picture, a bad option.
-        outcome = { status: 'failed', error: { code: error.code, message: error.message } };
-      } else {
-        log.error({ err: error }, 'export failed');
-        outcome = {
-          status: 'failed',
-          error: { code: 'export_failed', message: error instanceof Error ? error.message : String(error) },
-        };
-      }
-    } finally {
-      clearTimeout(timeout);
-      clearTimeout(heartbeatTimer);
-      executing.delete(job.id);
-    }
+    },
 
-    let published = false;
-    try {
-      if (outcome === 'lost') log.warn('lease lost: another worker owns this export now; nothing recorded');
-      else if (outcome === 'release') await store.exports.release(lease);
-      else {
-        const finished = outcome;
-        const recorded = await store.exports.complete(lease, finished, () => {
-          if (staged) writer.publish([staged]);
-          published = true;
-        });
-        if (recorded) log.info({ status: finished.status }, 'export finished');
-      }
-    } finally {
-      if (staged && (!published || writer.storage === 'local')) await writer.discard([staged]).catch(() => undefined);
-    }
-  }
+    outcomeOf(_job, ended, context) {
+      if ('stop' in ended)
+        return ended.stop === 'cancelled'
+          ? { status: 'cancelled' }
+          : { status: 'failed', error: { code: 'timeout', message: 'The export took too long and was stopped.' } };
+      const { error } = ended;
+      // What a person can act on: the encoder's own words (paths cut out), an unreadable picture, a bad option.
+      if (error instanceof ExportFailure || error instanceof ProviderError)
+        return { status: 'failed', error: { code: error.code, message: error.message } };
+      context.log.error({ err: error }, 'export failed');
+      return {
+        status: 'failed',
+        error: { code: 'export_failed', message: error instanceof Error ? error.message : String(error) },
+      };
+    },
 
-  async function loop(workerId: string): Promise<void> {
-    while (running) {
-      let job: StoredExport | undefined;
-      try {
-        job = await store.exports.claimNext(workerId, leaseMs);
-        if (job && !running) {
-          await store.exports.release({ exportId: job.id, workerId, attempt: job.attempt });
-          break;
-        }
-        if (job) await execute(job, workerId);
-        else await sleep(pollMs);
-      } catch (error) {
-        logger.error({ err: error, worker: workerId, export_id: job?.id }, 'export worker step failed; retrying');
-        await sleep(pollMs);
-      }
-    }
-  }
+    recorded(_job, outcome, log) {
+      log.info({ status: outcome.status }, 'export finished');
+    },
+  };
 
-  async function recover(): Promise<void> {
-    try {
-      if ((await store.exports.recoverExpired()) > 0) wakeAll();
-    } catch (error) {
-      logger.warn({ err: error }, 'export recovery failed');
-    }
-  }
+  const workers = createJobWorkers(exports, {
+    logger,
+    writer: assets.writer,
+    workers: options.workers,
+    leaseMs,
+    heartbeatMs: options.heartbeatMs ?? Math.min(250, Math.floor(leaseMs / 4)),
+    pollMs: options.pollMs ?? 1000,
+    timeoutMs: options.timeoutMs ?? 20 * 60_000,
+  });
 
   return {
-    async start(): Promise<void> {
-      if (running || options.workers === 0) return;
-      running = true;
-      await recover();
-      recoveryTimer = setInterval(() => void recover(), Math.max(Math.floor(leaseMs / 2), 100));
-      loops = Array.from({ length: options.workers }, (_, index) => loop(`${engineId}:export:${index}`));
-    },
+    start: () => workers.start(),
     /** An export was queued in this process: wake a worker now. */
     exportQueued(): void {
-      wakeAll();
+      workers.wake();
     },
     /** A cancel was requested in this process: stop the encoder at once if the job runs here. */
     cancelRequested(exportId: string): void {
-      executing.get(exportId)?.abort(new Stop('cancelled'));
+      workers.cancel(exportId);
     },
     /** Stops claiming; jobs in progress are given back to the queue. */
-    async stop(): Promise<void> {
-      if (!running) return;
-      running = false;
-      clearInterval(recoveryTimer);
-      for (const controller of executing.values()) controller.abort(new Stop('shutdown'));
-      wakeAll();
-      await Promise.all(loops);
-    },
+    stop: () => workers.stop(),
   };
 }
 

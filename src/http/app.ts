@@ -1,67 +1,54 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import {
-  IntrospectionRequest,
-  REQUEST_ID_HEADER,
-  type ErrorBody,
-  type IntrospectionResponse,
-} from '../contract/index.js';
+import { REQUEST_ID_HEADER, type ErrorBody } from '../contract/index.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { Store } from '../store/store.js';
-import { tokenRejection } from '../backend/auth/principal.js';
 import type { CanvasBackend } from '../backend/backend.js';
 import type { Assets } from '../assets/assets.js';
 import type { AssetSigner } from '../assets/url-signing.js';
 import type { BodyCheckPool } from '../validation/body-check-pool.js';
 import { registerAssetRoutes } from './routes/assets.js';
 import type { AuthorizationServer } from '../oauth/authorization-server.js';
-import { INTERACTION_PATH } from '../oauth/authorization-server.js';
 import type { ConnectorGrants } from '../oauth/connector-grants.js';
-import { CONNECTION_ROUTE_PATHS, registerConnectionRoutes } from './routes/connections.js';
+import { registerConnectionRoutes } from './routes/connections.js';
 import { registerConsentRoutes } from './routes/consent.js';
 import { authenticate } from './authenticate.js';
-import { CANVAS_ROUTE_PATHS, registerCanvasRoutes } from './routes/canvas.js';
+import { registerCanvasRoutes } from './routes/canvas.js';
+import { registerRunRoutes } from './routes/runs.js';
 import type { BackendContext, BackendHttpEnv } from './http-env.js';
-import { jsonBody } from './request-parsing.js';
 import { registerAuthRoutes } from './routes/auth.js';
-import { FEED_ROUTE_PATH, registerFeedRoutes } from './routes/feed.js';
-import { PEOPLE_ROUTE_PATHS, registerPeopleRoutes } from './routes/people.js';
+import { registerFeedRoutes } from './routes/feed.js';
+import { registerPeopleRoutes } from './routes/people.js';
 import { sessionReader } from './session-auth.js';
 import type { ChatService } from '../agent/chat-service.js';
-import { CHAT_ROUTE_PATHS, registerChatRoutes } from './routes/chat.js';
+import { registerChatRoutes } from './routes/chat.js';
 import type { WriteLimits } from './write-limits.js';
 import type { Mailer } from '../backend/mailer.js';
 import { registerWebRoutes } from './routes/web.js';
 import type { Presence } from '../backend/presence/presence.js';
 import { registerOidcRoutes, type OidcSettings } from './routes/oidc.js';
-import { isPresencePath, PRESENCE_ROUTE_PATH, registerPresenceRoutes } from './routes/presence.js';
+import { isPresencePath, registerPresenceRoutes } from './routes/presence.js';
 import { createTeamOperations } from '../backend/team-operations.js';
-import { registerTeamRoutes, TEAM_ROUTE_PATHS } from './routes/team.js';
-import { registerWebhookRoutes, WEBHOOK_ROUTE_PATHS } from './routes/webhooks.js';
+import { registerTeamRoutes } from './routes/team.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookOperations, type WebhookPolicy } from '../backend/webhook-operations.js';
 import { storeSeal } from '../webhooks/secrets.js';
-import { registerSessionRoutes, SESSION_ROUTE_PATHS } from './routes/sessions.js';
-import {
-  DIRECT_UPLOAD_COMPLETE_PATH,
-  DIRECT_UPLOAD_PATH,
-  isUploadPath,
-  registerUploadRoutes,
-  UPLOADS_PATH,
-} from './routes/uploads.js';
+import { registerSessionRoutes } from './routes/sessions.js';
+import { isUploadPath, registerUploadRoutes } from './routes/uploads.js';
 import { createDirectUploads } from '../backend/direct-uploads.js';
-import { registerShotListRoutes, SHOT_LIST_PATH } from './routes/shot-list.js';
-import { isScriptImportPath, registerScriptImportRoutes, SCRIPT_IMPORT_PATH } from './routes/script-import.js';
+import { registerShotListRoutes } from './routes/shot-list.js';
+import { isScriptImportPath, registerScriptImportRoutes } from './routes/script-import.js';
 import { createScriptImport } from '../backend/script-import.js';
 import { createTemplateOperations } from '../backend/canvas-templates.js';
-import { registerTemplateRoutes, TEMPLATES_PATH } from './routes/templates.js';
+import { registerTemplateRoutes } from './routes/templates.js';
 import { createElementOperations } from '../backend/elements.js';
-import { registerTidyRoutes, TIDY_PATH } from './routes/tidy.js';
-import { BOARD_IMAGE_PATH, registerBoardImageRoutes } from './routes/board-image.js';
+import { registerTidyRoutes } from './routes/tidy.js';
+import { registerBoardImageRoutes } from './routes/board-image.js';
 import type { BoardImages } from '../render/board-images.js';
 import type { Thumbnails } from '../assets/thumbnails.js';
-import { CHECKPOINTS_PATH, registerCheckpointRoutes } from './routes/checkpoints.js';
+import { registerCheckpointRoutes } from './routes/checkpoints.js';
 import { createCheckpointOperations } from '../backend/checkpoints.js';
 import type { ExportOperations } from '../backend/exports.js';
 import { registerExportRoutes } from './routes/exports.js';
@@ -70,8 +57,12 @@ import { registerRunApprovalRoutes } from './routes/run-approvals.js';
 import type { ShareLinkOperations } from '../backend/share-links.js';
 import { registerShareLinkRoutes, registerSharedRoute } from './routes/share-links.js';
 import type { ReviewOperations } from '../backend/review/index.js';
-import { registerGuestReviewRoutes, registerReviewRoutes } from './routes/review.js';
-import { ELEMENT_PATH, ELEMENTS_PATH, registerElementRoutes } from './routes/elements.js';
+import { registerReviewRoutes } from './routes/review.js';
+import { registerGuestReviewRoutes } from './routes/review-guests.js';
+import { registerElementRoutes } from './routes/elements.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerIntrospectRoute } from './routes/introspect.js';
+import { declaredRoutes, undeclaredRoutes } from './route-declaration.js';
 import type { Uploads } from '../backend/uploads.js';
 import type { ScriptReader } from '../screenplay/read-pool.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
@@ -191,20 +182,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     return errorResponse(c, canvasError);
   });
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', async (c) => {
-    try {
-      await store.ping();
-      const pending = await store.pendingMigrations();
-      if (pending.length > 0) {
-        throw new CanvasError('unavailable', 'Migrations are pending.', { pending_migrations: pending });
-      }
-    } catch (error) {
-      if (error instanceof CanvasError) throw error;
-      throw new CanvasError('unavailable', 'The store is unreachable.');
-    }
-    return c.json({ status: 'ready', store: store.dialect });
-  });
+  registerHealthRoutes(app, store);
 
   const apiBodyLimit = bodyLimit({
     maxSize: options.bodyLimitBytes ?? 1024 * 1024,
@@ -222,30 +200,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
 
   options.serviceRoutes?.(app);
 
-  app.post('/api/v1/auth/introspect', authenticate(store, clock, { gatewayOnly: true }), async (c) => {
-    const { token_sha256 } = await jsonBody(c, IntrospectionRequest);
-    const token = await store.tokens.findTokenBySecretHash(token_sha256);
-    const rejection = tokenRejection(token, clock(), ['agent']);
-    const response: IntrospectionResponse = rejection
-      ? { active: false, reason: rejection }
-      : {
-          active: true,
-          principal: {
-            token_id: token!.id,
-            token_name: token!.name,
-            kind: token!.kind,
-            role: token!.role,
-            projects: token!.projects,
-            workspaces: token!.workspaces,
-            required_actor: token!.actor,
-            issued_by: token!.issuedBy,
-            purpose: token!.purpose,
-            canvases: token!.canvases?.map((ref) => ({ project_id: ref.projectId, canvas_id: ref.canvasId })) ?? null,
-            tool_sets: token!.toolSets,
-          },
-        };
-    return c.json(response);
-  });
+  registerIntrospectRoute(app, store, clock);
 
   const sessions = sessionReader({ store, times: options.sessions.times, publicOrigin: options.sessions.publicOrigin });
   const signedIn = authenticate(store, clock, { sessions });
@@ -323,8 +278,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
       await next();
     });
   }
-  app.get('/api/v1/zone/skills', async (c) => c.json(await backend.listSkills(c.get('caller'))));
   registerCanvasRoutes(app, backend);
+  registerRunRoutes(app, backend);
   if (options.uploads)
     registerUploadRoutes(
       app,
@@ -367,42 +322,16 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     presence: options.presence ?? null,
   });
   if (options.presence) registerPresenceRoutes(app, { store, presence: options.presence });
+
+  // Every API route is registered through its declaration (src/http/route-declaration.ts), so the OpenAPI document
+  // describes it: one registered by hand would be served undescribed. The web canvas's pages, next, are not API.
+  const undeclared = undeclaredRoutes(app.routes);
+  if (undeclared.length > 0) throw new Error(`Routes registered without a declaration: ${undeclared.join(', ')}.`);
+  const apiPaths = new Set(declaredRoutes(app.routes).map((route) => route.path));
   registerWebRoutes(app);
 
-  for (const path of [
-    '/healthz',
-    '/readyz',
-    '/assets/:asset_id',
-    '/auth/login',
-    '/auth/logout',
-    '/auth/email-link',
-    '/api/v1/auth/methods',
-    '/api/v1/zone/skills',
-    '/api/v1/auth/introspect',
-    ...CANVAS_ROUTE_PATHS,
-    ...PEOPLE_ROUTE_PATHS,
-    ...CONNECTION_ROUTE_PATHS,
-    ...TEAM_ROUTE_PATHS,
-    ...WEBHOOK_ROUTE_PATHS,
-    ...SESSION_ROUTE_PATHS,
-    UPLOADS_PATH,
-    DIRECT_UPLOAD_PATH,
-    DIRECT_UPLOAD_COMPLETE_PATH,
-    SHOT_LIST_PATH,
-    SCRIPT_IMPORT_PATH,
-    TEMPLATES_PATH,
-    ELEMENTS_PATH,
-    TIDY_PATH,
-    BOARD_IMAGE_PATH,
-    '/assets/:asset_id/thumbnail',
-    CHECKPOINTS_PATH,
-    ELEMENT_PATH,
-    '/invite',
-    `${INTERACTION_PATH}/:uid`,
-    ...(options.chat ? CHAT_ROUTE_PATHS : []),
-    FEED_ROUTE_PATH,
-    PRESENCE_ROUTE_PATH,
-  ]) {
+  // Another method on a path the API serves is 405, an unknown path 404 (docs/api.md).
+  for (const path of apiPaths) {
     app.all(path, (c) => {
       throw new CanvasError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`);
     });

@@ -5,18 +5,6 @@ import { decodeUtf8, jsonContentTypeProblem } from '../shared/request-body.js';
 import { bodySchemaName } from '../validation/body-schemas.js';
 import type { BackendContext } from './http-env.js';
 
-/** Parses path parameters with contract schemas: a bad id is refused before any storage access. */
-export function pathParams<S extends Record<string, z.ZodType>>(
-  c: BackendContext,
-  schemas: S,
-): { [K in keyof S]: z.output<S[K]> } {
-  const entries = Object.entries(schemas).map(([name, schema]) => [
-    name,
-    parseOrThrow(schema, c.req.param(name), [name]),
-  ]);
-  return Object.fromEntries(entries) as { [K in keyof S]: z.output<S[K]> };
-}
-
 const NOT_UTF8 = () =>
   new CanvasError('invalid_arguments', 'The request body is not valid UTF-8.', {
     issues: [{ path: '(root)', message: 'not valid UTF-8' }],

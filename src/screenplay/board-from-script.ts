@@ -6,6 +6,7 @@ import {
   type ScriptScene,
   type Screenplay,
   type ShotBinding,
+  dataOf,
 } from '../contract/index.js';
 import { castOf, wordsOf } from './screenplay.js';
 
@@ -41,7 +42,7 @@ export function planScriptImport(input: {
   const screenplay = { ...input.screenplay, bindings: merged.bindings };
   const name = screenplay.title ?? screenplay.fileName;
   const scriptData = { scriptTitle: screenplay.title, scriptResult: screenplay };
-  const locked = (input.board?.data as { numbersLocked?: unknown } | undefined)?.numbersLocked === true;
+  const locked = dataOf(input.board, 'storyboardNode')?.numbersLocked === true;
   const numbered = numberShots(merged.shots, locked);
   const operations: LayoutOperation[] = [
     input.scriptNode
@@ -85,8 +86,7 @@ export function planScriptImport(input: {
 }
 
 function existingShots(board: CanvasNode): Shot[] {
-  const frames = (board.data as { frames?: unknown }).frames;
-  return Array.isArray(frames) ? (frames as Shot[]) : [];
+  return dataOf(board, 'storyboardNode')?.frames ?? [];
 }
 
 /** What a shot takes from its scene whenever the script is imported. */

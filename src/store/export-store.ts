@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bumpStatesVersion } from './run-store.js';
 import { insertRow } from './row-statements.js';
 import type { AssetStorage } from './records.js';
+import { jobLeases, type JobLease } from './job-leases.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import type { StoredAssetKind } from './asset-records.js';
 
@@ -91,11 +92,8 @@ function parse(row: unknown): StoredExport {
   };
 }
 
-export interface ExportLease {
-  exportId: string;
-  workerId: string;
-  attempt: number;
-}
+/** A worker's hold on a job (src/store/job-leases.ts). */
+export type ExportLease = JobLease;
 
 /** The file a finished export made, staged by the worker and recorded as an asset when the job completes. */
 export interface ExportAsset {
@@ -136,18 +134,18 @@ const MAX_ATTEMPTS = 3;
 export function createExportStore(driver: SqlDriver, clock: () => number) {
   // Locks only the job's row (PostgreSQL refuses to lock the outer join's nullable side).
   const lockJob = driver.forUpdate ? ' FOR UPDATE OF e' : '';
-  const skipLockedJobs = driver.forUpdateSkipLocked ? ' FOR UPDATE OF e SKIP LOCKED' : '';
 
   async function touched(tx: SqlExecutor, projectId: string, canvasId: string): Promise<void> {
     await bumpStatesVersion(driver, tx, projectId, canvasId);
   }
 
+  const leases = jobLeases(driver, { name: 'export_jobs', order: 'j.created_at, j.id' });
+
   async function leased(tx: SqlExecutor, lease: ExportLease): Promise<StoredExport | undefined> {
-    const row = await tx.get(
-      `SELECT ${COLUMNS} ${FROM} WHERE e.id = ? AND e.status IN ('running', 'cancel_requested')
-         AND e.lease_owner = ? AND e.attempt = ?${lockJob}`,
-      [lease.exportId, lease.workerId, lease.attempt],
-    );
+    const row = await tx.get(`SELECT ${COLUMNS} ${FROM} WHERE e.id = ? AND ${leases.guard('e')}${lockJob}`, [
+      lease.jobId,
+      ...leases.params(lease),
+    ]);
     return row ? parse(row) : undefined;
   }
 
@@ -243,18 +241,15 @@ export function createExportStore(driver: SqlDriver, clock: () => number) {
     /** Takes the oldest queued job, or nothing. Safe with any number of workers and processes. */
     claimNext(workerId: string, leaseMs: number): Promise<StoredExport | undefined> {
       return driver.transaction(async (tx) => {
-        const candidate = await tx.get(
-          `SELECT id FROM export_jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1${driver.forUpdateSkipLocked}`,
+        const id = await leases.nextQueued(tx);
+        if (!id) return undefined;
+        const claimed = await leases.claim(
+          tx,
+          id,
+          { workerId, expiresAt: clock() + leaseMs },
+          { assignments: 'progress_percent = 0, progress_message = NULL', params: [] },
         );
-        if (!candidate) return undefined;
-        const id = z.object({ id: z.string() }).parse(candidate).id;
-        const now = clock();
-        const claimed = await tx.run(
-          `UPDATE export_jobs SET status = 'running', attempt = attempt + 1, lease_owner = ?, lease_expires_at = ?,
-             progress_percent = 0, progress_message = NULL WHERE id = ? AND status = 'queued'`,
-          [workerId, now + leaseMs, id],
-        );
-        if (claimed.changes === 0) return undefined;
+        if (!claimed) return undefined;
         const row = parse(await tx.get(`SELECT ${COLUMNS} ${FROM} WHERE e.id = ?`, [id]));
         await touched(tx, row.projectId, row.canvasId);
         return row;
@@ -272,15 +267,13 @@ export function createExportStore(driver: SqlDriver, clock: () => number) {
         if (!job) return 'lost';
         const changed =
           progress !== null && (progress.percent !== job.progress.percent || progress.message !== job.progress.message);
-        await tx.run(
-          'UPDATE export_jobs SET lease_expires_at = ?, progress_percent = ?, progress_message = ? WHERE id = ?',
-          [
-            clock() + leaseMs,
+        await leases.extend(tx, lease, clock() + leaseMs, {
+          assignments: 'progress_percent = ?, progress_message = ?',
+          params: [
             changed ? progress.percent : job.progress.percent,
             changed ? progress.message : job.progress.message,
-            lease.exportId,
           ],
-        );
+        });
         if (changed) await touched(tx, job.projectId, job.canvasId);
         return job.status === 'cancel_requested' ? 'cancel_requested' : 'running';
       });
@@ -360,10 +353,7 @@ export function createExportStore(driver: SqlDriver, clock: () => number) {
       return driver.transaction(async (tx) => {
         const now = clock();
         const rows = (
-          await tx.all(
-            `SELECT ${COLUMNS} ${FROM} WHERE e.status IN ('running', 'cancel_requested') AND e.lease_expires_at < ?${skipLockedJobs}`,
-            [now],
-          )
+          await leases.expired(tx, now, { columns: COLUMNS, from: FROM.slice('FROM '.length), alias: 'e' })
         ).map(parse);
         let requeued = 0;
         for (const job of rows) {

@@ -4,7 +4,8 @@ import { insertAssetRecord, type AssetRecord } from './asset-records.js';
 import { RUN_COLUMNS, RunResources, parseRunRow, type RunRow } from './run-rows.js';
 import { ACTIVE_STATUSES, bumpStatesVersion } from './run-store.js';
 import { RUN_EVENTS_CHANNEL, cancelWaitingRuns } from './run-cancel.js';
-import { LEASED_STATUSES, claimRun, markCancelled, markFailed, markSucceeded, requeueRun } from './run-transitions.js';
+import { jobLeases, type HeartbeatAnswer, type JobLease } from './job-leases.js';
+import { LEASED_STATUSES, markCancelled, markFailed, markSucceeded, requeueRun } from './run-transitions.js';
 import { emitRunEvent } from './webhook-outbox.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -28,13 +29,7 @@ export type RunOutcome =
   /** A retryable failure with attempts left: back to the queue for another worker. */
   | { status: 'retry'; message: string; charged: number };
 
-export type HeartbeatAnswer = 'running' | 'cancel_requested' | 'lost';
-
-export interface Lease {
-  runId: string;
-  workerId: string;
-  attempt: number;
-}
+export type { HeartbeatAnswer, JobLease } from './job-leases.js';
 
 export interface Recovery {
   requeued: string[];
@@ -52,14 +47,13 @@ function resourcesWith(row: RunRow, status: RunResource['status'], urls: Map<str
 }
 
 export function createRunClaims(driver: SqlDriver, clock: () => number) {
-  const LEASED = "status IN ('running', 'cancel_requested') AND lease_owner = ? AND attempt = ?";
+  const leases = jobLeases(driver, { name: 'node_runs', order: 'j.created_at, j.seq, j.id' });
 
-  async function leasedRow(tx: SqlExecutor, lease: Lease): Promise<RunRow | undefined> {
-    const row = await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ? AND ${LEASED}${driver.forUpdate}`, [
-      lease.runId,
-      lease.workerId,
-      lease.attempt,
-    ]);
+  async function leasedRow(tx: SqlExecutor, lease: JobLease): Promise<RunRow | undefined> {
+    const row = await tx.get(
+      `SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ? AND ${leases.guard()}${driver.forUpdate}`,
+      [lease.jobId, ...leases.params(lease)],
+    );
     return row ? parseRunRow(row) : undefined;
   }
 
@@ -74,17 +68,25 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
     /** Takes the oldest queued run, or nothing. Safe with any number of workers and processes. */
     claimNext(workerId: string, leaseMs: number): Promise<RunRow | undefined> {
       return driver.transaction(async (tx) => {
-        const candidate = await tx.get(
-          // A step of a chain waits until every run it depends on has succeeded.
-          `SELECT id FROM node_runs r WHERE status = 'queued'
-             AND NOT EXISTS (SELECT 1 FROM run_dependencies d JOIN node_runs u ON u.id = d.depends_on
-                             WHERE d.run_id = r.id AND u.status <> 'succeeded')
-           ORDER BY created_at, seq, id LIMIT 1${driver.forUpdateSkipLocked}`,
+        // A step of a chain waits until every run it depends on has succeeded.
+        const id = await leases.nextQueued(
+          tx,
+          `NOT EXISTS (SELECT 1 FROM run_dependencies d JOIN node_runs u ON u.id = d.depends_on
+                       WHERE d.run_id = j.id AND u.status <> 'succeeded')`,
         );
-        if (!candidate) return undefined;
-        const id = z.object({ id: z.string() }).parse(candidate).id;
+        if (!id) return undefined;
         const now = clock();
-        if (!(await claimRun(tx, id, { workerId, expiresAt: now + leaseMs }, now))) return undefined;
+        const claimed = await leases.claim(
+          tx,
+          id,
+          { workerId, expiresAt: now + leaseMs },
+          {
+            assignments:
+              "started_at = COALESCE(started_at, ?), updated_at = ?, progress_percent = 0, progress_message = 'started'",
+            params: [now, now],
+          },
+        );
+        if (!claimed) return undefined;
         const row = parseRunRow(await tx.get(`SELECT ${RUN_COLUMNS} FROM node_runs WHERE id = ?`, [id]));
         await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         await emitRunEvent(driver, tx, row.project_id, row.id, now);
@@ -94,7 +96,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
 
     /** Extends the lease and records progress; answers whether to go on, stop (cancel requested) or give up (lost). */
     heartbeat(
-      lease: Lease,
+      lease: JobLease,
       leaseMs: number,
       progress: { percent: number; message: string } | null,
     ): Promise<HeartbeatAnswer> {
@@ -104,16 +106,14 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         const now = clock();
         const changed =
           progress !== null && (progress.percent !== row.progress_percent || progress.message !== row.progress_message);
-        await tx.run(
-          'UPDATE node_runs SET lease_expires_at = ?, progress_percent = ?, progress_message = ?, updated_at = ? WHERE id = ?',
-          [
-            now + leaseMs,
+        await leases.extend(tx, lease, now + leaseMs, {
+          assignments: 'progress_percent = ?, progress_message = ?, updated_at = ?',
+          params: [
             changed ? progress.percent : row.progress_percent,
             changed ? progress.message : row.progress_message,
             changed ? now : row.updated_at,
-            lease.runId,
           ],
-        );
+        });
         if (changed) await bumpStatesVersion(driver, tx, row.project_id, row.canvas_id);
         return StatusRow.parse(row).status === 'cancel_requested' ? 'cancel_requested' : 'running';
       });
@@ -124,7 +124,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
      * runs inside the transaction once the lease is confirmed, before the record changes: a worker that lost its
      * lease never publishes (docs/runs.md, "Assets").
      */
-    complete(lease: Lease, outcome: RunOutcome & { provider?: string }, publish?: () => void): Promise<boolean> {
+    complete(lease: JobLease, outcome: RunOutcome & { provider?: string }, publish?: () => void): Promise<boolean> {
       return driver.transaction(async (tx) => {
         const row = await leasedRow(tx, lease);
         if (!row) return false;
@@ -135,18 +135,18 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         switch (outcome.status) {
           case 'succeeded': {
             const urls = new Map(outcome.outputs.map((output) => [output.asset_id, output.url]));
-            moved = await markSucceeded(tx, lease.runId, {
+            moved = await markSucceeded(tx, lease.jobId, {
               outputs: JSON.stringify(outcome.outputs),
               resources: resourcesWith(row, 'ready', urls),
               now,
               charged,
             });
             if (moved)
-              for (const asset of outcome.assets) await insertAssetRecord(tx, { ...asset, runId: lease.runId }, now);
+              for (const asset of outcome.assets) await insertAssetRecord(tx, { ...asset, runId: lease.jobId }, now);
             break;
           }
           case 'failed':
-            moved = await markFailed(tx, lease.runId, LEASED_STATUSES, {
+            moved = await markFailed(tx, lease.jobId, LEASED_STATUSES, {
               error: outcome.error,
               resources: resourcesWith(row, 'failed'),
               progressMessage: 'failed',
@@ -155,7 +155,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
             });
             break;
           case 'cancelled':
-            moved = await markCancelled(tx, lease.runId, LEASED_STATUSES, {
+            moved = await markCancelled(tx, lease.jobId, LEASED_STATUSES, {
               resources: resourcesWith(row, 'cancelled'),
               progressMessage: 'cancelled',
               endLease: true,
@@ -166,7 +166,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
           case 'retry':
             if (row.status === 'cancel_requested') {
               // A cancel requested meanwhile wins: the run is not tried again.
-              moved = await markCancelled(tx, lease.runId, ['cancel_requested'], {
+              moved = await markCancelled(tx, lease.jobId, ['cancel_requested'], {
                 resources: resourcesWith(row, 'cancelled'),
                 progressMessage: 'cancelled',
                 endLease: true,
@@ -174,7 +174,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
                 charged,
               });
             } else {
-              moved = await requeueRun(tx, lease.runId, {
+              moved = await requeueRun(tx, lease.jobId, {
                 progressMessage: `retrying: ${outcome.message}`,
                 restoreAttempt: false,
                 now,
@@ -185,15 +185,15 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
         // Never refused while the lease is held (the row is locked): a run another writer moved is not this worker's.
         if (!moved) return false;
         if (outcome.provider)
-          await tx.run('UPDATE node_runs SET provider = ? WHERE id = ?', [outcome.provider, lease.runId]);
+          await tx.run('UPDATE node_runs SET provider = ? WHERE id = ?', [outcome.provider, lease.jobId]);
         if (outcome.status === 'succeeded' && outcome.referencesUsed !== undefined)
           await tx.run('UPDATE node_runs SET references_used = ? WHERE id = ?', [
             outcome.referencesUsed ? 1 : 0,
-            lease.runId,
+            lease.jobId,
           ]);
-        if (outcome.status === 'succeeded') await announceWaitingRuns(tx, lease.runId);
+        if (outcome.status === 'succeeded') await announceWaitingRuns(tx, lease.jobId);
         else if (outcome.status !== 'retry' || row.status === 'cancel_requested')
-          await cancelWaitingRuns(driver, tx, lease.runId, now);
+          await cancelWaitingRuns(driver, tx, lease.jobId, now);
         if (outcome.charged > 0) {
           await tx.run('UPDATE projects SET spent_credits = spent_credits + ? WHERE id = ?', [
             outcome.charged,
@@ -210,22 +210,22 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
      * Gives a run back without blaming it (this worker is shutting down): queued again with its attempt restored,
      * or cancelled if a cancel was requested.
      */
-    release(lease: Lease): Promise<void> {
+    release(lease: JobLease): Promise<void> {
       return driver.transaction(async (tx) => {
         const row = await leasedRow(tx, lease);
         if (!row) return;
         const now = clock();
         if (row.status === 'cancel_requested') {
-          const moved = await markCancelled(tx, lease.runId, ['cancel_requested'], {
+          const moved = await markCancelled(tx, lease.jobId, ['cancel_requested'], {
             resources: resourcesWith(row, 'cancelled'),
             endLease: true,
             now,
             charged: 0,
           });
           if (!moved) return;
-          await cancelWaitingRuns(driver, tx, lease.runId, now);
+          await cancelWaitingRuns(driver, tx, lease.jobId, now);
         } else {
-          const moved = await requeueRun(tx, lease.runId, {
+          const moved = await requeueRun(tx, lease.jobId, {
             progressMessage: 'waiting for a worker',
             restoreAttempt: true,
             now,
@@ -244,12 +244,7 @@ export function createRunClaims(driver: SqlDriver, clock: () => number) {
     recoverExpired(): Promise<Recovery> {
       return driver.transaction(async (tx) => {
         const now = clock();
-        const rows = (
-          await tx.all(
-            `SELECT ${RUN_COLUMNS} FROM node_runs WHERE status IN ('running', 'cancel_requested') AND lease_expires_at < ?${driver.forUpdateSkipLocked}`,
-            [now],
-          )
-        ).map(parseRunRow);
+        const rows = (await leases.expired(tx, now, { columns: RUN_COLUMNS })).map(parseRunRow);
         const recovery: Recovery = { requeued: [], failed: [], cancelled: [] };
         for (const row of rows) {
           if (row.status === 'cancel_requested') {

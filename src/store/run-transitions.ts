@@ -1,4 +1,5 @@
 import type { RunStatus } from '../contract/index.js';
+import { LEASED_STATUSES } from './job-leases.js';
 import type { SqlExecutor, SqlParam } from './sql-driver.js';
 
 /**
@@ -10,8 +11,8 @@ import type { SqlExecutor, SqlParam } from './sql-driver.js';
  * sets are parameters where its callers differ.
  */
 
-/** The states in which a worker holds a run (its lease). */
-export const LEASED_STATUSES = ['running', 'cancel_requested'] as const;
+/** The states in which a worker holds a run (its lease); a worker claims one through src/store/job-leases.ts. */
+export { LEASED_STATUSES } from './job-leases.js';
 export type LeasedStatus = (typeof LEASED_STATUSES)[number];
 
 async function move(
@@ -27,24 +28,6 @@ async function move(
     [...params, runId, ...from],
   );
   return changes === 1;
-}
-
-/** queued → running: a worker takes the run under a lease; the attempt counts up. */
-export function claimRun(
-  tx: SqlExecutor,
-  runId: string,
-  lease: { workerId: string; expiresAt: number },
-  now: number,
-): Promise<boolean> {
-  return move(
-    tx,
-    runId,
-    ['queued'],
-    'running',
-    `lease_owner = ?, lease_expires_at = ?, attempt = attempt + 1, started_at = COALESCE(started_at, ?), updated_at = ?,
-     progress_percent = 0, progress_message = 'started'`,
-    [lease.workerId, lease.expiresAt, now, now],
-  );
 }
 
 /** running → cancel_requested: the worker is asked to stop; the run ends when it does (or its lease expires). */

@@ -399,7 +399,7 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       expect(root?.node_id).toBe('a');
       // b and d wait for a; c waits for b: nothing else may start yet.
       expect(await claims().claimNext('test-worker', 60_000)).toBeUndefined();
-      const lease = { runId: root!.id, workerId: 'test-worker', attempt: root!.attempt };
+      const lease = { jobId: root!.id, workerId: 'test-worker', attempt: root!.attempt };
       expect(
         await claims().complete(lease, {
           status: 'failed',
@@ -438,7 +438,7 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       expect(await activeChains()).toEqual([made.chain_id]);
       expect(
         await claims().complete(
-          { runId: root!.id, workerId: 'test-worker', attempt: root!.attempt },
+          { jobId: root!.id, workerId: 'test-worker', attempt: root!.attempt },
           { status: 'cancelled', charged: 0 },
         ),
       ).toBe(true);
@@ -462,7 +462,7 @@ describe.each(STORE_TARGETS)('run downstream: $name', (target) => {
       ]);
       expect(
         await claims().complete(
-          { runId: root!.id, workerId: 'test-worker', attempt: root!.attempt },
+          { jobId: root!.id, workerId: 'test-worker', attempt: root!.attempt },
           { status: 'cancelled', charged: 0 },
         ),
       ).toBe(true);

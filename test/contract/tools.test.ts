@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import {
@@ -92,17 +91,6 @@ describe('published JSON Schema', () => {
     expect(Object.keys(create.$defs as Record<string, unknown>)).toEqual(
       expect.arrayContaining(['Common', 'ImageResult', 'DirectorControlBundle', 'StrNull', 'CanvasNode']),
     );
-  });
-
-  it('`canvas-mcp schemas` prints one JSON object with the six tools', () => {
-    const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'schemas'], {
-      encoding: 'utf8',
-    });
-    const printed = JSON.parse(output) as {
-      tools: Array<{ name: string; inputSchema: unknown; outputSchema: unknown }>;
-    };
-    expect(Object.keys(printed)).toEqual(['tools']);
-    expect(printed.tools).toEqual(JSON.parse(JSON.stringify(publishedToolSchemas())));
   });
 });
 

@@ -71,10 +71,10 @@ describe('run engine resilience', () => {
           return id ? row(id) : undefined;
         },
         heartbeat: async () => 'running' as const,
-        async complete(lease: { runId: string }) {
+        async complete(lease: { jobId: string }) {
           calls.complete += 1;
           if (calls.complete === 1) throw new Error('database unreachable');
-          completed.push(lease.runId);
+          completed.push(lease.jobId);
           return true;
         },
         release: async () => undefined,

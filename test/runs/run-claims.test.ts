@@ -57,9 +57,9 @@ describe.each(STORE_TARGETS)('run claims: $name', (target) => {
       for (;;) {
         const row = await store.claims.claimNext(workerId, 1000);
         if (!row) throw new Error('nothing to claim');
-        if (row.id === runId) return { runId, workerId, attempt: row.attempt };
+        if (row.id === runId) return { jobId: runId, workerId, attempt: row.attempt };
         await store.claims.complete(
-          { runId: row.id, workerId, attempt: row.attempt },
+          { jobId: row.id, workerId, attempt: row.attempt },
           { status: 'cancelled', charged: 0 },
         );
       }

@@ -8,7 +8,7 @@ import { connectClient, structured } from '../support/mcp.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
-import { credits } from '../../web/src/cards/values.js';
+import { credits } from '../../web/src/model/values.js';
 
 /** Runs started and cancelled from the web canvas, and an agent connected from the browser alone (real Chromium). */
 

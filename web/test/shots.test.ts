@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { StoryboardNodeData, type CanvasNode } from '../../src/contract/index.js';
 import type { Layout } from '../src/model/layout.js';
 import { addShot, editShot, moveShot, renumber, setNumbersLocked, type Shot } from '../src/model/shots.js';
-import type { Intent } from '../src/model/canvas-store.js';
+import type { Intent } from '../src/model/canvas-state.js';
 
 const authors = () => ({});
 const board = (frames: Shot[], extra: Record<string, unknown> = {}): Layout =>

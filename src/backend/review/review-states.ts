@@ -9,6 +9,7 @@ import type {
   ReviewStateView,
 } from '../../contract/index.js';
 import {
+  dataOf,
   CanvasNode as CanvasNodeSchema,
   Person as PersonSchema,
   REVIEW_STATES,
@@ -80,7 +81,7 @@ export function reviewFingerprint(
 export async function shotMediaReader(store: Store, ref: CanvasRef, boards: ReadonlyArray<CanvasNode | undefined>) {
   const sources = new Map<string, CanvasNode | undefined>();
   for (const board of boards)
-    for (const frame of ((board?.data as { frames?: Frame[] } | undefined)?.frames ?? []) as Frame[])
+    for (const frame of dataOf(board, 'storyboardNode')?.frames ?? [])
       if (typeof frame.sourceNodeId === 'string' && !sources.has(frame.sourceNodeId))
         sources.set(
           frame.sourceNodeId,
@@ -202,7 +203,7 @@ export function createReviewStateOperations(
         { field: 'base_revision' },
       );
     if (body.base_revision === current) return;
-    const frames = ((board.data as { frames?: Array<{ id?: unknown; sourceNodeId?: unknown }> }).frames ?? []).filter(
+    const frames = (dataOf(board, 'storyboardNode')?.frames ?? []).filter(
       (frame) => body.shot_id === null || frame.id === body.shot_id,
     );
     const covered = [

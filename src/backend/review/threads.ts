@@ -8,6 +8,7 @@ import type {
   ThreadList,
   ThreadView,
 } from '../../contract/index.js';
+import { dataOf } from '../../contract/index.js';
 import { samePerson } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -204,8 +205,8 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
         field: 'node_id',
       });
     if (body.shot_id) {
-      const frames = (found.node.data as { frames?: Array<{ id?: unknown }> }).frames;
-      if (!Array.isArray(frames) || !frames.some((frame) => frame.id === body.shot_id))
+      const frames = dataOf(found.node, 'storyboardNode')?.frames;
+      if (!frames || !frames.some((frame) => frame.id === body.shot_id))
         throw new CanvasError('invalid_arguments', `shot_id: ${body.shot_id} is not a shot of ${body.node_id}.`, {
           field: 'shot_id',
         });

@@ -7,11 +7,13 @@ import {
 } from 'zod-openapi';
 import { CanvasEdge, CanvasNode, ErrorBody, NodeRun } from '../../contract/index.js';
 import { PACKAGE_VERSION } from '../../shared/version.js';
-import { API_ROUTES, type ApiRoute, type Auth } from './api-routes.js';
+import type { ApiRoute, Auth } from '../route-declaration.js';
+import { apiRoutes } from './api-routes.js';
 
 /**
- * The OpenAPI 3.1 document of the backend's HTTP API, generated from the route table and the contract's zod
- * schemas (no schema is written by hand). Served at /api/openapi.json and printed by `canvas-mcp openapi`.
+ * The OpenAPI 3.1 document of the backend's HTTP API, generated from the routes' declarations (api-routes.ts) and the
+ * contract's zod schemas they name (no schema is written by hand). Served at /api/openapi.json and printed by
+ * `canvas-mcp openapi`.
  */
 
 /** `/a/:b` (Hono) → `/a/{b}` (OpenAPI). */
@@ -80,7 +82,7 @@ function operationOf(route: ApiRoute): ZodOpenApiOperationObject {
   };
 }
 
-export function buildApiDocument(routes: readonly ApiRoute[] = API_ROUTES): ReturnType<typeof createDocument> {
+export function buildApiDocument(routes: readonly ApiRoute[] = apiRoutes()): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     const path = openApiPath(route.path);

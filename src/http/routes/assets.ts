@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Hono, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
 import type { Assets } from '../../assets/assets.js';
 import { ASSET_ID, AssetMissing, type ByteRange } from '../../assets/asset-store.js';
 import { isInlineSafe } from '../../assets/media-types.js';
@@ -14,6 +15,8 @@ import type { Store } from '../../store/store.js';
 import { authorizeProject } from '../../backend/auth/access.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import { SESSION_COOKIE } from '../session-auth.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { FileBytes, ok } from '../route-parameters.js';
 
 /**
  * GET /assets/{asset_id}: the files node runs produce (issue 19, "Asset access is authorized"). Readable with a signed
@@ -22,6 +25,70 @@ import { SESSION_COOKIE } from '../session-auth.js';
  * that does not exist. Ranges (audio and video seek) are answered with 206; an asset in S3 is a redirect to a
  * short-lived presigned URL of the object store.
  */
+
+const assetParams = z.object({ asset_id: z.string().regex(ASSET_ID) });
+/** An asset's signed URL, described as each route's reader knows it. */
+const signedUrl = (expires: string, signature: string) =>
+  z.object({
+    exp: z.string().regex(/^\d+$/).optional().meta({ description: expires }),
+    sig: z.string().optional().meta({ description: signature }),
+  });
+
+const ASSET = apiRoute({
+  method: 'get',
+  path: '/assets/:asset_id',
+  operationId: 'getAsset',
+  summary:
+    'A file a node run produced: with the signed URL results carry, or as a member of its project (docs/runs.md, "Who may read an asset").',
+  tag: 'runs',
+  auth: 'asset',
+  params: assetParams,
+  query: signedUrl('A signed URL: when it expires (Unix seconds).', 'A signed URL: its signature.'),
+  headers: z.object({
+    range: z.string().optional().meta({ description: 'bytes=START-END, bytes=START- or bytes=-SUFFIX.' }),
+  }),
+  responses: {
+    200: { description: 'The file.', content: { 'application/octet-stream': FileBytes } },
+    206: {
+      description: 'The requested range of the file.',
+      content: { 'application/octet-stream': FileBytes },
+      headers: { 'content-range': 'bytes START-END/SIZE' },
+    },
+    302: {
+      description: 'An asset kept in S3: a presigned GET of the object store, valid for 5 minutes.',
+      headers: { location: 'The presigned URL.' },
+    },
+    416: { description: 'The range is past the end of the file.', headers: { 'content-range': 'bytes */SIZE' } },
+  },
+});
+
+const THUMBNAIL = apiRoute({
+  method: 'get',
+  path: '/assets/:asset_id/thumbnail',
+  operationId: 'getAssetThumbnail',
+  summary:
+    "A picture's thumbnail (at most 480 px, WebP), made on first request and kept: with the picture's own signed URL, or as a member of its project.",
+  tag: 'runs',
+  auth: 'asset',
+  params: assetParams,
+  query: signedUrl("The picture's signed URL: when it expires.", "The picture's signed URL: its signature."),
+  responses: { 200: { description: 'The thumbnail.', content: { 'image/webp': FileBytes } } },
+});
+
+const CREDENTIALS = apiRoute({
+  method: 'get',
+  path: '/assets/:asset_id/credentials',
+  operationId: 'getAssetCredentials',
+  summary:
+    "What a file's content credentials (C2PA) say, checked under this deployment's own certificate: `credentials: null` with a `reason` when it carries none (docs/provenance.md). With the asset's signed URL, or as a member.",
+  tag: 'runs',
+  auth: 'asset',
+  params: assetParams,
+  query: signedUrl("The asset's signed URL: when it expires.", "The asset's signed URL: its signature."),
+  responses: { 200: ok('What the credentials say.', z.looseObject({ credentials: z.unknown() })) },
+});
+
+export const ASSET_ROUTES = [ASSET, THUMBNAIL, CREDENTIALS];
 
 export interface AssetRouteOptions {
   store: Store;
@@ -134,7 +201,7 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
    */
   if (options.thumbnails) {
     const thumbnails = options.thumbnails;
-    app.get('/assets/:asset_id/thumbnail', async (c) => {
+    handle(app, THUMBNAIL, async (c) => {
       const { asset, cacheSeconds } = await readableAsset(c);
       const thumbnail = await thumbnails.of(asset);
       if (!thumbnail) throw new CanvasError('not_found', 'This asset has no thumbnail: it is not a picture.');
@@ -153,7 +220,7 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
    * as "Content credentials" on a result), checked against this deployment's own certificate as a trust anchor; read
    * with the asset's signed URL or as a member. `credentials: null` with a reason when it carries none.
    */
-  app.get('/assets/:asset_id/credentials', async (c) => {
+  handle(app, CREDENTIALS, async (c) => {
     const { asset } = await readableAsset(c);
     c.header('cache-control', 'private, max-age=300');
     if (!signableType(asset.mimeType)) return c.json({ credentials: null, reason: 'unsupported' });
@@ -167,7 +234,7 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
     return c.json(found ? { credentials: credentialsSummary(found) } : { credentials: null, reason: 'none' });
   });
 
-  app.get('/assets/:asset_id', async (c) => {
+  handle(app, ASSET, async (c) => {
     const { asset, cacheSeconds } = await readableAsset(c);
     const reader = assets.reader(asset.storage);
     if (!reader)

@@ -12,6 +12,8 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { samePerson } from '../../contract/index.js';
 import { signInLinkMail, type Mailer } from '../../backend/mailer.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { page } from '../route-parameters.js';
 
 /**
  * Sign-in by one-time link, and sign-out (docs/security.md, "People"). Opening a link (GET) spends nothing: it shows a
@@ -33,6 +35,78 @@ export interface AuthRouteOptions {
   /** E-mail through the operator's SMTP relay, when there is one: people ask for their own sign-in links. */
   mailer?: Mailer | null;
 }
+
+const SIGN_IN_PAGE = apiRoute({
+  method: 'get',
+  path: '/auth/login',
+  operationId: 'signInPage',
+  summary: 'The page of a one-time sign-in link: who it signs in, and a button that does it. Spends nothing.',
+  tag: 'auth',
+  auth: 'none',
+  query: z.object({ token: z.string().meta({ description: 'The sign-in secret of the link.' }) }),
+  responses: {
+    200: page('The confirmation page (it warns when this browser is signed in as someone else).'),
+    400: page('The link has no token.'),
+    401: page('The link is spent, expired or unknown: a page saying what to do.'),
+  },
+});
+
+const SIGN_IN = apiRoute({
+  method: 'post',
+  path: '/auth/login',
+  operationId: 'signIn',
+  summary: "Spend a one-time sign-in link and open a session (from this server's own page: Origin checked).",
+  tag: 'auth',
+  auth: 'none',
+  form: z.object({
+    token: z.string().optional().meta({ description: 'The sign-in secret of the link.' }),
+    link: z
+      .string()
+      .optional()
+      .meta({ description: 'Or the whole sign-in link, pasted (the consent page of an OAuth client).' }),
+    next: z
+      .string()
+      .optional()
+      .meta({ description: 'An OAuth consent page of this server to return to instead of the canvas.' }),
+    replace: z
+      .literal('1')
+      .optional()
+      .meta({ description: 'Replace the session of another person this browser has (the page asked).' }),
+  }),
+  responses: {
+    303: {
+      description: 'Signed in: the session cookie is set and the browser goes to the canvas (or /).',
+      headers: { location: 'Where to go next.', 'set-cookie': 'The session cookie (HttpOnly).' },
+    },
+    400: page('The form has no token.'),
+    401: page('The link is spent, expired or unknown: a page saying what to do.'),
+    403: page("The form did not come from this server's own page (Origin)."),
+    409: page('This browser is signed in as another person: the page asks again.'),
+  },
+});
+
+const EMAIL_LINK = apiRoute({
+  method: 'post',
+  path: '/auth/email-link',
+  operationId: 'emailSignInLink',
+  summary:
+    "Ask for a sign-in link by e-mail (a form of the sign-in page; only where the server has an SMTP relay). The answer is the same whether or not the address is someone's here.",
+  tag: 'auth',
+  auth: 'none',
+  responses: { 200: { description: 'A page saying a link is on its way if the address is known.' } },
+});
+
+const SIGN_OUT = apiRoute({
+  method: 'post',
+  path: '/auth/logout',
+  operationId: 'signOut',
+  summary: "End the caller's session.",
+  tag: 'auth',
+  auth: 'caller',
+  responses: { 204: { description: 'Signed out; the cookie is cleared.' } },
+});
+
+export const AUTH_ROUTES = [SIGN_IN_PAGE, SIGN_IN, EMAIL_LINK, SIGN_OUT];
 
 /** An e-mailed sign-in link lasts this long. */
 const EMAILED_LINK_MS = 15 * 60_000;
@@ -159,7 +233,7 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
    */
   const perAddress = new RateLimiterMemory({ points: 3, duration: 3600 });
   const perClient = new RateLimiterMemory({ points: 20, duration: 3600 });
-  app.post('/auth/email-link', async (c) => {
+  handle(app, EMAIL_LINK, async (c) => {
     noStore(c);
     if (!options.mailer) return c.html(explanation('This server does not send sign-in links by e-mail.'), 404);
     if (c.req.header('origin') !== options.publicOrigin())
@@ -200,7 +274,7 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     return c.html(sent, 200);
   });
 
-  app.get('/auth/login', async (c) => {
+  handle(app, SIGN_IN_PAGE, async (c) => {
     noStore(c);
     const secret = c.req.query('token');
     if (!secret) return c.html(explanation('The link has no sign-in token in it.'), 400);
@@ -214,7 +288,7 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     }
   });
 
-  app.post('/auth/login', async (c) => {
+  handle(app, SIGN_IN, async (c) => {
     noStore(c);
     // Only this server's own sign-in page may spend a link: a cross-site form cannot sign a browser in.
     if (c.req.header('origin') !== options.publicOrigin()) {
@@ -253,7 +327,7 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     }
   });
 
-  app.post('/auth/logout', async (c) => {
+  handle(app, SIGN_OUT, async (c) => {
     const caller = c.get('caller');
     if (caller.principal.kind !== 'session')
       throw new CanvasError('invalid_arguments', 'Only a signed-in person signs out; a token is revoked instead.');

@@ -1,31 +1,52 @@
 import type { Hono } from 'hono';
-import { CanvasId, ProjectId } from '../../contract/index.js';
+import { z } from 'zod';
 import type { CanvasBackend } from '../../backend/backend.js';
 import { readBoardImage } from '../../backend/board-image.js';
 import type { BoardImages } from '../../render/board-images.js';
 import { parseBoardView } from '../../shared/board-target.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { CANVAS, canvasParams, canvasRef, FileBytes } from '../route-parameters.js';
 
 /**
  * GET …/canvases/{canvas_id}/board.png (issue 34, item 3): the canvas as a picture, for the web and scripts: the same
  * picture as the MCP resource `canvas://{project_id}/{canvas_id}/board.png` (and the gateway reads it here), with the
- * same query (node_id, or x, y, width, height; format=webp). Whoever may read the canvas may read it.
+ * same query (node_id, or x, y, width, height; format=webp), read by the one parser both share (parseBoardView).
+ * Whoever may read the canvas may read it.
  */
 
-export const BOARD_IMAGE_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/board.png';
+const BOARD_IMAGE = apiRoute({
+  method: 'get',
+  path: `${CANVAS}/board.png`,
+  operationId: 'getBoardImage',
+  summary:
+    'The canvas as a picture (viewers; docs/contract.md, "The board as a picture"): each node a card with its thumbnail or type and its name, at most 1,568 px on the long edge and 1 MB; a storyboard as a contact sheet, a group, or a region.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  query: z.object({
+    node_id: z
+      .string()
+      .optional()
+      .meta({ description: 'A storyboard (its contact sheet) or a group (what it holds).' }),
+    x: z.number().optional().meta({ description: 'A region in canvas coordinates: x, y, width and height together.' }),
+    y: z.number().optional(),
+    width: z.number().optional(),
+    height: z.number().optional(),
+    format: z.enum(['png', 'webp']).optional().meta({ description: 'png (the default) or webp.' }),
+  }),
+  responses: {
+    200: { description: 'The picture.', content: { 'image/png': FileBytes, 'image/webp': FileBytes } },
+  },
+});
+
+export const BOARD_IMAGE_ROUTES = [BOARD_IMAGE];
 
 export function registerBoardImageRoutes(app: Hono<BackendHttpEnv>, backend: CanvasBackend, images: BoardImages): void {
-  app.get(BOARD_IMAGE_PATH, async (c) => {
-    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
+  handle(app, BOARD_IMAGE, async (c, input) => {
+    const ref = canvasRef(input.params());
     const view = parseBoardView({ get: (name) => c.req.query(name) ?? null });
-    const image = await readBoardImage(
-      backend,
-      images,
-      c.get('caller'),
-      { projectId: params.project_id, canvasId: params.canvas_id },
-      view,
-    );
+    const image = await readBoardImage(backend, images, c.get('caller'), ref, view);
     return c.body(new Uint8Array(image.bytes), 200, {
       'content-type': image.mimeType,
       'content-length': String(image.bytes.length),

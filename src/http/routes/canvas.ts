@@ -1,36 +1,199 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import {
-  SnapshotQuery,
-  UndoChatRunBody,
-  CanvasId,
+  BatchReceipt,
   ChangesBody,
   CreateEdgeBody,
+  CreateEdgeReceipt,
   CreateNodeBody,
-  IDEMPOTENCY_KEY_HEADER,
-  IdempotencyKey,
-  NodeId,
-  ProjectId,
+  CreateNodeReceipt,
+  CanvasSnapshot,
+  DeleteEdgeReceipt,
+  DeleteNodeReceipt,
   ResourceId,
   RevertBody,
+  RevertReceipt,
   RevisionCheckedBody,
-  RunChainId,
-  RunId,
+  SkillCatalog,
   SNAPSHOT_CONTRACT_VERSION,
   SNAPSHOT_VERSION_HEADER,
+  SnapshotQuery,
+  UndoChatRunBody,
+  UndoChatRunReceipt,
   UpdateNodeBody,
-  PickVersionBody,
-  RunVariantsBody,
+  UpdateNodeReceipt,
 } from '../../contract/index.js';
-import { CanvasError, parseOrThrow } from '../../shared/errors.js';
+import { CanvasError } from '../../shared/errors.js';
 import type { Need } from '../../backend/auth/access.js';
 import type { CanvasBackend } from '../../backend/backend.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams, type NodeEdits } from '../request-parsing.js';
+import type { NodeEdits } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import {
+  AgentRunHeader,
+  CANVAS,
+  canvasParams,
+  canvasRef,
+  nodeParams,
+  ok,
+  SnapshotVersionHeader,
+} from '../route-parameters.js';
 
-/** Routes under /api/v2/projects/{project_id}/canvases/{canvas_id} (docs/api.md). */
+/** Reading and writing a canvas's layout, under /api/v2/projects/{project_id}/canvases/{canvas_id} (docs/api.md). */
 
-const CANVAS = '/api/v2/projects/:project_id/canvases/:canvas_id';
-const canvasParams = { project_id: ProjectId, canvas_id: CanvasId };
+const SKILLS = apiRoute({
+  method: 'get',
+  path: '/api/v1/zone/skills',
+  operationId: 'listSkills',
+  summary: 'The skill catalog.',
+  tag: 'canvas',
+  auth: 'caller',
+  responses: { 200: ok('The catalog.', SkillCatalog) },
+});
+
+const SNAPSHOT = apiRoute({
+  method: 'get',
+  path: `${CANVAS}/snapshot`,
+  operationId: 'getSnapshot',
+  summary: 'The layout and node states of a canvas.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  query: SnapshotQuery,
+  headers: SnapshotVersionHeader,
+  responses: { 200: ok('The snapshot.', CanvasSnapshot) },
+});
+
+const CREATE_NODE = apiRoute({
+  method: 'post',
+  path: `${CANVAS}/nodes`,
+  operationId: 'createNode',
+  summary: 'Add one node at base_revision.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  headers: AgentRunHeader,
+  body: CreateNodeBody,
+  responses: {
+    201: ok('Created.', CreateNodeReceipt),
+    200: ok('A replay of an identical earlier request.', CreateNodeReceipt),
+  },
+});
+
+const UPDATE_NODE = apiRoute({
+  method: 'patch',
+  path: `${CANVAS}/nodes/:node_id`,
+  operationId: 'updateNode',
+  summary: 'Edit one node.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: nodeParams,
+  headers: AgentRunHeader,
+  body: UpdateNodeBody,
+  responses: { 200: ok('Updated.', UpdateNodeReceipt) },
+});
+
+const DELETE_NODE = apiRoute({
+  method: 'delete',
+  path: `${CANVAS}/nodes/:node_id`,
+  operationId: 'deleteNode',
+  summary: 'Delete one node and its edges.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: nodeParams,
+  headers: AgentRunHeader,
+  body: RevisionCheckedBody,
+  responses: { 200: ok('Deleted.', DeleteNodeReceipt) },
+});
+
+const CREATE_EDGE = apiRoute({
+  method: 'post',
+  path: `${CANVAS}/edges`,
+  operationId: 'createEdge',
+  summary: 'Add one edge.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  headers: AgentRunHeader,
+  body: CreateEdgeBody,
+  responses: {
+    201: ok('Created.', CreateEdgeReceipt),
+    200: ok('A replay of an identical earlier request.', CreateEdgeReceipt),
+  },
+});
+
+const DELETE_EDGE = apiRoute({
+  method: 'delete',
+  path: `${CANVAS}/edges/:edge_id`,
+  operationId: 'deleteEdge',
+  summary: 'Delete one edge.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams.extend({ edge_id: ResourceId }),
+  headers: AgentRunHeader,
+  body: RevisionCheckedBody,
+  responses: { 200: ok('Deleted.', DeleteEdgeReceipt) },
+});
+
+const CHANGES = apiRoute({
+  method: 'post',
+  path: `${CANVAS}/changes`,
+  operationId: 'applyChanges',
+  summary: 'An atomic batch of up to 200 operations, as one revision.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  headers: AgentRunHeader,
+  body: ChangesBody,
+  responses: {
+    201: ok('Applied.', BatchReceipt),
+    200: ok('A replay of an identical earlier request.', BatchReceipt),
+  },
+});
+
+const REVERT = apiRoute({
+  method: 'post',
+  path: `${CANVAS}/revert`,
+  operationId: 'revert',
+  summary: 'A new revision whose layout equals an earlier one.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  headers: AgentRunHeader,
+  body: RevertBody,
+  responses: {
+    201: ok('Reverted.', RevertReceipt),
+    200: ok('A replay of an identical earlier request.', RevertReceipt),
+  },
+});
+
+const UNDO_CHAT_RUN = apiRoute({
+  method: 'post',
+  path: `${CANVAS}/chat-runs/:chat_run_id/undo`,
+  operationId: 'undoChatRun',
+  summary:
+    'Undo what one chat run (a conversation, a connection) changed on the canvas (editors), as one revision; what others changed after it is kept and listed.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams.extend({ chat_run_id: ResourceId }),
+  body: UndoChatRunBody,
+  responses: {
+    201: ok('Undone.', UndoChatRunReceipt),
+    200: ok('A replay of an identical earlier request.', UndoChatRunReceipt),
+  },
+});
+
+export const CANVAS_ROUTES = [
+  SKILLS,
+  SNAPSHOT,
+  CREATE_NODE,
+  UPDATE_NODE,
+  DELETE_NODE,
+  CREATE_EDGE,
+  DELETE_EDGE,
+  CHANGES,
+  REVERT,
+  UNDO_CHAT_RUN,
+];
 
 function requireSnapshotVersion(version: string | undefined): void {
   if (version === undefined) {
@@ -53,17 +216,16 @@ function writeArgs(
   params: { project_id: string; canvas_id: string },
   body: { base_revision: number; client_save_id: string | null },
 ) {
-  return {
-    projectId: params.project_id,
-    canvasId: params.canvas_id,
-    baseRevision: body.base_revision,
-    clientSaveId: body.client_save_id,
-  };
+  return { ...canvasRef(params), baseRevision: body.base_revision, clientSaveId: body.client_save_id };
 }
 
-/** Path parameters of a canvas route, after the caller's project rights are checked for `need`. */
-async function authorizedCanvas(c: BackendContext, backend: CanvasBackend, need: Need) {
-  const params = pathParams(c, canvasParams);
+/** A route's canvas, once the caller's project rights are checked for `need` (before anything else is read). */
+export async function authorizedCanvas<P extends { project_id: string; canvas_id: string }>(
+  c: BackendContext,
+  backend: CanvasBackend,
+  params: P,
+  need: Need,
+): Promise<P> {
   await backend.authorize(c.get('caller'), params.project_id, need);
   return params;
 }
@@ -75,41 +237,24 @@ function nodeEdits(
   params: { project_id: string; canvas_id: string },
   nodeId?: string,
 ): NodeEdits {
-  const ref = { projectId: params.project_id, canvasId: params.canvas_id };
+  const ref = canvasRef(params);
   return {
     ...(nodeId === undefined ? {} : { nodeId }),
     typesOf: (nodeIds) => backend.nodeTypes(c.get('caller'), ref, nodeIds),
   };
 }
 
-/** A run submission's Idempotency-Key: required from a person, whose click can be sent twice (a double click, a retry). */
-function idempotencyKeyOf(c: Context<BackendHttpEnv>): string | null {
-  const rawKey = c.req.header(IDEMPOTENCY_KEY_HEADER);
-  if (rawKey === undefined && c.get('caller').principal.kind === 'session') {
-    throw new CanvasError(
-      'invalid_arguments',
-      'Send an Idempotency-Key header with a run submission (one new key per click).',
-      {
-        issues: [{ path: 'Idempotency-Key', message: 'is required' }],
-      },
-    );
-  }
-  return rawKey === undefined ? null : parseOrThrow(IdempotencyKey, rawKey, ['Idempotency-Key']);
-}
-
 export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasBackend): void {
-  app.get(`${CANVAS}/snapshot`, async (c) => {
-    const params = pathParams(c, canvasParams);
+  handle(app, SKILLS, async (c) => c.json(await backend.listSkills(c.get('caller'))));
+
+  handle(app, SNAPSHOT, async (c, input) => {
+    const params = input.params();
     requireSnapshotVersion(c.req.header(SNAPSHOT_VERSION_HEADER));
-    const query = parseOrThrow(SnapshotQuery, { include: c.req.query('include') }, ['query']);
-    const snapshot = await backend.readSnapshot(
-      c.get('caller'),
-      { projectId: params.project_id, canvasId: params.canvas_id },
-      {
-        withElements: query.include?.split(',').includes('elements') ?? false,
-        withFreeAreas: query.include?.split(',').includes('free_areas') ?? false,
-      },
-    );
+    const query = input.namedQuery();
+    const snapshot = await backend.readSnapshot(c.get('caller'), canvasRef(params), {
+      withElements: query.include?.split(',').includes('elements') ?? false,
+      withFreeAreas: query.include?.split(',').includes('free_areas') ?? false,
+    });
     // The document's cached bytes with the extras' beside them: nothing large is flattened or encoded per read.
     return c.body(Buffer.concat(snapshot.payload.chunks('json')), 200, {
       'content-type': 'application/json; charset=utf-8',
@@ -117,46 +262,46 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
   });
 
   // Every write checks the caller's rights before it reads the body: no one without them makes us parse a large one.
-  app.post(`${CANVAS}/nodes`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const body = await jsonBody(c, CreateNodeBody);
+  handle(app, CREATE_NODE, async (c, input) => {
+    const params = await authorizedCanvas(c, backend, input.params(), 'editor');
+    const body = await input.body();
     const receipt = await backend.createNode(c.get('caller'), { ...writeArgs(params, body), node: body.node });
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
-  app.patch(`${CANVAS}/nodes/:node_id`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const { node_id } = pathParams(c, { node_id: NodeId });
-    const body = await jsonBody(c, UpdateNodeBody, nodeEdits(c, backend, params, node_id));
+  handle(app, UPDATE_NODE, async (c, input) => {
+    const params = await authorizedCanvas(c, backend, input.params('project_id', 'canvas_id'), 'editor');
+    const { node_id } = input.params('node_id');
+    const body = await input.body(nodeEdits(c, backend, params, node_id));
     return c.json(
       await backend.updateNode(c.get('caller'), { ...writeArgs(params, body), nodeId: node_id, set: body.set }),
     );
   });
 
-  app.delete(`${CANVAS}/nodes/:node_id`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const { node_id } = pathParams(c, { node_id: NodeId });
-    const body = await jsonBody(c, RevisionCheckedBody);
+  handle(app, DELETE_NODE, async (c, input) => {
+    const params = await authorizedCanvas(c, backend, input.params('project_id', 'canvas_id'), 'editor');
+    const { node_id } = input.params('node_id');
+    const body = await input.body();
     return c.json(await backend.deleteNode(c.get('caller'), { ...writeArgs(params, body), nodeId: node_id }));
   });
 
-  app.post(`${CANVAS}/edges`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const body = await jsonBody(c, CreateEdgeBody);
+  handle(app, CREATE_EDGE, async (c, input) => {
+    const params = await authorizedCanvas(c, backend, input.params(), 'editor');
+    const body = await input.body();
     const receipt = await backend.createEdge(c.get('caller'), { ...writeArgs(params, body), edge: body.edge });
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
-  app.delete(`${CANVAS}/edges/:edge_id`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const { edge_id } = pathParams(c, { edge_id: ResourceId });
-    const body = await jsonBody(c, RevisionCheckedBody);
+  handle(app, DELETE_EDGE, async (c, input) => {
+    const params = await authorizedCanvas(c, backend, input.params('project_id', 'canvas_id'), 'editor');
+    const { edge_id } = input.params('edge_id');
+    const body = await input.body();
     return c.json(await backend.deleteEdge(c.get('caller'), { ...writeArgs(params, body), edgeId: edge_id }));
   });
 
-  app.post(`${CANVAS}/changes`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const body = await jsonBody(c, ChangesBody, nodeEdits(c, backend, params));
+  handle(app, CHANGES, async (c, input) => {
+    const params = await authorizedCanvas(c, backend, input.params(), 'editor');
+    const body = await input.body(nodeEdits(c, backend, params));
     const receipt = await backend.applyBatch(c.get('caller'), {
       ...writeArgs(params, body),
       operations: body.operations,
@@ -164,177 +309,18 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
-  app.post(`${CANVAS}/revert`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const body = await jsonBody(c, RevertBody);
+  handle(app, REVERT, async (c, input) => {
+    const params = await authorizedCanvas(c, backend, input.params(), 'editor');
+    const body = await input.body();
     const receipt = await backend.revert(c.get('caller'), { ...writeArgs(params, body), toRevision: body.to_revision });
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
 
-  app.post(`${CANVAS}/chat-runs/:chat_run_id/undo`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const { chat_run_id } = pathParams(c, { chat_run_id: ResourceId });
-    const body = await jsonBody(c, UndoChatRunBody);
+  handle(app, UNDO_CHAT_RUN, async (c, input) => {
+    const params = await authorizedCanvas(c, backend, input.params('project_id', 'canvas_id'), 'editor');
+    const { chat_run_id } = input.params('chat_run_id');
+    const body = await input.body();
     const receipt = await backend.undoChatRun(c.get('caller'), { ...writeArgs(params, body), agentRunId: chat_run_id });
     return c.json(receipt, receipt.replayed ? 200 : 201);
   });
-
-  app.post(`${CANVAS}/nodes/:node_id/runs`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const { node_id } = pathParams(c, { node_id: NodeId });
-    const idempotencyKey = idempotencyKeyOf(c);
-    const { run, replayed } = await backend.submitRun(c.get('caller'), {
-      projectId: params.project_id,
-      canvasId: params.canvas_id,
-      nodeId: node_id,
-      idempotencyKey,
-    });
-    if (replayed) c.header('idempotency-replayed', 'true');
-    return c.json(run, replayed ? 200 : 202);
-  });
-
-  app.post(`${CANVAS}/nodes/:node_id/runs/variants`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const { node_id } = pathParams(c, { node_id: NodeId });
-    const idempotencyKey = idempotencyKeyOf(c);
-    const body = await jsonBody(c, RunVariantsBody);
-    const { runs, replayed } = await backend.submitRunVariants(c.get('caller'), {
-      projectId: params.project_id,
-      canvasId: params.canvas_id,
-      nodeId: node_id,
-      idempotencyKey,
-      count: body.count,
-    });
-    if (replayed) c.header('idempotency-replayed', 'true');
-    return c.json({ runs }, replayed ? 200 : 202);
-  });
-
-  app.post(`${CANVAS}/nodes/:node_id/runs/downstream`, async (c) => {
-    const params = await authorizedCanvas(c, backend, 'editor');
-    const { node_id } = pathParams(c, { node_id: NodeId });
-    const idempotencyKey = idempotencyKeyOf(c);
-    const { chain, replayed } = await backend.submitRunChain(c.get('caller'), {
-      projectId: params.project_id,
-      canvasId: params.canvas_id,
-      nodeId: node_id,
-      idempotencyKey,
-    });
-    if (replayed) c.header('idempotency-replayed', 'true');
-    return c.json(chain, replayed ? 200 : 202);
-  });
-
-  app.get(`${CANVAS}/nodes/:node_id/downstream-estimate`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
-    return c.json(
-      await backend.estimateChain(c.get('caller'), {
-        projectId: params.project_id,
-        canvasId: params.canvas_id,
-        nodeId: params.node_id,
-      }),
-    );
-  });
-
-  app.get(`${CANVAS}/chains/:chain_id`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, chain_id: RunChainId });
-    return c.json(
-      await backend.getChain(c.get('caller'), {
-        projectId: params.project_id,
-        canvasId: params.canvas_id,
-        chainId: params.chain_id,
-      }),
-    );
-  });
-
-  app.post(`${CANVAS}/chains/:chain_id/cancel`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, chain_id: RunChainId });
-    return c.json(
-      await backend.cancelChain(c.get('caller'), {
-        projectId: params.project_id,
-        canvasId: params.canvas_id,
-        chainId: params.chain_id,
-      }),
-    );
-  });
-
-  app.get(`${CANVAS}/nodes/:node_id/run-estimate`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
-    return c.json(
-      await backend.estimateRun(c.get('caller'), {
-        projectId: params.project_id,
-        canvasId: params.canvas_id,
-        nodeId: params.node_id,
-      }),
-    );
-  });
-
-  app.get(`${CANVAS}/nodes/:node_id/versions`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, node_id: NodeId });
-    return c.json(
-      await backend.resultVersions(c.get('caller'), {
-        projectId: params.project_id,
-        canvasId: params.canvas_id,
-        nodeId: params.node_id,
-      }),
-    );
-  });
-
-  app.post(`${CANVAS}/nodes/:node_id/versions/:run_id/pick`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, node_id: NodeId, run_id: RunId });
-    const body = await jsonBody(c, PickVersionBody);
-    return c.json(
-      await backend.pickVersion(c.get('caller'), {
-        projectId: params.project_id,
-        canvasId: params.canvas_id,
-        nodeId: params.node_id,
-        runId: params.run_id,
-        baseRevision: body.base_revision,
-        clientSaveId: body.client_save_id ?? null,
-      }),
-    );
-  });
-
-  app.get(`${CANVAS}/runs/:run_id`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, run_id: RunId });
-    return c.json(
-      await backend.getRun(c.get('caller'), {
-        projectId: params.project_id,
-        canvasId: params.canvas_id,
-        runId: params.run_id,
-      }),
-    );
-  });
-
-  app.post(`${CANVAS}/runs/:run_id/cancel`, async (c) => {
-    const params = pathParams(c, { ...canvasParams, run_id: RunId });
-    return c.json(
-      await backend.cancelRun(c.get('caller'), {
-        projectId: params.project_id,
-        canvasId: params.canvas_id,
-        runId: params.run_id,
-      }),
-    );
-  });
 }
-
-/** Every path this module serves, for 405 answers to other methods. */
-export const CANVAS_ROUTE_PATHS = [
-  `${CANVAS}/snapshot`,
-  `${CANVAS}/nodes`,
-  `${CANVAS}/nodes/:node_id`,
-  `${CANVAS}/edges`,
-  `${CANVAS}/edges/:edge_id`,
-  `${CANVAS}/changes`,
-  `${CANVAS}/revert`,
-  `${CANVAS}/chat-runs/:chat_run_id/undo`,
-  `${CANVAS}/nodes/:node_id/runs`,
-  `${CANVAS}/nodes/:node_id/run-estimate`,
-  `${CANVAS}/nodes/:node_id/runs/variants`,
-  `${CANVAS}/nodes/:node_id/runs/downstream`,
-  `${CANVAS}/nodes/:node_id/downstream-estimate`,
-  `${CANVAS}/chains/:chain_id`,
-  `${CANVAS}/chains/:chain_id/cancel`,
-  `${CANVAS}/nodes/:node_id/versions`,
-  `${CANVAS}/nodes/:node_id/versions/:run_id/pick`,
-  `${CANVAS}/runs/:run_id`,
-  `${CANVAS}/runs/:run_id/cancel`,
-];

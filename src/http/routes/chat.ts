@@ -1,82 +1,192 @@
 import type { Hono } from 'hono';
 import { createUIMessageStreamResponse } from 'ai';
+import { z } from 'zod';
 import {
-  CanvasId,
+  ChatMessagePage,
   ChatMessagesQuery,
+  ChatModelStatus,
   ChatSendBody,
   ConversationCreateBody,
-  ProjectId,
+  ConversationList,
+  ConversationView,
   ResourceId,
 } from '../../contract/index.js';
-import { parseOrThrow } from '../../shared/errors.js';
 import type { ChatService } from '../../agent/chat-service.js';
-import type { BackendContext, BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import type { BackendHttpEnv } from '../http-env.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
 /**
  * The canvas chat's routes (docs/chat.md, docs/api.md): conversations of a canvas, their transcripts, and a turn as
  * it streams, in the AI SDK's UI message stream format (Server-Sent Events), which the web canvas reads with useChat.
  */
 
-const CANVAS = '/api/v2/projects/:project_id/canvases/:canvas_id';
 const CONVERSATIONS = `${CANVAS}/conversations`;
 const CONVERSATION = `${CONVERSATIONS}/:conversation_id`;
-const canvasParams = { project_id: ProjectId, canvas_id: CanvasId };
+const conversationParams = canvasParams.extend({ conversation_id: ResourceId });
+const UiMessageStream = z.string().meta({
+  description:
+    'Server-Sent Events, one `data: <UIMessageChunk JSON>` per chunk, ending with `data: [DONE]` (header x-vercel-ai-ui-message-stream: v1).',
+});
+const turnStream = {
+  description: "The turn, as the AI SDK's UI message stream.",
+  content: { 'text/event-stream': UiMessageStream },
+};
 
-function canvasRef(c: BackendContext) {
-  const params = pathParams(c, canvasParams);
-  return { projectId: params.project_id, canvasId: params.canvas_id };
-}
+const MODEL = apiRoute({
+  method: 'get',
+  path: '/api/v1/chat/model',
+  operationId: 'chatModel',
+  summary: 'Whether the canvas chat has a model, and what to set when it has none.',
+  tag: 'chat',
+  auth: 'caller',
+  responses: { 200: ok("The chat's model.", ChatModelStatus) },
+});
 
-function conversationRef(c: BackendContext) {
-  const params = pathParams(c, { ...canvasParams, conversation_id: ResourceId });
-  return { projectId: params.project_id, canvasId: params.canvas_id, conversationId: params.conversation_id };
+const LIST = apiRoute({
+  method: 'get',
+  path: CONVERSATIONS,
+  operationId: 'listConversations',
+  summary: "The canvas's chat conversations, most recent first.",
+  tag: 'chat',
+  auth: 'caller',
+  params: canvasParams,
+  responses: { 200: ok('The conversations.', ConversationList) },
+});
+
+const START = apiRoute({
+  method: 'post',
+  path: CONVERSATIONS,
+  operationId: 'startConversation',
+  summary: 'A new conversation for the caller (read-only for a viewer).',
+  tag: 'chat',
+  auth: 'caller',
+  params: canvasParams,
+  body: ConversationCreateBody,
+  responses: { 201: ok('Started.', ConversationView) },
+});
+
+const GET = apiRoute({
+  method: 'get',
+  path: CONVERSATION,
+  operationId: 'getConversation',
+  summary: 'One conversation.',
+  tag: 'chat',
+  auth: 'caller',
+  params: conversationParams,
+  responses: { 200: ok('The conversation.', ConversationView) },
+});
+
+const DELETE = apiRoute({
+  method: 'delete',
+  path: CONVERSATION,
+  operationId: 'deleteConversation',
+  summary: 'End a conversation and delete its transcript (its person only).',
+  tag: 'chat',
+  auth: 'caller',
+  params: conversationParams,
+  responses: { 204: { description: 'Deleted.' } },
+});
+
+const MESSAGES = apiRoute({
+  method: 'get',
+  path: `${CONVERSATION}/messages`,
+  operationId: 'conversationMessages',
+  summary: 'A page of the transcript, oldest first.',
+  tag: 'chat',
+  auth: 'caller',
+  params: conversationParams,
+  query: ChatMessagesQuery,
+  responses: { 200: ok('The messages.', ChatMessagePage) },
+});
+
+const SEND = apiRoute({
+  method: 'post',
+  path: `${CONVERSATION}/messages`,
+  operationId: 'sendChatMessage',
+  summary: 'Send a message (or approval answers): the turn streams back.',
+  tag: 'chat',
+  auth: 'caller',
+  params: conversationParams,
+  body: ChatSendBody,
+  responses: { 200: turnStream },
+});
+
+const WATCH = apiRoute({
+  method: 'get',
+  path: `${CONVERSATION}/stream`,
+  operationId: 'watchConversation',
+  summary: 'The turn running now, from its start.',
+  tag: 'chat',
+  auth: 'caller',
+  params: conversationParams,
+  responses: { 200: turnStream, 204: { description: 'No turn is running.' } },
+});
+
+const STOP = apiRoute({
+  method: 'post',
+  path: `${CONVERSATION}/stop`,
+  operationId: 'stopConversation',
+  summary: 'Stop the running turn at once.',
+  tag: 'chat',
+  auth: 'caller',
+  params: conversationParams,
+  responses: { 200: ok('The conversation.', ConversationView) },
+});
+
+const END = apiRoute({
+  method: 'post',
+  path: `${CONVERSATION}/end`,
+  operationId: 'endConversation',
+  summary: 'End the conversation and its chat run (the transcript stays).',
+  tag: 'chat',
+  auth: 'caller',
+  params: conversationParams,
+  responses: { 200: ok('The conversation.', ConversationView) },
+});
+
+export const CHAT_ROUTES = [MODEL, LIST, START, GET, DELETE, MESSAGES, SEND, WATCH, STOP, END];
+
+function conversationRef(params: z.output<typeof conversationParams>) {
+  return { ...canvasRef(params), conversationId: params.conversation_id };
 }
 
 export function registerChatRoutes(app: Hono<BackendHttpEnv>, chat: ChatService): void {
-  app.get('/api/v1/chat/model', (c) => c.json(chat.modelStatus()));
+  handle(app, MODEL, (c) => c.json(chat.modelStatus()));
 
-  app.get(CONVERSATIONS, async (c) => c.json({ conversations: await chat.list(c.get('caller'), canvasRef(c)) }));
+  handle(app, LIST, async (c, input) =>
+    c.json({ conversations: await chat.list(c.get('caller'), canvasRef(input.params())) }),
+  );
 
-  app.post(CONVERSATIONS, async (c) => {
-    const ref = canvasRef(c);
-    const body = await jsonBody(c, ConversationCreateBody);
+  handle(app, START, async (c, input) => {
+    const ref = canvasRef(input.params());
+    const body = await input.body();
     return c.json(await chat.create(c.get('caller'), ref, body.title), 201);
   });
 
-  app.get(CONVERSATION, async (c) => c.json(await chat.get(c.get('caller'), conversationRef(c))));
+  handle(app, GET, async (c, input) => c.json(await chat.get(c.get('caller'), conversationRef(input.params()))));
 
-  app.delete(CONVERSATION, async (c) => {
-    await chat.remove(c.get('caller'), conversationRef(c));
+  handle(app, DELETE, async (c, input) => {
+    await chat.remove(c.get('caller'), conversationRef(input.params()));
     return c.body(null, 204);
   });
 
-  app.get(`${CONVERSATION}/messages`, async (c) => {
-    const ref = conversationRef(c);
-    return c.json(await chat.messages(c.get('caller'), ref, parseOrThrow(ChatMessagesQuery, c.req.query())));
+  handle(app, MESSAGES, async (c, input) => {
+    const ref = conversationRef(input.params());
+    return c.json(await chat.messages(c.get('caller'), ref, input.query()));
   });
 
-  app.post(`${CONVERSATION}/messages`, async (c) => {
-    const ref = conversationRef(c);
-    const turn = await chat.send(c.get('caller'), ref, await jsonBody(c, ChatSendBody));
+  handle(app, SEND, async (c, input) => {
+    const ref = conversationRef(input.params());
+    const turn = await chat.send(c.get('caller'), ref, await input.body());
     return createUIMessageStreamResponse({ stream: turn.watch(), headers: { 'x-request-id': c.get('requestId') } });
   });
 
-  app.get(`${CONVERSATION}/stream`, async (c) => {
-    const stream = await chat.watch(c.get('caller'), conversationRef(c));
+  handle(app, WATCH, async (c, input) => {
+    const stream = await chat.watch(c.get('caller'), conversationRef(input.params()));
     return stream ? createUIMessageStreamResponse({ stream }) : c.body(null, 204);
   });
 
-  app.post(`${CONVERSATION}/stop`, async (c) => c.json(await chat.stop(c.get('caller'), conversationRef(c))));
-  app.post(`${CONVERSATION}/end`, async (c) => c.json(await chat.end(c.get('caller'), conversationRef(c))));
+  handle(app, STOP, async (c, input) => c.json(await chat.stop(c.get('caller'), conversationRef(input.params()))));
+  handle(app, END, async (c, input) => c.json(await chat.end(c.get('caller'), conversationRef(input.params()))));
 }
-
-export const CHAT_ROUTE_PATHS = [
-  '/api/v1/chat/model',
-  CONVERSATIONS,
-  CONVERSATION,
-  `${CONVERSATION}/messages`,
-  `${CONVERSATION}/stream`,
-  `${CONVERSATION}/stop`,
-  `${CONVERSATION}/end`,
-];

@@ -1,27 +1,41 @@
 import type { Hono } from 'hono';
-import { CanvasId, CheckpointCreateBody, ProjectId } from '../../contract/index.js';
+import { CheckpointCreateBody, CheckpointList, CheckpointView } from '../../contract/index.js';
 import type { CheckpointOperations } from '../../backend/checkpoints.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
 /** GET and POST …/canvases/{canvas_id}/checkpoints (issue 34, item 5): named revisions to come back to. */
 
-export const CHECKPOINTS_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/checkpoints';
+const LIST = apiRoute({
+  method: 'get',
+  path: `${CANVAS}/checkpoints`,
+  operationId: 'listCheckpoints',
+  summary: "The canvas's checkpoints (members), newest first: named revisions to come back to with a revert.",
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  responses: { 200: ok('The checkpoints.', CheckpointList) },
+});
+
+const CREATE = apiRoute({
+  method: 'post',
+  path: `${CANVAS}/checkpoints`,
+  operationId: 'createCheckpoint',
+  summary: 'Name a revision of the canvas (editors): the current one, or an earlier one.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  body: CheckpointCreateBody,
+  responses: { 201: ok('Named.', CheckpointView) },
+});
+
+export const CHECKPOINT_ROUTES = [LIST, CREATE];
 
 export function registerCheckpointRoutes(app: Hono<BackendHttpEnv>, checkpoints: CheckpointOperations): void {
-  const refOf = (params: { project_id: string; canvas_id: string }) => ({
-    projectId: params.project_id,
-    canvasId: params.canvas_id,
-  });
-  app.get(CHECKPOINTS_PATH, async (c) => {
-    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
-    return c.json(await checkpoints.list(c.get('caller'), refOf(params)));
-  });
-  app.post(CHECKPOINTS_PATH, async (c) => {
-    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
-    return c.json(
-      await checkpoints.create(c.get('caller'), refOf(params), await jsonBody(c, CheckpointCreateBody)),
-      201,
-    );
+  handle(app, LIST, async (c, input) => c.json(await checkpoints.list(c.get('caller'), canvasRef(input.params()))));
+  handle(app, CREATE, async (c, input) => {
+    const ref = canvasRef(input.params());
+    return c.json(await checkpoints.create(c.get('caller'), ref, await input.body()), 201);
   });
 }

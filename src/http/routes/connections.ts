@@ -1,16 +1,11 @@
 import type { Hono } from 'hono';
-import {
-  CanvasId,
-  ConnectionList,
-  ConnectionUpdateBody,
-  ProjectId,
-  ResourceId,
-  type ConnectionView,
-} from '../../contract/index.js';
+import { z } from 'zod';
+import { ConnectionList, ConnectionUpdateBody, ConnectionView, ResourceId } from '../../contract/index.js';
 import { authorizeProject } from '../../backend/auth/access.js';
 import type { CallerContext } from '../../backend/auth/caller.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { canvasParams, ok } from '../route-parameters.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { OAuthGrantRecord } from '../../store/oauth-grants.js';
 import type { Store } from '../../store/store.js';
@@ -23,10 +18,44 @@ import { samePerson } from '../../contract/index.js';
  * canvas's connections; the person who made one, or a project owner, may end it.
  */
 
-export const CONNECTION_ROUTE_PATHS = [
-  '/api/v1/projects/:project_id/canvases/:canvas_id/connections',
-  '/api/v1/connections/:grant_id',
-];
+const grantParams = z.object({ grant_id: ResourceId });
+
+const CONNECTIONS = apiRoute({
+  method: 'get',
+  path: '/api/v1/projects/:project_id/canvases/:canvas_id/connections',
+  operationId: 'listConnections',
+  summary: 'The OAuth clients connected to a canvas.',
+  tag: 'people',
+  auth: 'caller',
+  params: canvasParams,
+  responses: { 200: ok('The connections.', ConnectionList) },
+});
+
+const UPDATE_CONNECTION = apiRoute({
+  method: 'patch',
+  path: '/api/v1/connections/:grant_id',
+  operationId: 'updateConnection',
+  summary:
+    'Give a connection tool sets beyond the six (owners): edit, runs, exports, layout, review; they apply from its next request.',
+  tag: 'people',
+  auth: 'caller',
+  params: grantParams,
+  body: ConnectionUpdateBody,
+  responses: { 200: ok('Changed.', ConnectionView) },
+});
+
+const END_CONNECTION = apiRoute({
+  method: 'delete',
+  path: '/api/v1/connections/:grant_id',
+  operationId: 'endConnection',
+  summary: 'End a connection: its tokens stop at once (the person who made it, or an owner).',
+  tag: 'people',
+  auth: 'caller',
+  params: grantParams,
+  responses: { 200: ok('Ended.', ConnectionView) },
+});
+
+export const CONNECTION_ROUTES = [CONNECTIONS, UPDATE_CONNECTION, END_CONNECTION];
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -61,18 +90,18 @@ export function registerConnectionRoutes(
 ): void {
   const { store } = options;
 
-  app.get(CONNECTION_ROUTE_PATHS[0]!, async (c) => {
-    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
+  handle(app, CONNECTIONS, async (c, input) => {
+    const params = input.params();
     await authorizeProject(store, c.get('caller'), params.project_id, 'viewer');
     const grants = await store.grants.onCanvas(params.project_id, params.canvas_id);
     return c.json(ConnectionList.parse({ connections: grants.map(connectionView) }));
   });
 
   // An owner gives a connection tool sets beyond the six (issue 34, item 2): they apply from its next request.
-  app.patch(CONNECTION_ROUTE_PATHS[1]!, async (c) => {
-    const { grant_id: grantId } = pathParams(c, { grant_id: ResourceId });
+  handle(app, UPDATE_CONNECTION, async (c, input) => {
+    const { grant_id: grantId } = input.params();
     const caller = c.get('caller');
-    const body = await jsonBody(c, ConnectionUpdateBody);
+    const body = await input.body();
     const grant = await store.grants.get(grantId);
     if (!grant) throw new CanvasError('not_found', `No connection ${grantId}.`);
     await authorizeProject(store, caller, grant.projectId, 'owner');
@@ -90,8 +119,8 @@ export function registerConnectionRoutes(
     return c.json(connectionView((await store.grants.get(grantId))!));
   });
 
-  app.delete(CONNECTION_ROUTE_PATHS[1]!, async (c) => {
-    const { grant_id: grantId } = pathParams(c, { grant_id: ResourceId });
+  handle(app, END_CONNECTION, async (c, input) => {
+    const { grant_id: grantId } = input.params();
     const caller = c.get('caller');
     const grant = await store.grants.get(grantId);
     if (!grant) throw new CanvasError('not_found', `No connection ${grantId}.`);

@@ -6,6 +6,8 @@ import { CanvasId, ProjectId } from '../../contract/index.js';
 import { htmlPage } from './auth.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import { SESSION_COOKIE } from '../session-auth.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { page } from '../route-parameters.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Actor, MemberRole } from '../../store/records.js';
 import type { SessionTimes } from '../../store/session-store.js';
@@ -41,12 +43,50 @@ const ACCESS_TEXT: Record<AccessLevel, string> = {
   runs: 'Read, edit, and start paid runs',
 };
 
-const ConsentForm = z.object({
-  decision: z.enum(['allow', 'deny']),
-  canvas: z.string().optional(),
-  access: z.enum(ACCESS_LEVELS).optional(),
-  spend_limit: z.string().optional(),
+const interactionParams = z.object({ uid: z.string() });
+
+const CONSENT_PAGE = apiRoute({
+  method: 'get',
+  path: `${INTERACTION_PATH}/:uid`,
+  operationId: 'connectorConsentPage',
+  summary: 'The consent page of an OAuth client: which canvas, what it may do (docs/security.md, "Connectors").',
+  tag: 'auth',
+  auth: 'none',
+  params: interactionParams,
+  responses: {
+    200: page('The consent page, or the sign-in page for a person not signed in.'),
+    410: page('The request expired: start again from the client.'),
+  },
 });
+
+const CONSENT = apiRoute({
+  method: 'post',
+  path: `${INTERACTION_PATH}/:uid`,
+  operationId: 'connectorConsent',
+  summary: "The person's answer: Allow (a canvas and an access level) or Deny. From this server's own page only.",
+  tag: 'auth',
+  auth: 'none',
+  params: interactionParams,
+  form: z.object({
+    decision: z.enum(['allow', 'deny']),
+    canvas: z.string().optional().meta({ description: 'PROJECT/CANVAS.' }),
+    access: z.enum(ACCESS_LEVELS).optional(),
+    spend_limit: z
+      .string()
+      .optional()
+      .meta({ description: 'Credits the runs it starts may cost in all (empty: the project budget only).' }),
+  }),
+  responses: {
+    303: {
+      description: 'Answered: the browser goes back to the client with a code (or access_denied).',
+      headers: { location: 'The authorization endpoint, then the client.' },
+    },
+    400: page('The answer is incomplete: the page again, saying what is missing.'),
+    403: page("Not from this server's page, or beyond the person's rights (a viewer allowing edits)."),
+  },
+});
+
+export const CONSENT_ROUTES = [CONSENT_PAGE, CONSENT];
 
 interface CanvasOption {
   projectId: string;
@@ -172,7 +212,7 @@ export function registerConsentRoutes(app: Hono<BackendHttpEnv>, options: Consen
     }
   };
 
-  app.get(`${INTERACTION_PATH}/:uid`, async (c) => {
+  handle(app, CONSENT_PAGE, async (c) => {
     const connectors = options.connectors();
     if (!connectors) throw new CanvasError('unavailable', 'OAuth is not available on this server yet.');
     const { incoming, outgoing } = nodeOf(c);
@@ -185,7 +225,7 @@ export function registerConsentRoutes(app: Hono<BackendHttpEnv>, options: Consen
     return c.html(consentPage(view, person, await canvasesOf(options.store, person), null));
   });
 
-  app.post(`${INTERACTION_PATH}/:uid`, async (c) => {
+  handle(app, CONSENT, async (c) => {
     const connectors = options.connectors();
     if (!connectors) throw new CanvasError('unavailable', 'OAuth is not available on this server yet.');
     const { incoming, outgoing } = nodeOf(c);
@@ -206,7 +246,7 @@ export function registerConsentRoutes(app: Hono<BackendHttpEnv>, options: Consen
     }
     const person = await personOf(c);
     if (!person) return c.html(signInFirst(view, view.uid), 401);
-    const form = ConsentForm.safeParse(await c.req.parseBody());
+    const form = CONSENT.form.safeParse(await c.req.parseBody());
     if (!form.success)
       return c.html(consentPage(view, person, await canvasesOf(options.store, person), 'Choose Allow or Deny.'), 400);
     if (form.data.decision === 'deny') {

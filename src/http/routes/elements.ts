@@ -1,29 +1,78 @@
 import type { Hono } from 'hono';
-import { ElementCreateBody, ElementId, ElementUpdateBody, ProjectId } from '../../contract/index.js';
+import { ElementCreateBody, ElementId, ElementList, ElementUpdateBody, ElementView } from '../../contract/index.js';
 import type { ElementOperations } from '../../backend/elements.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { ok, PROJECT, projectParams } from '../route-parameters.js';
 
 /** A project's elements (issue 32, item 5): GET and POST …/elements, PATCH and DELETE …/elements/{element_id}. */
 
-export const ELEMENTS_PATH = '/api/v1/projects/:project_id/elements';
-export const ELEMENT_PATH = `${ELEMENTS_PATH}/:element_id`;
+const ELEMENTS = `${PROJECT}/elements`;
+const elementParams = projectParams.extend({ element_id: ElementId });
+
+const LIST = apiRoute({
+  method: 'get',
+  path: ELEMENTS,
+  operationId: 'listElements',
+  summary: "The project's elements (members): cast, locations, props and styles with their reference pictures.",
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  responses: { 200: ok('The elements.', ElementList) },
+});
+
+const CREATE = apiRoute({
+  method: 'post',
+  path: ELEMENTS,
+  operationId: 'createElement',
+  summary: 'Add an element (editors); references are asset ids of pictures uploaded to this project.',
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  body: ElementCreateBody,
+  responses: { 201: ok('Created.', ElementView) },
+});
+
+const UPDATE = apiRoute({
+  method: 'patch',
+  path: `${ELEMENTS}/:element_id`,
+  operationId: 'updateElement',
+  summary: 'Change an element (editors): the fields given; `references` replaces the list.',
+  tag: 'people',
+  auth: 'caller',
+  params: elementParams,
+  body: ElementUpdateBody,
+  responses: { 200: ok('Changed.', ElementView) },
+});
+
+const DELETE = apiRoute({
+  method: 'delete',
+  path: `${ELEMENTS}/:element_id`,
+  operationId: 'deleteElement',
+  summary: 'Remove an element (editors); shots that named it keep their words.',
+  tag: 'people',
+  auth: 'caller',
+  params: elementParams,
+  responses: { 204: { description: 'Removed.' } },
+});
+
+export const ELEMENT_ROUTES = [LIST, CREATE, UPDATE, DELETE];
 
 export function registerElementRoutes(app: Hono<BackendHttpEnv>, elements: ElementOperations): void {
-  app.get(ELEMENTS_PATH, async (c) => {
-    const { project_id } = pathParams(c, { project_id: ProjectId });
+  handle(app, LIST, async (c, input) => {
+    const { project_id } = input.params();
     return c.json(await elements.list(c.get('caller'), project_id));
   });
-  app.post(ELEMENTS_PATH, async (c) => {
-    const { project_id } = pathParams(c, { project_id: ProjectId });
-    return c.json(await elements.create(c.get('caller'), project_id, await jsonBody(c, ElementCreateBody)), 201);
+  handle(app, CREATE, async (c, input) => {
+    const { project_id } = input.params();
+    return c.json(await elements.create(c.get('caller'), project_id, await input.body()), 201);
   });
-  app.patch(ELEMENT_PATH, async (c) => {
-    const { project_id, element_id } = pathParams(c, { project_id: ProjectId, element_id: ElementId });
-    return c.json(await elements.update(c.get('caller'), project_id, element_id, await jsonBody(c, ElementUpdateBody)));
+  handle(app, UPDATE, async (c, input) => {
+    const { project_id, element_id } = input.params();
+    return c.json(await elements.update(c.get('caller'), project_id, element_id, await input.body()));
   });
-  app.delete(ELEMENT_PATH, async (c) => {
-    const { project_id, element_id } = pathParams(c, { project_id: ProjectId, element_id: ElementId });
+  handle(app, DELETE, async (c, input) => {
+    const { project_id, element_id } = input.params();
     await elements.remove(c.get('caller'), project_id, element_id);
     return c.body(null, 204);
   });

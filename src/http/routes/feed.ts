@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { CanvasId, ProjectId, REQUEST_ID_HEADER } from '../../contract/index.js';
+import { REQUEST_ID_HEADER } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
@@ -12,7 +12,8 @@ import type { Presence } from '../../backend/presence/presence.js';
 import { createFeedQuota } from '../../backend/feed/feed-quota.js';
 import { sseSubscriber } from '../../backend/feed/sse-subscriber.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { CANVAS, canvasParams } from '../route-parameters.js';
 import type { CallerContext } from '../../backend/auth/caller.js';
 import { createFeedRechecks } from './feed-rechecks.js';
 
@@ -46,9 +47,33 @@ export interface FeedRouteOptions {
   presence?: Presence | null;
 }
 
-export const FEED_ROUTE_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/events';
-
 const Revision = z.coerce.number().int().min(0, { error: 'must be a revision (an integer >= 0)' });
+
+const FEED = apiRoute({
+  method: 'get',
+  path: `${CANVAS}/events`,
+  operationId: 'changeFeed',
+  summary: 'The change feed (Server-Sent Events).',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  query: z.object({
+    after: Revision.optional().meta({ description: 'Resume after this revision (or send Last-Event-ID).' }),
+  }),
+  responses: {
+    200: {
+      description: 'The event stream.',
+      content: {
+        'text/event-stream': z.string().meta({
+          description:
+            'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot), `presence` (who is on the canvas), `export` (the progress of an export), `comment` (a comment thread as it now is), `review` (the review states); docs/api.md.',
+        }),
+      },
+    },
+  },
+});
+
+export const FEED_ROUTES = [FEED];
 const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 const RETRY_AFTER_DROP = Buffer.from('retry: 1000\n\n');
 
@@ -74,11 +99,12 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
     perCaller: options.maxFeedsPerCaller ?? 16,
   });
 
-  app.get(FEED_ROUTE_PATH, async (c) => {
-    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
+  handle(app, FEED, async (c, input) => {
+    const params = input.params();
     const caller = c.get('caller');
     await authorizeProject(options.store, caller, params.project_id, 'viewer');
     await requireCanvas(options.store, params.project_id, params.canvas_id);
+    // ?after, or the Last-Event-ID EventSource sends by itself: the declaration's Revision reads either.
     const resume = c.req.header('last-event-id') ?? c.req.query('after');
     const after = resume === undefined || resume === '' ? null : parseOrThrow(Revision, resume, ['after']);
     const release = quota.open(caller);

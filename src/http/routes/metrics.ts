@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Env, Hono } from 'hono';
+import { z } from 'zod';
 import { parseBearer } from '../../shared/bearer.js';
 import { hostAllowed } from '../../shared/hosts.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { ServiceMetrics } from '../service-metrics.js';
+import { apiRoute, handleService } from '../route-declaration.js';
 
 /**
  * GET /metrics (Prometheus text format). Who may scrape (docs/operations.md, "Metrics"): with --metrics-token, only a
@@ -13,6 +15,23 @@ import type { ServiceMetrics } from '../service-metrics.js';
  */
 
 export const METRICS_PATH = '/metrics';
+
+const METRICS = apiRoute({
+  method: 'get',
+  path: METRICS_PATH,
+  operationId: 'metrics',
+  summary: 'Prometheus metrics (open on loopback; else only with --metrics-token).',
+  tag: 'service',
+  auth: 'metrics',
+  responses: {
+    200: {
+      description: 'The metrics.',
+      content: { 'text/plain': z.string().meta({ description: 'Prometheus text exposition format 0.0.4.' }) },
+    },
+  },
+});
+
+export const METRICS_ROUTES = [METRICS];
 
 export interface MetricsAccess {
   /** The scrape credential (--metrics-token), if any. */
@@ -49,7 +68,7 @@ export function registerMetricsRoute<E extends Env>(
   access: MetricsAccess,
 ): void {
   const authorize = metricsAuthorizer(access);
-  app.get(METRICS_PATH, async (c: Context<E>) => {
+  handleService(app, METRICS, async (c: Context<E>) => {
     if (!hostAllowed(c.req.header('host'), access.allowedHostnames)) {
       throw new CanvasError('forbidden', `Host ${c.req.header('host') ?? '(none)'} is not allowed.`);
     }

@@ -1,4 +1,4 @@
-import type { SignInMethods } from '../../contract/index.js';
+import { SignInMethods } from '../../contract/index.js';
 import type { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
@@ -8,6 +8,8 @@ import type { Logger } from '../../shared/logger.js';
 import { LOOPBACK_HOSTNAMES } from '../../shared/hosts.js';
 import { htmlPage, noStore, sessionOf, setSessionCookie, type AuthRouteOptions } from './auth.js';
 import type { BackendHttpEnv } from '../http-env.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { ok, page } from '../route-parameters.js';
 
 /**
  * OpenID Connect sign-in beside links (issue 21, docs/security.md "People"): the authorization code flow with PKCE,
@@ -33,6 +35,56 @@ export const OIDC_CALLBACK_PATH = '/auth/oidc/callback';
 /** The session a sign-in opens begins, as every session does, with a one-time link, made and spent here. */
 const SIGN_IN_LINK_MS = 60_000;
 
+const SIGN_IN_METHODS = apiRoute({
+  method: 'get',
+  path: '/api/v1/auth/methods',
+  operationId: 'signInMethods',
+  summary: 'How people sign in here: links, and the OpenID Connect provider when one is configured.',
+  tag: 'auth',
+  auth: 'none',
+  responses: {
+    200: ok('The ways to sign in.', SignInMethods),
+  },
+});
+
+const OIDC_START = apiRoute({
+  method: 'get',
+  path: OIDC_START_PATH,
+  operationId: 'oidcSignIn',
+  summary: 'Begin an OpenID Connect sign-in (authorization code with PKCE): a redirect to the provider.',
+  tag: 'auth',
+  auth: 'none',
+  query: z.object({
+    next: z
+      .string()
+      .optional()
+      .meta({ description: 'A page of this server to open afterwards (a canvas, an invitation, an OAuth consent).' }),
+  }),
+  responses: {
+    302: { description: 'To the provider.' },
+    404: page('This server has no OpenID Connect provider configured.'),
+    503: page('The provider could not be reached.'),
+  },
+});
+
+const OIDC_CALLBACK = apiRoute({
+  method: 'get',
+  path: OIDC_CALLBACK_PATH,
+  operationId: 'oidcCallback',
+  summary:
+    'Where the provider sends the browser back: the code is exchanged, the ID token checked, and a session opened for its (iss, sub).',
+  tag: 'auth',
+  auth: 'none',
+  query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }),
+  responses: {
+    303: { description: 'Signed in: to the page the sign-in began for.' },
+    400: page('No sign-in begun in this browser.'),
+    401: page('Refused.'),
+  },
+});
+
+export const OIDC_ROUTES = [SIGN_IN_METHODS, OIDC_START, OIDC_CALLBACK];
+
 const Flow = z.object({ verifier: z.string(), state: z.string(), nonce: z.string(), next: z.string() });
 
 /** Where a sign-in may lead afterwards: pages of this server only (a canvas, an invitation, an OAuth consent). */
@@ -57,11 +109,11 @@ export function registerOidcRoutes(
   options: AuthRouteOptions & { logger: Logger },
 ): void {
   if (!settings) {
-    app.get('/api/v1/auth/methods', (c) =>
+    handle(app, SIGN_IN_METHODS, (c) =>
       c.json({ links: true, oidc: null, email: !!options.mailer } satisfies SignInMethods),
     );
-    for (const path of [OIDC_START_PATH, OIDC_CALLBACK_PATH]) {
-      app.get(path, (c) => {
+    for (const route of [OIDC_START, OIDC_CALLBACK]) {
+      handle(app, route, (c) => {
         noStore(c);
         return c.html(
           problem('This server signs people in with links only: ask the person who runs it for a sign-in link.'),
@@ -90,7 +142,7 @@ export function registerOidcRoutes(
       }));
   const redirectUri = () => `${options.publicOrigin()}${OIDC_CALLBACK_PATH}`;
 
-  app.get('/api/v1/auth/methods', (c) =>
+  handle(app, SIGN_IN_METHODS, (c) =>
     c.json({
       links: true,
       oidc: { name: settings.name, start: OIDC_START_PATH },
@@ -98,7 +150,7 @@ export function registerOidcRoutes(
     } satisfies SignInMethods),
   );
 
-  app.get(OIDC_START_PATH, async (c) => {
+  handle(app, OIDC_START, async (c) => {
     noStore(c);
     let config: oidc.Configuration;
     try {
@@ -134,7 +186,7 @@ export function registerOidcRoutes(
     return c.redirect(url.href, 302);
   });
 
-  app.get(OIDC_CALLBACK_PATH, async (c) => {
+  handle(app, OIDC_CALLBACK, async (c) => {
     noStore(c);
     const saved = getCookie(c, FLOW_COOKIE);
     deleteCookie(c, FLOW_COOKIE, { path: '/auth/oidc' });

@@ -1,14 +1,34 @@
 import type { Env, Hono } from 'hono';
+import { z } from 'zod';
 import { CanvasError } from '../../shared/errors.js';
 import { buildApiDocument } from '../openapi/api-document.js';
+import { apiRoute, handleService } from '../route-declaration.js';
+import { ok } from '../route-parameters.js';
 
 /** GET /api/openapi.json: the API's OpenAPI document, open to anyone (it describes routes, never data). */
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
+const OPENAPI = apiRoute({
+  method: 'get',
+  path: OPENAPI_PATH,
+  operationId: 'openApiDocument',
+  summary: 'This document.',
+  tag: 'service',
+  auth: 'none',
+  responses: {
+    200: ok(
+      'The OpenAPI 3.1 document of this API.',
+      z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
+    ),
+  },
+});
+
+export const OPENAPI_ROUTES = [OPENAPI];
+
 export function registerOpenApiRoute<E extends Env>(app: Hono<E>): void {
   let text: string | undefined;
-  app.get(OPENAPI_PATH, (c) => {
+  handleService(app, OPENAPI, (c) => {
     // Built on first request (about 10 ms), then served from memory: the document never changes while the server runs.
     text ??= JSON.stringify(buildApiDocument());
     return c.body(text, 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });

@@ -1,12 +1,13 @@
 import type { Hono } from 'hono';
-import { CanvasId, PresenceLeaveQuery, ProjectId, PresenceUpdateBody, type PageOrder } from '../../contract/index.js';
-import { CanvasError, parseOrThrow } from '../../shared/errors.js';
+import { PresenceLeaveQuery, PresenceUpdateBody, type PageOrder } from '../../contract/index.js';
+import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
 import { personOf } from '../../backend/people-operations.js';
 import type { Presence } from '../../backend/presence/presence.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import { apiRoute, handle, type RouteInput } from '../route-declaration.js';
+import { CANVAS, canvasParams } from '../route-parameters.js';
 
 /**
  * A person's page says where they are on a canvas (issue 21): POST its selection and cursor (the page throttles
@@ -15,7 +16,34 @@ import { jsonBody, pathParams } from '../request-parsing.js';
  * change feed's `presence` events. Nothing is stored.
  */
 
-export const PRESENCE_ROUTE_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/presence';
+const REPORT = apiRoute({
+  method: 'post',
+  path: `${CANVAS}/presence`,
+  operationId: 'reportPresence',
+  summary:
+    "Where the signed-in person is on the canvas: their selection and cursor (a page sends it throttled, and at least every 10 s). Shown to the others as the feed's presence events; never stored.",
+  tag: 'people',
+  auth: 'caller',
+  params: canvasParams,
+  body: PresenceUpdateBody,
+  responses: { 204: { description: 'Reported.' } },
+});
+
+const LEAVE = apiRoute({
+  method: 'delete',
+  path: `${CANVAS}/presence`,
+  operationId: 'leaveCanvas',
+  summary:
+    "The person left the canvas: they are gone from the others' screens at once. With the page's tab and count, a report of that page arriving later with a lower count is ignored.",
+  tag: 'people',
+  auth: 'caller',
+  params: canvasParams,
+  query: PresenceLeaveQuery,
+  responses: { 204: { description: 'Gone.' } },
+});
+
+export const PRESENCE_ROUTES = [REPORT, LEAVE];
+
 const PRESENCE_PATH = /^\/api\/v2\/projects\/[^/]+\/canvases\/[^/]+\/presence$/;
 
 export function isPresencePath(path: string): boolean {
@@ -28,8 +56,8 @@ function pageOrder(tab: string | undefined, seq: number | undefined): PageOrder 
 }
 
 export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { store: Store; presence: Presence }): void {
-  async function who(c: BackendContext) {
-    const params = pathParams(c, { project_id: ProjectId, canvas_id: CanvasId });
+  async function who(c: BackendContext, input: RouteInput<typeof REPORT | typeof LEAVE>) {
+    const params = input.params();
     const caller = c.get('caller');
     const person = personOf(caller);
     if (!person) throw new CanvasError('forbidden', 'Presence is for people: sign in.');
@@ -38,9 +66,9 @@ export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { sto
     return { params, person, key: `person:${person.issuer}|${person.subject}` };
   }
 
-  app.post(PRESENCE_ROUTE_PATH, async (c) => {
-    const { params, person, key } = await who(c);
-    const body = await jsonBody(c, PresenceUpdateBody);
+  handle(app, REPORT, async (c, input) => {
+    const { params, person, key } = await who(c, input);
+    const body = await input.body();
     options.presence.report(params.project_id, params.canvas_id, {
       key,
       name: person.subject,
@@ -51,9 +79,9 @@ export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { sto
     return c.body(null, 204);
   });
 
-  app.delete(PRESENCE_ROUTE_PATH, async (c) => {
-    const { params, key } = await who(c);
-    const query = parseOrThrow(PresenceLeaveQuery, { tab: c.req.query('tab'), seq: c.req.query('seq') }, ['query']);
+  handle(app, LEAVE, async (c, input) => {
+    const { params, key } = await who(c, input);
+    const query = input.namedQuery();
     options.presence.leave(
       params.project_id,
       params.canvas_id,

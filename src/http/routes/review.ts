@@ -1,177 +1,267 @@
 import type { Hono } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
 import {
-  CanvasId,
   CommentCreateBody,
-  GUEST_TOKEN_HEADER,
-  GuestJoinBody,
+  Inbox,
   InboxReadBody,
-  ProjectId,
   ResourceId,
   ReviewRequestBody,
   ReviewSettingsBody,
   ReviewStateBody,
+  ReviewStateList,
+  ReviewStateView,
   ThreadCreateBody,
+  ThreadList,
   ThreadQuery,
   ThreadStatusBody,
+  ThreadView,
 } from '../../contract/index.js';
 import type { ReviewOperations } from '../../backend/review/index.js';
-import { CanvasError, parseOrThrow } from '../../shared/errors.js';
-import { sha256Hex } from '../../shared/ids.js';
-import type { BackendContext, BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import type { BackendHttpEnv } from '../http-env.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { CANVAS, canvasParams, canvasRef, ok, projectParams } from '../route-parameters.js';
 
 /**
  * Review (issue 33; docs/review.md): comment threads and review states under the canvas, the reviewer's settings under
- * the project, each person's inbox, and a review link's guests under /api/v1/shared/{secret}.
+ * the project, and each person's inbox. A review link's guests are in review-guests.ts.
  */
 
-const CANVAS = '/api/v2/projects/:project_id/canvases/:canvas_id';
-export const THREADS_PATH = `${CANVAS}/threads`;
-export const THREAD_PATH = `${THREADS_PATH}/:thread_id`;
-export const COMMENT_PATH = `${THREAD_PATH}/comments/:comment_id`;
-export const REVIEW_STATES_PATH = `${CANVAS}/review-states`;
-export const REVIEW_REQUESTS_PATH = `${CANVAS}/review-requests`;
-export const REVIEW_SETTINGS_PATH = '/api/v2/projects/:project_id/review-settings';
-export const INBOX_PATH = '/api/v1/inbox';
-export const GUESTS_PATH = '/api/v1/shared/:secret/guests';
-export const GUEST_THREADS_PATH = '/api/v1/shared/:secret/threads';
+const THREADS = `${CANVAS}/threads`;
+const THREAD = `${THREADS}/:thread_id`;
+const COMMENT = `${THREAD}/comments/:comment_id`;
+const threadParams = canvasParams.extend({ thread_id: ResourceId });
+const commentParams = threadParams.extend({ comment_id: ResourceId });
 
-const canvas = { project_id: ProjectId, canvas_id: CanvasId };
-const thread = { ...canvas, thread_id: ResourceId };
-const refOf = (params: { project_id: string; canvas_id: string }) => ({
-  projectId: params.project_id,
-  canvasId: params.canvas_id,
+const LIST_THREADS = apiRoute({
+  method: 'get',
+  path: THREADS,
+  operationId: 'listThreads',
+  summary:
+    "The canvas's comment threads (viewers), latest activity first: filter open, resolved, mine or mentions_me; node_id for one node's.",
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  query: ThreadQuery,
+  responses: { 200: ok('The threads with their comments.', ThreadList) },
 });
 
+const CREATE_THREAD = apiRoute({
+  method: 'post',
+  path: THREADS,
+  operationId: 'createThread',
+  summary:
+    'Start a comment thread (people who may read the canvas): on a node, a shot, a point of its picture or a timecode, or on the canvas. Never moves the revision.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  body: ThreadCreateBody,
+  responses: { 201: ok('The new thread.', ThreadView) },
+});
+
+const GET_THREAD = apiRoute({
+  method: 'get',
+  path: THREAD,
+  operationId: 'getThread',
+  summary: 'One comment thread.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: threadParams,
+  responses: { 200: ok('The thread.', ThreadView) },
+});
+
+const SET_THREAD_STATUS = apiRoute({
+  method: 'patch',
+  path: THREAD,
+  operationId: 'setThreadStatus',
+  summary: 'Resolve or reopen a thread (people; agents with the review tool set).',
+  tag: 'canvas',
+  auth: 'caller',
+  params: threadParams,
+  body: ThreadStatusBody,
+  responses: { 200: ok('The thread.', ThreadView) },
+});
+
+const REPLY = apiRoute({
+  method: 'post',
+  path: `${THREAD}/comments`,
+  operationId: 'replyInThread',
+  summary:
+    'Reply in a thread (people; agents with the review tool set). @name mentions a member, @assistant asks the assistant.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: threadParams,
+  body: CommentCreateBody,
+  responses: { 201: ok('The thread with the reply.', ThreadView) },
+});
+
+const EDIT_COMMENT = apiRoute({
+  method: 'patch',
+  path: COMMENT,
+  operationId: 'editComment',
+  summary: "Edit one's own comment.",
+  tag: 'canvas',
+  auth: 'caller',
+  params: commentParams,
+  body: CommentCreateBody,
+  responses: { 200: ok('The thread.', ThreadView) },
+});
+
+const DELETE_COMMENT = apiRoute({
+  method: 'delete',
+  path: COMMENT,
+  operationId: 'deleteComment',
+  summary: "Delete one's own comment (it shows as deleted in its thread).",
+  tag: 'canvas',
+  auth: 'caller',
+  params: commentParams,
+  responses: { 200: ok('The thread.', ThreadView) },
+});
+
+const REVIEW_STATES = apiRoute({
+  method: 'get',
+  path: `${CANVAS}/review-states`,
+  operationId: 'listReviewStates',
+  summary: "Review states of the canvas's boards and shots, each with changed_since_approval.",
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  responses: { 200: ok('The states.', ReviewStateList) },
+});
+
+const SET_REVIEW_STATE = apiRoute({
+  method: 'put',
+  path: `${CANVAS}/review-states`,
+  operationId: 'setReviewState',
+  summary:
+    "Set a board's or shot's review state: signed-in people only (owners; editors when allowed). Every token, agent and assistant is refused.",
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  body: ReviewStateBody,
+  responses: { 200: ok('The state.', ReviewStateView) },
+});
+
+const REQUEST_APPROVAL = apiRoute({
+  method: 'post',
+  path: `${CANVAS}/review-requests`,
+  operationId: 'requestApproval',
+  summary:
+    'Ask chosen approvers to approve a board or shot (signed-in editors): it goes in review and they are notified.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  body: ReviewRequestBody,
+  responses: { 201: ok('The state, in review.', ReviewStateView) },
+});
+
+const REVIEW_SETTINGS = apiRoute({
+  method: 'put',
+  path: '/api/v2/projects/:project_id/review-settings',
+  operationId: 'setReviewSettings',
+  summary: 'Whether editors may set review states too (owners, signed in).',
+  tag: 'canvas',
+  auth: 'caller',
+  params: projectParams,
+  body: ReviewSettingsBody,
+  responses: { 200: ok('The settings.', z.object({ editors_approve: z.boolean() })) },
+});
+
+const INBOX = apiRoute({
+  method: 'get',
+  path: '/api/v1/inbox',
+  operationId: 'readInbox',
+  summary:
+    "The signed-in person's inbox: mentions, replies, approval requests and decisions, newest first, with the unread count.",
+  tag: 'people',
+  auth: 'caller',
+  responses: { 200: ok('The inbox.', Inbox) },
+});
+
+const MARK_READ = apiRoute({
+  method: 'post',
+  path: '/api/v1/inbox/read',
+  operationId: 'markInboxRead',
+  summary: 'Mark notifications read (some, or all).',
+  tag: 'people',
+  auth: 'caller',
+  body: InboxReadBody,
+  responses: { 200: ok('The inbox.', Inbox) },
+});
+
+export const REVIEW_ROUTES = [
+  LIST_THREADS,
+  CREATE_THREAD,
+  GET_THREAD,
+  SET_THREAD_STATUS,
+  REPLY,
+  EDIT_COMMENT,
+  DELETE_COMMENT,
+  REVIEW_STATES,
+  SET_REVIEW_STATE,
+  REQUEST_APPROVAL,
+  REVIEW_SETTINGS,
+  INBOX,
+  MARK_READ,
+];
+
 export function registerReviewRoutes(app: Hono<BackendHttpEnv>, review: ReviewOperations): void {
-  app.get(THREADS_PATH, async (c) => {
-    const params = pathParams(c, canvas);
-    const query = parseOrThrow(ThreadQuery, { filter: c.req.query('filter'), node_id: c.req.query('node_id') }, [
-      'query',
-    ]);
-    return c.json(await review.threads.list(c.get('caller'), refOf(params), query));
+  handle(app, LIST_THREADS, async (c, input) => {
+    const params = input.params();
+    const query = input.namedQuery();
+    return c.json(await review.threads.list(c.get('caller'), canvasRef(params), query));
   });
-  app.post(THREADS_PATH, async (c) => {
-    const params = pathParams(c, canvas);
+  handle(app, CREATE_THREAD, async (c, input) => {
+    const params = input.params();
+    return c.json(await review.threads.create(c.get('caller'), canvasRef(params), await input.body()), 201);
+  });
+  handle(app, GET_THREAD, async (c, input) => {
+    const params = input.params();
+    return c.json(await review.threads.get(c.get('caller'), canvasRef(params), params.thread_id));
+  });
+  handle(app, SET_THREAD_STATUS, async (c, input) => {
+    const params = input.params();
+    const body = await input.body();
+    return c.json(await review.threads.setStatus(c.get('caller'), canvasRef(params), params.thread_id, body.status));
+  });
+  handle(app, REPLY, async (c, input) => {
+    const params = input.params();
+    const body = await input.body();
+    return c.json(await review.threads.reply(c.get('caller'), canvasRef(params), params.thread_id, body), 201);
+  });
+  handle(app, EDIT_COMMENT, async (c, input) => {
+    const params = input.params();
+    const body = await input.body();
     return c.json(
-      await review.threads.create(c.get('caller'), refOf(params), await jsonBody(c, ThreadCreateBody)),
-      201,
+      await review.threads.change(c.get('caller'), canvasRef(params), params.thread_id, params.comment_id, body.body),
     );
   });
-  app.get(THREAD_PATH, async (c) => {
-    const params = pathParams(c, thread);
-    return c.json(await review.threads.get(c.get('caller'), refOf(params), params.thread_id));
-  });
-  app.patch(THREAD_PATH, async (c) => {
-    const params = pathParams(c, thread);
-    const body = await jsonBody(c, ThreadStatusBody);
-    return c.json(await review.threads.setStatus(c.get('caller'), refOf(params), params.thread_id, body.status));
-  });
-  app.post(`${THREAD_PATH}/comments`, async (c) => {
-    const params = pathParams(c, thread);
-    const body = await jsonBody(c, CommentCreateBody);
-    return c.json(await review.threads.reply(c.get('caller'), refOf(params), params.thread_id, body), 201);
-  });
-  app.patch(COMMENT_PATH, async (c) => {
-    const params = pathParams(c, { ...thread, comment_id: ResourceId });
-    const body = await jsonBody(c, CommentCreateBody);
+  handle(app, DELETE_COMMENT, async (c, input) => {
+    const params = input.params();
     return c.json(
-      await review.threads.change(c.get('caller'), refOf(params), params.thread_id, params.comment_id, body.body),
-    );
-  });
-  app.delete(COMMENT_PATH, async (c) => {
-    const params = pathParams(c, { ...thread, comment_id: ResourceId });
-    return c.json(
-      await review.threads.change(c.get('caller'), refOf(params), params.thread_id, params.comment_id, null),
+      await review.threads.change(c.get('caller'), canvasRef(params), params.thread_id, params.comment_id, null),
     );
   });
 
-  app.get(REVIEW_STATES_PATH, async (c) =>
-    c.json(await review.states.list(c.get('caller'), refOf(pathParams(c, canvas)))),
+  handle(app, REVIEW_STATES, async (c, input) =>
+    c.json(await review.states.list(c.get('caller'), canvasRef(input.params()))),
   );
-  app.put(REVIEW_STATES_PATH, async (c) => {
-    const params = pathParams(c, canvas);
-    return c.json(await review.states.set(c.get('caller'), refOf(params), await jsonBody(c, ReviewStateBody)));
+  handle(app, SET_REVIEW_STATE, async (c, input) => {
+    const params = input.params();
+    return c.json(await review.states.set(c.get('caller'), canvasRef(params), await input.body()));
   });
-  app.post(REVIEW_REQUESTS_PATH, async (c) => {
-    const params = pathParams(c, canvas);
-    return c.json(
-      await review.states.request(c.get('caller'), refOf(params), await jsonBody(c, ReviewRequestBody)),
-      201,
-    );
+  handle(app, REQUEST_APPROVAL, async (c, input) => {
+    const params = input.params();
+    return c.json(await review.states.request(c.get('caller'), canvasRef(params), await input.body()), 201);
   });
-  app.put(REVIEW_SETTINGS_PATH, async (c) => {
-    const params = pathParams(c, { project_id: ProjectId });
-    const body = await jsonBody(c, ReviewSettingsBody);
+  handle(app, REVIEW_SETTINGS, async (c, input) => {
+    const params = input.params();
+    const body = await input.body();
     return c.json(await review.states.setEditorsApprove(c.get('caller'), params.project_id, body.editors_approve));
   });
 
-  app.get(INBOX_PATH, async (c) => c.json(await review.inbox.read(c.get('caller'))));
-  app.post(`${INBOX_PATH}/read`, async (c) => {
-    const body = await jsonBody(c, InboxReadBody);
+  handle(app, INBOX, async (c) => c.json(await review.inbox.read(c.get('caller'))));
+  handle(app, MARK_READ, async (c, input) => {
+    const body = await input.body();
     return c.json(await review.inbox.markRead(c.get('caller'), body.all ? 'all' : body.notification_ids!));
-  });
-}
-
-/** Comments a minute from one review link, and from one guest (a link is shared with a handful of people). */
-const GUEST_WRITES_PER_LINK = 120;
-const GUEST_WRITES_PER_GUEST = 20;
-const GUEST_JOINS_PER_LINK = 30;
-
-/** The public routes of a review link's guests: no session, no cookie; the guest token names the guest. */
-export function registerGuestReviewRoutes(app: Hono<BackendHttpEnv>, review: ReviewOperations): void {
-  const perLink = new RateLimiterMemory({ points: GUEST_WRITES_PER_LINK, duration: 60 });
-  const perGuest = new RateLimiterMemory({ points: GUEST_WRITES_PER_GUEST, duration: 60 });
-  const joins = new RateLimiterMemory({ points: GUEST_JOINS_PER_LINK, duration: 60 });
-  const take = async (limiter: RateLimiterMemory, key: string, what: string) => {
-    try {
-      await limiter.consume(key);
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      throw new CanvasError('rate_limited', `Too many ${what} on this link: try again in a moment.`, {
-        retry_after_ms: refusal.msBeforeNext,
-      });
-    }
-  };
-  const secretOf = (c: { req: { param(name: string): string } }) => c.req.param('secret');
-  /** Counts a guest's write against the link's and the guest's own limits. */
-  const guestWrite = async (c: BackendContext) => {
-    const secret = secretOf(c);
-    const token = c.req.header(GUEST_TOKEN_HEADER);
-    await take(perLink, sha256Hex(secret), 'comments');
-    await take(perGuest, await review.guests.guestId(secret, token), 'comments from you');
-    c.header('cache-control', 'no-store');
-    return { secret, token };
-  };
-
-  app.post(GUESTS_PATH, async (c) => {
-    await take(joins, sha256Hex(secretOf(c)), 'guests joining');
-    const body = await jsonBody(c, GuestJoinBody);
-    c.header('cache-control', 'no-store');
-    return c.json(await review.guests.join(secretOf(c), body.name), 201);
-  });
-  app.post(GUEST_THREADS_PATH, async (c) => {
-    const { secret, token } = await guestWrite(c);
-    return c.json(await review.guests.startThread(secret, token, await jsonBody(c, ThreadCreateBody)), 201);
-  });
-  app.post(`${GUEST_THREADS_PATH}/:thread_id/comments`, async (c) => {
-    const { secret, token } = await guestWrite(c);
-    const params = pathParams(c, { thread_id: ResourceId });
-    return c.json(
-      await review.guests.reply(secret, token, params.thread_id, await jsonBody(c, CommentCreateBody)),
-      201,
-    );
-  });
-  app.patch(`${GUEST_THREADS_PATH}/:thread_id/comments/:comment_id`, async (c) => {
-    const { secret, token } = await guestWrite(c);
-    const params = pathParams(c, { thread_id: ResourceId, comment_id: ResourceId });
-    const body = await jsonBody(c, CommentCreateBody);
-    return c.json(await review.guests.change(secret, token, params.thread_id, params.comment_id, body.body));
-  });
-  app.delete(`${GUEST_THREADS_PATH}/:thread_id/comments/:comment_id`, async (c) => {
-    const { secret, token } = await guestWrite(c);
-    const params = pathParams(c, { thread_id: ResourceId, comment_id: ResourceId });
-    return c.json(await review.guests.change(secret, token, params.thread_id, params.comment_id, null));
   });
 }

@@ -1,17 +1,40 @@
 import type { Hono } from 'hono';
-import { ResourceId, type SessionView } from '../../contract/index.js';
+import { z } from 'zod';
+import { ResourceId, SessionList, type SessionView } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { SessionTimes } from '../../store/session-store.js';
 import type { Store } from '../../store/store.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
-import { pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { ok } from '../route-parameters.js';
 
 /**
  * A person's own sessions (issue 21): where they are signed in (which browser, since when, last seen), and signing
  * out any one of them, this one included. Only the person's own: a session never sees or ends another person's.
  */
 
-export const SESSION_ROUTE_PATHS = ['/api/v1/me/sessions', '/api/v1/me/sessions/:session_id'];
+const MY_SESSIONS = apiRoute({
+  method: 'get',
+  path: '/api/v1/me/sessions',
+  operationId: 'listMySessions',
+  summary: "The signed-in person's live sessions: which browser, since when, last seen, and which is this one.",
+  tag: 'people',
+  auth: 'caller',
+  responses: { 200: ok('The sessions.', SessionList) },
+});
+
+const END_MY_SESSION = apiRoute({
+  method: 'delete',
+  path: '/api/v1/me/sessions/:session_id',
+  operationId: 'endMySession',
+  summary: "Sign out one of the person's own sessions (this one included); its open feeds end too.",
+  tag: 'people',
+  auth: 'caller',
+  params: z.object({ session_id: ResourceId }),
+  responses: { 204: { description: 'Signed out.' } },
+});
+
+export const SESSION_ROUTES = [MY_SESSIONS, END_MY_SESSION];
 
 export function registerSessionRoutes(app: Hono<BackendHttpEnv>, options: { store: Store; times: SessionTimes }): void {
   function signedInSession(c: BackendContext) {
@@ -21,7 +44,7 @@ export function registerSessionRoutes(app: Hono<BackendHttpEnv>, options: { stor
     return principal;
   }
 
-  app.get('/api/v1/me/sessions', async (c) => {
+  handle(app, MY_SESSIONS, async (c) => {
     const current = signedInSession(c);
     const sessions: SessionView[] = (await options.store.sessions.sessionsOf(current.person, options.times)).map(
       (session) => ({
@@ -35,9 +58,9 @@ export function registerSessionRoutes(app: Hono<BackendHttpEnv>, options: { stor
     return c.json({ sessions });
   });
 
-  app.delete('/api/v1/me/sessions/:session_id', async (c) => {
+  handle(app, END_MY_SESSION, async (c, input) => {
     const current = signedInSession(c);
-    const { session_id } = pathParams(c, { session_id: ResourceId });
+    const { session_id } = input.params();
     const session = await options.store.sessions.getSession(session_id);
     // Another person's session is answered as one that does not exist.
     if (

@@ -1,35 +1,82 @@
 import type { Hono } from 'hono';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
 import { CanvasError } from '../../shared/errors.js';
 import { sha256Hex } from '../../shared/ids.js';
-import { CanvasId, ProjectId, ResourceId } from '../../contract/index.js';
-import { ShareLinkCreateBody } from '../../contract/exports.js';
+import { ResourceId } from '../../contract/index.js';
+import { ShareLinkCreateBody, ShareLinkList, ShareLinkView, SharedBoardsView } from '../../contract/exports.js';
 import type { ShareLinkOperations } from '../../backend/share-links.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
 /**
  * Share links (issue 35, item 6): owners make, list and revoke them under the canvas; anyone holding one reads what it
  * shows at /api/v1/shared/{secret}, without an account (the page at /share/{secret} does).
  */
 
-export const SHARE_LINKS_PATH = '/api/v2/projects/:project_id/canvases/:canvas_id/share-links';
-export const SHARED_PATH = '/api/v1/shared/:secret';
+const SHARE_LINKS = `${CANVAS}/share-links`;
+
+const LIST = apiRoute({
+  method: 'get',
+  path: SHARE_LINKS,
+  operationId: 'listShareLinks',
+  summary: "The canvas's share links (owners): read-only links that present its boards without an account.",
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  responses: { 200: ok('The links (their secrets are not kept).', ShareLinkList) },
+});
+
+const CREATE = apiRoute({
+  method: 'post',
+  path: SHARE_LINKS,
+  operationId: 'createShareLink',
+  summary: 'Make a share link (owners) to one board or every board of the canvas, with an expiry and chosen downloads.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams,
+  body: ShareLinkCreateBody,
+  responses: { 201: ok('Made: the answer holds the link, once.', ShareLinkView) },
+});
+
+const REVOKE = apiRoute({
+  method: 'delete',
+  path: `${SHARE_LINKS}/:share_id`,
+  operationId: 'revokeShareLink',
+  summary: 'Revoke a share link (owners): it stops working at once.',
+  tag: 'canvas',
+  auth: 'caller',
+  params: canvasParams.extend({ share_id: ResourceId }),
+  responses: { 204: { description: 'Revoked.' } },
+});
+
+const OPEN = apiRoute({
+  method: 'get',
+  path: '/api/v1/shared/:secret',
+  operationId: 'openShareLink',
+  summary:
+    "What a share link shows, for anyone holding it: the boards' shots and the chosen downloads. A revoked or expired link answers 404 saying so (details.reason).",
+  tag: 'canvas',
+  auth: 'none',
+  params: z.object({ secret: z.string() }),
+  responses: {
+    200: ok('The shared boards.', SharedBoardsView),
+    404: { description: 'No such link, or revoked, expired or its canvas gone (details.reason says which).' },
+  },
+});
+
+export const SHARE_LINK_ROUTES = [LIST, CREATE, REVOKE, OPEN];
 
 export function registerShareLinkRoutes(app: Hono<BackendHttpEnv>, links: ShareLinkOperations): void {
-  const refOf = (params: { project_id: string; canvas_id: string }) => ({
-    projectId: params.project_id,
-    canvasId: params.canvas_id,
+  handle(app, LIST, async (c, input) => c.json(await links.list(c.get('caller'), canvasRef(input.params()))));
+  handle(app, CREATE, async (c, input) => {
+    const ref = canvasRef(input.params());
+    return c.json(await links.create(c.get('caller'), ref, await input.body()), 201);
   });
-  const canvas = { project_id: ProjectId, canvas_id: CanvasId };
-  app.get(SHARE_LINKS_PATH, async (c) => c.json(await links.list(c.get('caller'), refOf(pathParams(c, canvas)))));
-  app.post(SHARE_LINKS_PATH, async (c) => {
-    const params = pathParams(c, canvas);
-    return c.json(await links.create(c.get('caller'), refOf(params), await jsonBody(c, ShareLinkCreateBody)), 201);
-  });
-  app.delete(`${SHARE_LINKS_PATH}/:share_id`, async (c) => {
-    const params = pathParams(c, { ...canvas, share_id: ResourceId });
-    await links.revoke(c.get('caller'), refOf(params), params.share_id);
+  handle(app, REVOKE, async (c, input) => {
+    const params = input.params();
+    await links.revoke(c.get('caller'), canvasRef(params), params.share_id);
     return c.body(null, 204);
   });
 }
@@ -52,11 +99,12 @@ export function registerSharedRoute(app: Hono<BackendHttpEnv>, links: ShareLinkO
       });
     }
   };
-  app.get(SHARED_PATH, async (c) => {
+  handle(app, OPEN, async (c, input) => {
+    const { secret } = input.params();
     await take(perAddress, c.env.incoming?.socket.remoteAddress ?? 'unknown');
-    await take(perLink, sha256Hex(c.req.param('secret')));
+    await take(perLink, sha256Hex(secret));
     c.header('cache-control', 'no-store');
     c.header('referrer-policy', 'no-referrer');
-    return c.json(await links.open(c.req.param('secret')));
+    return c.json(await links.open(secret));
   });
 }

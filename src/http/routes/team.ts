@@ -1,287 +1,344 @@
 import type { Hono } from 'hono';
-import { html } from 'hono/html';
 import { z } from 'zod';
 import {
+  AuditList,
   CanvasChangeBody,
   CanvasCreateBody,
   CanvasDuplicateBody,
-  CanvasId,
+  CanvasView,
   DeleteConfirmBody,
-  DisplayName,
   InviteCreateBody,
+  InviteList,
+  InviteView,
+  IssuedInvite,
+  MemberList,
+  MemberSignInLink,
+  MemberView,
   ProjectChangeBody,
   ProjectCreateBody,
-  ProjectId,
+  ProjectStorageView,
   ResourceId,
+  RetiredView,
   RoleChangeBody,
 } from '../../contract/index.js';
-import { CanvasError, parseOrThrow } from '../../shared/errors.js';
-import type { Actor } from '../../store/records.js';
-import type { InviteRecord } from '../../store/team-store.js';
 import { memberOf, type TeamOperations } from '../../backend/team-operations.js';
-import { htmlPage, noStore, sessionOf, setSessionCookie, type AuthRouteOptions } from './auth.js';
+import type { AuthRouteOptions } from './auth.js';
+import { registerInvitePages, type InvitePageOptions } from './invite.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { canvasParams, ok, PROJECT, projectParams } from '../route-parameters.js';
 
 /**
- * A project's team over HTTP (issue 21, docs/api.md): members, invitations, canvases, the audit log; and the page an
- * invitation link opens. Like a sign-in link, opening it (GET) spends nothing: the person presses Join on this server's
- * own page (the POST's Origin is checked). Someone not signed in gives the name the team will see and is signed in as a
- * new person of their own (issuer `canvas-mcp/invite`, subject that name, made unique per invitation so a name can never
- * take over someone else's membership).
+ * A project's team over HTTP (issue 21, docs/api.md): members, invitations, canvases, the audit log; the page an
+ * invitation link opens is in invite.ts.
  */
 
-const PROJECT = '/api/v1/projects/:project_id';
 const MEMBER = `${PROJECT}/members/:issuer/:subject`;
-const projectParams = { project_id: ProjectId };
 const NonEmpty = z.string().min(1).max(500);
-const AuditQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+const memberParams = projectParams.extend({
+  issuer: NonEmpty.meta({ description: "The member's issuer (percent-encoded)." }),
+  subject: NonEmpty.meta({ description: "The member's subject (percent-encoded)." }),
+});
+const ProjectView = z.object({ project_id: z.string(), title: z.string().nullable() });
 
-export const INVITE_ISSUER = 'canvas-mcp/invite';
-const INVITE_LINK_MS = 60_000;
+const MEMBERS = apiRoute({
+  method: 'get',
+  path: `${PROJECT}/members`,
+  operationId: 'listMembers',
+  summary: "The project's members and their roles (any member).",
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  responses: { 200: ok('The members.', MemberList) },
+});
+
+const CHANGE_ROLE = apiRoute({
+  method: 'patch',
+  path: MEMBER,
+  operationId: 'changeMemberRole',
+  summary: "Change a member's role (owners; the last owner cannot be demoted).",
+  tag: 'people',
+  auth: 'caller',
+  params: memberParams,
+  body: RoleChangeBody,
+  responses: { 200: ok('The member as now.', MemberView) },
+});
+
+const REMOVE_MEMBER = apiRoute({
+  method: 'delete',
+  path: MEMBER,
+  operationId: 'removeMember',
+  summary:
+    'Remove a member (owners), or leave (the member); their access to the project stops at once, an open feed included. The last owner cannot leave.',
+  tag: 'people',
+  auth: 'caller',
+  params: memberParams,
+  responses: { 204: { description: 'Removed.' } },
+});
+
+const MEMBER_SIGN_IN_LINK = apiRoute({
+  method: 'post',
+  path: `${MEMBER}/sign-in-link`,
+  operationId: 'memberSignInLink',
+  summary:
+    'A one-time sign-in link for a member whose session ended (owners): copy it to them; it works once, for a day, and is in the audit log.',
+  tag: 'people',
+  auth: 'caller',
+  params: memberParams,
+  responses: { 201: ok('The link.', MemberSignInLink) },
+});
+
+const INVITE = apiRoute({
+  method: 'post',
+  path: `${PROJECT}/invites`,
+  operationId: 'invite',
+  summary: 'Invite someone by link, with a role (owners). The link is in the answer, once; it works once and expires.',
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  body: InviteCreateBody,
+  responses: { 201: ok('The invitation and its link.', IssuedInvite) },
+});
+
+const INVITES = apiRoute({
+  method: 'get',
+  path: `${PROJECT}/invites`,
+  operationId: 'listInvites',
+  summary: "The project's invitations, newest first: who invited whom, accepted, withdrawn (owners).",
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  responses: { 200: ok('The invitations.', InviteList) },
+});
+
+const WITHDRAW_INVITE = apiRoute({
+  method: 'delete',
+  path: `${PROJECT}/invites/:invite_id`,
+  operationId: 'withdrawInvite',
+  summary: 'Withdraw an invitation not yet accepted (owners).',
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams.extend({ invite_id: ResourceId }),
+  responses: { 200: ok('The invitation as now.', InviteView) },
+});
+
+const AUDIT = apiRoute({
+  method: 'get',
+  path: `${PROJECT}/audit`,
+  operationId: 'readAuditLog',
+  summary: "Every change to the project's team and canvases, newest first (owners).",
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
+  responses: { 200: ok('The entries.', AuditList) },
+});
+
+const STORAGE = apiRoute({
+  method: 'get',
+  path: `${PROJECT}/storage`,
+  operationId: 'readProjectStorage',
+  summary: "What the project's assets take in all, and its storage quota (owners): uploads past the quota are refused.",
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  responses: { 200: ok('Used and quota, in bytes.', ProjectStorageView) },
+});
+
+const CREATE_CANVAS = apiRoute({
+  method: 'post',
+  path: `${PROJECT}/canvases`,
+  operationId: 'createCanvas',
+  summary: 'Create a canvas (owners).',
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  body: CanvasCreateBody,
+  responses: { 201: ok('Created.', CanvasView) },
+});
+
+const CHANGE_CANVAS = apiRoute({
+  method: 'patch',
+  path: `${PROJECT}/canvases/:canvas_id`,
+  operationId: 'changeCanvas',
+  summary: 'Lock or unlock a canvas (a locked canvas refuses every layout write), or rename it (its id stays); owners.',
+  tag: 'people',
+  auth: 'caller',
+  params: canvasParams,
+  body: CanvasChangeBody,
+  responses: { 200: ok('The canvas as now.', CanvasView) },
+});
+
+const DELETE_CANVAS = apiRoute({
+  method: 'delete',
+  path: `${PROJECT}/canvases/:canvas_id`,
+  operationId: 'deleteCanvas',
+  summary:
+    'Delete a canvas (owners; its id typed again in `confirm`): gone at once for everyone, its active runs cancelled, recorded.',
+  tag: 'people',
+  auth: 'caller',
+  params: canvasParams,
+  body: DeleteConfirmBody,
+  responses: { 200: ok('Deleted.', RetiredView) },
+});
+
+const DUPLICATE_CANVAS = apiRoute({
+  method: 'post',
+  path: `${PROJECT}/canvases/:canvas_id/duplicate`,
+  operationId: 'duplicateCanvas',
+  summary:
+    "Copy a canvas into a new canvas (owners): its layout, and with with_results each node's latest succeeded result (its outputs copied as new assets).",
+  tag: 'people',
+  auth: 'caller',
+  params: canvasParams,
+  body: CanvasDuplicateBody,
+  responses: { 201: ok('The copy.', CanvasView) },
+});
+
+const CREATE_PROJECT = apiRoute({
+  method: 'post',
+  path: '/api/v1/projects',
+  operationId: 'createProject',
+  summary: 'Create a project in a workspace where the caller owns a project; the caller becomes its owner.',
+  tag: 'people',
+  auth: 'caller',
+  body: ProjectCreateBody,
+  responses: { 201: ok('Created.', ProjectView) },
+});
+
+const RENAME_PROJECT = apiRoute({
+  method: 'patch',
+  path: PROJECT,
+  operationId: 'renameProject',
+  summary: 'Rename a project (owners; its id stays).',
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  body: ProjectChangeBody,
+  responses: { 200: ok('Renamed.', ProjectView) },
+});
+
+const DELETE_PROJECT = apiRoute({
+  method: 'delete',
+  path: PROJECT,
+  operationId: 'deleteProject',
+  summary:
+    'Delete a project and its canvases (owners; its id typed again in `confirm`): its active runs cancelled, recorded.',
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  body: DeleteConfirmBody,
+  responses: { 200: ok('Deleted.', RetiredView) },
+});
+
+export const TEAM_ROUTES = [
+  MEMBERS,
+  CHANGE_ROLE,
+  REMOVE_MEMBER,
+  MEMBER_SIGN_IN_LINK,
+  INVITE,
+  INVITES,
+  WITHDRAW_INVITE,
+  AUDIT,
+  STORAGE,
+  CREATE_CANVAS,
+  CHANGE_CANVAS,
+  DELETE_CANVAS,
+  DUPLICATE_CANVAS,
+  CREATE_PROJECT,
+  RENAME_PROJECT,
+  DELETE_PROJECT,
+];
 
 export function registerTeamRoutes(
   app: Hono<BackendHttpEnv>,
   team: TeamOperations,
   options: AuthRouteOptions & InvitePageOptions,
 ): void {
-  app.get(`${PROJECT}/members`, async (c) =>
-    c.json({ members: await team.members(c.get('caller'), pathParams(c, projectParams).project_id) }),
+  handle(app, MEMBERS, async (c, input) =>
+    c.json({ members: await team.members(c.get('caller'), input.params().project_id) }),
   );
 
-  app.patch(MEMBER, async (c) => {
-    const params = pathParams(c, { ...projectParams, issuer: NonEmpty, subject: NonEmpty });
-    const body = await jsonBody(c, RoleChangeBody);
+  handle(app, CHANGE_ROLE, async (c, input) => {
+    const params = input.params();
+    const body = await input.body();
     return c.json(
       await team.changeRole(c.get('caller'), params.project_id, memberOf(params.issuer, params.subject), body),
     );
   });
 
-  app.delete(MEMBER, async (c) => {
-    const params = pathParams(c, { ...projectParams, issuer: NonEmpty, subject: NonEmpty });
+  handle(app, REMOVE_MEMBER, async (c, input) => {
+    const params = input.params();
     await team.removeMember(c.get('caller'), params.project_id, memberOf(params.issuer, params.subject));
     return c.body(null, 204);
   });
 
-  app.post(`${MEMBER}/sign-in-link`, async (c) => {
-    const params = pathParams(c, { ...projectParams, issuer: NonEmpty, subject: NonEmpty });
+  handle(app, MEMBER_SIGN_IN_LINK, async (c, input) => {
+    const params = input.params();
     return c.json(
       await team.signInLink(c.get('caller'), params.project_id, memberOf(params.issuer, params.subject)),
       201,
     );
   });
 
-  app.post(`${PROJECT}/invites`, async (c) => {
-    const { project_id } = pathParams(c, projectParams);
-    return c.json(await team.invite(c.get('caller'), project_id, await jsonBody(c, InviteCreateBody)), 201);
+  handle(app, INVITE, async (c, input) => {
+    const { project_id } = input.params();
+    return c.json(await team.invite(c.get('caller'), project_id, await input.body()), 201);
   });
 
-  app.get(`${PROJECT}/invites`, async (c) =>
-    c.json({ invites: await team.invites(c.get('caller'), pathParams(c, projectParams).project_id) }),
+  handle(app, INVITES, async (c, input) =>
+    c.json({ invites: await team.invites(c.get('caller'), input.params().project_id) }),
   );
 
-  app.delete(`${PROJECT}/invites/:invite_id`, async (c) => {
-    const params = pathParams(c, { ...projectParams, invite_id: ResourceId });
+  handle(app, WITHDRAW_INVITE, async (c, input) => {
+    const params = input.params();
     return c.json(await team.revokeInvite(c.get('caller'), params.project_id, params.invite_id));
   });
 
-  app.get(`${PROJECT}/audit`, async (c) => {
-    const { project_id } = pathParams(c, projectParams);
-    const query = parseOrThrow(AuditQuery, c.req.query());
+  handle(app, AUDIT, async (c, input) => {
+    const { project_id } = input.params();
+    const query = input.query();
     return c.json({ entries: await team.audit(c.get('caller'), project_id, query.limit) });
   });
 
-  app.get(`${PROJECT}/storage`, async (c) =>
-    c.json(await team.storage(c.get('caller'), pathParams(c, projectParams).project_id)),
-  );
+  handle(app, STORAGE, async (c, input) => c.json(await team.storage(c.get('caller'), input.params().project_id)));
 
-  app.post(`${PROJECT}/canvases`, async (c) => {
-    const { project_id } = pathParams(c, projectParams);
-    return c.json(await team.createCanvas(c.get('caller'), project_id, await jsonBody(c, CanvasCreateBody)), 201);
+  handle(app, CREATE_CANVAS, async (c, input) => {
+    const { project_id } = input.params();
+    return c.json(await team.createCanvas(c.get('caller'), project_id, await input.body()), 201);
   });
 
-  app.patch(`${PROJECT}/canvases/:canvas_id`, async (c) => {
-    const params = pathParams(c, { ...projectParams, canvas_id: CanvasId });
-    return c.json(
-      await team.changeCanvas(
-        c.get('caller'),
-        params.project_id,
-        params.canvas_id,
-        await jsonBody(c, CanvasChangeBody),
-      ),
-    );
+  handle(app, CHANGE_CANVAS, async (c, input) => {
+    const params = input.params();
+    return c.json(await team.changeCanvas(c.get('caller'), params.project_id, params.canvas_id, await input.body()));
   });
 
-  app.delete(`${PROJECT}/canvases/:canvas_id`, async (c) => {
-    const params = pathParams(c, { ...projectParams, canvas_id: CanvasId });
-    return c.json(
-      await team.deleteCanvas(
-        c.get('caller'),
-        params.project_id,
-        params.canvas_id,
-        await jsonBody(c, DeleteConfirmBody),
-      ),
-    );
+  handle(app, DELETE_CANVAS, async (c, input) => {
+    const params = input.params();
+    return c.json(await team.deleteCanvas(c.get('caller'), params.project_id, params.canvas_id, await input.body()));
   });
 
-  app.post(`${PROJECT}/canvases/:canvas_id/duplicate`, async (c) => {
-    const params = pathParams(c, { ...projectParams, canvas_id: CanvasId });
+  handle(app, DUPLICATE_CANVAS, async (c, input) => {
+    const params = input.params();
     return c.json(
-      await team.duplicateCanvas(
-        c.get('caller'),
-        params.project_id,
-        params.canvas_id,
-        await jsonBody(c, CanvasDuplicateBody),
-      ),
+      await team.duplicateCanvas(c.get('caller'), params.project_id, params.canvas_id, await input.body()),
       201,
     );
   });
 
-  app.post('/api/v1/projects', async (c) =>
-    c.json(await team.createProject(c.get('caller'), await jsonBody(c, ProjectCreateBody)), 201),
+  handle(app, CREATE_PROJECT, async (c, input) =>
+    c.json(await team.createProject(c.get('caller'), await input.body()), 201),
   );
 
-  app.patch(PROJECT, async (c) => {
-    const { project_id } = pathParams(c, projectParams);
-    return c.json(await team.renameProject(c.get('caller'), project_id, await jsonBody(c, ProjectChangeBody)));
+  handle(app, RENAME_PROJECT, async (c, input) => {
+    const { project_id } = input.params();
+    return c.json(await team.renameProject(c.get('caller'), project_id, await input.body()));
   });
 
-  app.delete(PROJECT, async (c) => {
-    const { project_id } = pathParams(c, projectParams);
-    return c.json(await team.deleteProject(c.get('caller'), project_id, await jsonBody(c, DeleteConfirmBody)));
+  handle(app, DELETE_PROJECT, async (c, input) => {
+    const { project_id } = input.params();
+    return c.json(await team.deleteProject(c.get('caller'), project_id, await input.body()));
   });
 
   registerInvitePages(app, options);
 }
-
-/** The provider people may sign in with first, when the server has one (src/backend/http/oidc-routes.ts). */
-export interface InvitePageOptions {
-  oidcName: string | null;
-}
-
-function invitePage(
-  secret: string,
-  invite: InviteRecord,
-  signedInAs: Actor | null,
-  pageOptions: InvitePageOptions,
-  problem?: string,
-) {
-  const next = `/invite?token=${encodeURIComponent(secret)}`;
-  return htmlPage(
-    'Join a project',
-    html`<h1>Join project ${invite.projectId}</h1>
-    <p><strong>${invite.invitedBy.subject}</strong> invited you to project <strong>${invite.projectId}</strong> as
-      <strong>${invite.role}</strong>. The invitation works once and expires ${new Date(invite.expiresAt).toUTCString()}.</p>
-    ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
-    <form method="post" action="/invite">
-      <input type="hidden" name="token" value="${secret}" />
-      ${
-        signedInAs
-          ? html`<p>You are signed in as <strong>${signedInAs.subject}</strong>.</p>
-            <button type="submit">Join as ${signedInAs.subject}</button>`
-          : html`<label>Your name, as the team will see it <input type="text" name="name" required maxlength="100" autocomplete="name" /></label>
-            <button type="submit">Join</button>`
-      }
-    </form>
-    ${
-      !signedInAs && pageOptions.oidcName
-        ? html`<p>Or <a href="/auth/oidc/start?next=${encodeURIComponent(next)}">sign in with ${pageOptions.oidcName}</a> first, and join as yourself.</p>`
-        : ''
-    }`,
-  );
-}
-
-function unusable(message: string) {
-  return htmlPage(
-    'Invitation not usable',
-    html`<h1>This invitation cannot be used</h1>
-    <p>${message}</p>
-    <p>Ask an owner of the project for a new one: they make it on the project's Team page.</p>`,
-  );
-}
-
-function registerInvitePages(app: Hono<BackendHttpEnv>, options: AuthRouteOptions & InvitePageOptions): void {
-  const { store } = options;
-
-  app.get('/invite', async (c) => {
-    noStore(c);
-    const secret = c.req.query('token');
-    if (!secret) return c.html(unusable('The link has no invitation in it.'), 400);
-    try {
-      const invite = await store.team.peekInvite(secret);
-      return c.html(invitePage(secret, invite, (await sessionOf(c, options))?.person ?? null, options));
-    } catch (error) {
-      if (error instanceof CanvasError && error.code === 'unauthenticated') return c.html(unusable(error.message), 410);
-      throw error;
-    }
-  });
-
-  app.post('/invite', async (c) => {
-    noStore(c);
-    if (c.req.header('origin') !== options.publicOrigin()) {
-      return c.html(
-        unusable("The invitation must be accepted on this server's own page: open the link again and press Join."),
-        403,
-      );
-    }
-    const form = await c.req.parseBody();
-    const secret = typeof form.token === 'string' ? form.token : '';
-    if (!secret) return c.html(unusable('The form has no invitation in it.'), 400);
-    try {
-      const invite = await store.team.peekInvite(secret);
-      const session = await sessionOf(c, options);
-      let person = session?.person ?? null;
-      if (!person) {
-        const name = DisplayName.safeParse(typeof form.name === 'string' ? form.name.trim() : '');
-        if (!name.success)
-          return c.html(
-            invitePage(secret, invite, null, options, 'Give the name the team will see (1 to 100 characters).'),
-            400,
-          );
-        // A teammate who is already in the project and lost their session must not become a second person of the
-        // same name (issue 31): they come back signed in, then the invitation (if they still need it) adds nothing.
-        const taken = (await store.team.members(invite.projectId)).find(
-          (member) => member.person.subject.toLocaleLowerCase() === name.data.toLocaleLowerCase(),
-        );
-        if (taken) {
-          return c.html(
-            invitePage(
-              secret,
-              invite,
-              null,
-              options,
-              `Someone named ${taken.person.subject} is already a member of this project. If that is you, sign in on this device first (an owner makes you a sign-in link on the Team page), then open this invitation again; if not, give another name.`,
-            ),
-            409,
-          );
-        }
-        person = { issuer: `${INVITE_ISSUER}/${invite.id}`, subject: name.data };
-      }
-      await store.team.acceptInvite(secret, person);
-      if (!session) {
-        // A new person: signed in through a link made and spent here, the one way sessions begin.
-        const link = await store.sessions.createLoginLink(person, { expiresInMs: INVITE_LINK_MS });
-        const { sessionSecret } = await store.sessions.signIn(link, options.times, c.req.header('user-agent') ?? null);
-        setSessionCookie(c, sessionSecret, options);
-      }
-      return c.redirect(`/?joined=${encodeURIComponent(invite.projectId)}`, 303);
-    } catch (error) {
-      if (error instanceof CanvasError && error.code === 'unauthenticated') return c.html(unusable(error.message), 410);
-      throw error;
-    }
-  });
-}
-
-export const TEAM_ROUTE_PATHS = [
-  '/api/v1/projects',
-  PROJECT,
-  `${PROJECT}/canvases/:canvas_id/duplicate`,
-  `${PROJECT}/members`,
-  MEMBER,
-  `${MEMBER}/sign-in-link`,
-  `${PROJECT}/invites`,
-  `${PROJECT}/invites/:invite_id`,
-  `${PROJECT}/audit`,
-  `${PROJECT}/canvases`,
-  `${PROJECT}/canvases/:canvas_id`,
-];

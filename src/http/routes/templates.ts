@@ -1,20 +1,44 @@
 import type { Hono } from 'hono';
-import { ProjectId, TemplateCreateBody } from '../../contract/index.js';
+import { TemplateCreateBody, TemplateList, TemplateView } from '../../contract/index.js';
 import type { TemplateOperations } from '../../backend/canvas-templates.js';
 import type { BackendHttpEnv } from '../http-env.js';
-import { jsonBody, pathParams } from '../request-parsing.js';
+import { apiRoute, handle } from '../route-declaration.js';
+import { ok, PROJECT, projectParams } from '../route-parameters.js';
 
 /** GET and POST /api/v1/projects/{project_id}/templates (issue 32): the templates a new canvas can start from. */
 
-export const TEMPLATES_PATH = '/api/v1/projects/:project_id/templates';
+const LIST = apiRoute({
+  method: 'get',
+  path: `${PROJECT}/templates`,
+  operationId: 'listTemplates',
+  summary: "The templates a new canvas can start from (members): the built-in ones and the project's own.",
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  responses: { 200: ok('The templates.', TemplateList) },
+});
+
+const SAVE = apiRoute({
+  method: 'post',
+  path: `${PROJECT}/templates`,
+  operationId: 'saveTemplate',
+  summary: "Save a canvas as one of the project's templates (owners): its nodes and edges as they are now.",
+  tag: 'people',
+  auth: 'caller',
+  params: projectParams,
+  body: TemplateCreateBody,
+  responses: { 201: ok('Saved.', TemplateView) },
+});
+
+export const TEMPLATE_ROUTES = [LIST, SAVE];
 
 export function registerTemplateRoutes(app: Hono<BackendHttpEnv>, templates: TemplateOperations): void {
-  app.get(TEMPLATES_PATH, async (c) => {
-    const { project_id } = pathParams(c, { project_id: ProjectId });
+  handle(app, LIST, async (c, input) => {
+    const { project_id } = input.params();
     return c.json(await templates.list(c.get('caller'), project_id));
   });
-  app.post(TEMPLATES_PATH, async (c) => {
-    const { project_id } = pathParams(c, { project_id: ProjectId });
-    return c.json(await templates.save(c.get('caller'), project_id, await jsonBody(c, TemplateCreateBody)), 201);
+  handle(app, SAVE, async (c, input) => {
+    const { project_id } = input.params();
+    return c.json(await templates.save(c.get('caller'), project_id, await input.body()), 201);
   });
 }

@@ -5,22 +5,23 @@ import { CanvasView } from '../canvas/CanvasView.js';
 import { FileUploads } from '../canvas/FileUploads.js';
 import { WhoIsHere } from '../canvas/PresenceLayer.js';
 import { fitCanvas } from '../canvas/fit.js';
-import { CanvasContext, useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import type { FlowNode } from '../canvas/flow-nodes.js';
+import { CanvasContext, useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
+import type { FlowNode } from '../cards/card-data.js';
 import { api } from '../model/api.js';
-import { createCanvasController, type CanvasController } from '../model/canvas-store.js';
-import { ConnectAgent } from '../panels/ConnectAgent.js';
-import { ElementsPanel } from '../panels/ElementsPanel.js';
-import { ExportsPanel } from '../panels/ExportsPanel.js';
-import { RunApprovals } from '../panels/RunApprovals.js';
-import { Present, type PresentBoard } from '../panels/Present.js';
-import { presentBoards } from '../model/present.js';
-import { HistoryPanel } from '../panels/HistoryPanel.js';
-import { NodeDetails } from '../panels/NodeDetails.js';
+import type { CanvasController } from '../model/canvas-state.js';
+import { createCanvasController } from '../model/canvas-store.js';
+import { ConnectAgent } from '../panels/agents/ConnectAgent.js';
+import { ElementsPanel } from '../panels/elements/ElementsPanel.js';
+import { ExportsPanel } from '../panels/deliverables/ExportsPanel.js';
+import { RunApprovals } from '../panels/agents/RunApprovals.js';
+import { Present } from '../panels/deliverables/Present.js';
+import { presentBoards, type PresentBoard } from '../model/present.js';
+import { HistoryPanel } from '../panels/history/HistoryPanel.js';
+import { NodeDetails } from '../panels/details/NodeDetails.js';
 import { Notices } from '../panels/Notices.js';
-import { Palette } from '../panels/Palette.js';
-import { ShotList } from '../panels/ShotList.js';
-import { CommentsPanel } from '../panels/CommentsPanel.js';
+import { Palette } from '../panels/palette/Palette.js';
+import { ShotList } from '../panels/shots/ShotList.js';
+import { CommentsPanel } from '../panels/review/CommentsPanel.js';
 import { restTransport } from '../model/transport.js';
 import { createReviewController, ReviewContext, useReviewController, type ReviewController } from '../model/review.js';
 import { Inbox } from './Inbox.js';
@@ -32,7 +33,7 @@ import { navigate } from './router.js';
 type Tab = 'details' | 'comments' | 'history' | 'elements' | 'exports' | 'chat' | 'connect';
 
 // The chat brings the AI SDK with it: loaded when its tab is first opened, not with the canvas.
-const ChatPanel = lazy(() => import('../panels/ChatPanel.js').then((module) => ({ default: module.ChatPanel })));
+const ChatPanel = lazy(() => import('../panels/chat/ChatPanel.js').then((module) => ({ default: module.ChatPanel })));
 
 const FEED_LABEL = {
   connecting: 'Connecting…',

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { BellIcon } from '../panels/icons.js';
+import { BellIcon } from '../ui/icons.js';
 import type { Inbox as InboxView, NotificationView } from '../../../src/contract/index.js';
 import { api } from '../model/api.js';
 import { when } from '../model/review.js';

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SharedBoardsView, ThreadView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
-import { Present, type PresentBoard } from '../panels/Present.js';
+import type { PresentBoard } from '../model/present.js';
+import { Present } from '../panels/deliverables/Present.js';
 import { GuestName, GuestThreads, useGuest } from './SharedReview.js';
 
 /**

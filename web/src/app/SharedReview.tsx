@@ -1,7 +1,7 @@
 import { useState, useSyncExternalStore } from 'react';
 import type { CommentView, ThreadView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
-import { ThreadItem, type ThreadActions } from '../panels/ThreadItem.js';
+import { ThreadItem, type ThreadActions } from '../panels/review/ThreadItem.js';
 
 /**
  * A review link's comments (issue 33, item 2): the threads of each board and shot the link shows; with a link made

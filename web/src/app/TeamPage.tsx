@@ -10,7 +10,7 @@ import type {
 } from '../../../src/contract/index.js';
 import { samePerson } from '../../../src/contract/person.js';
 import { bytesInWords } from '../../../src/shared/byte-size.js';
-import { markFirstStep } from '../panels/FirstSteps.js';
+import { markFirstStep } from '../model/first-steps.js';
 import { api, ApiError } from '../model/api.js';
 import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';

@@ -1,9 +1,9 @@
 import { useReactFlow, useStore as useFlowStore } from '@xyflow/react';
 import type { RefObject } from 'react';
 import { CARD } from '../../../src/canvas/placement.js';
-import { overviewTitle } from '../cards/values.js';
-import { useCanvasState } from './context.js';
-import type { CardData, FlowNode } from './flow-nodes.js';
+import { overviewTitle } from '../model/values.js';
+import { useCanvasState } from '../ui/canvas-context.js';
+import type { CardData, FlowNode } from '../cards/card-data.js';
 import { edgePointer, type Box } from './out-of-view.js';
 
 /**
@@ -42,7 +42,7 @@ export function AgentsOutOfView({ pane }: { pane: RefObject<HTMLElement | null> 
     if (!at) return [];
     const centre = { x: x + nodeWidth / 2, y: y + nodeHeight / 2 };
     const stored = (node.data as CardData).node;
-    const title = overviewTitle(stored.type, stored.data as Record<string, unknown>, stored.id);
+    const title = overviewTitle(stored.type, stored.data, stored.id);
     return [{ entry, title, at, centre }];
   });
   if (pointers.length === 0) return null;

@@ -21,9 +21,10 @@ import { drawnBoxes, measuredSizes, placeBlock } from '../model/placement.js';
 import { SHOT_DRAG } from '../model/shots.js';
 import { copySelection, pasteClipboard } from './clipboard.js';
 import { filesOf, useUploads } from './FileUploads.js';
-import { useCanvas, useCanvasState, useEditable } from './context.js';
+import { useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
 import { fitCanvas, MAX_ZOOM, MIN_ZOOM } from './fit.js';
-import { toFlowEdges, toFlowNodes, type FlowNode } from './flow-nodes.js';
+import type { FlowNode } from '../cards/card-data.js';
+import { toFlowEdges, toFlowNodes } from './flow-nodes.js';
 import { PresenceLayer } from './PresenceLayer.js';
 import { AgentsOutOfView } from './AgentsOutOfView.js';
 

@@ -4,9 +4,9 @@ import { UPLOAD_TYPES, UPLOAD_TYPES_IN_WORDS } from '../../../src/contract/uploa
 import { createItems } from '../model/intents.js';
 import { drawnBoxes, measuredSizes } from '../model/placement.js';
 import { sendFiles, uploadedNodes } from '../model/uploads.js';
-import { markFirstStep } from '../panels/FirstSteps.js';
-import { useCanvas, useCanvasState, useEditable } from './context.js';
-import type { FlowNode } from './flow-nodes.js';
+import { markFirstStep } from '../model/first-steps.js';
+import { useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
+import type { FlowNode } from '../cards/card-data.js';
 
 /**
  * Files from the person's computer onto the canvas (issue 32): dropped on it, pasted, or picked from the palette's

@@ -1,8 +1,8 @@
 import { useReactFlow, useStore as useFlowStore, ViewportPortal } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
 import type { PresenceEntry } from '../../../src/contract/index.js';
-import { useCanvas, useCanvasState } from './context.js';
-import type { FlowNode } from './flow-nodes.js';
+import { useCanvas, useCanvasState } from '../ui/canvas-context.js';
+import type { FlowNode } from '../cards/card-data.js';
 
 /**
  * Who else is on the canvas (issue 21), drawn on it: each person's cursor with their name and an outline round what

@@ -3,7 +3,7 @@ import type { CanvasNode } from '../../../src/contract/index.js';
 import { LIMITS } from '../../../src/contract/limits.js';
 import { drawnBoxes } from '../model/placement.js';
 import { canvasPositions, CARD } from '../../../src/canvas/placement.js';
-import type { FlowNode } from './flow-nodes.js';
+import type { FlowNode } from '../cards/card-data.js';
 import { miniMapStrips, PADDING, paddingClearOf, type Bounds, type Size } from './fit-padding.js';
 
 /**

@@ -1,18 +1,11 @@
-import type { Edge, Node } from '@xyflow/react';
+import type { Edge } from '@xyflow/react';
 import type { CanvasEdge, CanvasNode, NodeRuntimeState } from '../../../src/contract/index.js';
 import { drawnPosition } from '../../../src/canvas/placement.js';
 import { LIMITS } from '../../../src/contract/limits.js';
+import type { FlowNode } from '../cards/card-data.js';
 import { NODE_CARDS } from '../cards/index.js';
 
 /** The canvas layout as React Flow nodes and edges: the card gets the node as stored, its run state and highlight. */
-
-export interface CardData extends Record<string, unknown> {
-  node: CanvasNode;
-  state: NodeRuntimeState | undefined;
-  highlight: string | undefined;
-}
-
-export type FlowNode = Node<CardData>;
 
 /**
  * How large a node is drawn. The contract bounds extents (LIMITS.nodeExtent), but a node stored before those bounds

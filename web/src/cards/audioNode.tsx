@@ -9,18 +9,18 @@ import {
   useSaveField,
   type CardProps,
 } from './parts.js';
-import { dataOf, formatMs, num, text } from './values.js';
+import { recordOf, formatMs, num, text } from '../model/values.js';
 
 /** audioNode: the line to speak (or the music prompt), the voice, and a player with the duration. */
 export function AudioNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const save = useSaveField(card.data.node.id);
   const versions = useCardVersions(card.data.node.id, card.data.state, text(data.externalRunId));
   const results = shownOutputs(data, card.data.state, 'audio');
   const browsed = versions.browsing?.find((output) => output.kind === 'audio')?.url;
   const url = browsed ?? results.ready[0] ?? text(data.audioUrl);
   const music = data.audioKind === 'music';
-  const voice = dataOf(data.voiceRef);
+  const voice = recordOf(data.voiceRef);
   return (
     <CardShell card={card} runnable>
       <EditableText

@@ -1,9 +1,9 @@
 import { AudioPlayer, CardShell, Chips, ErrorLine, runOutputs, type CardProps } from './parts.js';
-import { dataOf, formatMs, num, text } from './values.js';
+import { recordOf, formatMs, num, text } from '../model/values.js';
 
 /** audioTrimNode: the cut (start and end) of the audio connected to it, and the trimmed result. */
 export function AudioTrimNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const results = runOutputs(card.data.state, 'audio');
   const url = results.ready[0] ?? text(data.resultAudioUrl);
   const start = num(data.trimStartMs) ?? 0;

@@ -1,9 +1,9 @@
 import { CardShell, Chips, EditableText, ErrorLine, useSaveField, type CardProps } from './parts.js';
-import { dataOf, num, text } from './values.js';
+import { recordOf, num, text } from '../model/values.js';
 
 /** beatContextNode: which beat of which episode, what happens in it, and whether it is in sync. */
 export function BeatContextNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const save = useSaveField(card.data.node.id);
   const episode = num(data.episode);
   const beat = num(data.beat);

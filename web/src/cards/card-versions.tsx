@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { NodeRuntimeState, ResultVersionList, RunOutput } from '../../../src/contract/index.js';
-import { useCanvas, useEditable } from '../canvas/context.js';
+import { useCanvas, useEditable } from '../ui/canvas-context.js';
 
 /**
  * Result versions on the card itself (issue 22): "Versions" opens a stepper under the result; Previous and Next show

@@ -1,12 +1,12 @@
-import { dataOf, list, text } from './values.js';
+import { recordOf, list, text } from '../model/values.js';
 
 /** What a director control bundle on an image node holds, in one line: its frame source and who is staged. */
 export function DirectorSummary({ bundle }: { bundle: unknown }) {
   if (bundle === undefined || bundle === null) return null;
-  const data = dataOf(bundle);
-  const source = dataOf(data.source);
-  const meta = dataOf(data.frame_meta);
-  const layer = dataOf(meta.layer);
+  const data = recordOf(bundle);
+  const source = recordOf(data.source);
+  const meta = recordOf(data.frame_meta);
+  const layer = recordOf(meta.layer);
   const count = (key: string) => Math.max(list(meta[key]).length, list(layer[key]).length);
   const sourceName = text(source.label) ?? text(source.source_id);
   const parts = [

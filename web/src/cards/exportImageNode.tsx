@@ -1,10 +1,10 @@
 import { DirectorSummary } from './director-summary.js';
 import { CardShell, Chips, ImagePreview, imageUrlOf, type CardProps } from './parts.js';
-import { dataOf, text } from './values.js';
+import { recordOf, text } from '../model/values.js';
 
 /** exportImageNode: the exported picture and what kind of export it is. */
 export function ExportImageNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   return (
     <CardShell card={card}>
       <ImagePreview url={imageUrlOf(data)} alt={text(data.displayName) ?? 'export'} />

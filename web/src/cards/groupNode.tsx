@@ -1,13 +1,13 @@
 import { Handle, NodeResizer, Position, useStore } from '@xyflow/react';
-import { useCanvas, useEditable } from '../canvas/context.js';
+import { useCanvas, useEditable } from '../ui/canvas-context.js';
 import { updateNode } from '../model/intents.js';
 import { EditableText, useSaveField, type CardProps } from './parts.js';
-import { dataOf, text } from './values.js';
+import { recordOf, text } from '../model/values.js';
 
 /** groupNode: a frame that holds its children (their parentId); its label is edited in place. */
 export function GroupNodeCard(card: CardProps) {
   const { node, highlight } = card.data;
-  const data = dataOf(node.data);
+  const data = recordOf(node.data);
   const editable = useEditable();
   const { controller } = useCanvas();
   const save = useSaveField(node.id);

@@ -14,11 +14,11 @@ import {
   type CardProps,
 } from './parts.js';
 import { pinsOnPicture } from './review-marks.js';
-import { dataOf, num, text } from './values.js';
+import { recordOf, num, text } from '../model/values.js';
 
 /** imageGenNode: the generated images (pending ones as placeholders), the prompt, model, size and count. */
 export function ImageGenNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const versions = useCardVersions(card.data.node.id, card.data.state, text(data.externalRunId));
   const results = versions.browsing ? browsedImages(versions.browsing) : shownOutputs(data, card.data.state, 'image');
   const title = text(data.displayName) ?? 'generated image';

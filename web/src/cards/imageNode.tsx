@@ -13,11 +13,11 @@ import {
   type CardProps,
 } from './parts.js';
 import { pinsOnPicture } from './review-marks.js';
-import { dataOf, text } from './values.js';
+import { recordOf, text } from '../model/values.js';
 
 /** imageNode: the picture (the latest run's results while it has them), its prompt and how it is made. */
 export function ImageNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const versions = useCardVersions(card.data.node.id, card.data.state, text(data.externalRunId));
   const results = versions.browsing ? browsedImages(versions.browsing) : shownOutputs(data, card.data.state, 'image');
   const title = text(data.displayName) ?? 'image';

@@ -1,9 +1,9 @@
 import { CardShell, Chips, ImagePreview, type CardProps } from './parts.js';
-import { dataOf, num, text } from './values.js';
+import { recordOf, num, text } from '../model/values.js';
 
 /** pano360ViewerNode: the panorama, where the front is, and the field of view. */
 export function Pano360ViewerNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const yaw = num(data.frontYawDeg);
   const fov = num(data.fovDeg);
   return (

@@ -9,15 +9,15 @@ import {
   type ReactElement,
   type ReactNode,
 } from 'react';
-import type { NodeRuntimeState, RunOutput } from '../../../src/contract/index.js';
-import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
-import type { FlowNode } from '../canvas/flow-nodes.js';
+import { dataOf, type NodeRuntimeState, type RunOutput } from '../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../ui/canvas-context.js';
+import type { FlowNode } from './card-data.js';
 import { patchData, updateNode } from '../model/intents.js';
 import { typeLabel } from '../model/palette.js';
 import { RunControls, RunStatusBadge } from './run-controls.js';
 import { safeMediaUrl, safeThumbnailUrl } from './media-url.js';
 import { FilmMarks, ThreadBadge } from './review-marks.js';
-import { dataOf, overviewTitle, text, titleOf, type Data } from './values.js';
+import { recordOf, overviewTitle, text, titleOf, type Data } from '../model/values.js';
 
 /** The pieces every node card is made of: the frame, in-place text editing, media and results. */
 
@@ -64,7 +64,7 @@ interface ShellProps {
 /** The frame of a card: header (type, title, who just changed it), connection handles, resizing and the run bar. */
 export function CardShell({ card, children, className, runnable, resizable = true }: ShellProps) {
   const { node, state, highlight } = card.data;
-  const data = dataOf(node.data);
+  const data = recordOf(node.data);
   const editable = useEditable();
   const { controller } = useCanvas();
   // Zoomed far out, a card is its title and run state: a thousand full cards would make panning stutter, and their
@@ -136,7 +136,7 @@ function useShotNumber(nodeId: string, parentId: string | undefined, overview: b
   return useCanvasState((state) => {
     if (parentId === undefined) return null;
     const group = state.layout.nodes.find((candidate) => candidate.id === parentId);
-    const groupData = group?.type === 'groupNode' ? (group.data as Record<string, unknown>) : null;
+    const groupData = dataOf(group, 'groupNode');
     if (!groupData?.storyboardGroup || (!overview && !groupData.storyboardShowIndex)) return null;
     const siblings = state.layout.nodes
       .filter((candidate) => candidate.parentId === parentId)
@@ -252,7 +252,7 @@ export function useSaveField(nodeId: string) {
 /** The prompt of a generating node, edited in place. */
 export function PromptEditor({ card, placeholder }: { card: CardProps; placeholder: string }) {
   const save = useSaveField(card.data.node.id);
-  const prompt = text(dataOf(card.data.node.data).prompt) ?? '';
+  const prompt = text(recordOf(card.data.node.data).prompt) ?? '';
   return (
     <EditableText
       className="prompt"

@@ -1,8 +1,8 @@
 import type { ReactElement, ReactNode } from 'react';
 import type { ThreadView } from '../../../src/contract/index.js';
-import { BubbleIcon } from '../panels/icons.js';
+import { BubbleIcon } from '../ui/icons.js';
 import { formatTimecode, openThreadCount, stateOf, threadCountLabel, useReview } from '../model/review.js';
-import { ReviewStateChips } from '../panels/ReviewControls.js';
+import { ReviewStateChips } from '../ui/review-state-chips.js';
 
 /**
  * What review shows on a card (issue 33): a badge with the number of open comment threads, a board's review state with

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ChainEstimate } from '../../../src/contract/index.js';
-import { useCanvas } from '../canvas/context.js';
-import { credits } from './values.js';
+import { useCanvas } from '../ui/canvas-context.js';
+import { credits } from '../model/values.js';
 
 /**
  * "Run from here" on a card (issue 22): the quote before (which nodes downstream run, which are cached because
@@ -17,7 +17,7 @@ function useNodeLabels(): (nodeId: string) => string {
   const nodes = useStore(controller.store, (state) => state.layout.nodes);
   return (nodeId) => {
     const node = nodes.find((candidate) => candidate.id === nodeId);
-    const name = (node?.data as { displayName?: unknown } | undefined)?.displayName;
+    const name = node?.data.displayName;
     return typeof name === 'string' && name.trim() !== '' ? name : nodeId;
   };
 }

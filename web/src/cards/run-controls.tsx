@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ChainEstimate, NodeRuntimeState, RunEstimate } from '../../../src/contract/index.js';
-import { useCanvas, useEditable } from '../canvas/context.js';
+import { useCanvas, useEditable } from '../ui/canvas-context.js';
 import { newKey } from '../model/api.js';
-import { credits as creditsText } from './values.js';
+import { credits as creditsText } from '../model/values.js';
 import { ChainProgress, ChainQuote } from './run-chain.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { Screenplay } from '../../../src/contract/index.js';
 import { CardShell, Chips, ErrorLine, PromptEditor, type CardProps } from './parts.js';
-import { dataOf, preview, text } from './values.js';
+import { recordOf, preview, text } from '../model/values.js';
 
 /** scriptNode: the prompt, and the script it produced or was imported from (its scenes, or a readable excerpt). */
 export function ScriptNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const screenplay = asScreenplay(data.scriptResult);
   const result = screenplay ? null : preview(data.scriptResult, 400);
   return (

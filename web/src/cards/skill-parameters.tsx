@@ -1,5 +1,5 @@
-import { useEditable } from '../canvas/context.js';
-import { dataOf, list, text } from './values.js';
+import { useEditable } from '../ui/canvas-context.js';
+import { recordOf, list, text } from '../model/values.js';
 
 /**
  * A form for a skill's parameters, generated from the JSON Schema the skill catalog publishes for it (the same schema
@@ -16,7 +16,7 @@ export function SkillParameters({
   onChange: (next: Record<string, unknown>) => void;
 }) {
   const editable = useEditable();
-  const properties = Object.entries(dataOf(schema?.properties));
+  const properties = Object.entries(recordOf(schema?.properties));
   if (!schema) {
     // The catalog is not here (yet, or at all in the MCP App): the values as they are.
     const set = Object.entries(values);
@@ -38,7 +38,7 @@ export function SkillParameters({
   return (
     <div className="skill-form nodrag">
       {properties.map(([name, raw]) => {
-        const property = dataOf(raw);
+        const property = recordOf(raw);
         const choices = list(property.enum).filter(
           (choice): choice is string | number => typeof choice === 'string' || typeof choice === 'number',
         );

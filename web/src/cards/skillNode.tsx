@@ -1,11 +1,11 @@
-import { useCanvas } from '../canvas/context.js';
+import { useCanvas } from '../ui/canvas-context.js';
 import { CardShell, ErrorLine, FileLink, ImageResults, runOutputs, useSaveField, type CardProps } from './parts.js';
 import { SkillParameters } from './skill-parameters.js';
-import { dataOf, text } from './values.js';
+import { recordOf, text } from '../model/values.js';
 
 /** skillNode: which skill (named as the catalog names it), its parameters as a form, and what it produced. */
 export function SkillNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const { skills } = useCanvas();
   const save = useSaveField(card.data.node.id);
   const skillId = text(data.skill_id) ?? '';
@@ -25,7 +25,7 @@ export function SkillNodeCard(card: CardProps) {
       </div>
       <SkillParameters
         schema={entry?.input_schema}
-        values={dataOf(data.parameters)}
+        values={recordOf(data.parameters)}
         onChange={(next) => save('parameters', next, 'Change skill parameters')}
       />
       <ImageResults urls={images.ready} pending={images.pending} alt={entry?.title ?? skillId} />

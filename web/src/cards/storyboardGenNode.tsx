@@ -1,9 +1,9 @@
 import { CardShell, Chips, ErrorLine, ImageResults, PromptEditor, runOutputs, type CardProps } from './parts.js';
-import { dataOf, list, num, text } from './values.js';
+import { recordOf, list, num, text } from '../model/values.js';
 
 /** storyboardGenNode: the prompt, how many frames, and the generated storyboard sheet. */
 export function StoryboardGenNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const results = runOutputs(card.data.state, 'image');
   const frames = num(data.frameCount);
   const resultFrames = list(data.resultFrames).length;

@@ -1,10 +1,10 @@
 import type { CSSProperties, DragEvent } from 'react';
-import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
+import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../ui/canvas-context.js';
 import { moveShot, SHOT_DRAG, shotPicture, type Shot } from '../model/shots.js';
 import { safeThumbnailUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
 import { BoardReviewState, FrameMarks } from './review-marks.js';
-import { dataOf, formatMs, list, num, text } from './values.js';
+import { recordOf, formatMs, list, num, text } from '../model/values.js';
 
 /**
  * storyboardNode: its shots as a grid of thumbnails, each with its number, size and description. An editor reorders
@@ -12,8 +12,8 @@ import { dataOf, formatMs, list, num, text } from './values.js';
  * shot without a picture of its own shows the latest picture of the card that generates it.
  */
 export function StoryboardNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
-  const frames = list(data.frames).map(dataOf);
+  const data = recordOf(card.data.node.data);
+  const frames = list(data.frames).map(recordOf);
   const origin = useMediaOrigin();
   const editable = useEditable();
   const { controller } = useCanvas();

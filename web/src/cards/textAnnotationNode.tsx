@@ -1,9 +1,9 @@
 import { CardShell, EditableText, useSaveField, type CardProps } from './parts.js';
-import { dataOf, num, text } from './values.js';
+import { recordOf, num, text } from '../model/values.js';
 
 /** textAnnotationNode: a note, its text edited in place. */
 export function TextAnnotationNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const save = useSaveField(card.data.node.id);
   const content = typeof data.content === 'string' ? data.content : '';
   const style = {

@@ -8,12 +8,12 @@ import {
   runOutputs,
   type CardProps,
 } from './parts.js';
-import { dataOf, list, text } from './values.js';
+import { recordOf, list, text } from '../model/values.js';
 
 /** threeDWorldNode: its world sources (by type), the active one, and the generated world to download. */
 export function ThreeDWorldNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
-  const sources = list(data.sources).map(dataOf);
+  const data = recordOf(card.data.node.data);
+  const sources = list(data.sources).map(recordOf);
   const models = runOutputs(card.data.state, 'model');
   const kinds = [...new Set(sources.map((source) => text(source.source_type)).filter(Boolean))];
   return (

@@ -10,11 +10,11 @@ import {
   type CardProps,
 } from './parts.js';
 import { pinsOnPicture } from './review-marks.js';
-import { dataOf, num, text } from './values.js';
+import { recordOf, num, text } from '../model/values.js';
 
 /** uploadNode: the uploaded file, previewed by what kind it is. */
 export function UploadNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const url = text(data.fileUrl);
   const kind = text(data.mediaKind) ?? text(data.mimeType)?.split('/')[0] ?? undefined;
   const size = num(data.sizeBytes);

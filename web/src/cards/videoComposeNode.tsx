@@ -1,10 +1,10 @@
 import { CardShell, Chips, ErrorLine, VideoPlayer, runOutputs, type CardProps } from './parts.js';
-import { dataOf, formatMs, list, num, text } from './values.js';
+import { recordOf, formatMs, list, num, text } from '../model/values.js';
 
 /** videoComposeNode: the clips on its timeline, the audio track, and the composed video. */
 export function VideoComposeNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
-  const clips = list(data.clips).map(dataOf);
+  const data = recordOf(card.data.node.data);
+  const clips = list(data.clips).map(recordOf);
   const results = runOutputs(card.data.state, 'video');
   const url = results.ready[0] ?? text(data.resultVideoUrl);
   return (

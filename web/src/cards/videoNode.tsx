@@ -1,9 +1,9 @@
 import { CardShell, Chips, ErrorLine, PromptEditor, VideoPlayer, runOutputs, type CardProps } from './parts.js';
-import { dataOf, formatMs, num, text } from './values.js';
+import { recordOf, formatMs, num, text } from '../model/values.js';
 
 /** videoNode: the video (the latest run's when it has one), its prompt, duration and aspect. */
 export function VideoNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
+  const data = recordOf(card.data.node.data);
   const results = runOutputs(card.data.state, 'video');
   const url = results.ready[0] ?? text(data.videoUrl);
   return (

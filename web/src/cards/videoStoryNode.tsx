@@ -1,10 +1,10 @@
 import { CardShell, ErrorLine, VideoPlayer, runOutputs, type CardProps } from './parts.js';
-import { dataOf, formatMs, list, num, text } from './values.js';
+import { recordOf, formatMs, list, num, text } from '../model/values.js';
 
 /** videoStoryNode: its shots in order (prompt and duration), and the video made of them. */
 export function VideoStoryNodeCard(card: CardProps) {
-  const data = dataOf(card.data.node.data);
-  const shots = list(data.shots).map(dataOf);
+  const data = recordOf(card.data.node.data);
+  const shots = list(data.shots).map(recordOf);
   const results = runOutputs(card.data.state, 'video');
   const url = results.ready[0] ?? text(data.resultVideoUrl);
   const total = shots.reduce((sum, shot) => sum + (num(shot.durationMs) ?? 0), 0);

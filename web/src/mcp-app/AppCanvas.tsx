@@ -2,9 +2,10 @@ import { Background, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } fro
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NODE_CARDS } from '../cards/index.js';
 import { fitCanvas, MAX_ZOOM, MIN_ZOOM } from '../canvas/fit.js';
-import { CanvasContext, useCanvasState } from '../canvas/context.js';
-import { toFlowEdges, toFlowNodes, type FlowNode } from '../canvas/flow-nodes.js';
-import type { CanvasController } from '../model/canvas-store.js';
+import { CanvasContext, useCanvasState } from '../ui/canvas-context.js';
+import type { FlowNode } from '../cards/card-data.js';
+import { toFlowEdges, toFlowNodes } from '../canvas/flow-nodes.js';
+import type { CanvasController } from '../model/canvas-state.js';
 import { CanvasView } from '../canvas/CanvasView.js';
 import { Notices } from '../panels/Notices.js';
 import { WhoIsHere } from '../canvas/PresenceLayer.js';

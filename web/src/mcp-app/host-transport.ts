@@ -3,6 +3,7 @@ import {
   BatchReceipt,
   CancelRunResult,
   CanvasSnapshot,
+  dataOf,
   NodeRun,
   RunEstimate,
   type CanvasNode,
@@ -37,13 +38,9 @@ const CONTEXT_CHANGES = 20;
 const STATUS_OF: Record<string, number> = { unauthenticated: 401, forbidden: 403, not_found: 404 };
 
 function nodeLabel(node: CanvasNode | undefined, id: string): string {
-  const data = node?.data as { displayName?: unknown; label?: unknown } | undefined;
-  const name =
-    typeof data?.displayName === 'string' && data.displayName
-      ? data.displayName
-      : typeof data?.label === 'string'
-        ? data.label
-        : '';
+  const displayName = node?.data.displayName;
+  const label = dataOf(node, 'groupNode')?.label;
+  const name = typeof displayName === 'string' && displayName ? displayName : typeof label === 'string' ? label : '';
   return name ? `"${name}" (${id})` : id;
 }
 

@@ -1,4 +1,4 @@
-import type { CanvasController } from './canvas-store.js';
+import type { CanvasController } from './canvas-state.js';
 import { api } from './api.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { CanvasEdge, LayoutOperation } from '../../../src/contract/index.js';
-import type { Intent } from './canvas-store.js';
+import type { Intent } from './canvas-state.js';
 import { newKey } from './api.js';
 import type { Layout } from './layout.js';
 
@@ -14,7 +14,7 @@ export type SoundRole = { kind: 'none' } | { kind: 'music' } | { kind: 'voice'; 
 export function soundRole(layout: Layout, boardId: string, soundId: string): SoundRole {
   const edge = layout.edges.find((candidate) => candidate.source === soundId && candidate.target === boardId);
   if (!edge) return { kind: 'none' };
-  const shotId = (edge.data as { shotId?: unknown } | undefined)?.shotId;
+  const shotId = edge.data?.shotId;
   return typeof shotId === 'string' ? { kind: 'voice', shotId } : { kind: 'music' };
 }
 

@@ -1,6 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { CanvasSnapshot, RunChain } from '../../../src/contract/index.js';
-import type { CanvasController, CanvasState, Notice } from './canvas-store.js';
+import type { CanvasController, CanvasState, Notice } from './canvas-state.js';
 import type { CanvasTransport } from './transport.js';
 
 /** "Run from here" (issue 22) on one open canvas: the chains this page follows, kept under their root node. */

@@ -13,7 +13,7 @@ import { ApiError, newKey, type CanvasAddress } from './api.js';
 /**
  * The canvas chat's side of the page, in plain TypeScript (docs/chat.md): its REST routes, the AI SDK transport that
  * sends a message (or approval answers, never the transcript) and streams the turn back, what a tool call line says,
- * and where new nodes fit. The panel (panels/ChatPanel.tsx) only renders and dispatches.
+ * and where new nodes fit. The panel (panels/chat/ChatPanel.tsx) only renders and dispatches.
  */
 
 const conversationsPath = ({ projectId, canvasId }: CanvasAddress) =>

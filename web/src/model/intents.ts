@@ -1,7 +1,7 @@
 import type { CanvasEdge, CanvasNode, LayoutOperation, NodeUpdate } from '../../../src/contract/index.js';
 import type { Author } from './layout.js';
 import { authorLabel, type Layout } from './layout.js';
-import type { Intent } from './canvas-store.js';
+import type { Intent } from './canvas-state.js';
 
 /**
  * The person's changes, as intents: each builds its operations on the layout it meets (the one the screen showed, or
@@ -9,7 +9,7 @@ import type { Intent } from './canvas-store.js';
  */
 
 function nameOf(node: CanvasNode | undefined, id: string): string {
-  const displayName = (node?.data as { displayName?: unknown } | undefined)?.displayName;
+  const displayName = node?.data.displayName;
   return typeof displayName === 'string' && displayName ? displayName : id;
 }
 

@@ -1,11 +1,35 @@
-import type { ExportView, NodeRuntimeState, StoryboardFrame } from '../../../src/contract/index.js';
+import { dataOf, type ExportView, type NodeRuntimeState, type StoryboardFrame } from '../../../src/contract/index.js';
 import { cameraOf, shotDurationMs, words } from '../../../src/shared/shot-words.js';
-import type { PresentBoard } from '../panels/Present.js';
 import type { Layout } from './layout.js';
 import { boardsOf, shotPicture } from './shots.js';
+import { recordOf } from './values.js';
 import type { z } from 'zod';
 
 type Frame = z.infer<typeof StoryboardFrame>;
+
+/**
+ * What Present mode (panels/deliverables/Present.tsx) shows. Declared here, under the panel, because the model builds
+ * them from the canvas (presentBoards below), as the share link's page does from what the link shows.
+ */
+export interface PresentShot {
+  id: string;
+  number: string;
+  pictureUrl: string | null;
+  caption: string | null;
+  action: string | null;
+  dialogue: string | null;
+  camera: string | null;
+  durationMs: number;
+}
+
+export interface PresentBoard {
+  title: string;
+  /** Width over height of the board's frames. */
+  aspect: number;
+  shots: PresentShot[];
+  /** The board's animatic (an MP4 URL), when one was exported. */
+  animaticUrl?: string | null;
+}
 
 /** Width over height of a board's aspect ratio ("16:9" → 1.777…), 16:9 when it has none. */
 export function aspectOf(ratio: unknown): number {
@@ -16,7 +40,8 @@ export function aspectOf(ratio: unknown): number {
 
 /** A board's (or any card's) title as people see it: its title, else its card's name or file name, else its id. */
 export function boardTitle(node: { id: string; data: unknown }): string {
-  const data = node.data as { title?: unknown; displayName?: unknown; fileName?: unknown };
+  // Any card's: title and fileName belong to some types' data, so the fields are read as a plain record.
+  const data = recordOf(node.data);
   return words(data.title) ?? words(data.displayName) ?? words(data.fileName) ?? node.id;
 }
 
@@ -33,8 +58,8 @@ export function presentBoards(
   /** A video shot without a duration lasts its clip, as in the animatic. */
   const clipMs = (frame: Frame): number | null => {
     const source = typeof frame.sourceNodeId === 'string' ? byId.get(frame.sourceNodeId) : undefined;
-    const duration = (source?.data as { durationMs?: unknown } | undefined)?.durationMs;
-    return source?.type === 'videoNode' && typeof duration === 'number' ? duration : null;
+    const duration = dataOf(source, 'videoNode')?.durationMs;
+    return typeof duration === 'number' ? duration : null;
   };
   return boardsOf(layout).map((board) => {
     const animatic = exports.find(
@@ -43,7 +68,7 @@ export function presentBoards(
     return {
       nodeId: board.node.id,
       title: boardTitle(board.node),
-      aspect: aspectOf((board.node.data as { aspectRatio?: unknown }).aspectRatio),
+      aspect: aspectOf(dataOf(board.node, 'storyboardNode')?.aspectRatio),
       animaticUrl: animatic?.file?.url ?? null,
       shots: board.shots.map((shot, index) => {
         const frame = shot as unknown as Frame;

@@ -1,6 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { CanvasEdge, CanvasNode, CanvasSnapshot, NodeRuntimeState } from '../../../src/contract/index.js';
-import { initialCanvasState, versionCountsOf, type CanvasController, type CanvasState } from './canvas-store.js';
+import type { CanvasController, CanvasState } from './canvas-state.js';
+import { initialCanvasState, versionCountsOf } from './canvas-store.js';
 import { parentsFirst } from './layout.js';
 
 /**

@@ -1,4 +1,5 @@
 import {
+  dataOf,
   mentionedElements,
   numberShots,
   SHOT_ANGLES,
@@ -8,9 +9,10 @@ import {
   type NodeRuntimeState,
   type ShotWords,
 } from '../../../src/contract/index.js';
-import type { Intent } from './canvas-store.js';
+import type { Intent } from './canvas-state.js';
 import { newKey } from './api.js';
 import { authorLabel, type Author, type Layout } from './layout.js';
+import { list } from './values.js';
 
 /**
  * Changes to a board's shots (issue 32; docs/storyboards.md): each rebuilds the board's frames from the layout it
@@ -35,11 +37,11 @@ export function boardsOf(layout: Layout): Board[] {
 }
 
 export function boardOf(node: CanvasNode): Board {
-  const data = node.data as { frames?: unknown; numbersLocked?: unknown };
-  const shots = (Array.isArray(data.frames) ? data.frames : []).filter(
+  const data = dataOf(node, 'storyboardNode');
+  const shots = list(data?.frames).filter(
     (frame): frame is Shot => typeof frame === 'object' && frame !== null && typeof (frame as Shot).id === 'string',
   );
-  return { node, shots, locked: data.numbersLocked === true };
+  return { node, shots, locked: data?.numbersLocked === true };
 }
 
 type Authors = () => Record<string, Author | null>;

@@ -1,7 +1,7 @@
 import { useReactFlow } from '@xyflow/react';
-import { useCanvas, useCanvasState } from '../canvas/context.js';
+import { useCanvas, useCanvasState } from '../ui/canvas-context.js';
 import { layoutBounds } from '../canvas/fit.js';
-import type { FlowNode } from '../canvas/flow-nodes.js';
+import type { FlowNode } from '../cards/card-data.js';
 
 /**
  * What happened to the person's changes that did not go as planned: a conflict that could not be re-applied, a

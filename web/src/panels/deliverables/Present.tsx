@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { PresentBoard, PresentShot } from '../../model/present.js';
 
 /**
  * Present mode (issue 35, item 6; docs/deliverables.md, "Present"): a board's shots full screen, one at a time, in
@@ -6,26 +7,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
  * between shots and across boards; Escape leaves. When the board has an animatic, it plays from the shown shot, and
  * the shot under it follows the film. The canvas opens it from the top bar, a share link opens it for a client.
  */
-
-export interface PresentShot {
-  id: string;
-  number: string;
-  pictureUrl: string | null;
-  caption: string | null;
-  action: string | null;
-  dialogue: string | null;
-  camera: string | null;
-  durationMs: number;
-}
-
-export interface PresentBoard {
-  title: string;
-  /** Width over height of the board's frames. */
-  aspect: number;
-  shots: PresentShot[];
-  /** The board's animatic (an MP4 URL), when one was exported. */
-  animaticUrl?: string | null;
-}
 
 const FIELD_LABELS = [
   ['caption', 'Description'],

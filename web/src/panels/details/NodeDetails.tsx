@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
-import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import { EditableText } from '../cards/parts.js';
-import { typeLabel } from '../model/palette.js';
-import { RunStatusBadge } from '../cards/run-controls.js';
-import { dataOf, text } from '../cards/values.js';
-import { deleteItems, patchData } from '../model/intents.js';
-import { authorLabel } from '../model/layout.js';
-import { FirstSteps, markFirstStep } from './FirstSteps.js';
+import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
+import { EditableText } from '../../cards/parts.js';
+import { typeLabel } from '../../model/palette.js';
+import { RunStatusBadge } from '../../cards/run-controls.js';
+import { recordOf, text } from '../../model/values.js';
+import { deleteItems, patchData } from '../../model/intents.js';
+import { authorLabel } from '../../model/layout.js';
+import { markFirstStep } from '../../model/first-steps.js';
+import { FirstSteps } from './FirstSteps.js';
 import { ResultVersions } from './ResultVersions.js';
 import { ContentCredentials } from './ContentCredentials.js';
 
@@ -22,7 +23,7 @@ export function NodeDetails({ nodeId }: { nodeId: string | null }) {
     if (shown) markFirstStep('select');
   }, [shown]);
   if (!nodeId || !node) return <FirstSteps />;
-  const data = dataOf(node.data);
+  const data = recordOf(node.data);
   const authors = () => controller.store.getState().lastAuthor;
   const rename = (next: string) =>
     void controller.submit(patchData(node.id, { displayName: next }, 'Rename', authors, next));

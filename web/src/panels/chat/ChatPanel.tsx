@@ -2,15 +2,21 @@ import { useChat } from '@ai-sdk/react';
 import { useReactFlow } from '@xyflow/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ChatContext, ChatModelStatus, ConversationView, RunEstimate } from '../../../src/contract/index.js';
-import { samePerson } from '../../../src/contract/person.js';
-import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import type { FlowNode } from '../canvas/flow-nodes.js';
-import { api } from '../model/api.js';
-import { undoAgentChanges } from '../model/agent-undo.js';
-import { markFirstStep } from './FirstSteps.js';
-import { chatApi, chatTransport, freeSpot, newMessageId, toolLine, toolWord } from '../model/chat.js';
-import { credits } from '../cards/values.js';
+import {
+  dataOf,
+  type ChatContext,
+  type ChatModelStatus,
+  type ConversationView,
+  type RunEstimate,
+} from '../../../../src/contract/index.js';
+import { samePerson } from '../../../../src/contract/person.js';
+import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
+import type { FlowNode } from '../../cards/card-data.js';
+import { api } from '../../model/api.js';
+import { undoAgentChanges } from '../../model/agent-undo.js';
+import { markFirstStep } from '../../model/first-steps.js';
+import { chatApi, chatTransport, freeSpot, newMessageId, toolLine, toolWord } from '../../model/chat.js';
+import { credits } from '../../model/values.js';
 
 /**
  * The Chat tab (docs/chat.md): the canvas's conversations with the in-product assistant. The person who owns a
@@ -259,15 +265,7 @@ function Conversation({
   }, [messages]);
 
   const names = useMemo(
-    () =>
-      new Map(
-        nodes.map((node) => [
-          node.id,
-          (node.data as { displayName?: string; label?: string }).displayName ??
-            (node.data as { label?: string }).label ??
-            node.id,
-        ]),
-      ),
+    () => new Map(nodes.map((node) => [node.id, node.data.displayName ?? dataOf(node, 'groupNode')?.label ?? node.id])),
     [nodes],
   );
   const showNode = (nodeId: string) => void flow.fitView({ nodes: [{ id: nodeId }], duration: 300, maxZoom: 1.2 });

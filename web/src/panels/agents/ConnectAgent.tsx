@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { TOOL_SETS, type ChatRunView, type ConnectionView, type ToolSetName } from '../../../src/contract/index.js';
-import { samePerson } from '../../../src/contract/person.js';
-import { clientConfigs } from '../../../src/shared/client-configs.js';
-import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import { api } from '../model/api.js';
-import { undoAgentChanges } from '../model/agent-undo.js';
-import { credits } from '../cards/values.js';
+import { TOOL_SETS, type ChatRunView, type ConnectionView, type ToolSetName } from '../../../../src/contract/index.js';
+import { samePerson } from '../../../../src/contract/person.js';
+import { clientConfigs } from '../../../../src/shared/client-configs.js';
+import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
+import { api } from '../../model/api.js';
+import { undoAgentChanges } from '../../model/agent-undo.js';
+import { credits } from '../../model/values.js';
 
 /**
  * Connects an agent to this canvas from the browser alone: an owner gets a new agent token (shown once) and a chat

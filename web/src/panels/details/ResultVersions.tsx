@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { thumbnailUrl } from '../cards/media-url.js';
-import type { ResultVersion, ResultVersionList } from '../../../src/contract/index.js';
-import { useCanvas, useEditable } from '../canvas/context.js';
-import { credits } from '../cards/values.js';
+import { thumbnailUrl } from '../../cards/media-url.js';
+import type { ResultVersion, ResultVersionList } from '../../../../src/contract/index.js';
+import { useCanvas, useEditable } from '../../ui/canvas-context.js';
+import { credits } from '../../model/values.js';
 
 /**
  * A node's result versions (issue 22) in its details: step through them, see who made each and what it cost,

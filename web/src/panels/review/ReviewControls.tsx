@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { REVIEW_STATES, type ReviewState, type ReviewStateView } from '../../../src/contract/index.js';
-import { useCanvas, useCanvasState } from '../canvas/context.js';
-import { api } from '../model/api.js';
-import { stateOf, useReview, useReviewController } from '../model/review.js';
+import { REVIEW_STATES, type ReviewState, type ReviewStateView } from '../../../../src/contract/index.js';
+import { ReviewStateChips } from '../../ui/review-state-chips.js';
+import { useCanvas, useCanvasState } from '../../ui/canvas-context.js';
+import { api } from '../../model/api.js';
+import { stateOf, useReview, useReviewController } from '../../model/review.js';
 
 /**
  * Review states in the shot list (issue 33, item 3): a board's or a shot's state (Draft, In review, Changes requested,
@@ -17,23 +18,6 @@ export function useMayApprove(): boolean {
   const role = useCanvasState((state) => state.role);
   const editorsApprove = useReview((data) => data.editorsApprove, false);
   return role === 'owner' || (role === 'editor' && editorsApprove);
-}
-
-/** The state as a chip, and the "changed since approval" mark. */
-export function ReviewStateChips({ view }: { view: ReviewStateView | undefined }) {
-  const state = view?.state ?? 'draft';
-  return (
-    <>
-      <span className={`chip review-chip review-${state}`} data-review-state={state}>
-        {REVIEW_STATES[state]}
-      </span>
-      {view?.changed_since_approval ? (
-        <span className="chip chip-warning review-changed" title="Approved, then changed: approve it again">
-          Changed since approval
-        </span>
-      ) : null}
-    </>
-  );
 }
 
 /** A board's or a shot's review state: a select for whoever may decide, else the chip. */

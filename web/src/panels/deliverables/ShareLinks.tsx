@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ExportView, ShareLinkView, ShareReview } from '../../../src/contract/index.js';
-import { useCanvasState } from '../canvas/context.js';
-import { api } from '../model/api.js';
-import { boardTitle } from '../model/present.js';
+import type { ExportView, ShareLinkView, ShareReview } from '../../../../src/contract/index.js';
+import { useCanvasState } from '../../ui/canvas-context.js';
+import { api } from '../../model/api.js';
+import { boardTitle } from '../../model/present.js';
 
 /** A link's review (issue 33): what its guests see of the comments, and whether they comment. */
 const REVIEW_CHOICES: Record<ShareReview, string> = {

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { CheckpointView, HistoryEntry } from '../../../src/contract/index.js';
-import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import { api } from '../model/api.js';
-import { authorLabel } from '../model/layout.js';
+import type { CheckpointView, HistoryEntry } from '../../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
+import { api } from '../../model/api.js';
+import { authorLabel } from '../../model/layout.js';
 
 const CHANGE_WORDS = { create: 'added', update: 'changed', delete: 'deleted' } as const;
 
@@ -46,7 +46,7 @@ export function HistoryPanel() {
   }, [address]);
   useEffect(() => void load(), [load, revision]);
 
-  const names = new Map(nodes.map((node) => [node.id, (node.data as { displayName?: string }).displayName ?? node.id]));
+  const names = new Map(nodes.map((node) => [node.id, node.data.displayName ?? node.id]));
   return (
     <div className="history">
       {error ? <p className="error-line">Could not read the history: {error}</p> : null}

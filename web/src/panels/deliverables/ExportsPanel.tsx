@@ -6,10 +6,10 @@ import {
   SHEET_FIELDS,
   type ExportKind,
   type ExportView,
-} from '../../../src/contract/index.js';
-import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import { api } from '../model/api.js';
-import { boardTitle } from '../model/present.js';
+} from '../../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
+import { api } from '../../model/api.js';
+import { boardTitle } from '../../model/present.js';
 import { BoardSound } from './BoardSound.js';
 import { ShareLinks } from './ShareLinks.js';
 

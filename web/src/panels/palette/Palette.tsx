@@ -1,10 +1,10 @@
 import { useReactFlow } from '@xyflow/react';
-import { useCanvas, useEditable } from '../canvas/context.js';
-import { useUploads } from '../canvas/FileUploads.js';
-import { createItems } from '../model/intents.js';
-import { PALETTE, paletteNode, typeLabel, type PaletteEntry } from '../model/palette.js';
-import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../model/placement.js';
-import { markFirstStep } from './FirstSteps.js';
+import { useCanvas, useEditable } from '../../ui/canvas-context.js';
+import { useUploads } from '../../canvas/FileUploads.js';
+import { createItems } from '../../model/intents.js';
+import { PALETTE, paletteNode, typeLabel, type PaletteEntry } from '../../model/palette.js';
+import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../../model/placement.js';
+import { markFirstStep } from '../../model/first-steps.js';
 
 const GROUPS: Array<PaletteEntry['group']> = ['Structure', 'Story', 'Image', 'Video', 'Sound', '3D', 'Skills'];
 

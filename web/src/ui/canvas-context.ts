@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { SkillCatalog } from '../../../src/contract/index.js';
-import type { CanvasController, CanvasState } from '../model/canvas-store.js';
+import type { CanvasController, CanvasState } from '../model/canvas-state.js';
 
 /** What every card and panel of an open canvas reaches: the controller (state and actions) and the skill catalog. */
 export interface CanvasContextValue {
@@ -10,7 +10,7 @@ export interface CanvasContextValue {
   /** A view that never edits (the MCP App): cards show states, not the controls that change them. */
   viewOnly?: boolean;
   /**
-   * The one origin cards draw media from (src/cards/media-url.ts): the page's own (the default), or in the MCP App
+   * The one origin cards draw media from (cards/media-url.ts): the page's own (the default), or in the MCP App
    * the canvas-mcp server's; null: no media at all.
    */
   mediaOrigin?: string | null;

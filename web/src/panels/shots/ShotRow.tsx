@@ -1,14 +1,14 @@
 import type { DragEvent } from 'react';
-import { BubbleIcon } from './icons.js';
-import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../src/contract/index.js';
-import { safeThumbnailUrl } from '../cards/media-url.js';
-import { useCanvas, useMediaOrigin } from '../canvas/context.js';
-import type { Shot } from '../model/shots.js';
-import { openThreadCount, threadCountLabel, useReview } from '../model/review.js';
-import { ReviewStateControl } from './ReviewControls.js';
+import { BubbleIcon } from '../../ui/icons.js';
+import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../../src/contract/index.js';
+import { safeThumbnailUrl } from '../../cards/media-url.js';
+import { useCanvas, useMediaOrigin } from '../../ui/canvas-context.js';
+import type { Shot } from '../../model/shots.js';
+import { openThreadCount, threadCountLabel, useReview } from '../../model/review.js';
+import { ReviewStateControl } from '../review/ReviewControls.js';
 
 /**
- * One shot of the shot list (src/panels/ShotList.tsx): its number (with the script's flag), picture and fields, each
+ * One shot of the shot list (ShotList.tsx): its number (with the script's flag), picture and fields, each
  * saved when left; dragged onto another row to take its place, or moved with its buttons.
  */
 

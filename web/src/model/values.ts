@@ -6,7 +6,8 @@
 
 export type Data = Record<string, unknown>;
 
-export function dataOf(value: unknown): Data {
+/** A JSON object as a record of its fields; anything else as none. */
+export function recordOf(value: unknown): Data {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Data) : {};
 }
 

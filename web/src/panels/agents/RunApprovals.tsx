@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { RunApprovalView } from '../../../src/contract/index.js';
-import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import { api } from '../model/api.js';
+import { dataOf, type RunApprovalView } from '../../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
+import { api } from '../../model/api.js';
 
 /**
  * Paid runs external agents asked to start, waiting for a person's yes (issue 34, item 6; docs/contract.md, "Spend
@@ -48,8 +48,8 @@ export function RunApprovals() {
 
   if (pending.length === 0) return null;
   const nameOf = (nodeId: string) => {
-    const data = nodes.find((node) => node.id === nodeId)?.data as { displayName?: string; label?: string } | undefined;
-    return data?.displayName ?? data?.label ?? nodeId;
+    const node = nodes.find((candidate) => candidate.id === nodeId);
+    return node?.data.displayName ?? dataOf(node, 'groupNode')?.label ?? nodeId;
   };
   return (
     <section className="run-approvals" aria-label="Runs waiting for approval">

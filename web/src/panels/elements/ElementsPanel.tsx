@@ -4,12 +4,12 @@ import {
   MAX_ELEMENT_REFERENCES,
   type ElementKind,
   type ElementView,
-} from '../../../src/contract/index.js';
-import { safeMediaUrl } from '../cards/media-url.js';
-import { useCanvasState, useEditable, useMediaOrigin } from '../canvas/context.js';
-import { api, ApiError } from '../model/api.js';
-import { reloadElements, useProjectElements } from '../model/elements.js';
-import { sendFiles } from '../model/uploads.js';
+} from '../../../../src/contract/index.js';
+import { safeMediaUrl } from '../../cards/media-url.js';
+import { useCanvasState, useEditable, useMediaOrigin } from '../../ui/canvas-context.js';
+import { api, ApiError } from '../../model/api.js';
+import { reloadElements, useProjectElements } from '../../model/elements.js';
+import { sendFiles } from '../../model/uploads.js';
 
 /**
  * The project's elements (issue 32, item 5; docs/storyboards.md, "Elements"): cast, locations, props and styles, each

@@ -1,19 +1,19 @@
 import { useEffect, useId, useMemo, useState, type MouseEvent } from 'react';
-import type { CanvasNode, CommentAnchor, CommentView, ThreadView } from '../../../src/contract/index.js';
-import { useCanvas, useCanvasState, useMediaOrigin } from '../canvas/context.js';
-import { safeThumbnailUrl } from '../cards/media-url.js';
-import { pictureOfCard } from '../cards/parts.js';
-import { dataOf } from '../cards/values.js';
-import { api } from '../model/api.js';
-import { boardTitle } from '../model/present.js';
+import type { CanvasNode, CommentAnchor, CommentView, ThreadView } from '../../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useMediaOrigin } from '../../ui/canvas-context.js';
+import { safeThumbnailUrl } from '../../cards/media-url.js';
+import { pictureOfCard } from '../../cards/parts.js';
+import { recordOf } from '../../model/values.js';
+import { api } from '../../model/api.js';
+import { boardTitle } from '../../model/present.js';
 import {
   formatTimecode,
   parseTimecode,
   useReview,
   useReviewController,
   type ReviewController,
-} from '../model/review.js';
-import { boardOf, shotPicture, type Shot } from '../model/shots.js';
+} from '../../model/review.js';
+import { boardOf, shotPicture, type Shot } from '../../model/shots.js';
 import { ThreadItem, type ThreadActions } from './ThreadItem.js';
 
 /**
@@ -48,7 +48,7 @@ export function pictureOf(
     const shot = shotId ? boardOf(node).shots.find((each) => each.id === shotId) : undefined;
     return shot ? shotPicture(shot, states) : undefined;
   }
-  const data = dataOf(node.data);
+  const data = recordOf(node.data);
   return pictureOfCard(data, states[node.id]);
 }
 

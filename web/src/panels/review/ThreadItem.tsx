@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { CommentView, ThreadView } from '../../../src/contract/index.js';
-import { formatTimecode, when } from '../model/review.js';
+import type { CommentView, ThreadView } from '../../../../src/contract/index.js';
+import { formatTimecode, when } from '../../model/review.js';
 
 /**
  * One comment thread (issue 33): where it is, its comments (author, time, "edited", "Comment deleted"), a reply box,

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
-
 /**
  * What to try in the first minutes (issue 31): shown where the details of a selected node go, until each step has been
- * done once in this browser (kept in localStorage, so it disappears once used and stays gone), or dismissed.
+ * done once in this browser (kept in localStorage, so it disappears once used and stays gone), or dismissed. The
+ * record lives here, apart from the tips (panels/details/FirstSteps.tsx), because the canvas and the pages mark steps
+ * done too.
  */
 
 export const FIRST_STEPS = {
@@ -18,7 +18,8 @@ export type FirstStep = keyof typeof FIRST_STEPS;
 const KEY = 'canvas-mcp.first-steps';
 const EVENT = 'canvas-mcp:first-step';
 
-function doneSteps(): Set<string> {
+/** The steps done (and 'dismissed') in this browser. */
+export function doneSteps(): Set<string> {
   try {
     return new Set(JSON.parse(localStorage.getItem(KEY) ?? '[]') as string[]);
   } catch {
@@ -35,33 +36,12 @@ export function markFirstStep(step: FirstStep | 'dismissed'): void {
   window.dispatchEvent(new Event(EVENT));
 }
 
-export function FirstSteps() {
-  const [done, setDone] = useState(doneSteps);
-  useEffect(() => {
-    const refresh = () => setDone(doneSteps());
-    window.addEventListener(EVENT, refresh);
-    window.addEventListener('storage', refresh);
-    return () => {
-      window.removeEventListener(EVENT, refresh);
-      window.removeEventListener('storage', refresh);
-    };
-  }, []);
-  const left = (Object.keys(FIRST_STEPS) as FirstStep[]).filter((step) => !done.has(step));
-  if (done.has('dismissed') || left.length === 0)
-    return <p className="muted panel-empty">Select a node to see its details.</p>;
-  return (
-    <section className="first-steps" aria-labelledby="first-steps-title">
-      <h2 id="first-steps-title">Try this</h2>
-      <ul>
-        {left.map((step) => (
-          <li key={step} data-step={step}>
-            {FIRST_STEPS[step]}
-          </li>
-        ))}
-      </ul>
-      <button type="button" className="button-small" onClick={() => markFirstStep('dismissed')}>
-        Hide these tips
-      </button>
-    </section>
-  );
+/** Calls `refresh` whenever a step is marked done, here or in another tab; answers how to stop. */
+export function watchFirstSteps(refresh: () => void): () => void {
+  window.addEventListener(EVENT, refresh);
+  window.addEventListener('storage', refresh);
+  return () => {
+    window.removeEventListener(EVENT, refresh);
+    window.removeEventListener('storage', refresh);
+  };
 }

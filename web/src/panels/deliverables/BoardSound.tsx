@@ -1,7 +1,7 @@
-import { useCanvas, useCanvasState } from '../canvas/context.js';
-import { setSoundRole, soundRole, type SoundRole } from '../model/board-sound.js';
-import { boardTitle } from '../model/present.js';
-import { boardOf } from '../model/shots.js';
+import { useCanvas, useCanvasState } from '../../ui/canvas-context.js';
+import { setSoundRole, soundRole, type SoundRole } from '../../model/board-sound.js';
+import { boardTitle } from '../../model/present.js';
+import { boardOf } from '../../model/shots.js';
 
 /**
  * The board's sound: each sound card on the canvas laid under the animatic as the music bed, as a voice-over starting

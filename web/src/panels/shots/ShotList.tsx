@@ -1,14 +1,14 @@
 import { useReactFlow } from '@xyflow/react';
 import { useMemo, useRef, useState } from 'react';
-import { BOARD_ASPECTS, SHOT_STATUSES, shotElements, type ShotWords } from '../../../src/contract/index.js';
-import { useCanvas, useCanvasState, useEditable } from '../canvas/context.js';
-import { api, ApiError, newKey } from '../model/api.js';
+import { BOARD_ASPECTS, dataOf, SHOT_STATUSES, shotElements, type ShotWords } from '../../../../src/contract/index.js';
+import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
+import { api, ApiError, newKey } from '../../model/api.js';
 import { ShotRow } from './ShotRow.js';
-import { RequestApproval, ReviewStateControl } from './ReviewControls.js';
-import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../model/placement.js';
-import { useProjectElements } from '../model/elements.js';
-import { newNodeId } from '../model/palette.js';
-import { importSummary, scriptOfBoard, shotFlags } from '../model/script-import.js';
+import { RequestApproval, ReviewStateControl } from '../review/ReviewControls.js';
+import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../../model/placement.js';
+import { useProjectElements } from '../../model/elements.js';
+import { newNodeId } from '../../model/palette.js';
+import { importSummary, scriptOfBoard, shotFlags } from '../../model/script-import.js';
 import {
   addShot,
   boardsOf,
@@ -23,7 +23,7 @@ import {
   shotPrompt,
   type Board,
   type Shot,
-} from '../model/shots.js';
+} from '../../model/shots.js';
 
 /**
  * The shot list (issue 32, item 3): the board's shots as a table beside the canvas, every field editable in place
@@ -83,7 +83,7 @@ export function ShotList({
         id: newNodeId('imageGenNode'),
         position: freeSpotNear(boxes, near, NEW_CARD),
         prompt: shotPrompt(shot, elements),
-        aspectRatio: text((board.node.data as { aspectRatio?: unknown }).aspectRatio) || '16:9',
+        aspectRatio: text(dataOf(board.node, 'storyboardNode')?.aspectRatio) || '16:9',
       };
       if (!(await controller.submit(shotGeneration(board.node.id, shot.id, card, authors)))) return;
       nodeId = card.id;
@@ -167,7 +167,7 @@ export function ShotList({
 
   const submit = (intent: Parameters<typeof controller.submit>[0]) => void controller.submit(intent);
   const boardId = board.node.id;
-  const data = board.node.data as { aspectRatio?: string; title?: string; displayName?: string };
+  const aspectRatio = dataOf(board.node, 'storyboardNode')?.aspectRatio;
   const shown = visibleShots(board, sort, filters);
   const reorderable = editable && sort === 'order' && !filters.scene && !filters.cast && !filters.status;
   const download = (format: 'csv' | 'xlsx') =>
@@ -198,14 +198,14 @@ export function ShotList({
         <label>
           Frame{' '}
           <select
-            value={data.aspectRatio ?? ''}
+            value={aspectRatio ?? ''}
             disabled={!editable}
             onChange={(event) => submit(setBoardAspect(boardId, event.target.value, authors))}
           >
-            {data.aspectRatio && !(BOARD_ASPECTS as readonly string[]).includes(data.aspectRatio) ? (
-              <option value={data.aspectRatio}>{data.aspectRatio}</option>
+            {aspectRatio && !(BOARD_ASPECTS as readonly string[]).includes(aspectRatio) ? (
+              <option value={aspectRatio}>{aspectRatio}</option>
             ) : null}
-            {!data.aspectRatio ? <option value="">not set</option> : null}
+            {!aspectRatio ? <option value="">not set</option> : null}
             {BOARD_ASPECTS.map((aspect) => (
               <option key={aspect} value={aspect}>
                 {aspect}
@@ -405,10 +405,10 @@ function distinct(values: string[]): string[] {
 }
 
 function boardTitle(board: Board): string {
-  const data = board.node.data as { title?: unknown; displayName?: unknown };
+  const data = dataOf(board.node, 'storyboardNode');
   return (
-    (typeof data.title === 'string' && data.title) ||
-    (typeof data.displayName === 'string' && data.displayName) ||
+    (typeof data?.title === 'string' && data.title) ||
+    (typeof data?.displayName === 'string' && data.displayName) ||
     board.node.id
   );
 }
