@@ -11,6 +11,7 @@ const LADDER = [
   'contract',
   'shared',
   'canvas',
+  'storyboard',
   'validation',
   'store',
   'config',

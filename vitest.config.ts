@@ -15,6 +15,7 @@ const QUICK_FILES = [
   'test/contract/**/*.test.ts',
   'test/config/**/*.test.ts',
   'test/unit/**/*.test.ts',
+  'test/docs/**/*.test.ts',
   'web/test/**/*.test.ts',
 ];
 const LATENCY_BUDGET_FILES = [

@@ -4,7 +4,7 @@ import { boardImageUri } from '../shared/canvas-resource-uri.js';
 import type { ChatModel } from './model.js';
 
 /**
- * The assistant looks at the board (issue 34, item 3; docs/chat.md, "When the assistant looks at the board"): when
+ * The assistant looks at the board (docs/chat.md, "When the assistant looks at the board"): when
  * the person's message asks it to look ("look at", "compare", "does it match", "continuity", "messy") and the model
  * takes pictures, the turn reads the board picture (canvas://…/board.png, over its own MCP connection with the turn's
  * rights) and attaches it to that message as an image part. Nothing is attached otherwise: a picture costs the

@@ -3,7 +3,7 @@ import type { Actor } from '../store/records.js';
 import type { Store } from '../store/store.js';
 
 /**
- * The other canvases a person's message asks about (issue 29, item 10): canvases of their projects that the text names
+ * The other canvases a person's message asks about: canvases of their projects that the text names
  * by id or by title. Only those join the turn's reach beside the conversation's own canvas, so text written on one
  * canvas (a prompt injection in a note) cannot make the assistant read another one the person never mentioned.
  */

@@ -8,7 +8,7 @@ import type {
 } from '../contract/index.js';
 import { authorizeProject, requireCanvas } from '../backend/auth/access.js';
 import type { CallerContext } from '../backend/auth/caller.js';
-import { personOf } from '../backend/people-operations.js';
+import { personOf } from '../backend/team/people-operations.js';
 import { CanvasError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Logger } from '../shared/logger.js';
@@ -26,7 +26,7 @@ import { boardToLookAt } from './board-look.js';
 import { samePerson } from '../contract/index.js';
 
 /**
- * The canvas chat (issue 18; docs/chat.md). A conversation is a chat run bound to its person: read-only when they are
+ * The canvas chat (docs/chat.md). A conversation is a chat run bound to its person: read-only when they are
  * a viewer. Each turn runs on the server (keys stay here; a closed tab does not stop it) with a token minted for
  * that turn alone (issued by the person, so it never does more than they may; hashed; revoked when the turn ends),
  * and its agent is an MCP client of this server's own /mcp/, held to every check an external agent is.
@@ -129,7 +129,7 @@ export function createChatService(options: ChatServiceOptions) {
 
   /**
    * A new token for one turn, issued by the person (so capped by their role at every call) and bound to the chat run.
-   * It reaches the conversation's canvas and the canvases the person's message named (issue 29, item 10), no other.
+   * It reaches the conversation's canvas and the canvases the person's message named, no other.
    */
   async function turnToken(
     conversation: ConversationRecord,
@@ -152,8 +152,8 @@ export function createChatService(options: ChatServiceOptions) {
   }
 
   /**
-   * The spend bounds over the last day (issue 29, item 5): a person's conversations together, and the project's, each
-   * under its budget before another turn starts; summed from every server's records.
+   * The spend bounds over the last day (docs/chat.md, "Stop, end, limits and failures"): a person's conversations
+   * together, and the project's, each under its budget before another turn starts; summed from every server's records.
    */
   async function requireDailyBudget(conversation: ConversationRecord): Promise<void> {
     const spent = await store.chats.spentSince(conversation.owner, conversation.projectId, clock() - DAY_MS);

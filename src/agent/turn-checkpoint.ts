@@ -1,9 +1,9 @@
-import { CHECKPOINT_ID_PREFIX } from '../backend/checkpoints.js';
+import { CHECKPOINT_ID_PREFIX } from '../backend/canvas/checkpoints.js';
 import { newId } from '../shared/ids.js';
 import type { ConversationRecord } from '../store/chat-store.js';
 import type { Store } from '../store/store.js';
 
-/** A turn that changes more nodes and edges than this gets a checkpoint before it (issue 34, item 5). */
+/** A turn that changes more nodes and edges than this gets a checkpoint before it (docs/ui.md, "History"). */
 const HANDFUL_OF_CHANGES = 5;
 
 /**

@@ -29,9 +29,9 @@ const WRITE_TOOLS = new Set([
   'create_canvas_node',
   'delete_canvas_node',
   'create_canvas_edge',
-  // Beyond the six (issue 32, item 7): changing a shot's fields or order is an update of its board.
+  // Beyond the six: changing a shot's fields or order is an update of its board.
   'apply_canvas_changes',
-  // Laying out a messy board (issue 34, item 4): one revision of positions, like the page's Tidy.
+  // Laying out a messy board: one revision of positions, like the page's Tidy.
   'tidy_canvas',
   'cancel_canvas_node_run',
 ]);
@@ -131,7 +131,7 @@ export function compactToolOutput(toolName: string, output: unknown): unknown {
 /**
  * Keeps the transcript (and what observers receive) small: tool outputs compacted as they stream by. And says, in the
  * turn, when the assistant reads a canvas other than the conversation's, and when it writes after such a read (what it
- * writes may copy what it read there): issue 29, item 10.
+ * writes may copy what it read there), as docs/security.md, "The canvas chat's agent", describes.
  */
 function compactOutputs(own: CanvasRef): TransformStream<UIMessageChunk, UIMessageChunk> {
   const names = new Map<string, string>();
@@ -190,7 +190,7 @@ interface StepLike {
 
 /**
  * A step's model tokens. A provider that reports no usage (some OpenAI-compatible servers) is counted from the bytes
- * sent and received, about four to a token, never as zero (issue 29, item 12): spend bounds hold for every provider.
+ * sent and received, about four to a token, never as zero: spend bounds hold for every provider.
  */
 export function stepTokens(step: StepLike): { tokens: number; estimated: boolean } {
   const reported = step.usage.totalTokens;

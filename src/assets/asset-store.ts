@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where run outputs' bytes live (issue 19; docs/runs.md, "Assets"): one interface, three places. `local` is files in
- * this server's data dir (the embedded default); `postgres` is chunks in the database, so every server on one
+ * Where run outputs' bytes live (docs/runs.md, "Where assets are kept"): one interface, three places. `local` is files
+ * in this server's data dir (the embedded default); `postgres` is chunks in the database, so every server on one
  * PostgreSQL serves every asset with nothing else to run; `s3` is any S3-compatible object store. The `assets` row of
- * each asset says which one holds it and under which key, so a server reads assets from any place it can reach,
- * also while an operator moves them from one to another (`admin assets migrate`).
+ * each asset says which one holds it and under which key, so a server reads assets from any place it can reach, also
+ * while an operator moves them from one to another (`admin assets migrate`).
  *
  * A run never writes a visible asset itself: it stages its outputs under its own attempt, and they become the asset
  * only inside the transaction that completes the run while the worker still holds its lease (`publish` for files,

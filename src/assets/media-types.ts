@@ -3,7 +3,7 @@ import type { AssetKind } from '../contract/index.js';
 
 /**
  * What a file is, decided from its bytes (the `file-type` sniffer), never from a name or a `content-type` someone
- * else sent (issue 29, item 2; docs/security.md, "Assets"). A file of another type than its kind allows is refused:
+ * else sent (docs/security.md, "Assets and provider results"). A file of another type than its kind allows is refused:
  * SVG, HTML and anything a browser would run are never kept as a picture, a sound or a film.
  */
 

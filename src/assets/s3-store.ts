@@ -141,7 +141,7 @@ export function createS3AssetStore(client: S3Client, bucket: string, prefix = ''
 
     async directUrl(location, expiresInSeconds, options) {
       if (!location.storageKey) return null;
-      // The object store answers with our type, and anything not shown inline as a download (issue 29, item 2).
+      // The object store answers with our type, and anything not shown inline as a download, as our asset route does.
       return getSignedUrl(
         client,
         new GetObjectCommand({

@@ -9,10 +9,10 @@ import type { Store } from '../store/store.js';
 import { insertDerivedAssetRecord, type AssetRecord } from '../store/asset-records.js';
 
 /**
- * Thumbnails of image results (issue 34, item 3): made lazily, on the first request for one (the thumbnail route, the
- * board picture), from the asset's bytes with the uploads' own pipeline (src/assets/uploads/image-intake.ts), and kept
- * as an asset of their own so they are made once. Lazy rather than at the end of a run: the run engine stays as it is,
- * results made before this existed get thumbnails too, and a picture no one looks at costs nothing.
+ * Thumbnails of image results: made lazily, on the first request for one (the thumbnail route, the board picture), from
+ * the asset's bytes with the uploads' own pipeline (src/assets/uploads/image-intake.ts), and kept as an asset of their
+ * own so they are made once. Lazy rather than at the end of a run: the run engine stays as it is, results made before
+ * this existed get thumbnails too, and a picture no one looks at costs nothing.
  *
  * A thumbnail's id is derived from its source's (`thumbnailIdOf`), so finding it is one row read and two servers that
  * make it at once write the same bytes under the same key and the same row (the second insert does nothing).

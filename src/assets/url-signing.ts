@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { replaceAssetUrls } from './asset-url-fields.js';
 
 /**
- * Signed asset URLs (issue 19, "Asset access is authorized"): `/assets/<id>?exp=<unix seconds>&sig=<HMAC-SHA256 of
+ * Signed asset URLs (docs/runs.md, "Who may read an asset"): `/assets/<id>?exp=<unix seconds>&sig=<HMAC-SHA256 of
  * "<id>.<exp>">`, readable by whoever holds the URL until it expires, with no other credential (an <img> in an MCP
  * App cannot send one). Everyone else reads an asset with a session or token of its project's members. The key is
  * shared by every server of one store (server_secrets), so a URL one server signed works on any other.

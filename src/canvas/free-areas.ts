@@ -2,7 +2,7 @@ import type { CanvasNode, FreeArea } from '../contract/index.js';
 import { CARD, drawnBoxes, freeSpotNear, type Box } from './placement.js';
 
 /**
- * Where an agent may put new nodes (issue 34, item 4; docs/contract.md, "Free areas"): areas that cover no node as
+ * Where an agent may put new nodes (docs/contract.md, "Free areas"): areas that cover no node as
  * the page draws it, one past the end of the canvas and one beside each board (the shots an agent adds to a board's
  * scene go there), found by the same spiral search the page uses for a person's new card.
  */

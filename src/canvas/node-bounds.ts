@@ -1,8 +1,8 @@
 import { LIMITS } from '../contract/index.js';
 
 /**
- * Nodes written before the contract bounded positions and sizes (issue 17, defect 6) may lie at 1e20 or be 1e308
- * wide. Such a node is brought within the bounds where it is read back from storage (the data migration of 006, a
+ * Nodes written before the contract bounded positions and sizes (docs/contract.md, "Limits") may lie at 1e20 or be
+ * 1e308 wide. Such a node is brought within the bounds where it is read back from storage (the data migration of 006, a
  * revert to an old revision): at the nearest edge, so it stays where it was drawn as far as it can.
  */
 

@@ -1,10 +1,10 @@
 import { LIMITS, type CanvasNode } from '../contract/index.js';
 
 /**
- * Where a new card goes (issue 31, "place cards that overlap nothing"): the free spot nearest to where the person or
+ * Where a new card goes (docs/ui.md, "Where new cards go"): the free spot nearest to where the person or
  * agent is working, searched outward in a spiral of card-sized steps, against every card as it is drawn (children of
  * groups at their place on the canvas, groups with all they hold). The page (palette, paste, the chat's free spot)
- * and the server (get_canvas's free areas, issue 34) ask these same functions.
+ * and the server (get_canvas's free areas) ask these same functions.
  */
 
 function clamp(value: number, low: number, high: number, fallback: number): number {
@@ -13,7 +13,7 @@ function clamp(value: number, low: number, high: number, fallback: number): numb
 
 /**
  * Where a node is drawn. The contract bounds positions (LIMITS.coordinate), but a node stored before those bounds may
- * lie at 1e20: it is drawn at the edge of the bounds instead (issue 17, defect 6).
+ * lie at 1e20: it is drawn at the edge of the bounds instead, so one such node cannot leave the whole canvas blank.
  */
 export function drawnPosition(position: { x: number; y: number }): { x: number; y: number } {
   return {

@@ -4,7 +4,7 @@ import { boardSize } from './free-areas.js';
 import { CARD, drawnBoxes, freeSpotNear, type Box } from './placement.js';
 
 /**
- * Tidy (issue 34, item 4; docs/ui.md, "Tidy"): new places for some nodes of one parent, laid out by ELK (elkjs):
+ * Tidy (docs/ui.md, "Tidy"): new places for some nodes of one parent, laid out by ELK (elkjs):
  * `flow` follows their connections left to right (ELK's layered algorithm), `grid` packs them in rows (its box
  * algorithm). The block keeps its top-left corner where the nodes' was, unless it would then cover a node left out of
  * the tidy: then it moves, whole, to the nearest free spot. Only positions change.

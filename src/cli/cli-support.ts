@@ -87,7 +87,7 @@ export class CommandLineError extends Error {
 
 /**
  * Exit codes: 1 for a refused or failed operation, 2 for bad configuration or usage. With --json every failure is one
- * JSON object on stdout, `{ error: { code, message, details? } }` (issue 17): a script reads it the same way whatever
+ * JSON object on stdout, `{ error: { code, message, details? } }`: a script reads it the same way whatever
  * went wrong. The codes beyond the API's: `usage`, `configuration`, `io` (a file the command reads or writes) and
  * `failed`.
  */

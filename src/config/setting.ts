@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * One setting of canvas-mcp, declared once (issue 30, "one row per setting"): its schema and default, the line of
+ * One setting of canvas-mcp, declared once: its schema and default, the line of
  * `--help`, the row of docs/operations.md, its flag and environment variable. The flag and the variable derive from
  * the key (`runTimeoutMs` → `--run-timeout-ms`, `CANVAS_MCP_RUN_TIMEOUT_MS`); the few exceptions say so in their row.
  */

@@ -51,7 +51,7 @@ export const NodeRuntimeState = z.strictObject({
 export type NodeRuntimeState = z.infer<typeof NodeRuntimeState>;
 
 /** The canvas read. The spec says the output allows additional properties. */
-/** An area of the canvas that covers no node (issue 34): `near` is `canvas` (past its end) or a board's id. */
+/** An area of the canvas that covers no node: `near` is `canvas` (past its end) or a board's id. */
 export const FreeArea = z.strictObject({
   near: z.string(),
   x: z.number(),
@@ -70,7 +70,7 @@ export const CanvasSnapshot = z.looseObject({
   node_states: z.record(z.string(), NodeRuntimeState).meta({
     description: 'Runtime state per node id (runs, progress, results). Never part of the layout.',
   }),
-  // Beyond the spec's read (its output allows additional properties), issue 22.
+  // Beyond the spec's read (its output allows additional properties): each node's result versions.
   result_versions: z
     .record(z.string(), z.strictObject({ count: z.int().min(1), current_run_id: z.string() }))
     .optional()
@@ -82,17 +82,17 @@ export const CanvasSnapshot = z.looseObject({
     description:
       'Downstream chains ("Run from here") with a step still queued, running or asked to stop; absent when there are none.',
   }),
-  // Beyond the spec's read, issue 34: where new nodes fit without covering any.
+  // Beyond the spec's read: where new nodes fit without covering any.
   free_areas: z.array(FreeArea).optional().meta({
     description:
       "get_canvas only: areas that cover no node, one past the canvas's end ('canvas') and one beside each board (its id); place new nodes inside one.",
   }),
-  // Beyond the spec's read, issue 34: the board as a picture (an MCP resource of image content).
+  // Beyond the spec's read: the board as a picture (an MCP resource of image content).
   board_image_uri: z.string().optional().meta({
     description:
       'get_canvas only: the canvas as a PNG (resources/read); add ?node_id= for a storyboard or group, ?x=&y=&width=&height= for a region, &format=webp.',
   }),
-  // Beyond the spec's read, issue 32: what an agent needs to keep cast and places consistent.
+  // Beyond the spec's read: what an agent needs to keep cast and places consistent.
   elements: z.array(ElementView).optional().meta({
     description:
       "get_canvas only: the project's elements (cast, locations, props, styles) with their reference pictures; absent when it has none.",
@@ -198,9 +198,9 @@ export const RevertReceipt = z.looseObject({
 export type RevertReceipt = z.infer<typeof RevertReceipt>;
 
 /**
- * Undo of one chat run's changes (issue 34, item 5): every node and edge the run changed goes back to what it was
- * before the run first changed it, as one new revision; one that somebody else changed after the run did is left as
- * they made it, and listed in `kept`.
+ * Undo of one chat run's changes (docs/chat.md, "Undo a conversation"): every node and edge the run changed goes back
+ * to what it was before the run first changed it, as one new revision; one that somebody else changed after the run did
+ * is left as they made it, and listed in `kept`.
  */
 export const UndoChatRunReceipt = z.looseObject({
   ...receiptFields,

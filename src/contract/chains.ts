@@ -4,7 +4,7 @@ import { RunTrigger } from './node-data/common.js';
 import { RunOperation, RunStatus } from './node-run.js';
 
 /**
- * "Run from here" (issue 22, docs/runs.md "Downstream chains"): a node and every node downstream of it along edges,
+ * "Run from here" (docs/runs.md, "Downstream chains"): a node and every node downstream of it along edges,
  * in dependency order, each step its own node run. A step whose inputs (its data and its upstream results) are
  * unchanged since the node's last success is cached: no run, nothing charged, the earlier result stands.
  */

@@ -3,7 +3,7 @@ import { CanvasId, NodeId, ProjectId } from './identifiers.js';
 import { Person } from './person.js';
 
 /**
- * The canvas chat (issue 18; docs/chat.md): conversations of a person with the in-product assistant, whose agent
+ * The canvas chat (docs/chat.md): conversations of a person with the in-product assistant, whose agent
  * works through the six tools like any other. Messages are the AI SDK's UIMessage JSON (text, tool calls and their
  * results, approvals); the browser sends only its own text and its answers to approvals, never the transcript.
  */

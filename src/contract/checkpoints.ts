@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BaseRevision } from './identifiers.js';
 
 /**
- * Checkpoints (issue 34, item 5; docs/ui.md, "History"): a named revision of a canvas to come back to. Restoring one is
+ * Checkpoints (docs/ui.md, "History"): a named revision of a canvas to come back to. Restoring one is
  * a revert to its revision (POST …/revert), a new revision that loses nothing. People name them; one is taken on its
  * own (`auto`) before an assistant's turn that changed more than a handful of nodes.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CanvasId, ProjectId } from './identifiers.js';
 import { ToolSetList } from './tool-sets.js';
 
-/** An OAuth client's connection to one canvas (issue 20; docs/security.md, "Connectors"), as the REST API shows it. */
+/** An OAuth client's connection to one canvas (docs/security.md, "Connectors"), as the REST API shows it. */
 
 export const CONNECTION_SCOPES = ['canvas:read', 'canvas:write', 'runs:write'] as const;
 
@@ -29,7 +29,7 @@ export const ConnectionView = z.strictObject({
 });
 export type ConnectionView = z.infer<typeof ConnectionView>;
 
-/** What an owner changes on a connection: its tool sets (issue 34, item 2). */
+/** What an owner changes on a connection: its tool sets (docs/contract.md, "Tools beyond the six"). */
 export const ConnectionUpdateBody = z.strictObject({ tool_sets: ToolSetList }).meta({ id: 'ConnectionUpdateBody' });
 export type ConnectionUpdateBody = z.infer<typeof ConnectionUpdateBody>;
 

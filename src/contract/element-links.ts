@@ -1,5 +1,5 @@
 /**
- * Which elements a text or a shot is linked to (issue 32, item 5; docs/storyboards.md, "Elements"). One rule for the
+ * Which elements a text or a shot is linked to (docs/storyboards.md, "Elements"). One rule for the
  * server (what a run is given) and the page (what the shot list shows): a mention is `@` and an element's name, in any
  * case, not followed by a letter or digit; a shot is also linked to the elements its cast or location names.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Elements (issue 32, item 5; docs/storyboards.md, "Elements"): a project's library of what must look the same from
+ * Elements (docs/storyboards.md, "Elements"): a project's library of what must look the same from
  * shot to shot: a character, a location, a prop, a style. Each has a name, notes and up to four reference pictures
  * (uploaded images). A shot is linked to an element by name (its cast or location, e.g. from the script) or by a
  * mention in its words (`@Mara`); a generation prompt links by mention. A run of a linked node passes the elements'

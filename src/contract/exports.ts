@@ -3,7 +3,7 @@ import { NodeId } from './identifiers.js';
 import { ShareReview, ThreadView } from './review.js';
 
 /**
- * Exports (issue 35; docs/deliverables.md): the files a board leaves the app as. Each export is a job run by the
+ * Exports (docs/deliverables.md): the files a board leaves the app as. Each export is a job run by the
  * workers (beside node runs, costing nothing), made from one revision of one storyboard node with its options; the same
  * revision and options give the same content. The options are declared here once; REST, OpenAPI and the web's export
  * dialog derive from them.
@@ -137,9 +137,9 @@ export const ExportList = z.strictObject({ exports: z.array(ExportView) }).meta(
 export type ExportList = z.infer<typeof ExportList>;
 
 /**
- * Share links (issue 35, item 6): read-only, for one board or every board of a canvas, with an expiry, revocable at
- * once, opened without an account. A link shows the boards' shots (number, picture, words) in Present mode and the
- * downloads its owner chose; nothing else of the project.
+ * Share links (docs/deliverables.md, "Share links"): read-only, for one board or every board of a canvas, with an
+ * expiry, revocable at once, opened without an account. A link shows the boards' shots (number, picture, words) in
+ * Present mode and the downloads its owner chose; nothing else of the project.
  */
 export const ShareLinkCreateBody = z
   .strictObject({
@@ -154,7 +154,7 @@ export const ShareLinkCreateBody = z
       .meta({ description: 'Exports of this canvas (export ids) the link offers for download.' }),
     review: ShareReview.default('none').meta({
       description:
-        'A guest review link (issue 33): none presents only; read shows the comment threads; comment lets guests comment under a name.',
+        'A guest review link: none presents only; read shows the comment threads; comment lets guests comment under a name.',
     }),
   })
   .meta({ id: 'ShareLinkCreateBody' });

@@ -24,8 +24,8 @@ let definitionNames: Map<string, string> | undefined;
 
 /**
  * Shorter `$defs` names for the definitions every node data shape refers to: each reference spells its name, and
- * `tools/list` holds over a hundred of them (issue 12's 40 KB budget). A nullable string is `StrNull`, as `Str` is
- * a bounded string.
+ * `tools/list` holds over a hundred of them (and must stay within 40 KB: docs/contract.md, "Schema form"). A nullable
+ * string is `StrNull`, as `Str` is a bounded string.
  */
 const SHORT_NAMES: Readonly<Record<string, string>> = {
   NullableString: 'StrNull',

@@ -70,7 +70,7 @@ export const RevertBody = z.strictObject({
 });
 export type RevertBody = z.infer<typeof RevertBody>;
 
-/** Tidy (issue 34, item 4): some nodes of one parent laid out again, as one revision of position changes. */
+/** Tidy (docs/ui.md, "Tidy"): some nodes of one parent laid out again, as one revision of position changes. */
 export const TidyBody = z
   .strictObject({
     base_revision: BaseRevision,

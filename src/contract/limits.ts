@@ -20,15 +20,15 @@ export const LIMITS = {
   /** The whole layout of one canvas (every node and edge body), serialized. */
   canvasBytes: 64 * 1024 * 1024,
   /**
-   * |x| and |y| of a node's position: a node at 1e20 passed validation once and then no card was drawn at all (issue
-   * 17, defect 6). Ten million is thousands of screens in every direction.
+   * |x| and |y| of a node's position: a node at 1e20 passed validation once and then no card was drawn at all.
+   * Ten million is thousands of screens in every direction.
    */
   coordinate: 10_000_000,
   /** A node's (or its style's) width and height. */
   nodeExtent: 100_000,
   /**
    * Bytes of change log (the bodies a write leaves, as stored) one request may cause. A 60-byte revert of 20 nodes
-   * of 400 KB logged 8 MB (issue 17, defect 7): a small request must not make the store grow by a large amount.
+   * of 400 KB once logged 8 MB: a small request must not make the store grow by a large amount.
    */
   changeLogBytes: 4 * 1024 * 1024,
   /** Field issues listed in one invalid_arguments answer; the total is always given. */

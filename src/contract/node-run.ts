@@ -98,7 +98,7 @@ export const NodeRun = z
     finished_at: Timestamp.nullable(),
     cancel_requested_at: Timestamp.nullable(),
     updated_at: Timestamp,
-    // Beyond the spec's record (its outputs allow additional properties): which provider ran it (issue 22).
+    // Beyond the spec's record (its outputs allow additional properties): which provider ran it.
     version: z.int().min(1).nullable().optional().meta({
       description: 'Which result version of its node this run produced (1 = the first); null when it produced none.',
     }),

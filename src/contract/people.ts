@@ -10,8 +10,8 @@ const Seconds = z
   .min(60)
   .max(30 * 24 * 3600);
 /**
- * What people grant ends by itself (issue 17, defect 1): an agent token a person issues lasts 30 days unless they say
- * less, a chat run 7 days.
+ * What people grant ends by itself (docs/security.md, "What people grant to agents"): an agent token a person issues
+ * lasts 30 days unless they say less, a chat run 7 days.
  */
 export const DEFAULT_LIFETIME_SECONDS = { token: 30 * 24 * 3600, chatRun: 7 * 24 * 3600 } as const;
 const Timestamp = z.string();
@@ -28,7 +28,8 @@ export const ChatRunOpenBody = z.strictObject({
   expires_in: Seconds.default(DEFAULT_LIFETIME_SECONDS.chatRun).meta({
     description: 'Seconds until it expires (60 s .. 30 days; default 7 days).',
   }),
-  // An identifier like any other (well-formed, no U+0000): both stores must answer it the same way (issue 9, defect 6).
+  // An identifier like any other (well-formed, no U+0000, which PostgreSQL cannot store in text): both stores must
+  // answer it the same way.
   token_id: ResourceId.optional().meta({
     description: 'The agent token that will present it; without one, only a token acting for you may present it.',
   }),

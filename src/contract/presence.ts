@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NodeId } from './identifiers.js';
 
 /**
- * Who is on a canvas now (issue 21): people (their selection and cursor) and agents (the chat runs and OAuth
+ * Who is on a canvas now: people (their selection and cursor) and agents (the chat runs and OAuth
  * connections that read or wrote in the last minute, with the node they touched last). Never stored, never in history;
  * pages receive it as `presence` events of the change feed, agents as the extra `presence` field of get_canvas.
  */

@@ -21,7 +21,7 @@ export function webCanvasPath(projectId: string, canvasId: string): string {
   return `/p/${encodeURIComponent(projectId)}/c/${encodeURIComponent(canvasId)}`;
 }
 
-/** Where a share link opens (issue 35): Present mode of the boards it shows, without an account. */
+/** Where a share link opens: Present mode of the boards it shows, without an account. */
 export const WEB_SHARE_ROUTE = '/share/:secret';
 
 /** Where the web app shows a project's team (members, invitations, audit log). */
@@ -63,7 +63,7 @@ export const IntrospectedPrincipal = z.strictObject({
     .array(z.strictObject({ project_id: z.string(), canvas_id: z.string() }))
     .nullable()
     .optional(),
-  /** Tool sets beyond the six its owner enabled (issue 34, item 2); absent: none. */
+  /** Tool sets beyond the six its owner enabled (docs/contract.md, "Tools beyond the six"); absent: none. */
   tool_sets: ToolSetList.optional(),
 });
 

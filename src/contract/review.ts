@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BaseRevision, NodeId } from './identifiers.js';
 
 /**
- * Review (issue 33; docs/review.md): comment threads pinned to a node (a point on its picture, a timecode of its film
+ * Review (docs/review.md): comment threads pinned to a node (a point on its picture, a timecode of its film
  * or of the board's animatic) or to the canvas as a whole; review states of boards and shots that only people set;
  * each person's inbox. Comments are not part of the layout: posting one never moves the canvas's revision, so
  * commenting never conflicts with editing. Declared once here; REST, OpenAPI, MCP and the web derive from it.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NodeId } from './identifiers.js';
 
 /**
- * A screenplay imported into a canvas (issue 32, item 4; docs/storyboards.md, "The script"): its scenes (heading,
+ * A screenplay imported into a canvas (docs/storyboards.md, "The script"): its scenes (heading,
  * INT/EXT, location, time of day) and their lines, each with an id derived from its content, so a revised script
  * imported again says which scenes and lines were added, removed or changed, and a shot bound to a line that is gone
  * is flagged. Kept as a scriptNode's `scriptResult` (any JSON value in the spec; this is our shape).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Shots (issue 32, item 2; docs/storyboards.md, "Boards and shots"): a storyboard is a storyboardNode whose `frames`
+ * Shots (docs/storyboards.md, "Boards and shots"): a storyboard is a storyboardNode whose `frames`
  * are its shots, in order. Each shot has a stable `id` and a display `number` that follows the order (1, 2, 3; a shot
  * inserted between 2 and 3 is 2A while the board's numbers are locked), and the fields every shot list holds. The
  * vocabularies are the craft's (StudioBinder's shot list, Boords' aspect ratios); labels for people are beside them.
@@ -66,8 +66,8 @@ export const ShotNumber = z
 
 /**
  * The shot-list fields a storyboard frame may carry besides its picture (all optional: a frame is a shot). Described in
- * docs/contract.md rather than in the schema: every agent's tools/list carries the schema (issue 12's budget).
- * `number` is the display label (the id stays stable). Which script lines a shot shows is kept with the script
+ * docs/contract.md rather than in the schema: every agent's tools/list carries the schema, which must stay within
+ * 40 KB. `number` is the display label (the id stays stable). Which script lines a shot shows is kept with the script
  * (src/contract/screenplay.ts, `bindings`).
  */
 export function shotFields<S extends z.ZodType, N extends z.ZodType>(text: S, list: (max: number) => N) {

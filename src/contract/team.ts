@@ -3,7 +3,7 @@ import { TemplateId } from './templates.js';
 import { CanvasId, ProjectId } from './identifiers.js';
 import { Person } from './person.js';
 
-/** A team's workspace in the browser (issue 21): members, invitations, canvases and the audit log (docs/api.md). */
+/** A team's workspace in the browser: members, invitations, canvases and the audit log (docs/api.md). */
 
 const Timestamp = z.string();
 export const MemberRoleName = z.enum(['viewer', 'editor', 'owner']);
@@ -53,7 +53,7 @@ export type IssuedInvite = z.infer<typeof IssuedInvite>;
 
 export const InviteList = z.strictObject({ invites: z.array(InviteView) });
 
-/** A sign-in link an owner makes for a member whose session ended (issue 31): copy it to them; it works once. */
+/** A sign-in link an owner makes for a member whose session ended: copy it to them; it works once. */
 export const MemberSignInLink = z.strictObject({
   person: Person,
   url: z.string(),

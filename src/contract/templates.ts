@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CanvasId } from './identifiers.js';
 
 /**
- * Canvas templates (issue 32, item 6; docs/storyboards.md, "Templates"): a new canvas can start from a built-in
+ * Canvas templates (docs/storyboards.md, "Templates"): a new canvas can start from a built-in
  * template (film, commercial, vertical social, animation) or from one of its project's own, which an owner saved
  * from a canvas.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Tool sets (issue 34, item 2; docs/contract.md, "Tools beyond the six"): named groups of the registry's tools beyond
+ * Tool sets (docs/contract.md, "Tools beyond the six"): named groups of the registry's tools beyond
  * the published six, which an owner enables per token and a client then lists by asking for them (the
  * `X-MCP-Toolsets` header, in the style of GitHub's MCP server). Without either, every caller lists exactly the six
  * (spec, Rules 2 and 4). A set the credential was not given is refused by name.
@@ -33,8 +33,8 @@ export const ToolSetList = z
   .refine((sets) => new Set(sets).size === sets.length, { error: 'names a tool set twice' });
 
 /**
- * A paid run an external agent asked to start, waiting for a person's yes in the canvas (issue 34, item 6): what a
- * client that cannot ask its person in the call gets instead of a spend confirmation.
+ * A paid run an external agent asked to start, waiting for a person's yes in the canvas (docs/contract.md, "Spend
+ * confirmation"): what a client that cannot ask its person in the call gets instead of a spend confirmation.
  */
 export const RunApprovalView = z
   .strictObject({

@@ -118,7 +118,7 @@ export type GetExportArgs = z.infer<typeof GetExportArgs>;
 export const TidyCanvasArgs = TidyBody.extend({ project_id: ProjectId, canvas_id: CanvasId });
 export type TidyCanvasArgs = z.infer<typeof TidyCanvasArgs>;
 
-/** Reply in a comment thread (the `review` tool set, issue 33). */
+/** Reply in a comment thread (the `review` tool set; docs/contract.md, "Review tools and comment resources"). */
 export const ReplyToCommentArgs = z.strictObject({
   project_id: ProjectId,
   canvas_id: CanvasId,

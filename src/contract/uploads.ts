@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Uploads (issue 32; docs/storyboards.md, "Uploads"): a person's or an agent's own pictures, films, sound and PDFs.
+ * Uploads (docs/storyboards.md, "Uploads"): a person's or an agent's own pictures, films, sound and PDFs.
  * POST /api/v2/projects/{project_id}/canvases/{canvas_id}/uploads takes multipart/form-data with one or more `file`
  * parts and answers one UploadedFile per file, in order, with the node that shows it (`node_type` and `node_data`,
  * ready for create_canvas_node or a REST node write). What a file is comes from its bytes, never its name.

@@ -5,7 +5,7 @@ import { RunTrigger } from './node-data/common.js';
 import { NodeRun, RunOutput } from './node-run.js';
 
 /**
- * Result versions (issue 22, docs/runs.md "Result versions"): every succeeded run of a node is a version of its
+ * Result versions (docs/runs.md, "Result versions"): every succeeded run of a node is a version of its
  * result. The node's current version is the latest unless a person or agent picked another; a pick is a layout write
  * (history, feed, revert) that names the run in the node's `externalRunId` and its first output in the type's result
  * field.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Signed webhooks (issue 22, docs/runs.md "Webhooks"): endpoints a project's owners register for run events and
+ * Signed webhooks (docs/runs.md, "Webhooks"): endpoints a project's owners register for run events and
  * layout revisions, delivered in the Standard Webhooks format.
  */
 

@@ -8,7 +8,7 @@ import { cutFrames, rateFacts } from './timeline/frame-rate.js';
 import type { ExportBoard, ExportFile, ExportProgress } from './export-board.js';
 
 /**
- * The animatic (issue 35, item 3; docs/deliverables.md): the board's shots in order, each for exactly its frames at the
+ * The animatic (docs/deliverables.md, "Animatic"): the board's shots in order, each for exactly its frames at the
  * chosen rate (the same frame arithmetic as the editor's timelines, so an FCP XML cuts where the film does), as H.264
  * video and AAC sound in an MP4. Stills are fitted to the frame by sharp first (EXIF turned, letterboxed) so ffmpeg
  * decodes each picture once; a video shot plays its clip from the start, its last frame held if the clip is shorter.

@@ -12,7 +12,7 @@ import { cameraOf, shotDurationMs, words } from '../shared/shot-words.js';
 type StoryboardFrame = z.infer<typeof StoryboardFrameSchema>;
 
 /**
- * What an export is made from (issue 35), read once when the job is queued and stored with it: the board's shots with
+ * What an export is made from, read once when the job is queued and stored with it: the board's shots with
  * their words and the assets of their pictures, clips and voices. The worker renders this, never the canvas as it is
  * later, so the same revision and options always give the same file.
  *

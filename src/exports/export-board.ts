@@ -1,5 +1,5 @@
 /**
- * A board as every export reads it (issue 35): one storyboard node at one revision, its shots in order with each
+ * A board as every export reads it: one storyboard node at one revision, its shots in order with each
  * one's duration settled and its media fetched to local files. The job builds it once; each format only reads it.
  */
 

@@ -11,11 +11,11 @@ import { ProviderError } from '../shared/provider-error.js';
 import type { ContentCredentials } from '../provenance/content-credentials.js';
 
 /**
- * The export workers (issue 35, item 1): each claims the oldest queued export job, renders it under a lease kept alive
- * by heartbeats (which carry its progress to open pages), and records the file as an asset in the transaction that
- * finishes the job. A cancel stops the encoder at once in this process, and at the next heartbeat from another; a
- * cancelled or failed job leaves no asset (the staged file is discarded). A worker that dies gives its job back when
- * the lease expires; a stopping process gives it back at once. Exports cost no credits.
+ * The export workers (docs/deliverables.md, "Jobs"): each claims the oldest queued export job, renders it under a lease
+ * kept alive by heartbeats (which carry its progress to open pages), and records the file as an asset in the
+ * transaction that finishes the job. A cancel stops the encoder at once in this process, and at the next heartbeat from
+ * another; a cancelled or failed job leaves no asset (the staged file is discarded). A worker that dies gives its job
+ * back when the lease expires; a stopping process gives it back at once. Exports cost no credits.
  */
 
 export interface ExportEngineOptions {

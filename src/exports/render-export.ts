@@ -13,7 +13,7 @@ import { otioTimeline } from './timeline/otio.js';
 import type { TimelineCut } from './timeline/timeline-cut.js';
 
 /**
- * One export job's file, by its kind (issue 35): the board rendered with the job's options, named after the board. A
+ * One export job's file, by its kind: the board rendered with the job's options, named after the board. A
  * failure a person can act on is an ExportFailure with a code and words; anything else is a fault of ours.
  */
 

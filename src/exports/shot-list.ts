@@ -5,9 +5,9 @@ import { spreadsheetText } from './spreadsheet-text.js';
 import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES, type CanvasNode } from '../contract/index.js';
 
 /**
- * A board's shot list as a file (issue 32, item 3): one row per shot in the board's order, the columns a first AD
- * reads (StudioBinder's list), written by exceljs as XLSX (a header row kept in view, widths set) or CSV (RFC 4180,
- * UTF-8 with a byte-order mark so spreadsheet programs read accents and CJK right).
+ * A board's shot list as a file (docs/deliverables.md, "Shot lists"): one row per shot in the board's order, the
+ * columns a first AD reads (StudioBinder's list), written by exceljs as XLSX (a header row kept in view, widths set) or
+ * CSV (RFC 4180, UTF-8 with a byte-order mark so spreadsheet programs read accents and CJK right).
  */
 
 export type ShotListFormat = 'csv' | 'xlsx';

@@ -5,8 +5,7 @@ import { REQUEST_ID_HEADER, type ErrorBody } from '../contract/index.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { Store } from '../store/store.js';
-import type { CanvasBackend } from '../backend/backend.js';
-import type { Assets } from '../assets/assets.js';
+import type { Services } from '../backend/services.js';
 import type { AssetSigner } from '../assets/url-signing.js';
 import type { BodyCheckPool } from '../validation/body-check-pool.js';
 import { registerAssetRoutes } from './routes/assets.js';
@@ -25,58 +24,38 @@ import { sessionReader } from './session-auth.js';
 import type { ChatService } from '../agent/chat-service.js';
 import { registerChatRoutes } from './routes/chat.js';
 import type { WriteLimits } from './write-limits.js';
-import type { Mailer } from '../backend/mailer.js';
+import type { Mailer } from '../backend/team/mailer.js';
 import { registerWebRoutes } from './routes/web.js';
 import type { Presence } from '../backend/presence/presence.js';
 import { registerOidcRoutes, type OidcSettings } from './routes/oidc.js';
 import { isPresencePath, registerPresenceRoutes } from './routes/presence.js';
-import { createTeamOperations } from '../backend/team-operations.js';
 import { registerTeamRoutes } from './routes/team.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
-import { createWebhookOperations, type WebhookPolicy } from '../backend/webhook-operations.js';
-import { storeSeal } from '../webhooks/secrets.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { isUploadPath, registerUploadRoutes } from './routes/uploads.js';
-import { createDirectUploads } from '../backend/direct-uploads.js';
 import { registerShotListRoutes } from './routes/shot-list.js';
 import { isScriptImportPath, registerScriptImportRoutes } from './routes/script-import.js';
-import { createScriptImport } from '../backend/script-import.js';
-import { createTemplateOperations } from '../backend/canvas-templates.js';
 import { registerTemplateRoutes } from './routes/templates.js';
-import { createElementOperations } from '../backend/elements.js';
 import { registerTidyRoutes } from './routes/tidy.js';
 import { registerBoardImageRoutes } from './routes/board-image.js';
-import type { BoardImages } from '../render/board-images.js';
-import type { Thumbnails } from '../assets/thumbnails.js';
 import { registerCheckpointRoutes } from './routes/checkpoints.js';
-import { createCheckpointOperations } from '../backend/checkpoints.js';
-import type { ExportOperations } from '../backend/exports.js';
 import { registerExportRoutes } from './routes/exports.js';
-import { createRunApprovalOperations } from '../backend/run-approvals.js';
 import { registerRunApprovalRoutes } from './routes/run-approvals.js';
-import type { ShareLinkOperations } from '../backend/share-links.js';
 import { registerShareLinkRoutes, registerSharedRoute } from './routes/share-links.js';
-import type { ReviewOperations } from '../backend/review/index.js';
 import { registerReviewRoutes } from './routes/review.js';
 import { registerGuestReviewRoutes } from './routes/review-guests.js';
 import { registerElementRoutes } from './routes/elements.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerIntrospectRoute } from './routes/introspect.js';
 import { declaredRoutes, undeclaredRoutes } from './route-declaration.js';
-import type { Uploads } from '../backend/uploads.js';
-import type { ScriptReader } from '../screenplay/read-pool.js';
 import { routeTemplateOf, type RequestObserver } from './request-outcome.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
-import type { PeopleOperations } from '../backend/people-operations.js';
 import type { SessionTimes } from '../store/session-store.js';
 
 export interface BackendAppOptions {
-  backend: CanvasBackend;
+  /** Every domain service of the process, built once (src/backend/services.ts): the app registers their routes. */
+  services: Services;
   store: Store;
-  assets: Assets;
-  /** The board as a picture and pictures' thumbnails (issue 34, item 3); none: those routes are not served. */
-  boardImages?: BoardImages;
-  thumbnails?: Thumbnails;
   /** Signs and checks asset URLs (src/assets/url-signing.ts). */
   signer: AssetSigner;
   logger: Logger;
@@ -84,13 +63,12 @@ export interface BackendAppOptions {
   bodyLimitBytes?: number;
   bodyChecks: BodyCheckPool;
   feed: FeedHub;
-  /** OpenID Connect sign-in beside links (issue 21); absent: links only. */
+  /** OpenID Connect sign-in beside links; absent: links only. */
   oidc?: OidcSettings | null;
-  /** Who is on each canvas (issue 21); absent: no presence routes or events. */
+  /** Who is on each canvas; absent: no presence routes or events. */
   presence?: Presence;
   /** How often an idle change feed gets a comment line (default 15 s). */
   feedHeartbeatMs?: number;
-  people: PeopleOperations;
   sessions: { times: SessionTimes; publicOrigin: () => string };
   /** Told the outcome of every request (metrics). */
   observeRequest?: RequestObserver;
@@ -102,18 +80,6 @@ export interface BackendAppOptions {
   serviceRoutes?: (app: Hono<BackendHttpEnv>) => void;
   /** E-mail through the operator's SMTP relay (sign-in links), when configured. */
   mailer?: Mailer | null;
-  /** What the operator allows webhooks: endpoints per project, private networks. */
-  webhooks: WebhookPolicy;
-  /** People's and agents' own files (issue 32). */
-  uploads?: Uploads;
-  /** Reads screenplays on a worker thread, with a deadline (script import). */
-  scriptReader: ScriptReader;
-  /** Exports of boards (issue 35). */
-  exports?: ExportOperations;
-  /** Read-only links that present boards without an account (issue 35). */
-  shareLinks?: ShareLinkOperations;
-  /** Comment threads, review states, inboxes and review guests (issue 33). */
-  review?: ReviewOperations;
   /** OAuth connectors (src/oauth/): their consent page and connections, once the authorization server runs. */
   connectors?: () => { server: AuthorizationServer; grants: ConnectorGrants } | null;
 }
@@ -139,7 +105,8 @@ export function errorResponse(c: BackendContext, error: CanvasError): Response {
 }
 
 export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEnv> {
-  const { backend, store, logger } = options;
+  const { services, store, logger } = options;
+  const backend = services.canvas;
   const clock = options.clock ?? Date.now;
   const app = new Hono<BackendHttpEnv>();
 
@@ -206,13 +173,13 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   const signedIn = authenticate(store, clock, { sessions });
   registerAssetRoutes(app, {
     store,
-    assets: options.assets,
+    assets: services.assets,
     signer: options.signer,
     authenticate: signedIn,
-    thumbnails: options.thumbnails,
+    thumbnails: services.thumbnails,
   });
-  if (options.shareLinks) registerSharedRoute(app, options.shareLinks);
-  if (options.review) registerGuestReviewRoutes(app, options.review);
+  registerSharedRoute(app, services.shareLinks);
+  registerGuestReviewRoutes(app, services.review);
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
   app.use(
@@ -280,38 +247,23 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   }
   registerCanvasRoutes(app, backend);
   registerRunRoutes(app, backend);
-  if (options.uploads)
-    registerUploadRoutes(
-      app,
-      options.uploads,
-      createDirectUploads({ store, uploads: options.uploads, assetStore: options.assets.writer, clock }),
-    );
+  registerUploadRoutes(app, services.uploads, services.directUploads);
   registerShotListRoutes(app, store);
-  registerScriptImportRoutes(app, createScriptImport(store, backend, options.scriptReader));
-  registerTemplateRoutes(app, createTemplateOperations(store, backend));
-  registerElementRoutes(app, createElementOperations(store, options.signer));
+  registerScriptImportRoutes(app, services.scriptImport);
+  registerTemplateRoutes(app, services.templates);
+  registerElementRoutes(app, services.elements);
   registerTidyRoutes(app, backend);
-  if (options.boardImages) registerBoardImageRoutes(app, backend, options.boardImages);
-  registerCheckpointRoutes(app, createCheckpointOperations(store));
-  if (options.exports) registerExportRoutes(app, options.exports);
-  registerRunApprovalRoutes(app, createRunApprovalOperations(store, backend));
-  if (options.shareLinks) registerShareLinkRoutes(app, options.shareLinks);
-  if (options.review) registerReviewRoutes(app, options.review);
-  registerPeopleRoutes(app, options.people);
+  registerBoardImageRoutes(app, backend, services.boardImages);
+  registerCheckpointRoutes(app, services.checkpoints);
+  registerExportRoutes(app, services.exports);
+  registerRunApprovalRoutes(app, services.runApprovals);
+  registerShareLinkRoutes(app, services.shareLinks);
+  registerReviewRoutes(app, services.review);
+  registerPeopleRoutes(app, services.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
-  registerTeamRoutes(
-    app,
-    createTeamOperations(store, backend, options.assets, options.sessions.publicOrigin, {
-      mailer: options.mailer ?? null,
-      storageQuotaBytes: options.uploads?.settings.projectQuotaBytes ?? null,
-    }),
-    {
-      ...authOptions,
-      oidcName: options.oidc?.name ?? null,
-    },
-  );
-  registerWebhookRoutes(app, createWebhookOperations(store, storeSeal(store), options.webhooks, clock));
+  registerTeamRoutes(app, services.team, { ...authOptions, oidcName: options.oidc?.name ?? null });
+  registerWebhookRoutes(app, services.webhooks);
   if (options.chat) registerChatRoutes(app, options.chat);
   registerFeedRoutes(app, {
     store,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import type { ReceivedFile } from '../backend/uploads.js';
+import type { ReceivedFile } from '../backend/uploads/uploads.js';
 import { CanvasError } from '../shared/errors.js';
 import { cleanFileName } from '../assets/uploads/file-name.js';
 

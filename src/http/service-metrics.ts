@@ -158,8 +158,8 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
   }
 
   if (store?.dialect === 'postgres' && !store.bus) {
-    // NOTIFY reaches every listening process: deliveries per write grow with the processes (issue 36; the bus's own
-    // counts are canvas_mcp_feed_bus_messages_total).
+    // NOTIFY reaches every listening process: deliveries per write grow with the processes (the bus's own counts are
+    // canvas_mcp_feed_bus_messages_total).
     const seen = new Map<string, number>();
     const notifications: Counter<string> = new Counter({
       name: 'canvas_mcp_store_notifications_received_total',

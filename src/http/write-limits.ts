@@ -4,9 +4,9 @@ import { CanvasError } from '../shared/errors.js';
 import { budgetKeyOf, type CallerContext } from '../backend/auth/caller.js';
 
 /**
- * What one person (or one token acting for nobody) may write through the REST API (issue 17, defect 7): a number of
- * write requests a minute, like /mcp's per-token limit, and a number of change-log bytes a minute, since an edit or
- * a revert of a few bytes may log the whole bodies of large nodes. In memory, per process (docs/security.md).
+ * What one person (or one token acting for nobody) may write through the REST API: a number of write requests a minute,
+ * like /mcp's per-token limit, and a number of change-log bytes a minute, since an edit or a revert of a few bytes may
+ * log the whole bodies of large nodes. In memory, per process (docs/security.md).
  */
 
 export interface WriteLimits {

@@ -3,7 +3,7 @@ import { withMembers, type JsonPayload } from '../shared/json-payload.js';
 import type { ToolCaller } from './backend-client.js';
 
 /**
- * Agents on the presence list (issue 21): a tool call of a chat run or an OAuth connection on a canvas marks the agent
+ * Agents on the presence list: a tool call of a chat run or an OAuth connection on a canvas marks the agent
  * as there, on the node it touched; and get_canvas tells agents who else is there, as its extra `presence` field (the
  * snapshot allows additional properties), so "the frame Ana is looking at" is answerable.
  */

@@ -64,17 +64,17 @@ export interface BackendClient {
   /** An atomic batch of layout operations (the MCP App's edits: moves, text, deletes), one revision. */
   applyChanges(caller: ToolCaller, args: ApplyCanvasChangesArgs): Promise<JsonPayload>;
   estimateRun(caller: ToolCaller, args: EstimateCanvasNodeRunArgs): Promise<JsonPayload>;
-  /** Starts an export of a storyboard (the `exports` tool set, issue 35). */
+  /** Starts an export of a storyboard (the `exports` tool set). */
   exportBoard(caller: ToolCaller, args: ExportBoardArgs): Promise<JsonPayload>;
   getExport(caller: ToolCaller, args: GetExportArgs): Promise<JsonPayload>;
-  /** An agent's paid run asks a person's approval in the canvas (issue 34, item 6); answers where it stands. */
+  /** An agent's paid run asks a person's approval in the canvas; answers where it stands. */
   askRunApproval(
     caller: ToolCaller,
     args: { project_id: string; canvas_id: string; node_id: string; idempotency_key: string },
   ): Promise<RunApprovalView>;
-  /** Lays out nodes again as one revision (the `layout` tool set, issue 34). */
+  /** Lays out nodes again as one revision (the `layout` tool set). */
   tidyCanvas(caller: ToolCaller, args: TidyCanvasArgs): Promise<JsonPayload>;
-  /** Replies in a comment thread as the agent (the `review` tool set, issue 33, item 5); answers the thread. */
+  /** Replies in a comment thread as the agent (the `review` tool set); answers the thread. */
   replyToComment(caller: ToolCaller, args: ReplyToCommentArgs): Promise<JsonPayload>;
   /** Resolves or reopens a comment thread (the `review` tool set); answers the thread. Agents never approve. */
   resolveCommentThread(caller: ToolCaller, args: ResolveCommentThreadArgs): Promise<JsonPayload>;
@@ -91,7 +91,7 @@ export interface BackendClient {
     caller: ToolCaller,
     args: { project_id: string; canvas_id: string; before: number; limit: number },
   ): Promise<HistoryPage>;
-  /** A view of a canvas as a picture (the canvas-board-image resource, issue 34), read with the caller's rights. */
+  /** A view of a canvas as a picture (the canvas-board-image resource), read with the caller's rights. */
   boardImage(
     caller: ToolCaller,
     args: { project_id: string; canvas_id: string; view: BoardView },

@@ -47,7 +47,7 @@ const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>c
 <p style="font:14px system-ui;margin:2rem">The canvas view is not built on this server: run <code>npm run build</code>.</p></html>`;
 
 /**
- * The app's own content-security policy, as a meta element (issue 17, defect 5): whatever policy the host applies (or
+ * The app's own content-security policy, as a meta element: whatever policy the host applies (or
  * fails to), the page fetches nothing and draws images and media from this server's origin only. Its script and
  * styles are inlined by the build, hence 'unsafe-inline' for those alone.
  */

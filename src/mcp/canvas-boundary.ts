@@ -2,10 +2,11 @@ import type { CanvasRef } from '../contract/index.js';
 import type { ToolCaller } from './backend-client.js';
 
 /**
- * Which canvases a caller may name at /mcp, beyond what its project rights allow (issue 29, item 10; issue 31):
- * an OAuth connection its grant's canvas, the canvas chat's assistant the conversation's canvas and those its person
- * asked about in the turn (its turn token's canvases). A tool call naming another canvas is answered as a tool error
- * (`forbidden`, naming the canvas) that a model can read and explain, never a transport refusal a client throws.
+ * Which canvases a caller may name at /mcp, beyond what its project rights allow (docs/security.md, "Connectors" and
+ * "The canvas chat's agent"): an OAuth connection its grant's canvas, the canvas chat's assistant the conversation's
+ * canvas and those its person asked about in the turn (its turn token's canvases). A tool call naming another canvas is
+ * answered as a tool error (`forbidden`, naming the canvas) that a model can read and explain, never a transport
+ * refusal a client throws.
  */
 
 export function allowedCanvases(caller: ToolCaller): readonly CanvasRef[] | null {

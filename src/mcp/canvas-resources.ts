@@ -9,7 +9,7 @@ import type { AssetUrls } from './asset-urls.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 
 /**
- * Views of a canvas that fit an agent host's result limits (issue 20, item 5; docs/api.md, "Large canvases").
+ * Views of a canvas that fit an agent host's result limits (docs/architecture.md, "Large canvases").
  * `get_canvas` stays exact to the spec and answers the whole canvas, which at 1,000 nodes is past
  * what Claude Code (≈25,000 tokens) and claude.ai (≈150,000 characters) accept. These resources answer the same
  * canvas in pieces, each well under both limits at any size:
@@ -18,10 +18,10 @@ import type { BackendClient, ToolCaller } from './backend-client.js';
  *   size, parent) and the edges leaving them, 1,000 nodes a page;
  * - `canvas://{project_id}/{canvas_id}/nodes/{node_id}`: one node with its run state and its edges;
  * - `canvas://{project_id}/{canvas_id}/changes{?since}`: the revisions after one, with what each changed and who;
- * - `canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format}`: the canvas as a picture (issue 34,
- *   src/render/), a blob of image content;
+ * - `canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format}`: the canvas as a picture
+ *   (src/render/), a blob of image content;
  * - `canvas://{project_id}/{canvas_id}/threads{?status}` and `canvas://{project_id}/{canvas_id}/nodes/{node_id}/threads`:
- *   comment threads (issue 33, item 5), `{threads: ThreadView[]}`, which agents with the `review` tool set answer.
+ *   comment threads, `{threads: ThreadView[]}`, which agents with the `review` tool set answer.
  */
 
 export const OUTLINE_PAGE_NODES = 1000;

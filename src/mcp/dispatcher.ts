@@ -55,7 +55,7 @@ export interface DispatcherOptions {
   tools: readonly ToolDefinition[];
   /** The tools an `assistant` token (the canvas chat's agent) lists and may call; default: `tools`. */
   assistantTools?: readonly ToolDefinition[];
-  /** Who is on each canvas (issue 21): agents' calls mark them there, get_canvas says who else is. */
+  /** Who is on each canvas: agents' calls mark them there, get_canvas says who else is. */
   presence?: AgentPresence | null;
   /** What OAuth connections list and call: the six, and the MCP App's app-only tools (src/mcp/tool-registry.ts). */
   connectorTools?: readonly ToolDefinition[];
@@ -63,7 +63,7 @@ export interface DispatcherOptions {
   iconOrigin?: () => string;
   /** The key spend confirmations' requestState is signed with (a deployment's shared secret; else this process's). */
   stateKey?: () => Promise<string>;
-  /** What a token with tool sets lists (issue 34, item 2): the six and the sets' tools; absent: tool sets are off. */
+  /** What a token with tool sets lists: the six and the sets' tools; absent: tool sets are off. */
   toolSetTools?: (sets: readonly ToolSetName[]) => readonly ToolDefinition[];
   logger: Logger;
   /** Makes the asset URLs of results absolute (src/mcp/asset-urls.ts). */

@@ -1,35 +1,21 @@
-import type { ReviewOperations } from '../backend/review/index.js';
 import { resolveCaller } from '../backend/auth/caller.js';
 import { authenticateSecret } from '../backend/auth/principal.js';
-import type { CanvasBackend } from '../backend/backend.js';
-import { reachableProjects } from '../backend/reachable-projects.js';
+import { reachableProjects } from '../backend/team/reachable-projects.js';
 import { CanvasError } from '../shared/errors.js';
-import type { ExportOperations } from '../backend/exports.js';
-import { tidyCanvas } from '../backend/tidy.js';
-import { createRunApprovalOperations } from '../backend/run-approvals.js';
-import { readBoardImage } from '../backend/board-image.js';
-import type { BoardImages } from '../render/board-images.js';
+import { tidyCanvas } from '../backend/canvas/tidy.js';
+import { readBoardImage } from '../backend/deliverables/board-image.js';
+import type { Services } from '../backend/services.js';
 import { jsonPayload } from '../shared/json-payload.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 
-/** The tool server and the backend in one process: tool calls go straight to the backend's operations. */
-export function createInProcessClient(
-  backend: CanvasBackend,
-  clock: () => number = Date.now,
-  exports: ExportOperations | null = null,
-  boardImages: BoardImages | null = null,
-  review: ReviewOperations | null = null,
-): BackendClient {
-  const exportOperations = () => {
-    if (!exports) throw new CanvasError('unavailable', 'Exports are not served by this tool server.');
-    return exports;
-  };
-  const threads = () => {
-    if (!review) throw new CanvasError('unavailable', 'Comment threads are not served by this tool server.');
-    return review.threads;
-  };
+/**
+ * The tool server and the backend in one process: tool calls go straight to the process's services
+ * (src/backend/services.ts), the same objects the REST API registers.
+ */
+export function createInProcessClient(services: Services, clock: () => number = Date.now): BackendClient {
+  const { canvas: backend, exports, boardImages, review, runApprovals: approvals } = services;
+  const threads = () => review.threads;
   const { store } = backend;
-  const approvals = createRunApprovalOperations(store, backend);
   const context = (caller: ToolCaller) => resolveCaller(caller.principal, caller.identity, caller.requestId);
   /**
    * The review tools' caller: through an OAuth connection, the tool sets are the connection's (an owner enables them on
@@ -75,10 +61,8 @@ export function createInProcessClient(
       jsonPayload(await backend.createEdge(context(caller), { ...revisionChecked(args), edge: args.edge })),
     applyChanges: async (caller, args) =>
       jsonPayload(await backend.applyBatch(context(caller), { ...revisionChecked(args), operations: args.operations })),
-    exportBoard: async (caller, args) =>
-      jsonPayload(await exportOperations().create(context(caller), canvas(args), args.export)),
-    getExport: async (caller, args) =>
-      jsonPayload(await exportOperations().get(context(caller), canvas(args), args.export_id)),
+    exportBoard: async (caller, args) => jsonPayload(await exports.create(context(caller), canvas(args), args.export)),
+    getExport: async (caller, args) => jsonPayload(await exports.get(context(caller), canvas(args), args.export_id)),
     askRunApproval: (caller, args) =>
       approvals.ask(context(caller), canvas(args), { node_id: args.node_id, idempotency_key: args.idempotency_key }),
     tidyCanvas: async (caller, args) => {
@@ -123,7 +107,6 @@ export function createInProcessClient(
       };
     },
     async boardImage(caller, args) {
-      if (!boardImages) throw new CanvasError('unavailable', 'Board pictures are not served by this tool server.');
       return readBoardImage(backend, boardImages, context(caller), canvas(args), args.view);
     },
     async assetSizes(outputs) {

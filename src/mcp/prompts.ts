@@ -4,7 +4,7 @@ import { CanvasError } from '../shared/errors.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 
 /**
- * MCP prompts (issue 37, item 3; docs/contract.md, "Prompts"): starting points a host offers as one click ("storyboard
+ * MCP prompts (docs/contract.md, "Prompts"): starting points a host offers as one click ("storyboard
  * this scene", "review this board", "make a shot list from the script"), each a message that tells the model how to
  * do the job with the six tools. Arguments are completed from what the caller can open (`completion/complete`):
  * projects, canvases, and the boards or script nodes of a canvas. Prompts add nothing to `tools/list`.

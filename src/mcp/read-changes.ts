@@ -3,9 +3,10 @@ import { payloadPrefix, withMembers, type JsonPayload } from '../shared/json-pay
 import type { BackendClient, ToolCaller } from './backend-client.js';
 
 /**
- * "Changes since your last read" (issue 34, item 8): the next get_canvas of a connection says what others changed on
- * the canvas since its previous one, as an extra field, so a model hears what the person did in the canvas (claude.ai
- * and Claude Desktop drop the MCP App's `ui/update-model-context`, claude-ai-mcp#826). Its own writes are left out.
+ * "Changes since your last read" (docs/contract.md, "Changes since your last read"): the next get_canvas of a
+ * connection says what others changed on the canvas since its previous one, as an extra field, so a model hears what
+ * the person did in the canvas (claude.ai and Claude Desktop drop the MCP App's `ui/update-model-context`:
+ * https://github.com/anthropics/claude-ai-mcp/issues/826). Its own writes are left out.
  *
  * What each credential last read is remembered by this tool server, in memory, for the most recent connections: a
  * connection served by another server, or after a restart, gets the field from its next read on.

@@ -5,7 +5,7 @@ import { SERVER_INFO } from './era.js';
 import { PACKAGE, REPOSITORY_URL } from '../shared/package-facts.js';
 
 /**
- * Discovery (issue 37, item 1; docs/contract.md, "Discovery"): the Server Card of SEP-2127 at the MCP endpoint's
+ * Discovery (docs/contract.md, "Discovery"): the Server Card of SEP-2127 at the MCP endpoint's
  * `/server-card` (`application/mcp-server-card+json`), and the catalogs that point at it: the AI Catalog at
  * `/.well-known/ai-catalog.json` (what the SEP's current text names) and the earlier MCP catalog at
  * `/.well-known/mcp/catalog.json` (what its draft named, which some clients still read). Public, cacheable, CORS open,
@@ -18,7 +18,7 @@ export const SERVER_CARD_PATH = '/mcp/server-card';
 export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
 export const ICON_PATH = '/mcp/icon.svg';
-/** Each tool's icon (MCP `icons`, issue 37): what it does to the canvas, in a path as short as the list's budget wants. */
+/** Each tool's icon (MCP `icons`): what it does to the canvas, in a path as short as the list's budget wants. */
 const TOOL_ICON_PATHS = { read: '/mcp/i/read.svg', write: '/mcp/i/write.svg', run: '/mcp/i/run.svg' } as const;
 export const toolIconPath = (icon: keyof typeof TOOL_ICON_PATHS): string => TOOL_ICON_PATHS[icon];
 

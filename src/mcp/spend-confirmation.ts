@@ -6,13 +6,14 @@ import type { BackendClient, ToolCaller } from './backend-client.js';
 import { META_KEY } from './modern-era.js';
 
 /**
- * Spend confirmation for external agents (issue 34, item 6): on the 2026-07-28 era, a paid run submitted by an agent
- * (a token or an OAuth connection, not the canvas chat's own agent, which the chat asks) is first answered with an
- * `input_required` result (multi round-trip requests, basic/patterns/mrtr.mdx) carrying a form elicitation: "start
- * this run for N credits?". The client asks its person and retries with the answer and the `requestState` it was given;
- * only a yes submits. Nothing is charged before it. A client that did not declare elicitation, or on the 2025 era: an
- * agent token or connection with the `runs` tool set waits for a person's approval in the canvas
- * (src/backend/run-approvals.ts); other connections submit within the spending limit their person set.
+ * Spend confirmation for external agents (docs/contract.md, "Spend confirmation"): on the 2026-07-28 era, a paid run
+ * submitted by an agent (a token or an OAuth connection, not the canvas chat's own agent, which the chat asks) is first
+ * answered with an `input_required` result (multi round-trip requests, basic/patterns/mrtr.mdx) carrying a form
+ * elicitation: "start this run for N credits?". The client asks its person and retries with the answer and the
+ * `requestState` it was given; only a yes submits. Nothing is charged before it. A client that did not declare
+ * elicitation, or on the 2025 era: an agent token or connection with the `runs` tool set waits for a person's
+ * approval in the canvas (src/backend/canvas/run-approvals.ts); other connections submit within the spending limit
+ * their person set.
  *
  * `requestState` is attacker-controlled input (mrtr.mdx, server requirements 4 and 5): it is HMAC-signed and names the
  * principal, the node, the canvas, the idempotency key and the estimate, and expires in ten minutes; state that fails

@@ -63,7 +63,7 @@ const RUN_ID_RULE =
   'run_id is a node run id of this project and canvas (node_states[node_id].externalRunId in get_canvas ' +
   'or the submit response): never a chat run id (X-Agent-Run-Id) and never a skill run id (data.skillRunId).';
 
-/** Which icon a tool shows (MCP `icons`, issue 37): reading, changing the canvas, or a run. */
+/** Which icon a tool shows (MCP `icons`; docs/contract.md, "Discovery"): reading, changing the canvas, or a run. */
 export type ToolIcon = 'read' | 'write' | 'run';
 
 function define<I extends z.ZodType>(
@@ -354,8 +354,8 @@ export function enabledTools(enableHiddenTools: boolean): ToolDefinition[] {
 }
 
 /**
- * What a token with tool sets lists (issue 34, item 2): the six, then the tools of the sets, in registry order. The
- * sets were checked against what its owner enabled before this is asked.
+ * What a token with tool sets lists (docs/contract.md, "Tools beyond the six"): the six, then the tools of the sets, in
+ * registry order. The sets were checked against what its owner enabled before this is asked.
  */
 export function toolSetTools(sets: readonly ToolSetName[], enableHiddenTools: boolean): ToolDefinition[] {
   const names = new Set<string>(sets.flatMap((set) => TOOL_SETS[set].tools));
@@ -373,9 +373,10 @@ const ASSISTANT_TOOLS = new Set([
 ]);
 
 /**
- * What the in-product assistant sees (issue 18): the six, run submission (which the chat wraps in the person's
+ * What the in-product assistant sees (docs/chat.md): the six, run submission (which the chat wraps in the person's
  * approval), connecting two nodes, which a person asking for a chain of frames expects, and a batch of changes, which
- * changing a shot's fields or order is (issue 32, item 7: an update of its board). Every other caller's list is unchanged: the published interface stays exactly the six tools.
+ * changing a shot's fields or order is (an update of its board). Every other caller's list is unchanged: the published
+ * interface stays exactly the six tools.
  */
 export function assistantTools(enableHiddenTools: boolean): ToolDefinition[] {
   return TOOL_DEFINITIONS.filter(
@@ -383,7 +384,7 @@ export function assistantTools(enableHiddenTools: boolean): ToolDefinition[] {
   );
 }
 
-/** The app-only tools of the MCP App (issue 20): what the canvas drawn in a host does when the person edits it there. */
+/** The app-only tools of the MCP App: what the canvas drawn in a host does when the person edits it there. */
 const APP_TOOLS = new Set(['apply_canvas_changes', 'estimate_canvas_node_run', 'submit_canvas_node_run']);
 
 /**

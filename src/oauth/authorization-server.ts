@@ -17,7 +17,7 @@ import { sqlAdapterOf, sweepOAuthRecords } from './sql-adapter.js';
 const REFRESH_TOKEN = Symbol('refresh token of a first use');
 
 /**
- * canvas-mcp as its own OAuth 2.1 authorization server for MCP clients (issue 20; docs/security.md, "Connectors"),
+ * canvas-mcp as its own OAuth 2.1 authorization server for MCP clients (docs/security.md, "Connectors"),
  * built on oidc-provider, a certified OpenID Connect / OAuth 2.0 implementation: authorization code with PKCE (S256
  * only), refresh tokens rotated on every use (a replayed one ends the whole grant), access tokens bound to this
  * server's MCP endpoint (RFC 8707) and opaque (hashed by id at rest, never stored whole), dynamic client registration
@@ -119,9 +119,9 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const guards = createOAuthGuards();
   const refreshReplies = createRefreshReplies(store.driver, REFRESH_GRACE_SECONDS, clock);
   /**
-   * Silent re-authorization only for the person signed in here (issue 29, item 7): an authorization request whose
-   * browser has no canvas-mcp session, or one of another person than the authorization session's, shows the sign-in
-   * and the consent again (a shared browser never hands one person's canvases to another's client).
+   * Silent re-authorization only for the person signed in here: an authorization request whose browser has no
+   * canvas-mcp session, or one of another person than the authorization session's, shows the sign-in and the consent
+   * again (a shared browser never hands one person's canvases to another's client).
    */
   const policy = interactionPolicy.base();
   policy.get('login')!.checks.add(

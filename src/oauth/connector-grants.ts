@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 import type { AuthorizationServer, InteractionView } from './authorization-server.js';
 
 /**
- * What a person's consent makes (issue 20, item 2; docs/security.md, "Connectors"): a grant for one canvas that acts
+ * What a person's consent makes (docs/security.md, "Connectors"): a grant for one canvas that acts
  * through an agent token issued by that person (never shown; its role is what the grant allows, and on every request
  * it is capped by the person's membership then) and, when the grant may edit, a chat run bound to that token holding
  * the canvas edit authorization. So a connector is an agent like any other: the same permission checks, the same
@@ -122,7 +122,7 @@ export function createConnectorGrants(options: { store: Store; server: Authoriza
         spendLimit: choice.access === 'runs' ? choice.spendLimit : 0,
       });
       // A host that signs in again (claude.ai after its tokens lapsed) replaces its earlier connection of this person
-      // on this canvas, rather than leaving a second one listed (issue 31): the earlier one ends.
+      // on this canvas, rather than leaving a second one listed: the earlier one ends.
       for (const earlier of await store.grants.onCanvas(choice.projectId, choice.canvasId)) {
         const sameHost =
           earlier.clientId === interaction.clientId ||

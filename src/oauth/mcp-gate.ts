@@ -7,10 +7,10 @@ import type { Store } from '../store/store.js';
 import type { AuthorizationServer, ConnectorAccess } from './authorization-server.js';
 
 /**
- * What /mcp asks of OAuth (issue 20): who an access token is, and whether a request stays within its grant. A grant
- * names one canvas and its scopes: `canvas:read` for reads, `canvas:write` for layout writes, `runs:write` for
- * starting and cancelling runs. Anything beyond is 403 with a scope challenge; a request naming another canvas is 403
- * too. Admin-issued agent tokens never come here: they work exactly as before.
+ * What /mcp asks of OAuth (docs/security.md, "Connectors"): who an access token is, and whether a request stays within
+ * its grant. A grant names one canvas and its scopes: `canvas:read` for reads, `canvas:write` for layout writes,
+ * `runs:write` for starting and cancelling runs. Anything beyond is 403 with a scope challenge; a request naming
+ * another canvas is 403 too. Admin-issued agent tokens never come here: they work exactly as before.
  */
 
 const TOOL_SCOPES: Readonly<Record<string, OAuthScope>> = {
@@ -24,11 +24,11 @@ const TOOL_SCOPES: Readonly<Record<string, OAuthScope>> = {
   estimate_canvas_node_run: 'canvas:read',
   submit_canvas_node_run: 'runs:write',
   cancel_canvas_node_run: 'runs:write',
-  // Tool sets an owner enabled for the connection (issue 34, item 2).
+  // Tool sets an owner enabled for the connection (docs/contract.md, "Tools beyond the six").
   export_board: 'canvas:write',
   get_export: 'canvas:read',
   tidy_canvas: 'canvas:write',
-  // Comments are not the layout: viewers comment (issue 33), so a read grant with the review set replies and resolves.
+  // Comments are not the layout: viewers comment, so a read grant with the review set replies and resolves.
   reply_to_comment: 'canvas:read',
   resolve_comment_thread: 'canvas:read',
 };

@@ -2,11 +2,11 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 import type { SqlDriver } from '../store/sql-driver.js';
 
 /**
- * Refresh-token rotation with a grace that is idempotent (issue 29, item 11): a client that sends one refresh token
- * twice within the grace (two requests racing, a retry after a dropped answer) gets the very pair the first use
- * produced, never a second branch of tokens. The first answer is kept for the grace, encrypted under a key derived
- * from the refresh token itself (so a copy of the database holds nothing usable) and found by the token's hash. A use
- * after the grace is a replay: oidc-provider ends the whole grant, as before.
+ * Refresh-token rotation with a grace that is idempotent: a client that sends one refresh token twice within the grace
+ * (two requests racing, a retry after a dropped answer) gets the very pair the first use produced, never a second
+ * branch of tokens. The first answer is kept for the grace, encrypted under a key derived from the refresh token itself
+ * (so a copy of the database holds nothing usable) and found by the token's hash. A use after the grace is a replay:
+ * oidc-provider ends the whole grant, as before.
  *
  * A second request that arrives while the first is still being answered waits for it (a `pending` row claimed by the
  * first, across every server of the database).

@@ -2,10 +2,10 @@ import { IncomingMessage, type ServerResponse } from 'node:http';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /**
- * What the authorization server's routes may cost an anonymous caller (issue 29, item 4; docs/security.md,
- * "Connectors"): requests per address per minute on every /oauth route, registrations per address per hour, and a
- * size limit on the bodies of registration and token requests. Counted per process (a deployment of several processes
- * multiplies the budget by their number; docs/operations.md says so).
+ * What the authorization server's routes may cost an anonymous caller (docs/security.md, "Connectors"): requests per
+ * address per minute on every /oauth route, registrations per address per hour, and a size limit on the bodies of
+ * registration and token requests. Counted per process (a deployment of several processes multiplies the budget by
+ * their number; docs/operations.md says so).
  */
 
 export const OAUTH_REQUESTS_PER_MINUTE = 300;

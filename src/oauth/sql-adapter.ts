@@ -121,8 +121,8 @@ const ClientRow = z.object({ id: z.string(), payload: z.string() });
 const IssuedAt = z.looseObject({ client_id_issued_at: z.number().optional() });
 
 /**
- * Drops expired records, and clients registered dynamically that no grant has used for `clientIdleMs` (issue 29, item
- * 4: registration is anonymous, so unused clients must not pile up). Any one process, now and then.
+ * Drops expired records, and clients registered dynamically that no grant has used for `clientIdleMs` (registration is
+ * anonymous, so unused clients must not pile up). Any one process, now and then.
  */
 export async function sweepOAuthRecords(driver: SqlDriver, now: number, clientIdleMs: number): Promise<number> {
   let dropped = (await driver.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at < ?', [now]))

@@ -14,7 +14,7 @@ import {
 } from './manifests.js';
 
 /**
- * Content credentials on what canvas-mcp makes (issue 37, item 4; docs/provenance.md): every picture, sound and film a
+ * Content credentials on what canvas-mcp makes (docs/provenance.md, "What is signed"): every picture, sound and film a
  * run produces and every PDF or animatic export is signed with a C2PA manifest before it is stored. Types C2PA cannot
  * carry (WebM, Ogg, GLB, JSON, text exports) are stored as they are. Uploads are people's own files: never signed.
  *

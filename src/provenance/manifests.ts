@@ -181,10 +181,10 @@ export interface UploadFacts {
 }
 
 /**
- * The manifest of an upload that arrived with credentials of its own (issue 37, item 4): the intake re-encodes it
- * without its metadata, which would drop them, so the kept file says it opened the person's file (its parent
- * ingredient, carrying the original manifest) and edited it (metadata removed, re-encoded). No digital source type:
- * what the original was, its own manifest says.
+ * The manifest of an upload that arrived with credentials of its own (docs/provenance.md, "Uploads"): the intake
+ * re-encodes it without its metadata, which would drop them, so the kept file says it opened the person's file (its
+ * parent ingredient, carrying the original manifest) and edited it (metadata removed, re-encoded). No digital source
+ * type: what the original was, its own manifest says.
  */
 export function uploadManifest(facts: UploadFacts, parent: IngredientDefinition): ManifestDefinition {
   return {

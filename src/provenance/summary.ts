@@ -1,7 +1,7 @@
 import type { CredentialsReport } from './c2pa-signer.js';
 
 /**
- * What a file's content credentials say, in a few fields a person reads (issue 37, item 4): `canvas-mcp admin verify`
+ * What a file's content credentials say, in a few fields a person reads: `canvas-mcp admin verify`
  * prints it, and a result's "Content credentials" in the canvas shows it.
  */
 

@@ -9,10 +9,10 @@ import { MAX_EDGE, MIME_TYPES, rasterise } from './rasterise.js';
 import { RenderCache } from './render-cache.js';
 
 /**
- * The board as a picture (issue 34, item 3; docs/contract.md, "The board as a picture"): a view of a canvas read at
+ * The board as a picture (docs/contract.md, "The board as a picture"): a view of a canvas read at
  * one revision, drawn as SVG (src/render/board-svg.ts) with its cards' thumbnails and rasterised within the budget
  * (src/render/rasterise.ts), kept in a small in-memory cache by revision. The caller reads the canvas with the
- * reader's rights (src/backend/board-image.ts); a picture is embedded only from an asset of the canvas's own project.
+ * reader's rights (src/backend/deliverables/board-image.ts); a picture is embedded only from an asset of the canvas's own project.
  */
 
 export interface BoardImage {

@@ -6,10 +6,10 @@ import { CanvasError } from '../shared/errors.js';
 import { nodeTypeLabel } from './node-labels.js';
 
 /**
- * What a board picture shows, before it is drawn (issue 34, item 3): cards in canvas coordinates where the page draws
- * them (the page's card sizes: src/canvas/placement.ts, a board's size from src/canvas/free-areas.ts), the edges
- * between them, and the view. A storyboard named alone becomes a contact sheet: its shots in a grid, each with its
- * number and a line of its words.
+ * What a board picture shows, before it is drawn: cards in canvas coordinates where the page draws them (the page's
+ * card sizes: src/canvas/placement.ts, a board's size from src/canvas/free-areas.ts), the edges between them, and the
+ * view. A storyboard named alone becomes a contact sheet: its shots in a grid, each with its number and a line of its
+ * words.
  */
 
 export interface SceneCard extends Box {

@@ -2,10 +2,10 @@ import type { Scene, SceneCard } from './board-scene.js';
 import { nodeTypeColours } from './node-labels.js';
 
 /**
- * A scene as SVG (issue 34, item 3): each node a card (its picture, or a placeholder naming its type, and its name),
- * groups as dashed frames, shots with their number, edges as lines between card centres. Coordinates stay the
- * canvas's (the viewBox is the view); `scale` only says how large the picture will be, so text too small to read at
- * that size is left out rather than drawn as noise.
+ * A scene as SVG: each node a card (its picture, or a placeholder naming its type, and its name), groups as dashed
+ * frames, shots with their number, edges as lines between card centres. Coordinates stay the canvas's (the viewBox is
+ * the view); `scale` only says how large the picture will be, so text too small to read at that size is left out rather
+ * than drawn as noise.
  */
 
 const FONT = 'Noto Sans';

@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import type { SceneCard } from './board-scene.js';
 
 /**
- * The pictures a board picture embeds (issue 34, item 3): each card's picture as a small JPEG data URI, at the size it
- * is drawn (never larger than its thumbnail), made from the asset's thumbnail (src/assets/thumbnails.ts), not from
- * its original. A card drawn smaller than a few pixels gets none: its placeholder colour says as much.
+ * The pictures a board picture embeds: each card's picture as a small JPEG data URI, at the size it is drawn (never
+ * larger than its thumbnail), made from the asset's thumbnail (src/assets/thumbnails.ts), not from its original. A card
+ * drawn smaller than a few pixels gets none: its placeholder colour says as much.
  */
 
 const SMALLEST_PX = 12;

@@ -4,10 +4,9 @@ import { fontFile } from '../exports/pdf/fonts.js';
 import type { BoardFormat } from '../shared/board-target.js';
 
 /**
- * SVG to PNG or WebP within a budget (issue 34, item 3), without a browser: resvg draws it (off the event loop) with
- * the fonts the PDF exports use, never the machine's, so the same board draws the same everywhere. When the file is
- * over the byte budget, the quality is lowered first (a palette PNG, a lower WebP quality), then the size, until it
- * fits.
+ * SVG to PNG or WebP within a budget, without a browser: resvg draws it (off the event loop) with the fonts the PDF
+ * exports use, never the machine's, so the same board draws the same everywhere. When the file is over the byte budget,
+ * the quality is lowered first (a palette PNG, a lower WebP quality), then the size, until it fits.
  */
 
 /** What vision models take without scaling it down themselves (Anthropic's guidance: 1,568 px on the long edge). */

@@ -1,7 +1,7 @@
 /**
- * Rendered board pictures kept in memory, least recently read dropped first (issue 34, item 3): keyed by project,
- * canvas, revision (and run-state version), view and format, so a second read of the same revision costs nothing.
- * A render in progress is shared: two readers of the same key wait for one render.
+ * Rendered board pictures kept in memory, least recently read dropped first: keyed by project, canvas, revision (and
+ * run-state version), view and format, so a second read of the same revision costs nothing. A render in progress is
+ * shared: two readers of the same key wait for one render.
  */
 export class RenderCache<V> {
   private readonly entries = new Map<string, V>();

@@ -9,7 +9,7 @@ import type { RunPricing } from './pricing.js';
 import { runContextFor } from './submit.js';
 
 /**
- * "Run from here" (issue 22, docs/runs.md "Downstream chains"): which nodes a chain runs, in which order, and which
+ * "Run from here" (docs/runs.md, "Downstream chains"): which nodes a chain runs, in which order, and which
  * it skips. A node's inputs hash covers what its run is given (operation and input) and, for each node with an edge
  * into it, that node's result: the run it is now (a picked version, else its latest success), or its data when it
  * has no result. A step is cached when that hash equals the one of the node's last succeeded run; a step that runs

@@ -56,8 +56,8 @@ export function createRunEngine(options: RunEngineOptions) {
   let unsubscribe: (() => Promise<void>) | undefined;
 
   /**
-   * Every output is what its kind says, whichever provider made it: its type comes from its bytes (issue 29, item 2),
-   * and a file of another type (an SVG or an HTML page as a picture) fails the run instead of being kept.
+   * Every output is what its kind says, whichever provider made it: its type comes from its bytes, and a file of
+   * another type (an SVG or an HTML page as a picture) fails the run instead of being kept.
    */
   async function verifiedOutput(asset: ProducedAsset): Promise<ProducedAsset> {
     const verdict = await mediaTypeOf(asset.kind, asset.bytes);

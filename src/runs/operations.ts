@@ -69,8 +69,9 @@ const clampMs = (value: number | null | undefined, fallback: number) =>
   Math.round(Math.min(Math.max(value ?? fallback, MIN_CLIP_MS), MAX_CLIP_MS));
 
 /**
- * A video story renders as an animatic of its shots as written (issue 35, item 3): never cut to fit. One too large to
- * render within a run (docs/runs.md, "Timeout") is refused instead, naming what is too large.
+ * A video story renders as an animatic of its shots as written (docs/deliverables.md, "Animatic"): never cut to fit.
+ * One too large to render within a run's time limit (docs/runs.md, "Execution") is refused instead, naming what is
+ * too large.
  */
 const MAX_STORY_MS = 30 * 60 * SECOND;
 const MAX_STORY_SHOTS = 500;
@@ -89,7 +90,7 @@ function notRunnable(node: CanvasNode, why: string): CanvasError {
   return new CanvasError('not_runnable', `This ${node.type} cannot run: ${why}`, { node_type: node.type });
 }
 
-/** The operations that may take reference pictures from the elements (issue 32, item 5). */
+/** The operations that may take reference pictures from the elements (docs/storyboards.md, "Elements"). */
 export const REFERENCE_OPERATIONS: readonly RunOperation[] = [
   'image_generation',
   'video_generation',

@@ -3,9 +3,9 @@ import type { RunOperation } from '../contract/index.js';
 import type { RunPlan } from './operations.js';
 
 /**
- * What a run is estimated to cost (issue 22): the node type's price (docs/runs.md, "Idempotency and cost"), unless
- * the model the operation runs on has a price in `--run-prices` (credits per output), which then drives the estimate,
- * the budget check and the spending limits alike.
+ * What a run is estimated to cost: the node type's price (docs/runs.md, "Idempotency and cost"), unless the model the
+ * operation runs on has a price in `--run-prices` (credits per output), which then drives the estimate, the budget
+ * check and the spending limits alike.
  */
 export type RunPricing = (plan: RunPlan) => number;
 

@@ -9,7 +9,7 @@ import type { StoredElement } from '../store/element-store.js';
 import type { Store } from '../store/store.js';
 
 /**
- * What a generation is given from the project's elements (issue 32, item 5; docs/storyboards.md, "Elements"): the
+ * What a generation is given from the project's elements (docs/storyboards.md, "Elements"): the
  * elements its prompt mentions (`@Mara`) and those of the shot it makes the picture for (a board's frame whose
  * `sourceNodeId` is this node: its cast, location and mentions), with their reference pictures in order, at most
  * MAX_RUN_REFERENCES. Decided when the run is submitted and kept in its input, so its record says what it was given.

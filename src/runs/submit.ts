@@ -75,7 +75,7 @@ export async function submitNodeRun(
 }
 
 /**
- * N variants of one node in one request (issue 22, "Run ×N"): N runs, each its own record and version, created
+ * N variants of one node in one request (docs/runs.md, "Run ×N"): N runs, each its own record and version, created
  * together or not at all (the budget must cover all of them). Each variant's input names its number, so they differ
  * (the local provider's output is derived from the input) and so do their input hashes; with an idempotency key K,
  * the variants are keyed K#1 … K#N, and the same request again answers the same runs.
@@ -137,9 +137,9 @@ export async function runContextFor(
 }
 
 /**
- * "Run from here" (issue 22): the node and everything downstream of it, each step its own run, cached steps skipped;
- * written whole or refused whole (the budget must cover every step that runs). With an idempotency key, the same
- * request again answers the same chain.
+ * "Run from here" (docs/runs.md, "Downstream chains"): the node and everything downstream of it, each step its own run,
+ * cached steps skipped; written whole or refused whole (the budget must cover every step that runs). With an
+ * idempotency key, the same request again answers the same chain.
  */
 export async function submitRunChain(
   store: Store,

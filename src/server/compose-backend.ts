@@ -5,16 +5,14 @@ import { chatModelOf } from '../agent/model.js';
 import { createAssetSigner } from '../assets/url-signing.js';
 import { createThumbnails } from '../assets/thumbnails.js';
 import { createBoardImages } from '../render/board-images.js';
-import { createBackend } from '../backend/backend.js';
 import { createFeedHub } from '../backend/feed/feed-hub.js';
 import { connectFeedSignals } from '../backend/feed/feed-signals.js';
-import { createPeopleOperations } from '../backend/people-operations.js';
-import { createMailer } from '../backend/mailer.js';
+import { createMailer } from '../backend/team/mailer.js';
+import { createServices } from '../backend/services.js';
 import { createPresence } from '../backend/presence/presence.js';
 import { storeLocationOf, type ServeConfig } from '../config/index.js';
 import { LIMITS } from '../contract/index.js';
 import { createBackendApp } from '../http/app.js';
-import { createUploads } from '../backend/uploads.js';
 import { registerMetricsRoute, type MetricsAccess } from '../http/routes/metrics.js';
 import { registerOpenApiRoute } from '../http/routes/openapi.js';
 import { createServiceMetrics } from '../http/service-metrics.js';
@@ -38,10 +36,7 @@ import type { CleanupStack } from './cleanup.js';
 import type { Addresses, Composed, Connectors } from './composed.js';
 import { seedDemo } from './demo-seed.js';
 import { assetsOf, credentialsOf, exportEngineOf, runEngineOf, tightenDataDir } from './run-engine-setup.js';
-import { createExportOperations } from '../backend/exports.js';
-import { createShareLinkOperations } from '../backend/share-links.js';
-import { createReviewOperations } from '../backend/review/index.js';
-import { createScriptReader } from '../screenplay/read-pool.js';
+import { createScriptReader } from '../storyboard/screenplay/read-pool.js';
 
 /**
  * Backend mode: the store, the run engine, webhooks, the change feed, presence, the chat and the REST API, with /mcp
@@ -83,7 +78,7 @@ export function sessionTimesOf(config: ServeConfig): SessionTimes {
   };
 }
 
-/** The OAuth connectors (issue 20): the issuer is the public origin, known only once the server listens. */
+/** The OAuth connectors: the issuer is the public origin, known only once the server listens. */
 async function composeConnectors(store: Store, parts: BackendParts): Promise<Connectors> {
   const { logger, clock, pricing } = parts;
   const times = sessionTimesOf(parts.config);
@@ -138,15 +133,6 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   cleanup.defer('metrics', () => metrics.close());
   const engine = runEngineOf(config, store, assets, logger, (run) => metrics.observeRunFinished(run));
   const exportEngine = exportEngineOf(config, store, assets, logger);
-  const exportOperations = createExportOperations(store, {
-    signer,
-    signals: () => exportEngine,
-    settings: {
-      maxMinutes: config.exportMaxMinutes,
-      perPerson: config.exportsPerPerson,
-      perProject: config.exportsPerProject,
-    },
-  });
   const webhooks = createWebhookDispatcher({
     store,
     seal: await storeSeal(store)(),
@@ -156,22 +142,12 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     allowPrivateNetwork: config.webhooksPrivateNetwork,
     clock,
   });
-  const backend = createBackend({
-    store,
-    clock,
-    signer,
-    runSignals: {
-      runQueued: () => engine.runQueued(),
-      cancelRequested: (runId) => engine.cancelRequested(runId),
-    },
-    pricing: parts.pricing,
-  });
   // Deleting a node asks its runs to stop: a worker of this process hears it at once.
   store.writes.onCommitted((write) => {
     for (const runId of write.runsToSignal) engine.cancelRequested(runId);
   });
   // A person's REST writes share /mcp's per-minute request setting, and may log at most 16 maximal writes' worth
-  // of change-log bytes a minute (issue 17, defect 7).
+  // of change-log bytes a minute (docs/security.md, "Budgets of the people's side").
   const writeLimits =
     config.rateLimitPerMinute > 0
       ? createWriteLimits({
@@ -180,7 +156,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
         })
       : null;
   if (writeLimits) store.writes.onCommitted((write) => writeLimits.spent(write.author, changeLogBytes(write.changes)));
-  // The board as a picture and pictures' thumbnails (issue 34, item 3): one cache of each for the process.
+  // The board as a picture and pictures' thumbnails: one cache of each for the process.
   const thumbnails = createThumbnails({ store, assets, clock });
   const boardImages = createBoardImages({ store, thumbnails });
   const chat = createChatService({
@@ -200,32 +176,64 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
       chunkTimeoutMs: 90_000,
     },
   });
-  const review = createReviewOperations({
+  const scriptReader = createScriptReader({ deadlineMs: config.scriptReadSeconds * 1000 });
+  cleanup.defer('script reader', () => scriptReader.close());
+  const services = createServices({
     store,
+    assets,
+    signer,
     mailer,
-    publicOrigin: () => addresses.publicOrigin,
-    logger: logger.child({ component: 'review' }),
-    chat: () => chat,
+    feed,
     clock,
-    changed: (ref) => feed.poke(ref.projectId, ref.canvasId),
+    logger,
+    publicOrigin: () => addresses.publicOrigin,
+    dataDir: config.dataDir,
+    runSignals: {
+      runQueued: () => engine.runQueued(),
+      cancelRequested: (runId) => engine.cancelRequested(runId),
+    },
+    exportSignals: () => exportEngine,
+    pricing: parts.pricing,
+    chat: () => chat,
+    scriptReader,
+    boardImages,
+    thumbnails,
+    credentials: credentialsOf(config, store, assets, logger),
+    settings: {
+      exports: {
+        maxMinutes: config.exportMaxMinutes,
+        perPerson: config.exportsPerPerson,
+        perProject: config.exportsPerProject,
+      },
+      uploads: {
+        maxBytes: config.uploadMaxBytes,
+        maxImagePixels: config.uploadImageMaxPixels,
+        filesPerRequest: config.uploadFilesPerRequest,
+        projectQuotaBytes: config.projectStorageQuotaBytes,
+        bytesPerHour: config.uploadBytesPerHour,
+        media: {
+          concurrent: config.uploadMediaJobs,
+          queued: config.uploadMediaQueue,
+          perPerson: config.uploadMediaJobsPerPerson,
+        },
+      },
+      webhooks: {
+        maxEndpointsPerProject: config.webhookEndpointsPerProject,
+        allowPrivateNetwork: config.webhooksPrivateNetwork,
+      },
+    },
   });
+  const backend = services.canvas;
   cleanup.defer('change feeds', () => feed.closeAll('shutdown'));
   const presence = await createPresence(store, logger, clock);
   cleanup.defer('presence', () => presence.close());
   const stopFeedSignals = await connectFeedSignals(store, feed, logger);
   cleanup.defer('feed signals', () => stopFeedSignals());
 
-  const scriptReader = createScriptReader({ deadlineMs: config.scriptReadSeconds * 1000 });
-  cleanup.defer('script reader', () => scriptReader.close());
-
   let connectors: Connectors | null = null;
   const app = createBackendApp({
-    scriptReader,
-    backend,
+    services,
     store,
-    assets,
-    boardImages,
-    thumbnails,
     signer,
     logger,
     clock,
@@ -244,38 +252,11 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
         : null,
     feedHeartbeatMs: config.feedHeartbeatMs,
     mailer,
-    webhooks: {
-      maxEndpointsPerProject: config.webhookEndpointsPerProject,
-      allowPrivateNetwork: config.webhooksPrivateNetwork,
-    },
     writeLimits,
     chat,
-    people: createPeopleOperations(store, clock),
     sessions: { times: sessionTimesOf(config), publicOrigin: () => addresses.publicOrigin },
     observeRequest: (outcome) => metrics.observeRequest(outcome),
     connectors: () => connectors,
-    exports: exportOperations,
-    shareLinks: createShareLinkOperations(store, { signer, publicOrigin: () => addresses.publicOrigin, clock }),
-    review,
-    uploads: createUploads({
-      store,
-      assets,
-      dataDir: config.dataDir,
-      clock,
-      credentials: { signer: credentialsOf(config, store, assets, logger), logger },
-      settings: {
-        maxBytes: config.uploadMaxBytes,
-        maxImagePixels: config.uploadImageMaxPixels,
-        filesPerRequest: config.uploadFilesPerRequest,
-        projectQuotaBytes: config.projectStorageQuotaBytes,
-        bytesPerHour: config.uploadBytesPerHour,
-        media: {
-          concurrent: config.uploadMediaJobs,
-          queued: config.uploadMediaQueue,
-          perPerson: config.uploadMediaJobsPerPerson,
-        },
-      },
-    }),
     serviceRoutes: (backendApp) => {
       registerMetricsRoute(backendApp, metrics, parts.metricsAccess);
       registerOpenApiRoute(backendApp);
@@ -285,7 +266,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   return {
     mode: 'backend',
     app,
-    client: createInProcessClient(backend, clock, exportOperations, boardImages, review),
+    client: createInProcessClient(services, clock),
     metrics,
     presence,
     store,
@@ -311,7 +292,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
       // the HTTP server waits on them: registered after the HTTP server, it runs before it.
       cleanup.defer('chat turns', () => chat.close());
       // The assistant's answers in threads post once their turns end: after the turns stop, before the store closes.
-      cleanup.defer('assistant in threads', () => review.assistant.settled());
+      cleanup.defer('assistant in threads', () => services.review.assistant.settled());
     },
   };
 }

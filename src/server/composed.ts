@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { CanvasBackend } from '../backend/backend.js';
+import type { CanvasBackend } from '../backend/canvas/backend.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
 import type { Presence } from '../backend/presence/presence.js';
 import type { BackendHttpEnv } from '../http/http-env.js';

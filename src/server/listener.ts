@@ -7,10 +7,10 @@ import { LOOPBACK_HOSTNAMES } from '../shared/hosts.js';
 import type { Logger } from '../shared/logger.js';
 
 /**
- * The HTTP(S) server people and agents reach (issue 31, "Reachable"): https from a certificate and key given as files,
- * or plain http (on loopback, or behind a reverse proxy that terminates TLS). Headers a proxy adds (`X-Forwarded-*`)
- * are believed only from the proxies `--trust-proxy` names: from anyone else they are dropped before any route sees
- * them. When people reach the server over https, every answer says so for the future (HSTS).
+ * The HTTP(S) server people and agents reach (docs/operations.md, "Serving a team"): https from a certificate and key
+ * given as files, or plain http (on loopback, or behind a reverse proxy that terminates TLS). Headers a proxy adds
+ * (`X-Forwarded-*`) are believed only from the proxies `--trust-proxy` names: from anyone else they are dropped before
+ * any route sees them. When people reach the server over https, every answer says so for the future (HSTS).
  */
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import type { CanvasBackend } from '../backend/backend.js';
+import type { CanvasBackend } from '../backend/canvas/backend.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
 import type { ServeConfig } from '../config/index.js';
 import type { MetricsAccess } from '../http/routes/metrics.js';

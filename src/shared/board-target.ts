@@ -2,9 +2,9 @@ import { LIMITS, NodeId } from '../contract/index.js';
 import { CanvasError } from './errors.js';
 
 /**
- * What a board picture shows (issue 34, item 3; src/render/): the whole canvas, a region of it in canvas coordinates,
- * or one node (a storyboard as a contact sheet of its shots, a group with what it holds), as PNG or WebP. Read from the
- * query of `canvas://{project_id}/{canvas_id}/board.png` and of the REST route `…/canvases/{canvas_id}/board.png`.
+ * What a board picture shows (src/render/): the whole canvas, a region of it in canvas coordinates, or one node (a
+ * storyboard as a contact sheet of its shots, a group with what it holds), as PNG or WebP. Read from the query of
+ * `canvas://{project_id}/{canvas_id}/board.png` and of the REST route `…/canvases/{canvas_id}/board.png`.
  */
 
 export type BoardFormat = 'png' | 'webp';

@@ -17,7 +17,7 @@ export type CanvasResource =
   | ({ kind: 'board'; projectId: string; canvasId: string } & BoardView)
   | { kind: 'threads'; projectId: string; canvasId: string; nodeId: string | null; status: ThreadStatusFilter };
 
-/** Which comment threads a threads resource answers (issue 33, item 5). */
+/** Which comment threads a threads resource answers (docs/contract.md, "Review tools and comment resources"). */
 export const THREAD_STATUS_FILTERS = ['all', 'open', 'resolved'] as const;
 export type ThreadStatusFilter = (typeof THREAD_STATUS_FILTERS)[number];
 
@@ -72,7 +72,7 @@ export function parseCanvasResource(uri: string): CanvasResource | null {
     if (since === null) throw new CanvasError('invalid_arguments', `${uri} needs since=<revision>.`);
     return { kind: 'changes', ...ids(), since };
   }
-  // Comment threads (issue 33, item 5): the canvas's, open ones unless status says otherwise; one node's, all of them.
+  // Comment threads: the canvas's, open ones unless status says otherwise; one node's, all of them.
   if (parts.length === 3 && parts[2] === 'threads')
     return { kind: 'threads', ...ids(), nodeId: null, status: threadStatus(params.get('status'), 'open', uri) };
   if (parts.length === 5 && parts[2] === 'nodes' && parts[4] === 'threads')
@@ -82,7 +82,7 @@ export function parseCanvasResource(uri: string): CanvasResource | null {
       nodeId: segment(parts[3], NodeId, 'node_id', uri),
       status: threadStatus(params.get('status'), 'all', uri),
     };
-  // The board as a picture (issue 34, item 3): `board.png`, the format in the query (`format=webp`).
+  // The board as a picture: `board.png`, the format in the query (`format=webp`).
   if (parts.length === 3 && parts[2] === 'board.png') return { kind: 'board', ...ids(), ...parseBoardView(params) };
   return null;
 }

@@ -7,9 +7,10 @@ import { ffmpegPath, ffprobePath } from './media-binaries.js';
 import { ProviderError } from './provider-error.js';
 
 /**
- * Video and audio encoding through ffmpeg (docs/runs.md, "Media"), the build the `@ffmpeg-installer/ffmpeg` npm
+ * Video and audio encoding through ffmpeg (docs/runs.md, "Providers"), the build the `@ffmpeg-installer/ffmpeg` npm
  * package ships (src/shared/media-binaries.ts), run as a child process. MP4 (H.264, AAC): every player, browser and
- * editor opens it, and content credentials embed in it (WebM has no place for them, issue 37); WAV for trimmed audio. An ffmpeg that is missing fails the run with a message saying so.
+ * editor opens it, and content credentials embed in it (WebM has no place for them); WAV for trimmed audio. An ffmpeg
+ * that is missing fails the run with a message saying so.
  */
 
 export interface VideoFormat {

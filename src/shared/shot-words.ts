@@ -3,8 +3,8 @@ import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES } from '../contract/shots.js';
 import type { StoryboardFrame as StoryboardFrameSchema } from '../contract/node-data/media-nodes.js';
 
 /**
- * How a shot reads in every deliverable (issue 35), shared by the server's exports and the page's Present mode so
- * both time and describe a shot alike: its camera in words, and how long it plays.
+ * How a shot reads in every deliverable, shared by the server's exports and the page's Present mode so both time and
+ * describe a shot alike: its camera in words, and how long it plays.
  */
 
 type StoryboardFrame = z.infer<typeof StoryboardFrameSchema>;

@@ -7,7 +7,7 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
  * Asset records: one row per asset a run made (or a copy of a run took over), naming the run, its kind and size, and
- * where its bytes are kept; or per file a person or agent uploaded (issue 32), naming who and under which file name.
+ * where its bytes are kept; or per file a person or agent uploaded, naming who and under which file name.
  * The bytes themselves live in an asset store (src/assets/).
  */
 
@@ -119,7 +119,7 @@ async function projectBytesIn(executor: SqlExecutor, projectId: string): Promise
 }
 
 /**
- * Records a picture made from another asset (its thumbnail, issue 34): same project and canvas as its source, no run.
+ * Records a picture made from another asset (its thumbnail): same project and canvas as its source, no run.
  * Its id is derived from the source's, so two servers making it at once write the same row: the second is a no-op.
  */
 export async function insertDerivedAssetRecord(

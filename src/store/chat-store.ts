@@ -194,7 +194,7 @@ export function createChatStore(driver: SqlDriver, clock: () => number) {
 
     /**
      * Appends a person's message under an id the server chose; refused when `clientId` (the page's own id for it)
-     * names a message already in the conversation, so nobody can overwrite another author's message (issue 29, item 13).
+     * names a message already in the conversation, so nobody can overwrite another author's message.
      */
     async appendPersonMessage(conversationId: string, message: StoredChatMessage, clientId: string): Promise<void> {
       const taken = await driver.get('SELECT role FROM chat_messages WHERE conversation_id = ? AND id IN (?, ?)', [

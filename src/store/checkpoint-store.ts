@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SqlDriver } from './sql-driver.js';
 
-/** Checkpoints of canvases (issue 34, item 5; migrations/026_checkpoints.sql). */
+/** Checkpoints of canvases (migrations/026_checkpoints.sql). */
 
 const CheckpointRow = z.object({
   id: z.string(),

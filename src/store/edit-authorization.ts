@@ -56,7 +56,7 @@ export function editAuthorizationRefusal(
   if (chatRun.actor !== null && !samePerson(chatRun.actor, authorization.actor)) {
     return 'the chat run in X-Agent-Run-Id belongs to another person.';
   }
-  // What a person granted never exceeds what they hold now (issue 17, defect 1).
+  // What a person granted never exceeds what they hold now (docs/security.md, "What people grant to agents").
   if (chatRun.openedBy !== null && openerRole !== 'editor' && openerRole !== 'owner') {
     return `${chatRun.openedBy.subject}, who opened the chat run in X-Agent-Run-Id, no longer has edit rights on project ${projectId}.`;
   }

@@ -4,7 +4,7 @@ import type { Actor } from './records.js';
 import type { ReadCache } from './read-cache.js';
 import type { SqlDriver } from './sql-driver.js';
 
-/** A project's elements (issue 32, item 5; migrations/025_elements.sql). */
+/** A project's elements (migrations/025_elements.sql). */
 
 const ElementRow = z.object({
   id: z.string(),

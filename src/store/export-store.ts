@@ -7,9 +7,9 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import type { StoredAssetKind } from './asset-records.js';
 
 /**
- * Export jobs (issue 35; migrations/027_exports_and_share_links.sql): queued by a person, claimed by a worker under a lease renewed by
- * heartbeats (as node runs are, without chains or costs), finished with the file recorded as an asset in the same
- * transaction. Every change of a job bumps its canvas's states version, which is what tells open pages (the feed).
+ * Export jobs (migrations/027_exports_and_share_links.sql): queued by a person, claimed by a worker under a lease
+ * renewed by heartbeats (as node runs are, without chains or costs), finished with the file recorded as an asset in the
+ * same transaction. Every change of a job bumps its canvas's states version, which is what tells open pages (the feed).
  */
 
 export const EXPORT_STATUSES = ['queued', 'running', 'cancel_requested', 'succeeded', 'failed', 'cancelled'] as const;

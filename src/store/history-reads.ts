@@ -85,7 +85,7 @@ export function createHistoryReads(driver: SqlDriver) {
 
   /**
    * What each revision of a range changed, without the bodies: a history page of 200 revisions once read every body
-   * they left and took ~470 ms of the event loop (issue 17, defect 3).
+   * they left and took ~470 ms of the event loop.
    */
   async function changeSummaries(
     projectId: string,

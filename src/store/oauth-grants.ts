@@ -27,7 +27,7 @@ export interface OAuthGrantRecord {
   createdAt: number;
   lastUsedAt: number | null;
   endedAt: number | null;
-  /** Tool sets beyond the six a project owner enabled for the connection (issue 34, item 2). */
+  /** Tool sets beyond the six a project owner enabled for the connection (docs/contract.md, "Tools beyond the six"). */
   toolSets?: readonly ToolSetName[];
 }
 

@@ -2,9 +2,9 @@ import type { Logger } from '../shared/logger.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
- * Says when the database goes away and when it comes back, once each (issue 17: a 12 s outage answered 2,134 requests
- * with 503 and logged nothing at warn): a warn line at the first `unavailable`, and one at the next success with how
- * long the outage lasted. Requests keep their own access lines; this is the one line an operator alerts on.
+ * Says when the database goes away and when it comes back, once each (a 12 s outage once answered 2,134 requests with
+ * 503 and logged nothing at warn): a warn line at the first `unavailable`, and one at the next success with how long
+ * the outage lasted. Requests keep their own access lines; this is the one line an operator alerts on.
  */
 
 interface OutageState {

@@ -4,8 +4,8 @@ import type { Actor } from './records.js';
 import type { SqlDriver } from './sql-driver.js';
 
 /**
- * People's e-mail addresses for sign-in links (issue 31): set by each person for themselves, stored lower-cased, one
- * person per address (a second person claiming it is refused), so an e-mailed link reaches exactly one person.
+ * People's e-mail addresses for sign-in links: set by each person for themselves, stored lower-cased, one person per
+ * address (a second person claiming it is refused), so an e-mailed link reaches exactly one person.
  */
 
 const Row = z.object({ issuer: z.string(), subject: z.string(), email: z.string() });

@@ -1,9 +1,9 @@
 import type { DuplicateKey, PipelinedExecutor, SqlExecutor, SqlParam, SqlRow } from './sql-driver.js';
 
 /**
- * Statements written once for both databases that PostgreSQL sends in fewer round trips (issue 36, item 1): a write
- * whose answer is not needed goes with the next round trip, independent reads go together. On SQLite (no round trips)
- * they are the plain statements.
+ * Statements written once for both databases that PostgreSQL sends in fewer round trips
+ * (docs/scaling.md, "Measured at scale"): a write whose answer is not needed goes with the next round trip,
+ * independent reads go together. On SQLite (no round trips) they are the plain statements.
  */
 
 function pipelined(tx: SqlExecutor): PipelinedExecutor | null {

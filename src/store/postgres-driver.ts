@@ -104,11 +104,11 @@ function inline(sql: string, params: readonly SqlParam[]): string {
 }
 
 /**
- * A transaction's statements on one connection, sent in as few round trips as the work allows (issue 36, item 1):
- * BEGIN and every deferred write wait for the next statement whose answer the work needs, and go with it in one
- * simple-protocol message; COMMIT goes with what is left. A statement sent alone keeps the extended protocol
- * (parameters bound, never inlined). PostgreSQL runs the statements of one message in order and stops at the first
- * error, which then fails the whole transaction, as it would one at a time.
+ * A transaction's statements on one connection, sent in as few round trips as the work allows (docs/scaling.md,
+ * "Measured at scale"): BEGIN and every deferred write wait for the next statement whose answer the work needs, and go
+ * with it in one simple-protocol message; COMMIT goes with what is left. A statement sent alone keeps the extended
+ * protocol (parameters bound, never inlined). PostgreSQL runs the statements of one message in order and stops at the
+ * first error, which then fails the whole transaction, as it would one at a time.
  */
 function pipelinedExecutor(client: pg.PoolClient): PipelinedExecutor & { commit(): Promise<void> } {
   const queued: Array<{ text: string; duplicate: DuplicateKey | undefined }> = [];

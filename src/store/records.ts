@@ -76,7 +76,7 @@ export const TokenRow = z
     purpose: row.purpose,
     /** The canvases it may reach, beyond its projects' rights; null: every canvas they allow. */
     canvases: row.canvas_scope === null ? null : CanvasScope.parse(JSON.parse(row.canvas_scope)),
-    /** The tool sets beyond the six an owner enabled for it (issue 34). */
+    /** The tool sets beyond the six an owner enabled for it (docs/contract.md, "Tools beyond the six"). */
     toolSets: row.tool_sets ? ToolSetList.parse(JSON.parse(row.tool_sets)) : [],
   }));
 

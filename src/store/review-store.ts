@@ -13,8 +13,8 @@ export interface ReviewEvent {
 }
 
 /**
- * Comment threads, review states, inboxes and review guests (issue 33; migrations/030_review.sql). A thread or
- * comment change moves the canvas's states_version (never its revision), so every process's change feed hears of it.
+ * Comment threads, review states, inboxes and review guests (migrations/030_review.sql). A thread or comment change
+ * moves the canvas's states_version (never its revision), so every process's change feed hears of it.
  */
 
 const CanvasIdRow = z.object({ id: z.string() });

@@ -3,7 +3,7 @@ import { insertRow } from './row-statements.js';
 import { bumpStatesVersion } from './run-store.js';
 import type { SqlDriver } from './sql-driver.js';
 
-/** Paid runs of external agents waiting for a person's yes (issue 34, item 6; migrations/029_run_approvals.sql). */
+/** Paid runs of external agents waiting for a person's yes (migrations/029_run_approvals.sql). */
 
 const ApprovalRow = z.object({
   id: z.string(),

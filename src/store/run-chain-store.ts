@@ -8,7 +8,7 @@ import { ACTIVE_STATUSES, bumpStatesVersion, type NewRun, type RunStore } from '
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
- * Downstream chains ("Run from here", issue 22; migration 016): the chain row names its steps, and each step that
+ * Downstream chains ("Run from here"; migration 016): the chain row names its steps, and each step that
  * runs is an ordinary node run carrying the chain id and the runs it waits for. Everything of a chain is written in
  * one transaction, so the budget covers all of its runs or the chain is refused whole.
  */

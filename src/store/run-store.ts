@@ -224,7 +224,7 @@ export function createRunStore(driver: SqlDriver, clock: () => number) {
     },
 
     /**
-     * Creates several runs at once (a node's variants, issue 22): all of them or none, so a budget that covers only
+     * Creates several runs at once (a node's variants): all of them or none, so a budget that covers only
      * some refuses the whole request. Each has its own idempotency key; a repeated request answers the same runs.
      */
     createRuns(runs: readonly NewRun[]): Promise<Array<{ run: NodeRun; replayed: boolean }>> {

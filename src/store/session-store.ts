@@ -32,7 +32,7 @@ export interface SessionTimes {
   idleMs: number;
   /** A session ends this long after sign-in, used or not. */
   absoluteMs: number;
-  /** On a device its person said to remember: how long it lasts, unused or not (issue 31). */
+  /** On a device its person said to remember: how long it lasts, unused or not. */
   rememberMs: number;
 }
 
@@ -82,7 +82,7 @@ function linkRefusal(link: z.output<typeof LinkRow> | undefined, now: number): a
     throw new CanvasError('unauthenticated', 'This sign-in link has expired. Ask for a new one.');
 }
 
-/** A sign-in link lasts at most this long (issue 17, defect 5): a link is a bearer credential sent through chat. */
+/** A sign-in link lasts at most this long: a link is a bearer credential sent through chat. */
 export const MAX_LOGIN_LINK_MS = 7 * 24 * 3_600_000;
 
 export function createSessionStore(driver: SqlDriver, clock: () => number) {

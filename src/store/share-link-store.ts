@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { insertRow } from './row-statements.js';
 import type { SqlDriver } from './sql-driver.js';
 
-/** Share links of canvases (issue 35, item 6; migrations/027_exports_and_share_links.sql): only the secret's hash. */
+/** Share links of canvases (migrations/027_exports_and_share_links.sql): only the secret's hash. */
 
 const ShareRow = z.object({
   id: z.string(),

@@ -17,8 +17,8 @@ export interface SqlExecutor {
 /**
  * What a PostgreSQL transaction adds (src/store/postgres-driver.ts): statements whose answer the write does not need
  * are queued and sent with the next round trip, and independent reads go out together, so a layout write costs two
- * round trips instead of one per statement (issue 36, item 1). Absent on SQLite, where a statement costs no round
- * trip; src/store/pipeline.ts falls back to plain statements there.
+ * round trips instead of one per statement. Absent on SQLite, where a statement costs no round trip;
+ * src/store/pipeline.ts falls back to plain statements there.
  */
 /** A unique key a queued insert may meet: PostgreSQL's error detail for it, and the error to answer instead. */
 export interface DuplicateKey {

@@ -131,11 +131,11 @@ export function openSqliteDriver(file: string, synchronous: SqliteSynchronous = 
   }
 
   /**
-   * Group commit (issue 19): write transactions that arrive while one is queued or flushing share the next durable
-   * commit. Each runs inside its own SAVEPOINT, so each is still all or nothing and a refused write (a revision
-   * conflict, a check) rolls back only itself, never its neighbours; every member learns its outcome only after the
-   * COMMIT (and its fsync) returned. The group is formed at the next turn of the event loop (setImmediate), after the
-   * requests that arrived together were all read: a lone writer waits for nothing else.
+   * Group commit (docs/performance.md, "Writes and group commit"): write transactions that arrive while one is queued
+   * or flushing share the next durable commit. Each runs inside its own SAVEPOINT, so each is still all or nothing and
+   * a refused write (a revision conflict, a check) rolls back only itself, never its neighbours; every member learns
+   * its outcome only after the COMMIT (and its fsync) returned. The group is formed at the next turn of the event loop
+   * (setImmediate), after the requests that arrived together were all read: a lone writer waits for nothing else.
    */
   interface Member {
     work: (tx: SqlExecutor) => Promise<unknown>;

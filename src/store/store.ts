@@ -71,25 +71,25 @@ export interface Store {
   readonly grants: OAuthGrants;
   /** Projects' teams: members, invitations, the audit log. */
   readonly team: TeamStore;
-  /** A project's own canvas templates (issue 32). */
+  /** A project's own canvas templates. */
   readonly templates: TemplateStore;
-  /** A project's elements: cast, locations, props and styles with reference pictures (issue 32). */
+  /** A project's elements: cast, locations, props and styles with reference pictures. */
   readonly elements: ElementStore;
-  /** Named revisions of canvases to come back to (issue 34). */
+  /** Named revisions of canvases to come back to. */
   readonly checkpoints: CheckpointStore;
-  /** Export jobs: PDFs, animatics, shot lists and timelines made by the workers (issue 35). */
+  /** Export jobs: PDFs, animatics, shot lists and timelines made by the workers. */
   readonly exports: ExportStore;
-  /** Read-only links that present boards without an account (issue 35). */
+  /** Read-only links that present boards without an account. */
   readonly shareLinks: ShareLinkStore;
-  /** Paid runs of external agents waiting for a person's yes (issue 34). */
+  /** Paid runs of external agents waiting for a person's yes. */
   readonly runApprovals: RunApprovalStore;
-  /** Comment threads, review states, inboxes and review guests (issue 33). */
+  /** Comment threads, review states, inboxes and review guests. */
   readonly review: ReviewStore;
-  /** Webhook endpoints and the outbox of their deliveries (issue 22). */
+  /** Webhook endpoints and the outbox of their deliveries. */
   readonly webhooks: WebhookStore;
-  /** Downstream chains ("Run from here", issue 22). */
+  /** Downstream chains ("Run from here"). */
   readonly chains: RunChainStore;
-  /** Result versions: a node's succeeded runs (issue 22). */
+  /** Result versions: a node's succeeded runs. */
   readonly versions: VersionReads;
   /** Load of the store and its run queue (/metrics). */
   readonly metrics: StoreMetrics;

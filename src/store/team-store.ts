@@ -10,9 +10,9 @@ import { RUN_COLUMNS, parseRunRow } from './run-rows.js';
 import { personKey, samePerson } from '../contract/index.js';
 
 /**
- * A project's team (issue 21): who is in it, invitations by link, role changes and removals, and the audit log of
- * every change. A project always keeps an owner: the last one can neither leave nor be demoted, checked inside the
- * transaction that would change it, so two owners demoting each other at once cannot both succeed.
+ * A project's team: who is in it, invitations by link, role changes and removals, and the audit log of every change. A
+ * project always keeps an owner: the last one can neither leave nor be demoted, checked inside the transaction that
+ * would change it, so two owners demoting each other at once cannot both succeed.
  */
 
 export interface MemberRecord {
@@ -31,7 +31,7 @@ export interface InviteRecord {
   acceptedBy: Actor | null;
   acceptedAt: number | null;
   revokedAt: number | null;
-  /** The link's secret, sealed, so owners can copy a pending invitation again (issue 31); null for older ones. */
+  /** The link's secret, sealed, so owners can copy a pending invitation again; null for older ones. */
   secretSealed: string | null;
 }
 
@@ -183,8 +183,8 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
   }
 
   /**
-   * Withdraws the open invitations someone made, inside the transaction that removes or demotes them (issue 29, item
-   * 1): only owners invite, and a link never does more than its maker may still do.
+   * Withdraws the open invitations someone made, inside the transaction that removes or demotes them: only owners
+   * invite, and a link never does more than its maker may still do.
    */
   async function withdrawInvitesBy(tx: SqlExecutor, projectId: string, maker: Actor, by: Actor): Promise<void> {
     const open = await tx.all(

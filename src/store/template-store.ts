@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Actor } from './records.js';
 import type { SqlDriver } from './sql-driver.js';
 
-/** A project's own canvas templates (issue 32, item 6; migrations/024_canvas_templates.sql). */
+/** A project's own canvas templates (migrations/024_canvas_templates.sql). */
 
 const TemplateRow = z.object({
   id: z.string(),

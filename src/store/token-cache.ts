@@ -2,9 +2,9 @@ import type { TokenRecord } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /**
- * Token lookups remembered until a token changes (issue 36, items 1 and 4), not until anything commits: under writes
- * the general read cache (src/store/read-cache.ts) is cleared by every commit, so each request read its token again,
- * and on PostgreSQL every lookup was a round trip of its own.
+ * Token lookups remembered until a token changes (docs/scaling.md, "Measured at scale"), not until anything commits:
+ * under writes the general read cache (src/store/read-cache.ts) is cleared by every commit, so each request read its
+ * token again, and on PostgreSQL every lookup was a round trip of its own.
  *
  * A token row changes only through TokenStore.revokeToken, which calls `changed` in its transaction and `forget` once
  * it has committed, so the process that revoked refuses the token on its very next request. Other processes learn it:

@@ -34,7 +34,7 @@ export interface NewToken {
   purpose?: TokenPurpose | null;
   /** Only these canvases of its projects (the canvas chat's turn token); absent: every canvas they allow. */
   canvases?: CanvasRef[] | null;
-  /** The tool sets beyond the six an owner enabled for it (issue 34); absent: none. */
+  /** The tool sets beyond the six an owner enabled for it (docs/contract.md, "Tools beyond the six"); absent: none. */
   toolSets?: readonly ToolSetName[];
 }
 

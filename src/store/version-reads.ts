@@ -4,8 +4,8 @@ import { RUN_COLUMNS, parseRunRow, type RunRow } from './run-rows.js';
 import type { SqlDriver } from './sql-driver.js';
 
 /**
- * Result versions (issue 22): the succeeded runs of the node that now holds an id, oldest first. They are the run
- * records themselves, kept as they always were; nothing is copied.
+ * Result versions (docs/runs.md, "Result versions"): the succeeded runs of the node that now holds an id, oldest first.
+ * They are the run records themselves, kept as they always were; nothing is copied.
  */
 export interface VersionSummary {
   count: number;

@@ -7,10 +7,10 @@ import { RUN_COLUMNS, parseRunRow, runRecord } from './run-rows.js';
 import type { SqlDriver, SqlExecutor, SqlRow } from './sql-driver.js';
 
 /**
- * The webhook outbox (issue 22): events become delivery rows inside the transaction that makes them, so a
- * delivery exists exactly when its event happened, and survives a restart. Nothing is written (one indexed read)
- * when the project has no webhook. Callers run this after the canvas row is locked (every such transaction takes it
- * first), and the canvas's event_seq orders the deliveries of one canvas.
+ * The webhook outbox (docs/runs.md, "Webhooks"): events become delivery rows inside the transaction that makes them, so
+ * a delivery exists exactly when its event happened, and survives a restart. Nothing is written (one indexed read) when
+ * the project has no webhook. Callers run this after the canvas row is locked (every such transaction takes it first),
+ * and the canvas's event_seq orders the deliveries of one canvas.
  */
 
 export const WEBHOOK_CHANNEL = 'canvas_mcp_webhooks';
@@ -154,7 +154,7 @@ export async function emitLayoutEvent(
 }
 
 /**
- * A review event (issue 33): a comment posted, a thread resolved, a review state set. `data` is what the receiver
+ * A review event: a comment posted, a thread resolved, a review state set. `data` is what the receiver
  * needs to find it (ids, who, the state), never a guest's token or a person's address.
  */
 export async function emitReviewEvent(

@@ -7,10 +7,10 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { WEBHOOK_CHANNEL } from './webhook-outbox.js';
 
 /**
- * Webhook endpoints and their deliveries (issue 22; migration 015). Endpoints are soft-deleted (their delivery log
- * stays readable); a delivery is claimed under a lease, so any number of servers on one PostgreSQL send each one
- * once at a time, and only the earliest pending delivery of an endpoint and canvas is ever claimed: one canvas's
- * events arrive in order, a failing one holding back those after it until it succeeds or is given up.
+ * Webhook endpoints and their deliveries (migration 015). Endpoints are soft-deleted (their delivery log stays
+ * readable); a delivery is claimed under a lease, so any number of servers on one PostgreSQL send each one once at a
+ * time, and only the earliest pending delivery of an endpoint and canvas is ever claimed: one canvas's events arrive in
+ * order, a failing one holding back those after it until it succeeds or is given up.
  */
 
 export interface WebhookRecord {

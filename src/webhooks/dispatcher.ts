@@ -10,18 +10,18 @@ import { describeDeliveryFailure, endpointRefusal, publicOnlyConnector } from '.
 import type { SecretSeal } from './secrets.js';
 
 /**
- * Sends the outbox's deliveries (issue 22): Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
- * `webhook-signature`, HMAC-SHA256 over `id.timestamp.body` by the `standardwebhooks` library, also with the previous
- * secret for a day after a rotation), any 2xx counts as delivered, anything else is tried again with exponential
- * backoff (first after `retryMs`, ×4 each time, at most an hour apart) until `giveUpMs` after the event. Woken at
- * once by the transaction that wrote a delivery (NOTIFY on PostgreSQL, after the commit in-process on SQLite), so a delivery leaves
- * within milliseconds; due retries are found by a timer. Redirects are not followed (each hop would escape the
- * network rule).
+ * Sends the outbox's deliveries (docs/runs.md, "Webhooks"): Standard Webhooks headers (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`, HMAC-SHA256 over `id.timestamp.body` by the `standardwebhooks` library,
+ * also with the previous secret for a day after a rotation), any 2xx counts as delivered, anything else is tried again
+ * with exponential backoff (first after `retryMs`, ×4 each time, at most an hour apart) until `giveUpMs` after the
+ * event. Woken at once by the transaction that wrote a delivery (NOTIFY on PostgreSQL, after the commit in-process on
+ * SQLite), so a delivery leaves within milliseconds; due retries are found by a timer. Redirects are not followed (each
+ * hop would escape the network rule).
  *
- * Deliveries are independent (issue 29, item 3): each is sent on its own, at most `PER_ENDPOINT` at a time to one
- * endpoint and `IN_FLIGHT` in all, and the loop goes on claiming while they are out, so a receiver that never answers
- * holds only its own endpoint's deliveries, never another project's. A connection that is not made within
- * `CONNECT_TIMEOUT_MS` fails the attempt.
+ * Deliveries are independent: each is sent on its own, at most `PER_ENDPOINT` at a time to one endpoint and `IN_FLIGHT`
+ * in all, and the loop goes on claiming while they are out, so a receiver that never answers holds only its own
+ * endpoint's deliveries, never another project's. A connection that is not made within `CONNECT_TIMEOUT_MS` fails the
+ * attempt.
  */
 export interface WebhookDispatcherOptions {
   store: Store;

@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { buildConnector } from 'undici';
 
 /**
- * The SSRF rule for webhook deliveries (issue 22, hardened by issue 29, items 6 and 8; docs/security.md, "Webhooks"):
+ * The SSRF rule for webhook deliveries (docs/security.md, "Webhooks"):
  * a delivery goes only to https and to public addresses, unless the operator allows private networks
  * (`--webhooks-private-network`) and the project's owner allowed them for that endpoint. Which addresses are public is
  * decided by a maintained classifier (ipaddr.js): only its `unicast` range counts, so loopback, private, link-local,

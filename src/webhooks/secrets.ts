@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { storeSealOf, type SecretSeal } from '../shared/secret-seal.js';
 
 /**
- * Webhook signing secrets (issue 22). A `whsec_` secret must stay usable to sign (HMAC-SHA256): it is sealed
+ * Webhook signing secrets. A `whsec_` secret must stay usable to sign (HMAC-SHA256): it is sealed
  * (src/shared/secret-seal.ts) under the store's `webhook_seal` key.
  */
 export type { SecretSeal };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_CONTRACT_VERSION, type CanvasLayout } from '../../src/contract/index.js';
-import { SCRIPT_LINE_MAX_CHARS } from '../../src/screenplay/script-text.js';
+import { SCRIPT_LINE_MAX_CHARS } from '../../src/storyboard/screenplay/script-text.js';
 import { LOOP_BUDGET_MS, rawRequest, whileHealthPolled } from '../support/raw-http.js';
 import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createMediaSlots } from '../../src/backend/media-slots.js';
+import { createMediaSlots } from '../../src/backend/uploads/media-slots.js';
 import { CanvasError } from '../../src/shared/errors.js';
 
 /**
- * Turns at the media tools (src/backend/media-slots.ts): a few films read at once in a process whoever sends them, a
+ * Turns at the media tools (src/backend/uploads/media-slots.ts): a few films read at once in a process whoever sends them, a
  * bounded line of the others, and one person's share of both bounded, each refusal naming its setting.
  */
 

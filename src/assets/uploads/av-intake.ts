@@ -9,11 +9,11 @@ import { UploadRefused, type PreparedUpload } from './prepared.js';
 import { THUMBNAIL_EDGE } from './image-intake.js';
 
 /**
- * A film or a sound as it is kept (issue 32): ffprobe reads its streams and length (a file it cannot read is refused
- * as damaged), the streams are copied into a fresh container without the file's metadata (a phone's location, the
- * device, chapters) and without data or subtitle streams, and a film gets a poster from its first second. Nothing is
- * re-encoded: copying is fast whatever the size. Both tools read the upload as the format its bytes were found to be,
- * from its own file only, so a playlist in disguise cannot make them open another file or a URL.
+ * A film or a sound as it is kept: ffprobe reads its streams and length (a file it cannot read is refused as damaged),
+ * the streams are copied into a fresh container without the file's metadata (a phone's location, the device, chapters)
+ * and without data or subtitle streams, and a film gets a poster from its first second. Nothing is re-encoded: copying
+ * is fast whatever the size. Both tools read the upload as the format its bytes were found to be, from its own file
+ * only, so a playlist in disguise cannot make them open another file or a URL.
  */
 
 /** ffprobe's answer, parsed at the edge: what the rest reads of it. */

@@ -4,10 +4,10 @@ import sharp, { type Sharp } from 'sharp';
 import { UploadRefused, type PreparedFile, type PreparedUpload } from './prepared.js';
 
 /**
- * A picture as it is kept (issue 32): decoded with a pixel limit checked from its header before any decoding (no
- * decompression bomb), turned upright from its EXIF orientation, and encoded again in its own format without its
- * metadata (GPS, camera, EXIF: sharp keeps none unless asked), which also drops whatever else rode along in the file
- * (a polyglot's script). A 640-pixel WebP thumbnail is made beside it.
+ * A picture as it is kept: decoded with a pixel limit checked from its header before any decoding (no decompression
+ * bomb), turned upright from its EXIF orientation, and encoded again in its own format without its metadata (GPS,
+ * camera, EXIF: sharp keeps none unless asked), which also drops whatever else rode along in the file (a polyglot's
+ * script). A 640-pixel WebP thumbnail is made beside it.
  */
 
 export const THUMBNAIL_EDGE = 640;

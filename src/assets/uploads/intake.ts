@@ -7,9 +7,9 @@ import { UploadRefused, type PreparedUpload } from './prepared.js';
 import { ALLOWED_IN_WORDS, uploadKindOf } from './upload-types.js';
 
 /**
- * One uploaded file, from the bytes received to what is kept (issue 32): its type found in its bytes (file-type; the
- * name and the sender's content-type are never asked), refused with the type found when it is not one uploads take,
- * then cleaned by kind: pictures re-encoded without metadata, films and sound copied without it, a PDF checked whole.
+ * One uploaded file, from the bytes received to what is kept: its type found in its bytes (file-type; the name and the
+ * sender's content-type are never asked), refused with the type found when it is not one uploads take, then cleaned by
+ * kind: pictures re-encoded without metadata, films and sound copied without it, a PDF checked whole.
  */
 
 export interface UploadLimits {
@@ -17,7 +17,7 @@ export interface UploadLimits {
   maxImagePixels: number;
 }
 
-/** Waits for a turn at the media tools and runs `work` in it (src/backend/media-slots.ts). */
+/** Waits for a turn at the media tools and runs `work` in it (src/backend/uploads/media-slots.ts). */
 export type MediaTurn = <T>(work: () => Promise<T>) => Promise<T>;
 
 export async function prepareUpload(

@@ -50,7 +50,8 @@ export async function projectRole(store: Store, ctx: CallerContext, projectId: s
     }
     rank = RANK[principal.role];
     if (principal.issuedBy) {
-      // A token a person issued never does more than that person may do now (issue 17, defect 1).
+      // A token a person issued never does more than that person may do now
+      // (docs/security.md, "What people grant to agents").
       const issuerRole = await store.projects.getMemberRole(projectId, principal.issuedBy);
       if (!issuerRole) {
         throw new CanvasError(

@@ -26,7 +26,7 @@ export interface TokenPrincipal {
   purpose: TokenPurpose | null;
   /** The only canvases it may name at /mcp (the canvas chat's turn token); null: every canvas its rights allow. */
   canvases: readonly CanvasRef[] | null;
-  /** Tool sets beyond the six an owner enabled for it (issue 34, item 2). */
+  /** Tool sets beyond the six an owner enabled for it (docs/contract.md, "Tools beyond the six"). */
   toolSets: readonly ToolSetName[];
 }
 

@@ -5,7 +5,7 @@ import { tokenRejection } from './principal.js';
 /**
  * Whether the credential behind a long-lived request (the change feed) is still good: a token not revoked or
  * expired since, a session not ended, not past its absolute end and not idle for `sessionIdleMs`. An open feed is not
- * use of the session (issue 17, defect 8; docs/security.md): watching is not acting, so a feed ends when the session
+ * use of the session (docs/security.md, "People"): watching is not acting, so a feed ends when the session
  * it was opened with goes idle, exactly when the next REST request would be refused.
  */
 export async function credentialStillValid(

@@ -52,8 +52,8 @@ export interface FeedHubOptions {
   /** A gap of more revisions than this is not replayed: the client is told to re-read. */
   maxReplayRevisions?: number;
   /**
-   * A replay of more event bytes than this is not sent: the client is told to re-read the snapshot instead (issue 17,
-   * defect 2: replays of large bodies held hundreds of MB per unread connection).
+   * A replay of more event bytes than this is not sent: the client is told to re-read the snapshot instead (replays of
+   * large bodies held hundreds of MB per unread connection).
    */
   maxReplayBytes?: number;
 }
@@ -68,9 +68,9 @@ interface CanvasFeed {
   statesVersion: number;
   /** node id → JSON of its runtime state, as last sent. */
   states: Map<string, string>;
-  /** export id → JSON of its status and progress, as last sent (issue 35). */
+  /** export id → JSON of its status and progress, as last sent. */
   exports: Map<string, string>;
-  /** thread id → JSON of its view, as last sent (issue 33); the review states' JSON, as last sent. */
+  /** thread id → JSON of its view, as last sent; the review states' JSON, as last sent. */
   threads: Map<string, string>;
   reviewStates: string;
   /** A write of this process changed the layout while something is approved: read the review states again. */

@@ -2,8 +2,8 @@ import { CanvasError } from '../../shared/errors.js';
 import type { CallerContext } from '../auth/caller.js';
 
 /**
- * How many change feeds one session, and one person or token, may hold open at once (issue 17, defect 2): each open
- * feed costs the server a socket, a subscriber and a replay, so one caller cannot open them by the hundred.
+ * How many change feeds one session, and one person or token, may hold open at once: each open feed costs the server a
+ * socket, a subscriber and a replay, so one caller cannot open them by the hundred.
  */
 
 export interface FeedQuota {

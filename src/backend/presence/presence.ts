@@ -6,12 +6,13 @@ import type { Store } from '../../store/store.js';
 import { feedEvent, type FeedSubscriber } from '../feed/feed-hub.js';
 
 /**
- * Who is on each canvas now (issue 21), in memory: people's pages report their selection and cursor, and agents'
- * tool calls report the node they touched. Nothing is stored or written to history. Entries expire by themselves (a
- * page reports at least every 10 s; an agent counts for a minute after its last call). Watchers (open change feeds)
- * get the whole list as a `presence` event whenever it changes, coalesced to one event per 50 ms per canvas. Across
- * server processes on one PostgreSQL each change is published with NOTIFY, and every process keeps the same list.
- * Without watchers a change costs a map write (and, on PostgreSQL, one NOTIFY; an agent's, at most one per 250 ms).
+ * Who is on each canvas now (docs/ui.md, "Who else is here"), in memory: people's pages report their selection and
+ * cursor, and agents' tool calls report the node they touched. Nothing is stored or written to history. Entries expire
+ * by themselves (a page reports at least every 10 s; an agent counts for a minute after its last call). Watchers (open
+ * change feeds) get the whole list as a `presence` event whenever it changes, coalesced to one event per 50 ms per
+ * canvas. Across server processes on one PostgreSQL each change is published with NOTIFY, and every process keeps the
+ * same list. Without watchers a change costs a map write (and, on PostgreSQL, one NOTIFY; an agent's, at most one per
+ * 250 ms).
  *
  * With the feed bus (`--feed-bus`) each change goes to its canvas's presence subject, which a process follows only
  * while it has watchers for the canvas. When it starts following (or the bus comes back) it says hello on the subject,
@@ -28,8 +29,9 @@ const SWEEP_MS = 5_000;
 const AGENT_REPORT_MS = 2_000;
 /**
  * What an agent's calls change crosses to other processes at most this often per agent and canvas, the newest at the
- * end of the wait (issue 36, item 1): an agent writing hundreds of nodes a second moves its marker with every one
- * here, but costs the others (and the database's NOTIFY) a signal a quarter second, not a round trip per write.
+ * end of the wait (docs/scaling.md, "Measured at scale"): an agent writing hundreds of nodes a second moves its marker
+ * with every one here, but costs the others (and the database's NOTIFY) a signal a quarter second, not a round trip per
+ * write.
  */
 const AGENT_SEND_MS = 250;
 const CHANNEL = 'canvas_presence';

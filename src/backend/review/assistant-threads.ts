@@ -7,7 +7,7 @@ import type { CallerContext } from '../auth/caller.js';
 import type { ThreadOperations } from './threads.js';
 
 /**
- * The assistant in a thread (issue 33, item 5; docs/review.md, "The assistant in a thread"): a person's comment that
+ * The assistant in a thread (docs/review.md, "The assistant in a thread"): a person's comment that
  * mentions @assistant starts a turn of the canvas chat for that person, in a conversation kept for the thread. The
  * turn is told the thread and its node, may change the canvas like any chat turn (paid runs still wait for the
  * person's approval in the Chat tab), and its answer is posted in the thread as "Assistant for <person>". When it

@@ -5,11 +5,11 @@ import { newId, sha256Hex } from '../../shared/ids.js';
 import type { StoredGuest } from '../../store/review-store.js';
 import type { StoredShareLink } from '../../store/share-link-store.js';
 import type { Store } from '../../store/store.js';
-import { forGuests, liveLink } from '../share-links.js';
+import { forGuests, liveLink } from '../deliverables/share-links.js';
 import type { ThreadOperations } from './threads.js';
 
 /**
- * Guests of a review link (issue 33, item 2; docs/security.md, "Guest review links"): whoever holds a link an owner
+ * Guests of a review link (docs/security.md, "Guest review links and comments"): whoever holds a link an owner
  * made with `review: comment` gives a name and comments as "Guest: <name>" on the boards the link shows, and edits or
  * deletes their own comments. Nothing else: no edit, run, spend, other canvas, team or history. Their page keeps a
  * guest token (only its hash is stored); a revoked or expired link ends every guest of it at once.

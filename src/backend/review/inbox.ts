@@ -5,13 +5,13 @@ import type { Logger } from '../../shared/logger.js';
 import type { NewNotification, StoredNotification } from '../../store/review-store.js';
 import type { Store } from '../../store/store.js';
 import type { CallerContext } from '../auth/caller.js';
-import type { Mailer } from '../mailer.js';
+import type { Mailer } from '../team/mailer.js';
 import { personOf } from './threads.js';
 
 /**
- * Each person's inbox (issue 33, item 4): mentions, replies in threads they are in, approval requests and decisions,
- * newest first, with an unread count the home page and the canvas show. When the operator configured SMTP
- * (`--smtp-url`), each notification also goes by e-mail to a person who gave an address; it is never required.
+ * Each person's inbox (docs/review.md, "Inbox and e-mail"): mentions, replies in threads they are in, approval requests
+ * and decisions, newest first, with an unread count the home page and the canvas show. When the operator configured
+ * SMTP (`--smtp-url`), each notification also goes by e-mail to a person who gave an address; it is never required.
  */
 
 const INBOX_LIMIT = 100;

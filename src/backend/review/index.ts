@@ -1,14 +1,14 @@
 import type { CanvasRef } from '../../contract/index.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Store } from '../../store/store.js';
-import type { Mailer } from '../mailer.js';
+import type { Mailer } from '../team/mailer.js';
 import { createAssistantThreads, type AssistantChat } from './assistant-threads.js';
 import { createGuestOperations } from './guests.js';
 import { createInboxOperations, createReviewMail } from './inbox.js';
 import { createReviewStateOperations } from './review-states.js';
 import { createThreadOperations, type ThreadOperations } from './threads.js';
 
-/** Review (issue 33): threads, review states, inboxes, guests and the assistant in threads, composed once. */
+/** Review (docs/review.md): threads, review states, inboxes, guests and the assistant in threads, composed once. */
 export function createReviewOperations(options: {
   store: Store;
   mailer: Mailer | null;

@@ -22,11 +22,11 @@ import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
 import type { CallerContext } from '../auth/caller.js';
 import { shotMedia, type ShotMedia } from '../../exports/board-source.js';
-import { latestPictures } from '../exports.js';
+import { latestPictures } from '../deliverables/exports.js';
 import { nodeLabel } from './threads.js';
 
 /**
- * Review states of boards and shots (issue 33, item 3; docs/review.md, "Approval"): draft, in review, changes
+ * Review states of boards and shots (docs/review.md, "Approval"): draft, in review, changes
  * requested, approved. Only a signed-in person sets one (owners; editors when an owner allows): no token, agent or
  * backend credential is accepted, whatever its role. Approving keeps a fingerprint of what was approved (the shot's
  * fields and picture, or the board's), so a later change shows as "changed since approval" instead of the approval

@@ -20,7 +20,7 @@ import { findMentions } from './mentions.js';
 import { canvasThreads } from './review-views.js';
 
 /**
- * Comment threads (issue 33, items 1, 2 and 5; docs/review.md): people who may read the canvas (viewers included)
+ * Comment threads (docs/review.md, "Comments"): people who may read the canvas (viewers included)
  * start threads on a node, a shot, a point or a time, or on the canvas, reply, edit and delete their own, resolve and
  * reopen; guests of a review link comment under their name; agents with the `review` tool set reply and resolve,
  * never more. Each change notifies whom it concerns (mentions, the thread's other people) and is a webhook event.

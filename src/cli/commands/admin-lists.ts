@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { chatRunView, tokenView } from '../../backend/people-operations.js';
+import { chatRunView, tokenView } from '../../backend/team/people-operations.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Actor, ChatRunRecord, TokenRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';

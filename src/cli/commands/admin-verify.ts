@@ -6,7 +6,7 @@ import { credentialsSummary } from '../../provenance/summary.js';
 import { report, UsageError } from '../cli-support.js';
 
 /**
- * `canvas-mcp admin verify FILE` (issue 37, item 4; docs/provenance.md): the content credentials a file carries, as
+ * `canvas-mcp admin verify FILE` (docs/provenance.md, "Checking a file"): the content credentials a file carries, as
  * the C2PA reader validates them: whether they are intact (and trusted, given the deployment's CA with --trust), what
  * made the file, whether it is AI-generated, when, from which project, and what it was made from. A file with no
  * credentials, or of a kind C2PA cannot carry, says so; neither is an error of the command.

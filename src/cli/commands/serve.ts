@@ -35,7 +35,7 @@ export function registerServeCommand(program: Command): void {
   addSettingOptions(serve, options);
   serve.action(async () => {
     const config = loadServeConfig(configFlagsOf(serve, options));
-    // Loaded when serving: the other commands start without the whole server (issue 30, fast feedback).
+    // Loaded when serving: the other commands start without the whole server, so they answer fast.
     const { startServer } = await import('../../server/server.js');
     const server = await startServer(config);
     // Handlers before the first line a supervisor (or a test) waits for: a signal right after it stops cleanly.

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
- * The fonts the PDF exports embed (issue 35): Noto Sans (Latin, Cyrillic, Greek) from `@embedpdf/fonts-latin`, and
+ * The fonts the PDF exports embed: Noto Sans (Latin, Cyrillic, Greek) from `@embedpdf/fonts-latin`, and
  * Noto Sans JP (kana, kanji and common CJK) from `@embedpdf/fonts-jp` for the characters Noto Sans lacks. No single
  * font covers a board written in several scripts, so text is split into runs, each printed in the font that has its
  * glyphs: a dialogue like "Привет, 「行こう」" prints with real glyphs instead of empty boxes.

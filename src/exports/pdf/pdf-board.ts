@@ -6,7 +6,7 @@ import { pictureForBox } from './pictures.js';
 import { drawLines, lineHeight, textWidth, wrapText, type TextStyle } from './text.js';
 
 /**
- * The storyboard as a PDF (issue 35, item 2; docs/deliverables.md): pages of `columns × rows` panels, each with the
+ * The storyboard as a PDF (docs/deliverables.md, "PDF storyboard"): pages of `columns × rows` panels, each with the
  * shot's number, its picture fitted in the board's frame (letterboxed, never stretched) and the chosen fields under or
  * beside it, cut with an ellipsis when they do not fit. Pictures are read one at a time (pictures.ts), so a board of
  * 200 camera photos stays small in memory and in the file.

@@ -6,10 +6,10 @@ import { pictureForBox } from './pictures.js';
 import { drawLines, lineHeight, wrapText, type TextStyle } from './text.js';
 
 /**
- * The shot list as a printable PDF (issue 35, item 4): the first AD's columns of the CSV/XLSX list (shot-list.ts) cut
- * to what reads on paper, with a small picture of each shot. The table is laid out before anything is drawn, so each
- * row's height is known: rows never split across pages, the header row repeats on every page, and the footer knows
- * the page count.
+ * The shot list as a printable PDF (docs/deliverables.md, "Shot lists"): the first AD's columns of the CSV/XLSX list
+ * (shot-list.ts) cut to what reads on paper, with a small picture of each shot. The table is laid out before anything
+ * is drawn, so each row's height is known: rows never split across pages, the header row repeats on every page, and the
+ * footer knows the page count.
  */
 
 const PADDING = 4;

@@ -90,7 +90,8 @@ export function fcpXml(cut: TimelineCut): string {
     // Record timecode starts at 01:00:00:00 (frame-rate.ts says why), as the OTIO file and the EDL do.
     timecode: timecodeOf(1),
     media: {
-      // DaVinci Resolve expects a <format> right inside <video> (OTIO's adapter adds one for it, its issue 839).
+      // Without a <format> right inside <video>, DaVinci Resolve loads no timeline from the file (OTIO's FCP XML
+      // adapter adds one for the same reason).
       video: { format: { samplecharacteristics: { rate } }, track: track('video') },
       ...(cut.hasAudio ? { audio: { track: track('audio') } } : {}),
     },

@@ -1,8 +1,9 @@
 import type { FrameRate } from '../../contract/exports.js';
 
 /**
- * Frame arithmetic for the editorial timelines (issue 35, item 5). Every writer (OTIO, FCP 7 XML, CMX 3600 EDL) counts
- * in whole frames from here, so the three files agree to the frame with each other and with the animatic.
+ * Frame arithmetic for the editorial timelines (docs/deliverables.md, "Timelines"). Every writer (OTIO, FCP 7 XML,
+ * CMX 3600 EDL) counts in whole frames from here, so the three files agree to the frame with each other and with the
+ * animatic.
  */
 
 export interface RateFacts {

@@ -19,7 +19,7 @@ import { apiRoute, handle } from '../route-declaration.js';
 import { FileBytes, ok } from '../route-parameters.js';
 
 /**
- * GET /assets/{asset_id}: the files node runs produce (issue 19, "Asset access is authorized"). Readable with a signed
+ * GET /assets/{asset_id}: the files node runs produce (docs/runs.md, "Who may read an asset"). Readable with a signed
  * URL that has not expired (what tool results and run records carry), or by a member of the asset's project (a
  * session, or a token of the REST API). An unsigned guess is 401; a caller without rights gets 404, as for an asset
  * that does not exist. Ranges (audio and video seek) are answered with 206; an asset in S3 is a redirect to a
@@ -195,9 +195,9 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
   }
 
   /**
-   * GET /assets/{asset_id}/thumbnail (issue 34, item 3): a picture's thumbnail (at most 480 px, WebP), made on the
-   * first request and kept as an asset (src/assets/thumbnails.ts). Read with the same signed URL as the picture (the
-   * signature is the asset's: whoever may see the picture may see it small) or as a member of its project.
+   * GET /assets/{asset_id}/thumbnail: a picture's thumbnail (at most 480 px, WebP), made on the first request and kept
+   * as an asset (src/assets/thumbnails.ts). Read with the same signed URL as the picture (the signature is the asset's:
+   * whoever may see the picture may see it small) or as a member of its project.
    */
   if (options.thumbnails) {
     const thumbnails = options.thumbnails;
@@ -216,8 +216,8 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
   }
 
   /**
-   * GET /assets/{asset_id}/credentials (issue 37, item 4): what the file's content credentials say (the canvas shows it
-   * as "Content credentials" on a result), checked against this deployment's own certificate as a trust anchor; read
+   * GET /assets/{asset_id}/credentials: what the file's content credentials say (the canvas shows it as
+   * "Content credentials" on a result), checked against this deployment's own certificate as a trust anchor; read
    * with the asset's signed URL or as a member. `credentials: null` with a reason when it carries none.
    */
   handle(app, CREDENTIALS, async (c) => {
@@ -265,8 +265,8 @@ export function registerAssetRoutes(app: Hono<BackendHttpEnv>, options: AssetRou
       'content-type': asset.mimeType,
       'accept-ranges': 'bytes',
       'cache-control': `private, max-age=${cacheSeconds}`,
-      // What is served from this origin never runs here (issue 29, item 2): no sniffing, no script, no plugins, and
-      // anything that is not a raster picture, a sound or a film is a download.
+      // What is served from this origin never runs here (docs/security.md, "Assets and provider results"): no
+      // sniffing, no script, no plugins, and anything that is not a raster picture, a sound or a film is a download.
       'x-content-type-options': 'nosniff',
       'content-security-policy': ASSET_CSP,
       ...(inline ? {} : { 'content-disposition': attachment(asset.fileName ?? asset.assetId) }),

@@ -11,7 +11,7 @@ import { SESSION_COOKIE } from '../session-auth.js';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { samePerson } from '../../contract/index.js';
-import { signInLinkMail, type Mailer } from '../../backend/mailer.js';
+import { signInLinkMail, type Mailer } from '../../backend/team/mailer.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { page } from '../route-parameters.js';
 
@@ -19,7 +19,7 @@ import { page } from '../route-parameters.js';
  * Sign-in by one-time link, and sign-out (docs/security.md, "People"). Opening a link (GET) spends nothing: it shows a
  * page that says who the link signs in, and the person's click POSTs it from this server's own page (the Origin is
  * checked). So an image an agent points at a link, a cross-site navigation or a chat app's link preview cannot burn a
- * link or sign a browser in as someone else (issue 17, defect 5). A browser already signed in as another person is
+ * link or sign a browser in as someone else (login CSRF). A browser already signed in as another person is
  * asked before its session is replaced.
  */
 
@@ -227,9 +227,9 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
   const signedInAs = (c: BackendContext) => sessionOf(c, options);
 
   /**
-   * "E-mail me a sign-in link" (issue 31): a person whose session ended comes back on their own. The answer is the same
-   * whether or not the address is someone's here (no address book to probe), and asking is bounded per address and
-   * per browser's network address.
+   * "E-mail me a sign-in link": a person whose session ended comes back on their own. The answer is the same whether or
+   * not the address is someone's here (no address book to probe), and asking is bounded per address and per browser's
+   * network address.
    */
   const perAddress = new RateLimiterMemory({ points: 3, duration: 3600 });
   const perClient = new RateLimiterMemory({ points: 20, duration: 3600 });
@@ -332,8 +332,8 @@ export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRoute
     if (caller.principal.kind !== 'session')
       throw new CanvasError('invalid_arguments', 'Only a signed-in person signs out; a token is revoked instead.');
     await options.store.sessions.endSession(caller.principal.sessionId);
-    // Signing out here signs out of the authorization server too (issue 29, item 7): a shared browser's next
-    // connection request asks who is there again.
+    // Signing out here signs out of the authorization server too: a shared browser's next connection request asks who
+    // is there again.
     await options.signedOut?.(caller.principal.person);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.body(null, 204);

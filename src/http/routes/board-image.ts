@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { CanvasBackend } from '../../backend/backend.js';
-import { readBoardImage } from '../../backend/board-image.js';
+import type { CanvasBackend } from '../../backend/canvas/backend.js';
+import { readBoardImage } from '../../backend/deliverables/board-image.js';
 import type { BoardImages } from '../../render/board-images.js';
 import { parseBoardView } from '../../shared/board-target.js';
 import type { BackendHttpEnv } from '../http-env.js';
@@ -9,10 +9,10 @@ import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, FileBytes } from '../route-parameters.js';
 
 /**
- * GET …/canvases/{canvas_id}/board.png (issue 34, item 3): the canvas as a picture, for the web and scripts: the same
- * picture as the MCP resource `canvas://{project_id}/{canvas_id}/board.png` (and the gateway reads it here), with the
- * same query (node_id, or x, y, width, height; format=webp), read by the one parser both share (parseBoardView).
- * Whoever may read the canvas may read it.
+ * GET …/canvases/{canvas_id}/board.png: the canvas as a picture, for the web and scripts: the same picture as the MCP
+ * resource `canvas://{project_id}/{canvas_id}/board.png` (and the gateway reads it here), with the same query (node_id,
+ * or x, y, width, height; format=webp), read by the one parser both share (parseBoardView). Whoever may read the canvas
+ * may read it.
  */
 
 const BOARD_IMAGE = apiRoute({

@@ -24,7 +24,7 @@ import {
 } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Need } from '../../backend/auth/access.js';
-import type { CanvasBackend } from '../../backend/backend.js';
+import type { CanvasBackend } from '../../backend/canvas/backend.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import type { NodeEdits } from '../request-parsing.js';
 import { apiRoute, handle } from '../route-declaration.js';

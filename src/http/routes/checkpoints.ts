@@ -1,11 +1,11 @@
 import type { Hono } from 'hono';
 import { CheckpointCreateBody, CheckpointList, CheckpointView } from '../../contract/index.js';
-import type { CheckpointOperations } from '../../backend/checkpoints.js';
+import type { CheckpointOperations } from '../../backend/canvas/checkpoints.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
-/** GET and POST …/canvases/{canvas_id}/checkpoints (issue 34, item 5): named revisions to come back to. */
+/** GET and POST …/canvases/{canvas_id}/checkpoints (docs/ui.md, "History"): named revisions to come back to. */
 
 const LIST = apiRoute({
   method: 'get',

@@ -97,7 +97,7 @@ export function registerConnectionRoutes(
     return c.json(ConnectionList.parse({ connections: grants.map(connectionView) }));
   });
 
-  // An owner gives a connection tool sets beyond the six (issue 34, item 2): they apply from its next request.
+  // An owner gives a connection tool sets beyond the six: they apply from its next request.
   handle(app, UPDATE_CONNECTION, async (c, input) => {
     const { grant_id: grantId } = input.params();
     const caller = c.get('caller');

@@ -22,11 +22,11 @@ import {
 } from '../../oauth/connector-grants.js';
 
 /**
- * The consent page of an OAuth client (issue 20, item 2): which client, which canvas of the person's projects, read
- * only or "may edit" (or also start paid runs, within a spending limit), then Allow or Deny. A person not signed in
- * here signs in first with a sign-in link, and comes back. Plain HTML, no script; its form posts only from this
- * server's own page (the Origin is checked), and its browser may follow the answer only to this server and to the
- * client's registered redirect address.
+ * The consent page of an OAuth client (docs/security.md, "Connectors"): which client, which canvas of the person's
+ * projects, read only or "may edit" (or also start paid runs, within a spending limit), then Allow or Deny. A person
+ * not signed in here signs in first with a sign-in link, and comes back. Plain HTML, no script; its form posts only
+ * from this server's own page (the Origin is checked), and its browser may follow the answer only to this server and to
+ * the client's registered redirect address.
  */
 
 export interface ConsentRouteOptions {

@@ -1,11 +1,11 @@
 import type { Hono } from 'hono';
 import { ElementCreateBody, ElementId, ElementList, ElementUpdateBody, ElementView } from '../../contract/index.js';
-import type { ElementOperations } from '../../backend/elements.js';
+import type { ElementOperations } from '../../backend/storyboard/elements.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { ok, PROJECT, projectParams } from '../route-parameters.js';
 
-/** A project's elements (issue 32, item 5): GET and POST …/elements, PATCH and DELETE …/elements/{element_id}. */
+/** A project's elements: GET and POST …/elements, PATCH and DELETE …/elements/{element_id}. */
 
 const ELEMENTS = `${PROJECT}/elements`;
 const elementParams = projectParams.extend({ element_id: ElementId });

@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
 import { ErrorBody, ResourceId } from '../../contract/index.js';
 import { ExportCreateBody, ExportList, ExportView } from '../../contract/exports.js';
-import type { ExportOperations } from '../../backend/exports.js';
+import type { ExportOperations } from '../../backend/deliverables/exports.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
-/** …/canvases/{canvas_id}/exports (issue 35): start, list, read and cancel exports of a board. */
+/** …/canvases/{canvas_id}/exports: start, list, read and cancel exports of a board. */
 
 const EXPORTS = `${CANVAS}/exports`;
 const exportParams = canvasParams.extend({ export_id: ResourceId });

@@ -1,8 +1,8 @@
 /**
- * The change feed's rights checks, grouped (issue 36, item 3): every open feed must end within `recheckMs` of its
- * credential being revoked or its rights lost, but feeds opened with the same credential on the same canvas (a token's
- * sixteen, a person's tabs) share the answer, so one check per group and round serves them all. At 10,000 idle
- * feeds the per-feed timers were 2,000 store reads a second; grouped, they are one read set per credential and canvas.
+ * The change feed's rights checks, grouped: every open feed must end within `recheckMs` of its credential being revoked
+ * or its rights lost, but feeds opened with the same credential on the same canvas (a token's sixteen, a person's tabs)
+ * share the answer, so one check per group and round serves them all. At 10,000 idle feeds the per-feed timers were
+ * 2,000 store reads a second; grouped, they are one read set per credential and canvas.
  */
 
 export interface FeedRechecks {

@@ -34,7 +34,7 @@ export interface FeedRouteOptions {
   maxQueuedEvents?: number;
   /** Bytes of events a subscriber may have waiting behind a full socket; beyond it, the same. */
   maxQueuedBytes?: number;
-  /** Feeds one session may hold open at once (issue 17, defect 2). */
+  /** Feeds one session may hold open at once (docs/security.md, "Budgets of the people's side"). */
   maxFeedsPerSession?: number;
   /** Feeds one person (all their sessions, and backend tokens acting for them) or one token may hold open at once. */
   maxFeedsPerCaller?: number;
@@ -43,7 +43,7 @@ export interface FeedRouteOptions {
   recheckMs?: number;
   /** A session unused this long ends, and with it its open feeds. */
   sessionIdleMs: number;
-  /** Who is on the canvas, sent as `presence` events (issue 21); null: none. */
+  /** Who is on the canvas, sent as `presence` events; null: none. */
   presence?: Presence | null;
 }
 

@@ -11,7 +11,7 @@ import { apiRoute, handle } from '../route-declaration.js';
 import { page } from '../route-parameters.js';
 
 /**
- * The page an invitation link opens (issue 21, docs/api.md). Like a sign-in link, opening it (GET) spends nothing: the
+ * The page an invitation link opens (docs/api.md). Like a sign-in link, opening it (GET) spends nothing: the
  * person presses Join on this server's own page (the POST's Origin is checked). Someone not signed in gives the name
  * the team will see and is signed in as a new person of their own (issuer `canvas-mcp/invite`, subject that name, made
  * unique per invitation so a name can never take over someone else's membership).
@@ -142,7 +142,7 @@ export function registerInvitePages(app: Hono<BackendHttpEnv>, options: AuthRout
             400,
           );
         // A teammate who is already in the project and lost their session must not become a second person of the
-        // same name (issue 31): they come back signed in, then the invitation (if they still need it) adds nothing.
+        // same name: they come back signed in, then the invitation (if they still need it) adds nothing.
         const taken = (await store.team.members(invite.projectId)).find(
           (member) => member.person.subject.toLocaleLowerCase() === name.data.toLocaleLowerCase(),
         );

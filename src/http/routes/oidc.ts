@@ -12,7 +12,7 @@ import { apiRoute, handle } from '../route-declaration.js';
 import { ok, page } from '../route-parameters.js';
 
 /**
- * OpenID Connect sign-in beside links (issue 21, docs/security.md "People"): the authorization code flow with PKCE,
+ * OpenID Connect sign-in beside links (docs/security.md, "People"): the authorization code flow with PKCE,
  * state and nonce, through `openid-client` (discovery, the token request, ID token checks). A person signed in this
  * way is the provider's (`iss`, `sub`), the same kind of person a link signs in: their memberships are the ones an
  * owner or an invitation gave that pair. The flow's secrets wait in a short-lived HttpOnly cookie of this browser,

@@ -15,7 +15,7 @@ import {
   TokenList,
   TokenView,
 } from '../../contract/index.js';
-import type { PeopleOperations } from '../../backend/people-operations.js';
+import type { PeopleOperations } from '../../backend/team/people-operations.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';

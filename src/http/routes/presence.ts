@@ -3,17 +3,17 @@ import { PresenceLeaveQuery, PresenceUpdateBody, type PageOrder } from '../../co
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
-import { personOf } from '../../backend/people-operations.js';
+import { personOf } from '../../backend/team/people-operations.js';
 import type { Presence } from '../../backend/presence/presence.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle, type RouteInput } from '../route-declaration.js';
 import { CANVAS, canvasParams } from '../route-parameters.js';
 
 /**
- * A person's page says where they are on a canvas (issue 21): POST its selection and cursor (the page throttles
- * them and repeats them every 10 s), DELETE when it leaves; each with the page's tab and count, so a stale one is
- * ignored whatever order they arrive in. Any member; the rest of the team sees it through the
- * change feed's `presence` events. Nothing is stored.
+ * A person's page says where they are on a canvas: POST its selection and cursor (the page throttles them and repeats
+ * them every 10 s), DELETE when it leaves; each with the page's tab and count, so a stale one is ignored whatever order
+ * they arrive in. Any member; the rest of the team sees it through the change feed's `presence` events. Nothing is
+ * stored.
  */
 
 const REPORT = apiRoute({

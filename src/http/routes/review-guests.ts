@@ -17,7 +17,7 @@ import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { GuestHeader, ok } from '../route-parameters.js';
 
-/** A review link's guests (issue 33; docs/review.md), under /api/v1/shared/{secret}: a name, then their comments. */
+/** A review link's guests (docs/review.md), under /api/v1/shared/{secret}: a name, then their comments. */
 
 const THREADS = '/api/v1/shared/:secret/threads';
 const linkParams = z.object({ secret: z.string() });

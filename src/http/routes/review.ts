@@ -22,7 +22,7 @@ import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, ok, projectParams } from '../route-parameters.js';
 
 /**
- * Review (issue 33; docs/review.md): comment threads and review states under the canvas, the reviewer's settings under
+ * Review (docs/review.md): comment threads and review states under the canvas, the reviewer's settings under
  * the project, and each person's inbox. A review link's guests are in review-guests.ts.
  */
 

@@ -6,12 +6,12 @@ import {
   RunApprovalRequestBody,
   RunApprovalView,
 } from '../../contract/index.js';
-import type { RunApprovalOperations } from '../../backend/run-approvals.js';
+import type { RunApprovalOperations } from '../../backend/canvas/run-approvals.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
-/** …/canvases/{canvas_id}/run-approvals (issue 34, item 6): agents ask, people answer. */
+/** …/canvases/{canvas_id}/run-approvals (docs/contract.md, "Spend confirmation"): agents ask, people answer. */
 
 const RUN_APPROVALS = `${CANVAS}/run-approvals`;
 

@@ -16,7 +16,7 @@ import {
   UpdateNodeReceipt,
 } from '../../contract/index.js';
 import { CanvasError, parseOrThrow } from '../../shared/errors.js';
-import type { CanvasBackend } from '../../backend/backend.js';
+import type { CanvasBackend } from '../../backend/canvas/backend.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { AgentRunHeader, CANVAS, canvasParams, canvasRef, nodeParams, ok, runParams } from '../route-parameters.js';

@@ -1,16 +1,15 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ScriptImportBody, ScriptImportReceipt } from '../../contract/index.js';
-import type { ScriptImport } from '../../backend/script-import.js';
+import type { ScriptImport } from '../../backend/storyboard/script-import.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { AgentRunHeader, CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
 /**
- * POST /api/v2/projects/{project_id}/canvases/{canvas_id}/script-import (issue 32): a screenplay's text with the
- * base_revision to write at. A 120-page Final Draft file is larger than the API's 1 MiB body limit: this route takes
- * up to 8 MiB.
+ * POST /api/v2/projects/{project_id}/canvases/{canvas_id}/script-import: a screenplay's text with the base_revision to
+ * write at. A 120-page Final Draft file is larger than the API's 1 MiB body limit: this route takes up to 8 MiB.
  */
 
 export const SCRIPT_IMPORT_MAX_BYTES = 8 * 1024 * 1024;

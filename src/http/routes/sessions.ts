@@ -9,8 +9,8 @@ import { apiRoute, handle } from '../route-declaration.js';
 import { ok } from '../route-parameters.js';
 
 /**
- * A person's own sessions (issue 21): where they are signed in (which browser, since when, last seen), and signing
- * out any one of them, this one included. Only the person's own: a session never sees or ends another person's.
+ * A person's own sessions: where they are signed in (which browser, since when, last seen), and signing out any one of
+ * them, this one included. Only the person's own: a session never sees or ends another person's.
  */
 
 const MY_SESSIONS = apiRoute({

@@ -5,14 +5,14 @@ import { CanvasError } from '../../shared/errors.js';
 import { sha256Hex } from '../../shared/ids.js';
 import { ResourceId } from '../../contract/index.js';
 import { ShareLinkCreateBody, ShareLinkList, ShareLinkView, SharedBoardsView } from '../../contract/exports.js';
-import type { ShareLinkOperations } from '../../backend/share-links.js';
+import type { ShareLinkOperations } from '../../backend/deliverables/share-links.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
 /**
- * Share links (issue 35, item 6): owners make, list and revoke them under the canvas; anyone holding one reads what it
- * shows at /api/v1/shared/{secret}, without an account (the page at /share/{secret} does).
+ * Share links (docs/deliverables.md, "Share links"): owners make, list and revoke them under the canvas; anyone holding
+ * one reads what it shows at /api/v1/shared/{secret}, without an account (the page at /share/{secret} does).
  */
 
 const SHARE_LINKS = `${CANVAS}/share-links`;

@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
 import { ShotListQuery } from '../../contract/index.js';
-import { exportShotList } from '../../backend/shot-list.js';
+import { exportShotList } from '../../backend/storyboard/shot-list.js';
 import type { Store } from '../../store/store.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasRef, FileBytes, nodeParams } from '../route-parameters.js';
 
-/** GET …/nodes/{node_id}/shot-list?format=csv|xlsx: a storyboard's shots as a file to download (issue 32). */
+/** GET …/nodes/{node_id}/shot-list?format=csv|xlsx: a storyboard's shots as a file to download. */
 
 const SHOT_LIST = apiRoute({
   method: 'get',

@@ -21,7 +21,7 @@ import {
   RetiredView,
   RoleChangeBody,
 } from '../../contract/index.js';
-import { memberOf, type TeamOperations } from '../../backend/team-operations.js';
+import { memberOf, type TeamOperations } from '../../backend/team/team-operations.js';
 import type { AuthRouteOptions } from './auth.js';
 import { registerInvitePages, type InvitePageOptions } from './invite.js';
 import type { BackendHttpEnv } from '../http-env.js';
@@ -29,7 +29,7 @@ import { apiRoute, handle } from '../route-declaration.js';
 import { canvasParams, ok, PROJECT, projectParams } from '../route-parameters.js';
 
 /**
- * A project's team over HTTP (issue 21, docs/api.md): members, invitations, canvases, the audit log; the page an
+ * A project's team over HTTP (docs/api.md): members, invitations, canvases, the audit log; the page an
  * invitation link opens is in invite.ts.
  */
 

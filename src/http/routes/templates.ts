@@ -1,11 +1,11 @@
 import type { Hono } from 'hono';
 import { TemplateCreateBody, TemplateList, TemplateView } from '../../contract/index.js';
-import type { TemplateOperations } from '../../backend/canvas-templates.js';
+import type { TemplateOperations } from '../../backend/storyboard/canvas-templates.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { ok, PROJECT, projectParams } from '../route-parameters.js';
 
-/** GET and POST /api/v1/projects/{project_id}/templates (issue 32): the templates a new canvas can start from. */
+/** GET and POST /api/v1/projects/{project_id}/templates: the templates a new canvas can start from. */
 
 const LIST = apiRoute({
   method: 'get',

@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
 import { BatchReceipt, TidyBody } from '../../contract/index.js';
-import type { CanvasBackend } from '../../backend/backend.js';
-import { tidyCanvas } from '../../backend/tidy.js';
+import type { CanvasBackend } from '../../backend/canvas/backend.js';
+import { tidyCanvas } from '../../backend/canvas/tidy.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
-/** POST …/canvases/{canvas_id}/tidy (issue 34, item 4): some nodes laid out again, as one revision. */
+/** POST …/canvases/{canvas_id}/tidy (docs/ui.md, "Tidy"): some nodes laid out again, as one revision. */
 
 const TIDY = apiRoute({
   method: 'post',

@@ -9,8 +9,8 @@ import {
   UploadForm,
   UploadReceipt,
 } from '../../contract/index.js';
-import type { Uploads } from '../../backend/uploads.js';
-import type { DirectUploads } from '../../backend/direct-uploads.js';
+import type { Uploads } from '../../backend/uploads/uploads.js';
+import type { DirectUploads } from '../../backend/uploads/direct-uploads.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { receiveFiles } from '../multipart-files.js';
@@ -18,7 +18,7 @@ import { apiRoute, handle } from '../route-declaration.js';
 import { CANVAS, canvasParams, canvasRef, ok } from '../route-parameters.js';
 
 /**
- * POST /api/v2/projects/{project_id}/canvases/{canvas_id}/uploads (issue 32): a person's or an agent's own files,
+ * POST /api/v2/projects/{project_id}/canvases/{canvas_id}/uploads: a person's or an agent's own files,
  * multipart/form-data with one part named `file` per file. The caller is checked before the body is read; the body is
  * not held to the API's 1 MiB limit but to --upload-max-bytes a file, as it streams to disk.
  */

@@ -11,12 +11,12 @@ import {
   WebhookList,
   WebhookView,
 } from '../../contract/index.js';
-import type { WebhookOperations } from '../../backend/webhook-operations.js';
+import type { WebhookOperations } from '../../backend/team/webhook-operations.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
 import { ok, PROJECT, projectParams } from '../route-parameters.js';
 
-/** A project's webhook endpoints over HTTP (issue 22, docs/api.md "Webhooks"): owners only. */
+/** A project's webhook endpoints over HTTP (docs/api.md, "Webhooks"): owners only. */
 
 const WEBHOOKS = `${PROJECT}/webhooks`;
 const WEBHOOK = `${WEBHOOKS}/:webhook_id`;

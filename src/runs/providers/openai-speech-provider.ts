@@ -3,10 +3,10 @@ import { APICallError, RetryError, experimental_generateSpeech as generateSpeech
 import { ProviderError, type RunProvider } from './provider.js';
 
 /**
- * An audioNode's speech through an OpenAI-compatible speech API (`POST {baseUrl}/audio/speech`, issue 22), by the AI
- * SDK's OpenAI provider rather than a hand-written client. The SDK retries 429 and 5xx answers with exponential backoff
- * (honouring `retry-after`), at most `maxRetries` times; what still fails then is a `provider_error` naming the API and
- * its HTTP status, not tried again by the run engine (the cap is the SDK's). The key goes to that API only.
+ * An audioNode's speech through an OpenAI-compatible speech API (`POST {baseUrl}/audio/speech`), by the AI SDK's OpenAI
+ * provider rather than a hand-written client. The SDK retries 429 and 5xx answers with exponential backoff (honouring
+ * `retry-after`), at most `maxRetries` times; what still fails then is a `provider_error` naming the API and its HTTP
+ * status, not tried again by the run engine (the cap is the SDK's). The key goes to that API only.
  */
 export interface OpenAiSpeechOptions {
   baseUrl: string;

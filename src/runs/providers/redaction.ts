@@ -1,7 +1,7 @@
 import { ProviderError, type RunProvider } from './provider.js';
 
 /**
- * Provider messages never carry a key (issue 29, item 9; docs/security.md, "Provider keys"): what a provider says
+ * Provider messages never carry a key (docs/security.md, "Provider keys"): what a provider says
  * when it fails (an error body, an exception's text, a progress line) is kept in the run record and shown to everyone
  * who may read the canvas, and some APIs echo the credential they were sent. Every configured secret is cut out, and so
  * is anything shaped like a key, before a message is stored, shown or logged.

@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import type { ProviderContext, ProviderJob } from './provider.js';
 
 /**
- * The elements' reference pictures a run was given (issue 32, item 5), as a provider sends them: upright JPEGs of at
- * most 1024 pixels a side (what image-reference models look at; small enough to send inline as `data:` URIs, which
- * fal and Replicate take for file inputs, or as the OpenAI edit endpoint's `image[]` files).
+ * The elements' reference pictures a run was given, as a provider sends them: upright JPEGs of at most 1024 pixels a
+ * side (what image-reference models look at; small enough to send inline as `data:` URIs, which fal and Replicate take
+ * for file inputs, or as the OpenAI edit endpoint's `image[]` files).
  */
 
 export interface ReferencePicture {

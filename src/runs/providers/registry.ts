@@ -57,7 +57,7 @@ export function createProviderRegistry(settings: ProviderSettings): ProviderRegi
     video_generation: pick(settings.videoProvider),
     storyboard_generation: pick(settings.storyboardProvider),
   };
-  // What a provider says is stored and shown: never with a key in it (issue 29, item 9).
+  // What a provider says is stored and shown: never with a key in it (docs/security.md, "Provider keys").
   const secrets = [openai?.apiKey, replicate?.apiToken, fal?.apiKey].filter((secret): secret is string => !!secret);
   const redacted = new Map<RunProvider, RunProvider>();
   const guarded = (provider: RunProvider) => {

@@ -148,7 +148,7 @@ export function createCanvasWrites(driver: SqlDriver, clock: () => number, caps:
       );
     },
 
-    /** Undoes what one chat run changed here, leaving what others changed after it (issue 34, item 5). */
+    /** Undoes what one chat run changed here, leaving what others changed after it. */
     undoChatRun(target: WriteTarget, agentRunId: string): Promise<UndoChatRunReceipt> {
       return runLayoutWrite(
         deps,

@@ -4,7 +4,7 @@ import type { LayoutTx } from './layout-tx.js';
 import { bodyAt, restoreObjects, type RestoreTarget } from './revert.js';
 
 /**
- * Undo of one chat run's changes (issue 34, item 5; docs/chat.md, "Undo a conversation"): each node and edge the
+ * Undo of one chat run's changes (docs/chat.md, "Undo a conversation"): each node and edge the
  * run changed goes back to the body it had before the run's first change to it. One that a revision by anyone else
  * changed after that is left as they made it, and said (`kept`): a person's later work is never undone. Runs only
  * inside the write transaction, so the objects read are the ones written.

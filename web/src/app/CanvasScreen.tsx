@@ -141,7 +141,7 @@ function TopBar({
 }
 
 /**
- * Tidy (issue 34, item 4): the selected cards when two or more of one parent are selected, else every card on the
+ * Tidy (docs/ui.md, "Tidy"): the selected cards when two or more of one parent are selected, else every card on the
  * canvas itself, laid out by the server as one revision (it comes back through the feed; History reverts it).
  */
 async function tidy(
@@ -241,7 +241,7 @@ function CanvasBody() {
   const { controller } = useCanvas();
   const toggle = (which: 'palette' | 'panel') => setDrawer((open) => (open === which ? null : which));
   if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
-  // Only someone whose session ended is told so; someone who never signed in is shown how to (issue 31).
+  // Only someone whose session ended is told so; someone who never signed in is shown how to.
   if (status === 'signed-out')
     return (
       <Landing
@@ -338,7 +338,7 @@ export function CanvasScreen({ projectId, canvasId }: { projectId: string; canva
   const [skills, setSkills] = useState<SkillCatalog | null>(null);
   useEffect(() => {
     const address = { projectId, canvasId };
-    // Review (issue 33) rides the same change feed: its comment and review events go to the review controller.
+    // Review rides the same change feed: its comment and review events go to the review controller.
     const reviewing = createReviewController(address, new URLSearchParams(window.location.search).get('thread'));
     const opened = createCanvasController(address, {
       transport: restTransport(address, EventSource, reviewing.feed),

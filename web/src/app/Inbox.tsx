@@ -6,9 +6,10 @@ import { when } from '../model/review.js';
 import { canvasHref, navigate } from './router.js';
 
 /**
- * A person's inbox (issue 33, item 4): "Inbox (N)" in the canvas's top bar and on the home page, N unread; opened, the
- * notifications (mentions, replies, approval requests and decisions) newest first, unread in bold. One opens its
- * canvas on its thread; "Mark all read" clears the count. Read every few seconds (a mention can come from any canvas).
+ * A person's inbox (docs/review.md, "Inbox and e-mail"): "Inbox (N)" in the canvas's top bar and on the home page, N
+ * unread; opened, the notifications (mentions, replies, approval requests and decisions) newest first, unread in bold.
+ * One opens its canvas on its thread; "Mark all read" clears the count. Read every few seconds (a mention can come from
+ * any canvas).
  */
 
 const POLL_MS = 5000;

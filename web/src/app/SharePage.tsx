@@ -6,8 +6,8 @@ import { Present } from '../panels/deliverables/Present.js';
 import { GuestName, GuestThreads, useGuest } from './SharedReview.js';
 
 /**
- * What a share link opens (issue 35, item 6): the boards it shows in Present mode and the downloads its owner chose,
- * for someone without an account. A revoked or expired link says so, and shows nothing.
+ * What a share link opens (docs/deliverables.md, "Share links"): the boards it shows in Present mode and the downloads
+ * its owner chose, for someone without an account. A revoked or expired link says so, and shows nothing.
  */
 
 function boardsOf(view: SharedBoardsView): PresentBoard[] {

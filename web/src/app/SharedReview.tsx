@@ -4,10 +4,10 @@ import { api, ApiError } from '../model/api.js';
 import { ThreadItem, type ThreadActions } from '../panels/review/ThreadItem.js';
 
 /**
- * A review link's comments (issue 33, item 2): the threads of each board and shot the link shows; with a link made
- * for comments, a guest gives a name and comments as "Guest: <name>", replies, and edits or deletes their own. The
- * guest's token (and which comments are theirs) stays in this tab's sessionStorage, per link: nothing else of the
- * project is reachable with it.
+ * A review link's comments (docs/review.md, "Guests on a link"): the threads of each board and shot the link shows;
+ * with a link made for comments, a guest gives a name and comments as "Guest: <name>", replies, and edits or deletes
+ * their own. The guest's token (and which comments are theirs) stays in this tab's sessionStorage, per link: nothing
+ * else of the project is reachable with it.
  */
 
 export interface Guest {

@@ -18,7 +18,7 @@ import { WebhooksPanel } from './WebhooksPanel.js';
 import { navigate } from './router.js';
 
 /**
- * A project's team (issue 21): every member sees who is in it; owners invite by link, change roles, remove members,
+ * A project's team: every member sees who is in it; owners invite by link, change roles, remove members,
  * withdraw invitations and read the audit log; anyone may leave. What the server refuses is said in words.
  */
 

@@ -9,7 +9,7 @@ import { api } from '../model/api.js';
 import { useChange } from './use-change.js';
 
 /**
- * For owners (issue 22): the project's webhook endpoints. Add one (its secret shown once), rotate its secret, delete
+ * For owners: the project's webhook endpoints. Add one (its secret shown once), rotate its secret, delete
  * it, and read its recent deliveries with a "Send again" for each.
  */
 export function WebhooksPanel({ projectId }: { projectId: string }) {

@@ -179,7 +179,7 @@ export function CanvasView({
     [onSelect],
   );
 
-  // Deleting asks first (issue 21): the Delete key is easy to press by accident, on a keyboard especially.
+  // Deleting asks first: the Delete key is easy to press by accident, on a keyboard especially.
   const [pendingDelete, setPendingDelete] = useState<{
     nodes: number;
     edges: number;
@@ -228,7 +228,7 @@ export function CanvasView({
           const layout = controller.store.getState().layout;
           const pasted = pasteClipboard(layout);
           if (pasted) {
-            // The copies land together on the nearest spot that covers no card (issue 31).
+            // The copies land together on the nearest spot that covers no card.
             const placed = placeBlock(pasted.nodes, drawnBoxes(layout.nodes, measuredSizes(flow.getNodes())));
             void controller.submit(createItems(placed, pasted.edges, `Paste ${pasted.nodes.length} nodes`));
           }
@@ -236,7 +236,7 @@ export function CanvasView({
       } else if (!command && key === 'f') {
         fitCanvas(flow, controller.store.getState().layout.nodes, 200);
       } else if (!command && key === 'a') {
-        // To a card's actions in one key (issue 31): the focused card's (or the selected one's) first action, instead of
+        // To a card's actions in one key: the focused card's (or the selected one's) first action, instead of
         // tabbing through every card before it.
         const focused = (event.target as HTMLElement | null)?.closest?.('.react-flow__node');
         const card = focused ?? document.querySelector('.react-flow__node.selected');

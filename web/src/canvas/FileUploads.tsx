@@ -9,10 +9,10 @@ import { useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js'
 import type { FlowNode } from '../cards/card-data.js';
 
 /**
- * Files from the person's computer onto the canvas (issue 32): dropped on it, pasted, or picked from the palette's
- * "Upload files…". One request per gesture, its progress shown; once the server has kept them, their cards are
- * created in one revision where the files were dropped (or in the middle of the view). A refusal is said in a notice
- * naming the file and what it is, and nothing is created.
+ * Files from the person's computer onto the canvas (docs/ui.md, "Your own files"): dropped on it, pasted, or picked
+ * from the palette's "Upload files…". One request per gesture, its progress shown; once the server has kept them, their
+ * cards are created in one revision where the files were dropped (or in the middle of the view). A refusal is said in a
+ * notice naming the file and what it is, and nothing is created.
  */
 
 interface Uploads {

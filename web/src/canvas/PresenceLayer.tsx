@@ -5,10 +5,10 @@ import { useCanvas, useCanvasState } from '../ui/canvas-context.js';
 import type { FlowNode } from '../cards/card-data.js';
 
 /**
- * Who else is on the canvas (issue 21), drawn on it: each person's cursor with their name and an outline round what
- * they selected, in their colour; each agent as a marker on the node it touched last. And the person's own place,
- * reported: their selection and cursor (in canvas coordinates, so zoom and pan differ freely), at most every 100 ms,
- * repeated every 10 s so it does not expire, and withdrawn when they leave.
+ * Who else is on the canvas (docs/ui.md, "Who else is here"), drawn on it: each person's cursor with their name and an
+ * outline round what they selected, in their colour; each agent as a marker on the node it touched last. And the
+ * person's own place, reported: their selection and cursor (in canvas coordinates, so zoom and pan differ freely), at
+ * most every 100 ms, repeated every 10 s so it does not expire, and withdrawn when they leave.
  */
 
 const REPORT_MS = 100;

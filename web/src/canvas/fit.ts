@@ -44,7 +44,7 @@ export function layoutBounds(
 
 /**
  * Titles are readable at any zoom (they are sized by it), but below this one a card is a dot with a label: Fit then
- * shows the part of the canvas where most cards are, rather than the far corners (issue 31).
+ * shows the part of the canvas where most cards are, rather than the far corners.
  */
 export const READABLE_ZOOM = 0.3;
 /** The zoom range of every canvas view (the web canvas and the MCP App). */

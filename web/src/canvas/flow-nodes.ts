@@ -9,7 +9,7 @@ import { NODE_CARDS } from '../cards/index.js';
 
 /**
  * How large a node is drawn. The contract bounds extents (LIMITS.nodeExtent), but a node stored before those bounds
- * may be 1e308 wide: React Flow and its minimap would then scale everything else out of sight (issue 17, defect 6).
+ * may be 1e308 wide: React Flow and its minimap would then scale everything else out of sight.
  * It is drawn at the edge of the bounds instead (positions likewise: drawnPosition, src/canvas/placement.ts).
  */
 function clamp(value: number, low: number, high: number, fallback: number): number {

@@ -4,7 +4,7 @@ import type { NodeRuntimeState, ResultVersionList, RunOutput } from '../../../sr
 import { useCanvas, useEditable } from '../ui/canvas-context.js';
 
 /**
- * Result versions on the card itself (issue 22): "Versions" opens a stepper under the result; Previous and Next show
+ * Result versions on the card itself: "Versions" opens a stepper under the result; Previous and Next show
  * each version's result on the card in place of the current one, and "Use this" makes the one shown current (a layout
  * write, like the details panel's "Use this version", where two can also be compared side by side).
  */

@@ -58,7 +58,7 @@ const FRAME_PADDING = 24;
 
 /**
  * How far the group's cards reach, as drawn: a card that grew with its content (results, a long text) makes the frame
- * grow with it, so the card never spills over the group's edge onto its neighbours (issue 31). Drawn only: the stored
+ * grow with it, so the card never spills over the group's edge onto its neighbours. Drawn only: the stored
  * size changes when a person resizes the group.
  */
 function useChildrenReach(groupId: string): { width: number; height: number } {

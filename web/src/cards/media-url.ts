@@ -1,8 +1,8 @@
 /**
- * Which URLs a card may make the browser fetch (issue 17, defect 5). Node data is written by agents too: an image
- * whose URL is `/auth/login?token=…` or an API route would be fetched with the viewer's cookie the moment the card
- * came into view. Cards draw media only from the server's own origin, and never from its API, sign-in, MCP or
- * metrics paths.
+ * Which URLs a card may make the browser fetch (docs/security.md, "The web canvas and the MCP App"). Node data is
+ * written by agents too: an image whose URL is `/auth/login?token=…` or an API route would be fetched with the viewer's
+ * cookie the moment the card came into view. Cards draw media only from the server's own origin, and never from its
+ * API, sign-in, MCP or metrics paths.
  */
 
 const NOT_MEDIA = /^\/(api|auth|mcp|metrics)(\/|$)/i;
@@ -33,7 +33,7 @@ export function safeMediaUrl(url: string | undefined, mediaOrigin: string | null
 const ASSET_URL = /^((?:https?:\/\/[^/?#]+)?\/assets\/asset_[A-Za-z0-9_-]{16})(?=[?#]|$)/;
 
 /**
- * Where a picture is shown small (cards, frames, shot rows, versions), its thumbnail instead (issue 34, item 3): a
+ * Where a picture is shown small (cards, frames, shot rows, versions), its thumbnail instead: a
  * picture kept on this server (`/assets/<id>`, signed or not) becomes `/assets/<id>/thumbnail` with the same signature,
  * at most 480 px and made once, so a board of a thousand cards never downloads its originals. Other URLs are as given.
  */

@@ -24,7 +24,7 @@ import { recordOf, overviewTitle, text, titleOf, type Data } from '../model/valu
 export type CardProps = NodeProps<FlowNode>;
 
 /**
- * Below this zoom a card shows its title large, its thumbnail and its run state, nothing else (issue 31, "readable at
+ * Below this zoom a card shows its title large, its thumbnail and its run state, nothing else (docs/ui.md, "Readable at
  * any zoom"). Above it the full card is drawn, its title sized by the zoom so it stays readable on screen.
  */
 export const OVERVIEW_ZOOM = 0.45;
@@ -128,7 +128,7 @@ export function CardShell({ card, children, className, runnable, resizable = tru
 }
 
 /**
- * A card's shot number in a storyboard group (issue 31: zoomed out, storyboard groups show their shots' numbers; the
+ * A card's shot number in a storyboard group (zoomed out, storyboard groups show their shots' numbers; the
  * spec's `storyboardShowIndex` asks for them at every zoom): its place among the group's cards, read row by row.
  * Selected as a number, so a card renders again only when its own number changes.
  */
@@ -207,7 +207,7 @@ export function EditableText({
             ? (event) => {
                 if (event.key !== 'Enter') return;
                 // The field takes the focus in this same keypress: without this, the Enter that opened it would also
-                // be typed into it, as a newline at the front of the text (issue 31).
+                // be typed into it, as a newline at the front of the text.
                 event.preventDefault();
                 setDraft(value);
               }
@@ -297,7 +297,7 @@ export function runOutputs(state: NodeRuntimeState | undefined, kind: string): {
 }
 
 /**
- * What a card shows: the latest run's outputs, unless a person or agent picked an earlier version (issue 22), whose
+ * What a card shows: the latest run's outputs, unless a person or agent picked an earlier version, whose
  * result the node's data names (`externalRunId`, and the type's result field); a run in progress shows as before.
  */
 export function shownOutputs(

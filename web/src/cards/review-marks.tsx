@@ -5,7 +5,7 @@ import { formatTimecode, openThreadCount, stateOf, threadCountLabel, useReview }
 import { ReviewStateChips } from '../ui/review-state-chips.js';
 
 /**
- * What review shows on a card (issue 33): a badge with the number of open comment threads, a board's review state with
+ * What review shows on a card: a badge with the number of open comment threads, a board's review state with
  * its "changed since approval" mark, and the pins of open threads on a shot's picture or an image card's. Nothing in
  * the MCP App, which has no review (no ReviewContext).
  */

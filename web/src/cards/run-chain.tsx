@@ -5,9 +5,9 @@ import { useCanvas } from '../ui/canvas-context.js';
 import { credits } from '../model/values.js';
 
 /**
- * "Run from here" on a card (issue 22): the quote before (which nodes downstream run, which are cached because
- * nothing they read changed, the whole cost against the budget), and the chain's progress after, with one Cancel for
- * all of its steps.
+ * "Run from here" on a card (docs/runs.md, "Downstream chains"): the quote before (which nodes downstream run, which
+ * are cached because nothing they read changed, the whole cost against the budget), and the chain's progress after,
+ * with one Cancel for all of its steps.
  */
 
 const CHAIN_POLL_MS = 1000;

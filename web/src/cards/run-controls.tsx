@@ -66,7 +66,7 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
   const [confirming, setConfirming] = useState<{ estimate: RunEstimate | null; error: string | null } | null>(null);
   const [starting, setStarting] = useState(false);
   const [count, setCount] = useState(1);
-  // "Run from here": this node and everything downstream of it (issue 22).
+  // "Run from here": this node and everything downstream of it.
   const [downstream, setDownstream] = useState<{ estimate: ChainEstimate | null; error: string | null } | null>(null);
   const followsChain = useStore(controller.store, (current) => current.chains[nodeId] !== undefined);
   const active = state !== undefined && ACTIVE.has(state.lastRunStatus);

@@ -99,7 +99,7 @@ function Summary({ onOpen, editing }: { onOpen: (() => void) | null; editing: bo
 
 /**
  * `mediaOrigin` is the canvas-mcp server's origin (that of the full canvas's URL): cards draw media from it alone,
- * and from nowhere when it is unknown (issue 17, defect 5).
+ * and from nowhere when it is unknown (docs/security.md, "The web canvas and the MCP App").
  */
 export function AppCanvas({
   controller,

@@ -15,11 +15,11 @@ import type { CanvasTransport, FeedHandlers } from '../model/transport.js';
 import type { z } from 'zod';
 
 /**
- * The MCP App's way to the server (issue 20): every read and write is a tool call its host makes for it with the
- * connection's grant (`App.callServerTool`), the page itself reaching nothing. Writes go through the app-only tools
- * (apply_canvas_changes, estimate_canvas_node_run, submit_canvas_node_run) and the published cancel; there is no feed
- * to listen to from inside a host, so the canvas is read again every few seconds, and what the person changed is told
- * to the model with the MCP Apps context update.
+ * The MCP App's way to the server (docs/architecture.md, "The canvas as an MCP App"): every read and write is a tool
+ * call its host makes for it with the connection's grant (`App.callServerTool`), the page itself reaching nothing.
+ * Writes go through the app-only tools (apply_canvas_changes, estimate_canvas_node_run, submit_canvas_node_run) and the
+ * published cancel; there is no feed to listen to from inside a host, so the canvas is read again every few seconds,
+ * and what the person changed is told to the model with the MCP Apps context update.
  */
 
 export interface AppAccess {

@@ -2,8 +2,9 @@ import type { CanvasController } from './canvas-state.js';
 import { api } from './api.js';
 
 /**
- * "Undo its changes" (issue 34, item 5): what a conversation's assistant, or an agent or a connection, changed through one chat run goes back, as one revision; a card
- * someone changed after it is kept, and the notice names it.
+ * "Undo its changes" (docs/chat.md, "Undo a conversation"): what a conversation's assistant, or an agent or a
+ * connection, changed through one chat run goes back, as one revision; a card someone changed after it is kept, and the
+ * notice names it.
  */
 export async function undoAgentChanges(controller: CanvasController, agentRunId: string, who: string) {
   const { address, layout } = controller.store.getState();

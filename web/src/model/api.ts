@@ -178,7 +178,7 @@ export const api = {
     request<void>('DELETE', `${canvasPath(projectId, canvasId)}/share-links/${encodeURIComponent(shareId)}`),
   shared: (secret: string) => request<SharedBoardsView>('GET', `/api/v1/shared/${encodeURIComponent(secret)}`),
 
-  // Review (issue 33): comment threads, review states, the inbox, and a review link's guests.
+  // Review (docs/review.md): comment threads, review states, the inbox, and a review link's guests.
   threads: ({ projectId, canvasId }: CanvasAddress) =>
     request<ThreadList>('GET', `${canvasPath(projectId, canvasId)}/threads?filter=all`),
   startThread: ({ projectId, canvasId }: CanvasAddress, body: ThreadCreateBody) =>
@@ -270,7 +270,7 @@ export const api = {
       { 'idempotency-key': idempotencyKey },
     ),
 
-  /** "Run from here" (issue 22): what the chain from a node would run, skip and cost. */
+  /** "Run from here" (docs/runs.md, "Downstream chains"): what the chain from a node would run, skip and cost. */
   estimateChain: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>
     request<ChainEstimate>(
       'GET',

@@ -4,7 +4,7 @@ import { newKey } from './api.js';
 import type { Layout } from './layout.js';
 
 /**
- * What each sound card is to a board's animatic (issue 35; docs/deliverables.md, "Sources"): a voice-over on one of its
+ * What each sound card is to a board's animatic (docs/deliverables.md, "Sources"): a voice-over on one of its
  * shots (an edge from the sound to the board whose `data.shotId` names the shot), the music bed (an edge naming no
  * shot), or nothing. Choosing a role rewrites the sound's edges to the board as one revision, so undo takes it back.
  */

@@ -62,11 +62,11 @@ export interface CanvasState {
   refusals: number;
   /** Who else is on the canvas now (people and agents; the person themselves left out). */
   presence: PresenceEntry[];
-  /** How many result versions each node had at the last full read (issue 22): whether its card offers them. */
+  /** How many result versions each node had at the last full read: whether its card offers them. */
   versionCounts: Record<string, number>;
   /** Chains this page started ("Run from here"), by the node they start from: followed until the person closes them. */
   chains: Record<string, RunChain>;
-  /** Export jobs of the canvas as the feed last told them (issue 35), by id. */
+  /** Export jobs of the canvas as the feed last told them, by id. */
   exports: Record<string, ExportState>;
 }
 
@@ -85,7 +85,7 @@ export interface CanvasController {
   readonly runsVariants: boolean;
   /** Starts N variants with the key of one click; null when refused (said in a notice). */
   runVariants(nodeId: string, count: number, idempotencyKey: string): Promise<NodeRun[] | null>;
-  /** "Run from here" (issue 22): null when this canvas's transport cannot run chains. */
+  /** "Run from here" (docs/runs.md, "Downstream chains"): null when this canvas's transport cannot run chains. */
   readonly chains: {
     estimate(nodeId: string): Promise<ChainEstimate>;
     /** Starts the chain with the key of one click (kept in `chains` under its node); null when refused (said in a notice). */
@@ -99,7 +99,7 @@ export interface CanvasController {
   } | null;
   /** Whether this canvas's transport lists result versions (the read-only view of an MCP App does not). */
   readonly listsVersions: boolean;
-  /** A node's result versions, or null when this canvas's transport has none (issue 22). */
+  /** A node's result versions, or null when this canvas's transport has none. */
   versions(nodeId: string): Promise<ResultVersionList | null>;
   /** Makes a version current (a layout write at the shown revision); false when refused (said in a notice). */
   pickVersion(nodeId: string, runId: string): Promise<boolean>;

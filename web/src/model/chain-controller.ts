@@ -3,7 +3,7 @@ import type { CanvasSnapshot, RunChain } from '../../../src/contract/index.js';
 import type { CanvasController, CanvasState, Notice } from './canvas-state.js';
 import type { CanvasTransport } from './transport.js';
 
-/** "Run from here" (issue 22) on one open canvas: the chains this page follows, kept under their root node. */
+/** "Run from here" on one open canvas: the chains this page follows, kept under their root node. */
 export type ChainController = NonNullable<CanvasController['chains']> & {
   /** Follows the chains a snapshot says are running that this page does not follow yet (after a reload, say). */
   resume(snapshot: CanvasSnapshot): void;

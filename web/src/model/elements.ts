@@ -5,8 +5,8 @@ import type { ElementView } from '../../../src/contract/index.js';
 import { api } from './api.js';
 
 /**
- * The project's elements as the page knows them (issue 32, item 5): read when a canvas opens and again after every
- * change made here, shared by the Elements panel and the shot list (which shows each shot's elements).
+ * The project's elements as the page knows them (docs/storyboards.md, "Elements"): read when a canvas opens and again
+ * after every change made here, shared by the Elements panel and the shot list (which shows each shot's elements).
  */
 
 interface ElementsState {

@@ -1,8 +1,8 @@
 /**
- * What to try in the first minutes (issue 31): shown where the details of a selected node go, until each step has been
- * done once in this browser (kept in localStorage, so it disappears once used and stays gone), or dismissed. The
- * record lives here, apart from the tips (panels/details/FirstSteps.tsx), because the canvas and the pages mark steps
- * done too.
+ * What to try in the first minutes (docs/ui.md, "First minutes"): shown where the details of a selected node go, until
+ * each step has been done once in this browser (kept in localStorage, so it disappears once used and stays gone), or
+ * dismissed. The record lives here, apart from the tips (panels/details/FirstSteps.tsx), because the canvas and the
+ * pages mark steps done too.
  */
 
 export const FIRST_STEPS = {

@@ -46,8 +46,9 @@ export function boardTitle(node: { id: string; data: unknown }): string {
 }
 
 /**
- * The canvas's boards as Present mode shows them (issue 35): each shot's picture (its own, else its source card's
- * latest), words and duration timed as the exports time them, and the board's latest animatic when one was exported.
+ * The canvas's boards as Present mode shows them (docs/deliverables.md, "Present"): each shot's picture (its own, else
+ * its source card's latest), words and duration timed as the exports time them, and the board's latest animatic when
+ * one was exported.
  */
 export function presentBoards(
   layout: Layout,

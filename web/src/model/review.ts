@@ -6,7 +6,7 @@ import { api, type CanvasAddress } from './api.js';
 import type { ReviewFeedListener } from './transport.js';
 
 /**
- * Review on an open canvas (issue 33; docs/review.md): its comment threads and the review states of its boards and
+ * Review on an open canvas (docs/review.md): its comment threads and the review states of its boards and
  * shots, read once over REST and kept live by the change feed's `comment` and `review` events (a thread arrives whole
  * whenever it changes; the states arrive all at once). Plain TypeScript beside the canvas controller: cards, the shot
  * list and the Comments panel read it; only the web canvas provides it (the MCP App shows no review).

@@ -2,7 +2,7 @@ import type { CanvasNode, ScriptImportReceipt, Screenplay } from '../../../src/c
 import type { Layout } from './layout.js';
 
 /**
- * The page's side of a script import (issue 32; docs/storyboards.md, "The script"): which script node a board's
+ * The page's side of a script import (docs/storyboards.md, "The script"): which script node a board's
  * script lives in (a revised script goes into the same node, so the server reports what changed), the flags on its
  * shots, and the import's receipt in words.
  */

@@ -15,7 +15,7 @@ import { authorLabel, type Author, type Layout } from './layout.js';
 import { list } from './values.js';
 
 /**
- * Changes to a board's shots (issue 32; docs/storyboards.md): each rebuilds the board's frames from the layout it
+ * Changes to a board's shots (docs/storyboards.md): each rebuilds the board's frames from the layout it
  * meets, so a change to one shot keeps what someone else changed in another meanwhile, and numbers the board again
  * (`numberShots`). Every change is one update of the storyboard node: one revision, in history, undone by Ctrl+Z.
  */
@@ -145,7 +145,7 @@ export function setBoardAspect(boardId: string, aspectRatio: string, authors: Au
 }
 
 /**
- * A picture for one shot (issue 32, item 5): a new image generation card beside the board, with the shot's prompt,
+ * A picture for one shot: a new image generation card beside the board, with the shot's prompt,
  * and the shot naming it as its source (`sourceNodeId`), in one revision. Its runs are given the shot's elements; the
  * shot shows the card's latest picture until it has its own (`shotPicture`).
  */

@@ -37,7 +37,7 @@ export interface FeedHandlers {
   reset(): void;
   /** Who is on the canvas now (people and agents). */
   presence(entries: PresenceEntry[]): void;
-  /** An export of the canvas started, moved on or finished (issue 35). */
+  /** An export of the canvas started, moved on or finished. */
   exportState?(state: ExportState): void;
   status(status: FeedStatus): void;
 }
@@ -69,12 +69,12 @@ export interface CanvasTransport {
   follow(after: number, handlers: FeedHandlers): () => void;
   /** Tells the others where the person is (selection, cursor in canvas coordinates); null: they left. */
   reportPresence?(report: PresenceUpdateBody | null): Promise<void>;
-  /** A node's result versions (issue 22); a transport without them shows none. */
+  /** A node's result versions; a transport without them shows none. */
   versions?(nodeId: string): Promise<ResultVersionList>;
-  /** "Run ×N": N variants in one request (issue 22); a transport without it runs one at a time. */
+  /** "Run ×N": N variants in one request; a transport without it runs one at a time. */
   submitRunVariants?(nodeId: string, count: number, idempotencyKey: string): Promise<{ runs: NodeRun[] }>;
   pickVersion?(nodeId: string, runId: string, baseRevision: number): Promise<unknown>;
-  /** "Run from here" (issue 22); a transport without it offers runs of one node only. */
+  /** "Run from here" (docs/runs.md, "Downstream chains"); a transport without it offers runs of one node only. */
   chains?: {
     estimate(nodeId: string): Promise<ChainEstimate>;
     submit(nodeId: string, idempotencyKey: string): Promise<RunChain>;
@@ -84,7 +84,7 @@ export interface CanvasTransport {
 }
 
 /**
- * What the feed says of review (issue 33): a thread as it now is whenever it changes, the canvas's review states
+ * What the feed says of review (docs/review.md): a thread as it now is whenever it changes, the canvas's review states
  * (and the project's "Editors may approve") whenever they change, and each (re)connection, after which whoever listens re-reads what it may have missed.
  */
 export interface ReviewFeedListener {

@@ -4,8 +4,9 @@ import { newNodeId } from './palette.js';
 import { freeSpotNear, NEW_CARD, type Box } from './placement.js';
 
 /**
- * A person's own files onto the canvas (issue 32): sent to the upload route in one request (with its progress), then
- * shown as the cards the server answers, placed where they were dropped, one beside the other, on free spots.
+ * A person's own files onto the canvas (docs/ui.md, "Your own files"): sent to the upload route in one request (with
+ * its progress), then shown as the cards the server answers, placed where they were dropped, one beside the other, on
+ * free spots.
  */
 
 /** Sends files to the canvas's upload route; `onProgress` hears the fraction of bytes sent (0 to 1). */

@@ -6,12 +6,12 @@ import { withReferences } from '../reference-pictures.js';
 import { downloadOutputs } from './outputs.js';
 
 /**
- * fal's queue API (issue 22) through its official client (`@fal-ai/client`): submit, status (with the queue position,
- * which the run's progress shows: "queued at fal, position 3"), result, cancel. The client retries 429 and 502–504
- * (reads also 500) with exponential backoff, three to five times. States map exactly: IN_QUEUE → queued,
- * IN_PROGRESS → running, COMPLETED → succeeded, or failed when fal reports an error (provider_error with its message).
- * Our cancel calls fal's cancel; a request fal already completed is delivered instead. A run cancelled while fal still
- * queued its request is charged nothing (progress 0: fal bills no queue time); once fal runs it, half its estimate.
+ * fal's queue API through its official client (`@fal-ai/client`): submit, status (with the queue position, which the
+ * run's progress shows: "queued at fal, position 3"), result, cancel. The client retries 429 and 502–504 (reads also
+ * 500) with exponential backoff, three to five times. States map exactly: IN_QUEUE → queued, IN_PROGRESS → running,
+ * COMPLETED → succeeded, or failed when fal reports an error (provider_error with its message). Our cancel calls fal's
+ * cancel; a request fal already completed is delivered instead. A run cancelled while fal still queued its request is
+ * charged nothing (progress 0: fal bills no queue time); once fal runs it, half its estimate.
  */
 export interface FalOptions {
   apiKey: string;

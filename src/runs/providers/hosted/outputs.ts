@@ -3,11 +3,11 @@ import type { AssetKind } from '../../../contract/index.js';
 import { ProviderError, abortableDelay, type ProducedAsset, type ProviderJob } from '../provider.js';
 
 /**
- * A hosted provider's result files copied into our asset storage (issue 22): its URLs are short-lived and never handed
+ * A hosted provider's result files copied into our asset storage: its URLs are short-lived and never handed
  * out. Each URL is fetched once more after a 5xx or a dropped connection; a 404 or any other refusal fails the run
  * with a provider_error naming the provider and the status. What a file is comes from its bytes, never from the
- * provider's `content-type` (issue 29, item 2): a result that is not a picture, sound or film of the kind the run
- * makes (an SVG or an HTML page, whatever it claims) fails the run and is not kept.
+ * provider's `content-type` (docs/security.md, "Assets and provider results"): a result that is not a picture, sound or
+ * film of the kind the run makes (an SVG or an HTML page, whatever it claims) fails the run and is not kept.
  */
 export async function downloadOutputs(
   provider: string,

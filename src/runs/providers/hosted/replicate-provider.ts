@@ -6,11 +6,11 @@ import { withReferences } from '../reference-pictures.js';
 import { downloadOutputs } from './outputs.js';
 
 /**
- * Replicate's predictions API (issue 22) through its official client (`replicate`): create (with `Prefer: wait` for
- * images, which usually finish within it), get until the prediction ends, cancel when our run is cancelled. The client
- * retries 429 (and 5xx on reads) with backoff, at most five times. States map exactly: starting → queued (the run
- * says "queued at Replicate"), processing → running, succeeded, failed → failed (provider_error with Replicate's
- * error), canceled → failed (provider_cancelled) unless we asked for it.
+ * Replicate's predictions API through its official client (`replicate`): create (with `Prefer: wait` for images, which
+ * usually finish within it), get until the prediction ends, cancel when our run is cancelled. The client retries 429
+ * (and 5xx on reads) with backoff, at most five times. States map exactly: starting → queued (the run says
+ * "queued at Replicate"), processing → running, succeeded, failed → failed (provider_error with Replicate's error),
+ * canceled → failed (provider_cancelled) unless we asked for it.
  */
 export interface ReplicateOptions {
   apiToken: string;

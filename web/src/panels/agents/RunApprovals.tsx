@@ -4,9 +4,9 @@ import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.
 import { api } from '../../model/api.js';
 
 /**
- * Paid runs external agents asked to start, waiting for a person's yes (issue 34, item 6; docs/contract.md, "Spend
- * confirmation"): each names the agent, the card and what it would cost; an editor approves or declines. The agent's
- * next try then submits the run, or is told no. Read every few seconds while the canvas is open (an agent asks rarely).
+ * Paid runs external agents asked to start, waiting for a person's yes (docs/contract.md, "Spend confirmation"): each
+ * names the agent, the card and what it would cost; an editor approves or declines. The agent's next try then
+ * submits the run, or is told no. Read every few seconds while the canvas is open (an agent asks rarely).
  */
 
 const POLL_MS = 4000;

@@ -131,7 +131,7 @@ export function ChatPanel() {
   );
 }
 
-/** Typing in the Chat tab starts a conversation: no separate click first (issue 34, item 8). */
+/** Typing in the Chat tab starts a conversation: no separate click first. */
 function FirstMessage({ onSend }: { onSend: (text: string) => void }) {
   const [draft, setDraft] = useState('');
   const [sending, setSending] = useState(false);

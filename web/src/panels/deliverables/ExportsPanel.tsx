@@ -14,7 +14,7 @@ import { BoardSound } from './BoardSound.js';
 import { ShareLinks } from './ShareLinks.js';
 
 /**
- * Exports (issue 35; docs/deliverables.md): pick a board and what to make of it, with the format's options; the job
+ * Exports (docs/deliverables.md): pick a board and what to make of it, with the format's options; the job
  * runs on the server (its progress comes through the live feed), and the file is listed here for every member to
  * download, with who made it from which revision. Owners also make and revoke share links here.
  */

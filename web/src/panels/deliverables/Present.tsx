@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PresentBoard, PresentShot } from '../../model/present.js';
 
 /**
- * Present mode (issue 35, item 6; docs/deliverables.md, "Present"): a board's shots full screen, one at a time, in
+ * Present mode (docs/deliverables.md, "Present"): a board's shots full screen, one at a time, in
  * order, with the shot's number and words under its picture. Arrow keys (or Space, Page Up/Down, Home, End) move
  * between shots and across boards; Escape leaves. When the board has an animatic, it plays from the shown shot, and
  * the shot under it follows the film. The canvas opens it from the top bar, a share link opens it for a client.

@@ -4,7 +4,7 @@ import { useCanvasState } from '../../ui/canvas-context.js';
 import { api } from '../../model/api.js';
 import { boardTitle } from '../../model/present.js';
 
-/** A link's review (issue 33): what its guests see of the comments, and whether they comment. */
+/** A link's review: what its guests see of the comments, and whether they comment. */
 const REVIEW_CHOICES: Record<ShareReview, string> = {
   none: 'Present only',
   read: 'Guests can read comments',

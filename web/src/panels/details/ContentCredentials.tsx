@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /**
- * "Content credentials" on a result (issue 37, item 4; docs/provenance.md): what the signed C2PA manifest in the file
+ * "Content credentials" on a result (docs/provenance.md, "In the canvas"): what the signed C2PA manifest in the file
  * says (who made it, that it is AI-generated, when and by whose certificate, from what), read from the server when the
  * person opens it.
  */

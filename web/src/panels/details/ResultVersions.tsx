@@ -5,9 +5,9 @@ import { useCanvas, useEditable } from '../../ui/canvas-context.js';
 import { credits } from '../../model/values.js';
 
 /**
- * A node's result versions (issue 22) in its details: step through them, see who made each and what it cost,
- * compare one with the current result side by side, and make it current ("Use this version": a layout write that
- * history, the feed and revert know like any other). `refreshKey` changes when a run ends or a pick lands.
+ * A node's result versions in its details (docs/runs.md, "Result versions"): step through them, see who made each and
+ * what it cost, compare one with the current result side by side, and make it current ("Use this version": a layout
+ * write that history, the feed and revert know like any other). `refreshKey` changes when a run ends or a pick lands.
  */
 export function ResultVersions({ nodeId, refreshKey }: { nodeId: string; refreshKey: string }) {
   const { controller } = useCanvas();

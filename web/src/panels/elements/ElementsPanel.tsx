@@ -12,7 +12,7 @@ import { reloadElements, useProjectElements } from '../../model/elements.js';
 import { sendFiles } from '../../model/uploads.js';
 
 /**
- * The project's elements (issue 32, item 5; docs/storyboards.md, "Elements"): cast, locations, props and styles, each
+ * The project's elements (docs/storyboards.md, "Elements"): cast, locations, props and styles, each
  * with notes and up to four reference pictures. A shot names an element in its cast or location, or mentions it
  * (`@Mara`); a generation of that shot, or one whose prompt mentions it, is given its pictures.
  */

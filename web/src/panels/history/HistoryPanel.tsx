@@ -89,8 +89,8 @@ export function HistoryPanel() {
 }
 
 /**
- * Checkpoints (issue 34, item 5): named revisions, the newest first, each restored by a revert to it (a new revision:
- * nothing is lost); editors name the current revision. The assistant's big turns leave one on their own.
+ * Checkpoints (docs/ui.md, "History"): named revisions, the newest first, each restored by a revert to it (a new
+ * revision: nothing is lost); editors name the current revision. The assistant's big turns leave one on their own.
  */
 function Checkpoints({ revision }: { revision: number }) {
   const { controller } = useCanvas();

@@ -21,7 +21,7 @@ export function Palette() {
     const center = pane
       ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 })
       : { x: 0, y: 0 };
-    // The nearest spot to the view's centre where the new card covers nothing (issue 31).
+    // The nearest spot to the view's centre where the new card covers nothing.
     const size = entry.size ?? NEW_CARD;
     const boxes = drawnBoxes(controller.store.getState().layout.nodes, measuredSizes(flow.getNodes()));
     const node = paletteNode(entry, freeSpotNear(boxes, center, size));

@@ -17,7 +17,7 @@ import { boardOf, shotPicture, type Shot } from '../../model/shots.js';
 import { ThreadItem, type ThreadActions } from './ThreadItem.js';
 
 /**
- * The Comments tab (issue 33; docs/review.md): the canvas's threads with a filter, each with its replies, Resolve and
+ * The Comments tab (docs/review.md): the canvas's threads with a filter, each with its replies, Resolve and
  * Reopen, and edit or delete on one's own comments; a new thread on the selected card (a shot of a board, a point of
  * its picture, a time of its film or of the board's animatic) or on the canvas. Live through the change feed.
  */

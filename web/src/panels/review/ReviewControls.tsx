@@ -6,9 +6,9 @@ import { api } from '../../model/api.js';
 import { stateOf, useReview, useReviewController } from '../../model/review.js';
 
 /**
- * Review states in the shot list (issue 33, item 3): a board's or a shot's state (Draft, In review, Changes requested,
- * Approved) and "Changed since approval" once what was approved changed; whoever may decide (owners, editors when an
- * owner allows) sets it with a select; editors ask chosen approvers for an approval.
+ * Review states in the shot list (docs/review.md, "Approval"): a board's or a shot's state (Draft, In review, Changes
+ * requested, Approved) and "Changed since approval" once what was approved changed; whoever may decide (owners, editors
+ * when an owner allows) sets it with a select; editors ask chosen approvers for an approval.
  */
 
 const NO_STATES: ReviewStateView[] = [];

@@ -3,7 +3,7 @@ import type { CommentView, ThreadView } from '../../../../src/contract/index.js'
 import { formatTimecode, when } from '../../model/review.js';
 
 /**
- * One comment thread (issue 33): where it is, its comments (author, time, "edited", "Comment deleted"), a reply box,
+ * One comment thread: where it is, its comments (author, time, "edited", "Comment deleted"), a reply box,
  * Resolve or Reopen, and edit or delete on one's own comments. Bodies are plain text: React text, never HTML. Shared
  * by the canvas's Comments panel and a review link's page (where guests write).
  */

@@ -26,9 +26,10 @@ import {
 } from '../../model/shots.js';
 
 /**
- * The shot list (issue 32, item 3): the board's shots as a table beside the canvas, every field editable in place
- * (a change is saved when the field is left, as one revision), reordered by dragging a row or with its Move buttons
- * (numbers follow in the same revision), sorted and filtered for reading, and downloaded as CSV or XLSX.
+ * The shot list (docs/storyboards.md, "The shot list"): the board's shots as a table beside the canvas, every field
+ * editable in place (a change is saved when the field is left, as one revision), reordered by dragging a row or with
+ * its Move buttons (numbers follow in the same revision), sorted and filtered for reading, and downloaded as CSV or
+ * XLSX.
  */
 
 type SortKey = 'order' | 'scene' | 'status' | 'duration';

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { Bool, HttpUrl, Int, OriginList, PostgresUrl, setting } from '../setting.js';
+import { SETTINGS_FILE } from './file.js';
+
+/** The settings file, where the service listens, who may reach it, its limits and logs. */
+export const SERVICE_SETTINGS = {
+  configFile: setting({
+    schema: z.string().min(1),
+    flag: '--config',
+    arg: 'file',
+    env: 'CANVAS_MCP_CONFIG',
+    help: 'settings file (JSON): flags and the environment win over it',
+    docs: 'the settings file (below)',
+    shownDefault: `\`./${SETTINGS_FILE}\` when it exists`,
+    commands: ['worker', 'doctor'],
+  }),
+
+  // Where it listens and who may reach it.
+  host: setting({
+    schema: z.string().min(1),
+    default: '127.0.0.1',
+    arg: 'host',
+    help: 'interface to bind',
+    docs: 'interface to bind; loopback also turns on Host checks',
+  }),
+  port: setting({
+    schema: Int(0, 65535),
+    default: 8787,
+    arg: 'port',
+    help: 'port to listen on (0 picks a free one)',
+    docs: '`0` picks a free port',
+  }),
+  dataDir: setting({
+    schema: z.string().min(1),
+    default: './data',
+    flag: '--data',
+    arg: 'dir',
+    help: 'data directory of the embedded SQLite store',
+    docs: 'directory of the SQLite store (`canvas.db`)',
+    commands: ['worker'],
+  }),
+  databaseUrl: setting({
+    schema: PostgresUrl,
+    arg: 'url',
+    help: 'use PostgreSQL instead of SQLite',
+    docs: '`postgres://…`: use PostgreSQL instead of SQLite',
+    commands: ['worker'],
+  }),
+  feedBus: setting({
+    schema: z.string().regex(/^nats:\/\/[^,\s]+(,nats:\/\/[^,\s]+)*$/, {
+      error: 'must be a nats://host:port URL (several: comma-separated)',
+    }),
+    arg: 'url',
+    help: 'signal other processes through NATS (nats://host:port) instead of PostgreSQL NOTIFY',
+    docs: '`nats://host:port` (several servers of one cluster: comma-separated; credentials as `nats://user:pass@…` or `nats://token@…`): processes signal each other through NATS, each following only the canvases it has feeds or presence open for, instead of PostgreSQL NOTIFY (docs/scaling.md, "A fan-out bus: NATS"); give it to every `serve` and `worker` of one database. Unset: NOTIFY on PostgreSQL, polling on SQLite',
+    commands: ['worker'],
+  }),
+  backendUrl: setting({
+    schema: HttpUrl,
+    arg: 'url',
+    help: 'run as a gateway in front of a canvas backend at this URL',
+    docs: 'gateway mode: the canvas backend to forward to',
+  }),
+  backendToken: setting({
+    schema: z.string().min(1),
+    arg: 'token',
+    secret: true,
+    help: 'the gateway credential for --backend-url (a --kind gateway token)',
+    docs: 'gateway mode: the gateway credential (`admin token create --name gw --kind gateway --workspace W`, one `--workspace` or `--project` per scope it serves); prefer the variable, since other users of the machine can read command lines in `ps`',
+  }),
+  publicUrl: setting({
+    schema: HttpUrl,
+    arg: 'url',
+    help: 'the URL clients and browsers use (behind a proxy): sign-in links, cookies, asset URLs in tool results',
+    docs: "the URL clients and browsers use, when behind a proxy: sign-in links and the `Secure` cookie flag (https), the CSRF origin check, absolute asset URLs in tool results, the web canvas link in `get_canvas` results and the MCP App's allowed origin",
+    shownDefault: '`http://host:port`',
+  }),
+  tlsCert: setting({
+    schema: z.string().min(1),
+    arg: 'file',
+    help: 'serve https with this certificate (PEM, the chain included); with --tls-key',
+    docs: 'serve https directly with this certificate (a PEM file, the chain included) and `--tls-key`; without them, serve http (behind a proxy that terminates TLS: below, "Serving a team")',
+  }),
+  tlsKey: setting({
+    schema: z.string().min(1),
+    arg: 'file',
+    help: "the certificate's private key (PEM); read once at start, never logged",
+  }),
+  trustProxy: setting({
+    schema: OriginList,
+    default: '',
+    arg: 'list',
+    help: 'comma-separated addresses of reverse proxies whose X-Forwarded-* headers are believed (none by default)',
+    docs: 'comma-separated addresses of the reverse proxies in front of this server (e.g. `127.0.0.1`): their `X-Forwarded-For` and `X-Forwarded-Proto` are believed; from anyone else those headers are dropped',
+    shownDefault: 'none',
+  }),
+  allowedOrigins: setting({
+    schema: OriginList,
+    default: '',
+    arg: 'list',
+    help: 'comma-separated browser origins allowed to call /mcp',
+    docs: 'comma-separated browser origins allowed at `/mcp`',
+    shownDefault: 'none',
+  }),
+  rateLimitPerMinute: setting({
+    schema: Int(0, 1_000_000),
+    default: 600,
+    flag: '--rate-limit',
+    arg: 'n',
+    help: 'requests per minute per token at /mcp (0 disables)',
+    docs: 'requests per minute per token at `/mcp`, and REST writes per minute per person (or per token acting for nobody), who may also cause at most 64 MiB of change log a minute (docs/security.md, "Budgets of the people\'s side"); `0` disables both',
+  }),
+  bodyLimitBytes: setting({
+    schema: Int(1024, 64 * 1024 * 1024),
+    default: 1024 * 1024,
+    flag: '--body-limit',
+    arg: 'bytes',
+    help: 'largest accepted request body (1 MiB)',
+    docs: 'largest request body (1 MiB: at this size no request holds the event loop past 100 ms; larger limits can, docs/performance.md)',
+  }),
+  scriptReadSeconds: setting({
+    schema: Int(1, 600),
+    default: 20,
+    arg: 'seconds',
+    help: 'longest a script import may spend reading its file (on a worker thread)',
+    docs: 'longest a script import may spend reading its file; it is read on a worker thread, and one that takes longer is stopped and refused (422 `limit_exceeded`, naming this limit), so a hostile screenplay can never hold the server (docs/security.md, "Script import")',
+  }),
+  logLevel: setting({
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    arg: 'level',
+    help: 'fatal, error, warn, info, debug, trace or silent',
+    docs: '`fatal` … `trace`, or `silent`',
+    commands: ['worker'],
+  }),
+  enableHiddenTools: setting({
+    schema: Bool,
+    default: false,
+    switch: true,
+    help: 'also list and allow tools beyond the six published ones',
+    docs: 'list and allow tools beyond the six published ones',
+  }),
+  seedDemo: setting({
+    schema: Bool,
+    default: true,
+    flag: '--no-seed-demo',
+    switch: true,
+    help: 'do not seed the demo on an empty store',
+    docs: 'do not seed the demo on an empty store (`CANVAS_MCP_SEED_DEMO=false`)',
+    shownDefault: 'seed',
+  }),
+};

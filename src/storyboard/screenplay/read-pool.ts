@@ -1,0 +1,79 @@
+import { Piscina } from 'piscina';
+import type { Screenplay } from '../../contract/index.js';
+import { CanvasError } from '../../shared/errors.js';
+import type { ReadScript } from './screenplay.js';
+
+/**
+ * Screenplays are read on a worker thread, with a deadline (docs/security.md, "Script import"). A reader's work can
+ * grow far faster than its input (fountain-js took seconds over 370 hostile bytes): on the server's own thread one
+ * import would hold every other request. Here a file that takes longer than the deadline is stopped (its thread
+ * ended) and refused naming the limit, and the server answers as usual meanwhile.
+ */
+
+export type ScriptReading =
+  | { kind: 'read'; source: Screenplay['source']; script: ReadScript }
+  | { kind: 'refused'; message: string; line: number | null };
+
+export interface ScriptReader {
+  /** What the file holds; a refused file is a CanvasError naming the file and why. */
+  read(fileName: string, text: string): Promise<{ source: Screenplay['source']; read: ReadScript }>;
+  close(): Promise<void>;
+}
+
+export interface ScriptReaderOptions {
+  /** A read taking longer is stopped and refused. */
+  deadlineMs: number;
+  /** Reads waiting for the thread; beyond it an import is answered `unavailable`. */
+  maxQueue?: number;
+}
+
+// From the built package the worker is JavaScript; from source (tests, tsx) it is TypeScript, loaded through tsx.
+const fromSource = import.meta.url.endsWith('.ts');
+
+export function createScriptReader(options: ScriptReaderOptions): ScriptReader {
+  let pool: Piscina | undefined;
+  const workers = () =>
+    (pool ??= new Piscina({
+      filename: new URL(`./read-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
+      execArgv: fromSource ? ['--import', 'tsx'] : [],
+      minThreads: 0,
+      // One import at a time: a second waits (imports are rare; two would halve each other's speed on two cores).
+      maxThreads: 1,
+      idleTimeout: 30_000,
+      maxQueue: options.maxQueue ?? 8,
+    }));
+
+  return {
+    async read(fileName, text) {
+      let reading: ScriptReading;
+      try {
+        reading = (await workers().run(
+          { fileName, text },
+          { signal: AbortSignal.timeout(options.deadlineMs) },
+        )) as ScriptReading;
+      } catch (error) {
+        const name = (error as { name?: string }).name;
+        if (name === 'AbortError' || name === 'TimeoutError') {
+          const seconds = options.deadlineMs / 1000;
+          throw new CanvasError(
+            'limit_exceeded',
+            `${fileName}: reading this script took longer than ${seconds} s, the limit for one import (script_read_seconds); nothing was written. Check the file is a screenplay, or split it.`,
+            { file_name: fileName, limit: 'script_read_seconds', seconds },
+          );
+        }
+        if (String((error as Error).message).includes('queue'))
+          throw new CanvasError('unavailable', 'Too many scripts are waiting to be read; retry shortly.');
+        throw error;
+      }
+      if (reading.kind === 'refused')
+        throw new CanvasError('invalid_arguments', `${fileName}: ${reading.message}`, {
+          file_name: fileName,
+          line: reading.line,
+        });
+      return { source: reading.source, read: reading.script };
+    },
+    async close() {
+      await pool?.destroy();
+    },
+  };
+}
