@@ -2,7 +2,7 @@ import type { Assets } from '../assets/assets.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
 import type { Logger } from '../shared/logger.js';
 import type { ExportOutcome, StoredExport } from '../store/export-store.js';
-import { createJobWorkers, type JobKind } from '../jobs/job-workers.js';
+import { createJobWorkers, jobTimings, type JobKind, type JobTimings } from '../jobs/job-workers.js';
 import type { Store } from '../store/store.js';
 import { BoardSource } from './board-source.js';
 import type { ExportBoard } from './export-board.js';
@@ -18,16 +18,10 @@ import type { ContentCredentials } from '../provenance/content-credentials.js';
  * back when the lease expires; a stopping process gives it back at once. Exports cost no credits.
  */
 
-export interface ExportEngineOptions {
+export interface ExportEngineOptions extends JobTimings {
   store: Store;
   assets: Assets;
   logger: Logger;
-  /** Workers in this process; 0 runs none (a server whose runs are done by `canvas-mcp worker`). */
-  workers: number;
-  leaseMs?: number;
-  heartbeatMs?: number;
-  pollMs?: number;
-  timeoutMs?: number;
   /** Signs PDFs and animatics before they are stored (docs/provenance.md); none: stored as made. */
   credentials?: ContentCredentials;
 }
@@ -46,7 +40,6 @@ function componentsOf(kind: string, source: BoardSource): string[] {
 
 export function createExportEngine(options: ExportEngineOptions) {
   const { store, logger, assets } = options;
-  const leaseMs = options.leaseMs ?? 10_000;
   /**
    * The job's board with its media as local files of this project (`files`: by asset id); `release` removes temporary
    * copies.
@@ -201,15 +194,8 @@ export function createExportEngine(options: ExportEngineOptions) {
     },
   };
 
-  const workers = createJobWorkers(exports, {
-    logger,
-    writer: assets.writer,
-    workers: options.workers,
-    leaseMs,
-    heartbeatMs: options.heartbeatMs ?? Math.min(250, Math.floor(leaseMs / 4)),
-    pollMs: options.pollMs ?? 1000,
-    timeoutMs: options.timeoutMs ?? 20 * 60_000,
-  });
+  const timings = jobTimings(options, { pollMs: 1000, timeoutMs: 20 * 60_000 });
+  const workers = createJobWorkers(exports, { ...timings, logger, writer: assets.writer });
 
   return {
     start: () => workers.start(),

@@ -82,16 +82,35 @@ export interface JobKind<Job extends ClaimedJob, Outcome> {
   recorded?(job: Job, outcome: Outcome, log: Logger): void;
 }
 
-export interface JobWorkerOptions {
+/** How a kind of job's workers keep time, as its engine is configured: each left out takes the kind's default. */
+export interface JobTimings {
+  /** Workers in this process; 0 runs none (a server whose jobs are done by `canvas-mcp worker`). */
+  workers: number;
+  leaseMs?: number;
+  heartbeatMs?: number;
+  pollMs?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * The timings with their defaults: a lease of 10 s, heartbeats four to a lease and at least every 250 ms (a cancel
+ * from another process is heard within one), and the kind's own poll and time limit.
+ */
+export function jobTimings(given: JobTimings, defaults: { pollMs: number; timeoutMs: number }): Required<JobTimings> {
+  const leaseMs = given.leaseMs ?? 10_000;
+  return {
+    workers: given.workers,
+    leaseMs,
+    heartbeatMs: given.heartbeatMs ?? Math.min(250, Math.floor(leaseMs / 4)),
+    pollMs: given.pollMs ?? defaults.pollMs,
+    timeoutMs: given.timeoutMs ?? defaults.timeoutMs,
+  };
+}
+
+export interface JobWorkerOptions extends Required<JobTimings> {
   logger: Logger;
   /** Where staged files are published (or discarded). */
   writer: AssetStore;
-  /** Workers in this process; 0 runs none. */
-  workers: number;
-  leaseMs: number;
-  heartbeatMs: number;
-  pollMs: number;
-  timeoutMs: number;
 }
 
 /** The workers of one kind of job in this process: claim, execute under a heartbeated lease, finish, recover. */

@@ -2,7 +2,7 @@ import { RunReferenceInput, type RunOperation, type RunOutput, type SkillId } fr
 import type { Logger } from '../shared/logger.js';
 import type { AssetRecord } from '../store/asset-records.js';
 import type { RunOutcome } from '../store/run-claims.js';
-import { createJobWorkers, type JobKind } from '../jobs/job-workers.js';
+import { createJobWorkers, jobTimings, type JobKind, type JobTimings } from '../jobs/job-workers.js';
 import { RunResources, type RunRow } from '../store/run-rows.js';
 import type { Store } from '../store/store.js';
 import type { Assets } from '../assets/assets.js';
@@ -22,16 +22,11 @@ import { fileNameOf } from '../provenance/c2pa-signer.js';
  * cancelRequested); from another process through PostgreSQL NOTIFY, and in any case at the next heartbeat.
  */
 
-export interface RunEngineOptions {
+export interface RunEngineOptions extends JobTimings {
   store: Store;
   providers: ProviderRegistry;
   assets: Assets;
   logger: Logger;
-  workers: number;
-  leaseMs?: number;
-  heartbeatMs?: number;
-  pollMs?: number;
-  timeoutMs?: number;
   /** Signs pictures, sounds and films before they are stored (docs/provenance.md); none: stored as made. */
   credentials?: ContentCredentials;
   /** Told each outcome this process records (metrics). */
@@ -47,9 +42,8 @@ function roundCredits(value: number): number {
 
 export function createRunEngine(options: RunEngineOptions) {
   const { store, logger } = options;
-  const leaseMs = options.leaseMs ?? 10_000;
-  const heartbeatMs = options.heartbeatMs ?? Math.min(250, Math.floor(leaseMs / 4));
-  const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+  const timings = jobTimings(options, { pollMs: 500, timeoutMs: 10 * 60_000 });
+  const { leaseMs, timeoutMs } = timings;
   let sweepTimer: NodeJS.Timeout | undefined;
   // Staged outputs older than any run can take were left by a process that died before completing its run.
   const stagedAgeMs = Math.max(STAGED_SWEEP_MS, timeoutMs + 2 * leaseMs);
@@ -222,15 +216,7 @@ export function createRunEngine(options: RunEngineOptions) {
     },
   };
 
-  const workers = createJobWorkers(runs, {
-    logger,
-    writer: options.assets.writer,
-    workers: options.workers,
-    leaseMs,
-    heartbeatMs,
-    pollMs: options.pollMs ?? 500,
-    timeoutMs,
-  });
+  const workers = createJobWorkers(runs, { ...timings, logger, writer: options.assets.writer });
 
   async function sweepStaged(): Promise<void> {
     const writer = options.assets.writer;
