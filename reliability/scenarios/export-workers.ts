@@ -13,7 +13,12 @@ import { scenarioStore } from '../stores.js';
  * exactly the one file its record names (no export recorded twice), and nothing else was kept.
  */
 
-const ExportRow = z.object({ id: z.string(), status: z.string(), asset_id: z.string().nullable() });
+const ExportRow = z.object({
+  id: z.string(),
+  status: z.string(),
+  asset_id: z.string().nullable(),
+  attempt: z.coerce.number(),
+});
 const AssetRow = z.object({ id: z.string(), byte_size: z.coerce.number(), uploaded_by: z.string().nullable() });
 const ENDED = ['succeeded', 'failed', 'cancelled'];
 
@@ -73,9 +78,7 @@ export async function exportWorkerFaults(kind: 'sqlite' | 'postgres', exports: n
     for (let index = 0; index < exports; index += 1) {
       const started = await mcpCall(served.url, headers, 'export_board', {
         ...ids,
-        kind: 'animatic',
-        node_id: 'board',
-        options: {},
+        export: { kind: 'animatic', node_id: 'board', options: {} },
       });
       if (started.status !== 200 || started.isError)
         throw new Error(`export ${index} was refused: ${JSON.stringify(started.content)}`);
@@ -93,7 +96,7 @@ export async function exportWorkerFaults(kind: 'sqlite' | 'postgres', exports: n
     const driver = openDriver(store.location);
     try {
       const read = async () =>
-        z.array(ExportRow).parse(await driver.all('SELECT id, status, asset_id FROM export_jobs'));
+        z.array(ExportRow).parse(await driver.all('SELECT id, status, asset_id, attempt FROM export_jobs'));
       const deadline = Date.now() + 120_000;
       let rows = await read();
       while (rows.some((row) => !ENDED.includes(row.status)) && Date.now() < deadline) {
@@ -123,7 +126,10 @@ export async function exportWorkerFaults(kind: 'sqlite' | 'postgres', exports: n
         integrity: badFiles === 0 && unfinished === 0 && strays === 0 ? 'ok' : 'BROKEN',
         lost: unfinished,
         doubleExecuted: strays,
-        notes: `${succeeded.length} succeeded, ${rows.filter((row) => row.status === 'failed').length} failed; ${staged} staged files left by the killed worker`,
+        notes:
+          `${succeeded.length} succeeded, ${rows.filter((row) => row.status === 'failed').length} failed; ` +
+          `${rows.filter((row) => row.attempt > 1).length} taken over from a killed or stalled worker; ` +
+          `${staged} staged files left by the killed worker`,
         pass: unfinished === 0 && badFiles === 0 && strays === 0,
       };
     } finally {
