@@ -16,10 +16,11 @@ export const RECORDED_FILE = join(ROOT, 'bench', 'recorded-figures.json');
 
 /**
  * How far a ratio moves between two runs of the same code on this 2-core shared host: the largest move measured
- * between back-to-back runs of the same build (docs/performance.md, "Reading the figures"). A move within it says
- * nothing; a move past it against us is called out.
+ * between runs of the same build (docs/performance.md, "Reading the figures"): on 2026-11-28, get_canvas at 1,000
+ * nodes was 12.26× the bare handler in one run and 8.74× in the next (29 %). A move within it says nothing; a move past
+ * it against us is called out.
  */
-export const SPREAD = 0.2;
+export const SPREAD = 0.3;
 
 export interface Ratio {
   /** A stable name: the key of the record. */

@@ -128,8 +128,10 @@ async function call(request: () => Promise<Prediction>, signal: AbortSignal, cre
     return await request();
   } catch (error) {
     if (signal.aborted) throw signal.reason as Error;
-    const response = (error as { response?: Response }).response;
-    if (response instanceof Response) {
+    // Read by its shape, not `instanceof Response`: a Response made by another copy of undici (the npm package's,
+    // not Node's own) is another class.
+    const response = (error as { response?: { status?: unknown } }).response;
+    if (typeof response?.status === 'number') {
       const detail = /"detail"\s*:\s*"([^"]{1,300})"/.exec((error as Error).message)?.[1];
       const passing = creating && (response.status === 429 || response.status >= 500);
       throw new ProviderError(
