@@ -60,7 +60,7 @@ export const PdfBoardOptions = z.strictObject({
   fields: z
     .array(SheetField)
     .max(Object.keys(SHEET_FIELDS).length)
-    .default(['action', 'dialogue', 'camera', 'duration']),
+    .default(['caption', 'action', 'dialogue', 'camera', 'duration']),
   logo_asset_id: z.string().max(200).nullable().default(null).meta({
     description: "An image upload of the project printed in each page's header; none when null.",
   }),

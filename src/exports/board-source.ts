@@ -7,7 +7,7 @@ import {
 } from '../contract/index.js';
 import type { AnimaticOptions } from '../contract/exports.js';
 import { ASSET_ID } from '../assets/asset-store.js';
-import { cameraOf, shotDurationMs, words } from '../shared/shot-words.js';
+import { cameraOf, shotDurationMs, shotNumberOf, words } from '../shared/shot-words.js';
 
 type StoryboardFrame = z.infer<typeof StoryboardFrameSchema>;
 
@@ -46,6 +46,8 @@ export const BoardSource = z.object({
   ),
   musicAssetId: z.string().nullable(),
   logoAssetId: z.string().nullable(),
+  /** Sound cards the board uses that have no sound yet (no file, no finished run), said in the export's warnings. */
+  silentSounds: z.array(z.string()).default([]),
   /** The frames as the board held them (the shot list's columns read scene, cast, location and status from them). */
   frames: z.array(z.record(z.string(), z.unknown())),
 });
@@ -109,6 +111,8 @@ export interface BoardReadings {
   edges: readonly CanvasEdge[];
   /** The picture of each node's latest succeeded run, by node id (a source card whose data holds no picture yet). */
   latestPictures: ReadonlyMap<string, string>;
+  /** The sound of each node's latest succeeded run, by node id (a voice-over card that was run, not given a file). */
+  latestSounds?: ReadonlyMap<string, string>;
   projectName: string;
   canvasTitle: string;
 }
@@ -119,18 +123,31 @@ export function boardSource(
 ): BoardSource {
   const { board, nodes, edges } = readings;
   const data = dataOf(board, 'storyboardNode') ?? { frames: [] as StoryboardFrame[] };
-  const soundOf = (node: CanvasNode | undefined) => assetIdOf(dataOf(node, 'audioNode')?.audioUrl);
+  const silentSounds: string[] = [];
+  /** A sound card's file, else its latest run's sound; a sound card with neither is named in the warnings. */
+  const soundOf = (node: CanvasNode | undefined, use: string): string | null => {
+    const sound = dataOf(node, 'audioNode');
+    if (!node || !sound) return null;
+    const asset = assetIdOf(sound.audioUrl) ?? readings.latestSounds?.get(node.id) ?? null;
+    if (!asset) {
+      const name = words(sound.displayName) ?? node.id;
+      silentSounds.push(`${use} "${name}" has no sound yet (no file, no finished run): it is left out.`);
+    }
+    return asset;
+  };
   const voices = new Map<string, string>();
   let connectedMusic: string | null = null;
   for (const edge of edges) {
     if (edge.target !== board.id) continue;
-    const sound = soundOf(nodes.get(edge.source));
-    if (!sound) continue;
     const shotId = typeof edge.data?.shotId === 'string' ? edge.data.shotId : null;
+    // The music bed chosen in the options stands for any connected one: a connected card it replaces is not used.
+    if (!shotId && options.music_node_id) continue;
+    const sound = soundOf(nodes.get(edge.source), shotId ? 'The voice-over' : 'The sound card');
+    if (!sound) continue;
     if (shotId) voices.set(shotId, sound);
     else connectedMusic ??= sound;
   }
-  const chosenMusic = options.music_node_id ? soundOf(nodes.get(options.music_node_id)) : null;
+  const chosenMusic = options.music_node_id ? soundOf(nodes.get(options.music_node_id), 'The music bed') : null;
 
   return {
     projectName: readings.projectName,
@@ -146,7 +163,7 @@ export function boardSource(
       } = shotMedia(frame, source, readings.latestPictures);
       return {
         id: frame.id,
-        number: frame.number ?? String(index + 1),
+        number: shotNumberOf(frame, index),
         caption: words(frame.caption),
         action: words(frame.action),
         dialogue: words(frame.dialogue),
@@ -161,6 +178,7 @@ export function boardSource(
     }),
     musicAssetId: options.music_node_id ? chosenMusic : connectedMusic,
     logoAssetId: options.logo_asset_id ?? null,
+    silentSounds,
     frames: data.frames,
   };
 }

@@ -70,7 +70,7 @@ export function createExportEngine(options: ExportEngineOptions) {
     };
     try {
       const shots: ExportBoard['shots'] = [];
-      const missingSounds: string[] = [];
+      const missingSounds: string[] = [...source.silentSounds];
       const soundOf = async (assetId: string | null, what: string): Promise<string | null> => {
         const path = await fileOf(assetId);
         if (assetId && !path) missingSounds.push(`${what} could not be found on this server: it is left out.`);

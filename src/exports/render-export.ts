@@ -6,7 +6,7 @@ import { renderAnimatic } from './animatic.js';
 import type { ExportBoard, ExportProgress } from './export-board.js';
 import { pdfBoard } from './pdf/pdf-board.js';
 import { shotListPdf } from './pdf/shot-list-pdf.js';
-import { shotListFile } from './shot-list.js';
+import { shotListFile, shotListRows } from './shot-list.js';
 import { cmx3600Edl } from './timeline/edl.js';
 import { fcpXml } from './timeline/fcp-xml.js';
 import { otioTimeline } from './timeline/otio.js';
@@ -88,9 +88,14 @@ export async function renderExport(
     case 'shot_list_csv':
     case 'shot_list_xlsx': {
       const frames = z.array(StoryboardFrame).parse(board.sourceFrames ?? []);
+      // Numbered and timed exactly as the board's PDF, animatic and timelines (a video shot by its clip's length).
+      const rows = shotListRows(frames).map((row, index) => {
+        const shot = board.shots[index];
+        return shot ? { ...row, number: shot.number, durationMs: shot.durationMs } : row;
+      });
       const file = await shotListFile(
         board.boardTitle,
-        frames,
+        rows,
         kind === 'shot_list_csv' ? 'csv' : 'xlsx',
         new Date(`${board.date}T00:00:00Z`),
       );

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import type { StoryboardFrame } from '../contract/index.js';
+import { shotDurationMs, shotNumberOf } from '../shared/shot-words.js';
 import { spreadsheetText } from './spreadsheet-text.js';
 import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES, type CanvasNode } from '../contract/index.js';
 
@@ -14,25 +15,46 @@ export type ShotListFormat = 'csv' | 'xlsx';
 
 type Frame = z.infer<typeof StoryboardFrame>;
 
-const COLUMNS: Array<{ header: string; width: number; value: (frame: Frame) => string | number | null }> = [
-  { header: 'Shot', width: 8, value: (frame) => frame.number ?? null },
-  { header: 'Scene', width: 12, value: (frame) => frame.scene ?? null },
-  { header: 'Shot size', width: 18, value: (frame) => (frame.shotSize ? SHOT_SIZES[frame.shotSize] : null) },
-  { header: 'Angle', width: 16, value: (frame) => (frame.angle ? SHOT_ANGLES[frame.angle] : null) },
-  { header: 'Movement', width: 14, value: (frame) => (frame.movement ? SHOT_MOVEMENTS[frame.movement] : null) },
-  { header: 'Lens (mm)', width: 10, value: (frame) => frame.lensMm ?? null },
-  {
-    header: 'Duration (s)',
-    width: 12,
-    value: (frame) => (typeof frame.durationMs === 'number' ? frame.durationMs / 1000 : null),
-  },
-  { header: 'Description', width: 30, value: (frame) => frame.caption ?? null },
-  { header: 'Action', width: 40, value: (frame) => frame.action ?? null },
-  { header: 'Dialogue', width: 40, value: (frame) => frame.dialogue ?? null },
-  { header: 'Cast', width: 20, value: (frame) => (frame.cast?.length ? frame.cast.join(', ') : null) },
-  { header: 'Location', width: 20, value: (frame) => frame.location ?? null },
-  { header: 'Status', width: 12, value: (frame) => (frame.status ? SHOT_STATUSES[frame.status] : null) },
-  { header: 'Notes', width: 30, value: (frame) => frame.notes ?? null },
+/**
+ * One shot of the list: its fields, with its number and length as the PDF, the animatic and the timelines give them
+ * (src/exports/board-source.ts), so a shot timed by its dialogue or unnumbered reads alike in every deliverable.
+ */
+export interface ShotListRow {
+  frame: Frame;
+  number: string;
+  durationMs: number;
+}
+
+/**
+ * The rows of a board's shots, numbered and timed by the deliverables' rules (src/shared/shot-words.ts); `clipMs` gives
+ * the length of a video shot's clip, which times a shot with no duration and no dialogue.
+ */
+export function shotListRows(
+  frames: readonly Frame[],
+  clipMs: (frame: Frame) => number | null = () => null,
+): ShotListRow[] {
+  return frames.map((frame, index) => ({
+    frame,
+    number: shotNumberOf(frame, index),
+    durationMs: shotDurationMs(frame, clipMs(frame)),
+  }));
+}
+
+const COLUMNS: Array<{ header: string; width: number; value: (row: ShotListRow) => string | number | null }> = [
+  { header: 'Shot', width: 8, value: (row) => row.number },
+  { header: 'Scene', width: 12, value: ({ frame }) => frame.scene ?? null },
+  { header: 'Shot size', width: 18, value: ({ frame }) => (frame.shotSize ? SHOT_SIZES[frame.shotSize] : null) },
+  { header: 'Angle', width: 16, value: ({ frame }) => (frame.angle ? SHOT_ANGLES[frame.angle] : null) },
+  { header: 'Movement', width: 14, value: ({ frame }) => (frame.movement ? SHOT_MOVEMENTS[frame.movement] : null) },
+  { header: 'Lens (mm)', width: 10, value: ({ frame }) => frame.lensMm ?? null },
+  { header: 'Duration (s)', width: 12, value: (row) => row.durationMs / 1000 },
+  { header: 'Description', width: 30, value: ({ frame }) => frame.caption ?? null },
+  { header: 'Action', width: 40, value: ({ frame }) => frame.action ?? null },
+  { header: 'Dialogue', width: 40, value: ({ frame }) => frame.dialogue ?? null },
+  { header: 'Cast', width: 20, value: ({ frame }) => (frame.cast?.length ? frame.cast.join(', ') : null) },
+  { header: 'Location', width: 20, value: ({ frame }) => frame.location ?? null },
+  { header: 'Status', width: 12, value: ({ frame }) => (frame.status ? SHOT_STATUSES[frame.status] : null) },
+  { header: 'Notes', width: 30, value: ({ frame }) => frame.notes ?? null },
 ];
 
 export const SHOT_LIST_HEADERS = COLUMNS.map((column) => column.header);
@@ -44,7 +66,7 @@ export function shotsOf(node: CanvasNode): Frame[] | null {
 
 export async function shotListFile(
   title: string,
-  shots: readonly Frame[],
+  shots: readonly ShotListRow[],
   format: ShotListFormat,
   /** The workbook's creation date (an export's: the same job gives the same file); now when absent. */
   date?: Date,

@@ -33,6 +33,7 @@ import {
   rpcErrorBody,
   rpcResultBody,
   type JsonRpcId,
+  type RpcReply,
 } from './protocol.js';
 import { listedTool, type ToolDefinition } from './tool-registry.js';
 import { toolIconPath } from './server-card.js';
@@ -46,9 +47,6 @@ import { toolErrorResult, toolSuccessReply } from './tool-results.js';
  * errors; everything a tool itself reports (invalid arguments, conflicts, refusals) is a result with
  * isError: true that a model can read and act on.
  */
-
-/** A reply as chunks, so large cached payloads are written without copying them into one string. */
-export type RpcReply = ReadonlyArray<string | Buffer>;
 
 export interface DispatcherOptions {
   client: BackendClient;

@@ -65,3 +65,6 @@ export const SERVER_INSTRUCTIONS =
   'data.displayName. Never send read results back as a layout payload. Node run ids are not chat run ids or skill run ids. ' +
   'List skills with list_zone_skills before using a skill_id. Writes need an X-Agent-Run-Id header naming your canvas chat run. ' +
   'For a large canvas read the resources canvas://{project_id}/{canvas_id}/outline and /nodes/{node_id} instead of the whole canvas.';
+
+/** A reply as chunks, so large cached payloads are written without copying them into one string. */
+export type RpcReply = ReadonlyArray<string | Buffer>;

@@ -1,4 +1,4 @@
-import type { RpcReply } from './dispatcher.js';
+import type { RpcReply } from './protocol.js';
 
 /**
  * What the MCP endpoint reports about every request it answered (its access log line and metrics). A failed tool

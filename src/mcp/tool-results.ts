@@ -1,9 +1,8 @@
 import type { ToolErrorResult } from '../contract/index.js';
 import type { CanvasError } from '../shared/errors.js';
 import type { JsonPayload } from '../shared/json-payload.js';
-import type { RpcReply } from './dispatcher.js';
 import type { EraFrame } from './era.js';
-import { rpcResultBody, type JsonRpcId } from './protocol.js';
+import { rpcResultBody, type JsonRpcId, type RpcReply } from './protocol.js';
 
 /**
  * Tool results. Success: `content` holds the JSON text and `structuredContent` the object. Failure: isError,

@@ -15,6 +15,7 @@ import { LIMITS } from '../contract/index.js';
 import { createBackendApp } from '../http/app.js';
 import { registerMetricsRoute, type MetricsAccess } from '../http/routes/metrics.js';
 import { registerOpenApiRoute } from '../http/routes/openapi.js';
+import { buildApiDocument } from '../http/openapi/api-document.js';
 import { createServiceMetrics } from '../http/service-metrics.js';
 import { createWriteLimits } from '../http/write-limits.js';
 import { createInProcessClient } from '../mcp/in-process-client.js';
@@ -259,7 +260,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     connectors: () => connectors,
     serviceRoutes: (backendApp) => {
       registerMetricsRoute(backendApp, metrics, parts.metricsAccess);
-      registerOpenApiRoute(backendApp);
+      registerOpenApiRoute(backendApp, buildApiDocument);
     },
   });
 

@@ -29,6 +29,11 @@ export function cameraOf(frame: StoryboardFrame): string | null {
   return set.length ? set.join(' · ') : null;
 }
 
+/** The shot's number as every deliverable prints it: its own, else its place on the board from 1. */
+export function shotNumberOf(frame: Pick<StoryboardFrame, 'number'>, index: number): string {
+  return frame.number ?? String(index + 1);
+}
+
 /** The shot's own duration, else its dialogue read at 2.6 words a second, else its clip's, else the default. */
 export function shotDurationMs(frame: StoryboardFrame, clipMs: number | null): number {
   if (typeof frame.durationMs === 'number' && frame.durationMs > 0) return frame.durationMs;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOT_LIST_HEADERS } from '../../src/exports/shot-list.js';
@@ -55,6 +56,21 @@ const BOARD = CanvasNode.parse({
   },
 });
 
+/** Shots as an agent often writes them: no numbers, one timed by its dialogue, one with nothing to time it. */
+const UNNUMBERED = CanvasNode.parse({
+  id: 'unnumbered',
+  type: 'storyboardNode',
+  position: { x: 0, y: 900 },
+  data: {
+    title: 'Tide',
+    frames: [
+      // 11 words at 2.6 a second, and half a second to breathe: 4.731 s, as the PDF, the EDL and the animatic time it.
+      { id: 't-line', imageUrl: null, dialogue: 'We have to leave before the tide comes back in tonight' },
+      { id: 't-still', imageUrl: null, action: 'The boat, empty.' },
+    ],
+  },
+});
+
 describe.each(STORE_TARGETS)('the shot list as a file: $name', (target) => {
   describe.skipIf(!target.available)('over real HTTP', () => {
     let server: TestServer;
@@ -73,7 +89,7 @@ describe.each(STORE_TARGETS)('the shot list as a file: $name', (target) => {
         data: { content: 'not a board' },
       });
       let revision = 0;
-      for (const node of [BOARD, note])
+      for (const node of [BOARD, note, UNNUMBERED])
         revision = (
           await writes.createNode(
             { projectId: 'p', canvasId: 'c', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE },
@@ -127,6 +143,20 @@ describe.each(STORE_TARGETS)('the shot list as a file: $name', (target) => {
       expect(lines[1]).toContain('"Fog lifts off the water, ""slowly""."');
       expect(lines[2]).toContain('灯台はまだ光っている。');
       expect(lines[2]!.startsWith('1A,1,Close-up,')).toBe(true);
+    });
+
+    it('numbers and times each shot as every other deliverable does: its place on the board, its dialogue read', async () => {
+      for (const format of ['xlsx', 'csv'] as const) {
+        const response = await download(format, 'unnumbered');
+        expect(response.status).toBe(200);
+        const workbook = new ExcelJS.Workbook();
+        if (format === 'xlsx') await workbook.xlsx.load(await response.arrayBuffer());
+        else await workbook.csv.read(Readable.from(Buffer.from(await response.arrayBuffer()).subarray(3)));
+        const rows = workbook.worksheets[0]!.getSheetValues().slice(2) as unknown[][];
+        const cell = (row: number, header: string) => String(rows[row]![SHOT_LIST_HEADERS.indexOf(header) + 1]);
+        expect([cell(0, 'Shot'), cell(1, 'Shot')], format).toEqual(['1', '2']);
+        expect([cell(0, 'Duration (s)'), cell(1, 'Duration (s)')], format).toEqual(['4.731', '3']);
+      }
     });
 
     it('refuses a node that is not a storyboard, one that does not exist, and a format it does not write', async () => {

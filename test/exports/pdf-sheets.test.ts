@@ -117,6 +117,15 @@ async function readPdf(bytes: Buffer): Promise<PageRead[]> {
 }
 
 describe('the PDF storyboard', () => {
+  it("prints each shot's description with the default fields, above its action", async () => {
+    const file = await pdfBoard(board(3), options(), null, quiet);
+    const [page] = await readPdf(file.bytes);
+    for (const number of ['1', '2', '3']) {
+      expect(page!.text).toContain(`Caption of ${number}`);
+      expect(page!.text.indexOf(`Caption of ${number}`)).toBeLessThan(page!.text.indexOf(`Action of ${number}`));
+    }
+  });
+
   it('prints 12 shots at 3 × 2 on two A4 landscape pages, each with its shots, the header and the page count', async () => {
     const progress: string[] = [];
     const file = await pdfBoard(board(12), options({ columns: 3, rows: 2 }), logo, (_, message) =>

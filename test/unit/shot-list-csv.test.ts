@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { StoryboardFrame } from '../../src/contract/index.js';
-import { SHOT_LIST_HEADERS, shotListFile } from '../../src/exports/shot-list.js';
+import { SHOT_LIST_HEADERS, shotListFile, shotListRows } from '../../src/exports/shot-list.js';
 
 /**
  * The shot list as CSV never hands a spreadsheet a formula (OWASP, "CSV Injection"): 49 hostile cells in every text
@@ -65,7 +65,7 @@ describe('shot list CSV and formula injection', () => {
   it('writes each of 49 hostile cells as text behind an apostrophe, as a CSV reader reads them back', async () => {
     const { shots, cells } = hostileShots();
     expect(cells).toHaveLength(49);
-    const { bytes } = await shotListFile('Hostile', shots, 'csv');
+    const { bytes } = await shotListFile('Hostile', shotListRows(shots), 'csv');
     const workbook = new ExcelJS.Workbook();
     const sheet = await workbook.csv.read(Readable.from(bytes.subarray(3)), { map: (value: unknown) => value });
     const rows = sheet.getSheetValues().slice(1) as unknown[][];
@@ -82,14 +82,14 @@ describe('shot list CSV and formula injection', () => {
     const shots = [
       { id: 'a', number: '1A', caption: 'A wide of the bay, 2 boats', lensMm: 35, durationMs: 2500 },
     ] as Frame[];
-    const { bytes } = await shotListFile('Plain', shots, 'csv');
+    const { bytes } = await shotListFile('Plain', shotListRows(shots), 'csv');
     const line = bytes.subarray(3).toString('utf8').trim().split(/\r?\n/)[1]!;
     expect(line.startsWith('1A,,,,,35,2.5,"A wide of the bay, 2 boats"')).toBe(true);
   });
 
   it('keeps the hostile text unchanged in XLSX, stored as strings, never as formulas', async () => {
     const { shots, cells } = hostileShots();
-    const { bytes } = await shotListFile('Hostile', shots, 'xlsx');
+    const { bytes } = await shotListFile('Hostile', shotListRows(shots), 'xlsx');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(new Uint8Array(bytes).buffer);
     const sheet = workbook.worksheets[0]!;

@@ -76,16 +76,22 @@ export function exportView(job: StoredExport, signer: AssetSigner | undefined): 
   };
 }
 
-/** The picture of each node's latest succeeded run (a source card whose data holds no picture yet). */
-export async function latestPictures(store: Store, ref: CanvasRef): Promise<Map<string, string>> {
-  const pictures = new Map<string, string>();
+/** The output of one kind of each node's latest succeeded run, by node id. */
+async function latestRunOutputs(store: Store, ref: CanvasRef, kind: 'image' | 'audio'): Promise<Map<string, string>> {
+  const outputs = new Map<string, string>();
   for (const run of await store.runs.latestRunsByNode(ref.projectId, ref.canvasId)) {
     if (run.status !== 'succeeded') continue;
-    const image = RunOutputs.parse(JSON.parse(run.outputs)).find((output) => output.kind === 'image');
-    if (image) pictures.set(run.node_id, image.asset_id);
+    const output = RunOutputs.parse(JSON.parse(run.outputs)).find((each) => each.kind === kind);
+    if (output) outputs.set(run.node_id, output.asset_id);
   }
-  return pictures;
+  return outputs;
 }
+
+/** The picture of each node's latest succeeded run (a source card whose data holds no picture yet). */
+export const latestPictures = (store: Store, ref: CanvasRef) => latestRunOutputs(store, ref, 'image');
+
+/** The sound of each node's latest succeeded run (a voice-over or music card that was run, not given a file). */
+export const latestSounds = (store: Store, ref: CanvasRef) => latestRunOutputs(store, ref, 'audio');
 
 export function createExportOperations(
   store: Store,
@@ -140,6 +146,7 @@ export function createExportOperations(
         nodes,
         edges,
         latestPictures: await latestPictures(store, ref),
+        latestSounds: await latestSounds(store, ref),
         projectName: titles.project,
         canvasTitle: titles.canvas,
       },

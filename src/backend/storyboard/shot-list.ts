@@ -1,6 +1,7 @@
-import { dataOf } from '../../contract/index.js';
+import { dataOf, type CanvasNode } from '../../contract/index.js';
 import type { CanvasRef } from '../../contract/identifiers.js';
-import { shotListFile, shotsOf, type ShotListFormat } from '../../exports/shot-list.js';
+import { shotMedia } from '../../exports/board-source.js';
+import { shotListFile, shotListRows, shotsOf, type ShotListFormat } from '../../exports/shot-list.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
@@ -27,7 +28,16 @@ export async function exportShotList(
     );
   const data = dataOf(found.node, 'storyboardNode');
   const title = data?.title ?? data?.displayName ?? nodeId;
-  const file = await shotListFile(title, shots, format);
+  // A video shot with no duration and no dialogue plays its clip's length, read from the card it comes from.
+  const sources = new Map<string, CanvasNode>();
+  for (const sourceId of new Set(shots.flatMap((shot) => (shot.sourceNodeId ? [shot.sourceNodeId] : [])))) {
+    const source = await store.layout.readNode(ref.projectId, ref.canvasId, sourceId);
+    if (source) sources.set(sourceId, source.node);
+  }
+  const rows = shotListRows(shots, (shot) =>
+    shot.sourceNodeId ? shotMedia(shot, sources.get(shot.sourceNodeId), new Map()).clipMs : null,
+  );
+  const file = await shotListFile(title, rows, format);
   const safeTitle = title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || nodeId;
   return { bytes: file.bytes, contentType: file.contentType, fileName: `${safeTitle} shot list.${file.extension}` };
 }

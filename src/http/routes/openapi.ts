@@ -1,7 +1,6 @@
 import type { Env, Hono } from 'hono';
 import { z } from 'zod';
 import { CanvasError } from '../../shared/errors.js';
-import { buildApiDocument } from '../openapi/api-document.js';
 import { apiRoute, handleService } from '../route-declaration.js';
 import { ok } from '../route-parameters.js';
 
@@ -26,11 +25,15 @@ const OPENAPI = apiRoute({
 
 export const OPENAPI_ROUTES = [OPENAPI];
 
-export function registerOpenApiRoute<E extends Env>(app: Hono<E>): void {
+/**
+ * Serves the document `build` assembles (src/http/openapi/api-document.ts), handed in by the composition root: the
+ * document lists this route too, so this file does not import it.
+ */
+export function registerOpenApiRoute<E extends Env>(app: Hono<E>, build: () => object): void {
   let text: string | undefined;
   handleService(app, OPENAPI, (c) => {
     // Built on first request (about 10 ms), then served from memory: the document never changes while the server runs.
-    text ??= JSON.stringify(buildApiDocument());
+    text ??= JSON.stringify(build());
     return c.body(text, 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });
   });
   app.all(OPENAPI_PATH, (c) => {
