@@ -11,7 +11,7 @@ import type { Layout } from './layout.js';
 export function scriptOfBoard(layout: Layout, boardId: string): { node: CanvasNode; screenplay: Screenplay } | null {
   for (const node of layout.nodes) {
     if (node.type !== 'scriptNode') continue;
-    // The contract keeps a script's result as any JSON value: the format check below is what tells a screenplay.
+    // The contract keeps a script's result as free-form JSON: the format check below is what tells a screenplay.
     const screenplay = node.data.scriptResult as Screenplay | undefined;
     if (screenplay?.format === 'canvas-mcp.screenplay.v1' && screenplay.boardNodeId === boardId)
       return { node, screenplay };
