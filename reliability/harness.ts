@@ -118,6 +118,34 @@ export async function stop(child: ChildProcess | undefined, signal: NodeJS.Signa
   await exited;
 }
 
+/**
+ * The faults every kind of job's workers meet (runs and exports): the first worker killed (SIGKILL) mid-job and
+ * replaced by a fresh one, then the second stopped (SIGSTOP) past its lease and resumed. `workers` is changed in place:
+ * the replacement takes the killed worker's place.
+ */
+export async function killAndStall(
+  workers: ChildProcess[],
+  startWorker: (index: number) => Promise<ChildProcess>,
+  times: { killAfterMs: number; stallAfterMs: number },
+): Promise<void> {
+  await sleep(times.killAfterMs);
+  workers[0]!.kill('SIGKILL');
+  workers[0] = await startWorker(workers.length);
+  await sleep(times.stallAfterMs);
+  workers[1]!.kill('SIGSTOP');
+  await sleep(2_500);
+  workers[1]!.kill('SIGCONT');
+}
+
+/** Ends the scenario's workers (resumed first: a stopped process is not killed until it runs) and its server. */
+export async function stopWorkersAndServer(workers: ChildProcess[], served: Served | undefined): Promise<void> {
+  for (const worker of workers) {
+    worker.kill('SIGCONT');
+    await stop(worker, 'SIGKILL');
+  }
+  await stop(served?.child, 'SIGKILL');
+}
+
 /** One line of the final table. */
 export interface Row {
   scenario: string;

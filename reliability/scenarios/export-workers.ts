@@ -4,7 +4,18 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { startProcess } from '../../bench/processes.js';
 import { openDriver } from '../../src/store/store.js';
-import { CLI, agentHeaders, demoCredentials, mcpCall, serve, sleep, stop, type Row, type Served } from '../harness.js';
+import {
+  CLI,
+  agentHeaders,
+  demoCredentials,
+  killAndStall,
+  mcpCall,
+  serve,
+  sleep,
+  stopWorkersAndServer,
+  type Row,
+  type Served,
+} from '../harness.js';
 import { scenarioStore } from '../stores.js';
 
 /**
@@ -85,13 +96,7 @@ export async function exportWorkerFaults(kind: 'sqlite' | 'postgres', exports: n
     }
     workers.push(await startWorker(0), await startWorker(1));
 
-    await sleep(1_500);
-    workers[0]!.kill('SIGKILL');
-    workers[0] = await startWorker(2);
-    await sleep(500);
-    workers[1]!.kill('SIGSTOP');
-    await sleep(2_500);
-    workers[1]!.kill('SIGCONT');
+    await killAndStall(workers, startWorker, { killAfterMs: 1_500, stallAfterMs: 500 });
 
     const driver = openDriver(store.location);
     try {
@@ -136,11 +141,7 @@ export async function exportWorkerFaults(kind: 'sqlite' | 'postgres', exports: n
       await driver.close();
     }
   } finally {
-    for (const worker of workers) {
-      worker.kill('SIGCONT');
-      await stop(worker, 'SIGKILL');
-    }
-    await stop(served?.child, 'SIGKILL');
+    await stopWorkersAndServer(workers, served);
     store.destroy();
   }
 }
