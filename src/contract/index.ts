@@ -35,6 +35,7 @@ export * from './versions.js';
 export * from './chains.js';
 export * from './uploads.js';
 export * from './shots.js';
+export * from './drawing.js';
 export * from './shot-numbers.js';
 export * from './screenplay.js';
 export * from './templates.js';

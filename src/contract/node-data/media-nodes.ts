@@ -11,6 +11,7 @@ import {
 } from './common.js';
 import { WorldSource } from './director.js';
 import { shotFields } from '../shots.js';
+import { DRAWING_BOUNDS, ShotDrawingRef, ShotMark } from '../drawing.js';
 import { ARRAY_LIMITS } from '../limits.js';
 
 /**
@@ -46,6 +47,9 @@ export const StoryboardFrame = z
     durationMs: NullableNumber.optional(),
     sourceNodeId: NullableString.optional(),
     ...shotFields(Str, (max) => List(Str, max)),
+    earlierPictures: List(Str, 20).optional(),
+    drawing: ShotDrawingRef.optional(),
+    marks: List(ShotMark, DRAWING_BOUNDS.marks).optional(),
   })
   .meta({ id: 'StoryboardFrame' });
 
