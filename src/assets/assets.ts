@@ -22,6 +22,8 @@ export interface Assets {
    * for a local asset, else a private temporary copy that `release` removes. Null when the asset is nowhere here.
    */
   inputFile(assetId: string): Promise<{ path: string; release(): Promise<void> } | null>;
+  /** A small asset's bytes, whole (a thumbnail, a drawing's strokes); null when it is nowhere this process can reach. */
+  bytesOf(location: AssetLocation): Promise<Buffer | null>;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,19 @@ export function createAssets(options: AssetStoresOptions): Assets {
         throw error;
       }
       return { path, release: () => rm(dir, { recursive: true, force: true }) };
+    },
+    async bytesOf(location) {
+      const reader = readers[location.storage];
+      if (!reader) return null;
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await reader.open(location))
+          chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+        return Buffer.concat(chunks);
+      } catch (error) {
+        if (error instanceof AssetMissing) return null;
+        throw error;
+      }
     },
     async close() {
       await s3?.close();

@@ -39,28 +39,13 @@ export function thumbnailIdOf(assetId: string): string {
   return `${ID_PREFIX.asset}${createHash('sha256').update(`thumbnail:${assetId}`).digest('base64url').slice(0, 16)}`;
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
-}
-
 export function createThumbnails(options: { store: Store; assets: Assets; clock?: () => number }): Thumbnails {
   const { store, assets } = options;
   const clock = options.clock ?? Date.now;
   // One making of each thumbnail at a time in this process: a board of 200 cards asks for each once.
   const making = new Map<string, Promise<Thumbnail | null>>();
 
-  async function bytesOf(location: AssetLocation & { storage: AssetRecord['storage'] }): Promise<Buffer | null> {
-    const reader = assets.reader(location.storage);
-    if (!reader) return null;
-    try {
-      return await readAll(await reader.open(location));
-    } catch (error) {
-      if (error instanceof AssetMissing) return null;
-      throw error;
-    }
-  }
+  const bytesOf = (location: AssetLocation) => assets.bytesOf(location);
 
   async function make(asset: AssetRecord): Promise<Thumbnail | null> {
     const id = thumbnailIdOf(asset.assetId);

@@ -21,6 +21,7 @@ import type { AssistantChat } from './review/assistant-threads.js';
 import { createReviewOperations } from './review/index.js';
 import { createRunApprovalOperations } from './canvas/run-approvals.js';
 import { createScriptImport } from './storyboard/script-import.js';
+import { createDrawings, type DrawingSettings } from './storyboard/drawings.js';
 import { createShareLinkOperations } from './deliverables/share-links.js';
 import { createTeamOperations } from './team/team-operations.js';
 import { createUploads, type UploadSettings } from './uploads/uploads.js';
@@ -58,6 +59,7 @@ export interface ServiceDependencies {
   settings: {
     exports: ExportSettings;
     uploads: UploadSettings;
+    drawings: Omit<DrawingSettings, 'projectQuotaBytes'>;
     webhooks: WebhookPolicy;
   };
 }
@@ -83,6 +85,13 @@ export function createServices(deps: ServiceDependencies) {
     uploads,
     directUploads: createDirectUploads({ store, uploads, assetStore: assets.writer, clock }),
     scriptImport: createScriptImport(store, canvas, deps.scriptReader),
+    drawings: createDrawings({
+      store,
+      assets,
+      canvas,
+      clock,
+      settings: { ...deps.settings.drawings, projectQuotaBytes: deps.settings.uploads.projectQuotaBytes },
+    }),
     checkpoints: createCheckpointOperations(store),
     runApprovals: createRunApprovalOperations(store, canvas),
     exports: createExportOperations(store, { signer, signals: deps.exportSignals, settings: deps.settings.exports }),

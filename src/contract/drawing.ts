@@ -18,7 +18,18 @@ export const DrawingLayerName = z.enum(DRAWING_LAYERS);
 export type DrawingLayerName = z.infer<typeof DrawingLayerName>;
 
 /** Tools whose strokes are kept. Pencil, pen and brush follow pressure; the eraser removes what is under it on its layer. */
-export const DRAWING_TOOLS = ['pencil', 'pen', 'brush', 'eraser', 'line', 'arrow', 'rect', 'ellipse', 'text', 'fill'] as const;
+export const DRAWING_TOOLS = [
+  'pencil',
+  'pen',
+  'brush',
+  'eraser',
+  'line',
+  'arrow',
+  'rect',
+  'ellipse',
+  'text',
+  'fill',
+] as const;
 export const DrawingTool = z.enum(DRAWING_TOOLS);
 export type DrawingTool = z.infer<typeof DrawingTool>;
 
@@ -77,7 +88,7 @@ export const Drawing = z.strictObject({
   /** Counts the saves of this shot's drawing: 1 for the first. */
   version: z.int().min(1),
   /** The picture the drawing is over (a photo, a generated picture, a reference), or null on a blank frame. */
-  pictureUnder: z.string().max(2048).nullable(),
+  pictureUnderUrl: z.string().max(2048).nullable(),
   layers: z.array(DrawingLayer).max(DRAWING_LAYERS.length),
 });
 export type Drawing = z.infer<typeof Drawing>;
@@ -88,7 +99,7 @@ export const ShotDrawingRef = z
     url: z.string().max(2048),
     version: z.int().min(1),
     strokes: z.int().min(0),
-    pictureUnder: z.string().max(2048).nullable(),
+    pictureUnderUrl: z.string().max(2048).nullable(),
   })
   .meta({ id: 'ShotDrawingRef' });
 export type ShotDrawingRef = z.infer<typeof ShotDrawingRef>;
@@ -144,11 +155,11 @@ export const DrawingReceipt = z.strictObject({
 export type DrawingReceipt = z.infer<typeof DrawingReceipt>;
 
 /** A blank drawing: every layer, empty, visible and unlocked. */
-export function emptyDrawing(pictureUnder: string | null): Drawing {
+export function emptyDrawing(pictureUnderUrl: string | null): Drawing {
   return {
     format: 'canvas-mcp.drawing/1',
     version: 1,
-    pictureUnder,
+    pictureUnderUrl,
     layers: DRAWING_LAYERS.map((name) => ({
       name,
       opacity: name === 'rough' ? 0.6 : 1,

@@ -34,6 +34,7 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { isUploadPath, registerUploadRoutes } from './routes/uploads.js';
 import { registerShotListRoutes } from './routes/shot-list.js';
+import { registerDrawingRoutes } from './routes/drawings.js';
 import { isScriptImportPath, registerScriptImportRoutes } from './routes/script-import.js';
 import { registerTemplateRoutes } from './routes/templates.js';
 import { registerTidyRoutes } from './routes/tidy.js';
@@ -249,6 +250,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerRunRoutes(app, backend);
   registerUploadRoutes(app, services.uploads, services.directUploads);
   registerShotListRoutes(app, store);
+  registerDrawingRoutes(app, services.drawings);
   registerScriptImportRoutes(app, services.scriptImport);
   registerTemplateRoutes(app, services.templates);
   registerElementRoutes(app, services.elements);

@@ -218,6 +218,12 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
           perPerson: config.uploadMediaJobsPerPerson,
         },
       },
+      drawings: {
+        maxStrokes: config.drawingMaxStrokes,
+        maxStrokePoints: config.drawingMaxStrokePoints,
+        maxPoints: config.drawingMaxPoints,
+        renderWidth: 1280,
+      },
       webhooks: {
         maxEndpointsPerProject: config.webhookEndpointsPerProject,
         allowPrivateNetwork: config.webhooksPrivateNetwork,

@@ -60,6 +60,7 @@ describe('moveAssets', () => {
       writer: slow,
       reader: (storage) => (storage === 'local' ? source : storage === 's3' ? slow : null),
       inputFile: async () => null,
+      bytesOf: async () => null,
       close: async () => undefined,
     };
     const report = await moveAssets(store, assets);

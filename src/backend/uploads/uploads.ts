@@ -212,7 +212,7 @@ export type Uploads = ReturnType<typeof createUploads>;
 
 const total = (sizes: readonly number[]) => sizes.reduce((sum, size) => sum + size, 0);
 
-function originOf(ctx: CallerContext): UploadOrigin['uploadedBy'] {
+export function originOf(ctx: CallerContext): UploadOrigin['uploadedBy'] {
   const { principal } = ctx;
   if (principal.kind === 'session') return principal.person;
   if (ctx.actor) return ctx.actor;

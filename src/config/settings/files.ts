@@ -76,6 +76,25 @@ export const FILE_SETTINGS = {
     help: "one person's uploaded films and sounds being read or waiting at once in this process; more are refused (429)",
     docs: "one person's uploaded films and sounds being read or waiting at once in this process; one more is refused with 429 `rate_limited`",
   }),
+  // Drawings on shots (docs/drawing.md, "Limits"): what one drawing may hold; past any, a save is refused naming it.
+  drawingMaxStrokes: setting({
+    schema: Int(1, 20_000),
+    default: 5_000,
+    arg: 'n',
+    help: 'strokes one drawing may hold, all layers together (5,000)',
+  }),
+  drawingMaxStrokePoints: setting({
+    schema: Int(2, 20_000),
+    default: 5_000,
+    arg: 'n',
+    help: 'input points one stroke may hold (5,000: a long, slow line of a 240 Hz pen)',
+  }),
+  drawingMaxPoints: setting({
+    schema: Int(2, 2_000_000),
+    default: 400_000,
+    arg: 'n',
+    help: 'input points one drawing may hold, all strokes together (400,000)',
+  }),
   // Content credentials (docs/provenance.md, "Keys"): the key and certificate run outputs and exports are signed with.
   c2paKeyFile: setting({
     schema: z.string().min(1),

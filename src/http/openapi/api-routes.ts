@@ -26,6 +26,7 @@ import { SCRIPT_IMPORT_ROUTES } from '../routes/script-import.js';
 import { SESSION_ROUTES } from '../routes/sessions.js';
 import { SHARE_LINK_ROUTES } from '../routes/share-links.js';
 import { SHOT_LIST_ROUTES } from '../routes/shot-list.js';
+import { DRAWING_ROUTES } from '../routes/drawings.js';
 import { TEAM_ROUTES } from '../routes/team.js';
 import { TEMPLATE_ROUTES } from '../routes/templates.js';
 import { TIDY_ROUTES } from '../routes/tidy.js';
@@ -63,6 +64,7 @@ export function apiRoutes(): readonly ApiRoute[] {
     ...PRESENCE_ROUTES,
     ...SCRIPT_IMPORT_ROUTES,
     ...SHOT_LIST_ROUTES,
+    ...DRAWING_ROUTES,
     ...UPLOAD_ROUTES,
     ...CHECKPOINT_ROUTES,
     ...TIDY_ROUTES,

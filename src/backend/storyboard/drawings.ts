@@ -1,0 +1,256 @@
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import {
+  dataOf,
+  Drawing,
+  emptyDrawing,
+  strokeCount,
+  type CanvasNode,
+  type CanvasRef,
+  type DrawingReceipt,
+  type SaveDrawingBody,
+  type ShotDrawingRef,
+  type ShotMark,
+} from '../../contract/index.js';
+import type { Assets } from '../../assets/assets.js';
+import { ASSET_ID } from '../../assets/asset-store.js';
+import { rasterise } from '../../render/rasterise.js';
+import { aspectOf } from '../../shared/frame-shape.js';
+import { drawingSvg } from '../../shared/drawing-svg.js';
+import { CanvasError } from '../../shared/errors.js';
+import { ID_PREFIX, newId } from '../../shared/ids.js';
+import { applyDrawingChanges, checkDrawingLimits, type DrawingLimits } from '../../storyboard/drawing-changes.js';
+import type { AssetRecord } from '../../store/asset-records.js';
+import type { Store } from '../../store/store.js';
+import { authorizeProject, requireCanvas } from '../auth/access.js';
+import type { CallerContext } from '../auth/caller.js';
+import type { CanvasBackend } from '../canvas/backend.js';
+import { originOf } from '../uploads/uploads.js';
+
+/**
+ * Drawings on shots (docs/drawing.md): a save applies one gesture's changes (a stroke ended, an undo, a layer
+ * toggled) to the shot's newest drawing, keeps the strokes as an asset (JSON), renders the frame (the picture under
+ * it, the visible layers, the shot's marks) as the shot's picture, and writes the shot in one layout write: one
+ * revision, with its author, in history and on the feed, so every page watching the board sees the drawing at once.
+ * Two saves at once both land: the second is applied again on the first's result, never over it.
+ */
+
+export interface DrawingSettings extends DrawingLimits {
+  /** Width in pixels of a shot's rendered picture. */
+  renderWidth: number;
+  projectQuotaBytes: number;
+}
+
+/** Attempts at one save when other writes to the canvas keep landing first. */
+const WRITE_ATTEMPTS = 6;
+
+type Frame = Record<string, unknown> & { id: string };
+
+const assetIdOf = (url: unknown): string | null => {
+  const match = typeof url === 'string' ? /^\/assets\/(asset_[A-Za-z0-9_-]{16})(?:\?|$)/.exec(url) : null;
+  return match && ASSET_ID.test(match[1]!) ? match[1]! : null;
+};
+
+const pathOf = (assetId: string) => `/assets/${assetId}`;
+
+export function createDrawings(deps: {
+  store: Store;
+  assets: Assets;
+  canvas: CanvasBackend;
+  clock: () => number;
+  settings: DrawingSettings;
+}) {
+  const { store, assets, canvas, clock, settings } = deps;
+
+  async function ownAsset(ref: CanvasRef, assetId: string | null): Promise<AssetRecord | null> {
+    if (!assetId) return null;
+    const record = await store.assets.getAsset(assetId);
+    return record && record.projectId === ref.projectId ? record : null;
+  }
+
+  /** The shot, on the board as it is now, with the canvas revision it was read at. */
+  async function readShot(ref: CanvasRef, boardId: string, shotId: string) {
+    const head = await requireCanvas(store, ref.projectId, ref.canvasId);
+    const found = await store.layout.readNode(ref.projectId, ref.canvasId, boardId);
+    const board = found?.node;
+    const data = board ? dataOf(board, 'storyboardNode') : undefined;
+    if (!board || !data)
+      throw new CanvasError('not_found', `There is no storyboard ${boardId} on this canvas.`, { node_id: boardId });
+    const frames = data.frames as Frame[];
+    const frame = frames.find((candidate) => candidate.id === shotId);
+    if (!frame)
+      throw new CanvasError('not_found', `Storyboard ${boardId} has no shot ${shotId}.`, {
+        node_id: boardId,
+        shot_id: shotId,
+      });
+    return { revision: head.revision, board, frames, frame };
+  }
+
+  async function storedDrawing(ref: CanvasRef, frame: Frame): Promise<Drawing | null> {
+    const drawingRef = frame.drawing as ShotDrawingRef | undefined;
+    const record = await ownAsset(ref, assetIdOf(drawingRef?.url));
+    if (!record) return null;
+    const bytes = await assets.bytesOf(record);
+    if (!bytes) return null;
+    const parsed = Drawing.safeParse(JSON.parse(bytes.toString('utf8')));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** The picture under a drawing, cropped to the frame, as a data URI: only this project's own pictures. */
+  async function pictureUnder(ref: CanvasRef, url: string | null, width: number, height: number) {
+    const record = await ownAsset(ref, assetIdOf(url));
+    if (!record || !record.mimeType.startsWith('image/')) return null;
+    const bytes = await assets.bytesOf(record);
+    if (!bytes) return null;
+    try {
+      const jpeg = await sharp(bytes, { pages: 1, limitInputPixels: 268_402_689 })
+        .resize({ width, height, fit: 'cover' })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 88 })
+        .toBuffer();
+      return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The frame drawn: the shot's new picture (PNG). */
+  async function render(ref: CanvasRef, board: CanvasNode, drawing: Drawing, marks: readonly ShotMark[]) {
+    const width = settings.renderWidth;
+    const height = Math.round(width / aspectOf(dataOf(board, 'storyboardNode')?.aspectRatio));
+    const under = await pictureUnder(ref, drawing.pictureUnderUrl, width, height);
+    const svg = drawingSvg(drawing, { width, height, pictureUnder: under, marks });
+    return (await rasterise(svg, { format: 'png', width, maxBytes: 4_000_000 })).bytes;
+  }
+
+  /** Writes the strokes and the picture as assets of the project, within its quota; answers their ids. */
+  async function keep(ctx: CallerContext, ref: CanvasRef, shotId: string, drawing: Drawing, png: Buffer) {
+    const json = Buffer.from(JSON.stringify(drawing), 'utf8');
+    const files = [
+      { bytes: json, kind: 'document' as const, mimeType: 'application/json', name: `${shotId} drawing.json` },
+      { bytes: png, kind: 'image' as const, mimeType: 'image/png', name: `${shotId} drawing.png` },
+    ];
+    const written: Array<{ id: string; key: string; file: (typeof files)[number] }> = [];
+    for (const file of files) {
+      const id = newId(ID_PREFIX.asset);
+      const key = await assets.writer.put(id, Readable.from([file.bytes]), file.bytes.length);
+      written.push({ id, key, file });
+    }
+    const origin = originOf(ctx);
+    const outcome = await store.assets.insertUploadsWithin(
+      { projectId: ref.projectId, quotaBytes: settings.projectQuotaBytes },
+      written.map(({ id, key, file }) => ({
+        id,
+        projectId: ref.projectId,
+        canvasId: ref.canvasId,
+        kind: file.kind,
+        mimeType: file.mimeType,
+        byteSize: file.bytes.length,
+        storage: assets.writer.storage,
+        storageKey: assets.writer.storage === 'local' ? null : key,
+        origin: { uploadedBy: origin, fileName: file.name },
+      })),
+      clock(),
+    );
+    const remove = () =>
+      Promise.all(
+        written.map(({ id, key, file }) =>
+          assets.writer
+            .remove({
+              assetId: id,
+              storage: assets.writer.storage,
+              storageKey: assets.writer.storage === 'local' ? null : key,
+              byteSize: file.bytes.length,
+              mimeType: file.mimeType,
+            })
+            .catch(() => undefined),
+        ),
+      );
+    if (!outcome.kept) {
+      await remove();
+      throw new CanvasError(
+        'limit_exceeded',
+        `Project ${ref.projectId} has no room left in its storage quota for this drawing: nothing was saved.`,
+        { limit: 'project_storage_quota', used_bytes: outcome.usedBytes },
+      );
+    }
+    return { drawingId: written[0]!.id, pictureId: written[1]!.id };
+  }
+
+  return {
+    /** A shot's drawing as it is now (a blank one over the shot's picture when it has none yet). */
+    async read(ctx: CallerContext, ref: CanvasRef, boardId: string, shotId: string): Promise<Drawing> {
+      await authorizeProject(store, ctx, ref.projectId, 'viewer');
+      const { frame } = await readShot(ref, boardId, shotId);
+      return (
+        (await storedDrawing(ref, frame)) ?? emptyDrawing(typeof frame.imageUrl === 'string' ? frame.imageUrl : null)
+      );
+    },
+
+    async save(
+      ctx: CallerContext,
+      ref: CanvasRef,
+      boardId: string,
+      shotId: string,
+      body: SaveDrawingBody,
+    ): Promise<DrawingReceipt> {
+      await authorizeProject(store, ctx, ref.projectId, 'editor');
+      for (let attempt = 1; ; attempt++) {
+        const { revision, board, frames, frame } = await readShot(ref, boardId, shotId);
+        const before = frame.drawing as ShotDrawingRef | undefined;
+        const current =
+          (await storedDrawing(ref, frame)) ?? emptyDrawing(typeof frame.imageUrl === 'string' ? frame.imageUrl : null);
+        for (const change of body.changes)
+          if (change.op === 'set_picture_under' && change.url !== null && !(await ownAsset(ref, assetIdOf(change.url))))
+            throw new CanvasError(
+              'invalid_arguments',
+              'changes: set_picture_under takes a picture of this project (/assets/<asset_id>).',
+              { field: 'url' },
+            );
+        const next = applyDrawingChanges(before ? current : { ...current, version: 0 }, body.changes);
+        checkDrawingLimits(next, settings);
+        const marks = (frame.marks as ShotMark[] | undefined) ?? [];
+        const png = await render(ref, board, next, marks);
+        const kept = await keep(ctx, ref, shotId, next, png);
+        const drawingRef: ShotDrawingRef = {
+          url: pathOf(kept.drawingId),
+          version: next.version,
+          strokes: strokeCount(next),
+          pictureUnderUrl: next.pictureUnderUrl,
+        };
+        const imageUrl = pathOf(kept.pictureId);
+        // The picture a first drawing covers stays an earlier picture of the shot, to pick back.
+        const replaced = !before && typeof frame.imageUrl === 'string' && frame.imageUrl ? [frame.imageUrl] : [];
+        const earlier = [...replaced, ...((frame.earlierPictures as string[] | undefined) ?? [])].slice(0, 20);
+        const shot: Frame = { ...frame, imageUrl, drawing: drawingRef };
+        if (earlier.length) shot.earlierPictures = earlier;
+        const data = {
+          ...(board.data as Record<string, unknown>),
+          frames: frames.map((candidate) => (candidate.id === shotId ? shot : candidate)),
+        };
+        try {
+          const receipt = await canvas.updateNode(ctx, {
+            ...ref,
+            baseRevision: revision,
+            clientSaveId: null,
+            nodeId: boardId,
+            set: { data } as never,
+          });
+          return {
+            revision: receipt.revision,
+            drawing: next,
+            ref: drawingRef,
+            image_url: imageUrl,
+            merged: (before?.version ?? null) !== body.base_version,
+          };
+        } catch (error) {
+          if (!(error instanceof CanvasError) || error.code !== 'revision_conflict' || attempt >= WRITE_ATTEMPTS)
+            throw error;
+          // Another write landed first: the assets of this attempt are never referenced; try again on the newest.
+        }
+      }
+    },
+  };
+}
+
+export type Drawings = ReturnType<typeof createDrawings>;

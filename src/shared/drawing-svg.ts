@@ -1,0 +1,151 @@
+import { getStroke, type StrokeOptions } from 'perfect-freehand';
+import type { Drawing, DrawingLayer, ShotMark, Stroke } from '../contract/drawing.js';
+
+/**
+ * A drawing as SVG (docs/drawing.md, "How a drawing is drawn"): the frame editor in the browser and the server's render
+ * of a shot's picture draw the same outlines from the same input points, so the sketch on the board is the sketch the
+ * artist drew. Pressure strokes are perfect-freehand's outlines (filled polygons); lines, arrows, boxes and ellipses are
+ * stroked shapes; a fill is the lasso the artist drew, filled; text is text. Nothing of a drawing is ever read as
+ * markup: numbers are written as numbers, colours have one checked form, words are escaped.
+ */
+
+/** How each pressure tool turns pressure into width (thinning), and how much it smooths the hand. */
+const PRESSURE_TOOLS: Partial<Record<Stroke['tool'], StrokeOptions>> = {
+  pencil: { thinning: 0.35, smoothing: 0.4, streamline: 0.35 },
+  pen: { thinning: 0.6, smoothing: 0.5, streamline: 0.5 },
+  brush: { thinning: 0.75, smoothing: 0.6, streamline: 0.55 },
+  eraser: { thinning: 0, smoothing: 0.5, streamline: 0.5 },
+};
+
+const fixed = (value: number) => (Math.round(value * 100) / 100).toString();
+
+/** An outline polygon as an SVG path (quadratic curves through the midpoints: smooth without extra points). */
+function outlinePath(outline: number[][]): string {
+  if (outline.length < 2) return '';
+  const [first] = outline as [[number, number]];
+  let d = `M${fixed(first[0])} ${fixed(first[1])}Q`;
+  for (let index = 0; index < outline.length; index++) {
+    const [x0, y0] = outline[index] as [number, number];
+    const [x1, y1] = outline[(index + 1) % outline.length] as [number, number];
+    d += `${fixed(x0)} ${fixed(y0)} ${fixed((x0 + x1) / 2)} ${fixed((y0 + y1) / 2)} `;
+  }
+  return `${d}Z`;
+}
+
+/** The outline of a pressure stroke (pencil, pen, brush, eraser) in pixels of a frame `width` × `height`. */
+export function pressureStrokePath(stroke: Stroke, width: number, height: number): string {
+  const options = PRESSURE_TOOLS[stroke.tool] ?? PRESSURE_TOOLS.pen!;
+  const points = stroke.points.map(([x, y, pressure]) => [x * width, y * height, pressure]);
+  const size = (stroke.size / 1000) * width;
+  // A single tap is a dot: perfect-freehand draws it from one point.
+  return outlinePath(getStroke(points, { ...options, size, simulatePressure: false, last: true }));
+}
+
+/** Whether the tool's stroke is a pressure outline (filled) rather than a shape. */
+export const isPressureTool = (tool: Stroke['tool']) => tool in PRESSURE_TOOLS;
+
+/** XML's five: words of a text stroke are text, never markup. */
+export function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** A shape tool's element (line, arrow, box, ellipse, fill, text) in pixels; `paint` is its colour. */
+function shapeElement(
+  tool: Stroke['tool'] | ShotMark['tool'],
+  points: ReadonlyArray<readonly number[]>,
+  size: number,
+  paint: string,
+  width: number,
+  height: number,
+  words?: string,
+): string {
+  const at = points.map(([x, y]) => [x! * width, y! * height] as const);
+  const [x0, y0] = at[0]!;
+  const [x1, y1] = at.at(-1)!;
+  const line = `stroke="${paint}" stroke-width="${fixed(size)}" stroke-linecap="round" stroke-linejoin="round"`;
+  switch (tool) {
+    case 'line':
+      return `<line x1="${fixed(x0)}" y1="${fixed(y0)}" x2="${fixed(x1)}" y2="${fixed(y1)}" ${line}/>`;
+    case 'arrow': {
+      const angle = Math.atan2(y1 - y0, x1 - x0);
+      const head = Math.max(size * 4, width / 60);
+      const wing = (turn: number) =>
+        `${fixed(x1 - head * Math.cos(angle + turn))},${fixed(y1 - head * Math.sin(angle + turn))}`;
+      return `<g ${line} fill="none"><line x1="${fixed(x0)}" y1="${fixed(y0)}" x2="${fixed(x1)}" y2="${fixed(y1)}"/><polyline points="${wing(0.45)} ${fixed(x1)},${fixed(y1)} ${wing(-0.45)}"/></g>`;
+    }
+    case 'rect':
+      return `<rect x="${fixed(Math.min(x0, x1))}" y="${fixed(Math.min(y0, y1))}" width="${fixed(Math.abs(x1 - x0))}" height="${fixed(Math.abs(y1 - y0))}" fill="none" ${line}/>`;
+    case 'ellipse':
+      return `<ellipse cx="${fixed((x0 + x1) / 2)}" cy="${fixed((y0 + y1) / 2)}" rx="${fixed(Math.abs(x1 - x0) / 2)}" ry="${fixed(Math.abs(y1 - y0) / 2)}" fill="none" ${line}/>`;
+    case 'fill':
+      return `<polygon points="${at.map(([x, y]) => `${fixed(x)},${fixed(y)}`).join(' ')}" fill="${paint}"/>`;
+    case 'text':
+      return `<text x="${fixed(x0)}" y="${fixed(y0)}" font-family="Noto Sans" font-size="${fixed(Math.max(size * 4, 8))}" fill="${paint}">${escapeXml(words ?? '')}</text>`;
+    default:
+      // A freehand mark (few points, no pressure): a polyline.
+      return `<polyline points="${at.map(([x, y]) => `${fixed(x)},${fixed(y)}`).join(' ')}" fill="none" ${line}/>`;
+  }
+}
+
+/** One stroke as an SVG element; an eraser's outline is drawn black (it is used inside a mask). */
+export function strokeElement(stroke: Stroke, width: number, height: number): string {
+  const size = (stroke.size / 1000) * width;
+  const opacity = stroke.opacity !== undefined && stroke.opacity < 1 ? ` opacity="${fixed(stroke.opacity)}"` : '';
+  if (isPressureTool(stroke.tool)) {
+    const paint = stroke.tool === 'eraser' ? '#000000' : stroke.colour;
+    return `<path d="${pressureStrokePath(stroke, width, height)}" fill="${paint}"${opacity}/>`;
+  }
+  const element = shapeElement(stroke.tool, stroke.points, size, stroke.colour, width, height, stroke.text);
+  return opacity ? `<g${opacity}>${element}</g>` : element;
+}
+
+/**
+ * A layer's strokes in order; an eraser hides what was drawn before it on its layer (a mask around what came before),
+ * never what comes after it or another layer.
+ */
+function layerElement(layer: DrawingLayer, index: number, width: number, height: number): string {
+  let content = '';
+  let masks = '';
+  let erasers = 0;
+  for (const stroke of layer.strokes) {
+    if (stroke.tool !== 'eraser') {
+      content += strokeElement(stroke, width, height);
+      continue;
+    }
+    const id = `erase-${index}-${erasers++}`;
+    masks += `<mask id="${id}" maskUnits="userSpaceOnUse" x="0" y="0" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#ffffff"/>${strokeElement(stroke, width, height)}</mask>`;
+    content = `<g mask="url(#${id})">${content}</g>`;
+  }
+  const opacity = layer.opacity < 1 ? ` opacity="${fixed(layer.opacity)}"` : '';
+  return `${masks ? `<defs>${masks}</defs>` : ''}<g data-layer="${layer.name}"${opacity}>${content}</g>`;
+}
+
+/** The notes layer's marks (on the shot itself), above every layer. */
+export function marksElement(marks: readonly ShotMark[], width: number, height: number): string {
+  const elements = marks.map((mark) =>
+    shapeElement(mark.tool, mark.points, ((mark.size ?? 4) / 1000) * width, mark.colour, width, height, mark.text),
+  );
+  return elements.length ? `<g data-layer="marks">${elements.join('')}</g>` : '';
+}
+
+export interface DrawingSvgOptions {
+  width: number;
+  height: number;
+  /** The picture under the drawing, as a data URI (the server reads it from its asset); none on a blank frame. */
+  pictureUnder?: string | null;
+  marks?: readonly ShotMark[];
+  /** SVG elements drawn on top (framing guides, `guidesSvg`). */
+  overlay?: string;
+}
+
+/** The whole frame: white paper, the picture under it (cropped to the frame), the visible layers, the marks. */
+export function drawingSvg(drawing: Drawing | null, options: DrawingSvgOptions): string {
+  const { width, height } = options;
+  const under = options.pictureUnder
+    ? `<image href="${escapeXml(options.pictureUnder)}" x="0" y="0" width="${width}" height="${height}" preserveAspectRatio="xMidYMid slice"/>`
+    : '';
+  const layers = (drawing?.layers ?? [])
+    .map((layer, index) => (layer.visible ? layerElement(layer, index, width, height) : ''))
+    .join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="${width}" height="${height}" fill="#ffffff"/>${under}${layers}${marksElement(options.marks ?? [], width, height)}${options.overlay ?? ''}</svg>`;
+}
