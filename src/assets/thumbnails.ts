@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { isAllowedType } from './media-types.js';
-import { AssetMissing, type AssetLocation } from './asset-store.js';
+import type { AssetLocation } from './asset-store.js';
 import type { Assets } from './assets.js';
 import { thumbnailOf } from './uploads/image-intake.js';
 import { ID_PREFIX } from '../shared/ids.js';

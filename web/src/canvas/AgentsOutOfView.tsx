@@ -53,7 +53,9 @@ export function AgentsOutOfView({ pane }: { pane: RefObject<HTMLElement | null> 
           key={entry.key}
           type="button"
           className="agent-out-of-view"
-          aria-label={`Show ${title}, where ${entry.name} is working`}
+          // The name starts with the words the pointer shows (WCAG 2.5.3, axe's label-content-name-mismatch): a
+          // person who says "demo-agent" to their speech software reaches it.
+          aria-label={`${entry.name} · ${title}: show where ${entry.name} is working`}
           style={{
             left: at.x,
             top: at.y,
