@@ -85,8 +85,8 @@ export type DrawingLayer = z.infer<typeof DrawingLayer>;
 /** The document kept in a drawing's asset. */
 export const Drawing = z.strictObject({
   format: z.literal('canvas-mcp.drawing/1'),
-  /** Counts the saves of this shot's drawing: 1 for the first. */
-  version: z.int().min(1),
+  /** Counts the saves of this shot's drawing: 1 for the first; 0 for a shot not drawn on yet. */
+  version: z.int().min(0),
   /** The picture the drawing is over (a photo, a generated picture, a reference), or null on a blank frame. */
   pictureUnderUrl: z.string().max(2048).nullable(),
   layers: z.array(DrawingLayer).max(DRAWING_LAYERS.length),
@@ -154,11 +154,11 @@ export const DrawingReceipt = z.strictObject({
 });
 export type DrawingReceipt = z.infer<typeof DrawingReceipt>;
 
-/** A blank drawing: every layer, empty, visible and unlocked. */
+/** A blank drawing (version 0: never saved): every layer, empty, visible and unlocked. */
 export function emptyDrawing(pictureUnderUrl: string | null): Drawing {
   return {
     format: 'canvas-mcp.drawing/1',
-    version: 1,
+    version: 0,
     pictureUnderUrl,
     layers: DRAWING_LAYERS.map((name) => ({
       name,

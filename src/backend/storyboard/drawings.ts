@@ -19,7 +19,7 @@ import { aspectOf } from '../../shared/frame-shape.js';
 import { drawingSvg } from '../../shared/drawing-svg.js';
 import { CanvasError } from '../../shared/errors.js';
 import { ID_PREFIX, newId } from '../../shared/ids.js';
-import { applyDrawingChanges, checkDrawingLimits, type DrawingLimits } from '../../storyboard/drawing-changes.js';
+import { applyDrawingChanges, checkDrawingLimits, type DrawingLimits } from '../../shared/drawing-changes.js';
 import type { AssetRecord } from '../../store/asset-records.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
@@ -207,7 +207,7 @@ export function createDrawings(deps: {
               'changes: set_picture_under takes a picture of this project (/assets/<asset_id>).',
               { field: 'url' },
             );
-        const next = applyDrawingChanges(before ? current : { ...current, version: 0 }, body.changes);
+        const next = applyDrawingChanges(current, body.changes);
         checkDrawingLimits(next, settings);
         const marks = (frame.marks as ShotMark[] | undefined) ?? [];
         const png = await render(ref, board, next, marks);

@@ -2,6 +2,7 @@ import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import type { NotificationView, SkillCatalog } from '../../../src/contract/index.js';
 import { CanvasView } from '../canvas/CanvasView.js';
+import { FrameEditorHost } from '../draw/FrameEditor.js';
 import { FileUploads } from '../canvas/FileUploads.js';
 import { WhoIsHere } from '../canvas/PresenceLayer.js';
 import { fitCanvas } from '../canvas/fit.js';
@@ -278,6 +279,7 @@ function CanvasBody() {
         }}
       />
       <RunApprovals />
+      <FrameEditorHost />
       {presenting ? (
         <Present boards={presenting.boards} startBoard={presenting.start} onClose={() => setPresenting(null)} />
       ) : null}

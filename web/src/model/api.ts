@@ -1,4 +1,7 @@
 import type {
+  Drawing,
+  DrawingReceipt,
+  SaveDrawingBody,
   AuditEntry,
   RunApprovalList,
   RunApprovalView,
@@ -83,9 +86,11 @@ async function request<T>(
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
+  init: { keepalive?: boolean } = {},
 ): Promise<T> {
   const response = await fetch(path, {
     method,
+    ...init,
     credentials: 'same-origin',
     headers: {
       'x-requested-by': 'canvas-mcp',
@@ -112,6 +117,9 @@ async function request<T>(
 
 const canvasPath = (projectId: string, canvasId: string) =>
   `/api/v2/projects/${encodeURIComponent(projectId)}/canvases/${encodeURIComponent(canvasId)}`;
+
+const drawingPath = (projectId: string, canvasId: string, boardId: string, shotId: string) =>
+  `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(boardId)}/shots/${encodeURIComponent(shotId)}/drawing`;
 
 const projectPath = (projectId: string) => `/api/v1/projects/${encodeURIComponent(projectId)}`;
 const memberPath = (projectId: string, member: { issuer: string; subject: string }) =>
@@ -143,6 +151,12 @@ export const api = {
       client_save_id: clientSaveId,
       operations,
     }),
+
+  drawing: ({ projectId, canvasId }: CanvasAddress, boardId: string, shotId: string) =>
+    request<Drawing>('GET', drawingPath(projectId, canvasId, boardId, shotId)),
+  /** keepalive: a stroke saved as the tab closes still arrives. */
+  saveDrawing: ({ projectId, canvasId }: CanvasAddress, boardId: string, shotId: string, body: SaveDrawingBody) =>
+    request<DrawingReceipt>('POST', drawingPath(projectId, canvasId, boardId, shotId), body, {}, { keepalive: true }),
 
   importScript: ({ projectId, canvasId }: CanvasAddress, body: ScriptImportBody) =>
     request<ScriptImportReceipt>('POST', `${canvasPath(projectId, canvasId)}/script-import`, body),

@@ -1,6 +1,6 @@
 import type { Drawing, DrawingChange, DrawingLayer } from '../contract/drawing.js';
 import { strokeCount } from '../contract/drawing.js';
-import { CanvasError } from '../shared/errors.js';
+import { CanvasError } from './errors.js';
 
 /**
  * A save's changes applied to a shot's drawing (docs/drawing.md, "Saving"). Changes name strokes by id, so two people

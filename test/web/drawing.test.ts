@@ -1,0 +1,220 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasNode, type CanvasLayout, type Drawing } from '../../src/contract/index.js';
+import { DEMO_OWNER } from '../../src/server/demo-seed.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
+import { card, launchBrowser, screenshot, signIn } from '../support/browser.js';
+import { readLayout } from '../support/canvas-reads.js';
+import { api, startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { projectToken } from '../support/tokens.js';
+import { png } from '../support/upload-fixtures.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * Drawing on a frame (issue 48, items 2 to 4) in Chromium, on both stores: an artist opens shot 3 from the board,
+ * sketches with a pen (synthetic pointer events with pointerType pen and pressure) in rough and ink over a reference
+ * photo, with the previous shot's onion skin and the title-safe guide on; a resting palm (touch while a pen is in use)
+ * draws nothing; undo and redo are the editor's; each stroke is on the server as it ends (a tab closed right after a
+ * stroke loses nothing); another person watching the board sees the frame change; the board's card shows the sketch.
+ */
+
+const FRAMES = [
+  { id: 's1', imageUrl: null, caption: 'The bay' },
+  { id: 's2', imageUrl: null, caption: 'Mara turns' },
+  { id: 's3', imageUrl: null, caption: 'The lamp' },
+  { id: 's4', imageUrl: null, caption: 'Out to sea' },
+];
+
+/** A pen stroke across the live surface, pressure rising from `from` to `to`, in frame fractions. */
+async function penStroke(
+  page: Page,
+  points: Array<[number, number]>,
+  options: { pointerType?: 'pen' | 'touch' | 'mouse'; pointerId?: number; pressure?: [number, number] } = {},
+) {
+  await page.locator('.frame-editor-live').evaluate(
+    (canvas, { points, pointerType, pointerId, pressure }) => {
+      const box = canvas.getBoundingClientRect();
+      const at = (index: number) => {
+        const [x, y] = points[index]!;
+        const share = points.length > 1 ? index / (points.length - 1) : 0;
+        return {
+          clientX: box.left + x * box.width,
+          clientY: box.top + y * box.height,
+          pressure: pressure[0] + (pressure[1] - pressure[0]) * share,
+          pointerType,
+          pointerId,
+          isPrimary: true,
+          bubbles: true,
+          cancelable: true,
+          button: 0,
+          buttons: 1,
+        };
+      };
+      canvas.dispatchEvent(new PointerEvent('pointerdown', at(0)));
+      for (let index = 1; index < points.length; index++)
+        canvas.dispatchEvent(new PointerEvent('pointermove', at(index)));
+      canvas.dispatchEvent(new PointerEvent('pointerup', { ...at(points.length - 1), buttons: 0 }));
+    },
+    {
+      points,
+      pointerType: options.pointerType ?? 'pen',
+      pointerId: options.pointerId ?? 7,
+      pressure: options.pressure ?? [0.2, 0.9],
+    },
+  );
+}
+
+const line = (y: number, from = 0.2, to = 0.8, steps = 24): Array<[number, number]> =>
+  Array.from({ length: steps + 1 }, (_, step) => [from + ((to - from) * step) / steps, y]);
+
+describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
+  describe.skipIf(!target.available)('in Chromium', () => {
+    let server: TestServer;
+    let browser: Browser;
+    let reader: string;
+    let photoUrl: string;
+
+    beforeAll(async () => {
+      server = await startTestServer(target, { seedDemo: true });
+      await server.store.projects.createCanvas('demo', 'draw', false);
+      const editor = await projectToken(server.store, 'demo', 'editor');
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(await png(320, 180))], { type: 'image/png' }), 'reference.png');
+      const upload = await fetch(`${server.url}/api/v2/projects/demo/canvases/draw/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${editor}` },
+        body: form,
+      });
+      expect(upload.status).toBe(201);
+      photoUrl = ((await upload.json()) as { uploads: Array<{ url: string }> }).uploads[0]!.url;
+      const frames = FRAMES.map((frame) =>
+        frame.id === 's3' || frame.id === 's2' ? { ...frame, imageUrl: photoUrl } : frame,
+      );
+      await server.store.writes.createNode(
+        { projectId: 'demo', canvasId: 'draw', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
+        CanvasNode.parse({
+          id: 'board',
+          type: 'storyboardNode',
+          position: { x: 0, y: 0 },
+          data: { title: 'Lighthouse', aspectRatio: '16:9', frames },
+        }),
+      );
+      reader = await projectToken(server.store, 'demo', 'viewer');
+      browser = await launchBrowser();
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    const read = () => readLayout(server, 'demo', 'draw', reader);
+    const frameOf = (layout: CanvasLayout, id: string) =>
+      (
+        layout.nodes.find((node) => node.id === 'board')!.data as { frames: Array<Record<string, unknown>> }
+      ).frames.find((frame) => frame.id === id)!;
+    const drawing = async () =>
+      (await api(server.url, '/api/v2/projects/demo/canvases/draw/nodes/board/shots/s3/drawing', { token: reader }))
+        .body as Drawing;
+    const strokesOn = (shown: Drawing, layer: string) => shown.layers.find((each) => each.name === layer)!.strokes;
+    const versionOf = async () =>
+      (frameOf(await read(), 's3').drawing as { version?: number } | undefined)?.version ?? 0;
+
+    it('sketches shot 3 in rough and ink with a pen, over its photo, with onion skin and the title-safe guide', async () => {
+      const artist = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'draw' });
+      const watcher = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'draw' });
+      const { page } = artist;
+      try {
+        await page.locator('.feed-live').waitFor();
+        await watcher.page.locator('.feed-live').waitFor();
+        await card(page, 'board').locator('[data-shot-id="s3"]').dblclick();
+        const editor = page.getByRole('dialog', { name: 'Draw shot 3' });
+        await editor.waitFor();
+        await editor.locator('.frame-editor-under').waitFor();
+
+        // The guide and the onion skin, then a rough stroke with the pen.
+        await editor.getByRole('checkbox', { name: 'Title safe 90 %' }).check();
+        await editor.getByRole('checkbox', { name: 'Previous shot' }).check();
+        await editor.locator('.frame-editor-onion.onion-previous').waitFor();
+        await penStroke(page, line(0.4));
+        await waitFor(versionOf, (version) => version === 1);
+        let shown = await drawing();
+        const rough = strokesOn(shown, 'rough');
+        expect(rough).toHaveLength(1);
+        const pressures = rough[0]!.points.map((point) => point[2]);
+        expect(pressures[0]).toBeLessThan(0.3);
+        expect(pressures.at(-1)).toBeGreaterThan(0.8);
+        expect(shown.pictureUnderUrl).toBe(photoUrl);
+
+        // Ink on the ink layer.
+        await editor.getByRole('radio', { name: /Ink/ }).check();
+        await penStroke(page, line(0.6), { pressure: [0.5, 0.5] });
+        await waitFor(versionOf, (version) => version === 2);
+
+        // A palm resting while the pen is in use draws nothing; the next pen stroke does.
+        await penStroke(page, line(0.8), { pointerType: 'touch', pointerId: 21 });
+        await penStroke(page, line(0.7), { pressure: [0.6, 0.6] });
+        await waitFor(versionOf, (version) => version === 3);
+        shown = await drawing();
+        expect(strokesOn(shown, 'ink')).toHaveLength(2);
+        expect(strokesOn(shown, 'rough')).toHaveLength(1);
+
+        // Undo and redo are the editor's (the canvas's own undo is not asked).
+        await page.keyboard.press('Control+z');
+        await waitFor(versionOf, (version) => version === 4);
+        expect(strokesOn(await drawing(), 'ink')).toHaveLength(1);
+        await page.keyboard.press('Control+Shift+z');
+        await waitFor(versionOf, (version) => version === 5);
+        expect(strokesOn(await drawing(), 'ink')).toHaveLength(2);
+
+        // The title-safe guide at 5 % in from each edge of the frame, to the pixel.
+        const stage = (await editor.locator('.frame-editor-stage').boundingBox())!;
+        const guide = (await editor.locator('[data-guide="titleSafe"]').boundingBox())!;
+        expect(Math.abs(guide.x - (stage.x + stage.width * 0.05))).toBeLessThan(1.5);
+        expect(Math.abs(guide.width - stage.width * 0.9)).toBeLessThan(2);
+        const shot = await screenshot(page, 'drawing-editor');
+        expect(shot.inkRatio).toBeGreaterThan(0.2);
+
+        // The watcher's board shows the drawn frame: the picture the last save rendered.
+        const layout = await read();
+        const drawn = frameOf(layout, 's3');
+        const assetId = /asset_[A-Za-z0-9_-]{16}/.exec(String(drawn.imageUrl))![0];
+        // The photo the sketch covers stays an earlier picture of the shot (signed for the reader, as every asset URL).
+        expect((drawn.earlierPictures as string[]).map((url) => url.split('?')[0])).toEqual([photoUrl]);
+        await waitFor(
+          () => card(watcher.page, 'board').locator('[data-shot-id="s3"] img').getAttribute('src'),
+          (src) => (src ?? '').includes(assetId),
+        );
+
+        // Closed with Done: the artist's own board shows it too.
+        await editor.getByRole('button', { name: 'Done' }).click();
+        await editor.waitFor({ state: 'detached' });
+        await waitFor(
+          () => card(page, 'board').locator('[data-shot-id="s3"] img').getAttribute('src'),
+          (src) => (src ?? '').includes(assetId),
+        );
+        expect(artist.errors).toEqual([]);
+      } finally {
+        await artist.context.close();
+        await watcher.context.close();
+      }
+    }, 120_000);
+
+    it('keeps a stroke made just before the tab is closed', async () => {
+      const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'draw' });
+      try {
+        await page.locator('.feed-live').waitFor();
+        await card(page, 'board').locator('[data-shot-id="s3"]').dblclick();
+        await page.getByRole('dialog', { name: 'Draw shot 3' }).locator('.frame-editor-under').waitFor();
+        const before = await versionOf();
+        await penStroke(page, line(0.2));
+        await page.close();
+        await waitFor(versionOf, (version) => version === before + 1);
+        const inked = (await drawing()).layers.reduce((sum, layer) => sum + layer.strokes.length, 0);
+        expect(inked).toBe(4);
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+  });
+});
