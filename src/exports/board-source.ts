@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ShotMark,
   dataOf,
   type CanvasEdge,
   type CanvasNode,
@@ -42,6 +43,8 @@ export const BoardSource = z.object({
       pictureAssetId: z.string().nullable(),
       videoAssetId: z.string().nullable(),
       voiceOverAssetId: z.string().nullable(),
+      /** The shot's notes-layer marks, drawn over its picture in every export. */
+      marks: z.array(ShotMark).default([]),
     }),
   ),
   musicAssetId: z.string().nullable(),
@@ -174,6 +177,7 @@ export function boardSource(
         pictureAssetId: picture,
         videoAssetId: video,
         voiceOverAssetId: voices.get(frame.id) ?? null,
+        marks: frame.marks ?? [],
       };
     }),
     musicAssetId: options.music_node_id ? chosenMusic : connectedMusic,

@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Assets } from '../assets/assets.js';
+import { markedPicture } from '../render/marked-picture.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
 import type { Logger } from '../shared/logger.js';
 import type { ExportOutcome, StoredExport } from '../store/export-store.js';
@@ -68,6 +72,18 @@ export function createExportEngine(options: ExportEngineOptions) {
     const release = async () => {
       for (const done of releases) await done().catch(() => undefined);
     };
+    /** A shot's picture with its marks drawn over it, as a private temporary file; the picture itself without marks. */
+    const pictureOf = async (shot: BoardSource['shots'][number]): Promise<string | null> => {
+      const path = await fileOf(shot.pictureAssetId);
+      if (shot.marks.length === 0) return path;
+      const dir = await mkdtemp(join(tmpdir(), 'canvas-mcp-marks-'));
+      releases.push(() => rm(dir, { recursive: true, force: true }));
+      const marked = join(dir, `${shot.id.replace(/[^A-Za-z0-9_-]/g, '_')}.png`);
+      await writeFile(marked, await markedPicture(path ? await readFile(path) : null, shot.marks, source.aspect), {
+        mode: 0o600,
+      });
+      return marked;
+    };
     try {
       const shots: ExportBoard['shots'] = [];
       const missingSounds: string[] = [...source.silentSounds];
@@ -87,7 +103,7 @@ export function createExportEngine(options: ExportEngineOptions) {
           camera: shot.camera,
           lensMm: shot.lensMm,
           durationMs: shot.durationMs,
-          picture: await fileOf(shot.pictureAssetId),
+          picture: await pictureOf(shot),
           video: await fileOf(shot.videoAssetId),
           voiceOver: await soundOf(shot.voiceOverAssetId, `Shot ${shot.number}'s voice-over`),
         });

@@ -1,4 +1,5 @@
 import type {
+  Drawing,
   ProjectView,
   ApplyCanvasChangesArgs,
   CreateCanvasEdgeArgs,
@@ -91,6 +92,11 @@ export interface BackendClient {
     caller: ToolCaller,
     args: { project_id: string; canvas_id: string; before: number; limit: number },
   ): Promise<HistoryPage>;
+  /** A shot's drawing (the shot-drawing resource), read with the caller's rights. */
+  shotDrawing(
+    caller: ToolCaller,
+    args: { project_id: string; canvas_id: string; node_id: string; shot_id: string },
+  ): Promise<Drawing>;
   /** A view of a canvas as a picture (the canvas-board-image resource), read with the caller's rights. */
   boardImage(
     caller: ToolCaller,

@@ -63,6 +63,14 @@ export const CANVAS_RESOURCE_TEMPLATES = [
     mimeType: 'image/png',
   },
   {
+    uriTemplate: 'canvas://{project_id}/{canvas_id}/nodes/{node_id}/shots/{shot_id}/drawing',
+    name: 'shot-drawing',
+    title: "A shot's drawing",
+    description:
+      "The drawing on one shot of a storyboard (a shot's `drawing` in get_canvas names it), as JSON: its layers (rough, tone, ink, notes; each with opacity, visibility and lock) and their strokes, each stroke's tool, colour, size and input points [x, y, pressure] in frame coordinates (0 to 1 of the frame's width and height). To add a camera arrow, a circle or a word, add a mark to the shot's `marks` (line, arrow, rect, ellipse, pen, text; points in the same coordinates) with apply_canvas_changes: people see it at once and can undo it.",
+    mimeType: 'application/json',
+  },
+  {
     uriTemplate: 'canvas://{project_id}/{canvas_id}/threads{?status}',
     name: 'canvas-threads',
     title: 'Comment threads of a canvas',
@@ -247,6 +255,15 @@ export function createCanvasResources(client: BackendClient, assetUrls: AssetUrl
           filter: resource.status,
         });
         return { uri, mimeType: 'application/json', text: JSON.stringify({ threads: list.threads }) };
+      }
+      if (resource.kind === 'drawing') {
+        const drawing = await client.shotDrawing(caller, {
+          project_id: resource.projectId,
+          canvas_id: resource.canvasId,
+          node_id: resource.nodeId,
+          shot_id: resource.shotId,
+        });
+        return { uri, mimeType: 'application/json', text: JSON.stringify(drawing) };
       }
       if (resource.kind === 'node') {
         const snapshot = await snapshotOf(caller, resource);

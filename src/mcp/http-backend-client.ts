@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  Drawing,
   MeView,
   ErrorBody,
   HistoryPage,
@@ -320,6 +321,22 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         ),
       );
     },
+
+    shotDrawing: async (caller, args) =>
+      Drawing.parse(
+        JSON.parse(
+          (
+            await exchange(
+              {
+                method: 'GET',
+                path: `${canvasPath(args)}/nodes/${segment(args.node_id)}/shots/${segment(args.shot_id)}/drawing`,
+                caller,
+              },
+              Drawing,
+            )
+          ).json,
+        ),
+      ),
 
     async boardImage(caller, args) {
       const { status, text, bytes, type } = await send({

@@ -106,6 +106,7 @@ export function createInProcessClient(services: Services, clock: () => number = 
         next_before: oldest !== null && oldest > 1 && revisions.length === args.limit ? oldest : null,
       };
     },
+    shotDrawing: (caller, args) => services.drawings.read(context(caller), canvas(args), args.node_id, args.shot_id),
     async boardImage(caller, args) {
       return readBoardImage(backend, boardImages, context(caller), canvas(args), args.view);
     },

@@ -1,4 +1,5 @@
-import type { CanvasNode } from '../contract/index.js';
+import { ShotMark, type CanvasNode } from '../contract/index.js';
+import type { Guide } from '../shared/frame-shape.js';
 import { boardSize } from '../canvas/free-areas.js';
 import { CARD, drawnBoxes, type Box } from '../canvas/placement.js';
 import type { BoardTarget } from '../shared/board-target.js';
@@ -24,6 +25,10 @@ export interface SceneCard extends Box {
   words?: string;
   /** The asset id of the picture to show. */
   picture?: string;
+  /** A shot's notes-layer marks (agents' camera arrows, circles, words), drawn over its picture. */
+  marks?: ShotMark[];
+  /** Framing guides over a shot's frame, when the picture asks for them. */
+  guides?: Guide[];
 }
 
 export interface Scene {
@@ -77,6 +82,12 @@ function latestImage(states: SceneSnapshot['node_states'], nodeId: unknown): str
 }
 
 /** A shot's picture: its own, else the latest picture of the card that makes it (as the page shows it). */
+/** A shot's marks, the ones that parse (node data is written by agents too). */
+function marksOf(shot: Shot): ShotMark[] | undefined {
+  const marks = Array.isArray(shot.marks) ? shot.marks.flatMap((mark) => ShotMark.safeParse(mark).data ?? []) : [];
+  return marks.length ? marks : undefined;
+}
+
 function shotPicture(shot: Shot, states: SceneSnapshot['node_states']): string | undefined {
   return assetIdOfUrl(shot.imageUrl) ?? latestImage(states, shot.sourceNodeId);
 }
@@ -137,6 +148,7 @@ export function contactSheet(board: CanvasNode, states: SceneSnapshot['node_stat
     number: text(shot.number) ?? String(index + 1),
     words: shotWords(shot),
     picture: shotPicture(shot, states),
+    marks: marksOf(shot),
   }));
   const rows = Math.max(1, Math.ceil(drawn.length / columns));
   const more = shots.length - drawn.length;
@@ -171,6 +183,7 @@ function boardFrames(node: CanvasNode, box: Box, states: SceneSnapshot['node_sta
       height: 180,
       number: text(shot.number) ?? String(index + 1),
       picture: shotPicture(shot, states),
+      marks: marksOf(shot),
     }));
 }
 

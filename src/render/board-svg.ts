@@ -1,3 +1,5 @@
+import { marksElement } from '../shared/drawing-svg.js';
+import { guidesSvg } from '../shared/frame-shape.js';
 import type { Scene, SceneCard } from './board-scene.js';
 import { nodeTypeColours } from './node-labels.js';
 
@@ -82,6 +84,7 @@ function shot(pen: Pen, card: SceneCard): string {
         18,
         'text-anchor="middle" fill="#64748b"',
       )) +
+    overFrame(card, pictureHeight) +
     (card.number && badge * pen.scale >= SMALLEST_TEXT_PX
       ? `<rect x="${n(card.x + 6)}" y="${n(card.y + 6)}" width="${n(badgeWidth)}" height="34" rx="6" fill="#0f172a" fill-opacity="0.85"/>` +
         textAt(
@@ -104,6 +107,13 @@ function shot(pen: Pen, card: SceneCard): string {
         )
       : '')
   );
+}
+
+/** The shot's notes-layer marks and the framing guides asked for, in the frame's own pixels. */
+function overFrame(card: SceneCard, height: number): string {
+  const marks = card.marks?.length ? marksElement(card.marks, card.width, height) : '';
+  const guides = card.guides?.length ? guidesSvg(card.guides, card.width, height) : '';
+  return marks || guides ? `<g transform="translate(${n(card.x)} ${n(card.y)})">${marks}${guides}</g>` : '';
 }
 
 function node(pen: Pen, card: SceneCard): string {

@@ -15,7 +15,8 @@ export type CanvasResource =
   | { kind: 'node'; projectId: string; canvasId: string; nodeId: string }
   | { kind: 'changes'; projectId: string; canvasId: string; since: number }
   | ({ kind: 'board'; projectId: string; canvasId: string } & BoardView)
-  | { kind: 'threads'; projectId: string; canvasId: string; nodeId: string | null; status: ThreadStatusFilter };
+  | { kind: 'threads'; projectId: string; canvasId: string; nodeId: string | null; status: ThreadStatusFilter }
+  | { kind: 'drawing'; projectId: string; canvasId: string; nodeId: string; shotId: string };
 
 /** Which comment threads a threads resource answers (docs/contract.md, "Review tools and comment resources"). */
 export const THREAD_STATUS_FILTERS = ['all', 'open', 'resolved'] as const;
@@ -82,6 +83,13 @@ export function parseCanvasResource(uri: string): CanvasResource | null {
       nodeId: segment(parts[3], NodeId, 'node_id', uri),
       status: threadStatus(params.get('status'), 'all', uri),
     };
+  // A shot's drawing: its strokes, layer by layer.
+  if (parts.length === 7 && parts[2] === 'nodes' && parts[4] === 'shots' && parts[6] === 'drawing') {
+    const shotId = decodeURIComponent(parts[5] ?? '');
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(shotId))
+      throw new CanvasError('invalid_arguments', `${uri}: shot_id is not a shot id.`);
+    return { kind: 'drawing', ...ids(), nodeId: segment(parts[3], NodeId, 'node_id', uri), shotId };
+  }
   // The board as a picture: `board.png`, the format in the query (`format=webp`).
   if (parts.length === 3 && parts[2] === 'board.png') return { kind: 'board', ...ids(), ...parseBoardView(params) };
   return null;
