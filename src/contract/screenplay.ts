@@ -16,6 +16,10 @@ export const ScriptLine = z.strictObject({
     .meta({ description: 'Derived from the scene, the kind, the speaker and the text: stable across imports.' }),
   kind: z.enum(['action', 'dialogue', 'transition']),
   character: z.string().optional().meta({ description: 'Who speaks a dialogue line (as the script writes the name).' }),
+  extension: z
+    .string()
+    .optional()
+    .meta({ description: "How they speak it, as the cue writes it: (V.O.), (O.S.), (O.C.), (CONT'D)." }),
   parenthetical: z.string().optional(),
   text: z.string(),
 });
@@ -92,7 +96,10 @@ export const ScriptImportReceipt = z
     scenes: z.int(),
     characters: z.array(z.string()),
     changes: ScriptChanges.nullable().meta({ description: 'Null on a first import.' }),
-    shots_added: z.int(),
+    shots_added: z.int().meta({ description: 'New shots made for scenes.' }),
+    shots_filled: z.int().meta({
+      description: "Empty shots of the board (a template's) that took a scene, in board order, before any was added.",
+    }),
     flagged_shots: z.array(z.strictObject({ shot_id: z.string(), number: z.string().nullable(), reason: z.string() })),
     not_mapped: z
       .array(z.strictObject({ line: z.int().nullable(), what: z.string() }))

@@ -86,6 +86,7 @@ describe.each(STORE_TARGETS)('script import: $name', (target) => {
       ({ script_node_id: scriptNodeId, board_node_id: boardNodeId } = receipt);
       expect(receipt).toMatchObject({ revision: before + 1, scenes: 3, characters: ['MARA', 'ODE'], changes: null });
       expect(receipt.shots_added).toBe(3);
+      expect(receipt.shots_filled).toBe(0);
       expect(receipt.not_mapped.map((entry) => entry.what)).toEqual([
         'the transition "FADE IN:" before the first scene',
         'a note: "Check the lamp prop with the art department."',
@@ -106,7 +107,8 @@ describe.each(STORE_TARGETS)('script import: $name', (target) => {
       ]);
       expect(shots[0]).toMatchObject({
         action: 'The lamp turns. MARA climbs the last steps, out of breath.',
-        dialogue: 'MARA (quietly): It is still burning.\nODE: It always was.',
+        // The cue's extension is kept (ODE (V.O.)); the cast is the name alone.
+        dialogue: 'MARA (quietly): It is still burning.\nODE (V.O.): It always was.',
         cast: ['MARA', 'ODE'],
         location: 'LIGHTHOUSE',
         status: 'draft',
@@ -177,7 +179,7 @@ describe.each(STORE_TARGETS)('script import: $name', (target) => {
         "INT. MARA'S KITCHEN - MORNING",
       ]);
       expect(shots[1]).toMatchObject({ status: 'approved', lensMm: 85 });
-      expect(shots[0]!.dialogue).toBe('ODE: It always was.');
+      expect(shots[0]!.dialogue).toBe('ODE (V.O.): It always was.');
       const script = nodeData<{ scriptResult: Screenplay }>(await read(), scriptNodeId).scriptResult;
       expect(script.imports).toBe(2);
       expect(script.bindings[shots[3]!.id]!.flag).toContain('not in the revised script');

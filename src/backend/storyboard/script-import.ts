@@ -89,6 +89,7 @@ export function createScriptImport(store: Store, backend: CanvasBackend, reader:
         characters: plan.screenplay.characters,
         changes: before ? changesBetween(before, plan.screenplay) : null,
         shots_added: plan.shotsAdded,
+        shots_filled: plan.shotsFilled,
         flagged_shots: plan.flagged,
         not_mapped: read.read.notMapped,
       };

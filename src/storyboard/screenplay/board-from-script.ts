@@ -24,6 +24,7 @@ export interface ImportPlan {
   operations: LayoutOperation[];
   screenplay: Screenplay;
   shotsAdded: number;
+  shotsFilled: number;
   flagged: ScriptImportReceipt['flagged_shots'];
 }
 
@@ -81,6 +82,7 @@ export function planScriptImport(input: {
     operations,
     screenplay,
     shotsAdded: merged.shotsAdded,
+    shotsFilled: merged.shotsFilled,
     flagged: merged.flagged.map((entry) => ({ ...entry, number: numbers.get(entry.shot_id) ?? null })),
   };
 }
@@ -106,6 +108,35 @@ function shotFor(scene: ScriptScene, id: string): Shot {
     ...wordsOf(scene.lines),
     ...(cast.length ? { cast } : {}),
   };
+}
+
+/** The fields of a shot that are someone's work: a shot with none of them is empty, a place for a scene. */
+const WORK_FIELDS = [
+  'imageUrl',
+  'sourceNodeId',
+  'drawing',
+  'caption',
+  'action',
+  'dialogue',
+  'scene',
+  'location',
+  'cast',
+  'notes',
+  'shotSize',
+  'angle',
+  'movement',
+  'lensMm',
+] as const;
+
+/**
+ * An empty shot: nothing anyone wrote, drew or put on it (a template's shots: a duration and a draft status at most).
+ * A shot with a picture but no words is not empty: its picture is someone's choice of what the shot shows.
+ */
+export function isEmptyShot(shot: Shot): boolean {
+  return WORK_FIELDS.every((field) => {
+    const value = shot[field];
+    return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+  });
 }
 
 /** The lines a shot shows: a scene's action and dialogue (a transition belongs to the cut, not to a shot). */
@@ -164,11 +195,23 @@ function mergeShots(
   });
   // Scenes no shot is in yet (all of them on a first import) get a shot, after the shots of the scene before them.
   const covered = new Set(Object.values(bindings).map((binding) => binding.sceneId));
-  // A board that had no shot of a script yet (drawn by hand) gets the script's scenes after its own shots.
+  // A board that had no shot of a script yet (a template's, or drawn by hand) gives the script's scenes its empty
+  // shots first, in board order (each keeps its id, number and duration), then gets the rest after its own shots.
   const scriptBound = covered.size > 0;
+  const open = scriptBound ? [] : shots.filter(isEmptyShot);
   let shotsAdded = 0;
+  let shotsFilled = 0;
   for (const [index, scene] of scenes.entries()) {
     if (covered.has(scene.id)) continue;
+    const empty = open.shift();
+    if (empty) {
+      const { id: _id, imageUrl: _picture, status: _status, ...words } = shotFor(scene, empty.id);
+      shots[shots.indexOf(empty)] = { ...empty, ...words };
+      bindings[empty.id] = { sceneId: scene.id };
+      covered.add(scene.id);
+      shotsFilled += 1;
+      continue;
+    }
     const earlier = new Set(scenes.slice(0, index).map((each) => each.id));
     let at = scriptBound ? 0 : shots.length;
     shots.forEach((shot, position) => {
@@ -181,5 +224,5 @@ function mergeShots(
     covered.add(scene.id);
     shotsAdded += 1;
   }
-  return { shots, bindings, shotsAdded, flagged };
+  return { shots, bindings, shotsAdded, shotsFilled, flagged };
 }

@@ -11,13 +11,17 @@ export class ScriptRefused extends Error {
   }
 }
 
-/** MARA (V.O.) and MARA (CONT'D) are Mara speaking: the name without its extension. */
-export function characterName(cue: string): string {
-  return cue
-    .replace(/^@/, '')
-    .replace(/\s*\^$/, '')
-    .replace(/\s*\([^)]*\)\s*/g, ' ')
-    .trim();
+/**
+ * A character cue split in two: MARA (V.O.) and MARA (CONT'D) are Mara speaking (the cast is MARA), and the extension
+ * says how, so it is kept with the line as written ("(V.O.)", "(O.S.) (CONT'D)"); null when the cue has none.
+ */
+export function characterCue(cue: string): { name: string; extension: string | null } {
+  const bare = cue.replace(/^@/, '').replace(/\s*\^$/, '');
+  const extensions = bare.match(/\([^)]*\)/g) ?? [];
+  return {
+    name: bare.replace(/\s*\([^)]*\)\s*/g, ' ').trim(),
+    extension: extensions.length > 0 ? extensions.map((each) => each.trim()).join(' ') : null,
+  };
 }
 
 /**
@@ -30,6 +34,7 @@ export function sceneCollector() {
   const notMapped: ReadScript['notMapped'] = [];
   let scene: ReadScene | null = null;
   let speaker: string | null = null;
+  let extension: string | null = null;
   let parenthetical: string | null = null;
   let headings = 0;
   const start = (heading: string, number: string | null) => {
@@ -49,7 +54,7 @@ export function sceneCollector() {
       else if (words) current().lines.push({ kind: 'action', text: words });
     },
     cue(words: string) {
-      speaker = characterName(words);
+      ({ name: speaker, extension } = characterCue(words));
       parenthetical = null;
     },
     parenthetical(words: string) {
@@ -60,6 +65,7 @@ export function sceneCollector() {
         current().lines.push({
           kind: 'dialogue',
           character: speaker ?? 'UNKNOWN',
+          ...(extension ? { extension } : {}),
           ...(parenthetical ? { parenthetical } : {}),
           text: words,
         });

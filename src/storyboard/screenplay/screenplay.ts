@@ -76,7 +76,8 @@ export function buildScreenplay(
       heading: scene.heading.trim(),
       ...splitHeading(scene.heading),
       lines: scene.lines.map((line) => ({
-        id: lineId(`ln-${digest(`${id}\u0000${line.kind}\u0000${line.character ?? ''}\u0000${line.text}`)}`),
+        // A line without an extension keeps the id it had before extensions were kept.
+        id: lineId(`ln-${digest(`${id}\u0000${line.kind}\u0000${speakerOf(line)}\u0000${line.text}`)}`),
         ...line,
       })),
     };
@@ -102,7 +103,12 @@ export function castOf(scene: ScriptScene): string[] {
   return [...new Set(scene.lines.flatMap((line) => (line.character ? [line.character] : [])))];
 }
 
-const lineWords = (line: ScriptLine) => (line.kind === 'dialogue' ? `${line.character}: ${line.text}` : line.text);
+/** Who speaks a line as the script writes the cue: MARA, or MARA (V.O.). */
+function speakerOf(line: Pick<ScriptLine, 'character' | 'extension'>): string {
+  return `${line.character ?? ''}${line.extension ? ` ${line.extension}` : ''}`;
+}
+
+const lineWords = (line: ScriptLine) => (line.kind === 'dialogue' ? `${speakerOf(line)}: ${line.text}` : line.text);
 
 export function changesBetween(before: Screenplay, after: Screenplay): ScriptChanges {
   const old = new Map(before.scenes.map((scene) => [scene.id, scene]));
@@ -133,7 +139,7 @@ export function wordsOf(lines: readonly ScriptLine[]): { action?: string; dialog
     .join('\n');
   const dialogue = lines
     .filter((line) => line.kind === 'dialogue')
-    .map((line) => `${line.character}${line.parenthetical ? ` ${line.parenthetical}` : ''}: ${line.text}`)
+    .map((line) => `${speakerOf(line)}${line.parenthetical ? ` ${line.parenthetical}` : ''}: ${line.text}`)
     .join('\n');
   return { ...(action ? { action } : {}), ...(dialogue ? { dialogue } : {}) };
 }

@@ -19,6 +19,7 @@ import { newKey } from '../model/api.js';
 import { connect, createItems, deleteItems, moveNodes, updateNode } from '../model/intents.js';
 import { drawnBoxes, measuredSizes, placeBlock } from '../model/placement.js';
 import { SHOT_DRAG } from '../model/shots.js';
+import { cardOntoShot, shotUnderPointer } from './card-onto-shot.js';
 import { copySelection, pasteClipboard } from './clipboard.js';
 import { filesOf, useUploads } from './FileUploads.js';
 import { useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
@@ -105,8 +106,18 @@ export function CanvasView({
   }, []);
 
   const onNodeDragStop = useCallback(
-    (_event: unknown, dragged: FlowNode, all: FlowNode[]) => {
+    (event: MouseEvent | TouchEvent, dragged: FlowNode, all: FlowNode[]) => {
       const moved = all.length > 0 ? all : [dragged];
+      // One card let go over a board's frame gives that shot its picture, and goes back where it was.
+      const shot = moved.length === 1 ? shotUnderPointer(event, dragged.id) : null;
+      if (shot && cardOntoShot(controller, dragged.id, shot)) {
+        const stored = controller.store.getState().layout.nodes.find((node) => node.id === dragged.id);
+        if (stored)
+          setNodes((current) =>
+            current.map((node) => (node.id === dragged.id ? { ...node, position: stored.position } : node)),
+          );
+        return;
+      }
       // One node dropped into a group becomes its child (a frame holds its cards).
       if (moved.length === 1 && dragged.type !== 'groupNode') {
         const group = flow

@@ -113,7 +113,7 @@ export function AppCanvas({
   editing: boolean;
 }) {
   const context = useMemo(
-    () => ({ controller, skills: null, viewOnly: !editing, mediaOrigin }),
+    () => ({ controller, skills: null, viewOnly: !editing, mediaOrigin, takesFiles: false }),
     [controller, mediaOrigin, editing],
   );
   return (

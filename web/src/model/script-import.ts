@@ -51,6 +51,6 @@ export function importSummary(receipt: ScriptImportReceipt): { headline: string;
     ? changes.scenes_added.length + changes.scenes_removed.length + changes.scenes_changed.length === 0
       ? `The revised script has no changes to its scenes; ${plural(receipt.scenes, 'scene')}.`
       : `Since the last import: ${changes.scenes_added.length} added, ${changes.scenes_removed.length} removed, ${changes.scenes_changed.length} changed; ${plural(receipt.shots_added, 'new shot')}, ${plural(receipt.flagged_shots.length, 'shot')} to check.`
-    : `Imported ${plural(receipt.scenes, 'scene')} as ${plural(receipt.shots_added, 'shot')}; cast: ${receipt.characters.join(', ') || 'none'}.`;
+    : `Imported ${plural(receipt.scenes, 'scene')} as ${plural(receipt.shots_added + receipt.shots_filled, 'shot')}${receipt.shots_filled > 0 ? ` (${plural(receipt.shots_filled, 'empty shot')} of the board filled first)` : ''}; cast: ${receipt.characters.join(', ') || 'none'}.`;
   return { headline, details };
 }

@@ -5,6 +5,7 @@ import {
   SHOT_ANGLES,
   SHOT_SIZES,
   shotElements,
+  UPLOAD_TYPES,
   type CanvasNode,
   type NodeRuntimeState,
   type ShotWords,
@@ -199,4 +200,149 @@ export function shotPicture(shot: Shot, states: Readonly<Record<string, NodeRunt
   if (typeof shot.imageUrl === 'string' && shot.imageUrl) return shot.imageUrl;
   const source = typeof shot.sourceNodeId === 'string' ? states[shot.sourceNodeId] : undefined;
   return source?.outputs.find((output) => output.kind === 'image')?.url;
+}
+
+/**
+ * Pictures on shots (docs/storyboards.md, "Pictures on shots"): a picture put on a shot (a dropped, pasted or picked
+ * file, a card of the canvas, an earlier picture picked back) becomes its `imageUrl`, and the picture it replaces goes
+ * to the front of its `earlierPictures` (newest first, at most 20), so nothing a shot showed is lost. Each change is
+ * one update of the board: one revision, with its author.
+ */
+
+/** How many earlier pictures a shot keeps (the contract's limit). */
+export const EARLIER_PICTURES_MAX = 20;
+
+/**
+ * An asset's path without the signature a canvas read gave it (/assets/asset_…?exp=…&sig=… → /assets/asset_…): what a
+ * shot keeps, so a picture never expires and each read signs it again (the server signs `earlierPictures` too).
+ */
+export function assetPath(url: string): string {
+  const signed = /^(\/assets\/asset_[A-Za-z0-9_-]{16})\?exp=\d+&sig=[A-Za-z0-9_-]+$/.exec(url);
+  return signed ? signed[1]! : url;
+}
+
+const ownPicture = (shot: Shot) => (typeof shot.imageUrl === 'string' && shot.imageUrl ? shot.imageUrl : undefined);
+
+/** A shot's earlier pictures, newest first. */
+export function earlierPicturesOf(shot: Shot): string[] {
+  return Array.isArray(shot.earlierPictures)
+    ? shot.earlierPictures.filter((url): url is string => typeof url === 'string' && url !== '')
+    : [];
+}
+
+/**
+ * The shot with `url` as its picture. What it showed (its own picture, else `shown`: its source card's latest) goes
+ * first among its earlier pictures; `url` leaves them (picking an earlier picture back moves it, never copies it).
+ */
+export function withPicture(shot: Shot, picture: string, shown?: string): Shot {
+  const url = assetPath(picture);
+  const replaced = ownPicture(shot) ?? shown;
+  const earlier = [...(replaced ? [replaced] : []), ...earlierPicturesOf(shot)]
+    .map(assetPath)
+    .filter((each, index, all) => each !== url && all.indexOf(each) === index)
+    .slice(0, EARLIER_PICTURES_MAX);
+  const next: Shot = { ...shot, imageUrl: url };
+  if (earlier.length > 0) next.earlierPictures = earlier;
+  else delete next.earlierPictures;
+  return next;
+}
+
+/** A shot waiting for a picture: none of its own, and none from the card that makes it. */
+export function hasNoPicture(shot: Shot, states: Readonly<Record<string, NodeRuntimeState>>): boolean {
+  return shotPicture(shot, states) === undefined;
+}
+
+/**
+ * Where several pictures go on a board, in order: its shots without a picture, in board order, then new shots after
+ * the last one. Answers one entry per picture: the id of the shot it fills, or null for a new shot.
+ */
+export function fillOrder(
+  shots: readonly Shot[],
+  count: number,
+  isEmpty: (shot: Shot) => boolean,
+): Array<string | null> {
+  const empty = shots.filter(isEmpty).map((shot) => shot.id);
+  return Array.from({ length: count }, (_, index) => empty[index] ?? null);
+}
+
+/** The board with the pictures in its empty shots, then in new shots after the last, in the order given. */
+export function filledWith(
+  shots: readonly Shot[],
+  urls: readonly string[],
+  isEmpty: (shot: Shot) => boolean,
+  newId: () => string,
+): Shot[] {
+  const order = fillOrder(shots, urls.length, isEmpty);
+  const byShot = new Map(order.flatMap((shotId, index) => (shotId ? [[shotId, urls[index]!] as const] : [])));
+  const filled = shots.map((shot) => (byShot.has(shot.id) ? withPicture(shot, byShot.get(shot.id)!) : shot));
+  const added = order.flatMap((shotId, index): Shot[] =>
+    shotId ? [] : [{ id: newId(), imageUrl: assetPath(urls[index]!), status: 'draft' }],
+  );
+  return [...filled, ...added];
+}
+
+type States = () => Readonly<Record<string, NodeRuntimeState>>;
+
+/** One shot takes a picture (`label` says from where: "Picture from take.png"). */
+export function setShotPicture(
+  boardId: string,
+  shotId: string,
+  url: string,
+  label: string,
+  authors: Authors,
+  states: States = () => ({}),
+): Intent {
+  return boardChange(boardId, label, authors, ({ shots }) => {
+    if (!shots.some((shot) => shot.id === shotId)) return shotGone(label);
+    const now = states();
+    return {
+      shots: shots.map((shot) =>
+        shot.id === shotId ? withPicture(shot, url, ownPicture(shot) ?? shotPicture(shot, now)) : shot,
+      ),
+    };
+  });
+}
+
+/** Several pictures onto a board: its empty shots first, in board order, then new shots after the last. */
+export function fillBoard(
+  boardId: string,
+  urls: readonly string[],
+  authors: Authors,
+  states: States = () => ({}),
+): Intent {
+  const label = `Put ${urls.length} pictures on the board`;
+  return boardChange(boardId, label, authors, ({ shots }) => {
+    const now = states();
+    return {
+      shots: filledWith(
+        shots,
+        urls,
+        (shot) => hasNoPicture(shot, now),
+        () => `shot-${newKey().slice(0, 8)}`,
+      ),
+    };
+  });
+}
+
+const KIND_IN_WORDS: Record<string, string> = { video: 'a film', audio: 'a sound', document: 'a PDF' };
+const PICTURE_EXTENSIONS: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+};
+
+/**
+ * Why a file cannot be a shot's picture, or null when it can: decided before anything is sent, from the type the
+ * browser gives it (its name's ending when it gives none), so a film dropped on a frame uploads nothing and changes
+ * nothing. The server still decides from the bytes: a "picture" that is not one is refused by the upload itself.
+ */
+export function pictureRefusal(file: { name: string; type: string }): string | null {
+  const type = file.type || PICTURE_EXTENSIONS[file.name.split('.').pop()?.toLowerCase() ?? ''] || '';
+  const kind = UPLOAD_TYPES[type];
+  if (kind === 'image') return null;
+  const what = kind ? `${KIND_IN_WORDS[kind]} (${type})` : type ? `a file of type ${type}` : 'a file of unknown type';
+  return `${file.name} is ${what}, not a picture: a shot takes a PNG, JPEG, WebP, GIF or AVIF picture.`;
 }

@@ -14,6 +14,8 @@ export interface CanvasContextValue {
    * the canvas-mcp server's; null: no media at all.
    */
   mediaOrigin?: string | null;
+  /** False where the page cannot upload (the MCP App connects nowhere): no file is taken on a frame. */
+  takesFiles?: boolean;
 }
 
 export const CanvasContext = createContext<CanvasContextValue | null>(null);
@@ -37,4 +39,11 @@ export function useMediaOrigin(): string | null {
 /** Editors and owners edit; viewers see everything and change nothing. */
 export function useEditable(): boolean {
   return useCanvasState((state) => state.role === 'editor' || state.role === 'owner');
+}
+
+/** Whether files dropped or pasted here may be uploaded (the web canvas, for an editor). */
+export function useTakesFiles(): boolean {
+  const editable = useEditable();
+  const { takesFiles } = useCanvas();
+  return editable && takesFiles !== false;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { PresentBoard, PresentShot } from '../../model/present.js';
 
 /**
@@ -143,7 +143,13 @@ export function Present({
             onEnded={() => setPlaying(false)}
           />
         ) : shot.pictureUrl ? (
-          <img className="present-picture" src={shot.pictureUrl} alt={`Shot ${shot.number}`} />
+          <img
+            className="present-picture present-frame"
+            src={shot.pictureUrl}
+            alt={`Shot ${shot.number}`}
+            // The board's frame shape, not the picture's own (docs/deliverables.md, "Present").
+            style={{ '--present-aspect': String(board.aspect) } as CSSProperties}
+          />
         ) : (
           <div className="present-picture present-placeholder" style={{ aspectRatio: String(board.aspect) }}>
             Shot {shot.number}: no picture yet

@@ -4,6 +4,8 @@ import { BOARD_ASPECTS, dataOf, SHOT_STATUSES, shotElements, type ShotWords } fr
 import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
 import { api, ApiError, newKey } from '../../model/api.js';
 import { ShotRow } from './ShotRow.js';
+import { PicturePicker } from './PicturePicker.js';
+import { picturesOntoShots } from '../../model/shot-pictures.js';
 import { RequestApproval, ReviewStateControl } from '../review/ReviewControls.js';
 import { drawnBoxes, freeSpotNear, measuredSizes, NEW_CARD } from '../../model/placement.js';
 import { useProjectElements } from '../../model/elements.js';
@@ -16,6 +18,7 @@ import {
   moveShot,
   removeShot,
   renumber,
+  setShotPicture,
   setBoardAspect,
   setNumbersLocked,
   shotGeneration,
@@ -65,6 +68,10 @@ export function ShotList({
   const [report, setReport] = useState<{ headline: string; details: string[]; error?: boolean } | null>(null);
   const { elements } = useProjectElements(address.projectId);
   const states = useCanvasState((state) => state.states);
+  // The shot "Pick from the canvas" is open for, and the shots whose files are on their way.
+  const [picking, setPicking] = useState<{ shotId: string; number: string } | null>(null);
+  const [sending, setSending] = useState<ReadonlySet<string>>(new Set());
+  const currentStates = () => controller.store.getState().states;
 
   /**
    * Generates a shot's picture: the first time, a generation card beside the board with the shot's prompt (its words
@@ -326,12 +333,38 @@ export function ShotList({
                 generate={() => void generate(shot)}
                 boardId={boardId}
                 comment={() => onComment?.(boardId, shot.id)}
+                sending={sending.has(shot.id)}
+                putFiles={(files) => {
+                  const number = shot.number ?? String(board.shots.indexOf(shot) + 1);
+                  setSending((now) => new Set([...now, shot.id]));
+                  void picturesOntoShots(
+                    controller,
+                    { boardId, shotId: shot.id, where: `Shot ${number} of ${boardTitle(board)}` },
+                    files,
+                  ).finally(() => setSending((now) => new Set([...now].filter((id) => id !== shot.id))));
+                }}
+                pick={() =>
+                  setPicking({ shotId: shot.id, number: shot.number ?? String(board.shots.indexOf(shot) + 1) })
+                }
+                pickEarlier={(url) =>
+                  submit(setShotPicture(boardId, shot.id, url, 'Pick an earlier picture', authors, currentStates))
+                }
               />
             ))}
           </tbody>
         </table>
         {board.shots.length === 0 ? <p className="muted">This board has no shots yet: add one.</p> : null}
       </div>
+      {picking ? (
+        <PicturePicker
+          shotLabel={`shot ${picking.number}`}
+          onClose={() => setPicking(null)}
+          onPick={(url, cardTitle) => {
+            setPicking(null);
+            submit(setShotPicture(boardId, picking.shotId, url, `Picture from ${cardTitle}`, authors, currentStates));
+          }}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,15 +1,19 @@
-import type { DragEvent } from 'react';
+import { useRef, type ClipboardEvent, type DragEvent } from 'react';
 import { BubbleIcon } from '../../ui/icons.js';
 import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../../src/contract/index.js';
 import { safeThumbnailUrl } from '../../cards/media-url.js';
 import { useCanvas, useMediaOrigin } from '../../ui/canvas-context.js';
-import type { Shot } from '../../model/shots.js';
+import { earlierPicturesOf, type Shot } from '../../model/shots.js';
+import { filesIn } from '../../model/shot-pictures.js';
+import { useFrameEditor } from '../../model/frame-editor.js';
 import { openThreadCount, threadCountLabel, useReview } from '../../model/review.js';
 import { ReviewStateControl } from '../review/ReviewControls.js';
 
 /**
  * One shot of the shot list (ShotList.tsx): its number (with the script's flag), picture and fields, each
- * saved when left; dragged onto another row to take its place, or moved with its buttons.
+ * saved when left; dragged onto another row to take its place, or moved with its buttons. Its picture comes from a
+ * file dropped on the row or pasted while the row has focus, or from the Picture cell: Upload, Pick from the canvas,
+ * Draw, Generate, and its earlier pictures to pick back (docs/storyboards.md, "Pictures on shots").
  */
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -17,6 +21,9 @@ const numberOr = (value: unknown) => (typeof value === 'number' ? String(value) 
 const NOT_A_NUMBER = Symbol('not a number');
 
 const DRAG_TYPE = 'application/x-canvas-mcp-shot';
+
+/** Fields people write on several lines (a script's action and dialogue are): edited in a box that keeps them. */
+const MULTI_LINE = new Set(['caption', 'action', 'dialogue', 'notes']);
 
 export function ShotRow({
   shot,
@@ -34,6 +41,10 @@ export function ShotRow({
   generate,
   boardId,
   comment,
+  putFiles,
+  pick,
+  pickEarlier,
+  sending,
 }: {
   boardId: string;
   /** Opens the Comments tab on this shot. */
@@ -53,43 +64,79 @@ export function ShotRow({
   /** The names of the elements in the shot (its cast, location and mentions). */
   elements: string[];
   generate: () => void;
+  /** Files dropped, pasted or uploaded onto this shot (one becomes its picture; several fill the board). */
+  putFiles: (files: File[]) => void;
+  /** Opens "Pick from the canvas" for this shot. */
+  pick: () => void;
+  /** Makes an earlier picture the shot's picture again. */
+  pickEarlier: (url: string) => void;
+  /** Its files are on their way. */
+  sending: boolean;
 }) {
   const origin = useMediaOrigin();
   const { controller } = useCanvas();
   const picture = safeThumbnailUrl(pictureUrl, origin);
   const number = shot.number ?? String(index + 1);
   const threads = useReview((data) => openThreadCount(data.threads, boardId, shot.id), 0);
+  const openEditor = useFrameEditor((state) => state.openEditor);
+  const uploader = useRef<HTMLInputElement>(null);
+  const earlier = earlierPicturesOf(shot);
   const input = (
     field: string,
     label: string,
     value: string,
     parse: (raw: string) => unknown = (raw) => raw.trim(),
-  ) => (
-    <td>
-      <input
-        aria-label={`${label} of shot ${number}`}
-        defaultValue={value}
-        key={value}
-        disabled={!editable}
-        onBlur={(event) => {
-          if (event.target.value === value) return;
-          const parsed = parse(event.target.value);
-          if (parsed === NOT_A_NUMBER) {
-            controller.notify(
-              'warning',
-              `${label} of shot ${number}: "${event.target.value}" is not a number; it was not saved.`,
-            );
-            event.target.value = value;
-            return;
-          }
-          save({ [field]: parsed });
-        }}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') (event.target as HTMLInputElement).blur();
-        }}
-      />
-    </td>
-  );
+  ) => {
+    const multiLine = MULTI_LINE.has(field);
+    const Field = multiLine ? 'textarea' : 'input';
+    return (
+      <td>
+        <Field
+          aria-label={`${label} of shot ${number}`}
+          defaultValue={value}
+          key={value}
+          disabled={!editable}
+          {...(multiLine ? { rows: Math.min(4, Math.max(1, value.split('\n').length)) } : {})}
+          // Saved only when the person typed in it: passing through (Tab) never writes, and never rewrites what
+          // they did not change (a single-line box once saved a multi-line action with its line breaks removed).
+          onInput={(event) => {
+            event.currentTarget.dataset.edited = 'true';
+          }}
+          onBlur={(event) => {
+            const edited = event.target.dataset.edited === 'true';
+            delete event.target.dataset.edited;
+            if (!edited || event.target.value === value) return;
+            const parsed = parse(event.target.value);
+            if (parsed === NOT_A_NUMBER) {
+              controller.notify(
+                'warning',
+                `${label} of shot ${number}: "${event.target.value}" is not a number; it was not saved.`,
+              );
+              event.target.value = value;
+              return;
+            }
+            save({ [field]: parsed });
+          }}
+          onKeyDown={(event) => {
+            // Enter saves; in a box of several lines, Shift+Enter starts a new line.
+            if (event.key === 'Enter' && !(multiLine && event.shiftKey)) {
+              event.preventDefault();
+              event.currentTarget.blur();
+            }
+          }}
+        />
+      </td>
+    );
+  };
+  /** Files a drop or paste carries become the shot's picture, and go nowhere else (no loose card on the canvas). */
+  const takeFiles = (event: DragEvent | ClipboardEvent) => {
+    const files = filesIn('dataTransfer' in event ? event.dataTransfer : event.clipboardData);
+    if (!editable || files.length === 0) return false;
+    event.preventDefault();
+    event.stopPropagation();
+    putFiles(files);
+    return true;
+  };
   const choice = (field: string, label: string, labels: Record<string, string>) => (
     <td>
       <select
@@ -116,12 +163,22 @@ export function ShotRow({
   return (
     <tr
       data-shot-id={shot.id}
+      data-board-id={boardId}
       draggable={reorderable}
+      // Focusable: a focused row is the selected shot a pasted picture goes to.
+      tabIndex={editable ? -1 : undefined}
+      aria-busy={sending || undefined}
       onDragStart={(event: DragEvent) => event.dataTransfer.setData(DRAG_TYPE, shot.id)}
       onDragOver={(event: DragEvent) => {
         if (reorderable && event.dataTransfer.types.includes(DRAG_TYPE)) event.preventDefault();
+        else if (editable && event.dataTransfer.types.includes('Files')) {
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+        }
       }}
+      onPaste={(event: ClipboardEvent) => void takeFiles(event)}
       onDrop={(event: DragEvent) => {
+        if (takeFiles(event)) return;
         if (!reorderable || !event.dataTransfer.types.includes(DRAG_TYPE)) return;
         event.preventDefault();
         const dragged = event.dataTransfer.getData(DRAG_TYPE);
@@ -153,22 +210,83 @@ export function ShotRow({
           </span>
         </button>
       </td>
-      <td>
+      <td className="shot-picture">
         {picture ? (
           <img className="shot-thumb" src={picture} alt="" loading="lazy" />
         ) : (
-          <span className="muted">–</span>
+          <span className="muted">{sending ? 'Uploading…' : '–'}</span>
         )}
         {editable ? (
-          <button
-            type="button"
-            className="button-small"
-            aria-label={`Generate a picture for shot ${number}`}
-            title="Make the shot's picture from its words, with the pictures of its elements"
-            onClick={generate}
-          >
-            Generate
-          </button>
+          <span className="shot-picture-actions">
+            <button
+              type="button"
+              className="button-small"
+              aria-label={`Upload a picture for shot ${number}`}
+              title="A picture from your computer (or drop one on the row, or paste one)"
+              onClick={() => uploader.current?.click()}
+            >
+              Upload
+            </button>
+            <input
+              ref={uploader}
+              type="file"
+              hidden
+              accept="image/png,image/jpeg,image/webp,image/gif,image/avif"
+              aria-label={`Picture for shot ${number}`}
+              onChange={(event) => {
+                const files = [...(event.target.files ?? [])];
+                event.target.value = '';
+                if (files.length > 0) putFiles(files);
+              }}
+            />
+            <button
+              type="button"
+              className="button-small"
+              aria-label={`Pick from the canvas for shot ${number}`}
+              title="One of the canvas's pictures: an upload, an image, a run's result"
+              onClick={pick}
+            >
+              Pick
+            </button>
+            <button
+              type="button"
+              className="button-small"
+              aria-label={`Draw shot ${number}`}
+              title="Open the frame editor on this shot"
+              onClick={() => openEditor({ boardId, shotId: shot.id })}
+            >
+              Draw
+            </button>
+            <button
+              type="button"
+              className="button-small"
+              aria-label={`Generate a picture for shot ${number}`}
+              title="Make the shot's picture from its words, with the pictures of its elements"
+              onClick={generate}
+            >
+              Generate
+            </button>
+          </span>
+        ) : null}
+        {earlier.length > 0 ? (
+          <details className="earlier-pictures">
+            <summary>Earlier pictures ({earlier.length})</summary>
+            <ul>
+              {earlier.map((url, position) => (
+                <li key={url}>
+                  <button
+                    type="button"
+                    className="earlier-picture"
+                    disabled={!editable}
+                    aria-label={`Use earlier picture ${position + 1} of shot ${number}`}
+                    onClick={() => pickEarlier(url)}
+                  >
+                    <img className="shot-thumb" src={safeThumbnailUrl(url, origin)} alt="" loading="lazy" />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </details>
         ) : null}
       </td>
       {input('scene', 'Scene', text(shot.scene))}
