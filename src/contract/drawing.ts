@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Str } from './node-data/common.js';
 
 /**
  * Drawings on a shot (docs/drawing.md; the shape in docs/contract.md, "Drawings"). A drawing is the artist's strokes,
@@ -93,32 +94,39 @@ export const Drawing = z.strictObject({
 });
 export type Drawing = z.infer<typeof Drawing>;
 
-/** A shot's reference to its drawing (on the frame: `drawing`). */
-export const ShotDrawingRef = z
-  .strictObject({
-    url: z.string().max(2048),
-    version: z.int().min(1),
-    strokes: z.int().min(0),
-    pictureUnderUrl: z.string().max(2048).nullable(),
-  })
-  .meta({ id: 'ShotDrawingRef' });
-export type ShotDrawingRef = z.infer<typeof ShotDrawingRef>;
+/**
+ * A shot's reference to its drawing, on the frame: `drawingUrl`, the asset of its newest version (a plain field rather
+ * than an object: every agent's tools/list carries the frame's schema, 40 KB in all: docs/contract.md, "Schema form").
+ */
+export interface ShotDrawingRef {
+  drawingUrl: string;
+}
 
-/** A mark on a shot's notes layer: few points, frame coordinates, an optional word. Agents add them. */
+/**
+ * A mark on a shot's notes layer: a tool, a colour, its points as x, y pairs in one flat list of frame coordinates
+ * ([x0, y0, x1, y1, …]: a line or arrow from the first to the last, a box or ellipse across them), and for text its
+ * words. Agents add them. Deliberately small: every agent's tools/list carries this shape (docs/contract.md, "Drawings").
+ */
 export const ShotMark = z
   .strictObject({
-    id: StrokeId,
     tool: z.enum(['line', 'arrow', 'rect', 'ellipse', 'pen', 'text']),
     colour: DrawingColour,
-    size: z.number().min(1).max(100).optional(),
     points: z
-      .array(z.tuple([FrameCoordinate, FrameCoordinate]))
-      .min(1)
-      .max(DRAWING_BOUNDS.markPoints),
-    text: z.string().max(200).optional(),
+      .array(FrameCoordinate)
+      .min(2)
+      .max(DRAWING_BOUNDS.markPoints * 2),
+    text: Str.optional(),
   })
   .meta({ id: 'ShotMark' });
 export type ShotMark = z.infer<typeof ShotMark>;
+
+/** A mark's points as [x, y] pairs (an odd last number is ignored). */
+export function markPoints(mark: ShotMark): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  for (let index = 0; index + 1 < mark.points.length; index += 2)
+    pairs.push([mark.points[index]!, mark.points[index + 1]!]);
+  return pairs;
+}
 
 /** One change to a shot's drawing; a save carries the changes of one gesture (a stroke ends, an undo, a layer toggled). */
 export const DrawingChange = z.discriminatedUnion('op', [
@@ -147,7 +155,7 @@ export type SaveDrawingBody = z.infer<typeof SaveDrawingBody>;
 export const DrawingReceipt = z.strictObject({
   revision: z.int(),
   drawing: Drawing,
-  ref: ShotDrawingRef,
+  drawing_url: z.string(),
   image_url: z.string(),
   /** True when another save came in since `base_version`: the editor shows that it merged with someone's strokes. */
   merged: z.boolean(),

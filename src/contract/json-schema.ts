@@ -24,12 +24,13 @@ let definitionNames: Map<string, string> | undefined;
 
 /**
  * Shorter `$defs` names for the definitions every node data shape refers to: each reference spells its name, and
- * `tools/list` holds over a hundred of them (and must stay within 40 KB: docs/contract.md, "Schema form"). A nullable
- * string is `StrNull`, as `Str` is a bounded string.
+ * `tools/list` holds close to two hundred of them (and must stay within 40 KB: docs/contract.md, "Schema form"). `S`
+ * is the bounded string, `SN` the nullable one, `NN` a nullable number: 600 bytes fewer than spelling them out.
  */
 const SHORT_NAMES: Readonly<Record<string, string>> = {
-  NullableString: 'StrNull',
-  NullableNumber: 'NumNull',
+  Str: 'S',
+  NullableString: 'SN',
+  NullableNumber: 'NN',
 };
 
 /** The contract's exported schemas by their JSON Schema text, so a shared subschema keeps its contract name. */

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Assets } from '../assets/assets.js';
-import { markedPicture } from '../render/marked-picture.js';
+import { markedPicture } from './marked-picture.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
 import type { Logger } from '../shared/logger.js';
 import type { ExportOutcome, StoredExport } from '../store/export-store.js';

@@ -1,7 +1,8 @@
+import { renderAsync } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import type { ShotMark } from '../contract/index.js';
 import { drawingSvg } from '../shared/drawing-svg.js';
-import { rasterise } from './rasterise.js';
+import { svgFonts } from './pdf/fonts.js';
 
 /**
  * A shot's picture with its notes-layer marks drawn over it (docs/drawing.md, "Marks"), at the board's frame shape: what
@@ -25,5 +26,10 @@ export async function markedPicture(
     under = `data:image/jpeg;base64,${jpeg.toString('base64')}`;
   }
   const svg = drawingSvg(null, { width, height, pictureUnder: under, marks });
-  return (await rasterise(svg, { format: 'png', width, maxBytes: 8_000_000 })).bytes;
+  const rendered = await renderAsync(svg, {
+    font: svgFonts(),
+    fitTo: { mode: 'width', value: width },
+    logLevel: 'off',
+  });
+  return rendered.asPng();
 }

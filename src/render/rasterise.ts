@@ -1,6 +1,6 @@
 import { renderAsync } from '@resvg/resvg-js';
 import sharp from 'sharp';
-import { fontFile } from '../exports/pdf/fonts.js';
+import { svgFonts } from '../exports/pdf/fonts.js';
 import type { BoardFormat } from '../shared/board-target.js';
 
 /**
@@ -16,14 +16,12 @@ const SMALLEST_EDGE = 200;
 
 export const MIME_TYPES: Record<BoardFormat, string> = { png: 'image/png', webp: 'image/webp' };
 
-const FONT = {
-  fontFiles: [fontFile('regular'), fontFile('bold')],
-  loadSystemFonts: false,
-  defaultFontFamily: 'Noto Sans',
-};
-
 async function draw(svg: string, width: number): Promise<Buffer> {
-  const rendered = await renderAsync(svg, { font: FONT, fitTo: { mode: 'width', value: width }, logLevel: 'off' });
+  const rendered = await renderAsync(svg, {
+    font: svgFonts(),
+    fitTo: { mode: 'width', value: width },
+    logLevel: 'off',
+  });
   return rendered.asPng();
 }
 

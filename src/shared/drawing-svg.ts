@@ -1,5 +1,8 @@
 import { getStroke, type StrokeOptions } from 'perfect-freehand';
-import type { Drawing, DrawingLayer, ShotMark, Stroke } from '../contract/drawing.js';
+import { markPoints, type Drawing, type DrawingLayer, type ShotMark, type Stroke } from '../contract/drawing.js';
+
+/** A mark's line width: 0.6 % of the frame's width, bold enough to read on a thumbnail. */
+const MARK_SIZE = 0.006;
 
 /**
  * A drawing as SVG (docs/drawing.md, "How a drawing is drawn"): the frame editor in the browser and the server's render
@@ -128,9 +131,12 @@ function layerElement(
 
 /** The notes layer's marks (on the shot itself), above every layer. */
 export function marksElement(marks: readonly ShotMark[], width: number, height: number): string {
-  const elements = marks.map((mark) =>
-    shapeElement(mark.tool, mark.points, ((mark.size ?? 4) / 1000) * width, mark.colour, width, height, mark.text),
-  );
+  const elements = marks.flatMap((mark) => {
+    const points = markPoints(mark);
+    return points.length
+      ? [shapeElement(mark.tool, points, MARK_SIZE * width, mark.colour, width, height, mark.text)]
+      : [];
+  });
   return elements.length ? `<g data-layer="marks">${elements.join('')}</g>` : '';
 }
 

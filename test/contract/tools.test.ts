@@ -89,7 +89,7 @@ describe('published JSON Schema', () => {
     }
     const create = publishedToolSchemas().find((tool) => tool.name === 'create_canvas_node')!.inputSchema;
     expect(Object.keys(create.$defs as Record<string, unknown>)).toEqual(
-      expect.arrayContaining(['Common', 'ImageResult', 'DirectorControlBundle', 'StrNull', 'CanvasNode']),
+      expect.arrayContaining(['Common', 'ImageResult', 'DirectorControlBundle', 'SN', 'CanvasNode']),
     );
   });
 });

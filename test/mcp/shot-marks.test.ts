@@ -18,14 +18,9 @@ import { IDP } from '../backend/world.js';
  */
 
 const ARROW = {
-  id: 'push-in',
   tool: 'arrow',
   colour: '#dc2626',
-  size: 12,
-  points: [
-    [0.1, 0.5],
-    [0.9, 0.5],
-  ],
+  points: [0.1, 0.5, 0.9, 0.5],
   text: 'Push in',
 };
 
@@ -131,7 +126,7 @@ describe.each(STORE_TARGETS)('shot marks by an agent: $name', (target) => {
 
     it('refuses a mark that is not of the one form, naming the field, and writes nothing', async () => {
       const { revision, node } = await board();
-      const bad = { ...ARROW, id: 'bad', colour: 'red' };
+      const bad = { ...ARROW, colour: 'red' };
       const frames = node.data.frames.map((frame) => (frame.id === 's2' ? { ...frame, marks: [bad] } : frame));
       const result = await client.callTool({
         name: 'apply_canvas_changes',

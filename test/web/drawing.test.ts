@@ -34,6 +34,8 @@ async function penStroke(
 ) {
   await page.locator('.frame-editor-live').evaluate(
     (canvas, { points, pointerType, pointerId, pressure }) => {
+      const Pointer = (globalThis as unknown as { PointerEvent: new (type: string, init: object) => Event })
+        .PointerEvent;
       const box = canvas.getBoundingClientRect();
       const at = (index: number) => {
         const [x, y] = points[index]!;
@@ -51,10 +53,9 @@ async function penStroke(
           buttons: 1,
         };
       };
-      canvas.dispatchEvent(new PointerEvent('pointerdown', at(0)));
-      for (let index = 1; index < points.length; index++)
-        canvas.dispatchEvent(new PointerEvent('pointermove', at(index)));
-      canvas.dispatchEvent(new PointerEvent('pointerup', { ...at(points.length - 1), buttons: 0 }));
+      canvas.dispatchEvent(new Pointer('pointerdown', at(0)));
+      for (let index = 1; index < points.length; index++) canvas.dispatchEvent(new Pointer('pointermove', at(index)));
+      canvas.dispatchEvent(new Pointer('pointerup', { ...at(points.length - 1), buttons: 0 }));
     },
     {
       points,
@@ -117,8 +118,7 @@ describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
       (await api(server.url, '/api/v2/projects/demo/canvases/draw/nodes/board/shots/s3/drawing', { token: reader }))
         .body as Drawing;
     const strokesOn = (shown: Drawing, layer: string) => shown.layers.find((each) => each.name === layer)!.strokes;
-    const versionOf = async () =>
-      (frameOf(await read(), 's3').drawing as { version?: number } | undefined)?.version ?? 0;
+    const versionOf = async () => (await drawing()).version;
 
     it('sketches shot 3 in rough and ink with a pen, over its photo, with onion skin and the title-safe guide', async () => {
       const artist = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'draw' });

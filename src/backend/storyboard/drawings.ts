@@ -4,7 +4,6 @@ import {
   dataOf,
   Drawing,
   emptyDrawing,
-  strokeCount,
   type CanvasNode,
   type CanvasRef,
   type DrawingReceipt,
@@ -87,8 +86,7 @@ export function createDrawings(deps: {
   }
 
   async function storedDrawing(ref: CanvasRef, frame: Frame): Promise<Drawing | null> {
-    const drawingRef = frame.drawing as ShotDrawingRef | undefined;
-    const record = await ownAsset(ref, assetIdOf(drawingRef?.url));
+    const record = await ownAsset(ref, assetIdOf(frame.drawingUrl));
     if (!record) return null;
     const bytes = await assets.bytesOf(record);
     if (!bytes) return null;
@@ -197,9 +195,9 @@ export function createDrawings(deps: {
       await authorizeProject(store, ctx, ref.projectId, 'editor');
       for (let attempt = 1; ; attempt++) {
         const { revision, board, frames, frame } = await readShot(ref, boardId, shotId);
-        const before = frame.drawing as ShotDrawingRef | undefined;
-        const current =
-          (await storedDrawing(ref, frame)) ?? emptyDrawing(typeof frame.imageUrl === 'string' ? frame.imageUrl : null);
+        const stored = await storedDrawing(ref, frame);
+        const before = stored ? stored.version : null;
+        const current = stored ?? emptyDrawing(typeof frame.imageUrl === 'string' ? frame.imageUrl : null);
         for (const change of body.changes)
           if (change.op === 'set_picture_under' && change.url !== null && !(await ownAsset(ref, assetIdOf(change.url))))
             throw new CanvasError(
@@ -212,17 +210,13 @@ export function createDrawings(deps: {
         const marks = (frame.marks as ShotMark[] | undefined) ?? [];
         const png = await render(ref, board, next, marks);
         const kept = await keep(ctx, ref, shotId, next, png);
-        const drawingRef: ShotDrawingRef = {
-          url: pathOf(kept.drawingId),
-          version: next.version,
-          strokes: strokeCount(next),
-          pictureUnderUrl: next.pictureUnderUrl,
-        };
+        const drawingRef: ShotDrawingRef = { drawingUrl: pathOf(kept.drawingId) };
         const imageUrl = pathOf(kept.pictureId);
         // The picture a first drawing covers stays an earlier picture of the shot, to pick back.
-        const replaced = !before && typeof frame.imageUrl === 'string' && frame.imageUrl ? [frame.imageUrl] : [];
+        const replaced =
+          before === null && typeof frame.imageUrl === 'string' && frame.imageUrl ? [frame.imageUrl] : [];
         const earlier = [...replaced, ...((frame.earlierPictures as string[] | undefined) ?? [])].slice(0, 20);
-        const shot: Frame = { ...frame, imageUrl, drawing: drawingRef };
+        const shot: Frame = { ...frame, imageUrl, ...drawingRef };
         if (earlier.length) shot.earlierPictures = earlier;
         const data = {
           ...(board.data as Record<string, unknown>),
@@ -239,9 +233,9 @@ export function createDrawings(deps: {
           return {
             revision: receipt.revision,
             drawing: next,
-            ref: drawingRef,
+            drawing_url: drawingRef.drawingUrl,
             image_url: imageUrl,
-            merged: (before?.version ?? null) !== body.base_version,
+            merged: before !== body.base_version,
           };
         } catch (error) {
           if (!(error instanceof CanvasError) || error.code !== 'revision_conflict' || attempt >= WRITE_ATTEMPTS)

@@ -41,7 +41,7 @@ export const AnyJsonValue = z.unknown();
  */
 export function UnspecifiedObject(recommended: string) {
   return FreeFormObject.meta({
-    description: `Shape not given by the spec: any JSON object. Recommended: ${recommended}`,
+    description: `Any JSON object (the spec gives no shape). Suggested: ${recommended}`,
   });
 }
 

@@ -10,7 +10,7 @@ import { List, ObjectKey, Str, UnspecifiedObject, Vector3 } from './common.js';
 
 /** A string-keyed record whose values the spec does not give: any JSON value (strings recommended). */
 const NamedValues = z.record(ObjectKey, z.unknown()).meta({
-  description: 'String-keyed record; value shape not given by the spec (strings recommended: paths or URLs).',
+  description: 'String-keyed record; any values (the spec gives no shape; strings suggested: paths or URLs).',
 });
 
 export const FrameSourceType = z.enum(['sog', 'pano360']);

@@ -80,7 +80,7 @@ export const CameraSelection = z.strictObject({
 export const ImageMark = z.unknown().meta({
   id: 'ImageMark',
   description:
-    'Item shape not given by the spec: any JSON value. Recommended: {kind: "point", id, x, y, label?, color?} or ' +
+    'Any JSON value (the spec gives no shape). Suggested: {kind: "point", id, x, y, label?, color?} or ' +
     '{kind: "box", id, x, y, width, height, label?, color?} in fractions 0..1 of the image.',
 });
 

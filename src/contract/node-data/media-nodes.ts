@@ -11,7 +11,7 @@ import {
 } from './common.js';
 import { WorldSource } from './director.js';
 import { shotFields } from '../shots.js';
-import { DRAWING_BOUNDS, ShotDrawingRef, ShotMark } from '../drawing.js';
+import { DRAWING_BOUNDS, ShotMark } from '../drawing.js';
 import { ARRAY_LIMITS } from '../limits.js';
 
 /**
@@ -48,7 +48,7 @@ export const StoryboardFrame = z
     sourceNodeId: NullableString.optional(),
     ...shotFields(Str, (max) => List(Str, max)),
     earlierPictures: List(Str, 20).optional(),
-    drawing: ShotDrawingRef.optional(),
+    drawingUrl: NullableString.optional(),
     marks: List(ShotMark, DRAWING_BOUNDS.marks).optional(),
   })
   .meta({ id: 'StoryboardFrame' });

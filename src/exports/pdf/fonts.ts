@@ -37,6 +37,11 @@ export function fontFile(weight: FontWeight): string {
   return FILES.sans[weight]();
 }
 
+/** resvg's font options: Noto Sans from the package, never the machine's fonts, so an SVG draws the same everywhere. */
+export function svgFonts() {
+  return { fontFiles: [fontFile('regular'), fontFile('bold')], loadSystemFonts: false, defaultFontFamily: 'Noto Sans' };
+}
+
 /** The name a face is registered under in a pdfkit document (see registerFonts). */
 export function fontName(face: FontFace, weight: FontWeight): string {
   return `${face === 'sans' ? 'NotoSans' : 'NotoSansJP'}-${weight === 'bold' ? 'Bold' : 'Regular'}`;

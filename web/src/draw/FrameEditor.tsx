@@ -71,7 +71,8 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
   const board = boardNode ? boardOf(boardNode) : null;
   const index = board?.shots.findIndex((shot) => shot.id === shotId) ?? -1;
   const shot = index >= 0 ? board!.shots[index]! : null;
-  const remoteVersion = (shot?.drawing as { version?: number } | undefined)?.version ?? null;
+  // The asset of the shot's newest drawing: it changes with every save, ours or anyone's.
+  const remoteUrl = typeof shot?.drawingUrl === 'string' ? shot.drawingUrl.split('?')[0]! : null;
   const aspect = aspectOf((boardNode?.data as { aspectRatio?: unknown } | undefined)?.aspectRatio);
   const stageHeight = Math.round(STAGE_WIDTH / aspect);
 
@@ -92,6 +93,8 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
   const [opacityDraft, setOpacityDraft] = useState<{ layer: DrawingLayerName; opacity: number } | null>(null);
 
   const version = useRef<number | null>(null);
+  /** The drawing asset our last save or read made current: a different one on the shot is someone else's save. */
+  const ownUrl = useRef<string | null>(null);
   const saves = useRef<Promise<void>>(Promise.resolve());
   const live = useRef<HTMLCanvasElement>(null);
   const surface = useRef<HTMLDivElement>(null);
@@ -100,6 +103,8 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
   const pinch = useRef<Map<number, { x: number; y: number }>>(new Map());
   const outlines = useRef(new Map<string, string>());
   const drawingRef = useRef<Drawing | null>(null);
+  const remoteUrlRef = useRef(remoteUrl);
+  remoteUrlRef.current = remoteUrl;
   drawingRef.current = drawing;
 
   const load = useCallback(async () => {
@@ -107,6 +112,7 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
       const read = await api.drawing(address, boardId, shotId);
       // Version 0: the shot has no drawing yet, and the first save says so.
       version.current = read.version > 0 ? read.version : null;
+      ownUrl.current = remoteUrlRef.current;
       setDrawing(read);
     } catch (error) {
       setMessage(`The drawing could not be opened: ${(error as Error).message}`);
@@ -119,9 +125,8 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
 
   // Someone else saved a stroke on this shot: read it again once our own saves are in.
   useEffect(() => {
-    if (remoteVersion !== null && version.current !== null && remoteVersion > version.current && pending === 0)
-      void load();
-  }, [remoteVersion, pending, load]);
+    if (remoteUrl !== null && remoteUrl !== ownUrl.current && pending === 0) void load();
+  }, [remoteUrl, pending, load]);
 
   /** Saves one gesture's changes after those before it, keeping their order. */
   const save = useCallback(
@@ -133,7 +138,8 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
             base_version: version.current,
             changes,
           });
-          version.current = receipt.ref.version;
+          version.current = receipt.drawing.version;
+          ownUrl.current = receipt.drawing_url;
           if (receipt.merged) {
             setMessage('Someone else drew on this shot meanwhile: their strokes and yours are both kept.');
             setDrawing(receipt.drawing);
@@ -242,10 +248,10 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
     else if (tool === 'ellipse')
       context.ellipse((x0 + x1) / 2, (y0 + y1) / 2, Math.abs(x1 - x0) / 2, Math.abs(y1 - y0) / 2, 0, 0, Math.PI * 2);
     else if (tool === 'fill') {
-      for (const [index, [x, y]] of stroke.points.entries())
-        index === 0
-          ? context.moveTo(x * STAGE_WIDTH, y * stageHeight)
-          : context.lineTo(x * STAGE_WIDTH, y * stageHeight);
+      for (const [index, [x, y]] of stroke.points.entries()) {
+        if (index === 0) context.moveTo(x * STAGE_WIDTH, y * stageHeight);
+        else context.lineTo(x * STAGE_WIDTH, y * stageHeight);
+      }
       context.closePath();
       context.globalAlpha = 0.5;
       context.fill();
