@@ -54,7 +54,13 @@ function row(id: string): RunRow {
 /** Outputs as files in a temporary data dir: this suite's store stands in for the database, not for the files. */
 function localAssets(dataDir: string): Assets {
   const local = createLocalAssetStore(dataDir);
-  return { writer: local, reader: () => local, inputFile: async () => null, bytesOf: async () => null, close: async () => undefined };
+  return {
+    writer: local,
+    reader: () => local,
+    inputFile: async () => null,
+    bytesOf: async () => null,
+    close: async () => undefined,
+  };
 }
 
 describe('run engine resilience', () => {
