@@ -193,6 +193,23 @@ describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
           () => card(page, 'board').locator('[data-shot-id="s3"] img').getAttribute('src'),
           (src) => (src ?? '').includes(assetId),
         );
+        // The shot list and Present show the sketch too: every place a shot's picture is shown reads the same picture.
+        await page.getByRole('button', { name: 'Shot list' }).click();
+        await waitFor(
+          () => page.locator('tr[data-shot-id="s3"] img.shot-thumb').first().getAttribute('src'),
+          (src) => (src ?? '').includes(assetId),
+        );
+        await card(page, 'board').click();
+        await page.getByRole('button', { name: 'Present' }).click();
+        const present = page.getByRole('dialog', { name: /^Present/ });
+        await present.waitFor();
+        await page.keyboard.press('ArrowRight');
+        await page.keyboard.press('ArrowRight');
+        await waitFor(
+          () => present.locator('img').first().getAttribute('src'),
+          (src) => (src ?? '').includes(assetId),
+        );
+        await page.keyboard.press('Escape');
         expect(artist.errors).toEqual([]);
       } finally {
         await artist.context.close();

@@ -9,13 +9,12 @@ import {
   type DrawingReceipt,
   type SaveDrawingBody,
   type ShotDrawingRef,
-  type ShotMark,
 } from '../../contract/index.js';
 import type { Assets } from '../../assets/assets.js';
 import { ASSET_ID } from '../../assets/asset-store.js';
 import { rasterise } from '../../render/rasterise.js';
 import { aspectOf } from '../../shared/frame-shape.js';
-import { drawingSvg } from '../../shared/drawing-svg.js';
+import { drawingSvg, StrokeCache } from '../../shared/drawing-svg.js';
 import { CanvasError } from '../../shared/errors.js';
 import { ID_PREFIX, newId } from '../../shared/ids.js';
 import { applyDrawingChanges, checkDrawingLimits, type DrawingLimits } from '../../shared/drawing-changes.js';
@@ -29,7 +28,7 @@ import { originOf } from '../uploads/uploads.js';
 /**
  * Drawings on shots (docs/drawing.md): a save applies one gesture's changes (a stroke ended, an undo, a layer
  * toggled) to the shot's newest drawing, keeps the strokes as an asset (JSON), renders the frame (the picture under
- * it, the visible layers, the shot's marks) as the shot's picture, and writes the shot in one layout write: one
+ * it, the visible layers; never the shot's marks, which every view draws over the picture) as the shot's picture, and writes the shot in one layout write: one
  * revision, with its author, in history and on the feed, so every page watching the board sees the drawing at once.
  * Two saves at once both land: the second is applied again on the first's result, never over it.
  */
@@ -60,6 +59,8 @@ export function createDrawings(deps: {
   settings: DrawingSettings;
 }) {
   const { store, assets, canvas, clock, settings } = deps;
+  // A stroke's outline is computed once in this process: a save of a 2,000-stroke frame draws one new outline.
+  const outlines = new StrokeCache(50_000);
 
   async function ownAsset(ref: CanvasRef, assetId: string | null): Promise<AssetRecord | null> {
     if (!assetId) return null;
@@ -113,11 +114,11 @@ export function createDrawings(deps: {
   }
 
   /** The frame drawn: the shot's new picture (PNG). */
-  async function render(ref: CanvasRef, board: CanvasNode, drawing: Drawing, marks: readonly ShotMark[]) {
+  async function render(ref: CanvasRef, board: CanvasNode, drawing: Drawing) {
     const width = settings.renderWidth;
     const height = Math.round(width / aspectOf(dataOf(board, 'storyboardNode')?.aspectRatio));
     const under = await pictureUnder(ref, drawing.pictureUnderUrl, width, height);
-    const svg = drawingSvg(drawing, { width, height, pictureUnder: under, marks });
+    const svg = drawingSvg(drawing, { width, height, pictureUnder: under, cache: outlines });
     return (await rasterise(svg, { format: 'png', width, maxBytes: 4_000_000 })).bytes;
   }
 
@@ -207,8 +208,7 @@ export function createDrawings(deps: {
             );
         const next = applyDrawingChanges(current, body.changes);
         checkDrawingLimits(next, settings);
-        const marks = (frame.marks as ShotMark[] | undefined) ?? [];
-        const png = await render(ref, board, next, marks);
+        const png = await render(ref, board, next);
         const kept = await keep(ctx, ref, shotId, next, png);
         const drawingRef: ShotDrawingRef = { drawingUrl: pathOf(kept.drawingId) };
         const imageUrl = pathOf(kept.pictureId);

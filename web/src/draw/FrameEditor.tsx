@@ -7,8 +7,9 @@ import {
   type DrawingPoint,
   type Stroke,
 } from '../../../src/contract/index.js';
-import { drawingSvg, isPressureTool, pressureStrokePath } from '../../../src/shared/drawing-svg.js';
-import { aspectOf, frameGuides, GUIDE_LABELS, GUIDE_NAMES, type GuideName } from '../../../src/shared/frame-shape.js';
+import { drawingSvg, isPressureTool, pressureStrokePath, StrokeCache } from '../../../src/shared/drawing-svg.js';
+import { aspectOf, GUIDE_LABELS, GUIDE_NAMES, type GuideName } from '../../../src/shared/frame-shape.js';
+import { FrameGuides } from '../cards/frame-guides.js';
 import { safeMediaUrl } from '../cards/media-url.js';
 import { api } from '../model/api.js';
 import { boardOf, shotPicture, type Shot } from '../model/shots.js';
@@ -101,7 +102,7 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
   const draft = useRef<{ pointerId: number; points: DrawingPoint[]; id: string } | null>(null);
   const guard = useRef(new PalmGuard());
   const pinch = useRef<Map<number, { x: number; y: number }>>(new Map());
-  const outlines = useRef(new Map<string, string>());
+  const outlines = useRef(new StrokeCache());
   const drawingRef = useRef<Drawing | null>(null);
   const remoteUrlRef = useRef(remoteUrl);
   remoteUrlRef.current = remoteUrl;
@@ -368,7 +369,6 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
   };
   const under = drawing?.pictureUnderUrl ? safeMediaUrl(drawing.pictureUnderUrl, origin) : undefined;
   const strokes = drawing ? drawing.layers.reduce((sum, each) => sum + each.strokes.length, 0) : 0;
-  const shown = frameGuides(guides, aspect);
 
   if (!board || !shot)
     return (
@@ -525,41 +525,7 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
               <img className="frame-editor-onion onion-next" src={neighbour(1)} alt="" draggable={false} />
             ) : null}
             {drawingUrl ? <img className="frame-editor-drawing" src={drawingUrl} alt="" draggable={false} /> : null}
-            <svg
-              className="frame-editor-guides"
-              viewBox={`0 0 ${STAGE_WIDTH} ${stageHeight}`}
-              preserveAspectRatio="none"
-              aria-hidden="true"
-            >
-              {shown.flatMap((guide) => [
-                ...guide.rects.map((rect, at) => (
-                  <rect
-                    key={`${guide.name}-r${at}`}
-                    data-guide={guide.name}
-                    x={rect.x * STAGE_WIDTH}
-                    y={rect.y * stageHeight}
-                    width={rect.width * STAGE_WIDTH}
-                    height={rect.height * stageHeight}
-                    fill="none"
-                    stroke={guide.name.startsWith('crop') ? '#f59e0b' : '#22d3ee'}
-                    strokeWidth={2}
-                    strokeDasharray="10 5"
-                  />
-                )),
-                ...guide.lines.map((line, at) => (
-                  <line
-                    key={`${guide.name}-l${at}`}
-                    data-guide={guide.name}
-                    x1={line.from[0] * STAGE_WIDTH}
-                    y1={line.from[1] * stageHeight}
-                    x2={line.to[0] * STAGE_WIDTH}
-                    y2={line.to[1] * stageHeight}
-                    stroke="#22d3ee"
-                    strokeWidth={2}
-                  />
-                )),
-              ])}
-            </svg>
+            <FrameGuides guides={guides} aspect={aspect} width={STAGE_WIDTH} className="frame-editor-guides" />
             <canvas
               ref={live}
               className="frame-editor-live"
