@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NodeId } from './identifiers.js';
 import { ShareReview, ThreadView } from './review.js';
+import { GUIDE_NAMES, GuideName } from './shots.js';
 
 /**
  * Exports (docs/deliverables.md): the files a board leaves the app as. Each export is a job run by the
@@ -63,6 +64,9 @@ export const PdfBoardOptions = z.strictObject({
     .default(['caption', 'action', 'dialogue', 'camera', 'duration']),
   logo_asset_id: z.string().max(200).nullable().default(null).meta({
     description: "An image upload of the project printed in each page's header; none when null.",
+  }),
+  guides: z.array(GuideName).max(GUIDE_NAMES.length).default([]).meta({
+    description: 'Framing guides drawn over each picture (titleSafe, actionSafe, centre, thirds, crop9x16, crop4x5).',
   }),
 });
 export type PdfBoardOptions = z.infer<typeof PdfBoardOptions>;

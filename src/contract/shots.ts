@@ -52,6 +52,15 @@ export const SHOT_STATUSES = {
 /** The frame shapes teams pick for a whole board (Boords' list; 2.39:1 is anamorphic scope). */
 export const BOARD_ASPECTS = ['9:16', '1:1', '4:5', '4:3', '16:9', '1.85:1', '2.39:1'] as const;
 
+/**
+ * The framing guides a frame can show (docs/storyboards.md, "Frame shapes and guides"): SMPTE ST 2046-1 action safe
+ * (93 %) and title safe (90 %), a centre cross, thirds, and the 9:16 and 4:5 delivery crops. Their geometry is
+ * `frameGuides` in src/shared/frame-shape.ts; the names are here because the PDF export's options carry them.
+ */
+export const GUIDE_NAMES = ['actionSafe', 'titleSafe', 'centre', 'thirds', 'crop9x16', 'crop4x5'] as const;
+export const GuideName = z.enum(GUIDE_NAMES);
+export type GuideName = z.infer<typeof GuideName>;
+
 const keysOf = <T extends Record<string, string>>(labels: T) => Object.keys(labels) as [keyof T & string];
 
 export const ShotSize = z.enum(keysOf(SHOT_SIZES));

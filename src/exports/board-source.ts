@@ -8,6 +8,7 @@ import {
 } from '../contract/index.js';
 import type { AnimaticOptions } from '../contract/exports.js';
 import { ASSET_ID } from '../assets/asset-store.js';
+import { aspectOf } from '../shared/frame-shape.js';
 import { cameraOf, shotDurationMs, shotNumberOf, words } from '../shared/shot-words.js';
 
 type StoryboardFrame = z.infer<typeof StoryboardFrameSchema>;
@@ -61,13 +62,6 @@ export function assetIdOf(url: unknown): string | null {
   if (typeof url !== 'string') return null;
   const match = /^\/assets\/([^/?#]+)/.exec(url);
   return match && ASSET_ID.test(match[1]!) ? match[1]! : null;
-}
-
-/** 16:9 → 1.777…; the board's aspect ratio as a number (16:9 when it has none or one we cannot read). */
-function aspectOf(ratio: unknown): number {
-  const match = typeof ratio === 'string' ? /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(ratio) : null;
-  const value = match ? Number(match[1]) / Number(match[2]) : NaN;
-  return Number.isFinite(value) && value > 0.2 && value < 5 ? value : 16 / 9;
 }
 
 /** What a shot shows: its picture and, for a video shot, its clip (and the clip's length), as assets. */

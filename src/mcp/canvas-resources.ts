@@ -18,7 +18,7 @@ import type { BackendClient, ToolCaller } from './backend-client.js';
  *   size, parent) and the edges leaving them, 1,000 nodes a page;
  * - `canvas://{project_id}/{canvas_id}/nodes/{node_id}`: one node with its run state and its edges;
  * - `canvas://{project_id}/{canvas_id}/changes{?since}`: the revisions after one, with what each changed and who;
- * - `canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format}`: the canvas as a picture
+ * - `canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format,guides}`: the canvas as a picture
  *   (src/render/), a blob of image content;
  * - `canvas://{project_id}/{canvas_id}/threads{?status}` and `canvas://{project_id}/{canvas_id}/nodes/{node_id}/threads`:
  *   comment threads, `{threads: ThreadView[]}`, which agents with the `review` tool set answer.
@@ -55,11 +55,11 @@ export const CANVAS_RESOURCE_TEMPLATES = [
     mimeType: 'application/json',
   },
   {
-    uriTemplate: 'canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format}',
+    uriTemplate: 'canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format,guides}',
     name: 'canvas-board-image',
     title: 'The board as a picture',
     description:
-      'A canvas drawn as a picture (PNG, or format=webp; at most 1,568 px on the long edge and 1 MB): each node a card with its result thumbnail or its type, its name; edges as lines. node_id= a storyboard draws its contact sheet (shots with their numbers and words); a group draws what it holds; x, y, width, height draw a region in canvas coordinates. Look at it to judge layout, continuity or whether shots match.',
+      'A canvas drawn as a picture (PNG, or format=webp; at most 1,568 px on the long edge and 1 MB): each node a card with its result thumbnail or its type, its name; edges as lines. node_id= a storyboard draws its contact sheet (shots with their numbers and words; guides=titleSafe,actionSafe,centre,thirds,crop9x16,crop4x5 draws those framing guides over each shot); a group draws what it holds; x, y, width, height draw a region in canvas coordinates. Look at it to judge layout, continuity or whether shots match.',
     mimeType: 'image/png',
   },
   {
@@ -239,11 +239,11 @@ export function createCanvasResources(client: BackendClient, assetUrls: AssetUrl
         };
       }
       if (resource.kind === 'board') {
-        const { projectId, canvasId, target, format } = resource;
+        const { projectId, canvasId, target, format, guides } = resource;
         const image = await client.boardImage(caller, {
           project_id: projectId,
           canvas_id: canvasId,
-          view: { target, format },
+          view: { target, format, ...(guides ? { guides } : {}) },
         });
         return { uri, mimeType: image.mimeType, blob: image.bytes.toString('base64') };
       }

@@ -43,7 +43,7 @@ export function createBoardImages(options: { store: Store; thumbnails: Thumbnail
   async function draw(ref: CanvasRef, read: CanvasRead, view: BoardView): Promise<BoardImage> {
     renders += 1;
     const snapshot = JSON.parse(read.json) as SceneSnapshot;
-    const scene = buildScene(snapshot, view.target);
+    const scene = buildScene(snapshot, view.target, view.guides);
     const scale = Math.min(MAX_EDGE / Math.max(scene.view.width, scene.view.height), 1);
     const size = {
       width: Math.max(1, Math.round(scene.view.width * scale)),
@@ -77,6 +77,7 @@ export function createBoardImages(options: { store: Store; thumbnails: Thumbnail
         read.statesVersion ?? '',
         boardTargetKey(view.target),
         view.format,
+        view.guides?.join(',') ?? '',
       ].join('\u0000');
       return cache.get(key, () => draw(ref, read, view));
     },

@@ -1,5 +1,5 @@
 import { ShotMark, type CanvasNode } from '../contract/index.js';
-import type { Guide } from '../shared/frame-shape.js';
+import { aspectOf, frameGuides, type Guide, type GuideName } from '../shared/frame-shape.js';
 import { boardSize } from '../canvas/free-areas.js';
 import { CARD, drawnBoxes, type Box } from '../canvas/placement.js';
 import type { BoardTarget } from '../shared/board-target.js';
@@ -117,17 +117,18 @@ function shotWords(shot: Shot): string {
   return (text(shot.caption) ?? text(shot.action) ?? text(shot.dialogue) ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** Width over height of a board's frames ("16:9", "2.39:1"), 16:9 when it says none. */
-function aspectOf(value: unknown): number {
-  const match = typeof value === 'string' ? /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(value.trim()) : null;
-  const ratio = match ? Number(match[1]) / Number(match[2]) : 16 / 9;
-  return Number.isFinite(ratio) && ratio > 0.2 && ratio < 5 ? ratio : 16 / 9;
-}
-
-/** A storyboard's shots in a grid, each with its number and a line of its words. */
-export function contactSheet(board: CanvasNode, states: SceneSnapshot['node_states']): Scene {
+/**
+ * A storyboard's shots in a grid, each with its number and a line of its words, and the framing guides asked for over
+ * each frame (the frames are in the board's shape here, so a guide is where the editor and the PDF draw it).
+ */
+export function contactSheet(
+  board: CanvasNode,
+  states: SceneSnapshot['node_states'],
+  guideNames: readonly GuideName[] = [],
+): Scene {
   const data = board.data as Data;
   const shots = shotsOf(board);
+  const guides = guideNames.length ? frameGuides(guideNames, aspectOf(data.aspectRatio)) : undefined;
   const drawn = shots.slice(0, SHEET_SHOTS);
   const columns = Math.min(
     Math.max(typeof data.columns === 'number' ? data.columns : drawn.length <= 4 ? Math.max(drawn.length, 1) : 4, 1),
@@ -149,6 +150,7 @@ export function contactSheet(board: CanvasNode, states: SceneSnapshot['node_stat
     words: shotWords(shot),
     picture: shotPicture(shot, states),
     marks: marksOf(shot),
+    ...(guides ? { guides } : {}),
   }));
   const rows = Math.max(1, Math.ceil(drawn.length / columns));
   const more = shots.length - drawn.length;
@@ -232,15 +234,23 @@ function cardsOf(nodes: readonly CanvasNode[], boxes: readonly Box[], states: Sc
   });
 }
 
-/** The scene of a view of a canvas. */
-export function buildScene(snapshot: SceneSnapshot, target: BoardTarget): Scene {
+/** The scene of a view of a canvas; guides only on a storyboard's contact sheet (board-target.ts). */
+export function buildScene(snapshot: SceneSnapshot, target: BoardTarget, guides: readonly GuideName[] = []): Scene {
   const { nodes, edges } = snapshot.layout;
   const states = snapshot.node_states;
   if (target.kind === 'node') {
     const node = nodes.find((each) => each.id === target.nodeId);
     if (!node) throw new CanvasError('not_found', `No node ${target.nodeId} on this canvas.`);
-    if (node.type === 'storyboardNode') return contactSheet(node, states);
+    if (node.type === 'storyboardNode') return contactSheet(node, states, guides);
   }
+  if (guides.length > 0)
+    throw new CanvasError(
+      'invalid_arguments',
+      `guides are drawn on a storyboard's contact sheet: ${target.kind === 'node' ? target.nodeId : 'this view'} is not a storyboard.`,
+      {
+        field: 'guides',
+      },
+    );
   const estimates = new Map(nodes.map((node) => [node.id, boardSize(node) ?? CARD] as const));
   const boxes = drawnBoxes(nodes, estimates);
   let shown: number[];

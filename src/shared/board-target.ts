@@ -1,10 +1,11 @@
-import { LIMITS, NodeId } from '../contract/index.js';
+import { GUIDE_NAMES, LIMITS, NodeId, type GuideName } from '../contract/index.js';
 import { CanvasError } from './errors.js';
 
 /**
  * What a board picture shows (src/render/): the whole canvas, a region of it in canvas coordinates, or one node (a
  * storyboard as a contact sheet of its shots, a group with what it holds), as PNG or WebP. Read from the query of
- * `canvas://{project_id}/{canvas_id}/board.png` and of the REST route `…/canvases/{canvas_id}/board.png`.
+ * `canvas://{project_id}/{canvas_id}/board.png` and of the REST route `…/canvases/{canvas_id}/board.png`. A
+ * storyboard's contact sheet can carry framing guides over each shot (`guides=titleSafe,actionSafe`).
  */
 
 export type BoardFormat = 'png' | 'webp';
@@ -17,6 +18,8 @@ export type BoardTarget =
 export interface BoardView {
   target: BoardTarget;
   format: BoardFormat;
+  /** Framing guides over each shot of a storyboard's contact sheet, in the order asked; none when absent. */
+  guides?: GuideName[];
 }
 
 /** A stable text for a target: the render cache's key. */
@@ -39,11 +42,34 @@ function number(value: string, name: string, positive: boolean): number {
   return parsed;
 }
 
-/** The view a query names: `node_id`, or all four of `x`, `y`, `width`, `height`, or neither; `format=png|webp`. */
+/** `guides=titleSafe,actionSafe`: known names, each once; an unknown one is refused naming it. */
+function guidesOf(value: string | null | undefined): GuideName[] | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const names: GuideName[] = [];
+  for (const name of value.split(',').map((each) => each.trim())) {
+    if (!(GUIDE_NAMES as readonly string[]).includes(name))
+      throw new CanvasError(
+        'invalid_arguments',
+        `guides: ${name.slice(0, 40)} is not a guide (${GUIDE_NAMES.join(', ')}).`,
+        {
+          field: 'guides',
+        },
+      );
+    if (!names.includes(name as GuideName)) names.push(name as GuideName);
+  }
+  return names;
+}
+
+/**
+ * The view a query names: `node_id`, or all four of `x`, `y`, `width`, `height`, or neither; `format=png|webp`;
+ * `guides` (a comma-separated list) only with a storyboard's `node_id`, the one view that draws shots in their frame
+ * shape (the board picture says so when the node is not a storyboard).
+ */
 export function parseBoardView(query: { get(name: string): string | null | undefined }): BoardView {
   const format = query.get('format') ?? 'png';
   if (format !== 'png' && format !== 'webp')
     throw new CanvasError('invalid_arguments', 'format must be png or webp.', { field: 'format' });
+  const guides = guidesOf(query.get('guides'));
   const nodeId = query.get('node_id');
   const given = REGION.filter((name) => (query.get(name) ?? null) !== null);
   if (nodeId !== null && nodeId !== undefined) {
@@ -51,8 +77,14 @@ export function parseBoardView(query: { get(name: string): string | null | undef
       throw new CanvasError('invalid_arguments', 'Name either node_id or a region (x, y, width, height), not both.');
     if (!NodeId.safeParse(nodeId).success)
       throw new CanvasError('invalid_arguments', 'node_id is not a valid node id.', { field: 'node_id' });
-    return { target: { kind: 'node', nodeId }, format };
+    return { target: { kind: 'node', nodeId }, format, ...(guides ? { guides } : {}) };
   }
+  if (guides)
+    throw new CanvasError(
+      'invalid_arguments',
+      "guides are drawn on a storyboard's contact sheet: name the board with node_id.",
+      { field: 'guides' },
+    );
   if (given.length === 0) return { target: { kind: 'canvas' }, format };
   if (given.length < REGION.length)
     throw new CanvasError('invalid_arguments', 'A region needs all of x, y, width and height.', {
@@ -70,6 +102,7 @@ export function boardViewQuery(view: BoardView): string {
   if (view.target.kind === 'node') params.set('node_id', view.target.nodeId);
   if (view.target.kind === 'region') for (const name of REGION) params.set(name, String(view.target[name]));
   if (view.format !== 'png') params.set('format', view.format);
+  if (view.guides?.length) params.set('guides', view.guides.join(','));
   const text = params.toString();
   return text ? `?${text}` : '';
 }

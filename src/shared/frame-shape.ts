@@ -1,5 +1,7 @@
+import { GUIDE_NAMES, type GuideName } from '../contract/shots.js';
+
 /**
- * A board's frame shape and the framing guides drawn on it (docs/drawing.md, "Guides"). One function for each, used by
+ * A board's frame shape and the framing guides drawn on it (docs/storyboards.md, "Frame shapes and guides"). One function for each, used by
  * the frame editor, the board's card, Present, the PDF and the board picture, so a guide is at the same place of the
  * frame in each. Every guide is in frame fractions (0 to 1 of its width and height).
  */
@@ -34,8 +36,8 @@ export interface GuideLine {
   to: [number, number];
 }
 
-export const GUIDE_NAMES = ['actionSafe', 'titleSafe', 'centre', 'thirds', 'crop9x16', 'crop4x5'] as const;
-export type GuideName = (typeof GUIDE_NAMES)[number];
+export { GUIDE_NAMES };
+export type { GuideName };
 
 export const GUIDE_LABELS: Record<GuideName, string> = {
   actionSafe: 'Action safe 93 %',

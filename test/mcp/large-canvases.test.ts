@@ -147,13 +147,14 @@ describe.each(MODES)('canvas resources: %s', (mode) => {
     structured<{ layout: { revision: number } }>(await agent.callTool({ name: 'get_canvas', arguments: ids })).layout
       .revision;
 
-  it('lists the six templates', async () => {
+  it('lists the seven templates', async () => {
     const { resourceTemplates } = await agent.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       'canvas://{project_id}/{canvas_id}/outline{?page}',
       'canvas://{project_id}/{canvas_id}/nodes/{node_id}',
       'canvas://{project_id}/{canvas_id}/changes{?since}',
-      'canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format}',
+      'canvas://{project_id}/{canvas_id}/board.png{?node_id,x,y,width,height,format,guides}',
+      'canvas://{project_id}/{canvas_id}/nodes/{node_id}/shots/{shot_id}/drawing',
       'canvas://{project_id}/{canvas_id}/threads{?status}',
       'canvas://{project_id}/{canvas_id}/nodes/{node_id}/threads',
     ]);

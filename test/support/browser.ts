@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { TestServer } from './servers.js';
 
 /**
@@ -44,13 +44,15 @@ export async function signIn(
   person: Person,
   target: { projectId: string; canvasId: string } | null,
   viewport = DESKTOP,
+  /** More of the browser context: a tablet's `hasTouch` and `isMobile`, say. */
+  options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const secret = await server.store.sessions.createLoginLink(person, {
     expiresInMs: 60_000,
     projectId: target?.projectId ?? null,
     canvasId: target?.canvasId ?? null,
   });
-  return openLink(browser, `${server.url}/auth/login?token=${secret}`, viewport);
+  return openLink(browser, `${server.url}/auth/login?token=${secret}`, viewport, options);
 }
 
 export const DESKTOP = { width: 1440, height: 900 };
@@ -61,8 +63,9 @@ export async function openLink(
   browser: Browser,
   url: string,
   viewport = DESKTOP,
+  options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ ...options, viewport });
   const page = await context.newPage();
   // Every uncaught error of the page is a failure the test reports.
   const errors: string[] = [];

@@ -1,6 +1,8 @@
 import type { PdfBoardOptions, SheetField } from '../../contract/exports.js';
+import type { GuideName } from '../../contract/shots.js';
 import type { ExportBoard, ExportFile, ExportProgress, ExportShot } from '../export-board.js';
 import { FIELD_LABELS, fieldText, sheetFields } from './fields.js';
+import { drawGuides } from './guides.js';
 import { drawFrame, openLogo, openSheet, type Box, type Sheet } from './page-frame.js';
 import { pictureForBox } from './pictures.js';
 import { drawLines, lineHeight, textWidth, wrapText, type TextStyle } from './text.js';
@@ -9,7 +11,8 @@ import { drawLines, lineHeight, textWidth, wrapText, type TextStyle } from './te
  * The storyboard as a PDF (docs/deliverables.md, "PDF storyboard"): pages of `columns × rows` panels, each with the
  * shot's number, its picture fitted in the board's frame (letterboxed, never stretched) and the chosen fields under or
  * beside it, cut with an ellipsis when they do not fit. Pictures are read one at a time (pictures.ts), so a board of
- * 200 camera photos stays small in memory and in the file.
+ * 200 camera photos stays small in memory and in the file. The framing guides asked for (`guides`) are drawn over each
+ * frame as vector paths (guides.ts).
  */
 
 const GUTTER = 12;
@@ -76,7 +79,12 @@ function panelLayout(doc: PDFKit.PDFDocument, panel: Box, aspect: number, fields
 }
 
 /** The picture in its frame, or the placeholder; returns a warning when the shot's picture is missing or unreadable. */
-async function drawPicture(doc: PDFKit.PDFDocument, shot: ExportShot, frame: Box): Promise<string | null> {
+async function drawPicture(
+  doc: PDFKit.PDFDocument,
+  shot: ExportShot,
+  frame: Box,
+  guides: readonly GuideName[],
+): Promise<string | null> {
   const picture = shot.picture ? await pictureForBox(shot.picture, frame.width, frame.height) : null;
   doc.rect(frame.x, frame.y, frame.width, frame.height).fill(FRAME_FILL);
   let warning: string | null = null;
@@ -93,6 +101,7 @@ async function drawPicture(doc: PDFKit.PDFDocument, shot: ExportShot, frame: Box
       align: 'center',
     });
   }
+  drawGuides(doc, guides, frame);
   doc.rect(frame.x, frame.y, frame.width, frame.height).lineWidth(0.6).strokeColor(FRAME_STROKE).stroke();
   return warning;
 }
@@ -136,11 +145,12 @@ async function drawPanel(
   panel: Box,
   layout: PanelLayout,
   fields: readonly SheetField[],
+  guides: readonly GuideName[],
 ): Promise<string | null> {
   const { doc } = sheet;
   drawLines(doc, [shot.number], layout.number, { x: panel.x, y: panel.y });
   const at = (box: Box): Box => ({ ...box, x: panel.x + box.x, y: panel.y + box.y });
-  const warning = await drawPicture(doc, shot, at(layout.picture));
+  const warning = await drawPicture(doc, shot, at(layout.picture), guides);
   if (layout.text) drawFields(doc, shot, fields, at(layout.text), layout);
   return warning;
 }
@@ -178,7 +188,7 @@ export async function pdfBoard(
         width: panelWidth,
         height: panelHeight,
       };
-      const warning = await drawPanel(sheet, shot, panel, layout, fields);
+      const warning = await drawPanel(sheet, shot, panel, layout, fields, options.guides);
       if (warning) warnings.push(warning);
     }
     progress(Math.round(((page + 1) / pages) * 95), `Page ${page + 1} of ${pages}`);

@@ -11,7 +11,7 @@ import { CANVAS, canvasParams, canvasRef, FileBytes } from '../route-parameters.
 /**
  * GET …/canvases/{canvas_id}/board.png: the canvas as a picture, for the web and scripts: the same picture as the MCP
  * resource `canvas://{project_id}/{canvas_id}/board.png` (and the gateway reads it here), with the same query (node_id,
- * or x, y, width, height; format=webp), read by the one parser both share (parseBoardView). Whoever may read the canvas
+ * or x, y, width, height; format=webp; guides=titleSafe,… on a storyboard's contact sheet), read by the one parser both share (parseBoardView). Whoever may read the canvas
  * may read it.
  */
 
@@ -34,6 +34,10 @@ const BOARD_IMAGE = apiRoute({
     width: z.number().optional(),
     height: z.number().optional(),
     format: z.enum(['png', 'webp']).optional().meta({ description: 'png (the default) or webp.' }),
+    guides: z.string().optional().meta({
+      description:
+        "With a storyboard's node_id: framing guides over each shot, comma-separated (titleSafe, actionSafe, centre, thirds, crop9x16, crop4x5).",
+    }),
   }),
   responses: {
     200: { description: 'The picture.', content: { 'image/png': FileBytes, 'image/webp': FileBytes } },

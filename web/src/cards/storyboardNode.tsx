@@ -1,4 +1,4 @@
-import { useState, type ClipboardEvent, type CSSProperties, type DragEvent } from 'react';
+import { useRef, useState, type ClipboardEvent, type CSSProperties, type DragEvent } from 'react';
 import { useCanvas, useCanvasState, useEditable, useMediaOrigin, useTakesFiles } from '../ui/canvas-context.js';
 import { useFrameEditor } from '../model/frame-editor.js';
 import { moveShot, SHOT_DRAG, shotPicture, type Shot } from '../model/shots.js';
@@ -7,7 +7,10 @@ import { safeThumbnailUrl } from './media-url.js';
 import { CardShell, type CardProps } from './parts.js';
 import { BoardReviewState, FrameMarks } from './review-marks.js';
 import { ShotMarks } from './shot-marks.js';
+import { FrameGuides, GuidePicker } from './frame-guides.js';
 import { aspectOf } from '../../../src/shared/frame-shape.js';
+import { useShownGuides } from '../model/guides.js';
+import { LongPress } from '../model/long-press.js';
 import { recordOf, formatMs, list, num, text } from '../model/values.js';
 
 /**
@@ -19,7 +22,8 @@ import { recordOf, formatMs, list, num, text } from '../model/values.js';
  * one, becomes that shot's picture; several files dropped on the board fill its empty shots, then add shots. The
  * canvas makes no loose upload card of them (the drop stops here). A card of the canvas let go over a frame is the
  * canvas's to handle (CanvasView), found by the frame's `data-board-id` and `data-shot-id`. A double-click or Enter on
- * a frame opens its frame editor.
+ * a frame opens its frame editor, and so does a long press of a finger on it (a tablet's way: docs/ui.md, "Tablet and
+ * pen"). The framing guides the person chose (Guides, over the frames) are drawn over every frame.
  */
 export function StoryboardNodeCard(card: CardProps) {
   const data = recordOf(card.data.node.data);
@@ -34,6 +38,14 @@ export function StoryboardNodeCard(card: CardProps) {
   // The shot (or 'board') whose files are on their way: shown busy until the board changes.
   const [sending, setSending] = useState<string | null>(null);
   const title = text(data.title) ?? text(data.displayName) ?? 'the board';
+  const aspect = aspectOf(text(data.aspectRatio));
+  const guides = useShownGuides();
+  // One long press at a time on this card: the frame a finger is held on opens in the editor.
+  const pressed = useRef<string | null>(null);
+  const longPress = useRef<LongPress | null>(null);
+  longPress.current ??= new LongPress(() => {
+    if (pressed.current) openEditor({ boardId, shotId: pressed.current });
+  });
   const putFiles = (files: File[], shotId: string | null, number: string | null) => {
     const single = shotId && files.length === 1;
     setSending(single ? shotId : 'board');
@@ -74,13 +86,15 @@ export function StoryboardNodeCard(card: CardProps) {
         onDrop={(event) => void takeFiles(event, null, null)}
       >
         <BoardReviewState nodeId={boardId} />
+        {frames.length > 0 ? <GuidePicker /> : null}
         {frames.length === 0 ? <div className="media-empty">No frames yet</div> : null}
         <div
           className="frames"
           style={
             {
               gridTemplateColumns: `repeat(${Math.min(num(data.columns) ?? 3, 6)}, 1fr)`,
-              '--frame-aspect': cssAspect(text(data.aspectRatio)),
+              // Any W:H the board has (a preset or a custom 1.43:1), read by the one parser every view uses.
+              '--frame-aspect': String(aspect),
             } as CSSProperties
           }
         >
@@ -112,6 +126,18 @@ export function StoryboardNodeCard(card: CardProps) {
                 event.stopPropagation();
                 openEditor({ boardId, shotId: text(frame.id)! });
               }}
+              onPointerDown={(event) => {
+                if (!editable || !text(frame.id)) return;
+                pressed.current = text(frame.id)!;
+                longPress.current!.down(event);
+              }}
+              onPointerMove={(event) => longPress.current!.move(event)}
+              onPointerUp={(event) => longPress.current!.up(event)}
+              onPointerCancel={(event) => longPress.current!.up(event)}
+              // A finger held on a frame is ours (the editor opens): no browser menu for its picture.
+              onContextMenu={(event) => {
+                if (editable && (event.nativeEvent as PointerEvent).pointerType === 'touch') event.preventDefault();
+              }}
               onKeyDown={(event) => {
                 if (event.key !== 'Enter' || !editable || !text(frame.id) || event.target !== event.currentTarget)
                   return;
@@ -131,7 +157,8 @@ export function StoryboardNodeCard(card: CardProps) {
                 ) : (
                   <div className="frame-empty">{text(frame.number) ?? index + 1}</div>
                 )}
-                <ShotMarks marks={frame.marks} aspect={aspectOf(text(data.aspectRatio))} />
+                <ShotMarks marks={frame.marks} aspect={aspect} />
+                {guides.length > 0 ? <FrameGuides guides={guides} aspect={aspect} /> : null}
                 {text(frame.id) ? <FrameMarks nodeId={boardId} shotId={text(frame.id)!} /> : null}
               </div>
               <figcaption>
@@ -149,10 +176,4 @@ export function StoryboardNodeCard(card: CardProps) {
       </div>
     </CardShell>
   );
-}
-
-/** The board's frame shape for CSS: 2.39:1 → 2.39 / 1; anything else leaves the 16:9 default. */
-function cssAspect(ratio: string | undefined): string | undefined {
-  const match = ratio ? /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(ratio) : null;
-  return match ? `${match[1]} / ${match[2]}` : undefined;
 }

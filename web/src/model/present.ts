@@ -1,4 +1,5 @@
 import { dataOf, type ExportView, type NodeRuntimeState, type StoryboardFrame } from '../../../src/contract/index.js';
+import { aspectOf } from '../../../src/shared/frame-shape.js';
 import { cameraOf, shotDurationMs, words } from '../../../src/shared/shot-words.js';
 import type { Layout } from './layout.js';
 import { boardsOf, shotPicture } from './shots.js';
@@ -29,13 +30,6 @@ export interface PresentBoard {
   shots: PresentShot[];
   /** The board's animatic (an MP4 URL), when one was exported. */
   animaticUrl?: string | null;
-}
-
-/** Width over height of a board's aspect ratio ("16:9" → 1.777…), 16:9 when it has none. */
-export function aspectOf(ratio: unknown): number {
-  const match = typeof ratio === 'string' ? /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(ratio) : null;
-  const value = match ? Number(match[1]) / Number(match[2]) : NaN;
-  return Number.isFinite(value) && value > 0.2 && value < 5 ? value : 16 / 9;
 }
 
 /** A board's (or any card's) title as people see it: its title, else its card's name or file name, else its id. */

@@ -10,6 +10,7 @@ import {
   type NodeRuntimeState,
   type ShotWords,
 } from '../../../src/contract/index.js';
+import { isFrameShape } from '../../../src/shared/frame-shape.js';
 import type { Intent } from './canvas-state.js';
 import { newKey } from './api.js';
 import { authorLabel, type Author, type Layout } from './layout.js';
@@ -140,9 +141,22 @@ export function renumber(boardId: string, authors: Authors): Intent {
   }));
 }
 
-/** One frame shape for the whole board (Boords' presets). */
+/** One frame shape for the whole board (Boords' presets, or a custom W:H that `frameShapeRefusal` passed). */
 export function setBoardAspect(boardId: string, aspectRatio: string, authors: Authors): Intent {
   return boardChange(boardId, `Frame ${aspectRatio}`, authors, ({ shots }) => ({ shots, fields: { aspectRatio } }));
+}
+
+/**
+ * A custom frame shape as a person typed it: the W:H to save ("1.43:1", "5:4"; spaces dropped), or why it is refused,
+ * naming the field. Every reader of a board's shape parses it with `aspectOf` (src/shared/frame-shape.ts), which takes
+ * exactly what `isFrameShape` takes, so a saved shape is drawn as saved everywhere.
+ */
+export function customFrameShape(typed: string): { ratio: string } | { refusal: string } {
+  const ratio = typed.replace(/\s+/g, '');
+  if (isFrameShape(ratio)) return { ratio };
+  return {
+    refusal: `Frame shape (W:H): "${typed.trim().slice(0, 20)}" is not a width and height such as 1.43:1 or 5:4 (numbers of up to 4 digits and 3 decimals, the shape between 1:5 and 5:1). Nothing was saved.`,
+  };
 }
 
 /**

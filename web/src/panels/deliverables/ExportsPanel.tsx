@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   EXPORT_KINDS,
   FRAME_RATES,
+  GUIDE_NAMES,
   PAPER_SIZES,
   SHEET_FIELDS,
   type ExportKind,
@@ -10,6 +11,7 @@ import {
 import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
 import { api } from '../../model/api.js';
 import { boardTitle } from '../../model/present.js';
+import { GUIDE_LABELS } from '../../../../src/shared/frame-shape.js';
 import { BoardSound } from './BoardSound.js';
 import { ShareLinks } from './ShareLinks.js';
 
@@ -120,6 +122,7 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
     );
 
   const fields = (options.fields as string[] | undefined) ?? [];
+  const guides = (options.guides as string[] | undefined) ?? [];
   return (
     <div className="exports">
       {editable ? (
@@ -217,6 +220,27 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
                     }
                   />
                   {label}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {kind === 'pdf_board' ? (
+            // The guides at the fractions of the frame the editor, Present and the board picture use.
+            <fieldset className="row checks">
+              <legend>Framing guides on each picture</legend>
+              {GUIDE_NAMES.map((name) => (
+                <label key={name}>
+                  <input
+                    type="checkbox"
+                    checked={guides.includes(name)}
+                    onChange={(event) =>
+                      set(
+                        'guides',
+                        GUIDE_NAMES.filter((each) => (each === name ? event.target.checked : guides.includes(each))),
+                      )
+                    }
+                  />
+                  {GUIDE_LABELS[name]}
                 </label>
               ))}
             </fieldset>

@@ -1,11 +1,14 @@
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { PresentBoard, PresentShot } from '../../model/present.js';
+import { useShownGuides } from '../../model/guides.js';
+import { FrameGuides, GuidePicker } from '../../cards/frame-guides.js';
 
 /**
  * Present mode (docs/deliverables.md, "Present"): a board's shots full screen, one at a time, in
  * order, with the shot's number and words under its picture. Arrow keys (or Space, Page Up/Down, Home, End) move
  * between shots and across boards; Escape leaves. When the board has an animatic, it plays from the shown shot, and
  * the shot under it follows the film. The canvas opens it from the top bar, a share link opens it for a client.
+ * Guides (in the bar) draws the chosen framing guides over the frame, as on the board's card.
  */
 
 const FIELD_LABELS = [
@@ -43,6 +46,7 @@ export function Present({
   const board = boards[place.board];
   const shot = board?.shots[place.shot];
   const shotStarts = useMemo(() => starts(board?.shots ?? []), [board]);
+  const guides = useShownGuides();
 
   const move = (step: number) =>
     setPlace((current) => {
@@ -117,6 +121,7 @@ export function Present({
           {boards.length > 1 ? ` · board ${place.board + 1} of ${boards.length}` : ''}
         </span>
         <span className="spacer" />
+        <GuidePicker className="present-guides" />
         {board.animaticUrl ? (
           <button type="button" onClick={() => setPlaying((on) => !on)} aria-pressed={playing}>
             {playing ? 'Stop the animatic' : 'Play the animatic from here'}
@@ -142,17 +147,22 @@ export function Present({
             onTimeUpdate={followFilm}
             onEnded={() => setPlaying(false)}
           />
-        ) : shot.pictureUrl ? (
-          <img
-            className="present-picture present-frame"
-            src={shot.pictureUrl}
-            alt={`Shot ${shot.number}`}
-            // The board's frame shape, not the picture's own (docs/deliverables.md, "Present").
-            style={{ '--present-aspect': String(board.aspect) } as CSSProperties}
-          />
         ) : (
-          <div className="present-picture present-placeholder" style={{ aspectRatio: String(board.aspect) }}>
-            Shot {shot.number}: no picture yet
+          // The frame box: the picture (or its placeholder) and the guides over it, the box exactly the frame's.
+          <div className="present-framed" style={{ '--present-aspect': String(board.aspect) } as CSSProperties}>
+            {shot.pictureUrl ? (
+              <img
+                className="present-picture present-frame"
+                src={shot.pictureUrl}
+                alt={`Shot ${shot.number}`}
+                // The board's frame shape, not the picture's own (docs/deliverables.md, "Present").
+              />
+            ) : (
+              <div className="present-picture present-placeholder" style={{ aspectRatio: String(board.aspect) }}>
+                Shot {shot.number}: no picture yet
+              </div>
+            )}
+            {guides.length > 0 ? <FrameGuides guides={guides} aspect={board.aspect} /> : null}
           </div>
         )}
       </div>

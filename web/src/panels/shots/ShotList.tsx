@@ -14,6 +14,7 @@ import { importSummary, scriptOfBoard, shotFlags } from '../../model/script-impo
 import {
   addShot,
   boardsOf,
+  customFrameShape,
   editShot,
   moveShot,
   removeShot,
@@ -203,24 +204,12 @@ export function ShotList({
             shots={board.shots.map((shot, index) => ({ id: shot.id, number: shot.number ?? String(index + 1) }))}
           />
         </span>
-        <label>
-          Frame{' '}
-          <select
-            value={aspectRatio ?? ''}
-            disabled={!editable}
-            onChange={(event) => submit(setBoardAspect(boardId, event.target.value, authors))}
-          >
-            {aspectRatio && !(BOARD_ASPECTS as readonly string[]).includes(aspectRatio) ? (
-              <option value={aspectRatio}>{aspectRatio}</option>
-            ) : null}
-            {!aspectRatio ? <option value="">not set</option> : null}
-            {BOARD_ASPECTS.map((aspect) => (
-              <option key={aspect} value={aspect}>
-                {aspect}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FrameShapePicker
+          key={boardId}
+          aspectRatio={aspectRatio}
+          editable={editable}
+          save={(ratio) => submit(setBoardAspect(boardId, ratio, authors))}
+        />
         <label>
           <input
             type="checkbox"
@@ -366,6 +355,104 @@ export function ShotList({
         />
       ) : null}
     </section>
+  );
+}
+
+const CUSTOM = 'custom';
+
+/**
+ * The board's frame shape (docs/storyboards.md, "Frame shapes and guides"): a preset, or "Custom…" and a W:H typed in
+ * (1.43:1 IMAX, 5:4, 2:1). A custom shape is checked before anything is sent: refused, it says why naming the field,
+ * and nothing is saved.
+ */
+function FrameShapePicker({
+  aspectRatio,
+  editable,
+  save,
+}: {
+  aspectRatio: string | undefined;
+  editable: boolean;
+  save: (ratio: string) => void;
+}) {
+  const [custom, setCustom] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const preset = aspectRatio !== undefined && (BOARD_ASPECTS as readonly string[]).includes(aspectRatio);
+  const saveCustom = () => {
+    const checked = customFrameShape(custom ?? '');
+    if ('refusal' in checked) {
+      setRefusal(checked.refusal);
+      return;
+    }
+    setRefusal(null);
+    setCustom(null);
+    if (checked.ratio !== aspectRatio) save(checked.ratio);
+  };
+  return (
+    <span className="frame-shape">
+      <label>
+        Frame{' '}
+        <select
+          value={custom !== null ? CUSTOM : (aspectRatio ?? '')}
+          disabled={!editable}
+          onChange={(event) => {
+            setRefusal(null);
+            if (event.target.value === CUSTOM) setCustom(aspectRatio && !preset ? aspectRatio : '');
+            else {
+              setCustom(null);
+              save(event.target.value);
+            }
+          }}
+        >
+          {aspectRatio && !preset ? <option value={aspectRatio}>{aspectRatio}</option> : null}
+          {!aspectRatio ? <option value="">not set</option> : null}
+          {BOARD_ASPECTS.map((aspect) => (
+            <option key={aspect} value={aspect}>
+              {aspect}
+            </option>
+          ))}
+          <option value={CUSTOM}>Custom…</option>
+        </select>
+      </label>
+      {custom !== null ? (
+        <form
+          className="frame-shape-custom"
+          aria-label="Custom frame shape"
+          onSubmit={(event) => {
+            event.preventDefault();
+            saveCustom();
+          }}
+        >
+          <label>
+            W:H{' '}
+            <input
+              type="text"
+              inputMode="decimal"
+              size={8}
+              autoFocus
+              placeholder="1.43:1"
+              value={custom}
+              aria-invalid={refusal !== null || undefined}
+              aria-describedby={refusal ? 'frame-shape-refusal' : undefined}
+              onChange={(event) => setCustom(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') {
+                  setCustom(null);
+                  setRefusal(null);
+                }
+              }}
+            />
+          </label>{' '}
+          <button type="submit" className="button-small">
+            Set
+          </button>
+          {refusal ? (
+            <span id="frame-shape-refusal" className="field-error" role="alert">
+              {refusal}
+            </span>
+          ) : null}
+        </form>
+      ) : null}
+    </span>
   );
 }
 
