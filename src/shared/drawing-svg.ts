@@ -145,6 +145,8 @@ export function marksElement(marks: readonly ShotMark[], width: number, height: 
 /** Stroke elements by size and content, bounded: the oldest go first past `limit`. */
 export class StrokeCache {
   private readonly elements = new Map<string, string>();
+  /** The same stroke object drawn again (a drawing kept parsed between saves): no key to compute at all. */
+  readonly byObject = new WeakMap<Stroke, { size: string; element: string }>();
   constructor(private readonly limit = 20_000) {}
 
   get(key: string): string | undefined {
@@ -196,12 +198,14 @@ export function drawingSvg(drawing: Drawing | null, options: DrawingSvgOptions):
   const cache = options.cache;
   const element = (stroke: Stroke) => {
     if (!cache) return strokeElement(stroke, width, height);
-    const key = `${width}x${height}:${contentKey(stroke)}`;
-    const known = cache.get(key);
-    if (known !== undefined) return known;
-    const made = strokeElement(stroke, width, height);
-    cache.set(key, made);
-    return made;
+    const size = `${width}x${height}`;
+    const same = cache.byObject.get(stroke);
+    if (same?.size === size) return same.element;
+    const key = `${size}:${contentKey(stroke)}`;
+    const element = cache.get(key) ?? strokeElement(stroke, width, height);
+    cache.set(key, element);
+    cache.byObject.set(stroke, { size, element });
+    return element;
   };
   const layers = (drawing?.layers ?? [])
     .map((layer, index) => (layer.visible ? layerElement(layer, index, width, height, element) : ''))

@@ -11,7 +11,7 @@ import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
-import { png } from '../support/upload-fixtures.js';
+import { uploadedPicture } from '../support/upload-fixtures.js';
 import { IDP } from './world.js';
 
 /**
@@ -99,15 +99,7 @@ describe.each(STORE_TARGETS)('drawings on shots: $name', (target) => {
       const editor = await projectToken(server.store, 'p', 'editor');
       viewer = await projectToken(server.store, 'p', 'viewer');
       // A blue photo uploaded as any person would: the shot's picture before it is drawn on.
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(await png(320, 180))], { type: 'image/png' }), 'plate.png');
-      const upload = await fetch(`${server.url}${CANVAS}/uploads`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${editor}` },
-        body: form,
-      });
-      expect(upload.status).toBe(201);
-      photoUrl = ((await upload.json()) as { uploads: Array<{ url: string }> }).uploads[0]!.url;
+      photoUrl = await uploadedPicture(server, { projectId: 'p', canvasId: 'c', token: editor, name: 'plate.png' });
       const board = CanvasNode.parse({
         id: 'board',
         type: 'storyboardNode',

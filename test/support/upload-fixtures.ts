@@ -114,3 +114,24 @@ export const HTML_PAGE = Buffer.from(
 export const SVG_WITH_SCRIPT = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script><rect width="10" height="10"/></svg>',
 );
+
+/** A picture uploaded through the upload route as a token-holding script would; answers its asset path. */
+export async function uploadedPicture(
+  server: { url: string },
+  target: { projectId: string; canvasId: string; token: string; name: string; width?: number; height?: number },
+): Promise<string> {
+  const form = new FormData();
+  const bytes = await png(target.width ?? 320, target.height ?? 180);
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), target.name);
+  const response = await fetch(
+    `${server.url}/api/v2/projects/${target.projectId}/canvases/${target.canvasId}/uploads`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.token}` },
+      body: form,
+    },
+  );
+  if (response.status !== 201)
+    throw new Error(`upload of ${target.name}: HTTP ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { uploads: Array<{ url: string }> }).uploads[0]!.url;
+}

@@ -8,7 +8,8 @@ import { readLayout } from '../support/canvas-reads.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
-import { png } from '../support/upload-fixtures.js';
+import { line, pointers, strokeThrough } from '../support/pointers.js';
+import { uploadedPicture } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -26,48 +27,12 @@ const FRAMES = [
   { id: 's4', imageUrl: null, caption: 'Out to sea' },
 ];
 
-/** A pen stroke across the live surface, pressure rising from `from` to `to`, in frame fractions. */
-async function penStroke(
+/** A stroke on the editor's live surface (a pen unless said otherwise), pressure rising from 0.2 to 0.9. */
+const penStroke = (
   page: Page,
   points: Array<[number, number]>,
-  options: { pointerType?: 'pen' | 'touch' | 'mouse'; pointerId?: number; pressure?: [number, number] } = {},
-) {
-  await page.locator('.frame-editor-live').evaluate(
-    (canvas, { points, pointerType, pointerId, pressure }) => {
-      const Pointer = (globalThis as unknown as { PointerEvent: new (type: string, init: object) => Event })
-        .PointerEvent;
-      const box = canvas.getBoundingClientRect();
-      const at = (index: number) => {
-        const [x, y] = points[index]!;
-        const share = points.length > 1 ? index / (points.length - 1) : 0;
-        return {
-          clientX: box.left + x * box.width,
-          clientY: box.top + y * box.height,
-          pressure: pressure[0] + (pressure[1] - pressure[0]) * share,
-          pointerType,
-          pointerId,
-          isPrimary: true,
-          bubbles: true,
-          cancelable: true,
-          button: 0,
-          buttons: 1,
-        };
-      };
-      canvas.dispatchEvent(new Pointer('pointerdown', at(0)));
-      for (let index = 1; index < points.length; index++) canvas.dispatchEvent(new Pointer('pointermove', at(index)));
-      canvas.dispatchEvent(new Pointer('pointerup', { ...at(points.length - 1), buttons: 0 }));
-    },
-    {
-      points,
-      pointerType: options.pointerType ?? 'pen',
-      pointerId: options.pointerId ?? 7,
-      pressure: options.pressure ?? [0.2, 0.9],
-    },
-  );
-}
-
-const line = (y: number, from = 0.2, to = 0.8, steps = 24): Array<[number, number]> =>
-  Array.from({ length: steps + 1 }, (_, step) => [from + ((to - from) * step) / steps, y]);
+  options: { pointerType?: 'pen' | 'touch'; pointerId?: number; pressure?: [number, number] } = {},
+) => pointers(page, '.frame-editor-live', strokeThrough(points, options));
 
 describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
   describe.skipIf(!target.available)('in Chromium', () => {
@@ -80,15 +45,12 @@ describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
       server = await startTestServer(target, { seedDemo: true });
       await server.store.projects.createCanvas('demo', 'draw', false);
       const editor = await projectToken(server.store, 'demo', 'editor');
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(await png(320, 180))], { type: 'image/png' }), 'reference.png');
-      const upload = await fetch(`${server.url}/api/v2/projects/demo/canvases/draw/uploads`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${editor}` },
-        body: form,
+      photoUrl = await uploadedPicture(server, {
+        projectId: 'demo',
+        canvasId: 'draw',
+        token: editor,
+        name: 'reference.png',
       });
-      expect(upload.status).toBe(201);
-      photoUrl = ((await upload.json()) as { uploads: Array<{ url: string }> }).uploads[0]!.url;
       const frames = FRAMES.map((frame) =>
         frame.id === 's3' || frame.id === 's2' ? { ...frame, imageUrl: photoUrl } : frame,
       );

@@ -8,7 +8,7 @@ import { readLayout } from '../support/canvas-reads.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
-import { png } from '../support/upload-fixtures.js';
+import { uploadedPicture } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -64,15 +64,12 @@ describe.each(STORE_TARGETS)('frame shapes and guides: $name', (target) => {
       server = await startTestServer(target, { seedDemo: true });
       await server.store.projects.createCanvas('demo', 'guides', false);
       const editor = await projectToken(server.store, 'demo', 'editor');
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(await png(320, 180))], { type: 'image/png' }), 'still.png');
-      const upload = await fetch(`${server.url}/api/v2/projects/demo/canvases/guides/uploads`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${editor}` },
-        body: form,
+      const url = await uploadedPicture(server, {
+        projectId: 'demo',
+        canvasId: 'guides',
+        token: editor,
+        name: 'still.png',
       });
-      expect(upload.status).toBe(201);
-      const url = ((await upload.json()) as { uploads: Array<{ url: string }> }).uploads[0]!.url;
       await server.store.writes.createNode(
         { projectId: 'demo', canvasId: 'guides', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
         CanvasNode.parse({

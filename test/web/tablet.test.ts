@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { pointers, type Touch } from '../support/pointers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasNode, type Drawing } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
@@ -21,49 +22,6 @@ import { waitFor } from '../support/wait.js';
 const TABLET = { hasTouch: true, isMobile: true };
 const PORTRAIT = { width: 768, height: 1024 };
 const LANDSCAPE = { width: 1024, height: 768 };
-
-interface Touch {
-  type: 'pointerdown' | 'pointermove' | 'pointerup';
-  pointerId: number;
-  pointerType: 'pen' | 'touch';
-  /** In fractions of the element's box. */
-  x: number;
-  y: number;
-  pressure?: number;
-}
-
-type Box = { x: number; y: number; width: number; height: number };
-
-/**
- * Dispatches pointer events on an element in order, positioned in fractions of its box as it is now, or of `fixed`
- * (a gesture that goes on after the element moved under the fingers stays where the fingers are).
- */
-async function pointers(page: Page, selector: string, events: Touch[], fixed?: Box) {
-  await page.locator(selector).evaluate(
-    (element, { events, fixed }) => {
-      const Pointer = (globalThis as unknown as { PointerEvent: new (type: string, init: object) => Event })
-        .PointerEvent;
-      const now = element.getBoundingClientRect();
-      const box = fixed ? { left: fixed.x, top: fixed.y, width: fixed.width, height: fixed.height } : now;
-      for (const event of events)
-        element.dispatchEvent(
-          new Pointer(event.type, {
-            clientX: box.left + event.x * box.width,
-            clientY: box.top + event.y * box.height,
-            pressure: event.type === 'pointerup' ? 0 : (event.pressure ?? 0.5),
-            pointerType: event.pointerType,
-            pointerId: event.pointerId,
-            isPrimary: event.pointerId % 2 === 1,
-            bubbles: true,
-            cancelable: true,
-            button: 0,
-            buttons: event.type === 'pointerup' ? 0 : 1,
-          }),
-        );
-    },
-    { events, fixed },
-  );
-}
 
 /** One stroke across the frame at height `y`, by one pointer. */
 const stroke = (pointerType: 'pen' | 'touch', pointerId: number, y: number): Touch[] => [

@@ -39,6 +39,9 @@ export interface DrawingSettings extends DrawingLimits {
   projectQuotaBytes: number;
 }
 
+/** Drawings kept parsed in this process (the newest of the shots being drawn on). */
+const PARSED_DRAWINGS = 64;
+
 /** Attempts at one save when other writes to the canvas keep landing first. */
 const WRITE_ATTEMPTS = 6;
 
@@ -61,6 +64,7 @@ export function createDrawings(deps: {
   const { store, assets, canvas, clock, settings } = deps;
   // A stroke's outline is computed once in this process: a save of a 2,000-stroke frame draws one new outline.
   const outlines = new StrokeCache(50_000);
+  const parsedDrawings = new Map<string, Drawing>();
 
   async function ownAsset(ref: CanvasRef, assetId: string | null): Promise<AssetRecord | null> {
     if (!assetId) return null;
@@ -89,10 +93,21 @@ export function createDrawings(deps: {
   async function storedDrawing(ref: CanvasRef, frame: Frame): Promise<Drawing | null> {
     const record = await ownAsset(ref, assetIdOf(frame.drawingUrl));
     if (!record) return null;
+    const known = parsedDrawings.get(record.assetId);
+    if (known) return known;
     const bytes = await assets.bytesOf(record);
     if (!bytes) return null;
+    // Parsed as untrusted: the shot's drawingUrl is node data anyone may write, so it may name any asset.
     const parsed = Drawing.safeParse(JSON.parse(bytes.toString('utf8')));
-    return parsed.success ? parsed.data : null;
+    if (!parsed.success) return null;
+    remember(record.assetId, parsed.data);
+    return parsed.data;
+  }
+
+  /** A drawing this process wrote or read, by its asset (assets never change): the next save skips reading it. */
+  function remember(assetId: string, drawing: Drawing): void {
+    parsedDrawings.set(assetId, drawing);
+    if (parsedDrawings.size > PARSED_DRAWINGS) parsedDrawings.delete(parsedDrawings.keys().next().value!);
   }
 
   /** The picture under a drawing, cropped to the frame, as a data URI: only this project's own pictures. */
@@ -210,6 +225,7 @@ export function createDrawings(deps: {
         checkDrawingLimits(next, settings);
         const png = await render(ref, board, next);
         const kept = await keep(ctx, ref, shotId, next, png);
+        remember(kept.drawingId, next);
         const drawingRef: ShotDrawingRef = { drawingUrl: pathOf(kept.drawingId) };
         const imageUrl = pathOf(kept.pictureId);
         // The picture a first drawing covers stays an earlier picture of the shot, to pick back.
