@@ -7,7 +7,8 @@ import { card, launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { readLayout } from '../support/canvas-reads.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
-import { projectToken } from '../support/tokens.js';
+import { agentOnCanvas, projectToken } from '../support/tokens.js';
+import { connectClient } from '../support/mcp.js';
 import { line, pointers, strokeThrough } from '../support/pointers.js';
 import { uploadedPicture } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
@@ -147,6 +148,37 @@ describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
           () => card(watcher.page, 'board').locator('[data-shot-id="s3"] img').getAttribute('src'),
           (src) => (src ?? '').includes(assetId),
         );
+
+        // An agent adds a push-in arrow to shot 4's notes layer with the edit-in-place tool's write: the artist sees it.
+        const agent = await agentOnCanvas(server.store, {
+          projectId: 'demo',
+          canvasId: 'draw',
+          name: 'previs',
+          toolSets: ['edit'],
+        });
+        const client = await connectClient(server.server.mcpUrl, {
+          Authorization: `Bearer ${agent.secret}`,
+          'X-Agent-Run-Id': agent.chatRunId,
+        });
+        const board = layout.nodes.find((node) => node.id === 'board')!;
+        const boardData = board.data as { frames: Array<Record<string, unknown>> };
+        const frames = boardData.frames.map((frame) =>
+          frame.id === 's4'
+            ? { ...frame, marks: [{ tool: 'arrow', colour: '#dc2626', points: [0.2, 0.5, 0.8, 0.5] }] }
+            : frame,
+        );
+        const marked = await client.callTool({
+          name: 'apply_canvas_changes',
+          arguments: {
+            project_id: 'demo',
+            canvas_id: 'draw',
+            base_revision: layout.revision,
+            operations: [{ op: 'update_node', node_id: 'board', set: { data: { ...boardData, frames } } }],
+          },
+        });
+        await client.close();
+        expect(marked.isError ?? false, JSON.stringify(marked.content)).toBe(false);
+        await card(page, 'board').locator('[data-shot-id="s4"] .shot-marks[data-marks="1"]').waitFor();
 
         // Closed with Done: the artist's own board shows it too.
         await editor.getByRole('button', { name: 'Done' }).click();
