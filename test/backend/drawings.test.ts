@@ -98,7 +98,7 @@ describe.each(STORE_TARGETS)('drawings on shots: $name', (target) => {
       cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
       const editor = await projectToken(server.store, 'p', 'editor');
       viewer = await projectToken(server.store, 'p', 'viewer');
-      // A blue photo uploaded as any person would: the shot's picture before it is drawn on.
+      // A blue photo, uploaded the way a person uploads one: the shot's picture before it is drawn on.
       photoUrl = await uploadedPicture(server, { projectId: 'p', canvasId: 'c', token: editor, name: 'plate.png' });
       const board = CanvasNode.parse({
         id: 'board',
