@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanvasNode, type CanvasLayout, type Drawing } from '../../src/contract/index.js';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { CanvasNode, ExportView, type CanvasLayout, type Drawing } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { card, launchBrowser, screenshot, signIn } from '../support/browser.js';
-import { readLayout } from '../support/canvas-reads.js';
+import { readLayout, signedInPerson } from '../support/canvas-reads.js';
 import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { agentOnCanvas, projectToken } from '../support/tokens.js';
@@ -210,6 +211,57 @@ describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
         await watcher.context.close();
       }
     }, 120_000);
+
+    it("prints the sketch in the next PDF: shot 3's picture there holds its ink", async () => {
+      const asOwner = await signedInPerson(server, DEMO_OWNER);
+      const started = await api(
+        server.url,
+        '/api/v2/projects/demo/canvases/draw/exports',
+        asOwner({ method: 'POST', body: { kind: 'pdf_board', node_id: 'board', options: {} } }),
+      );
+      expect(started.status, JSON.stringify(started.body)).toBe(201);
+      const queued = ExportView.parse(started.body);
+      const view = await waitFor(
+        async () =>
+          ExportView.parse(
+            (
+              await api(server.url, `/api/v2/projects/demo/canvases/draw/exports/${queued.export_id}`, {
+                token: reader,
+              })
+            ).body,
+          ),
+        (job) => job.status !== 'queued' && job.status !== 'running',
+        120_000,
+        100,
+      );
+      expect(view.status, JSON.stringify(view)).toBe('succeeded');
+      const bytes = Buffer.from(
+        await (
+          await fetch(`${server.url}${view.file!.url}`, { headers: { authorization: `Bearer ${reader}` } })
+        ).arrayBuffer(),
+      );
+      // The pictures the PDF paints, by how much near-black ink each holds: only the sketched shot has any.
+      const pdf = await getDocument({ data: new Uint8Array(bytes) }).promise;
+      const page = await pdf.getPage(1);
+      const operators = await page.getOperatorList();
+      const inked: number[] = [];
+      for (const [index, fn] of operators.fnArray.entries()) {
+        if (fn !== OPS.paintImageXObject) continue;
+        const name = operators.argsArray[index]![0] as string;
+        const image = (await new Promise((resolve) => page.objs.get(name, resolve))) as {
+          width: number;
+          height: number;
+          data: Uint8ClampedArray;
+        };
+        const channels = image.data.length / (image.width * image.height);
+        let dark = 0;
+        for (let at = 0; at < image.data.length; at += channels)
+          if (image.data[at]! < 60 && image.data[at + 1]! < 60 && image.data[at + 2]! < 60) dark += 1;
+        inked.push(dark);
+      }
+      expect(inked.length).toBeGreaterThanOrEqual(2);
+      expect(inked.filter((dark) => dark > 50)).toHaveLength(1);
+    }, 180_000);
 
     it('keeps a stroke made just before the tab is closed', async () => {
       const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'draw' });
