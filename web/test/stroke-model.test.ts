@@ -163,3 +163,31 @@ describe('layerRefusal and newStrokeId', () => {
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{1,40}$/);
   });
 });
+
+describe('tilt', () => {
+  const box = { left: 0, top: 0, width: 100, height: 100 };
+  it('broadens a pencil or brush laid over: the tilt raises the pressure kept, up to its own share', () => {
+    const upright = framePoint(
+      { clientX: 50, clientY: 50, pressure: 0.4, pointerType: 'pen', tiltX: 0, tiltY: 0 },
+      box,
+      true,
+    );
+    const laid = framePoint(
+      { clientX: 50, clientY: 50, pressure: 0.4, pointerType: 'pen', tiltX: 45, tiltY: -10 },
+      box,
+      true,
+    );
+    const flat = framePoint(
+      { clientX: 50, clientY: 50, pressure: 0.8, pointerType: 'pen', tiltX: 0, tiltY: 90 },
+      box,
+      true,
+    );
+    expect([upright[2], laid[2], flat[2]]).toEqual([0.4, 0.6, 1]);
+  });
+
+  it('leaves the pen, a finger and a tool without shading as pressed', () => {
+    const at = { clientX: 50, clientY: 50, pressure: 0.4, tiltX: 60, tiltY: 0 };
+    expect(framePoint({ ...at, pointerType: 'pen' }, box, false)[2]).toBe(0.4);
+    expect(framePoint({ ...at, pointerType: 'touch' }, box, true)[2]).toBe(0.4);
+  });
+});

@@ -288,7 +288,7 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
     } catch {
       // Drawn all the same, inside the frame.
     }
-    const point = framePoint(event, box());
+    const point = framePoint(event, box(), tool === 'pencil' || tool === 'brush');
     if (tool === 'text') {
       setTextAt(point);
       return;
@@ -325,7 +325,8 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
     // The points the browser merged into this event (a pen reports more often than the screen paints).
     const merged = typeof native.getCoalescedEvents === 'function' ? native.getCoalescedEvents() : [];
     const rect = box();
-    for (const point of merged.length > 0 ? merged : [native]) current.points.push(framePoint(point, rect));
+    for (const point of merged.length > 0 ? merged : [native])
+      current.points.push(framePoint(point, rect, tool === 'pencil' || tool === 'brush'));
     drawLive(current.points);
   };
 

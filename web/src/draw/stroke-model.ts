@@ -7,15 +7,23 @@ import { applyDrawingChanges } from '../../../src/shared/drawing-changes.js';
  * is a list of changes the server applies (src/shared/drawing-changes.ts); its undo is the list that takes it back.
  */
 
-/** A point of the frame from a pointer position over the drawing surface's box, rounded to what a save keeps. */
+/**
+ * A point of the frame from a pointer position over the drawing surface's box, rounded to what a save keeps. With
+ * `tiltShades` (the pencil and the brush), a pen laid over broadens the line as the side of a lead or a brush does:
+ * the tilt (0 upright to 90 flat, the larger of tiltX and tiltY) raises the pressure kept by up to its own share, so
+ * every renderer draws the broader line from the same [x, y, pressure] points.
+ */
 export function framePoint(
-  at: { clientX: number; clientY: number; pressure: number; pointerType: string },
+  at: { clientX: number; clientY: number; pressure: number; pointerType: string; tiltX?: number; tiltY?: number },
   box: { left: number; top: number; width: number; height: number },
+  tiltShades = false,
 ): DrawingPoint {
   const x = (at.clientX - box.left) / box.width;
   const y = (at.clientY - box.top) / box.height;
   // A mouse reports 0.5 while a button is down, a pen its pressure; a pen touching lightly can report 0.
-  const pressure = at.pointerType === 'mouse' ? 0.5 : Math.max(0.05, Math.min(1, at.pressure || 0.5));
+  const pressed = at.pointerType === 'mouse' ? 0.5 : Math.max(0.05, Math.min(1, at.pressure || 0.5));
+  const tilt = at.pointerType === 'pen' ? Math.min(90, Math.max(Math.abs(at.tiltX ?? 0), Math.abs(at.tiltY ?? 0))) : 0;
+  const pressure = tiltShades ? Math.min(1, pressed * (1 + tilt / 90)) : pressed;
   const clamp = (value: number) => Math.max(-0.5, Math.min(1.5, value));
   return [round(clamp(x), 4), round(clamp(y), 4), round(pressure, 3)];
 }
