@@ -97,3 +97,27 @@ function overLimit(limit: string, value: number, max: number, words: string): Ca
     { limit: `drawing_${limit}`, value, max },
   );
 }
+
+/**
+ * The strokes a save only adds on top of everything drawn, or null when the frame must be drawn whole: every change
+ * adds a stroke (no eraser) to one visible layer at full opacity, and no layer above it has a visible stroke. Then the
+ * new picture is the previous one with these strokes drawn over it, the same pixels as drawing the whole frame again
+ * (a layer at full opacity draws each stroke over the ones before it), at the cost of the new strokes alone.
+ */
+export function strokesOnTop(
+  next: Drawing,
+  changes: readonly DrawingChange[],
+): Drawing['layers'][number]['strokes'] | null {
+  const added = changes.map((change) => (change.op === 'add_stroke' ? change : null));
+  if (added.length === 0 || added.some((change) => change === null || change.stroke.tool === 'eraser')) return null;
+  const layerName = added[0]!.layer;
+  if (added.some((change) => change!.layer !== layerName)) return null;
+  const index = next.layers.findIndex((layer) => layer.name === layerName);
+  const layer = next.layers[index];
+  if (!layer || !layer.visible || layer.opacity !== 1) return null;
+  if (next.layers.slice(index + 1).some((above) => above.visible && above.strokes.length > 0)) return null;
+  const ids = new Set(added.map((change) => change!.stroke.id));
+  // A stroke saved twice is in the drawing once, already drawn: only the ones this save put there.
+  const fresh = layer.strokes.slice(layer.strokes.length - ids.size).filter((stroke) => ids.has(stroke.id));
+  return fresh.length === ids.size ? fresh : null;
+}

@@ -154,6 +154,41 @@ describe.each(STORE_TARGETS)('drawings on shots: $name', (target) => {
       expect(drawing.pictureUnderUrl).toBe(photoUrl);
     });
 
+    it('draws an added ink stroke over the previous picture: the same picture as drawing the frame whole', async () => {
+      const version = await versionNow();
+      const added = await save({
+        base_version: version,
+        changes: [{ op: 'add_stroke', layer: 'ink', stroke: penStroke('ink-2', 0.5, '#dc2626') }],
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+      const onTop = await pictureBytes((added.body as DrawingReceipt).image_url);
+      // A change that is not an added stroke draws the frame whole; this one changes no pixel.
+      const whole = await save({
+        base_version: version + 1,
+        changes: [{ op: 'set_layer', layer: 'ink', opacity: 1 }],
+      });
+      expect(whole.status).toBe(200);
+      const redrawn = await pictureBytes((whole.body as DrawingReceipt).image_url);
+      const raw = async (bytes: Buffer) => (await sharp(bytes).removeAlpha().raw().toBuffer()) as Buffer;
+      const [a, b] = [await raw(onTop), await raw(redrawn)];
+      expect(a.length).toBe(b.length);
+      let total = 0;
+      let largest = 0;
+      for (let at = 0; at < a.length; at++) {
+        const difference = Math.abs(a[at]! - b[at]!);
+        total += difference;
+        largest = Math.max(largest, difference);
+      }
+      expect(total / a.length).toBeLessThan(0.5);
+      expect(largest).toBeLessThan(48);
+      // The red stroke is there (drawn last, over the first one's ink).
+      const [red, green] = await pixel(onTop, 0.5, 0.5);
+      expect(red).toBeGreaterThan(150);
+      expect(green).toBeLessThan(80);
+      const removed = await save({ base_version: version + 2, changes: [{ op: 'remove_stroke', stroke_id: 'ink-2' }] });
+      expect(removed.status).toBe(200);
+    });
+
     it('merges two saves made on the same version: both strokes are kept, never one over the other', async () => {
       const base = await versionNow();
       const [first, second] = await Promise.all([

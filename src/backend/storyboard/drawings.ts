@@ -17,7 +17,12 @@ import { aspectOf } from '../../shared/frame-shape.js';
 import { drawingSvg, StrokeCache } from '../../shared/drawing-svg.js';
 import { CanvasError } from '../../shared/errors.js';
 import { ID_PREFIX, newId } from '../../shared/ids.js';
-import { applyDrawingChanges, checkDrawingLimits, type DrawingLimits } from '../../shared/drawing-changes.js';
+import {
+  applyDrawingChanges,
+  checkDrawingLimits,
+  strokesOnTop,
+  type DrawingLimits,
+} from '../../shared/drawing-changes.js';
 import type { AssetRecord } from '../../store/asset-records.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
@@ -42,6 +47,9 @@ export interface DrawingSettings extends DrawingLimits {
 /** Drawings kept parsed in this process (the newest of the shots being drawn on). */
 const PARSED_DRAWINGS = 64;
 
+/** Shot pictures kept in memory for the next save to draw on (a 1,280 px PNG is about 0.1 to 2 MB). */
+const RENDERS_KEPT = 16;
+
 /** Attempts at one save when other writes to the canvas keep landing first. */
 const WRITE_ATTEMPTS = 6;
 
@@ -65,6 +73,7 @@ export function createDrawings(deps: {
   // A stroke's outline is computed once in this process: a save of a 2,000-stroke frame draws one new outline.
   const outlines = new StrokeCache(50_000);
   const parsedDrawings = new Map<string, Drawing>();
+  const renders = new Map<string, { pictureId: string; bytes: Buffer }>();
 
   async function ownAsset(ref: CanvasRef, assetId: string | null): Promise<AssetRecord | null> {
     if (!assetId) return null;
@@ -135,6 +144,33 @@ export function createDrawings(deps: {
     const under = await pictureUnder(ref, drawing.pictureUnderUrl, width, height);
     const svg = drawingSvg(drawing, { width, height, pictureUnder: under, cache: outlines });
     return (await rasterise(svg, { format: 'png', width, maxBytes: 4_000_000 })).bytes;
+  }
+
+  /**
+   * The new picture as the previous one with only the added strokes drawn over it, when that is the same picture
+   * (strokesOnTop) and the shot still shows the picture this process rendered for its drawing; else null.
+   */
+  async function renderOnTop(frame: Frame, next: Drawing, changes: SaveDrawingBody['changes']) {
+    const strokes = strokesOnTop(next, changes);
+    const previous = renders.get(assetIdOf(frame.drawingUrl) ?? '');
+    if (!strokes || !previous || previous.pictureId !== assetIdOf(frame.imageUrl)) return null;
+    const { width, height } = (await sharp(previous.bytes).metadata()) as { width: number; height: number };
+    const layer = next.layers.find((each) => each.strokes.includes(strokes[0]!))!;
+    const top = drawingSvg(
+      { ...next, layers: [{ ...layer, strokes }] },
+      { width, height, paper: false, cache: outlines },
+    );
+    const over = (await rasterise(top, { format: 'png', width, maxBytes: 64_000_000 })).bytes;
+    return sharp(previous.bytes)
+      .composite([{ input: over }])
+      .png()
+      .toBuffer();
+  }
+
+  /** The picture rendered for a drawing asset, kept for the next save's renderOnTop (the newest few shots). */
+  function rendered(drawingId: string, pictureId: string, bytes: Buffer): void {
+    renders.set(drawingId, { pictureId, bytes });
+    if (renders.size > RENDERS_KEPT) renders.delete(renders.keys().next().value!);
   }
 
   /** Writes the strokes and the picture as assets of the project, within its quota; answers their ids. */
@@ -223,9 +259,10 @@ export function createDrawings(deps: {
             );
         const next = applyDrawingChanges(current, body.changes);
         checkDrawingLimits(next, settings);
-        const png = await render(ref, board, next);
+        const png = (await renderOnTop(frame, next, body.changes)) ?? (await render(ref, board, next));
         const kept = await keep(ctx, ref, shotId, next, png);
         remember(kept.drawingId, next);
+        rendered(kept.drawingId, kept.pictureId, png);
         const drawingRef: ShotDrawingRef = { drawingUrl: pathOf(kept.drawingId) };
         const imageUrl = pathOf(kept.pictureId);
         // The picture a first drawing covers stays an earlier picture of the shot, to pick back.
