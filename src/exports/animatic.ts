@@ -16,8 +16,9 @@ import type { ExportBoard, ExportFile, ExportProgress } from './export-board.js'
  * (a sidechain compressor keyed by the voices), silence when there is neither, so the file always has both streams.
  *
  * The ffmpeg npm package ships a 2018 build: no xfade, no amix normalize, no tpad. Crossfades are overlays of each shot
- * fading in over the one before (each extended by the fade), and voices are padded to the film's length so amix's
- * 1/n scaling stays constant and is undone by a fixed gain.
+ * fading in over the one before, centred on the cut (each shot starts half a fade early and runs on half a fade late,
+ * so the cut frame is the mix's midpoint and stays on its frame-exact time), and voices are padded to the film's length
+ * so amix's 1/n scaling stays constant and is undone by a fixed gain.
  */
 
 const SIZES = { '1080p': { width: 1920, height: 1080 }, '720p': { width: 1280, height: 720 } } as const;
@@ -66,6 +67,8 @@ export async function renderAnimatic(
           ),
         )
       : 0;
+  // How many of a fade's frames come before its cut: the cut frame is then the fade's midpoint (alpha lead / fade).
+  const lead = Math.ceil(fade / 2);
 
   return inScratch(async (dir) => {
     const inputs: string[][] = [];
@@ -76,7 +79,12 @@ export async function renderAnimatic(
     progress(2, 'Preparing pictures');
     for (const [index, shot] of board.shots.entries()) {
       signal.throwIfAborted();
-      const frames = cut[index]!.frames + (options.transition === 'crossfade' && index < cut.length - 1 ? fade : 0);
+      // A crossfaded shot also fills the fade's frames before its cut and after its end (none before the first shot,
+      // none after the last): the film keeps its length.
+      const frames =
+        cut[index]!.frames +
+        (fade > 0 && index > 0 ? lead : 0) +
+        (fade > 0 && index < cut.length - 1 ? fade - lead : 0);
       const input = inputs.length;
       const label = `s${index}`;
       const burnIn = options.burn_in || (!shot.picture && !shot.video) ? [shotLabel(shot, font, height)] : [];
@@ -117,9 +125,11 @@ export async function renderAnimatic(
       segments.push({ label, frames });
     }
 
-    filters.push(...joinSegments(segments, cut, fade, { width, height, rate, totalFrames, seconds }));
+    filters.push(...joinSegments(segments, cut, { fade, lead }, { width, height, rate, totalFrames, seconds }));
     const timecode = options.burn_in ? [runningTimecode(options.frame_rate, rate, font, height)] : [];
-    filters.push(`[joined]${[...timecode, 'format=yuv420p'].join(',')}[vout]`);
+    // The film's length is cut here, in the graph, not by `-frames:v`: that option ends the whole output on the last
+    // video frame, dropping the sound still queued behind it (the track came out about 50 ms short of the picture).
+    filters.push(`[joined]${[`trim=end_frame=${totalFrames}`, ...timecode, 'format=yuv420p'].join(',')}[vout]`);
 
     const audio = soundTrack(board, cut, rate, inputs, totalSeconds);
     filters.push(...audio);
@@ -148,8 +158,6 @@ export async function renderAnimatic(
         'yuv420p',
         '-r',
         rate,
-        '-frames:v',
-        String(totalFrames),
         '-c:a',
         'aac',
         '-b:a',
@@ -232,7 +240,7 @@ function runningTimecode(frameRate: AnimaticOptions['frame_rate'], rate: string,
 function joinSegments(
   segments: readonly Segment[],
   cut: ReadonlyArray<{ startFrame: number; frames: number }>,
-  fade: number,
+  { fade, lead }: { fade: number; lead: number },
   frame: { width: number; height: number; rate: string; totalFrames: number; seconds: (frames: number) => string },
 ): string[] {
   if (fade === 0 || segments.length === 1)
@@ -242,7 +250,8 @@ function joinSegments(
   ];
   let under = 'base';
   for (const [index, segment] of segments.entries()) {
-    const start = cut[index]!.startFrame;
+    // Each later shot is laid `lead` frames before its cut, so half its fade is over the shot before.
+    const start = cut[index]!.startFrame - lead;
     const faded =
       index === 0
         ? `[${segment.label}]setpts=PTS-STARTPTS[f${index}]`

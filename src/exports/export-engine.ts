@@ -148,23 +148,29 @@ export function createExportEngine(options: ExportEngineOptions) {
         });
         context.signal.throwIfAborted();
         // Content credentials (docs/provenance.md): PDFs and animatics are signed; text exports are stored as they are.
-        const file = options.credentials
+        const signed = options.credentials
+          ? await options.credentials.signExport(
+              {
+                exportId: job.id,
+                kind: job.kind,
+                projectId: job.projectId,
+                canvasId: job.canvasId,
+                nodeId: job.nodeId,
+                revision: job.revision,
+                components: componentsOf(job.kind, source),
+                fileOf: (assetId) => files.get(assetId) ?? null,
+              },
+              { bytes: rendered.bytes, mimeType: rendered.contentType, title: rendered.fileName },
+              context.log,
+            )
+          : null;
+        // A PDF or animatic kept without credentials (over the signing limit, signing failed) says so in its warnings:
+        // never a silent `succeeded` (issue 51, defect 2).
+        const file = signed
           ? {
               ...rendered,
-              bytes: await options.credentials.signExport(
-                {
-                  exportId: job.id,
-                  kind: job.kind,
-                  projectId: job.projectId,
-                  canvasId: job.canvasId,
-                  nodeId: job.nodeId,
-                  revision: job.revision,
-                  components: componentsOf(job.kind, source),
-                  fileOf: (assetId) => files.get(assetId) ?? null,
-                },
-                { bytes: rendered.bytes, mimeType: rendered.contentType, title: rendered.fileName },
-                context.log,
-              ),
+              bytes: signed.bytes,
+              warnings: signed.unsigned ? [...rendered.warnings, signed.unsigned] : rendered.warnings,
             }
           : rendered;
         const assetId = newId(ID_PREFIX.asset);

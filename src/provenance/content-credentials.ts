@@ -23,7 +23,10 @@ import {
  * the deployment's own certificate the output is kept unsigned and a warning is logged (never the key).
  */
 
-/** Larger files are stored unsigned (c2pa-wasm holds the whole file, and its copy, in WebAssembly memory). */
+/**
+ * Larger files are stored unsigned (c2pa-wasm holds the whole file, and its copy, in WebAssembly memory); a deployment
+ * may set a lower limit (`--c2pa-sign-max-bytes`), never a higher one.
+ */
 export const SIGN_BYTES_LIMIT = 512 * 1024 * 1024;
 
 export interface ContentCredentialsOptions {
@@ -35,6 +38,8 @@ export interface ContentCredentialsOptions {
   inputFile(assetId: string): Promise<{ path: string; release(): Promise<void> } | null>;
   keyFile?: string | undefined;
   certFile?: string | undefined;
+  /** The largest file signed (`--c2pa-sign-max-bytes`); SIGN_BYTES_LIMIT when not given. */
+  signMaxBytes?: number | undefined;
   logger: Logger;
   clock?: () => number;
 }
@@ -71,12 +76,22 @@ export interface ContentCredentials {
   readonly failClosed: boolean;
   /** A signer for one run's outputs: its ingredients are gathered once, at the first output that is signed. */
   forRun(run: RunToSign, log: Logger): { sign(output: FileToSign & { assetId: string }): Promise<Buffer> };
-  signExport(job: ExportToSign, file: FileToSign, log: Logger): Promise<Buffer>;
+  /**
+   * An export's file signed, or kept unsigned with the reason in words for the export's warnings (docs/provenance.md):
+   * an export that is not signed never ends a silent `succeeded`.
+   */
+  signExport(job: ExportToSign, file: FileToSign, log: Logger): Promise<SignedExport>;
   /**
    * An upload whose original carried credentials: the kept (re-encoded) file gets a manifest naming the original as
    * its parent ingredient, with the original's own manifest. The kept bytes as they are when the original carried none.
    */
   signUpload(upload: UploadToSign, log: Logger): Promise<Buffer>;
+}
+
+export interface SignedExport {
+  bytes: Buffer;
+  /** Why the file was kept without content credentials, for the export's warnings; null when signed or not signable. */
+  unsigned: string | null;
 }
 
 export interface UploadToSign {
@@ -124,6 +139,7 @@ const reasonOf = (error: unknown) =>
 export function createContentCredentials(options: ContentCredentialsOptions): ContentCredentials {
   const clock = options.clock ?? Date.now;
   const failClosed = !!(options.keyFile && options.certFile);
+  const signMaxBytes = Math.min(options.signMaxBytes ?? SIGN_BYTES_LIMIT, SIGN_BYTES_LIMIT);
   let signer: Promise<{ cose: CoseSigner; source: SigningCredentials['source'] }> | undefined;
 
   /** Loaded at first need and kept; a failure is tried again at the next file. */
@@ -144,30 +160,35 @@ export function createContentCredentials(options: ContentCredentialsOptions): Co
     return signer;
   }
 
-  async function signed(
+  /** The file signed; or kept as it is, with why in words (`unsigned`), when it is too large or signing failed open. */
+  async function signing(
     what: string,
     file: FileToSign,
     log: Logger,
     build: () => Promise<{ manifest: ManifestDefinition; ingredients: readonly Ingredient[] }>,
-  ): Promise<Buffer> {
-    if (!signableType(file.mimeType)) return file.bytes;
-    if (file.bytes.length > SIGN_BYTES_LIMIT) {
+  ): Promise<{ bytes: Buffer; unsigned: string | null }> {
+    if (!signableType(file.mimeType)) return { bytes: file.bytes, unsigned: null };
+    if (file.bytes.length > signMaxBytes) {
       log.warn(
-        { bytes: file.bytes.length, limit: SIGN_BYTES_LIMIT },
+        { bytes: file.bytes.length, limit: signMaxBytes },
         `content credentials: ${what} is too large to sign here; stored without them`,
       );
-      return file.bytes;
+      return {
+        bytes: file.bytes,
+        unsigned: `The file is not signed with content credentials: at ${sizeInWords(file.bytes.length)} it is over this server's signing limit of ${sizeInWords(signMaxBytes)} (--c2pa-sign-max-bytes).`,
+      };
     }
     try {
       const { cose } = await signerOf();
       const { manifest, ingredients } = await build();
-      return await signBytes({
+      const bytes = await signBytes({
         bytes: file.bytes,
         mimeType: file.mimeType,
         manifest,
         ingredients: ingredients.map((ingredient) => ingredient.input),
         signer: cose,
       });
+      return { bytes, unsigned: null };
     } catch (error) {
       const reason = reasonOf(error);
       if (failClosed) {
@@ -179,9 +200,16 @@ export function createContentCredentials(options: ContentCredentialsOptions): Co
         );
       }
       log.warn({ reason }, `content credentials: ${what} could not be signed; stored without them`);
-      return file.bytes;
+      return {
+        bytes: file.bytes,
+        unsigned:
+          'The file is not signed with content credentials: signing failed on this server (an operator can see why in the server log).',
+      };
     }
   }
+
+  /** Run outputs and uploads: the bytes alone (an unsigned one is in the log; a run has no warnings to carry it). */
+  const signed = async (...args: Parameters<typeof signing>): Promise<Buffer> => (await signing(...args)).bytes;
 
   return {
     failClosed,
@@ -224,7 +252,7 @@ export function createContentCredentials(options: ContentCredentialsOptions): Co
       };
     },
     signExport(job, file, log) {
-      return signed(`${job.kind} export`, file, log, async () => {
+      return signing(`${job.kind} export`, file, log, async () => {
         const found = await gatherIngredients({
           records: options.store.assets,
           // The export's own local copies: read where they are, removed by the export engine.
@@ -293,4 +321,11 @@ export function createContentCredentials(options: ContentCredentialsOptions): Co
       }));
     },
   };
+}
+
+/** A byte count for people: "1.2 MB", "512 MiB" for the default limit, "4 KB". */
+function sizeInWords(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1_000_000) return `${Number((bytes / 1_000_000).toFixed(1))} MB`;
+  return `${Number((bytes / 1000).toFixed(1))} KB`;
 }

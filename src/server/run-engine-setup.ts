@@ -45,6 +45,7 @@ export function credentialsOf(config: ServeConfig, store: Store, assets: Assets,
       inputFile: (assetId) => assets.inputFile(assetId),
       keyFile: config.c2paKeyFile,
       certFile: config.c2paCertFile,
+      signMaxBytes: config.c2paSignMaxBytes,
       logger: logger.child({ component: 'content-credentials' }),
     });
     credentialsByStore.set(store, credentials);

@@ -8,7 +8,7 @@ import { AnimaticOptions } from '../../src/contract/index.js';
 import { renderAnimatic } from '../../src/exports/animatic.js';
 import type { ExportBoard, ExportShot } from '../../src/exports/export-board.js';
 import { cutFrames } from '../../src/exports/timeline/frame-rate.js';
-import { ffmpegPath } from '../../src/shared/media-binaries.js';
+import { ffmpegPath, ffprobePath } from '../../src/shared/media-binaries.js';
 import { probe } from '../support/media.js';
 import { ffmpegFixture } from '../support/upload-fixtures.js';
 
@@ -87,6 +87,33 @@ function bandVolume(bytes: Buffer, frequency: number, start: number, length: num
   return Number(match[1]);
 }
 
+/** Each stream's own duration in seconds, as ffprobe reads it from the container (issue 51, defect 7). */
+function streamDurations(bytes: Buffer): { video: number; audio: number } {
+  const film = file('durations.mp4', bytes);
+  const { stdout } = spawnSync(
+    ffprobePath(),
+    ['-v', 'error', '-show_entries', 'stream=codec_type,duration', '-of', 'json', film],
+    { encoding: 'utf8' },
+  );
+  const streams = (JSON.parse(stdout) as { streams: Array<{ codec_type: string; duration: string }> }).streams;
+  const of = (type: string) => Number(streams.find((stream) => stream.codec_type === type)?.duration);
+  return { video: of('video'), audio: of('audio') };
+}
+
+/** The mean colour of frame `index` (0-based) of a film, read by sharp from the frame ffmpeg extracts. */
+async function frameColour(bytes: Buffer, index: number): Promise<{ r: number; g: number; b: number }> {
+  const film = file('frames.mp4', bytes);
+  const still = join(dir, `frame-${index}.png`);
+  const { status, stderr } = spawnSync(
+    ffmpegPath(),
+    ['-v', 'error', '-i', film, '-vf', `select=eq(n\\,${index})`, '-vsync', '0', '-frames:v', '1', '-y', still],
+    { encoding: 'utf8' },
+  );
+  if (status !== 0) throw new Error(`ffmpeg extracted no frame ${index}: ${stderr.slice(-300)}`);
+  const { channels } = await sharp(still).stats();
+  return { r: channels[0]!.mean, g: channels[1]!.mean, b: channels[2]!.mean };
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'canvas-mcp-animatic-'));
   picture = file(
@@ -110,6 +137,60 @@ describe('the animatic', () => {
     const expected = cutFrames(durations, '29.97').reduce((sum, each) => sum + each.frames, 0);
     expect(frames(film.bytes)).toBe(expected);
     expect(probe(film.bytes).durationSeconds).toBeCloseTo((expected * 1001) / 30000, 1);
+  });
+
+  it('has sound exactly as long as its picture (issue 51, defect 7)', async () => {
+    const music = file('bed.wav', ffmpegFixture('wav', 1, 300));
+    for (const frame_rate of ['24', '29.97'] as const) {
+      const film = await render(board([shot('1', 1000), shot('2', 1700), shot('3', 1333)], music), { frame_rate });
+      const { video, audio } = streamDurations(film.bytes);
+      const expected = cutFrames([1000, 1700, 1333], frame_rate).reduce((sum, each) => sum + each.frames, 0);
+      const frame = frame_rate === '24' ? 1 / 24 : 1001 / 30000;
+      expect(video).toBeCloseTo(expected * frame, 3);
+      // Within one frame of the picture, never short of it by more.
+      expect(Math.abs(audio - video)).toBeLessThan(frame);
+    }
+  });
+
+  it('centres a crossfade on the cut: half before, half after (issue 51, defect 8)', async () => {
+    const solid = async (name: string, background: { r: number; g: number; b: number }) =>
+      file(
+        name,
+        await sharp({ create: { width: 320, height: 180, channels: 3, background } })
+          .png()
+          .toBuffer(),
+      );
+    const red = await solid('red.png', { r: 220, g: 0, b: 0 });
+    const blue = await solid('blue.png', { r: 0, g: 0, b: 220 });
+    const green = await solid('green.png', { r: 0, g: 200, b: 0 });
+    const durations = [1000, 1000, 1000];
+    const film = await render(
+      board([
+        shot('1', 1000, { picture: red }),
+        shot('2', 1000, { picture: blue }),
+        shot('3', 1000, { picture: green }),
+      ]),
+      { frame_rate: '24', transition: 'crossfade' },
+    );
+    const cut = cutFrames(durations, '24');
+    // The film keeps its length: every shot's frames, no more.
+    expect(frames(film.bytes)).toBe(cut.reduce((sum, each) => sum + each.frames, 0));
+    // Far from any cut, each shot is its own colour.
+    const first = await frameColour(film.bytes, 2);
+    expect(first.r).toBeGreaterThan(200);
+    expect(first.b).toBeLessThan(20);
+    // On the cut frame the two shots are mixed about half and half.
+    const onCut = await frameColour(film.bytes, cut[1]!.startFrame);
+    expect(onCut.r / (onCut.r + onCut.b)).toBeGreaterThan(0.3);
+    expect(onCut.r / (onCut.r + onCut.b)).toBeLessThan(0.7);
+    const onSecondCut = await frameColour(film.bytes, cut[2]!.startFrame);
+    expect(onSecondCut.b / (onSecondCut.b + onSecondCut.g)).toBeGreaterThan(0.3);
+    expect(onSecondCut.b / (onSecondCut.b + onSecondCut.g)).toBeLessThan(0.7);
+    // Before the cut the outgoing shot leads; a few frames after it the next shot dominates.
+    const before = await frameColour(film.bytes, cut[1]!.startFrame - 3);
+    expect(before.r).toBeGreaterThan(before.b);
+    const after = await frameColour(film.bytes, cut[1]!.startFrame + 3);
+    expect(after.b).toBeGreaterThan(after.r * 2);
   });
 
   it('holds a video shot’s last frame when its clip is shorter than the shot', async () => {

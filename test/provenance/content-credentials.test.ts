@@ -565,4 +565,68 @@ describe('when a file cannot be signed', () => {
     expect(kept.equals(picture)).toBe(true);
     expect(lines.join('')).toMatch(/"level":40.*could not be signed; stored without them/);
   });
+
+  it('an export kept unsigned on the deployment certificate says so, for its warnings (issue 51, defect 2)', async () => {
+    const { logger } = capture();
+    const credentials = createContentCredentials({
+      store: { sharedSecret: () => Promise.reject(new Error('database away')), assets: { getAsset: async () => null } },
+      inputFile: async () => null,
+      logger,
+    });
+    const bytes = Buffer.from('%PDF-1.4\n%%EOF\n');
+    const job = {
+      exportId: 'export_1',
+      kind: 'pdf_board',
+      projectId: 'p',
+      canvasId: 'c',
+      nodeId: 'n',
+      revision: 1,
+      components: [],
+      fileOf: () => null,
+    };
+    const kept = await credentials.signExport(job, { bytes, mimeType: 'application/pdf', title: 'b.pdf' }, logger);
+    expect(kept.bytes.equals(bytes)).toBe(true);
+    expect(kept.unsigned).toMatch(/not signed with content credentials: signing failed/);
+  });
+});
+
+describe('an export over the signing limit (issue 51, defect 2)', () => {
+  let context: Awaited<ReturnType<typeof studio>>;
+  // A limit any animatic passes: the file is kept, unsigned, and the export says so and why.
+  beforeAll(async () => {
+    context = await studio({ c2paSignMaxBytes: 4096 });
+  }, 60_000);
+  afterAll(async () => context?.server.close());
+
+  it('is stored without credentials and succeeds with a warning that says it is not signed and why', async () => {
+    const { server, asEd } = context;
+    await context.node('board', 'storyboardNode', {
+      title: 'Harbour',
+      aspectRatio: '16:9',
+      frames: [{ id: 'a', number: '1', durationMs: 1000, imageUrl: null }],
+    });
+    const started = await api(
+      server.url,
+      `${CANVAS}/exports`,
+      asEd({ method: 'POST', body: { kind: 'animatic', node_id: 'board', options: { resolution: '720p' } } }),
+    );
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const job = await waitFor(
+      async () =>
+        ExportView.parse(
+          (await api(server.url, `${CANVAS}/exports/${ExportView.parse(started.body).export_id}`, asEd())).body,
+        ),
+      (current) => current.status !== 'queued' && current.status !== 'running',
+      60_000,
+      100,
+    );
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const film = await context.download(job.file!.url, asEd());
+    expect(film.length).toBeGreaterThan(4096);
+    expect(await readCredentials(film, 'video/mp4')).toBeNull();
+    const warning = job.warnings.find((each) => /content credentials/i.test(each));
+    expect(warning, JSON.stringify(job.warnings)).toMatch(/not signed/);
+    expect(warning).toMatch(/signing limit/);
+    expect(warning).toContain('--c2pa-sign-max-bytes');
+  });
 });

@@ -110,6 +110,14 @@ export const FILE_SETTINGS = {
     docs: 'the certificate chain of `--c2pa-key-file` (a PEM file, the leaf first, then the CAs that issued it); one from a CA on the C2PA trust list makes readers call the signer trusted',
     commands: ['worker'],
   }),
+  c2paSignMaxBytes: setting({
+    schema: Int(1, 512 * 1024 * 1024),
+    default: 512 * 1024 * 1024,
+    arg: 'bytes',
+    help: 'largest file signed with content credentials (512 MiB); a larger export is kept unsigned, with a warning',
+    docs: 'largest file signed with content credentials (512 MiB, what c2pa-wasm holds in memory at most); a larger run output is kept unsigned with a logged warning, a larger PDF or animatic export with a warning on the export saying it is not signed and why (docs/provenance.md)',
+    commands: ['worker'],
+  }),
   s3Bucket: setting({
     schema: z.string().min(1),
     arg: 'bucket',

@@ -16,6 +16,10 @@ import { drawLines, lineHeight, textWidth, wrapText, type TextStyle } from './te
  */
 
 const GUTTER = 12;
+/** Room between two fields that share a line (a dense panel). */
+const FIELD_GAP = 6;
+/** At most this many fields share a line: past two, a cell leaves no room for a value after its label. */
+const FIELDS_A_LINE = 2;
 const FRAME_FILL = '#f1f1f1';
 const FRAME_STROKE = '#9a9a9a';
 
@@ -35,7 +39,9 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 /**
  * Where things go in a panel. The picture keeps the board's aspect and takes at most about 60% of the height when
  * fields print under it; when that leaves a wide empty band beside it (one or two shots a page in landscape), the
- * fields go beside the picture instead.
+ * fields go beside the picture instead. A dense panel (4 × 4 with every field), where that would leave fewer lines than
+ * fields, gives the picture the column's width, or as much of it as leaves a line for every two fields (drawFields then
+ * puts them two a line): neither a small picture in a wide column nor a field left out.
  */
 function panelLayout(doc: PDFKit.PDFDocument, panel: Box, aspect: number, fields: readonly SheetField[]): PanelLayout {
   const number: TextStyle = { size: clamp(panel.width / 16, 10, 20), weight: 'bold', color: '#111111' };
@@ -52,6 +58,11 @@ function panelLayout(doc: PDFKit.PDFDocument, panel: Box, aspect: number, fields
     fields.length > 0
       ? Math.min(panel.width / aspect, available * 0.62, Math.max(available * 0.45, available - fieldsHeight))
       : Math.min(panel.width / aspect, available);
+  const lines = (height: number) => Math.floor((available - height - 6) / lineHeight(value) + 1e-6);
+  if (fields.length > 0 && lines(pictureHeight) < fields.length) {
+    const packed = lineHeight(value) * Math.ceil(fields.length / FIELDS_A_LINE) + 6;
+    pictureHeight = Math.max(pictureHeight, Math.min(panel.width / aspect, available - packed));
+  }
   let pictureWidth = pictureHeight * aspect;
   const sideWidth = panel.width * (1 - 0.62) - GUTTER;
   if (fields.length > 0 && pictureWidth < panel.width * 0.7 && sideWidth >= 150) {
@@ -109,6 +120,7 @@ async function drawPicture(
 /**
  * The fields in their box. Each field with text gets at least one line; the lines left over go to the fields in order,
  * so a long action can use the room a short dialogue leaves, and the last line of a cut field ends in an ellipsis.
+ * When there are fewer lines than fields (a dense panel), they share lines instead (packedFields): never one left out.
  */
 function drawFields(
   doc: PDFKit.PDFDocument,
@@ -122,11 +134,12 @@ function drawFields(
     return text === null ? [] : [{ field, text }];
   });
   const height = lineHeight(layout.value);
-  let linesLeft = Math.floor(box.height / height);
+  // The small allowance keeps a box of exactly n lines at n despite the float sums that made it.
+  let linesLeft = Math.floor(box.height / height + 1e-6);
+  if (texts.length > linesLeft) return packedFields(doc, texts, box, layout, Math.max(1, linesLeft));
   let y = box.y;
   texts.forEach(({ field, text }, index) => {
-    // One line kept for each field after this one, as far as lines are left: when even that is too many, the
-    // fields printed are the first ones, in the sheet's order.
+    // One line kept for each field after this one (there are enough: fewer lines than fields took packedFields).
     const reserved = Math.min(texts.length - index - 1, linesLeft - 1);
     const maxLines = linesLeft - Math.max(0, reserved);
     if (maxLines <= 0) return;
@@ -137,6 +150,43 @@ function drawFields(
     y += lines.length * height;
     linesLeft -= lines.length;
   });
+}
+
+/**
+ * Fields sharing lines, in the sheet's order left to right then down: each in its cell with its own label and one
+ * line of its value, cut with an ellipsis. On the rare panel with fewer lines than even that needs, the last cell
+ * names the fields left out ("+ Notes") rather than dropping them without a mark.
+ */
+function packedFields(
+  doc: PDFKit.PDFDocument,
+  texts: ReadonlyArray<{ field: SheetField; text: string }>,
+  box: Box,
+  layout: PanelLayout,
+  lines: number,
+): void {
+  const perLine = Math.min(FIELDS_A_LINE, Math.ceil(texts.length / lines));
+  const cellWidth = (box.width - FIELD_GAP * (perLine - 1)) / perLine;
+  const cells = perLine * lines;
+  const shown = texts.length > cells ? texts.slice(0, cells - 1) : texts;
+  const height = lineHeight(layout.value);
+  const cellAt = (index: number) => ({
+    x: box.x + (index % perLine) * (cellWidth + FIELD_GAP),
+    y: box.y + Math.floor(index / perLine) * height,
+  });
+  shown.forEach(({ field, text }, index) => {
+    const { x, y } = cellAt(index);
+    const label = FIELD_LABELS[field];
+    const labelWidth = textWidth(doc, label, layout.label) + 4;
+    const labelTop = y + (layout.value.size - layout.label.size) * 0.95;
+    drawLines(doc, [label], layout.label, { x, y: labelTop });
+    const lines = wrapText(doc, text, Math.max(1, cellWidth - labelWidth), layout.value, 1);
+    drawLines(doc, lines, layout.value, { x: x + labelWidth, y });
+  });
+  if (shown.length < texts.length) {
+    const rest = texts.slice(shown.length).map(({ field }) => FIELD_LABELS[field]);
+    const { x, y } = cellAt(shown.length);
+    drawLines(doc, wrapText(doc, `+ ${rest.join(', ')}`, cellWidth, layout.label, 1), layout.label, { x, y });
+  }
 }
 
 async function drawPanel(
