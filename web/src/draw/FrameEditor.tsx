@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import {
-  DRAWING_LAYERS,
   type Drawing,
   type DrawingChange,
   type DrawingLayerName,
@@ -8,13 +7,15 @@ import {
   type Stroke,
 } from '../../../src/contract/index.js';
 import { drawingSvg, isPressureTool, pressureStrokePath, StrokeCache } from '../../../src/shared/drawing-svg.js';
-import { aspectOf, GUIDE_LABELS, GUIDE_NAMES, type GuideName } from '../../../src/shared/frame-shape.js';
+import { aspectOf, type GuideName } from '../../../src/shared/frame-shape.js';
 import { FrameGuides } from '../cards/frame-guides.js';
 import { safeMediaUrl } from '../cards/media-url.js';
 import { api } from '../model/api.js';
 import { boardOf, shotPicture, type Shot } from '../model/shots.js';
 import { useFrameEditor } from '../model/frame-editor.js';
 import { useCanvasState, useMediaOrigin } from '../ui/canvas-context.js';
+import { COLOURS, EditorTools, TOOLS } from './EditorTools.js';
+import { LayersPanel } from './LayersPanel.js';
 import {
   applyGesture,
   EMPTY_HISTORY,
@@ -36,23 +37,6 @@ import {
  * same fractions as the PDF's and the board picture's.
  */
 
-const TOOLS: Array<{ tool: Stroke['tool']; label: string; key: string }> = [
-  { tool: 'pencil', label: 'Pencil', key: 'p' },
-  { tool: 'pen', label: 'Pen', key: 'n' },
-  { tool: 'brush', label: 'Brush', key: 'b' },
-  { tool: 'eraser', label: 'Eraser', key: 'e' },
-  { tool: 'line', label: 'Line', key: 'l' },
-  { tool: 'arrow', label: 'Arrow', key: 'a' },
-  { tool: 'rect', label: 'Box', key: 'r' },
-  { tool: 'ellipse', label: 'Ellipse', key: 'o' },
-  { tool: 'fill', label: 'Fill', key: 'f' },
-  { tool: 'text', label: 'Text', key: 't' },
-];
-
-/** The palette: graphite, ink, greys for tone, and the colours of notes. */
-const COLOURS = ['#111111', '#4b5563', '#9ca3af', '#ffffff', '#dc2626', '#2563eb', '#16a34a', '#f59e0b'];
-const SIZES = [2, 4, 8, 16, 32];
-const LAYER_LABELS: Record<DrawingLayerName, string> = { rough: 'Rough', tone: 'Tone', ink: 'Ink', notes: 'Notes' };
 /** Width of the drawing as the editor draws it (the server renders the same strokes at its own width). */
 const STAGE_WIDTH = 1280;
 
@@ -90,8 +74,6 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
   const [pending, setPending] = useState(0);
   const [textAt, setTextAt] = useState<DrawingPoint | null>(null);
   const [view, setView] = useState({ scale: 1, x: 0, y: 0 });
-  // A layer's opacity while its slider moves: saved once, when it is let go.
-  const [opacityDraft, setOpacityDraft] = useState<{ layer: DrawingLayerName; opacity: number } | null>(null);
 
   const version = useRef<number | null>(null);
   /** The drawing asset our last save or read made current: a different one on the shot is someone else's save. */
@@ -341,14 +323,6 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
     gesture([{ op: 'add_stroke', layer, stroke }]);
   };
 
-  const commitOpacity = () => {
-    const draftOpacity = opacityDraft;
-    setOpacityDraft(null);
-    const current = drawing?.layers.find((candidate) => candidate.name === draftOpacity?.layer);
-    if (draftOpacity && current && current.opacity !== draftOpacity.opacity)
-      gesture([{ op: 'set_layer', layer: draftOpacity.layer, opacity: draftOpacity.opacity }]);
-  };
-
   const commitText = (words: string) => {
     const at = textAt;
     setTextAt(null);
@@ -407,99 +381,22 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
         </button>
       </header>
       <div className="frame-editor-body">
-        <aside className="frame-editor-tools" aria-label="Tools">
-          <fieldset>
-            <legend>Tool</legend>
-            {TOOLS.map((each) => (
-              <button
-                key={each.tool}
-                type="button"
-                className="button-small"
-                aria-pressed={tool === each.tool}
-                title={`${each.label} (${each.key.toUpperCase()})`}
-                onClick={() => setTool(each.tool)}
-              >
-                {each.label}
-              </button>
-            ))}
-          </fieldset>
-          <fieldset>
-            <legend>Colour</legend>
-            {COLOURS.map((each) => (
-              <button
-                key={each}
-                type="button"
-                className="swatch"
-                style={{ background: each }}
-                aria-pressed={colour === each}
-                aria-label={`Colour ${each}`}
-                onClick={() => setColour(each)}
-              />
-            ))}
-          </fieldset>
-          <fieldset>
-            <legend>Size</legend>
-            {SIZES.map((each) => (
-              <button
-                key={each}
-                type="button"
-                className="button-small"
-                aria-pressed={size === each}
-                onClick={() => setSize(each)}
-              >
-                {each}
-              </button>
-            ))}
-          </fieldset>
-          <fieldset>
-            <legend>Guides</legend>
-            {GUIDE_NAMES.map((name) => (
-              <label key={name} className="check">
-                <input
-                  type="checkbox"
-                  checked={guides.includes(name)}
-                  onChange={(event) =>
-                    setGuides((now) => (event.target.checked ? [...now, name] : now.filter((each) => each !== name)))
-                  }
-                />{' '}
-                {GUIDE_LABELS[name]}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset>
-            <legend>Onion skin</legend>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={onion.previous}
-                disabled={index === 0}
-                onChange={(event) => setOnion((now) => ({ ...now, previous: event.target.checked }))}
-              />{' '}
-              Previous shot
-            </label>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={onion.next}
-                disabled={index >= board.shots.length - 1}
-                onChange={(event) => setOnion((now) => ({ ...now, next: event.target.checked }))}
-              />{' '}
-              Next shot
-            </label>
-            <label className="check">
-              Picture under{' '}
-              <input
-                type="range"
-                min={0}
-                max={1}
-                step={0.05}
-                value={underOpacity}
-                aria-label="Opacity of the picture under the drawing (light table)"
-                onChange={(event) => setUnderOpacity(Number(event.target.value))}
-              />
-            </label>
-          </fieldset>
-        </aside>
+        <EditorTools
+          tool={tool}
+          onTool={setTool}
+          colour={colour}
+          onColour={setColour}
+          size={size}
+          onSize={setSize}
+          guides={guides}
+          onGuides={setGuides}
+          onion={onion}
+          onOnion={setOnion}
+          underOpacity={underOpacity}
+          onUnderOpacity={setUnderOpacity}
+          hasPrevious={index > 0}
+          hasNext={index < board.shots.length - 1}
+        />
         <div className="frame-editor-stage-area">
           <div
             className="frame-editor-stage"
@@ -555,47 +452,7 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
             ) : null}
           </div>
         </div>
-        <aside className="frame-editor-layers" aria-label="Layers">
-          <h2>Layers</h2>
-          {[...DRAWING_LAYERS].reverse().map((name) => {
-            const each = drawing?.layers.find((candidate) => candidate.name === name);
-            return (
-              <div key={name} className={layer === name ? 'layer-row layer-active' : 'layer-row'} data-layer={name}>
-                <label className="check">
-                  <input type="radio" name="active-layer" checked={layer === name} onChange={() => setLayer(name)} />{' '}
-                  {LAYER_LABELS[name]} <span className="muted">({each?.strokes.length ?? 0})</span>
-                </label>
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={each?.visible ?? true}
-                    onChange={(event) => gesture([{ op: 'set_layer', layer: name, visible: event.target.checked }])}
-                  />{' '}
-                  Visible
-                </label>
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={each?.locked ?? false}
-                    onChange={(event) => gesture([{ op: 'set_layer', layer: name, locked: event.target.checked }])}
-                  />{' '}
-                  Locked
-                </label>
-                <input
-                  type="range"
-                  min={0}
-                  max={1}
-                  step={0.05}
-                  value={opacityDraft?.layer === name ? opacityDraft.opacity : (each?.opacity ?? 1)}
-                  aria-label={`Opacity of the ${LAYER_LABELS[name]} layer`}
-                  onChange={(event) => setOpacityDraft({ layer: name, opacity: Number(event.target.value) })}
-                  onPointerUp={commitOpacity}
-                  onKeyUp={commitOpacity}
-                />
-              </div>
-            );
-          })}
-        </aside>
+        <LayersPanel drawing={drawing} active={layer} onActive={setLayer} onChange={gesture} />
       </div>
       {message ? (
         <div className="notice notice-warning frame-editor-message" role="status">
