@@ -165,7 +165,7 @@ export function createExportEngine(options: ExportEngineOptions) {
             )
           : null;
         // A PDF or animatic kept without credentials (over the signing limit, signing failed) says so in its warnings:
-        // never a silent `succeeded` (issue 51, defect 2).
+        // never a silent `succeeded` (docs/provenance.md).
         const file = signed
           ? {
               ...rendered,

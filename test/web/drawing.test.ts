@@ -240,7 +240,7 @@ describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
           await fetch(`${server.url}${view.file!.url}`, { headers: { authorization: `Bearer ${reader}` } })
         ).arrayBuffer(),
       );
-      // The pictures the PDF paints, by how much near-black ink each holds: only the sketched shot has any.
+      // The pictures the PDF paints, by how much near-black ink each holds: the sketched shot alone holds some.
       const pdf = await getDocument({ data: new Uint8Array(bytes) }).promise;
       const page = await pdf.getPage(1);
       const operators = await page.getOperatorList();
