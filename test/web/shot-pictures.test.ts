@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { dataTransferOf, pageFile } from '../support/page-files.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasNode, UploadReceipt, type CanvasLayout } from '../../src/contract/index.js';
@@ -22,12 +23,6 @@ import { waitFor } from '../support/wait.js';
  * And two defects: Tab through a multi-line Action writes nothing, and Present shows a picture in the board's shape.
  */
 
-interface PageFile {
-  name: string;
-  type: string;
-  base64: string;
-}
-
 /** The little of the browser's DOM these checks use (the test program compiles without the DOM library). */
 interface BrowserGlobals {
   DataTransfer: new () => { items: { add(file: unknown): void } };
@@ -41,25 +36,6 @@ interface BrowserGlobals {
 }
 
 type Frame = Record<string, unknown> & { id: string; imageUrl: string | null; earlierPictures?: string[] };
-
-const pageFile = (name: string, type: string, bytes: Buffer): PageFile => ({
-  name,
-  type,
-  base64: bytes.toString('base64'),
-});
-
-/** A DataTransfer holding the files, made in the page (as the browser makes one for a drop or a paste). */
-function dataTransferOf(page: Page, files: PageFile[]) {
-  return page.evaluateHandle((list) => {
-    const { DataTransfer, File, atob } = globalThis as unknown as BrowserGlobals;
-    const transfer = new DataTransfer();
-    for (const file of list) {
-      const bytes = Uint8Array.from(atob(file.base64), (character) => character.charCodeAt(0));
-      transfer.items.add(new File([bytes], file.name, { type: file.type }));
-    }
-    return transfer;
-  }, files);
-}
 
 /** An asset's path without the signature a read gave it. */
 const pathOf = (url: string | null | undefined) => (url ?? '').split('?')[0];

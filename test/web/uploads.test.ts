@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { dataTransferOf, pageFile } from '../support/page-files.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_CONTRACT_VERSION, type CanvasLayout } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
@@ -19,12 +20,6 @@ import { waitFor } from '../support/wait.js';
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;
 
 /** A file as the test hands it to the page. */
-interface PageFile {
-  name: string;
-  type: string;
-  base64: string;
-}
-
 /** The little of the browser's DOM these checks use (the test program compiles without the DOM library). */
 interface BrowserGlobals {
   DataTransfer: new () => { items: { add(file: unknown): void } };
@@ -38,25 +33,6 @@ interface BrowserGlobals {
     dispatchEvent(event: unknown): boolean;
     querySelectorAll(selector: string): Iterable<{ complete: boolean; naturalWidth: number }>;
   };
-}
-
-const pageFile = (name: string, type: string, bytes: Buffer): PageFile => ({
-  name,
-  type,
-  base64: bytes.toString('base64'),
-});
-
-/** A DataTransfer holding the files, made in the page (as the browser makes one for a drop or a paste). */
-function dataTransferOf(page: Page, files: PageFile[]) {
-  return page.evaluateHandle((list) => {
-    const { DataTransfer, File, atob } = globalThis as unknown as BrowserGlobals;
-    const transfer = new DataTransfer();
-    for (const file of list) {
-      const bytes = Uint8Array.from(atob(file.base64), (character) => character.charCodeAt(0));
-      transfer.items.add(new File([bytes], file.name, { type: file.type }));
-    }
-    return transfer;
-  }, files);
 }
 
 /** The canvas point under a point of the page: from React Flow's viewport transform. */
