@@ -6,7 +6,7 @@ import { PACKAGE, REPOSITORY_URL } from '../shared/package-facts.js';
 
 /**
  * Discovery (docs/contract.md, "Discovery"): the Server Card of SEP-2127 at the MCP endpoint's
- * `/server-card` (`application/mcp-server-card+json`), and the catalogs that point at it: the AI Catalog at
+ * `/server-card` (`application/mcp-server-card+json`), the same document at `/.well-known/mcp/server-card`, and the catalogs that point at it: the AI Catalog at
  * `/.well-known/ai-catalog.json` (what the SEP's current text names) and the earlier MCP catalog at
  * `/.well-known/mcp/catalog.json` (what its draft named, which some clients still read). Public, cacheable, CORS open,
  * built from what the server already says of itself: the package (name, version, description), the protocol
@@ -15,6 +15,8 @@ import { PACKAGE, REPOSITORY_URL } from '../shared/package-facts.js';
  */
 
 export const SERVER_CARD_PATH = '/mcp/server-card';
+/** The same card where the draft's other reading puts it: a well-known path on the origin, as some clients look. */
+export const WELL_KNOWN_SERVER_CARD_PATH = '/.well-known/mcp/server-card';
 export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
 export const ICON_PATH = '/mcp/icon.svg';
@@ -88,6 +90,7 @@ export function mcpCatalog(origin: string) {
 
 const DISCOVERY_PATHS = new Set([
   SERVER_CARD_PATH,
+  WELL_KNOWN_SERVER_CARD_PATH,
   AI_CATALOG_PATH,
   MCP_CATALOG_PATH,
   ICON_PATH,
@@ -118,7 +121,7 @@ export function serveDiscovery(
       .writeHead(405, { ...cors, allow: 'GET, HEAD', 'content-type': 'application/json' })
       .end(JSON.stringify({ error: { code: 'method_not_allowed', message: `${req.method} is not allowed here.` } }));
   const [type, body] =
-    path === SERVER_CARD_PATH
+    path === SERVER_CARD_PATH || path === WELL_KNOWN_SERVER_CARD_PATH
       ? ['application/mcp-server-card+json', JSON.stringify(serverCard(origin, options))]
       : path === AI_CATALOG_PATH
         ? ['application/ai-catalog+json', JSON.stringify(aiCatalog(origin))]

@@ -74,4 +74,19 @@ describe('the Server Card and catalogs', () => {
     };
     expect(earlier.servers[0]!.url).toBe(`${server.url}/mcp/server-card`);
   });
+
+  it('serves the same card, cacheable, at /.well-known/mcp/server-card, where the draft’s other reading looks', async () => {
+    const atEndpoint = await fetch(`${server.url}/mcp/server-card`);
+    const wellKnown = await fetch(`${server.url}/.well-known/mcp/server-card`);
+    expect(wellKnown.status).toBe(200);
+    expect(wellKnown.headers.get('content-type')).toBe('application/mcp-server-card+json');
+    expect(wellKnown.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(wellKnown.headers.get('access-control-allow-origin')).toBe('*');
+    expect(wellKnown.headers.get('etag')).toBe(atEndpoint.headers.get('etag'));
+    expect(await wellKnown.text()).toBe(await atEndpoint.text());
+    const again = await fetch(`${server.url}/.well-known/mcp/server-card`, {
+      headers: { 'if-none-match': wellKnown.headers.get('etag')! },
+    });
+    expect(again.status).toBe(304);
+  });
 });
