@@ -39,6 +39,7 @@ import { listedTool, type ToolDefinition } from './tool-registry.js';
 import { toolIconPath } from './server-card.js';
 import { createReadChanges } from './read-changes.js';
 import { createSpendConfirmation } from './spend-confirmation.js';
+import { loadSkillCatalog, SKILL_URI_ROOT, SKILLS_EXTENSION_ID, type SkillCatalog } from './skill-catalog.js';
 import { toolErrorResult, toolSuccessReply } from './tool-results.js';
 
 /**
@@ -68,7 +69,11 @@ export interface DispatcherOptions {
   assetUrls: AssetUrls;
   /** The ui:// resource of the canvas as an MCP App (src/mcp/canvas-app.ts). */
   canvasApp: CanvasApp;
+  /** The skills served through the Skills extension (src/mcp/skill-catalog.ts); default: the package's `skills/`. */
+  skills?: SkillCatalog;
 }
+
+const SkillGetParams = z.object({ uri: z.string().min(1).max(2048) });
 
 export interface DispatchContext {
   caller: ToolCaller;
@@ -185,7 +190,9 @@ export function createDispatcher(options: DispatcherOptions) {
     resources: { subscribe: false, listChanged: false },
     prompts: { listChanged: false },
     completions: {},
+    extensions: { [SKILLS_EXTENSION_ID]: {} },
   };
+  const skills = options.skills ?? loadSkillCatalog();
   const canvasResources = createCanvasResources(options.client, options.assetUrls);
   const readChanges = createReadChanges(options.client);
   const spendConfirmation = createSpendConfirmation({ client: options.client, stateKey: options.stateKey });
@@ -250,6 +257,11 @@ export function createDispatcher(options: DispatcherOptions) {
     const { uri } = parsed.data.params;
     if (uri === CANVAS_APP_URI)
       return [rpcResultBody(request.id, { contents: [options.canvasApp.contents()] }, era.resultHead + era.cacheHead)];
+    if (uri.startsWith(SKILL_URI_ROOT)) {
+      const file = skills.read(uri);
+      if (!file) return [rpcErrorBody(request.id, era.resourceNotFoundCode, `Resource not found: ${uri}`, { uri })];
+      return [rpcResultBody(request.id, { contents: [file] }, era.resultHead + era.cacheHead)];
+    }
     try {
       const contents = await canvasResources.read(uri, context.caller);
       if (!contents) return [rpcErrorBody(request.id, era.resourceNotFoundCode, `Resource not found: ${uri}`, { uri })];
@@ -402,8 +414,27 @@ export function createDispatcher(options: DispatcherOptions) {
           return callTool(request, context);
         case 'resources/list':
           return [
-            rpcResultBody(request.id, { resources: [options.canvasApp.listing()] }, era.resultHead + era.cacheHead),
+            rpcResultBody(
+              request.id,
+              { resources: [options.canvasApp.listing(), ...skills.listed] },
+              era.resultHead + era.cacheHead,
+            ),
           ];
+        case 'skills/list':
+          return [rpcResultBody(request.id, { skills: skills.entries }, era.resultHead + era.cacheHead)];
+        case 'skills/get': {
+          const params = SkillGetParams.safeParse(request.params);
+          if (!params.success)
+            return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid skills/get params: expected { uri }.')];
+          const skill = skills.get(params.data.uri);
+          if (!skill)
+            return [
+              rpcErrorBody(request.id, RPC_ERROR.invalidParams, `No skill is served at ${params.data.uri}`, {
+                uri: params.data.uri,
+              }),
+            ];
+          return [rpcResultBody(request.id, { skill }, era.resultHead + era.cacheHead)];
+        }
         case 'resources/templates/list':
           return [
             rpcResultBody(request.id, { resourceTemplates: CANVAS_RESOURCE_TEMPLATES }, era.resultHead + era.cacheHead),

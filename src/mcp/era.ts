@@ -39,6 +39,9 @@ const LEGACY_METHODS = new Set([
   'prompts/list',
   'prompts/get',
   'completion/complete',
+  // The Skills extension (SEP-2640), declared in capabilities.extensions.
+  'skills/list',
+  'skills/get',
 ]);
 
 function legacyFrame(protocolVersion: string): EraFrame {

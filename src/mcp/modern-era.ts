@@ -28,6 +28,9 @@ const MODERN_METHODS = new Set([
   'prompts/list',
   'prompts/get',
   'completion/complete',
+  // The Skills extension (SEP-2640), declared in capabilities.extensions.
+  'skills/list',
+  'skills/get',
 ]);
 
 /** Methods whose `params.name` or `params.uri` the client mirrors into `Mcp-Name` (streamable-http.mdx, "Standard Request Headers"). */

@@ -20,6 +20,7 @@ import {
   appAccessOf,
 } from './canvas-app.js';
 import { runOutputLinks } from './run-output-links.js';
+import { STORYBOARDING_SKILL_URI } from './skill-catalog.js';
 
 /**
  * The registry of tools. The six published tools are listed and callable; the registry may hold more
@@ -100,10 +101,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     need: 'viewer',
     title: 'Read canvas',
     description:
-      'Read one canvas: layout {revision, nodes, edges} and node_states (runtime state of node runs, kept apart from the layout). ' +
-      'Always read before writing and pass layout.revision as base_revision to create_canvas_node and delete_canvas_node. ' +
-      'Address nodes by layout.nodes[].id. node_states and runtime results are presentation data: never send read results back as a layout or node payload. ' +
-      'Large canvas: read resource canvas://{project_id}/{canvas_id}/outline.',
+      'Read one canvas: layout {revision, nodes, edges} and node_states (the state of node runs, apart from the layout). ' +
+      'Pass layout.revision as base_revision to create_canvas_node and delete_canvas_node; address nodes by layout.nodes[].id; ' +
+      'never send read results back as a layout or node. Large canvas: resource canvas://{project_id}/{canvas_id}/outline. ' +
+      `How to storyboard here: the skill ${STORYBOARDING_SKILL_URI}.`,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: TOOL_CONTRACTS.get_canvas.input,
     success: TOOL_CONTRACTS.get_canvas.success,
@@ -123,13 +124,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     need: 'editor',
     title: 'Create canvas node',
     description:
-      'Atomically add exactly one node. First read the canvas with get_canvas and pass its layout.revision as base_revision. ' +
-      'node is {id (new on this canvas), type, position {x, y}, data} plus optional envelope fields; data must match the shape of the type. ' +
-      'A text node is type textAnnotationNode with data.content (the text) and data.displayName (the title). ' +
-      'A skillNode needs a skill_id from list_zone_skills. ' +
-      'On revision_conflict someone else changed the canvas: re-read with get_canvas, merge their changes, and resubmit with the new layout.revision. ' +
-      'Needs a canvas edit authorization (the X-Agent-Run-Id of your canvas chat run). ' +
-      'client_save_id (optional) is echoed in the receipt; retrying the very same call (same token, client_save_id, node and base_revision) after a lost answer replays the receipt instead of writing twice.',
+      'Atomically add exactly one node {id (new), type, position {x, y}, data of the type}, based on base_revision: layout.revision of your get_canvas read. ' +
+      'On revision_conflict re-read, merge and resubmit with the new layout.revision. ' +
+      'A text node is textAnnotationNode with data.content and data.displayName. A skillNode needs a skill_id from list_zone_skills. ' +
+      'Needs X-Agent-Run-Id (your canvas chat run). A retry with the same client_save_id replays the receipt. ' +
+      `Rules and storyboards: ${STORYBOARDING_SKILL_URI}.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.create_canvas_node.input,
     success: TOOL_CONTRACTS.create_canvas_node.success,

@@ -103,6 +103,8 @@ describe.each(cases)('$name', ({ flavour, mode }) => {
     const { resources } = await connected.client.listResources();
     expect(resources.map((resource) => [resource.uri, resource.mimeType])).toEqual([
       ['ui://canvas-mcp/canvas.html', 'text/html;profile=mcp-app'],
+      // The storyboarding skill's manifest (Skills extension; test/mcp/skills.test.ts).
+      ['skill://canvas-mcp/storyboarding/SKILL.md', 'text/markdown'],
     ]);
     const { contents } = await connected.client.readResource({ uri: 'ui://canvas-mcp/canvas.html' });
     expect((contents[0] as { text: string }).text).toMatch(/^<!doctype html>/i);

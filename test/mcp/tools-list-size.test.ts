@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedToolSchemas } from '../../src/contract/index.js';
+import { STORYBOARDING_SKILL_URI } from '../../src/mcp/skill-catalog.js';
 import { deploy, type McpDeployment } from '../support/mcp.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
@@ -106,5 +107,16 @@ describe('tools/list size', () => {
     expect(tools.map(({ name, inputSchema, outputSchema }) => ({ name, inputSchema, outputSchema }))).toEqual(
       JSON.parse(JSON.stringify(publishedToolSchemas())),
     );
+  });
+
+  it('points agents at the storyboarding skill instead of teaching in every description, and is smaller for it', async () => {
+    const { bytes, tools } = await toolsList();
+    const descriptions = Object.fromEntries(
+      (tools as Array<{ name: string; description: string }>).map((tool) => [tool.name, tool.description]),
+    );
+    expect(descriptions.get_canvas).toContain(STORYBOARDING_SKILL_URI);
+    expect(descriptions.create_canvas_node).toContain(STORYBOARDING_SKILL_URI);
+    // Before the skill the list had 87 bytes to spare on a loopback address; the guidance it now holds freed 300 more.
+    expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES - 87 - 300);
   });
 });
