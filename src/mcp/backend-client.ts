@@ -68,6 +68,8 @@ export interface BackendClient {
   /** Starts an export of a storyboard (the `exports` tool set). */
   exportBoard(caller: ToolCaller, args: ExportBoardArgs): Promise<JsonPayload>;
   getExport(caller: ToolCaller, args: GetExportArgs): Promise<JsonPayload>;
+  /** Stops an export (an export answered as a task, cancelled with tasks/cancel); one that ended answers as it is. */
+  cancelExport(caller: ToolCaller, args: GetExportArgs): Promise<JsonPayload>;
   /** An agent's paid run asks a person's approval in the canvas; answers where it stands. */
   askRunApproval(
     caller: ToolCaller,

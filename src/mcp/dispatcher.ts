@@ -39,6 +39,15 @@ import { listedTool, type ToolDefinition } from './tool-registry.js';
 import { toolIconPath } from './server-card.js';
 import { createReadChanges } from './read-changes.js';
 import { createSpendConfirmation } from './spend-confirmation.js';
+import {
+  createToolTasks,
+  parseTaskId,
+  TASK_TOOLS,
+  TASKS_CAPABILITY,
+  TASKS_PROTOCOL_VERSION,
+  TaskRequest,
+  taskOf,
+} from './tool-tasks.js';
 import { loadSkillCatalog, SKILL_URI_ROOT, SKILLS_EXTENSION_ID, type SkillCatalog } from './skill-catalog.js';
 import { toolErrorResult, toolSuccessReply } from './tool-results.js';
 
@@ -74,6 +83,15 @@ export interface DispatcherOptions {
 }
 
 const SkillGetParams = z.object({ uri: z.string().min(1).max(2048) });
+const TaskParams = z.object({ taskId: z.string().min(1).max(1024) });
+const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+
+/** A tools/call that asks to run as a task: only at the revision that defines tasks, with a `task` object. */
+function asksForTask(request: JSONRPCRequest, era: EraFrame): boolean {
+  if (era.name !== 'legacy' || era.protocolVersion !== TASKS_PROTOCOL_VERSION) return false;
+  const task = (request.params as { task?: unknown } | undefined)?.task;
+  return task !== undefined && TaskRequest.safeParse(task).success;
+}
 
 export interface DispatchContext {
   caller: ToolCaller;
@@ -197,6 +215,7 @@ export function createDispatcher(options: DispatcherOptions) {
   const readChanges = createReadChanges(options.client);
   const spendConfirmation = createSpendConfirmation({ client: options.client, stateKey: options.stateKey });
   const prompts = createPrompts(options.client);
+  const tasks = createToolTasks(options.client);
 
   /** prompts/get and completion/complete: their params parsed once, their refusals as the other reads answer them. */
   async function promptCall(
@@ -217,6 +236,32 @@ export function createDispatcher(options: DispatcherOptions) {
       return [refusalBody(request.id, canvasError)];
     }
   }
+  /** tasks/get, tasks/result and tasks/cancel: the task id read once, checked against the caller's boundary. */
+  async function taskCall(
+    request: JSONRPCRequest,
+    context: DispatchContext,
+    answer: (taskId: string) => Promise<string | RpcReply>,
+  ): Promise<RpcReply> {
+    const params = TaskParams.safeParse(request.params);
+    if (!params.success)
+      return [
+        rpcErrorBody(request.id, RPC_ERROR.invalidParams, `Invalid ${request.method} params: expected { taskId }.`),
+      ];
+    try {
+      const outside = boundaryRefusal(context.caller, parseTaskId(params.data.taskId));
+      if (outside) throw new CanvasError('forbidden', outside);
+      const reply = await answer(params.data.taskId);
+      return typeof reply === 'string' ? [reply] : reply;
+    } catch (error) {
+      const canvasError = toCanvasError(error);
+      if (canvasError.code === 'internal') context.log().error({ err: error }, `${request.method} failed unexpectedly`);
+      context.outcome?.(canvasError);
+      // An unknown or ended task is the caller's mistake in its params (2025-11-25, "Tasks", error handling).
+      if (canvasError.code === 'invalid_arguments' || canvasError.code === 'not_found')
+        return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, canvasError.message, { taskId: params.data.taskId })];
+      return [refusalBody(request.id, canvasError)];
+    }
+  }
   const paramsOf = <T>(schema: z.ZodType<T>, params: unknown, method: string): T => {
     const parsed = schema.safeParse(params);
     if (!parsed.success) throw new CanvasError('invalid_arguments', `Invalid ${method} params.`);
@@ -229,10 +274,13 @@ export function createDispatcher(options: DispatcherOptions) {
       return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid initialize params.')];
     }
     const requested = parsed.data.params.protocolVersion;
+    const protocolVersion = isSupportedProtocolVersion(requested) ? requested : PRIMARY_PROTOCOL_VERSION;
     return [
       rpcResultBody(request.id, {
-        protocolVersion: isSupportedProtocolVersion(requested) ? requested : PRIMARY_PROTOCOL_VERSION,
-        capabilities,
+        protocolVersion,
+        // Tasks are the 2025-11-25 revision's (src/mcp/tool-tasks.ts): declared to the clients that speak it.
+        capabilities:
+          protocolVersion === TASKS_PROTOCOL_VERSION ? { ...capabilities, tasks: TASKS_CAPABILITY } : capabilities,
         serverInfo: SERVER_INFO,
         instructions: SERVER_INSTRUCTIONS,
       }),
@@ -341,6 +389,11 @@ export function createDispatcher(options: DispatcherOptions) {
         if (gate.ceiling !== undefined) caller = { ...caller, spendCeiling: gate.ceiling };
       }
       const answered = await tool.invoke(options.client, caller, args.data as never);
+      const taskKind = TASK_TOOLS[tool.name];
+      if (taskKind && asksForTask(request, context.era)) {
+        // The run or export is started exactly as without a task; the client gets its task to poll instead.
+        return [rpcResultBody(request.id, { task: taskOf(taskKind, answered) }, context.era.resultHead)];
+      }
       const result = options.assetUrls.absolute(
         tool.name === 'get_canvas'
           ? await readChanges.decorate(context.caller, args.data as { project_id: string; canvas_id: string }, answered)
@@ -420,6 +473,23 @@ export function createDispatcher(options: DispatcherOptions) {
               era.resultHead + era.cacheHead,
             ),
           ];
+        case 'tasks/get':
+          return taskCall(request, context, async (taskId) =>
+            rpcResultBody(request.id, await tasks.get(context.caller, taskId)),
+          );
+        case 'tasks/cancel':
+          return taskCall(request, context, async (taskId) =>
+            rpcResultBody(request.id, await tasks.cancel(context.caller, taskId)),
+          );
+        case 'tasks/result':
+          return taskCall(request, context, async (taskId) => {
+            const { payload } = await tasks.result(context.caller, taskId);
+            // The record as get_canvas_node_run or get_export answers it, whatever its ending, tied to its task.
+            const reply = toolSuccessReply(request.id, options.assetUrls.absolute(payload), context.era, [], {
+              [RELATED_TASK_META]: { taskId },
+            });
+            return reply;
+          });
         case 'skills/list':
           return [rpcResultBody(request.id, { skills: skills.entries }, era.resultHead + era.cacheHead)];
         case 'skills/get': {

@@ -42,6 +42,10 @@ const LEGACY_METHODS = new Set([
   // The Skills extension (SEP-2640), declared in capabilities.extensions.
   'skills/list',
   'skills/get',
+  // Tasks (2025-11-25; src/mcp/tool-tasks.ts).
+  'tasks/get',
+  'tasks/result',
+  'tasks/cancel',
 ]);
 
 function legacyFrame(protocolVersion: string): EraFrame {

@@ -265,6 +265,12 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
         HIDDEN_TOOL_CONTRACTS.get_export.success,
       ),
 
+    cancelExport: (caller, args) =>
+      exchange(
+        { method: 'POST', path: `${canvasPath(args)}/exports/${segment(args.export_id)}/cancel`, caller },
+        HIDDEN_TOOL_CONTRACTS.get_export.success,
+      ),
+
     askRunApproval: async (caller, args) =>
       RunApprovalView.parse(
         JSON.parse(

@@ -63,6 +63,8 @@ export function createInProcessClient(services: Services, clock: () => number = 
       jsonPayload(await backend.applyBatch(context(caller), { ...revisionChecked(args), operations: args.operations })),
     exportBoard: async (caller, args) => jsonPayload(await exports.create(context(caller), canvas(args), args.export)),
     getExport: async (caller, args) => jsonPayload(await exports.get(context(caller), canvas(args), args.export_id)),
+    cancelExport: async (caller, args) =>
+      jsonPayload(await exports.cancel(context(caller), canvas(args), args.export_id)),
     askRunApproval: (caller, args) =>
       approvals.ask(context(caller), canvas(args), { node_id: args.node_id, idempotency_key: args.idempotency_key }),
     tidyCanvas: async (caller, args) => {

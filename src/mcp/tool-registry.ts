@@ -21,6 +21,7 @@ import {
 } from './canvas-app.js';
 import { runOutputLinks } from './run-output-links.js';
 import { STORYBOARDING_SKILL_URI } from './skill-catalog.js';
+import { TASK_TOOLS } from './tool-tasks.js';
 
 /**
  * The registry of tools. The six published tools are listed and callable; the registry may hold more
@@ -342,6 +343,8 @@ export function listedTool(definition: ToolDefinition): ListedTool {
     ...toolJsonSchemas(definition),
     // The title once, at the top (2025-06-18 on): a second copy in annotations would cost every session bytes.
     annotations: definition.annotations,
+    // A paid run or an export may answer as a task a 2025-11-25 client polls (src/mcp/tool-tasks.ts).
+    ...(definition.name in TASK_TOOLS ? { execution: { taskSupport: 'optional' as const } } : {}),
     ...(definition.meta ? { _meta: definition.meta } : {}),
   };
   listed.set(definition, built);

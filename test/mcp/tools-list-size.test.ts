@@ -112,7 +112,7 @@ describe('tools/list size', () => {
   it('points agents at the storyboarding skill instead of teaching in every description, and is smaller for it', async () => {
     const { bytes, tools } = await toolsList();
     const descriptions = Object.fromEntries(
-      (tools as Array<{ name: string; description: string }>).map((tool) => [tool.name, tool.description]),
+      (tools as unknown as Array<{ name: string; description: string }>).map((tool) => [tool.name, tool.description]),
     );
     expect(descriptions.get_canvas).toContain(STORYBOARDING_SKILL_URI);
     expect(descriptions.create_canvas_node).toContain(STORYBOARDING_SKILL_URI);
