@@ -21,6 +21,7 @@ import type { AssistantChat } from './review/assistant-threads.js';
 import { createReviewOperations } from './review/index.js';
 import { createRunApprovalOperations } from './canvas/run-approvals.js';
 import { createScriptImport } from './storyboard/script-import.js';
+import { createServerFiles } from './uploads/server-files.js';
 import { createDrawings, type DrawingSettings } from './storyboard/drawings.js';
 import { createShareLinkOperations } from './deliverables/share-links.js';
 import { createTeamOperations } from './team/team-operations.js';
@@ -84,7 +85,10 @@ export function createServices(deps: ServiceDependencies) {
     templates,
     uploads,
     directUploads: createDirectUploads({ store, uploads, assetStore: assets.writer, clock }),
-    scriptImport: createScriptImport(store, canvas, deps.scriptReader),
+    scriptImport: createScriptImport(store, canvas, deps.scriptReader, {
+      assets,
+      keep: createServerFiles({ store, assets, clock, projectQuotaBytes: deps.settings.uploads.projectQuotaBytes }),
+    }),
     drawings: createDrawings({
       store,
       assets,

@@ -59,6 +59,10 @@ export const Screenplay = z.strictObject({
   bindings: z
     .record(z.string(), ShotBinding)
     .meta({ description: "Which scene and lines each shot of the board shows, by the shot's id." }),
+  fullScreenplayUrl: z.string().optional().meta({
+    description:
+      'A screenplay too long for its node: the asset holding it whole. Here its scenes then carry no lines and its bindings no lineIds.',
+  }),
 });
 export type Screenplay = z.infer<typeof Screenplay>;
 
@@ -76,7 +80,10 @@ export const ScriptImportBody = z
   .strictObject({
     base_revision: z.int().min(0),
     file_name: z.string().min(1).max(200).meta({ description: '.fountain, .fdx or .txt: the format is read from it.' }),
-    text: z.string().max(5_000_000).meta({ description: 'The file, as UTF-8 text.' }),
+    text: z
+      .string()
+      .max(8 * 1024 * 1024)
+      .meta({ description: 'The file, as UTF-8 text (the route takes a body of up to 8 MiB).' }),
     script_node_id: NodeId.optional().meta({
       description: 'Import again into this scriptNode (a revised script): changes are reported, shots kept.',
     }),

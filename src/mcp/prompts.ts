@@ -81,7 +81,7 @@ const PROMPTS: PromptDefinition[] = [
     nodeArguments: { script_node_id: 'scriptNode' },
     schema: z.object({ ...canvasArgs, script_node_id: NodeId }),
     text: (args) =>
-      `${readFirst(args)}\nRead the script node ${args.script_node_id} (its scriptResult holds the scenes, cast and lines). ` +
+      `${readFirst(args)}\nRead the script node ${args.script_node_id} (its scriptResult holds the scenes, cast and lines; a long script's lines are in the asset its fullScreenplayUrl names). ` +
       'Make a shot list from it: one storyboardNode with, for each scene in order, the shots that cover it, each with ' +
       'scene, shotSize, caption, action, dialogue, cast and location taken from the scene. Create it with ' +
       'create_canvas_node where it covers no other node, then say how many shots each scene got.',

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import {
   dataOf,
@@ -16,7 +15,6 @@ import { rasterise } from '../../render/rasterise.js';
 import { aspectOf } from '../../shared/frame-shape.js';
 import { drawingSvg, StrokeCache } from '../../shared/drawing-svg.js';
 import { CanvasError } from '../../shared/errors.js';
-import { ID_PREFIX, newId } from '../../shared/ids.js';
 import {
   applyDrawingChanges,
   checkDrawingLimits,
@@ -28,7 +26,7 @@ import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
 import type { CallerContext } from '../auth/caller.js';
 import type { CanvasBackend } from '../canvas/backend.js';
-import { originOf } from '../uploads/uploads.js';
+import { createServerFiles } from '../uploads/server-files.js';
 
 /**
  * Drawings on shots (docs/drawing.md): a save applies one gesture's changes (a stroke ended, an undo, a layer
@@ -74,6 +72,7 @@ export function createDrawings(deps: {
   const outlines = new StrokeCache(50_000);
   const parsedDrawings = new Map<string, Drawing>();
   const renders = new Map<string, { pictureId: string; bytes: Buffer }>();
+  const keepFiles = createServerFiles({ store, assets, clock, projectQuotaBytes: settings.projectQuotaBytes });
 
   async function ownAsset(ref: CanvasRef, assetId: string | null): Promise<AssetRecord | null> {
     if (!assetId) return null;
@@ -175,56 +174,21 @@ export function createDrawings(deps: {
 
   /** Writes the strokes and the picture as assets of the project, within its quota; answers their ids. */
   async function keep(ctx: CallerContext, ref: CanvasRef, shotId: string, drawing: Drawing, png: Buffer) {
-    const json = Buffer.from(JSON.stringify(drawing), 'utf8');
-    const files = [
-      { bytes: json, kind: 'document' as const, mimeType: 'application/json', name: `${shotId} drawing.json` },
-      { bytes: png, kind: 'image' as const, mimeType: 'image/png', name: `${shotId} drawing.png` },
-    ];
-    const written: Array<{ id: string; key: string; file: (typeof files)[number] }> = [];
-    for (const file of files) {
-      const id = newId(ID_PREFIX.asset);
-      const key = await assets.writer.put(id, Readable.from([file.bytes]), file.bytes.length);
-      written.push({ id, key, file });
-    }
-    const origin = originOf(ctx);
-    const outcome = await store.assets.insertUploadsWithin(
-      { projectId: ref.projectId, quotaBytes: settings.projectQuotaBytes },
-      written.map(({ id, key, file }) => ({
-        id,
-        projectId: ref.projectId,
-        canvasId: ref.canvasId,
-        kind: file.kind,
-        mimeType: file.mimeType,
-        byteSize: file.bytes.length,
-        storage: assets.writer.storage,
-        storageKey: assets.writer.storage === 'local' ? null : key,
-        origin: { uploadedBy: origin, fileName: file.name },
-      })),
-      clock(),
+    const [drawingId, pictureId] = await keepFiles(
+      ctx,
+      ref,
+      [
+        {
+          bytes: Buffer.from(JSON.stringify(drawing), 'utf8'),
+          kind: 'document',
+          mimeType: 'application/json',
+          name: `${shotId} drawing.json`,
+        },
+        { bytes: png, kind: 'image', mimeType: 'image/png', name: `${shotId} drawing.png` },
+      ],
+      'this drawing',
     );
-    const remove = () =>
-      Promise.all(
-        written.map(({ id, key, file }) =>
-          assets.writer
-            .remove({
-              assetId: id,
-              storage: assets.writer.storage,
-              storageKey: assets.writer.storage === 'local' ? null : key,
-              byteSize: file.bytes.length,
-              mimeType: file.mimeType,
-            })
-            .catch(() => undefined),
-        ),
-      );
-    if (!outcome.kept) {
-      await remove();
-      throw new CanvasError(
-        'limit_exceeded',
-        `Project ${ref.projectId} has no room left in its storage quota for this drawing: nothing was saved.`,
-        { limit: 'project_storage_quota', used_bytes: outcome.usedBytes },
-      );
-    }
-    return { drawingId: written[0]!.id, pictureId: written[1]!.id };
+    return { drawingId: drawingId!, pictureId: pictureId! };
   }
 
   return {

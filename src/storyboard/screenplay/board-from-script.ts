@@ -9,6 +9,7 @@ import {
   dataOf,
 } from '../../contract/index.js';
 import { castOf, wordsOf } from './screenplay.js';
+import { wordsWithinBoard } from './screenplay-in-node.js';
 
 /**
  * How an imported script lands on the canvas, as one batch of layout operations (one revision): the scriptNode holds
@@ -25,6 +26,8 @@ export interface ImportPlan {
   screenplay: Screenplay;
   shotsAdded: number;
   shotsFilled: number;
+  /** Shots whose action and dialogue were shortened so that the board fits its node (the lines stay bound). */
+  wordsShortened: number;
   flagged: ScriptImportReceipt['flagged_shots'];
 }
 
@@ -44,7 +47,8 @@ export function planScriptImport(input: {
   const name = screenplay.title ?? screenplay.fileName;
   const scriptData = { scriptTitle: screenplay.title, scriptResult: screenplay };
   const locked = dataOf(input.board, 'storyboardNode')?.numbersLocked === true;
-  const numbered = numberShots(merged.shots, locked);
+  const fitted = wordsWithinBoard(numberShots(merged.shots, locked));
+  const numbered = fitted.shots;
   const operations: LayoutOperation[] = [
     input.scriptNode
       ? {
@@ -83,6 +87,7 @@ export function planScriptImport(input: {
     screenplay,
     shotsAdded: merged.shotsAdded,
     shotsFilled: merged.shotsFilled,
+    wordsShortened: fitted.shortened,
     flagged: merged.flagged.map((entry) => ({ ...entry, number: numbers.get(entry.shot_id) ?? null })),
   };
 }
