@@ -22,6 +22,7 @@ import { createReviewOperations } from './review/index.js';
 import { createRunApprovalOperations } from './canvas/run-approvals.js';
 import { createScriptImport } from './storyboard/script-import.js';
 import { createServerFiles } from './uploads/server-files.js';
+import { createConform } from './storyboard/conform.js';
 import { createDrawings, type DrawingSettings } from './storyboard/drawings.js';
 import { createShareLinkOperations } from './deliverables/share-links.js';
 import { createTeamOperations } from './team/team-operations.js';
@@ -89,6 +90,7 @@ export function createServices(deps: ServiceDependencies) {
       assets,
       keep: createServerFiles({ store, assets, clock, projectQuotaBytes: deps.settings.uploads.projectQuotaBytes }),
     }),
+    conform: createConform(store, canvas),
     drawings: createDrawings({
       store,
       assets,

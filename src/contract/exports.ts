@@ -17,7 +17,9 @@ export const EXPORT_KINDS = {
   shot_list_xlsx: 'Shot list (XLSX)',
   shot_list_pdf: 'Shot list (PDF)',
   otio: 'OpenTimelineIO (.otio)',
+  otioz: 'OpenTimelineIO bundle (.otioz, with the animatic and pictures)',
   fcp_xml: 'Final Cut Pro 7 XML',
+  fcpxml: 'FCPXML (Final Cut Pro 10 and 11)',
   edl: 'CMX 3600 EDL',
 } as const;
 const kindsOf = <T extends Record<string, string>>(labels: T) => Object.keys(labels) as [keyof T & string];
@@ -100,7 +102,9 @@ export const ExportCreateBody = z
     z.strictObject({ kind: z.literal('shot_list_xlsx'), node_id: NodeId, options: NoOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('shot_list_pdf'), node_id: NodeId, options: PdfBoardOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('otio'), node_id: NodeId, options: TimelineOptions.prefault({}) }),
+    z.strictObject({ kind: z.literal('otioz'), node_id: NodeId, options: TimelineOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('fcp_xml'), node_id: NodeId, options: TimelineOptions.prefault({}) }),
+    z.strictObject({ kind: z.literal('fcpxml'), node_id: NodeId, options: TimelineOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('edl'), node_id: NodeId, options: TimelineOptions.prefault({}) }),
   ])
   .meta({ id: 'ExportCreateBody' });

@@ -43,5 +43,6 @@ export * from './elements.js';
 export * from './element-links.js';
 export * from './checkpoints.js';
 export * from './exports.js';
+export * from './conform.js';
 export * from './tool-sets.js';
 export * from './review.js';

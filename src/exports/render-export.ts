@@ -9,7 +9,9 @@ import { shotListPdf } from './pdf/shot-list-pdf.js';
 import { shotListFile, shotListRows } from './shot-list.js';
 import { cmx3600Edl } from './timeline/edl.js';
 import { fcpXml } from './timeline/fcp-xml.js';
+import { fcpxml } from './timeline/fcpxml.js';
 import { otioTimeline } from './timeline/otio.js';
+import { otiozBundle } from './timeline/otioz.js';
 import type { TimelineCut } from './timeline/timeline-cut.js';
 
 /**
@@ -64,12 +66,22 @@ export async function renderExport(
     contentType: file.contentType,
     fileName: `${stem}${suffix}.${file.extension}`,
   });
+  // The cut the animatic and the timelines play: the board's shots but the omitted ones (a conform marks a shot the
+  // editor dropped as omitted; it stays on the board, out of the film).
+  const omitted = board.shots.filter((_, index) => board.sourceFrames?.[index]?.status === 'omitted');
+  const cut: ExportBoard = { ...board, shots: board.shots.filter((shot) => !omitted.includes(shot)) };
+  const cutWarnings = omitted.map((shot) => `Shot ${shot.number} is omitted: it is left out of the cut.`);
+  const playing = () => {
+    if (cut.shots.length === 0)
+      throw new ExportFailure('invalid_arguments', 'Every shot of the board is omitted: there is no cut to export.');
+    return cut;
+  };
   const timeline = (): TimelineCut => ({
     title: board.boardTitle,
     rate: TimelineOptions.parse(job.options).frame_rate,
     mediaFileName: animaticFileName(board),
     hasAudio: true,
-    shots: board.shots.map((shot) => ({ id: shot.id, number: shot.number, durationMs: shot.durationMs })),
+    shots: playing().shots.map((shot) => ({ id: shot.id, number: shot.number, durationMs: shot.durationMs })),
   });
   switch (kind) {
     case 'pdf_board': {
@@ -82,8 +94,13 @@ export async function renderExport(
         warnings: [],
       };
     case 'animatic': {
-      const file = await renderAnimatic(board, AnimaticOptions.parse(job.options), context.progress, context.signal);
-      return { ...named(file, ' animatic'), warnings: file.warnings };
+      const file = await renderAnimatic(
+        playing(),
+        AnimaticOptions.parse(job.options),
+        context.progress,
+        context.signal,
+      );
+      return { ...named(file, ' animatic'), warnings: [...cutWarnings, ...file.warnings] };
     }
     case 'shot_list_csv':
     case 'shot_list_xlsx': {
@@ -106,17 +123,52 @@ export async function renderExport(
         bytes: Buffer.from(otioTimeline(timeline())),
         contentType: 'application/json',
         fileName: `${stem}.otio`,
-        warnings: [],
+        warnings: cutWarnings,
       };
+    case 'otioz': {
+      const cutOf = timeline();
+      // The bundle carries the animatic its clips are cut from, made here at the timeline's rate with the defaults.
+      const film = await renderAnimatic(
+        playing(),
+        AnimaticOptions.parse({ frame_rate: cutOf.rate }),
+        (percent, message) => context.progress(percent * 0.95, message),
+        context.signal,
+      );
+      context.progress(96, 'Bundling');
+      const bundle = await otiozBundle(cutOf, film.bytes, playing().shots);
+      return {
+        bytes: bundle.bytes,
+        contentType: 'application/zip',
+        fileName: `${stem}.otioz`,
+        warnings: [
+          ...cutWarnings,
+          ...film.warnings,
+          ...bundle.warnings,
+          'The animatic inside the bundle carries no content credentials (an animatic export does: docs/provenance.md).',
+        ],
+      };
+    }
     case 'fcp_xml':
       return {
         bytes: Buffer.from(fcpXml(timeline())),
         contentType: 'application/xml',
         fileName: `${stem}.xml`,
-        warnings: [],
+        warnings: cutWarnings,
+      };
+    case 'fcpxml':
+      return {
+        bytes: Buffer.from(fcpxml(timeline())),
+        contentType: 'application/xml',
+        fileName: `${stem}.fcpxml`,
+        warnings: cutWarnings,
       };
     case 'edl':
-      return { bytes: Buffer.from(cmx3600Edl(timeline())), contentType: TEXT, fileName: `${stem}.edl`, warnings: [] };
+      return {
+        bytes: Buffer.from(cmx3600Edl(timeline())),
+        contentType: TEXT,
+        fileName: `${stem}.edl`,
+        warnings: cutWarnings,
+      };
     default:
       throw new ExportFailure('invalid_arguments', `There is no export of kind ${String(kind)}.`);
   }

@@ -36,6 +36,7 @@ import { isUploadPath, registerUploadRoutes } from './routes/uploads.js';
 import { registerShotListRoutes } from './routes/shot-list.js';
 import { registerDrawingRoutes } from './routes/drawings.js';
 import { isScriptImportPath, registerScriptImportRoutes } from './routes/script-import.js';
+import { isConformPath, registerConformRoutes } from './routes/conform.js';
 import { registerTemplateRoutes } from './routes/templates.js';
 import { registerTidyRoutes } from './routes/tidy.js';
 import { registerBoardImageRoutes } from './routes/board-image.js';
@@ -161,9 +162,12 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
       );
     },
   });
-  // Uploads stream to disk under their own per-file limit (src/http/routes/uploads.ts); a script import has its own.
+  // Uploads stream to disk under their own per-file limit (src/http/routes/uploads.ts); a script import and a conform
+  // have their own.
   app.use('/api/*', (c, next) =>
-    isUploadPath(c.req.path) || isScriptImportPath(c.req.path) ? next() : apiBodyLimit(c, next),
+    isUploadPath(c.req.path) || isScriptImportPath(c.req.path) || isConformPath(c.req.path)
+      ? next()
+      : apiBodyLimit(c, next),
   );
 
   options.serviceRoutes?.(app);
@@ -252,6 +256,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerShotListRoutes(app, store);
   registerDrawingRoutes(app, services.drawings);
   registerScriptImportRoutes(app, services.scriptImport);
+  registerConformRoutes(app, services.conform);
   registerTemplateRoutes(app, services.templates);
   registerElementRoutes(app, services.elements);
   registerTidyRoutes(app, backend);

@@ -249,7 +249,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     need: 'editor',
     title: 'Export a storyboard',
     description:
-      'Start an export of a storyboardNode: kind pdf_board, animatic (MP4), shot_list_csv, shot_list_xlsx, shot_list_pdf, otio, fcp_xml or edl, with its options. ' +
+      'Start an export of a storyboardNode: kind pdf_board, animatic (MP4), shot_list_csv, shot_list_xlsx, shot_list_pdf, otio, otioz, fcp_xml, fcpxml or edl, with its options. ' +
       'A job the server runs (no credits); follow it with get_export until status is succeeded, failed or cancelled.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: HIDDEN_TOOL_CONTRACTS.export_board.input,

@@ -278,7 +278,7 @@ describe('CMX 3600 EDL', () => {
     }
   });
 
-  it('follows each event with its clip name and shot number, and ends every line with CRLF', () => {
+  it('names each event after its shot, with the animatic as its source file, and ends every line with CRLF', () => {
     const edl = cmx3600Edl(cutOf('24', [1000, 1500]));
     expect(edl.endsWith('\r\n')).toBe(true);
     expect(edl.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
@@ -286,8 +286,8 @@ describe('CMX 3600 EDL', () => {
     const first = lines.findIndex((line) => line.startsWith('001  '));
     expect(lines.slice(first, first + 3)).toEqual([
       '001  AX       V     C        00:00:00:00 00:00:01:00 01:00:00:00 01:00:01:00',
-      '* FROM CLIP NAME: Opening-animatic.mp4',
-      '* COMMENT: Shot 1',
+      '* FROM CLIP NAME: Shot 1',
+      '* SOURCE FILE: Opening-animatic.mp4',
     ]);
   });
 
@@ -313,7 +313,7 @@ describe('CMX 3600 EDL', () => {
     expect(titleLine).toMatch(/^TITLE: Cafe x+$/);
     expect(titleLine.length - 'TITLE: '.length).toBe(70);
     expect(cmx3600Edl(cutOf('25', [1000], { title: '日本語' })).split('\r\n')[0]).toBe('TITLE: Storyboard');
-    expect(edl).toContain('* COMMENT: Shot 1 FCM: X\r\n');
+    expect(edl).toContain('* FROM CLIP NAME: Shot 1 FCM: X\r\n');
   });
 
   it('carries picture and both sound channels in one AA/V event when the animatic has sound', () => {

@@ -5,8 +5,8 @@ import { placedShots, type TimelineCut } from './timeline-cut.js';
  * The cut as a CMX 3600 edit decision list, the oldest interchange every editor still imports. The event line is the
  * fixed-column layout OTIO's cmx_3600 writer uses (and Premiere and Avid write): event number in 3 digits, two spaces,
  * the reel padded to 8, the channel padded to 5, the transition, then source in/out and record in/out. Each shot is
- * one event cut from the one animatic, its source timecode counted from the movie's 00:00:00:00 and its record
- * timecode from the sequence's 01:00:00:00.
+ * one event cut from the one animatic and named after the shot, its source timecode counted from the movie's
+ * 00:00:00:00 and its record timecode from the sequence's 01:00:00:00.
  */
 
 /**
@@ -57,8 +57,10 @@ export function cmx3600Edl(cut: TimelineCut): string {
     lines.push(
       '',
       `${event}  ${REEL.padEnd(8)} ${channel.padEnd(5)} C        ${sourceIn} ${sourceOut} ${recordIn} ${recordOut}`,
-      `* FROM CLIP NAME: ${oneLine(cut.mediaFileName)}`,
-      `* COMMENT: Shot ${oneLine(shot.number)}`,
+      // The clip's name is the shot, as in the other timelines (editors see it on the clip, and the conform reads
+      // it back); the animatic it is cut from is its source file, which OTIO's reader and Resolve take as the media.
+      `* FROM CLIP NAME: Shot ${oneLine(shot.number)}`,
+      `* SOURCE FILE: ${oneLine(cut.mediaFileName)}`,
     );
   }
   return lines.join(EOL) + EOL;

@@ -99,3 +99,43 @@ export function timecode(frame: number, rate: FrameRate, startHour = 1): string 
   const hours = Math.floor(count / (timebase * 3600));
   return `${two(hours)}:${two(minutes)}:${two(seconds)}${dropFrame ? ';' : ':'}${two(frames)}`;
 }
+
+/**
+ * The timeline frame a SMPTE timecode stands for: the inverse of `timecode`, so a cut read back from an EDL lands on
+ * the frames it was written from. Drop frame is read from the separator (`;` or `.`) or the rate, whichever says so;
+ * null when the text is not a timecode or names a frame number drop frame skips.
+ */
+export function frameOfTimecode(text: string, rate: FrameRate, startHour = 1): number | null {
+  const match = /^(\d{2}):(\d{2}):(\d{2})([:;.,])(\d{2})$/.exec(text.trim());
+  if (!match) return null;
+  const [hours, minutes, seconds, frames] = [match[1], match[2], match[3], match[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const { timebase } = RATES[rate];
+  const dropFrame = RATES[rate].dropFrame || match[4] === ';' || match[4] === ',';
+  if (minutes > 59 || seconds > 59 || frames >= timebase) return null;
+  const totalMinutes = hours * 60 + minutes;
+  let count = (totalMinutes * 60 + seconds) * timebase + frames;
+  if (dropFrame) {
+    if (seconds === 0 && frames < DF.dropped && minutes % 10 !== 0) return null;
+    // Frame numbers shown, less the numbers skipped in every minute but each tenth.
+    count -= DF.dropped * (totalMinutes - Math.floor(totalMinutes / 10));
+  }
+  return count - timecodeStartFrame(rate, startHour);
+}
+
+/**
+ * The frame rate of ours a file's rate stands for, given as frames a second (24000/1001 read as 23.976023976…) or as
+ * a fraction; null for a rate the exports do not make (50, 59.94, 60).
+ */
+export function frameRateOf(numerator: number, denominator = 1): FrameRate | null {
+  if (!Number.isFinite(numerator) || !Number.isFinite(denominator) || denominator <= 0) return null;
+  const fps = numerator / denominator;
+  for (const [name, facts] of Object.entries(RATES) as Array<[FrameRate, RateFacts]>) {
+    if (Math.abs(fps - facts.numerator / facts.denominator) < 0.0005) return name;
+  }
+  return null;
+}

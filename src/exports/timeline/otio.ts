@@ -26,6 +26,15 @@ export function otioTimeline(cut: TimelineCut): string {
   // The animatic starts at frame 0 (its own timecode 00:00:00:00), so a shot's source range is its place in the cut.
   const mediaRange = range(0, totalFrames(placed));
 
+  const external = (name: string, url: string, available: Json): Json => ({
+    OTIO_SCHEMA: 'ExternalReference.1',
+    metadata: {},
+    name,
+    available_range: available,
+    target_url: url,
+  });
+  const pictures = new Map(cut.shots.map((shot) => [shot.id, shot.pictureUrl ?? null]));
+
   const clips = (): Json[] =>
     placed.map((shot) => ({
       OTIO_SCHEMA: 'Clip.2',
@@ -36,13 +45,9 @@ export function otioTimeline(cut: TimelineCut): string {
       markers: [],
       enabled: true,
       media_references: {
-        DEFAULT_MEDIA: {
-          OTIO_SCHEMA: 'ExternalReference.1',
-          metadata: {},
-          name: cut.mediaFileName,
-          available_range: mediaRange,
-          target_url: cut.mediaFileName,
-        },
+        DEFAULT_MEDIA: external(cut.mediaFileName, cut.mediaUrl ?? cut.mediaFileName, mediaRange),
+        // In a bundle, the shot's own picture too, as a second reference an editor can switch the clip to.
+        ...(pictures.get(shot.id) ? { picture: external(`Shot ${shot.number}`, pictures.get(shot.id)!, null) } : {}),
       },
       active_media_reference_key: 'DEFAULT_MEDIA',
     }));

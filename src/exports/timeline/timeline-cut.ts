@@ -11,7 +11,9 @@ export interface TimelineCut {
   rate: FrameRate;
   mediaFileName: string; // the exported animatic the clips refer to, e.g. "Opening-animatic.mp4"
   hasAudio: boolean; // the animatic has a sound track
-  shots: Array<{ id: string; number: string; durationMs: number }>;
+  shots: Array<{ id: string; number: string; durationMs: number; pictureUrl?: string | null }>;
+  /** Where the clips find the animatic, when not beside the timeline under its name (an .otioz's `media/…`). */
+  mediaUrl?: string;
 }
 
 export interface PlacedShot {

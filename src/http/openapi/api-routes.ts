@@ -23,6 +23,7 @@ import { REVIEW_ROUTES } from '../routes/review.js';
 import { RUN_APPROVAL_ROUTES } from '../routes/run-approvals.js';
 import { RUN_ROUTES } from '../routes/runs.js';
 import { SCRIPT_IMPORT_ROUTES } from '../routes/script-import.js';
+import { CONFORM_ROUTES } from '../routes/conform.js';
 import { SESSION_ROUTES } from '../routes/sessions.js';
 import { SHARE_LINK_ROUTES } from '../routes/share-links.js';
 import { SHOT_LIST_ROUTES } from '../routes/shot-list.js';
@@ -63,6 +64,7 @@ export function apiRoutes(): readonly ApiRoute[] {
     ...FEED_ROUTES,
     ...PRESENCE_ROUTES,
     ...SCRIPT_IMPORT_ROUTES,
+    ...CONFORM_ROUTES,
     ...SHOT_LIST_ROUTES,
     ...DRAWING_ROUTES,
     ...UPLOAD_ROUTES,

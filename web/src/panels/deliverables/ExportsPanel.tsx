@@ -24,7 +24,7 @@ import { ShareLinks } from './ShareLinks.js';
 type Options = Record<string, unknown>;
 
 const PDF_KINDS = new Set<ExportKind>(['pdf_board', 'shot_list_pdf']);
-const TIMELINE_KINDS = new Set<ExportKind>(['otio', 'fcp_xml', 'edl']);
+const TIMELINE_KINDS = new Set<ExportKind>(['otio', 'otioz', 'fcp_xml', 'fcpxml', 'edl']);
 
 const STATUS_WORDS = {
   queued: 'Waiting for a worker',
