@@ -1,6 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, Page } from 'playwright-core';
-import { build, type Rollup } from 'vite';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousFindings } from '../support/axe.js';
 import { screenshot } from '../support/browser.js';
@@ -11,6 +10,7 @@ import { waitFor } from '../support/wait.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { connectThroughOAuth } from '../support/oauth-client.js';
 import { signInWithLink } from '../support/servers.js';
+import { showInHost } from '../support/mcp-app-host.js';
 
 /**
  * The canvas as an MCP App: get_canvas names a ui:// resource, the server serves it as text/html;profile=mcp-app with a
@@ -20,38 +20,6 @@ import { signInWithLink } from '../support/servers.js';
 
 const APP_URI = 'ui://canvas-mcp/canvas.html';
 const CANVAS = { project_id: 'demo', canvas_id: 'main' };
-
-/** The host page's script: test/web/fixtures/mcp-app-host.js bundled for the browser. */
-async function hostScript(): Promise<string> {
-  const output = await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: 'test/web/fixtures/mcp-app-host.js', formats: ['iife'], name: 'canvasHost', fileName: 'host' },
-    },
-  });
-  const bundle = (Array.isArray(output) ? output[0] : output) as Rollup.RollupOutput;
-  return bundle.output[0].code;
-}
-
-/** Loads the test host in the page and has it show the app with a get_canvas result (relaying tool calls or not). */
-async function showInHost(page: Page, app: { html: string; toolResult: unknown; relay: boolean }): Promise<void> {
-  await page.setContent(
-    `<!doctype html><html lang="en"><head><title>Test host</title></head><body><script>${await hostScript()}</script></body></html>`,
-  );
-  await page.evaluate(
-    ({ html, toolResult, relay }) =>
-      (globalThis as unknown as { canvasHost: { showApp(options: unknown): Promise<void> } }).canvasHost.showApp({
-        html,
-        toolArguments: { project_id: 'demo', canvas_id: 'main' },
-        toolResult,
-        relay,
-      }),
-    app,
-  );
-}
 
 describe('the canvas as an MCP App', () => {
   let server: TestServer;
@@ -76,7 +44,11 @@ describe('the canvas as an MCP App', () => {
 
   it('lists and reads the app as text/html;profile=mcp-app with a content-security policy', async () => {
     const { resources } = await agent.listResources();
-    expect(resources).toEqual([expect.objectContaining({ uri: APP_URI, mimeType: 'text/html;profile=mcp-app' })]);
+    expect(resources).toEqual([
+      expect.objectContaining({ uri: APP_URI, mimeType: 'text/html;profile=mcp-app' }),
+      // The storyboarding skill's manifest (docs/contract.md, "Skills").
+      expect.objectContaining({ uri: 'skill://canvas-mcp/storyboarding/SKILL.md', mimeType: 'text/markdown' }),
+    ]);
     const { contents } = await agent.readResource({ uri: APP_URI });
     expect(contents).toHaveLength(1);
     const [app] = contents as Array<{

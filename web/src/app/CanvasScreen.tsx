@@ -24,6 +24,7 @@ import { Palette } from '../panels/palette/Palette.js';
 import { ShotList } from '../panels/shots/ShotList.js';
 import { CommentsPanel } from '../panels/review/CommentsPanel.js';
 import { restTransport } from '../model/transport.js';
+import { registerCanvasTools } from '../model/webmcp.js';
 import { createReviewController, ReviewContext, useReviewController, type ReviewController } from '../model/review.js';
 import { Inbox } from './Inbox.js';
 import { Landing } from './Landing.js';
@@ -240,6 +241,21 @@ function CanvasBody() {
   const [shotList, setShotList] = useState(false);
   const [presenting, setPresenting] = useState<{ boards: PresentBoard[]; start: number } | null>(null);
   const { controller } = useCanvas();
+  const role = useCanvasState((state) => state.role);
+  const flow = useReactFlow<FlowNode>();
+  // A browser's agent (WebMCP, where the browser offers it) gets the canvas's tools while it is open, with the
+  // person's rights: registered again when those change.
+  useEffect(() => {
+    if (status !== 'ready') return;
+    return registerCanvasTools(controller, {
+      viewCentre: () => {
+        const pane = document.querySelector('.canvas .react-flow')?.getBoundingClientRect();
+        return pane
+          ? flow.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 })
+          : { x: 0, y: 0 };
+      },
+    });
+  }, [controller, status, role, flow]);
   const toggle = (which: 'palette' | 'panel') => setDrawer((open) => (open === which ? null : which));
   if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
   // Only someone whose session ended is told so; someone who never signed in is shown how to.

@@ -10,6 +10,7 @@ import { ShotMarks } from './shot-marks.js';
 import { FrameGuides, GuidePicker } from './frame-guides.js';
 import { aspectOf } from '../../../src/shared/frame-shape.js';
 import { useShownGuides } from '../model/guides.js';
+import { isShotSelected, useShotSelection } from '../model/shot-selection.js';
 import { LongPress } from '../model/long-press.js';
 import { recordOf, formatMs, list, num, text } from '../model/values.js';
 
@@ -40,6 +41,8 @@ export function StoryboardNodeCard(card: CardProps) {
   const title = text(data.title) ?? text(data.displayName) ?? 'the board';
   const aspect = aspectOf(text(data.aspectRatio));
   const guides = useShownGuides();
+  // Shots selected where a view tracks them (the MCP App's): highlighted, and named to the host's model.
+  const selectedShots = useShotSelection((state) => state.shots);
   // One long press at a time on this card: the frame a finger is held on opens in the editor.
   const pressed = useRef<string | null>(null);
   const longPress = useRef<LongPress | null>(null);
@@ -104,8 +107,9 @@ export function StoryboardNodeCard(card: CardProps) {
               data-shot-id={text(frame.id)}
               data-board-id={boardId}
               // nodrag: dragging a frame moves the shot, not the card.
-              className={`${text(frame.status) === 'omitted' ? 'frame frame-omitted' : 'frame'}${editable ? ' nodrag' : ''}${sending === text(frame.id) ? ' frame-busy' : ''}`}
+              className={`${text(frame.status) === 'omitted' ? 'frame frame-omitted' : 'frame'}${editable ? ' nodrag' : ''}${sending === text(frame.id) ? ' frame-busy' : ''}${isShotSelected(selectedShots, boardId, text(frame.id)) ? ' frame-selected' : ''}`}
               aria-busy={sending === text(frame.id) || undefined}
+              aria-current={isShotSelected(selectedShots, boardId, text(frame.id)) || undefined}
               // Focusable for an editor: a focused frame is the selected shot a paste or Enter acts on.
               tabIndex={editable ? 0 : undefined}
               draggable={editable}

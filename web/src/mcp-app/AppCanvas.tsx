@@ -1,4 +1,12 @@
-import { Background, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
+import {
+  applyNodeChanges,
+  Background,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  useStoreApi,
+  type Edge,
+} from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NODE_CARDS } from '../cards/index.js';
 import { fitCanvas, MAX_ZOOM, MIN_ZOOM } from '../canvas/fit.js';
@@ -9,6 +17,8 @@ import type { CanvasController } from '../model/canvas-state.js';
 import { CanvasView } from '../canvas/CanvasView.js';
 import { Notices } from '../panels/Notices.js';
 import { WhoIsHere } from '../canvas/PresenceLayer.js';
+import { useShotSelection } from '../model/shot-selection.js';
+import { setCanvasView } from './view-tools.js';
 
 /**
  * The canvas a get_canvas result holds, drawn with the web canvas's cards: read-only, or, when the connection's grant
@@ -42,10 +52,18 @@ function Flow() {
       nodes={nodes}
       edges={edges}
       nodeTypes={NODE_CARDS}
-      onNodesChange={() => undefined}
+      // Read-only, but the person may select cards (and shots): what the host's model asks about (get_selection).
+      onNodesChange={(changes) =>
+        setNodes((current) =>
+          applyNodeChanges(
+            changes.filter((change) => change.type === 'select'),
+            current,
+          ),
+        )
+      }
       nodesDraggable={false}
       nodesConnectable={false}
-      elementsSelectable={false}
+      elementsSelectable
       deleteKeyCode={null}
       onlyRenderVisibleElements
       minZoom={MIN_ZOOM}
@@ -55,6 +73,52 @@ function Flow() {
       <Background gap={24} />
     </ReactFlow>
   );
+}
+
+/**
+ * The view the host's model asks about through the view's tools (view-tools.ts): this canvas as drawn, and the shots
+ * the person selects on boards (a click on a frame; Ctrl, Cmd or Shift adds; a click elsewhere on the canvas clears).
+ */
+function ViewToolsSource({ controller }: { controller: CanvasController }) {
+  const flow = useReactFlow<FlowNode>();
+  const flowStore = useStoreApi<FlowNode>();
+  useEffect(() => {
+    const selection = useShotSelection.getState();
+    useShotSelection.setState({ tracking: true });
+    setCanvasView({
+      controller,
+      flow,
+      pane: () => {
+        const rect = document.querySelector('.app-canvas .react-flow')?.getBoundingClientRect();
+        return rect
+          ? { width: rect.width, height: rect.height }
+          : { width: window.innerWidth, height: window.innerHeight };
+      },
+      selectNodes: (ids) => flowStore.getState().addSelectedNodes(ids),
+    });
+    const frameOf = (target: EventTarget | null) =>
+      target instanceof Element ? target.closest<HTMLElement>('[data-shot-id][data-board-id]') : null;
+    const onPointerDown = (event: PointerEvent) => {
+      const additive = event.ctrlKey || event.metaKey || event.shiftKey;
+      const frame = frameOf(event.target);
+      if (frame) selection.select({ boardId: frame.dataset.boardId!, shotId: frame.dataset.shotId! }, additive);
+      else if (!additive && event.target instanceof Element && event.target.closest('.react-flow')) selection.clear();
+    };
+    // A frame reached with the keyboard is selected too (a click's focus is not: the click has said what it selects).
+    const onFocusIn = (event: FocusEvent) => {
+      const frame = frameOf(event.target);
+      if (frame?.matches(':focus-visible'))
+        selection.select({ boardId: frame.dataset.boardId!, shotId: frame.dataset.shotId! }, false);
+    };
+    document.addEventListener('pointerdown', onPointerDown, true);
+    document.addEventListener('focusin', onFocusIn);
+    return () => {
+      setCanvasView(null);
+      document.removeEventListener('pointerdown', onPointerDown, true);
+      document.removeEventListener('focusin', onFocusIn);
+    };
+  }, [controller, flow, flowStore]);
+  return null;
 }
 
 function Summary({ onOpen, editing }: { onOpen: (() => void) | null; editing: boolean }) {
@@ -123,6 +187,7 @@ export function AppCanvas({
           <Summary onOpen={onOpen} editing={editing} />
           <main className="canvas app-canvas">
             {editing ? <CanvasView onSelect={() => undefined} /> : <Flow />}
+            <ViewToolsSource controller={controller} />
             {editing ? <Notices /> : null}
           </main>
         </div>

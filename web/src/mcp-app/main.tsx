@@ -9,6 +9,7 @@ import { createCanvasController } from '../model/canvas-store.js';
 import { createReadOnlyController, type ReadOnlyController } from '../model/read-only.js';
 import { AppCanvas } from './AppCanvas.js';
 import { hostTransport, largeCanvasNote, type AppAccess } from './host-transport.js';
+import { registerViewTools } from './view-tools.js';
 
 /**
  * The canvas as an MCP App (the ui:// resource get_canvas names): the host hands it the tool's result over the Apps
@@ -44,6 +45,8 @@ function originOf(url: string | null): string | null {
 }
 
 const app = new App({ name: 'canvas-mcp canvas', version: '1.0.0' }, {});
+// The view's own tools (get_selection, get_view, focus), declared before it connects so the host lists them at once.
+registerViewTools(app);
 /** The two-way view, once there is one: it lives as long as the page. */
 let live: CanvasController | null = null;
 

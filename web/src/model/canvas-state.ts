@@ -40,6 +40,8 @@ export interface Intent {
   build(layout: Layout): LayoutOperation[] | { notApplicable: string };
   /** Whether undo may take it back (undo's own writes are not undone again). */
   undoable?: boolean;
+  /** Told how the write ended: the revision it made, or why it was refused (a browser agent's tool answers with it). */
+  settled?(outcome: { revision: number } | { error: Error }): void;
 }
 
 export interface CanvasState {

@@ -245,6 +245,7 @@ export function createCanvasController(
       if (built.length === 0) return true;
       try {
         const receipt = await transport.changes(before.revision, built, key, intent.label);
+        intent.settled?.({ revision: receipt.revision });
         if (intent.undoable !== false) {
           const inverse = inverseOperations(before, built);
           if (inverse && inverse.length > 0)
@@ -264,6 +265,7 @@ export function createCanvasController(
           openFeed(store.getState().layout.revision);
           continue;
         }
+        intent.settled?.({ error: error as Error });
         notify('error', `${intent.label}: ${(error as Error).message}`, intent.keep);
         return false;
       }

@@ -49,7 +49,7 @@ export function boardOf(node: CanvasNode): Board {
 type Authors = () => Record<string, Author | null>;
 
 /** An intent that rewrites one board's shots (and board fields) from the board as the layout has it. */
-function boardChange(
+export function boardChange(
   boardId: string,
   label: string,
   authors: Authors,
