@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NodeId } from './identifiers.js';
+import { FrameRate } from './frame-rates.js';
 import { ShareReview, ThreadView } from './review.js';
 import { GUIDE_NAMES, GuideName } from './shots.js';
 
@@ -48,10 +49,7 @@ export const SHEET_FIELDS = {
 export const SheetField = z.enum(kindsOf(SHEET_FIELDS));
 export type SheetField = z.infer<typeof SheetField>;
 
-/** Frame rates of the editor's timeline and the animatic: 23.976 is 24000/1001 (non-drop), 29.97 is 30000/1001 (drop-frame). */
-export const FRAME_RATES = ['23.976', '24', '25', '29.97', '30'] as const;
-export const FrameRate = z.enum(FRAME_RATES);
-export type FrameRate = z.infer<typeof FrameRate>;
+export { FRAME_RATES, FrameRate } from './frame-rates.js';
 
 const Count = (max: number) => z.int().min(1).max(max);
 

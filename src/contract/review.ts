@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BaseRevision, NodeId } from './identifiers.js';
+import { FrameRate } from './frame-rates.js';
 
 /**
  * Review (docs/review.md): comment threads pinned to a node (a point on its picture, a timecode of its film
@@ -23,10 +24,34 @@ export const CommentAnchor = z
       .optional()
       .meta({ description: "A time in the node's film, or in the board's animatic when `on` is animatic." }),
     on: z.enum(['picture', 'film', 'animatic']).optional(),
+    frame: z
+      .int()
+      .min(0)
+      .max(24 * 3600 * 30)
+      .optional()
+      .meta({ description: 'The frame of the film (or the animatic) the thread names, from 0, at `rate`.' }),
+    frame_out: z
+      .int()
+      .min(0)
+      .max(24 * 3600 * 30)
+      .optional()
+      .meta({ description: 'The last frame of a range (in → out), at least `frame`.' }),
+    rate: FrameRate.optional().meta({ description: 'The frame rate `frame` counts in; 29.97 is drop-frame timecode.' }),
   })
   .refine((anchor) => (anchor.x === undefined) === (anchor.y === undefined), {
     error: 'x and y come together (a point on the picture)',
   })
+  .refine((anchor) => (anchor.frame === undefined) === (anchor.rate === undefined), {
+    error: 'frame and rate come together (a frame counts at a rate)',
+    path: ['rate'],
+  })
+  .refine(
+    (anchor) => anchor.frame_out === undefined || (anchor.frame !== undefined && anchor.frame_out >= anchor.frame),
+    {
+      error: 'frame_out ends a range that starts at frame: it needs frame, and is not before it',
+      path: ['frame_out'],
+    },
+  )
   .meta({ id: 'CommentAnchor' });
 export type CommentAnchor = z.infer<typeof CommentAnchor>;
 

@@ -98,6 +98,38 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
       await smtp?.close();
     });
 
+    it('a comment names a range of frames of the animatic at 29.97 drop frame, kept with the time its first frame starts', async () => {
+      // 00:01:00;02 is frame 1,800 at 29.97 drop frame (00:01:00;00 and ;01 do not exist), which starts at 60.06 s.
+      const created = await call('olga', `${CANVAS}/threads`, {
+        method: 'POST',
+        body: {
+          node_id: 'board',
+          anchor: { on: 'animatic', frame: 1800, frame_out: 1830, rate: '29.97', timecode_ms: 1 },
+          body: 'Hold the push a second longer here.',
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(ThreadView.parse(created.body).anchor).toEqual({
+        on: 'animatic',
+        frame: 1800,
+        frame_out: 1830,
+        rate: '29.97',
+        timecode_ms: 60_060,
+      });
+      for (const [anchor, field] of [
+        [{ on: 'animatic', frame: 10 }, 'rate'],
+        [{ on: 'animatic', frame: 10, frame_out: 9, rate: '24' }, 'frame_out'],
+        [{ on: 'animatic', frame: 10, rate: '50' }, 'rate'],
+      ] as const) {
+        const refused = await call('olga', `${CANVAS}/threads`, {
+          method: 'POST',
+          body: { node_id: 'board', anchor, body: 'x' },
+        });
+        expect(refused.status, JSON.stringify(anchor)).toBe(400);
+        expect(JSON.stringify(refused.body), JSON.stringify(anchor)).toContain(`anchor.${field}`);
+      }
+    });
+
     it('a director pins a comment to shot 4 mentioning an artist: the layout revision does not move, the artist is told in the inbox and by e-mail', async () => {
       const before = await revision();
       const sent = smtp.messages.length;

@@ -448,24 +448,34 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       const compose = (await openComments(director.page)).getByRole('form', { name: 'New comment thread' });
       await compose.getByLabel('On', { exact: true }).selectOption({ label: 'Take 3' });
       await compose.getByRole('button', { name: 'Where the film is' }).click();
-      expect(await compose.getByLabel('Timecode (mm:ss)').inputValue()).toBe('00:04');
+      // The frame showing, in SMPTE timecode at the rate chosen (24 unless the reviewer picks another).
+      expect(await compose.getByLabel('Timecode', { exact: true }).inputValue()).toBe('00:00:04:00');
+      await compose.getByLabel('To (optional)').fill('00:00:06:00');
       await compose.getByLabel('Comment', { exact: true }).fill('Cut here, before she turns.');
       await compose.getByRole('button', { name: 'Comment', exact: true }).click();
       await (
         await openComments(director.page)
       )
         .locator('.thread')
-        .getByText('Take 3 · at 00:04 of the film', { exact: true })
+        .getByText('Take 3 · at 00:00:04:00 → 00:00:06:00 (24 fps) of the film', { exact: true })
         .waitFor();
+      const [stored] = await server.store.review.threads('demo', 'review', { nodeIds: ['take'] });
+      expect(JSON.parse(stored!.thread.anchor!)).toMatchObject({
+        frame: 96,
+        frame_out: 144,
+        rate: '24',
+        timecode_ms: 4000,
+      });
 
-      // A mark along the film, two fifths of the way (4 s of 10).
+      // A span along the film from two fifths of the way (4 s of 10) to the end of its last frame (6 s and a frame).
       const mark = card(director.page, 'take').getByRole('button', {
-        name: 'Comment at 00:04: Cut here, before she turns.',
+        name: 'Comment at 00:00:04:00 → 00:00:06:00 (24 fps): Cut here, before she turns.',
       });
       await mark.waitFor();
       const strip = (await card(director.page, 'take').locator('.film-marks').boundingBox())!;
-      const dot = (await mark.boundingBox())!;
-      expect(Math.abs((dot.x + dot.width / 2 - strip.x) / strip.width - 0.4)).toBeLessThan(0.03);
+      const span = (await mark.boundingBox())!;
+      expect(Math.abs((span.x - strip.x) / strip.width - 0.4)).toBeLessThan(0.03);
+      expect(Math.abs(span.width / strip.width - (6 + 1 / 24 - 4) / 10)).toBeLessThan(0.03);
       await screenshot(director.page, 'review-film-mark');
 
       // Elsewhere in the film, the mark takes the player back to 4 s.
@@ -473,10 +483,16 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
         (video as { currentTime: number }).currentTime = 9;
       });
       await mark.click();
-      await waitFor(
-        () => player.evaluate((video: unknown) => (video as { currentTime: number }).currentTime),
-        (time) => Math.abs(time - 4) < 0.1,
-      );
+      const timeOf = () => player.evaluate((video: unknown) => (video as { currentTime: number }).currentTime);
+      await waitFor(timeOf, (time) => Math.abs(time - 4) < 0.1);
+
+      // Frame by frame with . and , as in an editor's player: one frame at 24 fps is 41.7 ms.
+      await player.focus();
+      await director.page.keyboard.press('.');
+      await waitFor(timeOf, (time) => Math.abs(time - 97 / 24) < 0.002);
+      await director.page.keyboard.press(',');
+      await director.page.keyboard.press(',');
+      await waitFor(timeOf, (time) => Math.abs(time - 95 / 24) < 0.002);
       expect(director.errors).toEqual([]);
     } finally {
       await director.context.close();

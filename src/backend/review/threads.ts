@@ -1,4 +1,5 @@
 import type {
+  CommentAnchor,
   CanvasNode,
   CanvasRef,
   CommentCreateBody,
@@ -12,6 +13,7 @@ import { dataOf } from '../../contract/index.js';
 import { samePerson } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { msOfFrame } from '../../shared/timecode.js';
 import type { NewComment, NewNotification, ReviewEvent, StoredThread } from '../../store/review-store.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
@@ -193,7 +195,12 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
         throw new CanvasError('invalid_arguments', 'shot_id: a shot is named with its board (node_id).', {
           field: 'shot_id',
         });
-      if (body.anchor && body.anchor.on !== 'animatic' && body.anchor.timecode_ms === undefined)
+      if (
+        body.anchor &&
+        body.anchor.on !== 'animatic' &&
+        body.anchor.timecode_ms === undefined &&
+        body.anchor.frame === undefined
+      )
         throw new CanvasError('invalid_arguments', 'anchor: a thread on the canvas has no point to pin.', {
           field: 'anchor',
         });
@@ -282,7 +289,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
           canvasId: ref.canvasId,
           nodeId: body.node_id,
           shotId: body.shot_id,
-          anchor: body.anchor ? JSON.stringify(body.anchor) : null,
+          anchor: body.anchor ? JSON.stringify(withTimeOfFrame(body.anchor)) : null,
           nodeLabel: label,
         },
         commentOf(commentId, writer, body.body, mentions),
@@ -394,3 +401,13 @@ function commentOf(id: string, writer: CommentWriter, body: string, mentions: st
 }
 
 export type ThreadOperations = ReturnType<typeof createThreadOperations>;
+
+/**
+ * A thread naming a frame also carries its time (where that frame starts): readers that know only times (the film
+ * strip's marks, older clients) place it, and the frame stays the truth. A time sent with the frame is replaced by the
+ * frame's, so the two never disagree.
+ */
+function withTimeOfFrame(anchor: CommentAnchor): CommentAnchor {
+  if (anchor.frame === undefined || anchor.rate === undefined) return anchor;
+  return { ...anchor, timecode_ms: msOfFrame(anchor.frame, anchor.rate) };
+}

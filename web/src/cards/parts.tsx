@@ -17,6 +17,7 @@ import { typeLabel } from '../model/palette.js';
 import { RunControls, RunStatusBadge } from './run-controls.js';
 import { safeMediaUrl, safeThumbnailUrl } from './media-url.js';
 import { FilmMarks, ThreadBadge } from './review-marks.js';
+import { onTransportKey } from '../model/transport-keys.js';
 import { recordOf, overviewTitle, text, titleOf, type Data } from '../model/values.js';
 
 /** The pieces every node card is made of: the frame, in-place text editing, media and results. */
@@ -415,6 +416,7 @@ export function VideoPlayer({
       onLoadedMetadata={(event) =>
         setDuration(Number.isFinite(event.currentTarget.duration) ? event.currentTarget.duration : 0)
       }
+      onKeyDown={(event) => onTransportKey(event)}
     />
   );
   if (nodeId === undefined) return video;

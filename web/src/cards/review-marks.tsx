@@ -1,7 +1,8 @@
 import type { ReactElement, ReactNode } from 'react';
 import type { ThreadView } from '../../../src/contract/index.js';
 import { BubbleIcon } from '../ui/icons.js';
-import { formatTimecode, openThreadCount, stateOf, threadCountLabel, useReview } from '../model/review.js';
+import { anchorTimeText, openThreadCount, stateOf, threadCountLabel, useReview } from '../model/review.js';
+import { msOfFrame } from '../../../src/shared/timecode.js';
 import { ReviewStateChips } from '../ui/review-state-chips.js';
 
 /**
@@ -152,16 +153,26 @@ export function FilmMarks({
   return (
     <div className="film-marks nodrag" role="group" aria-label="Comments along the film">
       {timed.map((thread) => {
-        const ms = thread.anchor!.timecode_ms!;
+        const anchor = thread.anchor!;
+        const ms = anchor.timecode_ms!;
         const first = thread.comments[0]?.body ?? '';
-        const label = `Comment at ${formatTimecode(ms)}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first}`;
+        const label = `Comment at ${anchorTimeText(anchor)}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first}`;
+        const at = Math.min(1, ms / 1000 / duration);
+        // A range (in → out) is drawn as a span along the strip, from its first frame to where its last one ends.
+        const out =
+          anchor.frame_out !== undefined && anchor.rate !== undefined && anchor.frame_out > (anchor.frame ?? 0)
+            ? Math.min(1, msOfFrame(anchor.frame_out + 1, anchor.rate) / 1000 / duration)
+            : null;
         return (
           <button
             key={thread.thread_id}
             type="button"
-            className="film-mark"
+            className={out === null ? 'film-mark' : 'film-mark film-range'}
             data-thread={thread.thread_id}
-            style={{ left: `${Math.min(1, ms / 1000 / duration) * 100}%` }}
+            style={{
+              left: `${at * 100}%`,
+              ...(out === null ? {} : { width: `${Math.max(0, out - at) * 100}%` }),
+            }}
             aria-label={label}
             title={label}
             onClick={() => seek(ms / 1000)}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { PresentBoard, PresentShot } from '../../model/present.js';
 import { useShownGuides } from '../../model/guides.js';
+import { onTransportKey } from '../../model/transport-keys.js';
 import { FrameGuides, GuidePicker } from '../../cards/frame-guides.js';
 
 /**
@@ -146,6 +147,7 @@ export function Present({
             }}
             onTimeUpdate={followFilm}
             onEnded={() => setPlaying(false)}
+            onKeyDown={(event) => onTransportKey(event)}
           />
         ) : (
           // The frame box: the picture (or its placeholder) and the guides over it, the box exactly the frame's.

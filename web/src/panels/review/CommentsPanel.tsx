@@ -1,5 +1,13 @@
 import { useEffect, useId, useMemo, useState, type MouseEvent } from 'react';
-import type { CanvasNode, CommentAnchor, CommentView, ThreadView } from '../../../../src/contract/index.js';
+import {
+  FRAME_RATES,
+  type CanvasNode,
+  type CommentAnchor,
+  type CommentView,
+  type FrameRate,
+  type ThreadView,
+} from '../../../../src/contract/index.js';
+import { frameAtMs } from '../../../../src/shared/timecode.js';
 import { useCanvas, useCanvasState, useMediaOrigin } from '../../ui/canvas-context.js';
 import { safeThumbnailUrl } from '../../cards/media-url.js';
 import { pictureOfCard } from '../../cards/parts.js';
@@ -7,8 +15,9 @@ import { recordOf } from '../../model/values.js';
 import { api } from '../../model/api.js';
 import { boardTitle } from '../../model/present.js';
 import {
-  formatTimecode,
-  parseTimecode,
+  DEFAULT_FILM_RATE,
+  filmTimecode,
+  readFilmTime,
   useReview,
   useReviewController,
   type ReviewController,
@@ -174,15 +183,14 @@ function Comments({ selected, review }: { selected: string | null; review: Revie
 }
 
 /**
- * Where the card's film is now (paused or playing), as the timecode field reads it (mm:ss.s): a reviewer stops the film
- * on a moment and comments there. Null when the card's player is not on screen (a card out of view is not drawn).
+ * Where the card's film is now (paused or playing), as the frame showing there, in SMPTE timecode at `rate`: a reviewer
+ * stops the film on a frame and comments there. Null when the card's player is not on screen (a card out of view is
+ * not drawn).
  */
-function filmTimeOf(nodeId: string): string | null {
+function filmTimeOf(nodeId: string, rate: FrameRate): string | null {
   const player = document.querySelector<HTMLVideoElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"] video`);
   if (!player || !Number.isFinite(player.currentTime)) return null;
-  const ms = Math.round(player.currentTime * 1000);
-  const tenths = Math.floor((ms % 1000) / 100);
-  return tenths === 0 ? formatTimecode(ms) : `${formatTimecode(ms)}.${tenths}`;
+  return filmTimecode(frameAtMs(player.currentTime * 1000, rate), rate);
 }
 
 /** Starting a thread: on which card (and shot), with a pin on its picture or a timecode, and the first comment. */
@@ -199,6 +207,8 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
   const [nodeId, setNodeId] = useState<string>(compose?.nodeId ?? selected ?? CANVAS);
   const [shotId, setShotId] = useState<string>(compose?.shotId ?? '');
   const [timecode, setTimecode] = useState('');
+  const [outPoint, setOutPoint] = useState('');
+  const [rate, setRate] = useState<FrameRate>(DEFAULT_FILM_RATE);
   const [body, setBody] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -272,13 +282,32 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
     setProblem(null);
     const anchor: CommentAnchor = { ...(pinHere ?? {}) };
     if (timed && timecode.trim()) {
-      const ms = parseTimecode(timecode);
-      if (ms === null) {
-        setProblem('The timecode reads as mm:ss, like 00:12.');
+      const read = readFilmTime(timecode, rate);
+      if (read === null) {
+        setProblem(
+          `The timecode reads as HH:MM:SS${rate === '29.97' ? ';' : ':'}FF (a frame at ${rate} fps) or mm:ss, like 00:00:12${rate === '29.97' ? ';' : ':'}05.`,
+        );
         return;
       }
-      anchor.timecode_ms = ms;
       anchor.on = node?.type === 'videoNode' ? 'film' : 'animatic';
+      if ('frame' in read) {
+        anchor.frame = read.frame;
+        anchor.rate = rate;
+        if (outPoint.trim()) {
+          const out = readFilmTime(outPoint, rate);
+          if (out === null || !('frame' in out) || out.frame < read.frame) {
+            setProblem('The out point reads as HH:MM:SS:FF at the same rate, at or after the in point.');
+            return;
+          }
+          anchor.frame_out = out.frame;
+        }
+      } else {
+        if (outPoint.trim()) {
+          setProblem('A range is given in frames: type the in and out points as HH:MM:SS:FF.');
+          return;
+        }
+        anchor.timecode_ms = read.ms;
+      }
     }
     try {
       const thread = await api.startThread(address, {
@@ -291,6 +320,7 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
       review.store.setState({ pin: null, pinning: null, compose: null });
       setBody('');
       setTimecode('');
+      setOutPoint('');
     } catch (error) {
       setProblem(`The comment was not posted: ${(error as Error).message}`);
     }
@@ -334,36 +364,62 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
           </div>
         ) : null}
         {timed ? (
-          <div className="field">
-            <label htmlFor={`${id}-time`}>
-              {node?.type === 'videoNode' ? 'Timecode (mm:ss)' : 'Animatic timecode (mm:ss)'}
-            </label>
-            <input
-              id={`${id}-time`}
-              value={timecode}
-              inputMode="numeric"
-              placeholder="00:00"
-              size={6}
-              onChange={(event) => setTimecode(event.target.value)}
-            />
-            {node?.type === 'videoNode' ? (
-              <button
-                type="button"
-                className="button-small"
-                onClick={() => {
-                  const time = filmTimeOf(nodeId);
-                  setProblem(
-                    time === null
-                      ? "The film's player is not on screen: bring its card into view, or type the time."
-                      : null,
-                  );
-                  if (time !== null) setTimecode(time);
-                }}
-              >
-                Where the film is
-              </button>
-            ) : null}
-          </div>
+          <>
+            <div className="field">
+              <label htmlFor={`${id}-time`}>{node?.type === 'videoNode' ? 'Timecode' : 'Animatic timecode'}</label>
+              <input
+                id={`${id}-time`}
+                value={timecode}
+                inputMode="numeric"
+                placeholder={filmTimecode(0, rate)}
+                size={11}
+                aria-describedby={`${id}-time-help`}
+                onChange={(event) => setTimecode(event.target.value)}
+              />
+              {node?.type === 'videoNode' ? (
+                <button
+                  type="button"
+                  className="button-small"
+                  onClick={() => {
+                    const time = filmTimeOf(nodeId, rate);
+                    setProblem(
+                      time === null
+                        ? "The film's player is not on screen: bring its card into view, or type the time."
+                        : null,
+                    );
+                    if (time !== null) setTimecode(time);
+                  }}
+                >
+                  Where the film is
+                </button>
+              ) : null}
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-out`}>To (optional)</label>
+              <input
+                id={`${id}-out`}
+                value={outPoint}
+                inputMode="numeric"
+                placeholder="out"
+                size={11}
+                onChange={(event) => setOutPoint(event.target.value)}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-rate`}>Frame rate</label>
+              <select id={`${id}-rate`} value={rate} onChange={(event) => setRate(event.target.value as FrameRate)}>
+                {FRAME_RATES.map((each) => (
+                  <option key={each} value={each}>
+                    {each === '29.97' ? '29.97 (drop frame)' : each}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <p id={`${id}-time-help`} className="muted field-help">
+              A frame as HH:MM:SS{rate === '29.97' ? ';' : ':'}FF, or a time as mm:ss; a range from the first to the
+              second.
+            </p>
+          </>
         ) : null}
       </div>
       {picture ? (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { CommentView, ThreadView } from '../../../../src/contract/index.js';
-import { formatTimecode, when } from '../../model/review.js';
+import { anchorTimeText, when } from '../../model/review.js';
 
 /**
  * One comment thread: where it is, its comments (author, time, "edited", "Comment deleted"), a reply box,
@@ -26,9 +26,10 @@ export function threadPlace(thread: ThreadView): string {
         : thread.node_label;
   const anchor = thread.anchor;
   const extras: string[] = [];
-  if (anchor?.timecode_ms !== undefined)
+  const time = anchor ? anchorTimeText(anchor) : null;
+  if (time !== null)
     extras.push(
-      `at ${formatTimecode(anchor.timecode_ms)}${anchor.on === 'animatic' ? ' of the animatic' : anchor.on === 'film' ? ' of the film' : ''}`,
+      `at ${time}${anchor?.on === 'animatic' ? ' of the animatic' : anchor?.on === 'film' ? ' of the film' : ''}`,
     );
   if (anchor?.x !== undefined && anchor.y !== undefined)
     extras.push(`pinned at ${Math.round(anchor.x * 100)}% across, ${Math.round(anchor.y * 100)}% down`);
