@@ -85,9 +85,14 @@ export const CommentView = z
   .meta({ id: 'CommentView' });
 export type CommentView = z.infer<typeof CommentView>;
 
+/** Who a thread is for: the team alone, or also the client reviewing through a link (its guests see only these). */
+export const ThreadAudience = z.enum(['team', 'client']);
+export type ThreadAudience = z.infer<typeof ThreadAudience>;
+
 export const ThreadView = z
   .strictObject({
     thread_id: z.string(),
+    audience: ThreadAudience,
     node_id: z.string().nullable().meta({ description: 'null: the canvas as a whole.' }),
     shot_id: z.string().nullable().meta({ description: 'A shot (frame id) of the storyboard node.' }),
     anchor: CommentAnchor.nullable(),
@@ -120,6 +125,10 @@ export const ThreadCreateBody = z
     shot_id: z.string().min(1).max(200).nullable().default(null),
     anchor: CommentAnchor.nullable().default(null),
     body: CommentBody,
+    audience: ThreadAudience.optional().meta({
+      description:
+        "team (the default for members) or client (shown to the guests of review links); a guest's is always client.",
+    }),
   })
   .meta({ id: 'ThreadCreateBody' });
 export type ThreadCreateBody = z.infer<typeof ThreadCreateBody>;

@@ -33,6 +33,7 @@ const ThreadRow = z.object({
   resolved_by: z.string().nullable(),
   resolved_at: z.coerce.number().nullable(),
   assistant_conversations: z.string(),
+  audience: z.enum(['team', 'client']),
 });
 export type StoredThread = z.infer<typeof ThreadRow>;
 
@@ -83,7 +84,7 @@ const GuestRow = z.object({ id: z.string(), share_id: z.string(), name: z.string
 export type StoredGuest = z.infer<typeof GuestRow>;
 
 const THREAD_COLUMNS =
-  'id, project_id, canvas_id, node_id, shot_id, anchor, node_label, status, created_at, updated_at, resolved_by, resolved_at, assistant_conversations';
+  'id, project_id, canvas_id, node_id, shot_id, anchor, node_label, status, created_at, updated_at, resolved_by, resolved_at, assistant_conversations, audience';
 const COMMENT_COLUMNS =
   'id, thread_id, author_kind, author_issuer, author_subject, author_name, guest_id, body, mentions, created_at, edited_at, deleted_at';
 const NOTIFICATION_COLUMNS =
@@ -198,6 +199,7 @@ export function createReviewStore(driver: SqlDriver, clock: () => number) {
         shotId: string | null;
         anchor: string | null;
         nodeLabel: string;
+        audience: 'team' | 'client';
       },
       first: NewComment,
       notifications: readonly NewNotification[],
@@ -214,6 +216,7 @@ export function createReviewStore(driver: SqlDriver, clock: () => number) {
           shot_id: thread.shotId,
           anchor: thread.anchor,
           node_label: thread.nodeLabel,
+          audience: thread.audience,
           status: 'open',
           created_at: at,
           updated_at: at,

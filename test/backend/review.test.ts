@@ -552,10 +552,47 @@ describe.each(STORE_TARGETS)('review: $name', (target) => {
         from: 'Guest: Client Kim',
       });
 
-      // What the page shows: the board's threads, people by the names they show, no identities.
+      // A guest's thread is the client's; the director answers in it, and opens one for the client herself.
+      expect(thread.audience).toBe('client');
+      const answer = await call('olga', `${CANVAS}/threads/${thread.thread_id}/comments`, {
+        method: 'POST',
+        body: { body: 'Glad you do, @ana will keep it.' },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      const forClient = ThreadView.parse(
+        (
+          await call('olga', `${CANVAS}/threads`, {
+            method: 'POST',
+            body: { node_id: 'board', shot_id: 's1', body: 'Kim, is the harbour bright enough?', audience: 'client' },
+          })
+        ).body,
+      );
+      const teamOnly = ThreadView.parse(
+        (
+          await call('olga', `${CANVAS}/threads`, {
+            method: 'POST',
+            body: { node_id: 'board', shot_id: 's1', body: 'Between us: the budget is gone.' },
+          })
+        ).body,
+      );
+      expect([forClient.audience, teamOnly.audience]).toEqual(['client', 'team']);
+
+      // What the page shows: the client's threads alone, people by the names they show, no identities.
       const view = SharedBoardsView.parse((await api(stage.server.url, shared)).body);
       expect(view.review).toBe('comment');
-      expect(view.threads.map((each) => each.thread_id)).toContain(thread.thread_id);
+      expect(view.threads.map((each) => each.thread_id).sort()).toEqual([thread.thread_id, forClient.thread_id].sort());
+      expect(JSON.stringify(view)).not.toContain('budget');
+      // A team thread is answered as one that is not there: a guest cannot even learn of it.
+      for (const hidden of [teamOnly.thread_id, threadId]) {
+        const reply = await api(stage.server.url, `${shared}/threads/${hidden}/comments`, {
+          method: 'POST',
+          headers,
+          body: { body: 'Let me see' },
+        });
+        expect(reply.status, hidden).toBe(404);
+      }
+      const stillTeam = ThreadList.parse((await call('olga', `${CANVAS}/threads?node_id=board`)).body).threads;
+      expect(stillTeam.find((each) => each.thread_id === teamOnly.thread_id)!.comments).toHaveLength(1);
       expect(JSON.stringify(view)).not.toContain('https://idp.example');
       // Members by what a guest may know of them, never a sign-in subject, in the byline or in a comment's words.
       const comments = view.threads.flatMap((each) => each.comments);

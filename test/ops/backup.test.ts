@@ -50,6 +50,7 @@ describe('backup and restore on SQLite', () => {
           shotId: null,
           anchor: null,
           nodeLabel: '',
+        audience: 'team',
         },
         {
           id: 'comment_kept',

@@ -141,9 +141,15 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       const picture = card(director.page, 'board').locator('figure[data-shot-id="s4"] img');
       const { across, down } = await pinOn(compose, picture, 0.25, 0.7);
       await compose.getByLabel('Comment', { exact: true }).fill('@artist the horizon tilts here: can we level it?');
+      // Shared with the client: the guest of the review link below sees it (a team thread they would not).
+      await compose.getByLabel(/^Share with the client/).check();
       await compose.getByRole('button', { name: 'Comment', exact: true }).click();
       const thread = panel.locator('.thread').filter({ hasText: 'the horizon tilts here' });
-      await thread.getByText(`Opening, shot 4 · pinned at ${across}% across, ${down}% down`, { exact: true }).waitFor();
+      await thread
+        .getByText(`Opening, shot 4 · pinned at ${across}% across, ${down}% down · shared with the client`, {
+          exact: true,
+        })
+        .waitFor();
       await card(director.page, 'board').locator('figure[data-shot-id="s4"] .pin').waitFor();
 
       // The artist's page shows the count on the card and on the shot without a reload.

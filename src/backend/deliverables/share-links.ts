@@ -231,7 +231,10 @@ export function createShareLinkOperations(
         threads:
           link.review === 'none' || boardIds.length === 0
             ? []
-            : (await canvasThreads(store, link, { nodeIds: boardIds })).map(forGuests),
+            : (await canvasThreads(store, link, { nodeIds: boardIds }))
+                // The team's own threads never leave the team: guests see the client's alone.
+                .filter((thread) => thread.audience === 'client')
+                .map(forGuests),
       };
     },
   };

@@ -48,6 +48,16 @@ export function createGuestOperations(store: Store, threads: ThreadOperations, c
 
   const ref = (link: StoredShareLink) => ({ projectId: link.projectId, canvasId: link.canvasId });
 
+  /**
+   * A thread a guest may answer: on a board the link shows, and the client's. A team thread is answered exactly as a
+   * thread that does not exist, so a guest cannot even learn that one is there.
+   */
+  async function clientThread(link: StoredShareLink, threadId: string): Promise<void> {
+    const thread = await store.review.thread(link.projectId, link.canvasId, threadId);
+    if (!thread?.node_id || thread.audience !== 'client' || !(await shownBoards(link)).includes(thread.node_id))
+      throw new CanvasError('not_found', `No comment thread ${threadId} on the boards this link shows.`);
+  }
+
   return {
     async join(secret: string, name: string): Promise<GuestView> {
       const link = await commentingLink(secret);
@@ -84,9 +94,7 @@ export function createGuestOperations(store: Store, threads: ThreadOperations, c
     ): Promise<ThreadView> {
       const link = await commentingLink(secret);
       const guest = await guestOf(link, token);
-      const thread = await store.review.thread(link.projectId, link.canvasId, threadId);
-      if (!thread?.node_id || !(await shownBoards(link)).includes(thread.node_id))
-        throw new CanvasError('not_found', `No comment thread ${threadId} on the boards this link shows.`);
+      await clientThread(link, threadId);
       return forGuests(
         await threads.reply(null, ref(link), threadId, body, { kind: 'guest', guestId: guest.id, name: guest.name }),
       );
@@ -95,6 +103,7 @@ export function createGuestOperations(store: Store, threads: ThreadOperations, c
     async change(secret: string, token: string | undefined, threadId: string, commentId: string, body: string | null) {
       const link = await commentingLink(secret);
       const guest = await guestOf(link, token);
+      await clientThread(link, threadId);
       return forGuests(await threads.change(null, ref(link), threadId, commentId, body, { guestId: guest.id }));
     },
   };

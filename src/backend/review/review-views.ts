@@ -27,6 +27,7 @@ export function commentView(comment: StoredComment): CommentView {
 export function threadView(thread: StoredThread, comments: readonly StoredComment[], nodeGone: boolean): ThreadView {
   return {
     thread_id: thread.id,
+    audience: thread.audience,
     node_id: thread.node_id,
     shot_id: thread.shot_id,
     anchor: thread.anchor === null ? null : (CommentAnchorSchema.parse(JSON.parse(thread.anchor)) as CommentAnchor),

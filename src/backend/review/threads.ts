@@ -291,6 +291,8 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
           shotId: body.shot_id,
           anchor: body.anchor ? JSON.stringify(withTimeOfFrame(body.anchor)) : null,
           nodeLabel: label,
+          // A guest writes to the team through the link: their thread is the client's by nature.
+          audience: guest ? 'client' : (body.audience ?? 'team'),
         },
         commentOf(commentId, writer, body.body, mentions),
         notifications,

@@ -209,6 +209,7 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
   const [timecode, setTimecode] = useState('');
   const [outPoint, setOutPoint] = useState('');
   const [rate, setRate] = useState<FrameRate>(DEFAULT_FILM_RATE);
+  const [forClient, setForClient] = useState(false);
   const [body, setBody] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -315,12 +316,14 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
         shot_id: board && shotId ? shotId : null,
         anchor: Object.keys(anchor).length > 0 ? anchor : null,
         body: body.trim(),
+        audience: forClient ? 'client' : 'team',
       });
       review.put(thread);
       review.store.setState({ pin: null, pinning: null, compose: null });
       setBody('');
       setTimecode('');
       setOutPoint('');
+      setForClient(false);
     } catch (error) {
       setProblem(`The comment was not posted: ${(error as Error).message}`);
     }
@@ -474,6 +477,10 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
           placeholder={members.length > 1 ? `Mention someone with @${members[0]!.subject}` : 'What do you notice?'}
         />
       </div>
+      <label className="check-row">
+        <input type="checkbox" checked={forClient} onChange={(event) => setForClient(event.target.checked)} />
+        Share with the client (guests of review links see it; otherwise the team alone)
+      </label>
       {problem ? <p className="error-line">{problem}</p> : null}
       <button type="submit" className="button-primary button-small" disabled={!body.trim()}>
         Comment

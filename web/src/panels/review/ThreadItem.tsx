@@ -33,6 +33,8 @@ export function threadPlace(thread: ThreadView): string {
     );
   if (anchor?.x !== undefined && anchor.y !== undefined)
     extras.push(`pinned at ${Math.round(anchor.x * 100)}% across, ${Math.round(anchor.y * 100)}% down`);
+  // Guests of review links see only the client's threads: say which ones they are.
+  if (thread.audience === 'client') extras.push('shared with the client');
   return [place, ...extras].join(' · ');
 }
 
