@@ -14,6 +14,7 @@ import { boardTitle } from '../../model/present.js';
 import { GUIDE_LABELS } from '../../../../src/shared/frame-shape.js';
 import { BoardSound } from './BoardSound.js';
 import { ShareLinks } from './ShareLinks.js';
+import { CompareDialog } from '../../ui/compare-dialog.js';
 
 /**
  * Exports (docs/deliverables.md): pick a board and what to make of it, with the format's options; the job
@@ -75,6 +76,9 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
   const [options, setOptions] = useState<Options>(defaultsOf('pdf_board'));
   const [jobs, setJobs] = useState<ExportView[]>([]);
   const [error, setError] = useState<string | null>(null);
+  // Two finished animatics to compare (the newest two ticked), as the cut changes between reviews.
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState(false);
 
   const board = boards.find((node) => node.id === boardId) ?? boards.find((node) => node.id === selected) ?? boards[0];
   const load = useCallback(async () => {
@@ -123,6 +127,10 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
 
   const fields = (options.fields as string[] | undefined) ?? [];
   const guides = (options.guides as string[] | undefined) ?? [];
+  const pickedCuts = picked.flatMap((exportId) => {
+    const job = jobs.find((each) => each.export_id === exportId);
+    return job?.file ? [{ url: job.file.url, label: `Animatic of ${new Date(job.created_at).toLocaleString()}` }] : [];
+  });
   return (
     <div className="exports">
       {editable ? (
@@ -346,6 +354,22 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
                   Download {job.file.name} ({size(job.file.bytes)})
                 </a>
               ) : null}
+              {status === 'succeeded' && job.file && job.kind === 'animatic' ? (
+                <label className="check-row">
+                  <input
+                    type="checkbox"
+                    checked={picked.includes(job.export_id)}
+                    onChange={(event) =>
+                      setPicked((now) =>
+                        event.target.checked
+                          ? [...now.filter((each) => each !== job.export_id), job.export_id].slice(-2)
+                          : now.filter((each) => each !== job.export_id),
+                      )
+                    }
+                  />
+                  Compare this cut
+                </label>
+              ) : null}
               {status === 'failed' ? <span className="error-line">Failed: {job.error?.message}</span> : null}
               {status === 'cancelled' ? <span className="muted">Cancelled: nothing was kept.</span> : null}
               {job.warnings.map((warning) => (
@@ -357,6 +381,18 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
           );
         })}
       </ol>
+      {pickedCuts.length === 2 ? (
+        <button type="button" className="button-small" onClick={() => setComparing(true)}>
+          Compare the two animatics
+        </button>
+      ) : null}
+      {comparing && pickedCuts.length === 2 ? (
+        <CompareDialog
+          a={{ url: pickedCuts[0]!.url, label: pickedCuts[0]!.label, kind: 'video' }}
+          b={{ url: pickedCuts[1]!.url, label: pickedCuts[1]!.label, kind: 'video' }}
+          onClose={() => setComparing(false)}
+        />
+      ) : null}
       {role === 'owner' ? <ShareLinks jobs={jobs} /> : null}
     </div>
   );

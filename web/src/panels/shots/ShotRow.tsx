@@ -1,4 +1,4 @@
-import { useRef, type ClipboardEvent, type DragEvent } from 'react';
+import { useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
 import { BubbleIcon } from '../../ui/icons.js';
 import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../../src/contract/index.js';
 import { safeThumbnailUrl } from '../../cards/media-url.js';
@@ -7,6 +7,7 @@ import { earlierPicturesOf, type Shot } from '../../model/shots.js';
 import { filesIn } from '../../model/shot-pictures.js';
 import { useFrameEditor } from '../../model/frame-editor.js';
 import { openThreadCount, threadCountLabel, useReview } from '../../model/review.js';
+import { CompareDialog } from '../../ui/compare-dialog.js';
 import { ReviewStateControl } from '../review/ReviewControls.js';
 
 /**
@@ -81,6 +82,7 @@ export function ShotRow({
   const openEditor = useFrameEditor((state) => state.openEditor);
   const uploader = useRef<HTMLInputElement>(null);
   const earlier = earlierPicturesOf(shot);
+  const [comparing, setComparing] = useState<{ url: string; position: number } | null>(null);
   const input = (
     field: string,
     label: string,
@@ -283,10 +285,27 @@ export function ShotRow({
                   >
                     <img className="shot-thumb" src={safeThumbnailUrl(url, origin)} alt="" loading="lazy" />
                   </button>
+                  {picture ? (
+                    <button
+                      type="button"
+                      className="button-small"
+                      aria-label={`Compare earlier picture ${position + 1} with shot ${number}'s picture`}
+                      onClick={() => setComparing({ url: safeThumbnailUrl(url, origin) ?? '', position })}
+                    >
+                      Compare
+                    </button>
+                  ) : null}
                 </li>
               ))}
             </ul>
           </details>
+        ) : null}
+        {comparing && picture ? (
+          <CompareDialog
+            a={{ url: picture, label: `Shot ${number} now`, kind: 'image' }}
+            b={{ url: comparing.url, label: `Earlier picture ${comparing.position + 1}`, kind: 'image' }}
+            onClose={() => setComparing(null)}
+          />
         ) : null}
       </td>
       {input('scene', 'Scene', text(shot.scene))}
