@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousFindings } from '../support/axe.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
@@ -55,49 +55,38 @@ describe('accessibility: axe-core on every screen', () => {
   // with room for that.
   const AXE_ON_THE_WALL_MS = 90_000;
 
+  /** The canvas signed in on a wall-sized screen, live, for one check. */
+  async function onTheWall(check: (page: Page) => Promise<void>): Promise<void> {
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
+    try {
+      await page.locator('.feed-live').waitFor();
+      await check(page);
+    } finally {
+      await context.close();
+    }
+  }
+
   it(
     'the canvas with a card of every node type, and the details of a selected node',
-    async () => {
-      const { context, page } = await signIn(
-        browser,
-        server,
-        DEMO_OWNER,
-        { projectId: 'demo', canvasId: 'main' },
-        WALL,
-      );
-      try {
-        await page.locator('.feed-live').waitFor();
+    () =>
+      onTheWall(async (page) => {
         await card(page, 'a11y-imageGenNode').waitFor();
         expect(await seriousFindings(page), 'canvas').toEqual([]);
         await card(page, 'a11y-imageGenNode').click();
         expect(await seriousFindings(page), 'details of a selected node').toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
+      }),
     AXE_ON_THE_WALL_MS,
   );
 
   it.each(['History', 'Chat', 'Agents'])(
     'the %s side panel',
-    async (tab) => {
-      const { context, page } = await signIn(
-        browser,
-        server,
-        DEMO_OWNER,
-        { projectId: 'demo', canvasId: 'main' },
-        WALL,
-      );
-      try {
-        await page.locator('.feed-live').waitFor();
+    (tab) =>
+      onTheWall(async (page) => {
         await page.getByRole('tab', { name: tab }).click();
         await page.getByRole('tab', { name: tab, selected: true }).waitFor();
         await page.locator('.side-body > *').first().waitFor();
         expect(await seriousFindings(page), tab).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
+      }),
     AXE_ON_THE_WALL_MS,
   );
 
