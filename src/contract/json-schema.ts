@@ -25,12 +25,17 @@ let definitionNames: Map<string, string> | undefined;
 /**
  * Shorter `$defs` names for the definitions every node data shape refers to: each reference spells its name, and
  * `tools/list` holds close to two hundred of them (and must stay within 40 KB: docs/contract.md, "Schema form"). `S`
- * is the bounded string, `SN` the nullable one, `NN` a nullable number: 600 bytes fewer than spelling them out.
+ * is the bounded string, `SN` the nullable one, `NN` a nullable number, `O` an object of any members, `K` its keys, `E`
+ * a node's width or height and `PN` a positive number: 900 bytes fewer than spelling them out.
  */
 const SHORT_NAMES: Readonly<Record<string, string>> = {
   Str: 'S',
   NullableString: 'SN',
   NullableNumber: 'NN',
+  FreeFormObject: 'O',
+  ObjectKey: 'K',
+  NodeExtent: 'E',
+  PositiveNumber: 'PN',
 };
 
 /** The contract's exported schemas by their JSON Schema text, so a shared subschema keeps its contract name. */

@@ -68,6 +68,37 @@ export const ShotAngle = z.enum(keysOf(SHOT_ANGLES));
 export const ShotMovement = z.enum(keysOf(SHOT_MOVEMENTS));
 export const ShotStatus = z.enum(keysOf(SHOT_STATUSES));
 
+/** How a move runs between its framings (the curves are `EASING_CURVES` in src/shared/camera-move.ts). */
+export const CAMERA_EASINGS = ['linear', 'ease-in', 'ease-out', 'ease-in-out'] as const;
+/** What a move is called on the board; `derived` when it is read from its framings rather than named. */
+export const CAMERA_MOVE_KINDS = ['pan', 'tilt', 'push', 'pull', 'derived'] as const;
+
+/** The smallest framing: a tenth of the picture (the animatic's zoom goes to 10×, no further). */
+export const SMALLEST_FRAMING = 0.1;
+const Fraction = z.number().min(0).max(1);
+
+/**
+ * A framing on the shot's picture: its left, top, width and height in fractions of the picture. It has the frame's own
+ * shape, so `width` sets its size and `height` should be the same fraction; one that leaves the picture is moved back
+ * inside. Both are applied where a move is read (`placedFraming` in src/shared/camera-move.ts), not refused here: node
+ * data holds only rules its published JSON Schema states, so what the schema allows the contract accepts.
+ */
+export const Framing = z
+  .strictObject({ x: Fraction, y: Fraction, width: z.number().min(SMALLEST_FRAMING).max(1), height: Fraction })
+  .meta({ id: 'Framing' });
+export type Framing = z.infer<typeof Framing>;
+
+/** A camera move over the shot's still: from `start` to `end` framing over the shot's length (docs/deliverables.md). */
+export const CameraMove = z.strictObject({
+  start: Framing,
+  end: Framing,
+  // Without an easing a move eases in and out; without a kind it is `derived` (defaults kept out of the published
+  // schema, which every agent's tools/list carries).
+  easing: z.enum(CAMERA_EASINGS).optional(),
+  kind: z.enum(CAMERA_MOVE_KINDS).optional(),
+});
+export type CameraMove = z.infer<typeof CameraMove>;
+
 /** 1, 12, 2A, 2AB: digits, then up to two capital letters for shots inserted under locked numbers. */
 export const ShotNumber = z
   .string()
@@ -94,6 +125,7 @@ export function shotFields<S extends z.ZodType, N extends z.ZodType>(text: S, li
     cast: list(50).optional(),
     location: text.optional(),
     status: ShotStatus.optional(),
+    move: CameraMove.optional(),
   };
 }
 

@@ -2,6 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { AnimaticOptions } from '../contract/exports.js';
+import type { CameraMove } from '../contract/shots.js';
+import { easingExpression, placedFraming } from '../shared/camera-move.js';
 import { inScratch, runFfmpeg } from '../shared/ffmpeg.js';
 import { fontFile } from './pdf/fonts.js';
 import { cutFrames, rateFacts } from './timeline/frame-rate.js';
@@ -103,7 +105,7 @@ export async function renderAnimatic(
         );
       } else {
         const still = join(dir, `still-${index}.png`);
-        let fitted: Buffer;
+        let fitted: FittedStill;
         try {
           fitted = await fittedStill(shot.picture, width, height);
         } catch {
@@ -111,13 +113,24 @@ export async function renderAnimatic(
           warnings.push(`Shot ${shot.number}'s picture could not be read: a placeholder stands in.`);
           fitted = await fittedStill(null, width, height);
         }
-        await writeFile(still, fitted);
+        await writeFile(still, fitted.bytes);
         inputs.push(['-i', still]);
-        const motion = options.push_in
-          ? `zoompan=z='1+${PUSH_IN}*on/${frames}':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=${frames}:s=${width}x${height}:fps=${rate}`
-          : // One frame per tick of the film's own time base: frame N at N/rate exactly (the picture's own time base, 1/25
-            // for a still, would round some of them onto the same tick and drop them).
-            `loop=loop=${frames - 1}:size=1:start=0,settb=${denominator}/${numerator},setpts=N`;
+        const zoom = (z: string, x: string, y: string) =>
+          `zoompan=z='${z}':x='${x}':y='${y}':d=${frames}:s=${width}x${height}:fps=${rate}`;
+        const motion = shot.move
+          ? zoom(
+              ...moveExpressions(shot.move, fitted.box, {
+                // The move runs over the shot's own frames: held at its start in a crossfade's frames before the cut,
+                // at its end in those after.
+                before: fade > 0 && index > 0 ? lead : 0,
+                frames: cut[index]!.frames,
+              }),
+            )
+          : options.push_in
+            ? zoom(`1+${PUSH_IN}*on/${frames}`, 'iw/2-(iw/zoom/2)', 'ih/2-(ih/zoom/2)')
+            : // One frame per tick of the film's own time base: frame N at N/rate exactly (the picture's own time base,
+              // 1/25 for a still, would round some of them onto the same tick and drop them).
+              `loop=loop=${frames - 1}:size=1:start=0,settb=${denominator}/${numerator},setpts=N`;
         filters.push(
           [`[${input}:v]setsar=1`, motion, `trim=end_frame=${frames}`, ...burnIn, `format=yuv420p[${label}]`].join(','),
         );
@@ -209,20 +222,76 @@ function eval_(frames: number, rate: string): number {
   return (frames * Number(denominator)) / Number(numerator);
 }
 
+/** Where the picture sits in the frame, in fractions of the frame (a letterboxed picture leaves bands). */
+interface PictureBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+interface FittedStill {
+  bytes: Buffer;
+  box: PictureBox;
+}
+
 /** The picture fitted inside the frame on black (never stretched), or a dark placeholder frame. */
-async function fittedStill(picture: string | null, width: number, height: number): Promise<Buffer> {
+async function fittedStill(picture: string | null, width: number, height: number): Promise<FittedStill> {
   const background = { r: 0, g: 0, b: 0, alpha: 1 };
+  const whole = { x: 0, y: 0, width: 1, height: 1 };
   if (!picture)
-    return sharp({ create: { width, height, channels: 3, background: { r: 38, g: 40, b: 46 } } })
-      .png({ compressionLevel: 1 })
-      .toBuffer();
-  return sharp(picture, { limitInputPixels: 268_402_689 })
-    .rotate()
+    return {
+      bytes: await sharp({ create: { width, height, channels: 3, background: { r: 38, g: 40, b: 46 } } })
+        .png({ compressionLevel: 1 })
+        .toBuffer(),
+      box: whole,
+    };
+  const turned = sharp(picture, { limitInputPixels: 268_402_689 }).rotate();
+  const facts = await turned.metadata();
+  // EXIF orientations 5 to 8 turn the picture a quarter: its width and height swap.
+  const quarter = (facts.orientation ?? 1) >= 5;
+  const info = {
+    width: (quarter ? facts.height : facts.width) ?? width,
+    height: (quarter ? facts.width : facts.height) ?? height,
+  };
+  const bytes = await turned
     .resize(width, height, { fit: 'contain', background })
     .flatten({ background })
     .png({ compressionLevel: 1 })
     .toBuffer();
+  // sharp's contain: scaled to fit, centred.
+  const scale = Math.min(width / info.width, height / info.height);
+  const shown = { width: (info.width * scale) / width, height: (info.height * scale) / height };
+  return { bytes, box: { x: (1 - shown.width) / 2, y: (1 - shown.height) / 2, ...shown } };
 }
+
+/**
+ * zoompan's zoom, x and y expressions for a move (src/shared/camera-move.ts): per output frame `on`, the framing at
+ * the move's eased progress, mapped from the picture onto the frame it is fitted in. zoompan crops the frame's own
+ * shape, so the crop is the framing's width, centred on the framing's centre.
+ */
+function moveExpressions(
+  move: CameraMove,
+  box: PictureBox,
+  timing: { before: number; frames: number },
+): [string, string, string] {
+  const t = `clip((on-${timing.before})/${Math.max(1, timing.frames - 1)},0,1)`;
+  const start = placedFraming(move.start);
+  const end = placedFraming(move.end);
+  const p = easingExpression(move.easing, t);
+  const along = (from: number, to: number) => `(${num(from)}+${num(to - from)}*${p})`;
+  // In fractions of the frame: the crop's width, and its centre.
+  const width = along(start.width * box.width, end.width * box.width);
+  const centreX = along(box.x + (start.x + start.width / 2) * box.width, box.x + (end.x + end.width / 2) * box.width);
+  const centreY = along(
+    box.y + (start.y + start.height / 2) * box.height,
+    box.y + (end.y + end.height / 2) * box.height,
+  );
+  return [`1/${width}`, `(${centreX}-${width}/2)*iw`, `(${centreY}-${width}/2)*ih`];
+}
+
+/** A number for an ffmpeg expression: plain decimals, never exponent form. */
+const num = (value: number) => value.toFixed(6);
 
 /** drawtext of the shot's number (and "no picture" on a placeholder), top left. */
 function shotLabel(shot: ExportBoard['shots'][number], font: string, height: number): string {

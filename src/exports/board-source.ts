@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CameraMove,
   ShotMark,
   dataOf,
   type CanvasEdge,
@@ -46,6 +47,8 @@ export const BoardSource = z.object({
       voiceOverAssetId: z.string().nullable(),
       /** The shot's notes-layer marks, drawn over its picture in every export. */
       marks: z.array(ShotMark).default([]),
+      /** The shot's camera move (src/contract/shots.ts), played by the animatic and written by the timelines. */
+      move: CameraMove.nullable().default(null),
     }),
   ),
   musicAssetId: z.string().nullable(),
@@ -172,6 +175,7 @@ export function boardSource(
         videoAssetId: video,
         voiceOverAssetId: voices.get(frame.id) ?? null,
         marks: frame.marks ?? [],
+        move: frame.move ?? null,
       };
     }),
     musicAssetId: options.music_node_id ? chosenMusic : connectedMusic,

@@ -1,3 +1,5 @@
+import type { CameraMove } from '../contract/shots.js';
+
 /**
  * A board as every export reads it: one storyboard node at one revision, its shots in order with each
  * one's duration settled and its media fetched to local files. The job builds it once; each format only reads it.
@@ -23,6 +25,8 @@ export interface ExportShot {
   video: string | null;
   /** A local file with the voice-over that starts with the shot, or null. */
   voiceOver: string | null;
+  /** The camera move over the shot's still, or none (the animatic's push-in option then applies). */
+  move?: CameraMove | null;
 }
 
 export interface ExportBoard {

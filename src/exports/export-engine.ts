@@ -106,6 +106,7 @@ export function createExportEngine(options: ExportEngineOptions) {
           picture: await pictureOf(shot),
           video: await fileOf(shot.videoAssetId),
           voiceOver: await soundOf(shot.voiceOverAssetId, `Shot ${shot.number}'s voice-over`),
+          move: shot.move,
         });
       }
       const board: ExportBoard = {

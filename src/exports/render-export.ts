@@ -81,7 +81,12 @@ export async function renderExport(
     rate: TimelineOptions.parse(job.options).frame_rate,
     mediaFileName: animaticFileName(board),
     hasAudio: true,
-    shots: playing().shots.map((shot) => ({ id: shot.id, number: shot.number, durationMs: shot.durationMs })),
+    shots: playing().shots.map((shot) => ({
+      id: shot.id,
+      number: shot.number,
+      durationMs: shot.durationMs,
+      move: shot.move ?? null,
+    })),
   });
   switch (kind) {
     case 'pdf_board': {

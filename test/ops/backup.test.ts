@@ -50,7 +50,7 @@ describe('backup and restore on SQLite', () => {
           shotId: null,
           anchor: null,
           nodeLabel: '',
-        audience: 'team',
+          audience: 'team',
         },
         {
           id: 'comment_kept',

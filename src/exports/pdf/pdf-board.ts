@@ -2,6 +2,7 @@ import type { PdfBoardOptions, SheetField } from '../../contract/exports.js';
 import type { GuideName } from '../../contract/shots.js';
 import type { ExportBoard, ExportFile, ExportProgress, ExportShot } from '../export-board.js';
 import { FIELD_LABELS, fieldText, sheetFields } from './fields.js';
+import { drawCameraMove } from './camera-move-marks.js';
 import { drawGuides } from './guides.js';
 import { drawFrame, openLogo, openSheet, type Box, type Sheet } from './page-frame.js';
 import { pictureForBox } from './pictures.js';
@@ -113,6 +114,7 @@ async function drawPicture(
     });
   }
   drawGuides(doc, guides, frame);
+  if (shot.move) drawCameraMove(doc, shot.move, frame);
   doc.rect(frame.x, frame.y, frame.width, frame.height).lineWidth(0.6).strokeColor(FRAME_STROKE).stroke();
   return warning;
 }

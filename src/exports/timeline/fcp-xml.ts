@@ -1,6 +1,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { rateFacts, timecode, timecodeStartFrame } from './frame-rate.js';
-import { placedShots, totalFrames, type TimelineCut } from './timeline-cut.js';
+import { placedShots, totalFrames, type PlacedShot, type TimelineCut } from './timeline-cut.js';
+import { clipMotion, rounded } from './clip-motion.js';
 
 /**
  * The cut as Final Cut Pro 7 XML (xmeml version 4), the interchange Premiere Pro, DaVinci Resolve and Avid still
@@ -17,6 +18,48 @@ const FILE_ID = 'file-1';
 
 /** XML 1.0 cannot carry most control characters, even escaped: a stray one in a title would make the file unreadable. */
 const text = (value: string) => value.replace(/(?![\t\n\r])[\p{Cc}\uFFFE\uFFFF]/gu, '');
+
+/**
+ * A shot's camera move as the clip's Basic Motion filter: Scale (percent) and Center keyframes from the clip's in to
+ * its last frame (`when` in the clip's source frames). Center is the picture's centre from the frame's centre in
+ * fractions of the frame, as Premiere writes it. The filter is written switched off: the clip plays the animatic,
+ * where the move is already in the picture; an editor who relinks the clip to the shot's still switches it on.
+ */
+function basicMotion(shot: PlacedShot): Xml {
+  const keyframes = clipMotion(shot.move!, shot.frames);
+  const when = (frame: number) => shot.startFrame + frame;
+  return {
+    enabled: 'FALSE',
+    start: -1,
+    end: -1,
+    effect: {
+      name: 'Basic Motion',
+      effectid: 'basic',
+      effectcategory: 'motion',
+      effecttype: 'motion',
+      mediatype: 'video',
+      parameter: [
+        {
+          parameterid: 'scale',
+          name: 'Scale',
+          valuemin: 0,
+          valuemax: 1000,
+          value: rounded(keyframes[0]!.scale * 100),
+          keyframe: keyframes.map((key) => ({ when: when(key.frame), value: rounded(key.scale * 100) })),
+        },
+        {
+          parameterid: 'center',
+          name: 'Center',
+          value: { horiz: rounded(keyframes[0]!.offsetX), vert: rounded(keyframes[0]!.offsetY) },
+          keyframe: keyframes.map((key) => ({
+            when: when(key.frame),
+            value: { horiz: rounded(key.offsetX), vert: rounded(key.offsetY) },
+          })),
+        },
+      ],
+    },
+  };
+}
 
 export function fcpXml(cut: TimelineCut): string {
   const { timebase, ntsc, dropFrame } = rateFacts(cut.rate);
@@ -65,6 +108,7 @@ export function fcpXml(cut: TimelineCut): string {
       in: shot.startFrame,
       out: shot.endFrame,
       file: kind === 'video' && index === 0 ? file : { '@_id': FILE_ID },
+      ...(kind === 'video' && shot.move ? { filter: basicMotion(shot) } : {}),
       ...(kind === 'audio' ? { sourcetrack: { mediatype: 'audio', trackindex: 1 } } : {}),
       // A shot's picture and sound move together in the editor, as the two halves of one clip.
       ...(cut.hasAudio

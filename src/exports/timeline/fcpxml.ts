@@ -1,7 +1,8 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { FrameRate } from '../../contract/exports.js';
 import { rateFacts, timecodeStartFrame } from './frame-rate.js';
-import { placedShots, totalFrames, type TimelineCut } from './timeline-cut.js';
+import { placedShots, totalFrames, type PlacedShot, type TimelineCut } from './timeline-cut.js';
+import { clipMotion, rounded } from './clip-motion.js';
 
 /**
  * The cut as FCPXML 1.10, the interchange of Final Cut Pro 10.6 on (and of DaVinci Resolve's FCPXML import): a
@@ -43,6 +44,34 @@ export function framesAsTime(frames: number, rate: FrameRate): string {
 
 /** XML 1.0 cannot carry most control characters, even escaped. */
 const text = (value: string) => value.replace(/(?![\t\n\r])[\p{Cc}\uFFFE\uFFFF]/gu, '');
+
+/**
+ * A shot's camera move as the clip's `adjust-transform`: position and scale keyframes from the clip's first frame to
+ * its last, at times of the clip's own source (its `start` onwards). Position is in percent of the frame's height from
+ * its centre, y up, as Final Cut writes it. Switched off (`enabled="0"`): the clip plays the animatic, where the move is
+ * already in the picture; an editor who relinks the clip to the shot's still switches it on.
+ */
+function adjustTransform(shot: PlacedShot, time: (frames: number) => string) {
+  const keyframes = clipMotion(shot.move!, shot.frames);
+  const aspect = FRAME.width / FRAME.height;
+  const position = (key: (typeof keyframes)[number]) =>
+    `${rounded(key.offsetX * aspect * 100)} ${rounded(-key.offsetY * 100)}`;
+  const scale = (key: (typeof keyframes)[number]) => `${rounded(key.scale)} ${rounded(key.scale)}`;
+  const animation = (value: (key: (typeof keyframes)[number]) => string) => ({
+    keyframeAnimation: {
+      keyframe: keyframes.map((key) => ({ '@_time': time(shot.startFrame + key.frame), '@_value': value(key) })),
+    },
+  });
+  return {
+    '@_enabled': '0',
+    '@_position': position(keyframes[0]!),
+    '@_scale': scale(keyframes[0]!),
+    param: [
+      { '@_name': 'position', ...animation(position) },
+      { '@_name': 'scale', ...animation(scale) },
+    ],
+  };
+}
 
 export function fcpxml(cut: TimelineCut): string {
   const { dropFrame } = rateFacts(cut.rate);
@@ -87,6 +116,7 @@ export function fcpxml(cut: TimelineCut): string {
     '@_format': 'r1',
     '@_tcFormat': tcFormat,
     ...(cut.hasAudio ? { '@_audioRole': 'dialogue' } : {}),
+    ...(shot.move ? { 'adjust-transform': adjustTransform(shot, time) } : {}),
     metadata: { md: { '@_key': SHOT_ID_KEY, '@_value': text(shot.id) } },
   }));
 

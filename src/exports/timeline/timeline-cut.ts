@@ -1,4 +1,5 @@
 import type { FrameRate } from '../../contract/exports.js';
+import type { CameraMove } from '../../contract/shots.js';
 import { cutFrames } from './frame-rate.js';
 
 /**
@@ -11,7 +12,14 @@ export interface TimelineCut {
   rate: FrameRate;
   mediaFileName: string; // the exported animatic the clips refer to, e.g. "Opening-animatic.mp4"
   hasAudio: boolean; // the animatic has a sound track
-  shots: Array<{ id: string; number: string; durationMs: number; pictureUrl?: string | null }>;
+  shots: Array<{
+    id: string;
+    number: string;
+    durationMs: number;
+    pictureUrl?: string | null;
+    /** The shot's camera move, written as the clip's motion by the FCP 7 XML and the FCPXML. */
+    move?: CameraMove | null;
+  }>;
   /** Where the clips find the animatic, when not beside the timeline under its name (an .otioz's `media/…`). */
   mediaUrl?: string;
 }
@@ -24,6 +32,7 @@ export interface PlacedShot {
   frames: number;
   /** One past the shot's last frame: the next shot's startFrame. */
   endFrame: number;
+  move: CameraMove | null;
 }
 
 /** Each shot with its frames, from the one frame arithmetic all three writers share. */
@@ -34,7 +43,8 @@ export function placedShots(cut: TimelineCut): PlacedShot[] {
   );
   return cut.shots.map((shot, index) => {
     const { startFrame, frames } = places[index]!; // one place per duration, in order
-    return { id: shot.id, number: shot.number, startFrame, frames, endFrame: startFrame + frames };
+    const move = shot.move ?? null;
+    return { id: shot.id, number: shot.number, startFrame, frames, endFrame: startFrame + frames, move };
   });
 }
 

@@ -21,6 +21,8 @@ export interface PresentShot {
   dialogue: string | null;
   camera: string | null;
   durationMs: number;
+  /** The shot's camera move, played over its picture (src/shared/camera-move.ts). */
+  move?: Frame['move'] | null;
 }
 
 export interface PresentBoard {
@@ -76,6 +78,7 @@ export function presentBoards(
           dialogue: words(frame.dialogue),
           camera: cameraOf(frame),
           durationMs: shotDurationMs(frame, clipMs(frame)),
+          move: frame.move ?? null,
         };
       }),
     };

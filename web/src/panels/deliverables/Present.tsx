@@ -3,6 +3,7 @@ import type { PresentBoard, PresentShot } from '../../model/present.js';
 import { useShownGuides } from '../../model/guides.js';
 import { onTransportKey } from '../../model/transport-keys.js';
 import { FrameGuides, GuidePicker } from '../../cards/frame-guides.js';
+import { MovingPicture } from './MovingPicture.js';
 
 /**
  * Present mode (docs/deliverables.md, "Present"): a board's shots full screen, one at a time, in
@@ -151,13 +152,23 @@ export function Present({
           />
         ) : (
           // The frame box: the picture (or its placeholder) and the guides over it, the box exactly the frame's.
-          <div className="present-framed" style={{ '--present-aspect': String(board.aspect) } as CSSProperties}>
+          <div
+            className="present-framed"
+            style={
+              {
+                '--present-aspect': String(board.aspect),
+                ...(shot.move ? { overflow: 'hidden' } : {}),
+              } as CSSProperties
+            }
+          >
             {shot.pictureUrl ? (
-              <img
-                className="present-picture present-frame"
+              // The board's frame shape, not the picture's own (docs/deliverables.md, "Present"); a move plays over it.
+              <MovingPicture
+                key={shot.id}
                 src={shot.pictureUrl}
                 alt={`Shot ${shot.number}`}
-                // The board's frame shape, not the picture's own (docs/deliverables.md, "Present").
+                move={shot.move}
+                durationMs={shot.durationMs}
               />
             ) : (
               <div className="present-picture present-placeholder" style={{ aspectRatio: String(board.aspect) }}>

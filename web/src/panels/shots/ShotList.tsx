@@ -290,6 +290,7 @@ export function ShotList({
               <th scope="col">Angle</th>
               <th scope="col">Movement</th>
               <th scope="col">Lens (mm)</th>
+              <th scope="col">Camera move</th>
               <th scope="col">Duration (s)</th>
               <th scope="col">Description</th>
               <th scope="col">Action</th>

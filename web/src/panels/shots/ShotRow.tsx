@@ -9,6 +9,7 @@ import { useFrameEditor } from '../../model/frame-editor.js';
 import { openThreadCount, threadCountLabel, useReview } from '../../model/review.js';
 import { CompareDialog } from '../../ui/compare-dialog.js';
 import { ReviewStateControl } from '../review/ReviewControls.js';
+import { ShotMove } from './ShotMove.js';
 
 /**
  * One shot of the shot list (ShotList.tsx): its number (with the script's flag), picture and fields, each
@@ -313,6 +314,7 @@ export function ShotRow({
       {choice('angle', 'Angle', SHOT_ANGLES)}
       {choice('movement', 'Movement', SHOT_MOVEMENTS)}
       {input('lensMm', 'Lens', numberOr(shot.lensMm), number_)}
+      <ShotMove move={shot.move} number={number} editable={editable} save={(move) => save({ move })} />
       {input(
         'durationMs',
         'Duration',

@@ -1,0 +1,156 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasNode, type CanvasLayout } from '../../src/contract/index.js';
+import type { CameraMove } from '../../src/contract/shots.js';
+import { DEMO_OWNER } from '../../src/server/demo-seed.js';
+import { framingAt } from '../../src/shared/camera-move.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
+import { launchBrowser, screenshot, signIn } from '../support/browser.js';
+import { readLayout } from '../support/canvas-reads.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { STORE_TARGETS } from '../support/stores.js';
+import { projectToken } from '../support/tokens.js';
+import { uploadedPicture } from '../support/upload-fixtures.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * Camera moves on the page in Chromium, on both stores: the shot list sets a move from a preset ("wide → close"), its
+ * easing, and its framings as numbers (a framing outside the contract refused naming the field, nothing saved);
+ * Present plays it over the still as a CSS transform whose values at the start and near the end are the framing
+ * function's (src/shared/camera-move.ts), ending on the end framing.
+ */
+
+const SHOT_MS = 1200;
+
+describe.each(STORE_TARGETS)('camera moves on the page: $name', (target) => {
+  describe.skipIf(!target.available)('in Chromium', () => {
+    let server: TestServer;
+    let browser: Browser;
+    let reader: string;
+
+    beforeAll(async () => {
+      server = await startTestServer(target, { seedDemo: true });
+      await server.store.projects.createCanvas('demo', 'moves', false);
+      const editor = await projectToken(server.store, 'demo', 'editor');
+      const url = await uploadedPicture(server, {
+        projectId: 'demo',
+        canvasId: 'moves',
+        token: editor,
+        name: 'still.png',
+      });
+      await server.store.writes.createNode(
+        { projectId: 'demo', canvasId: 'moves', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
+        CanvasNode.parse({
+          id: 'board',
+          type: 'storyboardNode',
+          position: { x: 0, y: 0 },
+          data: {
+            title: 'Opening',
+            aspectRatio: '16:9',
+            frames: [{ id: 's1', imageUrl: url, caption: 'The bay', durationMs: SHOT_MS }],
+          },
+        }),
+      );
+      reader = await projectToken(server.store, 'demo', 'viewer');
+      browser = await launchBrowser();
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    const read = () => readLayout(server, 'demo', 'moves', reader);
+    const moveOf = (layout: CanvasLayout) =>
+      (layout.nodes.find((node) => node.id === 'board')!.data as { frames: Array<{ move?: CameraMove }> }).frames[0]!
+        .move;
+
+    it('sets a push in the shot list and plays it in Present from the start framing to the end', async () => {
+      const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
+        projectId: 'demo',
+        canvasId: 'moves',
+      });
+      try {
+        await page.locator('.feed-live').waitFor();
+        await page.getByRole('button', { name: 'Shot list' }).click();
+        const list = page.getByRole('region', { name: 'Shot list' });
+
+        await list.getByRole('combobox', { name: 'Camera move of shot 1' }).selectOption('wide → close');
+        let layout = await waitFor(read, (now) => moveOf(now) !== undefined);
+        expect(moveOf(layout)).toEqual({
+          start: { x: 0, y: 0, width: 1, height: 1 },
+          end: { x: 0.25, y: 0.25, width: 0.5, height: 0.5 },
+          easing: 'ease-in-out',
+          kind: 'derived',
+        });
+        await list.getByRole('combobox', { name: 'Easing of shot 1' }).selectOption('linear');
+        await list.getByRole('combobox', { name: 'Move kind of shot 1' }).selectOption('push');
+        layout = await waitFor(read, (now) => moveOf(now)?.easing === 'linear' && moveOf(now)?.kind === 'push');
+
+        // Numbers: a framing leaving the picture is refused naming the field, and nothing is saved.
+        await list.getByText('Framing', { exact: true }).click();
+        const framing = list.getByRole('form', { name: 'Framing of shot 1' });
+        await framing.getByRole('textbox', { name: 'End left' }).fill('0.8');
+        await framing.getByRole('button', { name: 'Set' }).click();
+        await expect.poll(() => framing.getByRole('alert').textContent()).toContain('move.end.width');
+        const revision = (await read()).revision;
+        await framing.getByRole('textbox', { name: 'End left' }).fill('0.3');
+        await framing.getByRole('textbox', { name: 'End top' }).fill('0.2');
+        await framing.getByRole('button', { name: 'Set' }).click();
+        layout = await waitFor(read, (now) => moveOf(now)?.end.x === 0.3);
+        expect(layout.revision).toBe(revision + 1);
+        const move = moveOf(layout)!;
+        expect(move.end).toEqual({ x: 0.3, y: 0.2, width: 0.5, height: 0.5 });
+        await screenshot(page, 'camera-move-shot-list');
+
+        await page.getByRole('button', { name: 'Present', exact: true }).click();
+        const present = page.getByRole('dialog', { name: 'Present Opening' });
+        const picture = present.getByRole('img', { name: 'Shot 1' });
+        await picture.waitFor();
+        await picture.evaluate(
+          (element) =>
+            new Promise((done) => {
+              const image = element as unknown as { complete: boolean; onload: unknown };
+              if (image.complete) done(null);
+              else image.onload = () => done(null);
+            }),
+        );
+        /** The picture's transform with its move's animation at `fraction` of the shot (paused there). */
+        const transformAt = (fraction: number) =>
+          picture.evaluate((element, at) => {
+            type Animation = { pause(): void; currentTime: number; effect: { getTiming(): { duration: number } } };
+            const image = element as unknown as {
+              getAnimations(): Animation[];
+              offsetWidth: number;
+              offsetHeight: number;
+            };
+            const [animation] = image.getAnimations();
+            animation!.pause();
+            animation!.currentTime = at * animation!.effect.getTiming().duration;
+            const style = (
+              globalThis as unknown as { getComputedStyle(e: unknown): { transform: string } }
+            ).getComputedStyle(element);
+            const numbers = /matrix\(([^)]+)\)/.exec(style.transform)![1]!.split(',').map(Number);
+            return { matrix: numbers, width: image.offsetWidth, height: image.offsetHeight };
+          }, fraction);
+        const expectFraming = (shown: Awaited<ReturnType<typeof transformAt>>, fraction: number) => {
+          const expected = framingAt(move, fraction);
+          const scale = 1 / expected.width;
+          const [a, , , d, e, f] = shown.matrix as [number, number, number, number, number, number];
+          expect(a).toBeCloseTo(scale, 3);
+          expect(d).toBeCloseTo(scale, 3);
+          // The framing's top-left corner is at the frame's.
+          expect(Math.abs(e + expected.x * shown.width * scale)).toBeLessThan(1);
+          expect(Math.abs(f + expected.y * shown.height * scale)).toBeLessThan(1);
+        };
+        expectFraming(await transformAt(0), 0);
+        expectFraming(await transformAt(0.95), 0.95);
+        // Played out, it rests on the end framing.
+        expectFraming(await transformAt(1), 1);
+        await screenshot(page, 'camera-move-present');
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 90_000);
+  });
+});
