@@ -8,6 +8,7 @@ export * from './node-data/audio.js';
 export * from './node-data/skill.js';
 export * from './node-data/canvas-nodes.js';
 export * from './node-data/media-nodes.js';
+export * from './node-data/floor-plan.js';
 export * from './node.js';
 export * from './node-data-of.js';
 export * from './edge.js';

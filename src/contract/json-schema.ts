@@ -117,13 +117,16 @@ function publishedOutputSchema(contract: { success: z.ZodType }): JsonSchemaObje
   return { type: 'object', anyOf: [{ required: requiredOf(success) }, { required: ['error'] }] };
 }
 
-/** The input and output JSON Schemas of a tool, as tools/list publishes them. */
-export function toolJsonSchemas(contract: { input: z.ZodType; success: z.ZodType }): {
+/**
+ * The input and output JSON Schemas of a tool, as tools/list publishes them. A tool whose input accepts more than
+ * the spec names (create_canvas_node and the node types beyond the spec) publishes its `publishedInput`.
+ */
+export function toolJsonSchemas(contract: { input: z.ZodType; success: z.ZodType; publishedInput?: z.ZodType }): {
   inputSchema: JsonSchemaObject;
   outputSchema: JsonSchemaObject;
 } {
   return {
-    inputSchema: asObjectRoot(inputJsonSchema(contract.input)),
+    inputSchema: asObjectRoot(inputJsonSchema(contract.publishedInput ?? contract.input)),
     outputSchema: publishedOutputSchema(contract),
   };
 }

@@ -21,6 +21,7 @@ import {
   VideoStoryNodeData,
 } from './node-data/media-nodes.js';
 import { SkillNodeData } from './node-data/skill.js';
+import { FloorPlanNodeData } from './node-data/floor-plan.js';
 
 /** The data shape registered for each node type (spec: "Node types (exact values)"). */
 export const NODE_DATA_SCHEMAS = {
@@ -42,10 +43,23 @@ export const NODE_DATA_SCHEMAS = {
   pano360ViewerNode: Pano360ViewerNodeData,
   threeDWorldNode: ThreeDWorldNodeData,
   skillNode: SkillNodeData,
+  // Beyond the spec's list: a scene's floor plan (docs/contract.md, "Node types beyond the spec").
+  floorPlanNode: FloorPlanNodeData,
 } as const;
 
 export type NodeType = keyof typeof NODE_DATA_SCHEMAS;
 export const NODE_TYPES = Object.keys(NODE_DATA_SCHEMAS) as NodeType[];
+
+/**
+ * Node types of ours, beyond the spec's list: the server accepts them everywhere a node is written, and the published
+ * create_canvas_node schema leaves them out (it would pass tools/list's 40 KB budget, and the spec's list is exact);
+ * the storyboarding skill and docs/contract.md give their shapes (docs/contract.md, "Node types beyond the spec").
+ */
+export const BEYOND_SPEC_NODE_TYPES = ['floorPlanNode'] as const satisfies readonly NodeType[];
+/** The spec's node types ("Node types (exact values)"). */
+export const SPEC_NODE_TYPES = NODE_TYPES.filter(
+  (type) => !(BEYOND_SPEC_NODE_TYPES as readonly NodeType[]).includes(type),
+);
 export const NodeTypeSchema = z.enum(NODE_TYPES as [NodeType, ...NodeType[]]);
 
 const Coordinate = z.number().min(-LIMITS.coordinate).max(LIMITS.coordinate);
@@ -109,5 +123,12 @@ type NodeVariant = ReturnType<typeof nodeVariant<NodeType>>;
 export const CanvasNode = z
   .discriminatedUnion('type', nodeVariants as [NodeVariant, ...NodeVariant[]])
   .meta({ id: 'CanvasNode' }) as unknown as z.ZodType<CanvasNode, CanvasNodeInput>;
+
+const specNodeVariants = SPEC_NODE_TYPES.map(nodeVariant);
+
+/** The node union tools/list publishes: the spec's types only (BEYOND_SPEC_NODE_TYPES above). */
+export const PublishedCanvasNode = z
+  .discriminatedUnion('type', specNodeVariants as [NodeVariant, ...NodeVariant[]])
+  .meta({ id: 'CanvasNode' });
 
 export type NodeDataOf<T extends NodeType> = z.infer<(typeof NODE_DATA_SCHEMAS)[T]>;

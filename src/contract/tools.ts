@@ -3,7 +3,7 @@ import { BatchReceipt, CanvasSnapshot, CreateEdgeReceipt, CreateNodeReceipt, Del
 import { CanvasEdge } from './edge.js';
 import { ToolErrorResult } from './errors.js';
 import { BaseRevision, CanvasId, ClientSaveId, NodeId, ProjectId, ResourceId, RunId } from './identifiers.js';
-import { CanvasNode } from './node.js';
+import { CanvasNode, PublishedCanvasNode } from './node.js';
 import { CancelRunResult, NodeRun, RunEstimate } from './node-run.js';
 import { ChangesBody, TidyBody } from './layout-changes.js';
 import { ExportCreateBody, ExportView } from './exports.js';
@@ -42,23 +42,26 @@ export const NodeRunArgs = z.strictObject({
   run_id: RunId,
 });
 
+/** What tools/list publishes for create_canvas_node: the same arguments over the spec's node types only. */
+const PublishedCreateCanvasNodeArgs = CreateCanvasNodeArgs.extend({ node: PublishedCanvasNode });
+
 export type ListZoneSkillsArgs = z.infer<typeof ListZoneSkillsArgs>;
 export type GetCanvasArgs = z.infer<typeof GetCanvasArgs>;
 export type CreateCanvasNodeArgs = z.infer<typeof CreateCanvasNodeArgs>;
 export type DeleteCanvasNodeArgs = z.infer<typeof DeleteCanvasNodeArgs>;
 export type NodeRunArgs = z.infer<typeof NodeRunArgs>;
 
-function toolContract<I extends z.ZodType, O extends z.ZodType>(input: I, success: O) {
+function toolContract<I extends z.ZodType, O extends z.ZodType>(input: I, success: O, publishedInput?: z.ZodType) {
   // The published output schema is success | error: the official SDK client validates structuredContent of
-  // isError results against the outputSchema too.
-  return { input, success, output: z.union([success, ToolErrorResult]) };
+  // isError results against the outputSchema too. `publishedInput`, when given, is what tools/list shows of `input`.
+  return { input, success, output: z.union([success, ToolErrorResult]), ...(publishedInput ? { publishedInput } : {}) };
 }
 
 /** The six published tools, in the spec's order. */
 export const TOOL_CONTRACTS = {
   list_zone_skills: toolContract(ListZoneSkillsArgs, SkillCatalog),
   get_canvas: toolContract(GetCanvasArgs, CanvasSnapshot),
-  create_canvas_node: toolContract(CreateCanvasNodeArgs, CreateNodeReceipt),
+  create_canvas_node: toolContract(CreateCanvasNodeArgs, CreateNodeReceipt, PublishedCreateCanvasNodeArgs),
   delete_canvas_node: toolContract(DeleteCanvasNodeArgs, DeleteNodeReceipt),
   get_canvas_node_run: toolContract(NodeRunArgs, NodeRun),
   cancel_canvas_node_run: toolContract(NodeRunArgs, CancelRunResult),

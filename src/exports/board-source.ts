@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CameraMove,
+  FloorPlanNodeData,
   ShotMark,
   dataOf,
   type CanvasEdge,
@@ -57,6 +58,10 @@ export const BoardSource = z.object({
   silentSounds: z.array(z.string()).default([]),
   /** The frames as the board held them (the shot list's columns read scene, cast, location and status from them). */
   frames: z.array(z.record(z.string(), z.unknown())),
+  /** The floor plans with a camera on one of the board's shots (docs/storyboards.md, "Floor plans"). */
+  plans: z
+    .array(z.object({ title: z.string(), plan: FloorPlanNodeData, shotNumbers: z.record(z.string(), z.string()) }))
+    .default([]),
 });
 export type BoardSource = z.infer<typeof BoardSource>;
 
@@ -182,5 +187,28 @@ export function boardSource(
     logoAssetId: options.logo_asset_id ?? null,
     silentSounds,
     frames: data.frames,
+    plans: plansOf(board.id, data.frames, readings.nodes),
   };
+}
+
+/** The canvas's floor plans with a camera linked to one of this board's shots, in canvas order. */
+function plansOf(
+  boardId: string,
+  frames: readonly StoryboardFrame[],
+  nodes: ReadonlyMap<string, CanvasNode>,
+): BoardSource['plans'] {
+  const numbers = new Map(frames.map((frame, index) => [frame.id, shotNumberOf(frame, index)]));
+  const plans: BoardSource['plans'] = [];
+  for (const node of nodes.values()) {
+    const plan = dataOf(node, 'floorPlanNode');
+    if (!plan) continue;
+    const shotNumbers: Record<string, string> = {};
+    for (const camera of plan.cameras) {
+      const number = camera.shot?.board_node_id === boardId ? numbers.get(camera.shot.shot_id) : undefined;
+      if (number !== undefined) shotNumbers[camera.id] = number;
+    }
+    if (Object.keys(shotNumbers).length > 0)
+      plans.push({ title: words(plan.title) ?? words(plan.displayName) ?? node.id, plan, shotNumbers });
+  }
+  return plans;
 }

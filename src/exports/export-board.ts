@@ -1,4 +1,5 @@
 import type { CameraMove } from '../contract/shots.js';
+import type { FloorPlanNodeData } from '../contract/index.js';
 
 /**
  * A board as every export reads it: one storyboard node at one revision, its shots in order with each
@@ -46,6 +47,16 @@ export interface ExportBoard {
   missingSounds?: readonly string[];
   /** The frames as the board held them (the CSV and XLSX shot lists print scene, cast, location and status too). */
   sourceFrames?: ReadonlyArray<Record<string, unknown>>;
+  /** The floor plans with a camera on one of this board's shots (the PDF prints each after the shots). */
+  plans?: readonly ExportPlan[];
+}
+
+/** A floor plan as an export prints it: its data, and the number of the shot of this board each camera films. */
+export interface ExportPlan {
+  title: string;
+  plan: FloorPlanNodeData;
+  /** Camera id → the number of its shot on this board (a camera on another board's shot is not in it). */
+  shotNumbers: Readonly<Record<string, string>>;
 }
 
 /** A file an export made. */

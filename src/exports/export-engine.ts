@@ -120,6 +120,7 @@ export function createExportEngine(options: ExportEngineOptions) {
         music: await soundOf(source.musicAssetId, 'The music bed'),
         missingSounds,
         sourceFrames: source.frames,
+        plans: source.plans,
       };
       return { board, logo: await fileOf(source.logoAssetId), source, files, release };
     } catch (error) {

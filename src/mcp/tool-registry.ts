@@ -41,6 +41,8 @@ export interface ToolDefinition {
   description: string;
   annotations: ToolAnnotations;
   input: z.ZodType;
+  /** What tools/list shows of `input` when it differs (create_canvas_node: the spec's node types only). */
+  publishedInput?: z.ZodType;
   /** The structured result of a successful call (`output` is success | error). */
   success: z.ZodType;
   output: z.ZodType;
@@ -132,6 +134,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       `Rules and storyboards: ${STORYBOARDING_SKILL_URI}.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.create_canvas_node.input,
+    publishedInput: TOOL_CONTRACTS.create_canvas_node.publishedInput,
     success: TOOL_CONTRACTS.create_canvas_node.success,
     output: TOOL_CONTRACTS.create_canvas_node.output,
     published: true,

@@ -22,6 +22,7 @@ const LABELS: Record<string, string> = {
   videoStoryNode: 'Video story',
   videoComposeNode: 'Video compose',
   skillNode: 'Skill',
+  floorPlanNode: 'Floor plan',
 };
 
 /** Header and placeholder colours per family: story, picture, sound, film, text, structure. */
@@ -39,6 +40,7 @@ const FAMILY_OF: Record<string, keyof typeof FAMILY> = {
   scriptNode: 'story',
   storyboardNode: 'story',
   storyboardGenNode: 'story',
+  floorPlanNode: 'story',
   imageGenNode: 'picture',
   imageNode: 'picture',
   exportImageNode: 'picture',

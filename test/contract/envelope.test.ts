@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CanvasNode, CreateCanvasNodeArgs, NODE_TYPES } from '../../src/contract/index.js';
+import { CanvasNode, CreateCanvasNodeArgs, NODE_TYPES, SPEC_NODE_TYPES } from '../../src/contract/index.js';
 import { accept, expectVerdict, refuse } from '../support/dual-validator.js';
 import { MINIMAL_DATA, node } from '../support/node-fixtures.js';
 
@@ -77,8 +77,9 @@ describe('node envelope (spec: Node envelope)', () => {
     expectVerdict(CreateCanvasNodeArgs, createArgs(value), valid);
   });
 
-  it('registers exactly the 18 node types of the spec', () => {
-    expect([...NODE_TYPES].sort()).toEqual(
+  it('registers the 18 node types of the spec, and floorPlanNode beyond them', () => {
+    expect(NODE_TYPES).toEqual([...SPEC_NODE_TYPES, 'floorPlanNode']);
+    expect([...SPEC_NODE_TYPES].sort()).toEqual(
       [
         'uploadNode',
         'imageNode',

@@ -502,6 +502,96 @@ const typeCases: Record<NodeType, Case[]> = {
       ],
     }),
   ],
+  floorPlanNode: [
+    accept('walls, doors, props, characters with positions per beat, and a camera linked to a shot', {
+      title: 'Scene 2: the kitchen',
+      walls: [
+        {
+          id: 'w1',
+          points: [
+            { x: 0, y: 0 },
+            { x: 6, y: 0 },
+            { x: 6, y: 4 },
+          ],
+        },
+      ],
+      doors: [{ id: 'd1', x: 2, y: 0, width: 0.9, angleDeg: 90 }],
+      props: [{ id: 'table', name: 'Table', x: 3, y: 2, width: 1.6, depth: 0.9, rotationDeg: 15 }],
+      characters: [{ id: 'mara', name: 'Mara' }],
+      beats: [{ id: 'b1', label: 'enters', positions: [{ character_id: 'mara', x: 2, y: 0.5, facingDeg: 90 }] }],
+      cameras: [
+        {
+          id: 'A',
+          name: 'A',
+          x: 1,
+          y: 3,
+          directionDeg: -30,
+          sensor: 'super35',
+          lensMm: 35,
+          shot: { board_node_id: 'board-1', shot_id: 'shot-5' },
+        },
+      ],
+    }),
+    accept('a camera with no shot', {
+      cameras: [{ id: 'B', name: 'B', x: 0, y: 0, directionDeg: 0, sensor: 'full_frame', lensMm: 50, shot: null }],
+    }),
+    refuse('a camera with an unknown sensor format', {
+      cameras: [{ id: 'B', name: 'B', x: 0, y: 0, directionDeg: 0, sensor: 'imax', lensMm: 50 }],
+    }),
+    refuse('a camera with a 0 mm lens', {
+      cameras: [{ id: 'B', name: 'B', x: 0, y: 0, directionDeg: 0, sensor: 'super35', lensMm: 0 }],
+    }),
+    refuse('a wall of one point', { walls: [{ id: 'w', points: [{ x: 0, y: 0 }] }] }),
+    refuse('a point given as an [x, y] pair', {
+      walls: [
+        {
+          id: 'w',
+          points: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+      ],
+    }),
+    refuse('a point with a z', {
+      walls: [
+        {
+          id: 'w',
+          points: [
+            { x: 0, y: 0, z: 1 },
+            { x: 1, y: 1 },
+          ],
+        },
+      ],
+    }),
+    refuse('a coordinate beyond 1000 m', {
+      walls: [
+        {
+          id: 'w',
+          points: [
+            { x: 0, y: 0 },
+            { x: 1001, y: 0 },
+          ],
+        },
+      ],
+    }),
+    refuse('a shot link by number, not by id', {
+      cameras: [
+        { id: 'B', name: 'B', x: 0, y: 0, directionDeg: 0, sensor: 'super35', lensMm: 35, shot: { number: '5' } },
+      ],
+    }),
+    refuse('51 cameras', {
+      cameras: Array.from({ length: 51 }, (_, index) => ({
+        id: `c${index}`,
+        name: `${index}`,
+        x: 0,
+        y: 0,
+        directionDeg: 0,
+        sensor: 'super35',
+        lensMm: 35,
+      })),
+    }),
+  ],
 };
 
 describe('data shapes: per-type rules', () => {

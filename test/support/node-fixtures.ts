@@ -25,6 +25,7 @@ export const MINIMAL_DATA: Record<NodeType, Record<string, unknown>> = {
   },
   threeDWorldNode: { sources: [] },
   skillNode: { skill_id: 'zone.scene_360' },
+  floorPlanNode: { walls: [], cameras: [] },
 };
 
 export const IMAGE_TYPES = ['imageNode', 'imageGenNode', 'exportImageNode'] as const satisfies readonly NodeType[];

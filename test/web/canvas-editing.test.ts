@@ -526,7 +526,7 @@ describe('the web canvas: people and agents editing together', () => {
       await card(page, 'frame-1').waitFor();
       await page.getByText('View only').waitFor();
       const paletteButtons = page.locator('.palette-item');
-      expect(await paletteButtons.count()).toBe(18);
+      expect(await paletteButtons.count()).toBe(19);
       expect(
         await paletteButtons.evaluateAll((buttons) =>
           buttons.every((button) => (button as unknown as { disabled: boolean }).disabled),

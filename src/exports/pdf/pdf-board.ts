@@ -3,6 +3,7 @@ import type { GuideName } from '../../contract/shots.js';
 import type { ExportBoard, ExportFile, ExportProgress, ExportShot } from '../export-board.js';
 import { FIELD_LABELS, fieldText, sheetFields } from './fields.js';
 import { drawCameraMove } from './camera-move-marks.js';
+import { drawFloorPlan } from './floor-plan.js';
 import { drawGuides } from './guides.js';
 import { drawFrame, openLogo, openSheet, type Box, type Sheet } from './page-frame.js';
 import { pictureForBox } from './pictures.js';
@@ -220,12 +221,15 @@ export async function pdfBoard(
   const fields = sheetFields(options.fields);
   const aspect = board.aspect > 0 && Number.isFinite(board.aspect) ? board.aspect : 16 / 9;
   const perPage = options.columns * options.rows;
-  const pages = Math.max(1, Math.ceil(board.shots.length / perPage));
+  const shotPages = Math.max(1, Math.ceil(board.shots.length / perPage));
+  // The floor plans filming this board's shots print after them, a page each, as vector drawing.
+  const plans = board.plans ?? [];
+  const pages = shotPages + plans.length;
   const panelWidth = (content.width - GUTTER * (options.columns - 1)) / options.columns;
   const panelHeight = (content.height - GUTTER * (options.rows - 1)) / options.rows;
   const layout = panelLayout(doc, { x: 0, y: 0, width: panelWidth, height: panelHeight }, aspect, fields);
 
-  for (let page = 0; page < pages; page++) {
+  for (let page = 0; page < shotPages; page++) {
     doc.addPage();
     drawFrame(sheet, board, { kind: 'Storyboard', logo: frameLogo, page: page + 1, pages });
     const shots = board.shots.slice(page * perPage, (page + 1) * perPage);
@@ -244,6 +248,13 @@ export async function pdfBoard(
       if (warning) warnings.push(warning);
     }
     progress(Math.round(((page + 1) / pages) * 95), `Page ${page + 1} of ${pages}`);
+  }
+  for (const [index, plan] of plans.entries()) {
+    doc.addPage();
+    const page = shotPages + index + 1;
+    drawFrame(sheet, board, { kind: 'Storyboard', logo: frameLogo, page, pages });
+    drawFloorPlan(doc, plan, content);
+    progress(Math.round((page / pages) * 95), `Page ${page} of ${pages}`);
   }
   const bytes = await sheet.finish();
   progress(100, `${pages} ${pages === 1 ? 'page' : 'pages'}`);

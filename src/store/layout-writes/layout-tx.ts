@@ -187,6 +187,15 @@ export class LayoutTx {
     return rows.map((row) => IdRow.parse(row).id);
   }
 
+  /** The ids of the canvas's floor plans (a shot's lens change reaches the cameras linked to it). */
+  async planNodeIds(): Promise<string[]> {
+    const rows = await this.tx.all(
+      "SELECT id FROM canvas_nodes WHERE project_id = ? AND canvas_id = ? AND type = 'floorPlanNode' ORDER BY seq",
+      this.scope,
+    );
+    return rows.map((row) => IdRow.parse(row).id);
+  }
+
   async allEdges(): Promise<Array<{ id: string; body: string }>> {
     const rows = await this.tx.all(
       'SELECT id, body FROM canvas_edges WHERE project_id = ? AND canvas_id = ? ORDER BY seq',

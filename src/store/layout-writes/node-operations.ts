@@ -8,6 +8,7 @@ import {
 import { reparentChild } from '../../canvas/rules.js';
 import { CanvasError, invalidArguments } from '../../shared/errors.js';
 import type { LayoutTx } from './layout-tx.js';
+import { followLensLinks } from './lens-links.js';
 
 /**
  * The five layout operations, each applied to the transaction's layout. `at` is the request path of the operation
@@ -37,6 +38,7 @@ export async function createNode(layout: LayoutTx, node: CanvasNode, at: string)
     }
   }
   await layout.insertNode(node, path);
+  await followLensLinks(layout, undefined, node);
   return { op: 'create_node', node_id: node.id };
 }
 
@@ -86,6 +88,7 @@ export async function updateNode(
     }
   }
   await layout.replaceNode(stored, node, setPath);
+  await followLensLinks(layout, stored.node, node);
   if (set.parentId) await layout.keepAfterParent(nodeId);
   return { op: 'update_node', node_id: nodeId };
 }

@@ -5,6 +5,7 @@ import { AudioNodeCard } from './audioNode.js';
 import { AudioTrimNodeCard } from './audioTrimNode.js';
 import { BeatContextNodeCard } from './beatContextNode.js';
 import { ExportImageNodeCard } from './exportImageNode.js';
+import { FloorPlanNodeCard } from './floorPlanNode.js';
 import { GroupNodeCard } from './groupNode.js';
 import { ImageGenNodeCard } from './imageGenNode.js';
 import { ImageNodeCard } from './imageNode.js';
@@ -41,6 +42,7 @@ export const CARDS: Record<NodeType, ComponentType<CardProps>> = {
   pano360ViewerNode: Pano360ViewerNodeCard,
   threeDWorldNode: ThreeDWorldNodeCard,
   skillNode: SkillNodeCard,
+  floorPlanNode: FloorPlanNodeCard,
 };
 
 /** A node of a type this page does not know: its title and type, so it is never invisible. */

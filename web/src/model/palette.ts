@@ -110,6 +110,13 @@ const ENTRIES: PaletteEntry[] = [
     data: { displayName: 'Edit', clips: [], aspectRatio: '16:9' },
   },
   {
+    type: 'floorPlanNode',
+    label: 'Floor plan',
+    group: 'Story',
+    data: { displayName: 'Floor plan', walls: [], cameras: [] },
+    size: { width: 480, height: 520 },
+  },
+  {
     type: 'skillNode',
     label: 'Skill',
     group: 'Skills',
