@@ -5,7 +5,7 @@ import { fcpXml } from '../src/exports/timeline/fcp-xml.js';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { editFcpXml } from '../test/support/timeline-edits.js';
 import { ROOT, startProcess } from './processes.js';
-import { benchToken } from './workload.js';
+import { demoOwnerScript } from './workload.js';
 
 /**
  * `npm run bench` (part): conform (docs/deliverables.md, "Conform") on the built server over real HTTP. A 100-shot
@@ -39,22 +39,8 @@ export async function measureConform() {
   );
   try {
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
-    const script = (
-      await benchToken(store, {
-        name: 'editor script',
-        kind: 'backend',
-        role: 'editor',
-        projects: ['demo'],
-        actor: { issuer: 'canvas-mcp', subject: 'demo-owner' },
-      })
-    ).secret;
+    const headers = { ...(await demoOwnerScript(store, 'editor script')), 'content-type': 'application/json' };
     await store.close();
-    const headers = {
-      authorization: `Bearer ${script}`,
-      'x-service-actor-issuer': 'canvas-mcp',
-      'x-service-actor-subject': 'demo-owner',
-      'content-type': 'application/json',
-    };
     const canvas = `${url}/api/v2/projects/demo/canvases/main`;
     const revision = async () =>
       (

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
-import { benchToken } from './workload.js';
+import { benchToken, demoOwnerScript } from './workload.js';
 
 /**
  * `npm run bench` (part): the storyboard team's heavy gestures (issue 32, item 8), on the built server over real HTTP.
@@ -73,22 +73,8 @@ export async function measureStoryboards() {
     const reader = (
       await benchToken(store, { name: 'second page', kind: 'backend', role: 'viewer', projects: ['demo'] })
     ).secret;
-    // A script acting for the demo's owner: it writes as that person (the REST API takes no agent tokens).
-    const script = (
-      await benchToken(store, {
-        name: 'team script',
-        kind: 'backend',
-        role: 'editor',
-        projects: ['demo'],
-        actor: { issuer: 'canvas-mcp', subject: 'demo-owner' },
-      })
-    ).secret;
+    const writer = await demoOwnerScript(store, 'team script');
     await store.close();
-    const writer = {
-      authorization: `Bearer ${script}`,
-      'x-service-actor-issuer': 'canvas-mcp',
-      'x-service-actor-subject': 'demo-owner',
-    };
     const canvas = `${url}/api/v2/projects/demo/canvases/main`;
     const revision = async () =>
       (

@@ -101,6 +101,25 @@ export function benchToken(
   });
 }
 
+/**
+ * The headers of a script acting for the demo's owner on the demo project: it writes as that person (the REST API
+ * takes no agent tokens), through a backend token made for it.
+ */
+export async function demoOwnerScript(store: Store, name: string): Promise<Record<string, string>> {
+  const { secret } = await benchToken(store, {
+    name,
+    kind: 'backend',
+    role: 'editor',
+    projects: ['demo'],
+    actor: { issuer: 'canvas-mcp', subject: 'demo-owner' },
+  });
+  return {
+    authorization: `Bearer ${secret}`,
+    'x-service-actor-issuer': 'canvas-mcp',
+    'x-service-actor-subject': 'demo-owner',
+  };
+}
+
 export async function seed(
   where: string | StoreLocation,
   sizes: readonly number[],

@@ -8,6 +8,8 @@ import { launchBrowser } from './browser.js';
 import { connectClient } from './mcp.js';
 import { startTestServer, type TestServer } from './servers.js';
 import { STORE_TARGETS } from './stores.js';
+import { projectToken } from './tokens.js';
+import { uploadedPicture } from './upload-fixtures.js';
 
 /** What most browser tests start from: a server on SQLite with the demo seeded, an agent, and Chromium. */
 export interface DemoStage {
@@ -67,4 +69,28 @@ export async function addCardOfEveryType(
       node,
     );
   }
+}
+
+/**
+ * A fresh canvas of the demo project holding one storyboard, `board`, titled Opening at 16:9, whose shots `frames`
+ * makes from the URL of a still uploaded there (as an editor would). Answers a viewer's token for reading it back.
+ */
+export async function boardWithStill(
+  server: TestServer,
+  canvasId: string,
+  frames: (stillUrl: string) => Array<Record<string, unknown>>,
+): Promise<{ reader: string }> {
+  await server.store.projects.createCanvas('demo', canvasId, false);
+  const editor = await projectToken(server.store, 'demo', 'editor');
+  const still = await uploadedPicture(server, { projectId: 'demo', canvasId, token: editor, name: 'still.png' });
+  await server.store.writes.createNode(
+    { projectId: 'demo', canvasId, baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
+    CanvasNode.parse({
+      id: 'board',
+      type: 'storyboardNode',
+      position: { x: 0, y: 0 },
+      data: { title: 'Opening', aspectRatio: '16:9', frames: frames(still) },
+    }),
+  );
+  return { reader: await projectToken(server.store, 'demo', 'viewer') };
 }

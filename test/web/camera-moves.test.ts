@@ -1,16 +1,14 @@
+import { boardWithStill } from '../support/demo-stage.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanvasNode, type CanvasLayout } from '../../src/contract/index.js';
+import { type CanvasLayout } from '../../src/contract/index.js';
 import type { CameraMove } from '../../src/contract/shots.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { framingAt } from '../../src/shared/camera-move.js';
-import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { readLayout } from '../support/canvas-reads.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
-import { projectToken } from '../support/tokens.js';
-import { uploadedPicture } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -30,28 +28,9 @@ describe.each(STORE_TARGETS)('camera moves on the page: $name', (target) => {
 
     beforeAll(async () => {
       server = await startTestServer(target, { seedDemo: true });
-      await server.store.projects.createCanvas('demo', 'moves', false);
-      const editor = await projectToken(server.store, 'demo', 'editor');
-      const url = await uploadedPicture(server, {
-        projectId: 'demo',
-        canvasId: 'moves',
-        token: editor,
-        name: 'still.png',
-      });
-      await server.store.writes.createNode(
-        { projectId: 'demo', canvasId: 'moves', baseRevision: 0, clientSaveId: null, authorization: SYSTEM_WRITE },
-        CanvasNode.parse({
-          id: 'board',
-          type: 'storyboardNode',
-          position: { x: 0, y: 0 },
-          data: {
-            title: 'Opening',
-            aspectRatio: '16:9',
-            frames: [{ id: 's1', imageUrl: url, caption: 'The bay', durationMs: SHOT_MS }],
-          },
-        }),
-      );
-      reader = await projectToken(server.store, 'demo', 'viewer');
+      ({ reader } = await boardWithStill(server, 'moves', (url) => [
+        { id: 's1', imageUrl: url, caption: 'The bay', durationMs: SHOT_MS },
+      ]));
       browser = await launchBrowser();
     }, 60_000);
     afterAll(async () => {

@@ -1,13 +1,6 @@
-import { XMLParser } from 'fast-xml-parser';
 import { frameRateOf } from './frame-rate.js';
-import {
-  checkedClips,
-  refuseEntities,
-  shotNumberInName,
-  TimelineReadError,
-  type ReadClip,
-  type ReadCut,
-} from './read-cut.js';
+import { isXmlNode, parseTimelineXml, timelineXmlParser, xmlListOf, type XmlNode } from './timeline-xml.js';
+import { checkedClips, shotNumberInName, TimelineReadError, type ReadClip, type ReadCut } from './read-cut.js';
 
 /**
  * Final Cut Pro 7 XML (xmeml, as Premiere Pro, DaVinci Resolve, Avid and our writer save it) read back as a cut: the
@@ -15,26 +8,19 @@ import {
  * clipitem next to a transition has a record start or end of -1, its source range never does).
  */
 
-type Node = Record<string, unknown>;
+type Node = XmlNode;
 
 const LISTS = new Set(['sequence', 'track', 'clipitem', 'transitionitem', 'generatoritem', 'link', 'file']);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  parseTagValue: false,
-  processEntities: true,
-  // Attributes are never lists (FCPXML's `format` is both an element and an attribute of a sequence).
-  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && LISTS.has(name),
-});
-
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+const parser = timelineXmlParser(LISTS);
+const isNode = isXmlNode;
 const textOf = (value: unknown): string =>
   typeof value === 'string' || typeof value === 'number' ? String(value) : isNode(value) ? textOf(value['#text']) : '';
 const intOf = (value: unknown): number | null => {
   const text = textOf(value).trim();
   return /^-?\d+$/.test(text) ? Number(text) : null;
 };
-const listOf = (value: unknown): Node[] => (Array.isArray(value) ? value.filter(isNode) : isNode(value) ? [value] : []);
+const listOf = xmlListOf;
 
 /** The first sequence: right under xmeml, or in a project's (or bin's) children. */
 function firstSequence(node: Node, depth = 0): Node | null {
@@ -51,15 +37,7 @@ function firstSequence(node: Node, depth = 0): Node | null {
 }
 
 export function readFcpXml(text: string): ReadCut {
-  refuseEntities(text);
-  let root: Node;
-  try {
-    root = parser.parse(text, true) as Node;
-  } catch (error) {
-    throw new TimelineReadError(`The file is not well-formed XML: ${(error as Error).message}`);
-  }
-  const xmeml = root.xmeml;
-  if (!isNode(xmeml)) throw new TimelineReadError('The file is XML but not FCP 7 XML: it has no <xmeml> root.');
+  const xmeml = parseTimelineXml(parser, text, 'xmeml', 'FCP 7 XML');
   const sequence = firstSequence(xmeml);
   if (!sequence) throw new TimelineReadError('The FCP 7 XML holds no <sequence>.');
   const rateNode = isNode(sequence.rate) ? sequence.rate : {};

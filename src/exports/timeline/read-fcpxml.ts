@@ -1,13 +1,6 @@
-import { XMLParser } from 'fast-xml-parser';
 import { frameRateOf } from './frame-rate.js';
-import {
-  checkedClips,
-  refuseEntities,
-  shotNumberInName,
-  TimelineReadError,
-  type ReadClip,
-  type ReadCut,
-} from './read-cut.js';
+import { isXmlNode, parseTimelineXml, timelineXmlParser, xmlListOf, type XmlNode } from './timeline-xml.js';
+import { checkedClips, shotNumberInName, TimelineReadError, type ReadClip, type ReadCut } from './read-cut.js';
 import { SHOT_ID_KEY } from './fcpxml.js';
 
 /**
@@ -16,24 +9,15 @@ import { SHOT_ID_KEY } from './fcpxml.js';
  * "1001/24000s"), counted in frames of the sequence's format. Our clips carry the shot's id in their metadata.
  */
 
-type Node = Record<string, unknown>;
+type Node = XmlNode;
 
 const CLIPS = ['asset-clip', 'clip', 'ref-clip', 'sync-clip', 'mc-clip', 'video'] as const;
 const OTHERS = ['gap', 'transition', 'title', 'audio'] as const;
 const LISTS = new Set<string>([...CLIPS, ...OTHERS, 'event', 'project', 'format', 'md', 'library', 'spine']);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: true,
-  // Attributes are never lists (FCPXML's `format` is both an element and an attribute of a sequence).
-  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && LISTS.has(name),
-});
-
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-const listOf = (value: unknown): Node[] => (Array.isArray(value) ? value.filter(isNode) : isNode(value) ? [value] : []);
+const parser = timelineXmlParser(LISTS, '');
+const isNode = isXmlNode;
+const listOf = xmlListOf;
 const attr = (node: Node, name: string): string => (typeof node[name] === 'string' ? (node[name] as string) : '');
 
 /** A rational time ("1001/24000s", "5s", "0s") as a fraction of whole numbers; null when it is not one. */
@@ -59,15 +43,7 @@ function firstSequence(fcpxml: Node): Node | null {
 }
 
 export function readFcpxml(text: string): ReadCut {
-  refuseEntities(text);
-  let root: Node;
-  try {
-    root = parser.parse(text, true) as Node;
-  } catch (error) {
-    throw new TimelineReadError(`The file is not well-formed XML: ${(error as Error).message}`);
-  }
-  const fcpxml = root.fcpxml;
-  if (!isNode(fcpxml)) throw new TimelineReadError('The file is XML but not FCPXML: it has no <fcpxml> root.');
+  const fcpxml = parseTimelineXml(parser, text, 'fcpxml', 'FCPXML');
   const sequence = firstSequence(fcpxml);
   if (!sequence) throw new TimelineReadError('The FCPXML holds no project with a <sequence>.');
   const resources = isNode(fcpxml.resources) ? fcpxml.resources : {};
