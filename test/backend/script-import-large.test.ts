@@ -5,10 +5,9 @@ import {
   type CanvasLayout,
   type Screenplay,
 } from '../../src/contract/index.js';
-import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
+import { api, type TestServer } from '../support/servers.js';
+import { editorStage } from '../support/editor-stage.js';
 import { STORE_TARGETS } from '../support/stores.js';
-import { projectToken } from '../support/tokens.js';
-import { IDP } from './world.js';
 
 /**
  * A long screenplay (about 2 MB of Fountain, 700 scenes) imports within the documented 8 MiB: the screenplay is kept as
@@ -45,15 +44,7 @@ describe.each(STORE_TARGETS)('a long screenplay: $name', (target) => {
     let viewer: string;
 
     beforeAll(async () => {
-      server = await startTestServer(target, { rateLimitPerMinute: 1_000_000 });
-      const { projects } = server.store;
-      await projects.createWorkspace('w');
-      await projects.createProject('p', 'w');
-      await projects.createCanvas('p', 'c', false);
-      await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
-      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ed' }, { expiresInMs: 60_000 });
-      cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
-      viewer = await projectToken(server.store, 'p', 'viewer');
+      ({ server, cookie, viewer } = await editorStage(target));
     }, 60_000);
     afterAll(async () => server?.close());
 

@@ -6,10 +6,9 @@ import {
   type CanvasLayout,
   type Screenplay,
 } from '../../src/contract/index.js';
-import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer } from '../support/servers.js';
+import { api, type ApiRequest, type TestServer } from '../support/servers.js';
+import { editorStage } from '../support/editor-stage.js';
 import { STORE_TARGETS } from '../support/stores.js';
-import { projectToken } from '../support/tokens.js';
-import { IDP } from './world.js';
 
 /**
  * Script import (issue 32, item 4) over real HTTP on both stores, with Fountain and Final Draft fixtures written for
@@ -41,15 +40,7 @@ describe.each(STORE_TARGETS)('script import: $name', (target) => {
     let viewer: string;
 
     beforeAll(async () => {
-      server = await startTestServer(target, { rateLimitPerMinute: 1_000_000 });
-      const { projects } = server.store;
-      await projects.createWorkspace('w');
-      await projects.createProject('p', 'w');
-      await projects.createCanvas('p', 'c', false);
-      await projects.addMember('p', { issuer: IDP, subject: 'ed' }, 'editor');
-      const link = await server.store.sessions.createLoginLink({ issuer: IDP, subject: 'ed' }, { expiresInMs: 60_000 });
-      cookie = (await signInWithLink(`${server.url}/auth/login?token=${link}`)).cookie;
-      viewer = await projectToken(server.store, 'p', 'viewer');
+      ({ server, cookie, viewer } = await editorStage(target));
     }, 60_000);
     afterAll(async () => server?.close());
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PdfBoardOptions } from '../../src/contract/exports.js';
 import { CameraMove } from '../../src/contract/shots.js';
 import type { ExportBoard } from '../../src/exports/export-board.js';
+import { oneShotBoard } from '../support/export-boards.js';
 import { MOVE_COLOUR } from '../../src/exports/pdf/camera-move-marks.js';
 import { pdfBoard } from '../../src/exports/pdf/pdf-board.js';
 
@@ -29,32 +30,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const board = (move: CameraMove | null): ExportBoard => ({
-  projectName: 'Moonrise',
-  canvasTitle: 'Pitch',
-  boardTitle: 'Act One',
-  revision: 1,
-  date: '2024-05-01',
-  aspect: 16 / 9,
-  music: null,
-  shots: [
-    {
-      id: 's1',
-      number: '1',
-      caption: 'The bay',
-      action: null,
-      dialogue: null,
-      notes: null,
-      camera: null,
-      lensMm: null,
-      durationMs: 2000,
-      picture,
-      video: null,
-      voiceOver: null,
-      move,
-    },
-  ],
-});
+const board = (move: CameraMove | null): ExportBoard => oneShotBoard(picture, 16 / 9, { move });
 
 type Box = { x: number; y: number; width: number; height: number };
 interface Drawn {

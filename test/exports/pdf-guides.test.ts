@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PdfBoardOptions } from '../../src/contract/exports.js';
 import type { ExportBoard } from '../../src/exports/export-board.js';
+import { oneShotBoard } from '../support/export-boards.js';
 import { pdfBoard } from '../../src/exports/pdf/pdf-board.js';
 
 /**
@@ -26,31 +27,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const board = (aspect: number): ExportBoard => ({
-  projectName: 'Moonrise',
-  canvasTitle: 'Pitch',
-  boardTitle: 'Act One',
-  revision: 1,
-  date: '2024-05-01',
-  aspect,
-  music: null,
-  shots: [
-    {
-      id: 's1',
-      number: '1',
-      caption: 'The bay',
-      action: null,
-      dialogue: null,
-      notes: null,
-      camera: null,
-      lensMm: null,
-      durationMs: 2000,
-      picture,
-      video: null,
-      voiceOver: null,
-    },
-  ],
-});
+const board = (aspect: number): ExportBoard => oneShotBoard(picture, aspect);
 
 interface Path {
   index: number;
