@@ -21,6 +21,7 @@ import type { AssetUrls } from './asset-urls.js';
 import { boundaryRefusal } from './canvas-boundary.js';
 import { CANVAS_APP_URI, type CanvasApp } from './canvas-app.js';
 import { notePresence, type AgentPresence } from './agent-presence.js';
+import { plainToolCall } from './plain-envelope.js';
 import { CompleteParams, createPrompts, PromptGetParams } from './prompts.js';
 import { CANVAS_RESOURCE_TEMPLATES, createCanvasResources } from './canvas-resources.js';
 import { SERVER_INFO, type EraFrame } from './era.js';
@@ -327,13 +328,13 @@ export function createDispatcher(options: DispatcherOptions) {
   }
 
   async function callTool(request: JSONRPCRequest, context: DispatchContext): Promise<RpcReply> {
-    const parsed = CallToolRequestSchema.safeParse(request);
-    if (!parsed.success) {
+    const params = plainToolCall(request) ?? CallToolRequestSchema.safeParse(request).data?.params;
+    if (!params) {
       return [
         rpcErrorBody(request.id, RPC_ERROR.invalidParams, 'Invalid tools/call params: expected { name, arguments }.'),
       ];
     }
-    const { name } = parsed.data.params;
+    const { name } = params;
     let tools: ReturnType<typeof toolSet>;
     try {
       tools = toolsOf(context.caller);
@@ -348,7 +349,7 @@ export function createDispatcher(options: DispatcherOptions) {
       return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, unknown.message, unknown.details)];
     }
     // The arguments as sent: the SDK's parse rebuilds objects, which would silently drop a "__proto__" key.
-    const rawArguments = context.rawArguments ?? parsed.data.params.arguments ?? {};
+    const rawArguments = context.rawArguments ?? params.arguments ?? {};
 
     try {
       const checked = context.checkedArguments !== undefined;

@@ -11,6 +11,7 @@ import { CanvasError, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
 import { refusalBody, type Dispatcher } from './dispatcher.js';
+import { plainRequest } from './plain-envelope.js';
 import type { RpcReply } from './protocol.js';
 import type { EraFrame } from './era.js';
 import { eraOf, isEraFrame, mirroredHeaders, type Framed, type MirroredHeaders } from './era-selection.js';
@@ -279,7 +280,9 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
 
   /** A request to answer, or null for a notification or response (202); anything else is refused. */
   function classify(message: unknown): JSONRPCRequest | null {
-    // The common case first: one schema, not the four-way message union.
+    // The common case first: a plain envelope checked by hand, then one schema, then the four-way message union.
+    const plain = plainRequest(message);
+    if (plain) return plain;
     const request = JSONRPCRequestSchema.safeParse(message);
     if (request.success) return request.data as JSONRPCRequest;
     if (!JSONRPCMessageSchema.safeParse(message).success) {
