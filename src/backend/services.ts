@@ -19,6 +19,7 @@ import type { Mailer } from './team/mailer.js';
 import { createPeopleOperations } from './team/people-operations.js';
 import type { AssistantChat } from './review/assistant-threads.js';
 import { createReviewOperations } from './review/index.js';
+import { createMarkedFrames } from './deliverables/marked-frames.js';
 import { createRunApprovalOperations } from './canvas/run-approvals.js';
 import { createScriptImport } from './storyboard/script-import.js';
 import { createServerFiles } from './uploads/server-files.js';
@@ -79,6 +80,15 @@ export function createServices(deps: ServiceDependencies) {
     credentials: { signer: deps.credentials, logger },
     settings: deps.settings.uploads,
   });
+  const review = createReviewOperations({
+    store,
+    mailer,
+    publicOrigin,
+    logger: logger.child({ component: 'review' }),
+    chat: deps.chat,
+    clock,
+    changed: (ref) => deps.feed.poke(ref.projectId, ref.canvasId),
+  });
   return {
     /** Canvases, nodes, edges and runs: the six tools' operations (src/backend/canvas/backend.ts). */
     canvas,
@@ -102,15 +112,8 @@ export function createServices(deps: ServiceDependencies) {
     runApprovals: createRunApprovalOperations(store, canvas),
     exports: createExportOperations(store, { signer, signals: deps.exportSignals, settings: deps.settings.exports }),
     shareLinks: createShareLinkOperations(store, { signer, publicOrigin, clock }),
-    review: createReviewOperations({
-      store,
-      mailer,
-      publicOrigin,
-      logger: logger.child({ component: 'review' }),
-      chat: deps.chat,
-      clock,
-      changed: (ref) => deps.feed.poke(ref.projectId, ref.canvasId),
-    }),
+    review,
+    markedFrames: createMarkedFrames({ store, assets, threads: review.threads, clock }),
     people: createPeopleOperations(store, clock),
     team: createTeamOperations(store, canvas, assets, publicOrigin, {
       mailer,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BaseRevision, NodeId } from './identifiers.js';
 import { FrameRate } from './frame-rates.js';
+import { ShotMark } from './drawing.js';
 
 /**
  * Review (docs/review.md): comment threads pinned to a node (a point on its picture, a timecode of its film
@@ -55,6 +56,23 @@ export const CommentAnchor = z
   .meta({ id: 'CommentAnchor' });
 export type CommentAnchor = z.infer<typeof CommentAnchor>;
 
+/** Marks a drawn note holds at most. */
+export const COMMENT_MARKUP_MAX = 50;
+
+/**
+ * A drawn note (docs/review.md, "Drawn notes"): marks on the frame or film frame the thread names, in coordinates from
+ * 0 to 1 of the frame (Frame.io's convention), the same shapes as a shot's notes layer and drawn by the same engine.
+ */
+export const CommentMarkup = z
+  .array(ShotMark)
+  .max(COMMENT_MARKUP_MAX, { error: `holds more than ${COMMENT_MARKUP_MAX} marks` })
+  .meta({
+    id: 'CommentMarkup',
+    description:
+      'Marks drawn on the frame the thread names (freehand pen, line, arrow, rect, ellipse, text), points as [x0, y0, x1, y1, …] from 0 to 1 of the frame.',
+  });
+export type CommentMarkup = z.infer<typeof CommentMarkup>;
+
 const CommentBody = z
   .string()
   .trim()
@@ -78,6 +96,7 @@ export const CommentView = z
     author: CommentAuthor,
     body: z.string().meta({ description: 'Empty once deleted.' }),
     mentions: z.array(z.string()).meta({ description: 'Subjects mentioned, and "assistant".' }),
+    markup: CommentMarkup.meta({ description: 'The drawn note on the frame; empty when none, or once deleted.' }),
     created_at: z.string(),
     edited_at: z.string().nullable(),
     deleted: z.boolean(),
@@ -125,6 +144,7 @@ export const ThreadCreateBody = z
     shot_id: z.string().min(1).max(200).nullable().default(null),
     anchor: CommentAnchor.nullable().default(null),
     body: CommentBody,
+    markup: CommentMarkup.optional(),
     audience: ThreadAudience.optional().meta({
       description:
         "team (the default for members) or client (shown to the guests of review links); a guest's is always client.",
@@ -133,8 +153,14 @@ export const ThreadCreateBody = z
   .meta({ id: 'ThreadCreateBody' });
 export type ThreadCreateBody = z.infer<typeof ThreadCreateBody>;
 
-export const CommentCreateBody = z.strictObject({ body: CommentBody }).meta({ id: 'CommentCreateBody' });
+export const CommentCreateBody = z
+  .strictObject({ body: CommentBody, markup: CommentMarkup.optional() })
+  .meta({ id: 'CommentCreateBody' });
 export type CommentCreateBody = z.infer<typeof CommentCreateBody>;
+
+/** An edit changes the words; a drawn note stays as drawn (draw a new one in a reply). */
+export const CommentEditBody = z.strictObject({ body: CommentBody }).meta({ id: 'CommentEditBody' });
+export type CommentEditBody = z.infer<typeof CommentEditBody>;
 
 export const ThreadStatusBody = z
   .strictObject({ status: z.enum(['open', 'resolved']) })

@@ -46,6 +46,7 @@ import { registerRunApprovalRoutes } from './routes/run-approvals.js';
 import { registerShareLinkRoutes, registerSharedRoute } from './routes/share-links.js';
 import { registerReviewRoutes } from './routes/review.js';
 import { registerGuestReviewRoutes } from './routes/review-guests.js';
+import { registerMarkedFrameRoutes } from './routes/marked-frames.js';
 import { registerElementRoutes } from './routes/elements.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerIntrospectRoute } from './routes/introspect.js';
@@ -266,6 +267,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerRunApprovalRoutes(app, services.runApprovals);
   registerShareLinkRoutes(app, services.shareLinks);
   registerReviewRoutes(app, services.review);
+  registerMarkedFrameRoutes(app, services.markedFrames);
   registerPeopleRoutes(app, services.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });

@@ -1,4 +1,4 @@
-import type { CanvasRef } from '../contract/index.js';
+import type { CanvasRef, ShotMark } from '../contract/index.js';
 import type { Thumbnails } from '../assets/thumbnails.js';
 import { boardTargetKey, type BoardView } from '../shared/board-target.js';
 import type { Store } from '../store/store.js';
@@ -36,6 +36,21 @@ export interface BoardImages {
   readonly renders: number;
 }
 
+/**
+ * The drawn notes of a board's open threads, by shot (docs/review.md, "Drawn notes"): an agent looking at the board
+ * sees the circle a reviewer drew where they drew it. A thread change moves the canvas's states version, so a new
+ * note draws a new picture rather than an old one from the cache.
+ */
+async function drawnNotes(store: Store, ref: CanvasRef, nodeId: string): Promise<Map<string, ShotMark[]>> {
+  const notes = new Map<string, ShotMark[]>();
+  for (const { thread, comments } of await store.review.threads(ref.projectId, ref.canvasId, { nodeIds: [nodeId] })) {
+    if (thread.status !== 'open' || thread.shot_id === null) continue;
+    const marks = comments.flatMap((comment) => (comment.deleted_at === null ? comment.markup : []));
+    if (marks.length > 0) notes.set(thread.shot_id, [...(notes.get(thread.shot_id) ?? []), ...marks]);
+  }
+  return notes;
+}
+
 export function createBoardImages(options: { store: Store; thumbnails: Thumbnails; maxEntries?: number }): BoardImages {
   const cache = new RenderCache<BoardImage>(options.maxEntries ?? 32);
   let renders = 0;
@@ -43,7 +58,8 @@ export function createBoardImages(options: { store: Store; thumbnails: Thumbnail
   async function draw(ref: CanvasRef, read: CanvasRead, view: BoardView): Promise<BoardImage> {
     renders += 1;
     const snapshot = JSON.parse(read.json) as SceneSnapshot;
-    const scene = buildScene(snapshot, view.target, view.guides);
+    const notes = view.target.kind === 'node' ? await drawnNotes(options.store, ref, view.target.nodeId) : undefined;
+    const scene = buildScene(snapshot, view.target, view.guides, notes);
     const scale = Math.min(MAX_EDGE / Math.max(scene.view.width, scene.view.height), 1);
     const size = {
       width: Math.max(1, Math.round(scene.view.width * scale)),

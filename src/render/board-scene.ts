@@ -88,6 +88,11 @@ function marksOf(shot: Shot): ShotMark[] | undefined {
   return marks.length ? marks : undefined;
 }
 
+/** A shot's own marks with the drawn notes of its open review threads over them. */
+function withNotes(marks: ShotMark[] | undefined, notes: readonly ShotMark[] | undefined): ShotMark[] | undefined {
+  return notes?.length ? [...(marks ?? []), ...notes] : marks;
+}
+
 function shotPicture(shot: Shot, states: SceneSnapshot['node_states']): string | undefined {
   return assetIdOfUrl(shot.imageUrl) ?? latestImage(states, shot.sourceNodeId);
 }
@@ -125,6 +130,7 @@ export function contactSheet(
   board: CanvasNode,
   states: SceneSnapshot['node_states'],
   guideNames: readonly GuideName[] = [],
+  notes?: ReadonlyMap<string, readonly ShotMark[]>,
 ): Scene {
   const data = board.data as Data;
   const shots = shotsOf(board);
@@ -149,7 +155,7 @@ export function contactSheet(
     number: text(shot.number) ?? String(index + 1),
     words: shotWords(shot),
     picture: shotPicture(shot, states),
-    marks: marksOf(shot),
+    marks: withNotes(marksOf(shot), notes?.get(String(shot.id))),
     ...(guides ? { guides } : {}),
   }));
   const rows = Math.max(1, Math.ceil(drawn.length / columns));
@@ -235,13 +241,18 @@ function cardsOf(nodes: readonly CanvasNode[], boxes: readonly Box[], states: Sc
 }
 
 /** The scene of a view of a canvas; guides only on a storyboard's contact sheet (board-target.ts). */
-export function buildScene(snapshot: SceneSnapshot, target: BoardTarget, guides: readonly GuideName[] = []): Scene {
+export function buildScene(
+  snapshot: SceneSnapshot,
+  target: BoardTarget,
+  guides: readonly GuideName[] = [],
+  notes?: ReadonlyMap<string, readonly ShotMark[]>,
+): Scene {
   const { nodes, edges } = snapshot.layout;
   const states = snapshot.node_states;
   if (target.kind === 'node') {
     const node = nodes.find((each) => each.id === target.nodeId);
     if (!node) throw new CanvasError('not_found', `No node ${target.nodeId} on this canvas.`);
-    if (node.type === 'storyboardNode') return contactSheet(node, states, guides);
+    if (node.type === 'storyboardNode') return contactSheet(node, states, guides, notes);
   }
   if (guides.length > 0)
     throw new CanvasError(

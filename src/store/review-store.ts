@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Person } from '../contract/index.js';
+import { CommentMarkup, type Person, type ShotMark } from '../contract/index.js';
 import { parseRows } from './records.js';
 import { insertRow } from './row-statements.js';
 import { bumpStatesVersion } from './run-store.js';
@@ -47,6 +47,11 @@ const CommentRow = z.object({
   guest_id: z.string().nullable(),
   body: z.string(),
   mentions: z.string(),
+  /** A drawn note's marks, kept as JSON (migrations/034_comment_markup.sql); none is an empty list. */
+  markup: z
+    .string()
+    .nullable()
+    .transform((text) => (text === null ? [] : CommentMarkup.parse(JSON.parse(text)))),
   created_at: z.coerce.number(),
   edited_at: z.coerce.number().nullable(),
   deleted_at: z.coerce.number().nullable(),
@@ -86,7 +91,7 @@ export type StoredGuest = z.infer<typeof GuestRow>;
 const THREAD_COLUMNS =
   'id, project_id, canvas_id, node_id, shot_id, anchor, node_label, status, created_at, updated_at, resolved_by, resolved_at, assistant_conversations, audience';
 const COMMENT_COLUMNS =
-  'id, thread_id, author_kind, author_issuer, author_subject, author_name, guest_id, body, mentions, created_at, edited_at, deleted_at';
+  'id, thread_id, author_kind, author_issuer, author_subject, author_name, guest_id, body, mentions, markup, created_at, edited_at, deleted_at';
 const NOTIFICATION_COLUMNS =
   'id, project_id, canvas_id, kind, thread_id, node_id, shot_id, from_name, summary, created_at, read_at';
 
@@ -102,6 +107,8 @@ export interface NewComment {
   guestId: string | null;
   body: string;
   mentions: string[];
+  /** A drawn note on the thread's frame; none when absent. */
+  markup?: readonly ShotMark[];
 }
 
 export interface NewNotification {
@@ -136,6 +143,7 @@ function commentRow(
     guest_id: comment.guestId,
     body: comment.body,
     mentions: JSON.stringify(comment.mentions),
+    markup: comment.markup?.length ? JSON.stringify(comment.markup) : null,
     created_at: at,
   });
 }

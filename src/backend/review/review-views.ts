@@ -18,6 +18,7 @@ export function commentView(comment: StoredComment): CommentView {
     },
     body: comment.deleted_at === null ? comment.body : '',
     mentions: JSON.parse(comment.mentions) as string[],
+    markup: comment.deleted_at === null ? comment.markup : [],
     created_at: iso(comment.created_at)!,
     edited_at: iso(comment.edited_at),
     deleted: comment.deleted_at !== null,

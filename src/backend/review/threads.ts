@@ -4,6 +4,7 @@ import type {
   CanvasRef,
   CommentCreateBody,
   Person,
+  ShotMark,
   ThreadCreateBody,
   ThreadFilter,
   ThreadList,
@@ -204,6 +205,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
         throw new CanvasError('invalid_arguments', 'anchor: a thread on the canvas has no point to pin.', {
           field: 'anchor',
         });
+      if (body.markup?.length) throw markupNeedsAFrame();
       return '';
     }
     const found = await store.layout.readNode(ref.projectId, ref.canvasId, body.node_id);
@@ -294,7 +296,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
           // A guest writes to the team through the link: their thread is the client's by nature.
           audience: guest ? 'client' : (body.audience ?? 'team'),
         },
-        commentOf(commentId, writer, body.body, mentions),
+        commentOf(commentId, writer, body.body, mentions, body.markup),
         notifications,
         [commentEvent(thread, commentId, writer, body.body)],
       );
@@ -312,6 +314,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
       if (!as) await authorizeProject(store, ctx!, ref.projectId, 'viewer');
       const writer = as ?? writerOf(ctx!);
       const thread = await requireThread(ref, threadId);
+      if (body.markup?.length && thread.node_id === null) throw markupNeedsAFrame();
       const earlier =
         (await store.review.threads(ref.projectId, ref.canvasId, { threadIds: [threadId] }))[0]?.comments ?? [];
       const authors = earlier.flatMap((c) =>
@@ -325,7 +328,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
       const commentId = newId('comment_');
       await store.review.addComment(
         thread,
-        commentOf(commentId, writer, body.body, writer.kind === 'assistant' ? [] : mentions),
+        commentOf(commentId, writer, body.body, writer.kind === 'assistant' ? [] : mentions, body.markup),
         notifications,
         [commentEvent(thread, commentId, writer, body.body)],
       );
@@ -390,8 +393,15 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
   };
 }
 
-function commentOf(id: string, writer: CommentWriter, body: string, mentions: string[]): NewComment {
+function commentOf(
+  id: string,
+  writer: CommentWriter,
+  body: string,
+  mentions: string[],
+  markup: readonly ShotMark[] = [],
+): NewComment {
   return {
+    markup,
     id,
     authorKind: writer.kind,
     author: writer.kind === 'person' ? writer.person : writer.kind === 'assistant' ? writer.forPerson : null,
@@ -403,6 +413,15 @@ function commentOf(id: string, writer: CommentWriter, body: string, mentions: st
 }
 
 export type ThreadOperations = ReturnType<typeof createThreadOperations>;
+
+/** A drawn note is drawn on a frame: a thread on the canvas as a whole has none. */
+function markupNeedsAFrame(): CanvasError {
+  return new CanvasError(
+    'invalid_arguments',
+    'markup: a drawn note is drawn on the frame of a node or shot; a thread on the canvas as a whole has none.',
+    { field: 'markup' },
+  );
+}
 
 /**
  * A thread naming a frame also carries its time (where that frame starts): readers that know only times (the film

@@ -19,6 +19,7 @@ import { OPENAPI_ROUTES } from '../routes/openapi.js';
 import { PEOPLE_ROUTES } from '../routes/people.js';
 import { PRESENCE_ROUTES } from '../routes/presence.js';
 import { GUEST_REVIEW_ROUTES } from '../routes/review-guests.js';
+import { MARKED_FRAME_ROUTES } from '../routes/marked-frames.js';
 import { REVIEW_ROUTES } from '../routes/review.js';
 import { RUN_APPROVAL_ROUTES } from '../routes/run-approvals.js';
 import { RUN_ROUTES } from '../routes/runs.js';
@@ -76,6 +77,7 @@ export function apiRoutes(): readonly ApiRoute[] {
     ...RUN_APPROVAL_ROUTES,
     ...REVIEW_ROUTES,
     ...GUEST_REVIEW_ROUTES,
+    ...MARKED_FRAME_ROUTES,
     ...CHAT_ROUTES,
   ];
 }

@@ -3,6 +3,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import {
   CommentCreateBody,
+  CommentEditBody,
   GUEST_TOKEN_HEADER,
   GuestJoinBody,
   GuestView,
@@ -70,7 +71,7 @@ const EDIT_COMMENT = apiRoute({
   auth: 'none',
   params: commentParams,
   headers: GuestHeader,
-  body: CommentCreateBody,
+  body: CommentEditBody,
   responses: { 200: ok('The thread, as guests see it.', ThreadView) },
 });
 

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import {
   CommentCreateBody,
+  CommentEditBody,
   Inbox,
   InboxReadBody,
   ResourceId,
@@ -102,7 +103,7 @@ const EDIT_COMMENT = apiRoute({
   tag: 'canvas',
   auth: 'caller',
   params: commentParams,
-  body: CommentCreateBody,
+  body: CommentEditBody,
   responses: { 200: ok('The thread.', ThreadView) },
 });
 
