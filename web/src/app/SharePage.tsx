@@ -139,6 +139,8 @@ export function SharePage({ secret }: { secret: string }) {
                     nodeId={view.board_node_ids[boardIndex]!}
                     shotId={shot.id}
                     threads={threadsOn(boardIndex, shot.id)}
+                    picture={shot.pictureUrl}
+                    aspect={board.aspect}
                   />
                 ) : null}
               </li>

@@ -1,6 +1,7 @@
 import { useState, useSyncExternalStore } from 'react';
-import type { CommentView, ThreadView } from '../../../src/contract/index.js';
+import type { CommentView, ShotMark, ThreadView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
+import { MarkupPad } from '../panels/review/MarkupPad.js';
 import { ThreadItem, type ThreadActions } from '../panels/review/ThreadItem.js';
 
 /**
@@ -125,6 +126,8 @@ export function GuestThreads({
   nodeId,
   shotId,
   threads,
+  picture = null,
+  aspect = 16 / 9,
 }: {
   secret: string;
   guest: Guest | null;
@@ -136,8 +139,13 @@ export function GuestThreads({
   nodeId: string;
   shotId: string | null;
   threads: ThreadView[];
+  /** The shot's picture to draw a note on, and the board's frame shape. */
+  picture?: string | null;
+  aspect?: number;
 }) {
   const [body, setBody] = useState('');
+  const [markup, setMarkup] = useState<ShotMark[]>([]);
+  const [drawingNote, setDrawingNote] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const writing = commenting && guest !== null;
   const failed = (error: unknown) => {
@@ -154,6 +162,7 @@ export function GuestThreads({
   };
   const actionsFor = (thread: ThreadView): ThreadActions => ({
     mine: (comment: CommentView) => guest !== null && guest.comments.includes(comment.comment_id),
+    markedFrame: (comment: CommentView) => api.sharedMarkedFrameUrl(secret, thread.thread_id, comment.comment_id),
     ...(writing
       ? {
           reply: (text: string) => api.guestReply(secret, guest.token, thread.thread_id, text).then(done, failed),
@@ -185,9 +194,15 @@ export function GuestThreads({
                 shot_id: shotId,
                 anchor: null,
                 body: body.trim(),
+                ...(markup.length > 0 ? { markup } : {}),
               })
               .then(done, failed)
-              .then((ok) => ok && setBody(''));
+              .then((ok) => {
+                if (!ok) return;
+                setBody('');
+                setMarkup([]);
+                setDrawingNote(false);
+              });
           }}
         >
           <label className="visually-hidden" htmlFor={`guest-${nodeId}-${shotId ?? 'board'}`}>
@@ -203,7 +218,20 @@ export function GuestThreads({
           <button type="submit" className="button-small" disabled={!body.trim()}>
             Comment
           </button>
+          {shotId ? (
+            <button
+              type="button"
+              className="button-small"
+              aria-pressed={drawingNote}
+              onClick={() => setDrawingNote(!drawingNote)}
+            >
+              {drawingNote ? 'Hide the drawing' : markup.length > 0 ? `Drawing (${markup.length})` : 'Draw on it'}
+            </button>
+          ) : null}
         </form>
+      ) : null}
+      {writing && drawingNote && shotId ? (
+        <MarkupPad picture={picture} aspect={aspect} marks={markup} onChange={setMarkup} />
       ) : null}
       {problem ? <p className="error-line">{problem}</p> : null}
     </section>

@@ -231,6 +231,12 @@ export const api = {
     request<unknown>('POST', '/api/v1/inbox/read', which === 'all' ? { all: true } : { notification_ids: which }),
   joinAsGuest: (secret: string, name: string) =>
     request<GuestView>('POST', `/api/v1/shared/${encodeURIComponent(secret)}/guests`, { name }),
+  /** A drawn note's marked-up frame (a PNG), for members of the canvas. */
+  markedFrameUrl: ({ projectId, canvasId }: CanvasAddress, threadId: string, commentId: string) =>
+    `${canvasPath(projectId, canvasId)}/threads/${encodeURIComponent(threadId)}/comments/${encodeURIComponent(commentId)}/marked-frame.png`,
+  /** The same for whoever holds a review link (the client's threads). */
+  sharedMarkedFrameUrl: (secret: string, threadId: string, commentId: string) =>
+    `/api/v1/shared/${encodeURIComponent(secret)}/threads/${encodeURIComponent(threadId)}/comments/${encodeURIComponent(commentId)}/marked-frame.png`,
   guestStartThread: (secret: string, token: string, body: ThreadCreateBody) =>
     request<ThreadView>('POST', `/api/v1/shared/${encodeURIComponent(secret)}/threads`, body, {
       'x-guest-token': token,

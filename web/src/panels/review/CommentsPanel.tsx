@@ -5,8 +5,10 @@ import {
   type CommentAnchor,
   type CommentView,
   type FrameRate,
+  type ShotMark,
   type ThreadView,
 } from '../../../../src/contract/index.js';
+import { aspectOf } from '../../../../src/shared/frame-shape.js';
 import { frameAtMs } from '../../../../src/shared/timecode.js';
 import { useCanvas, useCanvasState, useMediaOrigin } from '../../ui/canvas-context.js';
 import { safeThumbnailUrl } from '../../cards/media-url.js';
@@ -23,6 +25,7 @@ import {
   type ReviewController,
 } from '../../model/review.js';
 import { boardOf, shotPicture, type Shot } from '../../model/shots.js';
+import { MarkupPad } from './MarkupPad.js';
 import { ThreadItem, type ThreadActions } from './ThreadItem.js';
 
 /**
@@ -109,6 +112,7 @@ function Comments({ selected, review }: { selected: string | null; review: Revie
   };
   const actionsFor = (thread: ThreadView): ThreadActions => ({
     mine,
+    markedFrame: (comment) => api.markedFrameUrl(address, thread.thread_id, comment.comment_id),
     reply: (body) =>
       api.reply(address, thread.thread_id, body).then(
         (view) => (review.put(view), true),
@@ -211,6 +215,8 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
   const [rate, setRate] = useState<FrameRate>(DEFAULT_FILM_RATE);
   const [forClient, setForClient] = useState(false);
   const [body, setBody] = useState('');
+  const [markup, setMarkup] = useState<ShotMark[]>([]);
+  const [drawingNote, setDrawingNote] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
   // The card selected on the canvas (or the shot chosen in the shot list) becomes the thread's place.
@@ -232,10 +238,13 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
   const shot = board?.shots.find((each) => each.id === shotId);
   const picture = safeThumbnailUrl(pictureOf(node, shot ? shotId : null, states), origin);
   const timed = node?.type === 'videoNode' || node?.type === 'storyboardNode';
+  const aspect = aspectOf(recordOf(node?.data).aspectRatio);
   const pinHere = pin && pin.nodeId === nodeId && (pin.shotId ?? '') === shotId ? pin.anchor : null;
   const clearPin = () => review.store.setState({ pin: null, pinning: null });
   useEffect(() => {
-    // A pin belongs to the place it was put on: choosing another place drops it.
+    // A pin, and a note drawn on a frame, belong to the place they were put on: choosing another place drops them.
+    setMarkup([]);
+    setDrawingNote(false);
     const current = review.store.getState().pin;
     if (current && (current.nodeId !== nodeId || (current.shotId ?? '') !== shotId)) clearPin();
   }, [nodeId, shotId]);
@@ -316,11 +325,14 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
         shot_id: board && shotId ? shotId : null,
         anchor: Object.keys(anchor).length > 0 ? anchor : null,
         body: body.trim(),
+        ...(markup.length > 0 ? { markup } : {}),
         audience: forClient ? 'client' : 'team',
       });
       review.put(thread);
       review.store.setState({ pin: null, pinning: null, compose: null });
       setBody('');
+      setMarkup([]);
+      setDrawingNote(false);
       setTimecode('');
       setOutPoint('');
       setForClient(false);
@@ -466,6 +478,26 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
           ) : null}
           {pinning ? <span className="muted">Click the picture here or on its card.</span> : null}
         </div>
+      ) : null}
+      {nodeId !== CANVAS ? (
+        <div className="pin-row">
+          <button
+            type="button"
+            className="button-small"
+            aria-pressed={drawingNote}
+            onClick={() => setDrawingNote(!drawingNote)}
+          >
+            {drawingNote ? 'Hide the drawing' : markup.length > 0 ? 'Change the drawing' : 'Draw on the frame'}
+          </button>
+          {!drawingNote && markup.length > 0 ? (
+            <span className="muted">
+              {markup.length} mark{markup.length === 1 ? '' : 's'} drawn
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      {drawingNote && nodeId !== CANVAS ? (
+        <MarkupPad picture={picture ?? null} aspect={aspect} marks={markup} onChange={setMarkup} />
       ) : null}
       <div className="field">
         <label htmlFor={`${id}-body`}>Comment</label>

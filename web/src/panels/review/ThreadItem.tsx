@@ -14,6 +14,8 @@ export interface ThreadActions {
   /** A new body for one's own comment; null deletes it. */
   change?(commentId: string, body: string | null): Promise<boolean>;
   mine(comment: CommentView): boolean;
+  /** Where a comment's drawn note is drawn over its frame (a PNG), when it has one. */
+  markedFrame?(comment: CommentView): string;
 }
 
 /** Where a thread points, in words: "Opening, shot 4 · at 00:12 of the animatic · pinned". */
@@ -159,6 +161,22 @@ function CommentItem({ comment, actions }: { comment: CommentView; actions: Thre
       ) : (
         <p className="comment-body">{comment.body}</p>
       )}
+      {!comment.deleted && comment.markup.length > 0 && actions.markedFrame ? (
+        <figure className="comment-markup" data-markup={comment.markup.length}>
+          <a href={actions.markedFrame(comment)} target="_blank" rel="noopener">
+            <img
+              src={actions.markedFrame(comment)}
+              alt={`The frame with ${comment.author.name}'s drawn note (${comment.markup.length} mark${comment.markup.length === 1 ? '' : 's'})`}
+              loading="lazy"
+            />
+          </a>
+          <figcaption>
+            <a href={actions.markedFrame(comment)} download="marked-frame.png">
+              Save the marked-up frame
+            </a>
+          </figcaption>
+        </figure>
+      ) : null}
       {own && editing === null ? (
         <div className="comment-actions">
           <button type="button" className="button-small" onClick={() => setEditing(comment.body)}>
