@@ -53,7 +53,8 @@ export { FRAME_RATES, FrameRate } from './frame-rates.js';
 
 const Count = (max: number) => z.int().min(1).max(max);
 
-export const PdfBoardOptions = z.strictObject({
+/** The options every PDF sheet takes (the shot list's PDF takes these; the storyboard adds its own). */
+export const PdfSheetOptions = z.strictObject({
   paper: PaperSize.default('a4'),
   orientation: z.enum(['landscape', 'portrait']).default('landscape'),
   columns: Count(4).default(3).meta({ description: '1 to 4; 1 column and 1 row is one shot a page.' }),
@@ -67,6 +68,14 @@ export const PdfBoardOptions = z.strictObject({
   }),
   guides: z.array(GuideName).max(GUIDE_NAMES.length).default([]).meta({
     description: 'Framing guides drawn over each picture (titleSafe, actionSafe, centre, thirds, crop9x16, crop4x5).',
+  }),
+});
+export type PdfSheetOptions = z.infer<typeof PdfSheetOptions>;
+
+export const PdfBoardOptions = PdfSheetOptions.extend({
+  notes_pages: z.boolean().default(false).meta({
+    description:
+      'A page of notes for each shot with open review comments (author, date, frame or timecode, text), after the shots (docs/deliverables.md, "Markers and notes pages").',
   }),
 });
 export type PdfBoardOptions = z.infer<typeof PdfBoardOptions>;
@@ -86,6 +95,10 @@ export type AnimaticOptions = z.infer<typeof AnimaticOptions>;
 
 export const TimelineOptions = z.strictObject({
   frame_rate: FrameRate.default('24'),
+  markers: z.boolean().default(true).meta({
+    description:
+      'The board\'s open review comments as markers at their frames; false leaves them out (docs/deliverables.md, "Markers and notes pages").',
+  }),
 });
 export type TimelineOptions = z.infer<typeof TimelineOptions>;
 
@@ -98,7 +111,7 @@ export const ExportCreateBody = z
     z.strictObject({ kind: z.literal('animatic'), node_id: NodeId, options: AnimaticOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('shot_list_csv'), node_id: NodeId, options: NoOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('shot_list_xlsx'), node_id: NodeId, options: NoOptions.prefault({}) }),
-    z.strictObject({ kind: z.literal('shot_list_pdf'), node_id: NodeId, options: PdfBoardOptions.prefault({}) }),
+    z.strictObject({ kind: z.literal('shot_list_pdf'), node_id: NodeId, options: PdfSheetOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('otio'), node_id: NodeId, options: TimelineOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('otioz'), node_id: NodeId, options: TimelineOptions.prefault({}) }),
     z.strictObject({ kind: z.literal('fcp_xml'), node_id: NodeId, options: TimelineOptions.prefault({}) }),

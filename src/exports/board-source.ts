@@ -3,6 +3,7 @@ import {
   CameraMove,
   FloorPlanNodeData,
   ShotMark,
+  ThreadView,
   dataOf,
   type CanvasEdge,
   type CanvasNode,
@@ -62,6 +63,10 @@ export const BoardSource = z.object({
   plans: z
     .array(z.object({ title: z.string(), plan: FloorPlanNodeData, shotNumbers: z.record(z.string(), z.string()) }))
     .default([]),
+  /** The board's open review threads, when the export carries notes (review-notes.ts); none otherwise. */
+  notes: z.array(ThreadView).default([]),
+  /** Open threads past the bound an export carries, said in its warnings. */
+  notesLeftOut: z.int().min(0).default(0),
 });
 export type BoardSource = z.infer<typeof BoardSource>;
 
@@ -188,6 +193,9 @@ export function boardSource(
     silentSounds,
     frames: data.frames,
     plans: plansOf(board.id, data.frames, readings.nodes),
+    // Review notes are not the layout: the exports that carry them add them (backend/deliverables/exports.ts).
+    notes: [],
+    notesLeftOut: 0,
   };
 }
 

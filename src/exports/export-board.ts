@@ -1,5 +1,5 @@
 import type { CameraMove } from '../contract/shots.js';
-import type { FloorPlanNodeData } from '../contract/index.js';
+import type { FloorPlanNodeData, ThreadView } from '../contract/index.js';
 
 /**
  * A board as every export reads it: one storyboard node at one revision, its shots in order with each
@@ -49,6 +49,12 @@ export interface ExportBoard {
   sourceFrames?: ReadonlyArray<Record<string, unknown>>;
   /** The floor plans with a camera on one of this board's shots (the PDF prints each after the shots). */
   plans?: readonly ExportPlan[];
+  /**
+   * The board's open review threads when the export carries notes (timeline markers, the PDF's notes pages), read
+   * when it was queued (review-notes.ts); `notesLeftOut` counts the open threads past the bound.
+   */
+  notes?: readonly ThreadView[];
+  notesLeftOut?: number;
 }
 
 /** A floor plan as an export prints it: its data, and the number of the shot of this board each camera films. */

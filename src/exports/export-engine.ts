@@ -121,6 +121,8 @@ export function createExportEngine(options: ExportEngineOptions) {
         missingSounds,
         sourceFrames: source.frames,
         plans: source.plans,
+        notes: source.notes,
+        notesLeftOut: source.notesLeftOut,
       };
       return { board, logo: await fileOf(source.logoAssetId), source, files, release };
     } catch (error) {

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { AnimaticOptions, PdfBoardOptions, TimelineOptions, type ExportKind } from '../contract/exports.js';
+import {
+  AnimaticOptions,
+  PdfBoardOptions,
+  PdfSheetOptions,
+  TimelineOptions,
+  type ExportKind,
+} from '../contract/exports.js';
 import { StoryboardFrame } from '../contract/index.js';
 import type { StoredExport } from '../store/export-store.js';
 import { renderAnimatic } from './animatic.js';
@@ -13,6 +19,7 @@ import { fcpxml } from './timeline/fcpxml.js';
 import { otioTimeline } from './timeline/otio.js';
 import { otiozBundle } from './timeline/otioz.js';
 import type { TimelineCut } from './timeline/timeline-cut.js';
+import { MAX_EXPORT_NOTES } from './review-notes.js';
 
 /**
  * One export job's file, by its kind: the board rendered with the job's options, named after the board. A
@@ -76,26 +83,35 @@ export async function renderExport(
       throw new ExportFailure('invalid_arguments', 'Every shot of the board is omitted: there is no cut to export.');
     return cut;
   };
-  const timeline = (): TimelineCut => ({
-    title: board.boardTitle,
-    rate: TimelineOptions.parse(job.options).frame_rate,
-    mediaFileName: animaticFileName(board),
-    hasAudio: true,
-    shots: playing().shots.map((shot) => ({
-      id: shot.id,
-      number: shot.number,
-      durationMs: shot.durationMs,
-      move: shot.move ?? null,
-    })),
-  });
+  // Notes are read for an export only when its options want them (markers, notes pages): none are cut otherwise.
+  const notesWarnings = board.notesLeftOut
+    ? [`${board.notesLeftOut} more open comment threads are left out: an export carries ${MAX_EXPORT_NOTES} at most.`]
+    : [];
+  const timeline = (): TimelineCut => {
+    const options = TimelineOptions.parse(job.options);
+    return {
+      title: board.boardTitle,
+      rate: options.frame_rate,
+      mediaFileName: animaticFileName(board),
+      hasAudio: true,
+      shots: playing().shots.map((shot) => ({
+        id: shot.id,
+        number: shot.number,
+        durationMs: shot.durationMs,
+        move: shot.move ?? null,
+      })),
+      notes: options.markers ? (board.notes ?? []) : [],
+    };
+  };
+  const timelineWarnings = [...cutWarnings, ...notesWarnings];
   switch (kind) {
     case 'pdf_board': {
       const file = await pdfBoard(board, PdfBoardOptions.parse(job.options), logo, context.progress);
-      return { ...named(file, ' storyboard'), warnings: file.warnings };
+      return { ...named(file, ' storyboard'), warnings: [...file.warnings, ...notesWarnings] };
     }
     case 'shot_list_pdf':
       return {
-        ...named(await shotListPdf(board, PdfBoardOptions.parse(job.options), context.progress, logo), ' shot list'),
+        ...named(await shotListPdf(board, PdfSheetOptions.parse(job.options), context.progress, logo), ' shot list'),
         warnings: [],
       };
     case 'animatic': {
@@ -128,7 +144,7 @@ export async function renderExport(
         bytes: Buffer.from(otioTimeline(timeline())),
         contentType: 'application/json',
         fileName: `${stem}.otio`,
-        warnings: cutWarnings,
+        warnings: timelineWarnings,
       };
     case 'otioz': {
       const cutOf = timeline();
@@ -146,7 +162,7 @@ export async function renderExport(
         contentType: 'application/zip',
         fileName: `${stem}.otioz`,
         warnings: [
-          ...cutWarnings,
+          ...timelineWarnings,
           ...film.warnings,
           ...bundle.warnings,
           'The animatic inside the bundle carries no content credentials (an animatic export does: docs/provenance.md).',
@@ -158,21 +174,21 @@ export async function renderExport(
         bytes: Buffer.from(fcpXml(timeline())),
         contentType: 'application/xml',
         fileName: `${stem}.xml`,
-        warnings: cutWarnings,
+        warnings: timelineWarnings,
       };
     case 'fcpxml':
       return {
         bytes: Buffer.from(fcpxml(timeline())),
         contentType: 'application/xml',
         fileName: `${stem}.fcpxml`,
-        warnings: cutWarnings,
+        warnings: timelineWarnings,
       };
     case 'edl':
       return {
         bytes: Buffer.from(cmx3600Edl(timeline())),
         contentType: TEXT,
         fileName: `${stem}.edl`,
-        warnings: cutWarnings,
+        warnings: timelineWarnings,
       };
     default:
       throw new ExportFailure('invalid_arguments', `There is no export of kind ${String(kind)}.`);

@@ -17,7 +17,8 @@ import { IDP } from './world.js';
  * Conform over real HTTP on both stores: a board of ten shots exported as FCP 7 XML; the XML edited as an editor
  * would (shot 4 trimmed by a frame, shots 6 and 7 swapped, shot 9 dropped: every clip after an edit rippling up); the
  * board conformed to it in one revision whose report names exactly those three changes. The same file again, or the
- * conformed board's own export, changes nothing. FCPXML and the .otioz bundle are exported beside it.
+ * conformed board's own export, changes nothing, review notes written as markers included. FCPXML and the .otioz
+ * bundle are exported beside it.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';
@@ -246,6 +247,48 @@ describe.each(STORE_TARGETS)('conform: $name', (target) => {
         (await shots()).filter((s) => s.status !== 'omitted').map((s) => s.id),
       );
     }, 120_000);
+
+    it('changes nothing when a timeline carrying open review notes as markers comes back unedited', async () => {
+      for (const body of [
+        {
+          shot_id: 'shot-b',
+          anchor: { on: 'animatic', frame: 60, frame_out: 70, rate: '24' },
+          body: 'Later </marker>.',
+        },
+        { anchor: { on: 'animatic', frame: 30, rate: '24' }, body: 'A note on the animatic.' },
+      ]) {
+        const posted = await api(
+          server.url,
+          `${CANVAS}/threads`,
+          asEd({ method: 'POST', body: { node_id: 'board', ...body } }),
+        );
+        expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+      }
+      const files: Array<[string, string, RegExp]> = [
+        ['fcp_xml', 'Harbour.xml', /<marker>/],
+        ['fcpxml', 'Harbour.fcpxml', /<marker /],
+        ['otio', 'Harbour.otio', /"Marker\.2"/],
+        ['edl', 'Harbour.edl', /^\* LOC: /m],
+      ];
+      for (const [kind, fileName, marker] of files) {
+        const { bytes } = await exported({ kind, node_id: 'board' });
+        const text = bytes.toString('utf8');
+        expect(text, kind).toMatch(marker);
+        const before = (await layout()).revision;
+        const answer = await conform({ base_revision: before, node_id: 'board', file_name: fileName, text });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        expect(ConformReport.parse(answer.body), kind).toMatchObject({
+          revision: null,
+          durations: [],
+          moved: [],
+          omitted: [],
+          restored: [],
+          added: [],
+          notes: [],
+        });
+        expect((await layout()).revision).toBe(before);
+      }
+    });
 
     it('refuses a file that is not a timeline, or names no shot of the board, with the reason', async () => {
       const revision = (await layout()).revision;

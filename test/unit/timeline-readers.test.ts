@@ -20,6 +20,7 @@ import { readFcpxml } from '../../src/exports/timeline/read-fcpxml.js';
 import { readOtio } from '../../src/exports/timeline/read-otio.js';
 import { readTimeline } from '../../src/exports/timeline/read-timeline.js';
 import { placedShots, type TimelineCut } from '../../src/exports/timeline/timeline-cut.js';
+import { openThread } from '../support/review-threads.js';
 import { editEdl, editFcpXml, editFcpxml, editOtio, type Edit } from '../support/timeline-edits.js';
 
 /**
@@ -150,6 +151,26 @@ describe('conforming a board to its cut', () => {
       const plan = conform(board, written(format, cutOfBoard(board, rate)), rate);
       expect(plan.frames).toBeNull();
       expect(plan.report).toMatchObject({ durations: [], moved: [], omitted: [], restored: [], added: [] });
+    },
+  );
+
+  it.each(FORMATS.flatMap((format) => FRAME_RATES.map((rate) => [format, rate] as const)))(
+    'changes nothing when %s at %s fps comes back unedited carrying review notes as markers, and reads a trim beside them',
+    (format, rate) => {
+      const board = boardOf();
+      // A range on shot 2, a point on shot 4 and one on the animatic, each marked in the file (markers.ts).
+      const notes = [
+        openThread('shot-2', { on: 'animatic', frame: 80, frame_out: 100, rate: '24' }, [['ana', '<marker> & "hold"']]),
+        openThread('shot-4', null, [['Guest: Kim', 'Wider.']], 'client'),
+        openThread(null, { on: 'animatic', timecode_ms: 20_000 }, [['ben', 'A beat late.']]),
+      ];
+      const text = written(format, { ...cutOfBoard(board, rate), notes });
+      expect(text).toMatch(/<marker|"Marker\.2"|\* LOC: /);
+      expect(conform(board, text, rate).frames).toBeNull();
+      const trimmed = conform(board, edit(format, text, [{ trim: 3, by: 1 }], rate), rate);
+      expect(trimmed.report.durations.map((change) => [change.shot_id, change.to_frames - change.from_frames])).toEqual(
+        [['shot-4', -1]],
+      );
     },
   );
 

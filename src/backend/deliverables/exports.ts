@@ -3,12 +3,14 @@ import { RunOutputs } from '../../store/run-rows.js';
 import type { ExportCreateBody, ExportList, ExportView } from '../../contract/exports.js';
 import type { AssetSigner } from '../../assets/url-signing.js';
 import { boardSource, type BoardSource } from '../../exports/board-source.js';
+import { exportNotes } from '../../exports/review-notes.js';
 import { CanvasError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { ExportsFull, StoredExport } from '../../store/export-store.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
 import type { CallerContext } from '../auth/caller.js';
+import { canvasThreads } from '../review/review-views.js';
 
 /**
  * Export jobs as people start and follow them (docs/deliverables.md, "Jobs"): editors start an export of a
@@ -74,6 +76,15 @@ export function exportView(job: StoredExport, signer: AssetSigner | undefined): 
     warnings: job.warnings,
     error: job.error,
   };
+}
+
+/**
+ * Whether an export carries the board's review notes: the timelines as markers unless `markers: false`, the PDF
+ * storyboard with `notes_pages` (docs/deliverables.md, "Markers and notes pages").
+ */
+function carriesNotes(body: ExportCreateBody): boolean {
+  if ('markers' in body.options) return body.options.markers;
+  return 'notes_pages' in body.options && body.options.notes_pages;
 }
 
 /** The output of one kind of each node's latest succeeded run, by node id. */
@@ -152,6 +163,11 @@ export function createExportOperations(
       },
       { music_node_id: music, logo_asset_id: logo },
     );
+    // Read with the board, so the job writes the notes open when it was queued, whatever happens to them meanwhile.
+    if (carriesNotes(body)) {
+      const { notes, leftOut } = exportNotes(await canvasThreads(store, ref, { nodeIds: [board.id] }), board.id);
+      return { source: { ...source, notes, notesLeftOut: leftOut }, revision: load.canvas.revision };
+    }
     return { source, revision: load.canvas.revision };
   }
 

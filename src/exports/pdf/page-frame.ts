@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { PAPER_SIZES, type PdfBoardOptions } from '../../contract/exports.js';
+import { PAPER_SIZES, type PdfSheetOptions } from '../../contract/exports.js';
 import type { ExportBoard } from '../export-board.js';
 import { registerFonts } from './fonts.js';
 import { logoForBox, type PreparedPicture } from './pictures.js';
@@ -41,7 +41,7 @@ const SUBTITLE: TextStyle = { size: 8.5, weight: 'regular', color: '#555555' };
 const FOOTER: TextStyle = { size: 7.5, weight: 'regular', color: '#666666' };
 
 /** The paper's size in points, landscape or portrait. */
-export function paperSize(options: Pick<PdfBoardOptions, 'paper' | 'orientation'>): { width: number; height: number } {
+export function paperSize(options: Pick<PdfSheetOptions, 'paper' | 'orientation'>): { width: number; height: number } {
   const { width, height } = PAPER_SIZES[options.paper];
   return options.orientation === 'landscape' ? { width: height, height: width } : { width, height };
 }
@@ -62,7 +62,7 @@ function documentDate(date: string): Date {
  */
 export function openSheet(
   board: ExportBoard,
-  options: Pick<PdfBoardOptions, 'paper' | 'orientation'>,
+  options: Pick<PdfSheetOptions, 'paper' | 'orientation'>,
   kind: string,
 ): Sheet {
   const { width, height } = paperSize(options);

@@ -5,6 +5,7 @@ import { FIELD_LABELS, fieldText, sheetFields } from './fields.js';
 import { drawCameraMove } from './camera-move-marks.js';
 import { drawFloorPlan } from './floor-plan.js';
 import { drawGuides } from './guides.js';
+import { drawNotesPage, layoutNotesPages } from './notes-pages.js';
 import { drawFrame, openLogo, openSheet, type Box, type Sheet } from './page-frame.js';
 import { pictureForBox } from './pictures.js';
 import { drawLines, lineHeight, textWidth, wrapText, type TextStyle } from './text.js';
@@ -14,7 +15,8 @@ import { drawLines, lineHeight, textWidth, wrapText, type TextStyle } from './te
  * shot's number, its picture fitted in the board's frame (letterboxed, never stretched) and the chosen fields under or
  * beside it, cut with an ellipsis when they do not fit. Pictures are read one at a time (pictures.ts), so a board of
  * 200 camera photos stays small in memory and in the file. The framing guides asked for (`guides`) are drawn over each
- * frame as vector paths (guides.ts).
+ * frame as vector paths (guides.ts). With `notes_pages`, the board's open review notes follow the shots
+ * (notes-pages.ts).
  */
 
 const GUTTER = 12;
@@ -222,9 +224,10 @@ export async function pdfBoard(
   const aspect = board.aspect > 0 && Number.isFinite(board.aspect) ? board.aspect : 16 / 9;
   const perPage = options.columns * options.rows;
   const shotPages = Math.max(1, Math.ceil(board.shots.length / perPage));
-  // The floor plans filming this board's shots print after them, a page each, as vector drawing.
+  // After the shots: their open review notes when asked for, then the floor plans filming them, a page each.
+  const notesPages = options.notes_pages ? layoutNotesPages(doc, board, content, aspect) : [];
   const plans = board.plans ?? [];
-  const pages = shotPages + plans.length;
+  const pages = shotPages + notesPages.length + plans.length;
   const panelWidth = (content.width - GUTTER * (options.columns - 1)) / options.columns;
   const panelHeight = (content.height - GUTTER * (options.rows - 1)) / options.rows;
   const layout = panelLayout(doc, { x: 0, y: 0, width: panelWidth, height: panelHeight }, aspect, fields);
@@ -249,9 +252,16 @@ export async function pdfBoard(
     }
     progress(Math.round(((page + 1) / pages) * 95), `Page ${page + 1} of ${pages}`);
   }
-  for (const [index, plan] of plans.entries()) {
+  for (const [index, notesPage] of notesPages.entries()) {
     doc.addPage();
     const page = shotPages + index + 1;
+    drawFrame(sheet, board, { kind: 'Storyboard', logo: frameLogo, page, pages });
+    await drawNotesPage(doc, notesPage, content, aspect);
+    progress(Math.round((page / pages) * 95), `Page ${page} of ${pages}`);
+  }
+  for (const [index, plan] of plans.entries()) {
+    doc.addPage();
+    const page = shotPages + notesPages.length + index + 1;
     drawFrame(sheet, board, { kind: 'Storyboard', logo: frameLogo, page, pages });
     drawFloorPlan(doc, plan, content);
     progress(Math.round((page / pages) * 95), `Page ${page} of ${pages}`);

@@ -68,3 +68,19 @@ export async function logoForBox(file: string, widthPt: number, heightPt: number
     return null;
   }
 }
+
+/**
+ * A picture file drawn fitted in a box (letterboxed on a light fill, never stretched); false, with nothing drawn, when
+ * the file cannot be read as a picture.
+ */
+export async function drawFittedPicture(
+  doc: PDFKit.PDFDocument,
+  file: string,
+  box: { x: number; y: number; width: number; height: number },
+): Promise<boolean> {
+  const picture = await pictureForBox(file, box.width, box.height);
+  if (!picture) return false;
+  doc.rect(box.x, box.y, box.width, box.height).fill('#f1f1f1');
+  doc.image(picture.bytes, box.x, box.y, { fit: [box.width, box.height], align: 'center', valign: 'center' });
+  return true;
+}

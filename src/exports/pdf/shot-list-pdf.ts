@@ -1,8 +1,8 @@
-import type { PdfBoardOptions } from '../../contract/exports.js';
+import type { PdfSheetOptions } from '../../contract/exports.js';
 import type { ExportBoard, ExportFile, ExportProgress, ExportShot } from '../export-board.js';
 import { fieldText, lens, seconds } from './fields.js';
 import { drawFrame, openLogo, openSheet, type Box } from './page-frame.js';
-import { pictureForBox } from './pictures.js';
+import { drawFittedPicture } from './pictures.js';
 import { drawLines, lineHeight, wrapText, type TextStyle } from './text.js';
 
 /**
@@ -60,7 +60,7 @@ interface Row {
 
 export async function shotListPdf(
   board: ExportBoard,
-  options: PdfBoardOptions,
+  options: PdfSheetOptions,
   progress: ExportProgress,
   /** The header's logo, as on the storyboard (a local file), or none. */
   logo: string | null = null,
@@ -156,11 +156,5 @@ async function drawThumbnail(
   cell: Box,
   size: { width: number; height: number },
 ): Promise<void> {
-  if (!shot.picture) return;
-  const picture = await pictureForBox(shot.picture, size.width, size.height);
-  if (!picture) return;
-  const x = cell.x + PADDING;
-  const y = cell.y + PADDING;
-  doc.rect(x, y, size.width, size.height).fill('#f1f1f1');
-  doc.image(picture.bytes, x, y, { fit: [size.width, size.height], align: 'center', valign: 'center' });
+  if (shot.picture) await drawFittedPicture(doc, shot.picture, { x: cell.x + PADDING, y: cell.y + PADDING, ...size });
 }

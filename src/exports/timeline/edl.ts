@@ -1,4 +1,6 @@
+import { oneLine } from '../review-notes.js';
 import { rateFacts, timecode } from './frame-rate.js';
+import { shotAt, timelineMarkers } from './markers.js';
 import { placedShots, type TimelineCut } from './timeline-cut.js';
 
 /**
@@ -22,30 +24,45 @@ const REEL = 'AX';
 const EOL = '\r\n';
 
 const TITLE_MAX = 70;
+/** A LOC comment's words at most: one line an editor reads in a marker list. */
+const NOTE_MAX = 160;
 
-/** EDL headers are 7-bit ASCII: accents are stripped, other non-ASCII text dropped, and an empty result named. */
-function asciiTitle(title: string): string {
-  const ascii = title
+/**
+ * EDL text is 7-bit ASCII on one line: accents are stripped, other non-ASCII text and line breaks (which would start a
+ * bogus event) dropped, the length bounded, and an empty result named.
+ */
+function ascii(text: string, max: number, empty: string): string {
+  const plain = text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .replace(/[^\x20-\x7E]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim()
-    .slice(0, TITLE_MAX)
+    .slice(0, max)
     .trim();
-  return ascii || 'Storyboard';
+  return plain || empty;
 }
-
-/** A comment is one line: a line break in a name would start a bogus event. */
-const oneLine = (value: string) => value.replace(/\p{Cc}+/gu, ' ').trim();
 
 export function cmx3600Edl(cut: TimelineCut): string {
   const { dropFrame } = rateFacts(cut.rate);
   // "AA/V": the video with both audio channels of the same source (CMX 3600's channel codes, which OTIO's reader maps
   // to V, A1 and A2), so picture and sound stay one event per shot.
   const channel = cut.hasAudio ? 'AA/V' : 'V';
-  const lines = [`TITLE: ${asciiTitle(cut.title)}`, `FCM: ${dropFrame ? 'DROP FRAME' : 'NON-DROP FRAME'}`];
-  for (const [index, shot] of placedShots(cut).entries()) {
+  const lines = [
+    `TITLE: ${ascii(cut.title, TITLE_MAX, 'Storyboard')}`,
+    `FCM: ${dropFrame ? 'DROP FRAME' : 'NON-DROP FRAME'}`,
+  ];
+  const placed = placedShots(cut);
+  // Review notes as LOC comments (the form Resolve and Avid read as markers) under the event of the shot that holds
+  // them, at their first frame in record timecode: a LOC names a point, so a range is marked where it starts.
+  const locs = new Map<string, string[]>();
+  for (const note of timelineMarkers(cut.notes ?? [], placed, cut.rate)) {
+    const shotId = note.shotId ?? shotAt(placed, note.frame)?.id;
+    if (shotId === undefined) continue;
+    const loc = `* LOC: ${timecode(note.frame, cut.rate)} ${note.color} ${ascii(note.note, NOTE_MAX, 'Review note')}`;
+    locs.set(shotId, [...(locs.get(shotId) ?? []), loc]);
+  }
+  for (const [index, shot] of placed.entries()) {
     // 999 events is the format's limit; a longer board widens the number rather than wrap, as OTIO's writer does.
     const event = String(index + 1).padStart(3, '0');
     const [sourceIn, sourceOut, recordIn, recordOut] = [
@@ -61,6 +78,7 @@ export function cmx3600Edl(cut: TimelineCut): string {
       // it back); the animatic it is cut from is its source file, which OTIO's reader and Resolve take as the media.
       `* FROM CLIP NAME: Shot ${oneLine(shot.number)}`,
       `* SOURCE FILE: ${oneLine(cut.mediaFileName)}`,
+      ...(locs.get(shot.id) ?? []),
     );
   }
   return lines.join(EOL) + EOL;

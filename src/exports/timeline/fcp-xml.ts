@@ -2,6 +2,7 @@ import { XMLBuilder } from 'fast-xml-parser';
 import { rateFacts, timecode, timecodeStartFrame } from './frame-rate.js';
 import { placedShots, totalFrames, type PlacedShot, type TimelineCut } from './timeline-cut.js';
 import { clipMotion, rounded } from './clip-motion.js';
+import { timelineMarkers, type TimelineMarker } from './markers.js';
 
 /**
  * The cut as Final Cut Pro 7 XML (xmeml version 4), the interchange Premiere Pro, DaVinci Resolve and Avid still
@@ -92,6 +93,21 @@ export function fcpXml(cut: TimelineCut): string {
     },
   };
 
+  // Review notes as markers: a clipitem's in the animatic's (source) frames, which its in/out count in; the sequence's
+  // from its first frame. Both are the same frame numbers: a clip's in is its start. A point marker's out is -1.
+  const markers = timelineMarkers(cut.notes ?? [], placed, cut.rate);
+  const marker = (note: TimelineMarker): Xml => ({
+    name: text(note.name),
+    comment: text(note.note),
+    in: note.frame,
+    out: note.frames === 0 ? -1 : note.frame + note.frames,
+  });
+  /** `{marker: [...]}` for the notes an item holds (a shot's clip, or the sequence: null), else nothing. */
+  const markersOn = (shotId: string | null): { marker?: Xml[] } => {
+    const list = markers.filter((note) => note.shotId === shotId).map(marker);
+    return list.length > 0 ? { marker: list } : {};
+  };
+
   const clipId = (kind: 'video' | 'audio', index: number) => `clipitem-${kind === 'video' ? 'v' : 'a'}${index + 1}`;
   const clipitems = (kind: 'video' | 'audio'): Xml[] =>
     placed.map((shot, index) => ({
@@ -109,6 +125,8 @@ export function fcpXml(cut: TimelineCut): string {
       out: shot.endFrame,
       file: kind === 'video' && index === 0 ? file : { '@_id': FILE_ID },
       ...(kind === 'video' && shot.move ? { filter: basicMotion(shot) } : {}),
+      // The notes mark the picture: on the video clipitems, not again on the sound's.
+      ...(kind === 'video' ? markersOn(shot.id) : {}),
       ...(kind === 'audio' ? { sourcetrack: { mediatype: 'audio', trackindex: 1 } } : {}),
       // A shot's picture and sound move together in the editor, as the two halves of one clip.
       ...(cut.hasAudio
@@ -139,6 +157,7 @@ export function fcpXml(cut: TimelineCut): string {
       video: { format: { samplecharacteristics: { rate } }, track: track('video') },
       ...(cut.hasAudio ? { audio: { track: track('audio') } } : {}),
     },
+    ...markersOn(null),
   };
 
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, indentBy: '  ', suppressEmptyNode: true });

@@ -3,6 +3,8 @@ import type { FrameRate } from '../../contract/exports.js';
 import { rateFacts, timecodeStartFrame } from './frame-rate.js';
 import { placedShots, totalFrames, type PlacedShot, type TimelineCut } from './timeline-cut.js';
 import { clipMotion, rounded } from './clip-motion.js';
+import { shotAt, timelineMarkers } from './markers.js';
+import { oneLine } from '../review-notes.js';
 
 /**
  * The cut as FCPXML 1.10, the interchange of Final Cut Pro 10.6 on (and of DaVinci Resolve's FCPXML import): a
@@ -107,6 +109,27 @@ export function fcpxml(cut: TimelineCut): string {
     },
   };
 
+  // Review notes as markers, each in the clip whose frames hold it (a note on the board's animatic too: a spine holds
+  // no markers of its own), at times of the clip's source, as its `start` is. An uncompleted to-do marker
+  // (`completed="0"`) is how Final Cut shows a note still to do; a point lasts one frame, as Final Cut writes one.
+  const markersIn = new Map<string, object[]>();
+  for (const note of timelineMarkers(cut.notes ?? [], placed, cut.rate)) {
+    const shot = note.shotId === null ? shotAt(placed, note.frame) : placed.find((each) => each.id === note.shotId);
+    if (!shot) continue;
+    const frames = Math.max(1, Math.min(note.frames, shot.endFrame - note.frame));
+    markersIn.set(shot.id, [
+      ...(markersIn.get(shot.id) ?? []),
+      {
+        '@_start': time(note.frame),
+        '@_duration': time(frames),
+        '@_value': text(note.name),
+        '@_completed': '0',
+        // An attribute's line breaks read back as spaces: the note is written on one line.
+        '@_note': text(oneLine(note.note)),
+      },
+    ]);
+  }
+
   const clips = placed.map((shot) => ({
     '@_ref': 'r2',
     '@_name': text(`Shot ${shot.number}`),
@@ -117,6 +140,8 @@ export function fcpxml(cut: TimelineCut): string {
     '@_tcFormat': tcFormat,
     ...(cut.hasAudio ? { '@_audioRole': 'dialogue' } : {}),
     ...(shot.move ? { 'adjust-transform': adjustTransform(shot, time) } : {}),
+    // After the adjustments and before the metadata, where FCPXML's DTD puts an asset-clip's markers.
+    ...(markersIn.has(shot.id) ? { marker: markersIn.get(shot.id)! } : {}),
     metadata: { md: { '@_key': SHOT_ID_KEY, '@_value': text(shot.id) } },
   }));
 

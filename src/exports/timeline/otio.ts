@@ -1,4 +1,5 @@
 import { framesPerSecond, timecodeStartFrame } from './frame-rate.js';
+import { timelineMarkers, type TimelineMarker } from './markers.js';
 import { placedShots, totalFrames, type TimelineCut } from './timeline-cut.js';
 
 /**
@@ -35,14 +36,35 @@ export function otioTimeline(cut: TimelineCut): string {
   });
   const pictures = new Map(cut.shots.map((shot) => [shot.id, shot.pictureUrl ?? null]));
 
-  const clips = (): Json[] =>
+  // A marker's range is in its item's time: a clip's source time (the animatic's frames, where its source range
+  // starts at the shot's first frame) or the track's (from the cut's first frame): the same frame numbers here.
+  const markers = timelineMarkers(cut.notes ?? [], placed, cut.rate);
+  const marker = (note: TimelineMarker): Json => ({
+    OTIO_SCHEMA: 'Marker.2',
+    metadata: {
+      [METADATA_KEY]: {
+        comment_id: note.commentId,
+        thread_id: note.threadId,
+        author: note.author,
+        audience: note.audience,
+      },
+    },
+    name: note.name,
+    color: note.color,
+    marked_range: range(note.frame, note.frames),
+    comment: note.note,
+  });
+  const markersOn = (shotId: string | null): Json[] => markers.filter((note) => note.shotId === shotId).map(marker);
+
+  // The notes mark the picture: on the video track's clips and the video track, not again on the sound's.
+  const clips = (kind: 'Video' | 'Audio'): Json[] =>
     placed.map((shot) => ({
       OTIO_SCHEMA: 'Clip.2',
       metadata: { [METADATA_KEY]: { shot_id: shot.id, number: shot.number } },
       name: `Shot ${shot.number}`,
       source_range: range(shot.startFrame, shot.frames),
       effects: [],
-      markers: [],
+      markers: kind === 'Video' ? markersOn(shot.id) : [],
       enabled: true,
       media_references: {
         DEFAULT_MEDIA: external(cut.mediaFileName, cut.mediaUrl ?? cut.mediaFileName, mediaRange),
@@ -58,9 +80,9 @@ export function otioTimeline(cut: TimelineCut): string {
     name,
     source_range: null,
     effects: [],
-    markers: [],
+    markers: kind === 'Video' ? markersOn(null) : [],
     enabled: true,
-    children: clips(),
+    children: clips(kind),
     kind,
   });
 

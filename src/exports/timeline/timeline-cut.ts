@@ -1,4 +1,5 @@
 import type { FrameRate } from '../../contract/exports.js';
+import type { ThreadView } from '../../contract/review.js';
 import type { CameraMove } from '../../contract/shots.js';
 import { cutFrames } from './frame-rate.js';
 
@@ -22,6 +23,8 @@ export interface TimelineCut {
   }>;
   /** Where the clips find the animatic, when not beside the timeline under its name (an .otioz's `media/…`). */
   mediaUrl?: string;
+  /** The board's open review threads, written as markers at their frames (markers.ts); none when left out. */
+  notes?: readonly ThreadView[];
 }
 
 export interface PlacedShot {

@@ -2,9 +2,12 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CommentAnchor, FrameRate, MemberView, ReviewStateView, ThreadView } from '../../../src/contract/index.js';
-import { frameOfTimecode, timecode } from '../../../src/shared/timecode.js';
+import { frameOfTimecode } from '../../../src/shared/timecode.js';
 import { api, type CanvasAddress } from './api.js';
 import type { ReviewFeedListener } from './transport.js';
+
+// A thread's time and frames as people read them, shared with the PDF's notes pages.
+export { anchorTimeText, filmTimecode, formatTimecode } from '../../../src/shared/anchor-time.js';
 
 /**
  * Review on an open canvas (docs/review.md): its comment threads and the review states of its boards and
@@ -129,19 +132,8 @@ export function threadCountLabel(count: number): string {
   return `${count} open comment thread${count === 1 ? '' : 's'}`;
 }
 
-/** mm:ss (or m:ss.s) ⇄ milliseconds, for a thread's timecode. */
-export function formatTimecode(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
-}
-
 /** Films are read at 24 frames a second unless the reviewer picks another rate. */
 export const DEFAULT_FILM_RATE: FrameRate = '24';
-
-/** A frame of a film as SMPTE timecode from 00:00:00:00 (the film's own media time), HH:MM:SS;FF at 29.97 drop frame. */
-export function filmTimecode(frame: number, rate: FrameRate): string {
-  return timecode(frame, rate, 0);
-}
 
 /** What a reviewer typed: SMPTE timecode (a frame at `rate`), or mm:ss (a time), or null when it is neither. */
 export function readFilmTime(text: string, rate: FrameRate): { frame: number } | { ms: number } | null {
@@ -153,17 +145,7 @@ export function readFilmTime(text: string, rate: FrameRate): { frame: number } |
   return ms === null ? null : { ms };
 }
 
-/** Where in its film a thread points, as a person reads it: a frame or a range of frames at its rate, else a time. */
-export function anchorTimeText(anchor: CommentAnchor): string | null {
-  if (anchor.frame !== undefined && anchor.rate !== undefined) {
-    const start = filmTimecode(anchor.frame, anchor.rate);
-    const range = anchor.frame_out !== undefined && anchor.frame_out > anchor.frame;
-    const rate = anchor.rate === '29.97' ? '29.97 fps drop frame' : `${anchor.rate} fps`;
-    return `${range ? `${start} → ${filmTimecode(anchor.frame_out!, anchor.rate)}` : start} (${rate})`;
-  }
-  return anchor.timecode_ms === undefined ? null : formatTimecode(anchor.timecode_ms);
-}
-
+/** mm:ss (or m:ss.s) as milliseconds, for a thread's time; null when the text is not one. */
 export function parseTimecode(text: string): number | null {
   const match = /^\s*(?:(\d{1,3}):)?(\d{1,2}(?:\.\d+)?)\s*$/.exec(text);
   if (!match) return null;

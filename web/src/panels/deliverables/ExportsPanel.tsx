@@ -48,6 +48,7 @@ function defaultsOf(kind: ExportKind): Options {
       columns: 3,
       rows: 2,
       fields: ['action', 'dialogue', 'camera', 'duration'],
+      notes_pages: false,
     };
   if (kind === 'shot_list_pdf') return { paper: 'a4', orientation: 'landscape' };
   if (kind === 'animatic')
@@ -59,7 +60,7 @@ function defaultsOf(kind: ExportKind): Options {
       transition: 'cut',
       music_node_id: null,
     };
-  if (TIMELINE_KINDS.has(kind)) return { frame_rate: '24' };
+  if (TIMELINE_KINDS.has(kind)) return { frame_rate: '24', markers: true };
   return {};
 }
 
@@ -252,6 +253,30 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
                 </label>
               ))}
             </fieldset>
+          ) : null}
+          {kind === 'pdf_board' ? (
+            <div className="row checks">
+              <label>
+                <input
+                  type="checkbox"
+                  checked={options.notes_pages === true}
+                  onChange={(event) => set('notes_pages', event.target.checked)}
+                />
+                A page of open review notes per shot
+              </label>
+            </div>
+          ) : null}
+          {TIMELINE_KINDS.has(kind) ? (
+            <div className="row checks">
+              <label>
+                <input
+                  type="checkbox"
+                  checked={options.markers === true}
+                  onChange={(event) => set('markers', event.target.checked)}
+                />
+                Open review notes as markers
+              </label>
+            </div>
           ) : null}
           {kind === 'animatic' ? (
             <>
