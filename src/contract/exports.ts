@@ -218,7 +218,16 @@ export const SharedBoardsView = z
     title: z.string().meta({ description: "The canvas's title." }),
     boards: z.array(z.strictObject({ title: z.string(), aspect: z.number(), shots: z.array(SharedShot) })),
     downloads: z.array(
-      z.strictObject({ name: z.string(), content_type: z.string(), bytes: z.int().min(0), url: z.string() }),
+      z.strictObject({
+        name: z.string(),
+        content_type: z.string(),
+        bytes: z.int().min(0),
+        url: z.string(),
+        node_id: z.string().meta({ description: 'The board the file was exported from.' }),
+        frame_rate: FrameRate.nullable().meta({
+          description: "An animatic's frame rate (its player counts frames at it); null for other files.",
+        }),
+      }),
     ),
     expires_at: z.string(),
     review: ShareReview,

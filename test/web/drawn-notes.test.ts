@@ -1,7 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanvasNode, ThreadList, UploadReceipt } from '../../src/contract/index.js';
+import { XMLParser } from 'fast-xml-parser';
+import { CanvasNode, ExportView, ShareLinkView, ThreadList, UploadReceipt } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { seriousFindings } from '../support/axe.js';
@@ -9,6 +10,7 @@ import { launchBrowser, openLink, screenshot, signIn } from '../support/browser.
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Drawn notes in Chromium (docs/review.md, "Drawn notes"): the director circles a prop on shot 1 and draws an arrow, the
@@ -18,6 +20,7 @@ import { projectToken } from '../support/tokens.js';
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;
 const PHONE = { width: 390, height: 844 };
+const NOTES = '/api/v2/projects/demo/canvases/notes';
 
 /** Drags across the pad's frame from one point to another (fractions of its width and height). */
 async function drag(surface: Locator, page: Page, from: [number, number], to: [number, number]): Promise<void> {
@@ -78,7 +81,7 @@ describe('the web canvas: drawn notes on a frame', () => {
             number: String(index + 1),
             imageUrl: url,
             action: index === 0 ? 'Mara at the rail.' : 'The lamp turns.',
-            durationMs: 2000,
+            durationMs: 3000,
           })),
         },
       }),
@@ -192,5 +195,126 @@ describe('the web canvas: drawn notes on a frame', () => {
     } finally {
       await director.context.close();
     }
+  });
+
+  /** An export of the board made with a token, once it has finished. */
+  async function exported(kind: string, options: Record<string, unknown> = {}): Promise<ExportView> {
+    const token = await projectToken(server.store, 'demo', 'editor');
+    const made = await fetch(`${server.url}${NOTES}/exports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind, node_id: 'board', options }),
+    });
+    expect(made.status).toBe(201);
+    const { export_id } = ExportView.parse(await made.json());
+    return waitFor(
+      async () =>
+        ExportView.parse(
+          await (
+            await fetch(`${server.url}${NOTES}/exports/${export_id}`, { headers: { authorization: `Bearer ${token}` } })
+          ).json(),
+        ),
+      (view) => view.status === 'succeeded' || view.status === 'failed',
+      120_000,
+    );
+  }
+
+  it('a client on a phone plays the animatic, leaves a range note 00:00:04:12 → 00:00:05:03 with a circle, and the editor finds it in the FCP XML', async () => {
+    const animatic = await exported('animatic', { resolution: '720p', frame_rate: '24' });
+    expect(animatic.status).toBe('succeeded');
+    const director = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'notes' });
+    try {
+      const made = await director.page.evaluate(
+        async ({ path, exportId }) => {
+          const response = await fetch(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-requested-by': 'canvas-mcp' },
+            body: JSON.stringify({ node_id: 'board', review: 'comment', downloads: [exportId] }),
+          });
+          return response.json() as Promise<unknown>;
+        },
+        { path: `${NOTES}/share-links`, exportId: animatic.export_id },
+      );
+      const url = ShareLinkView.parse(made).url!;
+      const client = await openLink(browser, url, PHONE);
+      try {
+        const page = client.page;
+        const player = page.getByRole('region', { name: 'Animatic of Harbour' });
+        await player.waitFor();
+        // The client sees each shot's fields, not only its picture.
+        const fields = page.getByRole('definition').filter({ hasText: '3.0 s' });
+        expect(await fields.count()).toBe(2);
+        const join = page.getByRole('form', { name: 'Comment as a guest' });
+        await join.getByLabel('Your name, to comment').fill('Kim');
+        await join.getByRole('button', { name: 'Start commenting' }).click();
+        await page.getByText('Commenting as').waitFor();
+
+        const video = player.locator('video');
+        await expect
+          .poll(() => video.evaluate((element) => (element as unknown as { duration: number }).duration))
+          .toBeGreaterThan(5.5);
+        const timecode = player.getByLabel('Timecode');
+        const goTo = async (frame: number, shown: string) => {
+          await video.evaluate(
+            (element, seconds) => {
+              (element as unknown as { currentTime: number }).currentTime = seconds;
+            },
+            (frame + 0.5) / 24,
+          );
+          await expect.poll(() => timecode.textContent()).toBe(shown);
+        };
+        await goTo(108, '00:00:04:12');
+        // One frame forward and back with the editors' keys.
+        await video.focus();
+        await page.keyboard.press('.');
+        await expect.poll(() => timecode.textContent()).toBe('00:00:04:13');
+        await page.keyboard.press(',');
+        await expect.poll(() => timecode.textContent()).toBe('00:00:04:12');
+        const note = player.getByRole('form', { name: 'A note on the animatic' });
+        await note.getByRole('button', { name: 'Mark in' }).click();
+        await goTo(123, '00:00:05:03');
+        await note.getByRole('button', { name: 'Mark out' }).click();
+        await note.getByText('From 00:00:04:12 to 00:00:05:03 · 24 fps').waitFor();
+        await note.getByRole('button', { name: 'Draw on this frame' }).click();
+        const pad = note.getByRole('group', { name: 'Draw on the frame' });
+        await pad.getByRole('button', { name: 'Circle' }).click();
+        await drag(pad.locator('.markup-surface'), page, [0.35, 0.3], [0.65, 0.7]);
+        await expect.poll(() => pad.locator('.markup-surface').getAttribute('data-marks')).toBe('1');
+        await note.getByLabel('Note on the animatic').fill('Hold here longer; this lamp, bigger.');
+        await note.getByRole('button', { name: 'Leave the note' }).click();
+        // The note is on the strip as a range, and in the board's threads with its timecodes.
+        await player.locator('.film-mark.film-range').waitFor();
+        const thread = page.locator('.thread').filter({ hasText: 'Hold here longer' });
+        await thread
+          .locator('.thread-place')
+          .filter({ hasText: /at 00:00:04:12 → 00:00:05:03 \(24 fps\) of the animatic/ })
+          .waitFor();
+        expect(await loadedWidth(thread.locator('.comment-markup img'))).toBe(1280);
+        expect(await seriousFindings(page)).toEqual([]);
+        await screenshot(page, 'client-animatic-phone');
+      } finally {
+        await client.context.close();
+      }
+      const saved = ThreadList.parse(
+        await director.page.evaluate(async (path) => (await fetch(`${path}/threads`)).json(), NOTES),
+      );
+      const range = saved.threads.find((each) => each.comments[0]?.body.startsWith('Hold here longer'))!;
+      expect(range.audience).toBe('client');
+      expect(range.anchor).toMatchObject({ on: 'animatic', frame: 108, frame_out: 123, rate: '24' });
+      expect(range.comments[0]!.markup.map((mark) => mark.tool)).toEqual(['ellipse']);
+    } finally {
+      await director.context.close();
+    }
+
+    // The editor's FCP 7 XML carries the client's note as a marker on frame 00:00:04:12 of the sequence.
+    const xml = await exported('fcp_xml', { frame_rate: '24' });
+    expect(xml.status).toBe('succeeded');
+    const text = await (await fetch(new URL(xml.file!.url, server.url))).text();
+    const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'marker' }).parse(text) as {
+      xmeml: { sequence: { marker?: Array<{ name: string; comment: string; in: number; out: number }> } };
+    };
+    const marker = parsed.xmeml.sequence.marker?.find((each) => String(each.comment).includes('Hold here longer'));
+    expect(marker).toBeDefined();
+    expect(Number(marker!.in)).toBe(108);
   });
 });

@@ -21,6 +21,16 @@ import { forGuests, liveLink } from './share-links.js';
 /** Pixels across a marked-up frame: enough to read a circle and a word, small enough to send. */
 const MARKED_FRAME_WIDTH = 1280;
 
+/** The shot on screen at a time of the animatic: each shot holds for its duration, one after another. */
+function shotAtTime<Shot extends { durationMs: number }>(shots: readonly Shot[], ms: number): Shot | undefined {
+  let end = 0;
+  for (const shot of shots) {
+    end += shot.durationMs;
+    if (ms < end) return shot;
+  }
+  return shots.at(-1);
+}
+
 export function createMarkedFrames(options: {
   store: Store;
   assets: Assets;
@@ -43,7 +53,10 @@ export function createMarkedFrames(options: {
         { board: node, nodes, edges, latestPictures: pictures, projectName: '', canvasTitle: '' },
         {},
       );
-      const shot = source.shots.find((each) => each.id === thread.shot_id);
+      // A note on the animatic (no shot) is drawn over the shot on screen at its time.
+      const time = thread.shot_id === null ? thread.anchor?.timecode_ms : undefined;
+      const shot =
+        time === undefined ? source.shots.find((each) => each.id === thread.shot_id) : shotAtTime(source.shots, time);
       return { assetId: shot?.pictureAssetId ?? null, aspect: source.aspect };
     }
     const data = node.data as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CanvasNode, type CanvasRef, type ThreadView } from '../../contract/index.js';
 import { canvasThreads } from '../review/review-views.js';
+import { AnimaticOptions } from '../../contract/exports.js';
 import type { ShareLinkCreateBody, ShareLinkList, ShareLinkView, SharedBoardsView } from '../../contract/exports.js';
 import type { AssetSigner } from '../../assets/url-signing.js';
 import { boardSource } from '../../exports/board-source.js';
@@ -191,6 +192,8 @@ export function createShareLinkOperations(
             content_type: job.file.contentType,
             bytes: job.file.bytes,
             url: sign(job.file.assetId),
+            node_id: job.nodeId,
+            frame_rate: job.kind === 'animatic' ? (AnimaticOptions.safeParse(job.options).data?.frame_rate ?? '24') : null,
           });
       }
       // Only this project's pictures: a path to another project's asset in a node's data must not be signed for anyone.

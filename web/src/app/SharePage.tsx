@@ -3,6 +3,7 @@ import type { SharedBoardsView, ThreadView } from '../../../src/contract/index.j
 import { api, ApiError } from '../model/api.js';
 import type { PresentBoard } from '../model/present.js';
 import { Present } from '../panels/deliverables/Present.js';
+import { SharedAnimatic } from './SharedAnimatic.js';
 import { GuestName, GuestThreads, useGuest } from './SharedReview.js';
 
 /**
@@ -10,13 +11,21 @@ import { GuestName, GuestThreads, useGuest } from './SharedReview.js';
  * its owner chose, for someone without an account. A revoked or expired link says so, and shows nothing.
  */
 
+/** The animatic among the downloads made from a board (the newest first, as the owner listed them), if any. */
+function animaticOf(view: SharedBoardsView, boardIndex: number) {
+  return view.downloads.find(
+    (download) =>
+      download.content_type === 'video/mp4' &&
+      download.frame_rate !== null &&
+      download.node_id === view.board_node_ids[boardIndex],
+  );
+}
+
 function boardsOf(view: SharedBoardsView): PresentBoard[] {
-  // An animatic among the downloads plays under the board it was made from when there is one board.
-  const animatic = view.downloads.find((download) => download.content_type === 'video/mp4');
-  return view.boards.map((board) => ({
+  return view.boards.map((board, boardIndex) => ({
     title: board.title,
     aspect: board.aspect,
-    animaticUrl: view.boards.length === 1 ? (animatic?.url ?? null) : null,
+    animaticUrl: animaticOf(view, boardIndex)?.url ?? null,
     shots: board.shots.map((shot) => ({
       id: shot.id,
       number: shot.number,
@@ -28,6 +37,28 @@ function boardsOf(view: SharedBoardsView): PresentBoard[] {
       durationMs: shot.duration_ms,
     })),
   }));
+}
+
+/** A shot's fields as the team wrote them: what the client reviews besides the picture. */
+function ShotFields({ shot }: { shot: PresentBoard['shots'][number] }) {
+  const fields: Array<[string, string | null]> = [
+    ['Action', shot.action],
+    ['Dialogue', shot.dialogue],
+    ['Camera', shot.camera],
+    ['Duration', `${(shot.durationMs / 1000).toFixed(1)} s`],
+  ];
+  const shown = fields.filter(([, value]) => value !== null && value.trim() !== '');
+  if (shown.length === 0) return null;
+  return (
+    <dl className="shared-shot-fields" aria-label={`Shot ${shot.number}`}>
+      {shown.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 const REREAD_MS = 10_000;
@@ -108,6 +139,26 @@ export function SharePage({ secret }: { secret: string }) {
       {boards.map((board, boardIndex) => (
         <section key={`${board.title}-${boardIndex}`} aria-label={board.title}>
           <h2>{board.title}</h2>
+          {(() => {
+            const animatic = animaticOf(view, boardIndex);
+            const nodeId = view.board_node_ids[boardIndex]!;
+            return animatic ? (
+              <SharedAnimatic
+                url={animatic.url}
+                rate={animatic.frame_rate ?? '24'}
+                aspect={board.aspect}
+                title={board.title}
+                threads={view.threads.filter(
+                  (thread) =>
+                    thread.node_id === nodeId &&
+                    thread.shot_id === null &&
+                    thread.status === 'open' &&
+                    thread.anchor?.on === 'animatic',
+                )}
+                writer={commenting && guest ? { secret, guest, nodeId, put } : null}
+              />
+            ) : null;
+          })()}
           {reviewing ? (
             <GuestThreads
               {...review}
@@ -131,6 +182,7 @@ export function SharePage({ secret }: { secret: string }) {
                     <strong>{shot.number}</strong> {shot.caption ?? shot.action ?? shot.dialogue ?? ''}
                   </span>
                 </button>
+                <ShotFields shot={shot} />
                 {reviewing ? (
                   <GuestThreads
                     {...review}

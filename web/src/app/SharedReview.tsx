@@ -1,5 +1,5 @@
 import { useState, useSyncExternalStore } from 'react';
-import type { CommentView, ShotMark, ThreadView } from '../../../src/contract/index.js';
+import type { CommentView, ShotMark, ThreadCreateBody, ThreadView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
 import { MarkupPad } from '../panels/review/MarkupPad.js';
 import { ThreadItem, type ThreadActions } from '../panels/review/ThreadItem.js';
@@ -75,6 +75,27 @@ function remember(secret: string, guest: Guest, thread: ThreadView): void {
         !guest.comments.includes(comment.comment_id),
     );
   if (theirs) writeGuest(secret, { ...guest, comments: [...guest.comments, theirs.comment_id] });
+}
+
+/**
+ * Starts a thread as the guest (theirs to edit from then on); answers null, or what went wrong. A token the server no
+ * longer knows (the link was renewed) asks the guest for a name again.
+ */
+export async function startAsGuest(
+  secret: string,
+  guest: Guest,
+  put: (thread: ThreadView) => void,
+  body: ThreadCreateBody,
+): Promise<string | null> {
+  try {
+    const thread = await api.guestStartThread(secret, guest.token, body);
+    put(thread);
+    remember(secret, guest, thread);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) writeGuest(secret, null);
+    return (error as Error).message;
+  }
 }
 
 export function GuestName({ secret, guest }: { secret: string; guest: Guest | null }) {
@@ -188,21 +209,19 @@ export function GuestThreads({
           className="reply"
           onSubmit={(event) => {
             event.preventDefault();
-            api
-              .guestStartThread(secret, guest.token, {
-                node_id: nodeId,
-                shot_id: shotId,
-                anchor: null,
-                body: body.trim(),
-                ...(markup.length > 0 ? { markup } : {}),
-              })
-              .then(done, failed)
-              .then((ok) => {
-                if (!ok) return;
-                setBody('');
-                setMarkup([]);
-                setDrawingNote(false);
-              });
+            void startAsGuest(secret, guest, put, {
+              node_id: nodeId,
+              shot_id: shotId,
+              anchor: null,
+              body: body.trim(),
+              ...(markup.length > 0 ? { markup } : {}),
+            }).then((failure) => {
+              setProblem(failure);
+              if (failure) return;
+              setBody('');
+              setMarkup([]);
+              setDrawingNote(false);
+            });
           }}
         >
           <label className="visually-hidden" htmlFor={`guest-${nodeId}-${shotId ?? 'board'}`}>

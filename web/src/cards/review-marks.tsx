@@ -140,25 +140,39 @@ export function FilmMarks({
   seek: (seconds: number) => void;
 }) {
   const threads = useReview((data) => data.threads, NO_THREADS);
-  const timed = Object.values(threads)
-    .filter(
-      (thread) =>
-        thread.status === 'open' &&
-        thread.node_id === nodeId &&
-        thread.anchor?.timecode_ms !== undefined &&
-        thread.anchor.on !== 'animatic',
-    )
+  const timed = Object.values(threads).filter(
+    (thread) => thread.status === 'open' && thread.node_id === nodeId && thread.anchor?.on !== 'animatic',
+  );
+  return <TimedMarks threads={timed} duration={duration} seek={seek} label="Comments along the film" />;
+}
+
+/**
+ * Threads with a time on a strip under a player (a film's, or a review link's animatic): a mark at each time, a range
+ * (in → out) as a span from its first frame to where its last one ends; a click takes the player there.
+ */
+export function TimedMarks({
+  threads,
+  duration,
+  seek,
+  label,
+}: {
+  threads: readonly ThreadView[];
+  duration: number;
+  seek: (seconds: number) => void;
+  label: string;
+}) {
+  const timed = threads
+    .filter((thread) => thread.anchor?.timecode_ms !== undefined)
     .sort((a, b) => a.anchor!.timecode_ms! - b.anchor!.timecode_ms!);
   if (timed.length === 0 || !(duration > 0)) return null;
   return (
-    <div className="film-marks nodrag" role="group" aria-label="Comments along the film">
+    <div className="film-marks nodrag" role="group" aria-label={label}>
       {timed.map((thread) => {
         const anchor = thread.anchor!;
         const ms = anchor.timecode_ms!;
         const first = thread.comments[0]?.body ?? '';
         const label = `Comment at ${anchorTimeText(anchor)}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first}`;
         const at = Math.min(1, ms / 1000 / duration);
-        // A range (in → out) is drawn as a span along the strip, from its first frame to where its last one ends.
         const out =
           anchor.frame_out !== undefined && anchor.rate !== undefined && anchor.frame_out > (anchor.frame ?? 0)
             ? Math.min(1, msOfFrame(anchor.frame_out + 1, anchor.rate) / 1000 / duration)
