@@ -4,6 +4,7 @@ import type { AssetSigner } from '../assets/url-signing.js';
 import type { ContentCredentials } from '../provenance/content-credentials.js';
 import type { BoardImages } from '../render/board-images.js';
 import type { RunPricing } from '../runs/pricing.js';
+import type { RunModels } from '../runs/run-models.js';
 import type { ScriptReader } from '../storyboard/screenplay/read-pool.js';
 import type { Logger } from '../shared/logger.js';
 import type { Store } from '../store/store.js';
@@ -25,6 +26,7 @@ import { createScriptImport } from './storyboard/script-import.js';
 import { createServerFiles } from './uploads/server-files.js';
 import { createConform } from './storyboard/conform.js';
 import { createDrawings, type DrawingSettings } from './storyboard/drawings.js';
+import { createContinuity } from './storyboard/continuity.js';
 import { createShareLinkOperations } from './deliverables/share-links.js';
 import { createTeamOperations } from './team/team-operations.js';
 import { createUploads, type UploadSettings } from './uploads/uploads.js';
@@ -52,6 +54,8 @@ export interface ServiceDependencies {
   /** The export workers' ears, once they run. */
   exportSignals: () => ExportSignals | null;
   pricing: RunPricing;
+  /** The models runs go to and what they accept; the local provider's when absent. */
+  models?: RunModels;
   /** The canvas chat, for the assistant that answers in threads (built beside the services: it calls /mcp). */
   chat: () => AssistantChat | null;
   scriptReader: ScriptReader;
@@ -70,7 +74,15 @@ export interface ServiceDependencies {
 export function createServices(deps: ServiceDependencies) {
   const { store, assets, signer, mailer, clock, logger, publicOrigin } = deps;
   const elements = createElementOperations(store, signer);
-  const canvas = createBackend({ store, clock, signer, runSignals: deps.runSignals, pricing: deps.pricing, elements });
+  const canvas = createBackend({
+    store,
+    clock,
+    signer,
+    runSignals: deps.runSignals,
+    pricing: deps.pricing,
+    models: deps.models,
+    elements,
+  });
   const templates = createTemplateOperations(store, canvas);
   const uploads = createUploads({
     store,
@@ -108,6 +120,7 @@ export function createServices(deps: ServiceDependencies) {
       clock,
       settings: { ...deps.settings.drawings, projectQuotaBytes: deps.settings.uploads.projectQuotaBytes },
     }),
+    continuity: createContinuity(store, canvas),
     checkpoints: createCheckpointOperations(store),
     runApprovals: createRunApprovalOperations(store, canvas),
     exports: createExportOperations(store, { signer, signals: deps.exportSignals, settings: deps.settings.exports }),

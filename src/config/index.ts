@@ -67,8 +67,9 @@ const ServeSettings = settingsObject(
 );
 
 /**
- * What prices a run: the provider of each operation, their models and `--run-prices`. Commands that submit runs
- * without serving (the admin CLI) read these alone, so they price as the server does without needing its keys.
+ * What prices a run and what its model takes: the provider of each operation, their models, `--run-prices` and
+ * `--reference-inputs`. Commands that submit runs without serving (the admin CLI) read these alone, so they price and
+ * check a run's inputs as the server does without needing its keys.
  */
 export const PricingSettingsSchema = settingsObject([
   'imageProvider',
@@ -84,6 +85,7 @@ export const PricingSettingsSchema = settingsObject([
   'falVideoModel',
   'falStoryboardModel',
   'runPrices',
+  'referenceInputs',
 ] as const);
 export type PricingSettings = z.output<typeof PricingSettingsSchema>;
 

@@ -13,6 +13,7 @@ export * from './node.js';
 export * from './node-data-of.js';
 export * from './edge.js';
 export * from './node-run.js';
+export * from './run-models.js';
 export * from './canvas.js';
 export * from './skills.js';
 export * from './errors.js';

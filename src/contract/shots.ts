@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BaseRevision, ClientSaveId } from './identifiers.js';
 
 /**
  * Shots (docs/storyboards.md, "Boards and shots"): a storyboard is a storyboardNode whose `frames`
@@ -128,6 +129,22 @@ export function shotFields<S extends z.ZodType, N extends z.ZodType>(text: S, li
     move: CameraMove.optional(),
   };
 }
+
+/**
+ * What "Continue from previous" copies from the shot before (docs/storyboards.md, "Continuity"): who is in it, where,
+ * and through which lens. Framing, words and timing stay the shot's own. A shot has no field for its look (grade,
+ * light, style): that is the project's style elements, mentioned in its words; a field of its own would cost every
+ * agent's tools/list (`shotFields` above), and would join this list.
+ */
+export const CONTINUITY_FIELDS = ['cast', 'location', 'lensMm'] as const;
+export type ContinuityField = (typeof CONTINUITY_FIELDS)[number];
+
+/** `POST …/nodes/{node_id}/shots/{shot_id}/continue-from-previous`: one write at the revision the caller read. */
+export const ContinueShotBody = z.strictObject({
+  base_revision: BaseRevision,
+  client_save_id: ClientSaveId.optional(),
+});
+export type ContinueShotBody = z.infer<typeof ContinueShotBody>;
 
 /** The query of a board's shot-list download. */
 export const ShotListQuery = z.object({

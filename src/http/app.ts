@@ -34,6 +34,7 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { isUploadPath, registerUploadRoutes } from './routes/uploads.js';
 import { registerShotListRoutes } from './routes/shot-list.js';
+import { registerContinuityRoutes } from './routes/continuity.js';
 import { registerDrawingRoutes } from './routes/drawings.js';
 import { isScriptImportPath, registerScriptImportRoutes } from './routes/script-import.js';
 import { isConformPath, registerConformRoutes } from './routes/conform.js';
@@ -256,6 +257,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerUploadRoutes(app, services.uploads, services.directUploads);
   registerShotListRoutes(app, store);
   registerDrawingRoutes(app, services.drawings);
+  registerContinuityRoutes(app, services.continuity);
   registerScriptImportRoutes(app, services.scriptImport);
   registerConformRoutes(app, services.conform);
   registerTemplateRoutes(app, services.templates);

@@ -15,6 +15,8 @@ export const PROJECT = '/api/v1/projects/:project_id';
 export const projectParams = z.object({ project_id: ProjectId });
 export const canvasParams = z.object({ project_id: ProjectId, canvas_id: CanvasId });
 export const nodeParams = canvasParams.extend({ node_id: NodeId });
+/** A board's shot, by its stable id. */
+export const shotParams = nodeParams.extend({ shot_id: z.string().min(1).max(200) });
 export const runParams = canvasParams.extend({ run_id: RunId });
 
 /** The canvas a route's parsed path names, as the services take it. */

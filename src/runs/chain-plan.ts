@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import { pendingResources, planRun, type RunContext, type RunPlan } from './operations.js';
 import type { RunPricing } from './pricing.js';
 import { runContextFor } from './submit.js';
+import type { RunModels } from './run-models.js';
 
 /**
  * "Run from here" (docs/runs.md, "Downstream chains"): which nodes a chain runs, in which order, and which
@@ -167,6 +168,7 @@ export async function planChain(
   canvasId: string,
   rootId: string,
   pricing: RunPricing,
+  models?: RunModels,
 ): Promise<ChainPlan> {
   const layout = await store.layout.loadLayout(projectId, canvasId);
   if (!layout) throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
@@ -208,7 +210,7 @@ export async function planChain(
       continue;
     }
     const node = CanvasNode.parse(JSON.parse(body));
-    const plan = await planStep(store, projectId, canvasId, node, steps);
+    const plan = await planStep(store, projectId, canvasId, node, steps, models);
     const inputsHash = inputsHashOf(plan, upstream);
     const head = heads.get(nodeId);
     const cached = head !== undefined && head.lastInputsHash === inputsHash;
@@ -261,8 +263,9 @@ async function planStep(
   canvasId: string,
   node: CanvasNode,
   steps: ReadonlyMap<string, ChainStepPlan>,
+  models: RunModels | undefined,
 ): Promise<RunPlan> {
-  let context: RunContext = await runContextFor(store, projectId, canvasId, node);
+  let context: RunContext = await runContextFor(store, projectId, canvasId, node, { models });
   if (node.type === 'audioTrimNode') {
     for (const source of await store.layout.edgeSources(projectId, canvasId, node.id)) {
       const step = steps.get(source);

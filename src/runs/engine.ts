@@ -1,4 +1,4 @@
-import { RunReferenceInput, type RunOperation, type RunOutput, type SkillId } from '../contract/index.js';
+import { RunFrames, RunReferenceInput, type RunOperation, type RunOutput, type SkillId } from '../contract/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { AssetRecord } from '../store/asset-records.js';
 import type { RunOutcome } from '../store/run-claims.js';
@@ -77,6 +77,7 @@ export function createRunEngine(options: RunEngineOptions) {
       outputs: resources.map((resource) => ({ assetId: resource.asset_id, kind: resource.kind })),
       costEstimated: row.cost_estimated,
       references: RunReferenceInput.safeParse(input.references).data?.asset_ids ?? [],
+      frames: RunFrames.safeParse(input.frames).data ?? {},
     };
   };
 

@@ -1,6 +1,7 @@
 import type {
   AssetKind,
   CanvasNode,
+  RunFrames,
   RunOperation,
   RunReferenceInput,
   RunResource,
@@ -48,6 +49,8 @@ export interface RunContext {
   sourceAudioAssetId: string | null;
   /** The elements linked to the node and their reference pictures (src/runs/run-references.ts), or none. */
   references?: RunReferenceInput | null;
+  /** A video run of a shot: its first and last frames (src/runs/shot-frames.ts), or none. */
+  frames?: RunFrames | null;
 }
 
 export const NO_CONTEXT: RunContext = { assetIdOf: () => null, sourceAudioAssetId: null };
@@ -97,11 +100,16 @@ export const REFERENCE_OPERATIONS: readonly RunOperation[] = [
   'storyboard_generation',
 ];
 
-/** The run a node's data asks for; a generation linked to elements carries their references in its input. */
+/**
+ * The run a node's data asks for; a generation linked to elements carries their references in its input, and a video
+ * run of a shot its frames.
+ */
 export function planRun(node: CanvasNode, context: RunContext = NO_CONTEXT): RunPlan {
   const plan = planNodeRun(node, context);
-  if (!context.references || !REFERENCE_OPERATIONS.includes(plan.operation)) return plan;
-  return { ...plan, input: { ...plan.input, references: context.references } };
+  const references =
+    context.references && REFERENCE_OPERATIONS.includes(plan.operation) ? { references: context.references } : {};
+  const frames = context.frames && plan.operation === 'video_generation' ? { frames: context.frames } : {};
+  return { ...plan, input: { ...plan.input, ...references, ...frames } };
 }
 
 function planNodeRun(node: CanvasNode, context: RunContext): RunPlan {

@@ -10,6 +10,9 @@ import { inputsHashOf, planChain, upstreamResults, type ChainPlan } from './chai
 import type { RunChain } from '../contract/index.js';
 import { ID_PREFIX, newId } from '../shared/ids.js';
 import { runReferences } from './run-references.js';
+import type { StartFrom } from '../contract/index.js';
+import { LOCAL_RUN_MODELS, type RunModels } from './run-models.js';
+import { shotFrames } from './shot-frames.js';
 
 /** Submits a run for one node: the one path used by the backend route, the hidden tool and the admin CLI. */
 export interface RunSubmission {
@@ -23,6 +26,10 @@ export interface RunSubmission {
   pricing?: RunPricing;
   /** The most this run may be estimated at: what a person confirmed; a dearer run is refused, nothing charged. */
   costCeiling?: number;
+  /** What the models runs go to accept (src/runs/run-models.ts); every operation on the local provider when absent. */
+  models?: RunModels;
+  /** A video run of a shot: where it starts (docs/storyboards.md, "Continuity"). */
+  startFrom?: StartFrom;
 }
 
 /** Refused when the canvas is gone or locked read-only: no run starts there. */
@@ -39,7 +46,13 @@ async function plannedRun(store: Store, submission: RunSubmission) {
   const stored = await store.layout.readNode(submission.projectId, submission.canvasId, submission.nodeId);
   if (!stored)
     throw new CanvasError('not_found', `No node with id ${JSON.stringify(submission.nodeId)} on this canvas.`);
-  const plan = planRun(stored.node, await runContextFor(store, submission.projectId, submission.canvasId, stored.node));
+  const plan = planRun(
+    stored.node,
+    await runContextFor(store, submission.projectId, submission.canvasId, stored.node, {
+      models: submission.models,
+      startFrom: submission.startFrom,
+    }),
+  );
   const cost = (submission.pricing ?? DEFAULT_PRICING)(plan);
   if (submission.costCeiling !== undefined && cost > submission.costCeiling)
     throw new CanvasError(
@@ -104,22 +117,34 @@ export async function submitNodeRunVariants(
   return { runs: created.map((entry) => entry.run), replayed: created.every((entry) => entry.replayed) };
 }
 
-/** The assets a run reads besides its node's data: for an audio trim, the audio of the node connected to it. */
+/**
+ * The assets a run reads besides its node's data: for an audio trim, the audio of the node connected to it; for a
+ * generation, its elements' reference pictures (as many as its model takes) and, for a video run of a shot, its
+ * frames.
+ */
 export async function runContextFor(
   store: Store,
   projectId: string,
   canvasId: string,
   node: CanvasNode,
+  options: { models?: RunModels | undefined; startFrom?: StartFrom | undefined } = {},
 ): Promise<RunContext> {
   const existing = async (assetId: string | null) =>
     assetId && (await store.assets.getAsset(assetId)) ? assetId : null;
   const assetIdOf = (url: string | null | undefined) => assetIdOfUrl(url);
-  if (node.type !== 'audioTrimNode')
+  if (node.type !== 'audioTrimNode') {
+    const model = (options.models ?? LOCAL_RUN_MODELS).of(planRun(node).operation);
+    const references = await runReferences(store, projectId, canvasId, node);
+    // A model that takes references is sent at most as many as it takes, and the record says so.
+    const most = model.accepts.references;
     return {
       assetIdOf,
       sourceAudioAssetId: null,
-      references: await runReferences(store, projectId, canvasId, node),
+      references:
+        references && most > 0 ? { ...references, asset_ids: references.asset_ids.slice(0, most) } : references,
+      frames: await shotFrames(store, projectId, canvasId, node, model, options.startFrom),
     };
+  }
   const latestRuns = new Map((await store.runs.latestRunsByNode(projectId, canvasId)).map((row) => [row.node_id, row]));
   for (const sourceId of await store.layout.edgeSources(projectId, canvasId, node.id)) {
     const source = (await store.layout.readNode(projectId, canvasId, sourceId))?.node;
@@ -155,6 +180,7 @@ export async function submitRunChain(
     submission.canvasId,
     submission.nodeId,
     submission.pricing ?? DEFAULT_PRICING,
+    submission.models,
   );
   const chainId = newId(ID_PREFIX.runChain);
   return store.chains.create(

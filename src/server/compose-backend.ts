@@ -24,6 +24,7 @@ import { createConnectorGrants } from '../oauth/connector-grants.js';
 import { createConnectorGate } from '../oauth/mcp-gate.js';
 import { planRun } from '../runs/operations.js';
 import type { RunPricing } from '../runs/pricing.js';
+import type { RunModels } from '../runs/run-models.js';
 import { runContextFor } from '../runs/submit.js';
 import { CanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
@@ -53,6 +54,8 @@ export interface BackendParts {
   addresses: Addresses;
   bodyChecks: BodyCheckPool;
   pricing: RunPricing;
+  /** The models runs go to and what they accept (src/runs/run-models.ts). */
+  models: RunModels;
   tools: string[];
   metricsAccess: MetricsAccess;
 }
@@ -81,7 +84,7 @@ export function sessionTimesOf(config: ServeConfig): SessionTimes {
 
 /** The OAuth connectors: the issuer is the public origin, known only once the server listens. */
 async function composeConnectors(store: Store, parts: BackendParts): Promise<Connectors> {
-  const { logger, clock, pricing } = parts;
+  const { logger, clock, pricing, models } = parts;
   const times = sessionTimesOf(parts.config);
   const server = await createAuthorizationServer({
     store,
@@ -102,7 +105,8 @@ async function composeConnectors(store: Store, parts: BackendParts): Promise<Con
       estimate: async (grant, nodeId) => {
         const stored = await store.layout.readNode(grant.projectId, grant.canvasId, nodeId);
         if (!stored) throw new CanvasError('not_found', `No node ${nodeId}.`);
-        return pricing(planRun(stored.node, await runContextFor(store, grant.projectId, grant.canvasId, stored.node)));
+        const context = await runContextFor(store, grant.projectId, grant.canvasId, stored.node, { models });
+        return pricing(planRun(stored.node, context));
       },
     }),
   };
@@ -195,6 +199,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     },
     exportSignals: () => exportEngine,
     pricing: parts.pricing,
+    models: parts.models,
     chat: () => chat,
     scriptReader,
     boardImages,

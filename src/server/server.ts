@@ -15,6 +15,7 @@ import { PROTECTED_RESOURCE_PATHS, serveResourceMetadata } from '../oauth/resour
 import { isDiscoveryPath, serveDiscovery } from '../mcp/server-card.js';
 import type { RunEngine } from '../runs/engine.js';
 import { runPricingOf } from '../runs/pricing.js';
+import { runModelsOf } from '../runs/run-models.js';
 import { LOOPBACK_HOSTNAMES } from '../shared/hosts.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import type { Store } from '../store/store.js';
@@ -148,6 +149,7 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
           addresses,
           bodyChecks,
           pricing: runPricingOf(config),
+          models: runModelsOf(config),
           tools,
           metricsAccess,
         });

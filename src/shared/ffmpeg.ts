@@ -260,6 +260,21 @@ export function durationSeconds(file: string): Promise<number> {
   });
 }
 
+/**
+ * The last frame of a video file as a PNG (the frame a continuing shot starts from: docs/storyboards.md,
+ * "Continuity"). Decoded from a second before the end, each frame written over the one before, so what is left is the
+ * last one the decoder gives, whatever the clip's length or frame rate.
+ */
+export async function lastFrame(file: string, signal: AbortSignal): Promise<Buffer> {
+  return inScratch(async (dir) => {
+    const out = join(dir, 'last.png');
+    await runFfmpeg(['-sseof', '-1', '-i', file, '-an', '-update', '1', '-y', out], signal);
+    return readFile(out).catch(() => {
+      throw new ProviderError('encoder_failed', 'ffmpeg found no frame in the video.', false);
+    });
+  });
+}
+
 /** Cuts an audio file to [startMs, endMs) as 16-bit PCM WAV. */
 export async function trimAudio(
   file: string,

@@ -23,8 +23,9 @@ export async function phonePhoto(): Promise<Buffer> {
     .toBuffer();
 }
 
-export function png(width = 48, height = 27): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 20, g: 90, b: 200, alpha: 1 } } })
+/** A plain picture of one colour (a blue by default). */
+export function png(width = 48, height = 27, colour = { r: 20, g: 90, b: 200 }): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 4, background: { ...colour, alpha: 1 } } })
     .png()
     .toBuffer();
 }
@@ -118,10 +119,18 @@ export const SVG_WITH_SCRIPT = Buffer.from(
 /** A picture uploaded through the upload route as a token-holding script would; answers its asset path. */
 export async function uploadedPicture(
   server: { url: string },
-  target: { projectId: string; canvasId: string; token: string; name: string; width?: number; height?: number },
+  target: {
+    projectId: string;
+    canvasId: string;
+    token: string;
+    name: string;
+    width?: number;
+    height?: number;
+    colour?: { r: number; g: number; b: number };
+  },
 ): Promise<string> {
   const form = new FormData();
-  const bytes = await png(target.width ?? 320, target.height ?? 180);
+  const bytes = await png(target.width ?? 320, target.height ?? 180, target.colour);
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), target.name);
   const response = await fetch(
     `${server.url}/api/v2/projects/${target.projectId}/canvases/${target.canvasId}/uploads`,

@@ -4,6 +4,7 @@ import type { Layout } from '../src/model/layout.js';
 import {
   addShot,
   assetPath,
+  continueFromPrevious,
   EARLIER_PICTURES_MAX,
   editShot,
   fillBoard,
@@ -71,6 +72,25 @@ describe('shots on a board', () => {
     const data = written(intent, meanwhile);
     expect(data.frames[0]).toMatchObject({ scene: '4' });
     expect(data.frames[1]).toEqual({ id: 'b', imageUrl: null, number: '2', shotSize: 'CU', lensMm: 50 });
+  });
+
+  it('continues a shot from the one before as the board is now: its cast, location and lens exactly, nothing else', () => {
+    const meanwhile = board([
+      shot('a', '1', { cast: ['Mara'], location: 'PIER', caption: 'Wide' }),
+      shot('b', '2', { cast: ['Tom'], lensMm: 85, shotSize: 'CU', caption: 'Close' }),
+    ]);
+    const data = written(continueFromPrevious('board', 'b', authors), meanwhile);
+    expect(data.frames[1]).toEqual({
+      id: 'b',
+      imageUrl: null,
+      number: '2',
+      cast: ['Mara'],
+      location: 'PIER',
+      shotSize: 'CU',
+      caption: 'Close',
+    });
+    expect(data.frames[0]).toEqual(shot('a', '1', { cast: ['Mara'], location: 'PIER', caption: 'Wide' }));
+    expect(continueFromPrevious('board', 'a', authors).build(meanwhile)).toHaveProperty('notApplicable');
   });
 
   it('says so when the shot or the board is gone', () => {

@@ -19,6 +19,8 @@ import type {
   SkillCatalog,
   UpdateNodeReceipt,
   CanvasRef,
+  RunModelList,
+  StartFrom,
 } from '../../contract/index.js';
 import type { AssetSigner } from '../../assets/url-signing.js';
 import { editAuthorizationRefusal } from '../../store/edit-authorization.js';
@@ -29,6 +31,7 @@ import { planRun } from '../../runs/operations.js';
 import { runContextFor, submitNodeRun, submitNodeRunVariants, submitRunChain } from '../../runs/submit.js';
 import { planChain } from '../../runs/chain-plan.js';
 import { DEFAULT_PRICING, type RunPricing } from '../../runs/pricing.js';
+import { LOCAL_RUN_MODELS, type RunModels } from '../../runs/run-models.js';
 import type { WriteTarget } from '../../store/layout-writes/index.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, editAuthorizationOf, requireCanvas, type Need } from '../auth/access.js';
@@ -70,6 +73,8 @@ export interface BackendOptions {
   maxRunAttempts?: number;
   /** Run estimates (`--run-prices`, src/runs/pricing.ts); the node types' prices when absent. */
   pricing?: RunPricing;
+  /** The models runs go to and what they accept (src/runs/run-models.ts); the local provider's when absent. */
+  models?: RunModels;
   /** The project's elements, read into get_canvas (src/backend/services.ts builds them once). */
   elements: ElementOperations;
 }
@@ -96,6 +101,7 @@ export function createBackend(options: BackendOptions) {
   }
   const withExtras = new WeakMap<JsonPayload, { members: string; payload: JsonPayload }>();
   const pricing = options.pricing ?? DEFAULT_PRICING;
+  const models = options.models ?? LOCAL_RUN_MODELS;
   // A cached canvas document is the same payload on every read: its URLs are signed once per signing window.
   const signedDocuments = new WeakMap<JsonPayload, { expiry: number; payload: JsonPayload }>();
   function signedDocument(payload: JsonPayload): JsonPayload {
@@ -251,9 +257,14 @@ export function createBackend(options: BackendOptions) {
       return store.writes.revert(await authorizeWrite(ctx, args), args.toRevision);
     },
 
+    /** Which model each operation runs on here and what it accepts (docs/runs.md, "Model declarations"). */
+    async listRunModels(_ctx: CallerContext): Promise<RunModelList> {
+      return { models: models.list() };
+    },
+
     async submitRun(
       ctx: CallerContext,
-      args: CanvasRef & { nodeId: string; idempotencyKey: string | null; costCeiling?: number },
+      args: CanvasRef & { nodeId: string; idempotencyKey: string | null; costCeiling?: number; startFrom?: StartFrom },
     ): Promise<{ run: NodeRun; replayed: boolean }> {
       await authorizeProject(store, ctx, args.projectId, 'editor');
       await checkRunAuthorization(ctx, args);
@@ -262,6 +273,7 @@ export function createBackend(options: BackendOptions) {
         triggeredBy: triggeredByOf(ctx),
         maxAttempts: options.maxRunAttempts,
         pricing,
+        models,
       });
       if (!result.replayed) signals.runQueued(result.run.run_id);
       return { ...result, run: signedRun(result.run) };
@@ -279,6 +291,7 @@ export function createBackend(options: BackendOptions) {
         triggeredBy: triggeredByOf(ctx),
         maxAttempts: options.maxRunAttempts,
         pricing,
+        models,
       });
       if (!result.replayed) for (const run of result.runs) signals.runQueued(run.run_id);
       return { runs: result.runs.map(signedRun), replayed: result.replayed };
@@ -287,7 +300,7 @@ export function createBackend(options: BackendOptions) {
     /** What "Run from here" would run and skip, and what it would cost against the budget (no run is created). */
     async estimateChain(ctx: CallerContext, args: CanvasRef & { nodeId: string }): Promise<ChainEstimate> {
       await authorizeProject(store, ctx, args.projectId, 'viewer');
-      const plan = await planChain(store, args.projectId, args.canvasId, args.nodeId, pricing);
+      const plan = await planChain(store, args.projectId, args.canvasId, args.nodeId, pricing, models);
       const budget = await store.runs.budget(args.projectId);
       const total = plan.steps.reduce((sum, step) => sum + step.cost, 0);
       return {
@@ -318,6 +331,7 @@ export function createBackend(options: BackendOptions) {
         triggeredBy: triggeredByOf(ctx),
         maxAttempts: options.maxRunAttempts,
         pricing,
+        models,
       });
       if (!result.replayed) for (const step of result.chain.steps) if (step.run_id) signals.runQueued(step.run_id);
       return result;
@@ -385,7 +399,10 @@ export function createBackend(options: BackendOptions) {
       await authorizeProject(store, ctx, args.projectId, 'viewer');
       const stored = await store.layout.readNode(args.projectId, args.canvasId, args.nodeId);
       if (!stored) throw new CanvasError('not_found', `No node with id ${JSON.stringify(args.nodeId)} on this canvas.`);
-      const plan = planRun(stored.node, await runContextFor(store, args.projectId, args.canvasId, stored.node));
+      const plan = planRun(
+        stored.node,
+        await runContextFor(store, args.projectId, args.canvasId, stored.node, { models }),
+      );
       const budget = await store.runs.budget(args.projectId);
       return {
         node_id: args.nodeId,

@@ -193,7 +193,8 @@ export function createShareLinkOperations(
             bytes: job.file.bytes,
             url: sign(job.file.assetId),
             node_id: job.nodeId,
-            frame_rate: job.kind === 'animatic' ? (AnimaticOptions.safeParse(job.options).data?.frame_rate ?? '24') : null,
+            frame_rate:
+              job.kind === 'animatic' ? (AnimaticOptions.safeParse(job.options).data?.frame_rate ?? '24') : null,
           });
       }
       // Only this project's pictures: a path to another project's asset in a node's data must not be signed for anyone.

@@ -311,6 +311,8 @@ export function registerAdminCommands(
         withStore(flags, async (store) => {
           const { submitNodeRun } = await import('../../runs/submit.js');
           const { runPricingOf } = await import('../../runs/pricing.js');
+          const { runModelsOf } = await import('../../runs/run-models.js');
+          const settings = loadPricingSettings({});
           const { run: submitted, replayed } = await submitNodeRun(store, {
             projectId,
             canvasId,
@@ -320,8 +322,10 @@ export function registerAdminCommands(
                 ? null
                 : parseOrThrow(IdempotencyKey, flags.idempotencyKey, ['--idempotency-key']),
             triggeredBy: { kind: 'system', name: 'admin-cli' },
-            // Priced as the server prices it: the providers, models and prices of the environment or the settings file.
-            pricing: runPricingOf(loadPricingSettings({})),
+            // Priced and checked as the server does: the providers, models and prices of the environment or the
+            // settings file.
+            pricing: runPricingOf(settings),
+            models: runModelsOf(settings),
           });
           report(
             flags.json,

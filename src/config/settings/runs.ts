@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ModelInputName } from '../../contract/index.js';
+import { DEFAULT_REFERENCE_INPUTS } from '../../shared/model-declarations.js';
 import { HttpUrl, Int, setting } from '../setting.js';
 /** A JSON object of model id to a value, given as an object (settings file) or as its JSON text (flag, environment). */
 function modelMap<V extends z.ZodType>(value: V, words: { json: string; values: string }) {
@@ -22,20 +24,13 @@ const RunPrices = modelMap(z.number().min(0).max(1_000_000), {
 });
 
 /** The input a model takes reference pictures in; `[]` at the end: a list. */
-const ReferenceInputs = modelMap(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}(\[\])?$/), {
+const ReferenceInputs = modelMap(ModelInputName, {
   json: 'must be a JSON object of model id to the input that takes reference pictures, e.g. {"fal-ai/nano-banana/edit": "image_urls[]"}',
   values: 'must map model ids to an input name, with [] at its end when the input is a list',
 });
 
-/** Models known to take reference pictures, and where (their published input schemas). */
-export const DEFAULT_REFERENCE_INPUTS: Record<string, string> = {
-  'gpt-image-1': 'image[]',
-  'gpt-image-1-mini': 'image[]',
-  'fal-ai/flux-pro/kontext': 'image_url',
-  'fal-ai/nano-banana/edit': 'image_urls[]',
-  'black-forest-labs/flux-kontext-pro': 'input_image',
-  'google/nano-banana': 'image_input[]',
-};
+/** Models known to take reference pictures, and where: the model declarations' (src/shared/model-declarations.ts). */
+export { DEFAULT_REFERENCE_INPUTS };
 
 const MODEL = 'owner/name or owner/name:version';
 

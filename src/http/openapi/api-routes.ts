@@ -29,6 +29,7 @@ import { SESSION_ROUTES } from '../routes/sessions.js';
 import { SHARE_LINK_ROUTES } from '../routes/share-links.js';
 import { SHOT_LIST_ROUTES } from '../routes/shot-list.js';
 import { DRAWING_ROUTES } from '../routes/drawings.js';
+import { CONTINUITY_ROUTES } from '../routes/continuity.js';
 import { TEAM_ROUTES } from '../routes/team.js';
 import { TEMPLATE_ROUTES } from '../routes/templates.js';
 import { TIDY_ROUTES } from '../routes/tidy.js';
@@ -68,6 +69,7 @@ export function apiRoutes(): readonly ApiRoute[] {
     ...CONFORM_ROUTES,
     ...SHOT_LIST_ROUTES,
     ...DRAWING_ROUTES,
+    ...CONTINUITY_ROUTES,
     ...UPLOAD_ROUTES,
     ...CHECKPOINT_ROUTES,
     ...TIDY_ROUTES,

@@ -1,15 +1,12 @@
 import type { Hono } from 'hono';
-import { z } from 'zod';
 import { Drawing, DrawingReceipt, SaveDrawingBody } from '../../contract/index.js';
 import type { Drawings } from '../../backend/storyboard/drawings.js';
 import type { BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle } from '../route-declaration.js';
-import { AgentRunHeader, CANVAS, canvasRef, nodeParams, ok } from '../route-parameters.js';
+import { AgentRunHeader, CANVAS, canvasRef, ok, shotParams } from '../route-parameters.js';
 
 /** A shot's drawing (docs/drawing.md): read it whole, or save one gesture's changes to it. */
 
-const ShotId = z.string().min(1).max(200);
-const shotParams = nodeParams.extend({ shot_id: ShotId });
 const PATH = `${CANVAS}/nodes/:node_id/shots/:shot_id/drawing`;
 
 const READ_DRAWING = apiRoute({

@@ -11,7 +11,9 @@ import {
   RunChainId,
   RunEstimate,
   RunId,
+  RunModelList,
   RunVariants,
+  SubmitRunQuery,
   RunVariantsBody,
   UpdateNodeReceipt,
 } from '../../contract/index.js';
@@ -29,6 +31,17 @@ const idempotencyHeader = (description: string) =>
   AgentRunHeader.extend({ 'idempotency-key': IdempotencyKey.optional().meta({ description }) });
 const chainParams = canvasParams.extend({ chain_id: RunChainId });
 
+const RUN_MODELS = apiRoute({
+  method: 'get',
+  path: '/api/v1/run-models',
+  operationId: 'listRunModels',
+  summary:
+    'Which model each run operation goes to here, and what it accepts: a first frame, a last frame, how many reference pictures, camera control.',
+  tag: 'runs',
+  auth: 'caller',
+  responses: { 200: ok('The models.', RunModelList) },
+});
+
 const SUBMIT = apiRoute({
   method: 'post',
   path: `${CANVAS}/nodes/:node_id/runs`,
@@ -37,6 +50,7 @@ const SUBMIT = apiRoute({
   tag: 'runs',
   auth: 'caller',
   params: nodeParams,
+  query: SubmitRunQuery,
   headers: idempotencyHeader('The same key and input return the same run (required for a session).'),
   responses: {
     202: ok('Queued.', NodeRun),
@@ -176,6 +190,7 @@ const CANCEL_RUN = apiRoute({
 });
 
 export const RUN_ROUTES = [
+  RUN_MODELS,
   SUBMIT,
   RUN_ESTIMATE,
   SUBMIT_VARIANTS,
@@ -205,14 +220,18 @@ function idempotencyKeyOf(c: BackendContext): string | null {
 }
 
 export function registerRunRoutes(app: Hono<BackendHttpEnv>, backend: CanvasBackend): void {
+  handle(app, RUN_MODELS, async (c) => c.json(await backend.listRunModels(c.get('caller'))));
+
   handle(app, SUBMIT, async (c, input) => {
     const params = await authorizedCanvas(c, backend, input.params('project_id', 'canvas_id'), 'editor');
     const { node_id } = input.params('node_id');
+    const { start_from } = input.query();
     const idempotencyKey = idempotencyKeyOf(c);
     const { run, replayed } = await backend.submitRun(c.get('caller'), {
       ...canvasRef(params),
       nodeId: node_id,
       idempotencyKey,
+      ...(start_from ? { startFrom: start_from } : {}),
     });
     if (replayed) c.header('idempotency-replayed', 'true');
     return c.json(run, replayed ? 200 : 202);

@@ -24,12 +24,13 @@ import {
   type VideoFormat,
 } from '../../shared/ffmpeg.js';
 import { worldGlb } from './media/world-glb.js';
+import { framePictures } from './frame-pictures.js';
 
 /**
  * The built-in offline provider: it takes `durationMs`, reports progress ten times, honours cancellation at every
  * step, and produces real files derived deterministically from the input: PNG images and storyboard sheets, WAV
- * audio (generated or trimmed), MP4 videos (generated, or composed from clips), an MP4 animatic of a video story's
- * shots, GLB worlds, JSON.
+ * audio (generated or trimmed), MP4 videos (generated, from a shot's frames, or composed from clips), an MP4 animatic
+ * of a video story's shots, GLB worlds, JSON.
  */
 export interface LocalProviderOptions {
   durationMs: number;
@@ -67,6 +68,36 @@ function videoFormat(aspectRatio: unknown): VideoFormat {
 function generatedClip(seed: string, durationMs: number, format: VideoFormat) {
   const count = Math.max(1, Math.round((durationMs / 1000) * format.fps));
   return { count, frames: (index: number) => deterministicRgb(seed, format.width, format.height, index / count) };
+}
+
+/** A frame picture as raw RGB at the clip's size, cropped to its shape from the centre. */
+function rawFrame(picture: Buffer, format: VideoFormat): Promise<Buffer> {
+  return sharp(picture)
+    .resize({ width: format.width, height: format.height, fit: 'cover' })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+}
+
+/**
+ * A shot's clip (docs/storyboards.md, "Continuity"): from its first frame to its last, each missing end being the
+ * generated picture, cross-faded over the clip; so its very first frame is the frame it was given to start from.
+ */
+async function framedClip(job: ProviderJob, context: ProviderContext, seed: string, format: VideoFormat) {
+  const clip = generatedClip(seed, Number(job.input.durationMs ?? 2000), format);
+  const pictures = await framePictures(job, context);
+  const first = pictures.first ? await rawFrame(pictures.first.bytes, format) : null;
+  const last = pictures.last ? await rawFrame(pictures.last.bytes, format) : null;
+  if (!first && !last) return clip;
+  const frames = (index: number) => {
+    const t = clip.count > 1 ? index / (clip.count - 1) : 0;
+    const from = first ?? clip.frames(index);
+    const to = last ?? clip.frames(index);
+    const mixed = Buffer.alloc(from.length);
+    for (let byte = 0; byte < from.length; byte += 1) mixed[byte] = Math.round(from[byte]! * (1 - t) + to[byte]! * t);
+    return mixed;
+  };
+  return { count: clip.count, frames };
 }
 
 type Output = ProviderJob['outputs'][number];
@@ -175,7 +206,7 @@ async function produce(
     }
     case 'video_generation': {
       const format = videoFormat(input.aspectRatio);
-      const clip = generatedClip(seed, Number(input.durationMs ?? 2000), format);
+      const clip = await framedClip(job, context, seed, format);
       return asset('video/mp4', await encodeFrames(clip.frames, clip.count, format, signal));
     }
     case 'video_story': {
@@ -257,10 +288,11 @@ async function produce(
 
 /** What the offline provider calls its renderer where a model is named (content credentials: docs/provenance.md). */
 export const LOCAL_MODEL = 'canvas-mcp-offline';
+export const LOCAL_PROVIDER = 'local';
 
 export function createLocalProvider(options: LocalProviderOptions): RunProvider {
   return {
-    name: 'local',
+    name: LOCAL_PROVIDER,
     async execute(job, context) {
       if (options.executionLog) appendFileSync(options.executionLog, `${job.runId} ${job.attempt}\n`);
       // A video story's rendering reports the rest of the progress itself (so a cancel is charged for what ran).

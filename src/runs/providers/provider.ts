@@ -1,4 +1,4 @@
-import type { AssetKind, RunOperation, SkillId } from '../../contract/index.js';
+import type { AssetKind, RunFrames, RunOperation, SkillId } from '../../contract/index.js';
 
 /**
  * A provider turns a run's input into assets. It reports progress, stops when its signal aborts (throwing the
@@ -15,6 +15,8 @@ export interface ProviderJob {
   costEstimated: number;
   /** The reference pictures of the elements linked to the node (asset ids, read with `inputFile`); often none. */
   references: string[];
+  /** A video run of a shot: the frames it starts and ends on (src/runs/shot-frames.ts); none otherwise. */
+  frames?: RunFrames;
 }
 
 export interface ProviderContext {

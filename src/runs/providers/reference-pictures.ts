@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import type { ModelDeclaration } from '../../contract/index.js';
 import type { ProviderContext, ProviderJob } from './provider.js';
 
 /**
@@ -30,7 +31,7 @@ export async function referencePictures(job: ProviderJob, context: ProviderConte
   return pictures;
 }
 
-export const dataUriOf = (picture: ReferencePicture) =>
+export const dataUriOf = (picture: { bytes: Buffer; mimeType: string }) =>
   `data:${picture.mimeType};base64,${picture.bytes.toString('base64')}`;
 
 /**
@@ -42,20 +43,20 @@ export function referenceModelInput(inputName: string, uris: readonly string[]):
 }
 
 /**
- * The hosted model input with the run's reference pictures added when the model takes them (`referenceInputs`), and
- * whether they were: a model without the setting runs on the prompt alone.
+ * The hosted model input with the run's reference pictures added when the model takes them (its declaration, from the
+ * `referenceInputs` setting), at most as many as it takes, and whether they were: a model that takes none runs on the
+ * prompt alone.
  */
 export async function withReferences(
   input: Record<string, unknown>,
-  model: string,
-  referenceInputs: Readonly<Record<string, string>> | undefined,
+  declaration: ModelDeclaration,
   job: ProviderJob,
   context: ProviderContext,
 ): Promise<{ input: Record<string, unknown>; referencesUsed: boolean }> {
-  // A Replicate version (`owner/name:version`) is named by its model too.
-  const inputName = referenceInputs?.[model] ?? referenceInputs?.[model.split(':', 1)[0]!];
-  if (job.references.length === 0 || !inputName) return { input, referencesUsed: false };
-  const pictures = await referencePictures(job, context);
+  const inputName = declaration.inputs.references;
+  const most = declaration.accepts.references;
+  if (job.references.length === 0 || !inputName || most === 0) return { input, referencesUsed: false };
+  const pictures = await referencePictures({ ...job, references: job.references.slice(0, most) }, context);
   if (pictures.length === 0) return { input, referencesUsed: false };
   return { input: { ...input, ...referenceModelInput(inputName, pictures.map(dataUriOf)) }, referencesUsed: true };
 }

@@ -11,6 +11,7 @@ import {
   type ShotWords,
 } from '../../../src/contract/index.js';
 import { isFrameShape } from '../../../src/shared/frame-shape.js';
+import { continuedShot } from '../../../src/shared/continuity.js';
 import type { Intent } from './canvas-state.js';
 import { newKey } from './api.js';
 import { authorLabel, type Author, type Layout } from './layout.js';
@@ -94,6 +95,21 @@ export function editShot(boardId: string, shotId: string, fields: Record<string,
         return next;
       }),
     };
+  });
+}
+
+/**
+ * "Continue from previous" (docs/storyboards.md, "Continuity"): the shot takes the cast, location and lens of the shot
+ * before it as the board is now, exactly (the server's route does the same: src/shared/continuity.ts).
+ */
+export function continueFromPrevious(boardId: string, shotId: string, authors: Authors): Intent {
+  const label = 'Continue from previous';
+  return boardChange(boardId, label, authors, ({ shots }) => {
+    const index = shots.findIndex((shot) => shot.id === shotId);
+    if (index < 0) return shotGone(label);
+    if (index === 0)
+      return { notApplicable: `${label}: that shot is now the first of its board, with no shot before it.` };
+    return { shots: shots.map((shot, at) => (at === index ? continuedShot(shot, shots[index - 1]!) : shot)) };
   });
 }
 

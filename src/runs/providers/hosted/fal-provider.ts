@@ -1,8 +1,7 @@
 import { ApiError, createFalClient, type QueueStatus } from '@fal-ai/client';
 import type { RunOperation } from '../../../contract/index.js';
 import { ProviderError, abortableDelay, type RunProvider } from '../provider.js';
-import { hostedModelInput } from './model-input.js';
-import { withReferences } from '../reference-pictures.js';
+import { hostedInputs } from './model-input.js';
 import { downloadOutputs } from './outputs.js';
 
 /**
@@ -45,13 +44,7 @@ export function createFalProvider(options: FalOptions): RunProvider {
       const model = options.models[job.operation];
       if (!model)
         throw new ProviderError('unsupported_operation', `No fal model is configured for ${job.operation}.`, false);
-      const { input, referencesUsed } = await withReferences(
-        hostedModelInput(job, 'num_images'),
-        model,
-        options.referenceInputs,
-        job,
-        context,
-      );
+      const { input, referencesUsed } = await hostedInputs(job, 'num_images', model, options.referenceInputs, context);
       const queued = await call(() => client.queue.submit(model, { input, abortSignal: signal }), signal, true);
       const requestId = queued.request_id;
       let status: QueueStatus = queued;

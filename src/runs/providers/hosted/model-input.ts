@@ -1,4 +1,7 @@
-import type { ProviderJob } from '../provider.js';
+import { declarationOf } from '../../../shared/model-declarations.js';
+import { withFrames } from '../frame-pictures.js';
+import type { ProviderContext, ProviderJob } from '../provider.js';
+import { withReferences } from '../reference-pictures.js';
 
 /**
  * What a hosted model (fal, Replicate) is asked, from a run's input: the names most text-to-image and text-to-video
@@ -24,4 +27,20 @@ export function hostedModelInput(job: ProviderJob, countKey: 'num_outputs' | 'nu
     default:
       return { prompt };
   }
+}
+
+/**
+ * Everything a hosted model is sent for a run: the shared input above, the elements' reference pictures when the model
+ * takes them, and a shot's frames (docs/runs.md, "Model declarations"), each in the input its declaration names.
+ */
+export async function hostedInputs(
+  job: ProviderJob,
+  countKey: 'num_outputs' | 'num_images',
+  model: string,
+  referenceInputs: Readonly<Record<string, string>> | undefined,
+  context: ProviderContext,
+): Promise<{ input: Record<string, unknown>; referencesUsed: boolean }> {
+  const declaration = declarationOf(model, referenceInputs);
+  const { input, referencesUsed } = await withReferences(hostedModelInput(job, countKey), declaration, job, context);
+  return { input: await withFrames(input, model, declaration, job, context), referencesUsed };
 }

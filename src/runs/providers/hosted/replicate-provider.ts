@@ -1,8 +1,7 @@
 import Replicate, { type Prediction } from 'replicate';
 import type { RunOperation } from '../../../contract/index.js';
 import { ProviderError, abortableDelay, type RunProvider } from '../provider.js';
-import { hostedModelInput } from './model-input.js';
-import { withReferences } from '../reference-pictures.js';
+import { hostedInputs } from './model-input.js';
 import { downloadOutputs } from './outputs.js';
 
 /**
@@ -51,13 +50,7 @@ export function createReplicateProvider(options: ReplicateOptions): RunProvider 
           false,
         );
       const reference = model.includes(':') ? { version: model.slice(model.indexOf(':') + 1) } : { model };
-      const { input, referencesUsed } = await withReferences(
-        hostedModelInput(job, 'num_outputs'),
-        model,
-        options.referenceInputs,
-        job,
-        context,
-      );
+      const { input, referencesUsed } = await hostedInputs(job, 'num_outputs', model, options.referenceInputs, context);
       const wait =
         job.operation === 'image_generation' && (options.waitSeconds ?? 30) > 0 ? (options.waitSeconds ?? 30) : false;
       // Not aborted by our cancel: a creation cut off while Replicate holds it (Prefer: wait) would leave a paid

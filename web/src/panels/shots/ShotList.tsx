@@ -14,6 +14,7 @@ import { importSummary, scriptOfBoard, shotFlags } from '../../model/script-impo
 import {
   addShot,
   boardsOf,
+  continueFromPrevious,
   customFrameShape,
   editShot,
   moveShot,
@@ -318,6 +319,7 @@ export function ShotList({
                 // The row dropped on takes the dragged shot's place: on a later row it goes after it, on an earlier before.
                 dropHere={(draggedId) => submit(moveShot(boardId, draggedId, board.shots.indexOf(shot), authors))}
                 remove={() => submit(removeShot(boardId, shot.id, authors))}
+                continueFromPrevious={() => submit(continueFromPrevious(boardId, shot.id, authors))}
                 picture={shotPicture(shot, states)}
                 elements={shotElements(shot as ShotWords, elements).map((element) => element.name)}
                 generate={() => void generate(shot)}

@@ -38,6 +38,7 @@ export function ShotRow({
   move,
   dropHere,
   remove,
+  continueFromPrevious,
   picture: pictureUrl,
   elements,
   generate,
@@ -61,6 +62,8 @@ export function ShotRow({
   move: (toIndex: number) => void;
   dropHere: (draggedId: string) => void;
   remove: () => void;
+  /** Takes the cast, location and lens of the shot before (docs/storyboards.md, "Continuity"). */
+  continueFromPrevious: () => void;
   /** The shot's picture: its own, or its generation card's latest. */
   picture: string | undefined;
   /** The names of the elements in the shot (its cast, location and mentions). */
@@ -348,6 +351,16 @@ export function ShotRow({
       {choice('status', 'Status', SHOT_STATUSES)}
       {input('notes', 'Notes', text(shot.notes))}
       <td className="shot-order">
+        <button
+          type="button"
+          className="button-small"
+          aria-label={`Continue shot ${number} from the shot before`}
+          title="Take the cast, location and lens of the shot before"
+          disabled={!editable || index === 0}
+          onClick={continueFromPrevious}
+        >
+          Continue
+        </button>
         <button
           type="button"
           className="button-small"
