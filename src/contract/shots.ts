@@ -125,6 +125,7 @@ export function shotFields<S extends z.ZodType, N extends z.ZodType>(text: S, li
     notes: text.optional(),
     cast: list(50).optional(),
     location: text.optional(),
+    look: text.optional(),
     status: ShotStatus.optional(),
     move: CameraMove.optional(),
   };
@@ -132,11 +133,9 @@ export function shotFields<S extends z.ZodType, N extends z.ZodType>(text: S, li
 
 /**
  * What "Continue from previous" copies from the shot before (docs/storyboards.md, "Continuity"): who is in it, where,
- * and through which lens. Framing, words and timing stay the shot's own. A shot has no field for its look (grade,
- * light, style): that is the project's style elements, mentioned in its words; a field of its own would cost every
- * agent's tools/list (`shotFields` above), and would join this list.
+ * through which lens, and its look (grade, light, style, in words). Framing, words and timing stay the shot's own.
  */
-export const CONTINUITY_FIELDS = ['cast', 'location', 'lensMm'] as const;
+export const CONTINUITY_FIELDS = ['cast', 'location', 'lensMm', 'look'] as const;
 export type ContinuityField = (typeof CONTINUITY_FIELDS)[number];
 
 /** `POST …/nodes/{node_id}/shots/{shot_id}/continue-from-previous`: one write at the revision the caller read. */

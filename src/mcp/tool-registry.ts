@@ -146,9 +146,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     need: 'editor',
     title: 'Delete canvas node',
     description:
-      'Atomically delete exactly one node, by its exact id from layout.nodes[].id of get_canvas (never by name), together with its connected edges; ' +
+      'Atomically delete exactly one node, by its exact id from layout.nodes[].id of get_canvas (never by name), with its connected edges; ' +
       'its children move to its parent and keep their place, and its active node runs are asked to stop (cancelled_run_ids). Pass the latest layout.revision as base_revision; ' +
-      'on revision_conflict re-read with get_canvas and decide again. Needs a canvas edit authorization (X-Agent-Run-Id).',
+      'on revision_conflict re-read with get_canvas and decide again. Needs X-Agent-Run-Id.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     input: TOOL_CONTRACTS.delete_canvas_node.input,
     success: TOOL_CONTRACTS.delete_canvas_node.success,

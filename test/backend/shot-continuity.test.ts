@@ -6,7 +6,7 @@ import { STORE_TARGETS } from '../support/stores.js';
 
 /**
  * "Continue from previous" on a shot (docs/storyboards.md, "Continuity"), over real HTTP on both stores: the shot takes
- * exactly the cast, location and lens of the shot before it (a field that shot lacks is removed), nothing else
+ * exactly the cast, location, lens and look of the shot before it (a field that shot lacks is removed), nothing else
  * of it changes, in one revision whose author is the person who asked; the first shot, a stale revision and a viewer
  * are refused, writing nothing.
  */
@@ -52,6 +52,7 @@ describe.each(STORE_TARGETS)('continue from previous: $name', (target) => {
               cast: ['MARA', 'TOM'],
               location: 'PIER',
               lensMm: 50,
+              look: 'Dusk, sodium light',
               shotSize: 'WS',
               caption: 'They meet',
             },
@@ -62,6 +63,7 @@ describe.each(STORE_TARGETS)('continue from previous: $name', (target) => {
               cast: ['MARA'],
               location: 'LIGHTHOUSE',
               lensMm: 85,
+              look: 'Noon, hard sun',
               shotSize: 'CU',
               angle: 'low',
               caption: 'Her face',
@@ -81,7 +83,7 @@ describe.each(STORE_TARGETS)('continue from previous: $name', (target) => {
     }, 60_000);
     afterAll(async () => server?.close());
 
-    it('copies exactly the cast, location and lens of the shot before, in one revision by the person who asked', async () => {
+    it('copies exactly the cast, location, lens and look of the shot before, in one revision by the person who asked', async () => {
       const before = await frames();
       const revision = (await snapshot()).layout.revision;
       const response = await api(server.url, CONTINUE('s3'), as({ method: 'POST', body: { base_revision: revision } }));
@@ -96,6 +98,7 @@ describe.each(STORE_TARGETS)('continue from previous: $name', (target) => {
         cast: ['MARA', 'TOM'],
         location: 'PIER',
         lensMm: 50,
+        look: 'Dusk, sodium light',
       });
       // Every other shot is as it was.
       expect(after.filter((frame) => frame.id !== 's3')).toEqual(before.filter((frame) => frame.id !== 's3'));
@@ -136,7 +139,14 @@ describe.each(STORE_TARGETS)('continue from previous: $name', (target) => {
       );
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       const s4 = (await frames()).find((frame) => frame.id === 's4')!;
-      expect(s4).toEqual({ id: 's4', imageUrl: null, number: '4', cast: ['MARA', 'TOM'], location: 'PIER' });
+      expect(s4).toEqual({
+        id: 's4',
+        imageUrl: null,
+        number: '4',
+        cast: ['MARA', 'TOM'],
+        location: 'PIER',
+        look: 'Dusk, sodium light',
+      });
     });
 
     it('refuses the first shot, a stale revision and a viewer, writing nothing', async () => {

@@ -12,7 +12,7 @@ import { waitFor } from '../support/wait.js';
 
 /**
  * "Continue from previous" in the shot list (docs/storyboards.md, "Continuity") in Chromium, on both stores: the
- * Continue button of shot 2 gives it the cast, location and lens of shot 1 in one revision by the person who pressed
+ * Continue button of shot 2 gives it the cast, location, lens and look of shot 1 in one revision by the person who pressed
  * it (the rest of the shot as it was), the first shot's button is disabled, and axe finds nothing serious.
  */
 
@@ -27,7 +27,7 @@ describe.each(STORE_TARGETS)('continue from previous in the shot list: $name', (
     beforeAll(async () => {
       server = await startTestServer(target, { seedDemo: true });
       ({ reader } = await boardWithStill(server, 'continuity', (url) => [
-        { id: 's1', number: '1', imageUrl: url, cast: ['Mara', 'Tom'], location: 'PIER', lensMm: 35 },
+        { id: 's1', number: '1', imageUrl: url, cast: ['Mara', 'Tom'], location: 'PIER', lensMm: 35, look: 'Dusk' },
         { id: 's2', number: '2', imageUrl: null, cast: ['Ode'], lensMm: 85, shotSize: 'CU', caption: 'Her face' },
       ]));
       browser = await launchBrowser();
@@ -41,7 +41,7 @@ describe.each(STORE_TARGETS)('continue from previous in the shot list: $name', (
     const framesOf = (layout: CanvasLayout) =>
       (layout.nodes.find((node) => node.id === 'board')!.data as { frames: Frame[] }).frames;
 
-    it('gives shot 2 the cast, location and lens of shot 1 in one revision, by the person who pressed Continue', async () => {
+    it('gives shot 2 the cast, location, lens and look of shot 1 in one revision, by the person who pressed Continue', async () => {
       const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
         projectId: 'demo',
         canvasId: 'continuity',
@@ -66,6 +66,7 @@ describe.each(STORE_TARGETS)('continue from previous in the shot list: $name', (
           cast: ['Mara', 'Tom'],
           location: 'PIER',
           lensMm: 35,
+          look: 'Dusk',
           shotSize: 'CU',
           caption: 'Her face',
         });
@@ -73,6 +74,7 @@ describe.each(STORE_TARGETS)('continue from previous in the shot list: $name', (
         // The list shows it at once, and the server's history names who did it.
         await expect.poll(() => list.getByRole('textbox', { name: 'Lens of shot 2' }).inputValue()).toBe('35');
         expect(await list.getByRole('textbox', { name: 'Location of shot 2' }).inputValue()).toBe('PIER');
+        expect(await list.getByRole('textbox', { name: 'Look of shot 2' }).inputValue()).toBe('Dusk');
         const history = (
           await api(server.url, '/api/v2/projects/demo/canvases/continuity/history?limit=1', { token: reader })
         ).body as { revisions: Array<{ revision: number; author: { kind: string; subject?: string } }> };

@@ -7,7 +7,7 @@ import type { CallerContext } from '../auth/caller.js';
 import type { CanvasBackend } from '../canvas/backend.js';
 
 /**
- * "Continue from previous" on a shot (docs/storyboards.md, "Continuity"): the shot takes the cast, location and lens of
+ * "Continue from previous" on a shot (docs/storyboards.md, "Continuity"): the shot takes the cast, location, lens and look of
  * the shot before it, in one write of the board at the revision the caller read: one revision with its
  * author, in history and on the feed, undone by a revert. A camera of a floor plan linked to the shot follows its
  * new lens in that same revision (src/store/layout-writes/lens-links.ts).

@@ -12,7 +12,7 @@ const CONTINUE_FROM_PREVIOUS = apiRoute({
   path: `${CANVAS}/nodes/:node_id/shots/:shot_id/continue-from-previous`,
   operationId: 'continueShotFromPrevious',
   summary:
-    'The shot takes the cast, location and lens of the shot before it (editors), exactly, in one revision: a field the shot before lacks is removed.',
+    'The shot takes the cast, location, lens and look of the shot before it (editors), exactly, in one revision: a field the shot before lacks is removed.',
   tag: 'canvas',
   auth: 'caller',
   params: shotParams,

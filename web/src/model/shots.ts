@@ -99,7 +99,7 @@ export function editShot(boardId: string, shotId: string, fields: Record<string,
 }
 
 /**
- * "Continue from previous" (docs/storyboards.md, "Continuity"): the shot takes the cast, location and lens of the shot
+ * "Continue from previous" (docs/storyboards.md, "Continuity"): the shot takes the cast, location, lens and look of the shot
  * before it as the board is now, exactly (the server's route does the same: src/shared/continuity.ts).
  */
 export function continueFromPrevious(boardId: string, shotId: string, authors: Authors): Intent {
@@ -212,12 +212,14 @@ const ANGLE_WORDS: Record<string, string> = SHOT_ANGLES;
 
 /**
  * The prompt for a shot's picture, in the words of a shot list: size and angle, the description and action, the
- * location, and a mention of every element in the shot that its words do not mention yet (`@Mara`).
+ * location and look, and a mention of every element in the shot that its words do not mention yet (`@Mara`).
  */
 export function shotPrompt(shot: Shot, elements: ReadonlyArray<{ name: string }>): string {
   const words = (field: string) => (typeof shot[field] === 'string' ? (shot[field] as string).trim() : '');
   const framing = [SIZE_WORDS[words('shotSize')], ANGLE_WORDS[words('angle')]?.toLowerCase()].filter(Boolean);
-  const parts = [framing.join(', '), words('caption'), words('action'), words('location')].filter(Boolean);
+  const parts = [framing.join(', '), words('caption'), words('action'), words('location'), words('look')].filter(
+    Boolean,
+  );
   const text = parts.join('. ');
   const linked = shotElements(shot as ShotWords, elements);
   const missing = linked.filter((element) => mentionedElements(text, [element]).length === 0);

@@ -114,6 +114,7 @@ const WORD_FIELDS = [
   'notes',
   'scene',
   'location',
+  'look',
   'shotType',
   'shotSize',
   'angle',

@@ -62,7 +62,7 @@ export function ShotRow({
   move: (toIndex: number) => void;
   dropHere: (draggedId: string) => void;
   remove: () => void;
-  /** Takes the cast, location and lens of the shot before (docs/storyboards.md, "Continuity"). */
+  /** Takes the cast, location, lens and look of the shot before (docs/storyboards.md, "Continuity"). */
   continueFromPrevious: () => void;
   /** The shot's picture: its own, or its generation card's latest. */
   picture: string | undefined;
@@ -337,6 +337,7 @@ export function ShotRow({
           .filter(Boolean),
       )}
       {input('location', 'Location', text(shot.location))}
+      {input('look', 'Look', text(shot.look))}
       <td className="shot-elements" aria-label={`Elements of shot ${number}`}>
         {elements.length > 0 ? (
           elements.map((name) => (
@@ -355,7 +356,7 @@ export function ShotRow({
           type="button"
           className="button-small"
           aria-label={`Continue shot ${number} from the shot before`}
-          title="Take the cast, location and lens of the shot before"
+          title="Take the cast, location, lens and look of the shot before"
           disabled={!editable || index === 0}
           onClick={continueFromPrevious}
         >
