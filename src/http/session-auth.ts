@@ -30,7 +30,7 @@ export function sessionReader(options: SessionAuthOptions) {
   return async function readSession(c: BackendContext): Promise<SessionPrincipal | null> {
     const secret = getCookie(c, SESSION_COOKIE);
     if (!secret) return null;
-    const session = await options.store.sessions.findSession(secret, options.times);
+    const session = await options.store.sessions.findSession(secret, options.times, c.req.header('user-agent'));
     if (!session) throw new CanvasError('unauthenticated', 'Your session has ended: sign in again.');
     // A write with a cookie must come from our own page: the same origin, and a header no cross-site form can send.
     if (!SAFE_METHODS.has(c.req.method)) {

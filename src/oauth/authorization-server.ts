@@ -93,7 +93,8 @@ export interface AuthorizationServerOptions {
   logger: Logger;
   clock?: () => number;
   /** The person a canvas-mcp session cookie belongs to, or null (ended, unknown). */
-  personOfSession: (secret: string) => Promise<Actor | null>;
+  /** The person a session cookie names, as the browser presenting it (its User-Agent) may use it. */
+  personOfSession: (secret: string, device: string | undefined) => Promise<Actor | null>;
   /** A dynamically registered client that no grant has used for this long is deleted. */
   clientIdleMs: number;
 }
@@ -130,7 +131,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       'the person signed in to canvas-mcp is not the one this authorization session belongs to',
       async (ctx) => {
         const secret = ctx.cookies.get(SESSION_COOKIE, { signed: false });
-        const person = secret ? await options.personOfSession(secret) : null;
+        const person = secret ? await options.personOfSession(secret, ctx.get('user-agent') || undefined) : null;
         return !person || accountIdOf(person) !== ctx.oidc.session?.accountId
           ? interactionPolicy.Check.REQUEST_PROMPT
           : interactionPolicy.Check.NO_NEED_TO_PROMPT;

@@ -91,7 +91,8 @@ async function composeConnectors(store: Store, parts: BackendParts): Promise<Con
     origin: parts.addresses.publicOrigin,
     logger,
     clock,
-    personOfSession: async (secret) => (await store.sessions.findSession(secret, times))?.person ?? null,
+    personOfSession: async (secret, device) =>
+      (await store.sessions.findSession(secret, times, device))?.person ?? null,
     clientIdleMs: parts.config.oauthClientIdleDays * 86_400_000,
   });
   parts.cleanup.defer('oauth', () => server.close());

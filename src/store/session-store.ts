@@ -25,6 +25,8 @@ export interface SessionRecord {
   endedAt: number | null;
   /** The browser it was opened in (its User-Agent, shortened), when known. */
   device: string | null;
+  /** Its person asked to keep this device signed in (docs/security.md, "Remembered devices"). */
+  remembered: boolean;
 }
 
 export interface SessionTimes {
@@ -32,8 +34,19 @@ export interface SessionTimes {
   idleMs: number;
   /** A session ends this long after sign-in, used or not. */
   absoluteMs: number;
-  /** On a device its person said to remember: how long it lasts, unused or not. */
+  /** On a device its person said to remember: how long it lasts unused; each use renews it, up to a year. */
   rememberMs: number;
+}
+
+/**
+ * A remembered session slides: each use moves its end to `rememberMs` from then, but never past this long after its
+ * sign-in (docs/security.md, "Remembered devices"): a device left signed in is asked again at least once a year.
+ */
+export const REMEMBERED_AT_MOST_MS = 365 * 86_400_000;
+
+/** What a browser says it is (its User-Agent), as a session keeps it: a remembered session answers only to it. */
+export function deviceOf(userAgent: string | null | undefined): string | null {
+  return userAgent ? userAgent.slice(0, 200) : null;
 }
 
 const Millis = z.coerce.number().int();
@@ -65,7 +78,7 @@ const SessionRow = z
     lastSeenAt: row.last_seen_at,
     expiresAt: row.expires_at,
     endedAt: row.ended_at,
-    /** Signed in on a device its person said to remember: it lasts `rememberMs`, however long unused. */
+    /** Signed in on a device its person said to remember: each use renews it for `rememberMs`, up to a year. */
     remembered: row.remembered,
   }));
 
@@ -165,7 +178,7 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
           created_at: now,
           last_seen_at: now,
           expires_at: now + (remember ? times.rememberMs : times.absoluteMs),
-          device: device === null ? null : device.slice(0, 200),
+          device: deviceOf(device),
           remembered: remember ? 1 : 0,
         });
         const session = SessionRow.parse(await tx.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]));
@@ -181,8 +194,16 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
       });
     },
 
-    /** The live session a cookie names, or undefined (unknown, ended, idle too long, past its absolute end). */
-    async findSession(secret: string, times: SessionTimes): Promise<SessionRecord | undefined> {
+    /**
+     * The live session a cookie names, or undefined (unknown, ended, idle too long, past its end). A remembered session
+     * answers only to the browser it was opened in (`device`, its User-Agent: a copied cookie used elsewhere is
+     * refused), and each use renews it.
+     */
+    async findSession(
+      secret: string,
+      times: SessionTimes,
+      device: string | null | undefined,
+    ): Promise<SessionRecord | undefined> {
       const row = await driver.get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE secret_hash = ?`, [
         sha256Hex(secret),
       ]);
@@ -191,8 +212,17 @@ export function createSessionStore(driver: SqlDriver, clock: () => number) {
       const now = clock();
       const idleMs = session.remembered ? times.rememberMs : times.idleMs;
       if (session.endedAt !== null || session.expiresAt <= now || session.lastSeenAt + idleMs <= now) return undefined;
+      if (session.remembered && session.device !== null && deviceOf(device) !== session.device) return undefined;
       if (now - session.lastSeenAt >= SEEN_RESOLUTION_MS) {
-        await driver.run('UPDATE sessions SET last_seen_at = ? WHERE id = ? AND ended_at IS NULL', [now, session.id]);
+        const expiresAt = session.remembered
+          ? Math.min(session.createdAt + REMEMBERED_AT_MOST_MS, now + times.rememberMs)
+          : session.expiresAt;
+        await driver.run('UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ? AND ended_at IS NULL', [
+          now,
+          expiresAt,
+          session.id,
+        ]);
+        return { ...session, lastSeenAt: now, expiresAt };
       }
       return session;
     },

@@ -79,7 +79,9 @@ describe.each(STORE_TARGETS)('coming back without the operator: $name', (target)
         body: new URLSearchParams({ token: remembered, remember: '1' }),
       });
       const setCookie = signedIn.headers.get('set-cookie')!;
-      expect(setCookie).toMatch(new RegExp(`Max-Age=${30 * 86_400}`));
+      // The server renews a remembered session as it is used (30 days from each use, a year at most): the cookie is
+      // kept for the year, and the server says when the session has ended.
+      expect(setCookie).toMatch(new RegExp(`Max-Age=${365 * 86_400}`));
       const kept = setCookie.split(';', 1)[0]!;
       // Both of ana's sessions were last used 13 hours ago (the idle limit is 12 hours).
       await server.store.driver.run('UPDATE sessions SET last_seen_at = ? WHERE subject = ?', [
@@ -90,6 +92,49 @@ describe.each(STORE_TARGETS)('coming back without the operator: $name', (target)
         api(server.url, '/api/v1/me', { headers: { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp' } });
       expect((await read(kept)).status).toBe(200);
       expect((await read(cookies.ana!)).status).toBe(401);
+      // The remembered cookie answers only to the browser it was opened in: copied to another, it is refused.
+      const elsewhere = await api(server.url, '/api/v1/me', {
+        headers: { cookie: kept, origin: server.url, 'x-requested-by': 'canvas-mcp', 'user-agent': 'curl/8.5.0' },
+      });
+      expect(elsewhere.status).toBe(401);
+      expect((await read(kept)).status).toBe(200);
+    });
+
+    it('an invitation offers to keep the new teammate signed in on that device, and signing out ends it', async () => {
+      const issued = (
+        await api(server.url, `${PROJECT}/invites`, as('olga', { method: 'POST', body: { role: 'viewer' } }))
+      ).body as { url: string };
+      const token = new URL(issued.url).searchParams.get('token')!;
+      const page = await (await fetch(issued.url)).text();
+      expect(page).toContain('Keep me signed in on this device for 30 days');
+      const joined = await fetch(`${server.url}/invite`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, name: 'Noor', remember: '1' }),
+      });
+      expect(joined.status).toBe(303);
+      const setCookie = joined.headers.get('set-cookie')!;
+      expect(setCookie).toMatch(new RegExp(`Max-Age=${365 * 86_400}`));
+      const cookie = setCookie.split(';', 1)[0]!;
+      const headers = { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp' };
+      const me = (await api(server.url, '/api/v1/me', { headers })).body as {
+        person: { issuer: string; subject: string };
+      };
+      const [session] = await server.store.sessions.sessionsOf(me.person, {
+        idleMs: 12 * 3_600_000,
+        absoluteMs: 7 * 86_400_000,
+        rememberMs: 30 * 86_400_000,
+      });
+      expect(session?.remembered).toBe(true);
+      // Past the 12 idle hours it is still signed in; signing out ends it.
+      await server.store.driver.run('UPDATE sessions SET last_seen_at = ? WHERE id = ?', [
+        Date.now() - 13 * 3_600_000,
+        session!.id,
+      ]);
+      expect((await api(server.url, '/api/v1/me', { headers })).status).toBe(200);
+      expect((await api(server.url, '/auth/logout', { method: 'POST', headers })).status).toBeLessThan(400);
+      expect((await api(server.url, '/api/v1/me', { headers })).status).toBe(401);
     });
 
     it('an invitation joined under the name of a member adds no second person, and says what to do', async () => {

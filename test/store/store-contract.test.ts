@@ -160,26 +160,62 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
           const { sessionSecret, session } = await timed.sessions.signIn(link, times);
           expect(session.person).toEqual(person);
           await expectCanvasError(timed.sessions.signIn(link, times), 'unauthenticated');
-          expect(await timed.sessions.findSession(sessionSecret, times)).toMatchObject({ id: session.id });
+          expect(await timed.sessions.findSession(sessionSecret, times, undefined)).toMatchObject({ id: session.id });
           // Used every 50 minutes it stays alive, until its absolute end.
           for (let step = 0; step < 3; step += 1) {
             now += 50 * 60_000;
             expect(
-              await timed.sessions.findSession(sessionSecret, times),
+              await timed.sessions.findSession(sessionSecret, times, undefined),
               `after ${(step + 1) * 50} minutes`,
             ).toBeDefined();
           }
           now += 31 * 60_000;
-          expect(await timed.sessions.findSession(sessionSecret, times)).toBeUndefined();
+          expect(await timed.sessions.findSession(sessionSecret, times, undefined)).toBeUndefined();
           const idle = await timed.sessions.signIn(
             await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 }),
             times,
           );
           now += 61 * 60_000;
-          expect(await timed.sessions.findSession(idle.sessionSecret, times)).toBeUndefined();
+          expect(await timed.sessions.findSession(idle.sessionSecret, times, undefined)).toBeUndefined();
           const late = await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 });
           now += 61_000;
           await expectCanvasError(timed.sessions.signIn(late, times), 'unauthenticated');
+        } finally {
+          await timed.close();
+        }
+      });
+
+      it('renews a remembered session with each use, up to a year, and only for the browser it was opened in', async () => {
+        let now = 1_900_000_000_000;
+        const day = 86_400_000;
+        const timed = await openStore(database.location, { migrate: false, clock: () => now });
+        try {
+          const times = { idleMs: 12 * 3_600_000, absoluteMs: 7 * day, rememberMs: 30 * day };
+          const person = { issuer: 'idp', subject: 'rem' };
+          const browser = 'Mozilla/5.0 (iPad) Safari';
+          const link = await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 });
+          const { sessionSecret } = await timed.sessions.signIn(link, times, browser, true);
+          // Used every 20 days it lives past its first 30 (each use moves its end), but not past a year.
+          for (let days = 20; days <= 360; days += 20) {
+            now += 20 * day;
+            expect(await timed.sessions.findSession(sessionSecret, times, browser), `day ${days}`).toBeDefined();
+          }
+          now += 6 * day;
+          expect(await timed.sessions.findSession(sessionSecret, times, browser), 'past a year').toBeUndefined();
+
+          // The same cookie in another browser is refused, and stays good in its own.
+          const other = await timed.sessions.signIn(
+            await timed.sessions.createLoginLink(person, { expiresInMs: 60_000 }),
+            times,
+            browser,
+            true,
+          );
+          expect(await timed.sessions.findSession(other.sessionSecret, times, 'curl/8.5')).toBeUndefined();
+          expect(await timed.sessions.findSession(other.sessionSecret, times, undefined)).toBeUndefined();
+          expect(await timed.sessions.findSession(other.sessionSecret, times, browser)).toBeDefined();
+          // Left unused past its 30 days, it ends.
+          now += 31 * day;
+          expect(await timed.sessions.findSession(other.sessionSecret, times, browser)).toBeUndefined();
         } finally {
           await timed.close();
         }

@@ -4,7 +4,7 @@ import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { CanvasError } from '../../shared/errors.js';
 import type { Actor } from '../../store/records.js';
-import type { LoginLinkRecord, SessionTimes } from '../../store/session-store.js';
+import { REMEMBERED_AT_MOST_MS, type LoginLinkRecord, type SessionTimes } from '../../store/session-store.js';
 import type { Store } from '../../store/store.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import { SESSION_COOKIE } from '../session-auth.js';
@@ -210,7 +210,9 @@ export function setSessionCookie(
     sameSite: 'Lax',
     secure: options.secureCookie(),
     path: '/',
-    maxAge: Math.floor((remember ? options.times.rememberMs : options.times.absoluteMs) / 1000),
+    // A remembered session renews itself on the server as it is used (src/store/session-store.ts): its cookie is kept
+    // as long as it could last, and the server says when it has ended.
+    maxAge: Math.floor((remember ? REMEMBERED_AT_MOST_MS : options.times.absoluteMs) / 1000),
   });
 }
 
@@ -219,7 +221,9 @@ const rememberDays = (options: Pick<AuthRouteOptions, 'times'>) => Math.round(op
 /** The session a browser's cookie holds, if it is live. */
 export async function sessionOf(c: BackendContext, options: Pick<AuthRouteOptions, 'store' | 'times'>) {
   const cookie = getCookie(c, SESSION_COOKIE);
-  return cookie ? ((await options.store.sessions.findSession(cookie, options.times)) ?? null) : null;
+  return cookie
+    ? ((await options.store.sessions.findSession(cookie, options.times, c.req.header('user-agent'))) ?? null)
+    : null;
 }
 
 export function registerAuthRoutes(app: Hono<BackendHttpEnv>, options: AuthRouteOptions): void {

@@ -194,7 +194,9 @@ function consentPage(view: InteractionView, person: Actor, canvases: CanvasOptio
 export function registerConsentRoutes(app: Hono<BackendHttpEnv>, options: ConsentRouteOptions): void {
   const personOf = async (c: BackendContext): Promise<Actor | null> => {
     const secret = getCookie(c, SESSION_COOKIE);
-    return secret ? ((await options.store.sessions.findSession(secret, options.times))?.person ?? null) : null;
+    return secret
+      ? ((await options.store.sessions.findSession(secret, options.times, c.req.header('user-agent')))?.person ?? null)
+      : null;
   };
   const nodeOf = (c: BackendContext) => {
     const { incoming, outgoing } = c.env;

@@ -66,9 +66,10 @@ function invitePage(
   secret: string,
   invite: InviteRecord,
   signedInAs: Actor | null,
-  pageOptions: InvitePageOptions,
+  pageOptions: InvitePageOptions & Pick<AuthRouteOptions, 'times'>,
   problem?: string,
 ) {
+  const rememberDays = Math.round(pageOptions.times.rememberMs / 86_400_000);
   const next = `/invite?token=${encodeURIComponent(secret)}`;
   return htmlPage(
     'Join a project',
@@ -83,6 +84,8 @@ function invitePage(
           ? html`<p>You are signed in as <strong>${signedInAs.subject}</strong>.</p>
             <button type="submit">Join as ${signedInAs.subject}</button>`
           : html`<label>Your name, as the team will see it <input type="text" name="name" required maxlength="100" autocomplete="name" /></label>
+            <p><label><input type="checkbox" name="remember" value="1" />
+              Keep me signed in on this device for ${rememberDays} days (not on a shared computer)</label></p>
             <button type="submit">Join</button>`
       }
     </form>
@@ -164,8 +167,14 @@ export function registerInvitePages(app: Hono<BackendHttpEnv>, options: AuthRout
       if (!session) {
         // A new person: signed in through a link made and spent here, the one way sessions begin.
         const link = await store.sessions.createLoginLink(person, { expiresInMs: INVITE_LINK_MS });
-        const { sessionSecret } = await store.sessions.signIn(link, options.times, c.req.header('user-agent') ?? null);
-        setSessionCookie(c, sessionSecret, options);
+        const remember = form.remember === '1';
+        const { sessionSecret } = await store.sessions.signIn(
+          link,
+          options.times,
+          c.req.header('user-agent') ?? null,
+          remember,
+        );
+        setSessionCookie(c, sessionSecret, options, remember);
       }
       return c.redirect(`/?joined=${encodeURIComponent(invite.projectId)}`, 303);
     } catch (error) {
