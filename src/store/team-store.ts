@@ -398,6 +398,17 @@ export function createTeamStore(driver: SqlDriver, clock: () => number): TeamSto
           person.issuer,
           person.subject,
         ]);
+        // Removed from the last project they were in, a person keeps no device remembered (docs/security.md,
+        // "Remembered devices"); a short session stays, refused by every project (403) until it ends on its own.
+        const elsewhere = await tx.get('SELECT 1 AS one FROM project_members WHERE issuer = ? AND subject = ?', [
+          person.issuer,
+          person.subject,
+        ]);
+        if (!elsewhere)
+          await tx.run(
+            'UPDATE sessions SET ended_at = ? WHERE issuer = ? AND subject = ? AND remembered = 1 AND ended_at IS NULL',
+            [clock(), person.issuer, person.subject],
+          );
         await record(
           {
             projectId,

@@ -137,6 +137,36 @@ describe.each(STORE_TARGETS)('coming back without the operator: $name', (target)
       expect((await api(server.url, '/api/v1/me', { headers })).status).toBe(401);
     });
 
+    it('removed from the last project they were in, a person is no longer remembered on any device', async () => {
+      const issued = (
+        await api(server.url, `${PROJECT}/invites`, as('olga', { method: 'POST', body: { role: 'viewer' } }))
+      ).body as { url: string };
+      const joined = await fetch(`${server.url}/invite`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token: new URL(issued.url).searchParams.get('token')!,
+          name: 'Lee',
+          remember: '1',
+        }),
+      });
+      const cookie = joined.headers.get('set-cookie')!.split(';', 1)[0]!;
+      const headers = { cookie, origin: server.url, 'x-requested-by': 'canvas-mcp' };
+      const me = (await api(server.url, '/api/v1/me', { headers })).body as {
+        person: { issuer: string; subject: string };
+      };
+      const removed = await api(
+        server.url,
+        `${PROJECT}/members/${encodeURIComponent(me.person.issuer)}/${encodeURIComponent(me.person.subject)}`,
+        as('olga', { method: 'DELETE' }),
+      );
+      expect(removed.status).toBeLessThan(300);
+      expect((await api(server.url, '/api/v1/me', { headers })).status).toBe(401);
+      // A member removed from one project who is still in another keeps their sessions: olga still reads.
+      expect((await api(server.url, '/api/v1/me', as('olga'))).status).toBe(200);
+    });
+
     it('an invitation joined under the name of a member adds no second person, and says what to do', async () => {
       const issued = (
         await api(server.url, `${PROJECT}/invites`, as('olga', { method: 'POST', body: { role: 'editor' } }))
