@@ -61,12 +61,26 @@ export const ResetEvent = z.strictObject({
 });
 export type ResetEvent = z.infer<typeof ResetEvent>;
 
+/** What a revision did to one shot of a storyboard: added, removed, or which of its fields changed. */
+export const ShotChange = z.strictObject({
+  node_id: z.string(),
+  shot_id: z.string(),
+  /** The shot's number after the change (before it, for a removed shot), when it has one. */
+  number: z.string().nullable(),
+  change: ObjectChangeKind,
+  /** The fields an update changed (`lensMm`, `dialogue`, …); empty for an added or removed shot. */
+  fields: z.array(z.string()),
+});
+export type ShotChange = z.infer<typeof ShotChange>;
+
 export const HistoryEntry = z.strictObject({
   revision: Revision,
   author: RevisionAuthor.nullable(),
   at: z.string().nullable(),
   operation: z.string().nullable(),
   changes: z.array(z.strictObject({ kind: z.enum(['node', 'edge']), id: z.string(), change: ObjectChangeKind })),
+  /** With `shots=true`: the shots a revision of a storyboard changed, from its bodies in the change log. */
+  shots: z.array(ShotChange).optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
@@ -80,4 +94,9 @@ export type HistoryPage = z.infer<typeof HistoryPage>;
 export const HistoryQuery = z.strictObject({
   before: z.coerce.number().int().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
+  shots: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .meta({ description: 'true: say which shots (and which of their fields) each storyboard update changed.' }),
 });

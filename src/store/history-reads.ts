@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { HistoryEntry, RevisionAuthor } from '../contract/index.js';
+import { shotChanges as shotChangesBetween } from '../storyboard/shot-changes.js';
 import type { SqlDriver } from './sql-driver.js';
+
+/** A revision that changed more nodes than this is not read body by body for its shots. */
+const SHOT_DETAIL_NODES = 3;
 
 /**
  * The change log read back: who made each revision and what it changed. The history API lists it; the change feed
@@ -110,6 +114,24 @@ export function createHistoryReads(driver: SqlDriver) {
     return rows.map((row) => ChangeRow.parse(row));
   }
 
+  /**
+   * A node as it was at a revision, from the change log: null when it did not exist then, undefined when the log
+   * cannot tell (no change of it at or before that revision, or one older than the stored bodies).
+   */
+  async function nodeAt(projectId: string, canvasId: string, nodeId: string, revision: number): Promise<unknown> {
+    const row = await driver.get(
+      `SELECT change, body, has_body FROM canvas_changes
+       WHERE project_id = ? AND canvas_id = ? AND object_kind = 'node' AND object_id = ? AND revision <= ?
+       ORDER BY revision DESC LIMIT 1`,
+      [projectId, canvasId, nodeId, revision],
+    );
+    if (!row) return undefined;
+    const state = row as { change: string; body: string | null; has_body: unknown };
+    if (state.change === 'delete') return null;
+    if (Number(state.has_body) !== 1 || state.body === null) return undefined;
+    return JSON.parse(state.body) as unknown;
+  }
+
   return {
     /** Which of these nodes a revision after `after` changed (created, updated or deleted). */
     async nodesChangedSince(
@@ -129,22 +151,32 @@ export function createHistoryReads(driver: SqlDriver) {
       return rows.map((row) => String((row as { object_id: unknown }).object_id));
     },
 
+    nodeAt,
+
     /**
-     * A node as it was at a revision, from the change log: null when it did not exist then, undefined when the log
-     * cannot tell (no change of it at or before that revision, or one older than the stored bodies).
+     * The shots each of these revisions changed, for the revisions that updated a few nodes (a storyboard's shot edits):
+     * the node as each left it, against the node as it was just before. A revision that rewrote many nodes (a
+     * template, a revert) is not read body by body: History names its nodes instead.
      */
-    async nodeAt(projectId: string, canvasId: string, nodeId: string, revision: number): Promise<unknown> {
-      const row = await driver.get(
-        `SELECT change, body, has_body FROM canvas_changes
-         WHERE project_id = ? AND canvas_id = ? AND object_kind = 'node' AND object_id = ? AND revision <= ?
-         ORDER BY revision DESC LIMIT 1`,
-        [projectId, canvasId, nodeId, revision],
-      );
-      if (!row) return undefined;
-      const state = row as { change: string; body: string | null; has_body: unknown };
-      if (state.change === 'delete') return null;
-      if (Number(state.has_body) !== 1 || state.body === null) return undefined;
-      return JSON.parse(state.body) as unknown;
+    async shotChanges(projectId: string, canvasId: string, entries: readonly HistoryEntry[]): Promise<HistoryEntry[]> {
+      const out: HistoryEntry[] = [];
+      for (const entry of entries) {
+        const updated = entry.changes.filter((change) => change.kind === 'node' && change.change !== 'delete');
+        if (updated.length === 0 || updated.length > SHOT_DETAIL_NODES) {
+          out.push(entry);
+          continue;
+        }
+        const shots = [];
+        for (const change of updated) {
+          const after = await nodeAt(projectId, canvasId, change.id, entry.revision);
+          const before =
+            change.change === 'create' ? null : await nodeAt(projectId, canvasId, change.id, entry.revision - 1);
+          if (after === undefined || before === undefined) continue;
+          shots.push(...shotChangesBetween(change.id, before, after));
+        }
+        out.push(shots.length > 0 ? { ...entry, shots } : entry);
+      }
+      return out;
     },
 
     /** Revisions before `before` (newest first), each with its author and the ids it changed. */

@@ -403,7 +403,7 @@ describe('the web canvas: people and agents editing together', () => {
       await page.getByRole('tab', { name: 'History' }).click();
       await page
         .locator(`.history-entry[data-revision="${start.revision}"]`)
-        .getByRole('button', { name: 'Revert to here' })
+        .getByRole('button', { name: `Revert to r${start.revision}` })
         .click();
       const after = await waitFor(read, (layout) => layout.revision === start.revision + 2);
       expect(after.nodes).toEqual(start.nodes);

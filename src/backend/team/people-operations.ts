@@ -195,11 +195,16 @@ export function createPeopleOperations(store: Store, clock: () => number) {
       return tokenView((await store.tokens.getToken(tokenId))!);
     },
 
-    async history(ctx: CallerContext, ref: CanvasRef, query: { before?: number; limit: number }): Promise<HistoryPage> {
+    async history(
+      ctx: CallerContext,
+      ref: CanvasRef,
+      query: { before?: number; limit: number; shots?: boolean },
+    ): Promise<HistoryPage> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
       const canvas = await requireCanvas(store, ref.projectId, ref.canvasId);
       const before = query.before ?? canvas.revision + 1;
-      const revisions = await store.history.history(ref.projectId, ref.canvasId, before, query.limit);
+      const listed = await store.history.history(ref.projectId, ref.canvasId, before, query.limit);
+      const revisions = query.shots ? await store.history.shotChanges(ref.projectId, ref.canvasId, listed) : listed;
       const oldest = revisions.at(-1)?.revision ?? null;
       return {
         revisions,

@@ -270,7 +270,7 @@ export const api = {
   history: ({ projectId, canvasId }: CanvasAddress, before?: number) =>
     request<HistoryPage>(
       'GET',
-      `${canvasPath(projectId, canvasId)}/history?limit=50${before ? `&before=${before}` : ''}`,
+      `${canvasPath(projectId, canvasId)}/history?limit=50&shots=true${before ? `&before=${before}` : ''}`,
     ),
 
   estimate: ({ projectId, canvasId }: CanvasAddress, nodeId: string) =>

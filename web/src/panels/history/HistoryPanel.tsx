@@ -2,11 +2,14 @@ import { useCallback, useEffect, useState } from 'react';
 import type { CheckpointView, HistoryEntry } from '../../../../src/contract/index.js';
 import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
 import { api } from '../../model/api.js';
+import { fieldWords, groupHistory, shotWords } from '../../model/history-groups.js';
 import { authorLabel } from '../../model/layout.js';
 
 const CHANGE_WORDS = { create: 'added', update: 'changed', delete: 'deleted' } as const;
 
 function describe(entry: HistoryEntry, names: Map<string, string>): string {
+  const shots = shotWords(entry.shots ?? []);
+  if (shots) return `${names.get(entry.shots![0]!.node_id) ?? 'Board'}: ${shots}`;
   if (entry.changes.length === 0) return entry.operation ?? 'no change';
   const parts = entry.changes
     .slice(0, 3)
@@ -52,23 +55,63 @@ export function HistoryPanel() {
       {error ? <p className="error-line">Could not read the history: {error}</p> : null}
       <Checkpoints revision={revision} />
       <ol className="history-list">
-        {entries.map((entry) => (
-          <li key={entry.revision} className="history-entry" data-revision={entry.revision}>
-            <div className="history-head">
-              <span className="history-revision">r{entry.revision}</span>
-              <span className={`history-author author-${entry.author?.kind ?? 'unknown'}`}>
-                {authorLabel(entry.author)}
-              </span>
-              <span className="muted">{ago(entry.at)}</span>
-            </div>
-            <div className="history-what">{describe(entry, names)}</div>
-            {editable && entry.revision < revision ? (
+        {groupHistory(entries).map((group) => {
+          const [newest] = group.entries as [HistoryEntry];
+          const oldest = group.entries.at(-1)!;
+          const revert = (entry: HistoryEntry) =>
+            editable && entry.revision < revision ? (
               <button type="button" className="button-small" onClick={() => void controller.revertTo(entry.revision)}>
-                Revert to here
+                Revert to r{entry.revision}
               </button>
-            ) : null}
-          </li>
-        ))}
+            ) : null;
+          if (group.entries.length === 1)
+            return (
+              <li key={newest.revision} className="history-entry" data-revision={newest.revision}>
+                <div className="history-head">
+                  <span className="history-revision">r{newest.revision}</span>
+                  <span className={`history-author author-${newest.author?.kind ?? 'unknown'}`}>
+                    {authorLabel(newest.author)}
+                  </span>
+                  <span className="muted">{ago(newest.at)}</span>
+                </div>
+                <div className="history-what">{describe(newest, names)}</div>
+                {revert(newest)}
+              </li>
+            );
+          return (
+            <li
+              key={newest.revision}
+              className="history-entry history-group"
+              data-revision={newest.revision}
+              data-revisions={group.entries.length}
+            >
+              <div className="history-head">
+                <span className="history-revision">
+                  r{oldest.revision}–r{newest.revision}
+                </span>
+                <span className={`history-author author-${newest.author?.kind ?? 'unknown'}`}>
+                  {authorLabel(newest.author)}
+                </span>
+                <span className="muted">{ago(newest.at)}</span>
+              </div>
+              <div className="history-what">
+                {names.get(group.shot!.node_id) ?? 'Board'}: {shotWords([group.shot!], group.fields)}
+              </div>
+              <details>
+                <summary>{group.entries.length} revisions</summary>
+                <ol className="history-sub">
+                  {group.entries.map((entry) => (
+                    <li key={entry.revision} data-revision={entry.revision}>
+                      <span className="history-revision">r{entry.revision}</span>{' '}
+                      {(entry.shots?.[0]?.fields ?? []).map(fieldWords).join(', ')}{' '}
+                      <span className="muted">{ago(entry.at)}</span> {revert(entry)}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            </li>
+          );
+        })}
       </ol>
       {next !== null ? (
         <button
