@@ -111,6 +111,10 @@ export const MeView = z.looseObject({
   projects: z.array(ProjectView),
   /** The signed-in person's address for e-mailed sign-in links (null: none given). */
   email: z.string().nullable().optional(),
+  /** The name the signed-in person chose to be shown by (null: none yet). */
+  display_name: z.string().nullable().optional(),
+  /** A signed-in person whose only name is a sign-in id (the first owner, a single sign-on subject): ask for a name. */
+  needs_name: z.boolean().optional(),
 });
 export type MeView = z.infer<typeof MeView>;
 
@@ -122,6 +126,13 @@ export const SignInMethods = z.strictObject({
   email: z.boolean(),
 });
 export type SignInMethods = z.infer<typeof SignInMethods>;
+
+/** The issuer of people who joined by invitation (`canvas-mcp/invite/<invite id>`): they named themselves then. */
+export const INVITED_ISSUER_PREFIX = 'canvas-mcp/invite';
+
+/** PUT /api/v1/me/name: the name the signed-in person is shown by. */
+export const NameBody = z.strictObject({ display_name: z.string().trim().pipe(DisplayName) });
+export type NameBody = z.infer<typeof NameBody>;
 
 /** PATCH /api/v1/me/email: the person's address for sign-in links, or null to forget it. */
 export const EmailBody = z.strictObject({

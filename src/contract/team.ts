@@ -11,6 +11,8 @@ export const MemberRoleName = z.enum(['viewer', 'editor', 'owner']);
 export const MemberView = z.strictObject({
   issuer: z.string(),
   subject: z.string(),
+  /** The name the person chose to be shown by; null until they chose one (show the subject then). */
+  display_name: z.string().nullable(),
   role: MemberRoleName,
   joined_at: Timestamp,
 });

@@ -27,6 +27,7 @@ import { createReadCache } from './read-cache.js';
 import { createHistoryReads, type HistoryReads } from './history-reads.js';
 import { createSessionStore, type SessionStore } from './session-store.js';
 import { createPeopleEmailStore, type PeopleEmailStore } from './people-email-store.js';
+import { createPeopleNameStore, type PeopleNameStore } from './people-name-store.js';
 import { createDirectoryReads, type DirectoryReads } from './directory-reads.js';
 import { createRunClaims, type RunClaims } from './run-claims.js';
 import { createRunStore, type RunStore } from './run-store.js';
@@ -64,6 +65,7 @@ export interface Store {
   readonly sessions: SessionStore;
   /** People's e-mail addresses for sign-in links. */
   readonly emails: PeopleEmailStore;
+  readonly names: PeopleNameStore;
   readonly directory: DirectoryReads;
   /** The canvas chat's conversations and transcripts. */
   readonly chats: ChatStore;
@@ -154,6 +156,7 @@ export function storeOnDriver(
     history: createHistoryReads(driver),
     sessions: createSessionStore(driver, clock),
     emails: createPeopleEmailStore(driver, clock),
+    names: createPeopleNameStore(driver, clock),
     directory: createDirectoryReads(driver, clock),
     chats: createChatStore(driver, clock),
     grants: createOAuthGrants(driver, clock),

@@ -31,7 +31,7 @@ import { canvasThreads } from './review-views.js';
 
 /** Who writes a comment. */
 export type CommentWriter =
-  | { kind: 'person'; person: Person }
+  | { kind: 'person'; person: Person; /** The name they chose to be shown by, if any. */ shownAs?: string }
   | { kind: 'agent'; name: string }
   | { kind: 'guest'; guestId: string; name: string }
   | { kind: 'assistant'; forPerson: Person };
@@ -39,7 +39,7 @@ export type CommentWriter =
 export function writerName(writer: CommentWriter): string {
   switch (writer.kind) {
     case 'person':
-      return writer.person.subject;
+      return writer.shownAs ?? writer.person.subject;
     case 'agent':
       return writer.name;
     case 'guest':
@@ -189,6 +189,13 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
     return view;
   }
 
+  /** A person writes under the name they chose (docs/ui.md, "Names"); their subject until they choose one. */
+  async function named(writer: CommentWriter): Promise<CommentWriter> {
+    if (writer.kind !== 'person') return writer;
+    const name = await store.names.nameOf(writer.person);
+    return name === null ? writer : { ...writer, shownAs: name };
+  }
+
   /** Where a new thread points, checked against the canvas: the node and shot exist, the anchor fits the node. */
   async function placeOf(ref: CanvasRef, body: ThreadCreateBody): Promise<string> {
     if (!body.node_id) {
@@ -271,7 +278,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
       if (guest) writer = { kind: 'guest', ...guest };
       else {
         await authorizeProject(store, ctx!, ref.projectId, 'viewer');
-        writer = writerOf(ctx!);
+        writer = await named(writerOf(ctx!));
         if (writer.kind !== 'person')
           throw new CanvasError(
             'forbidden',
@@ -312,7 +319,7 @@ export function createThreadOperations(store: Store, hooks: ThreadHooks) {
       as?: CommentWriter,
     ): Promise<ThreadView> {
       if (!as) await authorizeProject(store, ctx!, ref.projectId, 'viewer');
-      const writer = as ?? writerOf(ctx!);
+      const writer = as ?? (await named(writerOf(ctx!)));
       const thread = await requireThread(ref, threadId);
       if (body.markup?.length && thread.node_id === null) throw markupNeedsAFrame();
       const earlier =

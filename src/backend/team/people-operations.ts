@@ -14,7 +14,7 @@ import type { Store } from '../../store/store.js';
 import { authorizeProject, projectRole, requireCanvas } from '../auth/access.js';
 import type { CallerContext } from '../auth/caller.js';
 import { reachableProjects } from './reachable-projects.js';
-import { samePerson } from '../../contract/index.js';
+import { INVITED_ISSUER_PREFIX, samePerson } from '../../contract/index.js';
 
 /**
  * What people do through the API besides editing (docs/api.md): open and end the chat runs their agents present,
@@ -76,6 +76,20 @@ export function tokenView(token: TokenRecord): TokenView {
 const issuedByAPerson = (token: TokenRecord) => token.kind === 'agent' && token.issuedBy !== null;
 
 export function createPeopleOperations(store: Store, clock: () => number) {
+  /**
+   * What a signed-in person sees of themselves: their address, their name, and whether to ask them for one (a person
+   * who joined by invitation named themselves then; anyone else's subject is an id: the first owner's, a single
+   * sign-on provider's).
+   */
+  async function ownFacts(person: Actor) {
+    const name = await store.names.nameOf(person);
+    return {
+      email: await store.emails.emailOf(person),
+      display_name: name,
+      needs_name: name === null && !person.issuer.startsWith(INVITED_ISSUER_PREFIX),
+    };
+  }
+
   return {
     /**
      * Opens a chat run for the caller's agent: bound to the given agent token (which then alone may present it), or
@@ -221,8 +235,16 @@ export function createPeopleOperations(store: Store, clock: () => number) {
         person,
         token_id: ctx.principal.kind === 'session' ? null : ctx.principal.tokenId,
         projects,
-        ...(ctx.principal.kind === 'session' ? { email: await store.emails.emailOf(ctx.principal.person) } : {}),
+        ...(ctx.principal.kind === 'session' ? await ownFacts(ctx.principal.person) : {}),
       };
+    },
+
+    /** The name the signed-in person is shown by, chosen by themselves. */
+    async setName(ctx: CallerContext, name: string): Promise<{ display_name: string }> {
+      if (ctx.principal.kind !== 'session')
+        throw new CanvasError('forbidden', 'Only a signed-in person sets their own name.');
+      await store.names.setName(ctx.principal.person, name);
+      return { display_name: name };
     },
 
     /** The signed-in person's address for e-mailed sign-in links: their own only, or null to forget it. */

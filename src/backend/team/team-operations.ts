@@ -25,6 +25,7 @@ import { canvasIdFrom, createUnder, projectIdFrom } from './ids-from-titles.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Actor } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
+import { personKeyOf } from '../../store/people-name-store.js';
 import type { InviteRecord, MemberRecord } from '../../store/team-store.js';
 import { authorizeProject, requireCanvas } from '../auth/access.js';
 import { writeLayout, type TemplateOperations } from '../storyboard/canvas-templates.js';
@@ -47,10 +48,11 @@ const DEFAULT_INVITE_SECONDS = 7 * 86_400;
 const MEMBER_LINK_MS = 24 * 3_600_000;
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
 
-function memberView(member: MemberRecord): MemberView {
+function memberView(member: MemberRecord, names: ReadonlyMap<string, string>): MemberView {
   return {
     issuer: member.person.issuer,
     subject: member.person.subject,
+    display_name: names.get(personKeyOf(member.person)) ?? null,
     role: member.role,
     joined_at: iso(member.joinedAt)!,
   };
@@ -142,7 +144,9 @@ export function createTeamOperations(
   return {
     async members(ctx, projectId) {
       await authorizeProject(store, ctx, projectId, 'viewer');
-      return (await store.team.members(projectId)).map(memberView);
+      const members = await store.team.members(projectId);
+      const names = await store.names.namesOf(members.map((member) => member.person));
+      return members.map((member) => memberView(member, names));
     },
 
     async invite(ctx, projectId, body) {
@@ -205,7 +209,8 @@ export function createTeamOperations(
 
     async changeRole(ctx, projectId, person, body) {
       const by = await owner(ctx, projectId, 'change roles');
-      return memberView(await store.team.changeRole(projectId, person, body.role, by));
+      const changed = await store.team.changeRole(projectId, person, body.role, by);
+      return memberView(changed, await store.names.namesOf([changed.person]));
     },
 
     async removeMember(ctx, projectId, person) {

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { z } from 'zod';
-import { DisplayName } from '../../contract/index.js';
+import { DisplayName, INVITED_ISSUER_PREFIX } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Actor } from '../../store/records.js';
 import type { InviteRecord } from '../../store/team-store.js';
@@ -54,7 +54,7 @@ const ACCEPT_INVITE = apiRoute({
 
 export const INVITE_ROUTES = [INVITE_PAGE, ACCEPT_INVITE];
 
-const INVITE_ISSUER = 'canvas-mcp/invite';
+const INVITE_ISSUER = INVITED_ISSUER_PREFIX;
 const INVITE_LINK_MS = 60_000;
 
 /** The provider people may sign in with first, when the server has one (src/backend/http/oidc-routes.ts). */

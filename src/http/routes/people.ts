@@ -9,6 +9,7 @@ import {
   HistoryQuery,
   IssuedToken,
   MeView,
+  NameBody,
   ProjectId,
   ResourceId,
   TokenIssueBody,
@@ -30,6 +31,17 @@ const ME = apiRoute({
   tag: 'people',
   auth: 'caller',
   responses: { 200: ok('The caller.', MeView) },
+});
+
+const SET_NAME = apiRoute({
+  method: 'put',
+  path: '/api/v1/me/name',
+  operationId: 'setMyName',
+  summary: 'The name the signed-in person is shown by on every screen (1 to 100 characters, no control characters).',
+  tag: 'people',
+  auth: 'caller',
+  body: NameBody,
+  responses: { 200: ok('The name as kept.', z.strictObject({ display_name: z.string() })) },
 });
 
 const SET_EMAIL = apiRoute({
@@ -125,6 +137,7 @@ const REVOKE_TOKEN = apiRoute({
 export const PEOPLE_ROUTES = [
   ME,
   SET_EMAIL,
+  SET_NAME,
   HISTORY,
   OPEN_CHAT_RUN,
   CHAT_RUNS,
@@ -136,6 +149,9 @@ export const PEOPLE_ROUTES = [
 
 export function registerPeopleRoutes(app: Hono<BackendHttpEnv>, people: PeopleOperations): void {
   handle(app, ME, async (c) => c.json(await people.me(c.get('caller'))));
+  handle(app, SET_NAME, async (c, input) =>
+    c.json(await people.setName(c.get('caller'), (await input.body()).display_name)),
+  );
   handle(app, SET_EMAIL, async (c, input) =>
     c.json(await people.setEmail(c.get('caller'), (await input.body()).email)),
   );

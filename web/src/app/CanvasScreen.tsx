@@ -64,6 +64,7 @@ function TopBar({
   const role = useCanvasState((state) => state.role);
   const canUndo = useCanvasState((state) => state.undo.length > 0);
   const person = useCanvasState((state) => state.person);
+  const names = useCanvasState((state) => state.names);
   const flow = useReactFlow<FlowNode>();
   return (
     <header className="topbar">
@@ -78,7 +79,7 @@ function TopBar({
         ← Canvases
       </a>
       <h1>
-        {address.projectId} <span className="muted">/</span> {address.canvasId}
+        {names?.project ?? address.projectId} <span className="muted">/</span> {names?.canvas ?? address.canvasId}
       </h1>
       <span
         className="chip"
@@ -137,7 +138,7 @@ function TopBar({
         Fit
       </button>
       <Inbox openHere={openHere} />
-      <span className="who">{person ? person.subject : ''}</span>
+      <span className="who">{person ? (names?.person ?? person.subject) : ''}</span>
     </header>
   );
 }

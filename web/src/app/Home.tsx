@@ -36,7 +36,7 @@ export function Home() {
         <h1>Your canvases</h1>
         <div className="who">
           {me.kind === 'person' ? <Inbox /> : null}
-          {me.person ? `Signed in as ${me.person.subject}` : 'Signed in with a token'}
+          {me.person ? `Signed in as ${me.display_name ?? me.person.subject}` : 'Signed in with a token'}
           {me.kind === 'person' ? (
             <button type="button" onClick={() => void api.logout().then(() => window.location.assign('/'))}>
               Sign out
@@ -44,6 +44,7 @@ export function Home() {
           ) : null}
         </div>
       </header>
+      {me.kind === 'person' ? <YourName me={me} onSaved={() => void reload()} /> : null}
       {joined && me.projects.some((project) => project.project_id === joined) ? (
         <p className="notice notice-info" role="status">
           You joined project {joined}.
@@ -507,5 +508,58 @@ function TypedConfirm({
         Cancel
       </button>
     </div>
+  );
+}
+
+/**
+ * The name the team sees (docs/ui.md, "Names"): a person whose only name is a sign-in id (the first owner, a single
+ * sign-on subject) is asked for one on arrival; anyone changes theirs here later.
+ */
+function YourName({ me, onSaved }: { me: MeView; onSaved: () => void }) {
+  const [open, setOpen] = useState(me.needs_name === true);
+  const [name, setName] = useState(me.display_name ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!open)
+    return (
+      <p className="your-name">
+        <button type="button" className="button-small" onClick={() => setOpen(true)}>
+          Change the name your team sees
+        </button>
+      </p>
+    );
+  return (
+    <form
+      className="your-name notice notice-info"
+      aria-label="Your name"
+      onSubmit={(event) => {
+        event.preventDefault();
+        api.setMyName(name.trim()).then(
+          () => {
+            setOpen(false);
+            setProblem(null);
+            onSaved();
+          },
+          (error: unknown) => setProblem((error as Error).message),
+        );
+      }}
+    >
+      <label>
+        {me.needs_name ? 'What should your team call you?' : 'The name your team sees'}{' '}
+        <input
+          value={name}
+          maxLength={100}
+          autoComplete="name"
+          required
+          onChange={(event) => setName(event.target.value)}
+        />
+      </label>{' '}
+      <button type="submit" className="button-primary button-small" disabled={!name.trim()}>
+        Save
+      </button>{' '}
+      <button type="button" className="button-small" onClick={() => setOpen(false)}>
+        Later
+      </button>
+      {problem ? <span className="error-line"> {problem}</span> : null}
+    </form>
   );
 }

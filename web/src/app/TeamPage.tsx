@@ -177,7 +177,10 @@ export function TeamPage({ projectId }: { projectId: string }) {
               return (
                 <tr key={memberKey(member)} data-member={member.subject}>
                   <td>
-                    {member.subject}
+                    {member.display_name ?? member.subject}
+                    {member.display_name && member.display_name !== member.subject ? (
+                      <span className="muted"> ({member.subject})</span>
+                    ) : null}
                     {self ? <span className="chip">you</span> : null}
                   </td>
                   <td>

@@ -267,6 +267,8 @@ export const api = {
       to_revision: toRevision,
     }),
 
+  setMyName: (displayName: string) =>
+    request<{ display_name: string }>('PUT', '/api/v1/me/name', { display_name: displayName }),
   history: ({ projectId, canvasId }: CanvasAddress, before?: number) =>
     request<HistoryPage>(
       'GET',

@@ -50,6 +50,8 @@ export interface CanvasState {
   error: string | null;
   role: Role | null;
   person: { issuer: string; subject: string } | null;
+  /** What the page calls the person, the project and the canvas; null until known (then ids are shown). */
+  names: { person: string | null; project: string; canvas: string } | null;
   layout: Layout;
   states: Record<string, NodeRuntimeState>;
   feed: FeedStatus;

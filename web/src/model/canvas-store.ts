@@ -48,6 +48,7 @@ export function initialCanvasState(address: CanvasAddress): CanvasState {
     error: null,
     role: null,
     person: null,
+    names: null,
     layout: { revision: 0, nodes: [], edges: [] },
     states: {},
     feed: 'connecting',
@@ -280,9 +281,9 @@ export function createCanvasController(
     async load() {
       store.setState({ status: 'loading', error: null });
       try {
-        const { role, person } = await transport.whoAmI();
+        const { role, person, names } = await transport.whoAmI();
         await readSnapshot();
-        store.setState({ status: 'ready', role, person });
+        store.setState({ status: 'ready', role, person, names: names ?? null });
         openFeed(store.getState().layout.revision);
       } catch (error) {
         store.setState({ status: failureStatus(error), error: (error as Error).message });

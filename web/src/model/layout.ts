@@ -24,11 +24,15 @@ export interface Layout {
 export type LayoutEventData = LayoutEvent;
 export type Author = RevisionAuthor;
 
-export function authorLabel(author: Author | null | undefined): string {
+/**
+ * Who made a change, in words; `names` (`issuer|subject` → the name a person chose, from the members list) puts names
+ * where subjects would be (docs/ui.md, "Names").
+ */
+export function authorLabel(author: Author | null | undefined, names?: ReadonlyMap<string, string>): string {
   if (!author) return 'someone';
   switch (author.kind) {
     case 'person':
-      return author.subject;
+      return names?.get(`${author.issuer}|${author.subject}`) ?? author.subject;
     case 'agent': {
       const name = author.token_name ?? author.agent_run_id ?? author.token_id;
       // The canvas chat's own agent says whom it works for in its name.

@@ -49,8 +49,20 @@ export interface ExportState {
   progress: { percent: number | null; message: string | null };
 }
 
+/** What screens call the signed-in person, the project and the canvas. */
+export interface CanvasNames {
+  person: string | null;
+  project: string;
+  canvas: string;
+}
+
 export interface CanvasTransport {
-  whoAmI(): Promise<{ role: Role; person: { issuer: string; subject: string } | null }>;
+  whoAmI(): Promise<{
+    role: Role;
+    person: { issuer: string; subject: string } | null;
+    /** What screens call the person, the project and the canvas (names, not ids). */
+    names?: CanvasNames;
+  }>;
   snapshot(): Promise<CanvasSnapshot>;
   /** `label` names the person's change ("Move", "Edit text"), for a transport that reports it. */
   changes(
@@ -107,7 +119,16 @@ export function restTransport(
     async whoAmI() {
       const me = await api.me();
       const project = me.projects.find((entry) => entry.project_id === address.projectId);
-      return { role: project?.role ?? 'viewer', person: me.person };
+      const canvas = project?.canvases.find((entry) => entry.canvas_id === address.canvasId);
+      return {
+        role: project?.role ?? 'viewer',
+        person: me.person,
+        names: {
+          person: me.display_name ?? me.person?.subject ?? null,
+          project: project?.title ?? address.projectId,
+          canvas: canvas?.title ?? address.canvasId,
+        },
+      };
     },
     snapshot: () => api.snapshot(address),
     changes: (baseRevision, operations, clientSaveId) => api.changes(address, baseRevision, operations, clientSaveId),

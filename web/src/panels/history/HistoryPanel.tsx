@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { CheckpointView, HistoryEntry } from '../../../../src/contract/index.js';
+import type { CheckpointView, HistoryEntry, MemberView } from '../../../../src/contract/index.js';
 import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
 import { api } from '../../model/api.js';
 import { fieldWords, groupHistory, shotWords } from '../../model/history-groups.js';
 import { authorLabel } from '../../model/layout.js';
+import { useReview } from '../../model/review.js';
+
+const NO_MEMBERS: MemberView[] = [];
 
 const CHANGE_WORDS = { create: 'added', update: 'changed', delete: 'deleted' } as const;
 
@@ -33,6 +36,7 @@ export function HistoryPanel() {
   const address = useCanvasState((state) => state.address);
   const revision = useCanvasState((state) => state.layout.revision);
   const nodes = useCanvasState((state) => state.layout.nodes);
+  const members = useReview((data) => data.members, NO_MEMBERS);
   const [entries, setEntries] = useState<HistoryEntry[]>([]);
   const [next, setNext] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -50,6 +54,11 @@ export function HistoryPanel() {
   useEffect(() => void load(), [load, revision]);
 
   const names = new Map(nodes.map((node) => [node.id, node.data.displayName ?? node.id]));
+  const people = new Map(
+    members.flatMap((member) =>
+      member.display_name ? [[`${member.issuer}|${member.subject}`, member.display_name]] : [],
+    ),
+  );
   return (
     <div className="history">
       {error ? <p className="error-line">Could not read the history: {error}</p> : null}
@@ -70,7 +79,7 @@ export function HistoryPanel() {
                 <div className="history-head">
                   <span className="history-revision">r{newest.revision}</span>
                   <span className={`history-author author-${newest.author?.kind ?? 'unknown'}`}>
-                    {authorLabel(newest.author)}
+                    {authorLabel(newest.author, people)}
                   </span>
                   <span className="muted">{ago(newest.at)}</span>
                 </div>
@@ -90,7 +99,7 @@ export function HistoryPanel() {
                   r{oldest.revision}–r{newest.revision}
                 </span>
                 <span className={`history-author author-${newest.author?.kind ?? 'unknown'}`}>
-                  {authorLabel(newest.author)}
+                  {authorLabel(newest.author, people)}
                 </span>
                 <span className="muted">{ago(newest.at)}</span>
               </div>

@@ -151,7 +151,7 @@ export function RequestApproval({
                 )
               }
             />
-            {member.subject}
+            {member.display_name ?? member.subject}
           </label>
         ))}
       </fieldset>

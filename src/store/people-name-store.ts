@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { Actor } from './records.js';
+import type { SqlDriver } from './sql-driver.js';
+
+/** The names people chose to be shown by (migrations/035_people_names.sql): each person sets their own. */
+
+const Row = z.object({ issuer: z.string(), subject: z.string(), display_name: z.string() });
+
+export interface PeopleNameStore {
+  nameOf(person: Actor): Promise<string | null>;
+  /** The names of these people that have one, keyed `issuer|subject`. */
+  namesOf(people: readonly Actor[]): Promise<Map<string, string>>;
+  setName(person: Actor, name: string): Promise<void>;
+}
+
+export const personKeyOf = (person: Actor) => `${person.issuer}|${person.subject}`;
+
+export function createPeopleNameStore(driver: SqlDriver, clock: () => number): PeopleNameStore {
+  return {
+    async nameOf(person) {
+      const row = await driver.get(
+        'SELECT issuer, subject, display_name FROM people_names WHERE issuer = ? AND subject = ?',
+        [person.issuer, person.subject],
+      );
+      return row ? Row.parse(row).display_name : null;
+    },
+
+    async namesOf(people) {
+      const names = new Map<string, string>();
+      const subjects = [...new Set(people.map((person) => person.subject))];
+      if (subjects.length === 0) return names;
+      const rows = await driver.all(
+        `SELECT issuer, subject, display_name FROM people_names WHERE subject IN (${subjects.map(() => '?').join(', ')})`,
+        subjects,
+      );
+      const wanted = new Set(people.map(personKeyOf));
+      for (const row of rows.map((each) => Row.parse(each))) {
+        const key = personKeyOf(row);
+        if (wanted.has(key)) names.set(key, row.display_name);
+      }
+      return names;
+    },
+
+    async setName(person, name) {
+      await driver.transaction(async (tx) => {
+        await tx.run('DELETE FROM people_names WHERE issuer = ? AND subject = ?', [person.issuer, person.subject]);
+        await tx.run('INSERT INTO people_names (issuer, subject, display_name, updated_at) VALUES (?, ?, ?, ?)', [
+          person.issuer,
+          person.subject,
+          name,
+          clock(),
+        ]);
+      });
+    },
+  };
+}
