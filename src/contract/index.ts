@@ -48,3 +48,4 @@ export * from './exports.js';
 export * from './conform.js';
 export * from './tool-sets.js';
 export * from './review.js';
+export * from './review-room.js';

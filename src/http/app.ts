@@ -27,6 +27,9 @@ import type { WriteLimits } from './write-limits.js';
 import type { Mailer } from '../backend/team/mailer.js';
 import { registerWebRoutes } from './routes/web.js';
 import type { Presence } from '../backend/presence/presence.js';
+import type { ReviewRooms } from '../backend/review/review-rooms.js';
+import { registerReviewRoomRoutes } from './routes/review-room.js';
+import { registerSharedRoomRoute } from './routes/shared-room.js';
 import { registerOidcRoutes, type OidcSettings } from './routes/oidc.js';
 import { isPresencePath, registerPresenceRoutes } from './routes/presence.js';
 import { registerTeamRoutes } from './routes/team.js';
@@ -71,6 +74,8 @@ export interface BackendAppOptions {
   oidc?: OidcSettings | null;
   /** Who is on each canvas; absent: no presence routes or events. */
   presence?: Presence;
+  /** The review rooms (docs/review.md, "The review room"). */
+  rooms: ReviewRooms;
   /** How often an idle change feed gets a comment line (default 15 s). */
   feedHeartbeatMs?: number;
   sessions: { times: SessionTimes; publicOrigin: () => string };
@@ -187,6 +192,11 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   });
   registerSharedRoute(app, services.shareLinks);
   registerGuestReviewRoutes(app, services.review);
+  registerSharedRoomRoute(app, {
+    links: services.shareLinks,
+    rooms: options.rooms,
+    heartbeatMs: options.feedHeartbeatMs,
+  });
   const secureCookie = () => options.sessions.publicOrigin().startsWith('https:');
   app.use('/auth/logout', signedIn);
   app.use(
@@ -269,6 +279,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerRunApprovalRoutes(app, services.runApprovals);
   registerShareLinkRoutes(app, services.shareLinks);
   registerReviewRoutes(app, services.review);
+  registerReviewRoomRoutes(app, { store, rooms: options.rooms });
   registerMarkedFrameRoutes(app, services.markedFrames);
   registerPeopleRoutes(app, services.people);
   registerSessionRoutes(app, { store, times: options.sessions.times });
@@ -283,8 +294,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     heartbeatMs: options.feedHeartbeatMs,
     sessionIdleMs: options.sessions.times.idleMs,
     presence: options.presence ?? null,
+    rooms: options.rooms,
   });
-  if (options.presence) registerPresenceRoutes(app, { store, presence: options.presence });
+  if (options.presence) registerPresenceRoutes(app, { store, presence: options.presence, rooms: options.rooms });
 
   // Every API route is registered through its declaration (src/http/route-declaration.ts), so the OpenAPI document
   // describes it: one registered by hand would be served undescribed. The web canvas's pages, next, are not API.

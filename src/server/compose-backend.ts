@@ -10,6 +10,7 @@ import { connectFeedSignals } from '../backend/feed/feed-signals.js';
 import { createMailer } from '../backend/team/mailer.js';
 import { createServices } from '../backend/services.js';
 import { createPresence } from '../backend/presence/presence.js';
+import { createReviewRooms } from '../backend/review/review-rooms.js';
 import { storeLocationOf, type ServeConfig } from '../config/index.js';
 import { LIMITS } from '../contract/index.js';
 import { createBackendApp } from '../http/app.js';
@@ -240,6 +241,8 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   cleanup.defer('change feeds', () => feed.closeAll('shutdown'));
   const presence = await createPresence(store, logger, clock);
   cleanup.defer('presence', () => presence.close());
+  const rooms = await createReviewRooms(store, logger, clock);
+  cleanup.defer('review rooms', () => rooms.close());
   const stopFeedSignals = await connectFeedSignals(store, feed, logger);
   cleanup.defer('feed signals', () => stopFeedSignals());
 
@@ -254,6 +257,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
     bodyChecks: parts.bodyChecks,
     feed,
     presence,
+    rooms,
     oidc:
       config.oidcIssuer && config.oidcClientId
         ? {

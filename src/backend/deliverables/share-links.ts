@@ -38,6 +38,15 @@ export async function liveLink(store: Store, secret: string, now: number): Promi
   return link;
 }
 
+/** The boards a link shows: its one board, or every storyboard of its canvas now. */
+export async function boardsShownBy(store: Store, link: StoredShareLink): Promise<string[]> {
+  if (link.nodeId) return [link.nodeId];
+  const load = await store.layout.loadLayout(link.projectId, link.canvasId);
+  return (load?.nodes ?? [])
+    .filter((row) => (JSON.parse(row.body) as { type?: unknown }).type === 'storyboardNode')
+    .map((row) => row.id);
+}
+
 /** What a guest calls a member of the team: never a sign-in subject (often an e-mail address). */
 export const MEMBER_NAME_FOR_GUESTS = 'Team member';
 
@@ -170,6 +179,9 @@ export function createShareLinkOperations(
 
     /** The live link a secret names; a revoked or expired one says so (a review link's guests use it too). */
     live: (secret: string) => liveLink(store, secret, clock()),
+
+    /** The boards a link shows now (its guests hear of their review rooms alone). */
+    shownBoards: (link: StoredShareLink) => boardsShownBy(store, link),
 
     /** What a link shows, for anyone holding it; a revoked or expired link says so (and shows nothing). */
     async open(secret: string): Promise<SharedBoardsView> {

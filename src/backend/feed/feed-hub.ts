@@ -21,7 +21,7 @@ import { canvasReviewStates } from '../review/review-states.js';
  * so it is one `data:` line).
  */
 export interface FeedEvent {
-  event: 'layout' | 'node_state' | 'reset' | 'presence' | 'export' | 'comment' | 'review';
+  event: 'layout' | 'node_state' | 'reset' | 'presence' | 'export' | 'comment' | 'review' | 'room';
   frame: Buffer;
 }
 

@@ -22,6 +22,10 @@ import { feedEvent, type FeedSubscriber } from '../feed/feed-hub.js';
  */
 
 export const PERSON_TTL_MS = 30_000;
+
+/** A person's key among a canvas's entries (and the presenter's key of a review room). */
+export const personPresenceKey = (person: { issuer: string; subject: string }) =>
+  `person:${person.issuer}|${person.subject}`;
 export const AGENT_TTL_MS = 60_000;
 const COALESCE_MS = 50;
 const SWEEP_MS = 5_000;

@@ -5,7 +5,7 @@ import { newId, sha256Hex } from '../../shared/ids.js';
 import type { StoredGuest } from '../../store/review-store.js';
 import type { StoredShareLink } from '../../store/share-link-store.js';
 import type { Store } from '../../store/store.js';
-import { forGuests, liveLink } from '../deliverables/share-links.js';
+import { boardsShownBy, forGuests, liveLink } from '../deliverables/share-links.js';
 import type { ThreadOperations } from './threads.js';
 
 /**
@@ -38,13 +38,7 @@ export function createGuestOperations(store: Store, threads: ThreadOperations, c
   }
 
   /** The boards the link shows: a guest's thread must be on one of them. */
-  async function shownBoards(link: StoredShareLink): Promise<string[]> {
-    if (link.nodeId) return [link.nodeId];
-    const load = await store.layout.loadLayout(link.projectId, link.canvasId);
-    return (load?.nodes ?? [])
-      .filter((row) => (JSON.parse(row.body) as { type?: unknown }).type === 'storyboardNode')
-      .map((row) => row.id);
-  }
+  const shownBoards = (link: StoredShareLink) => boardsShownBy(store, link);
 
   const ref = (link: StoredShareLink) => ({ projectId: link.projectId, canvasId: link.canvasId });
 

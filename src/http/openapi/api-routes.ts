@@ -21,6 +21,8 @@ import { PRESENCE_ROUTES } from '../routes/presence.js';
 import { GUEST_REVIEW_ROUTES } from '../routes/review-guests.js';
 import { MARKED_FRAME_ROUTES } from '../routes/marked-frames.js';
 import { REVIEW_ROUTES } from '../routes/review.js';
+import { REVIEW_ROOM_ROUTES } from '../routes/review-room.js';
+import { SHARED_ROOM_ROUTES } from '../routes/shared-room.js';
 import { RUN_APPROVAL_ROUTES } from '../routes/run-approvals.js';
 import { RUN_ROUTES } from '../routes/runs.js';
 import { SCRIPT_IMPORT_ROUTES } from '../routes/script-import.js';
@@ -79,6 +81,8 @@ export function apiRoutes(): readonly ApiRoute[] {
     ...RUN_APPROVAL_ROUTES,
     ...REVIEW_ROUTES,
     ...GUEST_REVIEW_ROUTES,
+    ...REVIEW_ROOM_ROUTES,
+    ...SHARED_ROOM_ROUTES,
     ...MARKED_FRAME_ROUTES,
     ...CHAT_ROUTES,
   ];

@@ -9,6 +9,7 @@ import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
 import { credentialStillValid } from '../../backend/auth/recheck.js';
 import { reset, type FeedHub } from '../../backend/feed/feed-hub.js';
 import type { Presence } from '../../backend/presence/presence.js';
+import type { ReviewRooms } from '../../backend/review/review-rooms.js';
 import { createFeedQuota } from '../../backend/feed/feed-quota.js';
 import { sseSubscriber } from '../../backend/feed/sse-subscriber.js';
 import type { BackendHttpEnv } from '../http-env.js';
@@ -45,6 +46,8 @@ export interface FeedRouteOptions {
   sessionIdleMs: number;
   /** Who is on the canvas, sent as `presence` events; null: none. */
   presence?: Presence | null;
+  /** The canvas's review rooms, sent as `room` events; null: none. */
+  rooms?: ReviewRooms | null;
 }
 
 const Revision = z.coerce.number().int().min(0, { error: 'must be a revision (an integer >= 0)' });
@@ -66,7 +69,7 @@ const FEED = apiRoute({
       content: {
         'text/event-stream': z.string().meta({
           description:
-            'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot), `presence` (who is on the canvas), `export` (the progress of an export), `comment` (a comment thread as it now is), `review` (the review states); docs/api.md.',
+            'Server-Sent Events: `layout` (a revision, id = revision), `node_state`, `reset` (re-read the snapshot), `presence` (who is on the canvas), `export` (the progress of an export), `comment` (a comment thread as it now is), `review` (the review states), `room` (a review room: who presents which shot of a board); docs/api.md.',
         }),
       },
     },
@@ -124,6 +127,7 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
     const subscriber = sseSubscriber(res, queueLimits);
     let unsubscribe: (() => void) | null = null;
     let unwatch: (() => void) | null = null;
+    let unwatchRooms: (() => void) | null = null;
     let gone = false;
     const heartbeat = setInterval(() => subscriber.idle(KEEP_ALIVE), heartbeatMs);
     // A revoked token, an ended or idle session or a lost membership ends the feed within recheckMs; feeds of the same
@@ -156,9 +160,11 @@ export function registerFeedRoutes(app: Hono<BackendHttpEnv>, options: FeedRoute
       release();
       unsubscribe?.();
       unwatch?.();
+      unwatchRooms?.();
     });
     unsubscribe = await options.hub.subscribe(params.project_id, params.canvas_id, after, subscriber);
     if (!gone) unwatch = options.presence?.watch(params.project_id, params.canvas_id, subscriber) ?? null;
+    if (!gone) unwatchRooms = options.rooms?.watch(params.project_id, params.canvas_id, subscriber) ?? null;
     if (gone) unsubscribe();
     return RESPONSE_ALREADY_SENT;
   });

@@ -4,7 +4,8 @@ import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
 import { personOf } from '../../backend/team/people-operations.js';
-import type { Presence } from '../../backend/presence/presence.js';
+import { personPresenceKey, type Presence } from '../../backend/presence/presence.js';
+import type { ReviewRooms } from '../../backend/review/review-rooms.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 import { apiRoute, handle, type RouteInput } from '../route-declaration.js';
 import { CANVAS, canvasParams } from '../route-parameters.js';
@@ -13,7 +14,7 @@ import { CANVAS, canvasParams } from '../route-parameters.js';
  * A person's page says where they are on a canvas: POST its selection and cursor (the page throttles them and repeats
  * them every 10 s), DELETE when it leaves; each with the page's tab and count, so a stale one is ignored whatever order
  * they arrive in. Any member; the rest of the team sees it through the change feed's `presence` events. Nothing is
- * stored.
+ * stored. A presenter's review room lives by the same reports, and ends with the presenting page's leaving.
  */
 
 const REPORT = apiRoute({
@@ -55,7 +56,10 @@ function pageOrder(tab: string | undefined, seq: number | undefined): PageOrder 
   return tab !== undefined && seq !== undefined ? { tab, seq } : null;
 }
 
-export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { store: Store; presence: Presence }): void {
+export function registerPresenceRoutes(
+  app: Hono<BackendHttpEnv>,
+  options: { store: Store; presence: Presence; rooms?: ReviewRooms | null },
+): void {
   async function who(c: BackendContext, input: RouteInput<typeof REPORT | typeof LEAVE>) {
     const params = input.params();
     const caller = c.get('caller');
@@ -63,7 +67,7 @@ export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { sto
     if (!person) throw new CanvasError('forbidden', 'Presence is for people: sign in.');
     await authorizeProject(options.store, caller, params.project_id, 'viewer');
     await requireCanvas(options.store, params.project_id, params.canvas_id);
-    return { params, person, key: `person:${person.issuer}|${person.subject}` };
+    return { params, person, key: personPresenceKey(person) };
   }
 
   handle(app, REPORT, async (c, input) => {
@@ -76,12 +80,14 @@ export function registerPresenceRoutes(app: Hono<BackendHttpEnv>, options: { sto
       cursor: body.cursor,
       order: pageOrder(body.tab, body.seq),
     });
+    options.rooms?.heardFrom(params.project_id, params.canvas_id, key);
     return c.body(null, 204);
   });
 
   handle(app, LEAVE, async (c, input) => {
     const { params, key } = await who(c, input);
     const query = input.namedQuery();
+    await options.rooms?.left(params.project_id, params.canvas_id, key, query.tab ?? null);
     options.presence.leave(
       params.project_id,
       params.canvas_id,

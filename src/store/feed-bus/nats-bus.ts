@@ -221,11 +221,12 @@ export async function openNatsBus(url: string, options: FeedBusOptions): Promise
       }
       connection = nats;
       for (const [subject, interest] of interests) follow(nats, subject, interest);
-      const statusWatch = watchStatus(nats).catch(() => undefined);
+      // Not awaited: the client's status iterator does not end when its connection closes (nats 2.29), and waiting
+      // for it kept close() from ever resolving.
+      void watchStatus(nats).catch(() => undefined);
       becameUp();
       firstAttempt();
       const ended = await nats.closed();
-      await statusWatch;
       connection = null;
       for (const interest of interests.values()) interest.subscription = null;
       if (!closed) becameDown(ended);

@@ -11,6 +11,7 @@ import { WEBHOOK_CHANNEL } from '../webhook-outbox.js';
  *   cmcp.layout.<project>.<canvas>     a layout revision committed: "<revision> <project>/<canvas>"
  *   cmcp.states.<project>.<canvas>     node states, exports, comments or review states changed: "<project>/<canvas>"
  *   cmcp.presence.<project>.<canvas>   who is on the canvas (src/backend/presence/presence.ts)
+ *   cmcp.rooms                         review rooms (src/backend/review/review-rooms.ts): few, at a person's pace
  *   cmcp.runs                          "queued:<run>", "cancel:<run>"
  *   cmcp.webhooks                      "due"
  *
@@ -23,7 +24,7 @@ export const SUBJECT_ROOT = 'cmcp';
 export type CanvasSignalKind = 'layout' | 'states' | 'presence';
 
 /** The kinds of message the bus counts (a metric label: a closed set). */
-export const SIGNAL_KINDS = ['layout', 'states', 'presence', 'runs', 'webhooks'] as const;
+export const SIGNAL_KINDS = ['layout', 'states', 'presence', 'runs', 'webhooks', 'rooms'] as const;
 export type SignalKind = (typeof SIGNAL_KINDS)[number];
 
 const token = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
@@ -40,6 +41,13 @@ export function kindOfSubject(subject: string): SignalKind | null {
   const kind = subject.split('.', 2)[1];
   return (SIGNAL_KINDS as readonly string[]).includes(kind ?? '') ? (kind as SignalKind) : null;
 }
+
+/**
+ * The review rooms' signals (src/backend/review/review-rooms.ts): a NOTIFY channel on PostgreSQL, one subject on the
+ * bus that every process follows (a room moves at a person's pace, and a process must know a room before a move of it
+ * reaches it).
+ */
+export const REVIEW_ROOM_CHANNEL = 'canvas_review_rooms';
 
 /** `<project>/<canvas>` as the NOTIFY payloads write it (ids never hold a slash). */
 function canvasOfPayload(ref: string): { projectId: string; canvasId: string } | null {
@@ -77,4 +85,5 @@ export const CHANNEL_ROUTES: ReadonlyMap<string, { subjectOf(payload: string): s
     ],
     [RUN_EVENTS_CHANNEL, { subjectOf: () => `${SUBJECT_ROOT}.runs`, listenSubject: `${SUBJECT_ROOT}.runs` }],
     [WEBHOOK_CHANNEL, { subjectOf: () => `${SUBJECT_ROOT}.webhooks`, listenSubject: `${SUBJECT_ROOT}.webhooks` }],
+    [REVIEW_ROOM_CHANNEL, { subjectOf: () => `${SUBJECT_ROOT}.rooms`, listenSubject: `${SUBJECT_ROOT}.rooms` }],
   ]);

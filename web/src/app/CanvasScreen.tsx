@@ -8,7 +8,7 @@ import { WhoIsHere } from '../canvas/PresenceLayer.js';
 import { fitCanvas } from '../canvas/fit.js';
 import { CanvasContext, useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
 import type { FlowNode } from '../cards/card-data.js';
-import { api } from '../model/api.js';
+import { api, newKey } from '../model/api.js';
 import type { CanvasController } from '../model/canvas-state.js';
 import { createCanvasController } from '../model/canvas-store.js';
 import { ConnectAgent } from '../panels/agents/ConnectAgent.js';
@@ -16,7 +16,7 @@ import { ElementsPanel } from '../panels/elements/ElementsPanel.js';
 import { ExportsPanel } from '../panels/deliverables/ExportsPanel.js';
 import { RunApprovals } from '../panels/agents/RunApprovals.js';
 import { Present } from '../panels/deliverables/Present.js';
-import { presentBoards, type PresentBoard } from '../model/present.js';
+import { boardTitle, presentBoards, type PresentBoard } from '../model/present.js';
 import { HistoryPanel } from '../panels/history/HistoryPanel.js';
 import { NodeDetails } from '../panels/details/NodeDetails.js';
 import { Notices } from '../panels/Notices.js';
@@ -26,6 +26,15 @@ import { CommentsPanel } from '../panels/review/CommentsPanel.js';
 import { restTransport } from '../model/transport.js';
 import { registerCanvasTools } from '../model/webmcp.js';
 import { createReviewController, ReviewContext, useReviewController, type ReviewController } from '../model/review.js';
+import {
+  createRoomController,
+  memberRoomSender,
+  RoomContext,
+  useRoomController,
+  type RoomController,
+} from '../model/review-room.js';
+import { boardsOf } from '../model/shots.js';
+import { RoomBanner } from '../panels/deliverables/RoomBanner.js';
 import { Inbox } from './Inbox.js';
 import { Landing } from './Landing.js';
 import { navigate } from './router.js';
@@ -166,11 +175,10 @@ async function tidy(
   }
 }
 
+type Presenting = { boards: Array<PresentBoard & { nodeId: string }>; start: number };
+
 /** Present mode from the canvas: its boards as they are now, starting at the selected one; animatics when exported. */
-async function present(
-  controller: CanvasController,
-  selected: string | null,
-): Promise<{ boards: PresentBoard[]; start: number }> {
+async function present(controller: CanvasController, selected: string | null): Promise<Presenting> {
   const { layout, states, address } = controller.store.getState();
   const exports = await api.exports(address).then(
     (list) => list.exports,
@@ -240,8 +248,14 @@ function CanvasBody() {
   // On a narrow screen (a tablet) the palette and the side panel are drawers over the canvas, one open at a time.
   const [drawer, setDrawer] = useState<'palette' | 'panel' | null>(null);
   const [shotList, setShotList] = useState(false);
-  const [presenting, setPresenting] = useState<{ boards: PresentBoard[]; start: number } | null>(null);
+  const [presenting, setPresenting] = useState<Presenting | null>(null);
   const { controller } = useCanvas();
+  const rooms = useRoomController();
+  const layout = useCanvasState((state) => state.layout);
+  const boardTitles = useMemo(
+    () => new Map(boardsOf(layout).map((board) => [board.node.id, boardTitle(board.node)])),
+    [layout],
+  );
   const role = useCanvasState((state) => state.role);
   const flow = useReactFlow<FlowNode>();
   // A browser's agent (WebMCP, where the browser offers it) gets the canvas's tools while it is open, with the
@@ -295,10 +309,25 @@ function CanvasBody() {
           return true;
         }}
       />
+      {rooms ? (
+        <RoomBanner
+          controller={rooms}
+          titleOf={(board) => boardTitles.get(board) ?? null}
+          onFollow={(board) => {
+            rooms.follow(board);
+            void present(controller, board).then(setPresenting);
+          }}
+        />
+      ) : null}
       <RunApprovals />
       <FrameEditorHost />
       {presenting ? (
-        <Present boards={presenting.boards} startBoard={presenting.start} onClose={() => setPresenting(null)} />
+        <Present
+          boards={presenting.boards}
+          startBoard={presenting.start}
+          onClose={() => setPresenting(null)}
+          room={rooms ? { controller: rooms, boardIds: presenting.boards.map((board) => board.nodeId) } : null}
+        />
       ) : null}
       <div className="drawer-toggles narrow-only">
         <button
@@ -354,15 +383,37 @@ export function CanvasScreen({ projectId, canvasId }: { projectId: string; canva
   // Made inside the effect that closes it: a controller is never used again after close (StrictMode runs effects twice).
   const [controller, setController] = useState<CanvasController | null>(null);
   const [review, setReview] = useState<ReviewController | null>(null);
+  const [rooms, setRooms] = useState<RoomController | null>(null);
   const [skills, setSkills] = useState<SkillCatalog | null>(null);
   useEffect(() => {
     const address = { projectId, canvasId };
-    // Review rides the same change feed: its comment and review events go to the review controller.
+    // Review rides the same change feed: its comment and review events go to the review controller, its room events
+    // to the room controller. The page's tab names both its presence and the room it presents.
     const reviewing = createReviewController(address, new URLSearchParams(window.location.search).get('thread'));
-    const opened = createCanvasController(address, {
-      transport: restTransport(address, EventSource, reviewing.feed),
+    const tab = newKey();
+    let opened: CanvasController | null = null;
+    const roomsOfPage = createRoomController({
+      me: () => opened?.store.getState().person ?? null,
+      sender: memberRoomSender(address),
+      tab,
+    });
+    opened = createCanvasController(address, {
+      transport: restTransport(
+        address,
+        EventSource,
+        {
+          ...reviewing.feed,
+          room: roomsOfPage.feed.room,
+          connected: () => {
+            reviewing.feed.connected();
+            roomsOfPage.feed.connected();
+          },
+        },
+        tab,
+      ),
     });
     setReview(reviewing);
+    setRooms(roomsOfPage);
     setController(opened);
     void opened.load();
     void reviewing.load();
@@ -376,9 +427,11 @@ export function CanvasScreen({ projectId, canvasId }: { projectId: string; canva
   return (
     <CanvasContext.Provider value={context}>
       <ReviewContext.Provider value={review}>
-        <ReactFlowProvider>
-          <CanvasBody />
-        </ReactFlowProvider>
+        <RoomContext.Provider value={rooms}>
+          <ReactFlowProvider>
+            <CanvasBody />
+          </ReactFlowProvider>
+        </RoomContext.Provider>
       </ReviewContext.Provider>
     </CanvasContext.Provider>
   );

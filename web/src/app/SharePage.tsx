@@ -1,14 +1,18 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SharedBoardsView, ThreadView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
 import type { PresentBoard } from '../model/present.js';
+import { createRoomController, followSharedRoom } from '../model/review-room.js';
 import { Present } from '../panels/deliverables/Present.js';
+import { RoomBanner } from '../panels/deliverables/RoomBanner.js';
 import { SharedAnimatic } from './SharedAnimatic.js';
 import { GuestName, GuestThreads, useGuest } from './SharedReview.js';
 
 /**
  * What a share link opens (docs/deliverables.md, "Share links"): the boards it shows in Present mode and the downloads
- * its owner chose, for someone without an account. A revoked or expired link says so, and shows nothing.
+ * its owner chose, for someone without an account. A revoked or expired link says so, and shows nothing. When a member
+ * presents one of its boards to everyone, the page says so and its guest may follow (docs/review.md, "The review
+ * room"): the link's room stream carries those boards' rooms and nothing else.
  */
 
 /** The animatic among the downloads made from a board (the newest first, as the owner listed them), if any. */
@@ -68,6 +72,9 @@ export function SharePage({ secret }: { secret: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [presenting, setPresenting] = useState<{ board: number; shot: number } | null>(null);
   const guest = useGuest(secret);
+  // A guest follows; only members present.
+  const rooms = useMemo(() => createRoomController({ me: () => null, sender: null }), []);
+  useEffect(() => followSharedRoom(secret, rooms), [secret, rooms]);
   const load = useCallback(
     (first: boolean) =>
       api.shared(secret).then(setView, (error: unknown) => {
@@ -113,6 +120,10 @@ export function SharePage({ secret }: { secret: string }) {
   const threadsOn = (boardIndex: number, shotId: string | null) =>
     view.threads.filter((thread) => thread.node_id === view.board_node_ids[boardIndex] && thread.shot_id === shotId);
   const review = { secret, guest, put, commenting };
+  const titleOf = (board: string) => {
+    const index = view.board_node_ids.indexOf(board);
+    return index >= 0 ? (boards[index]?.title ?? null) : null;
+  };
   if (presenting)
     return (
       <Present
@@ -120,10 +131,19 @@ export function SharePage({ secret }: { secret: string }) {
         startBoard={presenting.board}
         startShot={presenting.shot}
         onClose={() => setPresenting(null)}
+        room={{ controller: rooms, boardIds: view.board_node_ids }}
       />
     );
   return (
     <main className="shared-page" data-share-state="open">
+      <RoomBanner
+        controller={rooms}
+        titleOf={titleOf}
+        onFollow={(board) => {
+          rooms.follow(board);
+          setPresenting({ board: Math.max(0, view.board_node_ids.indexOf(board)), shot: 0 });
+        }}
+      />
       <h1>{view.title}</h1>
       <p className="muted">
         Shared with you to {commenting ? 'look at and comment on' : 'look at'}:{' '}

@@ -60,6 +60,8 @@ import type {
   ThreadList,
   ThreadView,
   ProjectStorageView,
+  ReviewRoom,
+  RoomMoveBody,
 } from '../../../src/contract/index.js';
 
 /**
@@ -191,6 +193,19 @@ export const api = {
   revokeShareLink: ({ projectId, canvasId }: CanvasAddress, shareId: string) =>
     request<void>('DELETE', `${canvasPath(projectId, canvasId)}/share-links/${encodeURIComponent(shareId)}`),
   shared: (secret: string) => request<SharedBoardsView>('GET', `/api/v1/shared/${encodeURIComponent(secret)}`),
+  /** A share link's review-room stream (Server-Sent Events): the rooms of the boards it shows. */
+  sharedRoomUrl: (secret: string) => `/api/v1/shared/${encodeURIComponent(secret)}/room`,
+  moveRoom: ({ projectId, canvasId }: CanvasAddress, boardId: string, body: RoomMoveBody) =>
+    request<ReviewRoom>('PUT', `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(boardId)}/room`, body),
+  /** keepalive: a presenter closing the tab still ends the room. */
+  endRoom: ({ projectId, canvasId }: CanvasAddress, boardId: string) =>
+    request<void>(
+      'DELETE',
+      `${canvasPath(projectId, canvasId)}/nodes/${encodeURIComponent(boardId)}/room`,
+      undefined,
+      {},
+      { keepalive: true },
+    ),
 
   // Review (docs/review.md): comment threads, review states, the inbox, and a review link's guests.
   threads: ({ projectId, canvasId }: CanvasAddress) =>

@@ -12,6 +12,7 @@ import type {
   ChainEstimate,
   RunChain,
   ReviewStateList,
+  RoomEvent,
   ThreadView,
 } from '../../../src/contract/index.js';
 import { api, newKey, type CanvasAddress } from './api.js';
@@ -103,6 +104,8 @@ export interface ReviewFeedListener {
   comment(thread: ThreadView): void;
   /** The canvas's review states and whether editors may approve, as GET …/review-states answers them. */
   review(list: ReviewStateList): void;
+  /** A board's review room changed or ended (docs/review.md, "The review room"). */
+  room?(event: RoomEvent): void;
   connected(): void;
 }
 
@@ -111,9 +114,10 @@ export function restTransport(
   address: CanvasAddress,
   EventSourceClass: typeof EventSource = EventSource,
   review?: ReviewFeedListener,
+  /** This page's id among the person's tabs (its review room ends with this tab's leaving). */
+  tab: string = newKey(),
 ): CanvasTransport {
   // This page's reports in order: the server ignores one that arrives after a later one, or after the page left.
-  const tab = newKey();
   let seq = 0;
   return {
     async whoAmI() {
@@ -181,6 +185,9 @@ export function restTransport(
       );
       feed.addEventListener('review', (message) =>
         review?.review(JSON.parse((message as MessageEvent<string>).data) as ReviewStateList),
+      );
+      feed.addEventListener('room', (message) =>
+        review?.room?.(JSON.parse((message as MessageEvent<string>).data) as RoomEvent),
       );
       return () => feed.close();
     },
