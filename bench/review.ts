@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SNAPSHOT_CONTRACT_VERSION, SNAPSHOT_VERSION_HEADER } from '../src/contract/index.js';
 import { DEMO_OWNER } from '../src/server/demo-seed.js';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { cpuMillis } from './process-stats.js';
@@ -11,8 +12,22 @@ import { benchToken } from './workload.js';
 /**
  * `npm run bench` (part): review (issue 33, item 6). A person posts comments on the demo canvas (each a new thread,
  * through the REST API with their session) while 50 pages hold the canvas's change feed open; the latency from
- * sending the comment to its `comment` event arriving at every page, p50 and p99, and the server CPU per comment.
+ * sending the comment to its `comment` event arriving at every page, p50 and p99, and the server CPU per comment; then
+ * the same for drawn notes (docs/review.md, "Drawn notes": each comment carries a circle, an arrow, a word and a
+ * 200-point freehand line on a card), against the comments of words alone in the same run.
  */
+
+/** A drawn note as a reviewer makes one: a circle, an arrow, a word and a long freehand line. */
+const NOTE = [
+  { tool: 'ellipse', colour: '#e53935', points: [0.4, 0.3, 0.6, 0.7] },
+  { tool: 'arrow', colour: '#ffeb3b', points: [0.1, 0.9, 0.38, 0.55] },
+  { tool: 'text', colour: '#ffffff', points: [0.42, 0.22], text: 'smaller' },
+  {
+    tool: 'pen',
+    colour: '#e53935',
+    points: Array.from({ length: 200 }, (_, index) => [0.1 + index / 250, 0.5 + Math.sin(index / 9) / 10]).flat(),
+  },
+];
 
 const CLI = join(ROOT, 'dist/cli/main.js');
 const COMMENTS = Number(process.env.BENCH_REVIEW_COMMENTS ?? 100);
@@ -45,7 +60,7 @@ async function page(url: string, token: string): Promise<{ seen: Map<string, num
   return { seen, close: () => controller.abort() };
 }
 
-export async function measureReview(): Promise<{
+export async function measureReview(drawn = false): Promise<{
   pages: number;
   p50: number;
   p99: number;
@@ -79,6 +94,15 @@ export async function measureReview(): Promise<{
       'content-type': 'application/json',
     };
     const canvas = `${url}/api/v2/projects/demo/canvases/main`;
+    // A drawn note is drawn on a card's frame: the first card of the demo canvas.
+    const snapshot = (await (
+      await fetch(`${canvas}/snapshot`, {
+        headers: { ...headers, [SNAPSHOT_VERSION_HEADER]: SNAPSHOT_CONTRACT_VERSION },
+      })
+    ).json()) as {
+      layout: { nodes: Array<{ id: string }> };
+    };
+    const nodeId = snapshot.layout.nodes[0]!.id;
     const pages = await Promise.all(
       Array.from({ length: PAGES }, (_, index) =>
         page(`${canvas}/events`, readers[Math.floor(index / FEEDS_PER_TOKEN)]!),
@@ -92,7 +116,11 @@ export async function measureReview(): Promise<{
       const response = await fetch(`${canvas}/threads`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ node_id: null, body: `Comment ${index}: the horizon is tilted.` }),
+        body: JSON.stringify(
+          drawn
+            ? { node_id: nodeId, body: `Note ${index}: this, smaller.`, markup: NOTE }
+            : { node_id: null, body: `Comment ${index}: the horizon is tilted.` },
+        ),
       });
       if (response.status !== 201) throw new Error(`comment: ${response.status} ${await response.text()}`);
       const { thread_id: threadId } = (await response.json()) as { thread_id: string };
@@ -118,5 +146,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = await measureReview();
   process.stdout.write(
     `\nreview (${COMMENTS} comments, ${figures.pages} open pages): comment → visible on every page p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, max ${figures.max.toFixed(1)} ms; server CPU ${figures.cpuPerCommentMs.toFixed(2)} ms per comment\n`,
+  );
+  const drawn = await measureReview(true);
+  process.stdout.write(
+    `review, drawn notes (${COMMENTS}, ${drawn.pages} open pages): note → visible on every page p50 ${drawn.p50.toFixed(1)} ms, p99 ${drawn.p99.toFixed(1)} ms, max ${drawn.max.toFixed(1)} ms; server CPU ${drawn.cpuPerCommentMs.toFixed(2)} ms per note; p99 ${(drawn.p99 / figures.p99).toFixed(2)}× the words-alone comment\n`,
   );
 }
