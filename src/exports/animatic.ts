@@ -132,7 +132,15 @@ export async function renderAnimatic(
               // 1/25 for a still, would round some of them onto the same tick and drop them).
               `loop=loop=${frames - 1}:size=1:start=0,settb=${denominator}/${numerator},setpts=N`;
         filters.push(
-          [`[${input}:v]setsar=1`, motion, `trim=end_frame=${frames}`, ...burnIn, `format=yuv420p[${label}]`].join(','),
+          [
+            // The still in the film's pixel format before it is repeated or moved: converted once, and a move scales
+            // 4:2:0 planes (half the bytes of RGB) on each of its frames.
+            `[${input}:v]setsar=1,format=yuv420p`,
+            motion,
+            `trim=end_frame=${frames}`,
+            ...burnIn,
+            `format=yuv420p[${label}]`,
+          ].join(','),
         );
       }
       segments.push({ label, frames });
