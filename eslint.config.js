@@ -64,8 +64,8 @@ const webRule = {
 /**
  * The ladder of web/src (docs/architecture.md, "Where things live"), rung by rung from the bottom: the model (state,
  * rules, the server's API: plain TypeScript), the UI pieces every screen shares, the cards, what draws them (the
- * canvas; the drawing editor and the board page take this rung when they come), the panels, and the two pages that
- * compose them (the web app and the MCP App). A folder imports only rungs below its own, never a folder beside it.
+ * canvas, the frame editor, the board page's views), the panels, and the two pages that compose them (the web app and
+ * the MCP App). A folder imports only rungs below its own, never a folder beside it.
  */
 const WEB_LADDER = [['model'], ['ui'], ['cards'], ['canvas', 'draw', 'board'], ['panels'], ['app', 'mcp-app']];
 

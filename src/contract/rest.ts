@@ -21,6 +21,12 @@ export function webCanvasPath(projectId: string, canvasId: string): string {
   return `/p/${encodeURIComponent(projectId)}/c/${encodeURIComponent(canvasId)}`;
 }
 
+/** Where the web canvas shows one storyboard as a page of its own (Grid, List, Animatic: docs/ui.md, "The board page"). */
+export const WEB_BOARD_ROUTE = '/p/:project_id/c/:canvas_id/board/:node_id';
+export function webBoardPath(projectId: string, canvasId: string, nodeId: string): string {
+  return `${webCanvasPath(projectId, canvasId)}/board/${encodeURIComponent(nodeId)}`;
+}
+
 /** Where a share link opens: Present mode of the boards it shows, without an account. */
 export const WEB_SHARE_ROUTE = '/share/:secret';
 

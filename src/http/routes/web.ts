@@ -4,7 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
-import { WEB_CANVAS_ROUTE, WEB_SHARE_ROUTE, WEB_TEAM_ROUTE } from '../../contract/index.js';
+import { WEB_BOARD_ROUTE, WEB_CANVAS_ROUTE, WEB_SHARE_ROUTE, WEB_TEAM_ROUTE } from '../../contract/index.js';
 import { WEB_DIR } from '../../shared/package-paths.js';
 import type { BackendContext, BackendHttpEnv } from '../http-env.js';
 
@@ -62,7 +62,7 @@ export function registerWebRoutes(app: Hono<BackendHttpEnv>): void {
     // Read per request: cheap, and a rebuild while the server runs is served at once.
     return c.html(existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : NOT_BUILT);
   };
-  for (const path of ['/', WEB_CANVAS_ROUTE, WEB_TEAM_ROUTE, WEB_SHARE_ROUTE]) {
+  for (const path of ['/', WEB_CANVAS_ROUTE, WEB_BOARD_ROUTE, WEB_TEAM_ROUTE, WEB_SHARE_ROUTE]) {
     app.use(path, PAGE_HEADERS);
     app.get(path, page);
   }

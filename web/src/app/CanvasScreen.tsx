@@ -1,16 +1,15 @@
-import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { useReactFlow } from '@xyflow/react';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import type { NotificationView, SkillCatalog } from '../../../src/contract/index.js';
+import type { NotificationView } from '../../../src/contract/index.js';
 import { CanvasView } from '../canvas/CanvasView.js';
 import { FrameEditorHost } from '../draw/FrameEditor.js';
 import { FileUploads } from '../canvas/FileUploads.js';
 import { WhoIsHere } from '../canvas/PresenceLayer.js';
 import { fitCanvas } from '../canvas/fit.js';
-import { CanvasContext, useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
+import { useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
 import type { FlowNode } from '../cards/card-data.js';
-import { api, newKey } from '../model/api.js';
+import { api } from '../model/api.js';
 import type { CanvasController } from '../model/canvas-state.js';
-import { createCanvasController } from '../model/canvas-store.js';
 import { ConnectAgent } from '../panels/agents/ConnectAgent.js';
 import { ElementsPanel } from '../panels/elements/ElementsPanel.js';
 import { ExportsPanel } from '../panels/deliverables/ExportsPanel.js';
@@ -23,20 +22,14 @@ import { Notices } from '../panels/Notices.js';
 import { Palette } from '../panels/palette/Palette.js';
 import { ShotList } from '../panels/shots/ShotList.js';
 import { CommentsPanel } from '../panels/review/CommentsPanel.js';
-import { restTransport } from '../model/transport.js';
 import { registerCanvasTools } from '../model/webmcp.js';
-import { createReviewController, ReviewContext, useReviewController, type ReviewController } from '../model/review.js';
-import {
-  createRoomController,
-  memberRoomSender,
-  RoomContext,
-  useRoomController,
-  type RoomController,
-} from '../model/review-room.js';
+import { useReviewController } from '../model/review.js';
+import { useRoomController } from '../model/review-room.js';
 import { boardsOf } from '../model/shots.js';
 import { RoomBanner } from '../panels/deliverables/RoomBanner.js';
 import { Inbox } from './Inbox.js';
-import { Landing } from './Landing.js';
+import { canvasStatusScreen, OpenCanvas } from './OpenCanvas.js';
+import { CanvasStatus, UndoButton } from './CanvasStatus.js';
 import { navigate } from './router.js';
 
 /** One open canvas: the top bar, the palette, the canvas and the side panels. */
@@ -45,13 +38,6 @@ type Tab = 'details' | 'comments' | 'history' | 'elements' | 'exports' | 'chat' 
 
 // The chat brings the AI SDK with it: loaded when its tab is first opened, not with the canvas.
 const ChatPanel = lazy(() => import('../panels/chat/ChatPanel.js').then((module) => ({ default: module.ChatPanel })));
-
-const FEED_LABEL = {
-  connecting: 'Connecting…',
-  live: 'Live',
-  reconnecting: 'Reconnecting…',
-  closed: 'Offline',
-} as const;
 
 function TopBar({
   shotList,
@@ -67,11 +53,6 @@ function TopBar({
   const { controller } = useCanvas();
   const editable = useEditable();
   const address = useCanvasState((state) => state.address);
-  const revision = useCanvasState((state) => state.layout.revision);
-  const feed = useCanvasState((state) => state.feed);
-  const saving = useCanvasState((state) => state.saving);
-  const role = useCanvasState((state) => state.role);
-  const canUndo = useCanvasState((state) => state.undo.length > 0);
   const person = useCanvasState((state) => state.person);
   const names = useCanvasState((state) => state.names);
   const flow = useReactFlow<FlowNode>();
@@ -90,28 +71,10 @@ function TopBar({
       <h1>
         {names?.project ?? address.projectId} <span className="muted">/</span> {names?.canvas ?? address.canvasId}
       </h1>
-      <span
-        className="chip"
-        title="The canvas revision this screen shows: every change you make is checked against it."
-      >
-        revision {revision}
-      </span>
-      <span className={`feed feed-${feed}`} data-feed={feed}>
-        {FEED_LABEL[feed]}
-      </span>
-      {saving > 0 ? <span className="muted">Saving…</span> : null}
+      <CanvasStatus />
       <span className="spacer" />
       <WhoIsHere />
-      {role === 'viewer' ? <span className="chip chip-warning">View only</span> : null}
-      <button
-        type="button"
-        className="button-small"
-        disabled={!editable || !canUndo}
-        onClick={() => void controller.undoLast()}
-        title="Undo your last change (Ctrl+Z)"
-      >
-        Undo
-      </button>
+      <UndoButton />
       <button
         type="button"
         className="button-small"
@@ -272,26 +235,8 @@ function CanvasBody() {
     });
   }, [controller, status, role, flow]);
   const toggle = (which: 'palette' | 'panel') => setDrawer((open) => (open === which ? null : which));
-  if (status === 'loading') return <main className="screen-message">Opening the canvas…</main>;
-  // Only someone whose session ended is told so; someone who never signed in is shown how to.
-  if (status === 'signed-out')
-    return (
-      <Landing
-        reason={
-          error?.startsWith('Your session has ended')
-            ? 'Your session has ended. Sign in again with a new link.'
-            : 'This canvas is for the people of its project: sign in to open it.'
-        }
-      />
-    );
-  if (status === 'forbidden')
-    return <main className="screen-message">You are not a member of this project. Ask an owner to add you.</main>;
-  if (status === 'missing')
-    return <main className="screen-message">There is no such canvas. Go back to your canvases.</main>;
-  if (status === 'error')
-    return (
-      <main className="screen-message">The canvas could not be opened: {error}. Reload the page to try again.</main>
-    );
+  const gate = canvasStatusScreen(status, error);
+  if (gate) return gate;
   return (
     <div className="canvas-screen">
       <TopBar
@@ -380,59 +325,9 @@ function CanvasBody() {
 }
 
 export function CanvasScreen({ projectId, canvasId }: { projectId: string; canvasId: string }) {
-  // Made inside the effect that closes it: a controller is never used again after close (StrictMode runs effects twice).
-  const [controller, setController] = useState<CanvasController | null>(null);
-  const [review, setReview] = useState<ReviewController | null>(null);
-  const [rooms, setRooms] = useState<RoomController | null>(null);
-  const [skills, setSkills] = useState<SkillCatalog | null>(null);
-  useEffect(() => {
-    const address = { projectId, canvasId };
-    // Review rides the same change feed: its comment and review events go to the review controller, its room events
-    // to the room controller. The page's tab names both its presence and the room it presents.
-    const reviewing = createReviewController(address, new URLSearchParams(window.location.search).get('thread'));
-    const tab = newKey();
-    let opened: CanvasController | null = null;
-    const roomsOfPage = createRoomController({
-      me: () => opened?.store.getState().person ?? null,
-      sender: memberRoomSender(address),
-      tab,
-    });
-    opened = createCanvasController(address, {
-      transport: restTransport(
-        address,
-        EventSource,
-        {
-          ...reviewing.feed,
-          room: roomsOfPage.feed.room,
-          connected: () => {
-            reviewing.feed.connected();
-            roomsOfPage.feed.connected();
-          },
-        },
-        tab,
-      ),
-    });
-    setReview(reviewing);
-    setRooms(roomsOfPage);
-    setController(opened);
-    void opened.load();
-    void reviewing.load();
-    return () => opened.close();
-  }, [projectId, canvasId]);
-  useEffect(() => {
-    api.skills().then(setSkills, () => setSkills({ skills: [] }));
-  }, []);
-  const context = useMemo(() => (controller ? { controller, skills } : null), [controller, skills]);
-  if (!context) return <main className="screen-message">Opening the canvas…</main>;
   return (
-    <CanvasContext.Provider value={context}>
-      <ReviewContext.Provider value={review}>
-        <RoomContext.Provider value={rooms}>
-          <ReactFlowProvider>
-            <CanvasBody />
-          </ReactFlowProvider>
-        </RoomContext.Provider>
-      </ReviewContext.Provider>
-    </CanvasContext.Provider>
+    <OpenCanvas projectId={projectId} canvasId={canvasId}>
+      <CanvasBody />
+    </OpenCanvas>
   );
 }

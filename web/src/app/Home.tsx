@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { MeView, SessionView, TemplateView } from '../../../src/contract/index.js';
 import { api, ApiError } from '../model/api.js';
+import { CanvasBoards } from './CanvasBoards.js';
 import { Inbox } from './Inbox.js';
 import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
@@ -207,6 +208,7 @@ export function Home() {
                       ) : null}
                     </span>
                   </div>
+                  <CanvasBoards projectId={project.project_id} canvasId={canvas.canvas_id} />
                   {isPending('template', canvas.canvas_id) ? (
                     <OneField
                       label={`Template name for ${canvas.canvas_id}`}

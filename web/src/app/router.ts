@@ -1,11 +1,14 @@
-import { useSyncExternalStore } from 'react';
-import { webCanvasPath, webTeamPath } from '../../../src/contract/index.js';
+import { webBoardPath, webCanvasPath, webTeamPath } from '../../../src/contract/index.js';
 
-/** The page's few routes, on the History API: / (projects), /p/{project}/c/{canvas} (a canvas), /p/{project}/team. */
+/**
+ * The page's few routes, on the History API: / (projects), /p/{project}/c/{canvas} (a canvas),
+ * /p/{project}/c/{canvas}/board/{node} (one storyboard as a page), /p/{project}/team.
+ */
 
 export type Route =
   | { kind: 'home' }
   | { kind: 'canvas'; projectId: string; canvasId: string }
+  | { kind: 'board'; projectId: string; canvasId: string; nodeId: string }
   | { kind: 'team'; projectId: string }
   | { kind: 'share'; secret: string };
 
@@ -14,6 +17,14 @@ export function parseRoute(pathname: string): Route {
   if (share) return { kind: 'share', secret: decodeURIComponent(share[1]!) };
   const team = /^\/p\/([^/]+)\/team\/?$/.exec(pathname);
   if (team) return { kind: 'team', projectId: decodeURIComponent(team[1]!) };
+  const board = /^\/p\/([^/]+)\/c\/([^/]+)\/board\/([^/]+)\/?$/.exec(pathname);
+  if (board)
+    return {
+      kind: 'board',
+      projectId: decodeURIComponent(board[1]!),
+      canvasId: decodeURIComponent(board[2]!),
+      nodeId: decodeURIComponent(board[3]!),
+    };
   const match = /^\/p\/([^/]+)\/c\/([^/]+)\/?$/.exec(pathname);
   if (match)
     return { kind: 'canvas', projectId: decodeURIComponent(match[1]!), canvasId: decodeURIComponent(match[2]!) };
@@ -21,22 +32,7 @@ export function parseRoute(pathname: string): Route {
 }
 
 export const canvasHref = webCanvasPath;
+export const boardHref = webBoardPath;
 export const teamHref = webTeamPath;
 
-const listeners = new Set<() => void>();
-window.addEventListener('popstate', () => listeners.forEach((listener) => listener()));
-
-export function navigate(href: string): void {
-  window.history.pushState(null, '', href);
-  listeners.forEach((listener) => listener());
-}
-
-export function usePathname(): string {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => window.location.pathname,
-  );
-}
+export { navigate, usePathname } from '../model/navigation.js';

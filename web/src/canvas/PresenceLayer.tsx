@@ -3,16 +3,14 @@ import { useEffect, useRef } from 'react';
 import type { PresenceEntry } from '../../../src/contract/index.js';
 import { useCanvas, useCanvasState } from '../ui/canvas-context.js';
 import type { FlowNode } from '../cards/card-data.js';
+import { presenceReporter, type PresenceReporter } from '../model/presence-report.js';
 
 /**
  * Who else is on the canvas (docs/ui.md, "Who else is here"), drawn on it: each person's cursor with their name and an
  * outline round what they selected, in their colour; each agent as a marker on the node it touched last. And the
- * person's own place, reported: their selection and cursor (in canvas coordinates, so zoom and pan differ freely), at
- * most every 100 ms, repeated every 10 s so it does not expire, and withdrawn when they leave.
+ * person's own place, reported: their selection and cursor (in canvas coordinates, so zoom and pan differ freely),
+ * through the one reporter every page uses (model/presence-report.ts).
  */
-
-const REPORT_MS = 100;
-const HEARTBEAT_MS = 10_000;
 
 function NodeBox({
   nodeId,
@@ -98,52 +96,33 @@ export function PresenceLayer({ pane }: { pane: React.RefObject<HTMLElement | nu
       .map((node) => node.id)
       .join('\u0000'),
   );
-  const last = useRef<{ selection: string[]; cursor: { x: number; y: number } | null }>({
-    selection: [],
-    cursor: null,
-  });
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const selected = useRef<string[]>([]);
+  const reporter = useRef<PresenceReporter | null>(null);
 
   useEffect(() => {
     if (status !== 'ready') return;
-    const send = () => {
-      timer.current = null;
-      controller.reportPresence(last.current);
-    };
-    const soon = () => {
-      timer.current ??= setTimeout(send, REPORT_MS);
-    };
+    const reports = presenceReporter(controller, { selection: selected.current, cursor: null });
+    reporter.current = reports;
     const element = pane.current;
     const onMove = (event: PointerEvent) => {
       const point = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      last.current = { ...last.current, cursor: { x: Math.round(point.x), y: Math.round(point.y) } };
-      soon();
+      reports.update({ cursor: { x: Math.round(point.x), y: Math.round(point.y) } });
     };
-    const onLeave = () => {
-      last.current = { ...last.current, cursor: null };
-      soon();
-    };
+    const onLeave = () => reports.update({ cursor: null });
     element?.addEventListener('pointermove', onMove);
     element?.addEventListener('pointerleave', onLeave);
-    const heartbeat = setInterval(send, HEARTBEAT_MS);
-    const leave = () => controller.reportPresence(null);
-    window.addEventListener('pagehide', leave);
-    send();
     return () => {
       element?.removeEventListener('pointermove', onMove);
       element?.removeEventListener('pointerleave', onLeave);
-      clearInterval(heartbeat);
-      if (timer.current) clearTimeout(timer.current);
-      timer.current = null;
-      window.removeEventListener('pagehide', leave);
-      leave();
+      reporter.current = null;
+      reports.stop();
     };
   }, [controller, flow, pane, status]);
 
   useEffect(() => {
-    last.current = { ...last.current, selection: selection ? selection.split('\u0000') : [] };
-    if (status === 'ready') controller.reportPresence(last.current);
-  }, [selection, controller, status]);
+    selected.current = selection ? selection.split('\u0000') : [];
+    reporter.current?.update({ selection: selected.current }, true);
+  }, [selection]);
 
   return <Others entries={entries} />;
 }

@@ -12,6 +12,7 @@ import { aspectOf } from '../../../src/shared/frame-shape.js';
 import { useShownGuides } from '../model/guides.js';
 import { isShotSelected, useShotSelection } from '../model/shot-selection.js';
 import { LongPress } from '../model/long-press.js';
+import { navigate } from '../model/navigation.js';
 import { recordOf, formatMs, list, num, text } from '../model/values.js';
 
 /**
@@ -24,14 +25,15 @@ import { recordOf, formatMs, list, num, text } from '../model/values.js';
  * canvas makes no loose upload card of them (the drop stops here). A card of the canvas let go over a frame is the
  * canvas's to handle (CanvasView), found by the frame's `data-board-id` and `data-shot-id`. A double-click or Enter on
  * a frame opens its frame editor, and so does a long press of a finger on it (a tablet's way: docs/ui.md, "Tablet and
- * pen"). The framing guides the person chose (Guides, over the frames) are drawn over every frame.
+ * pen"). The framing guides the person chose (Guides, over the frames) are drawn over every frame. "Open board" opens
+ * the board as a page of its own (docs/ui.md, "The board page").
  */
 export function StoryboardNodeCard(card: CardProps) {
   const data = recordOf(card.data.node.data);
   const frames = list(data.frames).map(recordOf);
   const origin = useMediaOrigin();
   const editable = useEditable();
-  const { controller } = useCanvas();
+  const { controller, boardHref } = useCanvas();
   const states = useCanvasState((state) => state.states);
   const boardId = card.data.node.id;
   const takesFiles = useTakesFiles();
@@ -89,6 +91,20 @@ export function StoryboardNodeCard(card: CardProps) {
         onDrop={(event) => void takeFiles(event, null, null)}
       >
         <BoardReviewState nodeId={boardId} />
+        {boardHref ? (
+          <a
+            className="button-small board-open nodrag"
+            href={boardHref(boardId)}
+            title="The board as a page of its own: a grid of large frames, the shot list, the animatic"
+            onClick={(event) => {
+              if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+              event.preventDefault();
+              navigate(boardHref(boardId));
+            }}
+          >
+            Open board<span className="visually-hidden"> {title}</span>
+          </a>
+        ) : null}
         {frames.length > 0 ? <GuidePicker /> : null}
         {frames.length === 0 ? <div className="media-empty">No frames yet</div> : null}
         <div

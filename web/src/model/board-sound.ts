@@ -1,7 +1,8 @@
-import type { CanvasEdge, LayoutOperation } from '../../../src/contract/index.js';
+import { dataOf, type CanvasEdge, type LayoutOperation, type NodeRuntimeState } from '../../../src/contract/index.js';
 import type { Intent } from './canvas-state.js';
 import { newKey } from './api.js';
 import type { Layout } from './layout.js';
+import { boardTitle } from './present.js';
 
 /**
  * What each sound card is to a board's animatic (docs/deliverables.md, "Sources"): a voice-over on one of its
@@ -41,4 +42,45 @@ export function setSoundRole(boardId: string, soundId: string, role: SoundRole):
       return operations;
     },
   };
+}
+
+/** A sound under a board's animatic: its card, its name, what plays (null: no file nor finished run yet), its length. */
+export interface BoardSound {
+  nodeId: string;
+  name: string;
+  url: string | null;
+  durationMs: number | null;
+}
+
+/**
+ * The sounds under a board, as the animatic export picks them (src/exports/board-source.ts): the voice-over of each
+ * shot (a sound card connected to the board naming the shot) and the music bed (one connected naming none). A card's
+ * sound is its file, else its latest run's sound.
+ */
+export function boardSounds(
+  layout: Layout,
+  states: Readonly<Record<string, NodeRuntimeState>>,
+  boardId: string,
+): { music: BoardSound | null; voices: Map<string, BoardSound> } {
+  const nodes = new Map(layout.nodes.map((node) => [node.id, node]));
+  const voices = new Map<string, BoardSound>();
+  let music: BoardSound | null = null;
+  for (const edge of layout.edges) {
+    if (edge.target !== boardId) continue;
+    const node = nodes.get(edge.source);
+    const data = dataOf(node, 'audioNode');
+    if (!node || !data) continue;
+    const file = typeof data.audioUrl === 'string' && data.audioUrl ? data.audioUrl : null;
+    const sound: BoardSound = {
+      nodeId: node.id,
+      name: boardTitle(node),
+      url: file ?? states[node.id]?.outputs.find((output) => output.kind === 'audio')?.url ?? null,
+      durationMs: typeof data.durationMs === 'number' && data.durationMs > 0 ? data.durationMs : null,
+    };
+    const shotId = edge.data?.shotId;
+    if (typeof shotId === 'string') {
+      if (!voices.has(shotId)) voices.set(shotId, sound);
+    } else music ??= sound;
+  }
+  return { music, voices };
 }

@@ -126,10 +126,15 @@ export function moveShot(boardId: string, shotId: string, toIndex: number, autho
   });
 }
 
-/** A new, empty shot after `afterIndex` (at the end when left out). */
-export function addShot(boardId: string, authors: Authors, afterIndex?: number): Intent {
+/** An id for a new shot, unique on its board. */
+export function newShotId(): string {
+  return `shot-${newKey().slice(0, 8)}`;
+}
+
+/** A new, empty shot after `afterIndex` (at the end when left out; first at -1), with `id` when the caller needs it. */
+export function addShot(boardId: string, authors: Authors, afterIndex?: number, id = newShotId()): Intent {
   return boardChange(boardId, 'Add a shot', authors, ({ shots }) => {
-    const shot: Shot = { id: `shot-${newKey().slice(0, 8)}`, imageUrl: null, status: 'draft' };
+    const shot: Shot = { id, imageUrl: null, status: 'draft' };
     const at = afterIndex === undefined ? shots.length : afterIndex + 1;
     return { shots: [...shots.slice(0, at), shot, ...shots.slice(at)] };
   });
@@ -139,6 +144,56 @@ export function removeShot(boardId: string, shotId: string, authors: Authors): I
   return boardChange(boardId, 'Remove a shot', authors, ({ shots }) => {
     if (!shots.some((shot) => shot.id === shotId)) return shotGone('Remove a shot');
     return { shots: shots.filter((shot) => shot.id !== shotId) };
+  });
+}
+
+/**
+ * Moves several shots as one block (the board page's drag and its Alt+arrow keys), in board order, to stand before
+ * `beforeId` (at the end when null, or when that shot is itself among the moved or gone). Under locked numbers each
+ * moved shot takes a number where it lands, as `moveShot` does; one revision whatever the count.
+ */
+export function moveShots(
+  boardId: string,
+  shotIds: readonly string[],
+  beforeId: string | null,
+  authors: Authors,
+): Intent {
+  const label = shotIds.length === 1 ? 'Reorder shots' : `Move ${shotIds.length} shots`;
+  return boardChange(boardId, label, authors, ({ shots, locked }) => {
+    const moving = new Set(shotIds);
+    const moved = shots.filter((shot) => moving.has(shot.id));
+    if (moved.length === 0) return shotGone(label);
+    const rest = shots.filter((shot) => !moving.has(shot.id));
+    const at = beforeId === null ? -1 : rest.findIndex((shot) => shot.id === beforeId);
+    const block = locked ? moved.map(({ number: _number, ...shot }) => shot as Shot) : moved;
+    rest.splice(at < 0 ? rest.length : at, 0, ...block);
+    return { shots: rest };
+  });
+}
+
+/** A copy of each shot (a new id, every field but its number), right after the last of them, in board order. */
+export function duplicateShots(boardId: string, shotIds: readonly string[], authors: Authors): Intent {
+  const label = shotIds.length === 1 ? 'Duplicate a shot' : `Duplicate ${shotIds.length} shots`;
+  return boardChange(boardId, label, authors, ({ shots }) => {
+    const copying = new Set(shotIds);
+    const originals = shots.filter((shot) => copying.has(shot.id));
+    if (originals.length === 0) return shotGone(label);
+    const copies = originals.map(({ number: _number, ...shot }): Shot => ({
+      ...shot,
+      id: newShotId(),
+    }));
+    const last = shots.findLastIndex((shot) => copying.has(shot.id));
+    return { shots: [...shots.slice(0, last + 1), ...copies, ...shots.slice(last + 1)] };
+  });
+}
+
+/** Removes several shots in one revision (those already gone are passed over). */
+export function removeShots(boardId: string, shotIds: readonly string[], authors: Authors): Intent {
+  const label = shotIds.length === 1 ? 'Remove a shot' : `Remove ${shotIds.length} shots`;
+  return boardChange(boardId, label, authors, ({ shots }) => {
+    const removing = new Set(shotIds);
+    if (!shots.some((shot) => removing.has(shot.id))) return shotGone(label);
+    return { shots: shots.filter((shot) => !removing.has(shot.id)) };
   });
 }
 
@@ -346,12 +401,7 @@ export function fillBoard(
   return boardChange(boardId, label, authors, ({ shots }) => {
     const now = states();
     return {
-      shots: filledWith(
-        shots,
-        urls,
-        (shot) => hasNoPicture(shot, now),
-        () => `shot-${newKey().slice(0, 8)}`,
-      ),
+      shots: filledWith(shots, urls, (shot) => hasNoPicture(shot, now), newShotId),
     };
   });
 }

@@ -7,11 +7,13 @@ import type { FlowNode } from '../cards/card-data.js';
  * What happened to the person's changes that did not go as planned: a conflict that could not be re-applied, a
  * refused write. Text the person typed into such a change is shown here to copy, never silently dropped.
  */
-export function Notices() {
+export function Notices({ onShow }: { onShow?: (nodeIds: string[]) => void } = {}) {
   const { controller } = useCanvas();
   const notices = useCanvasState((state) => state.notices);
   const flow = useReactFlow<FlowNode>();
   const show = (ids: string[]) => {
+    // A page without the canvas drawn (the board page) shows them where they are: on the canvas.
+    if (onShow) return onShow(ids);
     const { nodes } = controller.store.getState().layout;
     const wanted = new Set(ids);
     // Bounds from the layout (a child's position is relative to its parent), so nodes outside the view count too.

@@ -16,6 +16,8 @@ export interface CanvasContextValue {
   mediaOrigin?: string | null;
   /** False where the page cannot upload (the MCP App connects nowhere): no file is taken on a frame. */
   takesFiles?: boolean;
+  /** Where a storyboard opens as a page of its own (the web app's board page); absent where there is none (the MCP App). */
+  boardHref?: (nodeId: string) => string;
 }
 
 export const CanvasContext = createContext<CanvasContextValue | null>(null);

@@ -4,6 +4,8 @@ import { BOARD_ASPECTS, dataOf, SHOT_STATUSES, shotElements, type ShotWords } fr
 import { useCanvas, useCanvasState, useEditable } from '../../ui/canvas-context.js';
 import { api, ApiError, newKey } from '../../model/api.js';
 import { ShotRow } from './ShotRow.js';
+import { keepColumns, readColumns, SHOT_COLUMNS, type ColumnPlace, type ShotColumn } from './shot-columns.js';
+import { CheckMenu } from '../../ui/check-menu.js';
 import { PicturePicker } from './PicturePicker.js';
 import { picturesOntoShots } from '../../model/shot-pictures.js';
 import { RequestApproval, ReviewStateControl } from '../review/ReviewControls.js';
@@ -45,11 +47,18 @@ export function ShotList({
   selected,
   onClose,
   onComment,
+  board: fixed,
+  place = 'panel',
 }: {
   selected: string | null;
-  onClose: () => void;
+  /** Closes the list (the canvas's panel); the board page's List view has no Close. */
+  onClose?: () => void;
   /** Opens the Comments tab on a board's shot. */
   onComment?: (nodeId: string, shotId: string | null) => void;
+  /** The one board it lists (the board page): no choice of board. */
+  board?: string;
+  /** Where it is drawn: each place keeps its own choice of columns in this browser. */
+  place?: ColumnPlace;
 }) {
   const { controller } = useCanvas();
   const editable = useEditable();
@@ -57,7 +66,9 @@ export function ShotList({
   const address = useCanvasState((state) => state.address);
   const boards = useMemo(() => boardsOf(layout), [layout]);
   const [chosen, setChosen] = useState<string | null>(null);
+  const [columns, setColumns] = useState<ShotColumn[]>(() => readColumns(place));
   const board =
+    (fixed !== undefined ? (boards.find((each) => each.node.id === fixed) ?? null) : null) ??
     boards.find((each) => each.node.id === chosen) ??
     boards.find((each) => each.node.id === selected) ??
     boards[0] ??
@@ -164,7 +175,7 @@ export function ShotList({
 
   if (!board)
     return (
-      <section className="shot-list" aria-label="Shot list">
+      <section className={place === 'page' ? 'shot-list shot-list-page' : 'shot-list'} aria-label="Shot list">
         <ShotListHeader onClose={onClose}>{importControls}</ShotListHeader>
         {reportBox}
         <p className="muted">
@@ -183,21 +194,24 @@ export function ShotList({
   const download = (format: 'csv' | 'xlsx') =>
     `/api/v2/projects/${encodeURIComponent(address.projectId)}/canvases/${encodeURIComponent(address.canvasId)}/nodes/${encodeURIComponent(boardId)}/shot-list?format=${format}`;
   const scenes = distinct(board.shots.map((shot) => text(shot.scene)));
+  const shownColumns = new Set(columns);
   const cast = distinct(board.shots.flatMap((shot) => (Array.isArray(shot.cast) ? shot.cast.map(text) : [])));
 
   return (
-    <section className="shot-list" aria-label="Shot list">
+    <section className={place === 'page' ? 'shot-list shot-list-page' : 'shot-list'} aria-label="Shot list">
       <ShotListHeader onClose={onClose}>
-        <label>
-          Board{' '}
-          <select value={boardId} onChange={(event) => setChosen(event.target.value)}>
-            {boards.map((each) => (
-              <option key={each.node.id} value={each.node.id}>
-                {boardTitle(each)}
-              </option>
-            ))}
-          </select>
-        </label>
+        {fixed === undefined ? (
+          <label>
+            Board{' '}
+            <select value={boardId} onChange={(event) => setChosen(event.target.value)}>
+              {boards.map((each) => (
+                <option key={each.node.id} value={each.node.id}>
+                  {boardTitle(each)}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <span className="board-review">
           <ReviewStateControl nodeId={boardId} shotId={null} name={`the board ${boardTitle(board)}`} />
           <RequestApproval
@@ -273,6 +287,15 @@ export function ShotList({
           Add a shot
         </button>
         {importControls}
+        <CheckMenu
+          label="Columns"
+          options={SHOT_COLUMNS.map((column) => ({ id: column.id, label: column.header }))}
+          checked={columns}
+          onChange={(next) => {
+            setColumns(next);
+            keepColumns(place, next);
+          }}
+        />
       </ShotListHeader>
       {reportBox}
       {!reorderable && editable ? (
@@ -284,23 +307,11 @@ export function ShotList({
           <thead>
             <tr>
               <th scope="col">Shot</th>
-              <th scope="col">Review</th>
-              <th scope="col">Picture</th>
-              <th scope="col">Scene</th>
-              <th scope="col">Size</th>
-              <th scope="col">Angle</th>
-              <th scope="col">Movement</th>
-              <th scope="col">Lens (mm)</th>
-              <th scope="col">Camera move</th>
-              <th scope="col">Duration (s)</th>
-              <th scope="col">Description</th>
-              <th scope="col">Action</th>
-              <th scope="col">Dialogue</th>
-              <th scope="col">Cast</th>
-              <th scope="col">Location</th>
-              <th scope="col">Elements</th>
-              <th scope="col">Status</th>
-              <th scope="col">Notes</th>
+              {SHOT_COLUMNS.filter((column) => shownColumns.has(column.id)).map((column) => (
+                <th key={column.id} scope="col">
+                  {column.header}
+                </th>
+              ))}
               <th scope="col">Order</th>
             </tr>
           </thead>
@@ -324,6 +335,7 @@ export function ShotList({
                 elements={shotElements(shot as ShotWords, elements).map((element) => element.name)}
                 generate={() => void generate(shot)}
                 boardId={boardId}
+                columns={shownColumns}
                 comment={() => onComment?.(boardId, shot.id)}
                 sending={sending.has(shot.id)}
                 putFiles={(files) => {
@@ -459,15 +471,17 @@ function FrameShapePicker({
   );
 }
 
-function ShotListHeader({ onClose, children }: { onClose: () => void; children?: React.ReactNode }) {
+function ShotListHeader({ onClose, children }: { onClose?: () => void; children?: React.ReactNode }) {
   return (
     <div className="shot-list-bar">
       <h2>Shot list</h2>
       {children}
       <span className="spacer" />
-      <button type="button" className="button-small" onClick={onClose}>
-        Close
-      </button>
+      {onClose ? (
+        <button type="button" className="button-small" onClick={onClose}>
+          Close
+        </button>
+      ) : null}
     </div>
   );
 }

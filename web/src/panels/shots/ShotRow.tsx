@@ -1,8 +1,8 @@
 import { useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
 import { BubbleIcon } from '../../ui/icons.js';
-import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../../src/contract/index.js';
 import { safeThumbnailUrl } from '../../cards/media-url.js';
-import { useCanvas, useMediaOrigin } from '../../ui/canvas-context.js';
+import { useMediaOrigin } from '../../ui/canvas-context.js';
+import { ShotField, type ShotFieldName } from '../../ui/shot-fields.js';
 import { earlierPicturesOf, type Shot } from '../../model/shots.js';
 import { filesIn } from '../../model/shot-pictures.js';
 import { useFrameEditor } from '../../model/frame-editor.js';
@@ -10,6 +10,7 @@ import { openThreadCount, threadCountLabel, useReview } from '../../model/review
 import { CompareDialog } from '../../ui/compare-dialog.js';
 import { ReviewStateControl } from '../review/ReviewControls.js';
 import { ShotMove } from './ShotMove.js';
+import type { ShotColumn } from './shot-columns.js';
 
 /**
  * One shot of the shot list (ShotList.tsx): its number (with the script's flag), picture and fields, each
@@ -19,13 +20,8 @@ import { ShotMove } from './ShotMove.js';
  */
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
-const numberOr = (value: unknown) => (typeof value === 'number' ? String(value) : '');
-const NOT_A_NUMBER = Symbol('not a number');
 
 const DRAG_TYPE = 'application/x-canvas-mcp-shot';
-
-/** Fields people write on several lines (a script's action and dialogue are): edited in a box that keeps them. */
-const MULTI_LINE = new Set(['caption', 'action', 'dialogue', 'notes']);
 
 export function ShotRow({
   shot,
@@ -48,8 +44,11 @@ export function ShotRow({
   pick,
   pickEarlier,
   sending,
+  columns,
 }: {
   boardId: string;
+  /** The columns shown (the Columns menu): the number and the order buttons always are. */
+  columns: ReadonlySet<ShotColumn>;
   /** Opens the Comments tab on this shot. */
   comment: () => void;
   shot: Shot;
@@ -79,7 +78,6 @@ export function ShotRow({
   sending: boolean;
 }) {
   const origin = useMediaOrigin();
-  const { controller } = useCanvas();
   const picture = safeThumbnailUrl(pictureUrl, origin);
   const number = shot.number ?? String(index + 1);
   const threads = useReview((data) => openThreadCount(data.threads, boardId, shot.id), 0);
@@ -87,53 +85,12 @@ export function ShotRow({
   const uploader = useRef<HTMLInputElement>(null);
   const earlier = earlierPicturesOf(shot);
   const [comparing, setComparing] = useState<{ url: string; position: number } | null>(null);
-  const input = (
-    field: string,
-    label: string,
-    value: string,
-    parse: (raw: string) => unknown = (raw) => raw.trim(),
-  ) => {
-    const multiLine = MULTI_LINE.has(field);
-    const Field = multiLine ? 'textarea' : 'input';
-    return (
-      <td>
-        <Field
-          aria-label={`${label} of shot ${number}`}
-          defaultValue={value}
-          key={value}
-          disabled={!editable}
-          {...(multiLine ? { rows: Math.min(4, Math.max(1, value.split('\n').length)) } : {})}
-          // Saved only when the person typed in it: passing through (Tab) never writes, and never rewrites what
-          // they did not change (a single-line box once saved a multi-line action with its line breaks removed).
-          onInput={(event) => {
-            event.currentTarget.dataset.edited = 'true';
-          }}
-          onBlur={(event) => {
-            const edited = event.target.dataset.edited === 'true';
-            delete event.target.dataset.edited;
-            if (!edited || event.target.value === value) return;
-            const parsed = parse(event.target.value);
-            if (parsed === NOT_A_NUMBER) {
-              controller.notify(
-                'warning',
-                `${label} of shot ${number}: "${event.target.value}" is not a number; it was not saved.`,
-              );
-              event.target.value = value;
-              return;
-            }
-            save({ [field]: parsed });
-          }}
-          onKeyDown={(event) => {
-            // Enter saves; in a box of several lines, Shift+Enter starts a new line.
-            if (event.key === 'Enter' && !(multiLine && event.shiftKey)) {
-              event.preventDefault();
-              event.currentTarget.blur();
-            }
-          }}
-        />
+  const field = (name: ShotFieldName) =>
+    columns.has(name) ? (
+      <td className={`shot-cell-${name}`}>
+        <ShotField shot={shot} field={name} number={number} editable={editable} save={save} />
       </td>
-    );
-  };
+    ) : null;
   /** Files a drop or paste carries become the shot's picture, and go nowhere else (no loose card on the canvas). */
   const takeFiles = (event: DragEvent | ClipboardEvent) => {
     const files = filesIn('dataTransfer' in event ? event.dataTransfer : event.clipboardData);
@@ -142,29 +99,6 @@ export function ShotRow({
     event.stopPropagation();
     putFiles(files);
     return true;
-  };
-  const choice = (field: string, label: string, labels: Record<string, string>) => (
-    <td>
-      <select
-        aria-label={`${label} of shot ${number}`}
-        value={text(shot[field])}
-        disabled={!editable}
-        onChange={(event) => save({ [field]: event.target.value })}
-      >
-        <option value="">–</option>
-        {Object.entries(labels).map(([key, name]) => (
-          <option key={key} value={key}>
-            {key === name ? key : field === 'shotSize' ? key : name}
-          </option>
-        ))}
-      </select>
-    </td>
-  );
-  // A number field left empty clears it; anything else that is not a number is refused, saying so (never cleared).
-  const number_ = (raw: string): number | undefined | typeof NOT_A_NUMBER => {
-    if (raw.trim() === '') return undefined;
-    const value = Number(raw.trim().replace(',', '.'));
-    return Number.isFinite(value) ? value : NOT_A_NUMBER;
   };
   return (
     <tr
@@ -201,156 +135,151 @@ export function ShotRow({
           </span>
         ) : null}
       </th>
-      <td className="shot-review">
-        <ReviewStateControl nodeId={boardId} shotId={shot.id} name={`shot ${number}`} />
-        <button
-          type="button"
-          className={threads > 0 ? 'button-small thread-count thread-count-open' : 'button-small thread-count'}
-          title="Comment on this shot"
-          onClick={comment}
-        >
-          <BubbleIcon />
-          <span aria-hidden="true">{threads}</span>
-          <span className="visually-hidden">
-            Comment on shot {number} ({threadCountLabel(threads)})
-          </span>
-        </button>
-      </td>
-      <td className="shot-picture">
-        {picture ? (
-          <img className="shot-thumb" src={picture} alt="" loading="lazy" />
-        ) : (
-          <span className="muted">{sending ? 'Uploading…' : '–'}</span>
-        )}
-        {editable ? (
-          <span className="shot-picture-actions">
-            <button
-              type="button"
-              className="button-small"
-              aria-label={`Upload a picture for shot ${number}`}
-              title="A picture from your computer (or drop one on the row, or paste one)"
-              onClick={() => uploader.current?.click()}
-            >
-              Upload
-            </button>
-            <input
-              ref={uploader}
-              type="file"
-              hidden
-              accept="image/png,image/jpeg,image/webp,image/gif,image/avif"
-              aria-label={`Picture for shot ${number}`}
-              onChange={(event) => {
-                const files = [...(event.target.files ?? [])];
-                event.target.value = '';
-                if (files.length > 0) putFiles(files);
-              }}
-            />
-            <button
-              type="button"
-              className="button-small"
-              aria-label={`Pick from the canvas for shot ${number}`}
-              title="One of the canvas's pictures: an upload, an image, a run's result"
-              onClick={pick}
-            >
-              Pick
-            </button>
-            <button
-              type="button"
-              className="button-small"
-              aria-label={`Draw shot ${number}`}
-              title="Open the frame editor on this shot"
-              onClick={() => openEditor({ boardId, shotId: shot.id })}
-            >
-              Draw
-            </button>
-            <button
-              type="button"
-              className="button-small"
-              aria-label={`Generate a picture for shot ${number}`}
-              title="Make the shot's picture from its words, with the pictures of its elements"
-              onClick={generate}
-            >
-              Generate
-            </button>
-          </span>
-        ) : null}
-        {earlier.length > 0 ? (
-          <details className="earlier-pictures">
-            <summary>Earlier pictures ({earlier.length})</summary>
-            <ul>
-              {earlier.map((url, position) => (
-                <li key={url}>
-                  <button
-                    type="button"
-                    className="earlier-picture"
-                    disabled={!editable}
-                    aria-label={`Use earlier picture ${position + 1} of shot ${number}`}
-                    onClick={() => pickEarlier(url)}
-                  >
-                    <img className="shot-thumb" src={safeThumbnailUrl(url, origin)} alt="" loading="lazy" />
-                  </button>
-                  {picture ? (
+      {columns.has('review') ? (
+        <td className="shot-review">
+          <ReviewStateControl nodeId={boardId} shotId={shot.id} name={`shot ${number}`} />
+          <button
+            type="button"
+            className={threads > 0 ? 'button-small thread-count thread-count-open' : 'button-small thread-count'}
+            title="Comment on this shot"
+            onClick={comment}
+          >
+            <BubbleIcon />
+            <span aria-hidden="true">{threads}</span>
+            <span className="visually-hidden">
+              Comment on shot {number} ({threadCountLabel(threads)})
+            </span>
+          </button>
+        </td>
+      ) : null}
+      {columns.has('picture') ? (
+        <td className="shot-picture">
+          {picture ? (
+            <img className="shot-thumb" src={picture} alt="" loading="lazy" />
+          ) : (
+            <span className="muted">{sending ? 'Uploading…' : '–'}</span>
+          )}
+          {editable ? (
+            <span className="shot-picture-actions">
+              <button
+                type="button"
+                className="button-small"
+                aria-label={`Upload a picture for shot ${number}`}
+                title="A picture from your computer (or drop one on the row, or paste one)"
+                onClick={() => uploader.current?.click()}
+              >
+                Upload
+              </button>
+              <input
+                ref={uploader}
+                type="file"
+                hidden
+                accept="image/png,image/jpeg,image/webp,image/gif,image/avif"
+                aria-label={`Picture for shot ${number}`}
+                onChange={(event) => {
+                  const files = [...(event.target.files ?? [])];
+                  event.target.value = '';
+                  if (files.length > 0) putFiles(files);
+                }}
+              />
+              <button
+                type="button"
+                className="button-small"
+                aria-label={`Pick from the canvas for shot ${number}`}
+                title="One of the canvas's pictures: an upload, an image, a run's result"
+                onClick={pick}
+              >
+                Pick
+              </button>
+              <button
+                type="button"
+                className="button-small"
+                aria-label={`Draw shot ${number}`}
+                title="Open the frame editor on this shot"
+                onClick={() => openEditor({ boardId, shotId: shot.id })}
+              >
+                Draw
+              </button>
+              <button
+                type="button"
+                className="button-small"
+                aria-label={`Generate a picture for shot ${number}`}
+                title="Make the shot's picture from its words, with the pictures of its elements"
+                onClick={generate}
+              >
+                Generate
+              </button>
+            </span>
+          ) : null}
+          {earlier.length > 0 ? (
+            <details className="earlier-pictures">
+              <summary>Earlier pictures ({earlier.length})</summary>
+              <ul>
+                {earlier.map((url, position) => (
+                  <li key={url}>
                     <button
                       type="button"
-                      className="button-small"
-                      aria-label={`Compare earlier picture ${position + 1} with shot ${number}'s picture`}
-                      onClick={() => setComparing({ url: safeThumbnailUrl(url, origin) ?? '', position })}
+                      className="earlier-picture"
+                      disabled={!editable}
+                      aria-label={`Use earlier picture ${position + 1} of shot ${number}`}
+                      onClick={() => pickEarlier(url)}
                     >
-                      Compare
+                      <img className="shot-thumb" src={safeThumbnailUrl(url, origin)} alt="" loading="lazy" />
                     </button>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </details>
-        ) : null}
-        {comparing && picture ? (
-          <CompareDialog
-            a={{ url: picture, label: `Shot ${number} now`, kind: 'image' }}
-            b={{ url: comparing.url, label: `Earlier picture ${comparing.position + 1}`, kind: 'image' }}
-            onClose={() => setComparing(null)}
-          />
-        ) : null}
-      </td>
-      {input('scene', 'Scene', text(shot.scene))}
-      {choice('shotSize', 'Shot size', SHOT_SIZES)}
-      {choice('angle', 'Angle', SHOT_ANGLES)}
-      {choice('movement', 'Movement', SHOT_MOVEMENTS)}
-      {input('lensMm', 'Lens', numberOr(shot.lensMm), number_)}
-      <ShotMove move={shot.move} number={number} editable={editable} save={(move) => save({ move })} />
-      {input(
-        'durationMs',
-        'Duration',
-        typeof shot.durationMs === 'number' ? String(shot.durationMs / 1000) : '',
-        (raw) => {
-          const seconds = number_(raw);
-          return typeof seconds === 'number' ? Math.round(seconds * 1000) : seconds;
-        },
-      )}
-      {input('caption', 'Description', text(shot.caption))}
-      {input('action', 'Action', text(shot.action))}
-      {input('dialogue', 'Dialogue', text(shot.dialogue))}
-      {input('cast', 'Cast', Array.isArray(shot.cast) ? shot.cast.map(text).join(', ') : '', (raw) =>
-        raw
-          .split(',')
-          .map((name) => name.trim())
-          .filter(Boolean),
-      )}
-      {input('location', 'Location', text(shot.location))}
-      {input('look', 'Look', text(shot.look))}
-      <td className="shot-elements" aria-label={`Elements of shot ${number}`}>
-        {elements.length > 0 ? (
-          elements.map((name) => (
-            <span key={name} className="chip">
-              {name}
-            </span>
-          ))
-        ) : (
-          <span className="muted">–</span>
-        )}
-      </td>
-      {choice('status', 'Status', SHOT_STATUSES)}
-      {input('notes', 'Notes', text(shot.notes))}
+                    {picture ? (
+                      <button
+                        type="button"
+                        className="button-small"
+                        aria-label={`Compare earlier picture ${position + 1} with shot ${number}'s picture`}
+                        onClick={() => setComparing({ url: safeThumbnailUrl(url, origin) ?? '', position })}
+                      >
+                        Compare
+                      </button>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+          {comparing && picture ? (
+            <CompareDialog
+              a={{ url: picture, label: `Shot ${number} now`, kind: 'image' }}
+              b={{ url: comparing.url, label: `Earlier picture ${comparing.position + 1}`, kind: 'image' }}
+              onClose={() => setComparing(null)}
+            />
+          ) : null}
+        </td>
+      ) : null}
+      {field('scene')}
+      {field('shotSize')}
+      {field('angle')}
+      {field('movement')}
+      {field('lensMm')}
+      {columns.has('move') ? (
+        <ShotMove move={shot.move} number={number} editable={editable} save={(move) => save({ move })} />
+      ) : null}
+      {field('durationMs')}
+      {field('caption')}
+      {field('action')}
+      {field('dialogue')}
+      {field('cast')}
+      {field('location')}
+      {field('look')}
+      {columns.has('elements') ? (
+        <td className="shot-elements" aria-label={`Elements of shot ${number}`}>
+          {elements.length > 0 ? (
+            elements.map((name) => (
+              <span key={name} className="chip">
+                {name}
+              </span>
+            ))
+          ) : (
+            <span className="muted">–</span>
+          )}
+        </td>
+      ) : null}
+      {field('status')}
+      {field('notes')}
       <td className="shot-order">
         <button
           type="button"

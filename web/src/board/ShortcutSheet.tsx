@@ -1,0 +1,85 @@
+import { useEffect, useId, useRef } from 'react';
+
+/** The board page's keys (docs/ui.md, "The board page"), listed once for the "?" sheet. */
+export const BOARD_KEYS: ReadonlyArray<{ view: string; keys: ReadonlyArray<readonly [string, string]> }> = [
+  {
+    view: 'Anywhere on the page',
+    keys: [
+      ['?', 'This list of keys'],
+      ['Ctrl+Z', 'Undo your last change'],
+    ],
+  },
+  {
+    view: 'Grid (a frame focused)',
+    keys: [
+      ['← → ↑ ↓', 'Move the focus (and the selection) from frame to frame'],
+      ['Home / End', 'The first / the last shot'],
+      ['Shift+arrows', 'Select a run of shots'],
+      ['Ctrl+arrows', 'Move the focus only'],
+      ['Space', 'Select or unselect the focused shot'],
+      ['Ctrl+A / Esc', 'Select every shot / none'],
+      ['Enter', 'Open the frame editor'],
+      ['I / Shift+I', 'Insert a shot after / before the focused one'],
+      ['D', 'Duplicate the selected shots'],
+      ['Delete', 'Delete the selected shots'],
+      ['Alt+← / Alt+→', 'Move the selected shots one place earlier / later'],
+      ['+ / −', 'Larger / smaller frames'],
+    ],
+  },
+  {
+    view: 'Fields',
+    keys: [
+      ['Enter', 'Save the field (Shift+Enter: a new line in a text)'],
+      ['Esc', 'Put back what the field held'],
+      ['Tab', 'The next field (saves what you typed)'],
+    ],
+  },
+  {
+    view: 'Animatic',
+    keys: [
+      ['Space', 'Play / pause'],
+      ['[ / ]', 'Trim the focused shot by a frame (24 fps)'],
+      ['Shift+[ / Shift+]', 'Trim it by a second'],
+    ],
+  },
+];
+
+/** The "?" sheet: every key of the board page, in a modal dialog that Escape closes, the focus going back. */
+export function ShortcutSheet({ onClose }: { onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (element && !element.open) element.showModal();
+    return () => {
+      element?.close();
+      before?.focus();
+    };
+  }, []);
+  return (
+    <dialog ref={dialog} className="shortcut-sheet" aria-labelledby={`${id}-title`} onClose={onClose}>
+      <header className="shortcut-sheet-bar">
+        <h2 id={`${id}-title`}>Keys of the board page</h2>
+        <button type="button" className="button-small" onClick={onClose} autoFocus>
+          Close
+        </button>
+      </header>
+      {BOARD_KEYS.map((group) => (
+        <section key={group.view}>
+          <h3>{group.view}</h3>
+          <dl>
+            {group.keys.map(([keys, what]) => (
+              <div key={keys} className="shortcut">
+                <dt>
+                  <kbd>{keys}</kbd>
+                </dt>
+                <dd>{what}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+    </dialog>
+  );
+}
