@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NodeId } from './identifiers.js';
 import { FrameRate } from './frame-rates.js';
 import { ShareReview, ThreadView } from './review.js';
-import { GUIDE_NAMES, GuideName } from './shots.js';
+import { CameraMove, GUIDE_NAMES, GuideName } from './shots.js';
 
 /**
  * Exports (docs/deliverables.md): the files a board leaves the app as. Each export is a job run by the
@@ -210,6 +210,8 @@ export const SharedShot = z.strictObject({
   dialogue: z.string().nullable(),
   camera: z.string().nullable(),
   duration_ms: z.number(),
+  /** The shot's camera move, so the link's Present plays it over the picture as the team's does. */
+  move: CameraMove.nullable(),
 });
 export type SharedShot = z.infer<typeof SharedShot>;
 

@@ -21,6 +21,8 @@ const RED = '#e53935';
 /** A box around the middle of the frame: its left side runs down x = 0.25. */
 const BOX = { tool: 'rect', colour: RED, points: [0.25, 0.25, 0.75, 0.75] } as const;
 const ARROW = { tool: 'arrow', colour: '#ffeb3b', points: [0.1, 0.9, 0.4, 0.6] } as const;
+/** A push-in on shot 2: the link's Present plays it as the team's does. */
+const PUSH = { start: { x: 0, y: 0, width: 1, height: 1 }, end: { x: 0.25, y: 0.25, width: 0.5, height: 0.5 } };
 
 /** The colour of one pixel of a PNG. */
 async function pixel(png: Buffer, x: number, y: number): Promise<[number, number, number]> {
@@ -59,7 +61,7 @@ describe.each(STORE_TARGETS)('drawn notes: $name', (target) => {
           aspectRatio: '16:9',
           frames: [
             { id: 's1', number: '1', imageUrl: picture, action: 'Fog over the bay' },
-            { id: 's2', number: '2', imageUrl: null, action: 'The keeper climbs' },
+            { id: 's2', number: '2', imageUrl: null, action: 'The keeper climbs', move: PUSH },
           ],
         },
       });
@@ -194,6 +196,8 @@ describe.each(STORE_TARGETS)('drawn notes: $name', (target) => {
       const seen = ThreadView.parse((await as(page, `${CANVAS}/threads/${clientThread.thread_id}`)).body);
       expect(seen.comments[0]!.markup).toEqual([circle]);
       const view = SharedBoardsView.parse((await api(server.url, shared)).body);
+      // The client's Present plays shot 2's push-in: the link carries the move.
+      expect(view.boards[0]!.shots.map((shot) => shot.move)).toEqual([null, PUSH]);
       expect(view.threads.find((each) => each.thread_id === clientThread.thread_id)!.comments[0]!.markup).toEqual([
         circle,
       ]);

@@ -233,6 +233,7 @@ export function createShareLinkOperations(
             dialogue: shot.dialogue,
             camera: shot.camera,
             duration_ms: shot.durationMs,
+            move: shot.move ?? null,
           });
         shown.push({ title: source.boardTitle, aspect: source.aspect, shots });
       }

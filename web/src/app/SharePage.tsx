@@ -39,6 +39,7 @@ function boardsOf(view: SharedBoardsView): PresentBoard[] {
       dialogue: shot.dialogue,
       camera: shot.camera,
       durationMs: shot.duration_ms,
+      move: shot.move,
     })),
   }));
 }
