@@ -42,7 +42,7 @@ const focused = (page: Page, attribute: string) =>
     attribute,
   );
 
-/** Colours of the pictures on the first shots (uploaded as any script would), so the frames show something. */
+/** Colours of the pictures on the first shots (uploaded the way a script would), so the frames show something. */
 const COLOURS = [
   { r: 38, g: 70, b: 120 },
   { r: 200, g: 120, b: 40 },
