@@ -1,12 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_OWNER } from '../src/server/demo-seed.js';
-import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { cpuMillis } from './process-stats.js';
 import { ROOT, startProcess } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
-import { benchToken } from './workload.js';
+import { reviewPeople } from './workload.js';
 
 /**
  * `npm run bench` (part): the review room (docs/review.md, "The review room"). 50 followers hold the demo canvas's
@@ -76,26 +74,11 @@ export async function measureReviewRoom(): Promise<{ followers: number; moves: n
     join(dataDir, 'serve.log'),
   );
   try {
-    const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
-    const readers: string[] = [];
-    for (let index = 0; index < Math.ceil(FOLLOWERS / FEEDS_PER_TOKEN); index += 1)
-      readers.push(
-        (await benchToken(store, { name: `follower-${index}`, kind: 'backend', role: 'viewer', projects: ['demo'] }))
-          .secret,
-      );
-    const link = await store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: 60_000 });
-    const { sessionSecret } = await store.sessions.signIn(link, {
-      idleMs: 3_600_000,
-      absoluteMs: 86_400_000,
-      rememberMs: 86_400_000,
+    const { readers, headers } = await reviewPeople(dataDir, url, {
+      pages: FOLLOWERS,
+      perToken: FEEDS_PER_TOKEN,
+      name: 'follower',
     });
-    await store.close();
-    const headers = {
-      cookie: `canvas_mcp_session=${sessionSecret}`,
-      origin: url,
-      'x-requested-by': 'canvas-mcp',
-      'content-type': 'application/json',
-    };
     const canvas = `${url}/api/v2/projects/demo/canvases/main`;
     const send = async (method: string, path: string, body: unknown) => {
       const response = await fetch(`${canvas}${path}`, { method, headers, body: JSON.stringify(body) });

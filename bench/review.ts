@@ -2,12 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SNAPSHOT_CONTRACT_VERSION, SNAPSHOT_VERSION_HEADER } from '../src/contract/index.js';
-import { DEMO_OWNER } from '../src/server/demo-seed.js';
-import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { cpuMillis } from './process-stats.js';
 import { ROOT, startProcess } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
-import { benchToken } from './workload.js';
+import { reviewPeople } from './workload.js';
 
 /**
  * `npm run bench` (part): review (issue 33, item 6). A person posts comments on the demo canvas (each a new thread,
@@ -73,26 +71,11 @@ export async function measureReview(drawn = false): Promise<{
     join(dataDir, 'serve.log'),
   );
   try {
-    const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
-    const readers: string[] = [];
-    for (let index = 0; index < Math.ceil(PAGES / FEEDS_PER_TOKEN); index += 1)
-      readers.push(
-        (await benchToken(store, { name: `page-${index}`, kind: 'backend', role: 'viewer', projects: ['demo'] }))
-          .secret,
-      );
-    const link = await store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: 60_000 });
-    const { sessionSecret } = await store.sessions.signIn(link, {
-      idleMs: 3_600_000,
-      absoluteMs: 86_400_000,
-      rememberMs: 86_400_000,
+    const { readers, headers } = await reviewPeople(dataDir, url, {
+      pages: PAGES,
+      perToken: FEEDS_PER_TOKEN,
+      name: 'page',
     });
-    await store.close();
-    const headers = {
-      cookie: `canvas_mcp_session=${sessionSecret}`,
-      origin: url,
-      'x-requested-by': 'canvas-mcp',
-      'content-type': 'application/json',
-    };
     const canvas = `${url}/api/v2/projects/demo/canvases/main`;
     // A drawn note is drawn on a card's frame: the first card of the demo canvas.
     const snapshot = (await (

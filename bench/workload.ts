@@ -3,6 +3,7 @@ import { SYSTEM_WRITE } from '../src/store/edit-authorization.js';
 import { CanvasNode } from '../src/contract/index.js';
 import { openStore, sqliteFileIn, type Store, type StoreLocation } from '../src/store/store.js';
 import type { NewToken } from '../src/store/token-store.js';
+import { DEMO_OWNER } from '../src/server/demo-seed.js';
 import { cpuMillis, rssMegabytes } from './process-stats.js';
 
 /** What the benches share: the node mix, the seeded store, MCP request shapes and one autocannon measurement. */
@@ -269,4 +270,44 @@ export function createNodeBody(canvas: number, revision: number): string {
       },
     },
   });
+}
+
+/**
+ * The people of a review bench on a started `serve`'s data: viewer tokens for the open pages (one per `perToken`
+ * feeds) and the demo owner signed in as a page would be (its cookie and a page's write headers).
+ */
+export async function reviewPeople(
+  dataDir: string,
+  url: string,
+  options: { pages: number; perToken: number; name: string },
+): Promise<{ readers: string[]; headers: Record<string, string> }> {
+  const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
+  const readers: string[] = [];
+  for (let index = 0; index < Math.ceil(options.pages / options.perToken); index += 1)
+    readers.push(
+      (
+        await benchToken(store, {
+          name: `${options.name}-${index}`,
+          kind: 'backend',
+          role: 'viewer',
+          projects: ['demo'],
+        })
+      ).secret,
+    );
+  const link = await store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: 60_000 });
+  const { sessionSecret } = await store.sessions.signIn(link, {
+    idleMs: 3_600_000,
+    absoluteMs: 86_400_000,
+    rememberMs: 86_400_000,
+  });
+  await store.close();
+  return {
+    readers,
+    headers: {
+      cookie: `canvas_mcp_session=${sessionSecret}`,
+      origin: url,
+      'x-requested-by': 'canvas-mcp',
+      'content-type': 'application/json',
+    },
+  };
 }
