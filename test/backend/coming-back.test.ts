@@ -210,3 +210,63 @@ describe.each(STORE_TARGETS)('coming back without the operator: $name', (target)
     });
   });
 });
+
+describe.each(STORE_TARGETS)('a remembered device across a server restart: $name', (target) => {
+  it.skipIf(!target.available)(
+    'stays signed in past the idle time after the server restarts, where a plain session of the same age does not',
+    async () => {
+      const database = await target.createDatabase();
+      const settings = { rateLimitPerMinute: 1_000_000, sessionRememberDays: 30 };
+      const person = { issuer: IDP, subject: 'ana' };
+      let first: TestServer | undefined = await startTestServer(target, settings, { database });
+      let second: TestServer | undefined;
+      try {
+        const { projects, sessions } = first.store;
+        await projects.createWorkspace('w');
+        await projects.createProject('p', 'w');
+        await projects.addMember('p', person, 'editor');
+        const remembered = await sessions.createLoginLink(person, { expiresInMs: 60_000 });
+        const signedIn = await fetch(`${first.url}/auth/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { origin: first.url, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token: remembered, remember: '1' }),
+        });
+        const kept = signedIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+        const plain = (
+          await signInWithLink(
+            `${first.url}/auth/login?token=${await sessions.createLoginLink(person, { expiresInMs: 60_000 })}`,
+          )
+        ).cookie;
+        expect(plain).not.toBe('');
+        await first.close();
+        first = undefined;
+
+        second = await startTestServer(target, settings, { database });
+        // Both sessions were last used 13 hours ago, while the server was down (the idle limit is 12 hours).
+        await second.store.driver.run('UPDATE sessions SET last_seen_at = ? WHERE subject = ?', [
+          Date.now() - 13 * 3_600_000,
+          'ana',
+        ]);
+        const read = (cookie: string) =>
+          api(second!.url, '/api/v1/me', { headers: { cookie, origin: second!.url, 'x-requested-by': 'canvas-mcp' } });
+        const me = await read(kept);
+        expect(me.status).toBe(200);
+        expect(me.body).toMatchObject({ person: { subject: 'ana' } });
+        expect((await read(plain)).status).toBe(401);
+        // The use renewed it: the session's last use is now, so it slides on from this restart.
+        const [session] = await second.store.sessions.sessionsOf(person, {
+          idleMs: 12 * 3_600_000,
+          absoluteMs: 7 * 86_400_000,
+          rememberMs: 30 * 86_400_000,
+        });
+        expect(session?.remembered).toBe(true);
+        expect(session!.lastSeenAt).toBeGreaterThan(Date.now() - 3_600_000);
+      } finally {
+        await first?.close();
+        await second?.close();
+        await database.cleanup();
+      }
+    },
+  );
+});
