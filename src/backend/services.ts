@@ -18,6 +18,7 @@ import { createExportOperations, type ExportSettings, type ExportSignals } from 
 import type { FeedHub } from './feed/feed-hub.js';
 import type { Mailer } from './team/mailer.js';
 import { createPeopleOperations } from './team/people-operations.js';
+import { createPeoplePictures } from './team/people-pictures.js';
 import type { AssistantChat } from './review/assistant-threads.js';
 import { createReviewOperations } from './review/index.js';
 import { createMarkedFrames } from './deliverables/marked-frames.js';
@@ -128,6 +129,7 @@ export function createServices(deps: ServiceDependencies) {
     review,
     markedFrames: createMarkedFrames({ store, assets, threads: review.threads, clock }),
     people: createPeopleOperations(store, clock),
+    pictures: createPeoplePictures(store, deps.settings.uploads),
     team: createTeamOperations(store, canvas, assets, publicOrigin, {
       mailer,
       storageQuotaBytes: deps.settings.uploads.projectQuotaBytes,

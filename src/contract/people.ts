@@ -115,6 +115,8 @@ export const MeView = z.looseObject({
   display_name: z.string().nullable().optional(),
   /** A signed-in person whose only name is a sign-in id (the first owner, a single sign-on subject): ask for a name. */
   needs_name: z.boolean().optional(),
+  /** The picture the signed-in person chose to be shown by (a square WebP), or null: show their initials. */
+  picture_url: z.string().nullable().optional(),
 });
 export type MeView = z.infer<typeof MeView>;
 
@@ -133,6 +135,19 @@ export const INVITED_ISSUER_PREFIX = 'canvas-mcp/invite';
 /** PUT /api/v1/me/name: the name the signed-in person is shown by. */
 export const NameBody = z.strictObject({ display_name: z.string().trim().pipe(DisplayName) });
 export type NameBody = z.infer<typeof NameBody>;
+
+/** PUT /api/v1/me/picture: one picture, multipart/form-data with one part named `file`. */
+export const PictureForm = z
+  .object({
+    file: z
+      .string()
+      .meta({ format: 'binary', description: 'A PNG, JPEG, WebP, GIF or AVIF; kept as a 256-pixel square.' }),
+  })
+  .meta({ id: 'PictureForm' });
+/** Where a person's picture is read (GET, by the people who share a project with them). */
+export const pictureUrlOf = (pictureId: string) => `/api/v1/pictures/${pictureId}`;
+export const PictureView = z.strictObject({ picture_url: z.string().nullable() });
+export type PictureView = z.infer<typeof PictureView>;
 
 /** PATCH /api/v1/me/email: the person's address for sign-in links, or null to forget it. */
 export const EmailBody = z.strictObject({

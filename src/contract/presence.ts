@@ -13,6 +13,8 @@ export const PresenceEntry = z.strictObject({
   key: z.string(),
   kind: z.enum(['person', 'agent']),
   name: z.string(),
+  /** A person's picture (their display name's picture), when they chose one. */
+  picture_url: z.string().nullable().optional(),
   color: z.string(),
   selection: z.array(NodeId),
   cursor: FlowPoint.nullable().meta({

@@ -13,6 +13,8 @@ export const MemberView = z.strictObject({
   subject: z.string(),
   /** The name the person chose to be shown by; null until they chose one (show the subject then). */
   display_name: z.string().nullable(),
+  /** The picture the person chose to be shown by, or null (show their initials). */
+  picture_url: z.string().nullable(),
   role: MemberRoleName,
   joined_at: Timestamp,
 });

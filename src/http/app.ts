@@ -20,6 +20,7 @@ import type { BackendContext, BackendHttpEnv } from './http-env.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerPeopleRoutes } from './routes/people.js';
+import { isPicturePath, registerPeoplePictureRoutes } from './routes/people-pictures.js';
 import { sessionReader } from './session-auth.js';
 import type { ChatService } from '../agent/chat-service.js';
 import { registerChatRoutes } from './routes/chat.js';
@@ -172,7 +173,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   // Uploads stream to disk under their own per-file limit (src/http/routes/uploads.ts); a script import and a conform
   // have their own.
   app.use('/api/*', (c, next) =>
-    isUploadPath(c.req.path) || isScriptImportPath(c.req.path) || isConformPath(c.req.path)
+    isUploadPath(c.req.path) || isScriptImportPath(c.req.path) || isConformPath(c.req.path) || isPicturePath(c.req.path)
       ? next()
       : apiBodyLimit(c, next),
   );
@@ -245,6 +246,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     '/api/v1/zone/*',
     '/api/v1/me',
     '/api/v1/me/*',
+    '/api/v1/pictures/*',
     '/api/v1/tokens',
     '/api/v1/tokens/*',
     '/api/v1/chat/*',
@@ -282,6 +284,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
   registerReviewRoomRoutes(app, { store, rooms: options.rooms });
   registerMarkedFrameRoutes(app, services.markedFrames);
   registerPeopleRoutes(app, services.people);
+  registerPeoplePictureRoutes(app, services.pictures, services.uploads);
   registerSessionRoutes(app, { store, times: options.sessions.times });
   registerConnectionRoutes(app, { store, grants: () => connectors()?.grants ?? null });
   registerTeamRoutes(app, services.team, { ...authOptions, oidcName: options.oidc?.name ?? null });

@@ -28,6 +28,7 @@ import { createHistoryReads, type HistoryReads } from './history-reads.js';
 import { createSessionStore, type SessionStore } from './session-store.js';
 import { createPeopleEmailStore, type PeopleEmailStore } from './people-email-store.js';
 import { createPeopleNameStore, type PeopleNameStore } from './people-name-store.js';
+import { createPeoplePictureStore, type PeoplePictureStore } from './people-picture-store.js';
 import { createDirectoryReads, type DirectoryReads } from './directory-reads.js';
 import { createRunClaims, type RunClaims } from './run-claims.js';
 import { createRunStore, type RunStore } from './run-store.js';
@@ -66,6 +67,7 @@ export interface Store {
   /** People's e-mail addresses for sign-in links. */
   readonly emails: PeopleEmailStore;
   readonly names: PeopleNameStore;
+  readonly pictures: PeoplePictureStore;
   readonly directory: DirectoryReads;
   /** The canvas chat's conversations and transcripts. */
   readonly chats: ChatStore;
@@ -157,6 +159,7 @@ export function storeOnDriver(
     sessions: createSessionStore(driver, clock),
     emails: createPeopleEmailStore(driver, clock),
     names: createPeopleNameStore(driver, clock),
+    pictures: createPeoplePictureStore(driver, clock),
     directory: createDirectoryReads(driver, clock),
     chats: createChatStore(driver, clock),
     grants: createOAuthGrants(driver, clock),

@@ -51,6 +51,8 @@ export function colorOf(key: string): string {
 interface Held {
   kind: PresenceEntry['kind'];
   name: string;
+  /** A person's picture URL, when they chose one. */
+  picture?: string | null;
   selection: string[];
   cursor: PresenceEntry['cursor'];
   nodeId: string | null;
@@ -74,6 +76,7 @@ interface Hello {
 export interface PersonReport {
   key: string;
   name: string;
+  picture?: string | null;
   selection: string[];
   cursor: PresenceEntry['cursor'];
   /** Null from a page that does not say (then the last report to arrive wins). */
@@ -118,6 +121,7 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
       key: id,
       kind: held.kind,
       name: held.name,
+      ...(held.picture ? { picture_url: held.picture } : {}),
       color: colorOf(id),
       selection: held.selection,
       cursor: held.cursor,
@@ -273,6 +277,7 @@ export async function createPresence(store: Store, logger: Logger, clock: () => 
         held: {
           kind: 'person',
           name: person.name,
+          picture: person.picture,
           selection: person.selection,
           cursor: person.cursor,
           nodeId: null,

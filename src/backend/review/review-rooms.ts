@@ -296,7 +296,11 @@ export async function createReviewRooms(store: Store, logger: Logger, clock: () 
       const room: ReviewRoom = {
         room_id: held?.room.room_id ?? newId('room_'),
         board_node_id: boardNodeId,
-        presenter: { name: person.subject, issuer: person.issuer, subject: person.subject },
+        presenter: {
+          name: (await store.names.nameOf(person)) ?? person.subject,
+          issuer: person.issuer,
+          subject: person.subject,
+        },
         shot_id: body.shot_id,
         shot_index: body.shot_index,
         playlist,

@@ -14,7 +14,8 @@ import type { Store } from '../../store/store.js';
 import { authorizeProject, projectRole, requireCanvas } from '../auth/access.js';
 import type { CallerContext } from '../auth/caller.js';
 import { reachableProjects } from './reachable-projects.js';
-import { INVITED_ISSUER_PREFIX, samePerson } from '../../contract/index.js';
+import { INVITED_ISSUER_PREFIX, pictureUrlOf, samePerson } from '../../contract/index.js';
+import { personKeyOf } from '../../store/people-name-store.js';
 
 /**
  * What people do through the API besides editing (docs/api.md): open and end the chat runs their agents present,
@@ -83,7 +84,9 @@ export function createPeopleOperations(store: Store, clock: () => number) {
    */
   async function ownFacts(person: Actor) {
     const name = await store.names.nameOf(person);
+    const picture = (await store.pictures.pictureIdsOf([person])).get(personKeyOf(person));
     return {
+      picture_url: picture === undefined ? null : pictureUrlOf(picture),
       email: await store.emails.emailOf(person),
       display_name: name,
       needs_name: name === null && !person.issuer.startsWith(INVITED_ISSUER_PREFIX),

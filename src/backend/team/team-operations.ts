@@ -33,7 +33,7 @@ import type { CallerContext } from '../auth/caller.js';
 import type { CanvasBackend } from '../canvas/backend.js';
 import { requirePerson } from './people-operations.js';
 import { copyRunResults } from '../canvas/result-copies.js';
-import { personKey, samePerson } from '../../contract/index.js';
+import { personKey, pictureUrlOf, samePerson } from '../../contract/index.js';
 import { storeSealOf } from '../../shared/secret-seal.js';
 import { signInLinkMail, type Mailer } from './mailer.js';
 
@@ -48,11 +48,19 @@ const DEFAULT_INVITE_SECONDS = 7 * 86_400;
 const MEMBER_LINK_MS = 24 * 3_600_000;
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
 
-function memberView(member: MemberRecord, names: ReadonlyMap<string, string>): MemberView {
+/** Each person's chosen name and picture, keyed `issuer|subject`. */
+interface ShownAs {
+  names: ReadonlyMap<string, string>;
+  pictures: ReadonlyMap<string, string>;
+}
+
+function memberView(member: MemberRecord, shown: ShownAs): MemberView {
+  const picture = shown.pictures.get(personKeyOf(member.person));
   return {
     issuer: member.person.issuer,
     subject: member.person.subject,
-    display_name: names.get(personKeyOf(member.person)) ?? null,
+    display_name: shown.names.get(personKeyOf(member.person)) ?? null,
+    picture_url: picture === undefined ? null : pictureUrlOf(picture),
     role: member.role,
     joined_at: iso(member.joinedAt)!,
   };
@@ -141,12 +149,16 @@ export function createTeamOperations(
     return person;
   }
 
+  async function shownAs(people: readonly Actor[]): Promise<ShownAs> {
+    return { names: await store.names.namesOf(people), pictures: await store.pictures.pictureIdsOf(people) };
+  }
+
   return {
     async members(ctx, projectId) {
       await authorizeProject(store, ctx, projectId, 'viewer');
       const members = await store.team.members(projectId);
-      const names = await store.names.namesOf(members.map((member) => member.person));
-      return members.map((member) => memberView(member, names));
+      const shown = await shownAs(members.map((member) => member.person));
+      return members.map((member) => memberView(member, shown));
     },
 
     async invite(ctx, projectId, body) {
@@ -210,7 +222,7 @@ export function createTeamOperations(
     async changeRole(ctx, projectId, person, body) {
       const by = await owner(ctx, projectId, 'change roles');
       const changed = await store.team.changeRole(projectId, person, body.role, by);
-      return memberView(changed, await store.names.namesOf([changed.person]));
+      return memberView(changed, await shownAs([changed.person]));
     },
 
     async removeMember(ctx, projectId, person) {

@@ -17,6 +17,7 @@ import { METRICS_ROUTES } from '../routes/metrics.js';
 import { OIDC_ROUTES } from '../routes/oidc.js';
 import { OPENAPI_ROUTES } from '../routes/openapi.js';
 import { PEOPLE_ROUTES } from '../routes/people.js';
+import { PEOPLE_PICTURE_ROUTES } from '../routes/people-pictures.js';
 import { PRESENCE_ROUTES } from '../routes/presence.js';
 import { GUEST_REVIEW_ROUTES } from '../routes/review-guests.js';
 import { MARKED_FRAME_ROUTES } from '../routes/marked-frames.js';
@@ -58,6 +59,7 @@ export function apiRoutes(): readonly ApiRoute[] {
     ...INTROSPECT_ROUTES,
     ...CONNECTION_ROUTES,
     ...PEOPLE_ROUTES,
+    ...PEOPLE_PICTURE_ROUTES,
     ...SESSION_ROUTES,
     ...TEAM_ROUTES,
     ...WEBHOOK_ROUTES,

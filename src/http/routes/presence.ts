@@ -1,5 +1,7 @@
 import type { Hono } from 'hono';
-import { PresenceLeaveQuery, PresenceUpdateBody, type PageOrder } from '../../contract/index.js';
+import { PresenceLeaveQuery, PresenceUpdateBody, pictureUrlOf, type PageOrder } from '../../contract/index.js';
+import { personKeyOf } from '../../store/people-name-store.js';
+import type { Actor as Person } from '../../store/records.js';
 import { CanvasError } from '../../shared/errors.js';
 import type { Store } from '../../store/store.js';
 import { authorizeProject, requireCanvas } from '../../backend/auth/access.js';
@@ -45,6 +47,11 @@ const LEAVE = apiRoute({
 
 export const PRESENCE_ROUTES = [REPORT, LEAVE];
 
+/** How long a person's name and picture, read for their presence, are taken as they are. */
+const SHOWN_AS_MS = 15_000;
+/** People whose name is kept at once (the map is emptied past it: a busy server reads again, nothing grows). */
+const SHOWN_AS_KEPT = 10_000;
+
 const PRESENCE_PATH = /^\/api\/v2\/projects\/[^/]+\/canvases\/[^/]+\/presence$/;
 
 export function isPresencePath(path: string): boolean {
@@ -70,12 +77,29 @@ export function registerPresenceRoutes(
     return { params, person, key: personPresenceKey(person) };
   }
 
+  // A page reports several times a second while its pointer moves: the name and picture it is shown by are read once
+  // in a while, not on every report (a change shows within SHOWN_AS_MS).
+  const shownAs = new Map<string, { name: string; picture: string | null; at: number }>();
+  async function shownAsOf(person: Person, key: string) {
+    const known = shownAs.get(key);
+    const now = Date.now();
+    if (known && now - known.at < SHOWN_AS_MS) return known;
+    const name = (await options.store.names.nameOf(person)) ?? person.subject;
+    const pictureId = (await options.store.pictures.pictureIdsOf([person])).get(personKeyOf(person));
+    const fresh = { name, picture: pictureId === undefined ? null : pictureUrlOf(pictureId), at: now };
+    if (shownAs.size >= SHOWN_AS_KEPT) shownAs.clear();
+    shownAs.set(key, fresh);
+    return fresh;
+  }
+
   handle(app, REPORT, async (c, input) => {
     const { params, person, key } = await who(c, input);
     const body = await input.body();
+    const { name, picture } = await shownAsOf(person, key);
     options.presence.report(params.project_id, params.canvas_id, {
       key,
-      name: person.subject,
+      name,
+      picture,
       selection: body.selection,
       cursor: body.cursor,
       order: pageOrder(body.tab, body.seq),

@@ -6,6 +6,7 @@ import { Inbox } from './Inbox.js';
 import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
 import { canvasHref, navigate, teamHref } from './router.js';
+import { Avatar } from '../ui/avatar.js';
 
 /** The projects and canvases the signed-in person can open; owners create and lock canvases here. */
 export function Home() {
@@ -37,7 +38,14 @@ export function Home() {
         <h1>Your canvases</h1>
         <div className="who">
           {me.kind === 'person' ? <Inbox /> : null}
-          {me.person ? `Signed in as ${me.display_name ?? me.person.subject}` : 'Signed in with a token'}
+          {me.person ? (
+            <span className="signed-in-as">
+              <Avatar name={me.display_name ?? me.person.subject} picture={me.picture_url} />
+              Signed in as {me.display_name ?? me.person.subject}
+            </span>
+          ) : (
+            'Signed in with a token'
+          )}
           {me.kind === 'person' ? (
             <button type="button" onClick={() => void api.logout().then(() => window.location.assign('/'))}>
               Sign out
@@ -46,6 +54,7 @@ export function Home() {
         </div>
       </header>
       {me.kind === 'person' ? <YourName me={me} onSaved={() => void reload()} /> : null}
+      {me.kind === 'person' ? <YourPicture me={me} onSaved={() => void reload()} /> : null}
       {joined && me.projects.some((project) => project.project_id === joined) ? (
         <p className="notice notice-info" role="status">
           You joined project {joined}.
@@ -563,5 +572,59 @@ function YourName({ me, onSaved }: { me: MeView; onSaved: () => void }) {
       </button>
       {problem ? <span className="error-line"> {problem}</span> : null}
     </form>
+  );
+}
+
+/**
+ * The picture the team sees beside the person's name (docs/ui.md, "Names"): any picture file, which the server cuts to
+ * a square without its metadata; removed, their initials show again.
+ */
+function YourPicture({ me, onSaved }: { me: MeView; onSaved: () => void }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const name = me.display_name ?? me.person?.subject ?? '';
+  const act = (work: Promise<unknown>) => {
+    setBusy(true);
+    work.then(
+      () => {
+        setProblem(null);
+        setBusy(false);
+        onSaved();
+      },
+      (error: unknown) => {
+        setProblem((error as Error).message);
+        setBusy(false);
+      },
+    );
+  };
+  return (
+    <div className="your-picture" role="group" aria-label="Your picture">
+      <Avatar name={name} picture={me.picture_url} size={40} />
+      <label className="file-button button-small">
+        {me.picture_url ? 'Change your picture' : 'Add a picture of yourself'}
+        <input
+          type="file"
+          accept="image/png,image/jpeg,image/webp,image/gif,image/avif"
+          className="visually-hidden"
+          disabled={busy}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) act(api.setMyPicture(file));
+          }}
+        />
+      </label>
+      {me.picture_url ? (
+        <button type="button" className="button-small" disabled={busy} onClick={() => act(api.removeMyPicture())}>
+          Remove picture
+        </button>
+      ) : null}
+      {busy ? <span role="status">Saving your picture…</span> : null}
+      {problem ? (
+        <span className="error-line" role="alert">
+          {problem}
+        </span>
+      ) : null}
+    </div>
   );
 }

@@ -16,6 +16,7 @@ import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
 import { WebhooksPanel } from './WebhooksPanel.js';
 import { navigate } from './router.js';
+import { Avatar } from '../ui/avatar.js';
 
 /**
  * A project's team: every member sees who is in it; owners invite by link, change roles, remove members,
@@ -177,6 +178,7 @@ export function TeamPage({ projectId }: { projectId: string }) {
               return (
                 <tr key={memberKey(member)} data-member={member.subject}>
                   <td>
+                    <Avatar name={member.display_name ?? member.subject} picture={member.picture_url} />
                     {member.display_name ?? member.subject}
                     {member.display_name && member.display_name !== member.subject ? (
                       <span className="muted"> ({member.subject})</span>

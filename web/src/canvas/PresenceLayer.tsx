@@ -4,6 +4,7 @@ import type { PresenceEntry } from '../../../src/contract/index.js';
 import { useCanvas, useCanvasState } from '../ui/canvas-context.js';
 import type { FlowNode } from '../cards/card-data.js';
 import { presenceReporter, type PresenceReporter } from '../model/presence-report.js';
+import { Avatar } from '../ui/avatar.js';
 
 /**
  * Who else is on the canvas (docs/ui.md, "Who else is here"), drawn on it: each person's cursor with their name and an
@@ -141,7 +142,11 @@ export function WhoIsHere() {
           style={{ ['--presence-color' as string]: entry.color }}
           title={entry.kind === 'agent' ? 'An agent working here' : 'Also on this canvas'}
         >
-          {entry.kind === 'agent' ? <span className="presence-kind">agent</span> : null}
+          {entry.kind === 'agent' ? (
+            <span className="presence-kind">agent</span>
+          ) : (
+            <Avatar name={entry.name} picture={entry.picture_url} color={entry.color} size={18} />
+          )}
           {entry.name}
         </li>
       ))}

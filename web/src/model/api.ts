@@ -282,6 +282,27 @@ export const api = {
       to_revision: toRevision,
     }),
 
+  /** The picture the signed-in person is shown by: sent as a file, answered with its URL. */
+  async setMyPicture(file: File): Promise<{ picture_url: string | null }> {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    const response = await fetch('/api/v1/me/picture', {
+      method: 'PUT',
+      credentials: 'same-origin',
+      headers: { 'x-requested-by': 'canvas-mcp' },
+      body: form,
+    });
+    const body = (await response.json().catch(() => undefined)) as
+      { picture_url?: string | null; error?: { code?: string; message?: string } } | undefined;
+    if (!response.ok)
+      throw new ApiError(
+        response.status,
+        body?.error?.code ?? 'unknown',
+        body?.error?.message ?? `HTTP ${response.status}`,
+      );
+    return { picture_url: body?.picture_url ?? null };
+  },
+  removeMyPicture: () => request<{ picture_url: null }>('DELETE', '/api/v1/me/picture'),
   setMyName: (displayName: string) =>
     request<{ display_name: string }>('PUT', '/api/v1/me/name', { display_name: displayName }),
   history: ({ projectId, canvasId }: CanvasAddress, before?: number) =>
