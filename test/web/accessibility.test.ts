@@ -1,15 +1,18 @@
 import type { Browser, Page } from 'playwright-core';
 import { seriousFindings } from '../support/axe.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasNode } from '../../src/contract/index.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
-import { DESKTOP, WALL, card, launchBrowser, screenshot, signIn } from '../support/browser.js';
+import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
+import { DESKTOP, WALL, card, launchBrowser, openLink, screenshot, signIn } from '../support/browser.js';
 import { addCardOfEveryType } from '../support/demo-stage.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Accessibility (issue 21, item 4): axe-core in real Chromium finds no serious or critical violation on any screen of
- * the web canvas: the sign-in page, the home page, the canvas with a card of every node type, and each side panel.
+ * Accessibility: axe-core in real Chromium finds no serious or critical violation on any screen of the web canvas: the
+ * sign-in page, the home and team pages, the canvas with a card of every node type, each side panel, the board page's
+ * grid, list and animatic, the frame editor, Present and a guest's page opened from a share link.
  */
 
 const sqlite = STORE_TARGETS[0]!;
@@ -21,6 +24,7 @@ describe('accessibility: axe-core on every screen', () => {
   beforeAll(async () => {
     server = await startTestServer(sqlite, { seedDemo: true });
     await addCardOfEveryType(server.store, 'a11y');
+    await addBoard(server);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -118,6 +122,86 @@ describe('accessibility: axe-core on every screen', () => {
     }
   });
 
+  it('the team page', async () => {
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, null);
+    try {
+      await page.goto(`${server.url}/p/demo/team`);
+      await page.getByRole('heading', { name: 'Invite someone' }).waitFor();
+      expect(await seriousFindings(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  /** The board page of the test's board, in one of its views. */
+  async function onTheBoard(view: 'grid' | 'list' | 'animatic', check: (page: Page) => Promise<void>): Promise<void> {
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    try {
+      await page.goto(`${server.url}/p/demo/c/main/board/${BOARD}?view=${view}`);
+      await page.locator('.feed-live').waitFor();
+      await check(page);
+    } finally {
+      await context.close();
+    }
+  }
+
+  it.each([
+    ['grid', '.board-frame'],
+    ['list', 'tr[data-shot-id]'],
+    ['animatic', '.animatic-shot'],
+  ] as const)('the board page, %s view', (view, shown) =>
+    onTheBoard(view, async (page) => {
+      await page.locator(shown).first().waitFor();
+      expect(await seriousFindings(page), view).toEqual([]);
+    }),
+  );
+
+  it('the frame editor, opened from the keyboard on the board page', () =>
+    onTheBoard('grid', async (page) => {
+      await page.locator('.board-frame').first().focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog', { name: 'Draw shot 1' }).waitFor();
+      await page.locator('.frame-editor[data-drawing-version]').waitFor();
+      expect(await seriousFindings(page)).toEqual([]);
+    }));
+
+  it(
+    'Present',
+    () =>
+      onTheWall(async (page) => {
+        await card(page, BOARD).click();
+        await page.getByRole('button', { name: 'Present', exact: true }).click();
+        await page.getByRole('dialog', { name: /^Present/ }).waitFor();
+        expect(await seriousFindings(page)).toEqual([]);
+      }),
+    AXE_ON_THE_WALL_MS,
+  );
+
+  it("a guest's page, opened from a share link", async () => {
+    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+    try {
+      await page.locator('.feed-live').waitFor();
+      const link = await page.evaluate(async (board) => {
+        const response = await fetch('/api/v2/projects/demo/canvases/main/share-links', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-requested-by': 'canvas-mcp' },
+          body: JSON.stringify({ node_id: board, expires_in_days: 7, downloads: [], review: 'comment' }),
+        });
+        return { status: response.status, url: String(((await response.json()) as { url?: unknown }).url) };
+      }, BOARD);
+      expect(link.status).toBe(201);
+      const guest = await openLink(browser, link.url);
+      try {
+        await guest.page.getByRole('heading', { name: 'Opening' }).waitFor();
+        expect(await seriousFindings(guest.page)).toEqual([]);
+      } finally {
+        await guest.context.close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it('works without a mouse: Tab reaches a card, Enter selects it and opens its details, arrow keys move it in one write', async () => {
     const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
     try {
@@ -166,4 +250,33 @@ async function waitForNode(
     if (Date.now() - started > 10_000) throw new Error(`${nodeId} did not move: ${JSON.stringify(position)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A board of three shots on the demo canvas, for the board page, the frame editor, Present and the guest's page. */
+const BOARD = 'a11y-board';
+
+async function addBoard(server: TestServer): Promise<void> {
+  const { revision } = (await server.store.layout.readCanvas('demo', 'main'))!;
+  const node = CanvasNode.parse({
+    id: BOARD,
+    type: 'storyboardNode',
+    position: { x: 0, y: 1400 },
+    data: {
+      displayName: 'Opening',
+      title: 'Opening',
+      aspectRatio: '16:9',
+      frames: [1, 2, 3].map((number) => ({
+        id: `s${number}`,
+        number: String(number),
+        imageUrl: null,
+        caption: `Shot ${number}: the keeper climbs`,
+        durationMs: 2000,
+        status: 'draft',
+      })),
+    },
+  });
+  await server.store.writes.createNode(
+    { projectId: 'demo', canvasId: 'main', baseRevision: revision, clientSaveId: null, authorization: SYSTEM_WRITE },
+    node,
+  );
 }

@@ -10,6 +10,7 @@ import { readLayout } from '../support/canvas-reads.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * Camera moves on the page in Chromium, on both stores: the shot list sets a move from a preset ("wide → close"), its
@@ -53,7 +54,7 @@ describe.each(STORE_TARGETS)('camera moves on the page: $name', (target) => {
         await page.getByRole('button', { name: 'Shot list' }).click();
         const list = page.getByRole('region', { name: 'Shot list' });
 
-        await list.getByRole('combobox', { name: 'Camera move of shot 1' }).selectOption('wide → close');
+        await chooseOption(list, 'Camera move of shot 1', 'wide → close');
         let layout = await waitFor(read, (now) => moveOf(now) !== undefined);
         expect(moveOf(layout)).toEqual({
           start: { x: 0, y: 0, width: 1, height: 1 },
@@ -61,8 +62,8 @@ describe.each(STORE_TARGETS)('camera moves on the page: $name', (target) => {
           easing: 'ease-in-out',
           kind: 'derived',
         });
-        await list.getByRole('combobox', { name: 'Easing of shot 1' }).selectOption('linear');
-        await list.getByRole('combobox', { name: 'Move kind of shot 1' }).selectOption('push');
+        await chooseOption(list, 'Easing of shot 1', 'linear');
+        await chooseOption(list, 'Move kind of shot 1', 'push');
         layout = await waitFor(read, (now) => moveOf(now)?.easing === 'linear' && moveOf(now)?.kind === 'push');
 
         // Numbers: a framing leaving the picture is refused naming the field, and nothing is saved.

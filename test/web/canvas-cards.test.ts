@@ -9,6 +9,7 @@ import { FRAME_META, MINIMAL_DATA, MINIMAL_DIRECTOR_BUNDLE } from '../support/no
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
+import { chooseOption, chosenValue } from '../support/controls.js';
 
 /** Every node type has a readable card; data a card does not expect never takes the page down (real Chromium). */
 
@@ -245,13 +246,19 @@ describe('the web canvas: node cards', () => {
       const form = card(page, 'sketch-1').locator('.skill-form');
       await form.waitFor();
       await expect(form.locator('.skill-field').count()).resolves.toBe(1);
-      const select = form.locator('.skill-field', { hasText: 'aspect ratio' }).locator('select');
-      await expect(select.locator('option').allTextContents()).resolves.toEqual(['default', '2:3', '16:9']);
-      await expect(select.inputValue()).resolves.toBe('16:9');
+      const select = form.getByRole('combobox', { name: 'aspect ratio', exact: true });
+      await expect(chosenValue(select)).resolves.toBe('16:9');
+      await select.click();
+      await expect(page.getByRole('listbox').getByRole('option').allTextContents()).resolves.toEqual([
+        'default',
+        '2:3',
+        '16:9',
+      ]);
+      await page.keyboard.press('Escape');
 
       const before = await readBack('sketch-1');
       expect(before.node?.data).toMatchObject({ parameters: { aspect_ratio: '16:9' } });
-      await select.selectOption('2:3');
+      await chooseOption(select, null, '2:3');
       const after = await waitFor(
         () => readBack('sketch-1'),
         (now) => now.revision > before.revision,
@@ -260,12 +267,12 @@ describe('the web canvas: node cards', () => {
       expect((after.node?.data as { parameters?: unknown }).parameters).toEqual({ aspect_ratio: '2:3' });
       // The card shows the choice once the page has the write back.
       await waitFor(
-        () => select.inputValue(),
+        () => chosenValue(select),
         (value) => value === '2:3',
       );
 
       // Back to "default": the parameter is removed, not set to an empty string.
-      await select.selectOption('');
+      await chooseOption(select, null, 'default');
       const cleared = await waitFor(
         () => readBack('sketch-1'),
         (now) => now.revision > after.revision,

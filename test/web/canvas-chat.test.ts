@@ -9,6 +9,7 @@ import { scripted, type ModelAnswer } from '../support/model-standin.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 import { IDP, plannedAgent, startChatStage, type ChatStage } from '../agent/chat-support.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * Issue 18 in Chromium: a person types into the Chat tab and the assistant's frames appear on the canvas, in their
@@ -123,9 +124,7 @@ describe('the web canvas: the chat', () => {
       await ben.page.getByRole('tab', { name: 'History' }).click();
       await ben.page.locator('.history-author', { hasText: 'Assistant for ana' }).first().waitFor();
       await openChat(ben.page);
-      await ben.page
-        .getByLabel('Conversation')
-        .selectOption({ label: 'add three storyboard frames for this beat and connect them · ana' });
+      await chooseOption(ben.page, 'Conversation', 'add three storyboard frames for this beat and connect them · ana');
       await ben.page.locator('.chat-text', { hasText: 'Added three frames' }).waitFor();
       await ben.page.getByText("You are following ana's conversation.").waitFor();
       await expect(ben.page.getByLabel('Message', { exact: true }).count()).resolves.toBe(0);

@@ -13,6 +13,7 @@ import { TestOAuthProvider } from '../support/oauth-client.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * A person connects an OAuth client to their canvas in a real browser (issue 20, "Done when"): the client's first call
@@ -72,7 +73,7 @@ describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {
         const consent = await context.newPage();
         await consent.goto(provider.authorizationUrl!.href);
         await consent.getByRole('heading', { name: 'Connect Claude (test) to a canvas' }).waitFor();
-        await consent.getByLabel('Canvas', { exact: true }).selectOption('film/board');
+        await chooseOption(consent, 'Canvas', { value: 'film/board' });
         await consent.getByRole('radio', { name: /Read and edit the canvas/ }).check();
         const shot = await screenshot(consent, 'connector-consent');
         mkdirSync(join(process.cwd(), 'docs', 'images'), { recursive: true });

@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * Drawn notes in Chromium (docs/review.md, "Drawn notes"): the director circles a prop on shot 1 and draws an arrow, the
@@ -100,8 +101,8 @@ describe('the web canvas: drawn notes on a frame', () => {
       await director.page.getByRole('tab', { name: 'Comments' }).click();
       const panel = director.page.getByRole('region', { name: 'Comments' });
       const compose = panel.getByRole('form', { name: 'New comment thread' });
-      await compose.getByLabel('On', { exact: true }).selectOption('board');
-      await compose.getByLabel('Shot', { exact: true }).selectOption('s1');
+      await chooseOption(compose, 'On', { value: 'board' });
+      await chooseOption(compose, 'Shot', { value: 's1' });
       await compose.getByRole('button', { name: 'Draw on the frame' }).click();
       const pad = compose.getByRole('group', { name: 'Draw on the frame' });
       const surface = pad.locator('.markup-surface');
@@ -147,8 +148,8 @@ describe('the web canvas: drawn notes on a frame', () => {
       // A review link for the client, open for comments.
       await director.page.getByRole('tab', { name: 'Exports' }).click();
       const share = director.page.getByRole('form', { name: 'New share link' });
-      await share.getByLabel('Show').selectOption('board');
-      await share.getByLabel('Review').selectOption('comment');
+      await chooseOption(share, 'Show', { value: 'board' });
+      await chooseOption(share, 'Review', 'Guests can comment');
       await share.getByRole('button', { name: 'Make a share link' }).click();
       const url = await director.page.getByLabel('The link (shown once: copy it now)').inputValue();
 

@@ -15,6 +15,7 @@ import { readLayout } from '../support/canvas-reads.js';
 import { probe } from '../support/media.js';
 import { ffmpegFixture } from '../support/upload-fixtures.js';
 import { cutFrames } from '../../src/exports/timeline/frame-rate.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * Deliverables in Chromium (issue 35): an owner exports a board as a PDF from the Exports tab and downloads it (read
@@ -110,9 +111,9 @@ describe('the web canvas: exports, Present mode and share links', () => {
       await page.locator('.feed-live').waitFor();
       await page.getByRole('tab', { name: 'Exports' }).click();
       const newExport = page.getByRole('form', { name: 'New export' });
-      await newExport.getByLabel('Export as').selectOption('pdf_board');
-      await newExport.getByLabel('Columns').selectOption('2');
-      await newExport.getByLabel('Rows').selectOption('1');
+      await chooseOption(newExport, 'Export as', { value: 'pdf_board' });
+      await chooseOption(newExport, 'Columns', '2');
+      await chooseOption(newExport, 'Rows', '1');
       await newExport.getByRole('button', { name: 'Export' }).click();
       const link = page.getByRole('link', { name: /Download Opening storyboard\.pdf/ });
       await link.waitFor({ timeout: 60_000 });
@@ -123,10 +124,10 @@ describe('the web canvas: exports, Present mode and share links', () => {
       await screenshot(page, 'exports');
 
       // The animatic with Mara's voice on shot 2 and the sea under it all, at 720p.
-      await newExport.getByLabel('Export as').selectOption('animatic');
-      await newExport.getByLabel('Size').selectOption('720p');
-      await newExport.getByLabel('Sea (music)').selectOption('music');
-      await newExport.getByLabel('Mara (voice)').selectOption('voice:s2');
+      await chooseOption(newExport, 'Export as', { value: 'animatic' });
+      await chooseOption(newExport, 'Size', '720p');
+      await chooseOption(newExport, 'Sea (music)', 'Music bed (ducked under voices)');
+      await chooseOption(newExport, 'Mara (voice)', 'Voice-over from shot 2');
       await expect
         .poll(async () => (await read()).edges.map((edge) => [edge.source, edge.data?.shotId ?? null]).sort())
         .toEqual([
@@ -161,7 +162,7 @@ describe('the web canvas: exports, Present mode and share links', () => {
       await present.waitFor({ state: 'detached' });
 
       const share = page.getByRole('form', { name: 'New share link' });
-      await share.getByLabel('Show').selectOption('board');
+      await chooseOption(share, 'Show', { value: 'board' });
       await share.getByLabel('Opening storyboard.pdf').check();
       await share.getByRole('button', { name: 'Make a share link' }).click();
       const url = await page.getByLabel('The link (shown once: copy it now)').inputValue();

@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * Floor plans on the page in Chromium, on both stores: a person adds a plan from the palette and a camera to it, sets
@@ -109,9 +110,9 @@ describe.each(STORE_TARGETS)('floor plans on the page: $name', (target) => {
         layout = await waitFor(read, (now) => camerasOf(now).length === 1);
         expect(camerasOf(layout)[0]).toMatchObject({ name: 'A', sensor: 'super35', lensMm: 50, shot: null });
 
-        await plan.getByRole('combobox', { name: 'Camera A sensor format' }).selectOption('full_frame');
+        await chooseOption(plan, 'Camera A sensor format', { value: 'full_frame' });
         await waitFor(read, (now) => camerasOf(now)[0]?.sensor === 'full_frame');
-        await plan.getByRole('combobox', { name: 'Camera A sensor format' }).selectOption('super35');
+        await chooseOption(plan, 'Camera A sensor format', { value: 'super35' });
         await waitFor(read, (now) => camerasOf(now)[0]?.sensor === 'super35');
         const lens = plan.getByRole('spinbutton', { name: 'Camera A lens (mm)' });
         await lens.fill('35');
@@ -120,7 +121,7 @@ describe.each(STORE_TARGETS)('floor plans on the page: $name', (target) => {
         expect(shot5Lens(layout)).toBe(24);
 
         const before = layout.revision;
-        await plan.getByRole('combobox', { name: 'Camera A shot' }).selectOption({ label: 'board · shot 5' });
+        await chooseOption(plan, 'Camera A shot', 'board · shot 5');
         layout = await waitFor(read, (now) => camerasOf(now)[0]?.shot !== null);
         expect(camerasOf(layout)[0]!.shot).toEqual({ board_node_id: 'board', shot_id: 's5' });
         // The link and the shot's new lens are one revision.

@@ -32,7 +32,7 @@ describe.each(STORE_TARGETS)('names and pictures in the browser: $name', (target
 
     it('the first owner names themselves and adds a picture; home, team page and a teammate see both', async () => {
       const owner = await signIn(browser, server, DEMO_OWNER, null);
-      const mate = await signIn(browser, server, TEAMMATE, DEMO);
+      const mate = await signIn(browser, server, TEAMMATE, { projectId: DEMO.project, canvasId: DEMO.canvas });
       try {
         const page = owner.page;
         page.setDefaultTimeout(10_000);
@@ -55,9 +55,12 @@ describe.each(STORE_TARGETS)('names and pictures in the browser: $name', (target
         const src = await avatar.getAttribute('src');
         expect(src).toMatch(/^\/api\/v1\/pictures\/pic_/);
         // The picture loads, as the square the server made.
-        expect(await avatar.evaluate((image: HTMLImageElement) => image.decode().then(() => image.naturalWidth))).toBe(
-          256,
-        );
+        expect(
+          await avatar.evaluate((element) => {
+            const image = element as unknown as { decode(): Promise<void>; naturalWidth: number };
+            return image.decode().then(() => image.naturalWidth);
+          }),
+        ).toBe(256);
         await page.getByRole('button', { name: 'Remove picture' }).waitFor();
         expect(await seriousFindings(page)).toEqual([]);
         await screenshot(page, 'home-name-and-picture');

@@ -7,6 +7,7 @@ import { card, launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * Result versions in the web canvas (issue 22), in Chromium: a node run twice has two versions in its details; the
@@ -93,7 +94,7 @@ describe('result versions in the browser', () => {
       await frame.getByRole('button', { name: 'Run', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Start a run' });
       await dialog.getByText(/costs about/).waitFor();
-      await dialog.getByLabel('Variants').selectOption('2');
+      await chooseOption(dialog, 'Variants', '×2');
       await dialog.getByText(/These 2 runs cost about/).waitFor();
       await dialog.getByRole('button', { name: 'Start 2 runs' }).click();
       const versions = await waitFor(

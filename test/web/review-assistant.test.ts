@@ -6,6 +6,7 @@ import { IDP, startChatStage, type ChatStage } from '../agent/chat-support.js';
 import { WALL, card, launchBrowser, signIn } from '../support/browser.js';
 import { scripted } from '../support/model-standin.js';
 import { STORE_TARGETS } from '../support/stores.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * The assistant in a thread, in Chromium (issue 33, item 5 and "Done when"): an artist asks @assistant in a comment on
@@ -79,8 +80,8 @@ describe('the web canvas: the assistant answers in a thread', () => {
       await page.getByRole('tab', { name: 'Comments' }).click();
       const panel = page.getByRole('region', { name: 'Comments' });
       const compose = panel.getByRole('form', { name: 'New comment thread' });
-      await compose.getByLabel('On', { exact: true }).selectOption('board');
-      await compose.getByLabel('Shot', { exact: true }).selectOption('s2');
+      await chooseOption(compose, 'On', { value: 'board' });
+      await chooseOption(compose, 'Shot', { value: 's2' });
       await compose.getByLabel('Comment', { exact: true }).fill('@assistant note that shot 2 is a low angle on Mara');
       await compose.getByRole('button', { name: 'Comment', exact: true }).click();
 

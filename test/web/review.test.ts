@@ -11,6 +11,7 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
 import { ffmpegFixture } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
+import { chooseOption, chosenValue } from '../support/controls.js';
 
 /**
  * Review in Chromium (issue 33): the director (an owner) comments on shot 4 of a board with a pin on its picture,
@@ -136,8 +137,8 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       // The director starts a thread on shot 4 of the board, pinned on the horizon of its picture.
       const panel = await openComments(director.page);
       const compose = panel.getByRole('form', { name: 'New comment thread' });
-      await compose.getByLabel('On', { exact: true }).selectOption('board');
-      await compose.getByLabel('Shot', { exact: true }).selectOption('s4');
+      await chooseOption(compose, 'On', { value: 'board' });
+      await chooseOption(compose, 'Shot', { value: 's4' });
       const picture = card(director.page, 'board').locator('figure[data-shot-id="s4"] img');
       const { across, down } = await pinOn(compose, picture, 0.25, 0.7);
       await compose.getByLabel('Comment', { exact: true }).fill('@artist the horizon tilts here: can we level it?');
@@ -181,7 +182,7 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       expect(await thread.locator('.comment-author').allTextContents()).toEqual(['demo-owner', 'artist']);
       // Comment bodies are text, never markup.
       await compose.getByLabel('Comment', { exact: true }).fill('<b>Hold shot 2</b> a beat longer?');
-      await compose.getByLabel('On', { exact: true }).selectOption('');
+      await chooseOption(compose, 'On', { value: '' });
       await compose.getByRole('button', { name: 'Comment', exact: true }).click();
       const onCanvas = panel.locator('.thread').filter({ hasText: '<b>Hold shot 2</b> a beat longer?' });
       await onCanvas.getByText('Canvas', { exact: true }).waitFor();
@@ -218,10 +219,10 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       // The director approves the board and shot 4 in the shot list.
       await director.page.getByRole('button', { name: 'Shot list' }).click();
       const shotList = director.page.getByRole('region', { name: 'Shot list' });
-      const boardState = shotList.getByLabel('Review state of the board Opening');
-      await expect.poll(() => boardState.inputValue()).toBe('in_review');
-      await boardState.selectOption('approved');
-      await shotList.getByLabel('Review state of shot 4').selectOption('approved');
+      const boardState = shotList.getByRole('combobox', { name: 'Review state of the board Opening' });
+      await expect.poll(() => chosenValue(boardState)).toBe('in_review');
+      await chooseOption(boardState, null, { value: 'approved' });
+      await chooseOption(shotList, 'Review state of shot 4', { value: 'approved' });
       await card(director.page, 'board').locator('.card-review [data-review-state="approved"]').waitFor();
       await card(director.page, 'board').getByRole('img', { name: 'Shot approved' }).waitFor();
       // The artist, an editor, sees the states and may not set them (owners decide unless they allow editors).
@@ -249,12 +250,12 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       // A review link for guests: the board with its comments, open for comments.
       await director.page.getByRole('tab', { name: 'Exports' }).click();
       const share = director.page.getByRole('form', { name: 'New share link' });
-      await share.getByLabel('Show').selectOption('board');
-      await share.getByLabel('Review').selectOption('comment');
+      await chooseOption(share, 'Show', { value: 'board' });
+      await chooseOption(share, 'Review', 'Guests can comment');
       await share.getByRole('button', { name: 'Make a share link' }).click();
       const url = await director.page.getByLabel('The link (shown once: copy it now)').inputValue();
       // And a link that only shows the comments.
-      await share.getByLabel('Review').selectOption('read');
+      await chooseOption(share, 'Review', 'Guests can read comments');
       await share.getByRole('button', { name: 'Make a share link' }).click();
       await expect
         .poll(() => director.page.getByLabel('The link (shown once: copy it now)').inputValue())
@@ -386,7 +387,7 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
       await director.page.locator('.feed-live').waitFor();
       const compose = (await openComments(director.page)).getByRole('form', { name: 'New comment thread' });
       // The card is called by its file's name, in the form as on the card.
-      await compose.getByLabel('On', { exact: true }).selectOption({ label: 'pier.png' });
+      await chooseOption(compose, 'On', 'pier.png');
       // While the pin is being put, the card shows its picture whole: the point clicked is a point of the picture.
       const picture = card(director.page, 'still').locator('img');
       const { across, down } = await pinOn(compose, picture, 0.6, 0.3);
@@ -452,7 +453,7 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
           }),
       );
       const compose = (await openComments(director.page)).getByRole('form', { name: 'New comment thread' });
-      await compose.getByLabel('On', { exact: true }).selectOption({ label: 'Take 3' });
+      await chooseOption(compose, 'On', 'Take 3');
       await compose.getByRole('button', { name: 'Where the film is' }).click();
       // The frame showing, in SMPTE timecode at the rate chosen (24 unless the reviewer picks another).
       expect(await compose.getByLabel('Timecode', { exact: true }).inputValue()).toBe('00:00:04:00');

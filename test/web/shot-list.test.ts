@@ -11,6 +11,7 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { readLayout } from '../support/canvas-reads.js';
 import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
+import { chooseOption } from '../support/controls.js';
 
 /**
  * The shot list (issue 32, item 3) in Chromium: a board's shots as a table, edited in place (each change one
@@ -97,7 +98,7 @@ describe('the web canvas: the shot list', () => {
       await page.locator('.notice-warning', { hasText: 'Lens of shot 2: "fifty" is not a number' }).waitFor();
       expect(await lens.inputValue()).toBe('35');
       expect((await read()).revision).toBe(start + 1);
-      await page.getByRole('combobox', { name: 'Shot size of shot 1' }).selectOption('CU');
+      await chooseOption(page, 'Shot size of shot 1', 'CU');
       layout = await waitFor(read, (now) => now.revision === start + 2);
       expect(framesOf(layout)[0]!.shotSize).toBe('CU');
 
@@ -141,7 +142,7 @@ describe('the web canvas: the shot list', () => {
       expect(framesOf(layout)[3]!.status).toBe('draft');
 
       // One frame shape for the whole board: the board's card draws its frames in it.
-      await page.getByRole('combobox', { name: 'Frame' }).selectOption('9:16');
+      await chooseOption(page, 'Frame', '9:16');
       layout = await waitFor(read, (now) => now.revision === start + 7);
       expect((layout.nodes.find((node) => node.id === 'board')!.data as { aspectRatio: string }).aspectRatio).toBe(
         '9:16',
@@ -157,7 +158,7 @@ describe('the web canvas: the shot list', () => {
       expect((await screenshot(page, 'shot-list')).inkRatio).toBeGreaterThan(0.02);
 
       // Filtered for reading: only the draft.
-      await page.getByRole('combobox', { name: 'Status' }).first().selectOption('draft');
+      await chooseOption(page, 'Status', { value: 'draft' });
       await waitFor(
         () => page.locator('.shot-table tbody tr').count(),
         (count) => count === 1,

@@ -16,6 +16,7 @@ import { useCanvas, useCanvasState } from '../ui/canvas-context.js';
 import { CanvasStatus, UndoButton } from './CanvasStatus.js';
 import { Inbox } from './Inbox.js';
 import { canvasStatusScreen, OpenCanvas } from './OpenCanvas.js';
+import { isKeyForField } from '../ui/fields.js';
 import { canvasHref, navigate } from './router.js';
 
 /**
@@ -71,8 +72,7 @@ function BoardBody({ nodeId }: { nodeId: string }) {
   // "?" lists the keys and Ctrl+Z undoes, from anywhere on the page but a field.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
+      if (isKeyForField(event.target)) return;
       if (event.key === '?' && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
         setKeys(true);

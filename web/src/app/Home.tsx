@@ -7,6 +7,7 @@ import { Landing } from './Landing.js';
 import { useChange } from './use-change.js';
 import { canvasHref, navigate, teamHref } from './router.js';
 import { Avatar } from '../ui/avatar.js';
+import { Select } from '../ui/select.js';
 
 /** The projects and canvases the signed-in person can open; owners create and lock canvases here. */
 export function Home() {
@@ -413,14 +414,20 @@ function NewCanvas({
       </label>
       <label>
         from{' '}
-        <select value={templateId} onFocus={() => void load()} onChange={(event) => setTemplateId(event.target.value)}>
-          <option value="">a blank canvas</option>
-          {templates.map((template) => (
-            <option key={template.template_id} value={template.template_id} title={template.description}>
-              {template.kind === 'project' ? `${template.title} (this project)` : template.title}
-            </option>
-          ))}
-        </select>
+        <Select
+          label="from"
+          value={templateId}
+          onOpen={() => void load()}
+          onChange={setTemplateId}
+          options={[
+            { value: '', label: 'a blank canvas' },
+            ...templates.map((template) => ({
+              value: template.template_id,
+              label: template.kind === 'project' ? `${template.title} (this project)` : template.title,
+              title: template.description,
+            })),
+          ]}
+        />
       </label>
       <button type="submit">Create</button>
     </form>

@@ -17,6 +17,7 @@ import { useChange } from './use-change.js';
 import { WebhooksPanel } from './WebhooksPanel.js';
 import { navigate } from './router.js';
 import { Avatar } from '../ui/avatar.js';
+import { Select } from '../ui/select.js';
 
 /**
  * A project's team: every member sees who is in it; owners invite by link, change roles, remove members,
@@ -187,19 +188,12 @@ export function TeamPage({ projectId }: { projectId: string }) {
                   </td>
                   <td>
                     {isOwner ? (
-                      <select
-                        aria-label={`Role of ${member.subject}`}
+                      <Select
+                        label={`Role of ${member.subject}`}
                         value={member.role}
-                        onChange={(event) =>
-                          void act(() => api.changeRole(projectId, member, event.target.value as Role))
-                        }
-                      >
-                        {ROLES.map((option) => (
-                          <option key={option} value={option}>
-                            {option}
-                          </option>
-                        ))}
-                      </select>
+                        onChange={(next) => void act(() => api.changeRole(projectId, member, next as Role))}
+                        options={ROLES.map((option) => ({ value: option, label: option }))}
+                      />
                     ) : (
                       member.role
                     )}
@@ -279,17 +273,12 @@ export function TeamPage({ projectId }: { projectId: string }) {
           <div className="team-invite">
             <label>
               Role{' '}
-              <select
-                aria-label="Role for the invitation"
+              <Select
+                label="Role for the invitation"
                 value={inviteRole}
-                onChange={(event) => setInviteRole(event.target.value as Role)}
-              >
-                {ROLES.map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
-              </select>
+                onChange={(next) => setInviteRole(next as Role)}
+                options={ROLES.map((option) => ({ value: option, label: option }))}
+              />
             </label>
             <button
               type="button"

@@ -15,6 +15,7 @@ import { boardSounds } from '../model/board-sound.js';
 import { clockOf, shotAtTime, snapToFrames, timeline, trimByFrames } from '../model/board-view.js';
 import { presentBoards } from '../model/present.js';
 import { boardOf, editShot } from '../model/shots.js';
+import { isKeyForField } from '../ui/fields.js';
 import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../ui/canvas-context.js';
 
 /**
@@ -29,9 +30,7 @@ const KEYS_REST_MS = 400;
 const SCALE = { min: 20, max: 240, initial: 60 } as const;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 2)} s`;
-const isField = (target: EventTarget | null) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+const isField = isKeyForField;
 
 export function Animatic({ boardId }: { boardId: string }) {
   const { controller } = useCanvas();

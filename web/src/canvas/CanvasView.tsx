@@ -27,6 +27,7 @@ import { fitCanvas, MAX_ZOOM, MIN_ZOOM } from './fit.js';
 import type { FlowNode } from '../cards/card-data.js';
 import { toFlowEdges, toFlowNodes } from './flow-nodes.js';
 import { PresenceLayer } from './PresenceLayer.js';
+import { isKeyForField } from '../ui/fields.js';
 import { AgentsOutOfView } from './AgentsOutOfView.js';
 
 /**
@@ -36,17 +37,6 @@ import { AgentsOutOfView } from './AgentsOutOfView.js';
 
 /** How long arrow keys rest before a keyboard move is saved. */
 const KEYBOARD_MOVE_REST_MS = 400;
-
-function isTyping(target: EventTarget | null): boolean {
-  const element = target as HTMLElement | null;
-  return (
-    !!element &&
-    (element.tagName === 'INPUT' ||
-      element.tagName === 'TEXTAREA' ||
-      element.tagName === 'SELECT' ||
-      element.isContentEditable)
-  );
-}
 
 /** `onOpen`: Enter on a focused card asks for its details (the keyboard's double-click). */
 export function CanvasView({
@@ -214,7 +204,7 @@ export function CanvasView({
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (isTyping(event.target)) return;
+      if (isKeyForField(event.target)) return;
       const command = event.ctrlKey || event.metaKey;
       const key = event.key.toLowerCase();
       if (command && key === 'z') {
@@ -271,7 +261,7 @@ export function CanvasView({
     };
     let pendingCardPaste: ReturnType<typeof setTimeout> | undefined;
     const onPaste = (event: ClipboardEvent) => {
-      if (!editable || !uploads || isTyping(event.target)) return;
+      if (!editable || !uploads || isKeyForField(event.target)) return;
       const files = filesOf(event.clipboardData);
       if (files.length === 0) return;
       event.preventDefault();
@@ -305,7 +295,7 @@ export function CanvasView({
         );
     };
     const onKeyUp = (event: KeyboardEvent) => {
-      if (!editable || isTyping(event.target) || !event.key.startsWith('Arrow')) return;
+      if (!editable || isKeyForField(event.target) || !event.key.startsWith('Arrow')) return;
       clearTimeout(pendingMove);
       pendingMove = setTimeout(saveKeyboardMove, KEYBOARD_MOVE_REST_MS);
     };

@@ -11,6 +11,7 @@ import { addCamera, editCamera, linkedShot, removeCamera, type CameraPatch } fro
 import { boardsOf } from '../model/shots.js';
 import { useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
 import { CardShell, type CardProps } from './parts.js';
+import { Select } from '../ui/select.js';
 
 /**
  * floorPlanNode: the scene from above (docs/storyboards.md, "Floor plans"): walls, doors, props, the characters where
@@ -190,40 +191,35 @@ export function FloorPlanNodeCard(card: CardProps) {
         {plan.cameras.map((camera) => (
           <div key={camera.id} className="floor-plan-camera" data-camera-row={camera.id}>
             <strong>{camera.name}</strong>{' '}
-            <select
-              aria-label={`Camera ${camera.name} sensor format`}
+            <Select
+              label={`Camera ${camera.name} sensor format`}
               value={camera.sensor}
               disabled={!editable}
-              onChange={(event) => submitCamera(camera.id, { sensor: event.target.value as SensorFormatId })}
-            >
-              {SENSOR_FORMAT_IDS.map((id) => (
-                <option key={id} value={id}>
-                  {SENSOR_FORMATS[id].label}
-                </option>
-              ))}
-            </select>{' '}
+              onChange={(next) => submitCamera(camera.id, { sensor: next as SensorFormatId })}
+              options={SENSOR_FORMAT_IDS.map((id) => ({ value: id, label: SENSOR_FORMATS[id].label }))}
+            />{' '}
             <LensInput camera={camera} disabled={!editable} onSave={(lensMm) => submitCamera(camera.id, { lensMm })} />{' '}
             <span className="muted" data-camera-fov={camera.id}>
               {horizontalFovDeg(camera.sensor, camera.lensMm).toFixed(1)}°
             </span>{' '}
-            <select
-              aria-label={`Camera ${camera.name} shot`}
+            <Select
+              label={`Camera ${camera.name} shot`}
               value={camera.shot ? `${camera.shot.board_node_id}\n${camera.shot.shot_id}` : ''}
               disabled={!editable}
-              onChange={(event) => {
-                const [board_node_id, shot_id] = event.target.value.split('\n');
+              onChange={(next) => {
+                const [board_node_id, shot_id] = next.split('\n');
                 submitCamera(camera.id, { shot: board_node_id && shot_id ? { board_node_id, shot_id } : null });
               }}
-            >
-              <option value="">No shot</option>
-              {boards.flatMap((board) =>
-                board.shots.map((shot, index) => (
-                  <option key={`${board.node.id}/${shot.id}`} value={`${board.node.id}\n${shot.id}`}>
-                    {String(board.node.data.displayName ?? board.node.id)} · shot {shot.number ?? index + 1}
-                  </option>
-                )),
-              )}
-            </select>{' '}
+              options={[
+                { value: '', label: 'No shot' },
+                ...boards.flatMap((board) =>
+                  board.shots.map((shot, index) => ({
+                    value: `${board.node.id}\n${shot.id}`,
+                    label: `${String(board.node.data.displayName ?? board.node.id)} · shot ${shot.number ?? index + 1}`,
+                  })),
+                ),
+              ]}
+            />{' '}
             {editable ? (
               <button
                 type="button"

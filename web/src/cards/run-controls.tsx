@@ -5,6 +5,7 @@ import { useCanvas, useEditable } from '../ui/canvas-context.js';
 import { newKey } from '../model/api.js';
 import { credits as creditsText } from '../model/values.js';
 import { ChainProgress, ChainQuote } from './run-chain.js';
+import { Select } from '../ui/select.js';
 
 /**
  * Run and Cancel on a runnable card, and the state of its latest run as it changes (the change feed's node_state
@@ -222,13 +223,12 @@ export function RunControls({ nodeId, state }: { nodeId: string; state: NodeRunt
               {controller.runsVariants ? (
                 <label className="option">
                   Variants{' '}
-                  <select value={count} onChange={(event) => setCount(Number(event.target.value))}>
-                    {[1, 2, 3, 4].map((option) => (
-                      <option key={option} value={option}>
-                        ×{option}
-                      </option>
-                    ))}
-                  </select>
+                  <Select
+                    label="Variants"
+                    value={String(count)}
+                    onChange={(next) => setCount(Number(next))}
+                    options={[1, 2, 3, 4].map((option) => ({ value: String(option), label: `×${option}` }))}
+                  />
                 </label>
               ) : null}
               <p>

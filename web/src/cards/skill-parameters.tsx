@@ -1,5 +1,6 @@
 import { useEditable } from '../ui/canvas-context.js';
 import { recordOf, list, text } from '../model/values.js';
+import { Select } from '../ui/select.js';
 
 /**
  * A form for a skill's parameters, generated from the JSON Schema the skill catalog publishes for it (the same schema
@@ -48,23 +49,21 @@ export function SkillParameters({
           <label key={name} className="skill-field" title={text(property.description)}>
             <span>{label}</span>
             {choices.length > 0 ? (
-              <select
+              <Select
+                label={label}
                 disabled={!editable}
                 value={current === undefined ? '' : String(current)}
-                onChange={(event) =>
+                onChange={(next) =>
                   set(
                     name,
-                    choices.find((choice) => String(choice) === event.target.value),
+                    choices.find((choice) => String(choice) === next),
                   )
                 }
-              >
-                <option value="">default</option>
-                {choices.map((choice) => (
-                  <option key={String(choice)} value={String(choice)}>
-                    {String(choice).replaceAll('_', ' ')}
-                  </option>
-                ))}
-              </select>
+                options={[
+                  { value: '', label: 'default' },
+                  ...choices.map((choice) => ({ value: String(choice), label: String(choice).replaceAll('_', ' ') })),
+                ]}
+              />
             ) : property.type === 'boolean' ? (
               <input
                 type="checkbox"

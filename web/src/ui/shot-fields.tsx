@@ -1,6 +1,7 @@
 import { SHOT_ANGLES, SHOT_MOVEMENTS, SHOT_SIZES, SHOT_STATUSES } from '../../../src/contract/index.js';
 import type { Shot } from '../model/shots.js';
 import { useCanvas } from './canvas-context.js';
+import { Select } from './select.js';
 
 /**
  * A shot's fields edited in place, one control per field, for every view that edits shots (the shot list's cells,
@@ -105,20 +106,20 @@ export function ShotField({
   const name = `${label} of shot ${number}`;
   if (kind === 'choice')
     return (
-      <select
+      <Select
         className={className}
-        aria-label={name}
+        label={name}
         value={text(shot[field])}
         disabled={!editable}
-        onChange={(event) => save({ [field]: event.target.value })}
-      >
-        <option value="">–</option>
-        {Object.entries(choices!).map(([key, words]) => (
-          <option key={key} value={key}>
-            {key === words ? key : field === 'shotSize' ? key : words}
-          </option>
-        ))}
-      </select>
+        onChange={(next) => save({ [field]: next })}
+        options={[
+          { value: '', label: '–' },
+          ...Object.entries(choices!).map(([key, words]) => ({
+            value: key,
+            label: key === words ? key : field === 'shotSize' ? key : words,
+          })),
+        ]}
+      />
     );
   const value = shown(shot, field, kind);
   const multiLine = kind === 'lines';

@@ -17,6 +17,7 @@ import { undoAgentChanges } from '../../model/agent-undo.js';
 import { markFirstStep } from '../../model/first-steps.js';
 import { chatApi, chatTransport, freeSpot, newMessageId, toolLine, toolWord } from '../../model/chat.js';
 import { credits } from '../../model/values.js';
+import { Select } from '../../ui/select.js';
 
 /**
  * The Chat tab (docs/chat.md): the canvas's conversations with the in-product assistant. The person who owns a
@@ -89,19 +90,18 @@ export function ChatPanel() {
       <div className="chat-conversations">
         <label className="chat-pick">
           <span className="visually-hidden">Conversation</span>
-          <select
+          <Select
+            label="Conversation"
             value={openId ?? ''}
-            onChange={(event) => setOpenId(event.target.value || null)}
-            aria-label="Conversation"
-          >
-            <option value="">{conversations.length === 0 ? 'No conversations yet' : 'Choose a conversation'}</option>
-            {conversations.map((entry) => (
-              <option key={entry.conversation_id} value={entry.conversation_id}>
-                {entry.title} · {entry.owner.subject}
-                {STATUS_WORDS[entry.status] ? ` · ${STATUS_WORDS[entry.status]}` : ''}
-              </option>
-            ))}
-          </select>
+            onChange={(next) => setOpenId(next || null)}
+            options={[
+              { value: '', label: conversations.length === 0 ? 'No conversations yet' : 'Choose a conversation' },
+              ...conversations.map((entry) => ({
+                value: entry.conversation_id,
+                label: `${entry.title} · ${entry.owner.subject}${STATUS_WORDS[entry.status] ? ` · ${STATUS_WORDS[entry.status]}` : ''}`,
+              })),
+            ]}
+          />
         </label>
         <button
           type="button"

@@ -2,6 +2,7 @@ import { useCanvas, useCanvasState } from '../../ui/canvas-context.js';
 import { setSoundRole, soundRole, type SoundRole } from '../../model/board-sound.js';
 import { boardTitle } from '../../model/present.js';
 import { boardOf } from '../../model/shots.js';
+import { Select } from '../../ui/select.js';
 
 /**
  * The board's sound: each sound card on the canvas laid under the animatic as the music bed, as a voice-over starting
@@ -34,18 +35,19 @@ export function BoardSound({ boardId }: { boardId: string }) {
       {sounds.map((sound) => (
         <label key={sound.id}>
           {boardTitle(sound)}
-          <select
+          <Select
+            label={boardTitle(sound)}
             value={valueOf(soundRole(layout, boardId, sound.id))}
-            onChange={(event) => void controller.submit(setSoundRole(boardId, sound.id, roleOf(event.target.value)))}
-          >
-            <option value="none">Not used</option>
-            <option value="music">Music bed (ducked under voices)</option>
-            {shots.map((shot, index) => (
-              <option key={shot.id} value={`voice:${shot.id}`}>
-                Voice-over from shot {shot.number ?? index + 1}
-              </option>
-            ))}
-          </select>
+            onChange={(next) => void controller.submit(setSoundRole(boardId, sound.id, roleOf(next)))}
+            options={[
+              { value: 'none', label: 'Not used' },
+              { value: 'music', label: 'Music bed (ducked under voices)' },
+              ...shots.map((shot, index) => ({
+                value: `voice:${shot.id}`,
+                label: `Voice-over from shot ${shot.number ?? index + 1}`,
+              })),
+            ]}
+          />
         </label>
       ))}
     </fieldset>

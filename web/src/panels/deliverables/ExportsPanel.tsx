@@ -15,6 +15,7 @@ import { GUIDE_LABELS } from '../../../../src/shared/frame-shape.js';
 import { BoardSound } from './BoardSound.js';
 import { ShareLinks } from './ShareLinks.js';
 import { CompareDialog } from '../../ui/compare-dialog.js';
+import { optionsOf, Select } from '../../ui/select.js';
 
 /**
  * Exports (docs/deliverables.md): pick a board and what to make of it, with the format's options; the job
@@ -63,6 +64,9 @@ function defaultsOf(kind: ExportKind): Options {
   if (TIMELINE_KINDS.has(kind)) return { frame_rate: '24', markers: true };
   return {};
 }
+
+/** The choices of columns and rows a board sheet takes. */
+const COUNTS = [1, 2, 3, 4].map((count) => ({ value: String(count), label: String(count) }));
 
 export function ExportsPanel({ selected }: { selected: string | null }) {
   const { controller } = useCanvas();
@@ -144,73 +148,68 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
         >
           <label>
             Board
-            <select value={board?.id ?? ''} onChange={(event) => setBoardId(event.target.value)}>
-              {boards.map((node) => (
-                <option key={node.id} value={node.id}>
-                  {boardTitle(node)}
-                </option>
-              ))}
-            </select>
+            <Select
+              label="Board"
+              value={board?.id ?? ''}
+              onChange={setBoardId}
+              options={boards.map((node) => ({ value: node.id, label: boardTitle(node) }))}
+            />
           </label>
           <label>
             Export as
-            <select
+            <Select
+              label="Export as"
               value={kind}
-              onChange={(event) => {
-                const next = event.target.value as ExportKind;
+              onChange={(chosen) => {
+                const next = chosen as ExportKind;
                 setKind(next);
                 setOptions(defaultsOf(next));
               }}
-            >
-              {Object.entries(EXPORT_KINDS).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
+              options={optionsOf(EXPORT_KINDS)}
+            />
           </label>
           {PDF_KINDS.has(kind) ? (
             <div className="row">
               <label>
                 Paper
-                <select value={String(options.paper)} onChange={(event) => set('paper', event.target.value)}>
-                  {Object.entries(PAPER_SIZES).map(([value, paper]) => (
-                    <option key={value} value={value}>
-                      {paper.label}
-                    </option>
-                  ))}
-                </select>
+                <Select
+                  label="Paper"
+                  value={String(options.paper)}
+                  onChange={(next) => set('paper', next)}
+                  options={Object.entries(PAPER_SIZES).map(([value, paper]) => ({ value, label: paper.label }))}
+                />
               </label>
               <label>
                 Orientation
-                <select
+                <Select
+                  label="Orientation"
                   value={String(options.orientation)}
-                  onChange={(event) => set('orientation', event.target.value)}
-                >
-                  <option value="landscape">Landscape</option>
-                  <option value="portrait">Portrait</option>
-                </select>
+                  onChange={(next) => set('orientation', next)}
+                  options={[
+                    { value: 'landscape', label: 'Landscape' },
+                    { value: 'portrait', label: 'Portrait' },
+                  ]}
+                />
               </label>
               {kind === 'pdf_board' ? (
                 <>
                   <label>
                     Columns
-                    <select
+                    <Select
+                      label="Columns"
                       value={String(options.columns)}
-                      onChange={(event) => set('columns', Number(event.target.value))}
-                    >
-                      {[1, 2, 3, 4].map((count) => (
-                        <option key={count}>{count}</option>
-                      ))}
-                    </select>
+                      onChange={(next) => set('columns', Number(next))}
+                      options={COUNTS}
+                    />
                   </label>
                   <label>
                     Rows
-                    <select value={String(options.rows)} onChange={(event) => set('rows', Number(event.target.value))}>
-                      {[1, 2, 3, 4].map((count) => (
-                        <option key={count}>{count}</option>
-                      ))}
-                    </select>
+                    <Select
+                      label="Rows"
+                      value={String(options.rows)}
+                      onChange={(next) => set('rows', Number(next))}
+                      options={COUNTS}
+                    />
                   </label>
                 </>
               ) : null}
@@ -283,23 +282,27 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
               <div className="row">
                 <label>
                   Size
-                  <select
+                  <Select
+                    label="Size"
                     value={String(options.resolution)}
-                    onChange={(event) => set('resolution', event.target.value)}
-                  >
-                    <option value="1080p">1080p</option>
-                    <option value="720p">720p</option>
-                  </select>
+                    onChange={(next) => set('resolution', next)}
+                    options={[
+                      { value: '1080p', label: '1080p' },
+                      { value: '720p', label: '720p' },
+                    ]}
+                  />
                 </label>
                 <label>
                   Transitions
-                  <select
+                  <Select
+                    label="Transitions"
                     value={String(options.transition)}
-                    onChange={(event) => set('transition', event.target.value)}
-                  >
-                    <option value="cut">Cuts</option>
-                    <option value="crossfade">Crossfades</option>
-                  </select>
+                    onChange={(next) => set('transition', next)}
+                    options={[
+                      { value: 'cut', label: 'Cuts' },
+                      { value: 'crossfade', label: 'Crossfades' },
+                    ]}
+                  />
                 </label>
               </div>
               {board ? <BoardSound boardId={board.id} /> : null}
@@ -326,13 +329,12 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
           {kind === 'animatic' || TIMELINE_KINDS.has(kind) ? (
             <label>
               Frame rate
-              <select value={String(options.frame_rate)} onChange={(event) => set('frame_rate', event.target.value)}>
-                {FRAME_RATES.map((rate) => (
-                  <option key={rate} value={rate}>
-                    {rate} fps
-                  </option>
-                ))}
-              </select>
+              <Select
+                label="Frame rate"
+                value={String(options.frame_rate)}
+                onChange={(next) => set('frame_rate', next)}
+                options={FRAME_RATES.map((rate) => ({ value: rate, label: `${rate} fps` }))}
+              />
             </label>
           ) : null}
           <button type="submit" className="button-primary">

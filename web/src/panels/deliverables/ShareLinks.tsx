@@ -3,6 +3,7 @@ import type { ExportView, ShareLinkView, ShareReview } from '../../../../src/con
 import { useCanvasState } from '../../ui/canvas-context.js';
 import { api } from '../../model/api.js';
 import { boardTitle } from '../../model/present.js';
+import { optionsOf, Select } from '../../ui/select.js';
 
 /** A link's review: what its guests see of the comments, and whether they comment. */
 const REVIEW_CHOICES: Record<ShareReview, string> = {
@@ -75,14 +76,15 @@ export function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
         <div className="row">
           <label>
             Show
-            <select value={boardId} onChange={(event) => setBoardId(event.target.value)}>
-              <option value="">Every board of this canvas</option>
-              {boards.map((node) => (
-                <option key={node.id} value={node.id}>
-                  {boardTitle(node)}
-                </option>
-              ))}
-            </select>
+            <Select
+              label="Show"
+              value={boardId}
+              onChange={setBoardId}
+              options={[
+                { value: '', label: 'Every board of this canvas' },
+                ...boards.map((node) => ({ value: node.id, label: boardTitle(node) })),
+              ]}
+            />
           </label>
           <label>
             Works for (days)
@@ -96,13 +98,12 @@ export function ShareLinks({ jobs }: { jobs: readonly ExportView[] }) {
           </label>
           <label>
             Review
-            <select value={review} onChange={(event) => setReview(event.target.value as ShareReview)}>
-              {Object.entries(REVIEW_CHOICES).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
+            <Select
+              label="Review"
+              value={review}
+              onChange={(next) => setReview(next as ShareReview)}
+              options={optionsOf(REVIEW_CHOICES)}
+            />
           </label>
         </div>
         {ready.length > 0 ? (

@@ -10,6 +10,7 @@ import { markFirstStep } from '../../model/first-steps.js';
 import { FirstSteps } from './FirstSteps.js';
 import { ResultVersions } from './ResultVersions.js';
 import { ContentCredentials } from './ContentCredentials.js';
+import { DataForm } from './DataForm.js';
 
 /** Everything about the selected node: its place, its data, who changed it last and its latest run. */
 export function NodeDetails({ nodeId }: { nodeId: string | null }) {
@@ -88,7 +89,14 @@ export function NodeDetails({ nodeId }: { nodeId: string | null }) {
         refreshKey={`${runState?.externalRunId ?? ''}:${runState?.lastRunStatus ?? ''}:${text(data.externalRunId) ?? ''}`}
       />
       <h3>Data</h3>
-      <pre className="data-json">{JSON.stringify(node.data, null, 2)}</pre>
+      <DataForm node={node} />
+      <details className="data-advanced">
+        <summary>Advanced</summary>
+        {/* Read-only, and a region the keyboard focuses and scrolls (long data is wider and taller than the panel). */}
+        <pre className="data-json" tabIndex={0} role="region" aria-label={`Data of ${node.id} as JSON`}>
+          {JSON.stringify(node.data, null, 2)}
+        </pre>
+      </details>
       {editable ? (
         <button
           type="button"

@@ -10,6 +10,7 @@ import { useCanvasState, useEditable, useMediaOrigin } from '../../ui/canvas-con
 import { api, ApiError } from '../../model/api.js';
 import { reloadElements, useProjectElements } from '../../model/elements.js';
 import { sendFiles } from '../../model/uploads.js';
+import { optionsOf, Select } from '../../ui/select.js';
 
 /**
  * The project's elements (docs/storyboards.md, "Elements"): cast, locations, props and styles, each
@@ -83,13 +84,12 @@ function NewElement({ busy, change, projectId }: { busy: boolean; change: Change
     <form className="element-new" onSubmit={(event) => void submit(event)}>
       <label>
         Kind
-        <select value={kind} onChange={(event) => setKind(event.target.value as ElementKind)}>
-          {Object.entries(ELEMENT_KINDS).map(([key, label]) => (
-            <option key={key} value={key}>
-              {label}
-            </option>
-          ))}
-        </select>
+        <Select
+          label="Kind"
+          value={kind}
+          onChange={(next) => setKind(next as ElementKind)}
+          options={optionsOf(ELEMENT_KINDS)}
+        />
       </label>
       <label>
         Name

@@ -27,6 +27,7 @@ import {
 import { boardOf, shotPicture, type Shot } from '../../model/shots.js';
 import { MarkupPad } from './MarkupPad.js';
 import { ThreadItem, type ThreadActions } from './ThreadItem.js';
+import { Select } from '../../ui/select.js';
 
 /**
  * The Comments tab (docs/review.md): the canvas's threads with a filter, each with its replies, Resolve and
@@ -354,28 +355,35 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
       <div className="row">
         <div className="field">
           <label htmlFor={`${id}-on`}>On</label>
-          <select id={`${id}-on`} value={nodeId} onChange={(event) => (setNodeId(event.target.value), setShotId(''))}>
-            <option value={CANVAS}>The canvas as a whole</option>
-            {nodes
-              .filter((each) => each.type !== 'groupNode' || each.id === nodeId)
-              .map((each) => (
-                <option key={each.id} value={each.id}>
-                  {nodeName(each)}
-                </option>
-              ))}
-          </select>
+          <Select
+            id={`${id}-on`}
+            label="On"
+            value={nodeId}
+            onChange={(next) => (setNodeId(next), setShotId(''))}
+            options={[
+              { value: CANVAS, label: 'The canvas as a whole' },
+              ...nodes
+                .filter((each) => each.type !== 'groupNode' || each.id === nodeId)
+                .map((each) => ({ value: each.id, label: nodeName(each) })),
+            ]}
+          />
         </div>
         {board ? (
           <div className="field">
             <label htmlFor={`${id}-shot`}>Shot</label>
-            <select id={`${id}-shot`} value={shotId} onChange={(event) => setShotId(event.target.value)}>
-              <option value="">The whole board</option>
-              {board.shots.map((each, index) => (
-                <option key={each.id} value={each.id}>
-                  Shot {(each as Shot).number ?? index + 1}
-                </option>
-              ))}
-            </select>
+            <Select
+              id={`${id}-shot`}
+              label="Shot"
+              value={shotId}
+              onChange={setShotId}
+              options={[
+                { value: '', label: 'The whole board' },
+                ...board.shots.map((each, index) => ({
+                  value: each.id,
+                  label: `Shot ${(each as Shot).number ?? index + 1}`,
+                })),
+              ]}
+            />
           </div>
         ) : null}
         {timed ? (
@@ -422,13 +430,16 @@ function NewThread({ selected, review }: { selected: string | null; review: Revi
             </div>
             <div className="field">
               <label htmlFor={`${id}-rate`}>Frame rate</label>
-              <select id={`${id}-rate`} value={rate} onChange={(event) => setRate(event.target.value as FrameRate)}>
-                {FRAME_RATES.map((each) => (
-                  <option key={each} value={each}>
-                    {each === '29.97' ? '29.97 (drop frame)' : each}
-                  </option>
-                ))}
-              </select>
+              <Select
+                id={`${id}-rate`}
+                label="Frame rate"
+                value={rate}
+                onChange={(next) => setRate(next as FrameRate)}
+                options={FRAME_RATES.map((each) => ({
+                  value: each,
+                  label: each === '29.97' ? '29.97 (drop frame)' : each,
+                }))}
+              />
             </div>
             <p id={`${id}-time-help`} className="muted field-help">
               A frame as HH:MM:SS{rate === '29.97' ? ';' : ':'}FF, or a time as mm:ss; a range from the first to the

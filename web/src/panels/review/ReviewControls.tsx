@@ -4,6 +4,7 @@ import { ReviewStateChips } from '../../ui/review-state-chips.js';
 import { useCanvas, useCanvasState } from '../../ui/canvas-context.js';
 import { api } from '../../model/api.js';
 import { stateOf, useReview, useReviewController } from '../../model/review.js';
+import { optionsOf, Select } from '../../ui/select.js';
 
 /**
  * Review states in the shot list (docs/review.md, "Approval"): a board's or a shot's state (Draft, In review, Changes
@@ -49,18 +50,13 @@ export function ReviewStateControl({ nodeId, shotId, name }: { nodeId: string; s
   return (
     <span className="review-state" data-review-node={nodeId} data-review-shot={shotId ?? ''}>
       {mayApprove ? (
-        <select
-          aria-label={`Review state of ${name}`}
+        <Select
+          label={`Review state of ${name}`}
           value={view?.state ?? 'draft'}
-          onChange={(event) => void set(event.target.value as ReviewState)}
+          onChange={(next) => void set(next as ReviewState)}
           className={`review-select review-${view?.state ?? 'draft'}`}
-        >
-          {Object.entries(REVIEW_STATES).map(([key, label]) => (
-            <option key={key} value={key}>
-              {label}
-            </option>
-          ))}
-        </select>
+          options={optionsOf(REVIEW_STATES)}
+        />
       ) : (
         <ReviewStateChips view={view ? { ...view, changed_since_approval: false } : undefined} />
       )}
@@ -128,14 +124,15 @@ export function RequestApproval({
     >
       <label>
         Of{' '}
-        <select value={shotId} onChange={(event) => setShotId(event.target.value)}>
-          <option value="">The whole board</option>
-          {shots.map((shot) => (
-            <option key={shot.id} value={shot.id}>
-              Shot {shot.number}
-            </option>
-          ))}
-        </select>
+        <Select
+          label="Of"
+          value={shotId}
+          onChange={setShotId}
+          options={[
+            { value: '', label: 'The whole board' },
+            ...shots.map((shot) => ({ value: shot.id, label: `Shot ${shot.number}` })),
+          ]}
+        />
       </label>
       <fieldset className="checks">
         <legend>Approvers</legend>

@@ -31,6 +31,7 @@ import {
   type Board,
   type Shot,
 } from '../../model/shots.js';
+import { Select } from '../../ui/select.js';
 
 /**
  * The shot list (docs/storyboards.md, "The shot list"): the board's shots as a table beside the canvas, every field
@@ -203,13 +204,12 @@ export function ShotList({
         {fixed === undefined ? (
           <label>
             Board{' '}
-            <select value={boardId} onChange={(event) => setChosen(event.target.value)}>
-              {boards.map((each) => (
-                <option key={each.node.id} value={each.node.id}>
-                  {boardTitle(each)}
-                </option>
-              ))}
-            </select>
+            <Select
+              label="Board"
+              value={boardId}
+              onChange={setChosen}
+              options={boards.map((each) => ({ value: each.node.id, label: boardTitle(each) }))}
+            />
           </label>
         ) : null}
         <span className="board-review">
@@ -265,12 +265,17 @@ export function ShotList({
         />
         <label>
           Sort{' '}
-          <select value={sort} onChange={(event) => setSort(event.target.value as SortKey)}>
-            <option value="order">Board order</option>
-            <option value="scene">Scene</option>
-            <option value="status">Status</option>
-            <option value="duration">Duration</option>
-          </select>
+          <Select
+            label="Sort"
+            value={sort}
+            onChange={(next) => setSort(next as SortKey)}
+            options={[
+              { value: 'order', label: 'Board order' },
+              { value: 'scene', label: 'Scene' },
+              { value: 'status', label: 'Status' },
+              { value: 'duration', label: 'Duration' },
+            ]}
+          />
         </label>
         <a className="button-small" href={download('csv')} download>
           CSV
@@ -406,27 +411,25 @@ function FrameShapePicker({
     <span className="frame-shape">
       <label>
         Frame{' '}
-        <select
+        <Select
+          label="Frame"
           value={custom !== null ? CUSTOM : (aspectRatio ?? '')}
           disabled={!editable}
-          onChange={(event) => {
+          onChange={(next) => {
             setRefusal(null);
-            if (event.target.value === CUSTOM) setCustom(aspectRatio && !preset ? aspectRatio : '');
+            if (next === CUSTOM) setCustom(aspectRatio && !preset ? aspectRatio : '');
             else {
               setCustom(null);
-              save(event.target.value);
+              save(next);
             }
           }}
-        >
-          {aspectRatio && !preset ? <option value={aspectRatio}>{aspectRatio}</option> : null}
-          {!aspectRatio ? <option value="">not set</option> : null}
-          {BOARD_ASPECTS.map((aspect) => (
-            <option key={aspect} value={aspect}>
-              {aspect}
-            </option>
-          ))}
-          <option value={CUSTOM}>Custom…</option>
-        </select>
+          options={[
+            ...(aspectRatio && !preset ? [{ value: aspectRatio, label: aspectRatio }] : []),
+            ...(!aspectRatio ? [{ value: '', label: 'not set' }] : []),
+            ...BOARD_ASPECTS.map((aspect) => ({ value: aspect, label: aspect })),
+            { value: CUSTOM, label: 'Custom…' },
+          ]}
+        />
       </label>
       {custom !== null ? (
         <form
@@ -502,14 +505,15 @@ function Filter({
   return (
     <label>
       {label}{' '}
-      <select value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">all</option>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {labels?.[option] ?? option}
-          </option>
-        ))}
-      </select>
+      <Select
+        label={label}
+        value={value}
+        onChange={onChange}
+        options={[
+          { value: '', label: 'all' },
+          ...options.map((option) => ({ value: option, label: labels?.[option] ?? option })),
+        ]}
+      />
     </label>
   );
 }

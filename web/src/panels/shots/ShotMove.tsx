@@ -6,6 +6,7 @@ import {
   framingProblems,
   type FramingPreset,
 } from '../../../../src/shared/camera-move.js';
+import { Select } from '../../ui/select.js';
 
 /**
  * A shot's camera move in the shot list (docs/deliverables.md, "Camera moves"): a preset framing pair ("wide → close"),
@@ -84,12 +85,12 @@ export function ShotMove({
 
   return (
     <td className="shot-move">
-      <select
-        aria-label={label('Camera move')}
+      <Select
+        label={label('Camera move')}
         value={preset}
         disabled={!editable}
-        onChange={(event) => {
-          const name = event.target.value as FramingPreset | '' | 'custom';
+        onChange={(chosen) => {
+          const name = chosen as FramingPreset | '' | 'custom';
           if (name === '') save(undefined);
           else if (name !== 'custom')
             save(
@@ -103,43 +104,28 @@ export function ShotMove({
               }),
             );
         }}
-      >
-        <option value="">–</option>
-        {Object.keys(FRAMING_PRESETS).map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-        {preset === 'custom' ? <option value="custom">custom</option> : null}
-      </select>
+        options={[
+          { value: '', label: '–' },
+          ...Object.keys(FRAMING_PRESETS).map((name) => ({ value: name, label: name })),
+          ...(preset === 'custom' ? [{ value: 'custom', label: 'custom' }] : []),
+        ]}
+      />
       {move ? (
         <>
-          <select
-            aria-label={label('Move kind')}
+          <Select
+            label={label('Move kind')}
             value={move.kind ?? 'derived'}
             disabled={!editable}
-            onChange={(event) => save({ ...(latest.current ?? move), kind: event.target.value as CameraMove['kind'] })}
-          >
-            {CAMERA_MOVE_KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {kind}
-              </option>
-            ))}
-          </select>
-          <select
-            aria-label={label('Easing')}
+            onChange={(next) => save({ ...(latest.current ?? move), kind: next as CameraMove['kind'] })}
+            options={CAMERA_MOVE_KINDS.map((kind) => ({ value: kind, label: kind }))}
+          />
+          <Select
+            label={label('Easing')}
             value={move.easing ?? DEFAULT_EASING}
             disabled={!editable}
-            onChange={(event) =>
-              save({ ...(latest.current ?? move), easing: event.target.value as CameraMove['easing'] })
-            }
-          >
-            {CAMERA_EASINGS.map((easing) => (
-              <option key={easing} value={easing}>
-                {easing}
-              </option>
-            ))}
-          </select>
+            onChange={(next) => save({ ...(latest.current ?? move), easing: next as CameraMove['easing'] })}
+            options={CAMERA_EASINGS.map((easing) => ({ value: easing, label: easing }))}
+          />
           <details>
             <summary>Framing</summary>
             <form
