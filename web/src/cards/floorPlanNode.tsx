@@ -1,4 +1,9 @@
-import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import {
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
 import {
   dataOf,
   SENSOR_FORMAT_IDS,
@@ -7,16 +12,41 @@ import {
   type SensorFormatId,
 } from '../../../src/contract/index.js';
 import { horizontalFovDeg, SENSOR_FORMATS } from '../../../src/shared/lens.js';
-import { addCamera, editCamera, linkedShot, removeCamera, type CameraPatch } from '../model/floor-plan.js';
+import type { Intent } from '../model/canvas-state.js';
+import {
+  addCamera,
+  addCharacter,
+  addDoor,
+  addProp,
+  addWall,
+  editCamera,
+  hasItem,
+  linkedShot,
+  moveItem,
+  moveWallPoint,
+  newPlanId,
+  onPlan,
+  removeCamera,
+  removeItem,
+  renameItem,
+  wallPoints,
+  type CameraPatch,
+  type PlanItem,
+  type PlanXY,
+} from '../model/floor-plan.js';
 import { boardsOf } from '../model/shots.js';
 import { useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
+import { FloorPlanTools, PlanSelection } from './floor-plan-tools.js';
 import { CardShell, type CardProps } from './parts.js';
 import { Select } from '../ui/select.js';
 
 /**
  * floorPlanNode: the scene from above (docs/storyboards.md, "Floor plans"): walls, doors, props, the characters where
  * the first beat puts them, and each camera with its field-of-view wedge (from its sensor format and lens) and the
- * number of the shot it films. Cameras are added, set and linked below the drawing, and moved by dragging them.
+ * number of the shot it films. Cameras are added, set and linked below the drawing, and moved by dragging them. Above
+ * the drawing a person picks a tool to draw walls (points clicked, a double-click or Enter ends), put doors in walls,
+ * place props and characters; with Select an item is picked, dragged, renamed or deleted, and a selected wall's points
+ * dragged. Every edit is one write through the page's intents (web/src/model/floor-plan.ts): one Ctrl+Z takes it back.
  */
 
 const EMPTY: FloorPlanNodeData = { walls: [], cameras: [] };
@@ -57,6 +87,24 @@ export function wedgePath(camera: PlanCamera, reach: number): string {
   return `M ${camera.x} ${camera.y} L ${ray(camera.directionDeg - half)} A ${reach} ${reach} 0 ${large} 1 ${ray(camera.directionDeg + half)} Z`;
 }
 
+type Tool = 'select' | 'wall' | 'door' | 'prop' | 'character';
+
+const TOOLS: Array<{ tool: Tool; label: string; hint: string }> = [
+  { tool: 'select', label: 'Select', hint: 'Click an item to select it, drag it to move it; Delete removes it.' },
+  { tool: 'wall', label: 'Wall', hint: 'Click the wall’s points; double-click or Enter ends it, Escape drops it.' },
+  { tool: 'door', label: 'Door', hint: 'Click on a wall to put a door in it.' },
+  { tool: 'prop', label: 'Prop', hint: 'Click where the prop stands (named by the field beside).' },
+  { tool: 'character', label: 'Character', hint: 'Click where the character stands in the first beat.' },
+];
+
+/** What is being dragged: a camera, an item, or a point of the selected wall; where it is now. */
+type Drag =
+  | { what: 'camera'; id: string; x: number; y: number }
+  | { what: 'item'; item: PlanItem; x: number; y: number; moved: boolean; offset: PlanXY }
+  | { what: 'wall-point'; wallId: string; index: number; x: number; y: number };
+
+const sameItem = (a: PlanItem | null, b: PlanItem) => a !== null && a.kind === b.kind && a.id === b.id;
+
 export function FloorPlanNodeCard(card: CardProps) {
   const { node } = card.data;
   const plan = dataOf(node, 'floorPlanNode') ?? EMPTY;
@@ -64,79 +112,284 @@ export function FloorPlanNodeCard(card: CardProps) {
   const { controller } = useCanvas();
   const layout = useCanvasState((state) => state.layout);
   const authors = () => controller.store.getState().lastAuthor;
-  const submitCamera = (cameraId: string, patch: CameraPatch) =>
-    void controller.submit(editCamera(node.id, cameraId, patch, authors));
-  const [dragged, setDragged] = useState<{ id: string; x: number; y: number } | null>(null);
+  const submit = (intent: Intent) => void controller.submit(intent);
+  const submitCamera = (cameraId: string, patch: CameraPatch) => submit(editCamera(node.id, cameraId, patch, authors));
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const [tool, setTool] = useState<Tool>('select');
+  const [picked, setSelected] = useState<PlanItem | null>(null);
+  const [draftWall, setDraftWall] = useState<PlanXY[]>([]);
+  const [newName, setNewName] = useState('');
   const svg = useRef<SVGSVGElement>(null);
+  // Selected while it is on the plan: an item someone else removed is no longer selected.
+  const selected = picked && hasItem(plan, picked) ? picked : null;
+  // The extent follows what is stored, not what is being drawn or dragged: the drawing holds still under the pointer.
   const box = boundsOf(plan);
   const reach = Math.max(box.width, box.height) * 0.3;
   const unit = Math.max(box.width, box.height) / 100;
   const cameras = plan.cameras.map((camera) =>
-    dragged?.id === camera.id ? { ...camera, x: dragged.x, y: dragged.y } : camera,
+    drag?.what === 'camera' && drag.id === camera.id ? { ...camera, x: drag.x, y: drag.y } : camera,
   );
+  const at = (item: PlanItem, x: number, y: number) =>
+    drag?.what === 'item' && sameItem(drag.item, item) ? { x: drag.x, y: drag.y } : { x, y };
   const boards = boardsOf(layout);
 
-  function planPoint(event: ReactPointerEvent): { x: number; y: number } | null {
+  function planPoint(event: { clientX: number; clientY: number }): { x: number; y: number } | null {
     const matrix = svg.current?.getScreenCTM();
     if (!svg.current || !matrix) return null;
     const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-    return { x: Math.round(point.x * 100) / 100, y: Math.round(point.y * 100) / 100 };
+    return { x: onPlan(point.x), y: onPlan(point.y) };
   }
+
+  const finishWall = () => {
+    const points = wallPoints(draftWall);
+    setDraftWall([]);
+    if (points.length < 2) return;
+    const id = newPlanId('wall', plan);
+    submit(addWall(node.id, id, points, authors));
+    setSelected({ kind: 'wall', id });
+  };
+
+  const pickTool = (next: Tool) => {
+    if (tool === 'wall' && next !== 'wall') finishWall();
+    setTool(next);
+  };
+
+  /** A click on the plan itself (not on an item): what the tool makes there. */
+  const onPlanDown = (event: ReactPointerEvent<SVGSVGElement>) => {
+    if (!editable || (event.pointerType === 'mouse' && event.button !== 0)) return;
+    svg.current?.focus({ preventScroll: true });
+    const point = planPoint(event);
+    if (!point) return;
+    if (tool === 'select') setSelected(null);
+    else if (tool === 'wall') setDraftWall((points) => [...points, point]);
+    else if (tool === 'door') {
+      const id = newPlanId('door', plan);
+      submit(addDoor(node.id, id, point, unit * 6, authors));
+      setSelected({ kind: 'door', id });
+    } else {
+      const id = newPlanId(tool, plan);
+      const name = newName.trim() || (tool === 'prop' ? 'Prop' : 'Character');
+      submit(
+        tool === 'prop' ? addProp(node.id, id, name, point, authors) : addCharacter(node.id, id, name, point, authors),
+      );
+      setSelected({ kind: tool, id });
+    }
+  };
+
+  /** Pressing on an item with the Select tool: selects it, and a drag moves it (one write when it is let go). */
+  const grab = (item: PlanItem, x: number, y: number) => (event: ReactPointerEvent<SVGElement>) => {
+    if (!editable || tool !== 'select' || (event.pointerType === 'mouse' && event.button !== 0)) return;
+    event.stopPropagation();
+    svg.current?.focus({ preventScroll: true });
+    setSelected(item);
+    if (item.kind === 'wall') return;
+    svg.current?.setPointerCapture(event.pointerId);
+    // Held where it was taken: the item does not jump to put its centre under the pointer.
+    const point = planPoint(event);
+    setDrag({
+      what: 'item',
+      item,
+      x,
+      y,
+      moved: false,
+      offset: point ? { x: point.x - x, y: point.y - y } : { x: 0, y: 0 },
+    });
+  };
+
+  const onMove = (event: ReactPointerEvent<SVGSVGElement>) => {
+    if (!drag) return;
+    const point = planPoint(event);
+    if (!point) return;
+    setDrag(
+      drag.what === 'item'
+        ? { ...drag, x: onPlan(point.x - drag.offset.x), y: onPlan(point.y - drag.offset.y), moved: true }
+        : { ...drag, ...point },
+    );
+  };
+  const onUp = () => {
+    if (!drag) return;
+    setDrag(null);
+    if (drag.what === 'camera') submitCamera(drag.id, { x: drag.x, y: drag.y });
+    else if (drag.what === 'wall-point')
+      submit(moveWallPoint(node.id, drag.wallId, drag.index, { x: drag.x, y: drag.y }, authors));
+    else if (drag.moved) submit(moveItem(node.id, drag.item, { x: drag.x, y: drag.y }, authors));
+  };
+
+  const onKeyDown = (event: ReactKeyboardEvent<SVGSVGElement>) => {
+    if (!editable) return;
+    if (event.key === 'Enter' && tool === 'wall') finishWall();
+    else if (event.key === 'Escape' && draftWall.length > 0) setDraftWall([]);
+    else if (event.key === 'Escape' && selected) setSelected(null);
+    else if ((event.key === 'Delete' || event.key === 'Backspace') && selected) {
+      submit(removeItem(node.id, selected, authors));
+      setSelected(null);
+    } else return;
+    // The plan's keys, not the canvas's: Delete removes the wall, never the card.
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  const selectedWall = selected?.kind === 'wall' ? plan.walls.find((wall) => wall.id === selected.id) : undefined;
+  const wallShown = (wall: FloorPlanNodeData['walls'][number]) =>
+    drag?.what === 'wall-point' && drag.wallId === wall.id
+      ? wall.points.map((point, index) => (index === drag.index ? { x: drag.x, y: drag.y } : point))
+      : wall.points;
+  const highlight = (item: PlanItem) => (sameItem(selected, item) ? '#f59e0b' : undefined);
+  const grabbing = editable && tool === 'select' ? { cursor: 'grab' } : undefined;
 
   return (
     <CardShell card={card} className="card-wide">
+      {editable ? (
+        <FloorPlanTools tool={tool} tools={TOOLS} onTool={pickTool} newName={newName} onNewName={setNewName} />
+      ) : null}
       <svg
         ref={svg}
         className="floor-plan nodrag nowheel"
         viewBox={`${box.x} ${box.y} ${box.width} ${box.height}`}
         role="img"
         aria-label="Floor plan"
-        style={{ width: '100%', aspectRatio: `${box.width} / ${box.height}`, background: '#fff' }}
+        tabIndex={editable ? 0 : undefined}
+        data-tool={tool}
+        style={{
+          width: '100%',
+          aspectRatio: `${box.width} / ${box.height}`,
+          background: '#fff',
+          cursor: editable && tool !== 'select' ? 'crosshair' : undefined,
+        }}
+        onPointerDown={onPlanDown}
+        onPointerMove={onMove}
+        onPointerUp={onUp}
+        onPointerCancel={() => setDrag(null)}
+        onDoubleClick={() => {
+          if (tool === 'wall') finishWall();
+        }}
+        onKeyDown={onKeyDown}
       >
         {plan.walls.map((wall) => (
-          <polyline
-            key={wall.id}
-            data-wall={wall.id}
-            points={wall.points.map(({ x, y }) => `${x},${y}`).join(' ')}
-            fill="none"
-            stroke="#111"
-            strokeWidth={unit * 1.2}
-          />
-        ))}
-        {(plan.doors ?? []).map((door) => (
-          <path
-            key={door.id}
-            data-door={door.id}
-            d={`M ${door.x} ${door.y} l ${door.width * Math.cos(radians(door.angleDeg))} ${door.width * Math.sin(radians(door.angleDeg))}`}
-            stroke="#8a5a00"
-            strokeWidth={unit * 0.8}
-          />
-        ))}
-        {(plan.props ?? []).map((prop) => (
-          <g key={prop.id} data-prop={prop.id} transform={`rotate(${prop.rotationDeg ?? 0} ${prop.x} ${prop.y})`}>
-            <rect
-              x={prop.x - prop.width / 2}
-              y={prop.y - prop.depth / 2}
-              width={prop.width}
-              height={prop.depth}
-              fill="#e2e8f0"
-              stroke="#475569"
-              strokeWidth={unit * 0.4}
+          <g key={wall.id}>
+            <polyline
+              data-wall={wall.id}
+              points={wallShown(wall)
+                .map(({ x, y }) => `${x},${y}`)
+                .join(' ')}
+              fill="none"
+              stroke={highlight({ kind: 'wall', id: wall.id }) ?? '#111'}
+              strokeWidth={unit * 1.2}
             />
-            <text x={prop.x} y={prop.y} fontSize={unit * 3} textAnchor="middle" dominantBaseline="middle">
-              {prop.name}
-            </text>
+            {/* A wider, unseen line to click: a wall is thin. */}
+            <polyline
+              data-wall-hit={wall.id}
+              points={wallShown(wall)
+                .map(({ x, y }) => `${x},${y}`)
+                .join(' ')}
+              fill="none"
+              stroke="transparent"
+              strokeWidth={unit * 4}
+              style={grabbing}
+              pointerEvents={tool === 'select' ? 'stroke' : 'none'}
+              onPointerDown={grab({ kind: 'wall', id: wall.id }, 0, 0)}
+            />
           </g>
         ))}
-        {(plan.beats?.[0]?.positions ?? []).map((position) => (
-          <g key={position.character_id} data-character={position.character_id}>
-            <circle cx={position.x} cy={position.y} r={unit * 2} fill="#7c3aed" />
-            <text x={position.x + unit * 2.5} y={position.y} fontSize={unit * 3} dominantBaseline="middle">
-              {plan.characters?.find((character) => character.id === position.character_id)?.name ??
-                position.character_id}
-            </text>
+        {(plan.doors ?? []).map((door) => {
+          const item: PlanItem = { kind: 'door', id: door.id };
+          const place = at(item, door.x, door.y);
+          return (
+            <path
+              key={door.id}
+              data-door={door.id}
+              d={`M ${place.x} ${place.y} l ${door.width * Math.cos(radians(door.angleDeg))} ${door.width * Math.sin(radians(door.angleDeg))}`}
+              stroke={highlight(item) ?? '#8a5a00'}
+              strokeWidth={unit * 1.6}
+              style={grabbing}
+              onPointerDown={grab(item, door.x, door.y)}
+            />
+          );
+        })}
+        {(plan.props ?? []).map((prop) => {
+          const item: PlanItem = { kind: 'prop', id: prop.id };
+          const place = at(item, prop.x, prop.y);
+          return (
+            <g
+              key={prop.id}
+              data-prop={prop.id}
+              transform={`rotate(${prop.rotationDeg ?? 0} ${place.x} ${place.y})`}
+              style={grabbing}
+              onPointerDown={grab(item, prop.x, prop.y)}
+            >
+              <rect
+                x={place.x - prop.width / 2}
+                y={place.y - prop.depth / 2}
+                width={prop.width}
+                height={prop.depth}
+                fill="#e2e8f0"
+                stroke={highlight(item) ?? '#475569'}
+                strokeWidth={unit * (highlight(item) ? 0.9 : 0.4)}
+              />
+              <text x={place.x} y={place.y} fontSize={unit * 3} textAnchor="middle" dominantBaseline="middle">
+                {prop.name}
+              </text>
+            </g>
+          );
+        })}
+        {(plan.beats?.[0]?.positions ?? []).map((position) => {
+          const item: PlanItem = { kind: 'character', id: position.character_id };
+          const place = at(item, position.x, position.y);
+          return (
+            <g
+              key={position.character_id}
+              data-character={position.character_id}
+              style={grabbing}
+              onPointerDown={grab(item, position.x, position.y)}
+            >
+              <circle
+                cx={place.x}
+                cy={place.y}
+                r={unit * 2}
+                fill="#7c3aed"
+                stroke={highlight(item)}
+                strokeWidth={unit * 0.8}
+              />
+              <text x={place.x + unit * 2.5} y={place.y} fontSize={unit * 3} dominantBaseline="middle">
+                {plan.characters?.find((character) => character.id === position.character_id)?.name ??
+                  position.character_id}
+              </text>
+            </g>
+          );
+        })}
+        {selectedWall && editable
+          ? wallShown(selectedWall).map((point, index) => (
+              <circle
+                key={index}
+                data-wall-point={index}
+                cx={point.x}
+                cy={point.y}
+                r={unit * 1.8}
+                fill="#f59e0b"
+                style={{ cursor: 'grab' }}
+                onPointerDown={(event) => {
+                  if (tool !== 'select') return;
+                  event.stopPropagation();
+                  svg.current?.setPointerCapture(event.pointerId);
+                  setDrag({ what: 'wall-point', wallId: selectedWall.id, index, x: point.x, y: point.y });
+                }}
+              />
+            ))
+          : null}
+        {draftWall.length > 0 ? (
+          <g data-wall-draft>
+            <polyline
+              points={draftWall.map(({ x, y }) => `${x},${y}`).join(' ')}
+              fill="none"
+              stroke="#2563eb"
+              strokeDasharray={`${unit * 2} ${unit}`}
+              strokeWidth={unit * 1.2}
+            />
+            {draftWall.map((point, index) => (
+              <circle key={index} cx={point.x} cy={point.y} r={unit * 1.2} fill="#2563eb" />
+            ))}
           </g>
-        ))}
+        ) : null}
         {cameras.map((camera) => {
           const linked = linkedShot(layout, camera.shot);
           const number = linked ? (linked.shot.number ?? String(linked.index + 1)) : null;
@@ -148,6 +401,7 @@ export function FloorPlanNodeCard(card: CardProps) {
                 fill="rgba(37, 99, 235, 0.18)"
                 stroke="#2563eb"
                 strokeWidth={unit * 0.4}
+                pointerEvents="none"
               />
               <circle
                 data-camera-handle={camera.id}
@@ -157,20 +411,11 @@ export function FloorPlanNodeCard(card: CardProps) {
                 fill="#2563eb"
                 style={editable ? { cursor: 'grab' } : undefined}
                 onPointerDown={(event) => {
-                  if (!editable) return;
-                  event.currentTarget.setPointerCapture(event.pointerId);
+                  if (!editable || tool !== 'select') return;
+                  event.stopPropagation();
+                  svg.current?.setPointerCapture(event.pointerId);
                   const point = planPoint(event);
-                  if (point) setDragged({ id: camera.id, ...point });
-                }}
-                onPointerMove={(event) => {
-                  if (dragged?.id !== camera.id) return;
-                  const point = planPoint(event);
-                  if (point) setDragged({ id: camera.id, ...point });
-                }}
-                onPointerUp={() => {
-                  if (dragged?.id !== camera.id) return;
-                  setDragged(null);
-                  submitCamera(camera.id, { x: dragged.x, y: dragged.y });
+                  if (point) setDrag({ what: 'camera', id: camera.id, ...point });
                 }}
               />
               <text
@@ -179,6 +424,7 @@ export function FloorPlanNodeCard(card: CardProps) {
                 fontSize={unit * 3.5}
                 fill="#1e3a8a"
                 data-camera-label={camera.id}
+                pointerEvents="none"
               >
                 {camera.name}
                 {number !== null ? ` · shot ${number}` : ''}
@@ -187,6 +433,19 @@ export function FloorPlanNodeCard(card: CardProps) {
           );
         })}
       </svg>
+      {editable && selected ? (
+        <div className="floor-plan-tools nodrag nowheel">
+          <PlanSelection
+            selected={selected}
+            plan={plan}
+            onRename={(item, name) => submit(renameItem(node.id, item, name, authors))}
+            onDelete={(item) => {
+              submit(removeItem(node.id, item, authors));
+              setSelected(null);
+            }}
+          />
+        </div>
+      ) : null}
       <div className="floor-plan-cameras nodrag nowheel">
         {plan.cameras.map((camera) => (
           <div key={camera.id} className="floor-plan-camera" data-camera-row={camera.id}>

@@ -11,11 +11,12 @@ import { aspectOf, type GuideName } from '../../../src/shared/frame-shape.js';
 import { FrameGuides } from '../cards/frame-guides.js';
 import { safeMediaUrl } from '../cards/media-url.js';
 import { api } from '../model/api.js';
-import { boardOf, shotPicture, type Shot } from '../model/shots.js';
+import { boardOf, editShot, shotPicture, type Shot } from '../model/shots.js';
 import { useFrameEditor } from '../model/frame-editor.js';
-import { useCanvasState, useMediaOrigin } from '../ui/canvas-context.js';
+import { useCanvas, useCanvasState, useEditable, useMediaOrigin } from '../ui/canvas-context.js';
 import { COLOURS, EditorTools, TOOLS } from './EditorTools.js';
 import { LayersPanel } from './LayersPanel.js';
+import { MoveOverlay, MovePanel, useMoveDraft } from './MoveLayer.js';
 import {
   applyGesture,
   EMPTY_HISTORY,
@@ -34,7 +35,8 @@ import {
  * each stroke is saved as it ends (closing the tab loses nothing), and a save made while someone else drew on the same
  * shot is merged and said. Layers (rough, tone, ink, notes) have opacity, visibility and a lock; the picture under the
  * drawing works as a light table; onion skin shows the previous and next shots; the framing guides are drawn from the
- * same fractions as the PDF's and the board picture's.
+ * same fractions as the PDF's and the board picture's. In camera move mode the person draws the shot's start and end
+ * framings on the frame instead (MoveLayer.tsx), saved as the shot's `move`.
  */
 
 /** Width of the drawing as the editor draws it (the server renders the same strokes at its own width). */
@@ -74,6 +76,17 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
   const [pending, setPending] = useState(0);
   const [textAt, setTextAt] = useState<DrawingPoint | null>(null);
   const [view, setView] = useState({ scale: 1, x: 0, y: 0 });
+  const [mode, setMode] = useState<'draw' | 'move'>('draw');
+  const { controller } = useCanvas();
+  const editable = useEditable();
+  const moveDraft = useMoveDraft(shot?.move);
+  const saveMove = useCallback(
+    (move: unknown) => {
+      const authors = () => controller.store.getState().lastAuthor;
+      void controller.submit(editShot(boardId, shotId, { move }, authors));
+    },
+    [controller, boardId, shotId],
+  );
 
   const version = useRef<number | null>(null);
   /** The drawing asset our last save or read made current: a different one on the shot is someone else's save. */
@@ -173,23 +186,30 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
       const typing = event.target instanceof HTMLInputElement && event.target.type === 'text';
       if (event.key === 'Escape') {
         if (textAt) setTextAt(null);
+        else if (mode === 'move') setMode('draw');
         else close();
       } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') {
         event.preventDefault();
-        step(event.shiftKey ? 'redo' : 'undo');
+        // A saved move is a change of the board, taken back by the canvas's undo; strokes are the editor's.
+        if (mode === 'move') {
+          if (!event.shiftKey && editable) void controller.undoLast();
+        } else step(event.shiftKey ? 'redo' : 'undo');
       } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'y') {
         event.preventDefault();
         step('redo');
       } else if (!typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         const picked = TOOLS.find((candidate) => candidate.key === event.key);
-        if (picked) setTool(picked.tool);
+        if (picked) {
+          setTool(picked.tool);
+          setMode('draw');
+        } else if (event.key === 'm') setMode((now) => (now === 'move' ? 'draw' : 'move'));
         else return;
       } else return;
       event.stopPropagation();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [close, step, textAt]);
+  }, [close, step, textAt, mode, editable, controller]);
 
   // The drawing as the server renders it, without paper: the picture under it and the onion skin show beneath.
   const drawingUrl = useMemo(() => {
@@ -370,6 +390,15 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
           {strokes} strokes · {pending > 0 ? 'Saving…' : 'Saved'}
         </span>
         <span className="spacer" />
+        <button
+          type="button"
+          className="button-small"
+          aria-pressed={mode === 'move'}
+          title="Camera move (M): draw the start and end framings on the frame"
+          onClick={() => setMode((now) => (now === 'move' ? 'draw' : 'move'))}
+        >
+          Camera move
+        </button>
         <button type="button" className="button-small" onClick={() => step('undo')} disabled={!history.done.length}>
           Undo
         </button>
@@ -381,22 +410,26 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
         </button>
       </header>
       <div className="frame-editor-body">
-        <EditorTools
-          tool={tool}
-          onTool={setTool}
-          colour={colour}
-          onColour={setColour}
-          size={size}
-          onSize={setSize}
-          guides={guides}
-          onGuides={setGuides}
-          onion={onion}
-          onOnion={setOnion}
-          underOpacity={underOpacity}
-          onUnderOpacity={setUnderOpacity}
-          hasPrevious={index > 0}
-          hasNext={index < board.shots.length - 1}
-        />
+        {mode === 'move' ? (
+          <MovePanel state={moveDraft} stored={shot.move} editable={editable} onSave={saveMove} />
+        ) : (
+          <EditorTools
+            tool={tool}
+            onTool={setTool}
+            colour={colour}
+            onColour={setColour}
+            size={size}
+            onSize={setSize}
+            guides={guides}
+            onGuides={setGuides}
+            onion={onion}
+            onOnion={setOnion}
+            underOpacity={underOpacity}
+            onUnderOpacity={setUnderOpacity}
+            hasPrevious={index > 0}
+            hasNext={index < board.shots.length - 1}
+          />
+        )}
         <div className="frame-editor-stage-area">
           <div
             className="frame-editor-stage"
@@ -436,6 +469,15 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
               onPointerCancel={onPointerUp}
               onContextMenu={(event) => event.preventDefault()}
             />
+            {mode === 'move' ? (
+              <MoveOverlay
+                state={moveDraft}
+                width={STAGE_WIDTH}
+                height={stageHeight}
+                shotLabel={`shot ${shot.number ?? index + 1}`}
+                editable={editable}
+              />
+            ) : null}
             {textAt ? (
               <input
                 className="frame-editor-text"

@@ -29,6 +29,8 @@ import type {
   RevertReceipt,
   ScriptImportBody,
   ScriptImportReceipt,
+  ConformBody,
+  ConformReport,
   TemplateList,
   TidyBody,
   CheckpointList,
@@ -162,6 +164,9 @@ export const api = {
 
   importScript: ({ projectId, canvasId }: CanvasAddress, body: ScriptImportBody) =>
     request<ScriptImportReceipt>('POST', `${canvasPath(projectId, canvasId)}/script-import`, body),
+  /** An editor's timeline read back into a board (docs/deliverables.md, "Conform"). */
+  conform: ({ projectId, canvasId }: CanvasAddress, body: ConformBody) =>
+    request<ConformReport>('POST', `${canvasPath(projectId, canvasId)}/conform`, body),
 
   undoChatRun: ({ projectId, canvasId }: CanvasAddress, agentRunId: string, baseRevision: number) =>
     request<UndoChatRunReceipt>(

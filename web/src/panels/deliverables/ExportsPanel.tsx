@@ -13,6 +13,7 @@ import { api } from '../../model/api.js';
 import { boardTitle } from '../../model/present.js';
 import { GUIDE_LABELS } from '../../../../src/shared/frame-shape.js';
 import { BoardSound } from './BoardSound.js';
+import { ConformTimeline } from './Conform.js';
 import { ShareLinks } from './ShareLinks.js';
 import { CompareDialog } from '../../ui/compare-dialog.js';
 import { optionsOf, Select } from '../../ui/select.js';
@@ -20,7 +21,8 @@ import { optionsOf, Select } from '../../ui/select.js';
 /**
  * Exports (docs/deliverables.md): pick a board and what to make of it, with the format's options; the job
  * runs on the server (its progress comes through the live feed), and the file is listed here for every member to
- * download, with who made it from which revision. Owners also make and revoke share links here.
+ * download, with who made it from which revision. Editors also conform the board to an editor's timeline here
+ * (Conform.tsx); owners make and revoke share links.
  */
 
 type Options = Record<string, unknown>;
@@ -343,6 +345,7 @@ export function ExportsPanel({ selected }: { selected: string | null }) {
         </form>
       ) : null}
       {error ? <p className="error-line">{error}</p> : null}
+      {editable && board ? <ConformTimeline boardId={board.id} boardName={boardTitle(board)} /> : null}
       <h3>Exports</h3>
       {jobs.length === 0 ? <p className="muted">Nothing exported from this canvas yet.</p> : null}
       <ol className="export-list">
