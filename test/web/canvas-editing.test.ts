@@ -441,6 +441,10 @@ describe('the web canvas: people and agents editing together', () => {
       ).layout.edges;
       expect(edges.map((edge) => edge.id)).toEqual(expect.arrayContaining(['e-beat-frame', 'e-beat-sketch']));
       await card(page, 'beat-1').waitFor();
+      // The page said what it undid, and that plain confirmation went by itself (a warning or an error waits).
+      const undone = page.locator('.notice', { hasText: 'Undone: delete' });
+      await undone.waitFor();
+      await undone.waitFor({ state: 'detached', timeout: 15_000 });
     } finally {
       await close();
     }
