@@ -28,6 +28,7 @@ import {
 const CONNECTIONS = 16;
 const SIZES = [50, 1000, 10_000] as const;
 const SDK_V2 = 'SDK v2 createMcpHandler';
+const FLOOR = 'node:http floor (prebuilt reply)';
 /** Adopt the SDK v2 handler if its CPU per get_canvas call at 50 nodes is within this factor of ours (issue 12). */
 const ADOPTION_FACTOR = 1.5;
 
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
         { name: 'bare node:http', script: 'bench/baselines/bare-http.ts' },
         { name: 'SDK stateless example', script: 'bench/baselines/sdk-stateless.ts' },
         { name: SDK_V2, script: 'bench/baselines/sdk-v2-handler.ts' },
+        // What node:http itself costs to answer with these bytes: the least any handler on it can cost.
+        { name: FLOOR, script: 'bench/baselines/floor-http.ts' },
       ];
       const targets = [{ name: 'canvas-mcp', url: ours.url, pid: ours.child.pid!, token }];
       for (const baseline of baselines) {
