@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { seriousFindings } from '../support/axe.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasNode } from '../../src/contract/index.js';
@@ -60,8 +60,15 @@ describe('accessibility: axe-core on every screen', () => {
   const AXE_ON_THE_WALL_MS = 90_000;
 
   /** The canvas signed in on a wall-sized screen, live, for one check. */
-  async function onTheWall(check: (page: Page) => Promise<void>): Promise<void> {
-    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' }, WALL);
+  async function onTheWall(check: (page: Page) => Promise<void>, options: BrowserContextOptions = {}): Promise<void> {
+    const { context, page } = await signIn(
+      browser,
+      server,
+      DEMO_OWNER,
+      { projectId: 'demo', canvasId: 'main' },
+      WALL,
+      options,
+    );
     try {
       await page.locator('.feed-live').waitFor();
       await check(page);
@@ -134,8 +141,20 @@ describe('accessibility: axe-core on every screen', () => {
   });
 
   /** The board page of the test's board, in one of its views. */
-  async function onTheBoard(view: 'grid' | 'list' | 'animatic', check: (page: Page) => Promise<void>): Promise<void> {
-    const { context, page } = await signIn(browser, server, DEMO_OWNER, { projectId: 'demo', canvasId: 'main' });
+  async function onTheBoard(
+    view: 'grid' | 'list' | 'animatic',
+    check: (page: Page) => Promise<void>,
+    viewport = DESKTOP,
+    options: BrowserContextOptions = {},
+  ): Promise<void> {
+    const { context, page } = await signIn(
+      browser,
+      server,
+      DEMO_OWNER,
+      { projectId: 'demo', canvasId: 'main' },
+      viewport,
+      options,
+    );
     try {
       await page.goto(`${server.url}/p/demo/c/main/board/${BOARD}?view=${view}`);
       await page.locator('.feed-live').waitFor();
@@ -200,6 +219,140 @@ describe('accessibility: axe-core on every screen', () => {
     } finally {
       await context.close();
     }
+  });
+
+  describe('in the dark colour scheme (the system asks for it)', () => {
+    const DARK: BrowserContextOptions = { colorScheme: 'dark' };
+    /** The page took the dark colours: its background (the root's) is dark, not the light one. */
+    const isDark = (page: Page) =>
+      page.evaluate(() => {
+        const doc = globalThis as unknown as {
+          document: { documentElement: unknown };
+          getComputedStyle(target: unknown): { backgroundColor: string };
+        };
+        const style = doc.getComputedStyle(doc.document.documentElement);
+        const [red, green, blue] = (style.backgroundColor.match(/\d+/g) ?? []).map(Number);
+        return (red ?? 255) + (green ?? 255) + (blue ?? 255) < 3 * 64;
+      });
+
+    it('the home page', async () => {
+      const { context, page } = await signIn(browser, server, DEMO_OWNER, null, DESKTOP, DARK);
+      try {
+        await page.getByRole('link', { name: /main/ }).first().waitFor();
+        expect(await isDark(page)).toBe(true);
+        await screenshot(page, 'dark-home');
+        expect(await seriousFindings(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it(
+      'the canvas with a card of every node type',
+      () =>
+        onTheWall(async (page) => {
+          await card(page, 'a11y-imageGenNode').waitFor();
+          expect(await isDark(page)).toBe(true);
+          expect(await seriousFindings(page)).toEqual([]);
+          await page.setViewportSize(DESKTOP);
+          await screenshot(page, 'dark-canvas');
+        }, DARK),
+      AXE_ON_THE_WALL_MS,
+    );
+
+    it('the board page, grid view', () =>
+      onTheBoard(
+        'grid',
+        async (page) => {
+          await page.locator('.board-frame').first().waitFor();
+          expect(await isDark(page)).toBe(true);
+          await screenshot(page, 'dark-board-grid');
+          expect(await seriousFindings(page)).toEqual([]);
+        },
+        DESKTOP,
+        DARK,
+      ));
+  });
+
+  describe('at 768 × 1024 (a tablet upright) no screen scrolls sideways', () => {
+    const UPRIGHT = { width: 768, height: 1024 };
+    /** Whether the page is no wider than the window (nothing cut off to the right, no sideways scroll). */
+    const fitsAcross = (page: Page) =>
+      page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+          .documentElement;
+        return root.scrollWidth <= (globalThis as unknown as { innerWidth: number }).innerWidth;
+      });
+
+    it.each([
+      ['grid', '.board-frame'],
+      ['list', 'tr[data-shot-id]'],
+      ['animatic', '.animatic-shot'],
+    ] as const)('the board page, %s view', (view, shown) =>
+      onTheBoard(
+        view,
+        async (page) => {
+          await page.locator(shown).first().waitFor();
+          await screenshot(page, `board-${view}-768`);
+          expect(await fitsAcross(page)).toBe(true);
+          // The List's table fits too: no column is left behind a sideways scroll of its own.
+          const wide = page.locator('.shot-table-wrap');
+          if (view === 'list')
+            expect(await wide.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+          // The top bar's controls wrap onto more lines rather than running off the right edge.
+          const right = await page
+            .locator('.board-topbar > *')
+            .evaluateAll((items) =>
+              Math.max(
+                ...items.map(
+                  (item) => (item as { getBoundingClientRect(): { right: number } }).getBoundingClientRect().right,
+                ),
+              ),
+            );
+          expect(right).toBeLessThanOrEqual(UPRIGHT.width);
+        },
+        UPRIGHT,
+      ),
+    );
+
+    it('the History panel', async () => {
+      const { context, page } = await signIn(
+        browser,
+        server,
+        DEMO_OWNER,
+        { projectId: 'demo', canvasId: 'main' },
+        UPRIGHT,
+      );
+      try {
+        await page.locator('.feed-live').waitFor();
+        await page.getByRole('button', { name: 'Panel', exact: true }).click();
+        await page.getByRole('tab', { name: 'History' }).click();
+        await page.getByRole('tab', { name: 'History', selected: true }).waitFor();
+        await page.locator('.side-body > *').first().waitFor();
+        await screenshot(page, 'history-768');
+        expect(await fitsAcross(page)).toBe(true);
+        const body = page.getByRole('tabpanel', { name: 'History' });
+        expect(await body.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("the home page's name and picture", async () => {
+      const { context, page } = await signIn(browser, server, DEMO_OWNER, null, UPRIGHT);
+      try {
+        const picture = page.getByRole('group', { name: 'Your picture' });
+        await picture.waitFor();
+        await screenshot(page, 'home-768');
+        expect(await fitsAcross(page)).toBe(true);
+        for (const row of [picture, page.locator('.your-name')]) {
+          const box = (await row.boundingBox())!;
+          expect(box.x + box.width).toBeLessThanOrEqual(UPRIGHT.width);
+        }
+      } finally {
+        await context.close();
+      }
+    });
   });
 
   it('works without a mouse: Tab reaches a card, Enter selects it and opens its details, arrow keys move it in one write', async () => {

@@ -172,9 +172,11 @@ describe.each(STORE_TARGETS)('the board page: $name', (target) => {
         );
         expect(await page.getByRole('textbox', { name: 'Duration of shot 7', exact: true }).inputValue()).toBe('3');
         // The Fields menu: Camera shown, Action hidden, and kept in this browser.
-        await page.locator('summary', { hasText: 'Fields' }).click();
-        await page.getByRole('checkbox', { name: 'Camera' }).check();
-        await page.getByRole('checkbox', { name: 'Action' }).uncheck();
+        await page.getByRole('button', { name: 'Fields', exact: true }).click();
+        await page.getByRole('menuitemcheckbox', { name: 'Camera' }).click();
+        await page.getByRole('menuitemcheckbox', { name: 'Camera', checked: true }).waitFor();
+        await page.getByRole('menuitemcheckbox', { name: 'Action' }).click();
+        await page.getByRole('menuitemcheckbox', { name: 'Action', checked: false }).waitFor();
         await page.keyboard.press('Escape');
         await page.getByRole('combobox', { name: 'Shot size of shot 3', exact: true }).waitFor();
         expect(await page.getByRole('textbox', { name: 'Action of shot 3', exact: true }).count()).toBe(0);
@@ -325,8 +327,9 @@ describe.each(STORE_TARGETS)('the board page: $name', (target) => {
         expect(await seriousFindings(page)).toEqual([]);
 
         // The Columns menu shows a column kept off by default, and the page remembers it.
-        await page.locator('summary', { hasText: 'Columns' }).click();
-        await page.getByRole('checkbox', { name: 'Lens (mm)' }).check();
+        await page.getByRole('button', { name: 'Columns', exact: true }).click();
+        await page.getByRole('menuitemcheckbox', { name: 'Lens (mm)' }).click();
+        await page.getByRole('menuitemcheckbox', { name: 'Lens (mm)', checked: true }).waitFor();
         await page.keyboard.press('Escape');
         await page.getByRole('textbox', { name: `Lens of shot ${target.number}`, exact: true }).waitFor();
         await page.reload();

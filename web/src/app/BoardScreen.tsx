@@ -17,6 +17,8 @@ import { CanvasStatus, UndoButton } from './CanvasStatus.js';
 import { Inbox } from './Inbox.js';
 import { canvasStatusScreen, OpenCanvas } from './OpenCanvas.js';
 import { isKeyForField } from '../ui/fields.js';
+import { TabList, TabPanel, TabsRoot } from '../ui/tabs.js';
+import { Tooltip } from '../ui/tooltip.js';
 import { canvasHref, navigate } from './router.js';
 
 /**
@@ -28,10 +30,10 @@ import { canvasHref, navigate } from './router.js';
  */
 
 type View = 'grid' | 'list' | 'animatic';
-const VIEWS: ReadonlyArray<readonly [View, string]> = [
-  ['grid', 'Grid'],
-  ['list', 'List'],
-  ['animatic', 'Animatic'],
+const VIEWS: ReadonlyArray<{ id: View; label: string }> = [
+  { id: 'grid', label: 'Grid' },
+  { id: 'list', label: 'List' },
+  { id: 'animatic', label: 'Animatic' },
 ];
 
 /** The view the address names (?view=list), so a reload or a shared link opens the same one. */
@@ -121,13 +123,11 @@ function BoardBody({ nodeId }: { nodeId: string }) {
     );
   const aspect = dataOf(node, 'storyboardNode')?.aspectRatio;
   return (
-    <div className="board-screen">
+    <TabsRoot className="board-screen" ids={VIEWS.map((each) => each.id)} value={view} onChange={choose}>
       <BoardTopBar
         title={title}
         aspect={aspect}
         nodeId={nodeId}
-        view={view}
-        choose={choose}
         comments={comments}
         toggleComments={() => setComments((open) => !open)}
         showKeys={() => setKeys(true)}
@@ -136,21 +136,23 @@ function BoardBody({ nodeId }: { nodeId: string }) {
       <FrameEditorHost />
       {keys ? <ShortcutSheet onClose={() => setKeys(false)} /> : null}
       <div className="board-workspace">
-        <main className="board-main" id="board-view" role="tabpanel" aria-labelledby={`board-tab-${view}`}>
-          {view === 'grid' ? <BoardGrid boardId={nodeId} title={title} /> : null}
-          {view === 'list' ? (
-            <ShotList
-              selected={nodeId}
-              board={nodeId}
-              place="page"
-              onComment={(_board, shotId) => {
-                review?.store.setState({ compose: { nodeId, shotId } });
-                setComments(true);
-              }}
-            />
-          ) : null}
-          {view === 'animatic' ? <Animatic boardId={nodeId} /> : null}
-        </main>
+        <TabPanel value={view}>
+          <main className="board-main">
+            {view === 'grid' ? <BoardGrid boardId={nodeId} title={title} /> : null}
+            {view === 'list' ? (
+              <ShotList
+                selected={nodeId}
+                board={nodeId}
+                place="page"
+                onComment={(_board, shotId) => {
+                  review?.store.setState({ compose: { nodeId, shotId } });
+                  setComments(true);
+                }}
+              />
+            ) : null}
+            {view === 'animatic' ? <Animatic boardId={nodeId} /> : null}
+          </main>
+        </TabPanel>
         {comments ? (
           <aside className="board-side" aria-label="Comments">
             <CommentsPanel selected={nodeId} />
@@ -158,7 +160,7 @@ function BoardBody({ nodeId }: { nodeId: string }) {
         ) : null}
       </div>
       <Notices onShow={() => navigate(canvasLink)} />
-    </div>
+    </TabsRoot>
   );
 }
 
@@ -166,8 +168,6 @@ function BoardTopBar({
   title,
   aspect,
   nodeId,
-  view,
-  choose,
   comments,
   toggleComments,
   showKeys,
@@ -176,8 +176,6 @@ function BoardTopBar({
   title: string;
   aspect: string | undefined;
   nodeId: string;
-  view: View;
-  choose: (view: View) => void;
   comments: boolean;
   toggleComments: () => void;
   showKeys: () => void;
@@ -201,32 +199,7 @@ function BoardTopBar({
       <h1>
         {title} {aspect ? <span className="muted">{aspect}</span> : null}
       </h1>
-      <div className="board-views" role="tablist" aria-label="View">
-        {VIEWS.map(([id, label]) => (
-          <button
-            key={id}
-            id={`board-tab-${id}`}
-            type="button"
-            role="tab"
-            aria-selected={view === id}
-            aria-controls="board-view"
-            tabIndex={view === id ? 0 : -1}
-            className={view === id ? 'tab tab-active' : 'tab'}
-            onClick={() => choose(id)}
-            onKeyDown={(event) => {
-              // Tabs: the arrow keys go from one to the next (the focus and the view).
-              if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-              event.preventDefault();
-              const at = VIEWS.findIndex(([each]) => each === view);
-              const next = VIEWS[(at + (event.key === 'ArrowRight' ? 1 : VIEWS.length - 1)) % VIEWS.length]![0];
-              choose(next);
-              document.getElementById(`board-tab-${next}`)?.focus();
-            }}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
+      <TabList label="View" tabs={VIEWS} className="board-views" />
       <BoardReviewState nodeId={nodeId} />
       <CanvasStatus />
       <span className="spacer" />
@@ -235,9 +208,11 @@ function BoardTopBar({
       <button type="button" className="button-small" aria-pressed={comments} onClick={toggleComments}>
         Comments
       </button>
-      <button type="button" className="button-small" onClick={showKeys} title="Every key of this page (?)">
-        Keys
-      </button>
+      <Tooltip content="Every key of this page (?)">
+        <button type="button" className="button-small" onClick={showKeys}>
+          Keys
+        </button>
+      </Tooltip>
       <Inbox />
       <span className="who">{person ? (names?.person ?? person.subject) : ''}</span>
     </header>

@@ -1,5 +1,5 @@
 import { useReactFlow } from '@xyflow/react';
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { NotificationView } from '../../../src/contract/index.js';
 import { CanvasView } from '../canvas/CanvasView.js';
 import { FrameEditorHost } from '../draw/FrameEditor.js';
@@ -31,6 +31,8 @@ import { Inbox } from './Inbox.js';
 import { canvasStatusScreen, OpenCanvas } from './OpenCanvas.js';
 import { CanvasStatus, UndoButton } from './CanvasStatus.js';
 import { navigate } from './router.js';
+import { Tabs } from '../ui/tabs.js';
+import { Tooltip } from '../ui/tooltip.js';
 
 /** One open canvas: the top bar, the palette, the canvas and the side panels. */
 
@@ -75,40 +77,35 @@ function TopBar({
       <span className="spacer" />
       <WhoIsHere />
       <UndoButton />
-      <button
-        type="button"
-        className="button-small"
-        aria-pressed={shotList}
-        onClick={toggleShotList}
-        title="The shots of a storyboard as a table: edit, reorder, export"
-      >
-        Shot list
-      </button>
-      <button
-        type="button"
-        className="button-small"
-        onClick={present}
-        title="The storyboards' shots full screen, in order (arrow keys; Esc leaves)"
-      >
-        Present
-      </button>
-      <button
-        type="button"
-        className="button-small"
-        disabled={!editable}
-        onClick={() => void tidy(controller, flow.getNodes())}
-        title="Lay out the selected cards (or every card) along their connections, as one change"
-      >
-        Tidy
-      </button>
-      <button
-        type="button"
-        className="button-small"
-        onClick={() => fitCanvas(flow, controller.store.getState().layout.nodes, 200)}
-        title="Fit view (F)"
-      >
-        Fit
-      </button>
+      <Tooltip content="The shots of a storyboard as a table: edit, reorder, export">
+        <button type="button" className="button-small" aria-pressed={shotList} onClick={toggleShotList}>
+          Shot list
+        </button>
+      </Tooltip>
+      <Tooltip content="The storyboards' shots full screen, in order (arrow keys; Esc leaves)">
+        <button type="button" className="button-small" onClick={present}>
+          Present
+        </button>
+      </Tooltip>
+      <Tooltip content="Lay out the selected cards (or every card) along their connections, as one change">
+        <button
+          type="button"
+          className="button-small"
+          disabled={!editable}
+          onClick={() => void tidy(controller, flow.getNodes())}
+        >
+          Tidy
+        </button>
+      </Tooltip>
+      <Tooltip content="Fit view (F)">
+        <button
+          type="button"
+          className="button-small"
+          onClick={() => fitCanvas(flow, controller.store.getState().layout.nodes, 200)}
+        >
+          Fit
+        </button>
+      </Tooltip>
       <Inbox openHere={openHere} />
       <span className="who">{person ? (names?.person ?? person.subject) : ''}</span>
     </header>
@@ -157,46 +154,50 @@ async function present(controller: CanvasController, selected: string | null): P
   };
 }
 
+const SIDE_TABS: ReadonlyArray<{ id: Tab; label: string }> = [
+  { id: 'details', label: 'Details' },
+  { id: 'comments', label: 'Comments' },
+  { id: 'history', label: 'History' },
+  { id: 'elements', label: 'Elements' },
+  { id: 'exports', label: 'Exports' },
+  { id: 'chat', label: 'Chat' },
+  { id: 'connect', label: 'Agents' },
+];
+
+function sidePanelOf(tab: Tab, selected: string | null): ReactNode {
+  switch (tab) {
+    case 'details':
+      return <NodeDetails nodeId={selected} />;
+    case 'comments':
+      return <CommentsPanel selected={selected} />;
+    case 'history':
+      return <HistoryPanel />;
+    case 'elements':
+      return <ElementsPanel />;
+    case 'exports':
+      return <ExportsPanel selected={selected} />;
+    case 'chat':
+      return (
+        <Suspense fallback={<p className="muted">Opening the chat…</p>}>
+          <ChatPanel />
+        </Suspense>
+      );
+    case 'connect':
+      return <ConnectAgent />;
+  }
+}
+
 function SidePanel({ selected, tab, setTab }: { selected: string | null; tab: Tab; setTab: (tab: Tab) => void }) {
   return (
     <aside className="side">
-      <div className="tabs" role="tablist">
-        {(
-          [
-            ['details', 'Details'],
-            ['comments', 'Comments'],
-            ['history', 'History'],
-            ['elements', 'Elements'],
-            ['exports', 'Exports'],
-            ['chat', 'Chat'],
-            ['connect', 'Agents'],
-          ] as const
-        ).map(([id, label]) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            aria-selected={tab === id}
-            className={tab === id ? 'tab tab-active' : 'tab'}
-            onClick={() => setTab(id)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div className="side-body">
-        {tab === 'details' ? <NodeDetails nodeId={selected} /> : null}
-        {tab === 'comments' ? <CommentsPanel selected={selected} /> : null}
-        {tab === 'history' ? <HistoryPanel /> : null}
-        {tab === 'elements' ? <ElementsPanel /> : null}
-        {tab === 'exports' ? <ExportsPanel selected={selected} /> : null}
-        {tab === 'chat' ? (
-          <Suspense fallback={<p className="muted">Opening the chat…</p>}>
-            <ChatPanel />
-          </Suspense>
-        ) : null}
-        {tab === 'connect' ? <ConnectAgent /> : null}
-      </div>
+      <Tabs
+        label="Side panel"
+        className="side-tabs"
+        panelClassName="side-body"
+        value={tab}
+        onChange={setTab}
+        tabs={SIDE_TABS.map((each) => ({ ...each, panel: sidePanelOf(each.id, selected) }))}
+      />
     </aside>
   );
 }

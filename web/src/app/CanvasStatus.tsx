@@ -1,4 +1,5 @@
 import { useCanvas, useCanvasState, useEditable } from '../ui/canvas-context.js';
+import { Tooltip } from '../ui/tooltip.js';
 
 /** What every page of an open canvas says in its top bar: the revision it shows, the feed, whether it is saving. */
 
@@ -38,15 +39,16 @@ export function UndoButton() {
   return (
     <>
       {role === 'viewer' ? <span className="chip chip-warning">View only</span> : null}
-      <button
-        type="button"
-        className="button-small"
-        disabled={!editable || !canUndo}
-        onClick={() => void controller.undoLast()}
-        title="Undo your last change (Ctrl+Z)"
-      >
-        Undo
-      </button>
+      <Tooltip content="Undo your last change (Ctrl+Z)">
+        <button
+          type="button"
+          className="button-small"
+          disabled={!editable || !canUndo}
+          onClick={() => void controller.undoLast()}
+        >
+          Undo
+        </button>
+      </Tooltip>
     </>
   );
 }

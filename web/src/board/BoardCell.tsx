@@ -10,6 +10,7 @@ import { filesIn } from '../model/shot-pictures.js';
 import type { Shot } from '../model/shots.js';
 import { formatMs, num } from '../model/values.js';
 import { ShotField, shotFieldLabel, type ShotFieldName } from '../ui/shot-fields.js';
+import { Tooltip } from '../ui/tooltip.js';
 
 /**
  * One shot of the board page's grid (BoardGrid.tsx): its frame, large, in the board's shape, with its number, picture
@@ -120,16 +121,17 @@ export const BoardCell = memo(function BoardCell(props: CellProps) {
         </figcaption>
       </figure>
       {editable ? (
-        <button
-          type="button"
-          className="board-insert"
-          tabIndex={-1}
-          aria-label={`Insert a shot after shot ${number}`}
-          title="Insert a shot here (I)"
-          onClick={() => props.onInsertAfter(props.index)}
-        >
-          +
-        </button>
+        <Tooltip content="Insert a shot here (I)">
+          <button
+            type="button"
+            className="board-insert"
+            tabIndex={-1}
+            aria-label={`Insert a shot after shot ${number}`}
+            onClick={() => props.onInsertAfter(props.index)}
+          >
+            +
+          </button>
+        </Tooltip>
       ) : null}
       {fields.length > 0 ? (
         <div className="board-fields">

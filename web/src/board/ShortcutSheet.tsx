@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { Dialog } from '../ui/dialog.js';
 
 /** The board page's keys (docs/ui.md, "The board page"), listed once for the "?" sheet. */
 export const BOARD_KEYS: ReadonlyArray<{ view: string; keys: ReadonlyArray<readonly [string, string]> }> = [
@@ -46,25 +46,8 @@ export const BOARD_KEYS: ReadonlyArray<{ view: string; keys: ReadonlyArray<reado
 
 /** The "?" sheet: every key of the board page, in a modal dialog that Escape closes, the focus going back. */
 export function ShortcutSheet({ onClose }: { onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const id = useId();
-  useEffect(() => {
-    const element = dialog.current;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (element && !element.open) element.showModal();
-    return () => {
-      element?.close();
-      before?.focus();
-    };
-  }, []);
   return (
-    <dialog ref={dialog} className="shortcut-sheet" aria-labelledby={`${id}-title`} onClose={onClose}>
-      <header className="shortcut-sheet-bar">
-        <h2 id={`${id}-title`}>Keys of the board page</h2>
-        <button type="button" className="button-small" onClick={onClose} autoFocus>
-          Close
-        </button>
-      </header>
+    <Dialog open onClose={onClose} className="shortcut-sheet" title="Keys of the board page">
       {BOARD_KEYS.map((group) => (
         <section key={group.view}>
           <h3>{group.view}</h3>
@@ -80,6 +63,6 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
           </dl>
         </section>
       ))}
-    </dialog>
+    </Dialog>
   );
 }

@@ -4,6 +4,7 @@ import { BubbleIcon } from '../ui/icons.js';
 import { anchorTimeText, openThreadCount, stateOf, threadCountLabel, useReview } from '../model/review.js';
 import { msOfFrame } from '../../../src/shared/timecode.js';
 import { ReviewStateChips } from '../ui/review-state-chips.js';
+import { Tooltip } from '../ui/tooltip.js';
 
 /**
  * What review shows on a card: a badge with the number of open comment threads, a board's review state with
@@ -178,19 +179,19 @@ export function TimedMarks({
             ? Math.min(1, msOfFrame(anchor.frame_out + 1, anchor.rate) / 1000 / duration)
             : null;
         return (
-          <button
-            key={thread.thread_id}
-            type="button"
-            className={out === null ? 'film-mark' : 'film-mark film-range'}
-            data-thread={thread.thread_id}
-            style={{
-              left: `${at * 100}%`,
-              ...(out === null ? {} : { width: `${Math.max(0, out - at) * 100}%` }),
-            }}
-            aria-label={label}
-            title={label}
-            onClick={() => seek(ms / 1000)}
-          />
+          <Tooltip key={thread.thread_id} content={label}>
+            <button
+              type="button"
+              className={out === null ? 'film-mark' : 'film-mark film-range'}
+              data-thread={thread.thread_id}
+              style={{
+                left: `${at * 100}%`,
+                ...(out === null ? {} : { width: `${Math.max(0, out - at) * 100}%` }),
+              }}
+              aria-label={label}
+              onClick={() => seek(ms / 1000)}
+            />
+          </Tooltip>
         );
       })}
     </div>

@@ -13,7 +13,14 @@ export function Avatar({
   color?: string | undefined;
   size?: number;
 }) {
-  const style = { width: size, height: size, ['--avatar-color' as string]: color ?? 'var(--accent)' };
+  // A person's own colour (presence) is a strong one that takes white initials; without one, the accent and the ink
+  // that reads on it in either scheme.
+  const style = {
+    width: size,
+    height: size,
+    ['--avatar-color' as string]: color ?? 'var(--accent)',
+    ['--avatar-ink' as string]: color ? '#fff' : 'var(--on-accent)',
+  };
   if (picture) return <img className="avatar" src={picture} alt="" width={size} height={size} style={style} />;
   return (
     <span className="avatar avatar-initials" aria-hidden="true" style={{ ...style, fontSize: Math.round(size * 0.42) }}>

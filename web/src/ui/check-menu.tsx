@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { Menu } from './menu.js';
 
 /**
- * A menu of checkboxes behind a button (the shot list's Columns, the board page's Fields): a disclosure, so the
- * keyboard opens it with Enter or Space and Escape closes it, back on its button; a click elsewhere closes it too.
+ * A menu of checkboxes behind a button (the shot list's Columns, the board page's Fields), on the Menu wrapper: Enter,
+ * Space or the down arrow opens it, the arrow keys go from box to box, Space ticks one and keeps the menu open for the
+ * next, Escape (or a click elsewhere) closes it, back on its button.
  */
 export function CheckMenu<Id extends string>({
   label,
@@ -15,45 +16,17 @@ export function CheckMenu<Id extends string>({
   checked: readonly Id[];
   onChange: (checked: Id[]) => void;
 }) {
-  const menu = useRef<HTMLDetailsElement>(null);
-  useEffect(() => {
-    const close = (event: PointerEvent) => {
-      if (menu.current?.open && !menu.current.contains(event.target as Node)) menu.current.open = false;
-    };
-    document.addEventListener('pointerdown', close);
-    return () => document.removeEventListener('pointerdown', close);
-  }, []);
   return (
-    <details
-      ref={menu}
-      className="check-menu"
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape' || !menu.current?.open) return;
-        event.stopPropagation();
-        menu.current.open = false;
-        menu.current.querySelector('summary')?.focus();
-      }}
-    >
-      <summary className="button-small">{label}</summary>
-      <fieldset>
-        <legend className="visually-hidden">{label}</legend>
-        {options.map((option) => (
-          <label key={option.id}>
-            <input
-              type="checkbox"
-              checked={checked.includes(option.id)}
-              onChange={(event) =>
-                onChange(
-                  options
-                    .map((each) => each.id)
-                    .filter((id) => (id === option.id ? event.target.checked : checked.includes(id))),
-                )
-              }
-            />{' '}
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
-    </details>
+    <Menu
+      label={label}
+      className="button-small ui-menu-trigger"
+      items={options.map((option) => ({
+        kind: 'check' as const,
+        label: option.label,
+        checked: checked.includes(option.id),
+        onChange: (on: boolean) =>
+          onChange(options.map((each) => each.id).filter((id) => (id === option.id ? on : checked.includes(id)))),
+      }))}
+    />
   );
 }

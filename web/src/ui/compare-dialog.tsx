@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { useId, useRef, useState, type CSSProperties } from 'react';
+import { Dialog } from './dialog.js';
 
 /**
  * Two versions side by side, as a reviewer compares them (docs/review.md, "Compare"): a shot's picture now and an
@@ -17,18 +18,11 @@ type Mode = 'side' | 'wipe' | 'onion';
 const MODES: Record<Mode, string> = { side: 'Side by side', wipe: 'Wipe', onion: 'Onion' };
 
 export function CompareDialog({ a, b, onClose }: { a: CompareSide; b: CompareSide; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const films = useRef<Array<HTMLVideoElement | null>>([null, null]);
   const [mode, setMode] = useState<Mode>('side');
   const [split, setSplit] = useState(50);
   const [opacity, setOpacity] = useState(50);
   const id = useId();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
 
   /** What one film did, done on the other; a change that already matches is not applied again (no echo). */
   const follow = (from: 0 | 1) => {
@@ -71,47 +65,48 @@ export function CompareDialog({ a, b, onClose }: { a: CompareSide; b: CompareSid
     );
 
   return (
-    <dialog ref={dialog} className="compare-dialog" aria-labelledby={`${id}-title`} onClose={onClose}>
-      <header className="compare-bar">
-        <h2 id={`${id}-title`}>
-          Compare: {a.label} and {b.label}
-        </h2>
-        <div role="radiogroup" aria-label="How to compare" className="compare-modes">
-          {(Object.keys(MODES) as Mode[]).map((each) => (
-            <label key={each}>
-              <input type="radio" name={`${id}-mode`} checked={mode === each} onChange={() => setMode(each)} />
-              {MODES[each]}
+    <Dialog
+      open
+      onClose={onClose}
+      className="compare-dialog"
+      title={`Compare: ${a.label} and ${b.label}`}
+      toolbar={
+        <div className="compare-bar">
+          <div role="radiogroup" aria-label="How to compare" className="compare-modes">
+            {(Object.keys(MODES) as Mode[]).map((each) => (
+              <label key={each}>
+                <input type="radio" name={`${id}-mode`} checked={mode === each} onChange={() => setMode(each)} />
+                {MODES[each]}
+              </label>
+            ))}
+          </div>
+          {mode === 'wipe' ? (
+            <label>
+              Wipe{' '}
+              <input
+                type="range"
+                min={0}
+                max={100}
+                value={split}
+                onChange={(event) => setSplit(Number(event.target.value))}
+              />
             </label>
-          ))}
+          ) : null}
+          {mode === 'onion' ? (
+            <label>
+              {b.label} over {a.label}{' '}
+              <input
+                type="range"
+                min={0}
+                max={100}
+                value={opacity}
+                onChange={(event) => setOpacity(Number(event.target.value))}
+              />
+            </label>
+          ) : null}
         </div>
-        {mode === 'wipe' ? (
-          <label>
-            Wipe{' '}
-            <input
-              type="range"
-              min={0}
-              max={100}
-              value={split}
-              onChange={(event) => setSplit(Number(event.target.value))}
-            />
-          </label>
-        ) : null}
-        {mode === 'onion' ? (
-          <label>
-            {b.label} over {a.label}{' '}
-            <input
-              type="range"
-              min={0}
-              max={100}
-              value={opacity}
-              onChange={(event) => setOpacity(Number(event.target.value))}
-            />
-          </label>
-        ) : null}
-        <button type="button" className="button-small" onClick={() => dialog.current?.close()}>
-          Close
-        </button>
-      </header>
+      }
+    >
       {mode === 'side' ? (
         <div className="compare-side">
           <figure>
@@ -143,6 +138,6 @@ export function CompareDialog({ a, b, onClose }: { a: CompareSide; b: CompareSid
           </figcaption>
         </figure>
       )}
-    </dialog>
+    </Dialog>
   );
 }

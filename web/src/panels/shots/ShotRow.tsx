@@ -8,6 +8,7 @@ import { filesIn } from '../../model/shot-pictures.js';
 import { useFrameEditor } from '../../model/frame-editor.js';
 import { openThreadCount, threadCountLabel, useReview } from '../../model/review.js';
 import { CompareDialog } from '../../ui/compare-dialog.js';
+import { Tooltip } from '../../ui/tooltip.js';
 import { ReviewStateControl } from '../review/ReviewControls.js';
 import { ShotMove } from './ShotMove.js';
 import type { ShotColumn } from './shot-columns.js';
@@ -138,18 +139,19 @@ export function ShotRow({
       {columns.has('review') ? (
         <td className="shot-review">
           <ReviewStateControl nodeId={boardId} shotId={shot.id} name={`shot ${number}`} />
-          <button
-            type="button"
-            className={threads > 0 ? 'button-small thread-count thread-count-open' : 'button-small thread-count'}
-            title="Comment on this shot"
-            onClick={comment}
-          >
-            <BubbleIcon />
-            <span aria-hidden="true">{threads}</span>
-            <span className="visually-hidden">
-              Comment on shot {number} ({threadCountLabel(threads)})
-            </span>
-          </button>
+          <Tooltip content="Comment on this shot">
+            <button
+              type="button"
+              className={threads > 0 ? 'button-small thread-count thread-count-open' : 'button-small thread-count'}
+              onClick={comment}
+            >
+              <BubbleIcon />
+              <span aria-hidden="true">{threads}</span>
+              <span className="visually-hidden">
+                Comment on shot {number} ({threadCountLabel(threads)})
+              </span>
+            </button>
+          </Tooltip>
         </td>
       ) : null}
       {columns.has('picture') ? (
