@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from './records.js';
-import type { SqlDriver } from './sql-driver.js';
+import type { SqlDriver, SqlRow } from './sql-driver.js';
 
 /** The names people chose to be shown by (migrations/035_people_names.sql): each person sets their own. */
 
@@ -15,6 +15,18 @@ export interface PeopleNameStore {
 
 export const personKeyOf = (person: Actor) => `${person.issuer}|${person.subject}`;
 
+/**
+ * The rows of `select` (a SELECT of a table keyed by issuer and subject, with no WHERE) that belong to these people: read
+ * by subject in one statement, then kept only for the exact issuer and subject pairs asked for.
+ */
+export async function rowsOfPeople(driver: SqlDriver, select: string, people: readonly Actor[]): Promise<SqlRow[]> {
+  const subjects = [...new Set(people.map((person) => person.subject))];
+  if (subjects.length === 0) return [];
+  const rows = await driver.all(`${select} WHERE subject IN (${subjects.map(() => '?').join(', ')})`, subjects);
+  const wanted = new Set(people.map(personKeyOf));
+  return rows.filter((row) => wanted.has(`${String(row.issuer)}|${String(row.subject)}`));
+}
+
 export function createPeopleNameStore(driver: SqlDriver, clock: () => number): PeopleNameStore {
   return {
     async nameOf(person) {
@@ -26,19 +38,8 @@ export function createPeopleNameStore(driver: SqlDriver, clock: () => number): P
     },
 
     async namesOf(people) {
-      const names = new Map<string, string>();
-      const subjects = [...new Set(people.map((person) => person.subject))];
-      if (subjects.length === 0) return names;
-      const rows = await driver.all(
-        `SELECT issuer, subject, display_name FROM people_names WHERE subject IN (${subjects.map(() => '?').join(', ')})`,
-        subjects,
-      );
-      const wanted = new Set(people.map(personKeyOf));
-      for (const row of rows.map((each) => Row.parse(each))) {
-        const key = personKeyOf(row);
-        if (wanted.has(key)) names.set(key, row.display_name);
-      }
-      return names;
+      const rows = await rowsOfPeople(driver, 'SELECT issuer, subject, display_name FROM people_names', people);
+      return new Map(rows.map((row) => Row.parse(row)).map((row) => [personKeyOf(row), row.display_name]));
     },
 
     async setName(person, name) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Actor } from './records.js';
 import type { SqlDriver } from './sql-driver.js';
-import { personKeyOf } from './people-name-store.js';
+import { personKeyOf, rowsOfPeople } from './people-name-store.js';
 
 /**
  * The pictures people chose to be shown by (migrations/036_people_pictures.sql): each person sets their own; the row
@@ -36,19 +36,8 @@ export interface PeoplePictureStore {
 export function createPeoplePictureStore(driver: SqlDriver, clock: () => number): PeoplePictureStore {
   return {
     async pictureIdsOf(people) {
-      const ids = new Map<string, string>();
-      const subjects = [...new Set(people.map((person) => person.subject))];
-      if (subjects.length === 0) return ids;
-      const rows = await driver.all(
-        `SELECT issuer, subject, picture_id FROM people_pictures WHERE subject IN (${subjects.map(() => '?').join(', ')})`,
-        subjects,
-      );
-      const wanted = new Set(people.map(personKeyOf));
-      for (const row of rows.map((each) => IdRow.parse(each))) {
-        const key = personKeyOf(row);
-        if (wanted.has(key)) ids.set(key, row.picture_id);
-      }
-      return ids;
+      const rows = await rowsOfPeople(driver, 'SELECT issuer, subject, picture_id FROM people_pictures', people);
+      return new Map(rows.map((row) => IdRow.parse(row)).map((row) => [personKeyOf(row), row.picture_id]));
     },
 
     async picture(pictureId) {

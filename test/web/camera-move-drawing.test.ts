@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CanvasLayout } from '../../src/contract/index.js';
 import type { CameraMove, Framing } from '../../src/contract/shots.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
-import { framingAt } from '../../src/shared/camera-move.js';
 import { card, launchBrowser, signIn } from '../support/browser.js';
 import { readLayout } from '../support/canvas-reads.js';
 import { boardWithStill } from '../support/demo-stage.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
+import { expectPresentFraming, pictureLoaded } from '../support/present-move.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
@@ -144,41 +144,8 @@ describe.each(STORE_TARGETS)('drawing a camera move in the frame editor: $name',
         await page.keyboard.press('End');
         const picture = present.getByRole('img', { name: 'Shot 3' });
         await picture.waitFor();
-        await picture.evaluate(
-          (element) =>
-            new Promise((done) => {
-              const image = element as unknown as { complete: boolean; onload: unknown };
-              if (image.complete) done(null);
-              else image.onload = () => done(null);
-            }),
-        );
-        const transformAt = (fraction: number) =>
-          picture.evaluate((element, at) => {
-            type Animation = { pause(): void; currentTime: number; effect: { getTiming(): { duration: number } } };
-            const image = element as unknown as {
-              getAnimations(): Animation[];
-              offsetWidth: number;
-              offsetHeight: number;
-            };
-            const [animation] = image.getAnimations();
-            animation!.pause();
-            animation!.currentTime = at * animation!.effect.getTiming().duration;
-            const style = (
-              globalThis as unknown as { getComputedStyle(e: unknown): { transform: string } }
-            ).getComputedStyle(element);
-            const numbers = /matrix\(([^)]+)\)/.exec(style.transform)![1]!.split(',').map(Number);
-            return { matrix: numbers, width: image.offsetWidth, height: image.offsetHeight };
-          }, fraction);
-        for (const fraction of [0, 1]) {
-          const shown = await transformAt(fraction);
-          const expected = framingAt(move, fraction);
-          const scale = 1 / expected.width;
-          const [a, , , d, e, f] = shown.matrix as [number, number, number, number, number, number];
-          expect(a).toBeCloseTo(scale, 3);
-          expect(d).toBeCloseTo(scale, 3);
-          expect(Math.abs(e + expected.x * shown.width * scale)).toBeLessThan(1);
-          expect(Math.abs(f + expected.y * shown.height * scale)).toBeLessThan(1);
-        }
+        await pictureLoaded(picture);
+        for (const fraction of [0, 1]) await expectPresentFraming(picture, move, fraction);
         expect(errors).toEqual([]);
       } finally {
         await context.close();

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CanvasLayout } from '../../src/contract/index.js';
 import type { CameraMove } from '../../src/contract/shots.js';
 import { DEMO_OWNER } from '../../src/server/demo-seed.js';
-import { framingAt } from '../../src/shared/camera-move.js';
 import { launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { readLayout } from '../support/canvas-reads.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
+import { expectPresentFraming, pictureLoaded } from '../support/present-move.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 import { chooseOption } from '../support/controls.js';
@@ -86,46 +86,11 @@ describe.each(STORE_TARGETS)('camera moves on the page: $name', (target) => {
         const present = page.getByRole('dialog', { name: 'Present Opening' });
         const picture = present.getByRole('img', { name: 'Shot 1' });
         await picture.waitFor();
-        await picture.evaluate(
-          (element) =>
-            new Promise((done) => {
-              const image = element as unknown as { complete: boolean; onload: unknown };
-              if (image.complete) done(null);
-              else image.onload = () => done(null);
-            }),
-        );
-        /** The picture's transform with its move's animation at `fraction` of the shot (paused there). */
-        const transformAt = (fraction: number) =>
-          picture.evaluate((element, at) => {
-            type Animation = { pause(): void; currentTime: number; effect: { getTiming(): { duration: number } } };
-            const image = element as unknown as {
-              getAnimations(): Animation[];
-              offsetWidth: number;
-              offsetHeight: number;
-            };
-            const [animation] = image.getAnimations();
-            animation!.pause();
-            animation!.currentTime = at * animation!.effect.getTiming().duration;
-            const style = (
-              globalThis as unknown as { getComputedStyle(e: unknown): { transform: string } }
-            ).getComputedStyle(element);
-            const numbers = /matrix\(([^)]+)\)/.exec(style.transform)![1]!.split(',').map(Number);
-            return { matrix: numbers, width: image.offsetWidth, height: image.offsetHeight };
-          }, fraction);
-        const expectFraming = (shown: Awaited<ReturnType<typeof transformAt>>, fraction: number) => {
-          const expected = framingAt(move, fraction);
-          const scale = 1 / expected.width;
-          const [a, , , d, e, f] = shown.matrix as [number, number, number, number, number, number];
-          expect(a).toBeCloseTo(scale, 3);
-          expect(d).toBeCloseTo(scale, 3);
-          // The framing's top-left corner is at the frame's.
-          expect(Math.abs(e + expected.x * shown.width * scale)).toBeLessThan(1);
-          expect(Math.abs(f + expected.y * shown.height * scale)).toBeLessThan(1);
-        };
-        expectFraming(await transformAt(0), 0);
-        expectFraming(await transformAt(0.95), 0.95);
+        await pictureLoaded(picture);
+        await expectPresentFraming(picture, move, 0);
+        await expectPresentFraming(picture, move, 0.95);
         // Played out, it rests on the end framing.
-        expectFraming(await transformAt(1), 1);
+        await expectPresentFraming(picture, move, 1);
         await screenshot(page, 'camera-move-present');
         expect(errors).toEqual([]);
       } finally {
