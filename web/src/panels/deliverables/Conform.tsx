@@ -1,3 +1,4 @@
+import { ImportReport, type ImportReportText } from '../../ui/import-report.js';
 import { Select } from '../../ui/select.js';
 import { useRef, useState } from 'react';
 import { FRAME_RATES, type FrameRate } from '../../../../src/contract/index.js';
@@ -12,7 +13,7 @@ import { useCanvas, useCanvasState } from '../../ui/canvas-context.js';
  * reason. The board's new state comes back through the live feed like any write.
  */
 
-type Report = { headline: string; details: string[]; error?: boolean };
+type Report = ImportReportText;
 
 export function ConformTimeline({ boardId, boardName }: { boardId: string; boardName: string }) {
   const { controller } = useCanvas();
@@ -75,25 +76,7 @@ export function ConformTimeline({ boardId, boardName }: { boardId: string; board
           }}
         />
       </div>
-      {report ? (
-        <div
-          className={report.error ? 'import-report import-report-error' : 'import-report'}
-          role={report.error ? 'alert' : 'status'}
-          data-conform-report
-        >
-          <strong>{report.headline}</strong>
-          {report.details.length > 0 ? (
-            <ul>
-              {report.details.map((line, index) => (
-                <li key={index}>{line}</li>
-              ))}
-            </ul>
-          ) : null}
-          <button type="button" className="button-small" onClick={() => setReport(null)}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      {report ? <ImportReport report={report} onDismiss={() => setReport(null)} /> : null}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { ImportReport, type ImportReportText } from '../../ui/import-report.js';
 import { useReactFlow } from '@xyflow/react';
 import { useMemo, useRef, useState } from 'react';
 import { BOARD_ASPECTS, dataOf, SHOT_STATUSES, shotElements, type ShotWords } from '../../../../src/contract/index.js';
@@ -79,7 +80,7 @@ export function ShotList({
   const authors = () => controller.store.getState().lastAuthor;
   const flow = useReactFlow();
   const picker = useRef<HTMLInputElement>(null);
-  const [report, setReport] = useState<{ headline: string; details: string[]; error?: boolean } | null>(null);
+  const [report, setReport] = useState<ImportReportText | null>(null);
   const { elements } = useProjectElements(address.projectId);
   const states = useCanvasState((state) => state.states);
   // The shot "Pick from the canvas" is open for, and the shots whose files are on their way.
@@ -158,21 +159,7 @@ export function ShotList({
       />
     </>
   );
-  const reportBox = report ? (
-    <div className={report.error ? 'import-report import-report-error' : 'import-report'} role="status">
-      <strong>{report.headline}</strong>
-      {report.details.length > 0 ? (
-        <ul>
-          {report.details.map((line, index) => (
-            <li key={index}>{line}</li>
-          ))}
-        </ul>
-      ) : null}
-      <button type="button" className="button-small" onClick={() => setReport(null)}>
-        Dismiss
-      </button>
-    </div>
-  ) : null;
+  const reportBox = report ? <ImportReport report={report} onDismiss={() => setReport(null)} /> : null;
 
   if (!board)
     return (
