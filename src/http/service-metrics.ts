@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ERROR_CODE_NAMES, RunOperation } from '../contract/index.js';
 import type { RequestOutcome } from './request-outcome.js';
+import { createTalliedHistogram, type HistogramSeries } from './tallied-histogram.js';
 import type { FeedHub } from '../backend/feed/feed-hub.js';
 import type { McpOutcome } from '../mcp/request-outcome.js';
 import type { Logger } from '../shared/logger.js';
@@ -38,36 +39,43 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
   const tools = new Set(options.tools);
   const { store } = options;
 
+  // Every /mcp request counts and times itself in plain numbers (a series looked up once by its key, then only
+  // added to): prom-client hashes the label values on every inc and observe, which was a measurable share of a
+  // get_canvas call's CPU (docs/performance.md, "get_canvas"). The counts reach prom-client's counters when scraped.
+  const mcpRequests = pendingCounts();
+  const toolCallCounts = pendingCounts();
   const requests = new Counter({
     name: 'canvas_mcp_http_requests_total',
     help: 'HTTP requests answered, by method, route template, status and error code ("" when none).',
     labelNames: ['method', 'route', 'status', 'error_code'] as const,
     registers,
+    collect() {
+      mcpRequests.addTo(this);
+    },
   });
-  const requestSeconds = new Histogram({
+  const requestSeconds = createTalliedHistogram({
     name: 'canvas_mcp_http_request_duration_seconds',
     help: 'Time to answer an HTTP request (to the response headers of a change feed), by method and route template.',
-    labelNames: ['method', 'route'] as const,
-    registers,
+    labelNames: ['method', 'route'],
+    registry,
   });
-  const toolCalls = new Counter({
+  new Counter({
     name: 'canvas_mcp_tool_calls_total',
     help: 'MCP tools/call requests, by tool, result (ok, tool_error, rpc_error, refused) and error code.',
     labelNames: ['tool', 'result', 'error_code'] as const,
     registers,
+    collect() {
+      toolCallCounts.addTo(this);
+    },
   });
-  const toolSeconds = new Histogram({
+  const toolSeconds = createTalliedHistogram({
     name: 'canvas_mcp_tool_call_duration_seconds',
     help: 'Time to answer an MCP tools/call request, by tool and result.',
-    labelNames: ['tool', 'result'] as const,
-    registers,
+    labelNames: ['tool', 'result'],
+    registry,
   });
-  // Every /mcp request counts and times itself: the labelled series it lands in are looked up once, not hashed from
-  // their labels on every call.
-  const mcpRequests = labelledSeries<{ inc(): void }>();
-  const mcpRequestSeconds = requestSeconds.labels({ method: 'POST', route: '/mcp' });
-  const toolCallsOf = labelledSeries<{ inc(): void }>();
-  const toolSecondsOf = labelledSeries<{ observe(value: number): void }>();
+  const mcpRequestSeconds = requestSeconds.series({ method: 'POST', route: '/mcp' });
+  const toolSecondsOf = new Map<string, HistogramSeries>();
   const conflicts = new Counter({
     name: 'canvas_mcp_revision_conflicts_total',
     help: 'Writes refused with revision_conflict (a stale base_revision), by where they came in (rest, mcp).',
@@ -252,7 +260,7 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
         status: String(outcome.status),
         error_code: errorCodeLabel(outcome.errorCode),
       });
-      requestSeconds.observe({ method, route: outcome.route }, outcome.seconds);
+      requestSeconds.series({ method, route: outcome.route }).observe(outcome.seconds);
       if (outcome.errorCode === 'revision_conflict') conflicts.inc({ via: 'rest' });
     },
 
@@ -260,19 +268,24 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
     observeMcp(outcome: McpOutcome): void {
       const errorCode = errorCodeLabel(outcome.errorCode);
       const status = String(outcome.status);
-      mcpRequests
-        .of(`${status}\u0000${errorCode}`, () =>
-          requests.labels({ method: 'POST', route: '/mcp', status, error_code: errorCode }),
-        )
-        .inc();
+      mcpRequests.count(`${status}\u0000${errorCode}`, () => ({
+        method: 'POST',
+        route: '/mcp',
+        status,
+        error_code: errorCode,
+      }));
       mcpRequestSeconds.observe(outcome.seconds);
       if (outcome.rpcMethod !== 'tools/call') return;
       const tool = outcome.tool !== null && tools.has(outcome.tool) ? outcome.tool : '(unknown)';
       const { result } = outcome;
-      toolCallsOf
-        .of(`${tool}\u0000${result}\u0000${errorCode}`, () => toolCalls.labels({ tool, result, error_code: errorCode }))
-        .inc();
-      toolSecondsOf.of(`${tool}\u0000${result}`, () => toolSeconds.labels({ tool, result })).observe(outcome.seconds);
+      toolCallCounts.count(`${tool}\u0000${result}\u0000${errorCode}`, () => ({ tool, result, error_code: errorCode }));
+      const secondsKey = `${tool}\u0000${result}`;
+      let seconds = toolSecondsOf.get(secondsKey);
+      if (seconds === undefined) {
+        seconds = toolSeconds.series({ tool, result });
+        toolSecondsOf.set(secondsKey, seconds);
+      }
+      seconds.observe(outcome.seconds);
       if (outcome.errorCode === 'revision_conflict') conflicts.inc({ via: 'mcp' });
     },
 
@@ -290,17 +303,24 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
 
 export type ServiceMetrics = ReturnType<typeof createServiceMetrics>;
 
-/** The series of one metric by a key of its label values, made on first use (a handful: tools × results × codes). */
-function labelledSeries<S>() {
-  const series = new Map<string, S>();
+/**
+ * Counts of a labelled counter kept in plain numbers by a key of their label values, and moved onto the counter when it
+ * is scraped (from its collect()).
+ */
+function pendingCounts() {
+  const series = new Map<string, { labels: Record<string, string>; pending: number }>();
   return {
-    of(key: string, make: () => S): S {
-      let known = series.get(key);
-      if (known === undefined) {
-        known = make();
-        series.set(key, known);
+    count(key: string, labels: () => Record<string, string>): void {
+      const known = series.get(key);
+      if (known) known.pending += 1;
+      else series.set(key, { labels: labels(), pending: 1 });
+    },
+    addTo(counter: Counter<string>): void {
+      for (const entry of series.values()) {
+        if (entry.pending === 0) continue;
+        counter.inc(entry.labels, entry.pending);
+        entry.pending = 0;
       }
-      return known;
     },
   };
 }

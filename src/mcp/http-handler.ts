@@ -325,13 +325,17 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     const bytes = await readBody(req);
     const large = await checkLargeBody(bytes);
     const refusedLarge = large?.kind === 'invalid' ? large : null;
-    const context = (caller: ToolCaller) => ({
+    // Built as one literal for each call (no spreads): this is on every request's path.
+    const context = (caller: ToolCaller, era: EraFrame, rawArguments?: unknown, checkedArguments?: unknown) => ({
       caller,
+      era,
       // fields already carry request_id: one child of the root logger, so it appears once.
       log: () => options.logger.child(fields),
       outcome: (error: CanvasError) => {
         fields.error_code = error.code;
       },
+      rawArguments,
+      ...(checkedArguments !== undefined ? { checkedArguments } : {}),
     });
     let reply: RpcReply;
     if (refusedLarge) {
@@ -348,7 +352,7 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       reply = await dispatcher.refuseToolCall(
         id,
         { tool: refusedLarge.tool!, fault: refusedLarge.fault, projectId: refusedLarge.projectId },
-        { ...context(callerOf(req, authenticated, requestId, fields)), era },
+        context(callerOf(req, authenticated, requestId, fields), era),
       );
     } else {
       const message = parseMessage(bytes);
@@ -387,14 +391,16 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
         reservation = reserved;
       }
       try {
-        reply = await dispatcher.dispatch(request, {
-          ...context(callerOf(req, authenticated, requestId, fields)),
-          era,
-          rawArguments: request.method === 'tools/call' ? rawArgumentsOf(message) : undefined,
-          ...(request.method === 'tools/call' && large?.kind === 'valid' && large.value !== undefined
-            ? { checkedArguments: large.value }
-            : {}),
-        });
+        const isToolCall = request.method === 'tools/call';
+        reply = await dispatcher.dispatch(
+          request,
+          context(
+            callerOf(req, authenticated, requestId, fields),
+            era,
+            isToolCall ? rawArgumentsOf(message) : undefined,
+            isToolCall && large?.kind === 'valid' ? large.value : undefined,
+          ),
+        );
         // A submission that failed spent nothing of the connection's limit.
         if (reservation && fields.error_code !== undefined) await reservation.refund();
       } finally {

@@ -99,7 +99,10 @@ export function createBackend(options: BackendOptions) {
     while (freeAreaCache.size > 64) freeAreaCache.delete(freeAreaCache.keys().next().value!);
     return json;
   }
-  const withExtras = new WeakMap<JsonPayload, { members: string; payload: JsonPayload }>();
+  const withExtras = new WeakMap<
+    JsonPayload,
+    { freeAreas: string | null; elements: string | null; payload: JsonPayload }
+  >();
   const pricing = options.pricing ?? DEFAULT_PRICING;
   const models = options.models ?? LOCAL_RUN_MODELS;
   // A cached canvas document is the same payload on every read: its URLs are signed once per signing window.
@@ -194,24 +197,24 @@ export function createBackend(options: BackendOptions) {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
       const read = await snapshots.read(ref.projectId, ref.canvasId);
       const payload = signedDocument(read.payload);
+      const freeAreas = options.withFreeAreas ? freeAreasJson(ref, read) : null;
+      const elements = options.withElements ? await elementViews.listJson(ref.projectId) : null;
+      // Added beside the cached document, never by copying it: its escaped text and bytes are reused as they are. The
+      // extras are cached strings themselves, so the same extras on the same document are found by identity, and the
+      // joined payload is made once.
+      const known = withExtras.get(payload);
+      if (known && known.freeAreas === freeAreas && known.elements === elements)
+        return { ...read, payload: known.payload };
       const extras: string[] = [];
-      if (options.withFreeAreas)
+      if (freeAreas !== null)
         extras.push(
-          `"free_areas":${freeAreasJson(ref, read)}`,
+          `"free_areas":${freeAreas}`,
           // get_canvas's other extra (docs/contract.md, "The board as a picture"): where to read that picture.
           `"board_image_uri":${JSON.stringify(boardImageUri(ref.projectId, ref.canvasId))}`,
         );
-      if (options.withElements) {
-        const elements = await elementViews.listJson(ref.projectId);
-        if (elements !== null) extras.push(`"elements":${elements}`);
-      }
-      // Added beside the cached document, never by copying it: its escaped text and bytes are reused as they are; the
-      // same extras on the same document are the same payload, its joined chunks made once.
-      const members = extras.join(',');
-      const known = withExtras.get(payload);
-      if (known?.members === members) return { ...read, payload: known.payload };
-      const joined = withMembers(payload, members);
-      withExtras.set(payload, { members, payload: joined });
+      if (elements !== null) extras.push(`"elements":${elements}`);
+      const joined = withMembers(payload, extras.join(','));
+      withExtras.set(payload, { freeAreas, elements, payload: joined });
       return { ...read, payload: joined };
     },
 
