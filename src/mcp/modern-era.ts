@@ -1,5 +1,6 @@
 import { ClientCapabilitiesSchema, ImplementationSchema, LoggingLevelSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_INFO, type EraFrame } from './era.js';
+import { isBareImplementation, isNoCapabilities } from './plain-envelope.js';
 import { ALL_PROTOCOL_VERSIONS, RPC_ERROR, isModernProtocolVersion, rpcErrorBody, type JsonRpcId } from './protocol.js';
 
 /**
@@ -43,14 +44,20 @@ const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = {
 /** Tool lists change only when the server restarts with other flags, and are the same for every caller. */
 const CACHE_HINTS = { ttlMs: 300_000, cacheScope: 'public' } as const;
 
+/** `_meta` of every modern result, open for the result's own members: the server's identity first. */
+const META_OPENING = `"resultType":"complete","_meta":{${JSON.stringify(META_KEY.serverInfo)}:${JSON.stringify(SERVER_INFO)}`;
+
 export const MODERN_ERA: EraFrame = {
   name: 'modern',
   protocolVersion: '2026-07-28',
   hasMethod: (method) => MODERN_METHODS.has(method),
   // "The result MUST include a resultType field" (basic/index.mdx); servers SHOULD identify themselves in each result.
   resultHead: `"resultType":"complete","_meta":${JSON.stringify({ [META_KEY.serverInfo]: SERVER_INFO })},`,
-  resultHeadWith: (meta) =>
-    `"resultType":"complete","_meta":${JSON.stringify({ [META_KEY.serverInfo]: SERVER_INFO, ...meta })},`,
+  // The server's own member is written once; a result's members follow it (on every get_canvas call).
+  resultHeadWith: (meta) => {
+    const members = JSON.stringify(meta);
+    return members === '{}' ? `${META_OPENING}},` : `${META_OPENING},${members.slice(1)},`;
+  },
   // "Servers MUST include caching hints" on tools/list and server/discover (server/utilities/caching.mdx).
   cacheHead: `"ttlMs":${CACHE_HINTS.ttlMs},"cacheScope":"${CACHE_HINTS.cacheScope}",`,
   privateHead: '"ttlMs":0,"cacheScope":"private",',
@@ -116,10 +123,17 @@ function envelopeProblem(meta: Record<string, unknown>): string | null {
   const version = meta[META_KEY.protocolVersion];
   if (typeof version !== 'string') return `${META_KEY.protocolVersion}: expected a protocol version string`;
   if (!(META_KEY.clientCapabilities in meta)) return `${META_KEY.clientCapabilities}: missing`;
-  if (!ClientCapabilitiesSchema.safeParse(meta[META_KEY.clientCapabilities]).success) {
+  // The everyday envelope ({} and {name, version}) is checked by hand first (src/mcp/plain-envelope.ts).
+  const capabilities = meta[META_KEY.clientCapabilities];
+  if (!isNoCapabilities(capabilities) && !ClientCapabilitiesSchema.safeParse(capabilities).success) {
     return `${META_KEY.clientCapabilities}: expected client capabilities`;
   }
-  if (META_KEY.clientInfo in meta && !ImplementationSchema.safeParse(meta[META_KEY.clientInfo]).success) {
+  const clientInfo = meta[META_KEY.clientInfo];
+  if (
+    META_KEY.clientInfo in meta &&
+    !isBareImplementation(clientInfo) &&
+    !ImplementationSchema.safeParse(clientInfo).success
+  ) {
     return `${META_KEY.clientInfo}: expected { name, version }`;
   }
   if (META_KEY.logLevel in meta && !LoggingLevelSchema.safeParse(meta[META_KEY.logLevel]).success) {

@@ -1,7 +1,13 @@
-import { CallToolRequestSchema, JSONRPCRequestSchema, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ClientCapabilitiesSchema,
+  ImplementationSchema,
+  JSONRPCRequestSchema,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainRequest, plainToolCall } from '../../src/mcp/plain-envelope.js';
+import { isBareImplementation, isNoCapabilities, plainRequest, plainToolCall } from '../../src/mcp/plain-envelope.js';
 
 /** Messages near the everyday shape: each part sometimes right, sometimes subtly wrong. */
 const jsonValue = fc.jsonValue({ maxDepth: 2 });
@@ -15,7 +21,20 @@ const envelope = fc.record(
         {
           name: fc.oneof(fc.constantFrom<unknown>('get_canvas', ''), fc.integer()),
           arguments: fc.oneof(fc.dictionary(fc.string(), jsonValue), fc.array(jsonValue), fc.constant(null)),
-          _meta: fc.oneof(fc.dictionary(fc.string(), jsonValue), fc.constant(null), fc.string()),
+          _meta: fc.oneof(
+            fc.dictionary(fc.string(), jsonValue),
+            // The members RequestMetaSchema checks, right and wrong, beside the 2026-07-28 envelope's own.
+            fc.record(
+              {
+                progressToken: fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null)),
+                'io.modelcontextprotocol/related-task': fc.oneof(fc.record({ taskId: fc.string() }), fc.string()),
+                'io.modelcontextprotocol/protocolVersion': fc.constant('2026-07-28'),
+              },
+              { requiredKeys: [] },
+            ),
+            fc.constant(null),
+            fc.string(),
+          ),
           task: fc.oneof(fc.record({ ttl: fc.integer() }), fc.string()),
           extra: jsonValue,
         },
@@ -59,7 +78,7 @@ describe('the hand-checked envelope', () => {
     );
   });
 
-  it('takes the everyday get_canvas call by hand, and leaves _meta, task and odd ids to the schema', () => {
+  it('takes the everyday get_canvas call by hand in both eras, and leaves checked _meta members, task and odd ids to the schema', () => {
     const call = {
       jsonrpc: '2.0',
       id: 7,
@@ -68,7 +87,20 @@ describe('the hand-checked envelope', () => {
     };
     expect(plainRequest(call)).toBe(call);
     expect(plainToolCall(call as JSONRPCRequest)).toEqual({ name: 'get_canvas', arguments: call.params.arguments });
+    const modern = {
+      ...call,
+      params: {
+        ...call.params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    };
+    expect(plainRequest(modern)).toBe(modern);
+    expect(plainToolCall(modern as JSONRPCRequest)).toEqual({ name: 'get_canvas', arguments: call.params.arguments });
     expect(plainRequest({ ...call, params: { ...call.params, _meta: { progressToken: 1 } } })).toBeNull();
+    expect(plainRequest({ ...call, params: { ...call.params, _meta: [] } })).toBeNull();
     expect(plainToolCall({ ...call, params: { ...call.params, task: { ttl: 1 } } } as JSONRPCRequest)).toBeNull();
     expect(plainRequest({ ...call, id: 1.5 })).toBeNull();
     expect(plainRequest({ ...call, id: 2 ** 60 })).toBeNull();
@@ -76,5 +108,24 @@ describe('the hand-checked envelope', () => {
     expect(plainToolCall({ ...call, params: { name: 'get_canvas', arguments: [] } } as unknown as JSONRPCRequest)).toBe(
       null,
     );
+  });
+
+  it('passes a 2026-07-28 envelope’s capabilities and client info by hand only when the SDK schemas accept them', () => {
+    const member = fc.oneof(
+      fc.constant({}),
+      fc.record({ name: fc.oneof(fc.string(), fc.integer()), version: fc.oneof(fc.string(), fc.constant(null)) }),
+      fc.record({ name: fc.string(), version: fc.string(), title: jsonValue }, { requiredKeys: ['name'] }),
+      fc.dictionary(fc.string(), jsonValue),
+      jsonValue,
+    );
+    fc.assert(
+      fc.property(member, (value) => {
+        if (isNoCapabilities(value)) expect(ClientCapabilitiesSchema.safeParse(value).success).toBe(true);
+        if (isBareImplementation(value)) expect(ImplementationSchema.safeParse(value).success).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(isNoCapabilities({})).toBe(true);
+    expect(isBareImplementation({ name: 'claude', version: '1.0' })).toBe(true);
   });
 });

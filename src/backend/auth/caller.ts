@@ -24,6 +24,7 @@ export const IDENTITY_HEADERS = {
 } as const;
 
 const ACTOR_HEADER_PREFIX = 'x-service-actor-';
+const KNOWN_ACTOR_HEADERS: ReadonlySet<string> = new Set([IDENTITY_HEADERS.actorSubject, IDENTITY_HEADERS.actorIssuer]);
 
 export interface IdentityHeaders {
   actorSubject?: string;
@@ -37,10 +38,12 @@ export function readIdentityHeaders(
   get: (name: string) => string | undefined,
   names: Iterable<string>,
 ): IdentityHeaders {
-  const known = new Set<string>([IDENTITY_HEADERS.actorSubject, IDENTITY_HEADERS.actorIssuer]);
-  const unknownActorHeaders = [...names]
-    .map((name) => name.toLowerCase())
-    .filter((name) => name.startsWith(ACTOR_HEADER_PREFIX) && !known.has(name));
+  // One pass, no copies: this runs on every MCP request.
+  const unknownActorHeaders: string[] = [];
+  for (const each of names) {
+    const name = each.toLowerCase();
+    if (name.startsWith(ACTOR_HEADER_PREFIX) && !KNOWN_ACTOR_HEADERS.has(name)) unknownActorHeaders.push(name);
+  }
   const value = (name: string) => {
     const raw = get(name);
     return raw === undefined || raw === '' ? undefined : raw;
