@@ -28,6 +28,21 @@ import { TASK_TOOLS } from './tool-tasks.js';
  * (spec: Rules 2), which stay hidden unless the server is started with --enable-hidden-tools.
  */
 
+/**
+ * A canvas's result `_meta` is the same object on every read of it, so its text is made once (src/mcp/tool-results.ts):
+ * get_canvas is the call agents make most.
+ */
+const canvasMetas = new Map<string, Record<string, unknown>>();
+function canvasMetaOf(url: string): Record<string, unknown> {
+  let meta = canvasMetas.get(url);
+  if (meta === undefined) {
+    if (canvasMetas.size >= 1000) canvasMetas.clear();
+    meta = { [CANVAS_URL_META]: url };
+    canvasMetas.set(url, meta);
+  }
+  return meta;
+}
+
 export interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
@@ -116,10 +131,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     invoke: (client, caller, args) => client.getCanvas(caller, args),
     // Hosts that render MCP Apps show the canvas itself beside the result (src/mcp/canvas-app.ts).
     meta: CANVAS_APP_TOOL_META,
-    resultMeta: (args, urls, caller) => ({
-      [CANVAS_URL_META]: urls.resolve(webCanvasPath(args.project_id, args.canvas_id)),
-      ...(caller.connector ? { [CANVAS_APP_ACCESS_META]: appAccessOf(caller.connector) } : {}),
-    }),
+    resultMeta: (args, urls, caller) => {
+      const url = urls.resolve(webCanvasPath(args.project_id, args.canvas_id));
+      return caller.connector
+        ? { [CANVAS_URL_META]: url, [CANVAS_APP_ACCESS_META]: appAccessOf(caller.connector) }
+        : canvasMetaOf(url);
+    },
   }),
   define({
     name: 'create_canvas_node',

@@ -13,6 +13,22 @@ const END_OF_TEXT = '"}';
 const BETWEEN_CONTENT_AND_STRUCTURED = Buffer.from('],"structuredContent":');
 const END_OF_RESULT = Buffer.from('}}');
 
+/** The result head of each `_meta` object per era, made once: a tool that answers the same `_meta` object reuses it. */
+const heads = new WeakMap<Record<string, unknown>, Map<EraFrame, string>>();
+function headOf(era: EraFrame, meta: Record<string, unknown>): string {
+  let byEra = heads.get(meta);
+  if (byEra === undefined) {
+    byEra = new Map();
+    heads.set(meta, byEra);
+  }
+  let head = byEra.get(era);
+  if (head === undefined) {
+    head = era.resultHeadWith(meta);
+    byEra.set(era, head);
+  }
+  return head;
+}
+
 /** `extraContent` follows the JSON text block (resource links of a run's outputs). */
 export function toolSuccessReply(
   id: JsonRpcId,
@@ -22,7 +38,7 @@ export function toolSuccessReply(
   meta: Record<string, unknown> | null = null,
 ): RpcReply {
   const extra = extraContent.map((item) => `,${JSON.stringify(item)}`).join('');
-  const head = meta ? era.resultHeadWith(meta) : era.resultHead;
+  const head = meta ? headOf(era, meta) : era.resultHead;
   return [
     `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${head}"content":[{"type":"text","text":"`,
     ...payload.chunks('escaped'),
