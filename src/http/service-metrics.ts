@@ -41,7 +41,7 @@ export function createServiceMetrics(options: ServiceMetricsOptions) {
 
   // Every /mcp request counts and times itself in plain numbers (a series looked up once by its key, then only
   // added to): prom-client hashes the label values on every inc and observe, which was a measurable share of a
-  // get_canvas call's CPU (docs/performance.md, "get_canvas"). The counts reach prom-client's counters when scraped.
+  // get_canvas call's CPU (docs/performance.md, "What moved since 2026-11-28"). The counts reach prom-client's counters when scraped.
   const mcpRequests = pendingCounts();
   const toolCallCounts = pendingCounts();
   const requests = new Counter({

@@ -4,7 +4,7 @@ import type { Metric, Registry } from 'prom-client';
  * A Prometheus histogram whose labelled series count in plain numbers, exposed through the same registry and in the
  * same text as prom-client's own. prom-client's Histogram validates and hashes the label values on every observe, even
  * through a `labels()` child (about 2 µs a call here); the request-duration histograms are observed on every request,
- * so on a get_canvas call that was a measurable share of the server's CPU (docs/performance.md, "get_canvas").
+ * so on a get_canvas call that was a measurable share of the server's CPU (docs/performance.md, "What moved since 2026-11-28").
  * A series is looked up by its label values once and then only adds.
  */
 

@@ -44,7 +44,7 @@ interface ByteStream {
 export function batchedDestination(dest: number | string = 1): DestinationStream {
   // Lines are handed over as bytes: given text, sonic-boom measures the whole batch so far again on every line (its
   // byte length, over a string of up to 16 KB while a write is in flight), which cost about 2 µs a line, and so a
-  // request (docs/performance.md, "get_canvas"); bytes are counted once each.
+  // request (docs/performance.md, "What moved since 2026-11-28"); bytes are counted once each.
   const stream = pino.destination({
     dest,
     sync: false,
