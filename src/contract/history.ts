@@ -73,6 +73,15 @@ export const ShotChange = z.strictObject({
 });
 export type ShotChange = z.infer<typeof ShotChange>;
 
+/**
+ * A storyboard node as the change log keeps it, read as plain JSON whatever shape it was written in: its type and its
+ * list of frames, each any value; nothing else of it is read.
+ */
+export const LoggedBoardFrames = z.object({
+  type: z.literal('storyboardNode'),
+  data: z.object({ frames: z.array(z.unknown()) }),
+});
+
 export const HistoryEntry = z.strictObject({
   revision: Revision,
   author: RevisionAuthor.nullable(),

@@ -1,3 +1,4 @@
+import { dataOf, type CanvasNode, type CanvasSnapshot } from '../contract/index.js';
 import { CanvasError } from '../shared/errors.js';
 import {
   CANVAS_RESOURCE_SCHEME as SCHEME,
@@ -90,28 +91,13 @@ export const CANVAS_RESOURCE_TEMPLATES = [
   },
 ] as const;
 
-interface SnapshotNode {
-  id: string;
-  type: string;
-  position: { x: number; y: number };
-  width?: number;
-  height?: number;
-  parentId?: string;
-  data?: Record<string, unknown>;
-}
-interface SnapshotEdge {
-  id: string;
-  source: string;
-  target: string;
-}
-interface Snapshot {
-  layout: { revision: number; nodes: SnapshotNode[]; edges: SnapshotEdge[] };
-  node_states: Record<string, unknown>;
-}
+/** What these views read of the canvas read (get_canvas). */
+type Snapshot = Pick<CanvasSnapshot, 'layout' | 'node_states'>;
 
 /** A name to show for a node: its display name, title or label, else the start of its text; one line, cut short. */
-function nameOf(node: SnapshotNode): string {
-  const data = node.data ?? {};
+function nameOf(node: CanvasNode): string {
+  // Whichever field of its type names it: the data of any type is read as a plain record.
+  const data: Readonly<Record<string, unknown>> = node.data;
   const candidate = [data.displayName, data.title, data.label, data.name, data.content, data.text, data.prompt].find(
     (value): value is string => typeof value === 'string' && value.trim() !== '',
   );
@@ -126,10 +112,9 @@ function oneLine(text: string | undefined): string {
 
 const cell = (value: number | string | undefined) => (value === undefined || value === '' ? '-' : String(value));
 
-function shotLines(board: SnapshotNode): string[] {
-  const frames = (board.data as { frames?: unknown }).frames;
-  if (!Array.isArray(frames)) return [];
-  return (frames as Array<Record<string, unknown>>).map((frame, index) =>
+function shotLines(board: CanvasNode): string[] {
+  const frames = dataOf(board, 'storyboardNode')?.frames ?? [];
+  return frames.map((frame, index) =>
     [
       board.id,
       typeof frame.number === 'string' ? frame.number : String(index + 1),

@@ -204,6 +204,19 @@ export function createDispatcher(options: DispatcherOptions) {
     }
     return tools;
   };
+  /** The caller's tools, or the answer to a request whose tool sets are refused (invalid params), its outcome told. */
+  const callerTools = (
+    request: JSONRPCRequest,
+    context: DispatchContext,
+  ): { tools: ReturnType<typeof toolSet> } | { refusal: RpcReply } => {
+    try {
+      return { tools: toolsOf(context.caller) };
+    } catch (error) {
+      const refusal = toCanvasError(error);
+      context.outcome?.(refusal);
+      return { refusal: [rpcErrorBody(request.id, RPC_ERROR.invalidParams, refusal.message, refusal.details)] };
+    }
+  };
   const capabilities = {
     tools: { listChanged: false },
     resources: { subscribe: false, listChanged: false },
@@ -335,15 +348,9 @@ export function createDispatcher(options: DispatcherOptions) {
       ];
     }
     const { name } = params;
-    let tools: ReturnType<typeof toolSet>;
-    try {
-      tools = toolsOf(context.caller);
-    } catch (error) {
-      const refusal = toCanvasError(error);
-      context.outcome?.(refusal);
-      return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, refusal.message, refusal.details)];
-    }
-    const tool = tools.byName.get(name);
+    const resolved = callerTools(request, context);
+    if ('refusal' in resolved) return resolved.refusal;
+    const tool = resolved.tools.byName.get(name);
     if (!tool) {
       const unknown = unknownTool(context.caller, name);
       return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, unknown.message, unknown.details)];
@@ -454,15 +461,9 @@ export function createDispatcher(options: DispatcherOptions) {
         case 'server/discover':
           return discover(request, era);
         case 'tools/list': {
-          let tools: ReturnType<typeof toolSet>;
-          try {
-            tools = toolsOf(context.caller);
-          } catch (error) {
-            const refusal = toCanvasError(error);
-            context.outcome?.(refusal);
-            return [rpcErrorBody(request.id, RPC_ERROR.invalidParams, refusal.message, refusal.details)];
-          }
-          return [rpcResultBody(request.id, tools.listResult, era.resultHead + era.cacheHead)];
+          const resolved = callerTools(request, context);
+          if ('refusal' in resolved) return resolved.refusal;
+          return [rpcResultBody(request.id, resolved.tools.listResult, era.resultHead + era.cacheHead)];
         }
         case 'tools/call':
           return callTool(request, context);

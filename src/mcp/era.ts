@@ -28,9 +28,8 @@ export interface EraFrame {
 
 export const SERVER_INFO = { name: 'canvas-mcp', title: 'Canvas Tool Interface', version: PACKAGE_VERSION } as const;
 
-const LEGACY_METHODS = new Set([
-  'initialize',
-  'ping',
+/** The methods both eras define: tools, resources, prompts, completions and skills do not fork by era. */
+export const BOTH_ERAS_METHODS = [
   'tools/list',
   'tools/call',
   'resources/list',
@@ -42,6 +41,12 @@ const LEGACY_METHODS = new Set([
   // The Skills extension (SEP-2640), declared in capabilities.extensions.
   'skills/list',
   'skills/get',
+] as const;
+
+const LEGACY_METHODS = new Set<string>([
+  'initialize',
+  'ping',
+  ...BOTH_ERAS_METHODS,
   // Tasks (2025-11-25; src/mcp/tool-tasks.ts).
   'tasks/get',
   'tasks/result',

@@ -14,6 +14,7 @@ import {
   HIDDEN_TOOL_CONTRACTS,
   RunApprovalView,
   ThreadList,
+  type DeleteCanvasNodeArgs,
 } from '../contract/index.js';
 import { IDENTITY_HEADERS, resolveCaller } from '../backend/auth/caller.js';
 import type { TokenPrincipal } from '../backend/auth/principal.js';
@@ -146,6 +147,25 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
   const canvasPath = (args: { project_id: string; canvas_id: string }) =>
     `/api/v2/projects/${segment(args.project_id)}/canvases/${segment(args.canvas_id)}`;
 
+  /** A layout write: its own fields, then the revision it is based on and the caller's save id, as every write sends. */
+  const layoutWrite = (
+    caller: ToolCaller,
+    args: Pick<DeleteCanvasNodeArgs, 'project_id' | 'canvas_id' | 'base_revision' | 'client_save_id'>,
+    method: 'POST' | 'DELETE',
+    path: string,
+    fields: Record<string, unknown>,
+    success: z.ZodType,
+  ) =>
+    exchange(
+      {
+        method,
+        path: `${canvasPath(args)}${path}`,
+        caller,
+        body: { ...fields, base_revision: args.base_revision, client_save_id: args.client_save_id },
+      },
+      success,
+    );
+
   return {
     mode: 'http',
 
@@ -221,35 +241,25 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       ),
 
     createNode: (caller, args) =>
-      exchange(
-        {
-          method: 'POST',
-          path: `${canvasPath(args)}/nodes`,
-          caller,
-          body: { node: args.node, base_revision: args.base_revision, client_save_id: args.client_save_id },
-        },
-        TOOL_CONTRACTS.create_canvas_node.success,
-      ),
+      layoutWrite(caller, args, 'POST', '/nodes', { node: args.node }, TOOL_CONTRACTS.create_canvas_node.success),
 
     createEdge: (caller, args) =>
-      exchange(
-        {
-          method: 'POST',
-          path: `${canvasPath(args)}/edges`,
-          caller,
-          body: { edge: args.edge, base_revision: args.base_revision, client_save_id: args.client_save_id },
-        },
+      layoutWrite(
+        caller,
+        args,
+        'POST',
+        '/edges',
+        { edge: args.edge },
         HIDDEN_TOOL_CONTRACTS.create_canvas_edge.success,
       ),
 
     applyChanges: (caller, args) =>
-      exchange(
-        {
-          method: 'POST',
-          path: `${canvasPath(args)}/changes`,
-          caller,
-          body: { operations: args.operations, base_revision: args.base_revision, client_save_id: args.client_save_id },
-        },
+      layoutWrite(
+        caller,
+        args,
+        'POST',
+        '/changes',
+        { operations: args.operations },
         HIDDEN_TOOL_CONTRACTS.apply_canvas_changes.success,
       ),
 
@@ -364,13 +374,12 @@ export function createHttpBackendClient(options: HttpBackendClientOptions): Back
       ),
 
     deleteNode: (caller, args) =>
-      exchange(
-        {
-          method: 'DELETE',
-          path: `${canvasPath(args)}/nodes/${segment(args.node_id)}`,
-          caller,
-          body: { base_revision: args.base_revision, client_save_id: args.client_save_id },
-        },
+      layoutWrite(
+        caller,
+        args,
+        'DELETE',
+        `/nodes/${segment(args.node_id)}`,
+        {},
         TOOL_CONTRACTS.delete_canvas_node.success,
       ),
 

@@ -1,5 +1,5 @@
 import { ClientCapabilitiesSchema, ImplementationSchema, LoggingLevelSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SERVER_INFO, type EraFrame } from './era.js';
+import { BOTH_ERAS_METHODS, SERVER_INFO, type EraFrame } from './era.js';
 import { isBareImplementation, isNoCapabilities } from './plain-envelope.js';
 import { ALL_PROTOCOL_VERSIONS, RPC_ERROR, isModernProtocolVersion, rpcErrorBody, type JsonRpcId } from './protocol.js';
 
@@ -19,20 +19,7 @@ export const META_KEY = {
 } as const;
 
 /** The methods the modern era defines that this server serves (no initialize, no ping: changelog, major 2 and 5). */
-const MODERN_METHODS = new Set([
-  'server/discover',
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'prompts/list',
-  'prompts/get',
-  'completion/complete',
-  // The Skills extension (SEP-2640), declared in capabilities.extensions.
-  'skills/list',
-  'skills/get',
-]);
+const MODERN_METHODS = new Set<string>(['server/discover', ...BOTH_ERAS_METHODS]);
 
 /** Methods whose `params.name` or `params.uri` the client mirrors into `Mcp-Name` (streamable-http.mdx, "Standard Request Headers"). */
 const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = {

@@ -11,6 +11,7 @@ import {
   uploadManifest,
   type ExportFacts,
   type ManifestDefinition,
+  type RunFacts,
 } from './manifests.js';
 
 /**
@@ -45,15 +46,7 @@ export interface ContentCredentialsOptions {
 }
 
 /** What a run knows of itself when its outputs are signed. */
-export interface RunToSign {
-  runId: string;
-  projectId: string;
-  canvasId: string;
-  nodeId: string;
-  operation: string;
-  provider: string;
-  model: string | null;
-  inputsHash: string | null;
+export interface RunToSign extends RunFacts {
   input: Record<string, unknown>;
   /** The reference pictures the run was given (asset ids). */
   references: readonly string[];

@@ -69,6 +69,20 @@ export interface ManifestDefinition {
 
 const GENERATOR = [{ name: 'canvas-mcp', version: PACKAGE.version }];
 
+/** A manifest of ours: the file's title and type, what was done to make it, and our own assertion about it. */
+function manifestOf(
+  file: { title: string; format: string },
+  actions: Action[],
+  own: { label: string; data: Record<string, unknown> },
+): ManifestDefinition {
+  return {
+    title: file.title,
+    format: file.format,
+    claim_generator_info: GENERATOR,
+    assertions: [{ label: 'c2pa.actions', data: { actions } }, own],
+  };
+}
+
 /** The ingredient's definition: its title and type, and this server's asset id and SHA-256 of its bytes. */
 export function ingredientDefinition(facts: IngredientFacts): IngredientDefinition {
   return {
@@ -91,7 +105,8 @@ const idsOf = (ingredients: readonly IngredientFacts[]) =>
 const EDITS = new Set(['audio_trim']);
 const COMPOSITIONS = new Set(['video_composition']);
 
-export interface RunOutputFacts {
+/** What a run knows of itself that its outputs' manifests name. */
+export interface RunFacts {
   runId: string;
   projectId: string;
   canvasId: string;
@@ -102,6 +117,9 @@ export interface RunOutputFacts {
   model: string | null;
   /** The run's inputs hash (src/runs/chain-plan.ts), when it has one. */
   inputsHash: string | null;
+}
+
+export interface RunOutputFacts extends RunFacts {
   assetId: string;
   mimeType: string;
   title: string;
@@ -146,29 +164,21 @@ export function runOutputManifest(facts: RunOutputFacts, ingredients: readonly I
       },
     ];
   }
-  return {
-    title: facts.title,
-    format: facts.mimeType,
-    claim_generator_info: GENERATOR,
-    assertions: [
-      { label: 'c2pa.actions', data: { actions } },
-      {
-        label: GENERATION_ASSERTION,
-        data: {
-          provider: facts.provider,
-          model: facts.model,
-          operation: facts.operation,
-          project_id: facts.projectId,
-          canvas_id: facts.canvasId,
-          node_id: facts.nodeId,
-          run_id: facts.runId,
-          asset_id: facts.assetId,
-          ...(facts.inputsHash ? { inputs_hash: facts.inputsHash } : {}),
-          created_at: facts.createdAt.toISOString(),
-        },
-      },
-    ],
-  };
+  return manifestOf({ title: facts.title, format: facts.mimeType }, actions, {
+    label: GENERATION_ASSERTION,
+    data: {
+      provider: facts.provider,
+      model: facts.model,
+      operation: facts.operation,
+      project_id: facts.projectId,
+      canvas_id: facts.canvasId,
+      node_id: facts.nodeId,
+      run_id: facts.runId,
+      asset_id: facts.assetId,
+      ...(facts.inputsHash ? { inputs_hash: facts.inputsHash } : {}),
+      created_at: facts.createdAt.toISOString(),
+    },
+  });
 }
 
 export const UPLOAD_ASSERTION = 'com.canvas-mcp.upload';
@@ -187,34 +197,21 @@ export interface UploadFacts {
  * type: what the original was, its own manifest says.
  */
 export function uploadManifest(facts: UploadFacts, parent: IngredientDefinition): ManifestDefinition {
-  return {
-    title: facts.fileName,
-    format: facts.mimeType,
-    claim_generator_info: GENERATOR,
-    assertions: [
+  return manifestOf(
+    { title: facts.fileName, format: facts.mimeType },
+    [
+      { action: 'c2pa.opened', parameters: { ingredientIds: [parent.instance_id] } },
       {
-        label: 'c2pa.actions',
-        data: {
-          actions: [
-            { action: 'c2pa.opened', parameters: { ingredientIds: [parent.instance_id] } },
-            {
-              action: 'c2pa.edited',
-              softwareAgent: { name: 'canvas-mcp upload' },
-              description: 'metadata removed and re-encoded on upload',
-            },
-          ],
-        },
-      },
-      {
-        label: UPLOAD_ASSERTION,
-        data: {
-          project_id: facts.projectId,
-          file_name: facts.fileName,
-          created_at: facts.createdAt.toISOString(),
-        },
+        action: 'c2pa.edited',
+        softwareAgent: { name: 'canvas-mcp upload' },
+        description: 'metadata removed and re-encoded on upload',
       },
     ],
-  };
+    {
+      label: UPLOAD_ASSERTION,
+      data: { project_id: facts.projectId, file_name: facts.fileName, created_at: facts.createdAt.toISOString() },
+    },
+  );
 }
 
 export interface ExportFacts {
@@ -236,38 +233,29 @@ export interface ExportFacts {
  */
 export function exportManifest(facts: ExportFacts, ingredients: readonly IngredientFacts[]): ManifestDefinition {
   const generated = ingredients.some((ingredient) => ingredient.generated);
-  return {
-    title: facts.title,
-    format: facts.mimeType,
-    claim_generator_info: GENERATOR,
-    assertions: [
+  return manifestOf(
+    { title: facts.title, format: facts.mimeType },
+    [
       {
-        label: 'c2pa.actions',
-        data: {
-          actions: [
-            {
-              action: 'c2pa.created',
-              digitalSourceType: generated
-                ? DIGITAL_SOURCE_TYPE.compositeWithTrainedAlgorithmicMedia
-                : DIGITAL_SOURCE_TYPE.composite,
-              softwareAgent: { name: EXPORT_AGENT, version: PACKAGE.version },
-              ...idsOf(ingredients),
-            } satisfies Action,
-          ],
-        },
-      },
-      {
-        label: EXPORT_ASSERTION,
-        data: {
-          export_id: facts.exportId,
-          kind: facts.kind,
-          project_id: facts.projectId,
-          canvas_id: facts.canvasId,
-          node_id: facts.nodeId,
-          revision: facts.revision,
-          created_at: facts.createdAt.toISOString(),
-        },
+        action: 'c2pa.created',
+        digitalSourceType: generated
+          ? DIGITAL_SOURCE_TYPE.compositeWithTrainedAlgorithmicMedia
+          : DIGITAL_SOURCE_TYPE.composite,
+        softwareAgent: { name: EXPORT_AGENT, version: PACKAGE.version },
+        ...idsOf(ingredients),
       },
     ],
-  };
+    {
+      label: EXPORT_ASSERTION,
+      data: {
+        export_id: facts.exportId,
+        kind: facts.kind,
+        project_id: facts.projectId,
+        canvas_id: facts.canvasId,
+        node_id: facts.nodeId,
+        revision: facts.revision,
+        created_at: facts.createdAt.toISOString(),
+      },
+    },
+  );
 }

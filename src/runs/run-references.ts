@@ -1,4 +1,5 @@
 import {
+  dataFieldOf,
   MAX_RUN_REFERENCES,
   mentionedElements,
   shotElements,
@@ -21,7 +22,7 @@ export async function runReferences(
   canvasId: string,
   node: CanvasNode,
 ): Promise<RunReferenceInput | null> {
-  const prompt = (node.data as { prompt?: unknown }).prompt;
+  const prompt = dataFieldOf(node, 'prompt');
   const elements = await store.elements.list(projectId);
   if (elements.length === 0) return null;
   const linked = new Set<StoredElement>(typeof prompt === 'string' ? mentionedElements(prompt, elements) : []);

@@ -60,24 +60,29 @@ const AssetRow = z
     fileName: row.file_name ?? null,
   }));
 
-/** Records an asset inside the caller's transaction (a run that succeeded, a run copied to another canvas). */
-export async function insertAssetRecord(
-  tx: SqlExecutor,
-  asset: Omit<AssetRecord, 'assetId' | 'runId'> & { runId: string },
-  createdAt: number,
-): Promise<void> {
-  await insertRow(tx, 'assets', {
+/** The columns every asset's row has: a run's output names its run, an upload none. */
+function assetColumns(asset: Omit<AssetRecord, 'assetId' | 'runId'>, runId: string | null, createdAt: number) {
+  return {
     id: asset.id,
     project_id: asset.projectId,
     canvas_id: asset.canvasId,
-    run_id: asset.runId,
+    run_id: runId,
     kind: asset.kind,
     mime_type: asset.mimeType,
     byte_size: asset.byteSize,
     created_at: createdAt,
     storage: asset.storage,
     storage_key: asset.storageKey,
-  });
+  };
+}
+
+/** Records an asset inside the caller's transaction (a run that succeeded, a run copied to another canvas). */
+export async function insertAssetRecord(
+  tx: SqlExecutor,
+  asset: Omit<AssetRecord, 'assetId' | 'runId'> & { runId: string },
+  createdAt: number,
+): Promise<void> {
+  await insertRow(tx, 'assets', assetColumns(asset, asset.runId, createdAt));
 }
 
 /** Who uploaded a file and under which name, for an upload's record. */
@@ -94,16 +99,7 @@ export async function insertUploadRecords(
 ): Promise<void> {
   for (const asset of assets) {
     await insertRow(tx, 'assets', {
-      id: asset.id,
-      project_id: asset.projectId,
-      canvas_id: asset.canvasId,
-      run_id: null,
-      kind: asset.kind,
-      mime_type: asset.mimeType,
-      byte_size: asset.byteSize,
-      created_at: createdAt,
-      storage: asset.storage,
-      storage_key: asset.storageKey,
+      ...assetColumns(asset, null, createdAt),
       uploaded_by: JSON.stringify(asset.origin.uploadedBy),
       file_name: asset.origin.fileName,
     });

@@ -151,18 +151,10 @@ export function createExportStore(driver: SqlDriver, clock: () => number) {
 
   return {
     async create(
-      job: {
-        id: string;
-        projectId: string;
-        canvasId: string;
-        nodeId: string;
-        kind: string;
-        options: Record<string, unknown>;
-        source: unknown;
-        revision: number;
-        createdBy: string;
-        createdByName: string;
-      },
+      job: Pick<
+        StoredExport,
+        'id' | 'projectId' | 'canvasId' | 'nodeId' | 'kind' | 'options' | 'revision' | 'createdBy' | 'createdByName'
+      > & { source: unknown },
       caps: ExportCaps,
     ): Promise<{ created: StoredExport } | { full: ExportsFull }> {
       const createdAt = clock();

@@ -1,4 +1,4 @@
-import type { ShotChange } from '../contract/index.js';
+import { LoggedBoardFrames, type ShotChange } from '../contract/index.js';
 
 /**
  * What one write did to a storyboard's shots (docs/ui.md, "History"): the board node before and after it, compared
@@ -9,13 +9,10 @@ import type { ShotChange } from '../contract/index.js';
 type Frame = Record<string, unknown> & { id: string };
 
 function framesOf(node: unknown): Map<string, Frame> | null {
-  if (typeof node !== 'object' || node === null) return null;
-  const { type, data } = node as { type?: unknown; data?: unknown };
-  if (type !== 'storyboardNode' || typeof data !== 'object' || data === null) return null;
-  const frames = (data as { frames?: unknown }).frames;
-  if (!Array.isArray(frames)) return null;
+  const board = LoggedBoardFrames.safeParse(node);
+  if (!board.success) return null;
   const byId = new Map<string, Frame>();
-  for (const frame of frames)
+  for (const frame of board.data.data.frames)
     if (typeof frame === 'object' && frame !== null && typeof (frame as { id?: unknown }).id === 'string')
       byId.set((frame as Frame).id, frame as Frame);
   return byId;

@@ -9,6 +9,7 @@ import type {
   ReviewStateView,
 } from '../../contract/index.js';
 import {
+  dataFieldOf,
   dataOf,
   CanvasNode as CanvasNodeSchema,
   Person as PersonSchema,
@@ -66,12 +67,15 @@ export function reviewFingerprint(
   form: 'v1' | 'v2' = 'v2',
 ): string | null {
   if (!node) return null;
-  const data = node.data as { frames?: Frame[]; title?: unknown; aspectRatio?: unknown };
-  const frames = Array.isArray(data.frames) ? data.frames : [];
+  const frames: Frame[] = dataOf(node, 'storyboardNode')?.frames ?? [];
   const covered = (frame: Frame) => (form === 'v1' ? frame : { frame, shows: mediaOf(frame) });
   const content = shotId
     ? frames.filter((frame) => frame.id === shotId).map(covered)[0]
-    : { title: data.title ?? null, aspectRatio: data.aspectRatio ?? null, frames: frames.map(covered) };
+    : {
+        title: dataFieldOf(node, 'title') ?? null,
+        aspectRatio: dataFieldOf(node, 'aspectRatio') ?? null,
+        frames: frames.map(covered),
+      };
   if (content === undefined) return null;
   const hash = createHash('sha256').update(canonical(content)).digest('hex');
   return form === 'v1' ? hash : `${FINGERPRINT_FORM}${hash}`;
@@ -87,9 +91,7 @@ export async function shotMediaReader(store: Store, ref: CanvasRef, boards: Read
           frame.sourceNodeId,
           (await store.layout.readNode(ref.projectId, ref.canvasId, frame.sourceNodeId))?.node,
         );
-  const needsRuns = [...sources.values()].some(
-    (source) => source && (source.data as { imageUrl?: unknown }).imageUrl == null,
-  );
+  const needsRuns = [...sources.values()].some((source) => source && dataFieldOf(source, 'imageUrl') == null);
   const pictures = needsRuns ? await latestPictures(store, ref) : new Map<string, string>();
   const mediaOf: MediaOf = (frame) =>
     shotMedia(
@@ -262,6 +264,47 @@ export function createReviewStateOperations(
     summary,
   });
 
+  /**
+   * Keeps the review state of a board or shot with the notifications it sends and the event the canvas's readers hear,
+   * then answers it as the canvas now lists it.
+   */
+  async function keepState(
+    ref: CanvasRef,
+    target: { node_id: string; shot_id: string | null },
+    decision: Pick<StoredReviewState, 'state' | 'fingerprint' | 'approved_revision' | 'requested_by'> & {
+      decided_by: string;
+    },
+    notifications: NewNotification[],
+    revision: number,
+  ): Promise<ReviewStateView> {
+    const { state, fingerprint, approved_revision, decided_by, requested_by } = decision;
+    await store.review.setReviewState(
+      ref,
+      {
+        node_id: target.node_id,
+        shot_id: target.shot_id ?? '',
+        state,
+        fingerprint,
+        approved_revision,
+        decided_by,
+        requested_by,
+      },
+      notifications,
+      [
+        {
+          type: 'review.changed',
+          data: { node_id: target.node_id, shot_id: target.shot_id, state, decided_by, revision },
+        },
+      ],
+    );
+    hooks.changed(ref);
+    hooks.notified(notifications);
+    const [view] = (await canvasReviewStates(store, ref)).filter(
+      (each) => each.node_id === target.node_id && each.shot_id === target.shot_id,
+    );
+    return view!;
+  }
+
   return {
     async list(ctx: CallerContext, ref: CanvasRef): Promise<ReviewStateList> {
       await authorizeProject(store, ctx, ref.projectId, 'viewer');
@@ -304,11 +347,10 @@ export function createReviewStateOperations(
               ),
             ]
           : [];
-      await store.review.setReviewState(
+      return keepState(
         ref,
+        body,
         {
-          node_id: body.node_id,
-          shot_id: shotKey,
           state: body.state,
           fingerprint: approved ? fingerprint : null,
           approved_revision: approved ? (body.base_revision ?? canvas.revision) : null,
@@ -316,25 +358,8 @@ export function createReviewStateOperations(
           requested_by: before?.requested_by ?? null,
         },
         notifications,
-        [
-          {
-            type: 'review.changed',
-            data: {
-              node_id: body.node_id,
-              shot_id: body.shot_id,
-              state: body.state,
-              decided_by: person.subject,
-              revision: canvas.revision,
-            },
-          },
-        ],
+        canvas.revision,
       );
-      hooks.changed(ref);
-      hooks.notified(notifications);
-      const [view] = (await canvasReviewStates(store, ref)).filter(
-        (state) => state.node_id === body.node_id && state.shot_id === body.shot_id,
-      );
-      return view!;
     },
 
     /** "Request approval": the board or shot goes in review, and the chosen approvers are told. */
@@ -359,11 +384,10 @@ export function createReviewStateOperations(
       const notifications = approvers
         .filter((approver) => !samePerson(approver, person))
         .map((approver) => note(approver, ref, 'approval_request', body, person.subject, summary));
-      await store.review.setReviewState(
+      return keepState(
         ref,
+        body,
         {
-          node_id: body.node_id,
-          shot_id: body.shot_id ?? '',
           state: 'in_review',
           fingerprint: null,
           approved_revision: null,
@@ -371,25 +395,8 @@ export function createReviewStateOperations(
           requested_by: JSON.stringify(person),
         },
         notifications,
-        [
-          {
-            type: 'review.changed',
-            data: {
-              node_id: body.node_id,
-              shot_id: body.shot_id,
-              state: 'in_review',
-              decided_by: person.subject,
-              revision: canvas.revision,
-            },
-          },
-        ],
+        canvas.revision,
       );
-      hooks.changed(ref);
-      hooks.notified(notifications);
-      const [view] = (await canvasReviewStates(store, ref)).filter(
-        (state) => state.node_id === body.node_id && state.shot_id === body.shot_id,
-      );
-      return view!;
     },
 
     /** Owners choose whether editors may set review states too. */

@@ -10,7 +10,7 @@ import type {
   ThreadList,
   ThreadView,
 } from '../../contract/index.js';
-import { dataOf } from '../../contract/index.js';
+import { dataFieldOf, dataOf } from '../../contract/index.js';
 import { samePerson } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -77,14 +77,15 @@ export const excerpt = (text: string) =>
 
 /** What a node is called in a thread ("Opening board, shot 4"; a note's title; an upload's file name; its type). */
 export function nodeLabel(node: CanvasNode, shotId: string | null): string {
-  const data = node.data as { title?: unknown; displayName?: unknown; fileName?: unknown; frames?: unknown };
+  const title = dataFieldOf(node, 'title');
+  const fileName = dataFieldOf(node, 'fileName');
   const name =
-    (typeof data.title === 'string' && data.title.trim()) ||
-    (typeof data.displayName === 'string' && data.displayName.trim()) ||
-    (typeof data.fileName === 'string' && data.fileName.trim()) ||
+    (typeof title === 'string' && title.trim()) ||
+    (typeof node.data.displayName === 'string' && node.data.displayName.trim()) ||
+    (typeof fileName === 'string' && fileName.trim()) ||
     node.type;
   if (!shotId) return name;
-  const frames = Array.isArray(data.frames) ? (data.frames as Array<{ id?: unknown; number?: unknown }>) : [];
+  const frames = dataOf(node, 'storyboardNode')?.frames ?? [];
   const index = frames.findIndex((frame) => frame.id === shotId);
   const number = index === -1 ? null : (frames[index]!.number ?? String(index + 1));
   return `${name}, shot ${typeof number === 'string' ? number : shotId}`;

@@ -101,16 +101,16 @@ export function registerBackupCommands(admin: Command, run: Run): void {
         throw error instanceof RestoreRefused ? new UsageError(error.message) : error;
       });
       const { manifest } = result;
+      const restored = {
+        data_dir: result.dataDir,
+        dialect: manifest.dialect,
+        assets: manifest.assets,
+        created_at: manifest.created_at,
+      };
       if (manifest.dialect === 'postgres' && !flags.databaseUrl) {
         report(
           flags.json,
-          {
-            data_dir: result.dataDir,
-            dialect: manifest.dialect,
-            assets: manifest.assets,
-            created_at: manifest.created_at,
-            settled: false,
-          },
+          { ...restored, settled: false },
           `restored the asset files of a postgres backup of ${manifest.created_at} (${manifest.assets} assets) into ${result.dataDir}\n` +
             'the database is not in the archive: restore it with pg_restore (admin backup printed the command) into an empty database, then run this again into a new --data with --database-url, so every asset the database lists is made readable',
         );
@@ -137,10 +137,7 @@ export function registerBackupCommands(admin: Command, run: Run): void {
       report(
         flags.json,
         {
-          data_dir: result.dataDir,
-          dialect: manifest.dialect,
-          assets: manifest.assets,
-          created_at: manifest.created_at,
+          ...restored,
           settled: true,
           asset_store: config.assetStore,
           assets_in_place: settled.inPlace,

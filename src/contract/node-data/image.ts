@@ -37,13 +37,18 @@ const requiredImageResult = {
   aspectRatio: Str,
 };
 
-export const ImageNodeData = z.strictObject({
+/** What the two image nodes that generate (imageNode, imageGenNode) both hold: the result, progress, prompt and size. */
+const generatedImageFields = {
   ...commonDataFields,
   ...imageResultFields,
   ...generationProgressFields,
   ...requiredImageResult,
   prompt: Str,
   size: ImageSize,
+};
+
+export const ImageNodeData = z.strictObject({
+  ...generatedImageFields,
   model: Str.optional(),
   gatewayModelId: NullableString.optional(),
   resolvedModelId: NullableString.optional(),
@@ -85,12 +90,7 @@ export const ImageMark = z.unknown().meta({
 });
 
 export const ImageGenNodeData = z.strictObject({
-  ...commonDataFields,
-  ...imageResultFields,
-  ...generationProgressFields,
-  ...requiredImageResult,
-  prompt: Str,
-  size: ImageSize,
+  ...generatedImageFields,
   generationMode: GenerationMode.optional(),
   model: Str.optional(),
   quality: Str.optional(),

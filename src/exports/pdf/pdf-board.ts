@@ -69,19 +69,12 @@ function panelLayout(doc: PDFKit.PDFDocument, panel: Box, aspect: number, fields
   }
   let pictureWidth = pictureHeight * aspect;
   const sideWidth = panel.width * (1 - 0.62) - GUTTER;
-  if (fields.length > 0 && pictureWidth < panel.width * 0.7 && sideWidth >= 150) {
+  const beside = fields.length > 0 && pictureWidth < panel.width * 0.7 && sideWidth >= 150;
+  if (beside) {
     pictureWidth = Math.min(panel.width * 0.62, available * aspect);
     pictureHeight = pictureWidth / aspect;
-    const textX = pictureWidth + GUTTER;
-    return {
-      number,
-      label,
-      value,
-      labelWidth,
-      picture: { x: 0, y: top, width: pictureWidth, height: pictureHeight },
-      text: { x: textX, y: top, width: panel.width - textX, height: available },
-    };
   }
+  const textX = pictureWidth + GUTTER;
   const textY = top + pictureHeight + 6;
   return {
     number,
@@ -89,7 +82,11 @@ function panelLayout(doc: PDFKit.PDFDocument, panel: Box, aspect: number, fields
     value,
     labelWidth,
     picture: { x: 0, y: top, width: pictureWidth, height: pictureHeight },
-    text: fields.length > 0 ? { x: 0, y: textY, width: panel.width, height: panel.height - textY } : null,
+    text: beside
+      ? { x: textX, y: top, width: panel.width - textX, height: available }
+      : fields.length > 0
+        ? { x: 0, y: textY, width: panel.width, height: panel.height - textY }
+        : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 
 /**
  * Pictures made small enough for a PDF: a shot's picture can be a 22 MB camera photo, and a board of 200 of them
@@ -28,23 +28,33 @@ function pixelBox(widthPt: number, heightPt: number): { width: number; height: n
 }
 
 /**
- * A picture file as a JPEG that fits inside a box of points (never enlarged, never stretched), transparency on white;
- * null when the file cannot be read as a picture.
+ * A picture file decoded, turned upright (EXIF), fitted inside a box of points (never enlarged, never stretched), its
+ * transparency flattened on white, in 8-bit sRGB, then encoded; null when the file cannot be read as a picture.
  */
-export async function pictureForBox(file: string, widthPt: number, heightPt: number): Promise<PreparedPicture | null> {
+async function fittedInBox(
+  file: string,
+  widthPt: number,
+  heightPt: number,
+  encode: (picture: Sharp) => Sharp,
+): Promise<PreparedPicture | null> {
   const box = pixelBox(widthPt, heightPt);
   try {
-    const { data, info } = await sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 })
+    const fitted = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 })
       .rotate()
       .resize({ ...box, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
-      .toColourspace('srgb')
-      .jpeg({ quality: JPEG_QUALITY })
-      .toBuffer({ resolveWithObject: true });
+      // 8-bit sRGB: pdfkit's PNG reader takes 8-bit pictures (a 16-bit one would not print).
+      .toColourspace('srgb');
+    const { data, info } = await encode(fitted).toBuffer({ resolveWithObject: true });
     return { bytes: data, width: info.width, height: info.height };
   } catch {
     return null;
   }
+}
+
+/** A picture file as a JPEG that fits inside a box of points; null when the file cannot be read as a picture. */
+export function pictureForBox(file: string, widthPt: number, heightPt: number): Promise<PreparedPicture | null> {
+  return fittedInBox(file, widthPt, heightPt, (fitted) => fitted.jpeg({ quality: JPEG_QUALITY }));
 }
 
 /**
@@ -52,21 +62,8 @@ export async function pictureForBox(file: string, widthPt: number, heightPt: num
  * splits an alpha channel with an asynchronous deflate, which writes the image's objects in an order that depends on
  * timing: the same board would not always give the same bytes.
  */
-export async function logoForBox(file: string, widthPt: number, heightPt: number): Promise<PreparedPicture | null> {
-  const box = pixelBox(widthPt, heightPt);
-  try {
-    const { data, info } = await sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 })
-      .rotate()
-      .resize({ ...box, fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      // 8-bit sRGB: pdfkit's PNG reader takes 8-bit pictures (a 16-bit one would not print).
-      .toColourspace('srgb')
-      .png()
-      .toBuffer({ resolveWithObject: true });
-    return { bytes: data, width: info.width, height: info.height };
-  } catch {
-    return null;
-  }
+export function logoForBox(file: string, widthPt: number, heightPt: number): Promise<PreparedPicture | null> {
+  return fittedInBox(file, widthPt, heightPt, (fitted) => fitted.png());
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import {
+  dataFieldOf,
   type Drawing,
   type DrawingChange,
   type DrawingLayerName,
@@ -60,7 +61,7 @@ function FrameEditor({ boardId, shotId }: { boardId: string; shotId: string }) {
   const shot = index >= 0 ? board!.shots[index]! : null;
   // The asset of the shot's newest drawing: it changes with every save, ours or anyone's.
   const remoteUrl = typeof shot?.drawingUrl === 'string' ? shot.drawingUrl.split('?')[0]! : null;
-  const aspect = aspectOf((boardNode?.data as { aspectRatio?: unknown } | undefined)?.aspectRatio);
+  const aspect = aspectOf(dataFieldOf(boardNode, 'aspectRatio'));
   const stageHeight = Math.round(STAGE_WIDTH / aspect);
 
   const [drawing, setDrawing] = useState<Drawing | null>(null);
