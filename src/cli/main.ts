@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { CommandLineError, reportFailure } from './cli-support.js';
+import { CommandLineError, reportFailure } from './failure.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerOpenApiCommand } from './commands/openapi.js';
@@ -33,6 +33,8 @@ async function run(json: boolean, work: () => Promise<void>): Promise<void> {
   }
 }
 
+// Each command's arguments, flags and help are here up front (help lists them all); what a command does is imported
+// when it runs (actions/), so a command line loads only the modules of the one command it runs.
 registerSchemasCommand(program);
 registerOpenApiCommand(program);
 registerServeCommand(program);

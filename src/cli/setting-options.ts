@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
-import { CONFIG_KEYS, SETTINGS, flagOfKey, type ConfigInput, type ConfigKey } from '../config/index.js';
+// Not config/index.js: that one also loads the store, which registering a command's flags does not need.
+import { CONFIG_KEYS, SETTINGS, type ConfigKey } from '../config/settings.js';
+import { flagOfKey, type ConfigInput } from '../config/sources.js';
 import type { SettingCommand, SettingRow } from '../config/setting.js';
 
 /** The command-line flags of settings (src/config/settings.ts), as commander options, for one command. */

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
-import { ERROR_CODES, LIMITS, jsonBoundsIssue, type ErrorCode, type FieldIssue } from '../contract/index.js';
+// The contract's own files, not its index (which builds every wire shape): the command line loads this class to start.
+import { ERROR_CODES, type ErrorCode, type FieldIssue } from '../contract/errors.js';
+import { jsonBoundsIssue } from '../contract/json-bounds.js';
+import { LIMITS } from '../contract/limits.js';
 
 /** The one error class: every expected failure is a CanvasError with a code from the closed list. */
 export class CanvasError extends Error {

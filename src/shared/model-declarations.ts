@@ -1,4 +1,6 @@
-import { MAX_RUN_REFERENCES, ModelDeclaration, type ModelAccepts } from '../contract/index.js';
+// The contract's own files, not its index (which builds every wire shape): every command line loads the settings.
+import { MAX_RUN_REFERENCES } from '../contract/elements.js';
+import { ModelDeclaration, type ModelAccepts } from '../contract/run-models.js';
 
 /**
  * What each known model accepts and in which input of its API (docs/runs.md, "Model declarations"), from the models'

@@ -16,7 +16,7 @@ import { migrate, pendingMigrations } from './migrate.js';
 import { openNatsBus, signalsThroughBus, type FeedBus } from './feed-bus/index.js';
 import { watchOutages } from './outage-watch.js';
 import { openPostgresDriver } from './postgres-driver.js';
-import { createLogger, type Logger } from '../shared/logger.js';
+import type { Logger } from '../shared/logger.js';
 import { createTeamStore, type TeamStore } from './team-store.js';
 import { createWebhookStore, type WebhookStore } from './webhook-store.js';
 import { createRunChainStore, type RunChainStore } from './run-chain-store.js';
@@ -201,8 +201,10 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     throw error;
   }
   if (!options.feedBus) return storeOnDriver(watched, options.clock ?? Date.now, options.caps);
+  // pino is loaded only for this fallback: a command that opens the store without a feed bus never needs it.
+  const logger = options.logger ?? (await import('../shared/logger.js')).createLogger('warn');
   const bus = await openNatsBus(options.feedBus, {
-    logger: options.logger ?? createLogger('warn'),
+    logger,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   return storeOnDriver(signalsThroughBus(watched, bus), options.clock ?? Date.now, options.caps, bus);

@@ -1,67 +1,18 @@
 import type { Command } from 'commander';
-import { chatRunView, tokenView } from '../../backend/team/people-operations.js';
+import type { ListFlags } from '../actions/admin-lists.js';
 import { CanvasError } from '../../shared/errors.js';
-import type { Actor, ChatRunRecord, TokenRecord } from '../../store/records.js';
-import type { Store } from '../../store/store.js';
-import { withStore, withStoreOptions, type StoreFlags } from '../cli-support.js';
-import { formatTable } from '../table.js';
+import { withStoreOptions } from '../store-options.js';
 
-/**
- * `canvas-mcp admin … list`: what the store holds, as a table for people or one JSON object with --json. Never a
- * token secret or hash: tokens and sessions are listed by id only.
- */
+/** `canvas-mcp admin … list`: their arguments and flags; actions/admin-lists.ts reads and prints the lists. */
 
-type Flags = StoreFlags & { json?: boolean };
 type Run = (json: boolean, work: () => Promise<void>) => Promise<void>;
 
 const DEFAULT_RUN_LIMIT = 50;
 
+const actions = () => import('../actions/admin-lists.js');
+
 function listCommand(parent: Command, description: string): Command {
   return withStoreOptions(parent.command('list').description(description).option('--json', 'print one JSON object'));
-}
-
-/** Prints `{ [key]: items }` with --json, else a table of the given columns. */
-export function printList<T extends Record<string, unknown>>(
-  json: boolean | undefined,
-  key: string,
-  items: T[],
-  columns: ReadonlyArray<[header: string, cell: (item: T) => string]>,
-): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ [key]: items })}\n`);
-    return;
-  }
-  const text =
-    items.length === 0
-      ? `no ${key.replace(/_/g, ' ')}`
-      : formatTable(
-          columns.map(([header]) => header),
-          items.map((item) => columns.map(([, cell]) => cell(item))),
-        );
-  process.stdout.write(`${text}\n`);
-}
-
-const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
-const person = (actor: Actor | null) => (actor ? `${actor.issuer}|${actor.subject}` : '-');
-
-async function requireProject(store: Store, projectId: string): Promise<void> {
-  if (!(await store.projects.getProject(projectId))) throw new CanvasError('not_found', `No project ${projectId}.`);
-}
-
-async function requireCanvas(store: Store, projectId: string, canvasId: string): Promise<void> {
-  await requireProject(store, projectId);
-  if (!(await store.layout.readCanvas(projectId, canvasId)))
-    throw new CanvasError('not_found', `No canvas ${canvasId} in project ${projectId}.`);
-}
-
-function tokenStatus(token: TokenRecord, now: number): 'active' | 'revoked' | 'expired' {
-  if (token.revokedAt !== null) return 'revoked';
-  return token.expiresAt !== null && token.expiresAt <= now ? 'expired' : 'active';
-}
-
-function chatRunStatus(chatRun: ChatRunRecord, now: number): 'active' | 'ended' | 'expired' {
-  if (chatRun.endedAt !== null) return 'ended';
-  return chatRun.expiresAt !== null && chatRun.expiresAt <= now ? 'expired' : 'active';
 }
 
 function positiveLimit(value: string): number {
@@ -78,128 +29,34 @@ function positiveLimit(value: string): number {
 export function registerListCommands(admin: Command, run: Run): void {
   const command = (name: string) => admin.commands.find((child) => child.name() === name)!;
 
-  listCommand(command('project'), 'List projects').action((flags: Flags) =>
-    run(!!flags.json, () =>
-      withStore(flags, async (store) => {
-        const projects = [];
-        for (const entry of await store.directory.projects()) {
-          const project = await store.projects.getProject(entry.projectId);
-          projects.push({
-            project_id: entry.projectId,
-            workspace_id: entry.workspaceId,
-            budget_credits: project?.budgetCredits ?? null,
-            spent_credits: project?.spentCredits ?? 0,
-          });
-        }
-        printList(flags.json, 'projects', projects, [
-          ['project', (p) => p.project_id],
-          ['workspace', (p) => p.workspace_id],
-          ['budget', (p) => String(p.budget_credits ?? 'none')],
-          ['spent', (p) => String(p.spent_credits)],
-        ]);
-      }),
-    ),
+  listCommand(command('project'), 'List projects').action((flags: ListFlags) =>
+    run(!!flags.json, async () => (await actions()).listProjects(flags)),
   );
 
   listCommand(command('canvas'), 'List the canvases of a project')
     .argument('<project>')
-    .action((projectId: string, flags: Flags) =>
-      run(!!flags.json, () =>
-        withStore(flags, async (store) => {
-          await requireProject(store, projectId);
-          const canvases = (await store.directory.canvases(projectId)).map((canvas) => ({
-            project_id: canvas.projectId,
-            canvas_id: canvas.canvasId,
-            locked: canvas.locked,
-            revision: canvas.revision,
-          }));
-          printList(flags.json, 'canvases', canvases, [
-            ['canvas', (c) => c.canvas_id],
-            ['revision', (c) => String(c.revision)],
-            ['locked', (c) => (c.locked ? 'yes' : 'no')],
-          ]);
-        }),
-      ),
+    .action((projectId: string, flags: ListFlags) =>
+      run(!!flags.json, async () => (await actions()).listCanvases(projectId, flags)),
     );
 
   listCommand(command('member'), 'List the members of a project')
     .argument('<project>')
-    .action((projectId: string, flags: Flags) =>
-      run(!!flags.json, () =>
-        withStore(flags, async (store) => {
-          await requireProject(store, projectId);
-          const members = (await store.directory.members(projectId)).map((member) => ({
-            issuer: member.person.issuer,
-            subject: member.person.subject,
-            role: member.role,
-            added_at: iso(member.createdAt),
-          }));
-          printList(flags.json, 'members', members, [
-            ['issuer', (m) => m.issuer],
-            ['subject', (m) => m.subject],
-            ['role', (m) => m.role],
-            ['added', (m) => m.added_at ?? '-'],
-          ]);
-        }),
-      ),
+    .action((projectId: string, flags: ListFlags) =>
+      run(!!flags.json, async () => (await actions()).listMembers(projectId, flags)),
     );
 
   listCommand(command('token'), 'List tokens (ids and scopes; never a secret)')
     .option('--project <project>', 'only tokens scoped to this project')
-    .action((flags: Flags & { project?: string }) =>
-      run(!!flags.json, () =>
-        withStore(flags, async (store) => {
-          const now = Date.now();
-          const tokens = (await store.directory.tokens(flags.project)).map((token) => ({
-            ...tokenView(token),
-            actor: token.actor,
-            status: tokenStatus(token, now),
-          }));
-          printList(flags.json, 'tokens', tokens, [
-            ['token', (t) => t.token_id],
-            ['name', (t) => t.name],
-            ['kind', (t) => t.kind],
-            ['role', (t) => t.role],
-            [
-              'scope',
-              (t) =>
-                [...t.projects.map((p) => `project:${p}`), ...t.workspaces.map((w) => `workspace:${w}`)].join(',') ||
-                '-',
-            ],
-            ['status', (t) => t.status],
-            ['expires', (t) => t.expires_at ?? '-'],
-          ]);
-        }),
-      ),
+    .action((flags: ListFlags & { project?: string }) =>
+      run(!!flags.json, async () => (await actions()).listTokens(flags)),
     );
 
   listCommand(command('chat-run'), 'List the chat runs of a canvas (active ones; --all for every one)')
     .argument('<project>')
     .argument('<canvas>')
     .option('--all', 'include ended and expired chat runs')
-    .action((projectId: string, canvasId: string, flags: Flags & { all?: boolean }) =>
-      run(!!flags.json, () =>
-        withStore(flags, async (store) => {
-          await requireCanvas(store, projectId, canvasId);
-          const now = Date.now();
-          const records = flags.all
-            ? await store.directory.chatRuns(projectId, canvasId)
-            : await store.directory.activeChatRuns(projectId, canvasId);
-          const chatRuns = records.map((chatRun) => ({
-            ...chatRunView(chatRun),
-            ended_at: iso(chatRun.endedAt),
-            status: chatRunStatus(chatRun, now),
-          }));
-          printList(flags.json, 'chat_runs', chatRuns, [
-            ['agent run', (c) => c.agent_run_id],
-            ['edit', (c) => (c.can_edit ? 'yes' : 'no')],
-            ['token', (c) => c.token_id ?? '-'],
-            ['acts for', (c) => person(c.acts_for)],
-            ['status', (c) => c.status],
-            ['created', (c) => c.created_at ?? '-'],
-          ]);
-        }),
-      ),
+    .action((projectId: string, canvasId: string, flags: ListFlags & { all?: boolean }) =>
+      run(!!flags.json, async () => (await actions()).listChatRuns(projectId, canvasId, flags)),
     );
 
   listCommand(
@@ -209,33 +66,9 @@ export function registerListCommands(admin: Command, run: Run): void {
     .argument('<project>')
     .argument('<canvas>')
     .option('--limit <n>', 'how many runs at most', positiveLimit)
-    .action((projectId: string, canvasId: string, flags: Flags & { limit?: number }) =>
-      run(!!flags.json, () =>
-        withStore(flags, async (store) => {
-          await requireCanvas(store, projectId, canvasId);
-          const runs = (await store.directory.runs(projectId, canvasId, flags.limit ?? DEFAULT_RUN_LIMIT)).map(
-            (entry) => ({
-              run_id: entry.runId,
-              node_id: entry.nodeId,
-              operation: entry.operation,
-              status: entry.status,
-              attempt: entry.attempt,
-              cost_estimated: entry.costEstimated,
-              cost_charged: entry.costCharged,
-              error_code: entry.errorCode,
-              created_at: iso(entry.createdAt),
-              finished_at: iso(entry.finishedAt),
-            }),
-          );
-          printList(flags.json, 'runs', runs, [
-            ['run', (r) => r.run_id],
-            ['node', (r) => r.node_id],
-            ['operation', (r) => r.operation],
-            ['status', (r) => r.status + (r.error_code ? ` (${r.error_code})` : '')],
-            ['created', (r) => r.created_at ?? '-'],
-            ['finished', (r) => r.finished_at ?? '-'],
-          ]);
-        }),
+    .action((projectId: string, canvasId: string, flags: ListFlags & { limit?: number }) =>
+      run(!!flags.json, async () =>
+        (await actions()).listNodeRuns(projectId, canvasId, flags.limit ?? DEFAULT_RUN_LIMIT, flags),
       ),
     );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ModelInputName } from '../../contract/index.js';
+// The contract's own file, not its index (which builds every wire shape): every command line reads these rows.
+import { ModelInputName } from '../../contract/run-models.js';
 import { DEFAULT_REFERENCE_INPUTS } from '../../shared/model-declarations.js';
 import { HttpUrl, Int, setting } from '../setting.js';
 /** A JSON object of model id to a value, given as an object (settings file) or as its JSON text (flag, environment). */
