@@ -12,7 +12,15 @@ cleanup() {
 trap cleanup EXIT
 
 cd "$root"
-tarball=$(npm pack --silent --pack-destination "$work" | tail -1)
+# The tarball holds dist as `npm run build` made it: .ci/run's `npm ci` ran that build a few minutes before, so packing
+# skips `prepare` rather than build the same sources a second time (40 s of CI). Run alone after an edit, or with no
+# build at all, the smoke builds first, so it never packs a stale dist.
+if [ ! -x dist/cli/main.js ] || [ ! -f dist/web/index.html ] ||
+  [ -n "$(find src web/src web/index.html web/app.html tsconfig.json tsconfig.build.json package.json -newer dist/cli/main.js -print -quit)" ]; then
+  echo "sources changed since the last build: npm run build"
+  npm run -s build
+fi
+tarball=$(npm pack --ignore-scripts --silent --pack-destination "$work" | tail -1)
 tar -tzf "$work/$tarball" > "$work/contents.txt"
 echo "packed $tarball: $(du -k "$work/$tarball" | cut -f1) KiB, $(wc -l < "$work/contents.txt") files"
 required=(package/LICENSE package/README.md package/docs/operations.md package/migrations/001_initial.sql package/dist/cli/main.js)
@@ -22,13 +30,27 @@ for path in "${required[@]}"; do
   grep -qx "$path" "$work/contents.txt" || { echo "the tarball lacks $path"; exit 1; }
 done
 
+# better-sqlite3's prebuilt binaries are on GitHub, out of this machine's reach, so `npm ci` compiled SQLite into
+# node_modules (70 s). That binary is handed to the install below as a local prebuild (prebuild-install's
+# `local-prebuilds`), named for its version and this Node's ABI: the same version is not compiled twice, and any other
+# version finds no file of its name and compiles as a user's install would.
+sqlite_module=node_modules/better-sqlite3
+if [ -f "$sqlite_module/build/Release/better_sqlite3.node" ]; then
+  mkdir "$work/prebuilds"
+  prebuild="better-sqlite3-v$(node -p "require('./$sqlite_module/package.json').version")"
+  prebuild+="-node-v$(node -p 'process.versions.modules')-$(node -p 'process.platform + "-" + process.arch').tar.gz"
+  tar -czf "$work/prebuilds/$prebuild" -C "$sqlite_module" build/Release/better_sqlite3.node
+  export npm_config_better_sqlite3_local_prebuilds="$work/prebuilds"
+fi
+
 mkdir "$work/app"
 cd "$work/app"
 echo '{ "name": "canvas-mcp-smoke", "private": true }' > package.json
 # A tarball dependency is installed from its built files: npm runs no `prepare` for it (which would need the
-# devDependencies); better-sqlite3 compiles here when no prebuilt binary can be fetched.
+# devDependencies); better-sqlite3 takes the local prebuild above, or compiles when there is none.
+# --prefer-offline: the packages `npm ci` fetched moments ago come from npm's cache, not the registry again.
 started=$(date +%s)
-npm install --no-audit --no-fund --loglevel=error "$work/$tarball"
+npm install --no-audit --no-fund --prefer-offline --loglevel=error "$work/$tarball"
 echo "installed in $(( $(date +%s) - started )) s"
 
 expected=$(node -p "require('$root/package.json').version")
