@@ -224,11 +224,16 @@ describe.skipIf(!postgres.available || !natsAvailable)('three servers on one Pos
       (count) => count >= 1,
       5_000,
     );
-    // The writer, with no feed at all, never heard a canvas signal, not even its own writes' or the board's.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A write on the board from C comes after: NATS had routed the unwatched signal (our observer heard it) before C
+    // published, so a server subscribed to "other" would have it queued ahead of the board's. Once A and B show the
+    // board's, each heard exactly that one signal, and C, with no feed at all, none.
+    const revision = await world.write(urls.c, BOARD_PATH, 'after-unwatched');
+    await Promise.all([
+      feedOnA.waitFor(world.layoutAt(revision), 5_000),
+      feedOnB.waitFor(world.layoutAt(revision), 5_000),
+    ]);
     const after = await Promise.all([urls.a, urls.b, urls.c].map((url) => metric(url, received('layout'))));
-    expect(after).toEqual(before);
-    expect(after[2]).toBe(0);
+    expect(after).toEqual([before[0]! + 1, before[1]! + 1, 0]);
     expect(await metric(urls.c, received('states'))).toBe(0);
   });
 
@@ -267,8 +272,18 @@ describe.skipIf(!postgres.available || !natsAvailable)('three servers on one Pos
     const heardBefore = await metric(urls.b, received('layout'));
     const revision = await world.write(urls.c, BOARD_PATH, 'after-b-left');
     await feedOnA.waitFor(world.layoutAt(revision), 5_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await metric(urls.b, received('layout'))).toBe(heardBefore);
+    // B then follows "other", and C writes there after the board: C's signals reach B in the order C published them,
+    // so once B shows the write on "other", a board signal would already have been counted.
+    const otherOnB = await world.feed(urls.b, OTHER_PATH);
+    await waitFor(
+      () => metric(urls.b, 'canvas_mcp_feed_bus_subscriptions'),
+      (count) => count === subscriptions,
+      5_000,
+    );
+    const marker = await world.write(urls.c, OTHER_PATH, 'marker-after-b-left');
+    await otherOnB.waitFor(world.layoutAt(marker), 5_000);
+    expect(await metric(urls.b, received('layout'))).toBe(heardBefore + 1);
+    otherOnB.close();
   });
 
   it("a server that starts watching a canvas gets the others' presence at once, not at their next report", async () => {
