@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import { CanvasError } from '../shared/errors.js';
+import { DeadlineError, runWithDeadline } from '../shared/worker-deadline.js';
 import type { BodyTarget, BodyVerdict } from './check-body.js';
 
 /**
@@ -30,9 +31,12 @@ export interface BodyCheckPoolOptions {
   threads?: number;
   /** Checks waiting for a thread; beyond it a request is answered `unavailable`. */
   maxQueue?: number;
-  /** A check running longer is abandoned and its request refused. */
+  /** A check running longer is abandoned and its request refused (counted from the check's start on its thread). */
   timeoutMs?: number;
 }
+
+/** How long a check may wait for its thread (in line, or the thread starting) before the check itself starts. */
+const START_BOUND_MS = 30_000;
 
 // From the built package the worker is JavaScript; from source (tests, tsx) it is TypeScript, loaded through tsx.
 const fromSource = import.meta.url.endsWith('.ts');
@@ -65,12 +69,16 @@ export function createBodyCheckPool(options: BodyCheckPoolOptions = {}): BodyChe
     async checkLarge(bytes, target) {
       if (bytes.length <= inlineBytes) return null;
       try {
-        return (await workers().run({ bytes, target }, { signal: AbortSignal.timeout(timeoutMs) })) as CheckVerdict;
+        const bounds = { deadlineMs: timeoutMs, startBoundMs: START_BOUND_MS };
+        return (await runWithDeadline((...args) => workers().run(...args), { bytes, target }, bounds)) as CheckVerdict;
       } catch (error) {
-        if (
-          (error as { name?: string }).name === 'AbortError' ||
-          (error as { name?: string }).name === 'TimeoutError'
-        ) {
+        if (error instanceof DeadlineError && error.stage === 'start')
+          throw new CanvasError(
+            'unavailable',
+            'The body checker did not start on this request in time; retry shortly.',
+          );
+        const name = (error as { name?: string }).name;
+        if (error instanceof DeadlineError || name === 'AbortError' || name === 'TimeoutError') {
           throw new CanvasError(
             'payload_too_large',
             `The request body is too complex to check within ${timeoutMs} ms.`,
@@ -83,9 +91,9 @@ export function createBodyCheckPool(options: BodyCheckPoolOptions = {}): BodyChe
       }
     },
     warm() {
-      workers()
-        .run({ bytes: new TextEncoder().encode('{}'), target: { kind: 'mcp' } })
-        .catch(() => undefined);
+      const task = { bytes: new TextEncoder().encode('{}'), target: { kind: 'mcp' } };
+      const bounds = { deadlineMs: timeoutMs, startBoundMs: START_BOUND_MS };
+      runWithDeadline((...args) => workers().run(...args), task, bounds).catch(() => undefined);
     },
     async close() {
       await pool?.destroy();

@@ -1,7 +1,7 @@
-import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Screenplay } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
+import { DeadlineError, runWithDeadline } from '../../shared/worker-deadline.js';
 import type { ReadScript } from './screenplay.js';
 
 /**
@@ -31,14 +31,6 @@ export interface ScriptReaderOptions {
 /** How long an import may wait for the reader's thread (in line behind others, or starting) before its reading starts. */
 const START_BOUND_MS = 30_000;
 
-/** Why a read was stopped: it read past its deadline, or never started within the bound. */
-class DeadlineError extends Error {
-  override name = 'AbortError';
-  constructor(readonly stage: 'start' | 'read') {
-    super(stage === 'read' ? 'The script read past its deadline.' : 'The script reader did not start in time.');
-  }
-}
-
 // From the built package the worker is JavaScript; from source (tests, tsx) it is TypeScript, loaded through tsx.
 const fromSource = import.meta.url.endsWith('.ts');
 
@@ -58,28 +50,18 @@ export function createScriptReader(options: ScriptReaderOptions): ScriptReader {
   return {
     async read(fileName, text) {
       let reading: ScriptReading;
-      // The deadline starts when the worker starts reading this file: a thread started afresh (after one was stopped)
-      // or a wait behind another import is not the file's doing. Waiting and starting have a bound of their own.
-      const stop = new AbortController();
-      const { port1: heard, port2: started } = new MessageChannel();
-      let deadline = setTimeout(() => stop.abort(new DeadlineError('start')), START_BOUND_MS + options.deadlineMs);
-      heard.once('message', () => {
-        clearTimeout(deadline);
-        deadline = setTimeout(() => stop.abort(new DeadlineError('read')), options.deadlineMs);
-      });
       try {
-        reading = (await workers().run(
-          { fileName, text, started },
-          { signal: stop.signal, transferList: [started] },
-        )) as ScriptReading;
+        const task = { fileName, text };
+        const bounds = { deadlineMs: options.deadlineMs, startBoundMs: START_BOUND_MS };
+        reading = (await runWithDeadline((...args) => workers().run(...args), task, bounds)) as ScriptReading;
       } catch (error) {
-        const name = (error as { name?: string }).name;
-        if (stop.signal.reason instanceof DeadlineError && stop.signal.reason.stage === 'start')
+        if (error instanceof DeadlineError && error.stage === 'start')
           throw new CanvasError(
             'unavailable',
             'The script reader is busy and did not start on this file; retry shortly.',
           );
-        if (name === 'AbortError' || name === 'TimeoutError' || stop.signal.aborted) {
+        const name = (error as { name?: string }).name;
+        if (error instanceof DeadlineError || name === 'AbortError' || name === 'TimeoutError') {
           const seconds = options.deadlineMs / 1000;
           throw new CanvasError(
             'limit_exceeded',
@@ -90,9 +72,6 @@ export function createScriptReader(options: ScriptReaderOptions): ScriptReader {
         if (String((error as Error).message).includes('queue'))
           throw new CanvasError('unavailable', 'Too many scripts are waiting to be read; retry shortly.');
         throw error;
-      } finally {
-        clearTimeout(deadline);
-        heard.close();
       }
       if (reading.kind === 'refused')
         throw new CanvasError('invalid_arguments', `${fileName}: ${reading.message}`, {

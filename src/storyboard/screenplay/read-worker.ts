@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import { sayStarted } from '../../shared/worker-deadline.js';
 import { readScript } from './read-script.js';
 import { ScriptRefused } from './reading.js';
 import type { ScriptReading } from './read-pool.js';
@@ -9,8 +10,7 @@ import type { ScriptReading } from './read-pool.js';
  * reading on `started`, so the deadline counts the reading, not the thread's start or the wait in line.
  */
 export default function read(task: { fileName: string; text: string; started: MessagePort }): ScriptReading {
-  task.started.postMessage('reading');
-  task.started.close();
+  sayStarted(task.started);
   try {
     const { source, read: script } = readScript(task.fileName, task.text);
     return { kind: 'read', source, script };
