@@ -277,9 +277,14 @@ describe.each(STORE_TARGETS)('signed webhooks: $name', (target) => {
         (count) => count >= before + 2,
       );
       expect(receiver.received.slice(before).map((delivery) => delivery.event.data.revision)).toEqual([2, 3]);
-      const log = (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=2`, as('olga'))).body as {
-        deliveries: Array<{ attempts: number; last_status: number; status: string }>;
-      };
+      // The receiver answers before the dispatcher records the answer: the log is read once both are recorded.
+      const log = await waitFor(
+        async () =>
+          (await api(server.url, `${PROJECT}/webhooks/${hookId}/deliveries?limit=2`, as('olga'))).body as {
+            deliveries: Array<{ attempts: number; last_status: number; status: string }>;
+          },
+        (body) => body.deliveries.length === 2 && body.deliveries.every((delivery) => delivery.status !== 'pending'),
+      );
       expect(log.deliveries.map((delivery) => [delivery.status, delivery.attempts, delivery.last_status])).toEqual([
         ['delivered', 1, 204],
         ['delivered', 3, 204],
