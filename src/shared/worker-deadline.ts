@@ -8,7 +8,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
  */
 
 /** Why a task was stopped: it ran past its deadline, or it never started within the bound. */
-export class DeadlineError extends Error {
+class DeadlineError extends Error {
   override name = 'AbortError';
   constructor(readonly stage: 'start' | 'run') {
     super(stage === 'run' ? 'The task ran past its deadline.' : 'The task did not start in time.');
@@ -18,14 +18,25 @@ export class DeadlineError extends Error {
 /** How a pool runs a task: Piscina's `run`, which aborts the task (ending its thread) when the signal fires. */
 type RunOnThread = (task: object, options: { signal: AbortSignal; transferList: MessagePort[] }) => Promise<unknown>;
 
+/** What the caller answers when its task is refused: each is the error its request fails with. */
+export interface Refusals {
+  /** The task did not start within the bound: its thread was busy or starting. */
+  notStarted: () => Error;
+  /** The task ran past its deadline and was stopped. */
+  overran: () => Error;
+  /** The pool's queue was full. */
+  queueFull: () => Error;
+}
+
 /**
- * Runs `task` with a `started` port the worker signals through (`sayStarted`). Rejects with a DeadlineError naming the
- * stage when a bound passes, and otherwise with what the pool rejected with.
+ * Runs `task` with a `started` port the worker signals through (`sayStarted`). Rejects with the caller's refusal when
+ * a bound passes or the queue is full, and otherwise with what the pool rejected with.
  */
 export async function runWithDeadline(
   run: RunOnThread,
   task: object,
   bounds: { deadlineMs: number; startBoundMs: number },
+  refusals: Refusals,
 ): Promise<unknown> {
   const stop = new AbortController();
   const { port1: heard, port2: started } = new MessageChannel();
@@ -37,7 +48,12 @@ export async function runWithDeadline(
   try {
     return await run({ ...task, started }, { signal: stop.signal, transferList: [started] });
   } catch (error) {
-    if (stop.signal.reason instanceof DeadlineError) throw stop.signal.reason;
+    const reason: unknown = stop.signal.reason;
+    if (reason instanceof DeadlineError) throw reason.stage === 'start' ? refusals.notStarted() : refusals.overran();
+    const name = (error as { name?: string }).name;
+    if (name === 'AbortError' || name === 'TimeoutError') throw refusals.overran();
+    // Piscina's refusal when its queue is full.
+    if (String((error as Error).message).includes('queue')) throw refusals.queueFull();
     throw error;
   } finally {
     clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import { CanvasError } from '../shared/errors.js';
-import { DeadlineError, runWithDeadline } from '../shared/worker-deadline.js';
+import { runWithDeadline, type Refusals } from '../shared/worker-deadline.js';
 import type { BodyTarget, BodyVerdict } from './check-body.js';
 
 /**
@@ -53,6 +53,14 @@ export function createBodyCheckPool(options: BodyCheckPoolOptions = {}): BodyChe
   const inlineBytes = options.inlineBytes ?? 64 * 1024;
   const timeoutMs = options.timeoutMs ?? 5_000;
   let pool: Piscina | undefined;
+  const refusals: Refusals = {
+    notStarted: () =>
+      new CanvasError('unavailable', 'The body checker did not start on this request in time; retry shortly.'),
+    overran: () =>
+      new CanvasError('payload_too_large', `The request body is too complex to check within ${timeoutMs} ms.`),
+    queueFull: () =>
+      new CanvasError('unavailable', 'Too many large requests are waiting to be checked; retry shortly.'),
+  };
 
   function workers(): Piscina {
     pool ??= new Piscina({
@@ -68,32 +76,17 @@ export function createBodyCheckPool(options: BodyCheckPoolOptions = {}): BodyChe
   return {
     async checkLarge(bytes, target) {
       if (bytes.length <= inlineBytes) return null;
-      try {
-        const bounds = { deadlineMs: timeoutMs, startBoundMs: START_BOUND_MS };
-        return (await runWithDeadline((...args) => workers().run(...args), { bytes, target }, bounds)) as CheckVerdict;
-      } catch (error) {
-        if (error instanceof DeadlineError && error.stage === 'start')
-          throw new CanvasError(
-            'unavailable',
-            'The body checker did not start on this request in time; retry shortly.',
-          );
-        const name = (error as { name?: string }).name;
-        if (error instanceof DeadlineError || name === 'AbortError' || name === 'TimeoutError') {
-          throw new CanvasError(
-            'payload_too_large',
-            `The request body is too complex to check within ${timeoutMs} ms.`,
-          );
-        }
-        if (String((error as Error).message).includes('queue')) {
-          throw new CanvasError('unavailable', 'Too many large requests are waiting to be checked; retry shortly.');
-        }
-        throw error;
-      }
+      return (await runWithDeadline(
+        (...args) => workers().run(...args),
+        { bytes, target },
+        { deadlineMs: timeoutMs, startBoundMs: START_BOUND_MS },
+        refusals,
+      )) as CheckVerdict;
     },
     warm() {
       const task = { bytes: new TextEncoder().encode('{}'), target: { kind: 'mcp' } };
       const bounds = { deadlineMs: timeoutMs, startBoundMs: START_BOUND_MS };
-      runWithDeadline((...args) => workers().run(...args), task, bounds).catch(() => undefined);
+      runWithDeadline((...args) => workers().run(...args), task, bounds, refusals).catch(() => undefined);
     },
     async close() {
       await pool?.destroy();

@@ -1,7 +1,7 @@
 import { Piscina } from 'piscina';
 import type { Screenplay } from '../../contract/index.js';
 import { CanvasError } from '../../shared/errors.js';
-import { DeadlineError, runWithDeadline } from '../../shared/worker-deadline.js';
+import { runWithDeadline } from '../../shared/worker-deadline.js';
 import type { ReadScript } from './screenplay.js';
 
 /**
@@ -49,30 +49,23 @@ export function createScriptReader(options: ScriptReaderOptions): ScriptReader {
 
   return {
     async read(fileName, text) {
-      let reading: ScriptReading;
-      try {
-        const task = { fileName, text };
-        const bounds = { deadlineMs: options.deadlineMs, startBoundMs: START_BOUND_MS };
-        reading = (await runWithDeadline((...args) => workers().run(...args), task, bounds)) as ScriptReading;
-      } catch (error) {
-        if (error instanceof DeadlineError && error.stage === 'start')
-          throw new CanvasError(
-            'unavailable',
-            'The script reader is busy and did not start on this file; retry shortly.',
-          );
-        const name = (error as { name?: string }).name;
-        if (error instanceof DeadlineError || name === 'AbortError' || name === 'TimeoutError') {
-          const seconds = options.deadlineMs / 1000;
-          throw new CanvasError(
-            'limit_exceeded',
-            `${fileName}: reading this script took longer than ${seconds} s, the limit for one import (script_read_seconds); nothing was written. Check the file is a screenplay, or split it.`,
-            { file_name: fileName, limit: 'script_read_seconds', seconds },
-          );
-        }
-        if (String((error as Error).message).includes('queue'))
-          throw new CanvasError('unavailable', 'Too many scripts are waiting to be read; retry shortly.');
-        throw error;
-      }
+      const seconds = options.deadlineMs / 1000;
+      const reading = (await runWithDeadline(
+        (...args) => workers().run(...args),
+        { fileName, text },
+        { deadlineMs: options.deadlineMs, startBoundMs: START_BOUND_MS },
+        {
+          notStarted: () =>
+            new CanvasError('unavailable', 'The script reader is busy and did not start on this file; retry shortly.'),
+          overran: () =>
+            new CanvasError(
+              'limit_exceeded',
+              `${fileName}: reading this script took longer than ${seconds} s, the limit for one import (script_read_seconds); nothing was written. Check the file is a screenplay, or split it.`,
+              { file_name: fileName, limit: 'script_read_seconds', seconds },
+            ),
+          queueFull: () => new CanvasError('unavailable', 'Too many scripts are waiting to be read; retry shortly.'),
+        },
+      )) as ScriptReading;
       if (reading.kind === 'refused')
         throw new CanvasError('invalid_arguments', `${fileName}: ${reading.message}`, {
           file_name: fileName,
