@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { REQUEST_ID_HEADER, type ErrorBody } from '../contract/index.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
+import { dropUnreadStream } from '../shared/unread-body.js';
 import type { Store } from '../store/store.js';
 import type { Services } from '../backend/services.js';
 import type { AssetSigner } from '../assets/url-signing.js';
@@ -129,11 +130,12 @@ export function createBackendApp(options: BackendAppOptions): Hono<BackendHttpEn
     c.set('log', logger.child({ request_id: requestId }));
     c.header(REQUEST_ID_HEADER, requestId);
     await next();
-    // Answered before the body arrived (a refusal checked first): the client must not reuse the connection, whose
-    // unread bytes the server drops.
+    // Answered before the body arrived (a refusal checked first): the rest is read and dropped before the answer
+    // goes, or the close would reset the answer away (src/shared/unread-body.ts); past its bounds the connection closes.
     const nodeRequest = c.env?.incoming;
-    if (nodeRequest && !nodeRequest.complete && c.req.method !== 'GET' && c.req.method !== 'HEAD')
-      c.header('connection', 'close');
+    if (nodeRequest && !nodeRequest.complete && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      if (!(await dropUnreadStream(nodeRequest, c.req.raw.body))) c.header('connection', 'close');
+    }
     const seconds = (performance.now() - started) / 1000;
     const route = routeTemplateOf(c);
     const errorCode = c.get('errorCode') ?? null;

@@ -7,6 +7,7 @@ import { readIdentityHeaders } from '../backend/auth/caller.js';
 import { DUPLICATE_AUTHORIZATION, hasTokenInQuery, headerCount, parseBearer } from '../shared/bearer.js';
 import { decodeUtf8, jsonContentTypeProblem } from '../shared/request-body.js';
 import { hostAllowed } from '../shared/hosts.js';
+import { dropUnreadBody } from '../shared/unread-body.js';
 import { CanvasError, toCanvasError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { BackendClient, ToolCaller } from './backend-client.js';
@@ -188,7 +189,8 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
     const contentTypeProblem = jsonContentTypeProblem(req.headers['content-type']);
     if (contentTypeProblem) throw refuse(415, new CanvasError('unsupported_media_type', contentTypeProblem));
     try {
-      return await getRawBody(req, { limit: options.bodyLimitBytes });
+      // With the announced length, a body announced over the limit is refused before a byte of it is awaited.
+      return await getRawBody(req, { limit: options.bodyLimitBytes, length: req.headers['content-length'] });
     } catch (error) {
       if ((error as { type?: string }).type === 'entity.too.large') {
         throw refuse(
@@ -452,11 +454,13 @@ export function createMcpHttpHandler(options: McpHttpOptions) {
       const refusal = error instanceof HttpRefusal ? error : refuse(500, toCanvasError(error));
       if (!(error instanceof HttpRefusal)) requestLog().error({ err: error }, 'MCP request failed unexpectedly');
       if (!res.headersSent) {
+        // A body left unread (refused early, or too large) is read and dropped first: closing on it could reset the
+        // answer away (src/shared/unread-body.ts). Past the bounds the connection closes, never to be reused.
+        const kept = await dropUnreadBody(req);
         res.writeHead(refusal.status, {
           'content-type': 'application/json',
           [REQUEST_ID_HEADER]: requestId,
-          // A body left unread (refused early, or too large) must not poison a reused connection.
-          ...(req.complete ? {} : { connection: 'close' }),
+          ...(kept ? {} : { connection: 'close' }),
           ...refusal.headers,
         });
         res.end(refusal.body);

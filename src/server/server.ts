@@ -166,7 +166,10 @@ export async function startServer(config: ServeConfig, options: StartServerOptio
     });
     server.requestTimeout = 30_000;
     server.headersTimeout = 15_000;
-    server.keepAliveTimeout = 5_000;
+    // An idle connection is kept longer than a client or proxy keeps one (undici: the server's hint less 1 s; a load
+    // balancer: 60 s), so the client, not the server, ends it: a server closing at the moment a client sends on the
+    // same connection resets that request (docs/operations.md, "Timeouts").
+    server.keepAliveTimeout = 65_000;
 
     const address = await listen(server, config.port, config.host);
     cleanup.defer('http server', () => closeHttpServer(server));
