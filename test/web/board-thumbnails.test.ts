@@ -148,5 +148,5 @@ describe('the web canvas: thumbnails of large pictures', () => {
     } finally {
       await context.close();
     }
-  }, 60_000);
+  });
 });

@@ -55,7 +55,7 @@ describe.each(STORE_TARGETS)('drawing a camera move in the frame editor: $name',
         })),
       ));
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();

@@ -33,7 +33,7 @@ describe.each(STORE_TARGETS)('camera moves on the page: $name', (target) => {
         { id: 's1', imageUrl: url, caption: 'The bay', durationMs: SHOT_MS },
       ]));
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();
@@ -96,6 +96,6 @@ describe.each(STORE_TARGETS)('camera moves on the page: $name', (target) => {
       } finally {
         await context.close();
       }
-    }, 90_000);
+    });
   });
 });

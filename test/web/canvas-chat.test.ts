@@ -145,7 +145,7 @@ describe('the web canvas: the chat', () => {
       await ana.close();
       await ben.close();
     }
-  }, 60_000);
+  });
 
   it('waits for Approve before a paid run, shows its cost, and the run starts on the card after it; Decline starts nothing', async () => {
     stage.model.setBrain(plannedAgent([{ run: 'Arrival' }], 'The arrival frame is rendering.'));

@@ -66,7 +66,7 @@ describe.each(STORE_TARGETS)('compare: $name', (target) => {
         }),
       );
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();

@@ -54,7 +54,7 @@ describe.each(STORE_TARGETS)('conform from the Exports tab: $name', (target) => 
       reader = await projectToken(server.store, 'demo', 'viewer');
       editor = await projectToken(server.store, 'demo', 'editor');
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();

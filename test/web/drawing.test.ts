@@ -67,7 +67,7 @@ describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
       );
       reader = await projectToken(server.store, 'demo', 'viewer');
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();
@@ -278,6 +278,6 @@ describe.each(STORE_TARGETS)('the frame editor: $name', (target) => {
       } finally {
         await context.close();
       }
-    }, 60_000);
+    });
   });
 });

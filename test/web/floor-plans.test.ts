@@ -113,7 +113,7 @@ describe.each(STORE_TARGETS)('floor plans on the page: $name', (target) => {
       );
       reader = await projectToken(server.store, 'demo', 'viewer');
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();

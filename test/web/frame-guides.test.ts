@@ -66,7 +66,7 @@ describe.each(STORE_TARGETS)('frame shapes and guides: $name', (target) => {
         { id: 's2', imageUrl: null, caption: 'Mara turns' },
       ]));
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();
@@ -121,7 +121,7 @@ describe.each(STORE_TARGETS)('frame shapes and guides: $name', (target) => {
       } finally {
         await context.close();
       }
-    }, 90_000);
+    });
 
     it("draws title safe 5 % in from the frame's edge on the board's card and in Present", async () => {
       const { context, page, errors } = await signIn(browser, server, DEMO_OWNER, {
@@ -175,6 +175,6 @@ describe.each(STORE_TARGETS)('frame shapes and guides: $name', (target) => {
       } finally {
         await context.close();
       }
-    }, 90_000);
+    });
   });
 });

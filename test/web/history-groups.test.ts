@@ -29,7 +29,7 @@ describe('History groups a person’s edits of one shot', () => {
       { id: 's2', number: '2', imageUrl: null },
     ]));
     browser = await launchBrowser();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.close();

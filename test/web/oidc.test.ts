@@ -65,7 +65,7 @@ describe.each(STORE_TARGETS)('OpenID Connect sign-in: $name', (target) => {
       } finally {
         await context.close();
       }
-    }, 60_000);
+    });
 
     it('refuses a callback this browser did not begin, and a forged state', async () => {
       const bare = await fetch(`${server.url}/auth/oidc/callback?code=x&state=y`, { redirect: 'manual' });

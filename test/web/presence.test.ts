@@ -114,7 +114,7 @@ describe.each(STORE_TARGETS)('presence of people and agents: $name', (target) =>
         await ana.context.close();
         await owner.context.close();
       }
-    }, 60_000);
+    });
 
     it('an agent at work out of view is pointed at from the pane’s edge, and the pointer brings its card into view', async () => {
       const owner = await signIn(browser, first, DEMO_OWNER, CANVAS);
@@ -170,6 +170,6 @@ describe.each(STORE_TARGETS)('presence of people and agents: $name', (target) =>
       } finally {
         await owner.context.close();
       }
-    }, 60_000);
+    });
   });
 });

@@ -100,5 +100,5 @@ describe('the web canvas: the assistant answers in a thread', () => {
     } finally {
       await context.close();
     }
-  }, 60_000);
+  });
 });

@@ -51,7 +51,7 @@ describe('the review room in Chromium: a presenter, two members and a guest', ()
     await store.projects.addMember('film', ANA, 'editor');
     await store.projects.addMember('film', BEN, 'viewer');
     browser = await launchBrowser();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.close();

@@ -412,7 +412,7 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
     } finally {
       await director.context.close();
     }
-  }, 60_000);
+  });
 
   it('a comment at a film’s moment is taken from its player, marked along the film, and the mark takes the player back there', async () => {
     const editor = await projectToken(server.store, 'demo', 'editor');
@@ -504,5 +504,5 @@ describe('the web canvas: comments, approval, the inbox and guest review links',
     } finally {
       await director.context.close();
     }
-  }, 60_000);
+  });
 });

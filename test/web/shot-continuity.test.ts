@@ -31,7 +31,7 @@ describe.each(STORE_TARGETS)('continue from previous in the shot list: $name', (
         { id: 's2', number: '2', imageUrl: null, cast: ['Ode'], lensMm: 85, shotSize: 'CU', caption: 'Her face' },
       ]));
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();

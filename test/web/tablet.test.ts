@@ -83,7 +83,7 @@ describe.each(STORE_TARGETS)('a tablet: $name', (target) => {
       );
       reader = await projectToken(server.store, 'demo', 'viewer');
       browser = await launchBrowser();
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
       await server?.close();

@@ -185,6 +185,6 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await mate.close();
         await owner.context.close();
       }
-    }, 60_000);
+    });
   });
 });
