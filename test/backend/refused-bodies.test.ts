@@ -141,6 +141,21 @@ describe('a body refused before it is read', () => {
     expect(answer.statuses).toEqual([413, 200]);
   });
 
+  it('answers a client that stopped sending within about a second, and closes the connection after the answer', async () => {
+    // A client that waits for the answer before it sends the rest must not wait for the drain's whole bound.
+    const refused = request(
+      'POST',
+      '/api/v2/projects/p/canvases/c/nodes',
+      { authorization: 'Bearer nope', 'content-type': 'application/json', 'content-length': 500_000 },
+      Buffer.from('{"node":'),
+    );
+    const started = performance.now();
+    const answer = await exchange(server.url, refused, 2);
+    expect(answer.statuses).toEqual([401]);
+    expect(answer.closedByServer).toBe(true);
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
   it('answers a body announced past the bounds at once, and closes the connection after the answer', async () => {
     // Only the head is sent: the server must not wait for 20 MB that it would drop anyway.
     const refused = request('POST', '/mcp', {
