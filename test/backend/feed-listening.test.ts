@@ -6,7 +6,7 @@ import { createLogger } from '../../src/shared/logger.js';
 import { SYSTEM_WRITE } from '../../src/store/edit-authorization.js';
 import { LAYOUT_EVENTS_CHANNEL } from '../../src/store/layout-writes/index.js';
 import type { Store } from '../../src/store/store.js';
-import { STORE_TARGETS, openTwoProcesses } from '../support/stores.js';
+import { STORE_TARGETS, createSeparatePostgresDatabase, openTwoProcesses } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -16,7 +16,8 @@ import { waitFor } from '../support/wait.js';
  * last subscriber left stops hearing them.
  */
 
-const postgres = STORE_TARGETS[1]!;
+/** A database of its own: NOTIFY channels span a database, and other files write to the shared one meanwhile. */
+const postgres = { ...STORE_TARGETS[1]!, createDatabase: createSeparatePostgresDatabase };
 /** A channel the watching process always listens on: what was sent before it on one connection arrived before it. */
 const SYNC_CHANNEL = 'canvas_mcp_test_sync';
 

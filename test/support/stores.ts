@@ -75,6 +75,29 @@ export async function createPostgresDatabase(): Promise<TestDatabase> {
   };
 }
 
+/**
+ * A fresh PostgreSQL database of its own, for a test that counts NOTIFY signals: a channel is shared by every schema
+ * of one database, so the writes of test files running beside it on the shared `test` database would be heard too.
+ */
+export async function createSeparatePostgresDatabase(): Promise<TestDatabase> {
+  const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    location: { kind: 'postgres', url: url.toString() },
+    async cleanup() {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
 export interface StoreTarget {
   name: 'sqlite' | 'postgres';
   available: boolean;
