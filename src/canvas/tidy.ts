@@ -1,4 +1,4 @@
-import elkBundle from 'elkjs/lib/elk.bundled.js';
+import type ElkConstructor from 'elkjs/lib/elk.bundled.js';
 import type { CanvasEdge, CanvasNode } from '../contract/index.js';
 import { boardSize } from './free-areas.js';
 import { CARD, drawnBoxes, freeSpotNear, type Box } from './placement.js';
@@ -12,8 +12,13 @@ import { CARD, drawnBoxes, freeSpotNear, type Box } from './placement.js';
 
 export type TidyMode = 'flow' | 'grid';
 
-// The bundle is CommonJS whose export is the constructor, and also its own `default` (what the typings describe).
-const elk = new elkBundle.default();
+// Loaded at the first tidy, not with the server. The bundle is CommonJS: the import's `default` is its export, whose
+// own `default` is the constructor (the typings describe the export as the constructor).
+let elk: Promise<InstanceType<typeof ElkConstructor.default>> | undefined;
+const elkOf = () =>
+  (elk ??= import('elkjs/lib/elk.bundled.js').then(
+    (bundle) => new (bundle.default as unknown as { default: typeof ElkConstructor.default }).default(),
+  ));
 const SPACING = '40';
 
 const sizeOf = (node: CanvasNode) =>
@@ -29,7 +34,9 @@ export async function tidyPositions(
   mode: TidyMode,
 ): Promise<Map<string, { x: number; y: number }>> {
   const ids = new Set(tidied.map((node) => node.id));
-  const graph = await elk.layout({
+  const graph = await (
+    await elkOf()
+  ).layout({
     id: 'tidy',
     layoutOptions:
       mode === 'flow'

@@ -10,8 +10,6 @@ import { StoryboardFrame } from '../contract/index.js';
 import type { StoredExport } from '../store/export-store.js';
 import { renderAnimatic } from './animatic.js';
 import type { ExportBoard, ExportProgress } from './export-board.js';
-import { pdfBoard } from './pdf/pdf-board.js';
-import { shotListPdf } from './pdf/shot-list-pdf.js';
 import { shotListFile, shotListRows } from './shot-list.js';
 import { cmx3600Edl } from './timeline/edl.js';
 import { fcpXml } from './timeline/fcp-xml.js';
@@ -104,16 +102,20 @@ export async function renderExport(
     };
   };
   const timelineWarnings = [...cutWarnings, ...notesWarnings];
+  // The PDF writers (pdfkit, its fonts) are loaded at the first PDF, not with the server.
   switch (kind) {
     case 'pdf_board': {
+      const { pdfBoard } = await import('./pdf/pdf-board.js');
       const file = await pdfBoard(board, PdfBoardOptions.parse(job.options), logo, context.progress);
       return { ...named(file, ' storyboard'), warnings: [...file.warnings, ...notesWarnings] };
     }
-    case 'shot_list_pdf':
+    case 'shot_list_pdf': {
+      const { shotListPdf } = await import('./pdf/shot-list-pdf.js');
       return {
         ...named(await shotListPdf(board, PdfSheetOptions.parse(job.options), context.progress, logo), ' shot list'),
         warnings: [],
       };
+    }
     case 'animatic': {
       const file = await renderAnimatic(
         playing(),

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import type { StoryboardFrame } from '../contract/index.js';
 import { shotDurationMs, shotNumberOf } from '../shared/shot-words.js';
@@ -71,6 +70,8 @@ export async function shotListFile(
   /** The workbook's creation date (an export's: the same job gives the same file); now when absent. */
   date?: Date,
 ): Promise<{ bytes: Buffer; contentType: string; extension: string }> {
+  // Loaded at the first spreadsheet, not with the server: exceljs and what it pulls in take about half a second.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'canvas-mcp';
   if (date) {

@@ -1,6 +1,5 @@
 import { X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import * as x509 from '@peculiar/x509';
 import { z } from 'zod';
 import { pemBlocks } from './c2pa-signer.js';
 
@@ -52,6 +51,8 @@ const serial = (prefix: string) => `${prefix}${randomBytes(8).toString('hex')}`;
 export async function makeDeploymentCertificate(
   now: Date = new Date(),
 ): Promise<{ keyPem: string; chainPem: string; caPem: string }> {
+  // Loaded when a deployment makes its certificate, once: not with the server.
+  const x509 = await import('@peculiar/x509');
   x509.cryptoProvider.set(webcrypto);
   const notBefore = new Date(now.getTime() - 60_000);
   const id = randomBytes(4).toString('hex');

@@ -120,7 +120,7 @@ export async function composeBackend(config: ServeConfig, parts: BackendParts): 
   const store = await openStore(storeLocationOf(config), { clock, logger, feedBus: config.feedBus });
   cleanup.defer('store', () => store.close());
   const demo = config.seedDemo && (await store.projects.isEmpty()) ? await seedDemo(store) : null;
-  const assets = assetsOf(config, store);
+  const assets = await assetsOf(config, store);
   cleanup.defer('asset stores', () => assets.close());
   const signer = createAssetSigner(await store.sharedSecret('asset_urls'), {
     ttlSeconds: config.assetUrlTtlSeconds,

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { AssetConfig, ServeConfig } from '../config/index.js';
 import { createAssets, type Assets } from '../assets/assets.js';
-import { s3StoreOf } from '../assets/s3-store.js';
 import { createRunEngine, type RunEngine, type RunEngineOptions } from '../runs/engine.js';
 import { createExportEngine, type ExportEngine } from '../exports/export-engine.js';
 import { createProviderRegistry } from '../runs/providers/registry.js';
@@ -26,9 +25,13 @@ export function tightenDataDir(dataDir: string, logger: Logger): void {
   }
 }
 
-/** The asset stores as configured (`--asset-store`, and the S3 settings when given). */
-export function assetsOf(config: AssetConfig, store: Store): Assets {
-  return createAssets({ dataDir: resolve(config.dataDir), store, storage: config.assetStore, s3: s3StoreOf(config) });
+/**
+ * The asset stores as configured (`--asset-store`, and the S3 settings when given). The object store's SDK is loaded
+ * only when a bucket is configured: it takes a quarter of a second to load.
+ */
+export async function assetsOf(config: AssetConfig, store: Store): Promise<Assets> {
+  const s3 = config.s3Bucket ? (await import('../assets/s3-store.js')).s3StoreOf(config) : null;
+  return createAssets({ dataDir: resolve(config.dataDir), store, storage: config.assetStore, s3 });
 }
 
 const credentialsByStore = new WeakMap<Store, ContentCredentials>();

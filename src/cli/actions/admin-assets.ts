@@ -52,7 +52,7 @@ export async function migrateAssets(command: Command, flags: MigrateFlags): Prom
   const store = await openStore(await resolveStore(flags));
   const { assetsOf } = await import('../../server/run-engine-setup.js');
   const { moveAssets } = await import('../../ops/asset-moves.js');
-  const stores = assetsOf(config, store);
+  const stores = await assetsOf(config, store);
   const bar = progressBar(!!flags.json);
   const moved = await moveAssets(store, stores, {
     keepSource: !!flags.keepSource,

@@ -24,7 +24,7 @@ export async function backup(command: Command, flags: BackupFlags): Promise<void
   const { assetsOf } = await import('../../server/run-engine-setup.js');
   const s3 = s3StoreOf(config);
   const store = location.kind === 'postgres' ? await openStore(location, { migrate: false }) : null;
-  const assets = store ? assetsOf(config, store) : null;
+  const assets = store ? await assetsOf(config, store) : null;
   const result = await createBackup(
     {
       location,
@@ -99,7 +99,7 @@ export async function restore(command: Command, file: string, flags: RestoreFlag
       ? { kind: 'sqlite' as const, file: sqliteFileIn(result.dataDir) }
       : await resolveStore({ databaseUrl: flags.databaseUrl });
   const store = await openStore(location);
-  const assets = assetsOf({ ...config, dataDir: result.dataDir }, store);
+  const assets = await assetsOf({ ...config, dataDir: result.dataDir }, store);
   const settled = await settleRestoredAssets(store, assets, join(result.dataDir, 'assets')).finally(async () => {
     await assets.close();
     await store.close();

@@ -13,7 +13,7 @@ export async function runWorkers(flags: ConfigInput): Promise<void> {
   const logger = createLogger(config.logLevel);
   tightenDataDir(config.dataDir, logger);
   const store = await openStore(storeLocationOf(config), { logger, feedBus: config.feedBus });
-  const assets = assetsOf(config, store);
+  const assets = await assetsOf(config, store);
   const engine = runEngineOf(config, store, assets, logger);
   const exportEngine = exportEngineOf(config, store, assets, logger);
   await engine.start();
