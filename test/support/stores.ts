@@ -56,22 +56,27 @@ export async function createSqliteDatabase(): Promise<TestDatabase> {
   };
 }
 
-export async function createPostgresDatabase(): Promise<TestDatabase> {
-  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+/** One statement on the shared PostgreSQL as its administrator, on a connection of its own. */
+async function administer(statement: string): Promise<void> {
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+const freshName = () => `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+
+export async function createPostgresDatabase(): Promise<TestDatabase> {
+  const schema = freshName();
+  await administer(`CREATE SCHEMA ${schema}`);
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     location: { kind: 'postgres', url: url.toString() },
-    async cleanup() {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    },
+    cleanup: () => administer(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),
   };
 }
 
@@ -80,21 +85,13 @@ export async function createPostgresDatabase(): Promise<TestDatabase> {
  * of one database, so the writes of test files running beside it on the shared `test` database would be heard too.
  */
 export async function createSeparatePostgresDatabase(): Promise<TestDatabase> {
-  const name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  const name = freshName();
+  await administer(`CREATE DATABASE ${name}`);
   const url = new URL(POSTGRES_URL);
   url.pathname = `/${name}`;
   return {
     location: { kind: 'postgres', url: url.toString() },
-    async cleanup() {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
+    cleanup: () => administer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
 

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../../shared/logger.js';
 
 /**
@@ -33,16 +33,21 @@ export interface MailSettings {
 export function createMailer(settings: MailSettings, logger: Logger): Mailer | null {
   if (!settings.smtpUrl) return null;
   const url = new URL(settings.smtpUrl);
-  const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587),
-    secure: url.protocol === 'smtps:',
-    ...(settings.smtpUser ? { auth: { user: settings.smtpUser, pass: settings.smtpPassword ?? '' } } : {}),
-  });
+  // nodemailer is loaded at the first message, not with the server.
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: url.hostname,
+        port: Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587),
+        secure: url.protocol === 'smtps:',
+        ...(settings.smtpUser ? { auth: { user: settings.smtpUser, pass: settings.smtpPassword ?? '' } } : {}),
+      }),
+    ));
   return {
     async send(message) {
       try {
-        await transport.sendMail({ from: settings.smtpFrom, ...message });
+        await (await transportOf()).sendMail({ from: settings.smtpFrom, ...message });
         return true;
       } catch (error) {
         logger.warn(
@@ -53,7 +58,10 @@ export function createMailer(settings: MailSettings, logger: Logger): Mailer | n
       }
     },
     close() {
-      transport.close();
+      void transport?.then(
+        (opened) => opened.close(),
+        () => undefined,
+      );
     },
   };
 }
