@@ -77,7 +77,8 @@ export default defineConfig({
           include: LATENCY_BUDGET_FILES,
           sequence: { groupOrder: 2 },
           fileParallelism: false,
-          // One after another in one process: each file imported the server's modules again (5 s a file here).
+          // One after another in one process, sharing one module graph: each file imported the server's modules again
+          // (the lane alone: 44 s against 46 s).
           isolate: false,
         },
       },
