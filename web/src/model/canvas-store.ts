@@ -222,13 +222,23 @@ export function createCanvasController(
     return 'error';
   }
 
+  /**
+   * The person's writes still waiting for their answer. The feed can show a change before its answer reaches the page
+   * (the answer is what puts it on the undo list), so an undo waits for these first: Ctrl+Z pressed as a deleted card
+   * disappears undoes that delete rather than finding nothing to undo.
+   */
+  const inFlight = new Set<Promise<boolean>>();
+
   async function submit(intent: Intent): Promise<boolean> {
     store.setState((state) => ({ saving: state.saving + 1 }));
+    const applying = applyIntent(intent);
+    inFlight.add(applying);
     try {
-      const applied = await applyIntent(intent);
+      const applied = await applying;
       if (!applied) store.setState((state) => ({ refusals: state.refusals + 1 }));
       return applied;
     } finally {
+      inFlight.delete(applying);
       store.setState((state) => ({ saving: state.saving - 1 }));
     }
   }
@@ -291,6 +301,7 @@ export function createCanvasController(
     },
     submit,
     async undoLast() {
+      await Promise.allSettled([...inFlight]);
       const last = store.getState().undo.at(-1);
       if (!last) {
         notify('info', 'Nothing of yours to undo.');
