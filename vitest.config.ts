@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three lanes (issue 30, item 6):
+ * Three lanes:
  * - `quick` (`npm run test:quick`): the contract, settings, the web model and unit tests of pure logic; they start no
  *   server, process or browser, and answer in well under a minute.
  * - `main`: everything else, on real servers, databases and Chromium; files run side by side (they share nothing: each

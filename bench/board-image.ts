@@ -10,8 +10,8 @@ import { insertUploadRecords } from '../src/store/asset-records.js';
 import { openStore, sqliteFileIn } from '../src/store/store.js';
 
 /**
- * `npm run bench` (part): the board as a picture (issue 34, item 3), in process, on a real store and asset store. A
- * canvas of 200 nodes (two in three an image card, 40 distinct 2,400 × 1,350 PNG pictures, 100 edges) drawn as PNG:
+ * `npm run bench` (part): the board as a picture, in process, on a real store and asset store. A canvas of 200 nodes
+ * (two in three an image card, 40 distinct 2,400 × 1,350 PNG pictures, 100 edges) drawn as PNG:
  * - first: the pictures have no thumbnails yet (each made from its original and kept);
  * - cold: thumbnails kept, nothing drawn yet (a new revision);
  * - cached: the same revision read again.

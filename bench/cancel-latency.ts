@@ -10,11 +10,11 @@ import { ROOT, startProcess } from './processes.js';
 import { benchToken } from './workload.js';
 
 /**
- * How long a cancel takes to stop a running run (issue 5: within 100 ms when the run executes in the process that
- * receives the cancel, within 1 s when it executes in a `canvas-mcp worker` process). Each sample: submit a run of
- * the local provider (60 s long), wait until it is running, POST …/cancel, then poll GET …/runs/{id} until the record
- * says `cancelled`. The figure is an upper bound on "the worker saw the AbortSignal": it also holds the worker's
- * write of the outcome and the poll interval. The baseline, measured in the same run, is one poll round trip.
+ * How long a cancel takes to stop a running run (the target: within 100 ms when the run executes in the process that
+ * receives the cancel, within 1 s when it executes in a `canvas-mcp worker` process). Each sample: submit a run of the
+ * local provider (60 s long), wait until it is running, POST …/cancel, then poll GET …/runs/{id} until the record says
+ * `cancelled`. The figure is an upper bound on "the worker saw the AbortSignal": it also holds the worker's write of
+ * the outcome and the poll interval. The baseline, measured in the same run, is one poll round trip.
  * BENCH_CANCEL_SAMPLES sets the samples per setup (default 20).
  */
 

@@ -10,8 +10,8 @@ import { ROOT, startProcess } from './processes.js';
 import { benchToken } from './workload.js';
 
 /**
- * `npm run bench` (part): the canvas chat (issue 18) against the built server, with the local model stand-in in this
- * process (so the server's CPU is the server's alone):
+ * `npm run bench` (part): the canvas chat against the built server, with the local model stand-in in this process (so
+ * the server's CPU is the server's alone):
  * - server CPU per tool call of the in-product agent (the loop, its MCP client, and the tool server it calls) against
  *   the same calls from an external client (target ≤ 1.2×);
  * - a tool call the model sends → the card visible in a second open page (p99, target < 300 ms);

@@ -10,7 +10,7 @@ import { pdfBoard } from '../src/exports/pdf/pdf-board.js';
 import { ffmpegPath } from '../src/shared/media-binaries.js';
 
 /**
- * `npm run bench` (part): deliverables (issue 35, item 8).
+ * `npm run bench` (part): deliverables.
  * - A 100-shot PDF board (A4 landscape, 3 × 2, four fields under each picture) from 100 phone-size photos.
  * - A 60-second 1080p animatic from 20 stills (3 s each) with a voice-over track and a music bed, against a plain
  *   ffmpeg command doing the same encode on the same inputs in the same run (the stills looped for their durations,

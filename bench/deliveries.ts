@@ -10,11 +10,11 @@ import { benchToken, createNodeBody, mcpHeaders, seed, writeCanvas } from './wor
 import { withThrowawayDatabase } from './throwaway-database.js';
 
 /**
- * `npm run bench` (part; issue 36, item 2): how many processes hear of one write. Four `serve` processes on one
- * PostgreSQL, one page's feed open on the written canvas on the first, one on another canvas on each of the others,
- * an agent writing through the second; each process's /metrics says what it received: with NOTIFY every process that
- * watches any canvas hears every write (deliveries = writes × such processes); with the NATS bus (`--feed-bus`, when
- * NATS answers at BENCH_NATS_URL) only the process with a feed on the written canvas does.
+ * `npm run bench` (part): how many processes hear of one write. Four `serve` processes on one PostgreSQL, one page's
+ * feed open on the written canvas on the first, one on another canvas on each of the others, an agent writing through
+ * the second; each process's /metrics says what it received: with NOTIFY every process that watches any canvas hears
+ * every write (deliveries = writes × such processes); with the NATS bus (`--feed-bus`, when NATS answers at
+ * BENCH_NATS_URL) only the process with a feed on the written canvas does.
  */
 
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';

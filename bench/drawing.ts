@@ -10,8 +10,8 @@ import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';
 
 /**
- * `npm run bench` (part): drawing on a frame (issue 48, item 7; docs/performance.md, "Drawing"), against the built
- * server in Debian's headless Chromium, each figure beside a baseline measured in the same run:
+ * `npm run bench` (part): drawing on a frame (docs/performance.md, "Drawing on a frame"), against the built server in
+ * Debian's headless Chromium, each figure beside a baseline measured in the same run:
  *
  * - pen input to ink: main-thread time of one pointer batch (a pointermove carrying 8 coalesced points) while a stroke
  *   grows to 2,000 points; baseline: the same points drawn as a plain canvas polyline, the least a page can do;

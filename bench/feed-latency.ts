@@ -10,8 +10,8 @@ import { benchToken } from './workload.js';
 /**
  * `npm run bench` (part): the change feed. Latency from sending a write (create_canvas_node through MCP) to its
  * `layout` event arriving at each subscriber, with 1 and with 200 subscribers on one canvas; and the server's memory
- * per idle subscriber, from its RSS with 1,000 of them open. Targets (issue 10): p99 under 50 ms at 200 subscribers,
- * under 50 KB per idle subscriber.
+ * per idle subscriber, from its RSS with 1,000 of them open. Targets: p99 under 50 ms at 200 subscribers, under 50 KB
+ * per idle subscriber.
  */
 
 const CLI = join(ROOT, 'dist/cli/main.js');
@@ -93,7 +93,7 @@ export async function measureFeed(): Promise<{
     const log = readFileSync(logFile, 'utf8');
     const agentToken = /token \(shown once, keep it\):\s+(cmcp_\S+)/.exec(log)![1]!;
     const chatRun = /agent run id \(X-Agent-Run-Id\): (chat_\S+)/.exec(log)![1]!;
-    // A token may hold 16 feeds open (issue 17): the subscribers share viewer tokens, 16 to a token.
+    // A token may hold 16 feeds open: the subscribers share viewer tokens, 16 to a token.
     const store = await openStore({ kind: 'sqlite', file: sqliteFileIn(dataDir) });
     const readers: string[] = [];
     for (let index = 0; index < Math.ceil(1000 / FEEDS_PER_TOKEN); index += 1) {

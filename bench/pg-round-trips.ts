@@ -10,10 +10,10 @@ import { benchToken, mcpHeaders, seed, writeCanvas } from './workload.js';
 import { POSTGRES_ADMIN_URL, withThrowawayDatabase } from './throwaway-database.js';
 
 /**
- * `npm run bench` (part; issue 36, item 1): what one write costs on PostgreSQL, counted. A real server runs in this
- * process on a database of its own; every message the `pg` client sends is counted (a round trip: one message and its
- * answer) with the statements it holds, while an agent creates, patches and deletes a node and sends a batch through
- * /mcp, the whole request: authentication, rights, the write transaction, the notification.
+ * `npm run bench` (part): what one write costs on PostgreSQL, counted. A real server runs in this process on a database
+ * of its own; every message the `pg` client sends is counted (a round trip: one message and its answer) with the
+ * statements it holds, while an agent creates, patches and deletes a node and sends a batch through /mcp, the whole
+ * request: authentication, rights, the write transaction, the notification.
  */
 
 interface Count {

@@ -7,10 +7,10 @@ import { ROOT, startProcess } from './processes.js';
 import { arrivalWaiter, readEvents } from './sse-reader.js';
 
 /**
- * `npm run bench` (part): presence (issue 21). 20 people on one canvas, each signed in with a session and holding
- * the canvas's change feed open, as their pages do. One at a time each moves their cursor (POST …/presence); the
- * figure is the time from that request leaving to the `presence` event carrying the new cursor arriving at each of
- * the 19 others, and the server's CPU per update. Target: p99 under 100 ms.
+ * `npm run bench` (part): presence. 20 people on one canvas, each signed in with a session and holding the canvas's
+ * change feed open, as their pages do. One at a time each moves their cursor (POST …/presence); the figure is the time
+ * from that request leaving to the `presence` event carrying the new cursor arriving at each of the 19 others, and the
+ * server's CPU per update. Target: p99 under 100 ms.
  */
 
 const CLI = join(ROOT, 'dist/cli/main.js');

@@ -8,11 +8,11 @@ import { arrivalWaiter, readEvents } from './sse-reader.js';
 import { reviewPeople } from './workload.js';
 
 /**
- * `npm run bench` (part): review (issue 33, item 6). A person posts comments on the demo canvas (each a new thread,
- * through the REST API with their session) while 50 pages hold the canvas's change feed open; the latency from
- * sending the comment to its `comment` event arriving at every page, p50 and p99, and the server CPU per comment; then
- * the same for drawn notes (docs/review.md, "Drawn notes": each comment carries a circle, an arrow, a word and a
- * 200-point freehand line on a card), against the comments of words alone in the same run.
+ * `npm run bench` (part): review. A person posts comments on the demo canvas (each a new thread, through the REST API
+ * with their session) while 50 pages hold the canvas's change feed open; the latency from sending the comment to its
+ * `comment` event arriving at every page, p50 and p99, and the server CPU per comment; then the same for drawn notes
+ * (docs/review.md, "Drawn notes": each comment carries a circle, an arrow, a word and a 200-point freehand line on a
+ * card), against the comments of words alone in the same run.
  */
 
 /** A drawn note as a reviewer makes one: a circle, an arrow, a word and a long freehand line. */

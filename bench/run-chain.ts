@@ -5,12 +5,12 @@ import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';
 
 /**
- * `npm run bench` (part): "Run from here" (issue 22). A serve process on SQLite with one run worker and the local
- * provider at no delay; a canvas holds a chain of 20 script nodes (each with an edge to the next), run whole once.
- * Each round then edits node 16 and runs the chain again from node 1: 15 nodes are cached, 5 run. The figure is the
- * chain's overhead: the time from the request to the chain's end, less the time its 5 runs spent executing. The
- * baseline, in the same process: the same 5 nodes run one after another as runs of one node each, from request to
- * end. Target: under 1 s of overhead.
+ * `npm run bench` (part): "Run from here". A serve process on SQLite with one run worker and the local provider at no
+ * delay; a canvas holds a chain of 20 script nodes (each with an edge to the next), run whole once. Each round then
+ * edits node 16 and runs the chain again from node 1: 15 nodes are cached, 5 run. The figure is the chain's overhead:
+ * the time from the request to the chain's end, less the time its 5 runs spent executing. The baseline, in the same
+ * process: the same 5 nodes run one after another as runs of one node each, from request to end. Target: under 1 s of
+ * overhead.
  */
 
 const CLI = join(ROOT, 'dist/cli/main.js');

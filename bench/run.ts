@@ -19,17 +19,20 @@ import {
 
 /**
  * `npm run bench`: the real server (built, embedded SQLite store, default log level) next to three baselines serving
- * the same get_canvas result, measured in one run with autocannon. At 50 nodes both protocol eras are measured for
- * our server and the SDK v2 handler: the measurement that decides whether to adopt createMcpHandler (issue 12). Prints req/s, p50, p99, server CPU per call,
- * RSS, and ratios against the baselines. BENCH_DURATION (seconds per measurement, default 10) shortens a run. Writes
- * are measured by bench/writes.ts.
+ * the same get_canvas result, measured in one run with autocannon. At 50 nodes both protocol eras are measured for our
+ * server and the SDK v2 handler: the measurement that decides whether to adopt createMcpHandler. Prints req/s, p50,
+ * p99, server CPU per call, RSS, and ratios against the baselines. BENCH_DURATION (seconds per measurement, default 10)
+ * shortens a run. Writes are measured by bench/writes.ts.
  */
 
 const CONNECTIONS = 16;
 const SIZES = [50, 1000, 10_000] as const;
 const SDK_V2 = 'SDK v2 createMcpHandler';
 const FLOOR = 'node:http floor (prebuilt reply)';
-/** Adopt the SDK v2 handler if its CPU per get_canvas call at 50 nodes is within this factor of ours (issue 12). */
+/**
+ * Adopt the SDK v2 handler if its CPU per get_canvas call at 50 nodes is within this factor of ours
+ * (docs/performance.md, "Protocol eras and the SDK v2 handler").
+ */
 const ADOPTION_FACTOR = 1.5;
 
 async function main(): Promise<void> {
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
     const v2 = of(SDK_V2);
     return `| ${scenario} | ${format(ours.requestsPerSecond / sdk.requestsPerSecond)}× | ${format(ours.requestsPerSecond / bare.requestsPerSecond)}× | ${format(sdk.cpuPerCallMs / ours.cpuPerCallMs)}× | ${format(bare.cpuPerCallMs / ours.cpuPerCallMs)}× | ${format(v2.cpuPerCallMs / ours.cpuPerCallMs)}× |`;
   });
-  // The decision of issue 12: adopt the SDK v2 handler if, at 50 nodes, it costs at most 1.5× our CPU per call.
+  // The decision: adopt the SDK v2 handler if, at 50 nodes, it costs at most 1.5× our CPU per call.
   const decision = [`get_canvas ${SIZES[0]} nodes`, `get_canvas ${SIZES[0]} nodes, 2026-07-28`].map((scenario) => {
     const ours = results.find((row) => row.scenario === scenario && row.target === 'canvas-mcp')!;
     const v2 = results.find((row) => row.scenario === scenario && row.target === SDK_V2)!;

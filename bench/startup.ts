@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { ROOT } from './processes.js';
 
 /**
- * How long the README's first command takes to serve (issue 13: `npm start` to `/readyz` 200 on a built clone, target
- * under 2 s). Each sample spawns `npm start` in its own process group, watches its output for the "listening on" line,
- * then polls `/readyz` every 5 ms until it answers 200; the figure is from the spawn to that answer. Setups: a first
- * start (an empty data dir: the store is created, migrated and the demo seeded) and a later start on that store, each
- * also without npm (`node dist/cli/main.js serve`). The baseline, measured in the same run, is `npm run -s cli --
- * --version`: npm, Node and the CLI's modules loaded, nothing served. BENCH_STARTUP_SAMPLES sets the samples (default 5).
+ * How long the README's first command takes to serve (`npm start` to `/readyz` 200 on a built clone, target under 2 s).
+ * Each sample spawns `npm start` in its own process group, watches its output for the "listening on" line, then polls
+ * `/readyz` every 5 ms until it answers 200; the figure is from the spawn to that answer. Setups: a first start (an
+ * empty data dir: the store is created, migrated and the demo seeded) and a later start on that store, each also
+ * without npm (`node dist/cli/main.js serve`). The baseline, measured in the same run, is
+ * `npm run -s cli -- --version`: npm, Node and the CLI's modules loaded, nothing served. BENCH_STARTUP_SAMPLES sets the
+ * samples (default 5).
  */
 
 const SAMPLES = Number(process.env.BENCH_STARTUP_SAMPLES ?? 5);

@@ -8,7 +8,7 @@ import { arrivalWaiter, readEvents } from './sse-reader.js';
 import { benchToken, demoOwnerScript } from './workload.js';
 
 /**
- * `npm run bench` (part): the storyboard team's heavy gestures (issue 32, item 8), on the built server over real HTTP.
+ * `npm run bench` (part): the storyboard team's heavy gestures, on the built server over real HTTP.
  * - A 20 MB photo dropped: from the upload's first byte to its thumbnail's bytes at a second open page (the page's
  *   feed announces the new card, the page fetches the card's thumbnail), against a 20 KB picture the same way.
  * - A 120-page Fountain script imported into scenes and shots, against a one-page script.

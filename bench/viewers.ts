@@ -10,12 +10,12 @@ import { benchToken, createNodeBody, mcpHeaders, seed, writeCanvas } from './wor
 import { POSTGRES_ADMIN_URL, withThrowawayDatabase } from './throwaway-database.js';
 
 /**
- * `npm run bench` (part; issue 36, item 3): the busiest canvas, measured. Two `serve` processes on one PostgreSQL
- * (with NOTIFY, or with `--feed-bus` when BENCH_FEED_BUS names a NATS server); 1,000 pages hold the canvas's change
- * feed open, half on each, and say where they are (presence) once; an agent writes 20 creates a second through the
- * first server. Reported: write → `layout` event at every page, p50 and p99; server CPU per delivered event; RSS per
- * open feed. Then 10,000 idle feeds on one process: RSS per feed, file descriptors, CPU a second with none writing
- * (heartbeats). Targets: p99 < 250 ms at 1,000 pages while writing 20 a second; ≤ 20 KB of RSS per idle feed.
+ * `npm run bench` (part): the busiest canvas, measured. Two `serve` processes on one PostgreSQL (with NOTIFY, or with
+ * `--feed-bus` when BENCH_FEED_BUS names a NATS server); 1,000 pages hold the canvas's change feed open, half on each,
+ * and say where they are (presence) once; an agent writes 20 creates a second through the first server. Reported:
+ * write → `layout` event at every page, p50 and p99; server CPU per delivered event; RSS per open feed. Then 10,000
+ * idle feeds on one process: RSS per feed, file descriptors, CPU a second with none writing (heartbeats). Targets:
+ * p99 < 250 ms at 1,000 pages while writing 20 a second; ≤ 20 KB of RSS per idle feed.
  */
 
 const PAGES = Number(process.env.BENCH_VIEWERS ?? 1000);

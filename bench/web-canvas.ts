@@ -19,11 +19,11 @@ async function signIn(page: Page, url: string, secret: string): Promise<void> {
 }
 
 /**
- * `npm run bench` (part): the web canvas in headless Chromium (Debian's, as the browser tests use it) against the
- * built server. Measures the first render of a 1,000-node canvas, frame times while panning and zooming it, how long
- * an agent's write takes to appear in an open page (p50/p99 over BENCH_WEB_WRITES writes), and the gzip size of what
- * the first load downloads. Targets (issue 11): first render under 2 s, visible-after-write p99 under 300 ms,
- * initial bundle under 350 KB gzip.
+ * `npm run bench` (part): the web canvas in headless Chromium (Debian's, as the browser tests use it) against the built
+ * server. Measures the first render of a 1,000-node canvas, frame times while panning and zooming it, how long an
+ * agent's write takes to appear in an open page (p50/p99 over BENCH_WEB_WRITES writes), and the gzip size of what the
+ * first load downloads. Targets: first render under 2 s, visible-after-write p99 under 300 ms, initial bundle under
+ * 350 KB gzip.
  */
 
 const CLI = join(ROOT, 'dist/cli/main.js');

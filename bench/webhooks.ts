@@ -7,10 +7,9 @@ import { openStore, sqliteFileIn } from '../src/store/store.js';
 import { ROOT, startProcess } from './processes.js';
 
 /**
- * `npm run bench` (part): webhook delivery (issue 22). A serve process on SQLite with one run worker and the local
- * provider at no delay; an owner registers a receiver on loopback; runs are submitted one after another. The figure
- * is the time from a run's end (its finished_at) to its `run.succeeded` delivery arriving at the receiver.
- * Target: p99 under 200 ms.
+ * `npm run bench` (part): webhook delivery. A serve process on SQLite with one run worker and the local provider at no
+ * delay; an owner registers a receiver on loopback; runs are submitted one after another. The figure is the time from a
+ * run's end (its finished_at) to its `run.succeeded` delivery arriving at the receiver. Target: p99 under 200 ms.
  */
 
 const CLI = join(ROOT, 'dist/cli/main.js');

@@ -22,8 +22,8 @@ import {
 } from './workload.js';
 
 /**
- * `npm run bench` (writes; issue 19, items 4 and 5): create_canvas_node through /mcp on the real server (built,
- * embedded SQLite, synchronous=FULL, default log level), against the least a durable revision-checked create can cost
+ * `npm run bench` (writes): create_canvas_node through /mcp on the real server (built, embedded SQLite,
+ * synchronous=FULL, default log level), against the least a durable revision-checked create can cost
  * (bench/baselines/bare-write.ts), in one run:
  *
  * - sequential: one writer, one request at a time: CPU per create and rate, against the bare write;
@@ -222,7 +222,7 @@ async function postgresWriters(work: string, children: ChildProcess[]): Promise<
       children.push(started.child);
       servers.push({ label: 'canvas-mcp ×2 on PostgreSQL', url: started.url, pid: started.child.pid!, ...seeded });
     }
-    // One server, one writer at a time: the same sequential creates as on SQLite (issue 36, item 1).
+    // One server, one writer at a time: the same sequential creates as on SQLite.
     const [first] = servers;
     const sequential = { ...first!, label: 'canvas-mcp on PostgreSQL' };
     process.stdout.write(`create_canvas_node, sequential: ${sequential.label}…\n`);
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
         `| ${row.scenario} | ${row.target} | ${format(row.requestsPerSecond, 0)} | ${row.p50} | ${row.p99} | ${format(row.cpuPerCallMs, 3)} | ${row.errors} | ${format(row.requestsPerSecond / bareRow.requestsPerSecond)}× | ${format(row.cpuPerCallMs / bareRow.cpuPerCallMs)}× |`,
     ),
   ];
-  // PostgreSQL against SQLite, the same creates (issue 36, item 1): server CPU per create, sequential and 16 writers.
+  // PostgreSQL against SQLite, the same creates: server CPU per create, sequential and 16 writers.
   const row = (target: string, scenario: string) =>
     results.find((each) => each.target === target && each.scenario === scenario);
   const ratio = (pgTarget: string, scenario: string) => {

@@ -1,8 +1,8 @@
 /**
- * The MCP Registry entry (issue 37, item 2): server.json at the repository root is checked against the registry's
- * schema (schemas/mcp-server-2025-12-11.schema.json, as published at static.modelcontextprotocol.io) and against the
- * package: its name is package.json's `mcpName`, its version and the npm package's are package.json's version, and
- * its environment variables are exactly the secret settings (src/config/settings.ts), each marked secret. Run by
+ * The MCP Registry entry: server.json at the repository root is checked against the registry's schema
+ * (schemas/mcp-server-2025-12-11.schema.json, as published at static.modelcontextprotocol.io) and against the package:
+ * its name is package.json's `mcpName`, its version and the npm package's are package.json's version, and its
+ * environment variables are exactly the secret settings (src/config/settings.ts), each marked secret. Run by
  * `npm run check:registry` and by the tests (test/contract/registry-entry.test.ts), so CI fails when they disagree.
  */
 import { readFileSync } from 'node:fs';

@@ -166,7 +166,7 @@ const TASKS: Task[] = [
       );
     },
   },
-  // Storyboard tasks (issue 34, item 9): edit in place, lay out a board, compare two shots.
+  // Storyboard tasks: edit in place, lay out a board, compare two shots.
   {
     name: 'make frame 1 moodier in place',
     ask: "Make 'Frame 1' moodier: rewrite its prompt for a darker, stormier mood. Keep the same card.",

@@ -6,8 +6,8 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { newConversation, readTurn, send, startChatStage } from './chat-support.js';
 
 /**
- * The assistant tidies a messy board (issue 34, item 4 and "Done when"): asked to, it calls tidy_canvas, and the cards
- * piled on each other are laid out as one revision in which no two overlap.
+ * The assistant tidies a messy board: asked to, it calls tidy_canvas, and the cards piled on each other are laid out as
+ * one revision in which no two overlap.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

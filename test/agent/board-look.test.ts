@@ -9,9 +9,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { newConversation, readTurn, send, startChatStage } from './chat-support.js';
 
 /**
- * The assistant looks at the board (issue 34, item 3): when the person asks it to look and the model takes pictures,
- * the request carries the board picture as an image part of their message (the stand-in records what it was sent);
- * a message that does not ask to look carries none.
+ * The assistant looks at the board: when the person asks it to look and the model takes pictures, the request carries
+ * the board picture as an image part of their message (the stand-in records what it was sent); a message that does not
+ * ask to look carries none.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

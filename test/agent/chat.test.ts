@@ -31,8 +31,8 @@ const textOf = (chunks: Array<{ type: string }>) =>
     .join('');
 
 /**
- * Issue 18: the canvas chat's agent works through the six tools over /mcp/ like any other agent, with the person's
- * chat run, every check an external agent gets, and the stand-in model playing the model's part (on both stores).
+ * The canvas chat's agent works through the six tools over /mcp/ like any other agent, with the person's chat run,
+ * every check an external agent gets, and the stand-in model playing the model's part (on both stores).
  */
 
 const frame = (id: string, name: string, x = 400) => ({

@@ -4,10 +4,10 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { newConversation, readTurn, send, startChatStage } from './chat-support.js';
 
 /**
- * Fewer tokens per step (issue 34, item 7), measured with the Anthropic-shaped stand-in, which records what it was sent:
- * over a ten-step turn every request marks the system prompt (tools and prompt: the turn's shared prefix) and, from the
- * second step, the newest message, so the part of each request a provider may read from its cache (everything up to
- * the last mark) is nearly all of it. Before the marks nothing was cacheable on marks.
+ * Fewer tokens per step (docs/chat.md, "Prompt caching"), measured with the Anthropic-shaped stand-in, which records
+ * what it was sent: over a ten-step turn every request marks the system prompt (tools and prompt: the turn's shared
+ * prefix) and, from the second step, the newest message, so the part of each request a provider may read from its cache
+ * (everything up to the last mark) is nearly all of it. Before the marks nothing was cacheable on marks.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

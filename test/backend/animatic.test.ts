@@ -13,9 +13,9 @@ import { probe } from '../support/media.js';
 import { ffmpegFixture } from '../support/upload-fixtures.js';
 
 /**
- * The animatic encoder (issue 35, item 3) on real files through the ffmpeg npm ships: frame-exact lengths at NTSC rates
- * with crossfades and push-ins, a video shot held on its last frame, the music ducked under a voice (measured in the
- * film's sound), and a cancel that stops the encoder.
+ * The animatic encoder on real files through the ffmpeg npm ships: frame-exact lengths at NTSC rates with crossfades
+ * and push-ins, a video shot held on its last frame, the music ducked under a voice (measured in the film's sound), and
+ * a cancel that stops the encoder.
  */
 
 let dir: string;
@@ -87,7 +87,7 @@ function bandVolume(bytes: Buffer, frequency: number, start: number, length: num
   return Number(match[1]);
 }
 
-/** Each stream's own duration in seconds, as ffprobe reads it from the container (issue 51, defect 7). */
+/** Each stream's own duration in seconds, as ffprobe reads it from the container. */
 function streamDurations(bytes: Buffer): { video: number; audio: number } {
   const film = file('durations.mp4', bytes);
   const { stdout } = spawnSync(
@@ -139,7 +139,7 @@ describe('the animatic', () => {
     expect(probe(film.bytes).durationSeconds).toBeCloseTo((expected * 1001) / 30000, 1);
   });
 
-  it('has sound exactly as long as its picture (issue 51, defect 7)', async () => {
+  it('has sound exactly as long as its picture', async () => {
     const music = file('bed.wav', ffmpegFixture('wav', 1, 300));
     for (const frame_rate of ['24', '29.97'] as const) {
       const film = await render(board([shot('1', 1000), shot('2', 1700), shot('3', 1333)], music), { frame_rate });
@@ -152,7 +152,7 @@ describe('the animatic', () => {
     }
   });
 
-  it('centres a crossfade on the cut: half before, half after (issue 51, defect 8)', async () => {
+  it('centres a crossfade on the cut: half before, half after', async () => {
     const solid = async (name: string, background: { r: number; g: number; b: number }) =>
       file(
         name,

@@ -8,9 +8,9 @@ import { projectToken } from '../support/tokens.js';
 import { IDP } from './world.js';
 
 /**
- * Checkpoints (issue 34, item 5) over real HTTP on both stores: an editor names the current revision, the canvas
- * changes, and restoring the checkpoint (a revert to it) brings its layout back as a new revision, the history kept;
- * a revision after the current one and a viewer's checkpoint are refused.
+ * Checkpoints over real HTTP on both stores: an editor names the current revision, the canvas changes, and restoring
+ * the checkpoint (a revert to it) brings its layout back as a new revision, the history kept; a revision after the
+ * current one and a viewer's checkpoint are refused.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

@@ -3,9 +3,9 @@ import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer 
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * People come back on their own (issue 31): an owner makes a teammate a one-time sign-in link from the Team page
- * (copyable, in the audit log); a person can keep a device signed in for longer; an invitation joined under the name
- * of someone already in the project adds no second person; owners see every pending invitation with its link again.
+ * People come back on their own: an owner makes a teammate a one-time sign-in link from the Team page (copyable, in the
+ * audit log); a person can keep a device signed in for longer; an invitation joined under the name of someone already
+ * in the project adds no second person; owners see every pending invitation with its link again.
  */
 
 const IDP = 'https://idp.example';

@@ -9,11 +9,11 @@ import { projectToken } from '../support/tokens.js';
 import { HTML_PAGE, phonePhoto } from '../support/upload-fixtures.js';
 
 /**
- * Direct uploads (issue 32, item 1) with the S3 asset store, against the S3 stand-in with the AWS SDK in the path: a
- * file is PUT straight to the bucket by a presigned URL whose size is signed, then completed through the same checks
- * every upload meets (a phone photo comes out upright without its GPS; an HTML page named .png is refused and removed);
- * a token for another canvas, a forged one, or a body of another size is refused; nothing is left in the landing place.
- * A file the caller's hourly upload budget or the project's storage quota has no room for is refused before it is sent.
+ * Direct uploads with the S3 asset store, against the S3 stand-in with the AWS SDK in the path: a file is PUT straight
+ * to the bucket by a presigned URL whose size is signed, then completed through the same checks every upload meets (a
+ * phone photo comes out upright without its GPS; an HTML page named .png is refused and removed); a token for another
+ * canvas, a forged one, or a body of another size is refused; nothing is left in the landing place. A file the caller's
+ * hourly upload budget or the project's storage quota has no room for is refused before it is sent.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

@@ -15,10 +15,10 @@ import { uploadedPicture } from '../support/upload-fixtures.js';
 import { IDP } from './world.js';
 
 /**
- * Drawings on shots (issue 48, item 2), over real HTTP on both stores: a save keeps the strokes (input points with
- * pressure) in an asset the shot names, renders them over the shot's picture into its new picture (read back here by
- * sharp, pixel by pixel), keeps the covered picture as an earlier one, merges saves made at once, and refuses a
- * malformed drawing or one past a limit naming the field or the limit, writing nothing.
+ * Drawings on shots, over real HTTP on both stores: a save keeps the strokes (input points with pressure) in an asset
+ * the shot names, renders them over the shot's picture into its new picture (read back here by sharp, pixel by pixel),
+ * keeps the covered picture as an earlier one, merges saves made at once, and refuses a malformed drawing or one past a
+ * limit naming the field or the limit, writing nothing.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

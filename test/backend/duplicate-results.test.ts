@@ -8,9 +8,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { IDP } from './world.js';
 
 /**
- * Issue 21: an owner duplicates a canvas with or without its run results. With them, each node's latest succeeded
- * result is on the copy, its bytes copied under new asset ids and charged nothing; without, the copy holds the layout
- * only. Real HTTP, a real run on the local provider, both stores.
+ * An owner duplicates a canvas with or without its run results. With them, each node's latest succeeded result is on
+ * the copy, its bytes copied under new asset ids and charged nothing; without, the copy holds the layout only. Real
+ * HTTP, a real run on the local provider, both stores.
  */
 
 const PROJECT = '/api/v1/projects/film';

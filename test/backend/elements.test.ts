@@ -7,9 +7,9 @@ import { projectToken } from '../support/tokens.js';
 import { png, smallPdf } from '../support/upload-fixtures.js';
 
 /**
- * Elements (issue 32, item 5) over real HTTP on both stores: an editor keeps the project's cast, locations, props and
- * styles with reference pictures uploaded to the project; readers see them with signed picture URLs that open; a
- * wrong picture, a taken name or a viewer's write is refused naming why, and nothing is kept.
+ * Elements over real HTTP on both stores: an editor keeps the project's cast, locations, props and styles with
+ * reference pictures uploaded to the project; readers see them with signed picture URLs that open; a wrong picture, a
+ * taken name or a viewer's write is refused naming why, and nothing is kept.
  */
 
 const ELEMENTS = '/api/v1/projects/p/elements';

@@ -5,10 +5,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Sign-in links by e-mail (issue 31, "Coming back on their own"): a person gives their address; when their session
- * ends they ask the sign-in page for a link, which goes through the operator's SMTP relay (nodemailer, to a local
- * smtp-server stand-in) and signs them back in; an owner's sign-in link for them is e-mailed too. The answer never
- * says whether an address is someone's.
+ * Sign-in links by e-mail: a person gives their address; when their session ends they ask the sign-in page for a link,
+ * which goes through the operator's SMTP relay (nodemailer, to a local smtp-server stand-in) and signs them back in; an
+ * owner's sign-in link for them is e-mailed too. The answer never says whether an address is someone's.
  */
 
 const IDP = 'https://idp.example';

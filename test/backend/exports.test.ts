@@ -25,9 +25,9 @@ import { waitFor } from '../support/wait.js';
 import { IDP } from './world.js';
 
 /**
- * Exports (issue 35) over real HTTP on both stores: a board of four shots (one without a picture, one whose dialogue
- * is Japanese), a voice-over on shot 2 and a music bed, exported as every kind the workers make. Each file is read back
- * by a real reader: pdfjs for the PDFs, ffprobe for the animatic, exceljs for the XLSX, an XML parser for FCP XML.
+ * Exports over real HTTP on both stores: a board of four shots (one without a picture, one whose dialogue is Japanese),
+ * a voice-over on shot 2 and a music bed, exported as every kind the workers make. Each file is read back by a real
+ * reader: pdfjs for the PDFs, ffprobe for the animatic, exceljs for the XLSX, an XML parser for FCP XML.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

@@ -9,8 +9,8 @@ import { waitFor } from '../support/wait.js';
 import { IDP } from './world.js';
 
 /**
- * Issue 17, defect 2: a feed's catch-up on a canvas whose recent revisions carry large bodies held up to 1,000 full
- * revisions per connection; 30 unread connections of a viewer took the server from 457 to 1,205 MB. The replay is
+ * The defect guarded here: a feed's catch-up on a canvas whose recent revisions carry large bodies held up to 1,000
+ * full revisions per connection; 30 unread connections of a viewer took the server from 457 to 1,205 MB. The replay is
  * now read a page at a time behind the socket's backpressure, bounded in bytes (past it: `reset`), and the feeds one
  * person or session may hold open are capped.
  */

@@ -7,9 +7,9 @@ import { waitFor } from '../support/wait.js';
 import { seedWorld, type World } from './world.js';
 
 /**
- * Issue 10, item 5: an idle change feed sends a comment line at the configured heartbeat interval, so proxies do not
- * close it. The interval is a server setting (feedHeartbeatMs, CANVAS_MCP_FEED_HEARTBEAT_MS, --feed-heartbeat-ms).
- * The heartbeat does not depend on the store: SQLite only.
+ * An idle change feed sends a comment line at the configured heartbeat interval, so proxies do not close it. The
+ * interval is a server setting (feedHeartbeatMs, CANVAS_MCP_FEED_HEARTBEAT_MS, --feed-heartbeat-ms). The heartbeat does
+ * not depend on the store: SQLite only.
  */
 
 const HEARTBEAT_MS = 300;

@@ -9,9 +9,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { IDP, seedWorld, type World } from './world.js';
 
 /**
- * Issue 10: the change feed. One subscriber receives every revision and node state change, in order, with the right
- * author, within 1 s, whoever made it: an agent through MCP, a person through the REST API, another `serve` process
- * on the same database, a `worker` process running a node; and a reconnect with Last-Event-ID misses nothing.
+ * The change feed: one subscriber receives every revision and node state change, in order, with the right author,
+ * within 1 s, whoever made it: an agent through MCP, a person through the REST API, another `serve` process on the same
+ * database, a `worker` process running a node; and a reconnect with Last-Event-ID misses nothing.
  */
 
 const CANVAS = '/api/v2/projects/p1/canvases/c1';

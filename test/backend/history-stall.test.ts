@@ -6,8 +6,8 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Issue 17, defect 3: a history page of 200 revisions read every body those revisions left (history never uses them)
- * and grouped changes in O(revisions × changes): ~470 ms a page, and two viewers reading history in a loop pushed
+ * The defect guarded here: a history page of 200 revisions read every body those revisions left (history never uses
+ * them) and grouped changes in O(revisions × changes): ~470 ms a page, and two viewers reading history in a loop pushed
  * /healthz from 3 ms to ~1 s. A page now reads no body and groups in one pass.
  */
 

@@ -741,7 +741,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
       });
     });
 
-    describe('hardening (issue 9)', () => {
+    describe('hardening', () => {
       const url = (path: string) => `${server.url}${path}`;
 
       it('refuses two Authorization headers with 401', async () => {
@@ -845,7 +845,7 @@ describe.each(STORE_TARGETS)('backend HTTP API: $name', (target) => {
       });
     });
 
-    describe('edits, batches and revert (issue 10)', () => {
+    describe('edits, batches and revert', () => {
       it('PATCH moves a node at one revision, and refuses an edit that makes the node invalid with its field path', async () => {
         const base = await revision();
         await call(

@@ -11,9 +11,10 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Serving a team over https (issue 31, "Reachable"): the server serves TLS itself from a certificate and key given as
- * files; sign-in (its cookie Secure), the change feed and an MCP client all work over it, every answer carries HSTS,
- * and the chat's own agent would reach it the same way. A plain-http public URL that is not loopback is warned about.
+ * Serving a team over https (docs/operations.md, "Serving a team"): the server serves TLS itself from a certificate and
+ * key given as files; sign-in (its cookie Secure), the change feed and an MCP client all work over it, every answer
+ * carries HSTS, and the chat's own agent would reach it the same way. A plain-http public URL that is not loopback is
+ * warned about.
  */
 
 describe.each(STORE_TARGETS)('https end to end: $name', (target) => {

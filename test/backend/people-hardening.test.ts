@@ -7,9 +7,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { IDP, seedWorld, type World } from './world.js';
 
 /**
- * Issue 17: the holes a security review found in the people's side, each proven closed over real HTTP on SQLite and
- * PostgreSQL: access people grant never outlives their own, people's routes never reach an administrator's tokens,
- * a sign-in link is spent only by its own page, people's writes have a budget, and an idle session's feed ends.
+ * The holes a security review found in the people's side, each proven closed over real HTTP on SQLite and PostgreSQL:
+ * access people grant never outlives their own, people's routes never reach an administrator's tokens, a sign-in link
+ * is spent only by its own page, people's writes have a budget, and an idle session's feed ends.
  */
 
 const CANVAS = '/api/v2/projects/p1/canvases/c1';

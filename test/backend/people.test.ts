@@ -6,8 +6,8 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { IDP, seedWorld, type World } from './world.js';
 
 /**
- * Issue 10: people sign in with one-time links, edit the canvas as themselves (no chat run), open chat runs and agent
- * tokens for their agents, and read the history, over real HTTP on SQLite and PostgreSQL.
+ * People sign in with one-time links, edit the canvas as themselves (no chat run), open chat runs and agent tokens for
+ * their agents, and read the history, over real HTTP on SQLite and PostgreSQL.
  */
 
 const CANVAS = '/api/v2/projects/p1/canvases/c1';
@@ -398,7 +398,7 @@ describe.each(STORE_TARGETS)('people on the canvas: $name', (target) => {
         expect(revoked).toMatchObject({ status: 200, body: { revoked_at: expect.any(String) } });
       });
 
-      it('refuses a chat run or token id holding U+0000 with 400 naming it, on every database (issue 9, defect 6)', async () => {
+      it('refuses a chat run or token id holding U+0000 with 400 naming it, on every database', async () => {
         const cookie = await signIn('olga');
         const opened = await api(
           server.url,

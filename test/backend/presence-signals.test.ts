@@ -6,9 +6,9 @@ import { STORE_TARGETS, openTwoProcesses } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * An agent's presence across server processes (issue 36, item 1): every call moves its marker at once in its own
- * process, but what crosses to the others (a NOTIFY on PostgreSQL) goes at most every 250 ms per agent and canvas,
- * the newest at the end of the wait, so an agent writing many nodes a second no longer costs a round trip per write.
+ * An agent's presence across server processes: every call moves its marker at once in its own process, but what crosses
+ * to the others (a NOTIFY on PostgreSQL) goes at most every 250 ms per agent and canvas, the newest at the end of the
+ * wait, so an agent writing many nodes a second no longer costs a round trip per write.
  */
 
 const postgres = STORE_TARGETS[1]!;

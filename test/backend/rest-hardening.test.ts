@@ -8,10 +8,11 @@ import { costlyValues } from '../support/costly-bodies.js';
 import { LOOP_BUDGET_MS, rawRequest, whileHealthPolled } from '../support/raw-http.js';
 
 /**
- * Issue 9, defect 2, at the REST API: no request of the default body limit holds the event loop for more than 100 ms.
- * The worst bodies go to the two routes that take the most: a batch (POST …/changes) and an edit (PATCH …/nodes/{id}),
- * whose `set.data` depends on the edited node's type. A real `serve` process answers /healthz, polled every 5 ms,
- * throughout: while it refuses hostile bodies (each with a short 400) and while it applies valid ones at the limit.
+ * Large request bodies at the REST API (docs/performance.md, "Large request bodies"): no request of the default body
+ * limit holds the event loop for more than 100 ms. The worst bodies go to the two routes that take the most: a batch
+ * (POST …/changes) and an edit (PATCH …/nodes/{id}), whose `set.data` depends on the edited node's type. A real `serve`
+ * process answers /healthz, polled every 5 ms, throughout: while it refuses hostile bodies (each with a short 400) and
+ * while it applies valid ones at the limit.
  */
 
 const BODY_LIMIT = 1024 * 1024;
@@ -201,7 +202,7 @@ describe('hostile REST writes against a serve process', () => {
       expect(response.text.length).toBeLessThan(16 * 1024);
       expect(await revision()).toBe(before);
       expect(samples.every((sample) => sample.status === 200)).toBe(true);
-      // The budget (issue 9): no request of the default body limit holds the event loop for more than 100 ms.
+      // The budget: no request of the default body limit holds the event loop for more than 100 ms.
       process.stderr.write(
         `slowest /healthz during ${name}: ${slowest.toFixed(1)} ms over ${samples.length} answers, refused in ${response.elapsedMs.toFixed(0)} ms; event loop held at most ${loopDelayMs.toFixed(0)} ms\n`,
       );

@@ -6,10 +6,10 @@ import { waitFor } from '../support/wait.js';
 import { IDP } from './world.js';
 
 /**
- * Result versions (issue 22), over real HTTP on SQLite and PostgreSQL with real runs on the local provider: every
- * succeeded run of a node is a version; the current one is the latest until someone picks another; a pick is a layout
- * write (a revision with its author, refused on a stale base_revision, undone by a revert); canvas reads say how many
- * versions each node has and which is current.
+ * Result versions, over real HTTP on SQLite and PostgreSQL with real runs on the local provider: every succeeded run of
+ * a node is a version; the current one is the latest until someone picks another; a pick is a layout write (a revision
+ * with its author, refused on a stale base_revision, undone by a revert); canvas reads say how many versions each node
+ * has and which is current.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';
@@ -135,7 +135,7 @@ describe.each(STORE_TARGETS)('result versions: $name', (target) => {
       });
       expect(typeof data.committed_at).toBe('string');
       expect(read.result_versions).toEqual({ frame: { count: 3, current_run_id: runIds[0] } });
-      // What get_canvas reports of the node is the version the person picked, not its latest run (issue 31).
+      // What get_canvas reports of the node is the version the person picked, not its latest run.
       expect(read.node_states.frame).toMatchObject({ externalRunId: runIds[0], lastRunStatus: 'succeeded' });
       expect(await versions()).toMatchObject({ current_run_id: runIds[0], picked: true });
       const history = (await api(server.url, `${CANVAS}/history?limit=1`, as('vic'))).body as {

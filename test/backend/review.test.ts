@@ -21,12 +21,12 @@ import { waitFor } from '../support/wait.js';
 import { openEvents } from '../support/sse.js';
 
 /**
- * Review (issue 33) over real HTTP on both stores: a director, two artists, a viewer, a guest client and the assistant
- * review a board. Comments pinned to a shot and a timecode never move the layout's revision; mentions and replies
- * land in inboxes and by e-mail (an SMTP stand-in); only people approve (every token is refused), and a change after
- * approval is flagged; a guest comments through a link without an account and nothing else; an @assistant mention is
- * answered in the thread by the stand-in model, its change in history; webhooks hear comment.created,
- * comment.resolved and review.changed.
+ * Review over real HTTP on both stores: a director, two artists, a viewer, a guest client and the assistant review a
+ * board. Comments pinned to a shot and a timecode never move the layout's revision; mentions and replies land in
+ * inboxes and by e-mail (an SMTP stand-in); only people approve (every token is refused), and a change after approval
+ * is flagged; a guest comments through a link without an account and nothing else; an @assistant mention is answered in
+ * the thread by the stand-in model, its change in history; webhooks hear comment.created, comment.resolved and
+ * review.changed.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

@@ -6,10 +6,10 @@ import { waitFor } from '../support/wait.js';
 import { IDP } from './world.js';
 
 /**
- * "Run from here" (issue 22), over real HTTP on SQLite and PostgreSQL: a chain runs a node and everything downstream
- * of it along edges in dependency order, each step its own run; a node whose inputs are unchanged since its last
- * success is cached (not run, not charged); the estimate quotes what the chain will cost; one cancel stops the rest;
- * a step that fails stops the steps waiting on it.
+ * "Run from here", over real HTTP on SQLite and PostgreSQL: a chain runs a node and everything downstream of it along
+ * edges in dependency order, each step its own run; a node whose inputs are unchanged since its last success is cached
+ * (not run, not charged); the estimate quotes what the chain will cost; one cancel stops the rest; a step that fails
+ * stops the steps waiting on it.
  *
  * The graph: script `a` → image `b` → image `c`; `a` → text `t` → image `d`; speech `s` → trim `trim`.
  */

@@ -11,10 +11,10 @@ import { editorStage } from '../support/editor-stage.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Script import (issue 32, item 4) over real HTTP on both stores, with Fountain and Final Draft fixtures written for
- * the tests (a short script, a revision of it): scenes become a board of numbered shots bound to their lines, in one
- * revision; a revised script reports exactly what changed, keeps every shot and its work, adds a shot for a new scene
- * and flags the shots whose lines are gone; a malformed file is refused with the line where it breaks.
+ * Script import over real HTTP on both stores, with Fountain and Final Draft fixtures written for the tests (a short
+ * script, a revision of it): scenes become a board of numbered shots bound to their lines, in one revision; a revised
+ * script reports exactly what changed, keeps every shot and its work, adds a shot for a new scene and flags the shots
+ * whose lines are gone; a malformed file is refused with the line where it breaks.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

@@ -9,8 +9,8 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { projectToken } from '../support/tokens.js';
 
 /**
- * A board's shot list as a file (issue 32, item 3), over real HTTP on both stores: CSV (UTF-8 with a BOM) and XLSX,
- * read back by a spreadsheet reader (exceljs), one row per shot in the board's order with its fields in words.
+ * A board's shot list as a file, over real HTTP on both stores: CSV (UTF-8 with a BOM) and XLSX, read back by a
+ * spreadsheet reader (exceljs), one row per shot in the board's order with its fields in words.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

@@ -4,9 +4,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { IDP } from './world.js';
 
 /**
- * A team run from the browser (issue 21), over real HTTP on SQLite and PostgreSQL: owners invite by link (once,
- * expiring, naming who invited whom), change roles and remove members, create and lock canvases; a project always
- * keeps an owner; viewers see and change nothing; every change is in the audit log.
+ * A team run from the browser, over real HTTP on SQLite and PostgreSQL: owners invite by link (once, expiring, naming
+ * who invited whom), change roles and remove members, create and lock canvases; a project always keeps an owner;
+ * viewers see and change nothing; every change is in the audit log.
  */
 
 const PROJECT = '/api/v1/projects/p';

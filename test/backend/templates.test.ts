@@ -5,9 +5,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { IDP } from './world.js';
 
 /**
- * Canvas templates (issue 32, item 6) over real HTTP on both stores: a new canvas starts from a built-in template
- * (here the 60-second commercial: twelve 5-second shots and a 60-second voice-over track) in one revision; an owner
- * saves a canvas as a project template and the next canvas starts from it; an unknown template makes no canvas.
+ * Canvas templates over real HTTP on both stores: a new canvas starts from a built-in template (here the 60-second
+ * commercial: twelve 5-second shots and a 60-second voice-over track) in one revision; an owner saves a canvas as a
+ * project template and the next canvas starts from it; an unknown template makes no canvas.
  */
 
 interface Shot {

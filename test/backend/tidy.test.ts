@@ -8,10 +8,9 @@ import { projectToken } from '../support/tokens.js';
 import { IDP } from './world.js';
 
 /**
- * Tidy (issue 34, item 4) over real HTTP on both stores: three connected cards piled on each other are laid out left to
- * right along their connections, six loose cards in rows, each as one revision that changes positions only and
- * covers no card left out; nodes of two parents, a node that is not there, a stale revision and a viewer are
- * refused, and nothing is written.
+ * Tidy over real HTTP on both stores: three connected cards piled on each other are laid out left to right along their
+ * connections, six loose cards in rows, each as one revision that changes positions only and covers no card left out;
+ * nodes of two parents, a node that is not there, a stale revision and a viewer are refused, and nothing is written.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

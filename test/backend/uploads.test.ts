@@ -22,10 +22,10 @@ import { waitFor } from '../support/wait.js';
 import { IDP } from './world.js';
 
 /**
- * Uploads (issue 32, item 1) over real HTTP on both stores: files posted as multipart/form-data by a script with a
- * token, each kept in the asset store after its type is found in its bytes, cleaned (EXIF gone, picture upright),
- * measured (size, length) and given a thumbnail or poster; answered with the node that shows it. Hostile files are
- * refused naming what they are, and a refused, oversized or cut-off upload leaves no bytes and no record behind.
+ * Uploads over real HTTP on both stores: files posted as multipart/form-data by a script with a token, each kept in the
+ * asset store after its type is found in its bytes, cleaned (EXIF gone, picture upright), measured (size, length) and
+ * given a thumbnail or poster; answered with the node that shows it. Hostile files are refused naming what they are,
+ * and a refused, oversized or cut-off upload leaves no bytes and no record behind.
  */
 
 const CANVAS = '/api/v2/projects/p/canvases/c';

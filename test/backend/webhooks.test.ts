@@ -10,10 +10,10 @@ import { waitFor } from '../support/wait.js';
 import { IDP } from './world.js';
 
 /**
- * Signed webhooks (issue 22), over real HTTP on SQLite and PostgreSQL, to a real receiver on loopback that verifies
- * every delivery with the `standardwebhooks` library: run events and layout revisions, in order per canvas, retried
- * with backoff while the receiver fails, redelivered under the same webhook-id, signed with both secrets after a
- * rotation, stopped by a deletion, kept across a server restart; endpoints outside the SSRF rule refused.
+ * Signed webhooks, over real HTTP on SQLite and PostgreSQL, to a real receiver on loopback that verifies every delivery
+ * with the `standardwebhooks` library: run events and layout revisions, in order per canvas, retried with backoff while
+ * the receiver fails, redelivered under the same webhook-id, signed with both secrets after a rotation, stopped by a
+ * deletion, kept across a server restart; endpoints outside the SSRF rule refused.
  */
 
 interface Received {

@@ -255,7 +255,7 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
       expect(halfActor).toMatchObject({ code: 1, json: { error: { code: 'invalid_arguments' } } });
     }, 60_000);
 
-    it('prints one JSON object for every failure with --json: a missing store, a file it cannot write, a command line that does not parse (issue 17)', async () => {
+    it('prints one JSON object for every failure with --json: a missing store, a file it cannot write, a command line that does not parse', async () => {
       const noStore = await cli(['admin', 'workspace', 'create', 'w', '--data', '/nonexistent-canvas-mcp', '--json']);
       expect(noStore).toMatchObject({
         code: 2,
@@ -274,7 +274,7 @@ describe.each(STORE_TARGETS)('admin CLI: $name', (target) => {
         expect(failure.stdout.trim().split('\n')).toHaveLength(1);
     }, 60_000);
 
-    it('removes a member: their session stops reaching the project at once (issue 17, defect 1)', async () => {
+    it('removes a member: their session stops reaching the project at once', async () => {
       await admin('workspace', 'create', 'ws-remove');
       await admin('project', 'create', 'remove-me', '--workspace', 'ws-remove');
       await admin('canvas', 'create', 'remove-me', 'board');

@@ -8,7 +8,7 @@ import { CLI_ENTRY, cli } from '../support/cli.js';
 import { api, signInWithLink, startTestServer, type TestServer } from '../support/servers.js';
 import { POSTGRES_URL, STORE_TARGETS, createPostgresDatabase, postgresAvailable } from '../support/stores.js';
 
-/** Issue 13, item 2: `--version`, the list commands, and admin commands that never create a store by mistake. */
+/** `--version`, the list commands, and admin commands that never create a store by mistake. */
 
 const dirs: string[] = [];
 function tempDir(): string {

@@ -10,9 +10,9 @@ import { POSTGRES_BINARIES, startThrowawayPostgres, type ThrowawayPostgres } fro
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 9, defect 1: a PostgreSQL restart while writes wait inside open transactions must not end `serve` or
- * `worker`. They answer `unavailable` (retryable) while the database is away and serve again by themselves within
- * 5 s of its return: pool, LISTEN connection and run engine loops.
+ * A PostgreSQL restart while writes wait inside open transactions must not end `serve` or `worker`. They answer
+ * `unavailable` (retryable) while the database is away and serve again by themselves within 5 s of its return: pool,
+ * LISTEN connection and run engine loops.
  */
 
 const required = process.env.CANVAS_MCP_REQUIRE_POSTGRES === '1';
@@ -233,8 +233,8 @@ describe.skipIf(!POSTGRES_BINARIES && !required)('serve and worker across a Post
     expect(serve.child.exitCode).toBeNull();
     expect(worker.child.exitCode).toBeNull();
 
-    // Each outage (the restart above, this stop) is logged once when it starts and once when it ends, at warn, not
-    // once per 503 (issue 17).
+    // Each outage (the restart above, this stop) is logged once when it starts and once when it ends, at warn, not once
+    // per 503.
     const outageLines = serve
       .output()
       .split('\n')

@@ -3,8 +3,8 @@ import { cli } from '../support/cli.js';
 import { scripted, startModelStandin, type ModelStandin } from '../support/model-standin.js';
 
 /**
- * Issue 18: `canvas-mcp doctor` says which model the chat would use and whether it answers, never showing its key; and
- * which ffmpeg and ffprobe read uploads, so an operator sees an old build (docs/security.md, "Storage and media bounds").
+ * `canvas-mcp doctor` says which model the chat would use and whether it answers, never showing its key; and which
+ * ffmpeg and ffprobe read uploads, so an operator sees an old build (docs/security.md, "Storage and media bounds").
  */
 
 describe('canvas-mcp doctor', () => {

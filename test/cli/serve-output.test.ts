@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_ENTRY } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';
 
-/** Issue 13, item 3: stdout carries JSON log lines only; the first-start banner is on stderr, with the token once. */
+/** `serve`'s stdout carries JSON log lines only; the first-start banner is on stderr, with the token once. */
 
 const dirs: string[] = [];
 afterAll(() => {

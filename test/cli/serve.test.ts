@@ -22,7 +22,7 @@ function modeOf(path: string): string {
 }
 
 describe('serve', () => {
-  it('keeps its data dir private: 0700 directories, 0600 files, and tightens an open one at start (issue 9, defect 16)', async () => {
+  it('keeps its data dir private: 0700 directories, 0600 files, and tightens an open one at start', async () => {
     const parent = tempDir();
     const fresh = join(parent, 'fresh');
     const first = serveProcess(['--data', fresh, '--port', '0', '--log-level', 'warn']);

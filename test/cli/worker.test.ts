@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, cliProcess } from '../support/cli.js';
 
-/** `canvas-mcp worker` keeps the data dir private like `serve` (issue 9, defect 16; serve's check is in serve.test.ts). */
+/** `canvas-mcp worker` keeps the data dir private like `serve` (serve's check is in serve.test.ts). */
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -24,7 +24,7 @@ async function runWorkerOnce(data: string): Promise<string> {
 }
 
 describe('worker', () => {
-  it('creates its data dir private and tightens an open one at start, with a log line (issue 9, defect 16)', async () => {
+  it('creates its data dir private and tightens an open one at start, with a log line', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'canvas-mcp-worker-'));
     dirs.push(parent);
 

@@ -15,9 +15,9 @@ import {
 import { schemaOf, type SettingRow } from '../../src/config/setting.js';
 
 /**
- * One row per setting (issue 30, item 3): the flag, the variable, the default, `--help` and docs/operations.md's table
- * all come from src/config/settings.ts. Adding a setting is one row; these tests fail when the docs, the names people
- * already use, or a default disagree with it.
+ * One row per setting: the flag, the variable, the default, `--help` and docs/operations.md's table all come from
+ * src/config/settings.ts. Adding a setting is one row; these tests fail when the docs, the names people already use, or
+ * a default disagree with it.
  */
 
 /** The names settings had before they became rows: people's scripts and unit files use them. */

@@ -38,7 +38,7 @@ describe('node envelope (spec: Node envelope)', () => {
     refuse('position with a z', { ...group, position: { x: 0, y: 0, z: 1 } }),
     refuse('position without y', { ...group, position: { x: 0 } }),
     refuse('position with a string coordinate', { ...group, position: { x: '0', y: 0 } }),
-    // Issue 17, defect 6: one node at 1e20 (or 1e308 wide) blanked the whole canvas. Bounds: docs/contract.md, "Limits".
+    // Without bounds, one node at 1e20 (or 1e308 wide) blanked the whole canvas. Bounds: docs/contract.md, "Limits".
     accept('a position at the bounds (±10^7)', { ...group, position: { x: -1e7, y: 1e7 } }),
     accept('a size at the bound (10^5)', { ...group, width: 1e5, height: 1e5, style: { width: 1e5, height: 1e5 } }),
     refuse('x beyond 10^7', { ...group, position: { x: 1e20, y: 0 } }),

@@ -44,7 +44,7 @@ function resourceIdCases(): Case[] {
     refuse("exactly '..'", '..'),
     refuse('a number instead of a string', 42),
     refuse('null', null),
-    // Not well-formed Unicode: the stores would not tell "a\ud800" and "a\udbff" apart (issue 9, defect 5).
+    // Not well-formed Unicode: the stores would not tell "a\ud800" and "a\udbff" apart.
     refuse('an unpaired high surrogate', 'a\ud800'),
     refuse('an unpaired low surrogate', 'a\udc00b'),
     refuse('a low surrogate before a high one (reversed pair)', '\udc00\ud800'),

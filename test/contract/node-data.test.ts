@@ -601,7 +601,7 @@ describe('data shapes: per-type rules', () => {
   );
 });
 
-describe('bounds of node data (issue 9, defect 2: published in the JSON Schema, so ajv agrees)', () => {
+describe('bounds of node data (published in the JSON Schema, so ajv agrees)', () => {
   it.each([
     accept('a prompt of 100,000 characters', { prompt: 'x'.repeat(100_000) }),
     accept('a prompt of 100,000 astral code points (200,000 UTF-16 units): length counts code points', {

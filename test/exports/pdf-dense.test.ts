@@ -5,9 +5,9 @@ import type { ExportBoard, ExportShot } from '../../src/exports/export-board.js'
 import { pdfBoard } from '../../src/exports/pdf/pdf-board.js';
 
 /**
- * Dense PDF layouts (issue 51, defect 6; src/exports/pdf/pdf-board.ts): at 4 × 4 with every field, read back with
- * pdfjs, each panel prints every field's label and the start of its value (cut with an ellipsis, never left out), and
- * the picture's frame (its stroked rectangle) is measured against its column.
+ * Dense PDF layouts (src/exports/pdf/pdf-board.ts): at 4 × 4 with every field, read back with pdfjs, each panel prints
+ * every field's label and the start of its value (cut with an ellipsis, never left out), and the picture's frame (its
+ * stroked rectangle) is measured against its column.
  */
 
 const ALL_FIELDS = ['caption', 'action', 'dialogue', 'camera', 'lens', 'duration', 'notes'] as const;

@@ -10,9 +10,9 @@ import { oneShotBoard } from '../support/export-boards.js';
 import { pdfBoard } from '../../src/exports/pdf/pdf-board.js';
 
 /**
- * Framing guides in the PDF storyboard (issue 48, item 3; src/exports/pdf/guides.ts): read back with pdfjs as the
- * vector paths the page draws, each guide is at its fraction of the shot's frame (the frame's own stroked rectangle on
- * the page), over the picture; without the option nothing of them is drawn.
+ * Framing guides in the PDF storyboard (src/exports/pdf/guides.ts): read back with pdfjs as the vector paths the page
+ * draws, each guide is at its fraction of the shot's frame (the frame's own stroked rectangle on the page), over the
+ * picture; without the option nothing of them is drawn.
  */
 
 let dir = '';

@@ -13,8 +13,8 @@ import { pdfBoard } from '../../src/exports/pdf/pdf-board.js';
 import { shotListPdf } from '../../src/exports/pdf/shot-list-pdf.js';
 
 /**
- * The PDF storyboard and the printable shot list (issue 35, items 2 and 4; src/exports/pdf): real pictures made with
- * sharp, the PDFs read back with pdfjs (their pages, sizes, text and embedded pictures).
+ * The PDF storyboard and the printable shot list (src/exports/pdf): real pictures made with sharp, the PDFs read back
+ * with pdfjs (their pages, sizes, text and embedded pictures).
  */
 
 let dir = '';

@@ -11,10 +11,10 @@ import { connectClient, deploy, structured, type McpDeployment } from '../suppor
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * The board as a picture through /mcp (issue 34, item 3), with the official SDK client, on both stores and through a
- * gateway: get_canvas names the picture's URI (an extra field), resources/read of it answers image content whose
- * bytes decode as a PNG within the budget (a storyboard's contact sheet too, and WebP when asked), and a caller who
- * may not read the project is refused.
+ * The board as a picture through /mcp, with the official SDK client, on both stores and through a gateway: get_canvas
+ * names the picture's URI (an extra field), resources/read of it answers image content whose bytes decode as a PNG
+ * within the budget (a storyboard's contact sheet too, and WebP when asked), and a caller who may not read the project
+ * is refused.
  */
 
 const MODES = [

@@ -6,10 +6,9 @@ import { connectClient, deploy, structured, type McpDeployment } from '../suppor
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Placement for external agents (issue 34, item 4): get_canvas carries free areas (past the canvas's end, and beside
- * each board), so an agent that places twenty new nodes inside them, reading again between batches, covers nothing:
- * checked on the final canvas with every node at its drawn place (children of groups inside them), on both stores and
- * through a gateway.
+ * Placement for external agents: get_canvas carries free areas (past the canvas's end, and beside each board), so an
+ * agent that places twenty new nodes inside them, reading again between batches, covers nothing: checked on the final
+ * canvas with every node at its drawn place (children of groups inside them), on both stores and through a gateway.
  */
 
 const CARD = { width: 300, height: 220 };

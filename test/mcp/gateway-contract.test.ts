@@ -10,8 +10,8 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { seedWorld, type World } from '../backend/world.js';
 
 /**
- * Issue 9, defect 10: a gateway in front of a backend that answers a snapshot of another contract version, or none,
- * reports a contract error (not retryable), as the spec says, never `internal`.
+ * A gateway in front of a backend that answers a snapshot of another contract version, or none, reports a contract
+ * error (not retryable), as the spec says, never `internal`.
  */
 
 describe('a gateway reading snapshots from a backend of another contract version', () => {

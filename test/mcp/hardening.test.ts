@@ -7,8 +7,8 @@ import { costlyValues } from '../support/costly-bodies.js';
 import { LOOP_BUDGET_MS, rawRequest, whileHealthPolled } from '../support/raw-http.js';
 
 /**
- * Issue 9's defects at the MCP endpoint, against a real `serve` process: hostile bodies are refused with a short
- * answer while the server keeps answering /healthz, and every malformed header or body is refused cleanly.
+ * The MCP endpoint's hardening, against a real `serve` process: hostile bodies are refused with a short answer while
+ * the server keeps answering /healthz, and every malformed header or body is refused cleanly.
  */
 
 const BODY_LIMIT = 1024 * 1024;
@@ -117,7 +117,7 @@ describe('hostile MCP requests against a serve process', () => {
       expect(response.text.length).toBeLessThan(64 * 1024);
       expect(samples.length).toBeGreaterThan(0);
       expect(samples.every((sample) => sample.status === 200)).toBe(true);
-      // The budget (issue 9): no request of the default body limit holds the event loop for more than 100 ms.
+      // The budget: no request of the default body limit holds the event loop for more than 100 ms.
       process.stderr.write(
         `slowest /healthz during ${_name}: ${slowest.toFixed(1)} ms over ${samples.length} answers; event loop held at most ${loopDelayMs.toFixed(0)} ms\n`,
       );

@@ -9,9 +9,9 @@ import { MODES, connectClient, deploy, structured, type McpDeployment } from '..
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Large canvases within host limits (issue 20, item 5): get_canvas answers the whole canvas, exact to the spec, which
- * from about a thousand nodes is past what hosts accept in one result (Claude Code ≈ 25,000 tokens, claude.ai ≈
- * 150,000 characters). The canvas resources answer it in pieces that fit at any size.
+ * Large canvases within host limits: get_canvas answers the whole canvas, exact to the spec, which from about a
+ * thousand nodes is past what hosts accept in one result (Claude Code ≈ 25,000 tokens, claude.ai ≈ 150,000 characters).
+ * The canvas resources answer it in pieces that fit at any size.
  */
 
 /** A conservative reading of Claude Code's limit: 25,000 tokens at 3 characters a token (JSON tokenizes densely). */

@@ -17,9 +17,9 @@ import { signInWithLink, startTestServer, type TestServer } from '../support/ser
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * OAuth 2.1 for MCP (issue 20): a person connects an MCP client to one canvas from the client itself. The official
- * SDK clients (v1 and v2) go from the first 401 through discovery, dynamic registration and the consent page to
- * writes with no custom header; the person ends the connection and the next call is 401. And what must fail does.
+ * OAuth 2.1 for MCP: a person connects an MCP client to one canvas from the client itself. The official SDK clients (v1
+ * and v2) go from the first 401 through discovery, dynamic registration and the consent page to writes with no custom
+ * header; the person ends the connection and the next call is 401. And what must fail does.
  */
 
 const text = (id: string) => ({ id, type: 'textAnnotationNode', position: { x: 0, y: 0 }, data: { content: id } });
@@ -197,7 +197,7 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       await client!.close();
     });
 
-    it('an owner gives a connection the layout tool set: the model lists and calls tidy_canvas; a viewer cannot give it (issue 34)', async () => {
+    it('an owner gives a connection the layout tool set: the model lists and calls tidy_canvas; a viewer cannot give it', async () => {
       const { client } = await connectV1(s, 'ana', { decision: 'allow', canvas: 'p/c', access: 'edit' });
       const grant = (await s.server.store.grants.onCanvas('p', 'c')).find((each) => each.endedAt === null)!;
       const patch = (cookie: string, body: unknown) =>
@@ -245,7 +245,7 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
         .catch((error: Error) => error);
       expect(String(exporting)).toMatch(/Unknown tool: export_board/);
 
-      // The review set on the connection (issue 33): the model replies in a thread a person started.
+      // The review set on the connection: the model replies in a thread a person started.
       expect((await patch(s.cookies.olga, { tool_sets: ['review'] })).status).toBe(200);
       const started = await fetch(`${s.server.url}/api/v2/projects/p/canvases/c/threads`, {
         method: 'POST',
@@ -269,7 +269,7 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
       await client!.close();
     });
 
-    it('a host that signs in again replaces its earlier connection: one listed, the earlier token refused (issue 31)', async () => {
+    it('a host that signs in again replaces its earlier connection: one listed, the earlier token refused', async () => {
       const answer = { decision: 'allow', canvas: 'p/other', access: 'read' } as const;
       const first = await connectV1(s, 'olga', answer);
       const second = await connectV1(s, 'olga', answer);
@@ -357,7 +357,7 @@ describe.each(STORE_TARGETS)('OAuth connectors: $name', (target) => {
           params: { name: 'get_canvas', arguments: { project_id: 'p', canvas_id: 'other' } },
         }),
       });
-      // A tool error the model can read and explain (issue 31), not a transport refusal the SDK would throw.
+      // A tool error the model can read and explain, not a transport refusal the SDK would throw.
       expect(elsewhere.status).toBe(200);
       const outside = (await elsewhere.json()) as {
         result: { isError: boolean; structuredContent: { error: { code: string; message: string } } };

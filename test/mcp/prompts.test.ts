@@ -6,10 +6,10 @@ import { connectClient, deploy, structured, type McpDeployment } from '../suppor
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * MCP prompts (issue 37, item 3) through the official SDK client, on both stores and through a gateway: a host lists
- * three prompts, completes their arguments from what the token can open (projects, the project's canvases, the
- * canvas's boards and scripts), and gets a message that works with the six tools; a project the token cannot read is
- * refused, and tools/list is still the six.
+ * MCP prompts through the official SDK client, on both stores and through a gateway: a host lists three prompts,
+ * completes their arguments from what the token can open (projects, the project's canvases, the canvas's boards and
+ * scripts), and gets a message that works with the six tools; a project the token cannot read is refused, and
+ * tools/list is still the six.
  */
 
 const MODES = [

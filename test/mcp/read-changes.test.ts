@@ -10,9 +10,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { IDP } from '../backend/world.js';
 
 /**
- * "Changes since your last read" (issue 34, item 8) through the official SDK client, in-process and through a gateway,
- * on both stores: after a person edits the canvas, the agent's next get_canvas names the revision, who made it and
- * what changed; the agent's own writes and a read with nothing new carry no such field.
+ * "Changes since your last read" through the official SDK client, in-process and through a gateway, on both stores:
+ * after a person edits the canvas, the agent's next get_canvas names the revision, who made it and what changed; the
+ * agent's own writes and a read with nothing new carry no such field.
  */
 
 type Read = { layout: { revision: number }; changes_since_your_last_read?: ReadChanges };

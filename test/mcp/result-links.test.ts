@@ -10,7 +10,7 @@ import { waitFor } from '../support/wait.js';
 /** Results a client can use: absolute asset URLs everywhere, and resource links for a run's finished outputs. */
 
 const ids = { project_id: 'p1', canvas_id: 'c1' };
-/** Absolute, and signed (issue 19): readable with no other credential until it expires. */
+/** Absolute, and signed: readable with no other credential until it expires. */
 const ABSOLUTE_ASSET = /^https?:\/\/[^/]+\/assets\/asset_[A-Za-z0-9_-]{16}\?exp=\d+&sig=[A-Za-z0-9_-]+$/;
 
 interface RunRecord {

@@ -17,11 +17,11 @@ import { agentOnCanvas } from '../support/tokens.js';
 import { IDP } from '../backend/world.js';
 
 /**
- * Agents in review through MCP (issue 33, item 5) with the official SDK client, in-process and through a gateway, on
- * both stores. A person starts threads through REST; any agent that may read the canvas reads them as resources (a
- * canvas's open threads, one node's threads); only a token an owner gave the `review` tool set lists and calls
- * reply_to_comment and resolve_comment_thread, whose comments are signed with the token's name. No token approves:
- * the review-states route refuses every one, the review set and an owner's issue notwithstanding, and no tool does it.
+ * Agents in review through MCP with the official SDK client, in-process and through a gateway, on both stores. A person
+ * starts threads through REST; any agent that may read the canvas reads them as resources (a canvas's open threads, one
+ * node's threads); only a token an owner gave the `review` tool set lists and calls reply_to_comment and
+ * resolve_comment_thread, whose comments are signed with the token's name. No token approves: the review-states route
+ * refuses every one, the review set and an owner's issue notwithstanding, and no tool does it.
  */
 
 const REVIEW_TOOLS = ['reply_to_comment', 'resolve_comment_thread'];

@@ -10,10 +10,10 @@ import { agentOnCanvas } from '../support/tokens.js';
 import { IDP } from '../backend/world.js';
 
 /**
- * Run approvals (issue 34, item 6) for an agent whose client cannot ask its person in the call (the v1 client on the
- * 2025 era), on both stores, in-process and through a gateway: its paid run waits for a person's yes in the canvas and
- * nothing is charged; a person approves (an agent's token cannot), and the agent's retry with the same key submits the
- * run; a declined one is refused, and starts nothing.
+ * Run approvals for an agent whose client cannot ask its person in the call (the v1 client on the 2025 era), on both
+ * stores, in-process and through a gateway: its paid run waits for a person's yes in the canvas and nothing is charged;
+ * a person approves (an agent's token cannot), and the agent's retry with the same key submits the run; a declined one
+ * is refused, and starts nothing.
  */
 
 const BASE = '/api/v2/projects/p1/canvases/c1/run-approvals';

@@ -11,10 +11,10 @@ import { agentOnCanvas } from '../support/tokens.js';
 import { IDP } from '../backend/world.js';
 
 /**
- * An agent and a shot's drawing (issue 48, item 5) through the official MCP SDK client, on both stores: get_canvas
- * names each shot's drawing; the shot-drawing resource answers its strokes; with the edit-in-place tool the agent adds
- * a camera-move arrow to shot 4's notes layer (its `marks`), which the board picture shows at once and a person can
- * undo; a malformed mark is refused naming the field. The default tools/list stays the six.
+ * An agent and a shot's drawing through the official MCP SDK client, on both stores: get_canvas names each shot's
+ * drawing; the shot-drawing resource answers its strokes; with the edit-in-place tool the agent adds a camera-move
+ * arrow to shot 4's notes layer (its `marks`), which the board picture shows at once and a person can undo; a malformed
+ * mark is refused naming the field. The default tools/list stays the six.
  */
 
 const ARROW = {

@@ -7,10 +7,10 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { agentOnCanvas } from '../support/tokens.js';
 
 /**
- * Spend confirmation for external agents (issue 34, item 6) with the official v2 client on the 2026-07-28 era, on both
- * stores, in-process and through a gateway: a paid run submitted through the `runs` tool set is first answered with an
- * input_required form elicitation naming its cost; the person's yes submits it, a no starts nothing; a requestState
- * that was tampered with is never trusted (the question comes again).
+ * Spend confirmation for external agents with the official v2 client on the 2026-07-28 era, on both stores, in-process
+ * and through a gateway: a paid run submitted through the `runs` tool set is first answered with an input_required form
+ * elicitation naming its cost; the person's yes submits it, a no starts nothing; a requestState that was tampered with
+ * is never trusted (the question comes again).
  */
 
 const PAID_DATA = { prompt: 'a lighthouse at dusk', size: '2K', imageUrl: null, aspectRatio: '16:9' };

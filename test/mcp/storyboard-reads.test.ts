@@ -4,9 +4,9 @@ import { connectClient, deploy, structured, toolError, type McpDeployment } from
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Agents and storyboards (issue 32, item 7), through the six published tools on both stores: an agent creates a board
- * of numbered shots with their fields as a storyboard node, reads the whole structure back from get_canvas, finds the
- * shots listed in the outline resource of a large canvas, and a wrong field value is refused naming the field.
+ * Agents and storyboards, through the six published tools on both stores: an agent creates a board of numbered shots
+ * with their fields as a storyboard node, reads the whole structure back from get_canvas, finds the shots listed in the
+ * outline resource of a large canvas, and a wrong field value is refused naming the field.
  */
 
 const CANVAS = { project_id: 'p1', canvas_id: 'c1' };

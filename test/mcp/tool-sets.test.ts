@@ -10,10 +10,10 @@ import { waitFor } from '../support/wait.js';
 import { IDP } from '../backend/world.js';
 
 /**
- * Tool sets (issue 34, item 2) through the official SDK client, in-process and through a gateway, on both stores: a
- * token lists exactly the six unless its owner enabled sets; with `exports` and `layout` enabled it lists their tools,
- * narrows them with X-MCP-Toolsets, and an agent exports a board and reads the file back (issue 35, item 1). A set
- * the token was not given is refused by name; an unknown one is named too.
+ * Tool sets through the official SDK client, in-process and through a gateway, on both stores: a token lists exactly
+ * the six unless its owner enabled sets; with `exports` and `layout` enabled it lists their tools, narrows them with
+ * X-MCP-Toolsets, and an agent exports a board and reads the file back. A set the token was not given is refused by
+ * name; an unknown one is named too.
  */
 
 const SETS_TOOLS = ['export_board', 'get_export', 'tidy_canvas'];

@@ -57,7 +57,7 @@ describe.each(cases)('MCP tools: $name', ({ mode, target }) => {
         expect(tool.description!.length).toBeGreaterThan(80);
         expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
         expect(tool.outputSchema).toMatchObject({ type: 'object' });
-        // The title once, at the top: the icons (issue 37) took the bytes a second copy in annotations cost.
+        // The title once, at the top: the icons took the bytes a second copy in annotations cost.
         expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
           'destructiveHint',
           'idempotentHint',

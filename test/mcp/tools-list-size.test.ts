@@ -4,7 +4,7 @@ import { STORYBOARDING_SKILL_URI } from '../../src/mcp/skill-catalog.js';
 import { deploy, type McpDeployment } from '../support/mcp.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
-/** What tools/list costs every agent on every session (issue 12: at most 40 KB), measured on the wire. */
+/** What tools/list costs every agent on every session (at most 40 KB), measured on the wire. */
 
 const BUDGET_BYTES = 40 * 1024;
 
@@ -89,7 +89,7 @@ describe('tools/list size', () => {
     expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 
-  it('gives each of the six tools an icon its URL serves as SVG, within the same budget (issue 37)', async () => {
+  it('gives each of the six tools an icon its URL serves as SVG, within the same budget', async () => {
     const { tools } = await toolsList();
     expect(tools).toHaveLength(6);
     for (const tool of tools as Array<{ name: string; icons?: Array<{ src: string }> }>) {

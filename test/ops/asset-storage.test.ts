@@ -14,9 +14,9 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Issue 19, item 1: `admin assets migrate --to` moves every asset between the three stores, each copy verified before
- * its record points at it, with a count and a checksum; servers serve throughout. Backup and restore carry assets
- * from any store. S3 is s3rver, a local stand-in of its wire protocol.
+ * `admin assets migrate --to` moves every asset between the three stores, each copy verified before its record points
+ * at it, with a count and a checksum; servers serve throughout. Backup and restore carry assets from any store. S3 is
+ * s3rver, a local stand-in of its wire protocol.
  */
 
 const dirs: string[] = [];

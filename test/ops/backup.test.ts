@@ -13,9 +13,9 @@ import { api, startTestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Issue 13, item 6: `admin backup` writes one archive with a consistent database copy and the asset files it lists,
- * while the server runs; `admin restore` brings it back into an empty data dir, and a server started there serves
- * the canvas and its generated image.
+ * `admin backup` writes one archive with a consistent database copy and the asset files it lists, while the server
+ * runs; `admin restore` brings it back into an empty data dir, and a server started there serves the canvas and its
+ * generated image.
  */
 
 const CANVAS = '/api/v2/projects/film/canvases/board';
@@ -40,7 +40,7 @@ describe('backup and restore on SQLite', () => {
     let image: Buffer;
     try {
       ({ token, run, image } = await canvasWithFinishedImage(source));
-      // Review is in the database, so in the backup (issue 33): a thread with its comment.
+      // Review is in the database, so in the backup: a thread with its comment.
       await source.store.review.createThread(
         {
           id: 'thread_kept',
@@ -122,7 +122,7 @@ describe('backup and restore on SQLite', () => {
       expect((await cli(['admin', 'backup', '--out', archive, '--data', dataDir, '--json'])).code).toBe(0);
       const again = await cli(['admin', 'backup', '--out', archive, '--data', dataDir, '--json']);
       expect(again.code).toBe(1);
-      // With --json, a failure is one JSON object on stdout too (issue 17).
+      // With --json, a failure is one JSON object on stdout too.
       expect((again.json as { error: { message: string } }).error.message).toContain('already exists');
     } finally {
       await source.close();

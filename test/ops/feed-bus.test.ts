@@ -16,10 +16,10 @@ import { STORE_TARGETS, openTestStore, type TestDatabase } from '../support/stor
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 36, item 2: the feed bus (`--feed-bus nats://…`). Server processes on one PostgreSQL signal each other through
- * NATS subjects per canvas instead of NOTIFY: a write on one server reaches the feeds of the others, a server follows
- * only the canvases it has feeds for (and stops when the last closes), and an outage of NATS slows delivery down (the
- * feeds poll) without losing a change, until NATS is back and live delivery resumes.
+ * The feed bus (`--feed-bus nats://…`). Server processes on one PostgreSQL signal each other through NATS subjects per
+ * canvas instead of NOTIFY: a write on one server reaches the feeds of the others, a server follows only the canvases
+ * it has feeds for (and stops when the last closes), and an outage of NATS slows delivery down (the feeds poll) without
+ * losing a change, until NATS is back and live delivery resumes.
  *
  * Needs the NATS of this machine at 127.0.0.1:4222 (.ci/run starts it) and, for the restart, the `nats-server` binary:
  * the shared service is never restarted, a throwaway one on a free port is.

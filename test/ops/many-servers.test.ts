@@ -14,13 +14,13 @@ import { STORE_TARGETS, openTestStore, type TestDatabase } from '../support/stor
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 19, item 3: many servers on one PostgreSQL. Two `serve` processes, each with its own data dir, and one
- * `worker` process share a database and keep assets in it (`--asset-store postgres`). A run the worker executes is
- * viewed and its image downloaded through either server; the feed of one shows the other's writes; a person's
- * session works on both; killing either server loses nothing acknowledged.
+ * Many servers on one PostgreSQL. Two `serve` processes, each with its own data dir, and one `worker` process share a
+ * database and keep assets in it (`--asset-store postgres`). A run the worker executes is viewed and its image
+ * downloaded through either server; the feed of one shows the other's writes; a person's session works on both; killing
+ * either server loses nothing acknowledged.
  *
- * Twice (issue 36, item 6): processes signalling each other with PostgreSQL NOTIFY, and through the NATS feed bus
- * (`--feed-bus`, test/ops/feed-bus.test.ts has its own cases).
+ * Twice: processes signalling each other with PostgreSQL NOTIFY, and through the NATS feed bus (`--feed-bus`,
+ * test/ops/feed-bus.test.ts has its own cases).
  */
 
 const postgres = STORE_TARGETS[1]!;

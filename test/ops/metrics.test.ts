@@ -8,7 +8,7 @@ import { openEvents } from '../support/sse.js';
 import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
-/** Issue 13, item 4: GET /metrics in Prometheus format, with bounded labels, and who may scrape it. */
+/** GET /metrics in Prometheus format, with bounded labels, and who may scrape it. */
 
 const CANVAS = '/api/v2/projects/film/canvases/board';
 const node = (id: string) => ({
@@ -323,7 +323,7 @@ describe('GET /metrics with a run worker', () => {
 describe('who may scrape /metrics', () => {
   const target = STORE_TARGETS[0]!;
 
-  it('answers only loopback Host names on a loopback server, as /mcp does: a DNS-rebinding page cannot read it (issue 17)', async () => {
+  it('answers only loopback Host names on a loopback server, as /mcp does: a DNS-rebinding page cannot read it', async () => {
     const server = await startTestServer(target);
     try {
       const { port } = server.server;

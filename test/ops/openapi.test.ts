@@ -11,11 +11,10 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Issue 13, item 5: the OpenAPI 3.1 document of the REST API, generated from the zod contract, is valid and lists
- * exactly the routes the server registers. The web canvas's pages (registerWebRoutes) are pages, not API: they are
- * left out on both sides. Each route is registered through its declaration (src/http/route-declaration.ts), whose
- * schemas its handler parses with and the document is built from; the app refuses to start with a route registered
- * any other way.
+ * The OpenAPI 3.1 document of the REST API, generated from the zod contract, is valid and lists exactly the routes the
+ * server registers. The web canvas's pages (registerWebRoutes) are pages, not API: they are left out on both sides.
+ * Each route is registered through its declaration (src/http/route-declaration.ts), whose schemas its handler parses
+ * with and the document is built from; the app refuses to start with a route registered any other way.
  */
 
 type Document = { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };

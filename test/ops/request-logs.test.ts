@@ -4,8 +4,8 @@ import { api, startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Issue 13, item 3: every API request and tool call logs its outcome (status, error code when it failed, duration,
- * request id, token id, chat run id), and a failed tool call never reads like a success.
+ * Every API request and tool call logs its outcome (status, error code when it failed, duration, request id, token id,
+ * chat run id), and a failed tool call never reads like a success.
  */
 
 const CANVAS = '/api/v2/projects/film/canvases/board';

@@ -31,9 +31,9 @@ import { SuperBox } from '@trustnxt/c2pa-ts/jumbf';
 import { ManifestStore } from '@trustnxt/c2pa-ts/manifest';
 
 /**
- * Content credentials (issue 37, item 4; docs/provenance.md): run outputs and exports made by a real server carry a C2PA
- * manifest that c2pa-rs's reader (the Content Authenticity Initiative's, in @contentauth/c2pa-wasm) validates against
- * the deployment's CA or a configured one; one changed byte of the media makes it Invalid. Read back from the bytes a
+ * Content credentials (docs/provenance.md): run outputs and exports made by a real server carry a C2PA manifest that
+ * c2pa-rs's reader (the Content Authenticity Initiative's, in @contentauth/c2pa-wasm) validates against the
+ * deployment's CA or a configured one; one changed byte of the media makes it Invalid. Read back from the bytes a
  * browser downloads.
  */
 
@@ -566,7 +566,7 @@ describe('when a file cannot be signed', () => {
     expect(lines.join('')).toMatch(/"level":40.*could not be signed; stored without them/);
   });
 
-  it('an export kept unsigned on the deployment certificate says so, for its warnings (issue 51, defect 2)', async () => {
+  it('an export kept unsigned on the deployment certificate says so, for its warnings', async () => {
     const { logger } = capture();
     const credentials = createContentCredentials({
       store: { sharedSecret: () => Promise.reject(new Error('database away')), assets: { getAsset: async () => null } },
@@ -590,7 +590,7 @@ describe('when a file cannot be signed', () => {
   });
 });
 
-describe('an export over the signing limit (issue 51, defect 2)', () => {
+describe('an export over the signing limit', () => {
   let context: Awaited<ReturnType<typeof studio>>;
   // A limit any animatic passes: the file is kept, unsigned, and the export says so and why.
   beforeAll(async () => {

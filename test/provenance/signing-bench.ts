@@ -1,7 +1,7 @@
 /**
- * What content credentials add to a run (docs/performance.md, "Content credentials (issue 37)"): the time to sign a
- * 2 MB JPEG, a 20 MB JPEG and a 10 MB MP4 with a run output's manifest, as the run engine does, after the one-time
- * WebAssembly load. Not a test (vitest runs *.test.ts only): `npx tsx test/provenance/signing-bench.ts`.
+ * What content credentials add to a run (docs/performance.md, "Content credentials"): the time to sign a 2 MB JPEG, a
+ * 20 MB JPEG and a 10 MB MP4 with a run output's manifest, as the run engine does, after the one-time WebAssembly load.
+ * Not a test (vitest runs *.test.ts only): `npx tsx test/provenance/signing-bench.ts`.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

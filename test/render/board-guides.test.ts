@@ -12,9 +12,9 @@ import { insertUploadRecords } from '../../src/store/asset-records.js';
 import { openStore, sqliteFileIn, type Store } from '../../src/store/store.js';
 
 /**
- * Framing guides on the board picture (issue 48, item 3): a storyboard's contact sheet with `guides=` draws each guide
- * at its fraction of every shot's frame, checked by pixels with sharp: title safe 5 % in from the frame's edge, the
- * 9:16 crop of a 16:9 frame 31.6 % of its width, centred; without `guides` there is none, and the two are cached apart.
+ * Framing guides on the board picture: a storyboard's contact sheet with `guides=` draws each guide at its fraction of
+ * every shot's frame, checked by pixels with sharp: title safe 5 % in from the frame's edge, the 9:16 crop of a 16:9
+ * frame 31.6 % of its width, centred; without `guides` there is none, and the two are cached apart.
  */
 
 const REF = { projectId: 'p1', canvasId: 'c1' };

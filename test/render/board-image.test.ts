@@ -13,9 +13,9 @@ import { insertUploadRecords } from '../../src/store/asset-records.js';
 import { openStore, sqliteFileIn, type Store } from '../../src/store/store.js';
 
 /**
- * The board as a picture (issue 34, item 3), drawn from real PNG assets kept in a real asset store: a storyboard's
- * contact sheet and a canvas of mixed nodes decode as PNGs within the budget, are not blank, and a second read of the
- * same revision is answered from the cache; a 200-node canvas stays within the budget too.
+ * The board as a picture, drawn from real PNG assets kept in a real asset store: a storyboard's contact sheet and a
+ * canvas of mixed nodes decode as PNGs within the budget, are not blank, and a second read of the same revision is
+ * answered from the cache; a 200-node canvas stays within the budget too.
  */
 
 const REF = { projectId: 'p1', canvasId: 'c1' };

@@ -7,9 +7,9 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * A run's image result gets a thumbnail (issue 34, item 3) at /assets/{id}/thumbnail, over real HTTP: made on the
- * first request and kept as an asset, read with the picture's own signed URL (nothing else unsigned), and the REST
- * board picture of the same canvas.
+ * A run's image result gets a thumbnail at /assets/{id}/thumbnail, over real HTTP: made on the first request and kept
+ * as an asset, read with the picture's own signed URL (nothing else unsigned), and the REST board picture of the same
+ * canvas.
  */
 
 describe.each(STORE_TARGETS)('thumbnails of run results on $name', (target) => {

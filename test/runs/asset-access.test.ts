@@ -10,10 +10,10 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Asset access (issue 19): an asset is read with the signed URL a tool result or run record carries, until it
- * expires, or by a member of its project (session or backend token); an unsigned guess is 401, a caller without
- * rights 404. The same rules on every asset store: local files, chunks in PostgreSQL, and S3 (against s3rver, a local
- * stand-in of the S3 wire protocol: no S3 service is reachable from the test machine).
+ * Asset access (docs/runs.md, "Who may read an asset"): an asset is read with the signed URL a tool result or run
+ * record carries, until it expires, or by a member of its project (session or backend token); an unsigned guess is 401,
+ * a caller without rights 404. The same rules on every asset store: local files, chunks in PostgreSQL, and S3 (against
+ * s3rver, a local stand-in of the S3 wire protocol: no S3 service is reachable from the test machine).
  */
 
 const ids = { project_id: 'p1', canvas_id: 'c1' };

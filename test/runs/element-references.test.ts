@@ -13,12 +13,12 @@ import { png } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Elements reaching generation (issue 32, item 5), on both stores through the engine and the providers' stand-ins
- * (fal's queue API and Replicate's predictions API, with their official clients in the path): "Mara" with three
- * reference photos, linked to a generation by `@Mara` in its prompt or by a board's shot whose cast names her; fal's
- * image model that takes references receives the three pictures, Replicate's video model that takes none runs on the
- * prompt alone, and each run record says which elements it was given and whether they were used. An agent reads the
- * elements in get_canvas, in both tool server modes.
+ * Elements reaching generation, on both stores through the engine and the providers' stand-ins (fal's queue API and
+ * Replicate's predictions API, with their official clients in the path): "Mara" with three reference photos, linked to
+ * a generation by `@Mara` in its prompt or by a board's shot whose cast names her; fal's image model that takes
+ * references receives the three pictures, Replicate's video model that takes none runs on the prompt alone, and each
+ * run record says which elements it was given and whether they were used. An agent reads the elements in get_canvas, in
+ * both tool server modes.
  */
 
 const FAL_REFERENCE_MODEL = 'fal-ai/nano-banana/edit';

@@ -18,8 +18,8 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 22: Replicate and fal as providers, through their official clients (`replicate`, `@fal-ai/client`), against
- * local stand-ins of their documented APIs: states mapped onto ours, queue positions in the run's progress, retries of
+ * Replicate and fal as providers, through their official clients (`replicate`, `@fal-ai/client`), against local
+ * stand-ins of their documented APIs: states mapped onto ours, queue positions in the run's progress, retries of
  * 429/5xx, failures as provider_error, our cancel calling theirs (and a cancel that loses the race to completion
  * delivering the result), result files copied into our assets (a result URL that 404s fails the run).
  */

@@ -15,9 +15,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 9, defect 15: every generation-shaped node type runs on the offline local provider and produces a real file
- * that decodes: a storyboard sheet, videos (generated, from shots, composed from clips with an audio track), a 3D
- * world, trimmed audio. Issue 35, item 3: a video story is an animatic of all its shots, each for its own duration.
+ * Every generation-shaped node type runs on the offline local provider and produces a real file that decodes: a
+ * storyboard sheet, videos (generated, from shots, composed from clips with an audio track), a 3D world, trimmed audio.
+ * A video story is an animatic of all its shots, each for its own duration.
  */
 
 const ids = { project_id: 'p1', canvas_id: 'c1' };

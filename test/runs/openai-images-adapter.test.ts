@@ -315,7 +315,7 @@ describe('OpenAI-compatible images adapter', () => {
     it('stores the API image as the run asset and serves it', async () => {
       const done = await run('ok', 'ok', 0);
       expect(done).toMatchObject({ status: 'succeeded', attempt: 1 });
-      // Read as a member of the project would (an unsigned asset URL needs a credential: issue 19).
+      // Read as a member of the project would (an unsigned asset URL needs a credential).
       const { secret } = await server.store.tokens.createToken({
         name: 'reader',
         kind: 'backend',
@@ -330,7 +330,7 @@ describe('OpenAI-compatible images adapter', () => {
           await fetch(`${server.url}${done.outputs[0]!.url}`, { headers: { authorization: `Bearer ${secret}` } })
         ).arrayBuffer(),
       );
-      // The API's picture, pixel for pixel, with content credentials added (issue 37): made by the OpenAI provider.
+      // The API's picture, pixel for pixel, with content credentials added: made by the OpenAI provider.
       const pixels = async (bytes: Buffer) => sharp(bytes).raw().toBuffer();
       expect((await pixels(served)).equals(await pixels(STUB_IMAGE))).toBe(true);
       const credentials = await readCredentials(served, 'image/png');

@@ -12,14 +12,14 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 22: audio nodes' speech through an OpenAI-compatible speech API, by the AI SDK's OpenAI provider, against a
- * local stand-in of the documented API: POST /v1/audio/speech with a bearer key and {model, input, voice,
- * response_format, instructions?}, answering the audio bytes (or an {error: {message}} body with a 4xx/5xx status).
+ * Audio nodes' speech through an OpenAI-compatible speech API, by the AI SDK's OpenAI provider, against a local
+ * stand-in of the documented API: POST /v1/audio/speech with a bearer key and {model, input, voice, response_format,
+ * instructions?}, answering the audio bytes (or an {error: {message}} body with a 4xx/5xx status).
  */
 
 const API_KEY = 'sk-speech-test-not-a-real-key';
 // A few bytes that stand for an MP3 stream (an ID3 header, then an MPEG audio frame header): the adapter stores what
-// the API sends, and the engine keeps it because its bytes are an MP3's (issue 29: types come from the bytes).
+// the API sends, and the engine keeps it because its bytes are an MP3's (types come from the bytes).
 const STUB_AUDIO = Buffer.concat([
   Buffer.from('ID3\u0004\u0000\u0000\u0000\u0000\u0000\u0000', 'latin1'),
   Buffer.from([0xff, 0xfb, 0x90, 0x64]),
@@ -290,7 +290,7 @@ describe('OpenAI-compatible speech adapter', () => {
           headers: { authorization: `Bearer ${secret}` },
         });
         expect(served.headers.get('content-type')).toBe('audio/mpeg');
-        // The API's sound, its MPEG frames untouched, with content credentials added in an ID3 frame (issue 37).
+        // The API's sound, its MPEG frames untouched, with content credentials added in an ID3 frame.
         const bytes = Buffer.from(await served.arrayBuffer());
         const frames = STUB_AUDIO.subarray(10);
         expect(bytes.subarray(bytes.length - frames.length).equals(frames)).toBe(true);

@@ -140,7 +140,7 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
       expect(running.states.frame?.generationStartedAt).toBe(Date.parse(done.started_at!));
       expect(done.outputs).toHaveLength(2);
       for (const output of done.outputs) {
-        // Tool results carry asset URLs absolute, under the server's public URL (issue 12), and signed (issue 19).
+        // Tool results carry asset URLs absolute, under the server's public URL, and signed.
         expect(output).toMatchObject({ kind: 'image', mime_type: 'image/png' });
         expect(output.url.startsWith(`${h.server.url}/assets/${output.asset_id}?exp=`)).toBe(true);
         const response = await fetch(output.url);
@@ -304,7 +304,7 @@ describe.each(STORE_TARGETS)('node runs end to end: $name', (target) => {
       expect(repeated.status).toBe('cancelled');
     });
 
-    it('deleting a node stops its runs, and a new node with the same id shows none of them (issue 9, defect 3)', async () => {
+    it('deleting a node stops its runs, and a new node with the same id shows none of them', async () => {
       await h.node('doomed', 'imageGenNode', {
         prompt: 'will be deleted',
         size: '1K',

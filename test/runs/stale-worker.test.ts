@@ -15,9 +15,8 @@ import { STORE_TARGETS, openTestStore } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 9, defect 4: a worker that stalled past its lease (paused, starved) while another finished its run must not
- * touch that run's files when it resumes. Outputs are staged per attempt and published only by the completion that
- * still holds the lease.
+ * A worker that stalled past its lease (paused, starved) while another finished its run must not touch that run's files
+ * when it resumes. Outputs are staged per attempt and published only by the completion that still holds the lease.
  */
 
 function provider(name: string, delayMs: number, executions: string[]): RunProvider {
@@ -121,7 +120,7 @@ describe.each(STORE_TARGETS)('a stale worker: $name', (target) => {
       expect(executions).toContain('healthy:2');
       const assetId = done!.outputs[0]!.asset_id;
       expect(JSON.parse(readFileSync(join(dataDir, 'assets', assetId), 'utf8'))).toEqual({ by: 'healthy' });
-      // Published files are private like the rest of the data dir (issue 9, defect 16).
+      // Published files are private like the rest of the data dir.
       expect((statSync(join(dataDir, 'assets', assetId)).mode & 0o777).toString(8)).toBe('600');
 
       // The stalled worker finishes later: its completion is refused and its staged file is discarded.

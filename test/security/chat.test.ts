@@ -15,11 +15,10 @@ import {
 } from '../agent/chat-support.js';
 
 /**
- * Issue 29, items 5, 10, 12 and 13, on the canvas chat: spend is bounded per person and per project over a day (and
- * open conversations per person), a provider that reports no usage is counted by an estimate (never as zero), the
- * assistant's turn reaches only the conversation's canvas and the canvases its person named (and the turn says when it
- * read another one), canvas text is marked as data in the prompt, and a person's message can never take the id of
- * another author's message.
+ * On the canvas chat, spend is bounded per person and per project over a day (and open conversations per person), a
+ * provider that reports no usage is counted by an estimate (never as zero), the assistant's turn reaches only the
+ * conversation's canvas and the canvases its person named (and the turn says when it read another one), canvas text is
+ * marked as data in the prompt, and a person's message can never take the id of another author's message.
  */
 
 const text = (value: string) => ({ message: { id: `page-${Math.random().toString(36).slice(2)}`, text: value } });

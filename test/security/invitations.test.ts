@@ -3,10 +3,10 @@ import { api, signInWithLink, startTestServer, type ApiRequest, type TestServer 
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Issue 29, item 1: an invitation never does more than its maker may still do. Only owners invite; an invitation
- * whose maker is no longer an owner (or no longer a member) no longer works, and removing or demoting an owner
- * withdraws their open invitations in the same transaction. The review's reproduction: owner A invites with role
- * owner; owner B removes A; the link used to make an owner, who could then demote B.
+ * An invitation never does more than its maker may still do. Only owners invite; an invitation whose maker is no longer
+ * an owner (or no longer a member) no longer works, and removing or demoting an owner withdraws their open invitations
+ * in the same transaction. A security review's reproduction: owner A invites with role owner; owner B removes A; the
+ * link used to make an owner, who could then demote B.
  */
 
 const IDP = 'https://idp.example';

@@ -7,10 +7,10 @@ import { signInWithLink, startTestServer, type TestServer } from '../support/ser
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Issue 29, items 4, 7 and 11: the authorization server's anonymous routes have budgets (requests per address,
- * registrations per hour, body sizes) and unused registrations expire; signing out of canvas-mcp ends the
- * authorization server's session, and an authorization request from a browser where another person (or nobody) is
- * signed in shows the sign-in and consent again; a refresh token used twice within its grace answers the same pair.
+ * The authorization server's anonymous routes have budgets (requests per address, registrations per hour, body sizes)
+ * and unused registrations expire; signing out of canvas-mcp ends the authorization server's session, and an
+ * authorization request from a browser where another person (or nobody) is signed in shows the sign-in and consent
+ * again; a refresh token used twice within its grace answers the same pair.
  */
 
 const IDP = 'https://idp.example';

@@ -8,9 +8,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 29, item 9: a provider's error message is kept in the run record and shown to everyone who may read the
- * canvas; a provider that echoes the key it was sent must not put that key there. Configured secrets, and anything
- * shaped like a key, are redacted before a message is stored, shown or logged.
+ * A provider's error message is kept in the run record and shown to everyone who may read the canvas; a provider that
+ * echoes the key it was sent must not put that key there. Configured secrets, and anything shaped like a key, are
+ * redacted before a message is stored, shown or logged.
  */
 
 describe.each(STORE_TARGETS)('a provider that echoes its key: $name', (target) => {

@@ -13,10 +13,10 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 29, item 2: a hosted provider's result is kept only as the media type the run makes, decided from its bytes;
- * its `content-type` and a `data:` URI's type are never trusted, and SVG and HTML are refused. Every asset answer is
- * `nosniff` with a sandboxing Content-Security-Policy, and anything that is not a raster picture, a sound or a film is
- * a download, so nothing served from the app's origin runs with a viewer's session.
+ * A hosted provider's result is kept only as the media type the run makes, decided from its bytes; its `content-type`
+ * and a `data:` URI's type are never trusted, and SVG and HTML are refused. Every asset answer is `nosniff` with a
+ * sandboxing Content-Security-Policy, and anything that is not a raster picture, a sound or a film is a download, so
+ * nothing served from the app's origin runs with a viewer's session.
  */
 
 const SVG_WITH_SCRIPT = Buffer.from(

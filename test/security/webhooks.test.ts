@@ -8,10 +8,10 @@ import { STORE_TARGETS, type TestDatabase } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Issue 29, items 3, 6, 8 and 14: webhook deliveries are independent (a receiver that never answers holds only its own
- * endpoint), private networks only when the operator allows them, delivery errors say what kind of failure without
- * the socket's words, the network rule classifies every address form (IPv4-mapped, NAT64, 6to4, …) and checks the
- * peer actually reached, and endpoints and pending deliveries are bounded.
+ * Webhook deliveries are independent (a receiver that never answers holds only its own endpoint), private networks only
+ * when the operator allows them, delivery errors say what kind of failure without the socket's words, the network rule
+ * classifies every address form (IPv4-mapped, NAT64, 6to4, …) and checks the peer actually reached, and endpoints and
+ * pending deliveries are bounded.
  */
 
 const IDP = 'https://idp.example';

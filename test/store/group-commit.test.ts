@@ -7,8 +7,8 @@ import { openSqliteDriver } from '../../src/store/sqlite-driver.js';
 import type { SqlDriver } from '../../src/store/sql-driver.js';
 
 /**
- * Group commit on SQLite (issue 19, item 5): write transactions that arrive together share one durable commit, each
- * still all or nothing, a refused one never failing its neighbours, and none acknowledged before the commit.
+ * Group commit on SQLite: write transactions that arrive together share one durable commit, each still all or nothing,
+ * a refused one never failing its neighbours, and none acknowledged before the commit.
  */
 
 describe('SQLite group commit', () => {

@@ -137,7 +137,7 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
       expect(layout?.nodes.map((row) => row.id)).toEqual(['a', 'b']);
     });
 
-    it('006 brings a node stored at 1e20 (and 1e308 wide) within the bounds, so the canvas reads and reverts again (issue 17, defect 6)', async () => {
+    it('006 brings a node stored at 1e20 (and 1e308 wide) within the bounds, so the canvas reads and reverts again', async () => {
       database = await target.createDatabase();
       const driver = openDriver(database.location);
       opened = driver;

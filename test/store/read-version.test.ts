@@ -8,8 +8,8 @@ import type { SqlDriver } from '../../src/store/sql-driver.js';
 import { createReadCache } from '../../src/store/read-cache.js';
 
 /**
- * The SQLite read version (issue 19, item 6): asked several times per request, it is read once per turn of the event
- * loop. Our own commits are seen by the very next read; another process's commit from the next turn.
+ * The SQLite read version: asked several times per request, it is read once per turn of the event loop. Our own commits
+ * are seen by the very next read; another process's commit from the next turn.
  */
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -609,7 +609,8 @@ describe.each(STORE_TARGETS)('store contract: $name', (target) => {
       it('reads a node row with the canvas row only until the write changes anything: a batch updating one node twice keeps both', async () => {
         const canvas = await freshCanvas();
         await store.writes.createNode(canvas.at(0), textNode('n'));
-        // The first operation's node is read ahead (issue 36, item 1); the second must see the first's change.
+        // The first operation's node is read ahead, with the canvas row before the write begins; the second must see
+        // the first's change.
         await store.writes.applyBatch(canvas.at(1), [
           { op: 'update_node', node_id: 'n', set: { position: { x: 7, y: 8 } } },
           { op: 'update_node', node_id: 'n', set: { data: { content: 'second' } } },

@@ -4,10 +4,10 @@ import { STORE_TARGETS, openTwoProcesses } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Token lookups are remembered until a token changes (issue 36, items 1 and 4; src/store/token-cache.ts), not until
- * any commit: a revocation is refused at once by the process that made it and, on the same database, by every other
- * process as soon as it hears of it (SQLite: the token epoch, read on the next turn; PostgreSQL: NOTIFY), well within
- * the five seconds after which nothing remembered is trusted anyway.
+ * Token lookups are remembered until a token changes (src/store/token-cache.ts), not until any commit: a revocation is
+ * refused at once by the process that made it and, on the same database, by every other process as soon as it hears of
+ * it (SQLite: the token epoch, read on the next turn; PostgreSQL: NOTIFY), well within the five seconds after which
+ * nothing remembered is trusted anyway.
  */
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,6 +1,6 @@
 /**
- * The JSON values that cost a naive server the most per byte (issue 9, defect 2), each sized so that a body holding
- * one stays under the default body limit of 1 MiB. Tests compose them into tool calls and REST bodies.
+ * The JSON values that cost a naive server the most per byte, each sized so that a body holding one stays under the
+ * default body limit of 1 MiB. Tests compose them into tool calls and REST bodies.
  */
 export function costlyValues() {
   const wrongProp =

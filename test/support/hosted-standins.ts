@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { deterministicPng } from '../../src/runs/providers/artifacts.js';
 
 /**
- * Local stand-ins of two hosted generation APIs, speaking their documented wire formats (issue 22), on one loopback
- * server: Replicate's predictions API under /replicate/v1 (create by model or version with `Prefer: wait`, get,
- * cancel; statuses starting → processing → succeeded | failed | canceled; output file URLs) and fal's queue API under
- * /fal (submit → IN_QUEUE with a queue position, status → IN_PROGRESS → COMPLETED, result, cancel answering 202 or
- * 400 ALREADY_COMPLETED). Result files are served under /files. Each request is scripted by a plan, taken in order.
+ * Local stand-ins of two hosted generation APIs, speaking their documented wire formats, on one loopback server:
+ * Replicate's predictions API under /replicate/v1 (create by model or version with `Prefer: wait`, get, cancel;
+ * statuses starting → processing → succeeded | failed | canceled; output file URLs) and fal's queue API under /fal
+ * (submit → IN_QUEUE with a queue position, status → IN_PROGRESS → COMPLETED, result, cancel answering 202 or 400
+ * ALREADY_COMPLETED). Result files are served under /files. Each request is scripted by a plan, taken in order.
  */
 
 export const REPLICATE_TOKEN = 'r8_standin_not_a_real_token';

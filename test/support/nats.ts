@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { connect } from 'nats';
 
 /**
- * The NATS of this machine for the feed bus tests (issue 36): the shared service at 127.0.0.1:4222 (.ci/run starts it
- * when it is not running), and the `nats-server` binary for tests that need a NATS of their own to stop and start
- * (the shared one is never restarted). Tests that need either are skipped with a loud warning when it is missing,
- * unless CANVAS_MCP_REQUIRE_NATS=1 (set by .ci/run when it could start NATS), which turns the absence into a failure.
+ * The NATS of this machine for the feed bus tests: the shared service at 127.0.0.1:4222 (.ci/run starts it when it is
+ * not running), and the `nats-server` binary for tests that need a NATS of their own to stop and start (the shared one
+ * is never restarted). Tests that need either are skipped with a loud warning when it is missing, unless
+ * CANVAS_MCP_REQUIRE_NATS=1 (set by .ci/run when it could start NATS), which turns the absence into a failure.
  */
 
 export const NATS_URL = process.env.CANVAS_MCP_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';

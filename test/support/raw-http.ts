@@ -86,8 +86,8 @@ export function pollWhile(url: string, everyMs: number) {
 /**
  * How long this process's event loop was held, at most, while some work ran: the server under test runs in this
  * process, so its request handlers run on this loop (perf_hooks' monitorEventLoopDelay, 10 ms resolution). The
- * latency-budget tests hold that figure, not a wall-clock answer time (issue 30, item 7): a loop held for a second
- * by one request shows here whatever else the machine runs, while a busy machine only adds its scheduling delay.
+ * latency-budget tests hold that figure, not a wall-clock answer time: a loop held for a second by one request shows
+ * here whatever else the machine runs, while a busy machine only adds its scheduling delay.
  */
 export const LOOP_BUDGET_MS = 250;
 

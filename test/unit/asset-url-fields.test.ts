@@ -3,7 +3,7 @@ import { replaceAssetUrls } from '../../src/assets/asset-url-fields.js';
 
 /**
  * Where node data holds asset paths that a canvas read signs (src/assets/asset-url-fields.ts): URL fields, and the
- * items of a shot's `earlierPictures` (issue 48), so a picture a shot showed before is readable wherever the shot is.
+ * items of a shot's `earlierPictures`, so a picture a shot showed before is readable wherever the shot is.
  */
 
 const A = 'asset_aaaaaaaaaaaaaaaa';

@@ -7,9 +7,8 @@ import { RUN_EVENTS_CHANNEL, STATES_EVENTS_CHANNEL } from '../../src/store/run-s
 import type { SqlDriver, SqlExecutor } from '../../src/store/sql-driver.js';
 
 /**
- * The feed bus's pure parts (issue 36, item 2): subjects that any id fits in, addresses logged without credentials,
- * and the store's signals held until their transaction commits. The bus against a real NATS and PostgreSQL:
- * test/ops/feed-bus.test.ts.
+ * The feed bus's pure parts: subjects that any id fits in, addresses logged without credentials, and the store's
+ * signals held until their transaction commits. The bus against a real NATS and PostgreSQL: test/ops/feed-bus.test.ts.
  */
 
 function recordingBus(): FeedBus & { published: Array<[string, string]> } {

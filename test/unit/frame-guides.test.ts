@@ -4,9 +4,9 @@ import { parseBoardView } from '../../src/shared/board-target.js';
 import { aspectOf, cropInside, frameGuides, guidesSvg, isFrameShape } from '../../src/shared/frame-shape.js';
 
 /**
- * Framing guides and frame shapes (issue 48, item 3; src/shared/frame-shape.ts): the safe areas at the SMPTE ST
- * 2046-1 fractions whatever the frame's shape, the delivery crops at their share of a 16:9 master, custom W:H shapes
- * read by the one parser, and the guide options of the PDF and the board picture refused naming the field.
+ * Framing guides and frame shapes (src/shared/frame-shape.ts): the safe areas at the SMPTE ST 2046-1 fractions whatever
+ * the frame's shape, the delivery crops at their share of a 16:9 master, custom W:H shapes read by the one parser, and
+ * the guide options of the PDF and the board picture refused naming the field.
  */
 
 const rectOf = (name: Parameters<typeof frameGuides>[0][number], aspect: number) =>

@@ -4,8 +4,8 @@ import { markedPicture } from '../../src/exports/marked-picture.js';
 import { png } from '../support/upload-fixtures.js';
 
 /**
- * What every export shows of a marked shot (issue 48, item 5): its picture at the board's frame shape with the marks an
- * agent or a person added drawn over it, read back pixel by pixel.
+ * What every export shows of a marked shot: its picture at the board's frame shape with the marks an agent or a person
+ * added drawn over it, read back pixel by pixel.
  */
 
 async function pixel(bytes: Buffer, x: number, y: number): Promise<number[]> {

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { endpointRefusal, isPrivateAddress, publicOnlyConnector } from '../../src/webhooks/network-rule.js';
 
 /**
- * The webhook network rule (issue 29, item 8; src/webhooks/network-rule.ts): every address form classified by
- * ipaddr.js, literal addresses refused at registration and before connecting, and the peer a connection reached
- * checked before anything is sent.
+ * The webhook network rule (src/webhooks/network-rule.ts): every address form classified by ipaddr.js, literal
+ * addresses refused at registration and before connecting, and the peer a connection reached checked before anything is
+ * sent.
  */
 
 describe('the network rule', () => {

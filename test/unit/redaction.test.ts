@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactSecrets } from '../../src/runs/providers/redaction.js';
 
-/** What a provider says is stored and shown: never with a key in it (issue 29, item 9; src/runs/providers/redaction.ts). */
+/** What a provider says is stored and shown: never with a key in it (src/runs/providers/redaction.ts). */
 
 describe('redacting provider messages', () => {
   it.each([

@@ -7,9 +7,9 @@ import { buildScreenplay } from '../../src/storyboard/screenplay/screenplay.js';
 import { builtinTemplate } from '../../src/storyboard/templates/builtin.js';
 
 /**
- * How an imported script lands on a board, without a server (issue 48, item 6): an import into a template fills its
- * empty shots first, in board order, and adds shots only for the scenes left; the cue's extension ((V.O.), (O.S.),
- * (CONT'D), (O.C.)) is kept with the line and in the shot's dialogue, while the cast stays the name alone.
+ * How an imported script lands on a board, without a server: an import into a template fills its empty shots first, in
+ * board order, and adds shots only for the scenes left; the cue's extension ((V.O.), (O.S.), (CONT'D), (O.C.)) is kept
+ * with the line and in the shot's dialogue, while the cast stays the name alone.
  */
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/scripts/${name}`, import.meta.url), 'utf8');

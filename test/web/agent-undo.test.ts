@@ -10,8 +10,8 @@ import { agentOnCanvas, projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * "Undo this agent's changes" in Chromium (issue 34, item 5): an external agent adds two cards through /mcp/; the person
- * opens the Agents tab and undoes what that agent changed, as one revision: both cards are gone.
+ * "Undo this agent's changes" in Chromium: an external agent adds two cards through /mcp/; the person opens the Agents
+ * tab and undoes what that agent changed, as one revision: both cards are gone.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

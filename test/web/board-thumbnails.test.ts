@@ -12,9 +12,8 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * A board of large pictures shows thumbnails (issue 34, item 3), in real Chromium: the image cards and the
- * storyboard's frames draw `/assets/<id>/thumbnail` (signed like the picture), the page never fetches an original,
- * and what it fetches is small.
+ * A board of large pictures shows thumbnails, in real Chromium: the image cards and the storyboard's frames draw
+ * `/assets/<id>/thumbnail` (signed like the picture), the page never fetches an original, and what it fetches is small.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

@@ -161,7 +161,7 @@ describe('the web canvas: node cards', () => {
     }
   });
 
-  it('never fetches a sign-in link, an API route or another site that an agent wrote as an image URL, and says so on the card (issue 17, defect 5)', async () => {
+  it('never fetches a sign-in link, an API route or another site that an agent wrote as an image URL, and says so on the card', async () => {
     const victim = { issuer: 'https://idp.example', subject: 'victim' };
     await server.store.projects.addMember('demo', victim, 'editor');
     const linkSecret = await server.store.sessions.createLoginLink(DEMO_OWNER, { expiresInMs: 60_000 });

@@ -12,9 +12,9 @@ import { IDP, plannedAgent, startChatStage, type ChatStage } from '../agent/chat
 import { chooseOption } from '../support/controls.js';
 
 /**
- * Issue 18 in Chromium: a person types into the Chat tab and the assistant's frames appear on the canvas, in their
- * page and live in a second member's, who also follows the conversation; a paid run waits for Approve; Stop ends a
- * turn halfway; a reload finds the conversation again.
+ * The canvas chat in Chromium: a person types into the Chat tab and the assistant's frames appear on the canvas, in
+ * their page and live in a second member's, who also follows the conversation; a paid run waits for Approve; Stop ends
+ * a turn halfway; a reload finds the conversation again.
  */
 
 const frame = (id: string, name: string, x: number) => ({

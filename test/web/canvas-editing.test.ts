@@ -362,7 +362,7 @@ describe('the web canvas: people and agents editing together', () => {
       expect(pasted.revision).toBe(resized.revision + 1);
       const copy = pasted.nodes.find((node) => !nodeOf(resized, node.id))!;
       expect(copy).toMatchObject({ type: 'audioNode', data: nodeOf(resized, 'voice-1')!.data });
-      // The copy lands beside its original, not over it (issue 31: a paste covers nothing).
+      // The copy lands beside its original, not over it (a paste covers nothing: docs/ui.md, "Where new cards go").
       const original = nodeOf(resized, 'voice-1')!;
       const apart =
         copy.position.x >= original.position.x + original.width! ||
@@ -566,7 +566,7 @@ describe('the web canvas: people and agents editing together', () => {
     const { context, page } = await openLink(browser, `${server.url}/p/demo/c/main`);
     try {
       await page.getByText('Open the sign-in link you were given').waitFor();
-      // Worded for someone who never signed in (issue 31), and clean for a screen reader.
+      // Worded for someone who never signed in, and clean for a screen reader.
       expect(await page.locator('main').innerText()).not.toContain('has ended');
       await page.getByText('sign in to open it').waitFor();
       expect(await seriousFindings(page)).toEqual([]);

@@ -12,8 +12,8 @@ import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Checkpoints in Chromium (issue 34, item 5): a person names the current revision in History, the canvas changes, and
- * Restore brings the named layout back as a new revision; axe finds nothing serious in the panel.
+ * Checkpoints in Chromium: a person names the current revision in History, the canvas changes, and Restore brings the
+ * named layout back as a new revision; axe finds nothing serious in the panel.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

@@ -16,10 +16,9 @@ import { waitFor } from '../support/wait.js';
 import { chooseOption } from '../support/controls.js';
 
 /**
- * A person connects an OAuth client to their canvas in a real browser (issue 20, "Done when"): the client's first call
- * is 401, the person approves "may edit" on one canvas on the consent page, the client writes with no custom header
- * and the person sees the card arrive live; they end the connection from the Agents tab and the client's next
- * call is refused.
+ * A person connects an OAuth client to their canvas in a real browser: the client's first call is 401, the person
+ * approves "may edit" on one canvas on the consent page, the client writes with no custom header and the person sees
+ * the card arrive live; they end the connection from the Agents tab and the client's next call is refused.
  */
 
 describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {

@@ -11,8 +11,8 @@ import { signedInPerson } from '../support/canvas-reads.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * "Content credentials" on a result in Chromium (issue 37, item 4): a generated picture's details say who made it,
- * that a generative model did, and that its signature is intact under this deployment's certificate.
+ * "Content credentials" on a result in Chromium: a generated picture's details say who made it, that a generative model
+ * did, and that its signature is intact under this deployment's certificate.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

@@ -15,11 +15,11 @@ import { uploadedPicture } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Drawing on a frame (issue 48, items 2 to 4) in Chromium, on both stores: an artist opens shot 3 from the board,
- * sketches with a pen (synthetic pointer events with pointerType pen and pressure) in rough and ink over a reference
- * photo, with the previous shot's onion skin and the title-safe guide on; a resting palm (touch while a pen is in use)
- * draws nothing; undo and redo are the editor's; each stroke is on the server as it ends (a tab closed right after a
- * stroke loses nothing); another person watching the board sees the frame change; the board's card shows the sketch.
+ * Drawing on a frame in Chromium, on both stores: an artist opens shot 3 from the board, sketches with a pen (synthetic
+ * pointer events with pointerType pen and pressure) in rough and ink over a reference photo, with the previous shot's
+ * onion skin and the title-safe guide on; a resting palm (touch while a pen is in use) draws nothing; undo and redo are
+ * the editor's; each stroke is on the server as it ends (a tab closed right after a stroke loses nothing); another
+ * person watching the board sees the frame change; the board's card shows the sketch.
  */
 
 const FRAMES = [

@@ -14,10 +14,10 @@ import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Elements in Chromium (issue 32, item 5): an editor adds Mara to the project's elements with three reference photos
- * picked from disk; the shot list shows her in the shots whose cast names MARA; "Generate" on such a shot makes a
- * generation card beside the board whose run sends her three pictures to the image model (fal's stand-in), and the
- * shot shows the picture that came back. Axe finds nothing serious in the Elements panel.
+ * Elements in Chromium: an editor adds Mara to the project's elements with three reference photos picked from disk; the
+ * shot list shows her in the shots whose cast names MARA; "Generate" on such a shot makes a generation card beside the
+ * board whose run sends her three pictures to the image model (fal's stand-in), and the shot shows the picture that
+ * came back. Axe finds nothing serious in the Elements panel.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

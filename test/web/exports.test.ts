@@ -18,9 +18,9 @@ import { cutFrames } from '../../src/exports/timeline/frame-rate.js';
 import { chooseOption } from '../support/controls.js';
 
 /**
- * Deliverables in Chromium (issue 35): an owner exports a board as a PDF from the Exports tab and downloads it (read
- * back by pdfjs), presents the board with the keyboard, makes a share link that a browser without a session opens
- * (Present mode and the PDF to download), and revokes it: the same link then says it was revoked.
+ * Deliverables in Chromium: an owner exports a board as a PDF from the Exports tab and downloads it (read back by
+ * pdfjs), presents the board with the keyboard, makes a share link that a browser without a session opens (Present mode
+ * and the PDF to download), and revokes it: the same link then says it was revoked.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

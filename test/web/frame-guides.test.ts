@@ -11,10 +11,10 @@ import { waitFor } from '../support/wait.js';
 import { chooseOption, chosenValue } from '../support/controls.js';
 
 /**
- * Frame shapes and framing guides on the page (issue 48, item 3) in Chromium, on both stores: the shot list sets a
- * custom W:H (a malformed one is refused naming the field, nothing saved) and the board's card draws its frames in
- * it; Guides on the board's card and in Present draw the title-safe rect 5 % in from each edge of the frame, as the
- * frame editor, the PDF and the board picture do (test/exports/pdf-guides.test.ts, test/render/board-guides.test.ts).
+ * Frame shapes and framing guides on the page in Chromium, on both stores: the shot list sets a custom W:H (a malformed
+ * one is refused naming the field, nothing saved) and the board's card draws its frames in it; Guides on the board's
+ * card and in Present draw the title-safe rect 5 % in from each edge of the frame, as the frame editor, the PDF and the
+ * board picture do (test/exports/pdf-guides.test.ts, test/render/board-guides.test.ts).
  */
 
 /**

@@ -7,9 +7,9 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * OpenID Connect sign-in (issue 21), in Chromium on both stores, against a local provider (`oidc-provider`, a real
- * implementation with its development login page): a member whose (issuer, subject) an owner added signs in with the
- * provider, lands on their canvases, and the provider's answer is checked (state, PKCE, nonce) by `openid-client`.
+ * OpenID Connect sign-in, in Chromium on both stores, against a local provider (`oidc-provider`, a real implementation
+ * with its development login page): a member whose (issuer, subject) an owner added signs in with the provider, lands
+ * on their canvases, and the provider's answer is checked (state, PKCE, nonce) by `openid-client`.
  */
 
 describe.each(STORE_TARGETS)('OpenID Connect sign-in: $name', (target) => {

@@ -10,9 +10,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Presence (issue 21), in Chromium: two people on one canvas see each other's cursor and selection, and the agent's
- * marker on the node it touched; the agent sees in get_canvas who is there and what they selected; a person who
- * leaves is gone from the others' screens. On PostgreSQL the two people are on two server processes of one database.
+ * Presence, in Chromium: two people on one canvas see each other's cursor and selection, and the agent's marker on the
+ * node it touched; the agent sees in get_canvas who is there and what they selected; a person who leaves is gone from
+ * the others' screens. On PostgreSQL the two people are on two server processes of one database.
  */
 
 const ANA = { issuer: 'https://idp.example', subject: 'ana' };

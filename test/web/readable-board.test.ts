@@ -10,10 +10,10 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * A board readable on a laptop (issue 31), in Chromium: after Fit at 1440×900 and 1280×720 every card in view has a
- * title of at least 12 px on screen that is not cut; twenty cards added from the palette overlap nothing; the keyboard
- * reaches a card's actions in one key and Enter opens a text without typing into it; the first minutes say what to
- * try, and each tip goes once done.
+ * A board readable on a laptop, in Chromium: after Fit at 1440×900 and 1280×720 every card in view has a title of at
+ * least 12 px on screen that is not cut; twenty cards added from the palette overlap nothing; the keyboard reaches a
+ * card's actions in one key and Enter opens a text without typing into it; the first minutes say what to try, and each
+ * tip goes once done.
  */
 
 /** The little of the browser's DOM these checks read (the test program compiles without the DOM library). */

@@ -10,9 +10,9 @@ import { waitFor } from '../support/wait.js';
 import { chooseOption } from '../support/controls.js';
 
 /**
- * Result versions in the web canvas (issue 22), in Chromium: a node run twice has two versions in its details; the
- * person steps back to the first, compares it with the current one side by side, and uses it; the card then shows
- * the first version's image, and the pick is a revision like any edit. Run ×N and Run from here start from the card.
+ * Result versions in the web canvas, in Chromium: a node run twice has two versions in its details; the person steps
+ * back to the first, compares it with the current one side by side, and uses it; the card then shows the first
+ * version's image, and the pick is a revision like any edit. Run ×N and Run from here start from the card.
  */
 
 describe('result versions in the browser', () => {

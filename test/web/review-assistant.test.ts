@@ -9,9 +9,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { chooseOption } from '../support/controls.js';
 
 /**
- * The assistant in a thread, in Chromium (issue 33, item 5 and "Done when"): an artist asks @assistant in a comment on
- * a shot; the stand-in model reads the canvas and adds a note; the answer appears in the thread as "Assistant for ana"
- * without a reload, the note is on the canvas, and the History tab names the assistant as its author.
+ * The assistant in a thread, in Chromium: an artist asks @assistant in a comment on a shot; the stand-in model reads
+ * the canvas and adds a note; the answer appears in the thread as "Assistant for ana" without a reload, the note is on
+ * the canvas, and the History tab names the assistant as its author.
  */
 
 describe('the web canvas: the assistant answers in a thread', () => {

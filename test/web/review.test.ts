@@ -14,12 +14,11 @@ import { waitFor } from '../support/wait.js';
 import { chooseOption, chosenValue } from '../support/controls.js';
 
 /**
- * Review in Chromium (issue 33): the director (an owner) comments on shot 4 of a board with a pin on its picture,
- * mentioning the artist; the artist (an editor, in a second browser) sees the thread arrive live, replies and
- * resolves it, and finds the mention in their inbox; the director approves the board and the shot, and an edit of the
- * shot afterwards shows "Changed since approval"; a guest of a review link (no account, no session) gives a name,
- * comments on a shot, edits their comment, and is refused any edit of the canvas. Axe checks the Comments panel, the
- * inbox and the guest's page.
+ * Review in Chromium: the director (an owner) comments on shot 4 of a board with a pin on its picture, mentioning the
+ * artist; the artist (an editor, in a second browser) sees the thread arrive live, replies and resolves it, and finds
+ * the mention in their inbox; the director approves the board and the shot, and an edit of the shot afterwards shows
+ * "Changed since approval"; a guest of a review link (no account, no session) gives a name, comments on a shot, edits
+ * their comment, and is refused any edit of the canvas. Axe checks the Comments panel, the inbox and the guest's page.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

@@ -9,8 +9,8 @@ import { startTestServer, type TestServer } from '../support/servers.js';
 import { STORE_TARGETS } from '../support/stores.js';
 
 /**
- * Run approvals in Chromium (issue 34, item 6): a paid run an agent asked to start shows above the canvas with who
- * asked, which card and its cost; the person approves it with one click, and the store records their yes.
+ * Run approvals in Chromium: a paid run an agent asked to start shows above the canvas with who asked, which card and
+ * its cost; the person approves it with one click, and the store records their yes.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

@@ -14,9 +14,9 @@ import { waitFor } from '../support/wait.js';
 import { chooseOption } from '../support/controls.js';
 
 /**
- * The shot list (issue 32, item 3) in Chromium: a board's shots as a table, edited in place (each change one
- * revision on the server), reordered with the keyboard's buttons and by dragging a row (numbers follow in the same
- * revision), numbers locked (an added shot is 3A), filtered, and downloaded as CSV; axe finds nothing serious.
+ * The shot list in Chromium: a board's shots as a table, edited in place (each change one revision on the server),
+ * reordered with the keyboard's buttons and by dragging a row (numbers follow in the same revision), numbers locked (an
+ * added shot is 3A), filtered, and downloaded as CSV; axe finds nothing serious.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

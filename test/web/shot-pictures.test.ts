@@ -15,12 +15,12 @@ import { ffmpegFixture, png } from '../support/upload-fixtures.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Pictures on shots (issue 48, items 1 and 6) in Chromium, on both stores: a file dropped on a frame of the board's
- * card becomes that shot's picture in one revision (the replaced one kept as an earlier picture, picked back from the
- * shot list), with no loose upload card; several files fill the board's empty shots, then add shots; a card of the
- * canvas dragged onto a frame gives its picture and goes back where it was; a picture pasted on a focused frame or
- * row; the Picture cell's Pick dialog and Draw; a film dropped on a frame is refused, uploading and writing nothing.
- * And two defects: Tab through a multi-line Action writes nothing, and Present shows a picture in the board's shape.
+ * Pictures on shots in Chromium, on both stores: a file dropped on a frame of the board's card becomes that shot's
+ * picture in one revision (the replaced one kept as an earlier picture, picked back from the shot list), with no loose
+ * upload card; several files fill the board's empty shots, then add shots; a card of the canvas dragged onto a frame
+ * gives its picture and goes back where it was; a picture pasted on a focused frame or row; the Picture cell's Pick
+ * dialog and Draw; a film dropped on a frame is refused, uploading and writing nothing. And two defects: Tab through a
+ * multi-line Action writes nothing, and Present shows a picture in the board's shape.
  */
 
 /** The little of the browser's DOM these checks use (the test program compiles without the DOM library). */

@@ -11,12 +11,12 @@ import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * A tablet (issue 48, item 4) in Chromium with touch emulation (`hasTouch`, `isMobile`), on both stores: the canvas
- * page and the frame editor at 768 × 1024 and 1024 × 768 fit the screen (no sideways scrolling, the frame as large as
- * the width allows, the tools above it); a long press of a finger on a frame of the board's card opens its editor; a
- * finger draws while no pen has been used, then a pen draws and a resting palm does not; two fingers pinch (the
- * stage's scale grows) and pan (it moves) and draw nothing. Every pointer is a synthetic PointerEvent with its
- * pointerType, id and pressure, as a tablet's browser sends them.
+ * A tablet in Chromium with touch emulation (`hasTouch`, `isMobile`), on both stores: the canvas page and the frame
+ * editor at 768 × 1024 and 1024 × 768 fit the screen (no sideways scrolling, the frame as large as the width allows,
+ * the tools above it); a long press of a finger on a frame of the board's card opens its editor; a finger draws while
+ * no pen has been used, then a pen draws and a resting palm does not; two fingers pinch (the stage's scale grows) and
+ * pan (it moves) and draw nothing. Every pointer is a synthetic PointerEvent with its pointerType, id and pressure, as
+ * a tablet's browser sends them.
  */
 
 const TABLET = { hasTouch: true, isMobile: true };

@@ -11,10 +11,10 @@ import { waitFor } from '../support/wait.js';
 import { chooseOption } from '../support/controls.js';
 
 /**
- * A team run from the browser (issue 21), in Chromium on SQLite and PostgreSQL: the owner creates a canvas and
- * invites a teammate from the Team page; the teammate opens the link in another browser, gives a name, joins and
- * edits; the owner removes them and their open canvas stops; the audit log says all of it; the owner sees the project's
- * storage against its quota; axe finds nothing serious.
+ * A team run from the browser, in Chromium on SQLite and PostgreSQL: the owner creates a canvas and invites a teammate
+ * from the Team page; the teammate opens the link in another browser, gives a name, joins and edits; the owner removes
+ * them and their open canvas stops; the audit log says all of it; the owner sees the project's storage against its
+ * quota; axe finds nothing serious.
  */
 
 describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
@@ -63,7 +63,7 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
         await page.getByRole('link', { name: 'storyboard-2-copy' }).waitFor();
         expect(await server.store.layout.readCanvas('demo', 'storyboard-2-copy')).toBeTruthy();
-        // A canvas from a template (issue 32), then saved as one of the project's own templates.
+        // A canvas from a template, then saved as one of the project's own templates.
         const demo = page.locator('section[data-project="demo"]');
         await demo.getByLabel('New canvas').fill('Spring spot');
         await chooseOption(demo, 'from', 'Commercial, 60 s');
@@ -78,7 +78,7 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await demo.getByRole('combobox', { name: 'from', exact: true }).click();
         await page.getByRole('option', { name: 'Our spot (this project)' }).waitFor();
         await page.keyboard.press('Escape');
-        // A project named as people name things (issue 31): its id is derived, its title is what the page shows.
+        // A project named as people name things: its id is derived, its title is what the page shows.
         await page.getByLabel('New project').fill('Spring Commercial');
         await page.getByRole('button', { name: 'Create project' }).click();
         await page.locator('section[data-project="spring-commercial"]', { hasText: 'Spring Commercial' }).waitFor();
@@ -101,7 +101,7 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         await page.getByRole('button', { name: 'Create invitation link' }).click();
         const link = await page.getByLabel(/Invitation link for a editor/).inputValue();
         expect(link).toMatch(new RegExp(`^${server.url}/invite\\?token=`));
-        // While pending it stays listed with its link, to copy again (issue 31).
+        // While pending it stays listed with its link, to copy again.
         expect(
           await page
             .getByLabel(/Link of the editor invitation/)
@@ -138,7 +138,7 @@ describe.each(STORE_TARGETS)('the team in the browser: $name', (target) => {
         // The owner sees Ana, and removes her: her open canvas says she is no longer a member.
         await page.reload();
         await page.locator('tr[data-member="Ana Lima"]').waitFor();
-        // Her session could end: the owner makes her a sign-in link to send, without the operator (issue 31).
+        // Her session could end: the owner makes her a sign-in link to send, without the operator.
         await page.getByRole('button', { name: 'Sign-in link for Ana Lima' }).click();
         const comeBack = await page.getByLabel(/Sign-in link for Ana Lima/).inputValue();
         expect(comeBack).toMatch(new RegExp(`^${server.url}/auth/login\\?token=login_`));

@@ -11,8 +11,8 @@ import { projectToken } from '../support/tokens.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Tidy in Chromium (issue 34, item 4): three connected cards piled on each other are laid out along their
- * connections when a person presses Tidy, as one revision, and the page shows them where the server put them.
+ * Tidy in Chromium: three connected cards piled on each other are laid out along their connections when a person
+ * presses Tidy, as one revision, and the page shows them where the server put them.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

@@ -12,9 +12,9 @@ import { ffmpegFixture, HTML_PAGE, phonePhoto, png } from '../support/upload-fix
 import { waitFor } from '../support/wait.js';
 
 /**
- * Uploads in the web canvas (issue 32, item 1), in Chromium with real files: dropped on the canvas (the cards appear
- * where they were let go, several at once, with progress), pasted from the clipboard, and picked from the palette; a
- * refused file is said in a notice and creates nothing.
+ * Uploads in the web canvas, in Chromium with real files: dropped on the canvas (the cards appear where they were let
+ * go, several at once, with progress), pasted from the clipboard, and picked from the palette; a refused file is said
+ * in a notice and creates nothing.
  */
 
 const sqlite = STORE_TARGETS.find((target) => target.name === 'sqlite')!;

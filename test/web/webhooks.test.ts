@@ -11,9 +11,9 @@ import { STORE_TARGETS } from '../support/stores.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * The webhooks panel (issue 22) in Chromium: an owner adds an endpoint on the Team page (its secret shown once), a
- * change on the canvas reaches the receiver signed with that secret, the deliveries list shows it delivered, and
- * "Send again" delivers it once more under the same webhook-id. axe finds nothing serious on the panel.
+ * The webhooks panel in Chromium: an owner adds an endpoint on the Team page (its secret shown once), a change on the
+ * canvas reaches the receiver signed with that secret, the deliveries list shows it delivered, and "Send again"
+ * delivers it once more under the same webhook-id. axe finds nothing serious on the panel.
  */
 
 describe('webhooks in the browser', () => {

@@ -147,7 +147,7 @@ describe('the palette', () => {
   );
 });
 
-describe('a node far beyond the bounds, stored before they existed (issue 17, defect 6)', () => {
+describe('a node far beyond the bounds, stored before they existed', () => {
   const far = note('far', 0, { position: { x: 1e20, y: 1e20 }, width: 1e308 });
 
   it('is left out of the bounds fit uses, so fit still frames the other nodes', () => {
@@ -162,7 +162,7 @@ describe('a node far beyond the bounds, stored before they existed (issue 17, de
   });
 });
 
-describe('what a card may fetch (issue 17, defect 5)', () => {
+describe('what a card may fetch', () => {
   const origin = 'http://127.0.0.1:8787';
   it.each([
     ['/assets/asset_abc', `${origin}/assets/asset_abc`],

@@ -4,9 +4,8 @@ import { LONG_PRESS_MS, LongPress } from '../src/model/long-press.js';
 import { customFrameShape } from '../src/model/shots.js';
 
 /**
- * The pure parts of framing guides and tablet input (issue 48, items 3 and 4): a custom frame shape checked before it
- * is saved, the guide choice read back defensively, and a long press (a finger held still) told from a tap, a drag and
- * a pinch.
+ * The pure parts of framing guides and tablet input: a custom frame shape checked before it is saved, the guide choice
+ * read back defensively, and a long press (a finger held still) told from a tap, a drag and a pinch.
  */
 
 describe('customFrameShape', () => {
