@@ -24,7 +24,7 @@ export async function inspectCanvas(
   projectId: string,
   canvasId: string,
 ): Promise<CanvasFacts> {
-  const driver = openDriver(location);
+  const driver = await openDriver(location);
   const store = storeOnDriver(driver, Date.now);
   const problems: string[] = [];
   try {

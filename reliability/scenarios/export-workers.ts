@@ -98,7 +98,7 @@ export async function exportWorkerFaults(kind: 'sqlite' | 'postgres', exports: n
 
     await killAndStall(workers, startWorker, { killAfterMs: 1_500, stallAfterMs: 500 });
 
-    const driver = openDriver(store.location);
+    const driver = await openDriver(store.location);
     try {
       const read = async () =>
         z.array(ExportRow).parse(await driver.all('SELECT id, status, asset_id, attempt FROM export_jobs'));

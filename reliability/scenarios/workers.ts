@@ -88,7 +88,7 @@ export async function workerFaults(kind: 'sqlite' | 'postgres', runs: number): P
 
     await killAndStall(workers, startWorker, { killAfterMs: 700, stallAfterMs: 300 });
 
-    const driver = openDriver(store.location);
+    const driver = await openDriver(store.location);
     try {
       const deadline = Date.now() + 90_000;
       let rows = z

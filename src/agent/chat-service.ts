@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from 'ai';
+import type { LanguageModel, UIMessageChunk } from 'ai';
 import type {
   ChatModelStatus,
   ChatSendBody,
@@ -21,7 +21,7 @@ import { checkpointBigTurn } from './turn-checkpoint.js';
 import { mentionedCanvases } from './canvas-mentions.js';
 import { chatModelStatus, type ChatModel } from './model.js';
 import { systemPrompt } from './system-prompt.js';
-import { runTurn, type TurnResult } from './turn.js';
+import type { runTurn as RunTurn, TurnResult } from './turn.js';
 import { boardToLookAt } from './board-look.js';
 import { samePerson } from '../contract/index.js';
 
@@ -189,7 +189,11 @@ export function createChatService(options: ChatServiceOptions) {
     const own = { projectId: conversation.projectId, canvasId: conversation.canvasId };
     const asked = lastPersonText(history);
     const reach = [own, ...(asked ? await mentionedCanvases(store, conversation.owner, asked, own) : [])];
+    let runTurn: typeof RunTurn;
+    let languageModel: LanguageModel;
     try {
+      // The AI SDK and the model's provider package are loaded by a process's first turn, not at its start.
+      [{ runTurn }, languageModel] = await Promise.all([import('./turn.js'), model.languageModel()]);
       token = await turnToken(conversation, reach);
       await store.chats.setStatus(conversation.id, 'running');
     } finally {
@@ -204,7 +208,7 @@ export function createChatService(options: ChatServiceOptions) {
       TURN_HEARTBEAT_MS,
     );
     const { chunks, done } = runTurn({
-      model: model.languageModel,
+      model: languageModel,
       mcpUrl: options.mcpUrl(),
       mcpFetch: options.mcpFetch,
       token: secret,

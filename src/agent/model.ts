@@ -1,7 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ChatModelStatus } from '../contract/index.js';
 import { ConfigError, type ServeConfig } from '../config/index.js';
@@ -18,7 +15,11 @@ export interface ChatModel {
   provider: ModelProvider;
   modelId: string;
   baseUrl: string | null;
-  languageModel: LanguageModel;
+  /**
+   * The model, through its provider package: imported at the first turn of a process (with the AI SDK), not at its
+   * start; made once.
+   */
+  languageModel(): Promise<LanguageModel>;
 }
 
 export const CHAT_SETUP_HINT =
@@ -53,23 +54,31 @@ export function chatModelOf(settings: ModelSettings): ChatModel | null {
       `CANVAS_MCP_MODEL_API_KEY: is required with the ${settings.modelProvider} model provider (or --model-api-key-file)`,
     ]);
   }
-  const languageModel = (() => {
-    switch (settings.modelProvider) {
-      case 'anthropic':
-        return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(settings.model);
-      case 'openai':
+  const { modelProvider: provider, model: modelId } = settings;
+  const make = async (): Promise<LanguageModel> => {
+    switch (provider) {
+      case 'anthropic': {
+        const { createAnthropic } = await import('@ai-sdk/anthropic');
+        return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
+      }
+      case 'openai': {
+        const { createOpenAI } = await import('@ai-sdk/openai');
         // Chat Completions, the API every OpenAI-compatible server speaks too.
-        return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) }).chat(settings.model);
-      case 'openai-compatible':
+        return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) }).chat(modelId);
+      }
+      case 'openai-compatible': {
+        const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
         return createOpenAICompatible({
           name: 'openai-compatible',
           baseURL: baseURL!,
           ...(apiKey ? { apiKey } : {}),
           includeUsage: true,
-        })(settings.model);
+        })(modelId);
+      }
     }
-  })();
-  return { provider: settings.modelProvider, modelId: settings.model, baseUrl: baseURL ?? null, languageModel };
+  };
+  let made: Promise<LanguageModel> | undefined;
+  return { provider, modelId, baseUrl: baseURL ?? null, languageModel: () => (made ??= make()) };
 }
 
 export function chatModelStatus(model: ChatModel | null): ChatModelStatus {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { exportJWK, generateKeyPair } from 'jose';
 import type { Configuration, InteractionResults, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import type { Logger } from '../shared/logger.js';
 import { OAUTH_SCOPES, type OAuthGrantRecord } from '../store/oauth-grants.js';
@@ -102,6 +101,7 @@ export interface AuthorizationServerOptions {
 async function keysOf(store: Store) {
   const cookieKey = await store.sharedSecret('oauth_cookie_key', () => randomBytes(32).toString('base64url'));
   const jwk = await store.sharedSecret('oauth_signing_key', async () => {
+    const { exportJWK, generateKeyPair } = await import('jose');
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     return JSON.stringify({
       ...(await exportJWK(privateKey)),
@@ -116,123 +116,140 @@ async function keysOf(store: Store) {
 export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
   const { store, logger } = options;
   const clock = options.clock ?? Date.now;
-  const { Provider, errors, interactionPolicy } = await loadOidcProvider(logger);
   const guards = createOAuthGuards();
   const refreshReplies = createRefreshReplies(store.driver, REFRESH_GRACE_SECONDS, clock);
-  /**
-   * Silent re-authorization only for the person signed in here: an authorization request whose browser has no
-   * canvas-mcp session, or one of another person than the authorization session's, shows the sign-in and the consent
-   * again (a shared browser never hands one person's canvases to another's client).
-   */
-  const policy = interactionPolicy.base();
-  policy.get('login')!.checks.add(
-    new interactionPolicy.Check(
-      'canvas_mcp_person',
-      'the person signed in to canvas-mcp is not the one this authorization session belongs to',
-      async (ctx) => {
-        const secret = ctx.cookies.get(SESSION_COOKIE, { signed: false });
-        const person = secret ? await options.personOfSession(secret, ctx.get('user-agent') || undefined) : null;
-        return !person || accountIdOf(person) !== ctx.oidc.session?.accountId
-          ? interactionPolicy.Check.REQUEST_PROMPT
-          : interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      },
-    ),
-  );
   const issuer = `${options.origin}${ISSUER_PATH}`;
   const resource = `${options.origin}/mcp/`;
-  const resourceAliases = new Set([resource, resource.slice(0, -1)]);
-  const supportedScopes: string[] = ['offline_access', ...OAUTH_SCOPES];
-  const { cookieKeys, jwks } = await keysOf(store);
 
-  const configuration: Configuration = {
-    adapter: sqlAdapterOf(store.driver, { invalidGrant: errors.InvalidGrant, clock }),
-    clients: [],
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
-    // Dynamic registration checks a client's `scope` against this list: the resource scopes are listed here too.
-    scopes: supportedScopes,
-    responseTypes: ['code'],
-    pkce: { required: () => true },
-    clientDefaults: {
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      id_token_signed_response_alg: 'ES256',
-    },
-    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
-    // MCP clients do not ask for offline_access, and the default would issue no refresh token without it.
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    rotateRefreshToken: true,
-    expiresWithSession: async () => false,
-    features: {
-      devInteractions: { enabled: false },
-      dPoP: { enabled: false },
-      pushedAuthorizationRequests: { enabled: false },
-      userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
-      introspection: { enabled: false },
-      revocation: { enabled: true },
-      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: async (_ctx, _client, oneOf) => oneOf ?? resource,
-        useGrantedResource: async () => true,
-        getResourceServerInfo: async (_ctx, indicator) => {
-          if (!resourceAliases.has(indicator)) throw new errors.InvalidTarget();
-          return {
-            scope: OAUTH_SCOPES.join(' '),
-            audience: resource,
-            accessTokenFormat: 'opaque',
-            accessTokenTTL: ACCESS_TOKEN_SECONDS,
-          };
+  /**
+   * The provider, built at the first request that needs it: oidc-provider and what it imports (185 modules) took about
+   * 0.3 s of every start, and a deployment no connector reaches never needs them (docs/performance.md, "Start"). A
+   * failed build (the database away as its keys are read) is tried again by the next request.
+   */
+  let building: Promise<Built> | undefined;
+  const provided = (): Promise<Built> =>
+    (building ??= buildProvider().catch((error: unknown) => {
+      building = undefined;
+      throw error;
+    }));
+
+  async function buildProvider() {
+    const { Provider, errors, interactionPolicy } = await loadOidcProvider(logger);
+    /**
+     * Silent re-authorization only for the person signed in here: an authorization request whose browser has no
+     * canvas-mcp session, or one of another person than the authorization session's, shows the sign-in and the consent
+     * again (a shared browser never hands one person's canvases to another's client).
+     */
+    const policy = interactionPolicy.base();
+    policy.get('login')!.checks.add(
+      new interactionPolicy.Check(
+        'canvas_mcp_person',
+        'the person signed in to canvas-mcp is not the one this authorization session belongs to',
+        async (ctx) => {
+          const secret = ctx.cookies.get(SESSION_COOKIE, { signed: false });
+          const person = secret ? await options.personOfSession(secret, ctx.get('user-agent') || undefined) : null;
+          return !person || accountIdOf(person) !== ctx.oidc.session?.accountId
+            ? interactionPolicy.Check.REQUEST_PROMPT
+            : interactionPolicy.Check.NO_NEED_TO_PROMPT;
         },
-      },
-    } as Configuration['features'],
-    interactions: { policy, url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
-    cookies: {
-      keys: cookieKeys,
-      long: { httpOnly: true, sameSite: 'lax' },
-      short: { httpOnly: true, sameSite: 'lax' },
-    },
-    jwks: jwks as Configuration['jwks'],
-    ttl: {
-      AccessToken: ACCESS_TOKEN_SECONDS,
-      AuthorizationCode: 60,
-      RefreshToken: REFRESH_TOKEN_SECONDS,
-      Grant: GRANT_SECONDS,
-      Interaction: 600,
-      Session: 14 * 86_400,
-      IdToken: 3600,
-    },
-    renderError: async (ctx, out) => {
-      ctx.type = 'json';
-      ctx.body = out;
-    },
-  };
+      ),
+    );
+    const resourceAliases = new Set([resource, resource.slice(0, -1)]);
+    const supportedScopes: string[] = ['offline_access', ...OAUTH_SCOPES];
+    const { cookieKeys, jwks } = await keysOf(store);
 
-  const provider: Provider = await withOidcNotices(logger, () => new Provider(issuer, configuration));
-  // Behind a proxy the public URL is what clients see; the provider builds its endpoint URLs from the issuer's origin.
-  provider.proxy = true;
-  // An authorization request without `scope` (the conformance suite sends none) asks for what the client registered.
-  provider.use(async (ctx: KoaContextWithOIDC, next) => {
-    if (ctx.method === 'GET' && ctx.path === '/auth' && !ctx.query.scope && typeof ctx.query.client_id === 'string') {
-      const client = await provider.Client.find(ctx.query.client_id).catch(() => undefined);
-      ctx.query = { ...ctx.query, scope: client?.scope ?? OAUTH_SCOPES.join(' ') };
-    }
-    await next();
-  });
-  // The first use of a refresh token within its grace keeps its answer, for a second use to get the same pair.
-  provider.use(async (ctx: KoaContextWithOIDC, next) => {
-    await next();
-    const refreshToken = (ctx.req as { [REFRESH_TOKEN]?: string })[REFRESH_TOKEN];
-    if (refreshToken === undefined) return;
-    if (ctx.status === 200 && ctx.body) await refreshReplies.remember(refreshToken, JSON.stringify(ctx.body));
-    else await refreshReplies.release(refreshToken);
-  });
-  provider.on('server_error', (_ctx: unknown, error: Error) =>
-    logger.error({ err: error }, 'authorization server error'),
-  );
-  const callback = provider.callback();
+    const configuration: Configuration = {
+      adapter: sqlAdapterOf(store.driver, { invalidGrant: errors.InvalidGrant, clock }),
+      clients: [],
+      findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+      // Dynamic registration checks a client's `scope` against this list: the resource scopes are listed here too.
+      scopes: supportedScopes,
+      responseTypes: ['code'],
+      pkce: { required: () => true },
+      clientDefaults: {
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        id_token_signed_response_alg: 'ES256',
+      },
+      clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+      // MCP clients do not ask for offline_access, and the default would issue no refresh token without it.
+      issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      rotateRefreshToken: true,
+      expiresWithSession: async () => false,
+      features: {
+        devInteractions: { enabled: false },
+        dPoP: { enabled: false },
+        pushedAuthorizationRequests: { enabled: false },
+        userinfo: { enabled: false },
+        rpInitiatedLogout: { enabled: false },
+        introspection: { enabled: false },
+        revocation: { enabled: true },
+        registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+        clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: async (_ctx, _client, oneOf) => oneOf ?? resource,
+          useGrantedResource: async () => true,
+          getResourceServerInfo: async (_ctx, indicator) => {
+            if (!resourceAliases.has(indicator)) throw new errors.InvalidTarget();
+            return {
+              scope: OAUTH_SCOPES.join(' '),
+              audience: resource,
+              accessTokenFormat: 'opaque',
+              accessTokenTTL: ACCESS_TOKEN_SECONDS,
+            };
+          },
+        },
+      } as Configuration['features'],
+      interactions: { policy, url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+      cookies: {
+        keys: cookieKeys,
+        long: { httpOnly: true, sameSite: 'lax' },
+        short: { httpOnly: true, sameSite: 'lax' },
+      },
+      jwks: jwks as Configuration['jwks'],
+      ttl: {
+        AccessToken: ACCESS_TOKEN_SECONDS,
+        AuthorizationCode: 60,
+        RefreshToken: REFRESH_TOKEN_SECONDS,
+        Grant: GRANT_SECONDS,
+        Interaction: 600,
+        Session: 14 * 86_400,
+        IdToken: 3600,
+      },
+      renderError: async (ctx, out) => {
+        ctx.type = 'json';
+        ctx.body = out;
+      },
+    };
+
+    const provider: Provider = await withOidcNotices(logger, () => new Provider(issuer, configuration));
+    // Behind a proxy the public URL is what clients see; the provider builds its endpoint URLs from the issuer's origin.
+    provider.proxy = true;
+    // An authorization request without `scope` (the conformance suite sends none) asks for what the client registered.
+    provider.use(async (ctx: KoaContextWithOIDC, next) => {
+      if (ctx.method === 'GET' && ctx.path === '/auth' && !ctx.query.scope && typeof ctx.query.client_id === 'string') {
+        const client = await provider.Client.find(ctx.query.client_id).catch(() => undefined);
+        ctx.query = { ...ctx.query, scope: client?.scope ?? OAUTH_SCOPES.join(' ') };
+      }
+      await next();
+    });
+    // The first use of a refresh token within its grace keeps its answer, for a second use to get the same pair.
+    provider.use(async (ctx: KoaContextWithOIDC, next) => {
+      await next();
+      const refreshToken = (ctx.req as { [REFRESH_TOKEN]?: string })[REFRESH_TOKEN];
+      if (refreshToken === undefined) return;
+      if (ctx.status === 200 && ctx.body) await refreshReplies.remember(refreshToken, JSON.stringify(ctx.body));
+      else await refreshReplies.release(refreshToken);
+    });
+    provider.on('server_error', (_ctx: unknown, error: Error) =>
+      logger.error({ err: error }, 'authorization server error'),
+    );
+    const callback = provider.callback();
+    return { provider, errors, callback };
+  }
+  type Built = Awaited<ReturnType<typeof buildProvider>>;
 
   const sweep = setInterval(() => {
     sweepOAuthRecords(store.driver, clock(), options.clientIdleMs).catch((error: unknown) =>
@@ -276,6 +293,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     mounted.originalUrl = url;
     mounted.baseUrl = ISSUER_PATH;
     request.url = route;
+    const { callback } = await provided();
     await callback(request, res);
   }
 
@@ -296,12 +314,13 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     handle(req, res) {
       const url = req.url ?? '/';
       const path = url.split('?', 1)[0]!;
+      const failed = (error: unknown) => {
+        logger.error({ err: error }, 'authorization server request failed');
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'server_error' }));
+      };
       if (path === ISSUER_PATH || path.startsWith(`${ISSUER_PATH}/`)) {
-        void serveOAuthRoute(req, res, url, url.slice(ISSUER_PATH.length) || '/').catch((error: unknown) => {
-          logger.error({ err: error }, 'authorization server request failed');
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: 'server_error' }));
-        });
+        void serveOAuthRoute(req, res, url, url.slice(ISSUER_PATH.length) || '/').catch(failed);
         return true;
       }
       const mounted = req as IncomingMessage & { originalUrl?: string; baseUrl?: string };
@@ -310,7 +329,9 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         if (path === `${known}${ISSUER_PATH}`) {
           req.url = known + url.slice(path.length);
           mounted.baseUrl = ISSUER_PATH;
-          void callback(req, res);
+          void provided()
+            .then(({ callback }) => callback(req, res))
+            .catch(failed);
           return true;
         }
       }
@@ -318,6 +339,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     },
 
     async verifyAccessToken(value) {
+      const { provider } = await provided();
       const token = await provider.AccessToken.find(value);
       // find() still answers a token up to its clock tolerance past expiry: the expiry is checked here.
       if (!token || token.isExpired) return { ok: false, reason: 'The access token is unknown, expired or revoked.' };
@@ -336,6 +358,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     },
 
     async interaction(req, res) {
+      const { provider, errors } = await provided();
       try {
         const details = await provider.interactionDetails(req, res);
         const client = await provider.Client.find(String(details.params.client_id));
@@ -355,10 +378,13 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       }
     },
 
-    finishInteraction: (req, res, result) =>
-      provider.interactionResult(req, res, result, { mergeWithLastSubmission: false }),
+    async finishInteraction(req, res, result) {
+      const { provider } = await provided();
+      return provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
+    },
 
     async saveGrant(accountId, clientId, scopes, requestedScopes, existingGrantId) {
+      const { provider } = await provided();
       const grant =
         (existingGrantId ? await provider.Grant.find(existingGrantId) : undefined) ??
         new provider.Grant({ accountId, clientId });
@@ -386,6 +412,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     },
 
     async revokeGrant(grantId) {
+      const { provider } = await provided();
       await Promise.all([
         provider.AccessToken.revokeByGrantId(grantId),
         provider.RefreshToken.revokeByGrantId(grantId),

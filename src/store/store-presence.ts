@@ -1,5 +1,4 @@
 import { existsSync, statSync } from 'node:fs';
-import pg from 'pg';
 import { asStoreError } from './store-outage.js';
 import type { StoreLocation } from './store.js';
 
@@ -9,6 +8,8 @@ import type { StoreLocation } from './store.js';
  */
 export async function storeExists(location: StoreLocation): Promise<boolean> {
   if (location.kind === 'sqlite') return existsSync(location.file) && statSync(location.file).size > 0;
+  // Loaded here, not at the top: every admin command asks this, and most name a SQLite store.
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: location.url, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();

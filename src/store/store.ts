@@ -15,7 +15,6 @@ import { createLayoutReads, type LayoutReads } from './layout-reads.js';
 import { migrate, pendingMigrations } from './migrate.js';
 import { openNatsBus, signalsThroughBus, type FeedBus } from './feed-bus/index.js';
 import { watchOutages } from './outage-watch.js';
-import { openPostgresDriver } from './postgres-driver.js';
 import type { Logger } from '../shared/logger.js';
 import { createTeamStore, type TeamStore } from './team-store.js';
 import { createWebhookStore, type WebhookStore } from './webhook-store.js';
@@ -185,14 +184,15 @@ export function storeOnDriver(
   };
 }
 
-export function openDriver(location: StoreLocation): SqlDriver {
-  return location.kind === 'sqlite'
-    ? openSqliteDriver(location.file, location.synchronous)
-    : openPostgresDriver({ connectionString: location.url, maxConnections: location.maxConnections });
+/** PostgreSQL's driver (and `pg`) is loaded only for a PostgreSQL store: the embedded default never needs it. */
+export async function openDriver(location: StoreLocation): Promise<SqlDriver> {
+  if (location.kind === 'sqlite') return openSqliteDriver(location.file, location.synchronous);
+  const { openPostgresDriver } = await import('./postgres-driver.js');
+  return openPostgresDriver({ connectionString: location.url, maxConnections: location.maxConnections });
 }
 
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
-  const opened = openDriver(location);
+  const opened = await openDriver(location);
   const watched = options.logger ? watchOutages(opened, options.logger, options.clock) : opened;
   try {
     if (options.migrate ?? true) await migrate(watched);

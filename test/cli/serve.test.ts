@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -205,4 +205,62 @@ describe('serve', () => {
     },
     60_000,
   );
+
+  it('starts without loading the libraries only some requests use, and loads one at the first request that needs it', async () => {
+    // A module hook of Node's records every module the process resolves, as it resolves it.
+    const dir = tempDir();
+    const loaded = join(dir, 'loaded.txt');
+    writeFileSync(loaded, '');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';
+       export async function resolve(specifier, context, next) {
+         const resolved = await next(specifier, context);
+         appendFileSync(${JSON.stringify(loaded)}, resolved.url + '\\n');
+         return resolved;
+       }`,
+    );
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);`,
+    );
+    const serve = serveProcess(['--data', join(dir, 'data'), '--port', '0', '--log-level', 'warn'], {
+      NODE_OPTIONS: `--import=${join(dir, 'register.mjs')}`,
+    });
+    const [, url] = await serve.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const packagesOf = () =>
+      new Set(
+        [...readFileSync(loaded, 'utf8').matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((match) => match[1]),
+      );
+    // Each of these took 25 to 500 ms of every start (docs/performance.md, "Start").
+    const atFirstUse = [
+      'oidc-provider',
+      'openid-client',
+      'jose',
+      'ai',
+      '@ai-sdk/anthropic',
+      '@ai-sdk/openai',
+      '@ai-sdk/openai-compatible',
+      '@ai-sdk/mcp',
+      'pg',
+      'exceljs',
+      'pdfkit',
+      'elkjs',
+      '@aws-sdk/client-s3',
+      '@peculiar/x509',
+      'nodemailer',
+    ];
+    const atStart = packagesOf();
+    expect(atStart.has('hono')).toBe(true);
+    expect(atFirstUse.filter((name) => atStart.has(name))).toEqual([]);
+
+    // The authorization server's metadata: the first request that needs oidc-provider loads it, and is answered.
+    const metadata = await fetch(`${url}/.well-known/oauth-authorization-server/oauth`);
+    expect(metadata.status).toBe(200);
+    expect(((await metadata.json()) as { issuer: string }).issuer).toBe(`${url}/oauth`);
+    expect(packagesOf().has('oidc-provider')).toBe(true);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+  }, 60_000);
 });

@@ -35,7 +35,7 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
 
     it('003 numbers existing runs in submission order, so new runs come after them', async () => {
       database = await target.createDatabase();
-      const driver = openDriver(database.location);
+      const driver = await openDriver(database.location);
       opened = driver;
       await migrate(
         driver,
@@ -87,7 +87,7 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
 
     it('004 carries the layout, its size and the runs of every node forward, and writes continue after it', async () => {
       database = await target.createDatabase();
-      const driver = openDriver(database.location);
+      const driver = await openDriver(database.location);
       opened = driver;
       await migrate(
         driver,
@@ -139,7 +139,7 @@ describe.each(STORE_TARGETS)('migrations on existing data: $name', (target) => {
 
     it('006 brings a node stored at 1e20 (and 1e308 wide) within the bounds, so the canvas reads and reverts again', async () => {
       database = await target.createDatabase();
-      const driver = openDriver(database.location);
+      const driver = await openDriver(database.location);
       opened = driver;
       await migrate(
         driver,

@@ -31,7 +31,7 @@ export async function doctor(settings: ConfigInput, flags: DoctorFlags): Promise
   const started = performance.now();
   try {
     const answer = await generateText({
-      model: model.languageModel,
+      model: await model.languageModel(),
       prompt: 'Reply with the single word OK.',
       maxRetries: 0,
       abortSignal: AbortSignal.timeout(30_000),

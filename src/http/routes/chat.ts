@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { createUIMessageStreamResponse } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import { z } from 'zod';
 import {
   ChatMessagePage,
@@ -151,6 +151,15 @@ function conversationRef(params: z.output<typeof conversationParams>) {
   return { ...canvasRef(params), conversationId: params.conversation_id };
 }
 
+/**
+ * A turn's chunks as the AI SDK's UI message stream (server-sent events). The SDK is imported here, at the first
+ * answer that streams, not when the server starts: a process whose chat is never used does not load it.
+ */
+async function uiMessageStream(stream: ReadableStream<UIMessageChunk>, headers?: Record<string, string>) {
+  const { createUIMessageStreamResponse } = await import('ai');
+  return createUIMessageStreamResponse({ stream, ...(headers ? { headers } : {}) });
+}
+
 export function registerChatRoutes(app: Hono<BackendHttpEnv>, chat: ChatService): void {
   handle(app, MODEL, (c) => c.json(chat.modelStatus()));
 
@@ -179,12 +188,12 @@ export function registerChatRoutes(app: Hono<BackendHttpEnv>, chat: ChatService)
   handle(app, SEND, async (c, input) => {
     const ref = conversationRef(input.params());
     const turn = await chat.send(c.get('caller'), ref, await input.body());
-    return createUIMessageStreamResponse({ stream: turn.watch(), headers: { 'x-request-id': c.get('requestId') } });
+    return uiMessageStream(turn.watch(), { 'x-request-id': c.get('requestId') });
   });
 
   handle(app, WATCH, async (c, input) => {
     const stream = await chat.watch(c.get('caller'), conversationRef(input.params()));
-    return stream ? createUIMessageStreamResponse({ stream }) : c.body(null, 204);
+    return stream ? uiMessageStream(stream) : c.body(null, 204);
   });
 
   handle(app, STOP, async (c, input) => c.json(await chat.stop(c.get('caller'), conversationRef(input.params()))));

@@ -2,7 +2,7 @@ import { SignInMethods } from '../../contract/index.js';
 import type { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { z } from 'zod';
 import type { Logger } from '../../shared/logger.js';
 import { LOOPBACK_HOSTNAMES } from '../../shared/hosts.js';
@@ -123,18 +123,22 @@ export function registerOidcRoutes(
     }
     return;
   }
-  let configuration: Promise<oidc.Configuration> | null = null;
+  let configuration: Promise<Oidc.Configuration> | null = null;
+  // openid-client (and jose under it) is imported by the first sign-in through the provider, not at the server's start.
+  const client = () => import('openid-client');
   const issuer = new URL(settings.issuer);
   // A provider over plain http is accepted on a loopback address only (a local stand-in, a development setup).
   const insecure = issuer.protocol === 'http:' && LOOPBACK_HOSTNAMES.includes(issuer.hostname);
   const discover = () =>
-    (configuration ??= oidc
-      .discovery(
-        issuer,
-        settings.clientId,
-        settings.clientSecret,
-        settings.clientSecret ? undefined : oidc.None(),
-        insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+    (configuration ??= client()
+      .then((oidc) =>
+        oidc.discovery(
+          issuer,
+          settings.clientId,
+          settings.clientSecret,
+          settings.clientSecret ? undefined : oidc.None(),
+          insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+        ),
       )
       .catch((error: unknown) => {
         configuration = null;
@@ -152,7 +156,7 @@ export function registerOidcRoutes(
 
   handle(app, OIDC_START, async (c) => {
     noStore(c);
-    let config: oidc.Configuration;
+    let config: Oidc.Configuration;
     try {
       config = await discover();
     } catch (error) {
@@ -162,6 +166,7 @@ export function registerOidcRoutes(
         503,
       );
     }
+    const oidc = await client();
     const flow = {
       verifier: oidc.randomPKCECodeVerifier(),
       state: oidc.randomState(),
@@ -200,6 +205,7 @@ export function registerOidcRoutes(
     if (denied) return c.html(problem(`${settings.name} did not sign you in (${denied}).`), 401);
     try {
       const config = await discover();
+      const oidc = await client();
       const current = new URL(`${options.publicOrigin()}${c.req.path}${new URL(c.req.url).search}`);
       const tokens = await oidc.authorizationCodeGrant(config, current, {
         pkceCodeVerifier: flow.data.verifier,

@@ -1,5 +1,3 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import { APICallError, RetryError, experimental_generateSpeech as generateSpeech } from 'ai';
 import { ProviderError, type RunProvider } from './provider.js';
 
 /**
@@ -20,9 +18,16 @@ export interface OpenAiSpeechOptions {
 
 export const OPENAI_SPEECH_PROVIDER = 'openai-speech';
 
-export function createOpenAiSpeechProvider(options: OpenAiSpeechOptions): RunProvider {
+/** The AI SDK and its OpenAI provider, imported at the first speech run of a process, not when it starts. */
+async function speechSdk(options: OpenAiSpeechOptions) {
+  const [ai, { createOpenAI }] = await Promise.all([import('ai'), import('@ai-sdk/openai')]);
   const openai = createOpenAI({ baseURL: options.baseUrl.replace(/\/+$/, ''), apiKey: options.apiKey, name: 'openai' });
-  const model = openai.speech(options.model);
+  return { ai, model: openai.speech(options.model) };
+}
+type SpeechSdk = Awaited<ReturnType<typeof speechSdk>>;
+
+export function createOpenAiSpeechProvider(options: OpenAiSpeechOptions): RunProvider {
+  let sdk: Promise<SpeechSdk> | undefined;
   return {
     name: OPENAI_SPEECH_PROVIDER,
     async execute(job, { signal, progress }) {
@@ -36,10 +41,11 @@ export function createOpenAiSpeechProvider(options: OpenAiSpeechOptions): RunPro
           'This audio node has no text to speak: write its text, then run it again.',
           false,
         );
+      const { ai, model } = await (sdk ??= speechSdk(options));
       progress(5, 'sent to the speech API');
       let audio: Uint8Array;
       try {
-        const result = await generateSpeech({
+        const result = await ai.experimental_generateSpeech({
           model,
           text,
           voice: voiceIdOf(job.input.voiceRef) ?? options.voice ?? 'alloy',
@@ -53,7 +59,7 @@ export function createOpenAiSpeechProvider(options: OpenAiSpeechOptions): RunPro
         audio = result.audio.uint8Array;
       } catch (error) {
         if (signal.aborted) throw signal.reason as Error;
-        throw speechFailure(error);
+        throw speechFailure(error, ai);
       }
       progress(90, 'storing the audio');
       const [output] = job.outputs;
@@ -73,7 +79,7 @@ function voiceIdOf(voiceRef: unknown): string | null {
 }
 
 /** The SDK's failure as ours: which API, which HTTP status, and its message (never the request, which holds the key). */
-function speechFailure(error: unknown): ProviderError {
+function speechFailure(error: unknown, { APICallError, RetryError }: SpeechSdk['ai']): ProviderError {
   const last = RetryError.isInstance(error) ? error.lastError : error;
   const attempts = RetryError.isInstance(error) ? ` after ${error.errors.length} attempts` : '';
   if (APICallError.isInstance(last)) {
