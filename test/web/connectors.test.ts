@@ -1,7 +1,5 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -74,9 +72,7 @@ describe.each(STORE_TARGETS)('connectors in the browser: $name', (target) => {
         await consent.getByRole('heading', { name: 'Connect Claude (test) to a canvas' }).waitFor();
         await chooseOption(consent, 'Canvas', { value: 'film/board' });
         await consent.getByRole('radio', { name: /Read and edit the canvas/ }).check();
-        const shot = await screenshot(consent, 'connector-consent');
-        mkdirSync(join(process.cwd(), 'docs', 'images'), { recursive: true });
-        copyFileSync(shot.path, join(process.cwd(), 'docs', 'images', 'connector-consent.png'));
+        await screenshot(consent, 'connector-consent');
         await consent.getByRole('button', { name: 'Allow' }).click();
         await consent.getByText('You can close this window.').waitFor();
         const callback = received.at(-1)!;
