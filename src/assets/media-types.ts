@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import type { AssetKind } from '../contract/index.js';
 
 /**
@@ -55,6 +54,8 @@ export async function mediaTypeOf(kind: AssetKind, bytes: Uint8Array): Promise<M
       return { ok: false, found: 'not JSON' };
     }
   }
+  // file-type is imported by the first file sniffed, not at the server's start.
+  const { fileTypeFromBuffer } = await import('file-type');
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed && ALLOWED[kind].has(sniffed.mime)) return { ok: true, mimeType: sniffed.mime };
   return { ok: false, found: sniffed ? sniffed.mime : describeUnknown(bytes) };

@@ -58,7 +58,7 @@ export function createThumbnails(options: { store: Store; assets: Assets; clock?
     if (!source) return null;
     let bytes: Buffer;
     try {
-      bytes = await thumbnailOf(source, MAX_SOURCE_PIXELS, RESULT_THUMBNAIL_EDGE).toBuffer();
+      bytes = await (await thumbnailOf(source, MAX_SOURCE_PIXELS, RESULT_THUMBNAIL_EDGE)).toBuffer();
     } catch {
       // A picture sharp cannot read (damaged, cut short): no thumbnail; the caller shows the placeholder.
       return null;

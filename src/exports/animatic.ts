@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from '../shared/sharp.js';
 import type { AnimaticOptions } from '../contract/exports.js';
 import type { CameraMove } from '../contract/shots.js';
 import { easingExpression, placedFraming } from '../shared/camera-move.js';
@@ -247,6 +247,7 @@ interface FittedStill {
 async function fittedStill(picture: string | null, width: number, height: number): Promise<FittedStill> {
   const background = { r: 0, g: 0, b: 0, alpha: 1 };
   const whole = { x: 0, y: 0, width: 1, height: 1 };
+  const sharp = await loadSharp();
   if (!picture)
     return {
       bytes: await sharp({ create: { width, height, channels: 3, background: { r: 38, g: 40, b: 46 } } })

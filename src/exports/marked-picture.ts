@@ -1,5 +1,5 @@
 import { renderAsync } from '@resvg/resvg-js';
-import sharp from 'sharp';
+import { loadSharp } from '../shared/sharp.js';
 import type { ShotMark } from '../contract/index.js';
 import { drawingSvg } from '../shared/drawing-svg.js';
 import { svgFonts } from './pdf/fonts.js';
@@ -18,6 +18,7 @@ export async function markedPicture(
   const height = Math.round(width / aspect);
   let under: string | null = null;
   if (picture) {
+    const sharp = await loadSharp();
     const jpeg = await sharp(picture, { pages: 1 })
       .resize({ width, height, fit: 'cover' })
       .flatten({ background: '#ffffff' })

@@ -12,8 +12,6 @@ import { renderAnimatic } from './animatic.js';
 import type { ExportBoard, ExportProgress } from './export-board.js';
 import { shotListFile, shotListRows } from './shot-list.js';
 import { cmx3600Edl } from './timeline/edl.js';
-import { fcpXml } from './timeline/fcp-xml.js';
-import { fcpxml } from './timeline/fcpxml.js';
 import { otioTimeline } from './timeline/otio.js';
 import { otiozBundle } from './timeline/otioz.js';
 import type { TimelineCut } from './timeline/timeline-cut.js';
@@ -102,7 +100,7 @@ export async function renderExport(
     };
   };
   const timelineWarnings = [...cutWarnings, ...notesWarnings];
-  // The PDF writers (pdfkit, its fonts) are loaded at the first PDF, not with the server.
+  // The PDF writers (pdfkit, its fonts) and the XML timeline writers are loaded at their first export, not with the server.
   switch (kind) {
     case 'pdf_board': {
       const { pdfBoard } = await import('./pdf/pdf-board.js');
@@ -173,14 +171,14 @@ export async function renderExport(
     }
     case 'fcp_xml':
       return {
-        bytes: Buffer.from(fcpXml(timeline())),
+        bytes: Buffer.from((await import('./timeline/fcp-xml.js')).fcpXml(timeline())),
         contentType: 'application/xml',
         fileName: `${stem}.xml`,
         warnings: timelineWarnings,
       };
     case 'fcpxml':
       return {
-        bytes: Buffer.from(fcpxml(timeline())),
+        bytes: Buffer.from((await import('./timeline/fcpxml.js')).fcpxml(timeline())),
         contentType: 'application/xml',
         fileName: `${stem}.fcpxml`,
         warnings: timelineWarnings,

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../shared/sharp.js';
 import type { SceneCard } from './board-scene.js';
 
 /**
@@ -34,6 +34,7 @@ export function pictureSizes(
 }
 
 async function dataUri(bytes: Buffer, size: { width: number; height: number }): Promise<string> {
+  const sharp = await loadSharp();
   const jpeg = await sharp(bytes, { pages: 1 })
     .resize({ width: size.width, height: size.height, fit: 'cover', withoutEnlargement: true })
     .flatten({ background: '#ffffff' })

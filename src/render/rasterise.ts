@@ -1,5 +1,5 @@
 import { renderAsync } from '@resvg/resvg-js';
-import sharp from 'sharp';
+import { loadSharp, type SharpFactory } from '../shared/sharp.js';
 import { svgFonts } from '../exports/pdf/fonts.js';
 import type { BoardFormat } from '../shared/board-target.js';
 
@@ -26,7 +26,7 @@ async function draw(svg: string, width: number): Promise<Buffer> {
 }
 
 /** The smaller versions of one drawing to try, best first. */
-function encodings(format: BoardFormat): Array<(png: Buffer) => Promise<Buffer>> {
+function encodings(format: BoardFormat, sharp: SharpFactory): Array<(png: Buffer) => Promise<Buffer>> {
   if (format === 'webp')
     return [82, 68, 52, 36].map((quality) => (png: Buffer) => sharp(png).webp({ quality, effort: 3 }).toBuffer());
   return [
@@ -46,7 +46,7 @@ export async function rasterise(
   for (;;) {
     const png = await draw(svg, width);
     let smallest: Buffer | null = null;
-    for (const encode of encodings(options.format)) {
+    for (const encode of encodings(options.format, await loadSharp())) {
       const bytes = await encode(png);
       if (bytes.length <= maxBytes) return { bytes, width };
       if (!smallest || bytes.length < smallest.length) smallest = bytes;

@@ -250,6 +250,9 @@ describe('serve', () => {
       '@aws-sdk/client-s3',
       '@peculiar/x509',
       'nodemailer',
+      'sharp',
+      'file-type',
+      'fast-xml-parser',
     ];
     const atStart = packagesOf();
     expect(atStart.has('hono')).toBe(true);

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../../shared/sharp.js';
 import { UploadRefused, type PreparedFile, type PreparedUpload } from './prepared.js';
 
 /**
@@ -16,7 +17,8 @@ export const THUMBNAIL_EDGE = 640;
  * A picture's thumbnail: its first frame, upright, at most `edge` pixels long, as WebP. Uploads make one at 640 pixels;
  * run results get one of 480 on first request (src/assets/thumbnails.ts).
  */
-export function thumbnailOf(source: string | Buffer, maxPixels: number, edge = THUMBNAIL_EDGE): Sharp {
+export async function thumbnailOf(source: string | Buffer, maxPixels: number, edge = THUMBNAIL_EDGE): Promise<Sharp> {
+  const sharp = await loadSharp();
   return sharp(source, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 })
     .autoOrient()
     .resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
@@ -31,6 +33,7 @@ export async function prepareImage(
   workDir: string,
   maxPixels: number,
 ): Promise<PreparedUpload> {
+  const sharp = await loadSharp();
   const header = await sharp(source, { limitInputPixels: false })
     .metadata()
     .catch((error: Error) => {
@@ -55,11 +58,9 @@ export async function prepareImage(
       throw damaged(error);
     });
   const thumbnailPath = join(workDir, 'thumbnail.webp');
-  await thumbnailOf(source, maxPixels)
-    .toFile(thumbnailPath)
-    .catch((error: Error) => {
-      throw damaged(error);
-    });
+  await (await thumbnailOf(source, maxPixels)).toFile(thumbnailPath).catch((error: Error) => {
+    throw damaged(error);
+  });
   return {
     mediaKind: 'image',
     main: { path: mainPath, mimeType, byteSize: main.size },

@@ -1,5 +1,4 @@
 import { open, stat } from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
 import { describeUnknown } from '../media-types.js';
 import { prepareAudioVideo } from './av-intake.js';
 import { prepareImage } from './image-intake.js';
@@ -26,6 +25,7 @@ export async function prepareUpload(
   limits: UploadLimits,
   mediaTurn: MediaTurn = (work) => work(),
 ): Promise<PreparedUpload> {
+  const { fileTypeFromFile } = await import('file-type');
   const sniffed = await fileTypeFromFile(source);
   const kind = sniffed ? uploadKindOf(sniffed.mime) : null;
   if (!sniffed || !kind) {

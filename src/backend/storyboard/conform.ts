@@ -9,7 +9,6 @@ import {
   type ConformReport,
 } from '../../contract/index.js';
 import { TimelineReadError } from '../../exports/timeline/read-cut.js';
-import { readTimeline } from '../../exports/timeline/read-timeline.js';
 import { shotDurationMs } from '../../shared/shot-words.js';
 import { CanvasError } from '../../shared/errors.js';
 import { planConform, type Frame } from './conform-plan.js';
@@ -58,6 +57,8 @@ export function createConform(store: Store, backend: CanvasBackend) {
         throw new CanvasError('invalid_arguments', `${body.node_id} is a ${board.type}, not a storyboardNode.`, {
           field: 'node_id',
         });
+      // The timeline readers (and the XML parser under them) are loaded by the first conform, not at the start.
+      const { readTimeline } = await import('../../exports/timeline/read-timeline.js');
       try {
         const cut = readTimeline(body.text, body.frame_rate);
         const clips = await clipLengths(ref, data.frames);

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../shared/sharp.js';
 import {
   dataOf,
   Drawing,
@@ -124,6 +124,7 @@ export function createDrawings(deps: {
     if (!record || !record.mimeType.startsWith('image/')) return null;
     const bytes = await assets.bytesOf(record);
     if (!bytes) return null;
+    const sharp = await loadSharp();
     try {
       const jpeg = await sharp(bytes, { pages: 1, limitInputPixels: 268_402_689 })
         .resize({ width, height, fit: 'cover' })
@@ -153,6 +154,7 @@ export function createDrawings(deps: {
     const strokes = strokesOnTop(next, changes);
     const previous = renders.get(assetIdOf(frame.drawingUrl) ?? '');
     if (!strokes || !previous || previous.pictureId !== assetIdOf(frame.imageUrl)) return null;
+    const sharp = await loadSharp();
     const { width, height } = (await sharp(previous.bytes).metadata()) as { width: number; height: number };
     const layer = next.layers.find((each) => each.strokes.includes(strokes[0]!))!;
     const top = drawingSvg(

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../shared/sharp.js';
 import type { CallerContext } from '../auth/caller.js';
 import { projectRole } from '../auth/access.js';
 import type { Actor } from '../../store/records.js';
@@ -63,6 +63,7 @@ export function createPeoplePictures(store: Store, limits: UploadLimits) {
           { found: prepared.main.mimeType },
         );
       // The first frame, upright, cut to a centred square: what every screen shows in a circle.
+      const sharp = await loadSharp();
       const webp = await sharp(prepared.main.path, { limitInputPixels: limits.maxImagePixels, pages: 1 })
         .resize({ width: PICTURE_EDGE, height: PICTURE_EDGE, fit: 'cover', position: 'attention' })
         .webp({ quality: 82 })

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { fileTypeFromBuffer } from 'file-type';
 import type { ContentCredentials } from '../../provenance/content-credentials.js';
 import type { Logger } from '../../shared/logger.js';
 import { join, parse as parsePath } from 'node:path';
@@ -87,6 +86,7 @@ export function createUploads(options: {
     if (!credentials || main.path === file.path || main.byteSize > CREDENTIALS_BYTES) return;
     const original = await readFile(file.path);
     if (original.length > CREDENTIALS_BYTES) return;
+    const { fileTypeFromBuffer } = await import('file-type');
     const originalType = (await fileTypeFromBuffer(original))?.mime;
     if (!originalType) return;
     const kept = await readFile(main.path);

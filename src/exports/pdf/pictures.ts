@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../../shared/sharp.js';
 
 /**
  * Pictures made small enough for a PDF: a shot's picture can be a 22 MB camera photo, and a board of 200 of them
@@ -38,6 +39,7 @@ async function fittedInBox(
   encode: (picture: Sharp) => Sharp,
 ): Promise<PreparedPicture | null> {
   const box = pixelBox(widthPt, heightPt);
+  const sharp = await loadSharp();
   try {
     const fitted = sharp(file, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 })
       .rotate()

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../shared/sharp.js';
 import type { RunFrameSource, ModelDeclaration } from '../../contract/index.js';
 import { lastFrame } from '../../shared/ffmpeg.js';
 import { ProviderError, type ProviderContext, type ProviderJob } from './provider.js';
@@ -30,6 +30,7 @@ async function framePicture(end: FrameEnd, source: RunFrameSource, context: Prov
       `${describe(end, source)} refers to the asset ${source.asset_id}, which is not on this server.`,
       false,
     );
+  const sharp = await loadSharp();
   const decoded =
     source.from === 'video_last_frame'
       ? sharp(await lastFrame(path, context.signal))

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from '../../shared/sharp.js';
 import { AnimaticOptions } from '../../contract/exports.js';
 import { renderAnimatic } from '../../exports/animatic.js';
 import type { ExportShot } from '../../exports/export-board.js';
@@ -71,7 +71,8 @@ function generatedClip(seed: string, durationMs: number, format: VideoFormat) {
 }
 
 /** A frame picture as raw RGB at the clip's size, cropped to its shape from the centre. */
-function rawFrame(picture: Buffer, format: VideoFormat): Promise<Buffer> {
+async function rawFrame(picture: Buffer, format: VideoFormat): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(picture)
     .resize({ width: format.width, height: format.height, fit: 'cover' })
     .removeAlpha()
@@ -114,7 +115,8 @@ function storyPictureSize(aspect: number): { width: number; height: number } {
 }
 
 /** A shot's generated picture as a PNG (sharp encodes the raw frame far faster than pngjs at this size). */
-function storyPicture(seed: string, size: { width: number; height: number }): Promise<Buffer> {
+async function storyPicture(seed: string, size: { width: number; height: number }): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(deterministicRgb(seed, size.width, size.height), { raw: { ...size, channels: 3 } })
     .png({ compressionLevel: 1 })
     .toBuffer();

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../shared/sharp.js';
 import type { ModelDeclaration } from '../../contract/index.js';
 import type { ProviderContext, ProviderJob } from './provider.js';
 
@@ -17,6 +17,7 @@ const REFERENCE_SIDE = 1024;
 
 export async function referencePictures(job: ProviderJob, context: ProviderContext): Promise<ReferencePicture[]> {
   const pictures: ReferencePicture[] = [];
+  const sharp = await loadSharp();
   for (const assetId of job.references) {
     const path = await context.inputFile(assetId);
     if (!path) continue;
