@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SNAPSHOT_CONTRACT_VERSION,
-  type CanvasNode,
-  type CanvasSnapshot,
-  type LayoutOperation,
-} from '../../src/contract/index.js';
+import type { CanvasNode, LayoutOperation } from '../../src/contract/index.js';
 import { createCanvasController } from '../src/model/canvas-store.js';
-import type { Layout } from '../src/model/layout.js';
-import type { CanvasTransport, FeedHandlers } from '../src/model/transport.js';
+import { memoryCanvas } from './support/memory-canvas.js';
 
 /**
  * Undo against a server whose answers come late: the feed can show a person's change before the answer to their own
@@ -24,42 +18,24 @@ const note: CanvasNode = {
 
 /** A server in memory whose answers to writes wait until `answer()`; the feed tells the page at once. */
 function slowServer() {
-  let layout: Layout = { revision: 1, nodes: [note], edges: [] };
-  let feed: FeedHandlers | null = null;
+  const canvas = memoryCanvas({ revision: 1, nodes: [note], edges: [] });
   const sent: LayoutOperation[][] = [];
   const waiting: Array<() => void> = [];
-  const snapshot = (): CanvasSnapshot => ({
-    snapshot_version: SNAPSHOT_CONTRACT_VERSION,
-    project_id: 'demo',
-    canvas_id: 'main',
-    locked: false,
-    layout,
-    node_states: {},
-  });
   const apply = (operations: LayoutOperation[]) => {
-    let nodes = layout.nodes;
+    let nodes = canvas.layout.nodes;
     for (const operation of operations) {
       if (operation.op === 'delete_node') nodes = nodes.filter((node) => node.id !== operation.node_id);
       if (operation.op === 'create_node') nodes = [...nodes, operation.node];
     }
-    layout = { revision: layout.revision + 1, nodes, edges: [] };
+    canvas.layout = { revision: canvas.layout.revision + 1, nodes, edges: [] };
   };
-  const transport = {
-    whoAmI: async () => ({ role: 'editor', person: { issuer: 'idp', subject: 'ann' } }),
-    snapshot: async () => snapshot(),
-    history: async () => ({ revisions: [] }),
-    follow(_after: number, handlers: FeedHandlers) {
-      feed = handlers;
-      return () => undefined;
-    },
-    changes(_base: number, operations: LayoutOperation[]) {
-      sent.push(operations);
-      apply(operations);
-      feed?.snapshot(snapshot());
-      const revision = layout.revision;
-      return new Promise<{ revision: number }>((resolve) => waiting.push(() => resolve({ revision })));
-    },
-  } as unknown as CanvasTransport;
+  const transport = canvas.transport((_base, operations) => {
+    sent.push(operations);
+    apply(operations);
+    canvas.tell();
+    const revision = canvas.layout.revision;
+    return new Promise<{ revision: number }>((resolve) => waiting.push(() => resolve({ revision })));
+  });
   return {
     transport,
     sent,

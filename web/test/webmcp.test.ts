@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SNAPSHOT_CONTRACT_VERSION,
-  type CanvasNode,
-  type CanvasSnapshot,
-  type LayoutOperation,
-} from '../../src/contract/index.js';
+import type { CanvasNode, LayoutOperation } from '../../src/contract/index.js';
 import { ApiError } from '../src/model/api.js';
 import { createCanvasController } from '../src/model/canvas-store.js';
-import type { Layout } from '../src/model/layout.js';
-import type { CanvasTransport, FeedHandlers } from '../src/model/transport.js';
+import { memoryCanvas } from './support/memory-canvas.js';
 import { modelContextOf, registerCanvasTools, type WebMcpTool } from '../src/model/webmcp.js';
 
 /**
@@ -27,38 +21,20 @@ const board: CanvasNode = {
 
 /** A server in memory: each batch is one revision (the caption of shot edits applied), and the feed tells the page. */
 function server(role: 'viewer' | 'editor' = 'editor') {
-  let layout: Layout = { revision: 4, nodes: [board], edges: [] };
-  let feed: FeedHandlers | null = null;
+  const canvas = memoryCanvas({ revision: 4, nodes: [board], edges: [] }, role);
   const sent: LayoutOperation[][] = [];
-  const snapshot = (): CanvasSnapshot => ({
-    snapshot_version: SNAPSHOT_CONTRACT_VERSION,
-    project_id: 'demo',
-    canvas_id: 'main',
-    locked: false,
-    layout,
-    node_states: {},
+  const transport = canvas.transport(async (base, operations) => {
+    if (base !== canvas.layout.revision) throw new ApiError(409, 'revision_conflict', 'The canvas changed.', {});
+    sent.push(operations);
+    canvas.layout = { ...canvas.layout, revision: canvas.layout.revision + 1 };
+    setTimeout(() => canvas.tell());
+    return { revision: canvas.layout.revision, operation: 'batch', results: [] };
   });
-  const transport = {
-    whoAmI: async () => ({ role, person: { issuer: 'idp', subject: 'ann' } }),
-    snapshot: async () => snapshot(),
-    history: async () => ({ revisions: [] }),
-    follow(_after: number, handlers: FeedHandlers) {
-      feed = handlers;
-      return () => undefined;
-    },
-    async changes(base: number, operations: LayoutOperation[]) {
-      if (base !== layout.revision) throw new ApiError(409, 'revision_conflict', 'The canvas changed.', {});
-      sent.push(operations);
-      layout = { ...layout, revision: layout.revision + 1 };
-      setTimeout(() => feed?.snapshot(snapshot()));
-      return { revision: layout.revision, operation: 'batch', results: [] };
-    },
-  } as unknown as CanvasTransport;
   return {
     transport,
     sent,
     /** Someone else's write the page has not heard of yet. */
-    writeBehindThePage: () => (layout = { ...layout, revision: layout.revision + 1 }),
+    writeBehindThePage: () => (canvas.layout = { ...canvas.layout, revision: canvas.layout.revision + 1 }),
   };
 }
 
